@@ -1,0 +1,1 @@
+"""Impure shell: small adapters around AWS, chat platforms, agents and the clock."""

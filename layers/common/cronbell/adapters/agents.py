@@ -1,0 +1,80 @@
+"""Invoking target agent Lambdas: synchronous, one attempt, a read timeout past the agent's."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
+
+
+class AgentError(Exception):
+    """The agent failed or could not be reached; `reason` is short and safe to show."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class AgentTimeout(AgentError):
+    pass
+
+
+class UnknownAgent(AgentError):
+    pass
+
+
+@cache
+def _client(read_timeout: int) -> Any:
+    # No SDK retries: a retried read timeout would run the agent a second time.
+    config = Config(connect_timeout=5, read_timeout=read_timeout, retries={"max_attempts": 1, "mode": "standard"})
+    return boto3.client("lambda", config=config)  # type: ignore[call-overload]
+
+
+def parse_answer(payload: Any) -> str:
+    """The agent contract answers {"text": "..."}; a bare string is accepted too."""
+    if isinstance(payload, str):
+        return payload.strip()
+    if isinstance(payload, dict):
+        text = payload.get("text")
+        if isinstance(text, str):
+            return text.strip()
+        if text is None:
+            return ""
+    raise AgentError("the agent answered in an unexpected shape")
+
+
+class LambdaAgents:
+    def __init__(self, allowlist: Mapping[str, str]) -> None:
+        self._allowlist = dict(allowlist)
+
+    @property
+    def configured(self) -> bool:
+        return bool(self._allowlist)
+
+    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+        function = self._allowlist.get(agent_id)
+        if function is None:
+            raise UnknownAgent(f"agent {agent_id!r} is not in this deployment's allowlist")
+        try:
+            out = _client(timeout_seconds + 5).invoke(
+                FunctionName=function,
+                InvocationType="RequestResponse",
+                Payload=json.dumps(request).encode(),
+            )
+        except ReadTimeoutError as err:
+            raise AgentTimeout(f"the agent did not answer within {timeout_seconds} s") from err
+        except (ClientError, BotoCoreError) as err:
+            raise AgentError(f"the agent could not be reached ({type(err).__name__})") from err
+        body = out["Payload"].read()
+        if out.get("FunctionError"):
+            raise AgentError("the agent failed")
+        try:
+            payload = json.loads(body or b"null")
+        except ValueError as err:
+            raise AgentError("the agent's answer was not JSON") from err
+        return parse_answer(payload)

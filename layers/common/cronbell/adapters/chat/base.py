@@ -1,0 +1,111 @@
+"""The chat sender interface the fire use case codes against, and the HTTP plumbing the senders share."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from cronbell.core.chat_text import ChatMessage
+
+__all__ = ["ChatMessage", "ChatSender", "PermanentChatError", "TransientChatError"]
+
+
+class TransientChatError(Exception):
+    """Delivery may succeed later: rate limited past the deadline, 5xx, timeout, connection error."""
+
+
+class PermanentChatError(Exception):
+    """Delivery will not succeed by retrying (bad token, not in the room, ...): record it, do not retry.
+
+    `reason` is short and safe to log and store: an error code and status, never a token or message text.
+    """
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class ChatSender(Protocol):
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        """Post the message; returns the platform's message id.
+
+        The same `idempotency_key` must not post twice. `deadline` is a `time.monotonic()` value past
+        which the sender must not wait (for a rate limit or a slow server).
+        """
+        ...
+
+
+@dataclass(frozen=True)
+class HttpAnswer:
+    status: int
+    body: Any  # decoded JSON, or None when the answer is empty or not JSON
+    headers: Mapping[str, str]
+
+
+def request_json(
+    method: str, url: str, payload: Any, headers: Mapping[str, str], timeout: float
+) -> HttpAnswer:
+    """One JSON request with the standard library. Any HTTP status comes back as an answer;
+    a network failure or timeout raises TransientChatError (naming only the failure's type)."""
+    if not url.lower().startswith(("http://", "https://")):
+        raise PermanentChatError("the chat endpoint is not an http(s) URL")
+    data = json.dumps(payload).encode("utf-8")
+    req = urllib.request.Request(
+        url, data=data, method=method, headers={"Content-Type": "application/json", **headers}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as answer:
+            return HttpAnswer(answer.status, _decode(answer.read()), dict(answer.headers.items()))
+    except urllib.error.HTTPError as err:
+        try:
+            raw = err.read()
+        except (OSError, http.client.HTTPException):
+            raw = b""
+        return HttpAnswer(err.code, _decode(raw), dict(err.headers.items()) if err.headers else {})
+    except (urllib.error.URLError, http.client.HTTPException, OSError, ValueError) as err:
+        # refused, reset, DNS, timeout, a broken answer
+        reason = getattr(err, "reason", None)
+        kind = type(reason).__name__ if isinstance(reason, BaseException) else type(err).__name__
+        raise TransientChatError(f"connection failed ({kind})") from None
+
+
+def _decode(raw: bytes) -> Any:
+    if not raw:
+        return None
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return None
+
+
+def request_timeout(
+    deadline: float | None, timeout: float, now: Callable[[], float] = time.monotonic
+) -> float:
+    """`timeout`, cut short by the deadline. A deadline already passed is a transient failure."""
+    if deadline is None:
+        return timeout
+    left = deadline - now()
+    if left <= 0:
+        raise TransientChatError("deadline passed before delivery")
+    return min(timeout, left)
+
+
+def wait_for_rate_limit(
+    wait_seconds: float,
+    deadline: float | None,
+    max_wait: float,
+    now: Callable[[], float] = time.monotonic,
+    sleep: Callable[[float], None] = time.sleep,
+) -> None:
+    """Sleep out a rate limit if the retry still fits before the deadline, else raise TransientChatError."""
+    wait_seconds = max(0.0, wait_seconds)
+    fits = now() + wait_seconds < deadline if deadline is not None else wait_seconds <= max_wait
+    if not fits:
+        raise TransientChatError(f"rate limited (retry after {wait_seconds:.1f} s)")
+    sleep(wait_seconds)

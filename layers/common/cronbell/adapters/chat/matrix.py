@@ -1,0 +1,86 @@
+"""Matrix delivery through the client-server API, with the standard library only."""
+
+from __future__ import annotations
+
+import hashlib
+import urllib.parse
+from collections.abc import Callable
+from typing import Any
+
+from cronbell.adapters.chat.base import (
+    ChatMessage,
+    PermanentChatError,
+    TransientChatError,
+    request_json,
+    request_timeout,
+    wait_for_rate_limit,
+)
+
+
+def txn_id(idempotency_key: str) -> str:
+    """A transaction id derived from the idempotency key: Synapse answers a repeated PUT with the same
+    txnId (from the same access token) with the first event instead of posting again."""
+    return "cronbell-" + hashlib.sha256(idempotency_key.encode("utf-8")).hexdigest()[:40]
+
+
+def message_content(message: ChatMessage) -> dict[str, Any]:
+    return {
+        "msgtype": "m.text",
+        "body": message.text,
+        "format": "org.matrix.custom.html",
+        "formatted_body": message.html,
+        "m.mentions": {"user_ids": list(message.mentions)},
+    }
+
+
+class MatrixChatSender:
+    """Posts `m.room.message` events as the bot user whose access token `token_provider` returns."""
+
+    def __init__(
+        self,
+        homeserver_url: str,
+        token_provider: Callable[[], str],
+        timeout: float = 10.0,
+        max_attempts: int = 10,
+        max_rate_limit_wait: float = 30.0,
+    ) -> None:
+        self.homeserver_url = homeserver_url.rstrip("/")
+        self.token_provider = token_provider
+        self.timeout = timeout
+        self.max_attempts = max_attempts
+        self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given
+
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        url = (
+            f"{self.homeserver_url}/_matrix/client/v3/rooms/{urllib.parse.quote(message.room_id, safe='')}"
+            f"/send/m.room.message/{urllib.parse.quote(txn_id(idempotency_key), safe='')}"
+        )
+        content = message_content(message)
+        headers = {"Authorization": f"Bearer {self._token()}"}
+        for _ in range(self.max_attempts):
+            answer = request_json("PUT", url, content, headers, request_timeout(deadline, self.timeout))
+            body = answer.body if isinstance(answer.body, dict) else {}
+            errcode = str(body.get("errcode") or "HTTP")
+            if 200 <= answer.status < 300:
+                event_id = body.get("event_id")
+                if not isinstance(event_id, str) or not event_id:
+                    raise TransientChatError(f"no event_id in the answer ({answer.status})")
+                return event_id
+            if answer.status == 429:
+                retry_after_ms = body.get("retry_after_ms")
+                wait = retry_after_ms / 1000 if isinstance(retry_after_ms, int | float) else 1.0
+                wait_for_rate_limit(wait, deadline, self.max_rate_limit_wait)
+                continue
+            if answer.status >= 500:
+                raise TransientChatError(f"{errcode} ({answer.status})")
+            raise PermanentChatError(f"{errcode} ({answer.status})")
+        raise TransientChatError(f"still rate limited after {self.max_attempts} attempts")
+
+    def _token(self) -> str:
+        try:
+            token = self.token_provider()
+        except Exception as err:  # the token store failing is worth a retry; its message may hold secrets
+            raise TransientChatError(f"chat token lookup failed ({type(err).__name__})") from None
+        if not token:
+            raise PermanentChatError("chat token is empty")
+        return token

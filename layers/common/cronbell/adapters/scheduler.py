@@ -1,0 +1,75 @@
+"""EventBridge Scheduler gateway: creates and removes the entries that fire a schedule."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from botocore.exceptions import ClientError
+
+# Scheduler retries failures to invoke the fire function (throttling, permissions); after
+# this many attempts or this age the event goes to the dead-letter queue.
+RETRY_POLICY = {"MaximumRetryAttempts": 20, "MaximumEventAgeInSeconds": 3600}
+
+
+def fire_input(room_id: str, schedule_id: str) -> str:
+    """The Target.Input of the fire contract; Scheduler fills in the context attributes."""
+    return json.dumps(
+        {
+            "room_id": room_id,
+            "reminder_id": schedule_id,
+            "scheduled_time": "<aws.scheduler.scheduled-time>",
+            "execution_id": "<aws.scheduler.execution-id>",
+            "attempt": "<aws.scheduler.attempt-number>",
+        }
+    )
+
+
+class SchedulerGateway:
+    def __init__(self, client: Any, group: str, target_arn: str, role_arn: str, dlq_arn: str) -> None:
+        self._client = client
+        self._group = group
+        self._target_arn = target_arn
+        self._role_arn = role_arn
+        self._dlq_arn = dlq_arn
+
+    def create(
+        self,
+        name: str,
+        expression: str,
+        timezone: str,
+        target_input: str,
+        *,
+        one_time: bool,
+        enabled: bool = True,
+        description: str = "",
+    ) -> None:
+        target: dict[str, Any] = {
+            "Arn": self._target_arn,
+            "RoleArn": self._role_arn,
+            "Input": target_input,
+            "RetryPolicy": RETRY_POLICY,
+        }
+        if self._dlq_arn:
+            target["DeadLetterConfig"] = {"Arn": self._dlq_arn}
+        self._client.create_schedule(
+            Name=name,
+            GroupName=self._group,
+            ScheduleExpression=expression,
+            ScheduleExpressionTimezone=timezone,
+            FlexibleTimeWindow={"Mode": "OFF"},
+            State="ENABLED" if enabled else "DISABLED",
+            ActionAfterCompletion="DELETE" if one_time else "NONE",
+            Description=description[:512],
+            Target=target,
+        )
+
+    def delete(self, name: str) -> bool:
+        """Remove an entry. False when it was already gone (a fired one-shot deletes itself)."""
+        try:
+            self._client.delete_schedule(Name=name, GroupName=self._group)
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "ResourceNotFoundException":
+                return False
+            raise
+        return True

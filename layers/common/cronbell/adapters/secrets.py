@@ -1,0 +1,46 @@
+"""The chat bot's access token, from Secrets Manager or SSM Parameter Store, cached by Powertools."""
+
+from __future__ import annotations
+
+import json
+
+TOKEN_MAX_AGE_SECONDS = 300
+SSM_PREFIX = "ssm:"
+
+
+def chat_token(secret_ref: str) -> str:
+    """The token behind `secret_ref`: a Secrets Manager secret id or ARN, or `ssm:/param/name` for an SSM
+    SecureString. The stored value is the raw token or a JSON object with an `access_token` key.
+    Errors never include the value."""
+    ref = secret_ref.strip()
+    if not ref:
+        raise ValueError("no chat token secret is configured")
+    from aws_lambda_powertools.utilities import parameters  # imported on first use: keeps cold starts lean
+
+    value: object
+    if ref.startswith(SSM_PREFIX):
+        value = parameters.get_parameter(ref[len(SSM_PREFIX) :], decrypt=True, max_age=TOKEN_MAX_AGE_SECONDS)
+    else:
+        value = parameters.get_secret(ref, max_age=TOKEN_MAX_AGE_SECONDS)
+    return token_from_value(value)
+
+
+def token_from_value(value: object) -> str:
+    """Accept a raw token or `{"access_token": "..."}`, as text or bytes."""
+    if isinstance(value, bytes | bytearray):
+        value = bytes(value).decode("utf-8")
+    if not isinstance(value, str):
+        raise ValueError("the chat token secret is not text")
+    text = value.strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise ValueError("the chat token secret looks like JSON but does not parse") from None
+        token = data.get("access_token") if isinstance(data, dict) else None
+        if not isinstance(token, str) or not token.strip():
+            raise ValueError("the chat token secret has no access_token")
+        return token.strip()
+    if not text:
+        raise ValueError("the chat token secret is empty")
+    return text

@@ -1,0 +1,364 @@
+"""DynamoDB single-table store: the only module that knows item shapes and key layout.
+
+Keys (partition `room_id`, sort `sk`):
+  s#<id>              a schedule
+  room                the room's counter of live schedules (`live`), guarded by MaxPerRoom
+  d#<dedupe key>      points at the live schedule with that action, time and zone
+  f#<id>#<slot time>  one delivery slot: claimed before sending, done after (exactly once)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+from botocore.exceptions import ClientError
+
+from cronbell.core import models
+from cronbell.core.instants import iso_utc as _iso
+from cronbell.core.models import Schedule
+
+ROOM_SK = "room"
+_ser = TypeSerializer()
+_deser = TypeDeserializer()
+
+
+def schedule_sk(schedule_id: str) -> str:
+    return f"s#{schedule_id}"
+
+
+def dedupe_sk(key: str) -> str:
+    return f"d#{key}"
+
+
+def slot_sk(schedule_id: str, slot: str) -> str:
+    return f"f#{schedule_id}#{slot}"
+
+
+def _dump(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: _ser.serialize(v) for k, v in values.items()}
+
+
+def _load(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: _deser.deserialize(v) for k, v in item.items()}
+
+
+def _schedule_from_item(item: dict[str, Any]) -> Schedule:
+    data = _load(item)
+    for k in ("fire_count", "agent_timeout_seconds"):
+        if k in data:
+            data[k] = int(data[k])
+    return Schedule.from_dict(data)
+
+
+def _epoch(dt: datetime) -> int:
+    return int(dt.timestamp())
+
+
+CLAIMED, DUPLICATE, BUSY, INACTIVE = "claimed", "duplicate", "busy", "inactive"
+
+
+class LimitReached(Exception):
+    pass
+
+
+class Duplicate(Exception):
+    def __init__(self, existing_id: str) -> None:
+        super().__init__(existing_id)
+        self.existing_id = existing_id
+
+
+class Conflict(Exception):
+    """The item was not in the state the write expected (e.g. deleted meanwhile)."""
+
+
+class Busy(Exception):
+    """A delivery of this schedule is under way; try again in a moment."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    schedule_id: str
+    slot: str
+    claimed_at: str
+
+
+class ScheduleStore:
+    def __init__(self, client: Any, table: str, retention_days: int) -> None:
+        self._db = client
+        self._table = table
+        self._retention = timedelta(days=retention_days)
+
+    # --- reads -----------------------------------------------------------------------------
+    def get(self, room_id: str, schedule_id: str) -> Schedule | None:
+        out = self._db.get_item(
+            TableName=self._table,
+            Key=_dump({"room_id": room_id, "sk": schedule_sk(schedule_id)}),
+            ConsistentRead=True,
+        )
+        return _schedule_from_item(out["Item"]) if "Item" in out else None
+
+    def list_room(self, room_id: str, now: datetime) -> list[Schedule]:
+        """Every schedule of the room not yet expired by its retention TTL, oldest first."""
+        items: list[Schedule] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "room_id = :r AND begins_with(sk, :p)",
+            "ExpressionAttributeValues": _dump({":r": room_id, ":p": "s#"}),
+        }
+        while True:
+            out = self._db.query(**kwargs)
+            for raw in out.get("Items", []):
+                expires = raw.get("expires_at")
+                if expires and int(expires["N"]) <= _epoch(now):
+                    continue  # TTL deletion is lazy in DynamoDB (and absent in moto)
+                items.append(_schedule_from_item(raw))
+            if "LastEvaluatedKey" not in out:
+                break
+            kwargs["ExclusiveStartKey"] = out["LastEvaluatedKey"]
+        items.sort(key=lambda s: s.created_at)
+        return items
+
+    # --- writes ----------------------------------------------------------------------------
+    def insert(self, schedule: Schedule, max_per_room: int) -> None:
+        """Write a new live schedule, its dedupe pointer and the room count in one transaction.
+
+        Raises LimitReached, Duplicate(existing id) or ClientError.
+        """
+        room = schedule.room_id
+        item = {"room_id": room, "sk": schedule_sk(schedule.id), **schedule.to_dict()}
+        try:
+            self._db.transact_write_items(
+                TransactItems=[
+                    {
+                        "Update": {
+                            "TableName": self._table,
+                            "Key": _dump({"room_id": room, "sk": ROOM_SK}),
+                            "UpdateExpression": "SET live = if_not_exists(live, :zero) + :one",
+                            "ConditionExpression": "attribute_not_exists(live) OR live < :max",
+                            "ExpressionAttributeValues": _dump({":zero": 0, ":one": 1, ":max": max_per_room}),
+                        }
+                    },
+                    {
+                        "Put": {
+                            "TableName": self._table,
+                            "Item": _dump(item),
+                            "ConditionExpression": "attribute_not_exists(sk)",
+                        }
+                    },
+                    {
+                        "Put": {
+                            "TableName": self._table,
+                            "Item": _dump(
+                                {
+                                    "room_id": room,
+                                    "sk": dedupe_sk(schedule.dedupe_key),
+                                    "schedule_id": schedule.id,
+                                }
+                            ),
+                            "ConditionExpression": "attribute_not_exists(sk)",
+                            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                        }
+                    },
+                ]
+            )
+        except ClientError as err:
+            reasons = err.response.get("CancellationReasons") or []
+            if err.response["Error"]["Code"] != "TransactionCanceledException" or len(reasons) != 3:
+                raise
+            dedupe = reasons[2]
+            if dedupe.get("Code") == "ConditionalCheckFailed":
+                existing = _load(dedupe.get("Item") or {}).get("schedule_id", "")
+                raise Duplicate(str(existing)) from err
+            if reasons[0].get("Code") == "ConditionalCheckFailed":
+                raise LimitReached() from err
+            raise
+
+    def retire(self, schedule: Schedule, status: str, now: datetime, lease_seconds: int, reason: str = "") -> None:
+        """Move a live schedule to a final status (deleted, missed), atomically freeing its room
+        slot and dedupe pointer. Raises Busy while a delivery holds it, Conflict if not live."""
+        self._finish(schedule, status, now, reason=reason, idle_since=now - timedelta(seconds=lease_seconds))
+
+    def _finish(
+        self,
+        schedule: Schedule,
+        status: str,
+        now: datetime,
+        *,
+        reason: str = "",
+        extra_set: dict[str, Any] | None = None,
+        extra_items: list[dict[str, Any]] | None = None,
+        idle_since: datetime | None = None,
+    ) -> None:
+        sets: dict[str, Any] = {"status": status, "expires_at": _epoch(now + self._retention), "updated_at": _iso(now)}
+        if reason:
+            sets["status_reason"] = reason
+        sets.update(extra_set or {})
+        names = {f"#a{i}": k for i, k in enumerate(sets)}
+        values = {f":a{i}": v for i, v in enumerate(sets.values())}
+        update = "SET " + ", ".join(f"#a{i} = :a{i}" for i in range(len(sets))) + " REMOVE inflight_slot, inflight_at"
+        condition = "#s IN (:active, :paused)"
+        if idle_since is not None:
+            condition += " AND (attribute_not_exists(inflight_at) OR inflight_at < :idle)"
+            values[":idle"] = _iso(idle_since)
+        room = schedule.room_id
+        try:
+            self._db.transact_write_items(
+                TransactItems=[
+                    *(extra_items or []),
+                    {
+                        "Update": {
+                            "TableName": self._table,
+                            "Key": _dump({"room_id": room, "sk": schedule_sk(schedule.id)}),
+                            "UpdateExpression": update,
+                            "ConditionExpression": condition,
+                            "ExpressionAttributeNames": {**names, "#s": "status"},
+                            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                            "ExpressionAttributeValues": _dump(
+                                {**values, ":active": models.ACTIVE, ":paused": models.PAUSED}
+                            ),
+                        }
+                    },
+                    {
+                        "Update": {
+                            "TableName": self._table,
+                            "Key": _dump({"room_id": room, "sk": ROOM_SK}),
+                            "UpdateExpression": "SET live = if_not_exists(live, :one) - :one",
+                            "ExpressionAttributeValues": _dump({":one": 1}),
+                        }
+                    },
+                    {
+                        "Delete": {
+                            "TableName": self._table,
+                            "Key": _dump({"room_id": room, "sk": dedupe_sk(schedule.dedupe_key)}),
+                        }
+                    },
+                ]
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "TransactionCanceledException":
+                raise
+            reasons = err.response.get("CancellationReasons") or []
+            mine = reasons[len(extra_items or [])] if len(reasons) > len(extra_items or []) else {}
+            old = _load(mine.get("Item") or {})
+            if old.get("status") in models.LIVE_STATUSES and old.get("inflight_at"):
+                raise Busy(schedule.id) from err
+            raise Conflict(schedule.id) from err
+
+    # --- delivery slots --------------------------------------------------------------------
+    def claim_slot(self, schedule: Schedule, slot: str, now: datetime, lease_seconds: int) -> str:
+        """Claim one (schedule, scheduled time) for delivery, in one transaction that also marks
+        the schedule busy, so a delete cannot succeed while a post is under way.
+
+        Returns CLAIMED, DUPLICATE (slot done or held by a live attempt), BUSY (another slot of
+        this schedule is being delivered) or INACTIVE (no longer active). A claim older than the
+        lease (a crashed attempt) is taken over."""
+        t = _iso(now)
+        cutoff = _iso(now - timedelta(seconds=lease_seconds))
+        key = {"room_id": schedule.room_id, "sk": slot_sk(schedule.id, slot)}
+        try:
+            self._db.transact_write_items(
+                TransactItems=[
+                    {
+                        "Update": {
+                            "TableName": self._table,
+                            "Key": _dump({"room_id": schedule.room_id, "sk": schedule_sk(schedule.id)}),
+                            "UpdateExpression": "SET inflight_slot = :slot, inflight_at = :t",
+                            "ConditionExpression": "#s = :active AND "
+                            "(attribute_not_exists(inflight_at) OR inflight_at < :cutoff OR inflight_slot = :slot)",
+                            "ExpressionAttributeNames": {"#s": "status"},
+                            "ExpressionAttributeValues": _dump(
+                                {":slot": slot, ":t": t, ":cutoff": cutoff, ":active": models.ACTIVE}
+                            ),
+                            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                        }
+                    },
+                    {
+                        "Put": {
+                            "TableName": self._table,
+                            "Item": _dump(
+                                {**key, "state": "claimed", "claimed_at": t, "expires_at": _epoch(now + self._retention)}
+                            ),
+                            "ConditionExpression": "attribute_not_exists(sk) OR (#st = :claimed AND claimed_at < :cutoff)",
+                            "ExpressionAttributeNames": {"#st": "state"},
+                            "ExpressionAttributeValues": _dump({":claimed": "claimed", ":cutoff": cutoff}),
+                        }
+                    },
+                ]
+            )
+        except ClientError as err:
+            reasons = err.response.get("CancellationReasons") or []
+            if err.response["Error"]["Code"] != "TransactionCanceledException" or len(reasons) != 2:
+                raise
+            if reasons[1].get("Code") == "ConditionalCheckFailed":
+                return DUPLICATE
+            if reasons[0].get("Code") == "ConditionalCheckFailed":
+                old = _load(reasons[0].get("Item") or {})
+                return BUSY if old.get("status") == models.ACTIVE else INACTIVE
+            raise
+        return CLAIMED
+
+    def release_slot(self, schedule: Schedule, slot: str) -> None:
+        """Give a claim back after a failed attempt, so Lambda's retry can deliver at once."""
+        self._db.transact_write_items(
+            TransactItems=[
+                {
+                    "Delete": {
+                        "TableName": self._table,
+                        "Key": _dump({"room_id": schedule.room_id, "sk": slot_sk(schedule.id, slot)}),
+                    }
+                },
+                {
+                    "Update": {
+                        "TableName": self._table,
+                        "Key": _dump({"room_id": schedule.room_id, "sk": schedule_sk(schedule.id)}),
+                        "UpdateExpression": "REMOVE inflight_slot, inflight_at",
+                    }
+                },
+            ]
+        )
+
+    def complete_slot(
+        self,
+        schedule: Schedule,
+        slot: str,
+        now: datetime,
+        outcome: str,
+        detail: str = "",
+        final_status: str = "",
+    ) -> None:
+        """Mark a slot done (outcome `delivered`, `failed`, ...), record the fire on the schedule
+        and clear its busy mark. With `final_status` (fired, delivery_failed) the schedule also
+        leaves the live set, in the same transaction."""
+        slot_update = {
+            "Update": {
+                "TableName": self._table,
+                "Key": _dump({"room_id": schedule.room_id, "sk": slot_sk(schedule.id, slot)}),
+                "UpdateExpression": "SET #st = :done, outcome = :o, detail = :d, completed_at = :t",
+                "ExpressionAttributeNames": {"#st": "state"},
+                "ExpressionAttributeValues": _dump({":done": "done", ":o": outcome, ":d": detail, ":t": _iso(now)}),
+            }
+        }
+        if final_status:
+            fired = {"last_fired_at": _iso(now), "fire_count": schedule.fire_count + 1}
+            if final_status == models.FIRED:
+                fired["fired_at"] = _iso(now)
+            self._finish(schedule, final_status, now, reason=detail, extra_set=fired, extra_items=[slot_update])
+            return
+        self._db.transact_write_items(
+            TransactItems=[
+                slot_update,
+                {
+                    "Update": {
+                        "TableName": self._table,
+                        "Key": _dump({"room_id": schedule.room_id, "sk": schedule_sk(schedule.id)}),
+                        "UpdateExpression": "SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one "
+                        "REMOVE inflight_slot, inflight_at",
+                        "ConditionExpression": "attribute_exists(sk)",
+                        "ExpressionAttributeValues": _dump({":t": _iso(now), ":z": 0, ":one": 1}),
+                    }
+                },
+            ]
+        )

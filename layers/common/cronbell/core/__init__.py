@@ -1,0 +1,1 @@
+"""Pure core: no boto3, no network, no clock reads. Every function takes what it needs."""

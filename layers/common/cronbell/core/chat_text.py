@@ -1,0 +1,103 @@
+"""Chat message texts: a plain body and an HTML body for every message cronbell posts.
+
+User and agent text is always escaped (it can never inject HTML) and can never mention the
+whole room: "@room" gets an invisible word joiner after the "@", so no client or push rule
+reads it as a room mention.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass
+
+MAX_TEXT_CHARS = 6000  # keeps body + formatted_body well under Matrix's 64 KiB event limit
+WORD_JOINER = "\u2060"
+_ROOM_MENTION = re.compile(r"@(?=room(?![A-Za-z0-9_]))", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One chat message, platform-neutral. Lives in the core because the texts are built here;
+    the chat adapters re-export it as part of their interface."""
+
+    room_id: str
+    text: str  # plain body
+    html: str  # HTML formatted body
+    mentions: tuple[str, ...] = ()  # user ids mentioned
+
+
+_TEXTS = {
+    "en": {"reminder": "Reminder", "task": "Scheduled task"},
+    "es": {"reminder": "Recordatorio", "task": "Tarea programada"},
+}
+
+
+def language(locale: str) -> str:
+    """Locales starting with "es" ("es", "es-ES", "es_MX") read as Spanish; anything else as English."""
+    return "es" if locale.strip().lower().startswith("es") else "en"
+
+
+def neutralize_room_mention(text: str) -> str:
+    return _ROOM_MENTION.sub("@" + WORD_JOINER, text)
+
+
+def clip(text: str, limit: int = MAX_TEXT_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _safe(text: str) -> str:
+    """Untrusted text, ready for the plain body."""
+    return neutralize_room_mention(clip(text))
+
+
+def _html(text: str) -> str:
+    """Untrusted text (already `_safe`), ready for the HTML body: escaped, line breaks kept."""
+    return html.escape(text, quote=False).replace("\r\n", "\n").replace("\n", "<br>")
+
+
+def display_name(user_id: str) -> str:
+    """The localpart of a Matrix user id: "@ana:example.org" -> "ana"."""
+    return user_id.removeprefix("@").split(":", 1)[0] or user_id
+
+
+def mention_label(user_id: str) -> str:
+    """ "@ana" for "@ana:example.org" (and never a bare "@room")."""
+    return neutralize_room_mention("@" + display_name(user_id))
+
+
+def mention_link(user_id: str) -> str:
+    """An HTML mention ("pill") of the user."""
+    label = html.escape(mention_label(user_id), quote=False)
+    href = html.escape(f"https://matrix.to/#/{user_id}", quote=True)
+    return f'<a href="{href}">{label}</a>'
+
+
+def reminder_message(room_id: str, user_id: str, text: str, locale: str) -> ChatMessage:
+    """ "⏰ @ana Reminder: <text>", mentioning the user who set it."""
+    label = _TEXTS[language(locale)]["reminder"]
+    body_text = _safe(text)
+    return ChatMessage(
+        room_id=room_id,
+        text=f"⏰ {mention_label(user_id)} {label}: {body_text}",
+        html=f"⏰ {mention_link(user_id)} {label}: {_html(body_text)}",
+        mentions=(user_id,),
+    )
+
+
+def agent_answer_message(room_id: str, name: str, answer: str, locale: str) -> ChatMessage:
+    """An agent's answer, under a short header naming the schedule that asked for it."""
+    label = _TEXTS[language(locale)]["task"]
+    safe_name = _safe(name.strip())
+    safe_answer = _safe(answer.strip())
+    return ChatMessage(
+        room_id=room_id,
+        text=f"🤖 {label}: {safe_name}\n{safe_answer}",
+        html=f"🤖 <strong>{label}: {_html(safe_name)}</strong><br>{_html(safe_answer)}",
+    )
+
+
+def notice_message(room_id: str, text: str) -> ChatMessage:
+    """A short plain notice, e.g. that an agent did not answer in time."""
+    safe = _safe(text)
+    return ChatMessage(room_id=room_id, text=safe, html=_html(safe))

@@ -1,0 +1,544 @@
+"""Recurring schedules: five-field cron (plus macros and plain phrases), its EventBridge translation,
+and its next fire times in a zone.
+
+Semantics are those of standard cron as croniter reads them:
+  - fields `MIN HOUR DOM MON DOW`; `*`, numbers, lists, ranges, steps (`*/15`, `1-10/2`, `5/10`),
+    JAN-DEC and SUN-SAT (three letters), Sunday as 0 or 7; a range may wrap in the month and weekday
+    fields (`FRI-MON`, `NOV-FEB`); `?` is read as `*` in the two day fields;
+  - a day field is unrestricted when it is `*`, or when it covers every value and the other day field is
+    written with a `*`; when both are restricted a day matches if either matches (cron's rule);
+  - `A-A` is the single value A (croniter would read the whole cycle: the normalized expression never
+    contains such a range, so croniter reading `CronSpec.expr` agrees with this module).
+EventBridge numbers weekdays 1-7 from Sunday and needs `?` in one day field, so "either" becomes two
+expressions whose union is the schedule (a day matching both fires once per expression: the fire
+side de-duplicates on (schedule, scheduled time)).
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from itertools import pairwise
+from zoneinfo import ZoneInfo
+
+from cronbell.core.errors import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
+from cronbell.core.when import (
+    MAX_YEAR,
+    NONEXISTENT,
+    WEEKDAY_WORDS,
+    lang,
+    localize,
+    normalize,
+    parse_clock,
+)
+
+MACROS = {
+    "@hourly": "0 * * * *",
+    "@daily": "0 0 * * *",
+    "@midnight": "0 0 * * *",
+    "@weekly": "0 0 * * 0",
+    "@monthly": "0 0 1 * *",
+    "@yearly": "0 0 1 1 *",
+    "@annually": "0 0 1 1 *",
+}
+_MONTH_NAMES = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
+_DOW_NAMES = ("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT")
+_FIELD_NAMES = ("minute", "hour", "day-of-month", "month", "day-of-week")
+_BOUNDS = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7))
+_MAX_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+EVERY_DAY = "every"  # both day fields unrestricted
+BY_DOM = "dom"
+BY_DOW = "dow"
+EITHER = "either"  # both restricted: day-of-month OR day-of-week
+
+
+@dataclass(frozen=True)
+class CronSpec:
+    expr: str  # normalized standard five-field expression, what croniter reads
+    source: str  # the text as the caller gave it
+
+
+@dataclass(frozen=True)
+class CronFields:
+    """The expanded meaning of a five-field expression. Weekdays use cron numbers: 0 = Sunday."""
+
+    minutes: tuple[int, ...]
+    hours: tuple[int, ...]
+    days: tuple[int, ...]
+    months: tuple[int, ...]
+    weekdays: tuple[int, ...]
+    day_rule: str
+
+    def day_matches(self, d: date) -> bool:
+        if d.month not in self.months:
+            return False
+        by_dom = d.day in self.days
+        by_dow = (d.weekday() + 1) % 7 in self.weekdays
+        if self.day_rule == EVERY_DAY:
+            return True
+        if self.day_rule == BY_DOM:
+            return by_dom
+        if self.day_rule == BY_DOW:
+            return by_dow
+        return by_dom or by_dow
+
+    def times(self) -> list[tuple[int, int]]:
+        return [(h, m) for h in self.hours for m in self.minutes]
+
+    def dom_part_fires(self) -> bool:
+        """Whether some (month, day) pair of the day-of-month part exists (29 February counts)."""
+        return any(d <= _MAX_DAYS[m - 1] for m in self.months for d in self.days)
+
+
+# --- parsing ---------------------------------------------------------------------------------------
+
+
+def _cron_error(source: str, reason: str, language: str) -> ToolError:
+    if language == "es":
+        msg = (
+            f"No entiendo la programación {source!r}: {reason}. Usa cron de cinco campos "
+            "(MIN HORA DÍA-DEL-MES MES DÍA-DE-LA-SEMANA, p. ej. '0 9 * * 1-5'), una macro "
+            "(@hourly @daily @weekly @monthly @yearly) o una frase como 'todos los días a las 9', "
+            "'todos los lunes a las 10', 'de lunes a viernes a las 8', 'cada 15 minutos'."
+        )
+    else:
+        msg = (
+            f"Cannot read the schedule {source!r}: {reason}. Use five-field cron "
+            "(MIN HOUR DAY-OF-MONTH MONTH DAY-OF-WEEK, e.g. '0 9 * * 1-5'), a macro "
+            "(@hourly @daily @weekly @monthly @yearly) or a phrase such as 'every day at 9', "
+            "'every monday at 10', 'every weekday at 8', 'every 15 minutes'."
+        )
+    return ToolError(INVALID_CRON, msg, {"reason": reason})
+
+
+class _FieldError(ValueError):
+    pass
+
+
+def _value(token: str, index: int) -> int:
+    upper = token.upper()
+    if index == 3 and upper in _MONTH_NAMES:
+        return _MONTH_NAMES.index(upper) + 1
+    if index == 4 and upper in _DOW_NAMES:
+        return _DOW_NAMES.index(upper)
+    if not token.isdigit() or len(token) > 2:
+        raise _FieldError(f"{token!r} is not a valid {_FIELD_NAMES[index]} value")
+    value = int(token)
+    lo, hi = _BOUNDS[index]
+    if not lo <= value <= hi:
+        raise _FieldError(f"{_FIELD_NAMES[index]} {value} is out of range {lo}-{hi}")
+    return value
+
+
+def _expand(raw: str, index: int) -> set[int]:
+    lo, hi = _BOUNDS[index]
+    cycle_hi = 6 if index == 4 else hi  # `*/N` and `A/N` in the weekday field run over 0-6
+    out: set[int] = set()
+    for item in raw.split(","):
+        match = re.fullmatch(r"(\*|\?|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:/(\d+))?", item)
+        if not match:
+            raise _FieldError(f"{item!r} is not a valid {_FIELD_NAMES[index]} item")
+        base, step_text = match.group(1), match.group(2)
+        step = int(step_text) if step_text else 1
+        if step < 1 or (step_text and len(step_text) > 2):
+            raise _FieldError(f"step {step_text!r} in the {_FIELD_NAMES[index]} field must be 1-99")
+        if base == "?":
+            if index not in (2, 4) or step_text:
+                raise _FieldError("'?' is only allowed alone in a day field")
+            base = "*"
+        if base == "*":
+            values = list(range(lo, cycle_hi + 1, step))
+        elif "-" in base:
+            first_text, last_text = base.split("-")
+            first, last = _value(first_text, index), _value(last_text, index)
+            if index == 4 and last == 0 and first > 0:
+                last = 7  # FRI-SUN, 5-0
+            if first > last:
+                if index not in (3, 4) or step_text:
+                    raise _FieldError(f"range {base} in the {_FIELD_NAMES[index]} field goes backwards")
+                values = list(range(first, hi + 1)) + list(range(lo, last + 1))
+            else:
+                values = list(range(first, last + 1, step))
+        else:
+            first = _value(base, index)
+            values = (
+                list(range(first, (cycle_hi if first <= cycle_hi else hi) + 1, step))
+                if step_text
+                else [first]
+            )
+        out.update(values)
+    if index == 4:
+        out = {0 if v == 7 else v for v in out}
+    return out
+
+
+def parse_fields(expr: str) -> CronFields:
+    """Expand a five-field expression. Raises ValueError with a reason on any invalid field."""
+    parts = expr.split()
+    if len(parts) != 5:
+        raise _FieldError(f"expected exactly five fields, got {len(parts)}")
+    sets = [_expand(part, i) for i, part in enumerate(parts)]
+    dom_raw, dow_raw = parts[2], parts[4]
+    dom_full = len(sets[2]) == 31
+    dow_full = len(sets[4]) == 7
+    dom_star = dom_raw in ("*", "?") or (dom_full and "*" in dow_raw)
+    dow_star = dow_raw in ("*", "?") or (dow_full and "*" in dom_raw)
+    if dom_star and dow_star:
+        rule = EVERY_DAY
+    elif dow_star:
+        rule = EVERY_DAY if dom_full else BY_DOM
+    elif dom_star:
+        rule = EVERY_DAY if dow_full else BY_DOW
+    else:
+        rule = EVERY_DAY if dom_full or dow_full else EITHER
+    minutes, hours, days, months, weekdays = (tuple(sorted(s)) for s in sets)
+    return CronFields(minutes, hours, days, months, weekdays, rule)
+
+
+def _runs(values: tuple[int, ...]) -> list[tuple[int, int]]:
+    runs: list[tuple[int, int]] = []
+    for v in values:
+        if runs and v == runs[-1][1] + 1:
+            runs[-1] = (runs[-1][0], v)
+        else:
+            runs.append((v, v))
+    return runs
+
+
+def _list_text(values: tuple[int, ...]) -> str:
+    parts: list[str] = []
+    for a, b in _runs(values):
+        if b - a >= 2:
+            parts.append(f"{a}-{b}")
+        else:
+            parts.extend(str(v) for v in range(a, b + 1))
+    return ",".join(parts)
+
+
+def _step_of(values: tuple[int, ...], hi: int) -> int | None:
+    """The step s if values are start, start+s, ... up to the end of the field (s > 1, 3+ values)."""
+    if len(values) < 3:
+        return None
+    step = values[1] - values[0]
+    if step < 2 or any(b - a != step for a, b in pairwise(values)):
+        return None
+    return step if values[-1] + step > hi else None
+
+
+def _unix_text(values: tuple[int, ...], lo: int, hi: int) -> str:
+    if len(values) == hi - lo + 1:
+        return "*"
+    step = _step_of(values, hi)
+    if step is not None and values[0] == lo:
+        return f"*/{step}"
+    return _list_text(values)
+
+
+def _eb_text(values: tuple[int, ...], lo: int, hi: int) -> str:
+    if len(values) == hi - lo + 1:
+        return "*"
+    step = _step_of(values, hi)
+    if step is not None:
+        return f"{values[0]}/{step}"
+    return _list_text(values)
+
+
+def _normalized(fields: CronFields) -> str:
+    minute = _unix_text(fields.minutes, 0, 59)
+    hour = _unix_text(fields.hours, 0, 23)
+    month = _unix_text(fields.months, 1, 12)
+    dom = _unix_text(fields.days, 1, 31) if fields.day_rule in (BY_DOM, EITHER) else "*"
+    dow = _list_text(fields.weekdays) if fields.day_rule in (BY_DOW, EITHER) else "*"
+    return f"{minute} {hour} {dom} {month} {dow}"
+
+
+def _shortest_gap(fields: CronFields) -> int:
+    """Minimum minutes between two consecutive fires, in wall-clock time."""
+    minutes = sorted(h * 60 + m for h, m in fields.times())
+    gap = min((b - a for a, b in pairwise(minutes)), default=10**9)
+    spread = minutes[-1] - minutes[0]
+    if 1440 - spread >= gap:
+        return gap
+    # the last fire of a day and the first of the next fire day may be closer: find the fewest days
+    # between two fire days over a window that holds every weekday, month length and leap year
+    previous: date | None = None
+    fewest = 10**6
+    day = date(2024, 1, 1)
+    while day.year < 2053 and fewest > 1:
+        if fields.day_matches(day):
+            if previous is not None:
+                fewest = min(fewest, (day - previous).days)
+            previous = day
+        day += timedelta(days=1)
+    return min(gap, fewest * 1440 - spread)
+
+
+def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") -> CronSpec:
+    """A five-field expression, a macro or a phrase, validated.
+
+    Raises INVALID_CRON, NEVER_FIRES or TOO_FREQUENT (shortest wall-clock gap under the minimum)."""
+    language = lang(locale)
+    source = text if isinstance(text, str) else ""
+    stripped = " ".join(source.split())
+    if not stripped:
+        raise _cron_error(source, "empty" if language == "en" else "vacía", language)
+    if stripped.lower() in MACROS:
+        expr = MACROS[stripped.lower()]
+    elif stripped.startswith("@"):
+        raise _cron_error(source, f"unknown macro {stripped.split()[0]!r}", language)
+    elif re.fullmatch(r"(?:cron|rate|at)\(.*\)", stripped, flags=re.IGNORECASE):
+        raise _cron_error(source, "that is EventBridge syntax, give standard five-field cron", language)
+    elif re.fullmatch(r"[0-9*/,?-]+ [0-9*/,?-]+( .*)?", stripped):
+        expr = stripped
+    else:
+        phrase = _phrase(normalize(stripped))
+        if phrase is None:
+            raise _cron_error(source, "not a cron expression or a known phrase", language)
+        if phrase.startswith("!"):
+            raise _cron_error(source, phrase[1:], language)
+        expr = phrase
+    try:
+        fields = parse_fields(expr)
+    except ValueError as exc:
+        raise _cron_error(source, str(exc), language) from exc
+    if fields.day_rule == BY_DOM and not fields.dom_part_fires():
+        if language == "es":
+            msg = f"La programación {source!r} nunca se ejecuta: esos días no existen en esos meses."
+        else:
+            msg = f"The schedule {source!r} never fires: those days do not exist in those months."
+        raise ToolError(NEVER_FIRES, msg, {"cron": expr})
+    gap = _shortest_gap(fields)
+    if gap < min_interval_minutes:
+        if language == "es":
+            msg = (
+                f"La programación {source!r} se ejecuta con solo {gap} min de separación; "
+                f"el mínimo es {min_interval_minutes} min."
+            )
+        else:
+            msg = (
+                f"The schedule {source!r} fires only {gap} min apart; the minimum interval is "
+                f"{min_interval_minutes} min."
+            )
+        raise ToolError(
+            TOO_FREQUENT,
+            msg,
+            {"cron": expr, "shortest_gap_minutes": gap, "min_interval_minutes": min_interval_minutes},
+        )
+    return CronSpec(expr=_normalized(fields), source=source)
+
+
+# --- phrases ---------------------------------------------------------------------------------------
+
+_WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
+_WD_ITEM = rf"(?:{_WD_WORD})(?:e?s)?"  # mondays, sabados
+_DAILY = (
+    r"(?:every ?day|each day|daily|every single day|todos los dias|cada dia|diariamente|a diario|"
+    r"all days|todos los dias de la semana)"
+)
+_WORKDAYS = (
+    r"(?:(?:every|each|on) )?(?:weekdays?|working days?|work ?days?|business days?)|"
+    r"(?:todos )?(?:los )?(?:cada )?dias? (?:laborables?|habiles?|entre semana)|entre semana"
+)
+_WEEKENDS = (
+    r"(?:(?:every|each|on|at) )?(?:the )?weekends?|(?:todos )?(?:los |cada )?fines? de semana|"
+    r"(?:todos )?(?:los )?sabados y domingos|(?:every )?saturdays? and sundays?"
+)
+
+
+def _weekday_number(word: str) -> int | None:
+    for candidate in (word, word[:-1], word[:-2]):
+        if candidate in WEEKDAY_WORDS:
+            return (WEEKDAY_WORDS[candidate] + 1) % 7  # Monday 0 -> cron 1, Sunday 6 -> cron 0
+    return None
+
+
+def _weekday_set(text: str) -> str | None:
+    """'monday', 'mondays and fridays', 'lunes, miercoles y viernes', 'monday to friday' -> cron DOW."""
+    text = re.sub(r"^(?:every|each|on|todos los|todas las|cada|los|el|from|de)\s+", "", text)
+    found: list[int] = []
+    for part in re.split(r"\s*(?:,|\band\b|\by\b|\be\b|&)\s*", text):
+        if not part:
+            continue
+        span = re.fullmatch(
+            r"([a-z]+) ?- ?([a-z]+)|([a-z]+) (?:to|through|thru|until|a|hasta(?: el)?) ([a-z]+)", part
+        )
+        if span:
+            first, last = (span.group(1), span.group(2)) if span.group(1) else (span.group(3), span.group(4))
+            a, b = _weekday_number(first), _weekday_number(last)
+            if a is None or b is None:
+                return None
+            span_values = range(a, b + 1) if a <= b else [*range(a, 7), *range(0, b + 1)]  # friday to monday
+            found.extend(span_values)
+            continue
+        part = re.sub(r"^(?:every|each|on|los|el|cada)\s+", "", part)
+        number = _weekday_number(part)
+        if number is None:
+            return None
+        found.append(number)
+    return ",".join(str(v) for v in sorted(set(found))) if found else None
+
+
+def _month_days(text: str) -> str | None:
+    """'every month on the 1st', 'el dia 15 de cada mes', 'on the 1st and 15th of every month' -> DOM."""
+    patterns = (
+        r"(?:every|each) month on (?:the )?(?:days? )?(?P<d>.+)",
+        r"monthly on (?:the )?(?:days? )?(?P<d>.+)",
+        r"on (?:the )?(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
+        r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
+        r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
+    )
+    for pattern in patterns:
+        match = re.fullmatch(pattern, text)
+        if match:
+            days = []
+            for part in re.split(r"\s*(?:,|\band\b|\by\b)\s*", match["d"]):
+                number = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th|o)?", part)
+                if not number or not 1 <= int(number.group(1)) <= 31:
+                    return None
+                days.append(int(number.group(1)))
+            return ",".join(str(v) for v in sorted(set(days)))
+    return None
+
+
+def _interval(t: str) -> str | None:
+    t = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", t)
+    t = re.sub(r"\b(?:quarter of an hour|quarter hour|cuarto de hora)\b", "15 minutes", t)
+    if t in ("hourly", "every hour", "each hour", "cada hora", "a cada hora"):
+        return "0 * * * *"
+    if t in ("every minute", "each minute", "cada minuto"):
+        return "* * * * *"
+    match = re.fullmatch(
+        r"(?:every|each|cada) (?P<n>\d+) (?P<unit>minutes?|mins?|minutos?|hours?|hrs?|horas?)", t
+    )
+    if not match:
+        return None
+    n = int(match["n"])
+    if match["unit"].startswith(("h",)):
+        if n < 1 or 24 % n:
+            return "!every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12); use cron for other cycles"
+        return "0 * * * *" if n == 1 else f"0 */{n} * * *"
+    if n < 1 or 60 % n:
+        return "!every N minutes needs N to divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); use cron"
+    return "* * * * *" if n == 1 else f"*/{n} * * * *"
+
+
+def _clocks(text: str) -> tuple[str, str] | None:
+    """One time of day, or several sharing the minute ('9 and 17'), as cron (minute, hour) fields."""
+    single = parse_clock(text)
+    if single is not None:
+        return str(single[1]), str(single[0])
+    parts = re.split(r"\s*(?:,|\band\b|\by\b)\s*(?:(?:at|a las|a la) )?", text)
+    clocks = [parse_clock(p) for p in parts if p]
+    if len(clocks) < 2 or any(c is None for c in clocks):
+        return None
+    minutes = {c[1] for c in clocks if c}
+    if len(minutes) != 1:
+        return None
+    hours = sorted({c[0] for c in clocks if c})
+    return str(minutes.pop()), ",".join(str(h) for h in hours)
+
+
+_DAYS_START = (
+    r"(?:every|each|on|todos|todas|cada|los|el|de|from|daily|weekdays|weekends"
+    r"|diariamente|a diario|entre semana)"
+)
+
+
+def _phrase(t: str) -> str | None:
+    """A recurring phrase in normalized text -> a five-field expression ('!reason' for a known refusal)."""
+    interval = _interval(t)
+    if interval is not None:
+        return interval
+    at = r"(?:at|a las|a la|@)"
+    candidates = []
+    for match in (
+        re.fullmatch(rf"(?P<days>.+?),? {at} (?P<clock>.+)", t),
+        re.fullmatch(
+            rf"{at} (?P<clock>.+?),? (?P<days>{_DAYS_START}\b.*)",
+            t,
+        ),
+    ):
+        if match:
+            candidates.append((match["days"], match["clock"]))
+    for days, clock_text in candidates:
+        clock = _clocks(clock_text)
+        if clock is None:
+            continue
+        minute, hour = clock
+        if re.fullmatch(_DAILY, days):
+            return f"{minute} {hour} * * *"
+        if re.fullmatch(_WORKDAYS, days):
+            return f"{minute} {hour} * * 1-5"
+        if re.fullmatch(_WEEKENDS, days):
+            return f"{minute} {hour} * * 0,6"
+        dom = _month_days(days)
+        if dom is not None:
+            return f"{minute} {hour} {dom} * *"
+        dow = _weekday_set(days)
+        if dow is not None:
+            return f"{minute} {hour} * * {dow}"
+    return None
+
+
+# --- EventBridge and next fires --------------------------------------------------------------------
+
+
+def eventbridge_expressions(spec: CronSpec) -> list[str]:
+    """The EventBridge Scheduler cron expressions whose union fires exactly when `spec` does."""
+    fields = parse_fields(spec.expr)
+    minute = _eb_text(fields.minutes, 0, 59)
+    hour = _eb_text(fields.hours, 0, 23)
+    month = _eb_text(fields.months, 1, 12)
+    dom = _eb_text(fields.days, 1, 31)
+    dow = _list_text(tuple(v + 1 for v in fields.weekdays))  # 1 = SUN ... 7 = SAT
+    if fields.day_rule == EVERY_DAY:
+        return [f"cron({minute} {hour} * {month} ? *)"]
+    if fields.day_rule == BY_DOM:
+        return [f"cron({minute} {hour} {dom} {month} ? *)"]
+    if fields.day_rule == BY_DOW:
+        return [f"cron({minute} {hour} ? {month} {dow} *)"]
+    out = [f"cron({minute} {hour} {dom} {month} ? *)"] if fields.dom_part_fires() else []
+    return [*out, f"cron({minute} {hour} ? {month} {dow} *)"]
+
+
+def at_expression(at: datetime) -> str:
+    """`at(...)` with the wall-clock time of `at` in its own zone (read in ScheduleExpressionTimezone)."""
+    return f"at({at:%Y-%m-%dT%H:%M:%S})"
+
+
+def fire_days(fields: CronFields, start: date) -> Iterator[date]:
+    """Days from `start` (included) on which the schedule fires, up to EventBridge's last year."""
+    year, month, first = start.year, start.month, start.day
+    while year <= MAX_YEAR:
+        if month in fields.months:
+            for day in range(first, calendar.monthrange(year, month)[1] + 1):
+                candidate = date(year, month, day)
+                if fields.day_matches(candidate):
+                    yield candidate
+        first = 1
+        month += 1
+        if month > 12:
+            year, month = year + 1, 1
+
+
+def next_fires(spec: CronSpec, after: datetime, tz: ZoneInfo, count: int) -> list[datetime]:
+    """The next `count` fires strictly after `after`, aware in `tz`, as Scheduler fires them in that zone:
+    a local time that does not exist that day is skipped, a repeated one fires once (the first)."""
+    fields = parse_fields(spec.expr)
+    times = sorted(fields.times())
+    out: list[datetime] = []
+    if count <= 0:
+        return out
+    for day in fire_days(fields, after.astimezone(tz).date()):
+        for hour, minute in times:
+            aware, kind = localize(datetime(day.year, day.month, day.day, hour, minute), tz)
+            if kind == NONEXISTENT or aware <= after:
+                continue
+            out.append(aware)
+            if len(out) >= count:
+                return out
+    return out

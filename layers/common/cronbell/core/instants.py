@@ -1,0 +1,17 @@
+"""How cronbell writes and reads instants: RFC3339 UTC with a Z, second precision."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+
+def iso_utc(dt: datetime) -> str:
+    return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse_iso(text: str) -> datetime:
+    """An aware datetime from RFC3339 (Z or offset). Raises ValueError on anything else."""
+    dt = datetime.fromisoformat(text.strip().replace("z", "Z").replace("Z", "+00:00"))
+    if dt.tzinfo is None:
+        raise ValueError(f"no offset in {text!r}")
+    return dt

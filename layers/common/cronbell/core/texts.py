@@ -1,0 +1,45 @@
+"""The one or two lines each tool answer gives the model to relay, in English or Spanish."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+_EN = {
+    "created": "Scheduled {what} {id}: {description}. Next: {next}. Now it is {now}.",
+    "duplicate": "An identical schedule already exists ({id}): {description}. Next: {next}. Now it is {now}.",
+    "listed": "{count} schedule(s) in this room. Now it is {now}.",
+    "listed_none": "No schedules in this room. Now it is {now}.",
+    "deleted": "Deleted {id} ({description}). Now it is {now}.",
+    "run_started": "Running {id} now; its result will be posted in {room}.",
+    "error": "Could not do that: {message}",
+    "never": "no further fire",
+    "reminder": "reminder",
+    "agent_call": "agent call",
+}
+_ES = {
+    "created": "Programado {what} {id}: {description}. Próximo: {next}. Ahora son las {now}.",
+    "duplicate": "Ya existe uno idéntico ({id}): {description}. Próximo: {next}. Ahora son las {now}.",
+    "listed": "{count} programación(es) en esta sala. Ahora son las {now}.",
+    "listed_none": "No hay programaciones en esta sala. Ahora son las {now}.",
+    "deleted": "Eliminado {id} ({description}). Ahora son las {now}.",
+    "run_started": "Ejecutando {id} ahora; el resultado se publicará en {room}.",
+    "error": "No se pudo hacer: {message}",
+    "never": "sin más ejecuciones",
+    "reminder": "recordatorio",
+    "agent_call": "llamada al agente",
+}
+
+
+def is_spanish(locale: str) -> bool:
+    return locale.lower().startswith("es")
+
+
+def say(key: str, locale: str, **values: object) -> str:
+    return (_ES if is_spanish(locale) else _EN)[key].format(**values)
+
+
+def clock_text(dt: datetime, tz: ZoneInfo) -> str:
+    """'2026-12-01 09:00 CET (Europe/Madrid)': unambiguous for the model and the user."""
+    local = dt.astimezone(tz)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({tz.key})"

@@ -1,0 +1,514 @@
+"""One-shot times: a small deterministic grammar in English and Spanish, the current time as a parameter.
+
+Accepted forms (case- and accent-insensitive):
+  RFC3339 (`2026-12-31T23:59:00Z`, `...+01:00`; without an offset it is a local time in the zone),
+  `YYYY-MM-DD HH:MM`, `HH:MM` (today, or tomorrow if already past),
+  `in 30 minutes` / `en 30 minutos` / `dentro de 2 horas` / `in an hour` / `en una hora` /
+  `in 1 hour and 30 minutes`,
+  `[today|tomorrow|the day after tomorrow] [at] TIME` / `[hoy|mañana|pasado mañana] [a las] TIME`,
+  `[on|next] <weekday> [at] TIME` / `el [próximo] <día> [a las] TIME` / `el <día> que viene ...`,
+  `december 1 [2026] at TIME` / `el 1 de diciembre [de 2026] a las TIME`.
+TIME is `9`, `9:30`, `9am`, `9:30 pm`, `21:00`, `21h`, `noon`, `midnight`, `mediodía`, `medianoche`,
+`9 y media`, `9 menos cuarto`, `6 de la tarde`, `10 de la noche`.
+
+Resolution rules (documented, never silent):
+  - a bare weekday is the next such day whose time is still ahead (today included); `next <weekday>` /
+    `el próximo <día>` is never today;
+  - a day and month without a year is this year, or next year if already past (a note says so);
+  - a local time that does not exist (spring DST gap) is shifted forward by the gap; an ambiguous one
+    (autumn) is the first occurrence; both add a note;
+  - any result not strictly after `now` is refused with TIME_IN_PAST.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta, tzinfo
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from cronbell.core.errors import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
+
+MAX_YEAR = 2199  # EventBridge Scheduler's last year
+
+# weekday numbers follow date.weekday(): Monday 0 ... Sunday 6
+WEEKDAY_WORDS: dict[str, int] = {
+    "monday": 0, "mon": 0, "lunes": 0,
+    "tuesday": 1, "tue": 1, "tues": 1, "martes": 1,
+    "wednesday": 2, "wed": 2, "miercoles": 2,
+    "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "jueves": 3,
+    "friday": 4, "fri": 4, "viernes": 4,
+    "saturday": 5, "sat": 5, "sabado": 5,
+    "sunday": 6, "sun": 6, "domingo": 6,
+}  # fmt: skip
+MONTH_WORDS: dict[str, int] = {
+    "january": 1, "jan": 1, "enero": 1,
+    "february": 2, "feb": 2, "febrero": 2,
+    "march": 3, "mar": 3, "marzo": 3,
+    "april": 4, "apr": 4, "abril": 4,
+    "may": 5, "mayo": 5,
+    "june": 6, "jun": 6, "junio": 6,
+    "july": 7, "jul": 7, "julio": 7,
+    "august": 8, "aug": 8, "agosto": 8,
+    "september": 9, "sep": 9, "sept": 9, "septiembre": 9, "setiembre": 9,
+    "october": 10, "oct": 10, "octubre": 10,
+    "november": 11, "nov": 11, "noviembre": 11,
+    "december": 12, "dec": 12, "diciembre": 12,
+}  # fmt: skip
+
+WEEKDAY_NAMES = {
+    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+}
+
+ACCEPTED_FORMS = {
+    "en": [
+        "2026-12-31T23:59:00Z (RFC3339 with an offset)",
+        "2026-12-31 23:59",
+        "23:59 (today, or tomorrow if already past)",
+        "in 30 minutes / in 2 hours / in 3 days / in an hour",
+        "tomorrow at 9 / tomorrow at 9:30am / today at 18:00",
+        "the day after tomorrow at 9",
+        "next monday at 10 / monday at 10",
+        "december 1 at 9",
+    ],
+    "es": [
+        "2026-12-31T23:59:00Z (RFC3339 con desfase)",
+        "2026-12-31 23:59",
+        "23:59 (hoy, o mañana si ya ha pasado)",
+        "en 30 minutos / en 2 horas / dentro de 3 días / en una hora",
+        "mañana a las 9 / mañana a las 9:30 / hoy a las 18:00",
+        "pasado mañana a las 9",
+        "el lunes a las 10 / el próximo lunes a las 10",
+        "el 1 de diciembre a las 9",
+    ],
+}
+
+# localize() kinds
+EXISTS = ""
+NONEXISTENT = "nonexistent"
+AMBIGUOUS = "ambiguous"
+
+
+@dataclass(frozen=True)
+class OneShot:
+    at: datetime  # aware, in the schedule's zone, microsecond=0, strictly after now
+    notes: tuple[str, ...] = ()
+
+
+def lang(locale: str | None) -> str:
+    """'es' for any Spanish locale, else 'en'."""
+    return "es" if (locale or "").lower().startswith("es") else "en"
+
+
+def resolve_timezone(name: str | None, fallback: str) -> ZoneInfo:
+    """The IANA zone `name`, or `fallback` when no name is given. Unknown names are INVALID_TIMEZONE."""
+    chosen = (name or "").strip() or fallback
+    try:
+        if not chosen or chosen.startswith(("/", ".")) or ".." in chosen:
+            raise ValueError(chosen)
+        return ZoneInfo(chosen)
+    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
+        raise ToolError(
+            INVALID_TIMEZONE,
+            f"Unknown time zone {chosen!r}: use an IANA name such as 'Europe/Madrid' or 'America/New_York'.",
+            {"timezone": chosen},
+        ) from exc
+
+
+def normalize(text: str) -> str:
+    """Lowercase, strip accents, 'a.m.' -> 'am', collapse blanks, drop trailing punctuation."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    plain = re.sub(r"\b([ap])\.\s?m\.?(?=\s|$)", r"\1m", plain)
+    plain = re.sub(r"\s+", " ", plain).strip()
+    return plain.rstrip(".!?;, ").strip()
+
+
+def tz_label(tz: tzinfo) -> str:
+    return getattr(tz, "key", None) or str(tz)
+
+
+def localize(naive: datetime, tz: tzinfo) -> tuple[datetime, str]:
+    """Attach `tz` to a wall time. Returns (aware, kind): a nonexistent time (DST gap) is shifted
+    forward by the gap; an ambiguous one (DST overlap) is its first occurrence."""
+    first = naive.replace(tzinfo=tz, fold=0)
+    second = naive.replace(tzinfo=tz, fold=1)
+    if first.utcoffset() == second.utcoffset():
+        return first, EXISTS
+    round_trip = first.astimezone(UTC).astimezone(tz)
+    if round_trip.replace(tzinfo=None) == naive:
+        return first, AMBIGUOUS
+    # fold=0 in a gap reads the wall time with the offset from before the change: that instant,
+    # shown in the zone, is the wall time moved forward by the length of the gap.
+    return round_trip, NONEXISTENT
+
+
+def is_second_occurrence(aware: datetime) -> bool:
+    """True if the wall time of `aware` happens twice that day and this is the later one."""
+    naive = aware.replace(tzinfo=None)
+    tz = aware.tzinfo
+    assert tz is not None
+    return aware.fold == 1 and localize(naive, tz)[1] == AMBIGUOUS
+
+
+def format_offset(dt: datetime) -> str:
+    offset = dt.utcoffset() or timedelta(0)
+    minutes = int(offset.total_seconds()) // 60
+    sign = "+" if minutes >= 0 else "-"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+def format_now(now: datetime, tz: tzinfo, language: str) -> str:
+    local = now.astimezone(tz)
+    day = WEEKDAY_NAMES[language][local.weekday()]
+    return f"{day} {local:%Y-%m-%d %H:%M} ({tz_label(tz)}, {format_offset(local)})"
+
+
+# --- time of day -----------------------------------------------------------------------------------
+
+_CLOCK_RE = re.compile(
+    r"(?P<h>\d{1,2})(?:(?::|\.|h)(?P<m>\d{2}))?h?"
+    r"(?:\s*(?P<ampm>am|pm))?"
+    r"(?:\s+(?P<frac>y media|y cuarto|menos cuarto|y (?P<ym>\d{1,2})))?"
+    r"(?:\s+(?:de la|por la|en la)\s+(?P<period>manana|tarde|noche|madrugada)|\s+(?P<mid>del mediodia))?"
+    r"(?:\s+(?:en punto|o'?clock|horas|hrs))?"
+)
+_NAMED_CLOCKS = {
+    "noon": (12, 0), "midday": (12, 0), "mediodia": (12, 0), "el mediodia": (12, 0),
+    "midnight": (0, 0), "medianoche": (0, 0), "la medianoche": (0, 0),
+}  # fmt: skip
+
+
+def parse_clock(text: str) -> tuple[int, int] | None:
+    """A time of day in normalized text, as (hour, minute), or None if it is not one."""
+    text = text.strip()
+    if text in _NAMED_CLOCKS:
+        return _NAMED_CLOCKS[text]
+    match = _CLOCK_RE.fullmatch(text)
+    if not match:
+        return None
+    hour, minute = int(match["h"]), int(match["m"] or 0)
+    frac, ampm, period = match["frac"], match["ampm"], match["period"]
+    if frac:
+        if match["m"]:
+            return None
+        if frac == "y media":
+            minute = 30
+        elif frac == "y cuarto":
+            minute = 15
+        elif frac == "menos cuarto":
+            hour, minute = hour - 1, 45
+            if hour < 0:
+                hour = 23
+        else:
+            minute = int(match["ym"])
+    if minute > 59:
+        return None
+    if ampm:
+        if period or match["mid"] or not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if ampm == "pm" else 0)
+    elif period or match["mid"]:
+        if hour > 12:
+            # "21 de la noche": already a 24-hour clock; only accept a consistent period
+            if period not in ("tarde", "noche"):
+                return None
+        elif period in ("tarde",) or match["mid"]:
+            hour = hour if hour == 12 else hour + 12
+        elif period == "noche":
+            hour = 0 if hour == 12 else (hour + 12 if hour >= 6 else hour)
+        elif period in ("manana", "madrugada") and hour == 12:
+            hour = 0 if period == "madrugada" else 12
+    if hour > 23:
+        return None
+    return hour, minute
+
+
+# --- one-shot grammar ------------------------------------------------------------------------------
+
+_WD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
+_MON = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
+_AT = r"(?:at|a las|a la|a|@|sobre las|hacia las)"
+_ORD = r"(?:st|nd|rd|th|º|o)?"
+
+_ISO_RE = re.compile(
+    r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})(?:t|\s)(?P<h>\d{2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?"
+    r"\s*(?P<off>z|utc|[+-]\d{2}:?\d{2})?"
+)
+_RELATIVE_RE = re.compile(r"(?:in|within|after|en|dentro de|de aqui a)\s+(?P<rest>.+)")
+_AMOUNT_RE = re.compile(
+    r"(?P<n>\d+|an|a|one|un|una|uno|half an|half a|media|medio)\s+"
+    r"(?P<unit>minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|minutos?|horas?|dias?|semanas?)"
+)
+
+# day specifications: (regex, kind); longest first so "pasado manana" wins over "manana"
+_DAY_SPECS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(r"(?:the )?day after tomorrow|pasado manana"), "plus2"),
+    (re.compile(r"tomorrow|manana"), "plus1"),
+    (re.compile(r"today|hoy|this day"), "today"),
+    (
+        re.compile(
+            rf"(?:on )?next (?P<wd>{_WD})|(?:el )?proximo (?P<wd2>{_WD})"
+            rf"|(?:el )?(?P<wd3>{_WD}) (?:proximo|que viene)"
+        ),
+        "next_weekday",
+    ),
+    (re.compile(rf"(?:on |el |this |este |on this )?(?P<wd>{_WD})"), "weekday"),
+    (re.compile(r"(?:on |el )?(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})"), "iso_date"),
+    (
+        re.compile(rf"(?:on )?(?P<mon>{_MON}) (?:the )?(?P<d>\d{{1,2}}){_ORD}(?:,? (?P<y>\d{{4}}))?"),
+        "date",
+    ),
+    (
+        re.compile(rf"(?:on )?(?:the )?(?P<d>\d{{1,2}}){_ORD} (?:of )?(?P<mon>{_MON})(?:,? (?P<y>\d{{4}}))?"),
+        "date",
+    ),
+    (
+        re.compile(
+            rf"(?:el )?(?:dia )?(?P<d>\d{{1,2}}){_ORD} de (?P<mon>{_MON})(?: (?:de|del) (?P<y>\d{{4}}))?"
+        ),
+        "date",
+    ),
+]
+
+
+class _NoClockError(Exception):
+    """A day was named without a time of day ('tomorrow')."""
+
+
+def _invalid(text: str, language: str, reason: str = "") -> ToolError:
+    forms = ACCEPTED_FORMS[language]
+    if language == "es":
+        msg = f"No entiendo la hora {text!r}{': ' + reason if reason else ''}. Formas aceptadas: "
+    else:
+        msg = f"Cannot read the time {text!r}{': ' + reason if reason else ''}. Accepted forms: "
+    return ToolError(INVALID_TIME, msg + "; ".join(forms) + ".", {"accepted": list(forms)})
+
+
+def _past(at: datetime, now: datetime, tz: tzinfo, language: str) -> ToolError:
+    when = f"{at:%Y-%m-%d %H:%M}"
+    current = format_now(now, tz, language)
+    if language == "es":
+        msg = f"Esa hora ({when}) ya ha pasado: ahora es {current}."
+    else:
+        msg = f"That time ({when}) is in the past: it is now {current}."
+    return ToolError(TIME_IN_PAST, msg, {"now": now.astimezone(tz).isoformat(timespec="seconds")})
+
+
+def _dst_note(naive: datetime, result: datetime, kind: str, tz: tzinfo, language: str) -> str:
+    wall, zone = f"{naive:%Y-%m-%d %H:%M}", tz_label(tz)
+    if kind == NONEXISTENT:
+        if language == "es":
+            return (
+                f"La hora {wall} no existe en {zone} (cambio de hora: se adelantan los relojes); "
+                f"se usa {result:%H:%M} ({format_offset(result)})."
+            )
+        return (
+            f"{wall} does not exist in {zone} (clocks go forward); "
+            f"using {result:%H:%M} ({format_offset(result)}) instead."
+        )
+    if language == "es":
+        return (
+            f"La hora {wall} ocurre dos veces en {zone} (cambio de hora: se atrasan los relojes); "
+            f"se usa la primera ({format_offset(result)})."
+        )
+    return f"{wall} happens twice in {zone} (clocks go back); using the first one ({format_offset(result)})."
+
+
+def _second_occurrence_note(at: datetime, tz: tzinfo, language: str) -> str:
+    zone = tz_label(tz)
+    if language == "es":
+        return (
+            f"Las {at:%H:%M} del {at:%Y-%m-%d} ocurren dos veces en {zone}; esta es la segunda "
+            f"({format_offset(at)})."
+        )
+    return f"{at:%Y-%m-%d %H:%M} happens twice in {zone}; this is the second one ({format_offset(at)})."
+
+
+def _relative(rest: str) -> timedelta | None:
+    """'30 minutes', 'an hour', '1 hour and 30 minutes', 'una hora y media' -> a timedelta."""
+    rest = re.sub(r"\b(?:hora|hour) y media\b", "hora y 30 minutos", rest)
+    rest = re.sub(r"\b(\w+) horas? y media\b", r"\1 horas y 30 minutos", rest)
+    rest = re.sub(r"\b(?:half an hour|media hora)\b", "30 minutes", rest)
+    parts = [p for p in re.split(r"\s*(?:,|\band\b|\by\b)\s*", rest) if p]
+    if not parts:
+        return None
+    total = timedelta(0)
+    for part in parts:
+        match = _AMOUNT_RE.fullmatch(part)
+        if not match:
+            return None
+        raw = match["n"]
+        count = int(raw) if raw.isdigit() else 1
+        unit = match["unit"]
+        if unit.startswith(("week", "semana")):
+            total += timedelta(days=7 * count)
+        elif unit.startswith(("day", "dia")) or unit == "d":
+            total += timedelta(days=count)
+        elif unit.startswith(("hour", "hora", "hr")) or unit == "h":
+            total += timedelta(hours=count)
+        else:
+            total += timedelta(minutes=count)
+    return total
+
+
+def _split_day_and_clock(text: str) -> tuple[re.Match[str], str, tuple[int, int] | None] | None:
+    """Find a day specification at the start or the end of `text`, and the clock beside it."""
+    for pattern, kind in _DAY_SPECS:
+        prefix = re.fullmatch(rf"(?P<day>{pattern.pattern})(?:,)?(?: {_AT})?(?: (?P<clock>.+))?", text)
+        suffix = re.fullmatch(rf"(?:{_AT} )?(?P<clock>.+?),? (?P<day>{pattern.pattern})", text)
+        for match in (prefix, suffix):
+            if match is None:
+                continue
+            day_match = pattern.fullmatch(match["day"])
+            if day_match is None:
+                continue
+            clock_text = match["clock"]
+            if clock_text is None:
+                return day_match, kind, None
+            clock = parse_clock(clock_text)
+            if clock is not None:
+                return day_match, kind, clock
+    return None
+
+
+def _date_for(
+    kind: str, day: re.Match[str], today: date, clock: tuple[int, int], now_local: datetime
+) -> tuple[date, bool]:
+    """The calendar date a day specification names. Returns (date, year_was_inferred)."""
+    if kind in ("plus2", "plus1", "today"):
+        return today + timedelta(days={"plus2": 2, "plus1": 1, "today": 0}[kind]), False
+    if kind in ("weekday", "next_weekday"):
+        groups = day.groupdict()
+        wanted = WEEKDAY_WORDS[groups.get("wd") or groups.get("wd2") or groups.get("wd3") or ""]
+        ahead = (wanted - today.weekday()) % 7
+        if kind == "next_weekday" and ahead == 0:
+            ahead = 7
+        if kind == "weekday" and ahead == 0 and (clock[0], clock[1]) <= (now_local.hour, now_local.minute):
+            ahead = 7
+        return today + timedelta(days=ahead), False
+    month = int(day["mo"]) if kind == "iso_date" else MONTH_WORDS[day["mon"]]
+    if day["y"]:
+        return date(int(day["y"]), month, int(day["d"])), False
+    candidate = date(today.year, month, int(day["d"])) if _valid(today.year, month, int(day["d"])) else None
+    if candidate is not None and (candidate, clock) > (today, (now_local.hour, now_local.minute)):
+        return candidate, False
+    year = today.year + 1
+    while not _valid(year, month, int(day["d"])):  # 29 February
+        year += 1
+        if year > today.year + 8:
+            raise ValueError("no such day")
+    return date(year, month, int(day["d"])), True
+
+
+def _valid(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True
+
+
+def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -> OneShot:
+    """Read a one-shot time. `now` is aware (any zone); the answer is in `tz`, strictly after `now`."""
+    if now.tzinfo is None:
+        raise ValueError("now must be an aware datetime")
+    language = lang(locale)
+    raw = text if isinstance(text, str) else ""
+    t = normalize(raw)
+    if not t:
+        raise _invalid(raw, language, "empty" if language == "en" else "vacía")
+    now_local = now.astimezone(tz)
+    notes: list[str] = []
+    try:
+        at = _read(t, now, now_local, tz, language, notes)
+    except _NoClockError as exc:
+        reason = "falta la hora del día" if language == "es" else "a time of day is missing"
+        raise _invalid(raw, language, reason) from exc
+    except (ValueError, OverflowError) as exc:
+        raise _invalid(raw, language) from exc
+    if at is None:
+        raise _invalid(raw, language)
+    at = at.replace(microsecond=0)
+    if at.year > MAX_YEAR:
+        raise _invalid(raw, language, "too far ahead" if language == "en" else "demasiado lejos")
+    if at <= now:
+        raise _past(at, now, tz, language)
+    return OneShot(at=at, notes=tuple(notes))
+
+
+def _wall(naive: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
+    aware, kind = localize(naive, tz)
+    if kind != EXISTS:
+        notes.append(_dst_note(naive, aware, kind, tz, language))
+    return aware
+
+
+def _read(
+    t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]
+) -> datetime | None:
+    iso = _ISO_RE.fullmatch(t)
+    if iso:
+        naive = datetime(
+            int(iso["y"]), int(iso["mo"]), int(iso["d"]), int(iso["h"]), int(iso["mi"]), int(iso["s"] or 0)
+        )
+        off = iso["off"]
+        if off is None:
+            return _wall(naive, tz, language, notes)
+        if off in ("z", "utc"):
+            return naive.replace(tzinfo=UTC).astimezone(tz)
+        sign = 1 if off[0] == "+" else -1
+        digits = off[1:].replace(":", "")
+        offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+        if offset >= timedelta(hours=24):
+            raise ValueError(off)
+        return (naive - sign * offset).replace(tzinfo=UTC).astimezone(tz)
+
+    relative = _RELATIVE_RE.fullmatch(t)
+    if relative:
+        delta = _relative(relative["rest"])
+        if delta is None:
+            return None
+        days = timedelta(days=delta.days)
+        rest = delta - days
+        base = now_local.replace(microsecond=0)
+        if days:
+            # whole days keep the wall-clock time (across a DST change too); the rest is elapsed time
+            base = _wall(base.replace(tzinfo=None) + days, tz, language, notes)
+        at = (base.astimezone(UTC) + rest).astimezone(tz)
+        if is_second_occurrence(at):
+            notes.append(_second_occurrence_note(at, tz, language))
+        return at
+
+    split = _split_day_and_clock(t)
+    if split is not None:
+        day, kind, clock = split
+        if clock is None:
+            raise _NoClockError(t)
+        when, inferred = _date_for(kind, day, now_local.date(), clock, now_local)
+        naive = datetime(when.year, when.month, when.day, clock[0], clock[1])
+        if inferred:
+            notes.append(
+                f"Sin año: se entiende {when.year}."
+                if language == "es"
+                else f"No year given: taken as {when.year}."
+            )
+        return _wall(naive, tz, language, notes)
+
+    bare = re.fullmatch(rf"(?:{_AT} )?(?P<clock>.+)", t)
+    if bare:
+        clock = parse_clock(bare["clock"])
+        explicit = t != bare["clock"] or re.search(r"[:.h]|am|pm|de la|mediodia|noon|midnight|medianoche", t)
+        if clock is None or not explicit:
+            return None
+        naive = datetime.combine(now_local.date(), datetime.min.time()).replace(
+            hour=clock[0], minute=clock[1]
+        )
+        if (clock[0], clock[1]) <= (now_local.hour, now_local.minute) or _wall(
+            naive, tz, language, []
+        ) <= now:
+            naive += timedelta(days=1)
+        return _wall(naive, tz, language, notes)
+    return None

@@ -1,0 +1,68 @@
+"""Deployment configuration, parsed once from the environment the template gives each function."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+
+def _int(env: Mapping[str, str], name: str, default: int) -> int:
+    raw = env.get(name, "").strip()
+    return int(raw) if raw else default
+
+
+def _csv(env: Mapping[str, str], name: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in env.get(name, "").split(",") if part.strip())
+
+
+@dataclass(frozen=True)
+class Settings:
+    table_name: str = "cronbell"
+    schedule_group: str = "cronbell"
+    fire_function_arn: str = ""
+    scheduler_role_arn: str = ""
+    scheduler_dlq_arn: str = ""
+    default_timezone: str = "UTC"
+    default_locale: str = "en"
+    max_per_room: int = 50
+    min_interval_minutes: int = 5
+    retention_days: int = 30
+    # chat delivery
+    chat_backend: str = "matrix"  # matrix | webhook
+    matrix_homeserver_url: str = ""
+    chat_token_secret: str = ""  # Secrets Manager id/ARN, or "ssm:/parameter/name"
+    chat_webhook_url: str = ""
+    # agents
+    agents: Mapping[str, str] = field(default_factory=dict)  # agent id -> function name or ARN
+    agent_timeout_seconds: int = 120
+    agent_timeout_max_seconds: int = 240
+    allowed_output_rooms: tuple[str, ...] = ()
+    # exactly-once: how long a claimed slot blocks another delivery attempt
+    slot_lease_seconds: int = 900
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        e = os.environ if env is None else env
+        return cls(
+            table_name=e.get("TABLE_NAME", cls.table_name),
+            schedule_group=e.get("SCHEDULE_GROUP", cls.schedule_group),
+            fire_function_arn=e.get("FIRE_FUNCTION_ARN", ""),
+            scheduler_role_arn=e.get("SCHEDULER_ROLE_ARN", ""),
+            scheduler_dlq_arn=e.get("SCHEDULER_DLQ_ARN", ""),
+            default_timezone=e.get("DEFAULT_TIMEZONE", "") or "UTC",
+            default_locale=e.get("DEFAULT_LOCALE", "") or "en",
+            max_per_room=_int(e, "MAX_PER_ROOM", 50),
+            min_interval_minutes=_int(e, "MIN_INTERVAL_MINUTES", 5),
+            retention_days=_int(e, "RETENTION_DAYS", 30),
+            chat_backend=e.get("CHAT_BACKEND", "") or "matrix",
+            matrix_homeserver_url=e.get("MATRIX_HOMESERVER_URL", "").rstrip("/"),
+            chat_token_secret=e.get("CHAT_TOKEN_SECRET", ""),
+            chat_webhook_url=e.get("CHAT_WEBHOOK_URL", ""),
+            agents=json.loads(e.get("AGENTS", "") or "{}"),
+            agent_timeout_seconds=_int(e, "AGENT_TIMEOUT_SECONDS", 120),
+            agent_timeout_max_seconds=_int(e, "AGENT_TIMEOUT_MAX_SECONDS", 240),
+            allowed_output_rooms=_csv(e, "ALLOWED_OUTPUT_ROOMS"),
+            slot_lease_seconds=_int(e, "SLOT_LEASE_SECONDS", 900),
+        )

@@ -1,0 +1,1 @@
+"""Use cases: the tools and the fire path, composed from the core and the adapters."""

@@ -1,0 +1,206 @@
+"""create_reminder and cron_create: validate, plan the Scheduler entries, write both or neither.
+
+Order (invariant 1): the Scheduler entries are created first, then the item, room count and
+dedupe pointer in one DynamoDB transaction. If the transaction fails the entries are deleted
+again. A crash in between leaves only entries without an item: they fire nothing (the fire
+function finds no schedule, sends nothing and removes them), and the reconciler sweeps them.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from cronbell.adapters.scheduler import fire_input
+from cronbell.adapters.store import Duplicate, LimitReached
+from cronbell.core import errors, models, texts
+from cronbell.core.arguments import CreateReminder, CronCreate
+from cronbell.core.cron import CronSpec, at_expression, eventbridge_expressions, next_fires, parse_recurring
+from cronbell.core.envelope import Context
+from cronbell.core.errors import ToolError
+from cronbell.core.instants import iso_utc
+from cronbell.core.models import Schedule
+from cronbell.core.views import describe, schedule_view, upcoming
+from cronbell.core.when import parse_one_shot, resolve_timezone
+from cronbell.usecases.deps import Deps
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class When:
+    """A validated schedule: either a local one-shot instant or a cron spec, in a zone."""
+
+    tz: ZoneInfo
+    at: datetime | None = None
+    spec: CronSpec | None = None
+    notes: tuple[str, ...] = ()
+
+
+def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
+    shot = parse_one_shot(text, now, tz, locale)
+    return When(tz=tz, at=shot.at, notes=shot.notes)
+
+
+def plan_recurring(text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False) -> When:
+    spec = parse_recurring(text, deps.settings.min_interval_minutes, locale)
+    if once:  # a cron expression asked to run a single time: its next occurrence
+        return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
+    return When(tz=tz, spec=spec)
+
+
+def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str, Any]:
+    locale = ctx.locale or deps.settings.default_locale
+    tz = resolve_timezone(args.timezone or ctx.timezone, deps.settings.default_timezone)
+    if args.cron is not None:
+        when = plan_recurring(args.cron, tz, deps, locale)
+    elif args.recurring:  # a recurring phrase sent as `time`
+        when = plan_recurring(args.time or "", tz, deps, locale)
+    else:
+        when = plan_once(args.time or "", tz, deps.now(), locale)
+    draft = _draft(ctx, deps, when, kind=models.MESSAGE, text=args.message, locale=locale)
+    return _persist(draft, when, deps, locale)
+
+
+def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
+    settings = deps.settings
+    locale = ctx.locale or settings.default_locale
+    agent = args.target_agent or ctx.agent_id
+    if not agent or agent not in settings.agents:
+        known = ", ".join(sorted(settings.agents)) or "none configured"
+        raise ToolError(errors.UNKNOWN_AGENT, f"unknown agent {agent!r}; allowed: {known}")
+    channel = args.channel or ctx.room_id
+    if channel != ctx.room_id and channel not in settings.allowed_output_rooms:
+        raise ToolError(
+            errors.FORBIDDEN_CHANNEL,
+            "answers can go to this room or to a room the deployment allows as output",
+        )
+    timeout = args.timeout_seconds or 0
+    if timeout > settings.agent_timeout_max_seconds:
+        raise ToolError(
+            errors.INVALID_ARGUMENTS,
+            f"timeout_seconds can be at most {settings.agent_timeout_max_seconds}",
+        )
+    tz = resolve_timezone(args.timezone or ctx.timezone, settings.default_timezone)
+    if args.cron_expr is not None:
+        when = plan_recurring(args.cron_expr, tz, deps, locale, once=args.recurring is False)
+    else:
+        when = plan_once(args.fire_at or "", tz, deps.now(), locale)
+    draft = _draft(
+        ctx,
+        deps,
+        when,
+        kind=models.AGENT_CALL,
+        prompt=args.prompt,
+        name=args.name,
+        skills=list(args.skills),
+        channel=channel,
+        target_agent=agent,
+        agent_timeout_seconds=timeout,
+        locale=locale,
+    )
+    return _persist(draft, when, deps, locale)
+
+
+def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
+    if when.spec is not None:
+        expressions = eventbridge_expressions(when.spec)
+        timing = {"cron": when.spec.expr, "cron_source": when.spec.source}
+        key_when = when.spec.expr
+    else:
+        assert when.at is not None
+        expressions = [at_expression(when.at)]
+        timing = {"at": when.at.replace(tzinfo=None).isoformat(timespec="seconds")}
+        key_when = timing["at"]
+    schedule = Schedule(
+        id=deps.new_id(),
+        room_id=ctx.room_id,
+        user_id=ctx.user_id,
+        agent_id=ctx.agent_id,
+        timezone=when.tz.key,
+        created_at=iso_utc(deps.now()),
+        expressions=expressions,
+        **timing,
+        **fields,
+    )
+    schedule.dedupe_key = models.dedupe_key(
+        schedule.kind,
+        schedule.body,
+        key_when,
+        schedule.timezone,
+        schedule.target_agent,
+        schedule.output_room,
+    )
+    return schedule
+
+
+def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[str, Any]:
+    names = schedule.scheduler_names
+    created: list[str] = []
+    try:
+        for name, expression in zip(names, schedule.expressions, strict=True):
+            deps.scheduler.create(
+                name,
+                expression,
+                schedule.timezone,
+                fire_input(schedule.room_id, schedule.id),
+                one_time=not schedule.recurring,
+                description=f"cronbell {schedule.kind} in {schedule.room_id}",
+            )
+            created.append(name)
+        deps.store.insert(schedule, deps.settings.max_per_room)
+    except Duplicate as dup:
+        _undo(created, deps)
+        existing = deps.store.get(schedule.room_id, dup.existing_id)
+        if existing is None or existing.status not in models.LIVE_STATUSES:
+            raise ToolError(errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again") from dup
+        return _answer(existing, when, deps, locale, duplicate=True)
+    except LimitReached:
+        _undo(created, deps)
+        raise ToolError(
+            errors.LIMIT_REACHED,
+            f"this room already has {deps.settings.max_per_room} active schedules; delete one first",
+        ) from None
+    except (ClientError, BotoCoreError) as err:
+        _undo(created, deps)
+        log.error("create failed, nothing kept", extra={"schedule_id": schedule.id, "error": str(err)})
+        raise ToolError(errors.BACKEND_ERROR, "the schedule could not be saved; nothing was created") from err
+    return _answer(schedule, when, deps, locale, duplicate=False)
+
+
+def _undo(names: list[str], deps: Deps) -> None:
+    for name in names:
+        try:
+            deps.scheduler.delete(name)
+        except (ClientError, BotoCoreError):
+            # The orphan entry fires nothing: the fire function finds no schedule and removes it.
+            log.warning("could not remove scheduler entry after a failed create", extra={"entry": name})
+
+
+def _answer(schedule: Schedule, when: When, deps: Deps, locale: str, duplicate: bool) -> dict[str, Any]:
+    now = deps.now()
+    tz = ZoneInfo(schedule.timezone)
+    view = schedule_view(schedule, now, locale, with_notes=True)
+    view["now"] = {"local": now.astimezone(tz).isoformat(timespec="seconds"), "utc": iso_utc(now)}
+    view["duplicate"] = duplicate
+    notes = list(when.notes) + list(view.get("dst_notes", []))
+    if notes:
+        view["notes"] = notes
+    nexts = upcoming(schedule, now, 1)
+    text = texts.say(
+        "duplicate" if duplicate else "created",
+        locale,
+        what=texts.say("agent_call" if schedule.kind == models.AGENT_CALL else "reminder", locale),
+        id=schedule.id,
+        description=describe(schedule, locale),
+        next=texts.clock_text(nexts[0], tz) if nexts else texts.say("never", locale),
+        now=texts.clock_text(now, tz),
+    )
+    if notes:
+        text += " " + " ".join(notes)
+    return {"result": view, "text": text}

@@ -1,0 +1,157 @@
+"""list_reminders, cron_list, delete_reminder / cron_delete and run_now: the room's own schedules."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from cronbell.adapters.store import Busy, Conflict
+from cronbell.core import errors, models, texts
+from cronbell.core.arguments import DeleteById, ListReminders, RunNow
+from cronbell.core.envelope import Context
+from cronbell.core.errors import ToolError
+from cronbell.core.instants import iso_utc
+from cronbell.core.models import Schedule
+from cronbell.core.views import cron_view, describe, schedule_view
+from cronbell.usecases.deps import Deps
+
+log = logging.getLogger(__name__)
+
+BUSY_WAIT_SECONDS = 8.0  # a post takes well under a second; an agent call may take minutes
+
+
+def _zone(ctx: Context, deps: Deps) -> ZoneInfo:
+    try:
+        return ZoneInfo(ctx.timezone or deps.settings.default_timezone)
+    except (ValueError, KeyError):
+        return ZoneInfo("UTC")
+
+
+def _now_fields(ctx: Context, deps: Deps) -> tuple[dict[str, str], str]:
+    now = deps.now()
+    tz = _zone(ctx, deps)
+    return {"local": now.astimezone(tz).isoformat(timespec="seconds"), "utc": iso_utc(now)}, texts.clock_text(
+        now, tz
+    )
+
+
+def list_reminders(args: ListReminders, ctx: Context, deps: Deps) -> dict[str, Any]:
+    locale = ctx.locale or deps.settings.default_locale
+    now = deps.now()
+    schedules = deps.store.list_room(ctx.room_id, now)
+    if not args.include_inactive:
+        schedules = [s for s in schedules if s.status in models.LIVE_STATUSES]
+    now_fields, now_text = _now_fields(ctx, deps)
+    key = "listed" if schedules else "listed_none"
+    return {
+        "result": {"now": now_fields, "schedules": [schedule_view(s, now, locale) for s in schedules]},
+        "text": texts.say(key, locale, count=len(schedules), now=now_text),
+    }
+
+
+def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
+    locale = ctx.locale or deps.settings.default_locale
+    now = deps.now()
+    live = [s for s in deps.store.list_room(ctx.room_id, now) if s.status in models.LIVE_STATUSES]
+    _, now_text = _now_fields(ctx, deps)
+    key = "listed" if live else "listed_none"
+    return {"result": [cron_view(s, now) for s in live], "text": texts.say(key, locale, count=len(live), now=now_text)}
+
+
+def find(ctx: Context, ref: str, deps: Deps, live_only: bool = True) -> Schedule:
+    """A schedule of this room by id, or by its name when that is unambiguous."""
+    ref = ref.strip()
+    found: Schedule | None = None
+    if models.looks_like_id(ref.lower()):
+        found = deps.store.get(ctx.room_id, ref.lower())
+    if found is None:
+        named = [
+            s
+            for s in deps.store.list_room(ctx.room_id, deps.now())
+            if s.name and s.name.casefold() == ref.casefold() and s.status in models.LIVE_STATUSES
+        ]
+        if len(named) > 1:
+            raise ToolError(
+                errors.AMBIGUOUS,
+                f"{len(named)} schedules are named {ref!r}; use an id",
+                {"candidates": [s.id for s in named]},
+            )
+        found = named[0] if named else None
+    if found is None or (live_only and found.status not in models.LIVE_STATUSES):
+        state = f" (it is {found.status})" if found else ""
+        raise ToolError(errors.NOT_FOUND, f"no active schedule {ref!r} in this room{state}")
+    return found
+
+
+def delete(args: DeleteById, ctx: Context, deps: Deps) -> dict[str, Any]:
+    """Mark the item deleted first (it never posts again), then remove its Scheduler entries.
+
+    An entry that cannot be removed now fires nothing: the fire function sees the deleted item
+    and removes the entry then."""
+    locale = ctx.locale or deps.settings.default_locale
+    schedule = find(ctx, args.id, deps)
+    waited = 0.0
+    while True:
+        try:
+            deps.store.retire(schedule, models.DELETED, deps.now(), deps.settings.slot_lease_seconds)
+            break
+        except Busy:
+            if waited >= BUSY_WAIT_SECONDS:
+                raise ToolError(
+                    errors.BACKEND_ERROR, "this schedule is being delivered right now; try again in a minute"
+                ) from None
+            deps.sleep(0.5)
+            waited += 0.5
+        except Conflict:
+            raise ToolError(errors.NOT_FOUND, f"no active schedule {args.id!r} in this room") from None
+        except (ClientError, BotoCoreError) as err:
+            raise ToolError(errors.BACKEND_ERROR, "the schedule could not be deleted; nothing changed") from err
+    pending = remove_entries(schedule, deps)
+    now_fields, now_text = _now_fields(ctx, deps)
+    result = {"id": schedule.id, "deleted": True, "now": now_fields}
+    if pending:
+        result["entries_pending_cleanup"] = pending
+    text = texts.say("deleted", locale, id=schedule.id, description=describe(schedule, locale), now=now_text)
+    return {"result": result, "text": text}
+
+
+def remove_entries(schedule: Schedule, deps: Deps) -> list[str]:
+    """Delete a schedule's Scheduler entries; returns the names that could not be removed now."""
+    pending = []
+    for name in schedule.scheduler_names:
+        try:
+            deps.scheduler.delete(name)
+        except (ClientError, BotoCoreError):
+            log.warning("scheduler entry left for cleanup", extra={"entry": name})
+            pending.append(name)
+    return pending
+
+
+def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
+    """Fire a schedule now, as Scheduler would: an asynchronous fire with a fresh slot."""
+    locale = ctx.locale or deps.settings.default_locale
+    schedule = find(ctx, args.target, deps)
+    if schedule.status != models.ACTIVE:
+        raise ToolError(errors.NOT_FOUND, f"{schedule.id} is {schedule.status}; resume it first")
+    if deps.start_fire is None:
+        raise ToolError(errors.INTERNAL_ERROR, "run_now is not configured in this deployment")
+    now = deps.now()
+    event = {
+        "room_id": schedule.room_id,
+        "reminder_id": schedule.id,
+        "scheduled_time": iso_utc(now),
+        "execution_id": f"run-now-{deps.new_id()}",
+        "attempt": "1",
+        "run_now": True,
+    }
+    try:
+        deps.start_fire(event)
+    except (ClientError, BotoCoreError) as err:
+        raise ToolError(errors.BACKEND_ERROR, "could not start the run") from err
+    return {
+        "result": {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]},
+        "text": texts.say("run_started", locale, id=schedule.id, room=schedule.output_room),
+    }

@@ -1,0 +1,283 @@
+"""The whole stack in one process: moto, the template's functions behind a Lambda endpoint, the
+scheduler engine, the clock and a chat backend."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import threading
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+
+from sandbox.chat import MatrixChat, SinkChat
+from sandbox.clock import RealClock, SandboxClock, VirtualClock, iso, parse_instant
+from sandbox.engine import SchedulerEngine
+from sandbox.lambda_api import LambdaRuntime
+from sandbox.provision import provision
+from sandbox.server import SandboxHTTPServer
+from sandbox.template import ACCOUNT_ID, REGION, Stack, load_template, stack_name_from_samconfig
+
+log = logging.getLogger("sandbox")
+
+ROOT = Path(__file__).resolve().parent.parent
+FIRE_FUNCTION = "FireFunction"
+AGENT_FUNCTION = "EchoAgentFunction"
+SECRET_NAME = "cronbell/chat-token"
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+@dataclass
+class Options:
+    lambda_port: int = 3001
+    aws_port: int = 5055
+    chat: str = "sink"  # sink | matrix
+    clock: str = "virtual"  # virtual | real
+    start: datetime | None = None  # virtual clock's first instant (default: now, to the second)
+    timezone: str | None = None  # DefaultTimezone
+    max_per_room: int | None = None  # MaxPerRoom
+    agent_timeout: int | None = None  # AgentTimeoutSeconds
+    root: Path = ROOT
+    extra_parameters: dict[str, str] = field(default_factory=dict)
+
+
+class Sandbox:
+    def __init__(self, options: Options) -> None:
+        self.options = options
+        self.ready = False
+        self.clock: SandboxClock = self._make_clock()
+        self.runtime: LambdaRuntime | None = None
+        self.engine: SchedulerEngine | None = None
+        self.sink: SinkChat | None = None
+        self.matrix: MatrixChat | None = None
+        self.stack: Stack | None = None
+        self._moto: Any = None
+        self._http: SandboxHTTPServer | None = None
+        self._stop = threading.Event()
+        self._workdir: str | None = None
+        self.aws_endpoint = ""
+        self.lambda_endpoint = ""
+
+    def _make_clock(self) -> SandboxClock:
+        if self.options.clock == "real":
+            return RealClock()
+        start = self.options.start or datetime.now(UTC).replace(microsecond=0)
+        return VirtualClock(start)
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self) -> Sandbox:
+        from moto.server import ThreadedMotoServer
+
+        o = self.options
+        self._moto = ThreadedMotoServer(ip_address="127.0.0.1", port=o.aws_port or free_port(), verbose=False)
+        self._moto.start()
+        aws_port = self._moto.get_host_and_port()[1]
+        self.aws_endpoint = f"http://127.0.0.1:{aws_port}"
+        self._http = SandboxHTTPServer(o.lambda_port, self)  # binds now: its port goes into the environment
+        self.lambda_endpoint = f"http://127.0.0.1:{self._http.server_address[1]}"
+        threading.Thread(target=self._http.serve_forever, name="sandbox-http", daemon=True).start()
+        _set_aws_environment(self.aws_endpoint, self.lambda_endpoint)
+
+        parameters = self._parameters()
+        fire_env: dict[str, str] = {}
+        if o.chat == "matrix":
+            self._workdir = tempfile.mkdtemp(prefix="cronbell-synapse-")
+            self.matrix = MatrixChat(Path(self._workdir), self.clock)
+            accounts = self.matrix.start()
+            secret_arn = self._client("secretsmanager").create_secret(
+                Name=SECRET_NAME, SecretString=json.dumps({"access_token": accounts.bot_token})
+            )["ARN"]
+            fire_env = {
+                "CHAT_BACKEND": "matrix",
+                "MATRIX_HOMESERVER_URL": self.matrix.url,
+                "CHAT_TOKEN_SECRET": secret_arn,
+                "CHAT_WEBHOOK_URL": "",
+            }
+            parameters.update(
+                {"ChatBackend": "matrix", "MatrixHomeserverUrl": self.matrix.url, "ChatTokenSecretArn": secret_arn}
+            )
+            parameters["AnalysisOutputRoom"] = accounts.room_id  # the static schedule posts to the demo room
+        else:
+            self.sink = SinkChat(self.clock)
+            fire_env = {"CHAT_BACKEND": "webhook", "CHAT_WEBHOOK_URL": f"{self.lambda_endpoint}/_sandbox/sink"}
+            parameters.update({"ChatBackend": "webhook"})
+        template = load_template(o.root / "template.yaml")
+        declared = template.get("Parameters", {}) or {}
+        self.stack = Stack(
+            template,
+            o.root,
+            {k: v for k, v in parameters.items() if k in declared},
+            stack_name=stack_name_from_samconfig(o.root),
+            aws_endpoint=self.aws_endpoint,
+        )
+        provision(self.stack, self.aws_endpoint)
+        specs = self.stack.functions()
+        if FIRE_FUNCTION in specs:
+            specs[FIRE_FUNCTION].environment.update(fire_env)
+        if AGENT_FUNCTION in specs:
+            for spec in specs.values():
+                if "AGENTS" in spec.environment:
+                    agents = json.loads(spec.environment["AGENTS"] or "{}")
+                    agents.setdefault("echo", AGENT_FUNCTION)
+                    spec.environment["AGENTS"] = json.dumps(agents)
+        self.runtime = LambdaRuntime(specs, self.clock, self.send_to_queue)
+        for spec in specs.values():
+            for path in spec.layer_dirs:
+                if str(path) not in sys.path:
+                    sys.path.insert(0, str(path))
+        _install_clock(self.clock)
+        self.runtime.load()
+        self.engine = SchedulerEngine(
+            self._client("scheduler"), self.runtime, self.clock, self.send_to_queue, self.clock.now()
+        )
+        if not self.clock.virtual:
+            threading.Thread(target=self._tick, name="sandbox-ticker", daemon=True).start()
+        self.ready = True
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self.ready = False
+        if self._http is not None:
+            self._http.shutdown()
+            self._http.server_close()
+        if self.matrix is not None:
+            self.matrix.stop()
+        if self._moto is not None:
+            self._moto.stop()
+        if self._workdir:
+            shutil.rmtree(self._workdir, ignore_errors=True)
+
+    def __enter__(self) -> Sandbox:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _parameters(self) -> dict[str, str]:
+        o = self.options
+        out = dict(o.extra_parameters)
+        if o.timezone:
+            out["DefaultTimezone"] = o.timezone
+        if o.max_per_room is not None:
+            out["MaxPerRoom"] = str(o.max_per_room)
+        if o.agent_timeout is not None:
+            out["AgentTimeoutSeconds"] = str(o.agent_timeout)
+        return out
+
+    def _client(self, service: str) -> Any:
+        return boto3.client(  # type: ignore[call-overload]
+            service,
+            endpoint_url=self.aws_endpoint,
+            region_name=REGION,
+            aws_access_key_id="test",
+            aws_secret_access_key="test",
+        )
+
+    def _tick(self) -> None:
+        while not self._stop.wait(1.0):
+            assert self.engine is not None
+            try:
+                self.engine.advance(self.clock.now().replace(microsecond=0))
+            except Exception:  # keep ticking; the next second retries
+                log.exception("scheduler tick failed")
+
+    # ------------------------------------------------------------------ what the endpoints call
+
+    def send_to_queue(self, queue_arn: str, body: str) -> None:
+        sqs = self._client("sqs")
+        url = sqs.get_queue_url(QueueName=queue_arn.rsplit(":", 1)[-1])["QueueUrl"]
+        sqs.send_message(QueueUrl=url, MessageBody=body)
+
+    def now_iso(self) -> str:
+        return iso(self.clock.now())
+
+    def move_clock(self, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if not self.clock.virtual:
+            return 409, {"error": "the clock is real: it cannot be moved"}
+        if self.engine is None:
+            return 503, {"error": "the sandbox is starting"}
+        try:
+            if "advance_seconds" in body:
+                seconds = float(body["advance_seconds"])
+                if seconds < 0:
+                    raise ValueError("advance_seconds must not be negative")
+                target = self.clock.now() + timedelta(seconds=seconds)
+            elif "set" in body:
+                target = parse_instant(str(body["set"]))
+            else:
+                raise ValueError('send {"advance_seconds": N} or {"set": ISO8601}')
+        except (TypeError, ValueError) as err:
+            return 400, {"error": str(err)}
+        fired = self.engine.advance(target)
+        return 200, {"now": self.now_iso(), "fired": [f.to_dict() for f in fired]}
+
+    def messages(self, room_id: str) -> list[dict[str, Any]]:
+        if self.matrix is not None:
+            return self.matrix.messages(room_id)
+        assert self.sink is not None
+        return self.sink.messages(room_id)
+
+    def info(self) -> dict[str, Any]:
+        stack = self.stack
+        out: dict[str, Any] = {
+            "lambda_endpoint": self.lambda_endpoint,
+            "aws_endpoint": self.aws_endpoint,
+            "region": REGION,
+            "account_id": ACCOUNT_ID,
+            "functions": sorted(self.runtime.specs) if self.runtime else [],
+            "chat": self.options.chat,
+            "clock": self.options.clock,
+            "now": self.now_iso(),
+        }
+        if stack is not None:
+            out["table"] = stack.physical_name("ScheduleTable") if "ScheduleTable" in stack.resources else ""
+            groups = stack.of_type("AWS::Scheduler::ScheduleGroup")
+            out["schedule_group"] = stack.physical_name(groups[0]) if groups else "default"
+        if self.matrix is not None and self.matrix.accounts is not None:
+            a = self.matrix.accounts
+            out["matrix"] = {
+                "homeserver": self.matrix.url,
+                "room_id": a.room_id,
+                "bot_user": a.bot_user,
+                "user": a.user,
+                "password": a.user_password,
+            }
+        return out
+
+
+def _set_aws_environment(aws_endpoint: str, lambda_endpoint: str) -> None:
+    """Every boto3 client in this process (the handlers' too) talks to the sandbox with fake credentials."""
+    for name in ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AWS_ROLE_ARN"):
+        os.environ.pop(name, None)
+    os.environ.update(
+        {
+            "AWS_ENDPOINT_URL": aws_endpoint,
+            "AWS_ENDPOINT_URL_LAMBDA": lambda_endpoint,
+            "AWS_ACCESS_KEY_ID": "test",
+            "AWS_SECRET_ACCESS_KEY": "test",
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_REGION": REGION,
+        }
+    )
+
+
+def _install_clock(clock: SandboxClock) -> None:
+    from cronbell.adapters import clock as process_clock
+
+    process_clock.install(clock)

@@ -1,0 +1,131 @@
+"""The sandbox's chat backends: a webhook sink that records messages, or a real Matrix homeserver read back."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from sandbox.clock import SandboxClock, iso
+
+
+class ChatBackend(Protocol):
+    def messages(self, room_id: str) -> list[dict[str, Any]]:
+        """`[{"room_id", "text", "html", "mentions", "ts"}]`, oldest first; `ts` in the sandbox's time."""
+        ...
+
+
+class SinkChat:
+    """Accepts the webhook sender's posts for any room. A repeated idempotency key is recorded once."""
+
+    def __init__(self, clock: SandboxClock) -> None:
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._messages: list[dict[str, Any]] = []
+        self._by_key: dict[str, str] = {}
+
+    def receive(self, body: dict[str, Any], idempotency_key: str = "") -> str:
+        """Record one post; returns its message id (the first id again for a repeated key)."""
+        key = idempotency_key or str(body.get("idempotency_key") or "")
+        room_id = body.get("room_id")
+        if not isinstance(room_id, str) or not room_id or not isinstance(body.get("text"), str):
+            raise ValueError("a message needs room_id and text")
+        mentions = body.get("mentions") or []
+        if not isinstance(mentions, list):
+            raise ValueError("mentions must be a list of user ids")
+        with self._lock:
+            if key and key in self._by_key:
+                return self._by_key[key]
+            message_id = f"${uuid.uuid4().hex}"
+            self._messages.append(
+                {
+                    "id": message_id,
+                    "room_id": room_id,
+                    "text": body["text"],
+                    "html": body.get("html") or "",
+                    "mentions": [str(m) for m in mentions],
+                    "ts": iso(self.clock.now()),
+                    "idempotency_key": key,
+                }
+            )
+            if key:
+                self._by_key[key] = message_id
+            return message_id
+
+    def messages(self, room_id: str) -> list[dict[str, Any]]:
+        with self._lock:
+            return [
+                {k: m[k] for k in ("room_id", "text", "html", "mentions", "ts")}
+                for m in self._messages
+                if m["room_id"] == room_id
+            ]
+
+
+@dataclass
+class MatrixAccounts:
+    bot_user: str
+    bot_token: str
+    user: str
+    user_token: str
+    user_password: str
+    room_id: str
+
+
+class MatrixChat:
+    """A Synapse homeserver on loopback with the bot, a user and a demo room; messages are read back as the
+    bot (a member of every room it posts to) and placed on the sandbox's timeline."""
+
+    def __init__(self, workdir: Path, clock: SandboxClock) -> None:
+        from sandbox.synapse import SynapseServer
+
+        self.clock = clock
+        self.server = SynapseServer(workdir)
+        self.accounts: MatrixAccounts | None = None
+
+    @property
+    def url(self) -> str:
+        return self.server.url
+
+    def start(self) -> MatrixAccounts:
+        import secrets
+
+        self.server.start()
+        bot_user, bot_token = self.server.register("cronbell")
+        _admin, admin_token = self.server.register("sandbox-admin", admin=True)
+        user, user_token = self.server.register("ana")
+        password = secrets.token_urlsafe(9)
+        self.server.request(
+            "POST",
+            f"/_synapse/admin/v1/reset_password/{user}",
+            {"new_password": password, "logout_devices": False},
+            token=admin_token,
+        )
+        room_id = self.server.create_room(bot_token, invite=[user], name="cronbell sandbox")
+        self.server.join(user_token, room_id)
+        self.accounts = MatrixAccounts(bot_user, bot_token, user, user_token, password, room_id)
+        return self.accounts
+
+    def stop(self) -> None:
+        self.server.stop()
+
+    def messages(self, room_id: str) -> list[dict[str, Any]]:
+        from sandbox.synapse import SynapseError
+
+        assert self.accounts is not None
+        try:
+            events = self.server.messages(self.accounts.bot_token, room_id)
+        except SynapseError:
+            return []  # a room the bot never joined has no messages from it
+        return [
+            {
+                "room_id": room_id,
+                "text": event["body"],
+                "html": event.get("formatted_body") or "",
+                "mentions": list(event.get("mentions") or []),
+                "ts": iso(self.clock.at_real_time(event["origin_server_ts"] / 1000.0)),
+            }
+            for event in events
+            if event["sender"] == self.accounts.bot_user
+        ]

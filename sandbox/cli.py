@@ -1,0 +1,157 @@
+"""`python -m sandbox serve | invoke | demo`."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from types import FrameType
+
+from sandbox.app import Options, Sandbox
+from sandbox.clock import parse_instant
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--start", type=parse_instant, default=None, help="the virtual clock's first instant (ISO 8601)")
+    parser.add_argument("--timezone", default=None, help="the deployment's DefaultTimezone (IANA)")
+    parser.add_argument("--max-per-room", type=int, default=None, help="MaxPerRoom")
+    parser.add_argument("--agent-timeout", type=int, default=None, help="AgentTimeoutSeconds")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m sandbox", description="cronbell's local AWS sandbox")
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    serve = commands.add_parser("serve", help="run the whole stack on loopback until interrupted")
+    serve.add_argument("--lambda-port", type=int, default=3001)
+    serve.add_argument("--aws-port", type=int, default=5055)
+    serve.add_argument("--chat", choices=("sink", "matrix"), default="sink")
+    serve.add_argument("--clock", choices=("virtual", "real"), default="virtual")
+    _common(serve)
+
+    invoke = commands.add_parser("invoke", help="run one event through one function, like `sam local invoke`")
+    invoke.add_argument("function", help="a function's logical id in template.yaml (e.g. ToolsFunction)")
+    invoke.add_argument("-e", "--event", default=None, help="event JSON file ('-' reads stdin); default {}")
+    _common(invoke)
+
+    commands.add_parser("demo", help="a scripted conversation through the sandbox, end to end")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="sandbox %(name)s: %(message)s")
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    logging.getLogger("botocore").setLevel(logging.WARNING)
+    if args.command == "serve":
+        return serve(args)
+    if args.command == "invoke":
+        return invoke(args)
+    from sandbox.demo import run_demo
+
+    return run_demo()
+
+
+def _options(args: argparse.Namespace, **overrides: object) -> Options:
+    options = Options(
+        start=args.start, timezone=args.timezone, max_per_room=args.max_per_room, agent_timeout=args.agent_timeout
+    )
+    for key, value in overrides.items():
+        setattr(options, key, value)
+    return options
+
+
+def _raise_exit(signum: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
+def serve(args: argparse.Namespace) -> int:
+    options = _options(
+        args, lambda_port=args.lambda_port, aws_port=args.aws_port, chat=args.chat, clock=args.clock
+    )
+    signal.signal(signal.SIGTERM, _raise_exit)
+    sandbox = Sandbox(options)
+    try:
+        sandbox.start()
+        print(banner(sandbox), flush=True)
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        sandbox.stop()
+    return 0
+
+
+def banner(sandbox: Sandbox) -> str:
+    info = sandbox.info()
+    lines = [
+        "cronbell sandbox is up.",
+        f"  Lambda endpoint : {info['lambda_endpoint']}   (functions: {', '.join(info['functions'])})",
+        f"  AWS (moto)      : {info['aws_endpoint']}   region {info['region']}, account {info['account_id']}",
+        f"  clock           : {info['clock']}, now {info['now']}",
+    ]
+    if sandbox.clock.virtual:
+        lines.append(
+            f"                    move it: curl -X POST {info['lambda_endpoint']}/_sandbox/clock "
+            "-d '{\"advance_seconds\": 3600}'"
+        )
+    lines += [
+        f"  messages        : curl '{info['lambda_endpoint']}/_sandbox/messages?room_id=ROOM'",
+        "",
+        "Point a bot at it with boto3:",
+        "  import boto3, json",
+        f'  lam = boto3.client("lambda", endpoint_url="{info["lambda_endpoint"]}", region_name="{info["region"]}",',
+        '                     aws_access_key_id="test", aws_secret_access_key="test")',
+        '  event = {"tool": "create_reminder", "arguments": {"message": "stand-up", "time": "in 10 minutes"},',
+        '           "context": {"room_id": "ROOM", "user_id": "@ana:localhost", "agent_id": "echo"}}',
+        '  print(json.load(lam.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event))["Payload"]))',
+    ]
+    matrix = info.get("matrix")
+    if matrix:
+        lines += [
+            "",
+            "Matrix (any client, e.g. Element, with a custom homeserver):",
+            f"  homeserver : {matrix['homeserver']}",
+            f"  login      : {matrix['user']}   password {matrix['password']}",
+            f"  demo room  : {matrix['room_id']}   (the bot {matrix['bot_user']} posts here)",
+        ]
+    else:
+        lines += ["", "Chat: the webhook sink records messages for any room id (GET /_sandbox/messages)."]
+    lines.append("Ctrl-C stops everything.")
+    return "\n".join(lines)
+
+
+def invoke(args: argparse.Namespace) -> int:
+    if args.event in (None, ""):
+        payload = b"{}"
+    elif args.event == "-":
+        payload = sys.stdin.buffer.read()
+    else:
+        payload = Path(args.event).read_bytes()
+    out = sys.stdout
+    sandbox = Sandbox(_options(args, lambda_port=0, aws_port=0))
+    # the handlers' logs go to stderr, as `sam local invoke` keeps them apart from the answer
+    with contextlib.redirect_stdout(sys.stderr):
+        try:
+            sandbox.start()
+            assert sandbox.runtime is not None
+            try:
+                spec = sandbox.runtime.find(args.function)
+            except LookupError:
+                print(f"no function {args.function!r} in template.yaml", file=sys.stderr)
+                return 2
+            try:
+                result = sandbox.runtime.invoke(spec, payload)
+            except ValueError as err:
+                print(f"the event is not JSON: {err}", file=sys.stderr)
+                return 2
+            sandbox.runtime.wait_background()
+        finally:
+            sandbox.stop()
+    print(json.dumps(json.loads(result.payload), indent=2, ensure_ascii=False), file=out)
+    return 1 if result.function_error else 0

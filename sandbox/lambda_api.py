@@ -1,0 +1,308 @@
+"""The template's functions run in this process as Lambda would run them: handler loading, a Lambda-like
+context, unhandled errors in Lambda's shape, timeouts, and asynchronous invocation with retries and an
+on-failure destination."""
+
+from __future__ import annotations
+
+import base64
+import importlib.util
+import json
+import logging
+import os
+import sys
+import threading
+import time
+import traceback
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from sandbox.clock import SandboxClock, iso
+from sandbox.template import FunctionSpec
+
+log = logging.getLogger("sandbox.lambda")
+
+UNHANDLED = "Unhandled"
+
+# (queue ARN, message body) -> None
+QueueSender = Callable[[str, str], None]
+
+
+# ---------------------------------------------------------------------------------------- context
+
+
+class Client:
+    """`context.client_context.client` (the mobile SDK's client fields)."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        self.installation_id = data.get("installation_id")
+        self.app_title = data.get("app_title")
+        self.app_version_name = data.get("app_version_name")
+        self.app_version_code = data.get("app_version_code")
+        self.app_package_name = data.get("app_package_name")
+
+
+class ClientContext:
+    """`context.client_context`, parsed from the base64 JSON `X-Amz-Client-Context` header."""
+
+    def __init__(self, data: Mapping[str, Any]) -> None:
+        client = data.get("client")
+        self.client = Client(client) if isinstance(client, Mapping) else None
+        self.custom = data.get("custom")
+        self.env = data.get("env")
+
+
+def parse_client_context(header: str | None) -> ClientContext | None:
+    """Lambda refuses a client context that is not base64 JSON; so do we (ValueError)."""
+    if not header:
+        return None
+    try:
+        data = json.loads(base64.b64decode(header, validate=True))
+    except (ValueError, TypeError):
+        raise ValueError("X-Amz-Client-Context is not base64-encoded JSON") from None
+    if not isinstance(data, dict):
+        raise ValueError("X-Amz-Client-Context must encode a JSON object")
+    return ClientContext(data)
+
+
+class LambdaContext:
+    """The attributes and method a handler reads from Lambda's context object."""
+
+    def __init__(self, spec: FunctionSpec, request_id: str, client_context: ClientContext | None) -> None:
+        self.function_name = spec.name
+        self.function_version = "$LATEST"
+        self.invoked_function_arn = spec.arn
+        self.memory_limit_in_mb = str(spec.memory)
+        self.aws_request_id = request_id
+        self.log_group_name = f"/aws/lambda/{spec.name}"
+        self.log_stream_name = f"{time.strftime('%Y/%m/%d')}/[$LATEST]{uuid.uuid4().hex}"
+        self.identity = None
+        self.client_context = client_context
+        self._deadline = time.monotonic() + spec.timeout
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+# ---------------------------------------------------------------------------------------- runtime
+
+
+@dataclass
+class InvokeResult:
+    payload: bytes  # the handler's answer as JSON, or Lambda's error JSON
+    function_error: str | None  # "Unhandled" when the handler raised, timed out or answered non-JSON
+    request_id: str
+
+    @property
+    def ok(self) -> bool:
+        return self.function_error is None
+
+
+@dataclass
+class AsyncOutcome:
+    result: InvokeResult
+    attempts: int
+
+
+def error_payload(err: BaseException, tb: Any = None) -> dict[str, Any]:
+    """Lambda's JSON for an unhandled error."""
+    frames = traceback.extract_tb(tb if tb is not None else err.__traceback__)
+    return {
+        "errorMessage": str(err),
+        "errorType": type(err).__name__,
+        "stackTrace": traceback.format_list(frames),
+    }
+
+
+class FunctionNotFound(LookupError):
+    pass
+
+
+class LambdaRuntime:
+    """The template's functions, loaded once into this process and invoked by name or ARN."""
+
+    def __init__(self, specs: Mapping[str, FunctionSpec], clock: SandboxClock, send_to_queue: QueueSender) -> None:
+        self.specs = dict(specs)
+        self.clock = clock
+        self.send_to_queue = send_to_queue
+        self._handlers: dict[str, Callable[[Any, Any], Any]] = {}
+        self._background: set[threading.Thread] = set()
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ lookup and loading
+
+    def find(self, name_or_arn: str) -> FunctionSpec:
+        """By logical id, physical name, or (partial) ARN with an optional version or alias."""
+        name = name_or_arn
+        if ":function:" in name:
+            name = name.split(":function:", 1)[1].split(":", 1)[0]
+        elif ":" in name:
+            name = name.split(":", 1)[0]
+        for spec in self.specs.values():
+            if name in (spec.logical_id, spec.name):
+                return spec
+        raise FunctionNotFound(name_or_arn)
+
+    def load(self) -> None:
+        """Import every handler with its own environment on top of the shared one, then leave the union of
+        all environments set (the functions share this process; the template gives equal names equal values)."""
+        for spec in self.specs.values():
+            for path in [*spec.layer_dirs, spec.code_dir]:
+                if str(path) not in sys.path:
+                    sys.path.insert(0, str(path))
+        union: dict[str, str] = {}
+        for spec in self.specs.values():
+            for key, value in spec.environment.items():
+                if key in union and union[key] != value:
+                    log.warning("functions disagree on %s; the sandbox keeps one value", key)
+                union.setdefault(key, value)
+        for spec in self.specs.values():
+            os.environ.update(spec.environment)
+            try:
+                self._handlers[spec.logical_id] = _load_handler(spec)
+            except Exception as err:  # Lambda answers every invocation with the import error
+                log.error("%s: cannot load %s: %s", spec.logical_id, spec.handler, err)
+                self._handlers[spec.logical_id] = _import_error_handler(spec, err)
+        os.environ.update(union)
+
+    # ------------------------------------------------------------------ invocation
+
+    def invoke(self, spec: FunctionSpec, payload: bytes, client_context: ClientContext | None = None) -> InvokeResult:
+        """A synchronous (RequestResponse) invocation. Raises ValueError for a payload that is not JSON."""
+        event = json.loads(payload) if payload.strip() else {}
+        request_id = str(uuid.uuid4())
+        context = LambdaContext(spec, request_id, client_context)
+        handler = self._handlers.get(spec.logical_id)
+        if handler is None:
+            handler = self._handlers[spec.logical_id] = _load_handler(spec)
+        outcome: dict[str, Any] = {}
+
+        def run() -> None:
+            try:
+                outcome["value"] = handler(event, context)
+            except BaseException as err:  # a handler error of any kind is the function's error
+                outcome["error"] = err
+
+        worker = threading.Thread(target=run, name=f"lambda-{spec.logical_id}", daemon=True)
+        worker.start()
+        worker.join(spec.timeout)
+        if worker.is_alive():
+            stamp = iso(self.clock.now())
+            body: dict[str, Any] = {
+                "errorMessage": f"{stamp} {request_id} Task timed out after {spec.timeout:.2f} seconds",
+                "errorType": "Sandbox.Timedout",
+            }
+            log.error("%s timed out after %s s", spec.logical_id, spec.timeout)
+            return InvokeResult(json.dumps(body).encode(), UNHANDLED, request_id)
+        if "error" in outcome:
+            err = outcome["error"]
+            log.error("%s raised %s: %s", spec.logical_id, type(err).__name__, err)
+            return InvokeResult(json.dumps(error_payload(err)).encode(), UNHANDLED, request_id)
+        try:
+            answer = json.dumps(outcome.get("value"))
+        except (TypeError, ValueError) as err:
+            body = {"errorMessage": f"Unable to marshal response: {err}", "errorType": "Runtime.MarshalError"}
+            return InvokeResult(json.dumps(body).encode(), UNHANDLED, request_id)
+        return InvokeResult(answer.encode(), None, request_id)
+
+    def invoke_event(self, spec: FunctionSpec, payload: bytes) -> AsyncOutcome:
+        """An asynchronous (Event) invocation, run to the end: Lambda retries a handler error
+        `MaximumRetryAttempts` times, then sends the event to the on-failure destination or the dead-letter
+        queue. The sandbox retries at once instead of after a minute or two."""
+        attempts = 0
+        result = InvokeResult(b"null", None, "")
+        for _ in range(1 + max(0, spec.max_retry_attempts)):
+            attempts += 1
+            try:
+                result = self.invoke(spec, payload)
+            except ValueError as err:
+                result = InvokeResult(json.dumps(error_payload(err)).encode(), UNHANDLED, str(uuid.uuid4()))
+                break
+            if result.ok:
+                return AsyncOutcome(result, attempts)
+        self._dead_letter(spec, payload, result, attempts)
+        return AsyncOutcome(result, attempts)
+
+    def invoke_event_background(self, spec: FunctionSpec, payload: bytes) -> None:
+        thread = threading.Thread(target=self._background_run, args=(spec, payload), daemon=True)
+        with self._lock:
+            self._background.add(thread)
+        thread.start()
+
+    def _background_run(self, spec: FunctionSpec, payload: bytes) -> None:
+        try:
+            self.invoke_event(spec, payload)
+        finally:
+            with self._lock:
+                self._background.discard(threading.current_thread())
+
+    def wait_background(self, timeout: float = 30.0) -> None:
+        """Wait for asynchronous invocations still running (used before reading results)."""
+        deadline = time.monotonic() + timeout
+        while True:
+            with self._lock:
+                threads = list(self._background)
+            if not threads or time.monotonic() > deadline:
+                return
+            threads[0].join(max(0.0, deadline - time.monotonic()))
+
+    def _dead_letter(self, spec: FunctionSpec, payload: bytes, result: InvokeResult, attempts: int) -> None:
+        try:
+            request_payload: Any = json.loads(payload)
+        except ValueError:
+            request_payload = payload.decode("utf-8", errors="replace")
+        if spec.on_failure_arn:
+            record = {
+                "version": "1.0",
+                "timestamp": iso(self.clock.now()),
+                "requestContext": {
+                    "requestId": result.request_id,
+                    "functionArn": f"{spec.arn}:$LATEST",
+                    "condition": "RetriesExhausted",
+                    "approximateInvokeCount": attempts,
+                },
+                "requestPayload": request_payload,
+                "responseContext": {
+                    "statusCode": 200,
+                    "executedVersion": "$LATEST",
+                    "functionError": result.function_error,
+                },
+                "responsePayload": json.loads(result.payload),
+            }
+            self.send_to_queue(spec.on_failure_arn, json.dumps(record))
+        elif spec.dead_letter_arn:
+            self.send_to_queue(spec.dead_letter_arn, payload.decode("utf-8", errors="replace"))
+        else:
+            log.error("%s failed %d times; the event is dropped (no destination)", spec.logical_id, attempts)
+
+
+class ImportModuleError(Exception):
+    pass
+
+
+def _import_error_handler(spec: FunctionSpec, err: Exception) -> Callable[[Any, Any], Any]:
+    message = f"Unable to import module '{spec.handler.rpartition('.')[0]}': {err}"
+
+    def handler(event: Any, context: Any) -> Any:
+        raise ImportModuleError(message)
+
+    return handler
+
+
+def _load_handler(spec: FunctionSpec) -> Callable[[Any, Any], Any]:
+    """Load `module.function` from the function's CodeUri under a module name unique to the function
+    (every handler module is called `app`)."""
+    module_path, _, function_name = spec.handler.rpartition(".")
+    file = spec.code_dir / Path(*module_path.split(".")).with_suffix(".py")
+    unique = f"_sandbox_{spec.logical_id}_{module_path.replace('.', '_')}"
+    module_spec = importlib.util.spec_from_file_location(unique, file)
+    if module_spec is None or module_spec.loader is None:
+        raise FunctionNotFound(f"{spec.logical_id}: no handler module at {file}")
+    module: ModuleType = importlib.util.module_from_spec(module_spec)
+    sys.modules[unique] = module
+    module_spec.loader.exec_module(module)
+    handler: Callable[[Any, Any], Any] = getattr(module, function_name)
+    return handler

@@ -1,0 +1,141 @@
+"""The HTTP endpoints on the Lambda port: Lambda's Invoke API plus the sandbox's own `/_sandbox/*` routes."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import urllib.parse
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import TYPE_CHECKING, Any
+
+from sandbox.lambda_api import FunctionNotFound, parse_client_context
+
+if TYPE_CHECKING:
+    from sandbox.app import Sandbox
+
+log = logging.getLogger("sandbox.http")
+
+_INVOKE = re.compile(r"^/2015-03-31/functions/([^/]+)/invocations/?$")
+
+
+class SandboxHTTPServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, port: int, sandbox: Sandbox) -> None:
+        super().__init__(("127.0.0.1", port), _Handler)
+        self.sandbox = sandbox
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: SandboxHTTPServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+        log.debug("%s " + format, self.address_string(), *args)
+
+    # ------------------------------------------------------------------ plumbing
+
+    def _body(self) -> bytes:
+        length = int(self.headers.get("Content-Length") or 0)
+        return self.rfile.read(length) if length else b""
+
+    def _send(self, status: int, body: Any = None, headers: dict[str, str] | None = None, raw: bool = False) -> None:
+        data = b"" if body is None else (body if raw else json.dumps(body).encode())
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        if data:
+            self.wfile.write(data)
+
+    def _aws_error(self, status: int, code: str, message: str) -> None:
+        self._send(status, {"Type": "User", "message": message}, {"x-amzn-ErrorType": code})
+
+    # ------------------------------------------------------------------ routes
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        url = urllib.parse.urlsplit(self.path)
+        query = dict(urllib.parse.parse_qsl(url.query))
+        sandbox = self.server.sandbox
+        if url.path == "/_sandbox/health":
+            if sandbox.ready:
+                self._send(200, {"ok": True})
+            else:
+                self._send(503, {"ok": False})
+        elif url.path == "/_sandbox/clock":
+            self._send(200, {"now": sandbox.now_iso()})
+        elif url.path == "/_sandbox/messages":
+            room_id = query.get("room_id", "")
+            if not room_id:
+                self._send(400, {"error": "room_id is required"})
+            else:
+                self._send(200, sandbox.messages(room_id))
+        elif url.path == "/_sandbox/info":
+            self._send(200, sandbox.info())
+        else:
+            self._send(404, {"error": f"no route {url.path}"})
+
+    def do_POST(self) -> None:  # noqa: N802
+        url = urllib.parse.urlsplit(self.path)
+        body = self._body()
+        match = _INVOKE.match(url.path)
+        if match:
+            self._invoke(urllib.parse.unquote(match.group(1)), body)
+            return
+        try:
+            data = json.loads(body) if body.strip() else {}
+        except ValueError:
+            self._send(400, {"error": "the body is not JSON"})
+            return
+        sandbox = self.server.sandbox
+        if url.path == "/_sandbox/clock":
+            status, answer = sandbox.move_clock(data)
+            self._send(status, answer)
+        elif url.path == "/_sandbox/sink":
+            if sandbox.sink is None:
+                self._send(404, {"error": "the sandbox is not running the sink chat backend"})
+                return
+            try:
+                message_id = sandbox.sink.receive(data, self.headers.get("Idempotency-Key") or "")
+            except ValueError as err:
+                self._send(400, {"error": str(err)})
+                return
+            self._send(200, {"id": message_id})
+        else:
+            self._send(404, {"error": f"no route {url.path}"})
+
+    def _invoke(self, name: str, payload: bytes) -> None:
+        runtime = self.server.sandbox.runtime
+        if runtime is None:
+            self._aws_error(503, "ServiceException", "the sandbox is starting")
+            return
+        try:
+            spec = runtime.find(name)
+        except FunctionNotFound:
+            self._aws_error(404, "ResourceNotFoundException", f"Function not found: {name}")
+            return
+        kind = self.headers.get("X-Amz-Invocation-Type") or "RequestResponse"
+        try:
+            client_context = parse_client_context(self.headers.get("X-Amz-Client-Context"))
+            if payload.strip():
+                json.loads(payload)
+        except ValueError as err:
+            self._aws_error(400, "InvalidRequestContentException", f"Could not parse request body: {err}")
+            return
+        if kind == "DryRun":
+            self._send(204)
+        elif kind == "Event":
+            runtime.invoke_event_background(spec, payload)
+            self._send(202)
+        elif kind == "RequestResponse":
+            result = runtime.invoke(spec, payload, client_context)
+            headers = {"X-Amz-Executed-Version": "$LATEST", "x-amzn-RequestId": result.request_id}
+            if result.function_error:
+                headers["X-Amz-Function-Error"] = result.function_error
+            self._send(200, result.payload, headers, raw=True)
+        else:
+            self._aws_error(400, "InvalidParameterValueException", f"unknown invocation type {kind}")

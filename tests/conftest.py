@@ -1,0 +1,33 @@
+"""Fixtures shared by every level: a moto server in server mode and the stack on it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from cronbell.adapters import clock as clock_module
+from sandbox.aws_server import MotoServer
+from tests.support.aws import START, FakeClock, Stack, provision, set_aws_env
+
+
+@pytest.fixture(scope="session")
+def moto_endpoint() -> Iterator[str]:
+    server = MotoServer().start()
+    endpoint = server.url
+    set_aws_env(endpoint)
+    yield endpoint
+    server.stop()
+
+
+@pytest.fixture
+def clock() -> Iterator[FakeClock]:
+    fake = FakeClock(START)
+    clock_module.install(fake)
+    yield fake
+    clock_module.install(clock_module.SystemClock())
+
+
+@pytest.fixture
+def stack(moto_endpoint: str, clock: FakeClock) -> Stack:
+    return provision(moto_endpoint, clock)

@@ -1,0 +1,418 @@
+"""Assertions on template.yaml: it lints clean, grants least privilege, and wires what the code reads."""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import cfnlint.api
+import cfnlint.decode
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATE = ROOT / "template.yaml"
+PROMPTS = ROOT / "functions" / "fire" / "prompts"
+
+TOOLS_ENV = {
+    "TABLE_NAME",
+    "SCHEDULE_GROUP",
+    "FIRE_FUNCTION_ARN",
+    "SCHEDULER_ROLE_ARN",
+    "SCHEDULER_DLQ_ARN",
+    "DEFAULT_TIMEZONE",
+    "DEFAULT_LOCALE",
+    "MAX_PER_ROOM",
+    "MIN_INTERVAL_MINUTES",
+    "RETENTION_DAYS",
+    "AGENTS",
+    "ALLOWED_OUTPUT_ROOMS",
+    "AGENT_TIMEOUT_SECONDS",
+}
+FIRE_ENV = {
+    "TABLE_NAME",
+    "SCHEDULE_GROUP",
+    "DEFAULT_TIMEZONE",
+    "DEFAULT_LOCALE",
+    "RETENTION_DAYS",
+    "CHAT_BACKEND",
+    "MATRIX_HOMESERVER_URL",
+    "CHAT_TOKEN_SECRET",
+    "CHAT_WEBHOOK_URL",
+    "AGENTS",
+    "AGENT_TIMEOUT_SECONDS",
+    "AGENT_TIMEOUT_MAX_SECONDS",
+}
+DYNAMO_ACTIONS = {
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:DeleteItem",
+    "dynamodb:Query",
+    "dynamodb:ConditionCheckItem",
+}
+GROUP_SCHEDULES = (
+    "arn:${AWS::Partition}:scheduler:${AWS::Region}:${AWS::AccountId}:schedule/${ScheduleGroup}/*"
+)
+
+
+# ------------------------------------------------------------------ helpers
+
+
+@pytest.fixture(scope="module")
+def template() -> dict[str, Any]:
+    decoded, problems = cfnlint.decode.decode(str(TEMPLATE))
+    assert not problems, problems
+    assert isinstance(decoded, dict)
+    return decoded
+
+
+def _resource(template: dict[str, Any], logical_id: str) -> dict[str, Any]:
+    resource = template["Resources"][logical_id]
+    assert isinstance(resource, dict)
+    return resource
+
+
+def _props(template: dict[str, Any], logical_id: str) -> dict[str, Any]:
+    props = _resource(template, logical_id)["Properties"]
+    assert isinstance(props, dict)
+    return props
+
+
+def _as_list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list) else [value]
+
+
+def _unwrap_if(node: Any) -> Iterator[Any]:
+    """Both branches of an ``Fn::If`` (dropping ``AWS::NoValue``); the node itself otherwise."""
+    if isinstance(node, dict) and set(node) == {"Fn::If"}:
+        _condition, yes, no = node["Fn::If"]
+        for branch in (yes, no):
+            yield from _unwrap_if(branch)
+    elif node != {"Ref": "AWS::NoValue"}:
+        yield node
+
+
+def references(node: Any) -> set[str]:
+    """Logical ids and parameters a value refers to through Ref, GetAtt or Sub."""
+    found: set[str] = set()
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "Ref" and isinstance(value, str):
+                found.add(value)
+            elif key == "Fn::GetAtt":
+                target = value.split(".", 1)[0] if isinstance(value, str) else value[0]
+                found.add(str(target))
+            elif key == "Fn::Sub":
+                text = value if isinstance(value, str) else value[0]
+                found |= {name.split(".", 1)[0] for name in re.findall(r"\$\{([^!}][^}]*)\}", text)}
+            else:
+                found |= references(value)
+    elif isinstance(node, list):
+        for item in node:
+            found |= references(item)
+    return {name for name in found if not name.startswith("AWS::")}
+
+
+def statements_of(document: Any) -> list[dict[str, Any]]:
+    statements: list[dict[str, Any]] = []
+    for entry in _as_list(document["Statement"]):
+        statements.extend(_unwrap_if(entry))
+    return statements
+
+
+def role_statements(template: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """Every permission statement of the template, by owning resource (roles and SAM functions)."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for logical_id, resource in template["Resources"].items():
+        props = resource.get("Properties", {})
+        if resource["Type"] == "AWS::IAM::Role":
+            docs = [policy["PolicyDocument"] for policy in props.get("Policies", [])]
+        elif resource["Type"] == "AWS::Serverless::Function":
+            docs = list(props.get("Policies", []))
+        else:
+            continue
+        found[logical_id] = [statement for doc in docs for statement in statements_of(doc)]
+    return found
+
+
+def wildcard_findings(statements: list[dict[str, Any]]) -> list[str]:
+    """Statements granting a wildcard action, or any action on a bare ``*`` resource."""
+    findings = []
+    for statement in statements:
+        for action in _as_list(statement.get("Action", [])):
+            if "*" in str(action):
+                findings.append(f"wildcard action {action!r}")
+        if "NotAction" in statement or "NotResource" in statement:
+            findings.append("NotAction/NotResource")
+        for resource in _as_list(statement.get("Resource", [])):
+            if resource == "*":
+                findings.append(f"bare * resource for {statement.get('Action')!r}")
+    return findings
+
+
+def actions_on(statements: list[dict[str, Any]], action: str) -> list[Any]:
+    return [
+        resource
+        for statement in statements
+        if action in _as_list(statement["Action"])
+        for resource in _as_list(statement["Resource"])
+    ]
+
+
+# -------------------------------------------------------------------- tests
+
+
+def test_cfn_lint_reports_nothing() -> None:
+    config = cfnlint.api.ManualArgs(regions=["eu-west-1", "us-east-1"], include_checks=["I"])
+    findings = cfnlint.api.lint_file(TEMPLATE, config=config)
+    assert [str(match) for match in findings] == []
+
+
+def test_wildcard_checker_catches_wildcards() -> None:
+    bad = statements_of(
+        {
+            "Statement": [
+                {"Effect": "Allow", "Action": "dynamodb:*", "Resource": "arn:aws:dynamodb:::table/t"},
+                {"Fn::If": ["C", {"Effect": "Allow", "Action": "s3:GetObject", "Resource": ["*"]}, {}]},
+            ]
+        }
+    )
+    assert len(wildcard_findings(bad)) == 2
+
+
+def test_no_statement_grants_wildcards(template: dict[str, Any]) -> None:
+    owners = role_statements(template)
+    assert {"ToolsFunction", "FireFunction", "EchoAgentFunction", "SchedulerInvokeRole"} <= set(owners)
+    for owner, statements in owners.items():
+        assert wildcard_findings(statements) == [], owner
+
+
+def test_functions_use_inline_statements_only(template: dict[str, Any]) -> None:
+    for logical_id, resource in template["Resources"].items():
+        if resource["Type"] == "AWS::Serverless::Function":
+            for policy in resource["Properties"].get("Policies", []):
+                assert isinstance(policy, dict) and "Statement" in policy, logical_id
+
+
+def test_scheduler_role_invokes_only_the_fire_function(template: dict[str, Any]) -> None:
+    props = _props(template, "SchedulerInvokeRole")
+    (trust,) = props["AssumeRolePolicyDocument"]["Statement"]
+    assert trust["Principal"] == {"Service": "scheduler.amazonaws.com"}
+    assert trust["Condition"]["StringEquals"]["aws:SourceAccount"] == {"Ref": "AWS::AccountId"}
+
+    statements = role_statements(template)["SchedulerInvokeRole"]
+    actions = {action for statement in statements for action in _as_list(statement["Action"])}
+    assert actions == {"lambda:InvokeFunction", "sqs:SendMessage"}
+    invoked = actions_on(statements, "lambda:InvokeFunction")
+    assert invoked and all(references(resource) == {"FireFunction"} for resource in invoked)
+    assert [references(r) for r in actions_on(statements, "sqs:SendMessage")] == [
+        {"SchedulerDeadLetterQueue"}
+    ]
+
+
+def test_tools_function_permissions(template: dict[str, Any]) -> None:
+    statements = role_statements(template)["ToolsFunction"]
+    by_action: dict[str, list[Any]] = {}
+    for statement in statements:
+        for action in _as_list(statement["Action"]):
+            by_action.setdefault(action, []).extend(_as_list(statement["Resource"]))
+
+    for action in DYNAMO_ACTIONS:
+        assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
+    for action in ("CreateSchedule", "DeleteSchedule", "GetSchedule", "UpdateSchedule"):
+        assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
+    assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
+    assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [{"FireFunction"}]
+    assert by_action == {}
+
+    (pass_role,) = [s for s in statements if "iam:PassRole" in _as_list(s["Action"])]
+    assert pass_role["Condition"] == {"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}}
+
+
+def test_fire_function_permissions(template: dict[str, Any]) -> None:
+    statements = role_statements(template)["FireFunction"]
+    by_action: dict[str, list[Any]] = {}
+    for statement in statements:
+        for action in _as_list(statement["Action"]):
+            by_action.setdefault(action, []).extend(_as_list(statement["Resource"]))
+
+    for action in DYNAMO_ACTIONS:
+        assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
+    for action in ("DeleteSchedule", "GetSchedule"):
+        assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
+    assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [{"EchoAgentFunction"}]
+    assert [references(r) for r in by_action.pop("sqs:SendMessage")] == [{"FireDeadLetterQueue"}]
+    assert by_action.pop("secretsmanager:GetSecretValue") == [{"Ref": "ChatTokenSecretArn"}]
+    assert by_action == {}
+
+
+def test_secret_statement_exists_only_with_a_secret(template: dict[str, Any]) -> None:
+    assert template["Conditions"]["HasChatSecret"] == {
+        "Fn::Not": [{"Fn::Equals": [{"Ref": "ChatTokenSecretArn"}, ""]}]
+    }
+    (policy,) = _props(template, "FireFunction")["Policies"]
+    guarded = [s for s in policy["Statement"] if "Fn::If" in s]
+    assert len(guarded) == 1
+    condition, granted, otherwise = guarded[0]["Fn::If"]
+    assert condition == "HasChatSecret"
+    assert granted["Action"] == "secretsmanager:GetSecretValue"
+    assert otherwise == {"Ref": "AWS::NoValue"}
+    assert "Default" in template["Parameters"]["ChatTokenSecretArn"]
+
+
+def test_table_keys_ttl_recovery_and_retention(template: dict[str, Any]) -> None:
+    table = _resource(template, "ScheduleTable")
+    assert table["Type"] == "AWS::DynamoDB::Table"
+    assert table["DeletionPolicy"] == table["UpdateReplacePolicy"] == "Retain"
+    props = table["Properties"]
+    assert props["BillingMode"] == "PAY_PER_REQUEST"
+    keys = {key["AttributeName"]: key["KeyType"] for key in props["KeySchema"]}
+    assert keys == {"room_id": "HASH", "sk": "RANGE"}
+    types = {a["AttributeName"]: a["AttributeType"] for a in props["AttributeDefinitions"]}
+    assert types == {"room_id": "S", "sk": "S"}
+    assert props["TimeToLiveSpecification"] == {"AttributeName": "expires_at", "Enabled": True}
+    assert props["PointInTimeRecoverySpecification"]["PointInTimeRecoveryEnabled"] is True
+    assert props["SSESpecification"]["SSEEnabled"] is True
+
+
+@pytest.mark.parametrize(("logical_id", "names"), [("ToolsFunction", TOOLS_ENV), ("FireFunction", FIRE_ENV)])
+def test_function_environment_has_the_names_the_code_reads(
+    template: dict[str, Any], logical_id: str, names: set[str]
+) -> None:
+    variables = _props(template, logical_id)["Environment"]["Variables"]
+    assert names <= set(variables)
+
+
+def test_fire_function_must_not_reference_tools_function(template: dict[str, Any]) -> None:
+    assert "ToolsFunction" not in references(_resource(template, "FireFunction"))
+
+
+def test_agents_allowlist_names_the_echo_agent(template: dict[str, Any]) -> None:
+    for logical_id in ("ToolsFunction", "FireFunction"):
+        agents = _props(template, logical_id)["Environment"]["Variables"]["AGENTS"]
+        rendered = agents["Fn::Sub"].replace(
+            "${EchoAgentFunction.Arn}", "arn:aws:lambda:eu-west-1:1:function:e"
+        )
+        assert json.loads(rendered) == {"echo": "arn:aws:lambda:eu-west-1:1:function:e"}
+
+
+def test_timeouts_leave_room_for_the_longest_agent_call(template: dict[str, Any]) -> None:
+    fire = _props(template, "FireFunction")
+    max_agent = int(fire["Environment"]["Variables"]["AGENT_TIMEOUT_MAX_SECONDS"])
+    assert max_agent == 240
+    assert fire["Timeout"] >= max_agent + 30
+    assert template["Parameters"]["AgentTimeoutSeconds"]["MaxValue"] <= max_agent
+    assert _props(template, "EchoAgentFunction")["Timeout"] > max_agent
+    assert _props(template, "ToolsFunction")["Timeout"] == 30
+
+
+def test_fire_function_async_retries_end_in_its_dead_letter_queue(template: dict[str, Any]) -> None:
+    config = _props(template, "FireFunction")["EventInvokeConfig"]
+    assert config["MaximumRetryAttempts"] == 2
+    assert config["MaximumEventAgeInSeconds"] == 21600
+    on_failure = config["DestinationConfig"]["OnFailure"]
+    assert on_failure["Type"] == "SQS"
+    assert references(on_failure["Destination"]) == {"FireDeadLetterQueue"}
+
+
+def test_layer_builds_for_arm64(template: dict[str, Any]) -> None:
+    layer = _resource(template, "CommonLayer")
+    assert layer["Properties"]["ContentUri"] == "layers/common/"
+    assert layer["Metadata"] == {"BuildMethod": "python3.12", "BuildArchitecture": "arm64"}
+    assert template["Globals"]["Function"]["Architectures"] == ["arm64"]
+    for logical_id in ("ToolsFunction", "FireFunction"):
+        assert _props(template, logical_id)["Layers"] == [{"Ref": "CommonLayer"}]
+    code = {
+        name: _props(template, name)["CodeUri"]
+        for name in ("ToolsFunction", "FireFunction", "EchoAgentFunction")
+    }
+    assert code == {
+        "ToolsFunction": "functions/tools/",
+        "FireFunction": "functions/fire/",
+        "EchoAgentFunction": "functions/echo_agent/",
+    }
+    assert (ROOT / code["EchoAgentFunction"] / "app.py").is_file()
+
+
+def test_daily_analysis_schedule_input_is_the_fire_contract(template: dict[str, Any]) -> None:
+    props = _props(template, "DailyAnalysisSchedule")
+    assert props["Name"] == "daily-analysis"
+    assert props["ScheduleExpression"] == "cron(0 18 * * ? *)"
+    assert props["ScheduleExpressionTimezone"] == {"Ref": "AnalysisTimezone"}
+    assert props["FlexibleTimeWindow"] == {"Mode": "OFF"}
+    assert references(props["GroupName"]) == {"ScheduleGroup"}
+    target = props["Target"]
+    assert references(target["Arn"]) == {"FireFunction"}
+    assert references(target["RoleArn"]) == {"SchedulerInvokeRole"}
+    assert references(target["DeadLetterConfig"]["Arn"]) == {"SchedulerDeadLetterQueue"}
+    assert 0 <= target["RetryPolicy"]["MaximumRetryAttempts"] <= 185
+    assert 60 <= target["RetryPolicy"]["MaximumEventAgeInSeconds"] <= 86400
+
+    room = template["Parameters"]["AnalysisOutputRoom"]["Default"]
+    text = target["Input"]["Fn::Sub"]
+    assert references(target["Input"]) == {"AnalysisOutputRoom"}
+    payload = json.loads(text.replace("${AnalysisOutputRoom}", room))
+    assert payload["room_id"] == room
+    assert payload["static"] == "daily-analysis"
+    assert payload["scheduled_time"] == "<aws.scheduler.scheduled-time>"
+    assert payload["execution_id"] == "<aws.scheduler.execution-id>"
+    assert payload["attempt"] == "<aws.scheduler.attempt-number>"
+    assert payload["action"] == {
+        "kind": "agent_call",
+        "target_agent": "echo",
+        "prompt_template": "daily-analysis.txt",
+        "name": "daily-analysis",
+    }
+
+
+def test_analysis_room_pattern_keeps_the_input_valid_json(template: dict[str, Any]) -> None:
+    pattern = re.compile(template["Parameters"]["AnalysisOutputRoom"]["AllowedPattern"])
+    assert pattern.fullmatch(template["Parameters"]["AnalysisOutputRoom"]["Default"])
+    assert pattern.fullmatch("!abc:example.org")
+    for bad in ('!a"b:example.org', "!ab\\c:example.org", "abc:example.org", "!abc", "!a b:example.org"):
+        assert not pattern.fullmatch(bad), bad
+
+
+def test_daily_analysis_prompt_uses_only_known_placeholders(template: dict[str, Any]) -> None:
+    prompt_file = _props(template, "DailyAnalysisSchedule")["Target"]["Input"]["Fn::Sub"]
+    assert '"prompt_template": "daily-analysis.txt"' in prompt_file
+    text = (PROMPTS / "daily-analysis.txt").read_text(encoding="utf-8")
+    fields = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+    assert fields == {"now", "room_id", "scheduled_time"}
+    rendered = text.format(
+        now="2026-01-01T18:00:00+01:00", room_id="!r:x", scheduled_time="2026-01-01T17:00:00Z"
+    )
+    assert "!r:x" in rendered and "{" not in rendered
+
+
+def test_outputs(template: dict[str, Any]) -> None:
+    assert set(template["Outputs"]) >= {
+        "ToolsFunctionName",
+        "ToolsFunctionArn",
+        "FireFunctionArn",
+        "ScheduleTableName",
+        "ScheduleGroupName",
+        "SchedulerDeadLetterQueueUrl",
+        "FireDeadLetterQueueUrl",
+        "EchoAgentFunctionArn",
+    }
+
+
+def test_queues_are_encrypted_and_keep_messages_two_weeks(template: dict[str, Any]) -> None:
+    for logical_id in ("SchedulerDeadLetterQueue", "FireDeadLetterQueue"):
+        props = _props(template, logical_id)
+        assert props["SqsManagedSseEnabled"] is True
+        assert props["MessageRetentionPeriod"] == 14 * 24 * 3600
+
+
+def test_globals(template: dict[str, Any]) -> None:
+    function = template["Globals"]["Function"]
+    assert function["Runtime"] in {"python3.12", "python3.13"}
+    assert function["Tracing"] == "Disabled"
+    variables = function["Environment"]["Variables"]
+    assert variables["POWERTOOLS_SERVICE_NAME"] == variables["POWERTOOLS_METRICS_NAMESPACE"] == "cronbell"
+    assert "LOG_LEVEL" in variables

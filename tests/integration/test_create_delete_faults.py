@@ -1,0 +1,100 @@
+"""Invariant 1 under injected failures: a failure at any AWS call of create or delete leaves no
+half-made schedule, and the answer says it failed. A crash leaves at most entries that fire
+nothing."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from cronbell.adapters.scheduler import SchedulerGateway
+from cronbell.adapters.store import ScheduleStore
+from cronbell.core import errors
+from cronbell.usecases import tools
+from tests.integration.test_tools import assert_consistent, live_items, ok
+from tests.support.aws import Stack
+from tests.support.envelopes import envelope
+from tests.support.faults import CallLog, Crash
+
+CREATES = {
+    "one-shot": ("create_reminder", {"message": "x", "time": "2026-12-01 09:00"}),
+    "two-entry cron": ("create_reminder", {"message": "x", "cron": "0 9 1 * 5"}),
+    "cron_create": ("cron_create", {"name": "n", "prompt": "p", "cron_expr": "0 18 * * *"}),
+}
+
+
+def faulty_deps(stack: Stack, log: CallLog) -> Any:
+    s = stack.settings
+    return stack.deps(
+        store=ScheduleStore(log.wrap(stack.ddb), s.table_name, s.retention_days),
+        scheduler=SchedulerGateway(
+            log.wrap(stack.scheduler), s.schedule_group, s.fire_function_arn, s.scheduler_role_arn, s.scheduler_dlq_arn
+        ),
+    )
+
+
+def count_calls(stack: Stack, tool: str, args: dict[str, Any]) -> int:
+    log = CallLog()
+    ok(tools.handle(envelope(tool, args), faulty_deps(stack, log)))
+    return len(log.calls)
+
+
+@pytest.mark.parametrize("case", sorted(CREATES))
+@pytest.mark.parametrize("failure", ["throttling", "500", "timeout"])
+def test_create_failure_at_each_call(stack: Stack, case: str, failure: str) -> None:
+    tool, args = CREATES[case]
+    probe_stack_calls = count_calls(stack, tool, args)
+    ok(tools.handle(envelope("delete_reminder", {"id": live_items(stack)[0]["id"]}), stack.deps()))
+    for index in range(probe_stack_calls):
+        log = CallLog(fail_at=index, failure=failure)
+        answer = tools.handle(envelope(tool, args), faulty_deps(stack, log))
+        assert answer["ok"] is False, (index, log.calls)
+        assert answer["error"]["code"] == errors.BACKEND_ERROR
+        assert live_items(stack) == []
+        assert stack.entries() == {}
+        assert_consistent(stack)
+
+
+@pytest.mark.parametrize("case", sorted(CREATES))
+def test_create_crash_after_each_call_never_leaves_a_live_item_without_entries(stack: Stack, case: str) -> None:
+    tool, args = CREATES[case]
+    calls = count_calls(stack, tool, args)
+    ok(tools.handle(envelope("delete_reminder", {"id": live_items(stack)[0]["id"]}), stack.deps()))
+    for index in range(calls):
+        log = CallLog(crash_after=index)
+        with pytest.raises(Crash):
+            tools.handle(envelope(tool, args), faulty_deps(stack, log))
+        entries = stack.entries()
+        for item in live_items(stack):
+            assert item["id"] in entries  # never an active item that cannot fire
+        for name in list(entries):  # leftover entries are orphans: clean them for the next round
+            stack.scheduler.delete_schedule(Name=name, GroupName=stack.settings.schedule_group)
+        for item in live_items(stack):
+            ok(tools.handle(envelope("delete_reminder", {"id": item["id"]}), stack.deps()))
+
+
+@pytest.mark.parametrize("failure", ["throttling", "500", "timeout"])
+def test_delete_failure_at_each_call(stack: Stack, failure: str) -> None:
+    sid = ok(tools.handle(envelope(*CREATES["two-entry cron"]), stack.deps()))["id"]
+    log = CallLog()
+    ok(tools.handle(envelope("delete_reminder", {"id": sid}), faulty_deps(stack, log)))
+    calls = len(log.calls)
+    for index in range(calls):
+        sid = ok(tools.handle(envelope(*CREATES["two-entry cron"]), stack.deps()))["id"]
+        log = CallLog(fail_at=index, failure=failure)
+        answer = tools.handle(envelope("delete_reminder", {"id": sid}), faulty_deps(stack, log))
+        name = log.calls[index]
+        if name in ("get_item", "transact_write_items"):
+            # before the item changed: refused, nothing changed
+            assert answer["ok"] is False and answer["error"]["code"] == errors.BACKEND_ERROR
+            assert_consistent(stack)
+            ok(tools.handle(envelope("delete_reminder", {"id": sid}), stack.deps()))
+        else:
+            # the item is deleted (it never posts again); the entry it could not remove is named
+            result = ok(answer)
+            assert result["entries_pending_cleanup"]
+            assert live_items(stack) == []
+            for leftover in result["entries_pending_cleanup"]:
+                stack.scheduler.delete_schedule(Name=leftover, GroupName=stack.settings.schedule_group)
+        assert_consistent(stack)

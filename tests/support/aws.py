@@ -1,0 +1,147 @@
+"""A moto server (server mode, real HTTP) with the stack's table, group and queues, for tests."""
+
+from __future__ import annotations
+
+import os
+import socket
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+from cfnlint.decode import decode
+
+from cronbell.adapters.scheduler import SchedulerGateway
+from cronbell.adapters.store import ScheduleStore
+from cronbell.settings import Settings
+from cronbell.usecases.deps import Deps
+
+ROOT = Path(__file__).resolve().parents[2]
+REGION = "us-east-1"
+ACCOUNT = "123456789012"
+GROUP = "cronbell-test"
+TABLE = "cronbell-test"
+FIRE_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:FireFunction"
+ROLE_ARN = f"arn:aws:iam::{ACCOUNT}:role/cronbell-scheduler"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def table_definition() -> dict[str, Any]:
+    """The table's keys as template.yaml declares them (never a second copy)."""
+    template, problems = decode(str(ROOT / "template.yaml"))
+    assert template is not None, problems
+    props = template["Resources"]["ScheduleTable"]["Properties"]
+    return {
+        "AttributeDefinitions": props["AttributeDefinitions"],
+        "KeySchema": props["KeySchema"],
+        "BillingMode": props["BillingMode"],
+    }
+
+
+def set_aws_env(endpoint: str) -> None:
+    os.environ.update(
+        {
+            "AWS_ENDPOINT_URL": endpoint,
+            "AWS_ACCESS_KEY_ID": "testing",
+            "AWS_SECRET_ACCESS_KEY": "testing",
+            "AWS_DEFAULT_REGION": REGION,
+            "AWS_REGION": REGION,
+        }
+    )
+    os.environ.pop("AWS_PROFILE", None)
+
+
+class FakeClock:
+    """A settable clock for the handlers (installed with cronbell.adapters.clock.install)."""
+
+    def __init__(self, start: datetime) -> None:
+        self.current = start
+
+    def now(self) -> datetime:
+        return self.current
+
+    def advance(self, **kwargs: float) -> datetime:
+        self.current += timedelta(**kwargs)
+        return self.current
+
+
+@dataclass
+class Stack:
+    """Clients on the moto server plus Deps wired as the tools function wires them."""
+
+    endpoint: str
+    clock: FakeClock
+    settings: Settings
+    ddb: Any = field(init=False)
+    scheduler: Any = field(init=False)
+    sqs: Any = field(init=False)
+    dlq_arn: str = ""
+
+    def __post_init__(self) -> None:
+        self.ddb = boto3.client("dynamodb", region_name=REGION, endpoint_url=self.endpoint)
+        self.scheduler = boto3.client("scheduler", region_name=REGION, endpoint_url=self.endpoint)
+        self.sqs = boto3.client("sqs", region_name=REGION, endpoint_url=self.endpoint)
+
+    def deps(self, **overrides: Any) -> Deps:
+        s = self.settings
+        values: dict[str, Any] = {
+            "settings": s,
+            "store": ScheduleStore(self.ddb, s.table_name, s.retention_days),
+            "scheduler": SchedulerGateway(
+                self.scheduler, s.schedule_group, s.fire_function_arn, s.scheduler_role_arn, s.scheduler_dlq_arn
+            ),
+            "now": self.clock.now,
+        }
+        values.update(overrides)
+        return Deps(**values)
+
+    def entries(self) -> dict[str, dict[str, Any]]:
+        """Every Scheduler entry of the group, in full (GetSchedule)."""
+        out = {}
+        for page in self.scheduler.get_paginator("list_schedules").paginate(GroupName=GROUP):
+            for item in page["Schedules"]:
+                out[item["Name"]] = self.scheduler.get_schedule(Name=item["Name"], GroupName=GROUP)
+        return out
+
+    def items(self) -> list[dict[str, Any]]:
+        from boto3.dynamodb.types import TypeDeserializer
+
+        d = TypeDeserializer()
+        rows = []
+        for page in self.ddb.get_paginator("scan").paginate(TableName=TABLE):
+            rows += [{k: d.deserialize(v) for k, v in raw.items()} for raw in page["Items"]]
+        return rows
+
+
+def provision(endpoint: str, clock: FakeClock, **settings: Any) -> Stack:
+    """Reset the moto server and create the stack's resources."""
+    import urllib.request
+
+    urllib.request.urlopen(urllib.request.Request(f"{endpoint}/moto-api/reset", method="POST")).read()
+    base = {
+        "table_name": TABLE,
+        "schedule_group": GROUP,
+        "fire_function_arn": FIRE_ARN,
+        "scheduler_role_arn": ROLE_ARN,
+        "default_timezone": "UTC",
+        "agents": {"echo": "EchoAgentFunction"},
+    }
+    base.update(settings)
+    stack = Stack(endpoint=endpoint, clock=clock, settings=Settings(**base))
+    stack.ddb.create_table(TableName=TABLE, **table_definition())
+    stack.scheduler.create_schedule_group(Name=GROUP)
+    url = stack.sqs.create_queue(QueueName="cronbell-scheduler-dlq")["QueueUrl"]
+    stack.dlq_arn = stack.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
+    stack.settings = Settings(**{**base, "scheduler_dlq_arn": stack.dlq_arn})
+    return stack
+
+
+START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)  # a Monday, 09:00 in Madrid

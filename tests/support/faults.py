@@ -1,0 +1,65 @@
+"""Fault injection around boto3 clients: fail or "crash" at the Nth AWS call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from botocore.exceptions import ClientError, ReadTimeoutError
+
+
+class Crash(BaseException):
+    """The process stops right after an AWS call succeeded (nothing after it runs)."""
+
+
+def throttling(op: str) -> Exception:
+    return ClientError({"Error": {"Code": "ThrottlingException", "Message": "Rate exceeded"}}, op)
+
+
+def server_error(op: str) -> Exception:
+    return ClientError(
+        {"Error": {"Code": "InternalServerError", "Message": "boom"}, "ResponseMetadata": {"HTTPStatusCode": 500}}, op
+    )
+
+
+def timeout(op: str) -> Exception:
+    return ReadTimeoutError(endpoint_url="http://aws")
+
+
+FAILURES = {"throttling": throttling, "500": server_error, "timeout": timeout}
+
+
+@dataclass
+class CallLog:
+    """Counts AWS calls across clients; fails or crashes at one chosen index."""
+
+    fail_at: int | None = None
+    failure: str = "throttling"
+    crash_after: int | None = None
+    calls: list[str] = field(default_factory=list)
+
+    def wrap(self, client: Any) -> Any:
+        return _Faulty(client, self)
+
+
+class _Faulty:
+    def __init__(self, client: Any, log: CallLog) -> None:
+        self._client = client
+        self._log = log
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._client, name)
+        if name.startswith(("get_paginator", "meta", "exceptions")) or not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            index = len(self._log.calls)
+            self._log.calls.append(name)
+            if index == self._log.fail_at:
+                raise FAILURES[self._log.failure](name)
+            out = attr(*args, **kwargs)
+            if index == self._log.crash_after:
+                raise Crash(name)
+            return out
+
+        return call

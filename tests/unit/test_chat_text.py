@@ -1,0 +1,146 @@
+"""Chat texts: mentions, locales, escaping, and no way to mention the whole room."""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+from cronbell.core.chat_text import (
+    MAX_TEXT_CHARS,
+    WORD_JOINER,
+    agent_answer_message,
+    display_name,
+    language,
+    notice_message,
+    reminder_message,
+)
+
+ROOM = "!abc:example.org"
+ANA = "@ana:example.org"
+
+
+class _Tags(HTMLParser):
+    """Collects the tags and attributes a client would render."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+        self.text = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text += data
+
+
+def parse(html: str) -> _Tags:
+    parser = _Tags()
+    parser.feed(html)
+    parser.close()
+    return parser
+
+
+def test_reminder_in_english_mentions_the_user() -> None:
+    msg = reminder_message(ROOM, ANA, "Team meeting", "en")
+    assert msg.room_id == ROOM
+    assert msg.text == "⏰ @ana Reminder: Team meeting"
+    assert msg.html == '⏰ <a href="https://matrix.to/#/@ana:example.org">@ana</a> Reminder: Team meeting'
+    assert msg.mentions == (ANA,)
+
+
+@pytest.mark.parametrize("locale", ["es", "es-ES", "es_MX", "ES"])
+def test_reminder_in_spanish(locale: str) -> None:
+    msg = reminder_message(ROOM, ANA, "Reunión con el equipo", locale)
+    assert msg.text == "⏰ @ana Recordatorio: Reunión con el equipo"
+    assert msg.html.endswith("Recordatorio: Reunión con el equipo")
+
+
+@pytest.mark.parametrize("locale", ["en", "en-GB", "fr", "", "pt-BR", "e"])
+def test_other_locales_fall_back_to_english(locale: str) -> None:
+    assert language(locale) == "en"
+    assert "Reminder:" in reminder_message(ROOM, ANA, "x", locale).text
+
+
+def test_display_name_is_the_localpart() -> None:
+    assert display_name("@ana:example.org") == "ana"
+    assert display_name("@bob.smith:matrix.example.org:8448") == "bob.smith"
+    assert display_name("carol") == "carol"
+
+
+def test_html_in_the_reminder_text_is_escaped() -> None:
+    attack = '<img src=x onerror=alert(1)> <a href="https://evil">click</a> & <script>x</script>'
+    msg = reminder_message(ROOM, ANA, attack, "en")
+    tags = parse(msg.html).tags
+    assert [tag for tag, _ in tags] == ["a"], "only the mention link is markup"
+    assert tags[0][1] == {"href": "https://matrix.to/#/@ana:example.org"}
+    assert "&lt;img src=x onerror=alert(1)&gt;" in msg.html
+    assert "&amp;" in msg.html
+    assert "<script>" not in msg.html
+    assert msg.text.endswith(attack), "the plain body keeps the text as written"
+
+
+def test_a_hostile_user_id_cannot_break_the_link() -> None:
+    msg = reminder_message(ROOM, '@x"><script>:example.org', "hi", "en")
+    tags = parse(msg.html).tags
+    assert [tag for tag, _ in tags] == ["a"]
+    assert tags[0][1]["href"] == 'https://matrix.to/#/@x"><script>:example.org'
+
+
+@pytest.mark.parametrize("text", ["@room wake up", "hey @ROOM!", "ping @room", "a\n@Room"])
+def test_room_mentions_are_neutralized(text: str) -> None:
+    for msg in (
+        reminder_message(ROOM, ANA, text, "en"),
+        agent_answer_message(ROOM, "daily", text, "en"),
+        notice_message(ROOM, text),
+    ):
+        for rendered in (msg.text, parse(msg.html).text):
+            assert not re.search(r"@room\b", rendered, re.IGNORECASE), rendered
+            assert "@" + WORD_JOINER in rendered
+        assert msg.text.replace(WORD_JOINER, "").lower().count("@room") == 1
+
+
+def test_words_that_only_start_like_room_are_left_alone() -> None:
+    msg = reminder_message(ROOM, ANA, "ask @roommate and email a@rooms.example", "en")
+    assert msg.text.endswith("ask @roommate and email a@rooms.example")
+
+
+def test_a_user_called_room_does_not_mention_the_room() -> None:
+    msg = reminder_message(ROOM, "@room:example.org", "x", "en")
+    assert "@room " not in msg.text
+    assert "@room<" not in msg.html
+    assert msg.mentions == ("@room:example.org",)
+
+
+def test_line_breaks_survive_in_html() -> None:
+    msg = reminder_message(ROOM, ANA, "line one\nline <two>", "en")
+    assert msg.html.endswith("line one<br>line &lt;two&gt;")
+    assert msg.text.endswith("line one\nline <two>")
+
+
+def test_agent_answer_has_a_header_naming_the_schedule() -> None:
+    msg = agent_answer_message(ROOM, "weekly <summary>", "All good.\n3 items & 1 risk", "en")
+    assert msg.text == "🤖 Scheduled task: weekly <summary>\nAll good.\n3 items & 1 risk"
+    assert msg.html == (
+        "🤖 <strong>Scheduled task: weekly &lt;summary&gt;</strong><br>All good.<br>3 items &amp; 1 risk"
+    )
+    assert msg.mentions == ()
+    es = agent_answer_message(ROOM, "resumen", "Todo bien", "es-ES")
+    assert es.text == "🤖 Tarea programada: resumen\nTodo bien"
+
+
+def test_long_answers_are_clipped() -> None:
+    msg = agent_answer_message(ROOM, "n", "é" * (MAX_TEXT_CHARS * 3), "en")
+    answer = msg.text.split("\n", 1)[1]
+    assert len(answer) == MAX_TEXT_CHARS
+    assert answer.endswith("…")
+    assert len(msg.text.encode()) + len(msg.html.encode()) < 60_000
+
+
+def test_notice_is_escaped_plain_text() -> None:
+    msg = notice_message(ROOM, "the agent did not answer within 120 s <b>")
+    assert msg.text == "the agent did not answer within 120 s <b>"
+    assert msg.html == "the agent did not answer within 120 s &lt;b&gt;"
+    assert msg.mentions == ()
