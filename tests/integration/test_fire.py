@@ -1,0 +1,220 @@
+"""The fire use case on a moto server: exactly once per slot, one-shots marked fired, cleanup."""
+
+from __future__ import annotations
+
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+
+from cronbell.core.fire_event import parse_fire_event
+from cronbell.usecases import fire as fire_uc
+from cronbell.usecases import tools
+from cronbell.usecases.fire import FireDeps, RetryLater
+from tests.integration.test_tools import assert_consistent, live_items, ok
+from tests.support.aws import Stack
+from tests.support.chat import PermanentChatError, RecordingChat, TransientChatError
+from tests.support.envelopes import ROOM, USER, envelope
+
+
+def create(stack: Stack, **args: Any) -> str:
+    return str(ok(tools.handle(envelope("create_reminder", {"message": "Stand up", **args}), stack.deps()))["id"])
+
+
+def scheduler_input(sid: str, slot: str, attempt: int = 1) -> dict[str, Any]:
+    """Input exactly as Scheduler delivers it, context attributes filled in."""
+    return {
+        "room_id": ROOM,
+        "reminder_id": sid,
+        "scheduled_time": slot,
+        "execution_id": f"exec-{slot}-{attempt}",
+        "attempt": str(attempt),
+    }
+
+
+def run(stack: Stack, chat: RecordingChat, event: dict[str, Any], metrics: list[str] | None = None) -> dict[str, Any]:
+    fd = FireDeps(
+        deps=stack.deps(),
+        chat=lambda: chat,
+        metric=lambda name, value: metrics.append(name) if metrics is not None else None,
+    )
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), fd)
+
+
+def test_one_shot_delivered_once_then_marked_fired(stack: Stack) -> None:
+    sid = create(stack, time="2026-11-30 10:00")
+    chat = RecordingChat()
+    stack.clock.advance(hours=1)
+    metrics: list[str] = []
+    out = run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z"), metrics)
+    assert out["outcome"] == "delivered"
+    [(message, key)] = chat.sent
+    assert message.room_id == ROOM and USER in message.mentions and "Stand up" in message.text
+    assert key == f"{sid}-2026-11-30T09:00:00Z"
+    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    assert item["status"] == "fired" and item["fired_at"] == "2026-11-30T09:00:00Z"
+    assert int(item["fire_count"]) == 1 and int(item["expires_at"]) > 0
+    slot = next(i for i in stack.items() if i["sk"].startswith("f#"))
+    assert slot["state"] == "done" and slot["outcome"] == "delivered" and int(slot["expires_at"]) > 0
+    assert "Fired" in metrics and "FireLatencySeconds" in metrics
+    # a duplicate delivery (Lambda async duplicate, Scheduler retry) posts nothing
+    again = run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z", attempt=2), metrics)
+    assert again["outcome"] in ("duplicate", "inactive") and len(chat.sent) == 1
+    listed = ok(tools.handle(envelope("list_reminders", {"include_inactive": True}), stack.deps()))["schedules"]
+    assert listed[0]["status"] == "fired" and listed[0]["next_fire"] is None
+    assert live_items(stack) == []
+    assert_consistent_after_fire(stack)
+
+
+def assert_consistent_after_fire(stack: Stack) -> None:
+    # a fired one-shot's at() entry is removed by Scheduler itself (ActionAfterCompletion DELETE)
+    for name, entry in stack.entries().items():
+        if entry["ActionAfterCompletion"] == "DELETE":
+            stack.scheduler.delete_schedule(Name=name, GroupName=stack.settings.schedule_group)
+    assert_consistent(stack)
+
+
+def test_recurring_slots_each_post_once(stack: Stack) -> None:
+    sid = create(stack, cron="0 9 * * *")
+    chat = RecordingChat()
+    for day in ("2026-12-01", "2026-12-02", "2026-12-01"):
+        run(stack, chat, scheduler_input(sid, f"{day}T08:00:00Z"))
+    assert len(chat.sent) == 2
+    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    assert item["status"] == "active" and int(item["fire_count"]) == 2
+    assert_consistent(stack)
+
+
+def test_both_entries_of_a_dom_or_dow_schedule_in_one_minute_post_once(stack: Stack) -> None:
+    sid = create(stack, cron="0 9 1 * 2")  # 1 Dec 2026 is a Tuesday: both entries fire
+    chat = RecordingChat()
+    run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
+    run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
+    assert len(chat.sent) == 1
+
+
+def test_five_concurrent_fires_of_one_slot_post_once(stack: Stack) -> None:
+    sid = create(stack, cron="0 9 * * *")
+    chat = RecordingChat(delay=0.2)
+    barrier = threading.Barrier(5)
+
+    def one(_: int) -> str:
+        barrier.wait()
+        try:
+            return str(run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))["outcome"])
+        except RetryLater:
+            return "retry"
+
+    with ThreadPoolExecutor(5) as pool:
+        outcomes = list(pool.map(one, range(5)))
+    assert len(chat.sent) == 1
+    assert sorted(outcomes) == ["delivered"] + ["duplicate"] * 4
+
+
+def test_unknown_schedule_sends_nothing_and_removes_orphan_entry(stack: Stack) -> None:
+    group = stack.settings.schedule_group
+    stack.scheduler.create_schedule(
+        Name="orphan2345",
+        GroupName=group,
+        ScheduleExpression="cron(0 9 * * ? *)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": stack.settings.fire_function_arn, "RoleArn": stack.settings.scheduler_role_arn},
+    )
+    chat = RecordingChat()
+    out = run(stack, chat, scheduler_input("orphan2345", "2026-12-01T08:00:00Z"))
+    assert out["outcome"] == "unknown_schedule" and chat.sent == []
+    assert stack.entries() == {}
+
+
+def test_deleted_schedule_sends_nothing_and_removes_leftover_entries(stack: Stack) -> None:
+    sid = create(stack, cron="0 9 1 * 5")
+    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    ok(tools.handle(envelope("delete_reminder", {"id": sid}), stack.deps()))
+    # simulate a delete whose Scheduler cleanup failed: the entries are still there
+    for name, expression in zip([sid, f"{sid}-2"], item["expressions"], strict=True):
+        stack.scheduler.create_schedule(
+            Name=name,
+            GroupName=stack.settings.schedule_group,
+            ScheduleExpression=expression,
+            FlexibleTimeWindow={"Mode": "OFF"},
+            Target={"Arn": stack.settings.fire_function_arn, "RoleArn": stack.settings.scheduler_role_arn},
+        )
+    chat = RecordingChat()
+    out = run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
+    assert out["outcome"] == "inactive" and chat.sent == [] and stack.entries() == {}
+
+
+def test_transient_failure_releases_the_slot_for_the_retry(stack: Stack) -> None:
+    sid = create(stack, time="2026-11-30 10:00")
+    chat = RecordingChat(fail_with=TransientChatError("503"))
+    with pytest.raises(RetryLater):
+        run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z"))
+    assert chat.sent == []
+    out = run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z", attempt=2))
+    assert out["outcome"] == "delivered" and len(chat.sent) == 1
+
+
+def test_crashed_attempt_is_taken_over_after_the_lease(stack: Stack) -> None:
+    sid = create(stack, cron="0 9 * * *")
+    schedule = stack.deps().store.get(ROOM, sid)
+    assert schedule is not None
+    stack.deps().store.claim_slot(schedule, "2026-12-01T08:00:00Z", stack.clock.now(), 900)  # then "crash"
+    chat = RecordingChat()
+    assert run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))["outcome"] == "duplicate"
+    stack.clock.advance(seconds=901)
+    assert run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))["outcome"] == "delivered"
+    assert len(chat.sent) == 1
+
+
+def test_permanent_refusal_is_recorded_and_not_retried(stack: Stack) -> None:
+    sid = create(stack, cron="0 9 * * *")
+    chat = RecordingChat(fail_with=PermanentChatError("M_FORBIDDEN 403"))
+    metrics: list[str] = []
+    out = run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"), metrics)
+    assert out["outcome"] == "delivery_failed" and out["reason"] == "M_FORBIDDEN 403"
+    assert "DeliveryFailed" in metrics
+    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    assert item["status"] == "delivery_failed" and item["status_reason"] == "M_FORBIDDEN 403"
+    assert stack.entries() == {}
+    assert_consistent(stack)
+    # the next occurrence does not try again
+    assert run(stack, chat, scheduler_input(sid, "2026-12-02T08:00:00Z"))["outcome"] == "inactive"
+
+
+def test_paused_schedule_is_skipped(stack: Stack) -> None:
+    sid = create(stack, cron="0 9 * * *")
+    stack.ddb.update_item(
+        TableName=stack.settings.table_name,
+        Key={"room_id": {"S": ROOM}, "sk": {"S": f"s#{sid}"}},
+        UpdateExpression="SET #s = :p",
+        ExpressionAttributeNames={"#s": "status"},
+        ExpressionAttributeValues={":p": {"S": "paused"}},
+    )
+    chat = RecordingChat()
+    assert run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))["outcome"] == "paused"
+    assert chat.sent == [] and sid in stack.entries()
+
+
+def test_no_post_after_a_successful_delete_answer(stack: Stack) -> None:
+    """Delete racing a fire: either the post happened before the delete answered, or never."""
+    sid = create(stack, cron="0 9 * * *")
+    chat = RecordingChat(delay=0.5)
+    deps = stack.deps(sleep=lambda s: __import__("time").sleep(s))
+    answered_at: list[int] = []
+
+    def fire_it() -> None:
+        run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
+
+    def delete_it() -> None:
+        answer = tools.handle(envelope("delete_reminder", {"id": sid}), deps)
+        assert answer["ok"], answer
+        answered_at.append(len(chat.sent))
+
+    t = threading.Thread(target=fire_it)
+    t.start()
+    __import__("time").sleep(0.1)
+    delete_it()
+    t.join()
+    assert answered_at == [len(chat.sent)]  # nothing was posted after the delete answered
+    assert run(stack, chat, scheduler_input(sid, "2026-12-02T08:00:00Z"))["outcome"] in ("inactive", "unknown_schedule")

@@ -1,0 +1,291 @@
+"""One-shot time grammar: English and Spanish phrases, refusals, time zones and DST."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cronbell.core.errors import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
+from cronbell.core.when import OneShot, parse_one_shot, resolve_timezone
+
+MADRID = ZoneInfo("Europe/Madrid")
+NEW_YORK = ZoneInfo("America/New_York")
+KOLKATA = ZoneInfo("Asia/Kolkata")
+ADELAIDE = ZoneInfo("Australia/Adelaide")
+# Wednesday 13 May 2026, 10:23:17 in Madrid (UTC+02:00)
+NOW = datetime(2026, 5, 13, 10, 23, 17, 500, tzinfo=MADRID)
+
+ENGLISH = [
+    ("2026-12-31T23:59:00Z", "2027-01-01T00:59:00+01:00"),
+    ("2026-12-31T23:59:00+01:00", "2026-12-31T23:59:00+01:00"),
+    ("2026-07-01t08:00:00-04:00", "2026-07-01T14:00:00+02:00"),
+    ("2026-06-01T09:00:00", "2026-06-01T09:00:00+02:00"),
+    ("2026-06-01 09:00", "2026-06-01T09:00:00+02:00"),
+    ("2026-06-01 9:00", "2026-06-01T09:00:00+02:00"),
+    ("11:00", "2026-05-13T11:00:00+02:00"),
+    ("09:00", "2026-05-14T09:00:00+02:00"),
+    ("10:23", "2026-05-14T10:23:00+02:00"),
+    ("at 7pm", "2026-05-13T19:00:00+02:00"),
+    ("at noon", "2026-05-13T12:00:00+02:00"),
+    ("in 30 minutes", "2026-05-13T10:53:17+02:00"),
+    ("In 2 Hours", "2026-05-13T12:23:17+02:00"),
+    ("in an hour", "2026-05-13T11:23:17+02:00"),
+    ("in half an hour", "2026-05-13T10:53:17+02:00"),
+    ("in 1 hour and 30 minutes", "2026-05-13T11:53:17+02:00"),
+    ("in 3 days", "2026-05-16T10:23:17+02:00"),
+    ("in 90 min", "2026-05-13T11:53:17+02:00"),
+    ("tomorrow at 9", "2026-05-14T09:00:00+02:00"),
+    ("tomorrow at 9:30am", "2026-05-14T09:30:00+02:00"),
+    ("Tomorrow 9 p.m.", "2026-05-14T21:00:00+02:00"),
+    ("tomorrow at 12am", "2026-05-14T00:00:00+02:00"),
+    ("9am tomorrow", "2026-05-14T09:00:00+02:00"),
+    ("today at 18:00", "2026-05-13T18:00:00+02:00"),
+    ("the day after tomorrow at 9", "2026-05-15T09:00:00+02:00"),
+    ("next monday at 10", "2026-05-18T10:00:00+02:00"),
+    ("monday at 10", "2026-05-18T10:00:00+02:00"),
+    ("on Friday at 5pm", "2026-05-15T17:00:00+02:00"),
+    ("wednesday at 11", "2026-05-13T11:00:00+02:00"),  # today, still ahead
+    ("wednesday at 9", "2026-05-20T09:00:00+02:00"),  # today's is past: next week
+    ("next wednesday at 11", "2026-05-20T11:00:00+02:00"),  # "next" is never today
+    ("next sun at 8:15", "2026-05-17T08:15:00+02:00"),
+    ("december 1 at 9", "2026-12-01T09:00:00+01:00"),
+    ("Dec 1st 2026 at 9:15", "2026-12-01T09:15:00+01:00"),
+    ("on the 4th of july at 8pm", "2026-07-04T20:00:00+02:00"),
+]
+
+SPANISH = [
+    ("en 30 minutos", "2026-05-13T10:53:17+02:00"),
+    ("en una hora", "2026-05-13T11:23:17+02:00"),
+    ("en un minuto", "2026-05-13T10:24:17+02:00"),
+    ("dentro de 2 horas", "2026-05-13T12:23:17+02:00"),
+    ("en 3 días", "2026-05-16T10:23:17+02:00"),
+    ("dentro de 1 dia", "2026-05-14T10:23:17+02:00"),
+    ("en 2 horas y media", "2026-05-13T12:53:17+02:00"),
+    ("en media hora", "2026-05-13T10:53:17+02:00"),
+    ("en 1 hora y 15 minutos", "2026-05-13T11:38:17+02:00"),
+    ("mañana a las 9", "2026-05-14T09:00:00+02:00"),
+    ("Mañana a las 9:30", "2026-05-14T09:30:00+02:00"),
+    ("MAÑANA A LAS 10 DE LA MAÑANA", "2026-05-14T10:00:00+02:00"),
+    ("manana a las 21:00", "2026-05-14T21:00:00+02:00"),
+    ("mañana a las 6 de la tarde", "2026-05-14T18:00:00+02:00"),
+    ("mañana a la 1", "2026-05-14T01:00:00+02:00"),
+    ("mañana a las 8 menos cuarto", "2026-05-14T07:45:00+02:00"),
+    ("hoy a las 18:00", "2026-05-13T18:00:00+02:00"),
+    ("pasado mañana a las 9", "2026-05-15T09:00:00+02:00"),
+    ("el lunes a las 10", "2026-05-18T10:00:00+02:00"),
+    ("el próximo lunes a las 10", "2026-05-18T10:00:00+02:00"),
+    ("el lunes que viene a las 10:30", "2026-05-18T10:30:00+02:00"),
+    ("el miércoles a las 9", "2026-05-20T09:00:00+02:00"),
+    ("el miércoles a las 12", "2026-05-13T12:00:00+02:00"),
+    ("el próximo miércoles a las 12", "2026-05-20T12:00:00+02:00"),
+    ("el viernes a las 17:30", "2026-05-15T17:30:00+02:00"),
+    ("el sábado a mediodía", "2026-05-16T12:00:00+02:00"),
+    ("el domingo a las 10 de la noche", "2026-05-17T22:00:00+02:00"),
+    ("el 1 de diciembre a las 9", "2026-12-01T09:00:00+01:00"),
+    ("el 24 de diciembre de 2026 a las 20:00", "2026-12-24T20:00:00+01:00"),
+    ("a las 21:00", "2026-05-13T21:00:00+02:00"),
+    ("a las 9 y media de la noche", "2026-05-13T21:30:00+02:00"),
+    ("a las 10", "2026-05-14T10:00:00+02:00"),  # 10:00 today has passed: tomorrow
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ENGLISH)
+def test_english_phrases(text: str, expected: str) -> None:
+    got = parse_one_shot(text, NOW, MADRID, "en")
+    assert got.at.isoformat() == expected
+    assert got.at.tzinfo == MADRID and got.at.microsecond == 0 and got.at > NOW
+
+
+@pytest.mark.parametrize(("text", "expected"), SPANISH)
+def test_spanish_phrases(text: str, expected: str) -> None:
+    got = parse_one_shot(text, NOW, MADRID, "es")
+    assert got.at.isoformat() == expected
+    assert got.at > NOW
+
+
+def test_tables_are_large_enough() -> None:
+    assert len(ENGLISH) >= 20 and len(SPANISH) >= 20
+
+
+def test_language_of_the_phrase_does_not_depend_on_locale() -> None:
+    assert parse_one_shot("mañana a las 9", NOW, MADRID, "en") == parse_one_shot("tomorrow at 9", NOW, MADRID, "es")
+
+
+def test_now_in_another_zone_is_the_same_instant() -> None:
+    utc_now = NOW.astimezone(UTC)
+    assert parse_one_shot("11:00", utc_now, MADRID).at == parse_one_shot("11:00", NOW, MADRID).at
+    # "tomorrow" is tomorrow in the schedule's zone: at 23:30 UTC it is already Thursday in Kolkata
+    late = datetime(2026, 5, 13, 23, 30, tzinfo=UTC)
+    assert parse_one_shot("tomorrow at 9", late, KOLKATA).at.isoformat() == "2026-05-15T09:00:00+05:30"
+    assert parse_one_shot("tomorrow at 9", late, NEW_YORK).at.isoformat() == "2026-05-14T09:00:00-04:00"
+
+
+def test_naive_now_is_a_programming_error() -> None:
+    with pytest.raises(ValueError):
+        parse_one_shot("11:00", datetime(2026, 5, 13, 10, 0), MADRID)
+
+
+INVALID = [
+    "",
+    "   ",
+    "asdf",
+    "9",  # a bare number is not a time
+    "tomorrow",
+    "mañana",
+    "next blursday at 10",
+    "tomorrow at 25:00",
+    "tomorrow at 9:75",
+    "at 13pm",
+    "el 30 de febrero a las 9",
+    "2026-02-30 10:00",
+    "2026-13-01T10:00:00Z",
+    "in minutes",
+    "in 100000 days",
+    "12/05/2026 10:00",  # day/month order is ambiguous: refused
+    "every day at 9",  # recurring, not a one-shot
+]
+
+
+@pytest.mark.parametrize("text", INVALID)
+def test_invalid_phrases(text: str) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot(text, NOW, MADRID, "en")
+    assert info.value.code == INVALID_TIME
+    assert "in 30 minutes" in info.value.message  # lists the accepted forms
+    assert "tomorrow at 9" in " ".join(info.value.details["accepted"])
+
+
+def test_invalid_message_in_spanish() -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot("pronto", NOW, MADRID, "es-ES")
+    assert info.value.code == INVALID_TIME
+    assert info.value.message.startswith("No entiendo la hora 'pronto'")
+    assert "mañana a las 9" in info.value.message
+
+
+def test_day_without_time_says_what_is_missing() -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot("tomorrow", NOW, MADRID, "en")
+    assert "a time of day is missing" in info.value.message
+
+
+PAST = [
+    "2026-05-13 10:00",
+    "2026-05-13T08:23:00Z",  # 10:23:00 in Madrid, 17 s ago
+    "2020-01-01T00:00:00Z",
+    "today at 9",
+    "hoy a las 10:23",
+    "in 0 minutes",
+    "el 1 de enero de 2026 a las 9",
+]
+
+
+@pytest.mark.parametrize("text", PAST)
+def test_past_times_are_refused_with_the_current_time(text: str) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot(text, NOW, MADRID, "en")
+    assert info.value.code == TIME_IN_PAST
+    assert "it is now Wednesday 2026-05-13 10:23 (Europe/Madrid, UTC+02:00)" in info.value.message
+    assert info.value.details == {"now": "2026-05-13T10:23:17+02:00"}
+
+
+def test_past_time_message_in_spanish() -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot("hoy a las 9", NOW, MADRID, "es")
+    assert info.value.code == TIME_IN_PAST
+    assert "ahora es miércoles 2026-05-13 10:23 (Europe/Madrid" in info.value.message
+
+
+def test_day_and_month_without_year_rolls_to_next_year_with_a_note() -> None:
+    got = parse_one_shot("march 15 at 10", NOW, MADRID, "en")
+    assert got.at.isoformat() == "2027-03-15T10:00:00+01:00"
+    assert got.notes == ("No year given: taken as 2027.",)
+    assert parse_one_shot("el 15 de marzo a las 10", NOW, MADRID, "es").notes == ("Sin año: se entiende 2027.",)
+    # later this year: no note
+    assert parse_one_shot("june 1 at 10", NOW, MADRID).notes == ()
+
+
+# --- DST ----------------------------------------------------------------------------------------------
+
+
+def test_madrid_spring_gap_is_shifted_forward_with_a_note() -> None:
+    now = datetime(2026, 3, 27, 12, 0, tzinfo=MADRID)  # a Friday
+    got = parse_one_shot("2026-03-29 02:30", now, MADRID, "en")
+    assert got.at.isoformat() == "2026-03-29T03:30:00+02:00"
+    assert got.notes == (
+        "2026-03-29 02:30 does not exist in Europe/Madrid (clocks go forward); using 03:30 (UTC+02:00) instead.",
+    )
+    spanish = parse_one_shot("el domingo a las 2:30", now, MADRID, "es")
+    assert spanish.at.isoformat() == "2026-03-29T03:30:00+02:00"
+    assert "no existe en Europe/Madrid" in spanish.notes[0]
+
+
+def test_madrid_autumn_overlap_takes_the_first_occurrence() -> None:
+    now = datetime(2026, 10, 20, 12, 0, tzinfo=MADRID)
+    got = parse_one_shot("2026-10-25 02:30", now, MADRID)
+    assert got.at.isoformat() == "2026-10-25T02:30:00+02:00"
+    assert got.at.astimezone(UTC) == datetime(2026, 10, 25, 0, 30, tzinfo=UTC)
+    assert got.notes == (
+        "2026-10-25 02:30 happens twice in Europe/Madrid (clocks go back); using the first one (UTC+02:00).",
+    )
+
+
+def test_new_york_spring_and_autumn() -> None:
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=NEW_YORK)
+    spring = parse_one_shot("2026-03-08 02:15", now, NEW_YORK)
+    assert spring.at.isoformat() == "2026-03-08T03:15:00-04:00" and len(spring.notes) == 1
+    autumn = parse_one_shot("2026-11-01 01:30", now, NEW_YORK)
+    assert autumn.at.isoformat() == "2026-11-01T01:30:00-04:00" and "happens twice" in autumn.notes[0]
+    # RFC3339 with an offset is an exact instant: the second 01:30 is kept, and named
+    second = parse_one_shot("2026-11-01T01:30:00-05:00", now, NEW_YORK)
+    assert second.at.astimezone(UTC) == datetime(2026, 11, 1, 6, 30, tzinfo=UTC)
+    assert second.at.utcoffset() == timedelta(hours=-5)
+
+
+def test_relative_times_are_elapsed_time_and_name_a_second_occurrence() -> None:
+    now = datetime(2026, 11, 1, 1, 10, tzinfo=NEW_YORK)  # first 01:10, EDT
+    got = parse_one_shot("in 1 hour", now, NEW_YORK)
+    assert got.at.astimezone(UTC) - now.astimezone(UTC) == timedelta(hours=1)
+    assert got.at.strftime("%H:%M") == "01:10" and got.at.utcoffset() == timedelta(hours=-5)
+    assert got.notes and "this is the second one (UTC-05:00)" in got.notes[0]
+
+
+def test_in_days_keeps_the_wall_clock_across_a_dst_change() -> None:
+    now = datetime(2026, 3, 28, 9, 0, tzinfo=MADRID)
+    got = parse_one_shot("in 1 day", now, MADRID)
+    assert got.at.isoformat() == "2026-03-29T09:00:00+02:00"
+    assert got.at - now == timedelta(hours=23)
+
+
+def test_half_hour_offset_zones() -> None:
+    now = datetime(2026, 5, 13, 8, 0, tzinfo=UTC)
+    assert parse_one_shot("tomorrow at 9", now, KOLKATA).at.isoformat() == "2026-05-14T09:00:00+05:30"
+    # Adelaide: clocks go forward on 2026-10-04 at 02:00 (+09:30 -> +10:30)
+    gap = parse_one_shot("2026-10-04 02:30", now, ADELAIDE)
+    assert gap.at.isoformat() == "2026-10-04T03:30:00+10:30" and gap.notes
+    assert parse_one_shot("2026-10-05 02:30", now, ADELAIDE).notes == ()
+
+
+def test_result_is_a_one_shot() -> None:
+    got = parse_one_shot("tomorrow at 9", NOW, MADRID)
+    assert isinstance(got, OneShot) and got.notes == ()
+
+
+# --- time zones ---------------------------------------------------------------------------------------
+
+
+def test_resolve_timezone() -> None:
+    assert resolve_timezone("America/New_York", "Europe/Madrid") == NEW_YORK
+    assert resolve_timezone(None, "Europe/Madrid") == MADRID
+    assert resolve_timezone("", "Europe/Madrid") == MADRID
+    assert resolve_timezone("  Asia/Kolkata ", "UTC") == KOLKATA
+
+
+@pytest.mark.parametrize("name", ["Mars/Olympus", "../etc/passwd", "/etc/localtime", "Europe/", "CEST+2"])
+def test_unknown_timezone(name: str) -> None:
+    with pytest.raises(ToolError) as info:
+        resolve_timezone(name, "Europe/Madrid")
+    assert info.value.code == INVALID_TIMEZONE
+    assert "IANA" in info.value.message
