@@ -109,12 +109,19 @@ class Sandbox:
                 "CHAT_WEBHOOK_URL": "",
             }
             parameters.update(
-                {"ChatBackend": "matrix", "MatrixHomeserverUrl": self.matrix.url, "ChatTokenSecretArn": secret_arn}
+                {
+                    "ChatBackend": "matrix",
+                    "MatrixHomeserverUrl": self.matrix.url,
+                    "ChatTokenSecretArn": secret_arn,
+                }
             )
             parameters["AnalysisOutputRoom"] = accounts.room_id  # the static schedule posts to the demo room
         else:
             self.sink = SinkChat(self.clock)
-            fire_env = {"CHAT_BACKEND": "webhook", "CHAT_WEBHOOK_URL": f"{self.lambda_endpoint}/_sandbox/sink"}
+            fire_env = {
+                "CHAT_BACKEND": "webhook",
+                "CHAT_WEBHOOK_URL": f"{self.lambda_endpoint}/_sandbox/sink",
+            }
             parameters.update({"ChatBackend": "webhook"})
         template = load_template(o.root / "template.yaml")
         declared = template.get("Parameters", {}) or {}
@@ -181,7 +188,7 @@ class Sandbox:
         return out
 
     def _client(self, service: str) -> Any:
-        return boto3.client(  # type: ignore[call-overload]
+        return boto3.client(
             service,
             endpoint_url=self.aws_endpoint,
             region_name=REGION,

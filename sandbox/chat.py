@@ -1,4 +1,4 @@
-"""The sandbox's chat backends: a webhook sink that records messages, or a real Matrix homeserver read back."""
+"""The sandbox's chat backends: a webhook sink that records messages, or a real Matrix homeserver."""
 
 from __future__ import annotations
 

@@ -17,7 +17,9 @@ from sandbox.clock import parse_instant
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--start", type=parse_instant, default=None, help="the virtual clock's first instant (ISO 8601)")
+    parser.add_argument(
+        "--start", type=parse_instant, default=None, help="the virtual clock's first instant (ISO 8601)"
+    )
     parser.add_argument("--timezone", default=None, help="the deployment's DefaultTimezone (IANA)")
     parser.add_argument("--max-per-room", type=int, default=None, help="MaxPerRoom")
     parser.add_argument("--agent-timeout", type=int, default=None, help="AgentTimeoutSeconds")
@@ -59,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _options(args: argparse.Namespace, **overrides: object) -> Options:
     options = Options(
-        start=args.start, timezone=args.timezone, max_per_room=args.max_per_room, agent_timeout=args.agent_timeout
+        start=args.start,
+        timezone=args.timezone,
+        max_per_room=args.max_per_room,
+        agent_timeout=args.agent_timeout,
     )
     for key, value in overrides.items():
         setattr(options, key, value)
@@ -105,9 +110,11 @@ def banner(sandbox: Sandbox) -> str:
         "",
         "Point a bot at it with boto3:",
         "  import boto3, json",
-        f'  lam = boto3.client("lambda", endpoint_url="{info["lambda_endpoint"]}", region_name="{info["region"]}",',
+        f'  lam = boto3.client("lambda", endpoint_url="{info["lambda_endpoint"]}",',
+        f'                     region_name="{info["region"]}",',
         '                     aws_access_key_id="test", aws_secret_access_key="test")',
-        '  event = {"tool": "create_reminder", "arguments": {"message": "stand-up", "time": "in 10 minutes"},',
+        '  event = {"tool": "create_reminder",',
+        '           "arguments": {"message": "stand-up", "time": "in 10 minutes"},',
         '           "context": {"room_id": "ROOM", "user_id": "@ana:localhost", "agent_id": "echo"}}',
         '  print(json.load(lam.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event))["Payload"]))',
     ]

@@ -59,7 +59,9 @@ class SandboxProcess:
             *self.args,
         ]
         with self.log.open("wb") as out:
-            self.process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=os.environ)
+            self.process = subprocess.Popen(
+                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=os.environ
+            )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -109,7 +111,7 @@ class SandboxProcess:
         return result
 
     def lambda_client(self) -> Any:
-        return boto3.client(  # type: ignore[call-overload]
+        return boto3.client(
             "lambda",
             endpoint_url=self.url,
             region_name="us-east-1",
@@ -147,7 +149,11 @@ class Bot:
         if answer.get("FunctionError"):
             raise DemoFailure(f"{tool} failed: {answer['Payload'].read().decode()}")
         body: dict[str, Any] = json.load(answer["Payload"])
-        print(f"< {'ok' if body.get('ok') else 'error ' + str(body.get('error', {}).get('code'))}: {body.get('text')}")
+        status = "ok" if body.get("ok") else f"error {body.get('error', {}).get('code')}"
+        print(f"< {status}: {body.get('text')}")
+        for item in body.get("result", {}).get("schedules", []) if body.get("ok") else []:
+            preview, description = item.get("preview"), item.get("description")
+            print(f"    - {item.get('id')} [{item.get('status')}] {preview!r}: {description}")
         return body
 
 
@@ -170,7 +176,12 @@ def play(sandbox: SandboxProcess) -> list[str]:
     weekly = bot.call("create_reminder", {"message": "Weekly planning", "cron": "0 10 * * 1"}, "en")
     agent = bot.call(
         "cron_create",
-        {"name": "morning-brief", "prompt": "Summarize the news", "cron_expr": "0 9 * * *", "target_agent": "echo"},
+        {
+            "name": "morning-brief",
+            "prompt": "Summarize the news",
+            "cron_expr": "0 9 * * *",
+            "target_agent": "echo",
+        },
         "en",
     )
     doomed = bot.call("create_reminder", {"message": "Cancelled lunch", "time": "tomorrow at 13:00"}, "en")
@@ -183,18 +194,26 @@ def play(sandbox: SandboxProcess) -> list[str]:
     for _ in range(DAYS):
         step = sandbox.post("/_sandbox/clock", {"advance_seconds": 86400})
         fired += step["fired"]
-        names = ", ".join(f"{f['schedule']}@{local(f['scheduled_time'])}" + ("" if f["ok"] else " FAILED") for f in step["fired"])
+        names = ", ".join(
+            f"{f['schedule']}@{local(f['scheduled_time'])}" + ("" if f["ok"] else " FAILED")
+            for f in step["fired"]
+        )
         print(f"  now {local(step['now'])}: fired {len(step['fired'])} {names}")
     history = bot.call("list_reminders", {"include_inactive": True}, "en")
 
     messages = sandbox.messages(room_id)
     print(f"\nThe room, read back from Matrix ({len(messages)} messages):")
     for message in messages:
-        print(f"  [{local(message['ts'])}] {message['text']}")
+        text = message["text"].replace("\n", "\n" + " " * 30)
+        print(f"  [{local(message['ts'])}] {text}")
 
     print("\nChecks:")
     ids = [r.get("result", {}).get("id") for r in (one_shot, weekly, agent, doomed)]
-    check(all(r.get("ok") for r in (one_shot, weekly, agent, doomed, listed, deleted)), "every tool call answered ok", problems)
+    check(
+        all(r.get("ok") for r in (one_shot, weekly, agent, doomed, listed, deleted)),
+        "every tool call answered ok",
+        problems,
+    )
     check(
         not refused.get("ok") and refused.get("error", {}).get("code") == "invalid_time",
         "an unreadable time is refused with invalid_time",
@@ -202,16 +221,23 @@ def play(sandbox: SandboxProcess) -> list[str]:
     )
     texts = [m["text"] for m in messages]
     check(sum("Llamar a Marta" in t for t in texts) == 1, "the one-shot is posted once", problems)
-    check(sum("Weekly planning" in t for t in texts) == 1, "the weekly reminder is posted once in a week", problems)
+    check(
+        sum("Weekly planning" in t for t in texts) == 1,
+        "the weekly reminder is posted once in a week",
+        problems,
+    )
     check(
         sum("echo: Summarize the news" in t for t in texts) == DAYS,
         f"the daily agent call is posted {DAYS} times",
         problems,
     )
     check(not any("Cancelled lunch" in t for t in texts), "the deleted reminder is never posted", problems)
-    check(all(f["ok"] for f in fired if f["schedule"] in ids), "every fire of our schedules succeeded", problems)
+    check(
+        all(f["ok"] for f in fired if f["schedule"] in ids), "every fire of our schedules succeeded", problems
+    )
     one_shot_after = [
-        r for r in history.get("result", {}).get("schedules", [])
+        r
+        for r in history.get("result", {}).get("schedules", [])
         if isinstance(r, dict) and r.get("id") == ids[0]
     ]
     check(
@@ -226,7 +252,9 @@ def play(sandbox: SandboxProcess) -> list[str]:
 
 def run_demo() -> int:
     began = time.monotonic()
-    sandbox = SandboxProcess("--chat", "matrix", "--clock", "virtual", "--start", START, "--timezone", "Europe/Madrid")
+    sandbox = SandboxProcess(
+        "--chat", "matrix", "--clock", "virtual", "--start", START, "--timezone", "Europe/Madrid"
+    )
     print("Starting the sandbox (moto, the functions, Synapse)...")
     try:
         sandbox.start()
@@ -235,7 +263,10 @@ def run_demo() -> int:
         print(f"\nDemo failed: {err}", file=sys.stderr)
         return 1
     except Exception as err:
-        print(f"\nDemo failed: {type(err).__name__}: {err}\n--- sandbox log ---\n{sandbox.tail()}", file=sys.stderr)
+        print(
+            f"\nDemo failed: {type(err).__name__}: {err}\n--- sandbox log ---\n{sandbox.tail()}",
+            file=sys.stderr,
+        )
         return 1
     finally:
         sandbox.stop()

@@ -8,7 +8,7 @@ retries; one-time schedules with ActionAfterCompletion DELETE are deleted after 
 
 from __future__ import annotations
 
-import json
+import contextlib
 import logging
 import threading
 import uuid
@@ -34,7 +34,11 @@ class Fired:
     ok: bool
 
     def to_dict(self) -> dict[str, Any]:
-        return {"schedule": self.schedule, "scheduled_time": scheduler_time(self.scheduled_time), "ok": self.ok}
+        return {
+            "schedule": self.schedule,
+            "scheduled_time": scheduler_time(self.scheduled_time),
+            "ok": self.ok,
+        }
 
 
 def scheduler_time(value: datetime) -> str:
@@ -170,10 +174,9 @@ class SchedulerEngine:
         if ScheduleTiming(schedule.get("ScheduleExpression", "")).one_time and (
             schedule.get("ActionAfterCompletion") == "DELETE"
         ):
-            try:
+            # the fire itself may have removed it already
+            with contextlib.suppress(self.scheduler.exceptions.ResourceNotFoundException):
                 self.scheduler.delete_schedule(Name=name, GroupName=group)
-            except self.scheduler.exceptions.ResourceNotFoundException:
-                pass  # the fire itself removed it
         log.info("fired %s/%s at %s ok=%s (%s)", group, name, when.isoformat(), ok, arn)
         return Fired(name, group, when, ok)
 
@@ -187,7 +190,11 @@ class SchedulerEngine:
         # change between immediate retries is retried only a few times.
         for attempt in range(1, min(attempts_allowed, 3) + 1):
             payload = fill_context(
-                raw_input, arn=schedule["Arn"], scheduled=when, execution_id=str(uuid.uuid4()), attempt=attempt
+                raw_input,
+                arn=schedule["Arn"],
+                scheduled=when,
+                execution_id=str(uuid.uuid4()),
+                attempt=attempt,
             )
             try:
                 if ":sqs:" in target_arn:
@@ -207,7 +214,3 @@ class SchedulerEngine:
             self.send_to_queue(dead_letter, body)
         log.error("schedule %s could not invoke its target: %s", schedule.get("Name"), error)
         return False
-
-
-def describe(fired: list[Fired]) -> str:
-    return json.dumps([f.to_dict() for f in fired])

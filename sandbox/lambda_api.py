@@ -124,7 +124,9 @@ class FunctionNotFound(LookupError):
 class LambdaRuntime:
     """The template's functions, loaded once into this process and invoked by name or ARN."""
 
-    def __init__(self, specs: Mapping[str, FunctionSpec], clock: SandboxClock, send_to_queue: QueueSender) -> None:
+    def __init__(
+        self, specs: Mapping[str, FunctionSpec], clock: SandboxClock, send_to_queue: QueueSender
+    ) -> None:
         self.specs = dict(specs)
         self.clock = clock
         self.send_to_queue = send_to_queue
@@ -147,8 +149,9 @@ class LambdaRuntime:
         raise FunctionNotFound(name_or_arn)
 
     def load(self) -> None:
-        """Import every handler with its own environment on top of the shared one, then leave the union of
-        all environments set (the functions share this process; the template gives equal names equal values)."""
+        """Import every handler with its own environment on top of the shared one, then leave the union
+        of all environments set (the functions share this process; the template gives equal names equal
+        values)."""
         for spec in self.specs.values():
             for path in [*spec.layer_dirs, spec.code_dir]:
                 if str(path) not in sys.path:
@@ -170,7 +173,9 @@ class LambdaRuntime:
 
     # ------------------------------------------------------------------ invocation
 
-    def invoke(self, spec: FunctionSpec, payload: bytes, client_context: ClientContext | None = None) -> InvokeResult:
+    def invoke(
+        self, spec: FunctionSpec, payload: bytes, client_context: ClientContext | None = None
+    ) -> InvokeResult:
         """A synchronous (RequestResponse) invocation. Raises ValueError for a payload that is not JSON."""
         event = json.loads(payload) if payload.strip() else {}
         request_id = str(uuid.uuid4())

@@ -17,9 +17,11 @@ log = logging.getLogger("sandbox.provision")
 
 
 def clients(endpoint: str, region: str) -> dict[str, Any]:
-    session = boto3.session.Session(aws_access_key_id="test", aws_secret_access_key="test", region_name=region)
+    session = boto3.session.Session(
+        aws_access_key_id="test", aws_secret_access_key="test", region_name=region
+    )
     names = ("dynamodb", "sqs", "scheduler", "iam", "secretsmanager", "ssm")
-    return {name: session.client(name, endpoint_url=endpoint) for name in names}  # type: ignore[call-overload]
+    return {name: session.client(name, endpoint_url=endpoint) for name in names}
 
 
 def provision(stack: Stack, endpoint: str) -> None:
@@ -55,7 +57,9 @@ def _secret(stack: Stack, client: Any, logical_id: str) -> None:
         args["SecretString"] = str(props["SecretString"])
     elif "GenerateSecretString" in props:
         generate = props["GenerateSecretString"]
-        value = client.get_random_password(PasswordLength=int(generate.get("PasswordLength", 32)))["RandomPassword"]
+        value = client.get_random_password(PasswordLength=int(generate.get("PasswordLength", 32)))[
+            "RandomPassword"
+        ]
         if "SecretStringTemplate" in generate and "GenerateStringKey" in generate:
             data = json.loads(generate["SecretStringTemplate"])
             data[generate["GenerateStringKey"]] = value
@@ -95,9 +99,13 @@ def _queue(stack: Stack, client: Any, logical_id: str) -> None:
     for key, value in props.items():
         if key in ("QueueName", "Tags", "SqsManagedSseEnabled"):
             continue
-        attributes[key] = json.dumps(value) if isinstance(value, dict) else str(value).lower() if isinstance(
-            value, bool
-        ) else str(value)
+        attributes[key] = (
+            json.dumps(value)
+            if isinstance(value, dict)
+            else str(value).lower()
+            if isinstance(value, bool)
+            else str(value)
+        )
     client.create_queue(QueueName=stack.physical_name(logical_id), Attributes=attributes)
 
 
@@ -111,7 +119,9 @@ def _role(stack: Stack, client: Any, logical_id: str) -> None:
     )
     for policy in props.get("Policies", []) or []:
         client.put_role_policy(
-            RoleName=name, PolicyName=policy["PolicyName"], PolicyDocument=json.dumps(policy["PolicyDocument"])
+            RoleName=name,
+            PolicyName=policy["PolicyName"],
+            PolicyDocument=json.dumps(policy["PolicyDocument"]),
         )
 
 

@@ -32,7 +32,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: SandboxHTTPServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the base class's name
+    def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s " + format, self.address_string(), *args)
 
     # ------------------------------------------------------------------ plumbing
@@ -41,7 +41,9 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
 
-    def _send(self, status: int, body: Any = None, headers: dict[str, str] | None = None, raw: bool = False) -> None:
+    def _send(
+        self, status: int, body: Any = None, headers: dict[str, str] | None = None, raw: bool = False
+    ) -> None:
         data = b"" if body is None else (body if raw else json.dumps(body).encode())
         self.send_response(status)
         self.send_header("Content-Type", "application/json")
@@ -57,7 +59,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     # ------------------------------------------------------------------ routes
 
-    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+    def do_GET(self) -> None:
         url = urllib.parse.urlsplit(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
         sandbox = self.server.sandbox
@@ -79,7 +81,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(404, {"error": f"no route {url.path}"})
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         url = urllib.parse.urlsplit(self.path)
         body = self._body()
         match = _INVOKE.match(url.path)

@@ -55,7 +55,7 @@ def _construct_tag(loader: _CfnLoader, suffix: str, node: yaml.Node) -> dict[str
     elif isinstance(node, yaml.SequenceNode):
         value = loader.construct_sequence(node, deep=True)
     else:
-        value = loader.construct_mapping(node, deep=True)  # type: ignore[arg-type]
+        value = loader.construct_mapping(node, deep=True)
     return {name: value}
 
 
@@ -64,7 +64,7 @@ _CfnLoader.add_multi_constructor("!", _construct_tag)
 
 def load_template(path: str | Path) -> dict[str, Any]:
     with Path(path).open(encoding="utf-8") as handle:
-        data = yaml.load(handle, Loader=_CfnLoader)  # noqa: S506 - a SafeLoader subclass
+        data = yaml.load(handle, Loader=_CfnLoader)
     if not isinstance(data, dict) or "Resources" not in data:
         raise TemplateError(f"{path} is not a CloudFormation template")
     return data
@@ -209,7 +209,9 @@ class Stack:
         if kind in FUNCTION_TYPES:
             return logical_id
         generated = f"{self.stack_name}-{logical_id}"
-        if kind == "AWS::SQS::Queue" and str(self.resolve(self.raw_properties(logical_id).get("FifoQueue"))) in (
+        if kind == "AWS::SQS::Queue" and str(
+            self.resolve(self.raw_properties(logical_id).get("FifoQueue"))
+        ) in (
             "True",
             "true",
         ):
@@ -247,7 +249,11 @@ class Stack:
             kind = self.resource_type(name)
             if kind == "AWS::SQS::Queue":
                 return self.queue_url(name)
-            if kind in ("AWS::SecretsManager::Secret", "AWS::Serverless::LayerVersion", "AWS::Lambda::LayerVersion"):
+            if kind in (
+                "AWS::SecretsManager::Secret",
+                "AWS::Serverless::LayerVersion",
+                "AWS::Lambda::LayerVersion",
+            ):
                 return self.get_att(name, "Arn")
             return self.physical_name(name)
         if self._implicit_role(name):
@@ -403,8 +409,12 @@ class Stack:
                 environment=environment,
                 layer_dirs=layer_dirs,
                 max_retry_attempts=int(invoke_config.get("MaximumRetryAttempts", 2)),
-                on_failure_arn=str(on_failure.get("Destination", "")) if on_failure.get("Type") == "SQS" else "",
-                dead_letter_arn=str(dead_letter.get("TargetArn", "")) if dead_letter.get("Type") == "SQS" else "",
+                on_failure_arn=str(on_failure.get("Destination", ""))
+                if on_failure.get("Type") == "SQS"
+                else "",
+                dead_letter_arn=str(dead_letter.get("TargetArn", ""))
+                if dead_letter.get("Type") == "SQS"
+                else "",
                 schedules=self._schedule_events(logical_id, props),
             )
         return specs
@@ -418,13 +428,18 @@ class Stack:
             p = event.get("Properties", {}) or {}
             target: dict[str, Any] = {
                 "Arn": self.get_att(logical_id, "Arn"),
-                "RoleArn": p.get("RoleArn") or self._arn("iam", f"role/{self.stack_name}-{logical_id}{event_name}Role"),
+                "RoleArn": p.get("RoleArn")
+                or self._arn("iam", f"role/{self.stack_name}-{logical_id}{event_name}Role"),
             }
             if "Input" in p:
                 target["Input"] = p["Input"]
             if "RetryPolicy" in p:
                 target["RetryPolicy"] = p["RetryPolicy"]
-            if "DeadLetterConfig" in p and isinstance(p["DeadLetterConfig"], dict) and "Arn" in p["DeadLetterConfig"]:
+            if (
+                "DeadLetterConfig" in p
+                and isinstance(p["DeadLetterConfig"], dict)
+                and "Arn" in p["DeadLetterConfig"]
+            ):
                 target["DeadLetterConfig"] = {"Arn": p["DeadLetterConfig"]["Arn"]}
             schedule = {
                 "Name": p.get("Name") or f"{logical_id}{event_name}",

@@ -1,6 +1,7 @@
 """FireFunction: invoked by EventBridge Scheduler (asynchronously) when a schedule is due."""
 
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from cronbell.adapters import clock
@@ -12,9 +13,18 @@ from cronbell.usecases.fire import FireDeps, fire
 from cronbell.wiring import deps, settings
 
 
+PROMPTS = Path(__file__).resolve().parent / "prompts"
+
+
 @cache
 def _chat() -> Any:
     return build_sender(settings())
+
+
+@cache
+def _prompt_file(name: str) -> str:
+    """A prompt template shipped with this function (names are checked: no paths)."""
+    return (PROMPTS / Path(name).name).read_text(encoding="utf-8")
 
 
 @metrics.log_metrics
@@ -31,6 +41,7 @@ def lambda_handler(event: Any, context: Any) -> dict[str, Any]:
         deps=deps(),
         chat=_chat,
         agents=LambdaAgents(settings().agents),
+        prompt_file=_prompt_file,
         metric=count,
         remaining_seconds=lambda: context.get_remaining_time_in_millis() / 1000.0,
     )

@@ -362,3 +362,43 @@ class ScheduleStore:
                 },
             ]
         )
+
+    # --- slots of schedules declared in the template (no item of their own) -----------------
+    def claim_static_slot(self, room_id: str, key: str, slot: str, now: datetime, lease_seconds: int) -> bool:
+        """Claim a slot with a conditional put; False when it is done or held by a live attempt."""
+        cutoff = _iso(now - timedelta(seconds=lease_seconds))
+        try:
+            self._db.put_item(
+                TableName=self._table,
+                Item=_dump(
+                    {
+                        "room_id": room_id,
+                        "sk": slot_sk(key, slot),
+                        "state": "claimed",
+                        "claimed_at": _iso(now),
+                        "expires_at": _epoch(now + self._retention),
+                    }
+                ),
+                ConditionExpression="attribute_not_exists(sk) OR (#st = :claimed AND claimed_at < :cutoff)",
+                ExpressionAttributeNames={"#st": "state"},
+                ExpressionAttributeValues=_dump({":claimed": "claimed", ":cutoff": cutoff}),
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True
+
+    def release_static_slot(self, room_id: str, key: str, slot: str) -> None:
+        self._db.delete_item(TableName=self._table, Key=_dump({"room_id": room_id, "sk": slot_sk(key, slot)}))
+
+    def complete_static_slot(
+        self, room_id: str, key: str, slot: str, now: datetime, outcome: str, detail: str = ""
+    ) -> None:
+        self._db.update_item(
+            TableName=self._table,
+            Key=_dump({"room_id": room_id, "sk": slot_sk(key, slot)}),
+            UpdateExpression="SET #st = :done, outcome = :o, detail = :d, completed_at = :t",
+            ExpressionAttributeNames={"#st": "state"},
+            ExpressionAttributeValues=_dump({":done": "done", ":o": outcome, ":d": detail, ":t": _iso(now)}),
+        )

@@ -20,7 +20,7 @@ import calendar
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
@@ -530,13 +530,14 @@ def next_fires(spec: CronSpec, after: datetime, tz: ZoneInfo, count: int) -> lis
     a local time that does not exist that day is skipped, a repeated one fires once (the first)."""
     fields = parse_fields(spec.expr)
     times = sorted(fields.times())
+    after_utc = after.astimezone(UTC)  # compare instants: same-zone comparisons ignore `fold`
     out: list[datetime] = []
     if count <= 0:
         return out
     for day in fire_days(fields, after.astimezone(tz).date()):
         for hour, minute in times:
             aware, kind = localize(datetime(day.year, day.month, day.day, hour, minute), tz)
-            if kind == NONEXISTENT or aware <= after:
+            if kind == NONEXISTENT or aware.astimezone(UTC) <= after_utc:
                 continue
             out.append(aware)
             if len(out) >= count:

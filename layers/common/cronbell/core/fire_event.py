@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -14,12 +15,25 @@ class BadFireEvent(ValueError):
 
 
 @dataclass(frozen=True)
+class StaticAction:
+    """The action of a schedule declared in template.yaml, carried inline in its Input."""
+
+    name: str
+    target_agent: str
+    prompt: str = ""
+    prompt_template: str = ""  # a file under the fire function's prompts/ folder
+    skills: tuple[str, ...] = ()
+    timezone: str = "UTC"
+
+
+@dataclass(frozen=True)
 class FireEvent:
     room_id: str
-    reminder_id: str
+    reminder_id: str  # for a static schedule: "static-<name>"
     slot: str  # the scheduled time, RFC3339 UTC: with reminder_id, the unit of exactly-once
     execution_id: str = ""
     attempt: int = 1
+    static: StaticAction | None = None
 
 
 def _text(event: dict[str, Any], key: str, required: bool = True) -> str:
@@ -35,7 +49,8 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
     if not isinstance(event, dict):
         raise BadFireEvent("the fire input must be a JSON object")
     room_id = _text(event, "room_id")
-    reminder_id = _text(event, "reminder_id")
+    static = _static(event) if "static" in event else None
+    reminder_id = f"static-{static.name}" if static else _text(event, "reminder_id")
     raw_time = event.get("scheduled_time")
     try:
         slot = iso_utc(parse_iso(raw_time)) if isinstance(raw_time, str) else iso_utc(now)
@@ -53,4 +68,35 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
         slot=slot,
         execution_id=execution if isinstance(execution, str) else "",
         attempt=attempt,
+        static=static,
+    )
+
+
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+
+
+def _static(event: dict[str, Any]) -> StaticAction:
+    name = _text(event, "static")
+    action = event.get("action")
+    if not _NAME.match(name) or not isinstance(action, dict):
+        raise BadFireEvent("a static schedule needs a `static` name and an `action` object")
+    if action.get("kind", "agent_call") != "agent_call":
+        raise BadFireEvent("static schedules run agent calls")
+    template = action.get("prompt_template", "")
+    prompt = action.get("prompt", "")
+    skills = action.get("skills", [])
+    if not isinstance(template, str) or not isinstance(prompt, str) or not (template or prompt):
+        raise BadFireEvent("a static action needs `prompt` or `prompt_template`")
+    if template and not _NAME.match(template):
+        raise BadFireEvent("`prompt_template` must be a plain file name")
+    if not isinstance(skills, list) or not all(isinstance(s, str) for s in skills):
+        raise BadFireEvent("`skills` must be a list of strings")
+    zone = action.get("timezone", "UTC")
+    return StaticAction(
+        name=name,
+        target_agent=_text(action, "target_agent"),
+        prompt=prompt,
+        prompt_template=template,
+        skills=tuple(skills),
+        timezone=zone if isinstance(zone, str) else "UTC",
     )

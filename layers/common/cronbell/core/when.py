@@ -434,7 +434,7 @@ def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -
     at = at.replace(microsecond=0)
     if at.year > MAX_YEAR:
         raise _invalid(raw, language, "too far ahead" if language == "en" else "demasiado lejos")
-    if at <= now:
+    if at.astimezone(UTC) <= now.astimezone(UTC):  # instants: same-zone comparisons ignore `fold`
         raise _past(at, now, tz, language)
     return OneShot(at=at, notes=tuple(notes))
 
@@ -508,7 +508,7 @@ def _read(
         )
         if (clock[0], clock[1]) <= (now_local.hour, now_local.minute) or _wall(
             naive, tz, language, []
-        ) <= now:
+        ).astimezone(UTC) <= now.astimezone(UTC):
             naive += timedelta(days=1)
         return _wall(naive, tz, language, notes)
     return None

@@ -7,6 +7,9 @@
 A transient failure gives the claim back and raises, so Lambda's async retry runs again and,
 when retries run out, the event lands in the dead-letter queue. A permanent refusal by the chat
 platform is recorded as `delivery_failed` and not retried.
+
+Schedules declared in template.yaml carry their action inline and have no item: their slot is
+claimed with a conditional put of its own.
 """
 
 from __future__ import annotations
@@ -15,15 +18,16 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from cronbell.adapters.agents import AgentError, AgentTimeout
 from cronbell.adapters.chat.base import ChatMessage, ChatSender, PermanentChatError, TransientChatError
 from cronbell.adapters.store import BUSY, CLAIMED, DUPLICATE, Conflict
 from cronbell.core import chat_text, models
-from cronbell.core.fire_event import FireEvent
-from cronbell.core.instants import parse_iso
+from cronbell.core.fire_event import FireEvent, StaticAction
+from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
+from cronbell.core.prompts import agent_request, fill_prompt
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -43,10 +47,9 @@ class RetryLater(Exception):
     """Raised to make Lambda retry the event (its async retries, then the dead-letter queue)."""
 
 
-class Agents:
-    """The agent port (see adapters.agents.LambdaAgents)."""
-
-    configured: bool
+class Agents(Protocol):
+    @property
+    def configured(self) -> bool: ...
 
     def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str: ...
 
@@ -55,12 +58,31 @@ class Agents:
 class FireDeps:
     deps: Deps
     chat: Callable[[], ChatSender]  # built on first use: the token is fetched only when needed
-    agents: Any = None  # Agents
+    agents: Agents | None = None
+    prompt_file: Callable[[str], str] = field(default=lambda name: "")  # a template under prompts/
     metric: Callable[[str, float], None] = field(default=lambda name, value: None)
     remaining_seconds: Callable[[], float] = field(default=lambda: 60.0)
 
 
+@dataclass(frozen=True)
+class _Job:
+    """What one slot delivers, whatever kind of schedule it came from."""
+
+    kind: str
+    room_id: str  # where the message goes
+    label: str  # schedule name or id, for notices
+    locale: str
+    text: str = ""
+    user_id: str = ""
+    target_agent: str = ""
+    prompt: str = ""
+    skills: tuple[str, ...] = ()
+    timeout: int = 0
+
+
 def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
+    if event.static is not None:
+        return _fire_static(event, event.static, fd)
     deps = fd.deps
     result: dict[str, Any] = {"schedule_id": event.reminder_id, "slot": event.slot}
     schedule = deps.store.get(event.room_id, event.reminder_id)
@@ -73,9 +95,7 @@ def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
     if schedule.status != models.ACTIVE:
         _remove_orphans(schedule.scheduler_names, deps)
         return {**result, "outcome": INACTIVE, "status": schedule.status}
-    if schedule.kind == models.AGENT_CALL and (fd.agents is None or not fd.agents.configured):
-        log.warning("agent_call skipped: no agents configured in this deployment")
-        fd.metric("AgentsNotConfigured", 1)
+    if schedule.kind == models.AGENT_CALL and not _agents_ready(fd):
         return {**result, "outcome": NO_AGENTS}
 
     claim = deps.store.claim_slot(schedule, event.slot, deps.now(), deps.settings.slot_lease_seconds)
@@ -87,75 +107,121 @@ def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
     if claim != CLAIMED:
         return {**result, "outcome": INACTIVE}
 
+    final = "" if schedule.recurring else models.FIRED
     try:
-        message = _compose(schedule, event, fd)
-        if message is None:
-            _complete(schedule, event, fd, NOTHING_TO_POST)
-            return {**result, "outcome": NOTHING_TO_POST}
-        deadline = time.monotonic() + max(1.0, fd.remaining_seconds() - 10.0)
-        message_id = fd.chat().send(message, idempotency_key=f"{schedule.id}-{event.slot}", deadline=deadline)
-    except PermanentChatError as err:
-        log.error("delivery refused by the chat platform", extra={"reason": err.reason})
-        fd.metric("DeliveryFailed", 1)
-        _complete(schedule, event, fd, DELIVERY_FAILED, err.reason, final=models.DELIVERY_FAILED)
-        _remove_orphans(schedule.scheduler_names, deps)
-        return {**result, "outcome": DELIVERY_FAILED, "reason": err.reason}
-    except TransientChatError as err:
-        deps.store.release_slot(schedule, event.slot)
-        raise RetryLater(f"chat delivery failed, will retry: {err}") from err
+        outcome, detail = _deliver(_job_of(schedule, fd), event, fd)
     except BaseException:
         deps.store.release_slot(schedule, event.slot)
         raise
-
-    _complete(schedule, event, fd, DELIVERED, message_id)
-    fd.metric("Fired", 1)
-    fd.metric("FireLatencySeconds", (deps.now() - parse_iso(event.slot)).total_seconds())
-    return {**result, "outcome": DELIVERED, "message_id": message_id}
-
-
-def _compose(schedule: Schedule, event: FireEvent, fd: FireDeps) -> ChatMessage | None:
-    if schedule.kind == models.MESSAGE:
-        return chat_text.reminder_message(schedule.output_room, schedule.user_id, schedule.text, schedule.locale)
-    settings = fd.deps.settings
-    timeout = min(
-        schedule.agent_timeout_seconds or settings.agent_timeout_seconds,
-        settings.agent_timeout_max_seconds,
-    )
-    request = {
-        "kind": "task",
-        "from": "cronbell",
-        "prompt": schedule.prompt,
-        "skills": list(schedule.skills),
-        "room_id": schedule.output_room,
-        "schedule_id": schedule.id,
-        "scheduled_time": event.slot,
-    }
+    if outcome == DELIVERY_FAILED:
+        final = models.DELIVERY_FAILED
     try:
-        answer = fd.agents.call(schedule.target_agent, request, timeout)
-    except AgentTimeout as err:
-        log.error("agent timed out", extra={"agent": schedule.target_agent})
-        fd.metric("AgentFailed", 1)
-        return chat_text.notice_message(schedule.output_room, f"⚠️ {schedule.name or schedule.id}: {err.reason}")
-    except AgentError as err:
-        log.error("agent failed", extra={"agent": schedule.target_agent, "reason": err.reason})
-        fd.metric("AgentFailed", 1)
-        return chat_text.notice_message(schedule.output_room, f"⚠️ {schedule.name or schedule.id}: {err.reason}")
-    if not answer:
-        log.info("agent answered nothing; nothing posted", extra={"agent": schedule.target_agent})
-        return None
-    return chat_text.agent_answer_message(schedule.output_room, schedule.name, answer, schedule.locale)
-
-
-def _complete(
-    schedule: Schedule, event: FireEvent, fd: FireDeps, outcome: str, detail: str = "", final: str = ""
-) -> None:
-    if not final and not schedule.recurring:
-        final = models.FIRED
-    try:
-        fd.deps.store.complete_slot(schedule, event.slot, fd.deps.now(), outcome, detail, final_status=final)
+        deps.store.complete_slot(schedule, event.slot, deps.now(), outcome, detail, final_status=final)
     except Conflict:
-        # Deleted while we held the slot can only happen past the lease; the post went out once.
         log.warning("schedule changed during delivery", extra={"outcome": outcome})
+    if outcome == DELIVERY_FAILED:
+        _remove_orphans(schedule.scheduler_names, deps)
+        return {**result, "outcome": outcome, "reason": detail}
+    return {**result, "outcome": outcome, "message_id": detail}
+
+
+def _fire_static(event: FireEvent, action: StaticAction, fd: FireDeps) -> dict[str, Any]:
+    deps = fd.deps
+    result: dict[str, Any] = {"schedule_id": event.reminder_id, "slot": event.slot}
+    if not _agents_ready(fd):
+        return {**result, "outcome": NO_AGENTS}
+    store, lease = deps.store, deps.settings.slot_lease_seconds
+    if not store.claim_static_slot(event.room_id, event.reminder_id, event.slot, deps.now(), lease):
+        fd.metric("DuplicateSuppressed", 1)
+        return {**result, "outcome": DUPLICATE_SUPPRESSED}
+    template = fd.prompt_file(action.prompt_template) if action.prompt_template else action.prompt
+    job = _Job(
+        kind=models.AGENT_CALL,
+        room_id=event.room_id,
+        label=action.name,
+        locale=deps.settings.default_locale,
+        target_agent=action.target_agent,
+        prompt=template,
+        skills=action.skills,
+        timeout=deps.settings.agent_timeout_seconds,
+    )
+    try:
+        outcome, detail = _deliver(job, event, fd, timezone=action.timezone)
+    except BaseException:
+        store.release_static_slot(event.room_id, event.reminder_id, event.slot)
+        raise
+    store.complete_static_slot(event.room_id, event.reminder_id, event.slot, deps.now(), outcome, detail)
+    return {**result, "outcome": outcome, "detail": detail}
+
+
+def _agents_ready(fd: FireDeps) -> bool:
+    if fd.agents is None or not fd.agents.configured:
+        log.warning("agent_call skipped: no agents configured in this deployment")
+        fd.metric("AgentsNotConfigured", 1)
+        return False
+    return True
+
+
+def _job_of(schedule: Schedule, fd: FireDeps) -> _Job:
+    settings = fd.deps.settings
+    return _Job(
+        kind=schedule.kind,
+        room_id=schedule.output_room,
+        label=schedule.name or schedule.id,
+        locale=schedule.locale,
+        text=schedule.text,
+        user_id=schedule.user_id,
+        target_agent=schedule.target_agent,
+        prompt=schedule.prompt,
+        skills=tuple(schedule.skills),
+        timeout=min(schedule.agent_timeout_seconds or settings.agent_timeout_seconds, settings.agent_timeout_max_seconds),
+    )
+
+
+def _deliver(job: _Job, event: FireEvent, fd: FireDeps, timezone: str = "UTC") -> tuple[str, str]:
+    """Compose and post. Returns (outcome, message id or reason); raises RetryLater when the
+    chat platform may accept it later."""
+    message = _compose(job, event, fd, timezone)
+    if message is None:
+        return NOTHING_TO_POST, ""
+    deadline = time.monotonic() + max(1.0, fd.remaining_seconds() - 10.0)
+    try:
+        message_id = fd.chat().send(message, idempotency_key=f"{event.reminder_id}-{event.slot}", deadline=deadline)
+    except PermanentChatError as err:
+        log.error("delivery refused by the chat platform", extra={"reason": err.reason})
+        fd.metric("DeliveryFailed", 1)
+        return DELIVERY_FAILED, err.reason
+    except TransientChatError as err:
+        raise RetryLater(f"chat delivery failed, will retry: {err}") from err
+    fd.metric("Fired", 1)
+    fd.metric("FireLatencySeconds", (fd.deps.now() - parse_iso(event.slot)).total_seconds())
+    return DELIVERED, message_id
+
+
+def _compose(job: _Job, event: FireEvent, fd: FireDeps, timezone: str) -> ChatMessage | None:
+    if job.kind == models.MESSAGE:
+        return chat_text.reminder_message(job.room_id, job.user_id, job.text, job.locale)
+    assert fd.agents is not None
+    fields = {
+        "now": iso_utc(fd.deps.now()),
+        "room_id": job.room_id,
+        "scheduled_time": event.slot,
+        "schedule_id": event.reminder_id,
+        "name": job.label,
+        "timezone": timezone,
+    }
+    request = agent_request(fill_prompt(job.prompt, fields), list(job.skills), job.room_id, event.reminder_id, event.slot)
+    try:
+        answer = fd.agents.call(job.target_agent, request, job.timeout)
+    except AgentError as err:
+        level = "timed out" if isinstance(err, AgentTimeout) else "failed"
+        log.error(f"agent {level}", extra={"agent": job.target_agent, "reason": err.reason})
+        fd.metric("AgentFailed", 1)
+        return chat_text.notice_message(job.room_id, f"⚠️ {job.label}: {err.reason}")
+    if not answer:
+        log.info("agent answered nothing; nothing posted", extra={"agent": job.target_agent})
+        return None
+    return chat_text.agent_answer_message(job.room_id, job.label, answer, job.locale)
 
 
 def _remove_orphans(names: list[str], deps: Deps) -> None:

@@ -1,0 +1,28 @@
+"""Prompts given to agents: placeholders filled from the schedule, nothing else touched."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+PLACEHOLDERS = ("now", "room_id", "scheduled_time", "schedule_id", "name", "timezone")
+_TOKEN = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
+
+
+def fill_prompt(template: str, fields: Mapping[str, str]) -> str:
+    """Replace `{now}`, `{room_id}`, ... with their values. Other braces (JSON, code) stay as written."""
+    return _TOKEN.sub(lambda m: fields.get(m.group(1), m.group(0)), template)
+
+
+def agent_request(prompt: str, skills: list[str], room_id: str, schedule_id: str, slot: str) -> dict[str, Any]:
+    """The agent contract's request."""
+    return {
+        "kind": "task",
+        "from": "cronbell",
+        "prompt": prompt,
+        "skills": list(skills),
+        "room_id": room_id,
+        "schedule_id": schedule_id,
+        "scheduled_time": slot,
+    }

@@ -1,0 +1,149 @@
+"""agent_call fires on a moto server: prompt, allowlist, timeouts, errors, static schedules."""
+
+from __future__ import annotations
+
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from cfnlint.decode import decode
+
+from cronbell.adapters.agents import AgentError, AgentTimeout
+from cronbell.core.fire_event import parse_fire_event
+from cronbell.usecases import fire as fire_uc
+from cronbell.usecases import tools
+from cronbell.usecases.fire import FireDeps
+from tests.integration.test_tools import ok
+from tests.support.aws import ROOT, Stack
+from tests.support.chat import RecordingChat
+from tests.support.envelopes import ROOM, envelope
+from tests.support.handlers import load_handler
+
+
+@dataclass
+class FakeAgents:
+    answer: str = ""
+    error: AgentError | None = None
+    configured: bool = True
+    calls: list[tuple[str, dict[str, Any], int]] = field(default_factory=list)
+    delay: float = 0.0
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+        with self._lock:
+            self.calls.append((agent_id, request, timeout_seconds))
+        if self.delay:
+            threading.Event().wait(self.delay)
+        if self.error:
+            raise self.error
+        return self.answer or f"echo: {request['prompt']}"
+
+
+def job(stack: Stack, **extra: Any) -> str:
+    args = {"name": "summary", "prompt": "Summarise {room_id} at {scheduled_time}", "cron_expr": "0 18 * * *"}
+    return str(ok(tools.handle(envelope("cron_create", {**args, **extra}), stack.deps()))["id"])
+
+
+def run(stack: Stack, agents: FakeAgents, chat: RecordingChat, event: dict[str, Any]) -> dict[str, Any]:
+    fd = FireDeps(
+        deps=stack.deps(),
+        chat=lambda: chat,
+        agents=agents,
+        prompt_file=lambda name: load_handler("fire").PROMPTS.joinpath(name).read_text(),
+    )
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), fd)
+
+
+def slot_event(sid: str, slot: str = "2026-11-30T17:00:00Z") -> dict[str, Any]:
+    return {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot, "execution_id": "e", "attempt": "1"}
+
+
+def test_agent_answer_is_posted_with_the_contract_request(stack: Stack) -> None:
+    sid = job(stack, skills=["web"], timeout_seconds=30)
+    agents, chat = FakeAgents(), RecordingChat()
+    out = run(stack, agents, chat, slot_event(sid))
+    assert out["outcome"] == "delivered"
+    [(agent, request, timeout)] = agents.calls
+    assert agent == "echo" and timeout == 30
+    assert request == {
+        "kind": "task",
+        "from": "cronbell",
+        "prompt": f"Summarise {ROOM} at 2026-11-30T17:00:00Z",
+        "skills": ["web"],
+        "room_id": ROOM,
+        "schedule_id": sid,
+        "scheduled_time": "2026-11-30T17:00:00Z",
+    }
+    [(message, _)] = chat.sent
+    assert f"echo: Summarise {ROOM}" in message.text and message.room_id == ROOM
+
+
+def test_duplicate_slot_never_calls_the_agent_twice(stack: Stack) -> None:
+    sid = job(stack)
+    agents, chat = FakeAgents(delay=0.3), RecordingChat()
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda _: run(stack, agents, chat, slot_event(sid)), range(4)))
+    run(stack, agents, chat, slot_event(sid))
+    assert len(agents.calls) == 1 and len(chat.sent) == 1
+
+
+def test_timeout_posts_a_notice_and_does_not_crash(stack: Stack) -> None:
+    sid = job(stack)
+    agents = FakeAgents(error=AgentTimeout("the agent did not answer within 120 s"))
+    chat = RecordingChat()
+    assert run(stack, agents, chat, slot_event(sid))["outcome"] == "delivered"
+    [(message, _)] = chat.sent
+    assert "did not answer within 120 s" in message.text
+
+
+def test_agent_error_posts_a_short_notice_without_trace(stack: Stack) -> None:
+    sid = job(stack)
+    chat = RecordingChat()
+    run(stack, FakeAgents(error=AgentError("the agent failed")), chat, slot_event(sid))
+    [(message, _)] = chat.sent
+    assert "the agent failed" in message.text and "Traceback" not in message.text
+
+
+def test_empty_answer_posts_nothing(stack: Stack) -> None:
+    sid = job(stack)
+    agents = FakeAgents()
+    agents.answer = ""
+    chat = RecordingChat()
+
+    class Silent(FakeAgents):
+        def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+            return ""
+
+    assert run(stack, Silent(), chat, slot_event(sid))["outcome"] == "empty_answer"
+    assert chat.sent == []
+
+
+def test_no_agents_configured_skips(stack: Stack) -> None:
+    sid = job(stack)
+    chat = RecordingChat()
+    assert run(stack, FakeAgents(configured=False), chat, slot_event(sid))["outcome"] == "no_agents_configured"
+    assert chat.sent == []
+
+
+def static_input(room: str) -> dict[str, Any]:
+    """The Input template.yaml declares for daily-analysis, as Scheduler fills it in."""
+    template, _ = decode(str(ROOT / "template.yaml"))
+    assert template is not None
+    raw = template["Resources"]["DailyAnalysisSchedule"]["Properties"]["Target"]["Input"]["Fn::Sub"]
+    text = raw.replace("${AnalysisOutputRoom}", room)
+    text = text.replace("<aws.scheduler.scheduled-time>", "2026-11-30T17:00:00Z")
+    text = text.replace("<aws.scheduler.execution-id>", "exec-1").replace("<aws.scheduler.attempt-number>", "1")
+    return dict(json.loads(text))
+
+
+def test_static_schedule_from_the_template_fires_once(stack: Stack) -> None:
+    agents, chat = FakeAgents(), RecordingChat()
+    event = static_input(ROOM)
+    out = run(stack, agents, chat, event)
+    assert out["outcome"] == "delivered", out
+    [(_, request, _)] = agents.calls
+    assert ROOM in request["prompt"] and "2026-11-30T17:00:00Z" in request["prompt"] and "{" not in request["prompt"]
+    assert run(stack, agents, chat, event)["outcome"] == "duplicate"
+    assert len(chat.sent) == 1

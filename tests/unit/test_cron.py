@@ -1,0 +1,331 @@
+"""Recurring schedules: parsing, refusals, EventBridge translation and next fires across DST."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from croniter import croniter
+
+from cronbell.core.cron import (
+    CronSpec,
+    at_expression,
+    eventbridge_expressions,
+    next_fires,
+    parse_fields,
+    parse_recurring,
+)
+from cronbell.core.errors import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
+
+MADRID = ZoneInfo("Europe/Madrid")
+NEW_YORK = ZoneInfo("America/New_York")
+KOLKATA = ZoneInfo("Asia/Kolkata")
+ADELAIDE = ZoneInfo("Australia/Adelaide")
+
+# text -> (normalized five-field expression, EventBridge expressions)
+TRANSLATIONS = [
+    ("0 10 * * 1", "0 10 * * 1", ["cron(0 10 ? * 2 *)"]),
+    ("0 9 * * *", "0 9 * * *", ["cron(0 9 * * ? *)"]),
+    ("0  9 * *   *", "0 9 * * *", ["cron(0 9 * * ? *)"]),
+    ("*/15 * * * *", "*/15 * * * *", ["cron(0/15 * * * ? *)"]),
+    ("5/15 * * * *", "5,20,35,50 * * * *", ["cron(5/15 * * * ? *)"]),
+    ("0 */6 * * *", "0 */6 * * *", ["cron(0 0/6 * * ? *)"]),
+    ("0 9-17/2 * * *", "0 9,11,13,15,17 * * *", ["cron(0 9,11,13,15,17 * * ? *)"]),
+    ("30 8 * * MON-FRI", "30 8 * * 1-5", ["cron(30 8 ? * 2-6 *)"]),
+    ("30 8 * * mon-fri", "30 8 * * 1-5", ["cron(30 8 ? * 2-6 *)"]),
+    ("0 10 * * 0", "0 10 * * 0", ["cron(0 10 ? * 1 *)"]),
+    ("0 10 * * 7", "0 10 * * 0", ["cron(0 10 ? * 1 *)"]),
+    ("0 10 * * SUN", "0 10 * * 0", ["cron(0 10 ? * 1 *)"]),
+    ("0 10 * * 6", "0 10 * * 6", ["cron(0 10 ? * 7 *)"]),
+    ("0 10 * * 5-7", "0 10 * * 0,5,6", ["cron(0 10 ? * 1,6,7 *)"]),
+    ("0 10 * * SAT-SUN", "0 10 * * 0,6", ["cron(0 10 ? * 1,7 *)"]),
+    ("0 10 * * FRI-MON", "0 10 * * 0,1,5,6", ["cron(0 10 ? * 1,2,6,7 *)"]),
+    ("0 10 * * 0-7", "0 10 * * *", ["cron(0 10 * * ? *)"]),
+    ("0 10 * * */2", "0 10 * * 0,2,4,6", ["cron(0 10 ? * 1,3,5,7 *)"]),
+    ("0 0 1 * *", "0 0 1 * *", ["cron(0 0 1 * ? *)"]),
+    ("0 0 L * *".replace("L", "31"), "0 0 31 * *", ["cron(0 0 31 * ? *)"]),
+    ("0 0 1 JAN,jul *", "0 0 1 1,7 *", ["cron(0 0 1 1,7 ? *)"]),
+    ("0 0 1 NOV-FEB *", "0 0 1 1,2,11,12 *", ["cron(0 0 1 1,2,11,12 ? *)"]),
+    ("0 0 29 2 *", "0 0 29 2 *", ["cron(0 0 29 2 ? *)"]),
+    ("0 0 1 */3 *", "0 0 1 */3 *", ["cron(0 0 1 1/3 ? *)"]),
+    ("0 12 1,15 * 1", "0 12 1,15 * 1", ["cron(0 12 1,15 * ? *)", "cron(0 12 ? * 2 *)"]),
+    ("0 0 13 * 5", "0 0 13 * 5", ["cron(0 0 13 * ? *)", "cron(0 0 ? * 6 *)"]),
+    ("0 0 31 2 1", "0 0 31 2 1", ["cron(0 0 ? 2 2 *)"]),  # the day-of-month half never fires: dropped
+    ("0 0 1-31 * 1", "0 0 * * *", ["cron(0 0 * * ? *)"]),  # either rule with every day: every day
+    ("0 0 * * 1", "0 0 * * 1", ["cron(0 0 ? * 2 *)"]),
+    ("0 0 ? * 1", "0 0 * * 1", ["cron(0 0 ? * 2 *)"]),
+    ("@hourly", "0 * * * *", ["cron(0 * * * ? *)"]),
+    ("@daily", "0 0 * * *", ["cron(0 0 * * ? *)"]),
+    ("@weekly", "0 0 * * 0", ["cron(0 0 ? * 1 *)"]),
+    ("@monthly", "0 0 1 * *", ["cron(0 0 1 * ? *)"]),
+    ("@yearly", "0 0 1 1 *", ["cron(0 0 1 1 ? *)"]),
+    ("@ANNUALLY", "0 0 1 1 *", ["cron(0 0 1 1 ? *)"]),
+]
+
+
+@pytest.mark.parametrize(("text", "expr", "expressions"), TRANSLATIONS)
+def test_translation(text: str, expr: str, expressions: list[str]) -> None:
+    spec = parse_recurring(text, 5)
+    assert spec == CronSpec(expr=expr, source=text)
+    assert eventbridge_expressions(spec) == expressions
+    # croniter reads the normalized expression with the same meaning as the original
+    start = datetime(2026, 1, 1)
+    original, normalized = croniter(text.replace("@ANNUALLY", "@annually"), start), croniter(expr, start)
+    assert [original.get_next(datetime) for _ in range(20)] == [normalized.get_next(datetime) for _ in range(20)]
+
+
+def test_equal_range_is_one_value() -> None:
+    """croniter reads `A-A` as the whole cycle; cron and this module read the single value A,
+    and the normalized expression spells it so that croniter agrees."""
+    spec = parse_recurring("5-5 1 * * *", 5)
+    assert spec.expr == "5 1 * * *"
+    assert eventbridge_expressions(spec) == ["cron(5 1 * * ? *)"]
+
+
+PHRASES = [
+    ("every day at 9", "0 9 * * *"),
+    ("daily at 21:30", "30 21 * * *"),
+    ("todos los días a las 9", "0 9 * * *"),
+    ("cada día a las 7 y media", "30 7 * * *"),
+    ("every monday at 10", "0 10 * * 1"),
+    ("todos los lunes a las 10", "0 10 * * 1"),
+    ("cada lunes a las 10", "0 10 * * 1"),
+    ("every weekday at 8", "0 8 * * 1-5"),
+    ("weekdays at 8am", "0 8 * * 1-5"),
+    ("de lunes a viernes a las 8", "0 8 * * 1-5"),
+    ("entre semana a las 8", "0 8 * * 1-5"),
+    ("from monday to friday at 7:30", "30 7 * * 1-5"),
+    ("mon-fri at 9", "0 9 * * 1-5"),
+    ("every weekend at 10", "0 10 * * 0,6"),
+    ("los fines de semana a las 11", "0 11 * * 0,6"),
+    ("every sunday at 9:30am", "30 9 * * 0"),
+    ("Every Sunday at 9:30 PM", "30 21 * * 0"),
+    ("los martes a las 18:00", "0 18 * * 2"),
+    ("los sábados a las 10 de la mañana", "0 10 * * 6"),
+    ("los lunes y miércoles a las 9", "0 9 * * 1,3"),
+    ("los lunes, miércoles y viernes a las 9", "0 9 * * 1,3,5"),
+    ("every monday and thursday at 10 pm", "0 22 * * 1,4"),
+    ("at 9 every monday", "0 9 * * 1"),
+    ("every friday to monday at 9", "0 9 * * 0,1,5,6"),
+    ("every day at 9 and 17", "0 9,17 * * *"),
+    ("todos los días a las 9 y a las 21", "0 9,21 * * *"),
+    ("every month on the 1st at 9", "0 9 1 * *"),
+    ("on the 1st and 15th of every month at 9", "0 9 1,15 * *"),
+    ("el día 1 de cada mes a las 9", "0 9 1 * *"),
+    ("cada mes el día 15 a las 10:30", "30 10 15 * *"),
+    ("every hour", "0 * * * *"),
+    ("hourly", "0 * * * *"),
+    ("cada hora", "0 * * * *"),
+    ("every 2 hours", "0 */2 * * *"),
+    ("cada 6 horas", "0 */6 * * *"),
+    ("every 15 minutes", "*/15 * * * *"),
+    ("cada 30 minutos", "0,30 * * * *"),
+    ("cada media hora", "0,30 * * * *"),
+    ("every minute", "* * * * *"),
+]
+
+
+@pytest.mark.parametrize(("text", "expr"), PHRASES)
+def test_phrases(text: str, expr: str) -> None:
+    spec = parse_recurring(text, 1, "en")
+    assert spec.expr == expr
+    assert spec.source == text
+
+
+INVALID = [
+    "",
+    "0 9 * *",  # four fields
+    "0 0 9 * * *",  # six fields: croniter would read seconds
+    "0 9 * * * 2026",
+    "60 * * * *",
+    "* 24 * * *",
+    "0 0 0 * *",
+    "0 0 32 * *",
+    "0 0 * 13 *",
+    "0 0 * 0 *",
+    "0 0 * * 8",
+    "0 0 * * MONDAY",
+    "0 0 * FOO *",
+    "0 0 * * -1",
+    "*/0 * * * *",
+    "1-60/5 * * * *",
+    "30-10 * * * *",  # backwards outside the month and weekday fields
+    "0 0 * * 1-3/0",
+    "0 0 * * 1,,2",
+    "0 0 L * *",
+    "0 0 ? ? *".replace("? ? *", "* ? ?"),  # '?' in the month field
+    "0 0 15W * *",
+    "0 0 * * 1#2",
+    "H 0 * * *",
+    "cron(0 10 ? * 2 *)",
+    "rate(5 minutes)",
+    "@reboot",
+    "sometimes",
+    "every 45 minutes",  # does not divide the hour: would not really be every 45 minutes
+    "every 5 hours",
+    "every monday",  # no time of day
+    "every blursday at 9",
+]
+
+
+@pytest.mark.parametrize("text", INVALID)
+def test_invalid(text: str) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_recurring(text, 1)
+    assert info.value.code == INVALID_CRON
+    assert "five-field cron" in info.value.message
+    assert info.value.details["reason"]
+
+
+def test_invalid_message_in_spanish() -> None:
+    with pytest.raises(ToolError) as info:
+        parse_recurring("a veces", 1, "es")
+    assert info.value.code == INVALID_CRON
+    assert info.value.message.startswith("No entiendo la programación 'a veces'")
+    assert "todos los lunes a las 10" in info.value.message
+
+
+@pytest.mark.parametrize("text", ["0 0 30 2 *", "0 0 31 4,6,9,11 *", "0 0 30-31 FEB *", "0 0 31 2 *"])
+def test_never_fires(text: str) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_recurring(text, 1)
+    assert info.value.code == NEVER_FIRES
+    assert "never fires" in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "minimum", "gap"),
+    [
+        ("*/2 * * * *", 5, 2),
+        ("* * * * *", 5, 1),
+        ("0,3 * * * *", 5, 3),
+        ("0 0,23 * * *", 120, 60),  # 23:00 then 00:00 the next day
+        ("0 9,10 * * 1", 90, 60),
+        ("every 15 minutes", 30, 15),
+        ("0 0,22 * * 1,3", 1400, 1320),
+        ("59 23 1,31 * *", 1500, 1440),  # the 31st 23:59, then the 1st 23:59
+    ],
+)
+def test_too_frequent(text: str, minimum: int, gap: int) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_recurring(text, minimum)
+    assert info.value.code == TOO_FREQUENT
+    assert info.value.details["shortest_gap_minutes"] == gap
+    assert info.value.details["min_interval_minutes"] == minimum
+
+
+@pytest.mark.parametrize(
+    ("text", "minimum"),
+    [
+        ("0 9 * * *", 5),
+        ("*/5 * * * *", 5),
+        ("*/15 * * * *", 15),
+        ("0 0,23 * * *", 60),
+        ("0 0,22 * * 1,3", 120),
+        ("59 23 * * *", 1440),
+        ("0 0 * * 1", 10080),
+    ],
+)
+def test_frequent_enough(text: str, minimum: int) -> None:
+    assert parse_recurring(text, minimum).expr
+
+
+def test_too_frequent_in_spanish() -> None:
+    with pytest.raises(ToolError) as info:
+        parse_recurring("cada minuto", 5, "es")
+    assert "el mínimo es 5 min" in info.value.message
+
+
+def test_parse_fields_day_rules() -> None:
+    assert parse_fields("0 0 * * *").day_rule == "every"
+    assert parse_fields("0 0 1 * *").day_rule == "dom"
+    assert parse_fields("0 0 * * 1").day_rule == "dow"
+    assert parse_fields("0 0 1 * 1").day_rule == "either"
+    assert parse_fields("0 0 */2 * 1").day_rule == "either"  # croniter: a stepped '*' is a restriction
+    assert parse_fields("0 0 1-31 * */2").day_rule == "dow"  # all days and a '*' on the other side
+    assert parse_fields("0 0 * * 7").weekdays == (0,)
+
+
+def test_at_expression_is_wall_clock() -> None:
+    at = datetime(2026, 12, 1, 9, 0, tzinfo=MADRID)
+    assert at_expression(at) == "at(2026-12-01T09:00:00)"
+    assert at_expression(at.astimezone(UTC)) == "at(2026-12-01T08:00:00)"
+
+
+# --- next fires ---------------------------------------------------------------------------------------
+
+
+def _local(values: list[datetime]) -> list[str]:
+    return [v.isoformat() for v in values]
+
+
+@pytest.mark.parametrize("text", ["0 9 * * *", "*/20 8-10 * * 1-5", "0 12 1,15 * 1", "30 6 29 2 *", "0 0 * * 0"])
+@pytest.mark.parametrize("zone", [UTC, KOLKATA])
+def test_next_fires_match_croniter_without_dst(text: str, zone: ZoneInfo) -> None:
+    spec = parse_recurring(text, 1)
+    after = datetime(2026, 5, 13, 10, 23, tzinfo=zone)
+    expected = croniter(spec.expr, after.replace(tzinfo=None))
+    want = [expected.get_next(datetime).replace(tzinfo=zone) for _ in range(30)]
+    got = next_fires(spec, after, zone, 30)
+    assert got == want
+    assert all(g.tzinfo == zone for g in got)
+
+
+def test_next_fires_is_strictly_after() -> None:
+    spec = parse_recurring("0 9 * * *", 1)
+    after = datetime(2026, 5, 13, 9, 0, tzinfo=MADRID)
+    assert next_fires(spec, after, MADRID, 1)[0].isoformat() == "2026-05-14T09:00:00+02:00"
+    assert next_fires(spec, after - timedelta(seconds=1), MADRID, 1)[0] == after
+    # `after` in another zone is the same instant
+    assert next_fires(spec, after.astimezone(NEW_YORK), MADRID, 1)[0].isoformat() == "2026-05-14T09:00:00+02:00"
+    assert next_fires(spec, after, MADRID, 0) == []
+
+
+def test_madrid_spring_gap_is_skipped_that_day() -> None:
+    spec = parse_recurring("30 2 * * *", 1)
+    got = next_fires(spec, datetime(2026, 3, 27, 12, 0, tzinfo=MADRID), MADRID, 3)
+    assert _local(got) == [
+        "2026-03-28T02:30:00+01:00",
+        "2026-03-30T02:30:00+02:00",  # 2026-03-29 02:30 does not exist
+        "2026-03-31T02:30:00+02:00",
+    ]
+
+
+def test_madrid_autumn_overlap_runs_once_at_the_first() -> None:
+    spec = parse_recurring("*/30 2 * * *", 1)
+    got = next_fires(spec, datetime(2026, 10, 24, 12, 0, tzinfo=MADRID), MADRID, 4)
+    assert [g.astimezone(UTC).isoformat() for g in got] == [
+        "2026-10-25T00:00:00+00:00",  # 02:00 CEST, the first 02:00
+        "2026-10-25T00:30:00+00:00",
+        "2026-10-26T01:00:00+00:00",
+        "2026-10-26T01:30:00+00:00",
+    ]
+    assert all(g.fold == 0 for g in got)
+
+
+def test_new_york_spring_and_autumn() -> None:
+    hourly = parse_recurring("15 * * * *", 1)
+    spring = next_fires(hourly, datetime(2026, 3, 8, 0, 30, tzinfo=NEW_YORK), NEW_YORK, 3)
+    assert _local(spring) == ["2026-03-08T01:15:00-05:00", "2026-03-08T03:15:00-04:00", "2026-03-08T04:15:00-04:00"]
+    autumn = next_fires(hourly, datetime(2026, 11, 1, 0, 30, tzinfo=NEW_YORK), NEW_YORK, 3)
+    assert _local(autumn) == ["2026-11-01T01:15:00-04:00", "2026-11-01T02:15:00-05:00", "2026-11-01T03:15:00-05:00"]
+    # every fire is a distinct instant, strictly increasing
+    instants = [a.astimezone(UTC) for a in autumn]
+    assert instants == sorted(set(instants))
+
+
+def test_adelaide_half_hour_zone_and_its_dst() -> None:
+    spec = parse_recurring("30 2 * * *", 1)
+    spring = next_fires(spec, datetime(2026, 10, 3, 12, 0, tzinfo=ADELAIDE), ADELAIDE, 2)
+    assert _local(spring) == ["2026-10-05T02:30:00+10:30", "2026-10-06T02:30:00+10:30"]
+    autumn = next_fires(spec, datetime(2026, 4, 4, 12, 0, tzinfo=ADELAIDE), ADELAIDE, 2)
+    assert _local(autumn) == ["2026-04-05T02:30:00+10:30", "2026-04-06T02:30:00+09:30"]
+    kolkata = next_fires(spec, datetime(2026, 3, 28, 12, 0, tzinfo=KOLKATA), KOLKATA, 2)
+    assert _local(kolkata) == ["2026-03-29T02:30:00+05:30", "2026-03-30T02:30:00+05:30"]
+
+
+def test_leap_day_fires_every_four_years() -> None:
+    spec = parse_recurring("0 9 29 2 *", 1)
+    got = next_fires(spec, datetime(2026, 1, 1, tzinfo=UTC), MADRID, 3)
+    assert [g.date().isoformat() for g in got] == ["2028-02-29", "2032-02-29", "2036-02-29"]
