@@ -12,7 +12,6 @@ from cronbell.observability import count, logger, metrics
 from cronbell.usecases.fire import FireDeps, fire
 from cronbell.wiring import deps, settings
 
-
 PROMPTS = Path(__file__).resolve().parent / "prompts"
 
 

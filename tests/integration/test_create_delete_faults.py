@@ -29,7 +29,11 @@ def faulty_deps(stack: Stack, log: CallLog) -> Any:
     return stack.deps(
         store=ScheduleStore(log.wrap(stack.ddb), s.table_name, s.retention_days),
         scheduler=SchedulerGateway(
-            log.wrap(stack.scheduler), s.schedule_group, s.fire_function_arn, s.scheduler_role_arn, s.scheduler_dlq_arn
+            log.wrap(stack.scheduler),
+            s.schedule_group,
+            s.fire_function_arn,
+            s.scheduler_role_arn,
+            s.scheduler_dlq_arn,
         ),
     )
 
@@ -57,7 +61,9 @@ def test_create_failure_at_each_call(stack: Stack, case: str, failure: str) -> N
 
 
 @pytest.mark.parametrize("case", sorted(CREATES))
-def test_create_crash_after_each_call_never_leaves_a_live_item_without_entries(stack: Stack, case: str) -> None:
+def test_create_crash_after_each_call_never_leaves_a_live_item_without_entries(
+    stack: Stack, case: str
+) -> None:
     tool, args = CREATES[case]
     calls = count_calls(stack, tool, args)
     ok(tools.handle(envelope("delete_reminder", {"id": live_items(stack)[0]["id"]}), stack.deps()))

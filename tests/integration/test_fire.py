@@ -19,7 +19,9 @@ from tests.support.envelopes import ROOM, USER, envelope
 
 
 def create(stack: Stack, **args: Any) -> str:
-    return str(ok(tools.handle(envelope("create_reminder", {"message": "Stand up", **args}), stack.deps()))["id"])
+    return str(
+        ok(tools.handle(envelope("create_reminder", {"message": "Stand up", **args}), stack.deps()))["id"]
+    )
 
 
 def scheduler_input(sid: str, slot: str, attempt: int = 1) -> dict[str, Any]:
@@ -33,7 +35,9 @@ def scheduler_input(sid: str, slot: str, attempt: int = 1) -> dict[str, Any]:
     }
 
 
-def run(stack: Stack, chat: RecordingChat, event: dict[str, Any], metrics: list[str] | None = None) -> dict[str, Any]:
+def run(
+    stack: Stack, chat: RecordingChat, event: dict[str, Any], metrics: list[str] | None = None
+) -> dict[str, Any]:
     fd = FireDeps(
         deps=stack.deps(),
         chat=lambda: chat,
@@ -61,7 +65,9 @@ def test_one_shot_delivered_once_then_marked_fired(stack: Stack) -> None:
     # a duplicate delivery (Lambda async duplicate, Scheduler retry) posts nothing
     again = run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z", attempt=2), metrics)
     assert again["outcome"] in ("duplicate", "inactive") and len(chat.sent) == 1
-    listed = ok(tools.handle(envelope("list_reminders", {"include_inactive": True}), stack.deps()))["schedules"]
+    listed = ok(tools.handle(envelope("list_reminders", {"include_inactive": True}), stack.deps()))[
+        "schedules"
+    ]
     assert listed[0]["status"] == "fired" and listed[0]["next_fire"] is None
     assert live_items(stack) == []
     assert_consistent_after_fire(stack)
@@ -217,4 +223,7 @@ def test_no_post_after_a_successful_delete_answer(stack: Stack) -> None:
     delete_it()
     t.join()
     assert answered_at == [len(chat.sent)]  # nothing was posted after the delete answered
-    assert run(stack, chat, scheduler_input(sid, "2026-12-02T08:00:00Z"))["outcome"] in ("inactive", "unknown_schedule")
+    assert run(stack, chat, scheduler_input(sid, "2026-12-02T08:00:00Z"))["outcome"] in (
+        "inactive",
+        "unknown_schedule",
+    )

@@ -104,7 +104,11 @@ def test_dom_or_dow_owns_two_entries_listed_and_deleted_as_one(stack: Stack) -> 
 
 def test_timezone_argument_beats_context(stack: Stack) -> None:
     result = ok(
-        call(stack, "create_reminder", {"message": "x", "time": "2026-12-01 09:00", "timezone": "America/New_York"})
+        call(
+            stack,
+            "create_reminder",
+            {"message": "x", "time": "2026-12-01 09:00", "timezone": "America/New_York"},
+        )
     )
     assert result["timezone"] == "America/New_York"
     assert stack.entries()[result["id"]]["ScheduleExpressionTimezone"] == "America/New_York"
@@ -114,8 +118,11 @@ def test_timezone_argument_beats_context(stack: Stack) -> None:
 def test_default_timezone_when_context_has_none(moto_endpoint: str, clock: Any) -> None:
     stack = provision(moto_endpoint, clock, default_timezone="Asia/Kolkata")
     answer = tools.handle(
-        {"tool": "create_reminder", "arguments": {"message": "x", "time": "2026-12-01 09:00"},
-         "context": {"room_id": ROOM, "user_id": USER}},
+        {
+            "tool": "create_reminder",
+            "arguments": {"message": "x", "time": "2026-12-01 09:00"},
+            "context": {"room_id": ROOM, "user_id": USER},
+        },
         stack.deps(),
     )
     assert ok(answer)["next_fire"]["utc"] == "2026-12-01T03:30:00Z"
@@ -132,7 +139,9 @@ def test_duplicate_returns_the_existing_schedule(stack: Stack) -> None:
     assert second["id"] == first["id"] and second["duplicate"] is True and first["duplicate"] is False
     assert len(live_items(stack)) == 1
     assert_consistent(stack)
-    other_zone = ok(call(stack, "create_reminder", {"message": "Standup", "cron": "0 10 * * 1", "timezone": "UTC"}))
+    other_zone = ok(
+        call(stack, "create_reminder", {"message": "Standup", "cron": "0 10 * * 1", "timezone": "UTC"})
+    )
     assert other_zone["id"] != first["id"]
 
 
@@ -145,12 +154,16 @@ def test_rooms_see_and_delete_only_their_own(stack: Stack) -> None:
     assert ok(other)["schedules"] == []
     denied = call(stack, "delete_reminder", {"id": mine["id"]}, room=OTHER_ROOM)
     assert denied["error"]["code"] == errors.NOT_FOUND
-    assert call(stack, "cron_delete", {"id": mine["id"]}, room=OTHER_ROOM)["error"]["code"] == errors.NOT_FOUND
+    assert (
+        call(stack, "cron_delete", {"id": mine["id"]}, room=OTHER_ROOM)["error"]["code"] == errors.NOT_FOUND
+    )
     assert len(live_items(stack)) == 1
 
 
 def test_room_in_arguments_is_refused(stack: Stack) -> None:
-    answer = call(stack, "create_reminder", {"message": "x", "time": "2026-12-01 09:00", "room_id": OTHER_ROOM})
+    answer = call(
+        stack, "create_reminder", {"message": "x", "time": "2026-12-01 09:00", "room_id": OTHER_ROOM}
+    )
     assert answer["error"]["code"] == errors.INVALID_ARGUMENTS
     assert stack.items() == []
 
@@ -160,7 +173,9 @@ def test_limit_holds_under_60_concurrent_creates(moto_endpoint: str, clock: Any)
     deps = stack.deps()
 
     def create(i: int) -> dict[str, Any]:
-        return tools.handle(envelope("create_reminder", {"message": f"m{i}", "time": "2026-12-01 09:00"}), deps)
+        return tools.handle(
+            envelope("create_reminder", {"message": f"m{i}", "time": "2026-12-01 09:00"}), deps
+        )
 
     with ThreadPoolExecutor(max_workers=12) as pool:
         answers = list(pool.map(create, range(60)))
@@ -214,8 +229,10 @@ def test_past_time_error_says_what_time_it_is(stack: Stack) -> None:
         ({"tool": "list_reminders", "context": {"room_id": ROOM}}, errors.MISSING_CONTEXT),
         ({"tool": "list_reminders", "context": {"room_id": 5, "user_id": USER}}, errors.MISSING_CONTEXT),
         ({"tool": "make_coffee", "context": {"room_id": ROOM, "user_id": USER}}, errors.UNKNOWN_TOOL),
-        ({"tool": "list_reminders", "arguments": [1], "context": {"room_id": ROOM, "user_id": USER}},
-         errors.INVALID_ARGUMENTS),
+        (
+            {"tool": "list_reminders", "arguments": [1], "context": {"room_id": ROOM, "user_id": USER}},
+            errors.INVALID_ARGUMENTS,
+        ),
     ],
 )
 def test_malformed_envelopes(stack: Stack, event: Any, code: str) -> None:
@@ -233,7 +250,17 @@ def test_list_shows_every_field_and_hides_inactive(stack: Stack) -> None:
     listed = ok(call(stack, "list_reminders"))
     assert [s["id"] for s in listed["schedules"]] == [b["id"]]
     row = listed["schedules"][0]
-    for key in ("id", "kind", "preview", "schedule", "timezone", "enabled", "status", "next_fire", "last_fired"):
+    for key in (
+        "id",
+        "kind",
+        "preview",
+        "schedule",
+        "timezone",
+        "enabled",
+        "status",
+        "next_fire",
+        "last_fired",
+    ):
         assert key in row
     assert row["next_fire"]["local"] == "2026-12-01T07:30:00+01:00"
     everything = ok(call(stack, "list_reminders", {"include_inactive": True}))["schedules"]
@@ -256,7 +283,12 @@ def test_cron_create_stores_agent_call_and_lists(stack: Stack) -> None:
         call(
             stack,
             "cron_create",
-            {"name": "daily summary", "prompt": "Summarise the day", "cron_expr": "0 18 * * *", "skills": ["web"]},
+            {
+                "name": "daily summary",
+                "prompt": "Summarise the day",
+                "cron_expr": "0 18 * * *",
+                "skills": ["web"],
+            },
         )
     )
     assert result["kind"] == "agent_call" and result["target_agent"] == "echo" and result["channel"] == ROOM
@@ -279,7 +311,13 @@ def test_cron_create_stores_agent_call_and_lists(stack: Stack) -> None:
 
 
 def test_cron_create_once_with_fire_at(stack: Stack) -> None:
-    result = ok(call(stack, "cron_create", {"name": "think", "prompt": "Think again", "fire_at": "2026-11-30T12:00:00Z"}))
+    result = ok(
+        call(
+            stack,
+            "cron_create",
+            {"name": "think", "prompt": "Think again", "fire_at": "2026-11-30T12:00:00Z"},
+        )
+    )
     entry = stack.entries()[result["id"]]
     assert entry["ScheduleExpression"] == "at(2026-11-30T13:00:00)"
     assert entry["ActionAfterCompletion"] == "DELETE"
@@ -289,8 +327,14 @@ def test_cron_create_once_with_fire_at(stack: Stack) -> None:
 @pytest.mark.parametrize(
     ("args", "code"),
     [
-        ({"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "target_agent": "nobody"}, errors.UNKNOWN_AGENT),
-        ({"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "channel": OTHER_ROOM}, errors.FORBIDDEN_CHANNEL),
+        (
+            {"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "target_agent": "nobody"},
+            errors.UNKNOWN_AGENT,
+        ),
+        (
+            {"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "channel": OTHER_ROOM},
+            errors.FORBIDDEN_CHANNEL,
+        ),
         ({"name": "x" * 101, "prompt": "p", "cron_expr": "0 9 * * *"}, errors.TOO_LONG),
         ({"name": "x", "prompt": "p" * 8001, "cron_expr": "0 9 * * *"}, errors.TOO_LONG),
         ({"name": "x", "prompt": "p"}, errors.INVALID_ARGUMENTS),
@@ -306,7 +350,13 @@ def test_cron_create_refusals(stack: Stack, args: dict[str, Any], code: str) -> 
 
 def test_allowed_output_room(moto_endpoint: str, clock: Any) -> None:
     stack = provision(moto_endpoint, clock, allowed_output_rooms=(OTHER_ROOM,))
-    result = ok(call(stack, "cron_create", {"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "channel": OTHER_ROOM}))
+    result = ok(
+        call(
+            stack,
+            "cron_create",
+            {"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "channel": OTHER_ROOM},
+        )
+    )
     assert result["channel"] == OTHER_ROOM
     # still owned by (and listed in) the creating room
     assert [s["id"] for s in ok(call(stack, "list_reminders"))["schedules"]] == [result["id"]]

@@ -94,7 +94,11 @@ class Stack:
             "settings": s,
             "store": ScheduleStore(self.ddb, s.table_name, s.retention_days),
             "scheduler": SchedulerGateway(
-                self.scheduler, s.schedule_group, s.fire_function_arn, s.scheduler_role_arn, s.scheduler_dlq_arn
+                self.scheduler,
+                s.schedule_group,
+                s.fire_function_arn,
+                s.scheduler_role_arn,
+                s.scheduler_dlq_arn,
             ),
             "now": self.clock.now,
         }

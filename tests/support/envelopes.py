@@ -22,5 +22,11 @@ def envelope(
     return {
         "tool": tool,
         "arguments": arguments or {},
-        "context": {"room_id": room, "user_id": user, "agent_id": agent, "timezone": timezone, "locale": locale},
+        "context": {
+            "room_id": room,
+            "user_id": user,
+            "agent_id": agent,
+            "timezone": timezone,
+            "locale": locale,
+        },
     }

@@ -18,7 +18,11 @@ def throttling(op: str) -> Exception:
 
 def server_error(op: str) -> Exception:
     return ClientError(
-        {"Error": {"Code": "InternalServerError", "Message": "boom"}, "ResponseMetadata": {"HTTPStatusCode": 500}}, op
+        {
+            "Error": {"Code": "InternalServerError", "Message": "boom"},
+            "ResponseMetadata": {"HTTPStatusCode": 500},
+        },
+        op,
     )
 
 

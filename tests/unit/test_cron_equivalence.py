@@ -13,14 +13,16 @@ from zoneinfo import ZoneInfo
 import pytest
 from aws_croniter import AwsCroniter
 from croniter import croniter
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from cronbell.core.cron import eventbridge_expressions, next_fires, parse_recurring
 from cronbell.core.errors import ToolError
 
 COUNT = 50
-LAST = datetime(2150, 1, 1)  # aws-croniter stops at 2199; leave room for sparse schedules
+# aws-croniter gives up after ten steps of its search: the eight years between the leap days of 2096
+# and 2104 are too many for it. Compare fires before 2100.
+LAST = datetime(2100, 1, 1)
 ZONE = ZoneInfo("Asia/Kolkata")  # no DST: wall time and instants line up one to one
 
 MONTHS = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
@@ -124,7 +126,7 @@ starts = st.datetimes(min_value=datetime(2024, 1, 1), max_value=datetime(2031, 1
 
 @settings(
     derandomize=True,
-    max_examples=250,
+    max_examples=1000,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -135,7 +137,9 @@ def test_translation_fires_exactly_like_the_original(text: str, start: datetime)
     except ToolError as exc:
         assert exc.code == "never_fires", (text, exc.message)
         assert _croniter_fires_none(text)
+        event("refused: never fires")
         return
+    event(f"EventBridge expressions: {len(eventbridge_expressions(parse_recurring(text, 0)))}")
     _check(text, start)
 
 

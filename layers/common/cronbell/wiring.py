@@ -35,7 +35,11 @@ def deps() -> Deps:
         settings=s,
         store=ScheduleStore(aws.client("dynamodb"), s.table_name, s.retention_days),
         scheduler=SchedulerGateway(
-            aws.client("scheduler"), s.schedule_group, s.fire_function_arn, s.scheduler_role_arn, s.scheduler_dlq_arn
+            aws.client("scheduler"),
+            s.schedule_group,
+            s.fire_function_arn,
+            s.scheduler_role_arn,
+            s.scheduler_dlq_arn,
         ),
         now=clock.now,
         start_fire=_start_fire(s) if s.fire_function_arn else None,

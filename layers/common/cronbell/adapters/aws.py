@@ -14,4 +14,4 @@ _CONFIG = Config(connect_timeout=3, read_timeout=10, retries={"max_attempts": 3,
 
 @cache
 def client(service: str) -> Any:
-    return boto3.client(service, config=_CONFIG)  # type: ignore[call-overload]
+    return boto3.client(service, config=_CONFIG)

@@ -21,6 +21,13 @@ from cronbell.core.instants import iso_utc as _iso
 from cronbell.core.models import Schedule
 
 ROOM_SK = "room"
+_RECORD_FIRE = (
+    "SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one"
+    " REMOVE inflight_slot, inflight_at"
+)
+# a slot may be claimed when it has never been, or when its claim outlived the lease (a crash)
+_SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND claimed_at < :cutoff)"
+_SCHEDULE_IDLE = "(attribute_not_exists(inflight_at) OR inflight_at < :cutoff OR inflight_slot = :slot)"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 
@@ -176,7 +183,9 @@ class ScheduleStore:
                 raise LimitReached() from err
             raise
 
-    def retire(self, schedule: Schedule, status: str, now: datetime, lease_seconds: int, reason: str = "") -> None:
+    def retire(
+        self, schedule: Schedule, status: str, now: datetime, lease_seconds: int, reason: str = ""
+    ) -> None:
         """Move a live schedule to a final status (deleted, missed), atomically freeing its room
         slot and dedupe pointer. Raises Busy while a delivery holds it, Conflict if not live."""
         self._finish(schedule, status, now, reason=reason, idle_since=now - timedelta(seconds=lease_seconds))
@@ -192,13 +201,21 @@ class ScheduleStore:
         extra_items: list[dict[str, Any]] | None = None,
         idle_since: datetime | None = None,
     ) -> None:
-        sets: dict[str, Any] = {"status": status, "expires_at": _epoch(now + self._retention), "updated_at": _iso(now)}
+        sets: dict[str, Any] = {
+            "status": status,
+            "expires_at": _epoch(now + self._retention),
+            "updated_at": _iso(now),
+        }
         if reason:
             sets["status_reason"] = reason
         sets.update(extra_set or {})
         names = {f"#a{i}": k for i, k in enumerate(sets)}
         values = {f":a{i}": v for i, v in enumerate(sets.values())}
-        update = "SET " + ", ".join(f"#a{i} = :a{i}" for i in range(len(sets))) + " REMOVE inflight_slot, inflight_at"
+        update = (
+            "SET "
+            + ", ".join(f"#a{i} = :a{i}" for i in range(len(sets)))
+            + " REMOVE inflight_slot, inflight_at"
+        )
         condition = "#s IN (:active, :paused)"
         if idle_since is not None:
             condition += " AND (attribute_not_exists(inflight_at) OR inflight_at < :idle)"
@@ -266,8 +283,7 @@ class ScheduleStore:
                             "TableName": self._table,
                             "Key": _dump({"room_id": schedule.room_id, "sk": schedule_sk(schedule.id)}),
                             "UpdateExpression": "SET inflight_slot = :slot, inflight_at = :t",
-                            "ConditionExpression": "#s = :active AND "
-                            "(attribute_not_exists(inflight_at) OR inflight_at < :cutoff OR inflight_slot = :slot)",
+                            "ConditionExpression": "#s = :active AND " + _SCHEDULE_IDLE,
                             "ExpressionAttributeNames": {"#s": "status"},
                             "ExpressionAttributeValues": _dump(
                                 {":slot": slot, ":t": t, ":cutoff": cutoff, ":active": models.ACTIVE}
@@ -279,9 +295,14 @@ class ScheduleStore:
                         "Put": {
                             "TableName": self._table,
                             "Item": _dump(
-                                {**key, "state": "claimed", "claimed_at": t, "expires_at": _epoch(now + self._retention)}
+                                {
+                                    **key,
+                                    "state": "claimed",
+                                    "claimed_at": t,
+                                    "expires_at": _epoch(now + self._retention),
+                                }
                             ),
-                            "ConditionExpression": "attribute_not_exists(sk) OR (#st = :claimed AND claimed_at < :cutoff)",
+                            "ConditionExpression": _SLOT_FREE,
                             "ExpressionAttributeNames": {"#st": "state"},
                             "ExpressionAttributeValues": _dump({":claimed": "claimed", ":cutoff": cutoff}),
                         }
@@ -338,14 +359,18 @@ class ScheduleStore:
                 "Key": _dump({"room_id": schedule.room_id, "sk": slot_sk(schedule.id, slot)}),
                 "UpdateExpression": "SET #st = :done, outcome = :o, detail = :d, completed_at = :t",
                 "ExpressionAttributeNames": {"#st": "state"},
-                "ExpressionAttributeValues": _dump({":done": "done", ":o": outcome, ":d": detail, ":t": _iso(now)}),
+                "ExpressionAttributeValues": _dump(
+                    {":done": "done", ":o": outcome, ":d": detail, ":t": _iso(now)}
+                ),
             }
         }
         if final_status:
             fired = {"last_fired_at": _iso(now), "fire_count": schedule.fire_count + 1}
             if final_status == models.FIRED:
                 fired["fired_at"] = _iso(now)
-            self._finish(schedule, final_status, now, reason=detail, extra_set=fired, extra_items=[slot_update])
+            self._finish(
+                schedule, final_status, now, reason=detail, extra_set=fired, extra_items=[slot_update]
+            )
             return
         self._db.transact_write_items(
             TransactItems=[
@@ -354,8 +379,7 @@ class ScheduleStore:
                     "Update": {
                         "TableName": self._table,
                         "Key": _dump({"room_id": schedule.room_id, "sk": schedule_sk(schedule.id)}),
-                        "UpdateExpression": "SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one "
-                        "REMOVE inflight_slot, inflight_at",
+                        "UpdateExpression": _RECORD_FIRE,
                         "ConditionExpression": "attribute_exists(sk)",
                         "ExpressionAttributeValues": _dump({":t": _iso(now), ":z": 0, ":one": 1}),
                     }
@@ -379,7 +403,7 @@ class ScheduleStore:
                         "expires_at": _epoch(now + self._retention),
                     }
                 ),
-                ConditionExpression="attribute_not_exists(sk) OR (#st = :claimed AND claimed_at < :cutoff)",
+                ConditionExpression=_SLOT_FREE,
                 ExpressionAttributeNames={"#st": "state"},
                 ExpressionAttributeValues=_dump({":claimed": "claimed", ":cutoff": cutoff}),
             )

@@ -110,7 +110,7 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
 def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
     if when.spec is not None:
         expressions = eventbridge_expressions(when.spec)
-        timing = {"cron": when.spec.expr, "cron_source": when.spec.source}
+        timing: dict[str, Any] = {"cron": when.spec.expr, "cron_source": when.spec.source}
         key_when = when.spec.expr
     else:
         assert when.at is not None
@@ -158,7 +158,9 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
         _undo(created, deps)
         existing = deps.store.get(schedule.room_id, dup.existing_id)
         if existing is None or existing.status not in models.LIVE_STATUSES:
-            raise ToolError(errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again") from dup
+            raise ToolError(
+                errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again"
+            ) from dup
         return _answer(existing, when, deps, locale, duplicate=True)
     except LimitReached:
         _undo(created, deps)

@@ -174,7 +174,10 @@ def _job_of(schedule: Schedule, fd: FireDeps) -> _Job:
         target_agent=schedule.target_agent,
         prompt=schedule.prompt,
         skills=tuple(schedule.skills),
-        timeout=min(schedule.agent_timeout_seconds or settings.agent_timeout_seconds, settings.agent_timeout_max_seconds),
+        timeout=min(
+            schedule.agent_timeout_seconds or settings.agent_timeout_seconds,
+            settings.agent_timeout_max_seconds,
+        ),
     )
 
 
@@ -186,7 +189,9 @@ def _deliver(job: _Job, event: FireEvent, fd: FireDeps, timezone: str = "UTC") -
         return NOTHING_TO_POST, ""
     deadline = time.monotonic() + max(1.0, fd.remaining_seconds() - 10.0)
     try:
-        message_id = fd.chat().send(message, idempotency_key=f"{event.reminder_id}-{event.slot}", deadline=deadline)
+        message_id = fd.chat().send(
+            message, idempotency_key=f"{event.reminder_id}-{event.slot}", deadline=deadline
+        )
     except PermanentChatError as err:
         log.error("delivery refused by the chat platform", extra={"reason": err.reason})
         fd.metric("DeliveryFailed", 1)
@@ -210,7 +215,9 @@ def _compose(job: _Job, event: FireEvent, fd: FireDeps, timezone: str) -> ChatMe
         "name": job.label,
         "timezone": timezone,
     }
-    request = agent_request(fill_prompt(job.prompt, fields), list(job.skills), job.room_id, event.reminder_id, event.slot)
+    request = agent_request(
+        fill_prompt(job.prompt, fields), list(job.skills), job.room_id, event.reminder_id, event.slot
+    )
     try:
         answer = fd.agents.call(job.target_agent, request, job.timeout)
     except AgentError as err:

@@ -58,7 +58,10 @@ def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
     live = [s for s in deps.store.list_room(ctx.room_id, now) if s.status in models.LIVE_STATUSES]
     _, now_text = _now_fields(ctx, deps)
     key = "listed" if live else "listed_none"
-    return {"result": [cron_view(s, now) for s in live], "text": texts.say(key, locale, count=len(live), now=now_text)}
+    return {
+        "result": [cron_view(s, now) for s in live],
+        "text": texts.say(key, locale, count=len(live), now=now_text),
+    }
 
 
 def find(ctx: Context, ref: str, deps: Deps, live_only: bool = True) -> Schedule:
@@ -108,7 +111,9 @@ def delete(args: DeleteById, ctx: Context, deps: Deps) -> dict[str, Any]:
         except Conflict:
             raise ToolError(errors.NOT_FOUND, f"no active schedule {args.id!r} in this room") from None
         except (ClientError, BotoCoreError) as err:
-            raise ToolError(errors.BACKEND_ERROR, "the schedule could not be deleted; nothing changed") from err
+            raise ToolError(
+                errors.BACKEND_ERROR, "the schedule could not be deleted; nothing changed"
+            ) from err
     pending = remove_entries(schedule, deps)
     now_fields, now_text = _now_fields(ctx, deps)
     result = {"id": schedule.id, "deleted": True, "now": now_fields}

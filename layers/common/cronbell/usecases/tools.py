@@ -46,12 +46,13 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
         answer = use_case(args, request.context, deps)
         return success(answer["result"], answer["text"])
     except ToolError as err:
-        return failure(err, texts.say("error", locale, message=err.message))
+        refusal = err
     except (ClientError, BotoCoreError):
         log.exception("AWS call failed")
-        err = ToolError(errors.BACKEND_ERROR, "the schedule store is not answering; try again shortly")
-        return failure(err, texts.say("error", locale, message=err.message))
+        refusal = ToolError(errors.BACKEND_ERROR, "the schedule store is not answering; try again shortly")
     except Exception:  # never an unhandled error for the bot: log it, answer a stable code
         log.exception("tool failed")
-        err = ToolError(errors.INTERNAL_ERROR, "internal error; list the schedules to see what is in place, then try again")
-        return failure(err, texts.say("error", locale, message=err.message))
+        refusal = ToolError(
+            errors.INTERNAL_ERROR, "internal error; list the schedules to see what is in place"
+        )
+    return failure(refusal, texts.say("error", locale, message=refusal.message))

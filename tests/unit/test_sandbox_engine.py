@@ -1,0 +1,186 @@
+"""The sandbox's scheduler engine against moto's Scheduler: order, state, one-time deletion, retries."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from sandbox.clock import VirtualClock
+from sandbox.engine import SchedulerEngine, fill_context
+from sandbox.lambda_api import LambdaRuntime
+from sandbox.template import FunctionSpec
+
+REGION = "us-east-1"
+START = datetime(2030, 1, 7, 8, 0, tzinfo=UTC)  # a Monday
+FUNCTION_ARN = "arn:aws:lambda:us-east-1:123456789012:function:Target"
+
+HANDLER = textwrap.dedent(
+    """
+    import os
+    import boto3
+
+    CALLS = []
+
+    def lambda_handler(event, context):
+        CALLS.append(event)
+        if event.get("fail"):
+            raise RuntimeError("boom")
+        if event.get("spawn"):
+            boto3.client("scheduler", region_name="us-east-1").create_schedule(
+                Name="spawned", GroupName="g", ScheduleExpression=event["spawn"],
+                FlexibleTimeWindow={"Mode": "OFF"},
+                Target={"Arn": context.invoked_function_arn, "RoleArn": "arn:aws:iam::123456789012:role/r",
+                        "Input": '{"name": "spawned", "at": "<aws.scheduler.scheduled-time>"}'},
+            )
+        return {"ok": True}
+    """
+)
+
+
+class World:
+    def __init__(self, tmp_path: Path) -> None:
+        (tmp_path / "app.py").write_text(HANDLER, encoding="utf-8")
+        self.scheduler = boto3.client("scheduler", region_name=REGION)
+        self.sqs = boto3.client("sqs", region_name=REGION)
+        self.dlq_url = self.sqs.create_queue(QueueName="fire-dlq")["QueueUrl"]
+        self.sched_dlq_url = self.sqs.create_queue(QueueName="sched-dlq")["QueueUrl"]
+        self.scheduler.create_schedule_group(Name="g")
+        spec = FunctionSpec(
+            logical_id="Target",
+            name="Target",
+            arn=FUNCTION_ARN,
+            code_dir=tmp_path,
+            handler="app.lambda_handler",
+            timeout=10,
+            memory=128,
+            environment={},
+            max_retry_attempts=2,
+            on_failure_arn="arn:aws:sqs:us-east-1:123456789012:fire-dlq",
+        )
+        self.clock = VirtualClock(START)
+        self.runtime = LambdaRuntime({"Target": spec}, self.clock, self.send)
+        self.runtime.load()
+        self.engine = SchedulerEngine(self.scheduler, self.runtime, self.clock, self.send, START)
+
+    def send(self, queue_arn: str, body: str) -> None:
+        url = self.sqs.get_queue_url(QueueName=queue_arn.rsplit(":", 1)[-1])["QueueUrl"]
+        self.sqs.send_message(QueueUrl=url, MessageBody=body)
+
+    @property
+    def calls(self) -> list[dict[str, Any]]:
+        calls: list[dict[str, Any]] = sys.modules["_sandbox_Target_app"].CALLS
+        return calls
+
+    def create(self, name: str, expression: str, payload: dict[str, Any], **extra: Any) -> None:
+        target = {
+            "Arn": extra.pop("target_arn", FUNCTION_ARN),
+            "RoleArn": "arn:aws:iam::123456789012:role/r",
+            "Input": json.dumps(payload),
+            "DeadLetterConfig": {"Arn": "arn:aws:sqs:us-east-1:123456789012:sched-dlq"},
+        }
+        self.scheduler.create_schedule(
+            Name=name,
+            GroupName="g",
+            ScheduleExpression=expression,
+            FlexibleTimeWindow={"Mode": "OFF"},
+            Target=target,
+            **extra,
+        )
+
+    def queue(self, url: str) -> list[dict[str, Any]]:
+        answer = self.sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)
+        return [json.loads(m["Body"]) for m in answer.get("Messages", [])]
+
+
+@pytest.fixture
+def world(tmp_path: Path) -> Iterator[World]:
+    with mock_aws():
+        yield World(tmp_path)
+
+
+def test_fires_in_time_order_with_context_attributes_and_moves_the_clock(world: World) -> None:
+    world.create(
+        "weekly",
+        "cron(0 10 ? * MON *)",
+        {"name": "weekly", "at": "<aws.scheduler.scheduled-time>", "try": "<aws.scheduler.attempt-number>"},
+        ScheduleExpressionTimezone="Europe/Madrid",
+    )
+    world.create("once", "at(2030-01-07T08:30:00)", {"name": "once", "at": "<aws.scheduler.scheduled-time>"})
+    fired = world.engine.advance(START + timedelta(days=8))
+    assert [(f.schedule, f.scheduled_time, f.ok) for f in fired] == [
+        ("once", datetime(2030, 1, 7, 8, 30, tzinfo=UTC), True),
+        ("weekly", datetime(2030, 1, 7, 9, 0, tzinfo=UTC), True),
+        ("weekly", datetime(2030, 1, 14, 9, 0, tzinfo=UTC), True),
+    ]
+    assert [c["at"] for c in world.calls] == ["2030-01-07T08:30:00Z", "2030-01-07T09:00:00Z", "2030-01-14T09:00:00Z"]
+    assert world.calls[1]["try"] == "1"
+    assert world.clock.now() == START + timedelta(days=8)
+    assert world.engine.advance(START + timedelta(days=8)) == []  # nothing fires twice
+
+
+def test_disabled_schedule_does_not_fire(world: World) -> None:
+    world.create("off", "cron(0 * * * ? *)", {"name": "off"}, State="DISABLED")
+    assert world.engine.advance(START + timedelta(days=1)) == []
+    assert world.calls == []
+
+
+def test_one_time_schedule_with_delete_after_completion_is_removed(world: World) -> None:
+    world.create("once", "at(2030-01-07T09:00:00)", {"name": "once"}, ActionAfterCompletion="DELETE")
+    world.create("kept", "at(2030-01-07T09:00:00)", {"name": "kept"})
+    fired = world.engine.advance(START + timedelta(hours=2))
+    assert sorted(f.schedule for f in fired) == ["kept", "once"]
+    names = [s["Name"] for s in world.scheduler.list_schedules(GroupName="g")["Schedules"]]
+    assert names == ["kept"]
+
+
+def test_handler_error_is_retried_twice_then_sent_to_the_on_failure_destination(world: World) -> None:
+    world.create("bad", "at(2030-01-07T09:00:00)", {"name": "bad", "fail": True})
+    (fired,) = world.engine.advance(START + timedelta(hours=2))
+    assert not fired.ok
+    assert len(world.calls) == 3  # one attempt and Lambda's two retries
+    (record,) = world.queue(world.dlq_url)
+    assert record["requestContext"]["condition"] == "RetriesExhausted"
+    assert record["requestContext"]["approximateInvokeCount"] == 3
+    assert record["requestPayload"] == {"name": "bad", "fail": True}
+    assert record["responsePayload"]["errorType"] == "RuntimeError"
+
+
+def test_a_schedule_created_by_a_fire_is_seen_in_the_same_step(world: World) -> None:
+    world.create("parent", "at(2030-01-07T09:00:00)", {"name": "parent", "spawn": "at(2030-01-07T09:05:00)"})
+    fired = world.engine.advance(START + timedelta(hours=2))
+    assert [(f.schedule, f.scheduled_time.strftime("%H:%M")) for f in fired] == [
+        ("parent", "09:00"),
+        ("spawned", "09:05"),
+    ]
+
+
+def test_a_missing_target_goes_to_the_schedule_dead_letter_queue(world: World) -> None:
+    world.create(
+        "lost",
+        "at(2030-01-07T09:00:00)",
+        {"name": "lost"},
+        target_arn="arn:aws:lambda:us-east-1:123456789012:function:Nobody",
+    )
+    (fired,) = world.engine.advance(START + timedelta(hours=2))
+    assert not fired.ok
+    assert world.queue(world.sched_dlq_url) == [{"name": "lost"}]
+
+
+def test_fill_context_replaces_every_attribute() -> None:
+    text = (
+        '{"a": "<aws.scheduler.schedule-arn>", "t": "<aws.scheduler.scheduled-time>",'
+        ' "e": "<aws.scheduler.execution-id>", "n": "<aws.scheduler.attempt-number>"}'
+    )
+    filled = json.loads(
+        fill_context(text, arn="arn:x", scheduled=datetime(2026, 12, 1, 9, tzinfo=UTC), execution_id="e1", attempt=2)
+    )
+    assert filled == {"a": "arn:x", "t": "2026-12-01T09:00:00Z", "e": "e1", "n": "2"}
