@@ -18,6 +18,7 @@ from typing import Any
 
 import boto3
 
+from sandbox.aws_server import MotoServer
 from sandbox.chat import MatrixChat, SinkChat
 from sandbox.clock import RealClock, SandboxClock, VirtualClock, iso, parse_instant
 from sandbox.engine import SchedulerEngine
@@ -65,7 +66,7 @@ class Sandbox:
         self.sink: SinkChat | None = None
         self.matrix: MatrixChat | None = None
         self.stack: Stack | None = None
-        self._moto: Any = None
+        self._moto: MotoServer | None = None
         self._http: SandboxHTTPServer | None = None
         self._stop = threading.Event()
         self._workdir: str | None = None
@@ -81,16 +82,14 @@ class Sandbox:
     # ------------------------------------------------------------------ lifecycle
 
     def start(self) -> Sandbox:
-        from moto.server import ThreadedMotoServer
-
         o = self.options
-        self._moto = ThreadedMotoServer(ip_address="127.0.0.1", port=o.aws_port or free_port(), verbose=False)
-        self._moto.start()
-        aws_port = self._moto.get_host_and_port()[1]
-        self.aws_endpoint = f"http://127.0.0.1:{aws_port}"
+        self._moto = MotoServer(o.aws_port).start()  # one request at a time, as AWS applies each atomically
+        self.aws_endpoint = self._moto.url
         self._http = SandboxHTTPServer(o.lambda_port, self)  # binds now: its port goes into the environment
         self.lambda_endpoint = f"http://127.0.0.1:{self._http.server_address[1]}"
-        threading.Thread(target=self._http.serve_forever, name="sandbox-http", daemon=True).start()
+        threading.Thread(
+            target=self._http.serve_forever, kwargs={"poll_interval": 0.1}, name="sandbox-http", daemon=True
+        ).start()
         _set_aws_environment(self.aws_endpoint, self.lambda_endpoint)
 
         parameters = self._parameters()
