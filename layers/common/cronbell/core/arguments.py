@@ -6,6 +6,7 @@ Identity never appears here: room, user and agent come only from the envelope's 
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
@@ -95,6 +96,11 @@ def parse(model: type[_Args], arguments: Any) -> Any:
     """Validate `arguments` into `model`, or raise a ToolError that says what is wrong."""
     if arguments is None:
         arguments = {}
+    if isinstance(arguments, str):  # function-calling APIs often hand arguments over as JSON text
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except ValueError:
+            raise ToolError(INVALID_ARGUMENTS, "`arguments` is text that is not valid JSON") from None
     if not isinstance(arguments, dict):
         raise ToolError(INVALID_ARGUMENTS, "`arguments` must be a JSON object")
     try:

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from cronbell.core.fire_event import BadFireEvent, parse_fire_event
+
+NOW = datetime(2026, 12, 1, 9, 0, 30, tzinfo=UTC)
+
+
+def test_scheduler_input() -> None:
+    event = parse_fire_event(
+        {
+            "room_id": "!r:x",
+            "reminder_id": "abc",
+            "scheduled_time": "2026-12-01T09:00:00Z",
+            "execution_id": "e",
+            "attempt": "2",
+        },
+        NOW,
+    )
+    assert (event.slot, event.attempt, event.static) == ("2026-12-01T09:00:00Z", 2, None)
+
+
+def test_offset_times_normalise_to_utc_slots() -> None:
+    event = parse_fire_event(
+        {"room_id": "!r:x", "reminder_id": "a", "scheduled_time": "2026-12-01T10:00:00+01:00"}, NOW
+    )
+    assert event.slot == "2026-12-01T09:00:00Z"
+
+
+def test_unfilled_placeholder_means_now() -> None:
+    event = parse_fire_event(
+        {"room_id": "!r:x", "reminder_id": "a", "scheduled_time": "<aws.scheduler.scheduled-time>"}, NOW
+    )
+    assert event.slot == "2026-12-01T09:00:30Z"
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        None,
+        [],
+        {"room_id": "!r:x"},
+        {"reminder_id": "a"},
+        {"room_id": 1, "reminder_id": "a"},
+        {"room_id": "!r:x", "static": "x"},
+        {"room_id": "!r:x", "static": "../x", "action": {"target_agent": "e"}},
+        {
+            "room_id": "!r:x",
+            "static": "x",
+            "action": {"target_agent": "e", "prompt_template": "../../etc/passwd"},
+        },
+    ],
+)
+def test_bad_inputs(event: Any) -> None:
+    with pytest.raises(BadFireEvent):
+        parse_fire_event(event, NOW)
+
+
+def test_static_input() -> None:
+    event = parse_fire_event(
+        {
+            "static": "daily-analysis",
+            "room_id": "!r:x",
+            "scheduled_time": "2026-12-01T17:00:00Z",
+            "action": {"kind": "agent_call", "target_agent": "echo", "prompt_template": "daily-analysis.txt"},
+        },
+        NOW,
+    )
+    assert event.reminder_id == "static-daily-analysis" and event.static is not None
+    assert event.static.prompt_template == "daily-analysis.txt"
