@@ -102,7 +102,7 @@ class SynapseServer:
     def config(self) -> dict[str, Any]:
         """The homeserver configuration (written as JSON, which YAML readers accept)."""
         assert self.port is not None
-        message_limit = {"per_second": 1, "burst_count": 3} if self.rate_limited else _RELAXED
+        message_limit = {"per_second": 0.5, "burst_count": 3} if self.rate_limited else _RELAXED
         return {
             "server_name": self.server_name,
             "public_baseurl": f"http://127.0.0.1:{self.port}/",

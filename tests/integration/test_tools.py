@@ -56,8 +56,8 @@ def test_one_shot_reaches_scheduler_exactly(stack: Stack) -> None:
     result = ok(answer)
     sid = result["id"]
     entry = stack.entries()[sid]
-    assert entry["ScheduleExpression"] == "at(2026-11-30T18:30:00)"
-    assert entry["ScheduleExpressionTimezone"] == "Europe/Madrid"
+    assert entry["ScheduleExpression"] == "at(2026-11-30T17:30:00)"  # one-shots: the exact instant in UTC
+    assert entry["ScheduleExpressionTimezone"] == "UTC"
     assert entry["ActionAfterCompletion"] == "DELETE"
     assert entry["FlexibleTimeWindow"] == {"Mode": "OFF"}
     assert entry["State"] == "ENABLED"
@@ -111,7 +111,7 @@ def test_timezone_argument_beats_context(stack: Stack) -> None:
         )
     )
     assert result["timezone"] == "America/New_York"
-    assert stack.entries()[result["id"]]["ScheduleExpressionTimezone"] == "America/New_York"
+    assert stack.entries()[result["id"]]["ScheduleExpression"] == "at(2026-12-01T14:00:00)"
     assert result["next_fire"]["utc"] == "2026-12-01T14:00:00Z"
 
 
@@ -319,7 +319,7 @@ def test_cron_create_once_with_fire_at(stack: Stack) -> None:
         )
     )
     entry = stack.entries()[result["id"]]
-    assert entry["ScheduleExpression"] == "at(2026-11-30T13:00:00)"
+    assert entry["ScheduleExpression"] == "at(2026-11-30T12:00:00)"
     assert entry["ActionAfterCompletion"] == "DELETE"
     assert ok(call(stack, "cron_list"))[0]["fire_at"] == "2026-11-30T13:00:00+01:00"
 

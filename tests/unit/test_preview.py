@@ -24,7 +24,11 @@ DESCRIPTIONS = [
     ("0 9,17 * * *", "every day at 09:00 and 17:00", "todos los días a las 09:00 y 17:00"),
     ("30 8 * * 1-5", "every weekday (Monday to Friday) at 08:30", "de lunes a viernes a las 08:30"),
     ("0 10 * * 0,6", "every Saturday and Sunday at 10:00", "los sábados y domingos a las 10:00"),
-    ("0 9 * * 1,3,5", "every Monday, Wednesday and Friday at 09:00", "los lunes, miércoles y viernes a las 09:00"),
+    (
+        "0 9 * * 1,3,5",
+        "every Monday, Wednesday and Friday at 09:00",
+        "los lunes, miércoles y viernes a las 09:00",
+    ),
     ("0 9 * * 5-7", "every day from Friday to Sunday at 09:00", "de viernes a domingo a las 09:00"),
     ("30 9 * * 7", "every Sunday at 09:30", "todos los domingos a las 09:30"),
     ("0 9 1 * *", "on day 1 of every month at 09:00", "el día 1 de cada mes a las 09:00"),

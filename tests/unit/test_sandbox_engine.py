@@ -102,7 +102,9 @@ class World:
 
 
 @pytest.fixture
-def world(tmp_path: Path) -> Iterator[World]:
+def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_LAMBDA"):  # in-process moto, not a server
+        monkeypatch.delenv(name, raising=False)
     with mock_aws():
         yield World(tmp_path)
 
@@ -121,7 +123,11 @@ def test_fires_in_time_order_with_context_attributes_and_moves_the_clock(world: 
         ("weekly", datetime(2030, 1, 7, 9, 0, tzinfo=UTC), True),
         ("weekly", datetime(2030, 1, 14, 9, 0, tzinfo=UTC), True),
     ]
-    assert [c["at"] for c in world.calls] == ["2030-01-07T08:30:00Z", "2030-01-07T09:00:00Z", "2030-01-14T09:00:00Z"]
+    assert [c["at"] for c in world.calls] == [
+        "2030-01-07T08:30:00Z",
+        "2030-01-07T09:00:00Z",
+        "2030-01-14T09:00:00Z",
+    ]
     assert world.calls[1]["try"] == "1"
     assert world.clock.now() == START + timedelta(days=8)
     assert world.engine.advance(START + timedelta(days=8)) == []  # nothing fires twice
@@ -181,6 +187,8 @@ def test_fill_context_replaces_every_attribute() -> None:
         ' "e": "<aws.scheduler.execution-id>", "n": "<aws.scheduler.attempt-number>"}'
     )
     filled = json.loads(
-        fill_context(text, arn="arn:x", scheduled=datetime(2026, 12, 1, 9, tzinfo=UTC), execution_id="e1", attempt=2)
+        fill_context(
+            text, arn="arn:x", scheduled=datetime(2026, 12, 1, 9, tzinfo=UTC), execution_id="e1", attempt=2
+        )
     )
     assert filled == {"a": "arn:x", "t": "2026-12-01T09:00:00Z", "e": "e1", "n": "2"}

@@ -148,7 +148,9 @@ def test_timeout_is_an_unhandled_error(endpoint: Any) -> None:
 def test_event_invocation_answers_202_then_retries_and_dead_letters(endpoint: Any) -> None:
     client, dead_letters, runtime = endpoint
     answer = client.invoke(
-        FunctionName="ToolsFunction", InvocationType="Event", Payload=json.dumps({"do": "fail", "why": "async"})
+        FunctionName="ToolsFunction",
+        InvocationType="Event",
+        Payload=json.dumps({"do": "fail", "why": "async"}),
     )
     assert answer["StatusCode"] == 202
     runtime.wait_background()

@@ -219,7 +219,8 @@ def test_madrid_spring_gap_is_shifted_forward_with_a_note() -> None:
     got = parse_one_shot("2026-03-29 02:30", now, MADRID, "en")
     assert got.at.isoformat() == "2026-03-29T03:30:00+02:00"
     assert got.notes == (
-        "2026-03-29 02:30 does not exist in Europe/Madrid (clocks go forward); using 03:30 (UTC+02:00) instead.",
+        "2026-03-29 02:30 does not exist in Europe/Madrid (clocks go forward); "
+        "using 03:30 (UTC+02:00) instead.",
     )
     spanish = parse_one_shot("el domingo a las 2:30", now, MADRID, "es")
     assert spanish.at.isoformat() == "2026-03-29T03:30:00+02:00"

@@ -44,6 +44,18 @@ class SchedulerGateway:
         enabled: bool = True,
         description: str = "",
     ) -> None:
+        definition = self._definition(expression, timezone, target_input, one_time, enabled, description)
+        self._client.create_schedule(Name=name, GroupName=self._group, **definition)
+
+    def _definition(
+        self,
+        expression: str,
+        timezone: str,
+        target_input: str,
+        one_time: bool,
+        enabled: bool,
+        description: str,
+    ) -> dict[str, Any]:
         target: dict[str, Any] = {
             "Arn": self._target_arn,
             "RoleArn": self._role_arn,
@@ -52,17 +64,36 @@ class SchedulerGateway:
         }
         if self._dlq_arn:
             target["DeadLetterConfig"] = {"Arn": self._dlq_arn}
-        self._client.create_schedule(
-            Name=name,
-            GroupName=self._group,
-            ScheduleExpression=expression,
-            ScheduleExpressionTimezone=timezone,
-            FlexibleTimeWindow={"Mode": "OFF"},
-            State="ENABLED" if enabled else "DISABLED",
-            ActionAfterCompletion="DELETE" if one_time else "NONE",
-            Description=description[:512],
-            Target=target,
-        )
+        return {
+            "ScheduleExpression": expression,
+            "ScheduleExpressionTimezone": timezone,
+            "FlexibleTimeWindow": {"Mode": "OFF"},
+            "State": "ENABLED" if enabled else "DISABLED",
+            "ActionAfterCompletion": "DELETE" if one_time else "NONE",
+            "Description": description[:512],
+            "Target": target,
+        }
+
+    def put(
+        self,
+        name: str,
+        expression: str,
+        timezone: str,
+        target_input: str,
+        *,
+        one_time: bool,
+        enabled: bool = True,
+        description: str = "",
+    ) -> None:
+        """Create the entry, or replace every field of an existing one (UpdateSchedule resets
+        whatever it is not given, so it always gets the whole definition)."""
+        definition = self._definition(expression, timezone, target_input, one_time, enabled, description)
+        try:
+            self._client.update_schedule(Name=name, GroupName=self._group, **definition)
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "ResourceNotFoundException":
+                raise
+            self._client.create_schedule(Name=name, GroupName=self._group, **definition)
 
     def delete(self, name: str) -> bool:
         """Remove an entry. False when it was already gone (a fired one-shot deletes itself)."""

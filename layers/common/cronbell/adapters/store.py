@@ -54,7 +54,7 @@ def _load(item: dict[str, Any]) -> dict[str, Any]:
 
 def _schedule_from_item(item: dict[str, Any]) -> Schedule:
     data = _load(item)
-    for k in ("fire_count", "agent_timeout_seconds"):
+    for k in ("fire_count", "agent_timeout_seconds", "version"):
         if k in data:
             data[k] = int(data[k])
     return Schedule.from_dict(data)

@@ -16,6 +16,7 @@ from cronbell.core.errors import INVALID_ARGUMENTS, TOO_LONG, ToolError
 MAX_MESSAGE = 2000
 MAX_PROMPT = 8000
 MAX_NAME = 100
+MAX_SNOOZE_MINUTES = 7 * 24 * 60
 
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Message = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MESSAGE)]
@@ -56,8 +57,13 @@ class ListReminders(_Args):
     include_inactive: bool = Field(False, description="Also show fired, deleted and failed schedules.")
 
 
-class DeleteById(_Args):
+class ById(_Args):
+    """One schedule of this room, by id or name: delete, pause, resume and skip the next fire."""
+
     id: Short = Field(description="The schedule id (from a list), or its unique name.")
+
+
+DeleteById = ById  # the earlier name of the same model
 
 
 class CronCreate(_Args):
@@ -90,6 +96,142 @@ class CronList(_Args):
 class RunNow(_Args):
     kind: Literal["cron"] = Field("cron", description="What to run: 'cron'.")
     target: Short = Field(description="The schedule id or name.")
+
+
+UPDATABLE = ("message", "prompt", "time", "cron", "timezone", "target_agent", "channel", "name")
+
+
+class UpdateReminder(_Args):
+    """Change one schedule in place: only the fields given change, the id stays."""
+
+    id: Short = Field(description="The schedule id (from a list), or its unique name.")
+    message: Message | None = Field(None, description="New reminder text (reminders only).")
+    prompt: Prompt | None = Field(
+        None, description="New agent prompt (agent calls only); it must stand alone, without this chat."
+    )
+    time: Short | None = Field(
+        None,
+        description="New time, once: the same forms as `create_reminder`'s `time`, in the user's zone.",
+    )
+    cron: Short | None = Field(
+        None,
+        description="New repeating schedule: five-field cron 'MIN HOUR DOM MON DOW' or 'every monday at 10'.",
+    )
+    timezone: Short | None = Field(None, description="New IANA zone such as Europe/Madrid.")
+    target_agent: Short | None = Field(None, description="New agent id to run (agent calls only).")
+    channel: Short | None = Field(None, description="New room id for the answers (agent calls only).")
+    name: Name | None = Field(None, description="New short name.")
+
+    @model_validator(mode="after")
+    def _some_change(self) -> UpdateReminder:
+        if all(getattr(self, field) is None for field in UPDATABLE):
+            raise ValueError(f"give at least one field to change: {', '.join(UPDATABLE)}")
+        if self.time is not None and self.cron is not None:
+            raise ValueError("give `time` (once) or `cron` (recurring), not both")
+        return self
+
+
+class SnoozeReminder(_Args):
+    """Postpone the next fire of one schedule: `minutes` from now, or `until` a time."""
+
+    id: Short = Field(description="The schedule id (from a list), or its unique name.")
+    minutes: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_SNOOZE_MINUTES,
+        description=f"Minutes from now, 1 to {MAX_SNOOZE_MINUTES} (a week).",
+    )
+    until: Short | None = Field(
+        None, description="The new time: the same forms as `create_reminder`'s `time`, in the user's zone."
+    )
+
+    @model_validator(mode="after")
+    def _one_delay(self) -> SnoozeReminder:
+        if (self.minutes is None) == (self.until is None):
+            raise ValueError("give exactly one of `minutes` or `until`")
+        return self
+
+
+# Every tool's argument model, by tool name (the names are a public contract).
+TOOL_ARGUMENTS: dict[str, type[_Args]] = {
+    "create_reminder": CreateReminder,
+    "list_reminders": ListReminders,
+    "delete_reminder": ById,
+    "cron_create": CronCreate,
+    "cron_list": CronList,
+    "cron_delete": ById,
+    "run_now": RunNow,
+    "update_reminder": UpdateReminder,
+    "pause_reminder": ById,
+    "resume_reminder": ById,
+    "snooze_reminder": SnoozeReminder,
+    "skip_next": ById,
+}
+
+# What each tool is for, as the model reads it in its tool list. These carry the lessons users
+# taught the bots the hard way: read the clock first, stay in the user's zone, confirm, update.
+TOOL_DESCRIPTIONS: dict[str, str] = {
+    "create_reminder": (
+        "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly "
+        "one). Before computing a time, read the current time `now` from the last answer of these tools; "
+        "write times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user "
+        "before creating it. Sending the same reminder twice returns the existing one."
+    ),
+    "list_reminders": (
+        "List this room's schedules (reminders and agent calls): `id`, `status`, `next_fire` in local "
+        "time and UTC, and the current time `now`. Call it to get an id before changing a schedule, and "
+        "to read `now` before computing a time. `include_inactive` adds fired, deleted and failed ones."
+    ),
+    "delete_reminder": (
+        "Delete one of this room's schedules by `id` (from `list_reminders` or `cron_list`) or its unique "
+        "name; it never fires again. To change a schedule use `update_reminder`, not delete and create. "
+        "Confirm with the user before deleting a recurring schedule."
+    ),
+    "cron_create": (
+        "Schedule an agent call: at fire time `target_agent` (default: the calling agent) gets `prompt` "
+        "and its answer is posted to `channel` (default: this room). Give exactly one of `cron_expr` "
+        "(recurring) or `fire_at` (once), in the user's zone. The agent will not see this chat: write a "
+        "prompt that stands alone, with every name, place and detail it needs. Confirm recurring "
+        "schedules with the user first."
+    ),
+    "cron_list": (
+        "List this room's active and paused schedules as a compact array: `id`, `name`, `cron_expr`, "
+        "`fire_at`, `timezone`, `enabled`, `kind`, `next_fire` (local time). Its ids work with every "
+        "tool that takes an `id`."
+    ),
+    "cron_delete": (
+        "Delete one of this room's schedules by `id` (from `cron_list` or `list_reminders`) or its unique "
+        "name; the same as `delete_reminder`. To change a schedule use `update_reminder`, not delete and "
+        "create."
+    ),
+    "run_now": (
+        "Fire one of this room's schedules right now, as if its time had come; `target` is its id or "
+        "name. Its regular schedule does not change. Use it to try an agent call, or when the user asks "
+        "to run it now."
+    ),
+    "update_reminder": (
+        "Change a schedule in place, keeping its id: pass `id` and only what changes (`message` for "
+        "reminders, `prompt` for agent calls, `time` or `cron`, `timezone`, `name`, `target_agent`, "
+        "`channel`). Prefer it to deleting and creating again. Compute new times from the current time "
+        "in the last answer, in the user's zone, and confirm a changed recurring schedule with the user."
+    ),
+    "pause_reminder": (
+        "Pause one of this room's schedules by `id`: it stops firing but is kept, and `resume_reminder` "
+        "turns it back on. Use it when the user wants a break, instead of deleting."
+    ),
+    "resume_reminder": (
+        "Turn a paused schedule back on by `id`. It fires again from its next regular time; fires "
+        "that fell while it was paused are not replayed."
+    ),
+    "snooze_reminder": (
+        "Postpone the next fire of one schedule by `id`: give exactly one of `minutes` (from now) or "
+        "`until` (a time, in the user's zone). A recurring schedule keeps its regular times after that."
+    ),
+    "skip_next": (
+        "Skip only the next fire of a recurring schedule by `id`; later ones happen as usual. To stop it "
+        "for a while use `pause_reminder`; to move one fire use `snooze_reminder`."
+    ),
+}
 
 
 def parse(model: type[_Args], arguments: Any) -> Any:

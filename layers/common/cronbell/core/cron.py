@@ -256,13 +256,14 @@ def _normalized(fields: CronFields) -> str:
     return f"{minute} {hour} {dom} {month} {dow}"
 
 
-def _shortest_gap(fields: CronFields) -> int:
-    """Minimum minutes between two consecutive fires, in wall-clock time."""
+def _shortest_gap(fields: CronFields, enough: int) -> int:
+    """Minimum minutes between two consecutive fires, in wall-clock time; exact when under `enough`,
+    otherwise possibly a lower bound that is at least `enough`."""
     minutes = sorted(h * 60 + m for h, m in fields.times())
     gap = min((b - a for a, b in pairwise(minutes)), default=10**9)
     spread = minutes[-1] - minutes[0]
-    if 1440 - spread >= gap:
-        return gap
+    if 1440 - spread >= gap or min(gap, 1440 - spread) >= enough:
+        return min(gap, 1440 - spread)
     # the last fire of a day and the first of the next fire day may be closer: find the fewest days
     # between two fire days over a window that holds every weekday, month length and leap year
     previous: date | None = None
@@ -311,7 +312,7 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         else:
             msg = f"The schedule {source!r} never fires: those days do not exist in those months."
         raise ToolError(NEVER_FIRES, msg, {"cron": expr})
-    gap = _shortest_gap(fields)
+    gap = _shortest_gap(fields, min_interval_minutes)
     if gap < min_interval_minutes:
         if language == "es":
             msg = (

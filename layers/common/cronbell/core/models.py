@@ -34,6 +34,16 @@ def looks_like_id(text: str) -> bool:
     return len(text) == ID_LENGTH and all(c in _ID_ALPHABET for c in text)
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One EventBridge Scheduler schedule that fires a cronbell schedule."""
+
+    name: str
+    expression: str  # at(...) or cron(...)
+    timezone: str
+    one_time: bool
+
+
 @dataclass
 class Schedule:
     """One schedule of a room. `at` (one-shot, local ISO time) or `cron` (recurring) is set."""
@@ -53,7 +63,7 @@ class Schedule:
     channel: str = ""  # output room; defaults to room_id
     target_agent: str = ""
     agent_timeout_seconds: int = 0  # 0: the deployment default
-    at: str = ""  # one-shot: local wall time "YYYY-MM-DDTHH:MM:SS" in `timezone`
+    at: str = ""  # one-shot: local time with its offset, "2026-12-01T09:00:00+01:00"
     cron: str = ""  # recurring: normalized five-field expression
     cron_source: str = ""  # what the caller wrote, if it differs from `cron`
     expressions: list[str] = field(default_factory=list)  # Scheduler expressions, one per entry
@@ -63,6 +73,9 @@ class Schedule:
     fired_at: str = ""
     status_reason: str = ""
     dedupe_key: str = ""
+    version: int = 0  # bumped by every change: the condition of optimistic updates
+    skip_slot: str = ""  # RFC3339 UTC of one occurrence not to deliver (skip_next)
+    snooze_at: str = ""  # at(...) in UTC of an extra one-time entry (a snoozed occurrence)
 
     @property
     def recurring(self) -> bool:
@@ -78,7 +91,20 @@ class Schedule:
 
     @property
     def scheduler_names(self) -> list[str]:
-        return scheduler_names(self.id, len(self.expressions) or 1)
+        names = scheduler_names(self.id, len(self.expressions) or 1)
+        return [*names, snooze_name(self.id)] if self.snooze_at else names
+
+    def entries(self) -> list[Entry]:
+        """The Scheduler entries this schedule owns while live. One-shots are `at()` in UTC, so
+        an instant in a repeated DST hour is never ambiguous; cron runs in the schedule's zone."""
+        if self.status not in LIVE_STATUSES:
+            return []
+        zone = self.timezone if self.recurring else "UTC"
+        names = scheduler_names(self.id, len(self.expressions))
+        out = [Entry(n, e, zone, not self.recurring) for n, e in zip(names, self.expressions, strict=True)]
+        if self.snooze_at:
+            out.append(Entry(snooze_name(self.id), self.snooze_at, "UTC", True))
+        return out
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -92,6 +118,11 @@ class Schedule:
 def scheduler_names(schedule_id: str, count: int) -> list[str]:
     """Scheduler entry names of a schedule: the id, then id-2, id-3... for extra entries."""
     return [schedule_id] + [f"{schedule_id}-{i}" for i in range(2, count + 1)]
+
+
+def snooze_name(schedule_id: str) -> str:
+    """The extra one-time entry that delivers a snoozed occurrence of a recurring schedule."""
+    return f"{schedule_id}-snooze"
 
 
 def dedupe_key(kind: str, body: str, when: str, timezone: str, target: str, channel: str) -> str:

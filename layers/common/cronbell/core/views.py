@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core import models
 from cronbell.core.cron import CronSpec, next_fires
+from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
 
@@ -19,18 +20,30 @@ def spec_of(schedule: Schedule) -> CronSpec:
 
 
 def local_at(schedule: Schedule) -> datetime:
-    return datetime.fromisoformat(schedule.at).replace(tzinfo=ZoneInfo(schedule.timezone))
+    return datetime.fromisoformat(schedule.at).astimezone(ZoneInfo(schedule.timezone))
+
+
+def snoozed_at(schedule: Schedule) -> datetime | None:
+    """The extra occurrence of a snoozed recurring schedule, from its at(...) expression in UTC."""
+    if not schedule.snooze_at:
+        return None
+    return datetime.fromisoformat(schedule.snooze_at[3:-1] + "+00:00").astimezone(ZoneInfo(schedule.timezone))
 
 
 def upcoming(schedule: Schedule, now: datetime, count: int) -> list[datetime]:
-    """The next fire instants (aware, in the schedule's zone); none unless active."""
+    """The next fire instants (aware, in the schedule's zone); none unless active. A skipped
+    occurrence is left out and a snoozed one is in."""
     if schedule.status != models.ACTIVE:
         return []
     tz = ZoneInfo(schedule.timezone)
-    if schedule.recurring:
-        return next_fires(spec_of(schedule), now, tz, count)
-    at = local_at(schedule)
-    return [at] if at > now else []
+    if not schedule.recurring:
+        at = local_at(schedule)
+        return [at] if at > now else []
+    fires = [t for t in next_fires(spec_of(schedule), now, tz, count + 1) if iso_utc(t) != schedule.skip_slot]
+    snoozed = snoozed_at(schedule)
+    if snoozed is not None and snoozed > now:
+        fires = sorted([*fires, snoozed])
+    return fires[:count]
 
 
 def describe(schedule: Schedule, locale: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -114,8 +114,8 @@ def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
         key_when = when.spec.expr
     else:
         assert when.at is not None
-        expressions = [at_expression(when.at)]
-        timing = {"at": when.at.replace(tzinfo=None).isoformat(timespec="seconds")}
+        expressions = [at_expression(when.at.astimezone(UTC))]
+        timing = {"at": when.at.isoformat(timespec="seconds")}
         key_when = timing["at"]
     schedule = Schedule(
         id=deps.new_id(),
@@ -140,19 +140,18 @@ def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
 
 
 def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[str, Any]:
-    names = schedule.scheduler_names
     created: list[str] = []
     try:
-        for name, expression in zip(names, schedule.expressions, strict=True):
+        for entry in schedule.entries():
             deps.scheduler.create(
-                name,
-                expression,
-                schedule.timezone,
+                entry.name,
+                entry.expression,
+                entry.timezone,
                 fire_input(schedule.room_id, schedule.id),
-                one_time=not schedule.recurring,
+                one_time=entry.one_time,
                 description=f"cronbell {schedule.kind} in {schedule.room_id}",
             )
-            created.append(name)
+            created.append(entry.name)
         deps.store.insert(schedule, deps.settings.max_per_room)
     except Duplicate as dup:
         _undo(created, deps)

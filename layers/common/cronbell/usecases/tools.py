@@ -23,10 +23,10 @@ Handler = Callable[[Any, Context, Deps], dict[str, Any]]
 TOOLS: dict[str, tuple[type[a._Args], Handler]] = {
     "create_reminder": (a.CreateReminder, create.create_reminder),
     "list_reminders": (a.ListReminders, manage.list_reminders),
-    "delete_reminder": (a.DeleteById, manage.delete),
+    "delete_reminder": (a.ById, manage.delete),
     "cron_create": (a.CronCreate, create.cron_create),
     "cron_list": (a.CronList, lambda _args, ctx, deps: manage.cron_list(ctx, deps)),
-    "cron_delete": (a.DeleteById, manage.delete),
+    "cron_delete": (a.ById, manage.delete),
     "run_now": (a.RunNow, manage.run_now),
 }
 

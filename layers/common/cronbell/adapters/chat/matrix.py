@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import time
 import urllib.parse
 from collections.abc import Callable
 from typing import Any
@@ -58,6 +59,7 @@ class MatrixChatSender:
         content = message_content(message)
         headers = {"Authorization": f"Bearer {self._token()}"}
         for _ in range(self.max_attempts):
+            started = time.monotonic()
             answer = request_json("PUT", url, content, headers, request_timeout(deadline, self.timeout))
             body = answer.body if isinstance(answer.body, dict) else {}
             errcode = str(body.get("errcode") or "HTTP")
@@ -68,7 +70,9 @@ class MatrixChatSender:
                 return event_id
             if answer.status == 429:
                 retry_after_ms = body.get("retry_after_ms")
-                wait = retry_after_ms / 1000 if isinstance(retry_after_ms, int | float) else 1.0
+                retry_after = retry_after_ms / 1000 if isinstance(retry_after_ms, int | float) else 1.0
+                # counted from when the request left: Synapse measures it on arrival, then stalls the answer
+                wait = started + retry_after - time.monotonic()
                 wait_for_rate_limit(wait, deadline, self.max_rate_limit_wait)
                 continue
             if answer.status >= 500:
