@@ -76,9 +76,7 @@ def _raise_exit(signum: int, frame: FrameType | None) -> None:
 
 
 def serve(args: argparse.Namespace) -> int:
-    options = _options(
-        args, lambda_port=args.lambda_port, aws_port=args.aws_port, chat=args.chat, clock=args.clock
-    )
+    options = _options(args, lambda_port=args.lambda_port, aws_port=args.aws_port, chat=args.chat, clock=args.clock)
     signal.signal(signal.SIGTERM, _raise_exit)
     sandbox = Sandbox(options)
     try:

@@ -59,9 +59,7 @@ class SandboxProcess:
             *self.args,
         ]
         with self.log.open("wb") as out:
-            self.process = subprocess.Popen(
-                command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=os.environ
-            )
+            self.process = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=os.environ)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
@@ -195,8 +193,7 @@ def play(sandbox: SandboxProcess) -> list[str]:
         step = sandbox.post("/_sandbox/clock", {"advance_seconds": 86400})
         fired += step["fired"]
         names = ", ".join(
-            f"{f['schedule']}@{local(f['scheduled_time'])}" + ("" if f["ok"] else " FAILED")
-            for f in step["fired"]
+            f"{f['schedule']}@{local(f['scheduled_time'])}" + ("" if f["ok"] else " FAILED") for f in step["fired"]
         )
         print(f"  now {local(step['now'])}: fired {len(step['fired'])} {names}")
     history = bot.call("list_reminders", {"include_inactive": True}, "en")
@@ -204,7 +201,8 @@ def play(sandbox: SandboxProcess) -> list[str]:
     messages = sandbox.messages(room_id)
     print(f"\nThe room, read back from Matrix ({len(messages)} messages):")
     for message in messages:
-        text = message["text"].replace("\n", "\n" + " " * 30)
+        lines = [line if len(line) <= 120 else line[:119] + "…" for line in message["text"].splitlines()]
+        text = ("\n" + " " * 30).join(lines)
         print(f"  [{local(message['ts'])}] {text}")
 
     print("\nChecks:")
@@ -232,13 +230,9 @@ def play(sandbox: SandboxProcess) -> list[str]:
         problems,
     )
     check(not any("Cancelled lunch" in t for t in texts), "the deleted reminder is never posted", problems)
-    check(
-        all(f["ok"] for f in fired if f["schedule"] in ids), "every fire of our schedules succeeded", problems
-    )
+    check(all(f["ok"] for f in fired if f["schedule"] in ids), "every fire of our schedules succeeded", problems)
     one_shot_after = [
-        r
-        for r in history.get("result", {}).get("schedules", [])
-        if isinstance(r, dict) and r.get("id") == ids[0]
+        r for r in history.get("result", {}).get("schedules", []) if isinstance(r, dict) and r.get("id") == ids[0]
     ]
     check(
         bool(one_shot_after) and one_shot_after[0].get("status") == "fired",
@@ -252,9 +246,7 @@ def play(sandbox: SandboxProcess) -> list[str]:
 
 def run_demo() -> int:
     began = time.monotonic()
-    sandbox = SandboxProcess(
-        "--chat", "matrix", "--clock", "virtual", "--start", START, "--timezone", "Europe/Madrid"
-    )
+    sandbox = SandboxProcess("--chat", "matrix", "--clock", "virtual", "--start", START, "--timezone", "Europe/Madrid")
     print("Starting the sandbox (moto, the functions, Synapse)...")
     try:
         sandbox.start()

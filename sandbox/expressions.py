@@ -103,9 +103,7 @@ def next_fire(timing: ScheduleTiming, after: datetime) -> datetime | None:
     return found
 
 
-def fires_between(
-    timing: ScheduleTiming, after: datetime, until: datetime, limit: int = 100_000
-) -> list[datetime]:
+def fires_between(timing: ScheduleTiming, after: datetime, until: datetime, limit: int = 100_000) -> list[datetime]:
     """Every fire time t with after < t <= until, in order."""
     out: list[datetime] = []
     cursor = after

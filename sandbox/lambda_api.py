@@ -124,9 +124,7 @@ class FunctionNotFound(LookupError):
 class LambdaRuntime:
     """The template's functions, loaded once into this process and invoked by name or ARN."""
 
-    def __init__(
-        self, specs: Mapping[str, FunctionSpec], clock: SandboxClock, send_to_queue: QueueSender
-    ) -> None:
+    def __init__(self, specs: Mapping[str, FunctionSpec], clock: SandboxClock, send_to_queue: QueueSender) -> None:
         self.specs = dict(specs)
         self.clock = clock
         self.send_to_queue = send_to_queue
@@ -173,9 +171,7 @@ class LambdaRuntime:
 
     # ------------------------------------------------------------------ invocation
 
-    def invoke(
-        self, spec: FunctionSpec, payload: bytes, client_context: ClientContext | None = None
-    ) -> InvokeResult:
+    def invoke(self, spec: FunctionSpec, payload: bytes, client_context: ClientContext | None = None) -> InvokeResult:
         """A synchronous (RequestResponse) invocation. Raises ValueError for a payload that is not JSON."""
         event = json.loads(payload) if payload.strip() else {}
         request_id = str(uuid.uuid4())

@@ -17,9 +17,7 @@ log = logging.getLogger("sandbox.provision")
 
 
 def clients(endpoint: str, region: str) -> dict[str, Any]:
-    session = boto3.session.Session(
-        aws_access_key_id="test", aws_secret_access_key="test", region_name=region
-    )
+    session = boto3.session.Session(aws_access_key_id="test", aws_secret_access_key="test", region_name=region)
     names = ("dynamodb", "sqs", "scheduler", "iam", "secretsmanager", "ssm")
     return {name: session.client(name, endpoint_url=endpoint) for name in names}
 
@@ -57,9 +55,7 @@ def _secret(stack: Stack, client: Any, logical_id: str) -> None:
         args["SecretString"] = str(props["SecretString"])
     elif "GenerateSecretString" in props:
         generate = props["GenerateSecretString"]
-        value = client.get_random_password(PasswordLength=int(generate.get("PasswordLength", 32)))[
-            "RandomPassword"
-        ]
+        value = client.get_random_password(PasswordLength=int(generate.get("PasswordLength", 32)))["RandomPassword"]
         if "SecretStringTemplate" in generate and "GenerateStringKey" in generate:
             data = json.loads(generate["SecretStringTemplate"])
             data[generate["GenerateStringKey"]] = value

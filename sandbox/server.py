@@ -41,9 +41,7 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         return self.rfile.read(length) if length else b""
 
-    def _send(
-        self, status: int, body: Any = None, headers: dict[str, str] | None = None, raw: bool = False
-    ) -> None:
+    def _send(self, status: int, body: Any = None, headers: dict[str, str] | None = None, raw: bool = False) -> None:
         data = b"" if body is None else (body if raw else json.dumps(body).encode())
         self.send_response(status)
         self.send_header("Content-Type", "application/json")

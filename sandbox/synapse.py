@@ -311,4 +311,5 @@ if __name__ == "__main__":  # a quick manual check: start, provision, post, read
 
     with tempfile.TemporaryDirectory() as tmp, SynapseServer(tmp) as server:
         room = server.provision_room()
-        print(f"started in {server.startup_seconds:.2f} s at {server.url}: {room}")
+        print(f"started in {server.startup_seconds:.2f} s at {server.url}")
+        print(f"{room.bot_id} and {room.user_id} in {room.room_id}")

@@ -209,9 +209,7 @@ class Stack:
         if kind in FUNCTION_TYPES:
             return logical_id
         generated = f"{self.stack_name}-{logical_id}"
-        if kind == "AWS::SQS::Queue" and str(
-            self.resolve(self.raw_properties(logical_id).get("FifoQueue"))
-        ) in (
+        if kind == "AWS::SQS::Queue" and str(self.resolve(self.raw_properties(logical_id).get("FifoQueue"))) in (
             "True",
             "true",
         ):
@@ -383,8 +381,7 @@ class Stack:
             if not isinstance(code_uri, str):
                 raise TemplateError(f"{logical_id}: only a local CodeUri path is supported")
             environment = {
-                key: _scalar_text(val)
-                for key, val in (props.get("Environment", {}).get("Variables", {}) or {}).items()
+                key: _scalar_text(val) for key, val in (props.get("Environment", {}).get("Variables", {}) or {}).items()
             }
             layer_dirs = []
             raw = self.raw_properties(logical_id)
@@ -409,12 +406,8 @@ class Stack:
                 environment=environment,
                 layer_dirs=layer_dirs,
                 max_retry_attempts=int(invoke_config.get("MaximumRetryAttempts", 2)),
-                on_failure_arn=str(on_failure.get("Destination", ""))
-                if on_failure.get("Type") == "SQS"
-                else "",
-                dead_letter_arn=str(dead_letter.get("TargetArn", ""))
-                if dead_letter.get("Type") == "SQS"
-                else "",
+                on_failure_arn=str(on_failure.get("Destination", "")) if on_failure.get("Type") == "SQS" else "",
+                dead_letter_arn=str(dead_letter.get("TargetArn", "")) if dead_letter.get("Type") == "SQS" else "",
                 schedules=self._schedule_events(logical_id, props),
             )
         return specs
@@ -428,18 +421,13 @@ class Stack:
             p = event.get("Properties", {}) or {}
             target: dict[str, Any] = {
                 "Arn": self.get_att(logical_id, "Arn"),
-                "RoleArn": p.get("RoleArn")
-                or self._arn("iam", f"role/{self.stack_name}-{logical_id}{event_name}Role"),
+                "RoleArn": p.get("RoleArn") or self._arn("iam", f"role/{self.stack_name}-{logical_id}{event_name}Role"),
             }
             if "Input" in p:
                 target["Input"] = p["Input"]
             if "RetryPolicy" in p:
                 target["RetryPolicy"] = p["RetryPolicy"]
-            if (
-                "DeadLetterConfig" in p
-                and isinstance(p["DeadLetterConfig"], dict)
-                and "Arn" in p["DeadLetterConfig"]
-            ):
+            if "DeadLetterConfig" in p and isinstance(p["DeadLetterConfig"], dict) and "Arn" in p["DeadLetterConfig"]:
                 target["DeadLetterConfig"] = {"Arn": p["DeadLetterConfig"]["Arn"]}
             schedule = {
                 "Name": p.get("Name") or f"{logical_id}{event_name}",

@@ -21,9 +21,7 @@ class Bot:
         self.room_id = room_id
         self.user_id = user_id
 
-    def call(
-        self, tool: str, locale: str = "en", timezone: str = "Europe/Madrid", **arguments: Any
-    ) -> dict[str, Any]:
+    def call(self, tool: str, locale: str = "en", timezone: str = "Europe/Madrid", **arguments: Any) -> dict[str, Any]:
         event = {
             "tool": tool,
             "arguments": arguments,
@@ -50,9 +48,7 @@ class Bot:
         return self.sandbox.messages(self.room_id)
 
     def advance(self, seconds: float) -> list[dict[str, Any]]:
-        fired: list[dict[str, Any]] = self.sandbox.post("/_sandbox/clock", {"advance_seconds": seconds})[
-            "fired"
-        ]
+        fired: list[dict[str, Any]] = self.sandbox.post("/_sandbox/clock", {"advance_seconds": seconds})["fired"]
         return fired
 
     def scheduler_client(self) -> Any:

@@ -18,9 +18,7 @@ def test_reminder_reaches_the_matrix_room_at_its_virtual_time(start_sandbox: Sta
     assert agent["ok"], agent
 
     fired = bot.advance(6 * 3600)
-    assert [
-        (f["schedule"], f["ok"]) for f in fired if f["schedule"] in (reminder, agent["result"]["id"])
-    ] == [
+    assert [(f["schedule"], f["ok"]) for f in fired if f["schedule"] in (reminder, agent["result"]["id"])] == [
         (reminder, True),
         (agent["result"]["id"], True),
     ]

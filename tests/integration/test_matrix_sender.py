@@ -261,6 +261,6 @@ def test_build_sender_refuses_incomplete_settings() -> None:
 
 
 def test_a_homeserver_url_that_is_not_http_is_permanent() -> None:
-    sender = MatrixChatSender("file:///etc", lambda: "token")
+    sender = MatrixChatSender("ftp://homeserver.example", lambda: "token")
     with pytest.raises(PermanentChatError, match="http"):
         sender.send(ChatMessage("!r:localhost", "t", "t"), key())

@@ -110,7 +110,9 @@ class Stack:
         out = {}
         for page in self.scheduler.get_paginator("list_schedules").paginate(GroupName=GROUP):
             for item in page["Schedules"]:
-                out[item["Name"]] = self.scheduler.get_schedule(Name=item["Name"], GroupName=GROUP)
+                entry = self.scheduler.get_schedule(Name=item["Name"], GroupName=GROUP)
+                entry.pop("ResponseMetadata", None)
+                out[item["Name"]] = entry
         return out
 
     def items(self) -> list[dict[str, Any]]:

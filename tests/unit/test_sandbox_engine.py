@@ -187,8 +187,6 @@ def test_fill_context_replaces_every_attribute() -> None:
         ' "e": "<aws.scheduler.execution-id>", "n": "<aws.scheduler.attempt-number>"}'
     )
     filled = json.loads(
-        fill_context(
-            text, arn="arn:x", scheduled=datetime(2026, 12, 1, 9, tzinfo=UTC), execution_id="e1", attempt=2
-        )
+        fill_context(text, arn="arn:x", scheduled=datetime(2026, 12, 1, 9, tzinfo=UTC), execution_id="e1", attempt=2)
     )
     assert filled == {"a": "arn:x", "t": "2026-12-01T09:00:00Z", "e": "e1", "n": "2"}

@@ -42,9 +42,7 @@ def test_at_fires_once_and_never_again() -> None:
 
 
 def test_at_ignores_start_and_end_dates() -> None:
-    timing = ScheduleTiming(
-        "at(2027-01-15T09:30:00)", start=utc("2027-02-01T00:00:00"), end=utc("2027-01-02T00:00:00")
-    )
+    timing = ScheduleTiming("at(2027-01-15T09:30:00)", start=utc("2027-02-01T00:00:00"), end=utc("2027-01-02T00:00:00"))
     assert next_fire(timing, utc("2027-01-01T00:00:00")) == utc("2027-01-15T09:30:00")
 
 

@@ -133,9 +133,7 @@ def test_unknown_parameter_is_refused(template: dict[str, Any], tmp_path: Path) 
         Stack(template, tmp_path, {"Nope": "1"})
 
 
-def test_function_spec_carries_code_layers_timeout_and_async_config(
-    template: dict[str, Any], tmp_path: Path
-) -> None:
+def test_function_spec_carries_code_layers_timeout_and_async_config(template: dict[str, Any], tmp_path: Path) -> None:
     stack = Stack(template, tmp_path, stack_name="demo")
     worker = stack.functions()["Worker"]
     assert worker.name == "Worker"

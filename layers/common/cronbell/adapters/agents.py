@@ -31,9 +31,7 @@ class UnknownAgent(AgentError):
 @cache
 def _client(read_timeout: int) -> Any:
     # No SDK retries: a retried read timeout would run the agent a second time.
-    config = Config(
-        connect_timeout=5, read_timeout=read_timeout, retries={"max_attempts": 1, "mode": "standard"}
-    )
+    config = Config(connect_timeout=5, read_timeout=read_timeout, retries={"max_attempts": 1, "mode": "standard"})
     return boto3.client("lambda", config=config)
 
 

@@ -22,8 +22,7 @@ from cronbell.core.models import Schedule
 
 ROOM_SK = "room"
 _RECORD_FIRE = (
-    "SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one"
-    " REMOVE inflight_slot, inflight_at"
+    "SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one REMOVE inflight_slot, inflight_at"
 )
 # a slot may be claimed when it has never been, or when its claim outlived the lease (a crash)
 _SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND claimed_at < :cutoff)"
@@ -183,9 +182,98 @@ class ScheduleStore:
                 raise LimitReached() from err
             raise
 
-    def retire(
-        self, schedule: Schedule, status: str, now: datetime, lease_seconds: int, reason: str = ""
-    ) -> None:
+    def replace(self, old: Schedule, new: Schedule, max_per_room: int) -> None:
+        """Write `new` over `old` if nobody changed it meanwhile (same version), moving the dedupe
+        pointer and, when a retired schedule comes back to life (a snoozed one-shot), taking a
+        place under the room limit, all in one transaction.
+
+        Raises Conflict, Duplicate(existing id) or LimitReached."""
+        room = new.room_id
+        new.version = old.version + 1
+        fields = {k: v for k, v in new.to_dict().items() if k not in ("id", "room_id")}
+        names = {f"#f{i}": k for i, k in enumerate(fields)}
+        values = {f":f{i}": v for i, v in enumerate(fields.values())}
+        update = "SET " + ", ".join(f"#f{i} = :f{i}" for i in range(len(fields)))
+        if new.status in models.LIVE_STATUSES:
+            update += " REMOVE expires_at"
+        items: list[dict[str, Any]] = [
+            {
+                "Update": {
+                    "TableName": self._table,
+                    "Key": _dump({"room_id": room, "sk": schedule_sk(new.id)}),
+                    "UpdateExpression": update,
+                    "ConditionExpression": "attribute_exists(sk) AND #v0 = :v0",
+                    "ExpressionAttributeNames": {**names, "#v0": "version"},
+                    "ExpressionAttributeValues": _dump({**values, ":v0": old.version}),
+                }
+            }
+        ]
+        was_live = old.status in models.LIVE_STATUSES
+        if not was_live or new.dedupe_key != old.dedupe_key:
+            if was_live:
+                items.append(
+                    {
+                        "Delete": {
+                            "TableName": self._table,
+                            "Key": _dump({"room_id": room, "sk": dedupe_sk(old.dedupe_key)}),
+                        }
+                    }
+                )
+            items.append(
+                {
+                    "Put": {
+                        "TableName": self._table,
+                        "Item": _dump({"room_id": room, "sk": dedupe_sk(new.dedupe_key), "schedule_id": new.id}),
+                        "ConditionExpression": "attribute_not_exists(sk)",
+                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                    }
+                }
+            )
+        if not was_live:
+            items.append(
+                {
+                    "Update": {
+                        "TableName": self._table,
+                        "Key": _dump({"room_id": room, "sk": ROOM_SK}),
+                        "UpdateExpression": "SET live = if_not_exists(live, :zero) + :one",
+                        "ConditionExpression": "attribute_not_exists(live) OR live < :max",
+                        "ExpressionAttributeValues": _dump({":zero": 0, ":one": 1, ":max": max_per_room}),
+                    }
+                }
+            )
+        try:
+            self._db.transact_write_items(TransactItems=items)
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "TransactionCanceledException":
+                raise
+            reasons = err.response.get("CancellationReasons") or []
+            failed = [i for i, r in enumerate(reasons) if r.get("Code") == "ConditionalCheckFailed"]
+            if not failed or failed[0] == 0:
+                raise Conflict(new.id) from err
+            if "Put" in items[failed[0]]:
+                existing = _load(reasons[failed[0]].get("Item") or {}).get("schedule_id", "")
+                raise Duplicate(str(existing)) from err
+            raise LimitReached() from err
+
+    def set_skip(self, schedule: Schedule, slot: str) -> None:
+        """Remember one occurrence not to deliver. Raises Conflict if the schedule changed."""
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key=_dump({"room_id": schedule.room_id, "sk": schedule_sk(schedule.id)}),
+                UpdateExpression="SET skip_slot = :s, version = version + :one",
+                ConditionExpression="version = :v AND #s = :active",
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues=_dump(
+                    {":s": slot, ":one": 1, ":v": schedule.version, ":active": models.ACTIVE}
+                ),
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                raise Conflict(schedule.id) from err
+            raise
+
+    def retire(self, schedule: Schedule, status: str, now: datetime, lease_seconds: int, reason: str = "") -> None:
         """Move a live schedule to a final status (deleted, missed), atomically freeing its room
         slot and dedupe pointer. Raises Busy while a delivery holds it, Conflict if not live."""
         self._finish(schedule, status, now, reason=reason, idle_since=now - timedelta(seconds=lease_seconds))
@@ -211,11 +299,7 @@ class ScheduleStore:
         sets.update(extra_set or {})
         names = {f"#a{i}": k for i, k in enumerate(sets)}
         values = {f":a{i}": v for i, v in enumerate(sets.values())}
-        update = (
-            "SET "
-            + ", ".join(f"#a{i} = :a{i}" for i in range(len(sets)))
-            + " REMOVE inflight_slot, inflight_at"
-        )
+        update = "SET " + ", ".join(f"#a{i} = :a{i}" for i in range(len(sets))) + " REMOVE inflight_slot, inflight_at"
         condition = "#s IN (:active, :paused)"
         if idle_since is not None:
             condition += " AND (attribute_not_exists(inflight_at) OR inflight_at < :idle)"
@@ -359,18 +443,14 @@ class ScheduleStore:
                 "Key": _dump({"room_id": schedule.room_id, "sk": slot_sk(schedule.id, slot)}),
                 "UpdateExpression": "SET #st = :done, outcome = :o, detail = :d, completed_at = :t",
                 "ExpressionAttributeNames": {"#st": "state"},
-                "ExpressionAttributeValues": _dump(
-                    {":done": "done", ":o": outcome, ":d": detail, ":t": _iso(now)}
-                ),
+                "ExpressionAttributeValues": _dump({":done": "done", ":o": outcome, ":d": detail, ":t": _iso(now)}),
             }
         }
         if final_status:
             fired = {"last_fired_at": _iso(now), "fire_count": schedule.fire_count + 1}
             if final_status == models.FIRED:
                 fired["fired_at"] = _iso(now)
-            self._finish(
-                schedule, final_status, now, reason=detail, extra_set=fired, extra_items=[slot_update]
-            )
+            self._finish(schedule, final_status, now, reason=detail, extra_set=fired, extra_items=[slot_update])
             return
         self._db.transact_write_items(
             TransactItems=[

@@ -71,14 +71,21 @@ class CronCreate(_Args):
 
     name: Name = Field(description="A short name for the job, to find it later by name.")
     prompt: Prompt = Field(description="What the agent must do; it must stand alone, without this chat.")
-    cron_expr: Short | None = Field(None, description="Five-field cron 'MIN HOUR DOM MON DOW' or a phrase.")
-    fire_at: Short | None = Field(None, description="RFC3339 instant for a single run.")
+    cron_expr: Short | None = Field(
+        None, description="When, repeatedly: five-field cron 'MIN HOUR DOM MON DOW' or 'every monday at 10'."
+    )
+    fire_at: Short | None = Field(
+        None,
+        description="When, once: RFC3339 (read in `timezone` when it has no offset) or a phrase like 'tomorrow at 9'.",
+    )
     skills: list[Short] = Field(default_factory=list, max_length=20, description="Skills given to the agent.")
     channel: Short | None = Field(None, description="Room id where the answer is posted; default this room.")
     target_agent: Short | None = Field(None, description="Agent id to run; default the calling agent.")
     recurring: bool | None = Field(None, description="Default true with cron_expr, false with fire_at.")
     timezone: Short | None = Field(None, description="IANA zone for cron_expr; default: the user's.")
-    timeout_seconds: int | None = Field(None, ge=1, description="How long the agent may take.")
+    timeout_seconds: int | None = Field(
+        None, ge=1, description="Seconds the agent may take; default: the deployment's."
+    )
 
     @model_validator(mode="after")
     def _one_when(self) -> CronCreate:

@@ -165,11 +165,7 @@ def _expand(raw: str, index: int) -> set[int]:
                 values = list(range(first, last + 1, step))
         else:
             first = _value(base, index)
-            values = (
-                list(range(first, (cycle_hi if first <= cycle_hi else hi) + 1, step))
-                if step_text
-                else [first]
-            )
+            values = list(range(first, (cycle_hi if first <= cycle_hi else hi) + 1, step)) if step_text else [first]
         out.update(values)
     if index == 4:
         out = {0 if v == 7 else v for v in out}
@@ -364,9 +360,7 @@ def _weekday_set(text: str) -> str | None:
     for part in re.split(r"\s*(?:,|\band\b|\by\b|\be\b|&)\s*", text):
         if not part:
             continue
-        span = re.fullmatch(
-            r"([a-z]+) ?- ?([a-z]+)|([a-z]+) (?:to|through|thru|until|a|hasta(?: el)?) ([a-z]+)", part
-        )
+        span = re.fullmatch(r"([a-z]+) ?- ?([a-z]+)|([a-z]+) (?:to|through|thru|until|a|hasta(?: el)?) ([a-z]+)", part)
         if span:
             first, last = (span.group(1), span.group(2)) if span.group(1) else (span.group(3), span.group(4))
             a, b = _weekday_number(first), _weekday_number(last)
@@ -412,9 +406,7 @@ def _interval(t: str) -> str | None:
         return "0 * * * *"
     if t in ("every minute", "each minute", "cada minuto"):
         return "* * * * *"
-    match = re.fullmatch(
-        r"(?:every|each|cada) (?P<n>\d+) (?P<unit>minutes?|mins?|minutos?|hours?|hrs?|horas?)", t
-    )
+    match = re.fullmatch(r"(?:every|each|cada) (?P<n>\d+) (?P<unit>minutes?|mins?|minutos?|hours?|hrs?|horas?)", t)
     if not match:
         return None
     n = int(match["n"])

@@ -208,9 +208,7 @@ def _transitions(start: datetime, end: datetime, tz: tzinfo) -> list[tuple[datet
     return out
 
 
-def dst_notes(
-    spec: CronSpec, after: datetime, tz: ZoneInfo, locale: str, horizon_days: int = 366
-) -> list[str]:
+def dst_notes(spec: CronSpec, after: datetime, tz: ZoneInfo, locale: str, horizon_days: int = 366) -> list[str]:
     """One sentence per coming DST change within the horizon on which a fire time is skipped (it falls in
     the gap) or repeated (it falls in the overlap, and Scheduler runs it once)."""
     language = lang(locale)
@@ -230,9 +228,7 @@ def dst_notes(
             wall += timedelta(minutes=1)
         if not hits:
             continue
-        listed = [f"{h:%H:%M}" for h in hits[:_MAX_LISTED_TIMES]] + (
-            ["…"] if len(hits) > _MAX_LISTED_TIMES else []
-        )
+        listed = [f"{h:%H:%M}" for h in hits[:_MAX_LISTED_TIMES]] + (["…"] if len(hits) > _MAX_LISTED_TIMES else [])
         clocks = _join(listed, language)
         day = f"{hits[0]:%Y-%m-%d}"
         old, new = f"{start:%H:%M}", f"{stop:%H:%M}"
@@ -241,18 +237,14 @@ def dst_notes(
         if language == "es":
             if forward:
                 what = (
-                    f"las ejecuciones de las {clocks} no ocurren"
-                    if many
-                    else f"la ejecución de las {clocks} no ocurre"
+                    f"las ejecuciones de las {clocks} no ocurren" if many else f"la ejecución de las {clocks} no ocurre"
                 )
                 notes.append(
                     f"El {day} en {zone} los relojes se adelantan de {old} a {new}: {what} ese día "
                     "(Scheduler omite una hora local que no existe)."
                 )
             else:
-                each = (
-                    "cada una se ejecuta una sola vez" if many else "la programación se ejecuta una sola vez"
-                )
+                each = "cada una se ejecuta una sola vez" if many else "la programación se ejecuta una sola vez"
                 notes.append(
                     f"El {day} en {zone} los relojes se atrasan de {new} a {old}: las {clocks} ocurren "
                     f"dos veces y {each}, en la primera ({first_offset})."
@@ -264,11 +256,7 @@ def dst_notes(
                 "(Scheduler skips a local time that does not exist)."
             )
         else:
-            what = (
-                f"{clocks} happen twice and each runs"
-                if many
-                else f"{clocks} happens twice and the schedule runs"
-            )
+            what = f"{clocks} happen twice and each runs" if many else f"{clocks} happens twice and the schedule runs"
             notes.append(
                 f"On {day} clocks in {zone} go back from {new} to {old}: {what} once, at the first "
                 f"occurrence ({first_offset})."

@@ -15,9 +15,7 @@ def fill_prompt(template: str, fields: Mapping[str, str]) -> str:
     return _TOKEN.sub(lambda m: fields.get(m.group(1), m.group(0)), template)
 
 
-def agent_request(
-    prompt: str, skills: list[str], room_id: str, schedule_id: str, slot: str
-) -> dict[str, Any]:
+def agent_request(prompt: str, skills: list[str], room_id: str, schedule_id: str, slot: str) -> dict[str, Any]:
     """The agent contract's request."""
     return {
         "kind": "task",

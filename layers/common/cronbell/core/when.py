@@ -266,9 +266,7 @@ _DAY_SPECS: list[tuple[re.Pattern[str], str]] = [
         "date",
     ),
     (
-        re.compile(
-            rf"(?:el )?(?:dia )?(?P<d>\d{{1,2}}){_ORD} de (?P<mon>{_MON})(?: (?:de|del) (?P<y>\d{{4}}))?"
-        ),
+        re.compile(rf"(?:el )?(?:dia )?(?P<d>\d{{1,2}}){_ORD} de (?P<mon>{_MON})(?: (?:de|del) (?P<y>\d{{4}}))?"),
         "date",
     ),
 ]
@@ -321,8 +319,7 @@ def _second_occurrence_note(at: datetime, tz: tzinfo, language: str) -> str:
     zone = tz_label(tz)
     if language == "es":
         return (
-            f"Las {at:%H:%M} del {at:%Y-%m-%d} ocurren dos veces en {zone}; esta es la segunda "
-            f"({format_offset(at)})."
+            f"Las {at:%H:%M} del {at:%Y-%m-%d} ocurren dos veces en {zone}; esta es la segunda ({format_offset(at)})."
         )
     return f"{at:%Y-%m-%d %H:%M} happens twice in {zone}; this is the second one ({format_offset(at)})."
 
@@ -446,9 +443,7 @@ def _wall(naive: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> dat
     return aware
 
 
-def _read(
-    t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]
-) -> datetime | None:
+def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
     iso = _ISO_RE.fullmatch(t)
     if iso:
         naive = datetime(
@@ -491,9 +486,7 @@ def _read(
         naive = datetime(when.year, when.month, when.day, clock[0], clock[1])
         if inferred:
             notes.append(
-                f"Sin año: se entiende {when.year}."
-                if language == "es"
-                else f"No year given: taken as {when.year}."
+                f"Sin año: se entiende {when.year}." if language == "es" else f"No year given: taken as {when.year}."
             )
         return _wall(naive, tz, language, notes)
 
@@ -503,12 +496,10 @@ def _read(
         explicit = t != bare["clock"] or re.search(r"[:.h]|am|pm|de la|mediodia|noon|midnight|medianoche", t)
         if clock is None or not explicit:
             return None
-        naive = datetime.combine(now_local.date(), datetime.min.time()).replace(
-            hour=clock[0], minute=clock[1]
-        )
-        if (clock[0], clock[1]) <= (now_local.hour, now_local.minute) or _wall(
-            naive, tz, language, []
-        ).astimezone(UTC) <= now.astimezone(UTC):
+        naive = datetime.combine(now_local.date(), datetime.min.time()).replace(hour=clock[0], minute=clock[1])
+        if (clock[0], clock[1]) <= (now_local.hour, now_local.minute) or _wall(naive, tz, language, []).astimezone(
+            UTC
+        ) <= now.astimezone(UTC):
             naive += timedelta(days=1)
         return _wall(naive, tz, language, notes)
     return None

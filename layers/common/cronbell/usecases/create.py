@@ -25,8 +25,8 @@ from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.views import describe, schedule_view, upcoming
 from cronbell.core.when import parse_one_shot, resolve_timezone
+from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -71,15 +71,8 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
     settings = deps.settings
     locale = ctx.locale or settings.default_locale
     agent = args.target_agent or ctx.agent_id
-    if not agent or agent not in settings.agents:
-        known = ", ".join(sorted(settings.agents)) or "none configured"
-        raise ToolError(errors.UNKNOWN_AGENT, f"unknown agent {agent!r}; allowed: {known}")
     channel = args.channel or ctx.room_id
-    if channel != ctx.room_id and channel not in settings.allowed_output_rooms:
-        raise ToolError(
-            errors.FORBIDDEN_CHANNEL,
-            "answers can go to this room or to a room the deployment allows as output",
-        )
+    check_agent_target(agent, channel, ctx, deps)
     timeout = args.timeout_seconds or 0
     if timeout > settings.agent_timeout_max_seconds:
         raise ToolError(
@@ -107,16 +100,40 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
     return _persist(draft, when, deps, locale)
 
 
+def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> None:
+    """Agents only from the deployment's allowlist; answers only to this room or an allowed one."""
+    settings = deps.settings
+    if not agent or agent not in settings.agents:
+        known = ", ".join(sorted(settings.agents)) or "none configured"
+        raise ToolError(errors.UNKNOWN_AGENT, f"unknown agent {agent!r}; allowed: {known}")
+    if channel != ctx.room_id and channel not in settings.allowed_output_rooms:
+        raise ToolError(
+            errors.FORBIDDEN_CHANNEL,
+            "answers can go to this room or to a room the deployment allows as output",
+        )
+
+
+def with_dedupe_key(schedule: Schedule) -> Schedule:
+    """Same action, same schedule, same zone, same output room: the same key."""
+    schedule.dedupe_key = models.dedupe_key(
+        schedule.kind,
+        schedule.body,
+        schedule.cron or schedule.at,
+        schedule.timezone,
+        schedule.target_agent,
+        schedule.output_room,
+    )
+    return schedule
+
+
 def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
     if when.spec is not None:
         expressions = eventbridge_expressions(when.spec)
         timing: dict[str, Any] = {"cron": when.spec.expr, "cron_source": when.spec.source}
-        key_when = when.spec.expr
     else:
         assert when.at is not None
         expressions = [at_expression(when.at.astimezone(UTC))]
         timing = {"at": when.at.isoformat(timespec="seconds")}
-        key_when = timing["at"]
     schedule = Schedule(
         id=deps.new_id(),
         room_id=ctx.room_id,
@@ -128,15 +145,7 @@ def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
         **timing,
         **fields,
     )
-    schedule.dedupe_key = models.dedupe_key(
-        schedule.kind,
-        schedule.body,
-        key_when,
-        schedule.timezone,
-        schedule.target_agent,
-        schedule.output_room,
-    )
-    return schedule
+    return with_dedupe_key(schedule)
 
 
 def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[str, Any]:
@@ -157,9 +166,7 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
         _undo(created, deps)
         existing = deps.store.get(schedule.room_id, dup.existing_id)
         if existing is None or existing.status not in models.LIVE_STATUSES:
-            raise ToolError(
-                errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again"
-            ) from dup
+            raise ToolError(errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again") from dup
         return _answer(existing, when, deps, locale, duplicate=True)
     except LimitReached:
         _undo(created, deps)
@@ -184,24 +191,7 @@ def _undo(names: list[str], deps: Deps) -> None:
 
 
 def _answer(schedule: Schedule, when: When, deps: Deps, locale: str, duplicate: bool) -> dict[str, Any]:
-    now = deps.now()
-    tz = ZoneInfo(schedule.timezone)
-    view = schedule_view(schedule, now, locale, with_notes=True)
-    view["now"] = {"local": now.astimezone(tz).isoformat(timespec="seconds"), "utc": iso_utc(now)}
-    view["duplicate"] = duplicate
-    notes = list(when.notes) + list(view.get("dst_notes", []))
-    if notes:
-        view["notes"] = notes
-    nexts = upcoming(schedule, now, 1)
-    text = texts.say(
-        "duplicate" if duplicate else "created",
-        locale,
-        what=texts.say("agent_call" if schedule.kind == models.AGENT_CALL else "reminder", locale),
-        id=schedule.id,
-        description=describe(schedule, locale),
-        next=texts.clock_text(nexts[0], tz) if nexts else texts.say("never", locale),
-        now=texts.clock_text(now, tz),
-    )
-    if notes:
-        text += " " + " ".join(notes)
-    return {"result": view, "text": text}
+    kind = texts.say("agent_call" if schedule.kind == models.AGENT_CALL else "reminder", locale)
+    answer = schedule_answer("duplicate" if duplicate else "created", schedule, deps, locale, when.notes, what=kind)
+    answer["result"]["duplicate"] = duplicate
+    return answer

@@ -41,6 +41,7 @@ PAUSED = "paused"
 DELIVERY_FAILED = "delivery_failed"
 NOTHING_TO_POST = "empty_answer"
 NO_AGENTS = "no_agents_configured"
+SKIPPED = "skipped"  # skip_next, or the occurrence a snooze moved
 
 
 class RetryLater(Exception):
@@ -95,6 +96,8 @@ def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
     if schedule.status != models.ACTIVE:
         _remove_orphans(schedule.scheduler_names, deps)
         return {**result, "outcome": INACTIVE, "status": schedule.status}
+    if schedule.skip_slot == event.slot:
+        return {**result, "outcome": SKIPPED}
     if schedule.kind == models.AGENT_CALL and not _agents_ready(fd):
         return {**result, "outcome": NO_AGENTS}
 
@@ -189,9 +192,7 @@ def _deliver(job: _Job, event: FireEvent, fd: FireDeps, timezone: str = "UTC") -
         return NOTHING_TO_POST, ""
     deadline = time.monotonic() + max(1.0, fd.remaining_seconds() - 10.0)
     try:
-        message_id = fd.chat().send(
-            message, idempotency_key=f"{event.reminder_id}-{event.slot}", deadline=deadline
-        )
+        message_id = fd.chat().send(message, idempotency_key=f"{event.reminder_id}-{event.slot}", deadline=deadline)
     except PermanentChatError as err:
         log.error("delivery refused by the chat platform", extra={"reason": err.reason})
         fd.metric("DeliveryFailed", 1)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from botocore.exceptions import BotoCoreError, ClientError
 
@@ -16,26 +15,12 @@ from cronbell.core.errors import ToolError
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.views import cron_view, describe, schedule_view
+from cronbell.usecases.answers import now_fields
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
 
 BUSY_WAIT_SECONDS = 8.0  # a post takes well under a second; an agent call may take minutes
-
-
-def _zone(ctx: Context, deps: Deps) -> ZoneInfo:
-    try:
-        return ZoneInfo(ctx.timezone or deps.settings.default_timezone)
-    except (ValueError, KeyError):
-        return ZoneInfo("UTC")
-
-
-def _now_fields(ctx: Context, deps: Deps) -> tuple[dict[str, str], str]:
-    now = deps.now()
-    tz = _zone(ctx, deps)
-    return {"local": now.astimezone(tz).isoformat(timespec="seconds"), "utc": iso_utc(now)}, texts.clock_text(
-        now, tz
-    )
 
 
 def list_reminders(args: ListReminders, ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -44,10 +29,10 @@ def list_reminders(args: ListReminders, ctx: Context, deps: Deps) -> dict[str, A
     schedules = deps.store.list_room(ctx.room_id, now)
     if not args.include_inactive:
         schedules = [s for s in schedules if s.status in models.LIVE_STATUSES]
-    now_fields, now_text = _now_fields(ctx, deps)
+    now_dict, now_text = now_fields(ctx, deps)
     key = "listed" if schedules else "listed_none"
     return {
-        "result": {"now": now_fields, "schedules": [schedule_view(s, now, locale) for s in schedules]},
+        "result": {"now": now_dict, "schedules": [schedule_view(s, now, locale) for s in schedules]},
         "text": texts.say(key, locale, count=len(schedules), now=now_text),
     }
 
@@ -56,7 +41,7 @@ def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     now = deps.now()
     live = [s for s in deps.store.list_room(ctx.room_id, now) if s.status in models.LIVE_STATUSES]
-    _, now_text = _now_fields(ctx, deps)
+    _, now_text = now_fields(ctx, deps)
     key = "listed" if live else "listed_none"
     return {
         "result": [cron_view(s, now) for s in live],
@@ -111,12 +96,10 @@ def delete(args: DeleteById, ctx: Context, deps: Deps) -> dict[str, Any]:
         except Conflict:
             raise ToolError(errors.NOT_FOUND, f"no active schedule {args.id!r} in this room") from None
         except (ClientError, BotoCoreError) as err:
-            raise ToolError(
-                errors.BACKEND_ERROR, "the schedule could not be deleted; nothing changed"
-            ) from err
+            raise ToolError(errors.BACKEND_ERROR, "the schedule could not be deleted; nothing changed") from err
     pending = remove_entries(schedule, deps)
-    now_fields, now_text = _now_fields(ctx, deps)
-    result = {"id": schedule.id, "deleted": True, "now": now_fields}
+    now_dict, now_text = now_fields(ctx, deps)
+    result = {"id": schedule.id, "deleted": True, "now": now_dict}
     if pending:
         result["entries_pending_cleanup"] = pending
     text = texts.say("deleted", locale, id=schedule.id, description=describe(schedule, locale), now=now_text)

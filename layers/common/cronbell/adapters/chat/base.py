@@ -48,17 +48,13 @@ class HttpAnswer:
     headers: Mapping[str, str]
 
 
-def request_json(
-    method: str, url: str, payload: Any, headers: Mapping[str, str], timeout: float
-) -> HttpAnswer:
+def request_json(method: str, url: str, payload: Any, headers: Mapping[str, str], timeout: float) -> HttpAnswer:
     """One JSON request with the standard library. Any HTTP status comes back as an answer;
     a network failure or timeout raises TransientChatError (naming only the failure's type)."""
     if not url.lower().startswith(("http://", "https://")):
         raise PermanentChatError("the chat endpoint is not an http(s) URL")
     data = json.dumps(payload).encode("utf-8")
-    req = urllib.request.Request(
-        url, data=data, method=method, headers={"Content-Type": "application/json", **headers}
-    )
+    req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json", **headers})
     try:
         with urllib.request.urlopen(req, timeout=timeout) as answer:
             return HttpAnswer(answer.status, _decode(answer.read()), dict(answer.headers.items()))
@@ -84,9 +80,7 @@ def _decode(raw: bytes) -> Any:
         return None
 
 
-def request_timeout(
-    deadline: float | None, timeout: float, now: Callable[[], float] = time.monotonic
-) -> float:
+def request_timeout(deadline: float | None, timeout: float, now: Callable[[], float] = time.monotonic) -> float:
     """`timeout`, cut short by the deadline. A deadline already passed is a transient failure."""
     if deadline is None:
         return timeout

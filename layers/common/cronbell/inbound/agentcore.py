@@ -1,0 +1,150 @@
+"""Amazon Bedrock AgentCore Gateway Lambda targets (MCP tools): flat arguments in, MCP tool result out.
+
+The gateway invokes the function with the tool's arguments as the event and puts everything else in the
+Lambda client context, `context.client_context.custom`: `bedrockAgentCoreToolName` (`<target>___<tool>`),
+`bedrockAgentCoreGatewayId`, `bedrockAgentCoreTargetId`, `bedrockAgentCoreMessageVersion`,
+`bedrockAgentCoreAwsRequestId`, `bedrockAgentCoreMcpMessageId`, and, when the target's
+`metadataConfiguration.allowedRequestHeaders` allowlists request headers, `bedrockAgentCorePropagatedHeaders`
+(header name -> value, as the MCP client or a gateway request interceptor sent them).
+
+Identity never comes from the arguments (the model writes those). It comes from one of two places the
+deployment chooses, checked in this order:
+
+1. pinned: the function's environment names the room (`MCP_ROOM_ID`, `MCP_USER_ID`, and optionally
+   `MCP_AGENT_ID`, `MCP_TIMEZONE`, `MCP_LOCALE`): one gateway target (and function) serves one room;
+   propagated headers are then ignored;
+2. propagated headers, only when `MCP_TRUST_PROPAGATED_HEADERS=true`: `X-Cronbell-Room-Id`,
+   `X-Cronbell-User-Id` (and optionally `X-Cronbell-Agent-Id`, `-Timezone`, `-Locale`), written by the
+   bot's MCP client code or by a request interceptor from verified token claims, never by the model.
+
+With neither, every call is refused with `missing_context` and a message that says what to configure.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from cronbell.core import errors
+from cronbell.core.errors import ToolError
+from cronbell.inbound.common import Call, answer, answer_text
+
+TOOL_NAME_KEY = "bedrockAgentCoreToolName"
+HEADERS_KEY = "bedrockAgentCorePropagatedHeaders"
+# Client-context keys worth logging with each call (ids only, never header values).
+TRACE_KEYS = (
+    "bedrockAgentCoreGatewayId",
+    "bedrockAgentCoreTargetId",
+    "bedrockAgentCoreMessageVersion",
+    "bedrockAgentCoreAwsRequestId",
+    "bedrockAgentCoreMcpMessageId",
+)
+DELIMITER = "___"
+
+ENV_CONTEXT = {
+    "room_id": "MCP_ROOM_ID",
+    "user_id": "MCP_USER_ID",
+    "agent_id": "MCP_AGENT_ID",
+    "timezone": "MCP_TIMEZONE",
+    "locale": "MCP_LOCALE",
+}
+TRUST_HEADERS_ENV = "MCP_TRUST_PROPAGATED_HEADERS"
+HEADER_CONTEXT = {
+    "room_id": "X-Cronbell-Room-Id",
+    "user_id": "X-Cronbell-User-Id",
+    "agent_id": "X-Cronbell-Agent-Id",
+    "timezone": "X-Cronbell-Timezone",
+    "locale": "X-Cronbell-Locale",
+}
+
+NOT_CONFIGURED = (
+    "this gateway target passes no trusted room and user. Configure one: set MCP_ROOM_ID and MCP_USER_ID "
+    "on the function (one target per room), or allowlist X-Cronbell-Room-Id and X-Cronbell-User-Id in the "
+    "target's metadataConfiguration.allowedRequestHeaders, have the bot's MCP client send them, and set "
+    "MCP_TRUST_PROPAGATED_HEADERS=true on the function"
+)
+
+
+def client_custom(context: Any) -> dict[str, Any] | None:
+    """`context.client_context.custom` when the invoker sent one."""
+    custom = getattr(getattr(context, "client_context", None), "custom", None)
+    return custom if isinstance(custom, dict) else None
+
+
+def is_call(custom: Mapping[str, Any] | None) -> bool:
+    return custom is not None and TOOL_NAME_KEY in custom
+
+
+def tool_name(qualified: str) -> str:
+    """`cronbell___create_reminder` -> `create_reminder`: the gateway prefixes the target's name."""
+    # Target names hold no underscore, so the first delimiter ends the prefix. AWS's naming page has shown
+    # both `___` and `__`; the longer one is tried first.
+    for delimiter in (DELIMITER, "__"):
+        if delimiter in qualified:
+            return qualified.split(delimiter, 1)[1]
+    return qualified
+
+
+def propagated_headers(custom: Mapping[str, Any]) -> dict[str, Any]:
+    """The propagated headers, keyed by lower-case name (HTTP header names are case-insensitive)."""
+    raw = custom.get(HEADERS_KEY)
+    if isinstance(raw, str):
+        try:
+            raw = json.loads(raw)
+        except ValueError:
+            raw = None
+    if not isinstance(raw, dict):
+        return {}
+    return {str(name).lower(): value for name, value in raw.items()}
+
+
+def _enabled(value: str | None) -> bool:
+    return (value or "").strip().lower() in ("1", "true", "yes")
+
+
+def trusted_context(custom: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
+    """The envelope's `context` from what the deployment trusts; raises ToolError(missing_context)."""
+    if environ.get("MCP_ROOM_ID"):
+        context = {key: environ[var] for key, var in ENV_CONTEXT.items() if environ.get(var)}
+        if "user_id" not in context:
+            raise ToolError(errors.MISSING_CONTEXT, "MCP_ROOM_ID is set but MCP_USER_ID is not: set both")
+        return context
+    if _enabled(environ.get(TRUST_HEADERS_ENV)):
+        headers = propagated_headers(custom)
+        context = {
+            key: headers[name.lower()]
+            for key, name in HEADER_CONTEXT.items()
+            if headers.get(name.lower()) not in (None, "")
+        }
+        if "room_id" in context and "user_id" in context:
+            return context
+        raise ToolError(
+            errors.MISSING_CONTEXT,
+            "the X-Cronbell-Room-Id and X-Cronbell-User-Id headers did not arrive: allowlist them in the "
+            "target's metadataConfiguration.allowedRequestHeaders and send them from the bot's MCP client",
+        )
+    raise ToolError(errors.MISSING_CONTEXT, NOT_CONFIGURED)
+
+
+def to_envelope(arguments: Any, custom: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
+    """`{tool, arguments, context}` from a gateway call; raises ToolError when identity is not configured."""
+    context = trusted_context(custom, environ)
+    qualified = custom.get(TOOL_NAME_KEY)
+    if not isinstance(qualified, str) or not qualified:
+        raise ToolError(errors.INVALID_REQUEST, f"the client context's {TOOL_NAME_KEY} is empty")
+    return {"tool": tool_name(qualified), "arguments": arguments, "context": context}
+
+
+def to_result(answer: Mapping[str, Any]) -> dict[str, Any]:
+    """MCP's tool result: the answer's JSON text as one text item, `isError` when it is a refusal."""
+    return {
+        "content": [{"type": "text", "text": answer_text(dict(answer))}],
+        "isError": not answer.get("ok"),
+    }
+
+
+def handle(arguments: Any, custom: Mapping[str, Any], environ: Mapping[str, str], call: Call) -> dict[str, Any]:
+    """One gateway tool call through the tools use case; never raises."""
+    locale = environ.get("MCP_LOCALE") or "en"
+    return to_result(answer(lambda: to_envelope(arguments, custom, environ), call, locale))

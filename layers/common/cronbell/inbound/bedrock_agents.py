@@ -1,0 +1,207 @@
+"""Amazon Bedrock Agents action groups defined with function details: event in, function response out.
+
+Identity: room, user, agent id, time zone and locale come only from the event's `sessionAttributes`
+(keys `room_id`, `user_id`, `agent_id`, `timezone`, `locale`). The bot's own code sets them in the
+InvokeAgent request's `sessionState.sessionAttributes`; the model cannot write session attributes, and a
+parameter the model sends never changes who is acting or where (the strict argument models refuse a
+`room_id` or `user_id` argument).
+
+Why not Powertools' `BedrockAgentFunctionResolver` (3.37): it routes to functions registered one by one and
+passes each only the parameters named in its signature, so an argument the model invented is dropped
+silently instead of refused; it coerces loosely (a boolean "yes" becomes False, an integer that does not
+parse stays a string, an array stays a string); it turns any exception into a plain "Error: ..." body with
+no `responseState`; and importing it adds about 60 ms to a cold start. cronbell already routes
+(`usecases.tools`) and validates (strict argument models), so this module only converts: event to
+envelope, answer to response. The response has exactly the shape Powertools'
+`BedrockFunctionsResponseBuilder` builds (the unit tests compare the two).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from cronbell.core import errors
+from cronbell.core.errors import ToolError
+from cronbell.inbound.common import Call, answer, answer_text
+
+CONTEXT_KEYS = ("room_id", "user_id", "agent_id", "timezone", "locale")
+REQUIRED_KEYS = ("room_id", "user_id")
+
+# Refusals the model cannot fix by asking again: the deployment or the bot must change, or AWS is failing.
+# Bedrock answers FAILURE with a DependencyFailedException; every other refusal (invalid_time,
+# invalid_arguments, time_in_past, invalid_cron, too_frequent, never_fires, invalid_timezone, too_long,
+# not_found, ambiguous, unknown_tool, forbidden_channel, unknown_agent, limit_reached, ...) is a REPROMPT:
+# the model reads the error and can correct the call or tell the user.
+FAILURE_CODES = frozenset({errors.MISSING_CONTEXT, errors.INVALID_REQUEST, errors.BACKEND_ERROR, errors.INTERNAL_ERROR})
+
+_INT = re.compile(r"[+-]?\d+")
+_TRUE = frozenset({"true", "yes", "1"})
+_FALSE = frozenset({"false", "no", "0"})
+
+
+def is_event(event: Any) -> bool:
+    return isinstance(event, dict) and "messageVersion" in event and "actionGroup" in event
+
+
+def _bad(name: str, kind: str, value: Any, why: str) -> ToolError:
+    return ToolError(
+        errors.INVALID_ARGUMENTS,
+        f"parameter `{name}` ({kind}): {value!r} {why}",
+        {"problems": [f"{name}: {why}"]},
+    )
+
+
+def _integer(name: str, value: Any) -> int:
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    if _INT.fullmatch(text):
+        return int(text)
+    try:
+        number = float(text)
+    except ValueError:
+        raise _bad(name, "integer", value, "is not a whole number") from None
+    if not number.is_integer():
+        raise _bad(name, "integer", value, "is not a whole number")
+    return int(number)
+
+
+def _number(name: str, value: Any) -> int | float:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return value
+    text = str(value).strip()
+    if _INT.fullmatch(text):
+        return int(text)
+    try:
+        number = float(text)
+    except ValueError:
+        raise _bad(name, "number", value, "is not a number") from None
+    if not math.isfinite(number):
+        raise _bad(name, "number", value, "is not a finite number")
+    return number
+
+
+def _boolean(name: str, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise _bad(name, "boolean", value, "is not true or false")
+
+
+def _unquote(item: str) -> str:
+    item = item.strip()
+    if len(item) >= 2 and item[0] == item[-1] and item[0] in "\"'":
+        return item[1:-1]
+    return item
+
+
+def _array(name: str, value: Any) -> list[Any]:
+    """Bedrock sends arrays as text: JSON (`["a","b"]`) or not (`[a, b]`, `a, b`)."""
+    if isinstance(value, list):
+        return value
+    if not isinstance(value, str):
+        raise _bad(name, "array", value, "is not a list")
+    text = value.strip()
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        parsed = None
+    if isinstance(parsed, list):
+        return parsed
+    if text.startswith("[") and text.endswith("]"):
+        text = text[1:-1]
+    return [item for item in (_unquote(part) for part in text.split(",")) if item]
+
+
+def coerce(name: str, kind: Any, value: Any) -> Any:
+    """A Bedrock parameter value (text, with a declared type) as the JSON value the argument models expect."""
+    kind = kind.lower() if isinstance(kind, str) else "string"
+    if kind == "integer":
+        return _integer(name, value)
+    if kind == "number":
+        return _number(name, value)
+    if kind == "boolean":
+        return _boolean(name, value)
+    if kind == "array":
+        return _array(name, value)
+    return value  # "string", or a type Bedrock may add later: the strict models judge it
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def session_context(event: Mapping[str, Any]) -> dict[str, Any]:
+    """The envelope's `context`, from the session attributes the bot's code set (never the model)."""
+    attributes = _mapping(event.get("sessionAttributes"))
+    missing = [key for key in REQUIRED_KEYS if not attributes.get(key)]
+    if missing:
+        raise ToolError(
+            errors.MISSING_CONTEXT,
+            f"sessionAttributes lacks {' and '.join(missing)}: the bot's code must set room_id and user_id "
+            "in InvokeAgent's sessionState.sessionAttributes",
+        )
+    return {key: attributes[key] for key in CONTEXT_KEYS if attributes.get(key) not in (None, "")}
+
+
+def to_envelope(event: Mapping[str, Any]) -> dict[str, Any]:
+    """`{tool, arguments, context}` from a function-details event; raises ToolError when it cannot."""
+    context = session_context(event)
+    function = event.get("function")
+    if not isinstance(function, str) or not function:
+        raise ToolError(
+            errors.INVALID_REQUEST,
+            "the event has no `function`: only action groups defined with function details are supported",
+        )
+    parameters = event.get("parameters") or []
+    if not isinstance(parameters, list):
+        raise ToolError(errors.INVALID_REQUEST, "`parameters` must be a list of {name, type, value}")
+    arguments: dict[str, Any] = {}
+    for parameter in parameters:
+        name = parameter.get("name") if isinstance(parameter, dict) else None
+        if not isinstance(name, str) or not name:
+            raise ToolError(errors.INVALID_REQUEST, "every parameter needs a `name`")
+        if name in arguments:
+            raise ToolError(errors.INVALID_ARGUMENTS, f"parameter `{name}` was given twice")
+        arguments[name] = coerce(name, parameter.get("type"), parameter.get("value"))
+    return {"tool": function, "arguments": arguments, "context": context}
+
+
+def response_state(answer: Mapping[str, Any]) -> Literal["FAILURE", "REPROMPT"] | None:
+    if answer.get("ok"):
+        return None
+    code = _mapping(answer.get("error")).get("code")
+    return "FAILURE" if code in FAILURE_CODES else "REPROMPT"
+
+
+def to_response(event: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any]:
+    """Bedrock's function response: the answer's JSON text as the TEXT body, session attributes kept."""
+    function_response: dict[str, Any] = {"responseBody": {"TEXT": {"body": answer_text(dict(answer))}}}
+    state = response_state(answer)
+    if state:
+        function_response["responseState"] = state
+    return {
+        "messageVersion": "1.0",
+        "response": {
+            "actionGroup": event.get("actionGroup", ""),
+            "function": event.get("function", ""),
+            "functionResponse": function_response,
+        },
+        "sessionAttributes": _mapping(event.get("sessionAttributes")),
+        "promptSessionAttributes": _mapping(event.get("promptSessionAttributes")),
+    }
+
+
+def handle(event: Mapping[str, Any], call: Call) -> dict[str, Any]:
+    """One Bedrock Agents function call through the tools use case; never raises."""
+    locale = _mapping(event.get("sessionAttributes")).get("locale")
+    result = answer(lambda: to_envelope(event), call, locale if isinstance(locale, str) else "en")
+    return to_response(event, result)

@@ -1,0 +1,258 @@
+"""update_reminder, pause_reminder, resume_reminder, snooze_reminder and skip_next.
+
+Each change computes the new schedule, then brings the Scheduler entries and the item to it:
+entries first and the item second (a failed item write puts the entries back), except when the
+change stops firing (pause): then the item first, so a crash in between leaves at worst an entry
+whose fires are skipped, never an active item that cannot fire.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from cronbell.adapters.scheduler import fire_input
+from cronbell.adapters.store import Conflict, Duplicate, LimitReached
+from cronbell.core import errors, models, texts
+from cronbell.core.cron import at_expression, eventbridge_expressions
+from cronbell.core.envelope import Context
+from cronbell.core.errors import ToolError
+from cronbell.core.instants import iso_utc
+from cronbell.core.models import Entry, Schedule
+from cronbell.core.views import local_at, upcoming
+from cronbell.core.when import resolve_timezone
+from cronbell.usecases.answers import now_fields, schedule_answer
+from cronbell.usecases.create import check_agent_target, plan_once, plan_recurring, with_dedupe_key
+from cronbell.usecases.deps import Deps
+from cronbell.usecases.manage import find
+
+log = logging.getLogger(__name__)
+
+AWS_ERRORS = (ClientError, BotoCoreError)
+
+
+# --- the tools -----------------------------------------------------------------------------------
+
+
+def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
+    locale = ctx.locale or deps.settings.default_locale
+    old = find(ctx, args.id, deps)
+    new = replace(old)
+    agent_call = old.kind == models.AGENT_CALL
+    if args.message is not None:
+        if agent_call:
+            raise ToolError(errors.INVALID_ARGUMENTS, "this is an agent call: change its `prompt`, not `message`")
+        new.text = args.message
+    if args.prompt is not None:
+        if not agent_call:
+            raise ToolError(errors.INVALID_ARGUMENTS, "this is a reminder: change its `message`, not `prompt`")
+        new.prompt = args.prompt
+    for field in ("target_agent", "channel", "name"):
+        value = getattr(args, field)
+        if value is not None:
+            if not agent_call:
+                raise ToolError(errors.INVALID_ARGUMENTS, f"`{field}` applies to agent calls (cron_create) only")
+            setattr(new, field, value)
+    if args.target_agent is not None or args.channel is not None:
+        check_agent_target(new.target_agent, new.output_room, ctx, deps)
+
+    tz = resolve_timezone(args.timezone, old.timezone) if args.timezone else ZoneInfo(old.timezone)
+    new.timezone = tz.key
+    notes: tuple[str, ...] = ()
+    if args.time is not None or args.cron is not None or args.timezone:
+        if args.time is not None:
+            when = plan_once(args.time, tz, deps.now(), new.locale)
+        elif args.cron is not None:
+            when = plan_recurring(args.cron, tz, deps, new.locale)
+        elif old.recurring:  # same expression, new zone
+            when = plan_recurring(old.cron_source or old.cron, tz, deps, new.locale)
+        else:  # same wall-clock time, new zone
+            at = local_at(old).replace(tzinfo=tz)
+            if at <= deps.now():
+                raise ToolError(errors.TIME_IN_PAST, "that wall-clock time has already passed in the new zone")
+            when = plan_once(at.isoformat(), tz, deps.now(), new.locale)
+        notes = when.notes
+        if when.spec is not None:
+            new.cron, new.cron_source, new.at = when.spec.expr, when.spec.source, ""
+            new.expressions = eventbridge_expressions(when.spec)
+        else:
+            assert when.at is not None
+            new.cron = new.cron_source = ""
+            new.at = when.at.isoformat(timespec="seconds")
+            new.expressions = [at_expression(when.at.astimezone(UTC))]
+        new.skip_slot = new.snooze_at = ""
+    with_dedupe_key(new)
+    apply(old, new, deps)
+    return schedule_answer("updated", new, deps, locale, notes)
+
+
+def pause_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
+    locale = ctx.locale or deps.settings.default_locale
+    old = find(ctx, args.id, deps)
+    if old.status == models.PAUSED:
+        raise ToolError(errors.INVALID_STATE, f"{old.id} is already paused")
+    apply(old, replace(old, status=models.PAUSED), deps)
+    now_dict, now_text = now_fields(ctx, deps)
+    return {
+        "result": {"id": old.id, "status": models.PAUSED, "now": now_dict},
+        "text": texts.say("paused", locale, id=old.id, now=now_text),
+    }
+
+
+def resume_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
+    locale = ctx.locale or deps.settings.default_locale
+    old = find(ctx, args.id, deps)
+    if old.status != models.PAUSED:
+        raise ToolError(errors.INVALID_STATE, f"{old.id} is not paused")
+    if not old.recurring and local_at(old) <= deps.now():
+        raise ToolError(
+            errors.TIME_IN_PAST, "its time passed while it was paused; use snooze_reminder to set a new one"
+        )
+    new = replace(old, status=models.ACTIVE)
+    apply(old, new, deps)
+    return schedule_answer("resumed", new, deps, locale)
+
+
+def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
+    locale = ctx.locale or deps.settings.default_locale
+    schedule = find(ctx, args.id, deps)
+    if not schedule.recurring or schedule.status != models.ACTIVE:
+        raise ToolError(errors.INVALID_STATE, "skip_next applies to active recurring schedules; delete a one-shot")
+    nexts = upcoming(schedule, deps.now(), 1)
+    if not nexts:
+        raise ToolError(errors.INVALID_STATE, "it has no coming occurrence to skip")
+    skipped = nexts[0]
+    try:
+        deps.store.set_skip(schedule, iso_utc(skipped))
+    except Conflict:
+        raise ToolError(errors.BACKEND_ERROR, "it was changed meanwhile; try again") from None
+    new = replace(schedule, skip_slot=iso_utc(skipped))
+    answer = schedule_answer(
+        "skipped", new, deps, locale, skipped=texts.clock_text(skipped, ZoneInfo(schedule.timezone))
+    )
+    answer["result"]["skipped"] = iso_utc(skipped)
+    return answer
+
+
+def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
+    """A one-shot (pending, or fired/missed: it comes back) moves to a new time; for a recurring
+    schedule, the next occurrence is skipped and delivered later instead."""
+    locale = ctx.locale or deps.settings.default_locale
+    old = find(ctx, args.id, deps, live_only=False)
+    if old.status == models.DELETED:
+        raise ToolError(errors.NOT_FOUND, f"{old.id} was deleted")
+    now = deps.now()
+    tz = ZoneInfo(old.timezone)
+    if old.recurring:
+        nexts = upcoming(old, now, 1)
+        if old.status != models.ACTIVE or not nexts:
+            raise ToolError(errors.INVALID_STATE, f"{old.id} is {old.status}: it has no coming occurrence to snooze")
+        target = _snooze_target(args, nexts[0], tz, deps, locale)
+        new = replace(old, skip_slot=iso_utc(nexts[0]), snooze_at=at_expression(target.astimezone(UTC)))
+    else:
+        base = max(now, local_at(old)) if old.status == models.ACTIVE else now
+        target = _snooze_target(args, base, tz, deps, locale)
+        new = replace(
+            old,
+            status=models.ACTIVE,
+            at=target.isoformat(timespec="seconds"),
+            expressions=[at_expression(target.astimezone(UTC))],
+            fired_at="",
+            status_reason="",
+        )
+        with_dedupe_key(new)
+    apply(old, new, deps)
+    return schedule_answer("snoozed", new, deps, locale)
+
+
+def _snooze_target(args: Any, base: datetime, tz: ZoneInfo, deps: Deps, locale: str) -> datetime:
+    if args.until is not None:
+        return plan_once(args.until, tz, deps.now(), locale).at or base
+    target = (base + timedelta(minutes=args.minutes)).astimezone(tz)
+    if target <= deps.now():
+        raise ToolError(errors.TIME_IN_PAST, "that is already past")
+    return target
+
+
+# --- bringing entries and the item to the new schedule ------------------------------------------
+
+
+def apply(old: Schedule, new: Schedule, deps: Deps) -> None:
+    stops_firing = old.status == models.ACTIVE and new.status != models.ACTIVE
+    try:
+        if stops_firing:
+            _write(old, new, deps)
+            _sync(old, new, deps)
+            return
+        touched = _sync(old, new, deps)
+        try:
+            _write(old, new, deps)
+        except BaseException:
+            _restore(old, touched, deps)
+            raise
+    except AWS_ERRORS as err:
+        log.error("change failed", extra={"schedule_id": old.id, "error": str(err)})
+        raise ToolError(errors.BACKEND_ERROR, "the change could not be saved; nothing was changed") from err
+
+
+def _write(old: Schedule, new: Schedule, deps: Deps) -> None:
+    try:
+        deps.store.replace(old, new, deps.settings.max_per_room)
+    except Duplicate as dup:
+        raise ToolError(errors.DUPLICATE, f"an identical schedule already exists: {dup.existing_id}") from None
+    except LimitReached:
+        raise ToolError(errors.LIMIT_REACHED, "this room is at its limit of active schedules") from None
+    except Conflict:
+        raise ToolError(errors.BACKEND_ERROR, "it was changed meanwhile; list and try again") from None
+
+
+def _put(entry: Entry, schedule: Schedule, deps: Deps) -> None:
+    deps.scheduler.put(
+        entry.name,
+        entry.expression,
+        entry.timezone,
+        fire_input(schedule.room_id, schedule.id),
+        one_time=entry.one_time,
+        enabled=schedule.status == models.ACTIVE,
+        description=f"cronbell {schedule.kind} in {schedule.room_id}",
+    )
+
+
+def _sync(old: Schedule, new: Schedule, deps: Deps) -> list[str]:
+    """Make the Scheduler entries those of `new`; returns the names touched, for _restore."""
+    before = {e.name: e for e in old.entries()}
+    after = {e.name: e for e in new.entries()}
+    touched: list[str] = []
+    try:
+        for name, entry in after.items():
+            prev = before.get(name)
+            if prev == entry and old.status == new.status:
+                continue
+            touched.append(name)
+            if prev is not None and prev.one_time != entry.one_time:
+                deps.scheduler.delete(name)  # UpdateSchedule cannot be trusted to switch the kind
+            _put(entry, new, deps)
+        for name in before.keys() - after.keys():
+            touched.append(name)
+            deps.scheduler.delete(name)
+    except BaseException:
+        _restore(old, touched, deps)
+        raise
+    return touched
+
+
+def _restore(old: Schedule, touched: list[str], deps: Deps) -> None:
+    before = {e.name: e for e in old.entries()}
+    for name in touched:
+        try:
+            if name in before:
+                _put(before[name], old, deps)
+            else:
+                deps.scheduler.delete(name)
+        except AWS_ERRORS:
+            log.warning("could not restore scheduler entry; the reconciler will", extra={"entry": name})

@@ -1,0 +1,249 @@
+"""Write the tool schemas in docs/tools/ from the argument models, for each kind of bot.
+
+    python scripts/schemas.py            # (re)write the files
+    python scripts/schemas.py --check    # exit 1, naming the files that are out of date
+
+One source: `cronbell.core.arguments.TOOL_ARGUMENTS` (the strict pydantic models) and
+`TOOL_DESCRIPTIONS`. Each provider gets the plain JSON Schema subset it accepts: no pydantic titles,
+optionals as their plain type (not `anyOf` with null), `additionalProperties: false`, sorted
+`required`. Rules that span fields ("exactly one of `time` or `cron`") stay in the descriptions and
+are enforced by the tools function itself.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT / "layers" / "common") not in sys.path:
+    sys.path.insert(0, str(ROOT / "layers" / "common"))
+
+from cronbell.core.arguments import TOOL_ARGUMENTS, TOOL_DESCRIPTIONS, _Args  # noqa: E402
+
+OPENAI = "docs/tools/openai.json"
+ANTHROPIC = "docs/tools/anthropic.json"
+BEDROCK = "docs/tools/bedrock-agent-functions.json"
+MCP = "docs/tools/mcp-tools.json"
+
+BEDROCK_TYPES = ("string", "number", "integer", "boolean", "array")
+BEDROCK_PARAMETER_DESCRIPTION_MAX = 500
+BEDROCK_FUNCTION_DESCRIPTION_MAX = 1200
+
+# The keywords OpenAI accepts in strict mode (all properties required, no extra ones allowed).
+OPENAI_STRICT_KEYWORDS = frozenset(
+    {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "description",
+        "enum",
+        "const",
+        "items",
+        "anyOf",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+    }
+)
+# Length limits are not part of OpenAI's strict subset; the tools function enforces them anyway.
+OPENAI_STRICT_DROPPABLE = frozenset({"minLength", "maxLength"})
+
+
+def _clean(node: dict[str, Any]) -> dict[str, Any]:
+    """One property schema as every provider accepts it."""
+    out = {k: v for k, v in node.items() if k != "title"}
+    variants = out.pop("anyOf", None)
+    if variants is not None:
+        kept = [v for v in variants if v != {"type": "null"}]
+        if len(kept) != 1:
+            raise ValueError(f"unions other than `X | None` have no plain form: {node}")
+        if out.get("default", 0) is None:
+            del out["default"]  # optional: absent means None
+        out = {**_clean(kept[0]), **out}
+    if "const" in out:  # `Literal["x"]`: enum is understood more widely than const
+        out["enum"] = [out.pop("const")]
+    if isinstance(out.get("items"), dict):
+        out["items"] = _clean(out["items"])
+    return out
+
+
+def parameters(model: type[_Args]) -> dict[str, Any]:
+    """The JSON Schema of a tool's arguments object, cleaned for the providers."""
+    raw = model.model_json_schema()
+    if "$defs" in raw:
+        raise ValueError(f"{model.__name__}: nested models are not supported in tool schemas")
+    properties = {name: _clean(prop) for name, prop in raw.get("properties", {}).items()}
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": sorted(raw.get("required", [])),
+        "additionalProperties": False,
+    }
+
+
+def _keywords(schema: Any) -> set[str]:
+    """Every schema keyword used anywhere in `schema` (property names excluded)."""
+    if not isinstance(schema, dict):
+        return set()
+    found = set(schema)
+    for key, value in schema.items():
+        if key == "properties":
+            for prop in value.values():
+                found |= _keywords(prop)
+        elif key == "items":
+            found |= _keywords(value)
+        elif key == "anyOf":
+            for variant in value:
+                found |= _keywords(variant)
+    return found
+
+
+def _without(schema: dict[str, Any], keys: frozenset[str]) -> dict[str, Any]:
+    """`schema` without the keywords `keys`, anywhere (property names are never touched)."""
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key in keys:
+            continue
+        if key == "properties":
+            value = {name: _without(prop, keys) for name, prop in value.items()}
+        elif key == "items" and isinstance(value, dict):
+            value = _without(value, keys)
+        elif key == "anyOf":
+            value = [_without(variant, keys) for variant in value]
+        out[key] = value
+    return out
+
+
+def openai_strict_ok(schema: dict[str, Any]) -> bool:
+    """Whether `schema` meets OpenAI's strict-mode rules: every property required, no extra
+    properties, only supported keywords (checked at this level and in the properties)."""
+    if schema.get("type") != "object" or schema.get("additionalProperties") is not False:
+        return False
+    properties = schema.get("properties", {})
+    if sorted(schema.get("required", [])) != sorted(properties):
+        return False
+    return _keywords(schema) <= OPENAI_STRICT_KEYWORDS
+
+
+def openai_tools() -> list[dict[str, Any]]:
+    """Chat Completions `tools`; `strict` only where the schema allows it."""
+    tools = []
+    for name, model in TOOL_ARGUMENTS.items():
+        params = parameters(model)
+        function: dict[str, Any] = {"name": name, "description": TOOL_DESCRIPTIONS[name]}
+        candidate = _without(params, OPENAI_STRICT_DROPPABLE)
+        if openai_strict_ok(candidate):
+            function["parameters"] = candidate
+            function["strict"] = True
+        else:
+            function["parameters"] = params
+        tools.append({"type": "function", "function": function})
+    return tools
+
+
+def anthropic_tools() -> list[dict[str, Any]]:
+    return [
+        {"name": name, "description": TOOL_DESCRIPTIONS[name], "input_schema": parameters(model)}
+        for name, model in TOOL_ARGUMENTS.items()
+    ]
+
+
+def mcp_tools() -> dict[str, Any]:
+    """The result of MCP's `tools/list`."""
+    return {
+        "tools": [
+            {"name": name, "description": TOOL_DESCRIPTIONS[name], "inputSchema": parameters(model)}
+            for name, model in TOOL_ARGUMENTS.items()
+        ]
+    }
+
+
+def _bedrock_parameter(name: str, prop: dict[str, Any], required: bool) -> dict[str, Any]:
+    kind = prop.get("type")
+    if kind not in BEDROCK_TYPES:
+        raise ValueError(f"argument {name!r} has type {kind!r}, which Bedrock function details lack")
+    description = prop.get("description", "")
+    if "enum" in prop and len(prop["enum"]) > 1:
+        description += " One of: " + ", ".join(str(v) for v in prop["enum"]) + "."
+    if kind == "array":
+        description += f" A list of {prop.get('items', {}).get('type', 'value')}s."
+    if len(description) > BEDROCK_PARAMETER_DESCRIPTION_MAX:
+        raise ValueError(f"argument {name!r}: description longer than {BEDROCK_PARAMETER_DESCRIPTION_MAX}")
+    return {"type": kind, "description": description, "required": required}
+
+
+def bedrock_functions() -> dict[str, Any]:
+    """Bedrock Agents action group function details (`functionSchema`)."""
+    functions = []
+    for name, model in TOOL_ARGUMENTS.items():
+        description = TOOL_DESCRIPTIONS[name]
+        if len(description) > BEDROCK_FUNCTION_DESCRIPTION_MAX:
+            raise ValueError(f"{name}: description longer than {BEDROCK_FUNCTION_DESCRIPTION_MAX}")
+        params = parameters(model)
+        functions.append(
+            {
+                "name": name,
+                "description": description,
+                "parameters": {
+                    arg: _bedrock_parameter(arg, prop, arg in params["required"])
+                    for arg, prop in params["properties"].items()
+                },
+            }
+        )
+    return {"functions": functions}
+
+
+def documents() -> dict[str, Any]:
+    """Each generated file (path relative to the repository root) and its content."""
+    return {
+        OPENAI: openai_tools(),
+        ANTHROPIC: anthropic_tools(),
+        BEDROCK: bedrock_functions(),
+        MCP: mcp_tools(),
+    }
+
+
+def render(document: Any) -> str:
+    return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def stale(root: Path = ROOT) -> list[str]:
+    """The generated files whose content on disk differs from what the models produce now."""
+    out = []
+    for path, document in documents().items():
+        target = root / path
+        if not target.exists() or target.read_text(encoding="utf-8") != render(document):
+            out.append(path)
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--check", action="store_true", help="only report files that are out of date")
+    args = parser.parse_args(argv)
+    if args.check:
+        differing = stale()
+        for path in differing:
+            print(f"out of date: {path} (run `make schemas`)", file=sys.stderr)
+        return 1 if differing else 0
+    for path, document in documents().items():
+        target = ROOT / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(render(document), encoding="utf-8")
+        print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,190 @@
+"""Bedrock Agents and AgentCore Gateway events through the tools function's handler, on the moto stack."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from cronbell.core import errors
+from cronbell.inbound import agentcore
+from tests.support.aws import ROOT, Stack
+from tests.support.handlers import LambdaContext, configure_env, load_handler
+
+EVENTS = Path(ROOT) / "events"
+BEDROCK_ROOM = "!bedrock:example.org"  # the room in events/bedrock-*.json
+PINNED_ROOM = "!pinned:example.org"
+GATEWAY_TOOL = "cronbell___create_reminder"
+
+
+@pytest.fixture
+def env(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
+    configure_env(stack)
+    for var in (*agentcore.ENV_CONTEXT.values(), agentcore.TRUST_HEADERS_ENV):
+        monkeypatch.delenv(var, raising=False)
+    yield stack
+
+
+def call(event: Any, custom: dict[str, Any] | None = None) -> dict[str, Any]:
+    context = LambdaContext(function_name="tools")
+    if custom is not None:
+        context.client_context = SimpleNamespace(custom=custom)
+    response = load_handler("tools").lambda_handler(event, context)
+    json.dumps(response)  # what Lambda returns must be JSON
+    return response
+
+
+def event_file(name: str) -> Any:
+    return json.loads((EVENTS / name).read_text())
+
+
+def bedrock_body(response: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(response["response"]["functionResponse"]["responseBody"]["TEXT"]["body"])
+
+
+def mcp_answer(result: dict[str, Any]) -> dict[str, Any]:
+    [item] = result["content"]
+    assert item["type"] == "text"
+    return json.loads(item["text"])
+
+
+def gateway(tool: str = GATEWAY_TOOL, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    custom: dict[str, Any] = {
+        "bedrockAgentCoreToolName": tool,
+        "bedrockAgentCoreMessageVersion": "1.0",
+        "bedrockAgentCoreGatewayId": "gw-1",
+        "bedrockAgentCoreTargetId": "tg-1",
+        "bedrockAgentCoreAwsRequestId": "req-1",
+        "bedrockAgentCoreMcpMessageId": "1",
+    }
+    if headers is not None:
+        custom["bedrockAgentCorePropagatedHeaders"] = headers
+    return custom
+
+
+def live(stack: Stack, room: str) -> list[dict[str, Any]]:
+    return [i for i in stack.items() if i["sk"].startswith("s#") and i["room_id"] == room and i["status"] == "active"]
+
+
+# --- Bedrock Agents ------------------------------------------------------------------------------
+
+
+def test_bedrock_sample_events_create_then_list(env: Stack) -> None:
+    created = call(event_file("bedrock-create-reminder.json"))
+    assert created["messageVersion"] == "1.0"
+    assert created["response"]["actionGroup"] == "cronbell"
+    assert created["response"]["function"] == "create_reminder"
+    assert "responseState" not in created["response"]["functionResponse"]
+    assert created["sessionAttributes"]["room_id"] == BEDROCK_ROOM  # kept for the next turn
+    answer = bedrock_body(created)
+    assert answer["ok"] is True and "Ahora" in answer["text"]
+    assert answer["result"]["next_fire"]["local"] == "2026-12-01T09:00:00+01:00"  # mañana a las 9, Madrid
+    [item] = live(env, BEDROCK_ROOM)
+    assert item["user_id"] == "@lucia:example.org" and item["id"] == answer["result"]["id"]
+    assert answer["result"]["id"] in env.entries()
+
+    listed = bedrock_body(call(event_file("bedrock-list-reminders.json")))
+    assert listed["ok"] is True
+    assert [s["id"] for s in listed["result"]["schedules"]] == [answer["result"]["id"]]
+
+
+def test_bedrock_cron_create_with_typed_parameters(env: Stack) -> None:
+    event = event_file("bedrock-list-reminders.json")
+    event["function"] = "cron_create"
+    event["parameters"] = [
+        {"name": "name", "type": "string", "value": "daily summary"},
+        {"name": "prompt", "type": "string", "value": "Summarise the day"},
+        {"name": "cron_expr", "type": "string", "value": "0 18 * * *"},
+        {"name": "skills", "type": "array", "value": "[daily-analysis, weather]"},
+        {"name": "recurring", "type": "boolean", "value": "true"},
+        {"name": "timeout_seconds", "type": "integer", "value": "60"},
+    ]
+    answer = bedrock_body(call(event))
+    assert answer["ok"] is True and answer["result"]["kind"] == "agent_call"
+    [item] = live(env, BEDROCK_ROOM)
+    assert item["skills"] == ["daily-analysis", "weather"]
+
+
+def test_bedrock_bad_time_reprompts_and_changes_nothing(env: Stack) -> None:
+    event = event_file("bedrock-create-reminder.json")
+    event["parameters"][1]["value"] = "when pigs fly"
+    response = call(event)
+    assert response["response"]["functionResponse"]["responseState"] == "REPROMPT"
+    assert bedrock_body(response)["error"]["code"] == errors.INVALID_TIME
+    assert live(env, BEDROCK_ROOM) == [] and env.entries() == {}
+
+
+def test_bedrock_unknown_function_reprompts(env: Stack) -> None:
+    event = event_file("bedrock-list-reminders.json")
+    event["function"] = "reminders_everywhere"
+    response = call(event)
+    assert response["response"]["functionResponse"]["responseState"] == "REPROMPT"
+    assert bedrock_body(response)["error"]["code"] == errors.UNKNOWN_TOOL
+
+
+def test_bedrock_without_session_room_fails_and_changes_nothing(env: Stack) -> None:
+    event = event_file("bedrock-create-reminder.json")
+    del event["sessionAttributes"]["room_id"]
+    event["parameters"].append({"name": "room_id", "type": "string", "value": BEDROCK_ROOM})
+    response = call(event)
+    assert response["response"]["functionResponse"]["responseState"] == "FAILURE"
+    assert bedrock_body(response)["error"]["code"] == errors.MISSING_CONTEXT
+    assert env.items() == [] and env.entries() == {}
+
+
+# --- AgentCore Gateway ---------------------------------------------------------------------------
+
+
+def test_agentcore_sample_event_in_a_pinned_room(env: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MCP_ROOM_ID", PINNED_ROOM)
+    monkeypatch.setenv("MCP_USER_ID", "@ana:example.org")
+    result = call(event_file("agentcore-create-reminder.json"), gateway())
+    assert result["isError"] is False
+    answer = mcp_answer(result)
+    assert answer["ok"] is True and answer["result"]["recurring"] is True
+    [item] = live(env, PINNED_ROOM)
+    assert item["user_id"] == "@ana:example.org" and item["timezone"] == "Europe/Madrid"
+
+    listed = mcp_answer(call({}, gateway("cronbell___list_reminders")))
+    assert [s["id"] for s in listed["result"]["schedules"]] == [item["id"]]
+
+
+def test_agentcore_identity_from_trusted_headers(env: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MCP_TRUST_PROPAGATED_HEADERS", "true")
+    headers = {"X-Cronbell-Room-Id": "!header:example.org", "X-Cronbell-User-Id": "@bob:example.org"}
+    result = call({"message": "Water the plants", "time": "in 2 hours"}, gateway(headers=headers))
+    assert result["isError"] is False, result
+    [item] = live(env, "!header:example.org")
+    assert item["user_id"] == "@bob:example.org"
+
+
+def test_agentcore_arguments_cannot_choose_the_room(env: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MCP_ROOM_ID", PINNED_ROOM)
+    monkeypatch.setenv("MCP_USER_ID", "@ana:example.org")
+    forged = {"message": "x", "time": "in 2 hours", "room_id": "!evil:example.org"}
+    result = call(forged, gateway())
+    assert result["isError"] is True
+    assert mcp_answer(result)["error"]["code"] == errors.INVALID_ARGUMENTS
+    envelope_like = {"tool": "create_reminder", "arguments": forged, "context": {"room_id": "!evil:example.org"}}
+    assert call(envelope_like, gateway())["isError"] is True
+    assert env.items() == [] and env.entries() == {}
+
+
+def test_agentcore_without_configured_identity_says_what_to_configure(env: Stack) -> None:
+    headers = {"X-Cronbell-Room-Id": "!header:example.org", "X-Cronbell-User-Id": "@bob:example.org"}
+    result = call(event_file("agentcore-create-reminder.json"), gateway(headers=headers))
+    assert result["isError"] is True
+    answer = mcp_answer(result)
+    assert answer["error"]["code"] == errors.MISSING_CONTEXT
+    assert "MCP_ROOM_ID" in answer["error"]["message"]
+    assert "MCP_TRUST_PROPAGATED_HEADERS" in answer["error"]["message"]
+    assert env.items() == [] and env.entries() == {}
+
+
+def test_plain_envelope_still_answers_the_contract(env: Stack) -> None:
+    answer = call(event_file("tools-list-reminders.json"))
+    assert answer["ok"] is True and answer["result"]["schedules"] == []

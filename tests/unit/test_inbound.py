@@ -1,0 +1,417 @@
+"""The inbound adapters, pure: Bedrock Agents and AgentCore Gateway events to envelopes, answers back."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from cronbell import inbound
+from cronbell.core import arguments as a
+from cronbell.core import errors
+from cronbell.core.envelope import failure, parse_request, success
+from cronbell.core.errors import ToolError
+from cronbell.inbound import agentcore, bedrock_agents
+
+SESSION = {
+    "room_id": "!abc:example.org",
+    "user_id": "@ana:example.org",
+    "agent_id": "echo",
+    "timezone": "Europe/Madrid",
+    "locale": "es",
+}
+
+
+def bedrock_event(function: str, *params: tuple[str, str, str], session: Any = None) -> dict[str, Any]:
+    return {
+        "messageVersion": "1.0",
+        "agent": {"name": "bot", "id": "AGENT1", "alias": "ALIAS1", "version": "1"},
+        "inputText": "remind me",
+        "sessionId": "s-1",
+        "actionGroup": "cronbell",
+        "function": function,
+        "parameters": [{"name": n, "type": t, "value": v} for n, t, v in params],
+        "sessionAttributes": dict(SESSION) if session is None else session,
+        "promptSessionAttributes": {"turn": "3"},
+    }
+
+
+class Recorder:
+    """The use case's place: records the envelopes it is given and answers a fixed answer."""
+
+    def __init__(self, answer: dict[str, Any] | None = None, raises: Exception | None = None) -> None:
+        self.envelopes: list[dict[str, Any]] = []
+        self.answer = answer or success({"id": "k3v9q2m8xa"}, "Scheduled.")
+        self.raises = raises
+
+    def __call__(self, envelope: dict[str, Any]) -> dict[str, Any]:
+        self.envelopes.append(envelope)
+        if self.raises:
+            raise self.raises
+        return self.answer
+
+
+def body(response: dict[str, Any]) -> dict[str, Any]:
+    text = response["response"]["functionResponse"]["responseBody"]["TEXT"]["body"]
+    return json.loads(text)
+
+
+def refused(code: str) -> dict[str, Any]:
+    return failure(ToolError(code, "no"), "Could not do that: no")
+
+
+# --- Bedrock: parameter types --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kind", "value", "expected"),
+    [
+        ("integer", "42", 42),
+        ("integer", " -7 ", -7),
+        ("integer", "60.0", 60),
+        ("number", "1.5", 1.5),
+        ("number", "3", 3),
+        ("boolean", "true", True),
+        ("boolean", "False", False),
+        ("boolean", "yes", True),
+        ("boolean", "0", False),
+        ("array", '["daily-analysis", "weather"]', ["daily-analysis", "weather"]),
+        ("array", "[daily-analysis, weather]", ["daily-analysis", "weather"]),
+        ("array", "['a', \"b\"]", ["a", "b"]),
+        ("array", "[]", []),
+        ("array", "", []),
+        ("array", "daily-analysis, weather", ["daily-analysis", "weather"]),
+        ("array", "solo", ["solo"]),
+        ("string", " 9 ", " 9 "),
+        ("string", "true", "true"),
+        ("STRING", "x", "x"),
+    ],
+)
+def test_parameters_become_json_types(kind: str, value: str, expected: Any) -> None:
+    result = bedrock_agents.coerce("p", kind, value)
+    assert result == expected and type(result) is type(expected)
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [("integer", "abc"), ("integer", "1.5"), ("number", "nan"), ("number", "ten"), ("boolean", "maybe")],
+)
+def test_parameters_that_do_not_fit_their_type_are_refused(kind: str, value: str) -> None:
+    with pytest.raises(ToolError) as err:
+        bedrock_agents.coerce("p", kind, value)
+    assert err.value.code == errors.INVALID_ARGUMENTS
+    assert "`p`" in err.value.message and kind in err.value.message
+
+
+def test_coerced_parameters_satisfy_the_strict_argument_models() -> None:
+    event = bedrock_event(
+        "cron_create",
+        ("name", "string", "daily summary"),
+        ("prompt", "string", "Summarise the day"),
+        ("cron_expr", "string", "0 18 * * *"),
+        ("skills", "array", "[daily-analysis, weather]"),
+        ("recurring", "boolean", "true"),
+        ("timeout_seconds", "integer", "60"),
+    )
+    envelope = bedrock_agents.to_envelope(event)
+    args = a.parse(a.CronCreate, envelope["arguments"])
+    assert args.skills == ["daily-analysis", "weather"]
+    assert args.recurring is True and args.timeout_seconds == 60
+    listing = bedrock_agents.to_envelope(bedrock_event("list_reminders", ("include_inactive", "boolean", "TRUE")))
+    assert a.parse(a.ListReminders, listing["arguments"]).include_inactive is True
+
+
+# --- Bedrock: event -> envelope ------------------------------------------------------------------
+
+
+def test_event_becomes_the_envelope_with_identity_from_session_attributes() -> None:
+    event = bedrock_event("create_reminder", ("message", "string", "Dentista"), ("time", "string", "mañana a las 9"))
+    envelope = bedrock_agents.to_envelope(event)
+    assert envelope == {
+        "tool": "create_reminder",
+        "arguments": {"message": "Dentista", "time": "mañana a las 9"},
+        "context": SESSION,
+    }
+    request = parse_request(envelope)  # the use case reads it as a plain envelope
+    assert request.context.room_id == "!abc:example.org" and request.context.locale == "es"
+
+
+def test_parameters_never_change_identity() -> None:
+    event = bedrock_event(
+        "create_reminder",
+        ("message", "string", "x"),
+        ("time", "string", "in 5 minutes"),
+        ("room_id", "string", "!other:example.org"),
+        ("user_id", "string", "@mallory:example.org"),
+    )
+    envelope = bedrock_agents.to_envelope(event)
+    assert envelope["context"]["room_id"] == "!abc:example.org"
+    assert envelope["context"]["user_id"] == "@ana:example.org"
+    with pytest.raises(ToolError) as err:  # and the strict model refuses them as arguments
+        a.parse(a.CreateReminder, envelope["arguments"])
+    assert err.value.code == errors.INVALID_ARGUMENTS and "room_id" in err.value.message
+
+
+def test_optional_session_attributes_are_left_out() -> None:
+    session = {"room_id": "!abc:example.org", "user_id": "@ana:example.org", "locale": ""}
+    envelope = bedrock_agents.to_envelope(bedrock_event("cron_list", session=session))
+    assert envelope["context"] == {"room_id": "!abc:example.org", "user_id": "@ana:example.org"}
+    assert envelope["arguments"] == {}
+
+
+@pytest.mark.parametrize(
+    "session",
+    [{}, {"room_id": "!abc:example.org"}, {"user_id": "@ana:example.org"}, None],
+    ids=["empty", "no-user", "no-room", "absent"],
+)
+def test_missing_room_or_user_is_a_failure_and_the_use_case_is_not_called(session: Any) -> None:
+    event = bedrock_event("cron_list")
+    if session is None:
+        del event["sessionAttributes"]
+    else:
+        event["sessionAttributes"] = session
+    call = Recorder()
+    response = bedrock_agents.handle(event, call)
+    assert call.envelopes == []
+    assert response["response"]["functionResponse"]["responseState"] == "FAILURE"
+    answer = body(response)
+    assert answer["ok"] is False and answer["error"]["code"] == errors.MISSING_CONTEXT
+    assert "sessionAttributes" in answer["error"]["message"]
+
+
+def test_duplicate_or_nameless_parameters_are_refused() -> None:
+    twice = bedrock_event("delete_reminder", ("id", "string", "a"), ("id", "string", "b"))
+    response = bedrock_agents.handle(twice, Recorder())
+    assert body(response)["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert response["response"]["functionResponse"]["responseState"] == "REPROMPT"
+    nameless = bedrock_event("delete_reminder")
+    nameless["parameters"] = [{"type": "string", "value": "x"}]
+    response = bedrock_agents.handle(nameless, Recorder())
+    assert body(response)["error"]["code"] == errors.INVALID_REQUEST
+    assert response["response"]["functionResponse"]["responseState"] == "FAILURE"
+
+
+def test_an_event_without_function_is_refused_not_raised() -> None:
+    event = bedrock_event("cron_list")
+    del event["function"]
+    event["apiPath"] = "/reminders"  # an OpenAPI-schema action group
+    response = bedrock_agents.handle(event, Recorder())
+    assert body(response)["error"]["code"] == errors.INVALID_REQUEST
+    assert "function details" in body(response)["error"]["message"]
+
+
+# --- Bedrock: answer -> response -----------------------------------------------------------------
+
+
+def test_success_response_shape_keeps_session_attributes() -> None:
+    event = bedrock_event("list_reminders", ("include_inactive", "boolean", "false"))
+    answer = success({"schedules": []}, "No hay programaciones en esta sala.")
+    call = Recorder(answer)
+    response = bedrock_agents.handle(event, call)
+    assert call.envelopes[0]["arguments"] == {"include_inactive": False}
+    assert response == {
+        "messageVersion": "1.0",
+        "response": {
+            "actionGroup": "cronbell",
+            "function": "list_reminders",
+            "functionResponse": {"responseBody": {"TEXT": {"body": json.dumps(answer, ensure_ascii=False)}}},
+        },
+        "sessionAttributes": SESSION,
+        "promptSessionAttributes": {"turn": "3"},
+    }
+    assert "programaciones" in response["response"]["functionResponse"]["responseBody"]["TEXT"]["body"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        errors.INVALID_TIME,
+        errors.INVALID_ARGUMENTS,
+        errors.TIME_IN_PAST,
+        errors.INVALID_CRON,
+        errors.TOO_FREQUENT,
+        errors.NEVER_FIRES,
+        errors.INVALID_TIMEZONE,
+        errors.TOO_LONG,
+        errors.NOT_FOUND,
+        errors.AMBIGUOUS,
+        errors.UNKNOWN_TOOL,
+        errors.FORBIDDEN_CHANNEL,
+        errors.UNKNOWN_AGENT,
+        errors.LIMIT_REACHED,
+    ],
+)
+def test_errors_the_model_can_fix_reprompt(code: str) -> None:
+    response = bedrock_agents.handle(bedrock_event("cron_list"), Recorder(refused(code)))
+    assert response["response"]["functionResponse"]["responseState"] == "REPROMPT"
+    assert body(response)["error"]["code"] == code
+
+
+@pytest.mark.parametrize(
+    "code", [errors.MISSING_CONTEXT, errors.BACKEND_ERROR, errors.INTERNAL_ERROR, errors.INVALID_REQUEST]
+)
+def test_errors_the_model_cannot_fix_fail(code: str) -> None:
+    response = bedrock_agents.handle(bedrock_event("cron_list"), Recorder(refused(code)))
+    assert response["response"]["functionResponse"]["responseState"] == "FAILURE"
+
+
+def test_an_exception_becomes_a_structured_failure_not_an_error_body() -> None:
+    response = bedrock_agents.handle(bedrock_event("cron_list"), Recorder(raises=RuntimeError("boom")))
+    text = response["response"]["functionResponse"]["responseBody"]["TEXT"]["body"]
+    assert not text.startswith("Error")
+    assert json.loads(text)["error"]["code"] == errors.INTERNAL_ERROR
+    assert "boom" not in text
+    assert response["response"]["functionResponse"]["responseState"] == "FAILURE"
+
+
+@pytest.mark.parametrize("answer", [success({"id": "x"}, "ok"), refused(errors.INVALID_TIME)])
+def test_response_matches_what_powertools_builds(answer: dict[str, Any]) -> None:
+    from aws_lambda_powertools.event_handler.bedrock_agent_function import (
+        BedrockFunctionResponse,
+        BedrockFunctionsResponseBuilder,
+    )
+    from aws_lambda_powertools.utilities.data_classes import BedrockAgentFunctionEvent
+
+    event = bedrock_event("cron_list")
+    ours = bedrock_agents.to_response(event, answer)
+    theirs = BedrockFunctionsResponseBuilder(
+        BedrockFunctionResponse(body=answer, response_state=bedrock_agents.response_state(answer))
+    ).build(BedrockAgentFunctionEvent(event), serializer=lambda o: json.dumps(o, ensure_ascii=False))
+    assert ours == theirs
+
+
+# --- AgentCore Gateway ---------------------------------------------------------------------------
+
+PINNED = {"MCP_ROOM_ID": "!pinned:example.org", "MCP_USER_ID": "@ana:example.org", "MCP_TIMEZONE": "UTC"}
+TRUST = {"MCP_TRUST_PROPAGATED_HEADERS": "true"}
+
+
+def gateway_custom(tool: str = "cronbell___create_reminder", headers: Any = None) -> dict[str, Any]:
+    custom: dict[str, Any] = {
+        "bedrockAgentCoreToolName": tool,
+        "bedrockAgentCoreMessageVersion": "1.0",
+        "bedrockAgentCoreAwsRequestId": "req-1",
+        "bedrockAgentCoreMcpMessageId": "7",
+        "bedrockAgentCoreGatewayId": "gw-1",
+        "bedrockAgentCoreTargetId": "tg-1",
+    }
+    if headers is not None:
+        custom["bedrockAgentCorePropagatedHeaders"] = headers
+    return custom
+
+
+@pytest.mark.parametrize(
+    ("qualified", "tool"),
+    [
+        ("cronbell___create_reminder", "create_reminder"),
+        ("my-target___cron_list", "cron_list"),
+        ("target__delete_reminder", "delete_reminder"),
+        ("run_now", "run_now"),
+    ],
+)
+def test_the_target_prefix_is_stripped(qualified: str, tool: str) -> None:
+    assert agentcore.tool_name(qualified) == tool
+
+
+def test_pinned_room_comes_from_the_environment_and_arguments_never_change_it() -> None:
+    headers = {"X-Cronbell-Room-Id": "!header:example.org", "X-Cronbell-User-Id": "@eve:example.org"}
+    arguments = {"message": "hi", "time": "in 5 minutes", "room_id": "!evil:example.org"}
+    envelope = agentcore.to_envelope(arguments, gateway_custom(headers=headers), {**PINNED, **TRUST})
+    assert envelope == {
+        "tool": "create_reminder",
+        "arguments": arguments,
+        "context": {"room_id": "!pinned:example.org", "user_id": "@ana:example.org", "timezone": "UTC"},
+    }
+
+
+def test_a_pinned_room_without_user_is_a_configuration_error() -> None:
+    with pytest.raises(ToolError) as err:
+        agentcore.trusted_context(gateway_custom(), {"MCP_ROOM_ID": "!pinned:example.org"})
+    assert err.value.code == errors.MISSING_CONTEXT and "MCP_USER_ID" in err.value.message
+
+
+def test_trusted_headers_give_identity_case_insensitively() -> None:
+    headers = {
+        "x-cronbell-room-id": "!header:example.org",
+        "X-CRONBELL-USER-ID": "@bob:example.org",
+        "X-Cronbell-Locale": "es",
+        "Authorization": "Bearer secret",
+    }
+    context = agentcore.trusted_context(gateway_custom(headers=headers), TRUST)
+    assert context == {"room_id": "!header:example.org", "user_id": "@bob:example.org", "locale": "es"}
+    as_text = gateway_custom(headers=json.dumps(headers))
+    assert agentcore.trusted_context(as_text, TRUST) == context
+
+
+def test_headers_are_not_trusted_unless_the_deployment_says_so() -> None:
+    headers = {"X-Cronbell-Room-Id": "!header:example.org", "X-Cronbell-User-Id": "@bob:example.org"}
+    with pytest.raises(ToolError) as err:
+        agentcore.trusted_context(gateway_custom(headers=headers), {"MCP_TRUST_PROPAGATED_HEADERS": "no"})
+    assert err.value.code == errors.MISSING_CONTEXT
+    for needed in ("MCP_ROOM_ID", "MCP_USER_ID", "X-Cronbell-Room-Id", "MCP_TRUST_PROPAGATED_HEADERS"):
+        assert needed in err.value.message
+
+
+def test_trusted_headers_that_did_not_arrive_say_what_to_allowlist() -> None:
+    with pytest.raises(ToolError) as err:
+        agentcore.trusted_context(gateway_custom(headers={"X-Cronbell-Room-Id": "!r:example.org"}), TRUST)
+    assert err.value.code == errors.MISSING_CONTEXT and "allowedRequestHeaders" in err.value.message
+
+
+def test_no_trusted_identity_answers_an_mcp_error_and_calls_nothing() -> None:
+    call = Recorder()
+    result = agentcore.handle({"message": "x", "time": "in 5 minutes"}, gateway_custom(), {}, call)
+    assert call.envelopes == []
+    assert result["isError"] is True
+    [item] = result["content"]
+    assert item["type"] == "text"
+    answer = json.loads(item["text"])
+    assert answer["ok"] is False and answer["error"]["code"] == errors.MISSING_CONTEXT
+    assert "MCP_ROOM_ID" in answer["text"]
+
+
+def test_gateway_call_reaches_the_use_case_and_answers_mcp_content() -> None:
+    answer = success({"id": "k3v9q2m8xa"}, "Scheduled reminder k3v9q2m8xa.")
+    call = Recorder(answer)
+    result = agentcore.handle({"message": "x", "cron": "0 9 * * 1"}, gateway_custom(), PINNED, call)
+    assert call.envelopes[0]["tool"] == "create_reminder"
+    assert call.envelopes[0]["context"]["room_id"] == "!pinned:example.org"
+    assert result == {"content": [{"type": "text", "text": json.dumps(answer)}], "isError": False}
+
+
+def test_gateway_refusals_and_exceptions_are_mcp_errors() -> None:
+    refusal = agentcore.handle({}, gateway_custom(), PINNED, Recorder(refused(errors.INVALID_TIME)))
+    assert refusal["isError"] is True
+    assert json.loads(refusal["content"][0]["text"])["error"]["code"] == errors.INVALID_TIME
+    crash = agentcore.handle({}, gateway_custom(), PINNED, Recorder(raises=KeyError("x")))
+    assert crash["isError"] is True
+    assert json.loads(crash["content"][0]["text"])["error"]["code"] == errors.INTERNAL_ERROR
+
+
+# --- dispatch ------------------------------------------------------------------------------------
+
+
+def lambda_context(custom: Any = None) -> Any:
+    return SimpleNamespace(client_context=None if custom is None else SimpleNamespace(custom=custom))
+
+
+def test_detect_each_shape() -> None:
+    envelope = {"tool": "cron_list", "arguments": {}, "context": SESSION}
+    assert inbound.detect(envelope, lambda_context()) == inbound.ENVELOPE
+    assert inbound.detect(bedrock_event("cron_list"), lambda_context()) == inbound.BEDROCK_AGENT
+    assert inbound.detect({"message": "x"}, lambda_context(gateway_custom())) == inbound.AGENTCORE
+    assert inbound.detect(None, None) == inbound.ENVELOPE  # the use case answers invalid_request
+    assert inbound.detect(envelope, lambda_context({"other": "client"})) == inbound.ENVELOPE
+
+
+def test_gateway_arguments_shaped_like_an_envelope_are_still_arguments() -> None:
+    """The model writes a gateway event: a `context` in it must never become the identity."""
+    forged = {"tool": "cron_list", "arguments": {}, "context": {"room_id": "!evil:example.org", "user_id": "@e"}}
+    assert inbound.detect(forged, lambda_context(gateway_custom("t___cron_list"))) == inbound.AGENTCORE
+    envelope = agentcore.to_envelope(forged, gateway_custom("t___cron_list"), PINNED)
+    assert envelope["context"]["room_id"] == "!pinned:example.org"
+    with pytest.raises(ToolError) as err:
+        a.parse(a.CronList, envelope["arguments"])
+    assert err.value.code == errors.INVALID_ARGUMENTS

@@ -1,0 +1,194 @@
+"""The tool schemas in docs/tools/ come from the argument models and are what each provider accepts."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from cronbell.core import errors
+from cronbell.core.arguments import (
+    MAX_SNOOZE_MINUTES,
+    TOOL_ARGUMENTS,
+    TOOL_DESCRIPTIONS,
+    SnoozeReminder,
+    UpdateReminder,
+    parse,
+)
+from cronbell.core.errors import ToolError
+from cronbell.usecases.tools import USE_CASES
+from scripts import schemas
+
+ROOT = Path(__file__).resolve().parents[2]
+NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+BEDROCK_NAME = re.compile(r"^([0-9a-zA-Z][_-]?){1,100}$")
+
+# One valid call per tool: the schemas must accept what the models accept.
+VALID: dict[str, dict[str, Any]] = {
+    "create_reminder": {"message": "Stand-up", "time": "tomorrow at 9", "timezone": "Europe/Madrid"},
+    "list_reminders": {"include_inactive": True},
+    "delete_reminder": {"id": "k3v9q2m8xa"},
+    "cron_create": {"name": "digest", "prompt": "Summarise the news", "cron_expr": "0 9 * * 1", "skills": ["web"]},
+    "cron_list": {},
+    "cron_delete": {"id": "digest"},
+    "run_now": {"kind": "cron", "target": "digest"},
+    "update_reminder": {"id": "k3v9q2m8xa", "time": "in 2 hours"},
+    "pause_reminder": {"id": "k3v9q2m8xa"},
+    "resume_reminder": {"id": "k3v9q2m8xa"},
+    "snooze_reminder": {"id": "k3v9q2m8xa", "minutes": 15},
+    "skip_next": {"id": "k3v9q2m8xa"},
+}
+
+
+def by_name(tools: list[dict[str, Any]], key: str = "name") -> dict[str, dict[str, Any]]:
+    return {tool[key]: tool for tool in tools}
+
+
+def input_schemas() -> dict[str, dict[str, dict[str, Any]]]:
+    """Per format, tool name -> its JSON Schema for the arguments."""
+    docs = schemas.documents()
+    return {
+        "openai": {t["function"]["name"]: t["function"]["parameters"] for t in docs[schemas.OPENAI]},
+        "anthropic": {t["name"]: t["input_schema"] for t in docs[schemas.ANTHROPIC]},
+        "mcp": {t["name"]: t["inputSchema"] for t in docs[schemas.MCP]["tools"]},
+    }
+
+
+def test_committed_files_match_the_models() -> None:
+    for path, document in schemas.documents().items():
+        on_disk = (ROOT / path).read_text(encoding="utf-8")
+        assert on_disk == schemas.render(document), f"{path} is out of date: run `make schemas`"
+    assert schemas.main(["--check"]) == 0
+
+
+def test_check_names_the_files_that_differ(tmp_path: Path) -> None:
+    assert sorted(schemas.stale(tmp_path)) == sorted(schemas.documents())
+    for path, document in schemas.documents().items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(schemas.render(document), encoding="utf-8")
+    assert schemas.stale(tmp_path) == []
+    mcp = tmp_path / schemas.MCP
+    mcp.write_text(mcp.read_text(encoding="utf-8").replace("skip_next", "skip_later"), encoding="utf-8")
+    assert schemas.stale(tmp_path) == [schemas.MCP]
+
+
+def test_output_is_deterministic_and_sorted() -> None:
+    text = schemas.render({"b": 1, "a": [{"d": 2, "c": 3}]})
+    assert text == '{\n  "a": [\n    {\n      "c": 3,\n      "d": 2\n    }\n  ],\n  "b": 1\n}\n'
+    assert schemas.render(schemas.documents()) == schemas.render(schemas.documents())
+
+
+def test_every_format_lists_every_tool_once() -> None:
+    docs = schemas.documents()
+    names = {
+        "openai": [t["function"]["name"] for t in docs[schemas.OPENAI]],
+        "anthropic": [t["name"] for t in docs[schemas.ANTHROPIC]],
+        "bedrock": [f["name"] for f in docs[schemas.BEDROCK]["functions"]],
+        "mcp": [t["name"] for t in docs[schemas.MCP]["tools"]],
+    }
+    for listed in names.values():
+        assert listed == list(TOOL_ARGUMENTS)
+        assert all(NAME.match(n) for n in listed)
+    assert all(BEDROCK_NAME.match(n) for n in names["bedrock"])
+    assert all(t["type"] == "function" for t in docs[schemas.OPENAI])
+
+
+@pytest.mark.parametrize("fmt", ["openai", "anthropic", "mcp"])
+def test_input_schemas_are_valid_and_follow_the_models(fmt: str) -> None:
+    for name, schema in input_schemas()[fmt].items():
+        Draft202012Validator.check_schema(schema)
+        model = TOOL_ARGUMENTS[name]
+        assert schema["type"] == "object" and schema["additionalProperties"] is False
+        assert set(schema["properties"]) == set(model.model_fields)
+        assert set(schema["required"]) <= set(schema["properties"])
+        assert set(schema["required"]) == {f for f, info in model.model_fields.items() if info.is_required()}
+        for prop in schema["properties"].values():
+            assert "title" not in prop and "anyOf" not in prop and prop["type"] != "null"
+            assert prop.get("description")
+
+
+@pytest.mark.parametrize("fmt", ["openai", "anthropic", "mcp"])
+def test_schemas_accept_valid_calls_and_refuse_extra_arguments(fmt: str) -> None:
+    assert set(VALID) == set(TOOL_ARGUMENTS)
+    for name, schema in input_schemas()[fmt].items():
+        parse(TOOL_ARGUMENTS[name], VALID[name])  # the model accepts it...
+        Draft202012Validator(schema).validate(VALID[name])  # ...and so does the schema
+        assert not Draft202012Validator(schema).is_valid({**VALID[name], "room_id": "!other:x"})
+
+
+def test_openai_strict_only_where_the_rules_hold() -> None:
+    strict = set()
+    for tool in schemas.documents()[schemas.OPENAI]:
+        function = tool["function"]
+        params = function["parameters"]
+        if function.get("strict"):
+            strict.add(function["name"])
+            assert sorted(params["required"]) == sorted(params["properties"])
+            assert params["additionalProperties"] is False
+            used = {k for prop in params["properties"].values() for k in prop} | set(params)
+            assert used <= schemas.OPENAI_STRICT_KEYWORDS
+        else:
+            assert "strict" not in function
+            assert not schemas.openai_strict_ok(params)
+    assert {"cron_list", "delete_reminder", "pause_reminder"} <= strict
+    assert "create_reminder" not in strict  # optional arguments: not strict-mode material
+
+
+def test_bedrock_function_details() -> None:
+    functions = by_name(schemas.documents()[schemas.BEDROCK]["functions"])
+    for name, function in functions.items():
+        assert 1 <= len(function["description"]) <= schemas.BEDROCK_FUNCTION_DESCRIPTION_MAX
+        model = TOOL_ARGUMENTS[name]
+        assert set(function["parameters"]) == set(model.model_fields)
+        for arg, detail in function["parameters"].items():
+            assert set(detail) == {"type", "description", "required"}
+            assert detail["type"] in schemas.BEDROCK_TYPES
+            assert 1 <= len(detail["description"]) <= schemas.BEDROCK_PARAMETER_DESCRIPTION_MAX
+            assert BEDROCK_NAME.match(arg)
+            assert detail["required"] is model.model_fields[arg].is_required()
+    assert functions["cron_create"]["parameters"]["skills"]["type"] == "array"
+    assert functions["snooze_reminder"]["parameters"]["minutes"]["type"] == "integer"
+    assert functions["run_now"]["parameters"]["kind"]["type"] == "string"
+
+
+def test_every_tool_has_a_description() -> None:
+    assert set(TOOL_DESCRIPTIONS) == set(TOOL_ARGUMENTS)
+    for name, text in TOOL_DESCRIPTIONS.items():
+        sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
+        assert 2 <= len(sentences) <= 4, name
+        assert text == text.strip() and "  " not in text, name
+
+
+def test_every_tool_in_the_catalog_has_a_use_case() -> None:
+    assert list(USE_CASES) == list(TOOL_ARGUMENTS)
+
+
+def refusal(model: Any, args: dict[str, Any]) -> str:
+    with pytest.raises(ToolError) as info:
+        parse(model, args)
+    return info.value.code
+
+
+def test_update_needs_a_change_and_one_kind_of_time() -> None:
+    assert parse(UpdateReminder, {"id": "standup", "cron": "0 9 * * 1-5"}).cron == "0 9 * * 1-5"
+    assert refusal(UpdateReminder, {"id": "standup"}) == errors.INVALID_ARGUMENTS
+    assert refusal(UpdateReminder, {"id": "x", "time": "10:00", "cron": "0 9 * * *"}) == errors.INVALID_ARGUMENTS
+    assert refusal(UpdateReminder, {"id": "x", "message": "m" * 2001}) == errors.TOO_LONG
+    assert refusal(UpdateReminder, {"id": "x", "room_id": "!other:x", "name": "n"}) == errors.INVALID_ARGUMENTS
+
+
+def test_snooze_takes_exactly_one_delay_within_a_week() -> None:
+    assert parse(SnoozeReminder, {"id": "x", "minutes": MAX_SNOOZE_MINUTES}).minutes == 10080
+    assert parse(SnoozeReminder, {"id": "x", "until": "tomorrow at 9"}).until == "tomorrow at 9"
+    for bad in (
+        {"id": "x"},
+        {"id": "x", "minutes": 5, "until": "10:00"},
+        {"id": "x", "minutes": 0},
+        {"id": "x", "minutes": 10081},
+        {"id": "x", "minutes": "15"},
+        {"id": "x", "minutes": 1.5},
+    ):
+        assert refusal(SnoozeReminder, bad) == errors.INVALID_ARGUMENTS, bad

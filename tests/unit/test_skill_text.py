@@ -1,0 +1,70 @@
+"""docs/skill.md names only tools, arguments and answer fields that exist, and covers every tool."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+
+from cronbell.core import errors, models
+from cronbell.core.arguments import TOOL_ARGUMENTS
+from cronbell.core.models import Schedule
+from cronbell.core.views import cron_view, schedule_view
+
+SKILL = Path(__file__).resolve().parents[2] / "docs" / "skill.md"
+IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
+
+# Words of the answers (not arguments) that the skill text may name.
+VIEW_FIELDS = {"id", "kind", "name", "preview", "description", "timezone", "enabled", "status"}
+VIEW_FIELDS |= {"next_fire", "next_fires", "last_fired", "cron_expr", "fire_at"}
+ANSWER_FIELDS = {"now", "local", "utc", "schedules", "duplicate", "notes", "dst_notes"}
+STATUSES = {models.ACTIVE, models.PAUSED, models.FIRED, models.DELETED, models.MISSED, models.DELIVERY_FAILED}
+KINDS = {models.MESSAGE, models.AGENT_CALL}
+ERROR_CODES = {
+    value for key, value in vars(errors).items() if key.isupper() and isinstance(value, str) and not key.startswith("_")
+}
+
+
+def backticked() -> list[str]:
+    return re.findall(r"`([^`\n]+)`", SKILL.read_text(encoding="utf-8"))
+
+
+def test_every_identifier_is_known() -> None:
+    tools = set(TOOL_ARGUMENTS)
+    arguments = {field for model in TOOL_ARGUMENTS.values() for field in model.model_fields}
+    known = tools | arguments | VIEW_FIELDS | ANSWER_FIELDS | STATUSES | KINDS | ERROR_CODES
+    unknown = sorted({word for word in backticked() if IDENTIFIER.match(word) and word not in known})
+    assert unknown == [], f"docs/skill.md names unknown tools or arguments: {unknown}"
+
+
+def test_every_tool_and_status_is_mentioned() -> None:
+    mentioned = set(backticked())
+    assert set(TOOL_ARGUMENTS) - mentioned == set()
+    assert STATUSES - mentioned == set()
+
+
+def test_the_allowed_answer_fields_are_real() -> None:
+    """The view field names the test allows are the ones the tools really answer with."""
+    schedule = Schedule(
+        id="k3v9q2m8xa",
+        room_id="!r:x",
+        user_id="@u:x",
+        agent_id="a",
+        kind=models.AGENT_CALL,
+        timezone="Europe/Madrid",
+        locale="en",
+        created_at="2026-01-01T00:00:00Z",
+        prompt="p",
+        name="digest",
+        cron="0 9 * * 1",
+        expressions=["cron(0 9 ? * MON *)"],
+    )
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    produced = set(schedule_view(schedule, now, "en")) | set(cron_view(schedule, now))
+    assert produced >= VIEW_FIELDS
+    assert set(schedule_view(schedule, now, "en")["next_fire"]) == {"local", "utc"}
+
+
+def test_the_checker_catches_a_made_up_name() -> None:
+    assert IDENTIFIER.match("delete_all") and IDENTIFIER.match("now")
+    assert not IDENTIFIER.match("in 30 minutes") and not IDENTIFIER.match("Europe/Madrid")
