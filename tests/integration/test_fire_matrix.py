@@ -85,7 +85,7 @@ def test_room_the_bot_is_not_in_gives_delivery_failed_without_retry(
     stack: Stack, synapse: SynapseServer
 ) -> None:
     room = fresh_room(synapse)
-    outsider_id, outsider_token = synapse.register(f"outsider-{uuid.uuid4().hex[:6]}")
+    _outsider, outsider_token = synapse.register(f"outsider-{uuid.uuid4().hex[:6]}")
     matrix_env(stack, synapse, outsider_token)  # the bot's token is not a member of the room
     sid = create(room.room_id, room.user_id, message="Hola", cron="0 10 * * *")
     out = invoke("fire", fire_input(room.room_id, sid))  # returns: Lambda will not retry it
