@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo test lint typecheck unit integration e2e local format clean venv
+.PHONY: demo test lint typecheck unit integration e2e local format clean venv schemas
 
 venv: $(STAMP)
 
@@ -39,6 +39,9 @@ integration: $(STAMP)
 
 e2e: $(STAMP)
 	$(BIN)/python -m pytest tests/e2e
+
+schemas: $(STAMP)
+	$(BIN)/python scripts/schemas.py
 
 format: $(STAMP)
 	$(BIN)/ruff format .

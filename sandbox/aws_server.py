@@ -30,11 +30,7 @@ class _Atomic:
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
-        action = (
-            target.rsplit(".", 1)[-1]
-            if target
-            else f"{environ.get('REQUEST_METHOD')} {environ.get('PATH_INFO')}"
-        )
+        action = target.rsplit(".", 1)[-1] if target else f"{environ.get('REQUEST_METHOD')} {environ.get('PATH_INFO')}"
         with self._lock:
             if not environ.get("PATH_INFO", "").startswith("/moto-api"):
                 self.calls[action] += 1

@@ -204,9 +204,7 @@ class SynapseServer:
 
     def _log_tail(self, lines: int = 30) -> str:
         try:
-            return "\n".join(
-                self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:]
-            )
+            return "\n".join(self.log_path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
         except OSError:
             return "(no log)"
 
@@ -258,9 +256,7 @@ class SynapseServer:
         )
         return answer["user_id"], answer["access_token"]
 
-    def create_room(
-        self, token: str, invite: list[str] | tuple[str, ...] = (), name: str | None = None
-    ) -> str:
+    def create_room(self, token: str, invite: list[str] | tuple[str, ...] = (), name: str | None = None) -> str:
         body: dict[str, Any] = {"preset": "private_chat", "invite": list(invite)}
         if name:
             body["name"] = name
@@ -268,9 +264,7 @@ class SynapseServer:
         return room_id
 
     def join(self, token: str, room_id: str) -> None:
-        self.request(
-            "POST", f"/_matrix/client/v3/join/{urllib.parse.quote(room_id, safe='')}", {}, token=token
-        )
+        self.request("POST", f"/_matrix/client/v3/join/{urllib.parse.quote(room_id, safe='')}", {}, token=token)
 
     def provision_room(self, bot: str = "cronbell", user: str = "ana", name: str | None = None) -> MatrixRoom:
         """Register a bot and a user (fresh localparts each call), and put both in a new room."""

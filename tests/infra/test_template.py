@@ -54,9 +54,7 @@ DYNAMO_ACTIONS = {
     "dynamodb:Query",
     "dynamodb:ConditionCheckItem",
 }
-GROUP_SCHEDULES = (
-    "arn:${AWS::Partition}:scheduler:${AWS::Region}:${AWS::AccountId}:schedule/${ScheduleGroup}/*"
-)
+GROUP_SCHEDULES = "arn:${AWS::Partition}:scheduler:${AWS::Region}:${AWS::AccountId}:schedule/${ScheduleGroup}/*"
 
 
 # ------------------------------------------------------------------ helpers
@@ -209,9 +207,7 @@ def test_scheduler_role_invokes_only_the_fire_function(template: dict[str, Any])
     assert actions == {"lambda:InvokeFunction", "sqs:SendMessage"}
     invoked = actions_on(statements, "lambda:InvokeFunction")
     assert invoked and all(references(resource) == {"FireFunction"} for resource in invoked)
-    assert [references(r) for r in actions_on(statements, "sqs:SendMessage")] == [
-        {"SchedulerDeadLetterQueue"}
-    ]
+    assert [references(r) for r in actions_on(statements, "sqs:SendMessage")] == [{"SchedulerDeadLetterQueue"}]
 
 
 def test_tools_function_permissions(template: dict[str, Any]) -> None:
@@ -251,9 +247,7 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
 
 
 def test_secret_statement_exists_only_with_a_secret(template: dict[str, Any]) -> None:
-    assert template["Conditions"]["HasChatSecret"] == {
-        "Fn::Not": [{"Fn::Equals": [{"Ref": "ChatTokenSecretArn"}, ""]}]
-    }
+    assert template["Conditions"]["HasChatSecret"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "ChatTokenSecretArn"}, ""]}]}
     (policy,) = _props(template, "FireFunction")["Policies"]
     guarded = [s for s in policy["Statement"] if "Fn::If" in s]
     assert len(guarded) == 1
@@ -294,9 +288,7 @@ def test_fire_function_must_not_reference_tools_function(template: dict[str, Any
 def test_agents_allowlist_names_the_echo_agent(template: dict[str, Any]) -> None:
     for logical_id in ("ToolsFunction", "FireFunction"):
         agents = _props(template, logical_id)["Environment"]["Variables"]["AGENTS"]
-        rendered = agents["Fn::Sub"].replace(
-            "${EchoAgentFunction.Arn}", "arn:aws:lambda:eu-west-1:1:function:e"
-        )
+        rendered = agents["Fn::Sub"].replace("${EchoAgentFunction.Arn}", "arn:aws:lambda:eu-west-1:1:function:e")
         assert json.loads(rendered) == {"echo": "arn:aws:lambda:eu-west-1:1:function:e"}
 
 
@@ -326,10 +318,7 @@ def test_layer_builds_for_arm64(template: dict[str, Any]) -> None:
     assert template["Globals"]["Function"]["Architectures"] == ["arm64"]
     for logical_id in ("ToolsFunction", "FireFunction"):
         assert _props(template, logical_id)["Layers"] == [{"Ref": "CommonLayer"}]
-    code = {
-        name: _props(template, name)["CodeUri"]
-        for name in ("ToolsFunction", "FireFunction", "EchoAgentFunction")
-    }
+    code = {name: _props(template, name)["CodeUri"] for name in ("ToolsFunction", "FireFunction", "EchoAgentFunction")}
     assert code == {
         "ToolsFunction": "functions/tools/",
         "FireFunction": "functions/fire/",
@@ -383,9 +372,7 @@ def test_daily_analysis_prompt_uses_only_known_placeholders(template: dict[str, 
     text = (PROMPTS / "daily-analysis.txt").read_text(encoding="utf-8")
     fields = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
     assert fields == {"now", "room_id", "scheduled_time"}
-    rendered = text.format(
-        now="2026-01-01T18:00:00+01:00", room_id="!r:x", scheduled_time="2026-01-01T17:00:00Z"
-    )
+    rendered = text.format(now="2026-01-01T18:00:00+01:00", room_id="!r:x", scheduled_time="2026-01-01T17:00:00Z")
     assert "!r:x" in rendered and "{" not in rendered
 
 

@@ -123,9 +123,7 @@ def test_empty_answer_posts_nothing(stack: Stack) -> None:
 def test_no_agents_configured_skips(stack: Stack) -> None:
     sid = job(stack)
     chat = RecordingChat()
-    assert (
-        run(stack, FakeAgents(configured=False), chat, slot_event(sid))["outcome"] == "no_agents_configured"
-    )
+    assert run(stack, FakeAgents(configured=False), chat, slot_event(sid))["outcome"] == "no_agents_configured"
     assert chat.sent == []
 
 
@@ -136,9 +134,7 @@ def static_input(room: str) -> dict[str, Any]:
     raw = template["Resources"]["DailyAnalysisSchedule"]["Properties"]["Target"]["Input"]["Fn::Sub"]
     text = raw.replace("${AnalysisOutputRoom}", room)
     text = text.replace("<aws.scheduler.scheduled-time>", "2026-11-30T17:00:00Z")
-    text = text.replace("<aws.scheduler.execution-id>", "exec-1").replace(
-        "<aws.scheduler.attempt-number>", "1"
-    )
+    text = text.replace("<aws.scheduler.execution-id>", "exec-1").replace("<aws.scheduler.attempt-number>", "1")
     return dict(json.loads(text))
 
 
@@ -148,10 +144,6 @@ def test_static_schedule_from_the_template_fires_once(stack: Stack) -> None:
     out = run(stack, agents, chat, event)
     assert out["outcome"] == "delivered", out
     [(_, request, _)] = agents.calls
-    assert (
-        ROOM in request["prompt"]
-        and "2026-11-30T17:00:00Z" in request["prompt"]
-        and "{" not in request["prompt"]
-    )
+    assert ROOM in request["prompt"] and "2026-11-30T17:00:00Z" in request["prompt"] and "{" not in request["prompt"]
     assert run(stack, agents, chat, event)["outcome"] == "duplicate"
     assert len(chat.sent) == 1

@@ -61,9 +61,7 @@ def test_create_failure_at_each_call(stack: Stack, case: str, failure: str) -> N
 
 
 @pytest.mark.parametrize("case", sorted(CREATES))
-def test_create_crash_after_each_call_never_leaves_a_live_item_without_entries(
-    stack: Stack, case: str
-) -> None:
+def test_create_crash_after_each_call_never_leaves_a_live_item_without_entries(stack: Stack, case: str) -> None:
     tool, args = CREATES[case]
     calls = count_calls(stack, tool, args)
     ok(tools.handle(envelope("delete_reminder", {"id": live_items(stack)[0]["id"]}), stack.deps()))

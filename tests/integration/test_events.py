@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any
+
+import pytest
 
 from cronbell import wiring
 from cronbell.core import errors
 from tests.support.aws import Stack
-from tests.support.handlers import EVENTS, configure_env, invoke
+from tests.support.handlers import EVENTS, LambdaContext, configure_env, invoke, load_handler
+
+# What an AgentCore Gateway puts in the Lambda client context (the event is only the arguments).
+GATEWAY = {"bedrockAgentCoreToolName": "cronbell___create_reminder", "bedrockAgentCoreMessageVersion": "1.0"}
 
 ORDER = [
     "tools-create-reminder-es.json",
@@ -25,7 +31,14 @@ ORDER = [
     "tools-cron-delete.json",
     "fire-scheduler.json",
     "echo-agent.json",
+    "bedrock-create-reminder.json",
+    "bedrock-list-reminders.json",
+    "agentcore-create-reminder.json",
 ]
+
+
+def bedrock(response: dict[str, Any]) -> Any:
+    return json.loads(response["response"]["functionResponse"]["responseBody"]["TEXT"]["body"])
 
 
 def ok(answer: dict[str, Any]) -> bool:
@@ -38,9 +51,7 @@ def error(code: str) -> Callable[[dict[str, Any]], bool]:
 
 EXPECT: dict[str, Callable[[Any], bool]] = {
     "tools-create-reminder-es.json": lambda a: ok(a) and "Ahora" in a["text"],
-    "tools-create-reminder-rfc3339.json": lambda a: (
-        ok(a) and a["result"]["next_fire"]["utc"] == "2030-01-15T09:30:00Z"
-    ),
+    "tools-create-reminder-rfc3339.json": lambda a: ok(a) and a["result"]["next_fire"]["utc"] == "2030-01-15T09:30:00Z",
     "tools-create-recurring.json": lambda a: ok(a) and a["result"]["recurring"],
     "tools-invalid-time.json": error(errors.INVALID_TIME),
     "tools-unknown-tool.json": error(errors.UNKNOWN_TOOL),
@@ -52,6 +63,13 @@ EXPECT: dict[str, Callable[[Any], bool]] = {
     "tools-cron-delete.json": ok,
     "fire-scheduler.json": lambda a: a["outcome"] == "unknown_schedule",
     "echo-agent.json": lambda a: a == {"text": "echo: Summarise the day"},
+    "bedrock-create-reminder.json": lambda a: (
+        "responseState" not in a["response"]["functionResponse"] and bedrock(a)["ok"] is True
+    ),
+    "bedrock-list-reminders.json": lambda a: len(bedrock(a)["result"]["schedules"]) == 1,
+    "agentcore-create-reminder.json": lambda a: (
+        a["isError"] is False and json.loads(a["content"][0]["text"])["result"]["recurring"] is True
+    ),
 }
 
 
@@ -59,15 +77,22 @@ def test_every_event_file_is_covered() -> None:
     assert sorted(p.name for p in EVENTS) == sorted(ORDER) == sorted(EXPECT)
 
 
-def test_events_through_their_handlers(stack: Stack) -> None:
+def test_events_through_their_handlers(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
     configure_env(stack)
+    monkeypatch.setenv("MCP_ROOM_ID", "!agentcore:example.org")
+    monkeypatch.setenv("MCP_USER_ID", "@ana:example.org")
     started: list[dict[str, Any]] = []
     wiring.deps().start_fire = started.append
     by_name = {p.name: p for p in EVENTS}
     for name in ORDER:
         event = json.loads(by_name[name].read_text())
-        function = {"tools": "tools", "fire": "fire", "echo": "echo_agent"}[name.split("-")[0]]
-        answer = invoke(function, event)
+        prefix = name.split("-")[0]
+        function = {"fire": "fire", "echo": "echo_agent"}.get(prefix, "tools")
+        if prefix == "agentcore":
+            context = LambdaContext(function_name="tools", client_context=SimpleNamespace(custom=GATEWAY))
+            answer = load_handler("tools").lambda_handler(event, context)
+        else:
+            answer = invoke(function, event)
         json.dumps(answer)
         assert EXPECT[name](answer), (name, answer)
     assert len(started) == 1 and started[0]["reminder_id"]

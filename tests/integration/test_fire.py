@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cronbell.adapters.scheduler import fire_input
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
@@ -19,9 +20,7 @@ from tests.support.envelopes import ROOM, USER, envelope
 
 
 def create(stack: Stack, **args: Any) -> str:
-    return str(
-        ok(tools.handle(envelope("create_reminder", {"message": "Stand up", **args}), stack.deps()))["id"]
-    )
+    return str(ok(tools.handle(envelope("create_reminder", {"message": "Stand up", **args}), stack.deps()))["id"])
 
 
 def scheduler_input(sid: str, slot: str, attempt: int = 1) -> dict[str, Any]:
@@ -35,9 +34,7 @@ def scheduler_input(sid: str, slot: str, attempt: int = 1) -> dict[str, Any]:
     }
 
 
-def run(
-    stack: Stack, chat: RecordingChat, event: dict[str, Any], metrics: list[str] | None = None
-) -> dict[str, Any]:
+def run(stack: Stack, chat: RecordingChat, event: dict[str, Any], metrics: list[str] | None = None) -> dict[str, Any]:
     fd = FireDeps(
         deps=stack.deps(),
         chat=lambda: chat,
@@ -65,9 +62,7 @@ def test_one_shot_delivered_once_then_marked_fired(stack: Stack) -> None:
     # a duplicate delivery (Lambda async duplicate, Scheduler retry) posts nothing
     again = run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z", attempt=2), metrics)
     assert again["outcome"] in ("duplicate", "inactive") and len(chat.sent) == 1
-    listed = ok(tools.handle(envelope("list_reminders", {"include_inactive": True}), stack.deps()))[
-        "schedules"
-    ]
+    listed = ok(tools.handle(envelope("list_reminders", {"include_inactive": True}), stack.deps()))["schedules"]
     assert listed[0]["status"] == "fired" and listed[0]["next_fire"] is None
     assert live_items(stack) == []
     assert_consistent_after_fire(stack)
@@ -125,7 +120,11 @@ def test_unknown_schedule_sends_nothing_and_removes_orphan_entry(stack: Stack) -
         GroupName=group,
         ScheduleExpression="cron(0 9 * * ? *)",
         FlexibleTimeWindow={"Mode": "OFF"},
-        Target={"Arn": stack.settings.fire_function_arn, "RoleArn": stack.settings.scheduler_role_arn},
+        Target={
+            "Arn": stack.settings.fire_function_arn,
+            "RoleArn": stack.settings.scheduler_role_arn,
+            "Input": fire_input(ROOM, "orphan2345"),
+        },
     )
     chat = RecordingChat()
     out = run(stack, chat, scheduler_input("orphan2345", "2026-12-01T08:00:00Z"))

@@ -71,9 +71,7 @@ def test_same_slot_five_times_concurrently_gives_one_event(stack: Stack, synapse
     sid = create(room.room_id, room.user_id, message="Daily", cron="0 10 * * *")
     event = fire_input(room.room_id, sid)
     with ThreadPoolExecutor(5) as pool:
-        outcomes = sorted(
-            pool.map(lambda i: invoke("fire", {**event, "attempt": str(i)})["outcome"], range(5))
-        )
+        outcomes = sorted(pool.map(lambda i: invoke("fire", {**event, "attempt": str(i)})["outcome"], range(5)))
     assert outcomes == ["delivered", "duplicate", "duplicate", "duplicate", "duplicate"]
     assert len(synapse.messages(room.user_token, room.room_id)) == 1
     # the next day is a new slot
@@ -81,9 +79,7 @@ def test_same_slot_five_times_concurrently_gives_one_event(stack: Stack, synapse
     assert len(synapse.messages(room.user_token, room.room_id)) == 2
 
 
-def test_room_the_bot_is_not_in_gives_delivery_failed_without_retry(
-    stack: Stack, synapse: SynapseServer
-) -> None:
+def test_room_the_bot_is_not_in_gives_delivery_failed_without_retry(stack: Stack, synapse: SynapseServer) -> None:
     room = fresh_room(synapse)
     _outsider, outsider_token = synapse.register(f"outsider-{uuid.uuid4().hex[:6]}")
     matrix_env(stack, synapse, outsider_token)  # the bot's token is not a member of the room

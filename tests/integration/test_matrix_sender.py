@@ -62,9 +62,7 @@ def test_a_reminder_reaches_the_user_with_a_mention(synapse: SynapseServer, matr
 
 @pytest.mark.matrix
 @pytest.mark.slow
-def test_html_injection_and_room_mentions_arrive_defused(
-    synapse: SynapseServer, matrix_room: MatrixRoom
-) -> None:
+def test_html_injection_and_room_mentions_arrive_defused(synapse: SynapseServer, matrix_room: MatrixRoom) -> None:
     attack = '@room <img src=x onerror=alert(1)><a href="https://evil.example">x</a>'
     sender = sender_for(synapse, matrix_room)
     sender.send(reminder_message(matrix_room.room_id, matrix_room.user_id, attack, "es"), key())
@@ -104,9 +102,7 @@ def test_the_same_idempotency_key_posts_once(synapse: SynapseServer, matrix_room
 
 @pytest.mark.matrix
 @pytest.mark.slow
-def test_a_room_the_bot_is_not_in_is_a_permanent_error(
-    synapse: SynapseServer, matrix_room: MatrixRoom
-) -> None:
+def test_a_room_the_bot_is_not_in_is_a_permanent_error(synapse: SynapseServer, matrix_room: MatrixRoom) -> None:
     _, stranger_token = synapse.register(f"stranger-{uuid.uuid4().hex[:8]}")
     foreign_room = synapse.create_room(stranger_token)
     sender = sender_for(synapse, matrix_room)
@@ -151,8 +147,7 @@ def test_a_burst_waits_out_rate_limits(rate_limited_synapse: SynapseServer, stat
     room = fresh_room(rate_limited_synapse)
     sender = sender_for(rate_limited_synapse, room)
     ids = [
-        sender.send(notice_message(room.room_id, f"burst {i}"), key(), deadline=time.monotonic() + 30)
-        for i in range(3)
+        sender.send(notice_message(room.room_id, f"burst {i}"), key(), deadline=time.monotonic() + 30) for i in range(3)
     ]
 
     # the first sends fit the burst allowance (then one message per 2 s): the rest met 429s and waited
@@ -165,9 +160,7 @@ def test_a_burst_waits_out_rate_limits(rate_limited_synapse: SynapseServer, stat
 
 @pytest.mark.matrix
 @pytest.mark.slow
-def test_a_rate_limit_past_the_deadline_is_transient(
-    rate_limited_synapse: SynapseServer, statuses: list[int]
-) -> None:
+def test_a_rate_limit_past_the_deadline_is_transient(rate_limited_synapse: SynapseServer, statuses: list[int]) -> None:
     room = fresh_room(rate_limited_synapse)
     sender = sender_for(rate_limited_synapse, room)
     sent = 0

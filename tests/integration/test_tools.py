@@ -139,9 +139,7 @@ def test_duplicate_returns_the_existing_schedule(stack: Stack) -> None:
     assert second["id"] == first["id"] and second["duplicate"] is True and first["duplicate"] is False
     assert len(live_items(stack)) == 1
     assert_consistent(stack)
-    other_zone = ok(
-        call(stack, "create_reminder", {"message": "Standup", "cron": "0 10 * * 1", "timezone": "UTC"})
-    )
+    other_zone = ok(call(stack, "create_reminder", {"message": "Standup", "cron": "0 10 * * 1", "timezone": "UTC"}))
     assert other_zone["id"] != first["id"]
 
 
@@ -154,16 +152,12 @@ def test_rooms_see_and_delete_only_their_own(stack: Stack) -> None:
     assert ok(other)["schedules"] == []
     denied = call(stack, "delete_reminder", {"id": mine["id"]}, room=OTHER_ROOM)
     assert denied["error"]["code"] == errors.NOT_FOUND
-    assert (
-        call(stack, "cron_delete", {"id": mine["id"]}, room=OTHER_ROOM)["error"]["code"] == errors.NOT_FOUND
-    )
+    assert call(stack, "cron_delete", {"id": mine["id"]}, room=OTHER_ROOM)["error"]["code"] == errors.NOT_FOUND
     assert len(live_items(stack)) == 1
 
 
 def test_room_in_arguments_is_refused(stack: Stack) -> None:
-    answer = call(
-        stack, "create_reminder", {"message": "x", "time": "2026-12-01 09:00", "room_id": OTHER_ROOM}
-    )
+    answer = call(stack, "create_reminder", {"message": "x", "time": "2026-12-01 09:00", "room_id": OTHER_ROOM})
     assert answer["error"]["code"] == errors.INVALID_ARGUMENTS
     assert stack.items() == []
 
@@ -173,9 +167,7 @@ def test_limit_holds_under_60_concurrent_creates(moto_endpoint: str, clock: Any)
     deps = stack.deps()
 
     def create(i: int) -> dict[str, Any]:
-        return tools.handle(
-            envelope("create_reminder", {"message": f"m{i}", "time": "2026-12-01 09:00"}), deps
-        )
+        return tools.handle(envelope("create_reminder", {"message": f"m{i}", "time": "2026-12-01 09:00"}), deps)
 
     with ThreadPoolExecutor(max_workers=12) as pool:
         answers = list(pool.map(create, range(60)))

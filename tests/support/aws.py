@@ -143,9 +143,7 @@ def provision(endpoint: str, clock: FakeClock, **settings: Any) -> Stack:
     stack.ddb.create_table(TableName=TABLE, **table_definition())
     stack.scheduler.create_schedule_group(Name=GROUP)
     url = stack.sqs.create_queue(QueueName="cronbell-scheduler-dlq")["QueueUrl"]
-    stack.dlq_arn = stack.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"][
-        "QueueArn"
-    ]
+    stack.dlq_arn = stack.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     stack.settings = Settings(**{**base, "scheduler_dlq_arn": stack.dlq_arn})
     return stack
 

@@ -72,9 +72,7 @@ def test_translation(text: str, expr: str, expressions: list[str]) -> None:
     # croniter reads the normalized expression with the same meaning as the original
     start = datetime(2026, 1, 1)
     original, normalized = croniter(text.replace("@ANNUALLY", "@annually"), start), croniter(expr, start)
-    assert [original.get_next(datetime) for _ in range(20)] == [
-        normalized.get_next(datetime) for _ in range(20)
-    ]
+    assert [original.get_next(datetime) for _ in range(20)] == [normalized.get_next(datetime) for _ in range(20)]
 
 
 def test_equal_range_is_one_value() -> None:
@@ -262,9 +260,7 @@ def _local(values: list[datetime]) -> list[str]:
     return [v.isoformat() for v in values]
 
 
-@pytest.mark.parametrize(
-    "text", ["0 9 * * *", "*/20 8-10 * * 1-5", "0 12 1,15 * 1", "30 6 29 2 *", "0 0 * * 0"]
-)
+@pytest.mark.parametrize("text", ["0 9 * * *", "*/20 8-10 * * 1-5", "0 12 1,15 * 1", "30 6 29 2 *", "0 0 * * 0"])
 @pytest.mark.parametrize("zone", [UTC, KOLKATA])
 def test_next_fires_match_croniter_without_dst(text: str, zone: ZoneInfo) -> None:
     spec = parse_recurring(text, 1)
@@ -282,9 +278,7 @@ def test_next_fires_is_strictly_after() -> None:
     assert next_fires(spec, after, MADRID, 1)[0].isoformat() == "2026-05-14T09:00:00+02:00"
     assert next_fires(spec, after - timedelta(seconds=1), MADRID, 1)[0] == after
     # `after` in another zone is the same instant
-    assert (
-        next_fires(spec, after.astimezone(NEW_YORK), MADRID, 1)[0].isoformat() == "2026-05-14T09:00:00+02:00"
-    )
+    assert next_fires(spec, after.astimezone(NEW_YORK), MADRID, 1)[0].isoformat() == "2026-05-14T09:00:00+02:00"
     assert next_fires(spec, after, MADRID, 0) == []
 
 

@@ -77,9 +77,7 @@ def _round_trips(wall: datetime, zone: ZoneInfo) -> bool:
 # --- generated expressions ----------------------------------------------------------------------------
 
 
-def _value(
-    draw: st.DrawFn, lo: int, hi: int, names: tuple[str, ...] | None, name_base: int
-) -> tuple[int, str]:
+def _value(draw: st.DrawFn, lo: int, hi: int, names: tuple[str, ...] | None, name_base: int) -> tuple[int, str]:
     v = draw(st.integers(lo, hi))
     if names and draw(st.booleans()) and 0 <= v - name_base < len(names):
         name = names[v - name_base]

@@ -110,9 +110,7 @@ def test_tables_are_large_enough() -> None:
 
 
 def test_language_of_the_phrase_does_not_depend_on_locale() -> None:
-    assert parse_one_shot("mañana a las 9", NOW, MADRID, "en") == parse_one_shot(
-        "tomorrow at 9", NOW, MADRID, "es"
-    )
+    assert parse_one_shot("mañana a las 9", NOW, MADRID, "en") == parse_one_shot("tomorrow at 9", NOW, MADRID, "es")
 
 
 def test_now_in_another_zone_is_the_same_instant() -> None:
@@ -204,9 +202,7 @@ def test_day_and_month_without_year_rolls_to_next_year_with_a_note() -> None:
     got = parse_one_shot("march 15 at 10", NOW, MADRID, "en")
     assert got.at.isoformat() == "2027-03-15T10:00:00+01:00"
     assert got.notes == ("No year given: taken as 2027.",)
-    assert parse_one_shot("el 15 de marzo a las 10", NOW, MADRID, "es").notes == (
-        "Sin año: se entiende 2027.",
-    )
+    assert parse_one_shot("el 15 de marzo a las 10", NOW, MADRID, "es").notes == ("Sin año: se entiende 2027.",)
     # later this year: no note
     assert parse_one_shot("june 1 at 10", NOW, MADRID).notes == ()
 
@@ -219,8 +215,7 @@ def test_madrid_spring_gap_is_shifted_forward_with_a_note() -> None:
     got = parse_one_shot("2026-03-29 02:30", now, MADRID, "en")
     assert got.at.isoformat() == "2026-03-29T03:30:00+02:00"
     assert got.notes == (
-        "2026-03-29 02:30 does not exist in Europe/Madrid (clocks go forward); "
-        "using 03:30 (UTC+02:00) instead.",
+        "2026-03-29 02:30 does not exist in Europe/Madrid (clocks go forward); using 03:30 (UTC+02:00) instead.",
     )
     spanish = parse_one_shot("el domingo a las 2:30", now, MADRID, "es")
     assert spanish.at.isoformat() == "2026-03-29T03:30:00+02:00"

@@ -95,6 +95,26 @@ class SchedulerGateway:
                 raise
             self._client.create_schedule(Name=name, GroupName=self._group, **definition)
 
+    def delete_if_fires(self, name: str, room_id: str, schedule_id: str) -> bool:
+        """Delete an entry only if its Input fires this (room, schedule): an Input with a room
+        that does not own the id must never remove another room's entries."""
+        try:
+            entry = self._client.get_schedule(Name=name, GroupName=self._group)
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "ResourceNotFoundException":
+                return False
+            raise
+        try:
+            target = json.loads(entry.get("Target", {}).get("Input") or "{}")
+        except ValueError:
+            return False
+        if not isinstance(target, dict) or (target.get("room_id"), target.get("reminder_id")) != (
+            room_id,
+            schedule_id,
+        ):
+            return False
+        return self.delete(name)
+
     def delete(self, name: str) -> bool:
         """Remove an entry. False when it was already gone (a fired one-shot deletes itself)."""
         try:

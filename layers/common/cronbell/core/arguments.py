@@ -63,9 +63,6 @@ class ById(_Args):
     id: Short = Field(description="The schedule id (from a list), or its unique name.")
 
 
-DeleteById = ById  # the earlier name of the same model
-
-
 class CronCreate(_Args):
     """At fire time an agent is given the prompt and its answer is posted to the channel."""
 
@@ -139,14 +136,15 @@ class UpdateReminder(_Args):
 
 
 class SnoozeReminder(_Args):
-    """Postpone the next fire of one schedule: `minutes` from now, or `until` a time."""
+    """Postpone the next fire of one schedule by `minutes`, or move it `until` a time."""
 
     id: Short = Field(description="The schedule id (from a list), or its unique name.")
     minutes: int | None = Field(
         None,
         ge=1,
         le=MAX_SNOOZE_MINUTES,
-        description=f"Minutes from now, 1 to {MAX_SNOOZE_MINUTES} (a week).",
+        description=f"Minutes later, 1 to {MAX_SNOOZE_MINUTES} (a week): a coming fire moves that much "
+        "later; a reminder that already fired comes back that many minutes from now.",
     )
     until: Short | None = Field(
         None, description="The new time: the same forms as `create_reminder`'s `time`, in the user's zone."
@@ -231,8 +229,9 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "that fell while it was paused are not replayed."
     ),
     "snooze_reminder": (
-        "Postpone the next fire of one schedule by `id`: give exactly one of `minutes` (from now) or "
-        "`until` (a time, in the user's zone). A recurring schedule keeps its regular times after that."
+        "Postpone the next fire of one schedule by `id`: give exactly one of `minutes` (later than its "
+        "time; from now for a reminder that already fired) or `until` (a time, in the user's zone). "
+        "A recurring schedule keeps its regular times after that."
     ),
     "skip_next": (
         "Skip only the next fire of a recurring schedule by `id`; later ones happen as usual. To stop it "

@@ -41,6 +41,7 @@ PAUSED = "paused"
 DELIVERY_FAILED = "delivery_failed"
 NOTHING_TO_POST = "empty_answer"
 NO_AGENTS = "no_agents_configured"
+INVALID_INPUT = "invalid_input"
 SKIPPED = "skipped"  # skip_next, or the occurrence a snooze moved
 
 
@@ -88,8 +89,12 @@ def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
     result: dict[str, Any] = {"schedule_id": event.reminder_id, "slot": event.slot}
     schedule = deps.store.get(event.room_id, event.reminder_id)
     if schedule is None:
-        _remove_orphans(models.scheduler_names(event.reminder_id, 2), deps)
-        log.warning("fire for an unknown schedule; orphan entries removed")
+        for name in [*models.scheduler_names(event.reminder_id, 2), models.snooze_name(event.reminder_id)]:
+            try:
+                deps.scheduler.delete_if_fires(name, event.room_id, event.reminder_id)
+            except Exception:  # best effort: the reconciler sweeps what is left
+                log.warning("could not remove scheduler entry", extra={"entry": name})
+        log.warning("fire for an unknown schedule; its own orphan entries removed")
         return {**result, "outcome": UNKNOWN}
     if schedule.status == models.PAUSED:
         return {**result, "outcome": PAUSED}
@@ -133,11 +138,15 @@ def _fire_static(event: FireEvent, action: StaticAction, fd: FireDeps) -> dict[s
     result: dict[str, Any] = {"schedule_id": event.reminder_id, "slot": event.slot}
     if not _agents_ready(fd):
         return {**result, "outcome": NO_AGENTS}
+    try:
+        template = fd.prompt_file(action.prompt_template) if action.prompt_template else action.prompt
+    except OSError:
+        log.error("static schedule names a prompt file this function does not ship")
+        return {**result, "outcome": INVALID_INPUT}
     store, lease = deps.store, deps.settings.slot_lease_seconds
     if not store.claim_static_slot(event.room_id, event.reminder_id, event.slot, deps.now(), lease):
         fd.metric("DuplicateSuppressed", 1)
         return {**result, "outcome": DUPLICATE_SUPPRESSED}
-    template = fd.prompt_file(action.prompt_template) if action.prompt_template else action.prompt
     job = _Job(
         kind=models.AGENT_CALL,
         room_id=event.room_id,

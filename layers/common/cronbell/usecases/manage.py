@@ -9,7 +9,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from cronbell.adapters.store import Busy, Conflict
 from cronbell.core import errors, models, texts
-from cronbell.core.arguments import DeleteById, ListReminders, RunNow
+from cronbell.core.arguments import ById, ListReminders, RunNow
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
 from cronbell.core.instants import iso_utc
@@ -74,7 +74,7 @@ def find(ctx: Context, ref: str, deps: Deps, live_only: bool = True) -> Schedule
     return found
 
 
-def delete(args: DeleteById, ctx: Context, deps: Deps) -> dict[str, Any]:
+def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
     """Mark the item deleted first (it never posts again), then remove its Scheduler entries.
 
     An entry that cannot be removed now fires nothing: the fire function sees the deleted item
