@@ -24,7 +24,6 @@ from cronbell import wiring
 from cronbell.adapters import aws
 from cronbell.core import errors
 from cronbell.core.arguments import TOOL_ARGUMENTS, parse
-from cronbell.core.fire_event import _NAME as STATIC_NAME
 from cronbell.inbound import bedrock_agents
 from cronbell.usecases import tools
 from cronbell.usecases.fire import RetryLater
@@ -290,7 +289,6 @@ def test_arbitrary_envelopes_get_structured_answers(harness: Harness) -> None:
         harness.check(event)
 
     run()
-    print("CODES", harness.examples, harness.codes)
     assert harness.examples >= ARBITRARY * 0.9
     assert {errors.INVALID_REQUEST, errors.MISSING_CONTEXT, errors.UNKNOWN_TOOL} <= set(harness.codes)
 
@@ -307,7 +305,6 @@ def test_known_tools_with_junk_arguments(harness: Harness) -> None:
         harness.check({"tool": tool, "arguments": args, "context": context})
 
     run()
-    print("CODES", harness.examples, harness.codes)
     assert harness.examples >= JUNK_ARGUMENTS * 0.9
     assert errors.INVALID_ARGUMENTS in harness.codes
 
@@ -358,7 +355,7 @@ WHEN_TEXTS = st.sampled_from([t for t in TRICKY if t]) | st.sampled_from(
 
 def same_type_values(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
     """Odd values of the type the argument model's JSON schema declares for a field."""
-    declared = [schema] + list(schema.get("anyOf", []))
+    declared = [schema, *schema.get("anyOf", [])]
     kinds = {part.get("type") for part in declared} - {None, "null"}
     options: list[st.SearchStrategy[Any]] = []
     if "string" in kinds:
@@ -398,7 +395,6 @@ def test_near_valid_envelopes_with_one_field_mutated(harness: Harness) -> None:
         harness.check(envelope(tool, json.dumps(args) if as_text else args))
 
     run()
-    print("CODES", harness.examples, harness.codes)
     assert harness.examples >= MUTATED * 0.9
     assert harness.codes.get("ok", 0) >= 20, harness.codes
     assert len(harness.codes) >= 8, harness.codes
@@ -449,7 +445,7 @@ bedrock_events = st.fixed_dictionaries(
         "actionGroup": st.sampled_from(["cronbell"]) | texts,
         "function": tool_names | json_values,
         "parameters": parameters | json_values,
-        "sessionAttributes": contexts,
+        "sessionAttributes": st.one_of(good_context, good_context, contexts),
     },
     optional={"inputText": texts, "sessionId": texts, "promptSessionAttributes": json_values},
 )
@@ -460,8 +456,10 @@ headers = st.fixed_dictionaries(
 gateway_calls = st.tuples(
     argument_dicts | json_values,
     st.fixed_dictionaries(
-        {"bedrockAgentCoreToolName": tool_names.map(lambda name: f"cronbell___{name}") | json_values},
-        optional={"bedrockAgentCorePropagatedHeaders": headers | headers.map(json.dumps) | json_values},
+        {
+            "bedrockAgentCoreToolName": tool_names.map(lambda name: f"cronbell___{name}") | json_values,
+            "bedrockAgentCorePropagatedHeaders": st.one_of(headers, headers.map(json.dumps), json_values),
+        },
     ),
 )
 
@@ -509,8 +507,8 @@ def test_bedrock_and_gateway_shapes_never_fail(small_stack: Stack, monkeypatch: 
         run()
     finally:
         harness.close()
-    print("CODES", harness.examples, harness.codes)
     assert harness.examples >= INBOUND * 0.9
+    assert {errors.MISSING_CONTEXT, errors.INVALID_ARGUMENTS, errors.UNKNOWN_TOOL, "ok"} <= set(harness.codes)
 
 
 # --- fire: arbitrary Input ---------------------------------------------------------------------
@@ -527,36 +525,32 @@ actions = st.one_of(
         optional={"kind": st.sampled_from(["agent_call", "message"]), "skills": json_values},
     ),
 )
-fire_inputs = st.one_of(
-    json_values,
-    st.dictionaries(st.sampled_from(FIRE_KEYS), fire_values, max_size=6),
-    st.fixed_dictionaries(
-        {"room_id": st.sampled_from([ROOM, OTHER_ROOM, "!x:y"]), "reminder_id": fire_texts},
-        optional={
-            "scheduled_time": fire_values,
-            "execution_id": fire_values,
-            "attempt": fire_values,
-            "run_now": fire_values,
-        },
-    ),
-    st.fixed_dictionaries(
-        {
-            "room_id": st.sampled_from([ROOM, "!x:y"]),
-            "static": st.sampled_from(["daily-analysis", "nightly.report", "a"]) | fire_texts,
-            "action": actions,
-        },
-        optional={"scheduled_time": fire_values},
-    ),
-)
-PROMPTS = {path.name for path in load_handler("fire").PROMPTS.iterdir()}
 
 
-def names_a_missing_prompt_file(event: Any) -> bool:
-    """The shape of the known fault pinned by test_static_input_naming_a_missing_prompt_file."""
-    if not isinstance(event, dict) or not isinstance(event.get("action"), dict):
-        return False
-    template = event["action"].get("prompt_template")
-    return isinstance(template, str) and bool(STATIC_NAME.match(template)) and template not in PROMPTS
+def fire_inputs(known_ids: list[str]) -> st.SearchStrategy[Any]:
+    """Scheduler-like Input of every shape; `known_ids` (live schedules of ROOM) come with other rooms only."""
+    reminder_ids = fire_texts | st.sampled_from(known_ids)
+    return st.one_of(
+        json_values,
+        st.dictionaries(st.sampled_from(FIRE_KEYS), fire_values, max_size=6),
+        st.fixed_dictionaries(
+            {"room_id": st.sampled_from([ROOM, OTHER_ROOM, "!x:y"]), "reminder_id": reminder_ids},
+            optional={
+                "scheduled_time": fire_values,
+                "execution_id": fire_values,
+                "attempt": fire_values,
+                "run_now": fire_values,
+            },
+        ),
+        st.fixed_dictionaries(
+            {
+                "room_id": st.sampled_from([ROOM, "!x:y"]),
+                "static": st.sampled_from(["daily-analysis", "nightly.report", "a"]) | fire_texts,
+                "action": actions,
+            },
+            optional={"scheduled_time": fire_values},
+        ),
+    )
 
 
 FIRE = 450
@@ -573,10 +567,14 @@ def test_fire_handler_never_raises_nor_posts_for_unknown_schedules(
     outcomes: dict[str, int] = {}
 
     @fuzz(FIRE)
-    @given(event=fire_inputs)
+    @given(event=fire_inputs(sorted(seeded.values())))
     def run(event: Any) -> None:
-        assume(not names_a_missing_prompt_file(event))
-        assume(not (isinstance(event, dict) and event.get("reminder_id") in seeded.values()))
+        # a real fire of a seeded schedule would post, rightly: this test is about everything else
+        assume(
+            not (
+                isinstance(event, dict) and event.get("room_id") == ROOM and event.get("reminder_id") in seeded.values()
+            )
+        )
         sent = len(chat.sent)
         try:
             result = invoke("fire", event)
@@ -590,47 +588,35 @@ def test_fire_handler_never_raises_nor_posts_for_unknown_schedules(
             assert len(chat.sent) == sent, (event, result)
 
     run()
-    print("OUTCOMES", outcomes, len(chat.sent))
     assert sum(outcomes.values()) >= FIRE * 0.8, outcomes
-    assert {"invalid_input", "unknown_schedule"} <= set(outcomes), outcomes
+    assert {"invalid_input", "unknown_schedule", "delivered"} <= set(outcomes), outcomes
     after = snapshot(small_stack)
     # the seeded schedules and their entries are untouched; only static slot markers were added
     assert after.entries == before.entries
     assert [i for i in after.items if not i["sk"].startswith("f#static-")] == before.items
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fire: a static Input naming a prompt file that does not exist raises FileNotFoundError "
-    "after claiming the slot (not RetryLater, and the claim is never released)",
-)
-def test_static_input_naming_a_missing_prompt_file(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_static_input_naming_a_missing_prompt_file_claims_nothing(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
     configure_env(stack)
     chat = RecordingChat()
     monkeypatch.setattr(load_handler("fire"), "_chat", lambda: chat)
     event = {"room_id": ROOM, "static": "x", "action": {"target_agent": "echo", "prompt_template": "nope.txt"}}
-    try:
-        result = invoke("fire", event)
-    except RetryLater:
-        result = {"outcome": "retry"}
-    assert isinstance(result.get("outcome"), str)
-    assert [i["sk"] for i in stack.items() if i["sk"].startswith("f#")] == []
+    assert invoke("fire", event)["outcome"] == "invalid_input"
+    assert stack.items() == [] and chat.sent == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="fire: an Input naming a live schedule's id with another room finds no item and deletes "
-    "the live schedule's Scheduler entries as orphans (the schedule stays listed active, never fires)",
-)
 def test_fire_input_with_another_room_leaves_the_live_schedule_alone(
     stack: Stack, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     configure_env(stack)
     chat = RecordingChat()
     monkeypatch.setattr(load_handler("fire"), "_chat", lambda: chat)
-    answer = tools.handle(envelope("create_reminder", {"message": "m", "cron": "0 9 * * *"}), stack.deps())
+    answer = tools.handle(envelope("create_reminder", {"message": "m", "cron": "0 9 1 * 5"}), stack.deps())
     sid = answer["result"]["id"]
     before = stack.entries()
+    assert len(before) == 2
     result = invoke("fire", {"room_id": OTHER_ROOM, "reminder_id": sid, "scheduled_time": "2026-12-01T08:00:00Z"})
     assert result["outcome"] == "unknown_schedule" and chat.sent == []
     assert stack.entries() == before

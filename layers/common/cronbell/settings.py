@@ -41,6 +41,11 @@ class Settings:
     allowed_output_rooms: tuple[str, ...] = ()
     # exactly-once: how long a claimed slot blocks another delivery attempt
     slot_lease_seconds: int = 900
+    # reconciler: leave anything changed within this window alone (a create or update in flight)
+    reconcile_grace_seconds: int = 900
+    # a one-shot whose entry is gone this long after its time was lost (Lambda retries up to 6 h)
+    missed_after_seconds: int = 23400
+    missed_policy: str = "notify"  # notify: post a "missed reminder" notice | silent: only mark it
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -65,4 +70,7 @@ class Settings:
             agent_timeout_max_seconds=_int(e, "AGENT_TIMEOUT_MAX_SECONDS", 240),
             allowed_output_rooms=_csv(e, "ALLOWED_OUTPUT_ROOMS"),
             slot_lease_seconds=_int(e, "SLOT_LEASE_SECONDS", 900),
+            reconcile_grace_seconds=_int(e, "RECONCILE_GRACE_SECONDS", 900),
+            missed_after_seconds=_int(e, "MISSED_AFTER_SECONDS", 23400),
+            missed_policy=e.get("MISSED_POLICY", "") or "notify",
         )

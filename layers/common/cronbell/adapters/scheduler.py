@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from botocore.exceptions import ClientError
@@ -10,6 +12,13 @@ from botocore.exceptions import ClientError
 # Scheduler retries failures to invoke the fire function (throttling, permissions); after
 # this many attempts or this age the event goes to the dead-letter queue.
 RETRY_POLICY = {"MaximumRetryAttempts": 20, "MaximumEventAgeInSeconds": 3600}
+
+
+@dataclass(frozen=True)
+class EntryState:
+    name: str
+    state: str  # ENABLED | DISABLED
+    created: datetime | None
 
 
 def fire_input(room_id: str, schedule_id: str) -> str:
@@ -94,6 +103,14 @@ class SchedulerGateway:
             if err.response["Error"]["Code"] != "ResourceNotFoundException":
                 raise
             self._client.create_schedule(Name=name, GroupName=self._group, **definition)
+
+    def list_entries(self) -> list[EntryState]:
+        """Every entry in the group: name, state and creation time (one ListSchedules page per 100)."""
+        out = []
+        for page in self._client.get_paginator("list_schedules").paginate(GroupName=self._group):
+            for item in page.get("Schedules", []):
+                out.append(EntryState(item["Name"], item.get("State", "ENABLED"), item.get("CreationDate")))
+        return out
 
     def delete_if_fires(self, name: str, room_id: str, schedule_id: str) -> bool:
         """Delete an entry only if its Input fires this (room, schedule): an Input with a room

@@ -506,3 +506,49 @@ class ScheduleStore:
             ExpressionAttributeNames={"#st": "state"},
             ExpressionAttributeValues=_dump({":done": "done", ":o": outcome, ":d": detail, ":t": _iso(now)}),
         )
+
+    # --- reconciliation ---------------------------------------------------------------------
+    def scan(self, now: datetime) -> tuple[list[Schedule], dict[str, int]]:
+        """Every schedule in the table (TTL-expired ones left out) and every room's counter."""
+        schedules: list[Schedule] = []
+        counters: dict[str, int] = {}
+        kwargs: dict[str, Any] = {"TableName": self._table}
+        while True:
+            out = self._db.scan(**kwargs)
+            for raw in out.get("Items", []):
+                sk = raw["sk"]["S"]
+                if sk == ROOM_SK:
+                    counters[raw["room_id"]["S"]] = int(raw.get("live", {}).get("N", "0"))
+                elif sk.startswith("s#"):
+                    expires = raw.get("expires_at")
+                    if not expires or int(expires["N"]) > _epoch(now):
+                        schedules.append(_schedule_from_item(raw))
+            if "LastEvaluatedKey" not in out:
+                return schedules, counters
+            kwargs["ExclusiveStartKey"] = out["LastEvaluatedKey"]
+
+    def room_counter(self, room_id: str) -> int | None:
+        out = self._db.get_item(
+            TableName=self._table, Key=_dump({"room_id": room_id, "sk": ROOM_SK}), ConsistentRead=True
+        )
+        return int(out["Item"]["live"]["N"]) if "Item" in out and "live" in out["Item"] else None
+
+    def set_room_counter(self, room_id: str, observed: int | None, actual: int) -> bool:
+        """Repair a room's counter if it still holds the value observed; False if it moved."""
+        condition = "attribute_not_exists(live)" if observed is None else "live = :seen"
+        values: dict[str, Any] = {":n": actual}
+        if observed is not None:
+            values[":seen"] = observed
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key=_dump({"room_id": room_id, "sk": ROOM_SK}),
+                UpdateExpression="SET live = :n",
+                ConditionExpression=condition,
+                ExpressionAttributeValues=_dump(values),
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "ConditionalCheckFailedException":
+                return False
+            raise
+        return True

@@ -56,6 +56,7 @@ class Schedule:
     timezone: str
     locale: str
     created_at: str  # RFC3339 UTC
+    updated_at: str = ""  # RFC3339 UTC of the last change
     text: str = ""  # message text (MESSAGE)
     prompt: str = ""  # prompt (AGENT_CALL)
     name: str = ""
@@ -118,6 +119,16 @@ class Schedule:
 def scheduler_names(schedule_id: str, count: int) -> list[str]:
     """Scheduler entry names of a schedule: the id, then id-2, id-3... for extra entries."""
     return [schedule_id] + [f"{schedule_id}-{i}" for i in range(2, count + 1)]
+
+
+def owner_of(entry_name: str) -> str | None:
+    """The schedule id an entry name belongs to, if it is one of ours (static schedules from the
+    template have other names)."""
+    base = entry_name.split("-", 1)[0]
+    if not looks_like_id(base):
+        return None
+    rest = entry_name[len(base) :]
+    return base if rest in ("", "-snooze") or (rest[1:].isdigit() and rest.startswith("-")) else None
 
 
 def snooze_name(schedule_id: str) -> str:

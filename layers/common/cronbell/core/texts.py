@@ -19,6 +19,7 @@ _EN = {
     "skipped": "The occurrence at {skipped} of {id} will be skipped. Next: {next}. Now it is {now}.",
     "snoozed": "Snoozed {id} to {next}. Now it is {now}.",
     "never": "no further fire",
+    "missed": "⏰ Missed reminder for {user} (it was due {due}): {text}",
     "reminder": "reminder",
     "agent_call": "agent call",
 }
@@ -36,6 +37,7 @@ _ES = {
     "skipped": "Se omitirá la ejecución de {id} del {skipped}. Próximo: {next}. Ahora son las {now}.",
     "snoozed": "Pospuesto {id} hasta {next}. Ahora son las {now}.",
     "never": "sin más ejecuciones",
+    "missed": "⏰ Recordatorio perdido para {user} (era para {due}): {text}",
     "reminder": "recordatorio",
     "agent_call": "llamada al agente",
 }

@@ -183,6 +183,7 @@ def _snooze_target(args: Any, base: datetime, tz: ZoneInfo, deps: Deps, locale: 
 
 
 def apply(old: Schedule, new: Schedule, deps: Deps) -> None:
+    new.updated_at = iso_utc(deps.now())
     stops_firing = old.status == models.ACTIVE and new.status != models.ACTIVE
     try:
         if stops_firing:

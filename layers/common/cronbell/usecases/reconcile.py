@@ -1,0 +1,162 @@
+"""The reconciler: brings DynamoDB and Scheduler back into agreement after crashes and outages.
+
+- an active schedule whose entry is missing gets it back, unless it is a one-shot whose time
+  passed long enough ago that no retry can still deliver it: that one is marked `missed` (and,
+  by the deployment's policy, a short notice is posted);
+- an entry of ours that no live schedule owns is deleted;
+- an entry whose state disagrees with its schedule (paused vs active) is corrected;
+- a room counter that disagrees with its live schedules is repaired.
+Anything changed within the grace window is left alone (a create or update may be half done).
+Every action is idempotent or conditional, so two runs at once do no harm.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from cronbell.adapters.chat.base import ChatSender
+from cronbell.adapters.scheduler import fire_input
+from cronbell.adapters.store import Busy, Conflict
+from cronbell.core import chat_text, models, texts
+from cronbell.core.instants import parse_iso
+from cronbell.core.models import Entry, Schedule
+from cronbell.core.views import local_at, snoozed_at
+from cronbell.usecases.deps import Deps
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Report:
+    schedules: int = 0
+    entries: int = 0
+    recreated: int = 0
+    state_fixed: int = 0
+    orphans_deleted: int = 0
+    missed: int = 0
+    notices: int = 0
+    counters_repaired: int = 0
+    errors: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def reconcile(deps: Deps, chat: Callable[[], ChatSender] | None = None) -> Report:
+    settings = deps.settings
+    now = deps.now()
+    settled = now - timedelta(seconds=settings.reconcile_grace_seconds)
+    report = Report()
+    schedules, counters = deps.store.scan(now)
+    entries = {e.name: e for e in deps.scheduler.list_entries()}
+    report.schedules, report.entries = len(schedules), len(entries)
+    live = [s for s in schedules if s.status in models.LIVE_STATUSES]
+
+    owned: set[str] = set()
+    for schedule in live:
+        expected = _expected_entries(schedule, now)
+        owned.update(e.name for e in schedule.entries())
+        if _changed_since(schedule, settled):
+            continue
+        state = "ENABLED" if schedule.status == models.ACTIVE else "DISABLED"
+        missing = [e for e in expected if e.name not in entries]
+        wrong = [e for e in expected if e.name in entries and entries[e.name].state != state]
+        if not missing and not wrong:
+            continue
+        if not schedule.recurring and schedule.status == models.ACTIVE and local_at(schedule) <= now:
+            if missing and local_at(schedule) <= now - timedelta(seconds=settings.missed_after_seconds):
+                _mark_missed(schedule, deps, chat, report)
+            continue  # its entry fired: a retry may still deliver it
+        for entry in [*missing, *wrong]:
+            _guard(report, _put, entry, schedule, deps)
+        report.recreated += len(missing)
+        report.state_fixed += len(wrong)
+
+    for name, found in entries.items():
+        if models.owner_of(name) is None or name in owned:
+            continue
+        if found.created is not None and found.created.astimezone(UTC) > settled:
+            continue  # a create puts the entry first and the item second
+        if _guard(report, deps.scheduler.delete, name):
+            report.orphans_deleted += 1
+
+    actual = Counter(s.room_id for s in live)
+    for room in set(counters) | set(actual):
+        if counters.get(room, 0) != actual[room]:
+            _repair_counter(room, counters.get(room), deps, report)
+    log.info("reconciled", extra=report.to_dict())
+    return report
+
+
+def _expected_entries(schedule: Schedule, now: datetime) -> list[Entry]:
+    """A snoozed occurrence already past has fired (and Scheduler deleted its entry)."""
+    snoozed = snoozed_at(schedule)
+    past_snooze = snoozed is not None and snoozed <= now
+    return [e for e in schedule.entries() if not (past_snooze and e.name == models.snooze_name(schedule.id))]
+
+
+def _changed_since(schedule: Schedule, settled: datetime) -> bool:
+    last = schedule.updated_at or schedule.created_at
+    try:
+        return parse_iso(last) > settled
+    except ValueError:
+        return False
+
+
+def _put(entry: Entry, schedule: Schedule, deps: Deps) -> bool:
+    deps.scheduler.put(
+        entry.name,
+        entry.expression,
+        entry.timezone,
+        fire_input(schedule.room_id, schedule.id),
+        one_time=entry.one_time,
+        enabled=schedule.status == models.ACTIVE,
+        description=f"cronbell {schedule.kind} in {schedule.room_id}",
+    )
+    return True
+
+
+def _mark_missed(schedule: Schedule, deps: Deps, chat: Callable[[], ChatSender] | None, report: Report) -> None:
+    """Only the run whose conditional write wins posts the notice."""
+    try:
+        deps.store.retire(schedule, models.MISSED, deps.now(), deps.settings.slot_lease_seconds, "entry lost")
+    except (Busy, Conflict):
+        return
+    report.missed += 1
+    if deps.settings.missed_policy != "notify" or chat is None:
+        return
+    due = texts.clock_text(local_at(schedule), ZoneInfo(schedule.timezone))
+    label = chat_text.display_name(schedule.user_id)
+    line = texts.say("missed", schedule.locale, user=label, due=due, text=schedule.body)
+    try:
+        chat().send(chat_text.notice_message(schedule.output_room, line), f"{schedule.id}-missed")
+        report.notices += 1
+    except Exception:  # the schedule is marked; a notice that cannot be posted is only logged
+        log.warning("missed notice not posted", extra={"schedule_id": schedule.id})
+
+
+def _repair_counter(room: str, observed: int | None, deps: Deps, report: Report) -> None:
+    """Count again, consistently, and repair only if the counter still holds what we saw."""
+    now = deps.now()
+    live = sum(1 for s in deps.store.list_room(room, now) if s.status in models.LIVE_STATUSES)
+    if deps.store.room_counter(room) != observed or live == (observed or 0):
+        return
+    if _guard(report, deps.store.set_room_counter, room, observed, live):
+        report.counters_repaired += 1
+
+
+def _guard(report: Report, action: Callable[..., Any], *args: Any) -> bool:
+    try:
+        return bool(action(*args))
+    except (ClientError, BotoCoreError) as err:
+        report.errors += 1
+        log.warning("reconcile action failed; the next run retries", extra={"error": str(err)})
+        return False

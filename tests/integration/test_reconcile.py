@@ -1,0 +1,134 @@
+"""The reconciler on a moto server: missing entries, orphans, missed one-shots, counters."""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from cronbell.adapters.scheduler import fire_input
+from cronbell.usecases import tools
+from cronbell.usecases.reconcile import reconcile
+from tests.integration.test_tools import assert_consistent, call, ok
+from tests.support.aws import Stack
+from tests.support.chat import RecordingChat
+from tests.support.envelopes import ROOM, envelope
+
+
+def run(stack: Stack, chat: RecordingChat | None = None) -> dict[str, int]:
+    recorder = chat or RecordingChat()
+    return reconcile(stack.deps(), lambda: recorder).to_dict()
+
+
+def entry(stack: Stack, name: str, input_room: str = ROOM, owner: str = "") -> None:
+    stack.scheduler.create_schedule(
+        Name=name,
+        GroupName=stack.settings.schedule_group,
+        ScheduleExpression="cron(0 9 * * ? *)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={
+            "Arn": stack.settings.fire_function_arn,
+            "RoleArn": stack.settings.scheduler_role_arn,
+            "Input": fire_input(input_room, owner or name),
+        },
+    )
+
+
+def item(stack: Stack, sid: str) -> dict[str, Any]:
+    return next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+
+
+def test_nothing_to_do_on_a_consistent_stack(stack: Stack) -> None:
+    ok(call(stack, "create_reminder", {"message": "a", "cron": "0 9 1 * 5"}))
+    ok(call(stack, "create_reminder", {"message": "b", "time": "2026-12-01 09:00"}))
+    stack.clock.advance(hours=1)
+    report = run(stack)
+    assert report["schedules"] == 2 and report["entries"] == 3
+    assert report["recreated"] == report["orphans_deleted"] == report["missed"] == report["counters_repaired"] == 0
+
+
+def test_missing_entries_are_recreated_after_the_grace_window(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "a", "cron": "0 9 1 * 5"}))["id"]
+    stack.scheduler.delete_schedule(Name=f"{sid}-2", GroupName=stack.settings.schedule_group)
+    assert run(stack)["recreated"] == 0  # just created: may be mid-operation
+    stack.clock.advance(minutes=16)
+    assert run(stack)["recreated"] == 1
+    assert stack.entries()[f"{sid}-2"]["ScheduleExpression"] == item(stack, sid)["expressions"][1]
+    assert_consistent(stack)
+
+
+def test_orphan_entries_are_deleted_but_not_static_or_fresh_ones(stack: Stack) -> None:
+    entry(stack, "abcdefghjk")
+    entry(stack, "abcdefghjk-2", owner="abcdefghjk")
+    entry(stack, "daily-analysis")
+    stack.clock.advance(minutes=16)  # moto stamps CreationDate with the real clock
+    report = reconcile(stack.deps(now=lambda: stack.clock.now().replace(year=2100)), None).to_dict()
+    assert report["orphans_deleted"] == 2
+    assert set(stack.entries()) == {"daily-analysis"}
+
+
+def test_fresh_orphan_is_left_alone(stack: Stack) -> None:
+    entry(stack, "abcdefghjk")
+    import datetime as dt
+
+    real_now = dt.datetime.now(dt.UTC)
+    report = reconcile(stack.deps(now=lambda: real_now), None).to_dict()
+    assert report["orphans_deleted"] == 0 and "abcdefghjk" in stack.entries()
+
+
+def test_lost_one_shot_is_marked_missed_with_one_notice(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "Llamar", "time": "2026-11-30 10:00"}, locale="es"))["id"]
+    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)  # fired, never delivered
+    stack.clock.advance(hours=2)
+    assert run(stack)["missed"] == 0  # a Lambda retry may still deliver it
+    stack.clock.advance(hours=7)
+    chat = RecordingChat()
+    with ThreadPoolExecutor(2) as pool:
+        reports = list(pool.map(lambda _: run(stack, chat), range(2)))
+    assert sum(r["missed"] for r in reports) == 1 and len(chat.sent) == 1
+    message, _ = chat.sent[0]
+    assert "Recordatorio perdido" in message.text and "Llamar" in message.text and message.room_id == ROOM
+    assert item(stack, sid)["status"] == "missed"
+    assert_consistent(stack)
+
+
+def test_silent_policy_marks_without_notice(moto_endpoint: str, clock: Any) -> None:
+    from tests.support.aws import provision
+
+    stack = provision(moto_endpoint, clock, missed_policy="silent")
+    sid = ok(call(stack, "create_reminder", {"message": "x", "time": "2026-11-30 10:00"}))["id"]
+    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)
+    stack.clock.advance(hours=9)
+    chat = RecordingChat()
+    assert run(stack, chat)["missed"] == 1 and chat.sent == []
+
+
+def test_paused_entry_state_is_corrected(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "a", "cron": "0 9 * * *"}))["id"]
+    ok(call(stack, "pause_reminder", {"id": sid}))
+    current = stack.scheduler.get_schedule(Name=sid, GroupName=stack.settings.schedule_group)
+    stack.scheduler.update_schedule(
+        Name=sid,
+        GroupName=stack.settings.schedule_group,
+        ScheduleExpression=current["ScheduleExpression"],
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target=current["Target"],
+        State="ENABLED",
+    )
+    stack.clock.advance(minutes=16)
+    assert run(stack)["state_fixed"] == 1
+    assert stack.entries()[sid]["State"] == "DISABLED"
+
+
+def test_stale_counter_is_repaired(stack: Stack) -> None:
+    ok(call(stack, "create_reminder", {"message": "a", "cron": "0 9 * * *"}))
+    stack.ddb.update_item(
+        TableName=stack.settings.table_name,
+        Key={"room_id": {"S": ROOM}, "sk": {"S": "room"}},
+        UpdateExpression="SET live = :n",
+        ExpressionAttributeValues={":n": {"N": "7"}},
+    )
+    stack.clock.advance(minutes=16)
+    assert run(stack)["counters_repaired"] == 1
+    assert_consistent(stack)
+    answer = tools.handle(envelope("list_reminders"), stack.deps())
+    assert len(answer["result"]["schedules"]) == 1
