@@ -39,7 +39,7 @@ class Settings:
     agent_timeout_seconds: int = 120
     agent_timeout_max_seconds: int = 240
     allowed_output_rooms: tuple[str, ...] = ()
-    # exactly-once: how long a claimed slot blocks another delivery attempt
+    # exactly-once: the longest a claimed slot blocks another attempt (else the invocation's time left)
     slot_lease_seconds: int = 900
     # reconciler: leave anything changed within this window alone (a create or update in flight)
     reconcile_grace_seconds: int = 900

@@ -9,7 +9,6 @@ Keys (partition `room_id`, sort `sk`):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -22,11 +21,11 @@ from cronbell.core.models import Schedule
 
 ROOM_SK = "room"
 _RECORD_FIRE = (
-    "SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one REMOVE inflight_slot, inflight_at"
+    "SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one REMOVE inflight_slot, inflight_until"
 )
 # a slot may be claimed when it has never been, or when its claim outlived the lease (a crash)
-_SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND claimed_at < :cutoff)"
-_SCHEDULE_IDLE = "(attribute_not_exists(inflight_at) OR inflight_at < :cutoff OR inflight_slot = :slot)"
+_SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND lease_until < :t)"
+_SCHEDULE_IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t OR inflight_slot = :slot)"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 
@@ -82,13 +81,6 @@ class Conflict(Exception):
 
 class Busy(Exception):
     """A delivery of this schedule is under way; try again in a moment."""
-
-
-@dataclass(frozen=True)
-class Claim:
-    schedule_id: str
-    slot: str
-    claimed_at: str
 
 
 class ScheduleStore:
@@ -273,10 +265,10 @@ class ScheduleStore:
                 raise Conflict(schedule.id) from err
             raise
 
-    def retire(self, schedule: Schedule, status: str, now: datetime, lease_seconds: int, reason: str = "") -> None:
+    def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "") -> None:
         """Move a live schedule to a final status (deleted, missed), atomically freeing its room
         slot and dedupe pointer. Raises Busy while a delivery holds it, Conflict if not live."""
-        self._finish(schedule, status, now, reason=reason, idle_since=now - timedelta(seconds=lease_seconds))
+        self._finish(schedule, status, now, reason=reason, require_idle=True)
 
     def _finish(
         self,
@@ -287,7 +279,7 @@ class ScheduleStore:
         reason: str = "",
         extra_set: dict[str, Any] | None = None,
         extra_items: list[dict[str, Any]] | None = None,
-        idle_since: datetime | None = None,
+        require_idle: bool = False,
     ) -> None:
         sets: dict[str, Any] = {
             "status": status,
@@ -299,11 +291,12 @@ class ScheduleStore:
         sets.update(extra_set or {})
         names = {f"#a{i}": k for i, k in enumerate(sets)}
         values = {f":a{i}": v for i, v in enumerate(sets.values())}
-        update = "SET " + ", ".join(f"#a{i} = :a{i}" for i in range(len(sets))) + " REMOVE inflight_slot, inflight_at"
+        assignments = ", ".join(f"#a{i} = :a{i}" for i in range(len(sets)))
+        update = f"SET {assignments} REMOVE inflight_slot, inflight_until"
         condition = "#s IN (:active, :paused)"
-        if idle_since is not None:
-            condition += " AND (attribute_not_exists(inflight_at) OR inflight_at < :idle)"
-            values[":idle"] = _iso(idle_since)
+        if require_idle:
+            condition += " AND (attribute_not_exists(inflight_until) OR inflight_until < :idle)"
+            values[":idle"] = _iso(now)
         room = schedule.room_id
         try:
             self._db.transact_write_items(
@@ -344,7 +337,7 @@ class ScheduleStore:
             reasons = err.response.get("CancellationReasons") or []
             mine = reasons[len(extra_items or [])] if len(reasons) > len(extra_items or []) else {}
             old = _load(mine.get("Item") or {})
-            if old.get("status") in models.LIVE_STATUSES and old.get("inflight_at"):
+            if old.get("status") in models.LIVE_STATUSES and str(old.get("inflight_until", "")) >= _iso(now):
                 raise Busy(schedule.id) from err
             raise Conflict(schedule.id) from err
 
@@ -357,7 +350,7 @@ class ScheduleStore:
         this schedule is being delivered) or INACTIVE (no longer active). A claim older than the
         lease (a crashed attempt) is taken over."""
         t = _iso(now)
-        cutoff = _iso(now - timedelta(seconds=lease_seconds))
+        until = _iso(now + timedelta(seconds=lease_seconds))
         key = {"room_id": schedule.room_id, "sk": slot_sk(schedule.id, slot)}
         try:
             self._db.transact_write_items(
@@ -366,11 +359,11 @@ class ScheduleStore:
                         "Update": {
                             "TableName": self._table,
                             "Key": _dump({"room_id": schedule.room_id, "sk": schedule_sk(schedule.id)}),
-                            "UpdateExpression": "SET inflight_slot = :slot, inflight_at = :t",
+                            "UpdateExpression": "SET inflight_slot = :slot, inflight_until = :until",
                             "ConditionExpression": "#s = :active AND " + _SCHEDULE_IDLE,
                             "ExpressionAttributeNames": {"#s": "status"},
                             "ExpressionAttributeValues": _dump(
-                                {":slot": slot, ":t": t, ":cutoff": cutoff, ":active": models.ACTIVE}
+                                {":slot": slot, ":t": t, ":until": until, ":active": models.ACTIVE}
                             ),
                             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                         }
@@ -383,12 +376,13 @@ class ScheduleStore:
                                     **key,
                                     "state": "claimed",
                                     "claimed_at": t,
+                                    "lease_until": until,
                                     "expires_at": _epoch(now + self._retention),
                                 }
                             ),
                             "ConditionExpression": _SLOT_FREE,
                             "ExpressionAttributeNames": {"#st": "state"},
-                            "ExpressionAttributeValues": _dump({":claimed": "claimed", ":cutoff": cutoff}),
+                            "ExpressionAttributeValues": _dump({":claimed": "claimed", ":t": t}),
                         }
                     },
                 ]
@@ -419,7 +413,7 @@ class ScheduleStore:
                     "Update": {
                         "TableName": self._table,
                         "Key": _dump({"room_id": schedule.room_id, "sk": schedule_sk(schedule.id)}),
-                        "UpdateExpression": "REMOVE inflight_slot, inflight_at",
+                        "UpdateExpression": "REMOVE inflight_slot, inflight_until",
                     }
                 },
             ]
@@ -470,7 +464,6 @@ class ScheduleStore:
     # --- slots of schedules declared in the template (no item of their own) -----------------
     def claim_static_slot(self, room_id: str, key: str, slot: str, now: datetime, lease_seconds: int) -> bool:
         """Claim a slot with a conditional put; False when it is done or held by a live attempt."""
-        cutoff = _iso(now - timedelta(seconds=lease_seconds))
         try:
             self._db.put_item(
                 TableName=self._table,
@@ -480,12 +473,13 @@ class ScheduleStore:
                         "sk": slot_sk(key, slot),
                         "state": "claimed",
                         "claimed_at": _iso(now),
+                        "lease_until": _iso(now + timedelta(seconds=lease_seconds)),
                         "expires_at": _epoch(now + self._retention),
                     }
                 ),
                 ConditionExpression=_SLOT_FREE,
                 ExpressionAttributeNames={"#st": "state"},
-                ExpressionAttributeValues=_dump({":claimed": "claimed", ":cutoff": cutoff}),
+                ExpressionAttributeValues=_dump({":claimed": "claimed", ":t": _iso(now)}),
             )
         except ClientError as err:
             if err.response["Error"]["Code"] == "ConditionalCheckFailedException":

@@ -1,4 +1,6 @@
-"""Chat message texts: a plain body and an HTML body for every message cronbell posts.
+"""Chat message texts: a plain body and an HTML body for every message cronbell posts, and the
+platform-neutral spans they are made of, for senders that render their own markup (Slack, Telegram,
+Discord).
 
 User and agent text is always escaped (it can never inject HTML) and can never mention the
 whole room: "@room" gets an invisible word joiner after the "@", so no client or push rule
@@ -16,6 +18,20 @@ WORD_JOINER = "\u2060"
 _ROOM_MENTION = re.compile(r"@(?=room(?![A-Za-z0-9_]))", re.IGNORECASE)
 
 
+PLAIN = "plain"
+STRONG = "strong"
+MENTION = "mention"
+
+
+@dataclass(frozen=True)
+class Span:
+    """One piece of a message. `plain` and `strong` text is untrusted text, clipped and with "@room"
+    defused but not escaped: each platform escapes it for its own markup. A `mention` holds a user id."""
+
+    text: str
+    style: str = PLAIN  # PLAIN | STRONG | MENTION
+
+
 @dataclass(frozen=True)
 class ChatMessage:
     """One chat message, platform-neutral. Lives in the core because the texts are built here;
@@ -25,6 +41,11 @@ class ChatMessage:
     text: str  # plain body
     html: str  # HTML formatted body
     mentions: tuple[str, ...] = ()  # user ids mentioned
+    spans: tuple[Span, ...] = ()  # the same message in pieces; empty for a message built by hand
+
+    def parts(self) -> tuple[Span, ...]:
+        """The spans, or the plain body as one plain span when the message was built without them."""
+        return self.spans or (Span(self.text),)
 
 
 _TEXTS = {
@@ -44,6 +65,20 @@ def neutralize_room_mention(text: str) -> str:
 
 def clip(text: str, limit: int = MAX_TEXT_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fit(spans: tuple[Span, ...], limit: int) -> tuple[Span, ...]:
+    """Shorten the longest text spans (never a mention) until the spans' text totals at most `limit`
+    characters: for platforms whose limit is lower than MAX_TEXT_CHARS (Discord 2000, Telegram 4096)."""
+    parts = list(spans)
+    while (excess := sum(len(p.text) for p in parts) - limit) > 0:
+        texts = [i for i, p in enumerate(parts) if p.style != MENTION and len(p.text) > 1]
+        if not texts:
+            break
+        i = max(texts, key=lambda j: len(parts[j].text))
+        keep = max(1, len(parts[i].text) - excess)
+        parts[i] = Span(clip(parts[i].text, keep), parts[i].style)
+    return tuple(parts)
 
 
 def _safe(text: str) -> str:
@@ -82,6 +117,7 @@ def reminder_message(room_id: str, user_id: str, text: str, locale: str) -> Chat
         text=f"⏰ {mention_label(user_id)} {label}: {body_text}",
         html=f"⏰ {mention_link(user_id)} {label}: {_html(body_text)}",
         mentions=(user_id,),
+        spans=(Span("⏰ "), Span(user_id, MENTION), Span(f" {label}: "), Span(body_text)),
     )
 
 
@@ -94,10 +130,11 @@ def agent_answer_message(room_id: str, name: str, answer: str, locale: str) -> C
         room_id=room_id,
         text=f"🤖 {label}: {safe_name}\n{safe_answer}",
         html=f"🤖 <strong>{label}: {_html(safe_name)}</strong><br>{_html(safe_answer)}",
+        spans=(Span("🤖 "), Span(f"{label}: {safe_name}", STRONG), Span("\n"), Span(safe_answer)),
     )
 
 
 def notice_message(room_id: str, text: str) -> ChatMessage:
     """A short plain notice, e.g. that an agent did not answer in time."""
     safe = _safe(text)
-    return ChatMessage(room_id=room_id, text=safe, html=_html(safe))
+    return ChatMessage(room_id=room_id, text=safe, html=_html(safe), spans=(Span(safe),))

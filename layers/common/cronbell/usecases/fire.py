@@ -106,7 +106,7 @@ def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
     if schedule.kind == models.AGENT_CALL and not _agents_ready(fd):
         return {**result, "outcome": NO_AGENTS}
 
-    claim = deps.store.claim_slot(schedule, event.slot, deps.now(), deps.settings.slot_lease_seconds)
+    claim = deps.store.claim_slot(schedule, event.slot, deps.now(), _lease(fd))
     if claim == DUPLICATE:
         fd.metric("DuplicateSuppressed", 1)
         return {**result, "outcome": DUPLICATE_SUPPRESSED}
@@ -143,7 +143,7 @@ def _fire_static(event: FireEvent, action: StaticAction, fd: FireDeps) -> dict[s
     except OSError:
         log.error("static schedule names a prompt file this function does not ship")
         return {**result, "outcome": INVALID_INPUT}
-    store, lease = deps.store, deps.settings.slot_lease_seconds
+    store, lease = deps.store, _lease(fd)
     if not store.claim_static_slot(event.room_id, event.reminder_id, event.slot, deps.now(), lease):
         fd.metric("DuplicateSuppressed", 1)
         return {**result, "outcome": DUPLICATE_SUPPRESSED}
@@ -164,6 +164,12 @@ def _fire_static(event: FireEvent, action: StaticAction, fd: FireDeps) -> dict[s
         raise
     store.complete_static_slot(event.room_id, event.reminder_id, event.slot, deps.now(), outcome, detail)
     return {**result, "outcome": outcome, "detail": detail}
+
+
+def _lease(fd: FireDeps) -> int:
+    """A claim holds until this invocation is certainly over (Lambda stops it at its timeout), so a
+    concurrent duplicate stands aside while Lambda's retry of a killed attempt takes over."""
+    return min(fd.deps.settings.slot_lease_seconds, int(fd.remaining_seconds()) + 5)
 
 
 def _agents_ready(fd: FireDeps) -> bool:

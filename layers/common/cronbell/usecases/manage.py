@@ -84,7 +84,7 @@ def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
     waited = 0.0
     while True:
         try:
-            deps.store.retire(schedule, models.DELETED, deps.now(), deps.settings.slot_lease_seconds)
+            deps.store.retire(schedule, models.DELETED, deps.now())
             break
         except Busy:
             if waited >= BUSY_WAIT_SECONDS:

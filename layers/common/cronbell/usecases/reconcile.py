@@ -127,7 +127,7 @@ def _put(entry: Entry, schedule: Schedule, deps: Deps) -> bool:
 def _mark_missed(schedule: Schedule, deps: Deps, chat: Callable[[], ChatSender] | None, report: Report) -> None:
     """Only the run whose conditional write wins posts the notice."""
     try:
-        deps.store.retire(schedule, models.MISSED, deps.now(), deps.settings.slot_lease_seconds, "entry lost")
+        deps.store.retire(schedule, models.MISSED, deps.now(), "entry lost")
     except (Busy, Conflict):
         return
     report.missed += 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import logging
 import time
 import urllib.error
 import urllib.request
@@ -14,6 +15,8 @@ from typing import Any, Protocol
 from cronbell.core.chat_text import ChatMessage
 
 __all__ = ["ChatMessage", "ChatSender", "PermanentChatError", "TransientChatError"]
+
+log = logging.getLogger(__name__)
 
 
 class TransientChatError(Exception):
@@ -48,12 +51,21 @@ class HttpAnswer:
     headers: Mapping[str, str]
 
 
+def json_body(payload: Any) -> bytes:
+    return json.dumps(payload).encode("utf-8")
+
+
 def request_json(method: str, url: str, payload: Any, headers: Mapping[str, str], timeout: float) -> HttpAnswer:
     """One JSON request with the standard library. Any HTTP status comes back as an answer;
     a network failure or timeout raises TransientChatError (naming only the failure's type)."""
+    return request_body(method, url, json_body(payload), headers, timeout)
+
+
+def request_body(method: str, url: str, data: bytes, headers: Mapping[str, str], timeout: float) -> HttpAnswer:
+    """`request_json` with the body already encoded (to sign exactly the bytes that are sent).
+    Neither the URL nor the body ever appears in an error: a URL may hold a token."""
     if not url.lower().startswith(("http://", "https://")):
         raise PermanentChatError("the chat endpoint is not an http(s) URL")
-    data = json.dumps(payload).encode("utf-8")
     req = urllib.request.Request(url, data=data, method=method, headers={"Content-Type": "application/json", **headers})
     try:
         with urllib.request.urlopen(req, timeout=timeout) as answer:
@@ -103,3 +115,62 @@ def wait_for_rate_limit(
     if not fits:
         raise TransientChatError(f"rate limited (retry after {wait_seconds:.1f} s)")
     sleep(wait_seconds)
+
+
+def header(headers: Mapping[str, str], name: str) -> str | None:
+    """A header's value, whatever the case of its name."""
+    wanted = name.lower()
+    return next((value for key, value in headers.items() if key.lower() == wanted), None)
+
+
+def seconds(value: object) -> float | None:
+    """A non-negative number of seconds from a JSON number or a header's text; None when it is neither
+    (a Retry-After given as an HTTP date reads as None)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        return max(0.0, float(value))
+    if isinstance(value, str):
+        try:
+            number = float(value.strip())
+        except ValueError:
+            return None
+        return max(0.0, number) if number == number else None  # NaN is not a wait
+    return None
+
+
+@dataclass(frozen=True)
+class RetryAfter:
+    """A rate-limited attempt: the platform asks to wait this many seconds."""
+
+    seconds: float
+
+
+def send_with_retries(
+    attempt: Callable[[float], str | RetryAfter],
+    deadline: float | None,
+    timeout: float,
+    max_attempts: int,
+    max_rate_limit_wait: float,
+) -> str:
+    """Run `attempt(request_timeout)` until it returns a message id, waiting out each rate limit while
+    the deadline allows. `attempt` raises PermanentChatError / TransientChatError for the other failures."""
+    for _ in range(max_attempts):
+        outcome = attempt(request_timeout(deadline, timeout))
+        if not isinstance(outcome, RetryAfter):
+            return outcome
+        wait_for_rate_limit(outcome.seconds, deadline, max_rate_limit_wait)
+        log.info("chat platform rate limit waited out", extra={"wait_seconds": round(outcome.seconds, 3)})
+    raise TransientChatError(f"still rate limited after {max_attempts} attempts")
+
+
+def secret_from(provider: Callable[[], str], what: str) -> str:
+    """Call a token (or secret URL) provider. Its failure is worth a retry, and its message may hold the
+    secret, so only the failure's type is kept; an empty value is permanent."""
+    try:
+        value = provider()
+    except Exception as err:
+        raise TransientChatError(f"{what} lookup failed ({type(err).__name__})") from None
+    if not value or not value.strip():
+        raise PermanentChatError(f"{what} is empty")
+    return value.strip()

@@ -1,0 +1,100 @@
+"""Slack delivery through the Web API's `chat.postMessage`, with the standard library only.
+
+Slack has no idempotency key for posting: exactly-once rests on the fire use case's slot claim in
+DynamoDB, which lets one invocation per slot reach this sender. A request whose answer is lost
+(a timeout after Slack accepted it) is retried and may post twice.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from cronbell.adapters.chat.base import (
+    ChatMessage,
+    PermanentChatError,
+    RetryAfter,
+    TransientChatError,
+    header,
+    request_json,
+    seconds,
+    secret_from,
+    send_with_retries,
+)
+from cronbell.core.chat_text import MENTION, STRONG, WORD_JOINER, mention_label
+
+DEFAULT_API_URL = "https://slack.com/api"
+USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")  # U… for users, W… for Enterprise Grid users
+_BROADCAST = re.compile(r"@(?=(?:channel|here|everyone)(?![A-Za-z0-9_]))", re.IGNORECASE)
+_ERROR_CODE = re.compile(r"^[a-z0-9_]{1,64}$")
+# `ok: false` errors worth a retry; every other error code is the request's fault and permanent
+# (channel_not_found, not_in_channel, invalid_auth, account_inactive, is_archived, msg_too_long, ...)
+TRANSIENT_ERRORS = frozenset({"ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"})
+
+
+def escape(text: str) -> str:
+    """Slack's control characters as entities, so text can never form `<@U…>`, `<!channel>` or a link.
+    A bare "@channel", "@here" or "@everyone" gets a word joiner after the "@" as well."""
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _BROADCAST.sub("@" + WORD_JOINER, text)
+
+
+def slack_text(message: ChatMessage) -> str:
+    """The message as Slack mrkdwn: `<@U…>` for a Slack user id, else a plain "@name"."""
+    out = []
+    for span in message.parts():
+        if span.style == MENTION:
+            out.append(f"<@{span.text}>" if USER_ID.match(span.text) else escape(mention_label(span.text)))
+        elif span.style == STRONG:
+            out.append(f"*{escape(span.text)}*")
+        else:
+            out.append(escape(span.text))
+    return "".join(out)
+
+
+class SlackChatSender:
+    """Posts as the Slack app whose bot token (`xoxb-…`) `token_provider` returns; `room_id` is a
+    channel id (C…, G… or a DM's D…)."""
+
+    def __init__(
+        self,
+        token_provider: Callable[[], str],
+        api_url: str = DEFAULT_API_URL,
+        timeout: float = 10.0,
+        max_attempts: int = 10,
+        max_rate_limit_wait: float = 30.0,
+    ) -> None:
+        self.token_provider = token_provider
+        self.api_url = (api_url or DEFAULT_API_URL).rstrip("/")
+        self.timeout = timeout
+        self.max_attempts = max_attempts
+        self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given
+
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        """Returns the message's `ts`. `idempotency_key` is unused: Slack has none (see the module)."""
+        url = f"{self.api_url}/chat.postMessage"
+        payload = {"channel": message.room_id, "text": slack_text(message), "unfurl_links": False}
+        headers = {
+            "Authorization": f"Bearer {secret_from(self.token_provider, 'Slack token')}",
+            "Content-Type": "application/json; charset=utf-8",
+        }
+
+        def attempt(timeout: float) -> str | RetryAfter:
+            answer = request_json("POST", url, payload, headers, timeout)
+            body = answer.body if isinstance(answer.body, dict) else {}
+            error = str(body.get("error") or "")
+            error = error if _ERROR_CODE.match(error) else "error"
+            if answer.status == 429 or error == "ratelimited":
+                wait = seconds(header(answer.headers, "Retry-After"))
+                return RetryAfter(1.0 if wait is None else wait)
+            if answer.status >= 500:
+                raise TransientChatError(f"slack answered {answer.status}")
+            if answer.status == 200 and body.get("ok") is True:
+                return str(body.get("ts") or "")
+            if answer.status == 200 and not body:
+                raise TransientChatError("slack answered 200 without a JSON body")
+            if error in TRANSIENT_ERRORS:
+                raise TransientChatError(f"slack {error} ({answer.status})")
+            raise PermanentChatError(f"slack {error} ({answer.status})")
+
+        return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)

@@ -1,0 +1,124 @@
+"""Telegram delivery through the Bot API's `sendMessage`, with the standard library only.
+
+The request URL holds the bot token (`/bot<token>/sendMessage`), so it is never logged and never
+part of an error. Telegram has no idempotency key: exactly-once rests on the fire use case's slot
+claim, and a request whose answer is lost may be retried and post twice.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import urllib.parse
+from collections.abc import Callable
+from typing import Any
+
+from cronbell.adapters.chat.base import (
+    ChatMessage,
+    PermanentChatError,
+    RetryAfter,
+    TransientChatError,
+    request_json,
+    seconds,
+    secret_from,
+    send_with_retries,
+)
+from cronbell.core.chat_text import MENTION, STRONG, WORD_JOINER, fit, mention_label
+
+DEFAULT_API_URL = "https://api.telegram.org"
+MAX_CHARS = 4096 - 64  # Telegram's limit counts the text after its HTML is parsed; room for the mention
+USER_ID = re.compile(r"^[0-9]{1,20}$")
+_CHAT_ID = re.compile(r"^-?[0-9]{1,20}$")
+# "@name" in user or agent text would notify that user: a word joiner keeps it from being a mention
+_AT_NAME = re.compile(r"@(?=[A-Za-z0-9_])")
+# short, fixed phrases from Telegram's error descriptions, kept in the error reason; any other
+# description is dropped (it can quote the message)
+_KNOWN_PROBLEMS = (
+    "chat not found",
+    "bot was blocked by the user",
+    "bot was kicked",
+    "bot is not a member",
+    "not enough rights",
+    "user is deactivated",
+    "group chat was upgraded to a supergroup chat",
+    "Unauthorized",
+)
+
+
+def _escape(text: str) -> str:
+    return _AT_NAME.sub("@" + WORD_JOINER, html.escape(text, quote=False))
+
+
+def telegram_html(message: ChatMessage) -> str:
+    """The message in Telegram's HTML parse mode: `<b>` for the header, a `tg://user` link mentioning a
+    numeric user id, a plain "@name" (Telegram's own username mention) otherwise; all text escaped."""
+    out = []
+    for span in fit(message.parts(), MAX_CHARS):
+        if span.style == MENTION:
+            if USER_ID.match(span.text):
+                out.append(f'<a href="tg://user?id={span.text}">@{span.text}</a>')
+            else:
+                out.append(html.escape(mention_label(span.text), quote=False))
+        elif span.style == STRONG:
+            out.append(f"<b>{_escape(span.text)}</b>")
+        else:
+            out.append(_escape(span.text))
+    return "".join(out)
+
+
+def chat_id(room_id: str) -> int | str:
+    """A numeric chat id as a number; a channel's "@username" as given."""
+    return int(room_id) if _CHAT_ID.match(room_id.strip()) else room_id
+
+
+def _problem(body: dict[str, Any]) -> str:
+    description = str(body.get("description") or "")
+    return next((f": {p}" for p in _KNOWN_PROBLEMS if p.lower() in description.lower()), "")
+
+
+class TelegramChatSender:
+    """Posts as the bot whose token (`123456:ABC…`) `token_provider` returns; `room_id` is a chat id
+    ("123456789", "-1001234567890") or a public channel's "@username"."""
+
+    def __init__(
+        self,
+        token_provider: Callable[[], str],
+        api_url: str = DEFAULT_API_URL,
+        timeout: float = 10.0,
+        max_attempts: int = 10,
+        max_rate_limit_wait: float = 30.0,
+    ) -> None:
+        self.token_provider = token_provider
+        self.api_url = (api_url or DEFAULT_API_URL).rstrip("/")
+        self.timeout = timeout
+        self.max_attempts = max_attempts
+        self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given
+
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        """Returns the message id. `idempotency_key` is unused: Telegram has none (see the module)."""
+        token = secret_from(self.token_provider, "Telegram token")
+        url = f"{self.api_url}/bot{urllib.parse.quote(token, safe=':')}/sendMessage"
+        payload = {
+            "chat_id": chat_id(message.room_id),
+            "text": telegram_html(message),
+            "parse_mode": "HTML",
+            "disable_web_page_preview": True,
+        }
+
+        def attempt(timeout: float) -> str | RetryAfter:
+            answer = request_json("POST", url, payload, {}, timeout)
+            body = answer.body if isinstance(answer.body, dict) else {}
+            if answer.status == 429:
+                parameters = body.get("parameters")
+                wait = seconds(parameters.get("retry_after")) if isinstance(parameters, dict) else None
+                return RetryAfter(1.0 if wait is None else wait)
+            if answer.status >= 500:
+                raise TransientChatError(f"telegram answered {answer.status}")
+            if 200 <= answer.status < 300 and body.get("ok") is True:
+                result = body.get("result")
+                return str(result.get("message_id") or "") if isinstance(result, dict) else ""
+            if 200 <= answer.status < 300:
+                raise TransientChatError(f"telegram answered {answer.status} without ok")
+            raise PermanentChatError(f"telegram answered {answer.status}{_problem(body)}")
+
+        return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
