@@ -392,10 +392,13 @@ def test_near_valid_envelopes_with_one_field_mutated(harness: Harness) -> None:
             else:
                 args[name] = data.draw(same_type_values(schemas[tool][name]), label="value")
         as_text = data.draw(st.booleans(), label="as JSON text")
-        harness.check(envelope(tool, json.dumps(args) if as_text else args))
+        answer = harness.check({**envelope(tool), "arguments": json.dumps(args) if as_text else args})
+        if answer["ok"] and tool in ("delete_reminder", "cron_delete"):
+            harness.reseed()
 
     run()
     assert harness.examples >= MUTATED * 0.9
+    print("CODES", harness.codes)
     assert harness.codes.get("ok", 0) >= 20, harness.codes
     assert len(harness.codes) >= 8, harness.codes
 

@@ -65,7 +65,7 @@ def test_identity_in_arguments_is_refused_and_changes_nothing(stack: Stack, tool
     before = state(stack)
     for key, value in INTRUDER.items():
         for form in ({**args, key: value}, json.dumps({**args, key: value})):
-            answer = tools.handle(envelope(tool, form), deps)
+            answer = tools.handle({**envelope(tool), "arguments": form}, deps)
             assert code(answer) == errors.INVALID_ARGUMENTS, (key, answer)
             assert key in answer["error"]["message"]
     assert state(stack) == before and started == []

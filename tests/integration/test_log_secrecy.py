@@ -22,6 +22,7 @@ from typing import Any
 import boto3
 import pytest
 
+from cronbell import wiring
 from cronbell.adapters import agents
 from cronbell.observability import logger
 from cronbell.usecases.fire import RetryLater
@@ -90,6 +91,27 @@ class MatrixStandIn:
         return f"http://127.0.0.1:{self._server.server_address[1]}"
 
 
+def matrix_env(stack: Stack, monkeypatch: pytest.MonkeyPatch, homeserver: str, token: str) -> None:
+    """The functions' environment with Matrix delivery through the stand-in; restored by `monkeypatch`."""
+    configure_env(stack)
+    values = {
+        "CHAT_BACKEND": "matrix",
+        "MATRIX_HOMESERVER_URL": homeserver,
+        "CHAT_TOKEN_SECRET": matrix_secret(stack, token),
+        "AGENTS": json.dumps({"echo": ECHO_ARN}),
+    }
+    for name, value in values.items():
+        monkeypatch.setenv(name, value)
+    forget_wiring()
+
+
+def forget_wiring() -> None:
+    """Drop the adapters built from the environment, so the next call builds them from the current one."""
+    wiring.settings.cache_clear()
+    wiring.deps.cache_clear()
+    load_handler("fire")._chat.cache_clear()
+
+
 def matrix_secret(stack: Stack, token: str) -> str:
     """A Secrets Manager secret holding the bot's token (fresh name: Powertools caches by name)."""
     secrets = boto3.client("secretsmanager", region_name=REGION, endpoint_url=stack.endpoint)
@@ -137,6 +159,7 @@ def capture(monkeypatch: pytest.MonkeyPatch) -> Iterator[Capture]:
     yield handler
     cronbell_logger.removeHandler(handler)
     logger.setLevel(previous)
+    forget_wiring()  # the environment goes back as it was; so must the adapters built from it
 
 
 def secret(kind: str) -> str:
@@ -155,15 +178,7 @@ def test_no_token_nor_message_text_in_any_log_line(
     token, message, prompt, answer, failing = (secret(k) for k in ("syt", "msg", "prompt", "answer", "failing"))
     flaky, closed = "!flaky:example.org", "!closed:example.org"
     with MatrixStandIn(token, refuse={flaky: 502, closed: 403}) as matrix:
-        configure_env(
-            stack,
-            CHAT_BACKEND="matrix",
-            MATRIX_HOMESERVER_URL=matrix.url,
-            CHAT_TOKEN_SECRET=matrix_secret(stack, token),
-            AGENTS=json.dumps({"echo": ECHO_ARN}),
-        )
-        fire_handler = load_handler("fire")
-        fire_handler._chat.cache_clear()
+        matrix_env(stack, monkeypatch, matrix.url, token)
         agent_client = FakeAgentClient(
             {
                 prompt: {"payload": {"text": f"Here you are: {answer}"}},

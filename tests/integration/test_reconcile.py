@@ -6,6 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from cronbell.adapters.scheduler import fire_input
+from cronbell.core.instants import iso_utc
 from cronbell.usecases import tools
 from cronbell.usecases.reconcile import reconcile
 from tests.integration.test_tools import assert_consistent, call, ok
@@ -25,6 +26,7 @@ def entry(stack: Stack, name: str, input_room: str = ROOM, owner: str = "") -> N
         GroupName=stack.settings.schedule_group,
         ScheduleExpression="cron(0 9 * * ? *)",
         FlexibleTimeWindow={"Mode": "OFF"},
+        Description=f"cronbell message in {input_room}; written {iso_utc(stack.clock.now())}",
         Target={
             "Arn": stack.settings.fire_function_arn,
             "RoleArn": stack.settings.scheduler_role_arn,
@@ -60,19 +62,16 @@ def test_orphan_entries_are_deleted_but_not_static_or_fresh_ones(stack: Stack) -
     entry(stack, "abcdefghjk")
     entry(stack, "abcdefghjk-2", owner="abcdefghjk")
     entry(stack, "daily-analysis")
-    stack.clock.advance(minutes=16)  # moto stamps CreationDate with the real clock
-    report = reconcile(stack.deps(now=lambda: stack.clock.now().replace(year=2100)), None).to_dict()
+    stack.clock.advance(minutes=16)
+    report = run(stack)
     assert report["orphans_deleted"] == 2
     assert set(stack.entries()) == {"daily-analysis"}
 
 
 def test_fresh_orphan_is_left_alone(stack: Stack) -> None:
     entry(stack, "abcdefghjk")
-    import datetime as dt
-
-    real_now = dt.datetime.now(dt.UTC)
-    report = reconcile(stack.deps(now=lambda: real_now), None).to_dict()
-    assert report["orphans_deleted"] == 0 and "abcdefghjk" in stack.entries()
+    stack.clock.advance(minutes=10)
+    assert run(stack)["orphans_deleted"] == 0 and "abcdefghjk" in stack.entries()
 
 
 def test_lost_one_shot_is_marked_missed_with_one_notice(stack: Stack) -> None:

@@ -30,10 +30,12 @@ class Settings:
     min_interval_minutes: int = 5
     retention_days: int = 30
     # chat delivery
-    chat_backend: str = "matrix"  # matrix | webhook
+    chat_backend: str = "matrix"  # matrix | slack | telegram | discord | webhook
     matrix_homeserver_url: str = ""
     chat_token_secret: str = ""  # Secrets Manager id/ARN, or "ssm:/parameter/name"
     chat_webhook_url: str = ""
+    slack_api_url: str = "https://slack.com/api"  # another value only for tests
+    telegram_api_url: str = "https://api.telegram.org"  # or a self-hosted Bot API server; tests
     # agents
     agents: Mapping[str, str] = field(default_factory=dict)  # agent id -> function name or ARN
     agent_timeout_seconds: int = 120
@@ -65,6 +67,8 @@ class Settings:
             matrix_homeserver_url=e.get("MATRIX_HOMESERVER_URL", "").rstrip("/"),
             chat_token_secret=e.get("CHAT_TOKEN_SECRET", ""),
             chat_webhook_url=e.get("CHAT_WEBHOOK_URL", ""),
+            slack_api_url=e.get("SLACK_API_URL", "").rstrip("/") or cls.slack_api_url,
+            telegram_api_url=e.get("TELEGRAM_API_URL", "").rstrip("/") or cls.telegram_api_url,
             agents=json.loads(e.get("AGENTS", "") or "{}"),
             agent_timeout_seconds=_int(e, "AGENT_TIMEOUT_SECONDS", 120),
             agent_timeout_max_seconds=_int(e, "AGENT_TIMEOUT_MAX_SECONDS", 240),

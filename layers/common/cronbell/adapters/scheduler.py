@@ -9,16 +9,22 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
+from cronbell.core import models
+from cronbell.core.instants import iso_utc, parse_iso
+from cronbell.core.models import Entry, Schedule
+
 # Scheduler retries failures to invoke the fire function (throttling, permissions); after
 # this many attempts or this age the event goes to the dead-letter queue.
 RETRY_POLICY = {"MaximumRetryAttempts": 20, "MaximumEventAgeInSeconds": 3600}
+
+
+_WRITTEN = "written "
 
 
 @dataclass(frozen=True)
 class EntryState:
     name: str
     state: str  # ENABLED | DISABLED
-    created: datetime | None
 
 
 def fire_input(room_id: str, schedule_id: str) -> str:
@@ -104,12 +110,43 @@ class SchedulerGateway:
                 raise
             self._client.create_schedule(Name=name, GroupName=self._group, **definition)
 
+    def put_entry(self, entry: Entry, schedule: Schedule, now: datetime, *, new: bool = False) -> None:
+        """Write one of a schedule's entries (CreateSchedule when `new`, else create-or-replace).
+        The description records when cronbell wrote it, on cronbell's clock."""
+        write = self.create if new else self.put
+        write(
+            entry.name,
+            entry.expression,
+            entry.timezone,
+            fire_input(schedule.room_id, schedule.id),
+            one_time=entry.one_time,
+            enabled=schedule.status == models.ACTIVE,
+            description=f"cronbell {schedule.kind} in {schedule.room_id}; {_WRITTEN}{iso_utc(now)}",
+        )
+
+    def written_at(self, name: str) -> datetime | None:
+        """When cronbell last wrote this entry (None if it is gone or not one of ours)."""
+        try:
+            entry = self._client.get_schedule(Name=name, GroupName=self._group)
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "ResourceNotFoundException":
+                return None
+            raise
+        description = entry.get("Description") or ""
+        if _WRITTEN in description:
+            try:
+                return parse_iso(description.rsplit(_WRITTEN, 1)[1].strip())
+            except ValueError:
+                pass
+        stamp = entry.get("LastModificationDate") or entry.get("CreationDate")
+        return stamp if isinstance(stamp, datetime) else None
+
     def list_entries(self) -> list[EntryState]:
         """Every entry in the group: name, state and creation time (one ListSchedules page per 100)."""
         out = []
         for page in self._client.get_paginator("list_schedules").paginate(GroupName=self._group):
             for item in page.get("Schedules", []):
-                out.append(EntryState(item["Name"], item.get("State", "ENABLED"), item.get("CreationDate")))
+                out.append(EntryState(item["Name"], item.get("State", "ENABLED")))
         return out
 
     def delete_if_fires(self, name: str, room_id: str, schedule_id: str) -> bool:

@@ -16,14 +16,13 @@ from zoneinfo import ZoneInfo
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from cronbell.adapters.scheduler import fire_input
 from cronbell.adapters.store import Conflict, Duplicate, LimitReached
 from cronbell.core import errors, models, texts
 from cronbell.core.cron import at_expression, eventbridge_expressions
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
 from cronbell.core.instants import iso_utc
-from cronbell.core.models import Entry, Schedule
+from cronbell.core.models import Schedule
 from cronbell.core.views import local_at, upcoming
 from cronbell.core.when import resolve_timezone
 from cronbell.usecases.answers import now_fields, schedule_answer
@@ -212,18 +211,6 @@ def _write(old: Schedule, new: Schedule, deps: Deps) -> None:
         raise ToolError(errors.BACKEND_ERROR, "it was changed meanwhile; list and try again") from None
 
 
-def _put(entry: Entry, schedule: Schedule, deps: Deps) -> None:
-    deps.scheduler.put(
-        entry.name,
-        entry.expression,
-        entry.timezone,
-        fire_input(schedule.room_id, schedule.id),
-        one_time=entry.one_time,
-        enabled=schedule.status == models.ACTIVE,
-        description=f"cronbell {schedule.kind} in {schedule.room_id}",
-    )
-
-
 def _sync(old: Schedule, new: Schedule, deps: Deps) -> list[str]:
     """Make the Scheduler entries those of `new`; returns the names touched, for _restore."""
     before = {e.name: e for e in old.entries()}
@@ -237,7 +224,7 @@ def _sync(old: Schedule, new: Schedule, deps: Deps) -> list[str]:
             touched.append(name)
             if prev is not None and prev.one_time != entry.one_time:
                 deps.scheduler.delete(name)  # UpdateSchedule cannot be trusted to switch the kind
-            _put(entry, new, deps)
+            deps.scheduler.put_entry(entry, new, deps.now())
         for name in before.keys() - after.keys():
             touched.append(name)
             deps.scheduler.delete(name)
@@ -252,7 +239,7 @@ def _restore(old: Schedule, touched: list[str], deps: Deps) -> None:
     for name in touched:
         try:
             if name in before:
-                _put(before[name], old, deps)
+                deps.scheduler.put_entry(before[name], old, deps.now())
             else:
                 deps.scheduler.delete(name)
         except AWS_ERRORS:

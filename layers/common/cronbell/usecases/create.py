@@ -16,7 +16,6 @@ from zoneinfo import ZoneInfo
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from cronbell.adapters.scheduler import fire_input
 from cronbell.adapters.store import Duplicate, LimitReached
 from cronbell.core import errors, models, texts
 from cronbell.core.arguments import CreateReminder, CronCreate
@@ -152,14 +151,7 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
     created: list[str] = []
     try:
         for entry in schedule.entries():
-            deps.scheduler.create(
-                entry.name,
-                entry.expression,
-                entry.timezone,
-                fire_input(schedule.room_id, schedule.id),
-                one_time=entry.one_time,
-                description=f"cronbell {schedule.kind} in {schedule.room_id}",
-            )
+            deps.scheduler.put_entry(entry, schedule, deps.now(), new=True)
             created.append(entry.name)
         deps.store.insert(schedule, deps.settings.max_per_room)
     except Duplicate as dup:

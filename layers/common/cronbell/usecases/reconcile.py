@@ -16,14 +16,13 @@ import logging
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from cronbell.adapters.chat.base import ChatSender
-from cronbell.adapters.scheduler import fire_input
 from cronbell.adapters.store import Busy, Conflict
 from cronbell.core import chat_text, models, texts
 from cronbell.core.instants import parse_iso
@@ -76,15 +75,16 @@ def reconcile(deps: Deps, chat: Callable[[], ChatSender] | None = None) -> Repor
                 _mark_missed(schedule, deps, chat, report)
             continue  # its entry fired: a retry may still deliver it
         for entry in [*missing, *wrong]:
-            _guard(report, _put, entry, schedule, deps)
+            _guard(report, deps.scheduler.put_entry, entry, schedule, now)
         report.recreated += len(missing)
         report.state_fixed += len(wrong)
 
-    for name, found in entries.items():
+    for name in entries:
         if models.owner_of(name) is None or name in owned:
             continue
-        if found.created is not None and found.created.astimezone(UTC) > settled:
-            continue  # a create puts the entry first and the item second
+        written = deps.scheduler.written_at(name)
+        if written is None or written > settled:
+            continue  # a create writes the entry first and the item second: give it time
         if _guard(report, deps.scheduler.delete, name):
             report.orphans_deleted += 1
 
@@ -109,19 +109,6 @@ def _changed_since(schedule: Schedule, settled: datetime) -> bool:
         return parse_iso(last) > settled
     except ValueError:
         return False
-
-
-def _put(entry: Entry, schedule: Schedule, deps: Deps) -> bool:
-    deps.scheduler.put(
-        entry.name,
-        entry.expression,
-        entry.timezone,
-        fire_input(schedule.room_id, schedule.id),
-        one_time=entry.one_time,
-        enabled=schedule.status == models.ACTIVE,
-        description=f"cronbell {schedule.kind} in {schedule.room_id}",
-    )
-    return True
 
 
 def _mark_missed(schedule: Schedule, deps: Deps, chat: Callable[[], ChatSender] | None, report: Report) -> None:

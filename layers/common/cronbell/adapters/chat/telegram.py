@@ -30,7 +30,7 @@ MAX_CHARS = 4096 - 64  # Telegram's limit counts the text after its HTML is pars
 USER_ID = re.compile(r"^[0-9]{1,20}$")
 _CHAT_ID = re.compile(r"^-?[0-9]{1,20}$")
 # "@name" in user or agent text would notify that user: a word joiner keeps it from being a mention
-_AT_NAME = re.compile(r"@(?=[A-Za-z0-9_])")
+_AT_NAME = re.compile(r"(?<![A-Za-z0-9_.])@(?=[A-Za-z0-9_])")
 # short, fixed phrases from Telegram's error descriptions, kept in the error reason; any other
 # description is dropped (it can quote the message)
 _KNOWN_PROBLEMS = (

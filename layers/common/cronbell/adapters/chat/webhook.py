@@ -1,32 +1,52 @@
-"""A plain JSON webhook as a chat backend: the local sandbox's sink, or a bridge to any platform."""
+"""A plain JSON webhook as a chat backend: the local sandbox's sink, or a bridge to any platform.
+
+Each POST carries `Idempotency-Key: <schedule id>-<slot>` (also in the body): a receiver that
+remembers keys posts each slot once, even when a lost answer makes cronbell retry.
+
+With a shared secret, each POST is signed:
+
+    X-Cronbell-Timestamp: <unix seconds>
+    X-Cronbell-Signature: sha256=<hex HMAC-SHA256(secret, "<timestamp>." + raw body bytes)>
+
+A receiver recomputes the HMAC over the timestamp header, a ".", and the body exactly as received,
+compares in constant time, and rejects a timestamp far from its own clock (five minutes, say) so a
+captured request cannot be replayed later. Every retry is signed afresh. Without a secret (the
+local sandbox) the headers are left out.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import hashlib
+import hmac
+import time
+from collections.abc import Callable
 
 from cronbell.adapters.chat.base import (
     ChatMessage,
     PermanentChatError,
+    RetryAfter,
     TransientChatError,
-    request_json,
-    request_timeout,
-    wait_for_rate_limit,
+    header,
+    json_body,
+    request_body,
+    seconds,
+    secret_from,
+    send_with_retries,
 )
 
+SIGNATURE_HEADER = "X-Cronbell-Signature"
+TIMESTAMP_HEADER = "X-Cronbell-Timestamp"
 
-def _retry_after(headers: Mapping[str, str]) -> float:
-    """Seconds from a Retry-After header given in seconds; one second when absent or an HTTP date."""
-    for name, value in headers.items():
-        if name.lower() == "retry-after":
-            try:
-                return float(value)
-            except ValueError:
-                return 1.0
-    return 1.0
+
+def signature(secret: str, timestamp: str, body: bytes) -> str:
+    """The `X-Cronbell-Signature` value for a body sent at `timestamp`."""
+    mac = hmac.new(secret.encode("utf-8"), timestamp.encode("ascii") + b"." + body, hashlib.sha256)
+    return "sha256=" + mac.hexdigest()
 
 
 class WebhookChatSender:
-    """POSTs `{room_id, text, html, mentions, idempotency_key}` with an `Idempotency-Key` header."""
+    """POSTs `{room_id, text, html, mentions, idempotency_key, parts}` with an `Idempotency-Key` header,
+    signed when `secret_provider` is given."""
 
     def __init__(
         self,
@@ -34,11 +54,16 @@ class WebhookChatSender:
         timeout: float = 10.0,
         max_attempts: int = 10,
         max_rate_limit_wait: float = 30.0,
+        secret_provider: Callable[[], str] | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.url = url
         self.timeout = timeout
         self.max_attempts = max_attempts
         self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given
+        self.secret_provider = secret_provider
+        # the real time, not cronbell's (possibly virtual) clock: the receiver checks it against its own
+        self.wall_clock = wall_clock
 
     def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
         payload = {
@@ -47,19 +72,28 @@ class WebhookChatSender:
             "html": message.html,
             "mentions": list(message.mentions),
             "idempotency_key": idempotency_key,
+            "parts": [{"style": span.style, "text": span.text} for span in message.parts()],
         }
-        headers = {"Idempotency-Key": idempotency_key}
-        for _ in range(self.max_attempts):
-            answer = request_json("POST", self.url, payload, headers, request_timeout(deadline, self.timeout))
+        body = json_body(payload)
+        secret = secret_from(self.secret_provider, "webhook signing secret") if self.secret_provider else None
+
+        def attempt(timeout: float) -> str | RetryAfter:
+            headers = {"Idempotency-Key": idempotency_key}
+            if secret is not None:
+                timestamp = str(int(self.wall_clock()))
+                headers[TIMESTAMP_HEADER] = timestamp
+                headers[SIGNATURE_HEADER] = signature(secret, timestamp, body)
+            answer = request_body("POST", self.url, body, headers, timeout)
             if 200 <= answer.status < 300:
-                body = answer.body
-                if isinstance(body, dict) and body.get("id") not in (None, ""):
-                    return str(body["id"])
+                data = answer.body
+                if isinstance(data, dict) and data.get("id") not in (None, ""):
+                    return str(data["id"])
                 return idempotency_key
             if answer.status == 429:
-                wait_for_rate_limit(_retry_after(answer.headers), deadline, self.max_rate_limit_wait)
-                continue
+                wait = seconds(header(answer.headers, "Retry-After"))
+                return RetryAfter(1.0 if wait is None else wait)
             if answer.status >= 500:
                 raise TransientChatError(f"webhook answered {answer.status}")
             raise PermanentChatError(f"webhook answered {answer.status}")
-        raise TransientChatError(f"still rate limited after {self.max_attempts} attempts")
+
+        return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)

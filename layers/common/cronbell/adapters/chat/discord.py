@@ -1,0 +1,116 @@
+"""Discord delivery through a channel's incoming webhook, with the standard library only.
+
+The webhook URL is a credential (anyone holding it can post), so it comes from the secret store like
+a token and never appears in a log or an error. The webhook posts to its own channel: `room_id` names
+the room in cronbell's store and is not sent. Discord webhooks have no idempotency key: exactly-once
+rests on the fire use case's slot claim, and a request whose answer is lost may post twice.
+"""
+
+from __future__ import annotations
+
+import re
+import urllib.parse
+from collections.abc import Callable
+from typing import Any
+
+from cronbell.adapters.chat.base import (
+    ChatMessage,
+    PermanentChatError,
+    RetryAfter,
+    TransientChatError,
+    header,
+    request_json,
+    seconds,
+    secret_from,
+    send_with_retries,
+)
+from cronbell.core.chat_text import MENTION, STRONG, fit, mention_label
+
+SUPPRESS_EMBEDS = 1 << 2  # no link previews, like Slack's unfurl_links and Telegram's web page preview
+MAX_CHARS = 2000 - 32  # Discord refuses content over 2000 characters; room for the mention's markup
+USER_ID = re.compile(r"^[0-9]{15,21}$")  # a snowflake
+_MARKDOWN = re.compile(r"([\\*_~`|])")
+
+
+def _literal(text: str) -> str:
+    """Markdown characters escaped, for the header and the mention label (the body keeps its markdown)."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def discord_payload(message: ChatMessage) -> dict[str, Any]:
+    """`content` with `<@id>` for a Discord user id, and `allowed_mentions` that lets only that user be
+    notified: no @everyone, @here, role or other user mention in the text ever pings."""
+    out = []
+    users: list[str] = []
+    for span in fit(message.parts(), MAX_CHARS):
+        if span.style == MENTION:
+            if USER_ID.match(span.text):
+                out.append(f"<@{span.text}>")
+                users.append(span.text)
+            else:
+                out.append(_literal(mention_label(span.text)))
+        elif span.style == STRONG:
+            out.append(f"**{_literal(span.text)}**")
+        else:
+            out.append(span.text)
+    allowed: dict[str, list[str]] = {"parse": []}
+    if users:
+        allowed["users"] = sorted(set(users))
+    return {"content": "".join(out), "allowed_mentions": allowed, "flags": SUPPRESS_EMBEDS}
+
+
+def wait_url(webhook_url: str) -> str:
+    """The webhook URL with `wait=true`, so Discord answers with the message it created."""
+    parts = urllib.parse.urlsplit(webhook_url)
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True) if k != "wait"]
+    query.append(("wait", "true"))
+    return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
+
+
+def _retry_after(body: dict[str, Any], headers: dict[str, str]) -> float:
+    """The JSON body's `retry_after` (seconds, a float), else the Retry-After header, else one second."""
+    for value in (body.get("retry_after"), header(headers, "Retry-After")):
+        wait = seconds(value)
+        if wait is not None:
+            return wait
+    return 1.0
+
+
+class DiscordChatSender:
+    """Posts through the webhook whose URL (`https://discord.com/api/webhooks/<id>/<token>`)
+    `url_provider` returns."""
+
+    def __init__(
+        self,
+        url_provider: Callable[[], str],
+        timeout: float = 10.0,
+        max_attempts: int = 10,
+        max_rate_limit_wait: float = 30.0,
+    ) -> None:
+        self.url_provider = url_provider
+        self.timeout = timeout
+        self.max_attempts = max_attempts
+        self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given
+
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        """Returns the message id. `idempotency_key` is unused: Discord webhooks have none (see the module)."""
+        try:
+            url = wait_url(secret_from(self.url_provider, "Discord webhook URL"))
+        except ValueError:  # a malformed URL: say so without quoting it
+            raise PermanentChatError("the Discord webhook URL does not parse") from None
+        payload = discord_payload(message)
+
+        def attempt(timeout: float) -> str | RetryAfter:
+            answer = request_json("POST", url, payload, {}, timeout)
+            body = answer.body if isinstance(answer.body, dict) else {}
+            if answer.status == 429:
+                return RetryAfter(_retry_after(body, dict(answer.headers)))
+            if answer.status >= 500:
+                raise TransientChatError(f"discord answered {answer.status}")
+            if 200 <= answer.status < 300:
+                return str(body.get("id") or "")
+            code = body.get("code")
+            detail = f" code {code}" if isinstance(code, int) and not isinstance(code, bool) else ""
+            raise PermanentChatError(f"discord answered {answer.status}{detail}")
+
+        return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)

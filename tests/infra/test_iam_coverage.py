@@ -1,0 +1,401 @@
+"""Least privilege, checked against behaviour: every AWS call the handlers make in a representative run is
+allowed by their policy in template.yaml on the right resource, and the policies grant nothing unused.
+
+The run goes through the real handlers on moto (every tool; fires of a one-shot, a recurring reminder, an
+agent job, a run_now, a deleted schedule, an orphan entry, the static daily analysis and a retried post,
+with the Matrix token read from Secrets Manager). Every botocore call is recorded and mapped to the IAM
+actions AWS authorizes it with; the template's statements are resolved with the run's ARNs and evaluated.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import io
+import json
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from botocore.client import BaseClient
+from cfnlint.decode import decode
+
+from cronbell.adapters import clock as clock_module
+from cronbell.usecases.fire import RetryLater
+from tests.integration.test_log_secrecy import ECHO_ARN, MatrixStandIn, forget_wiring, matrix_env
+from tests.support.aws import ACCOUNT, FIRE_ARN, GROUP, REGION, ROLE_ARN, ROOT, START, TABLE, FakeClock, provision
+from tests.support.envelopes import ROOM, envelope
+from tests.support.handlers import invoke
+
+TOKEN = "syt_iam_coverage_token"
+FLAKY_ROOM = "!flaky:example.org"
+FIRE_DLQ_ARN = f"arn:aws:sqs:{REGION}:{ACCOUNT}:cronbell-fire-dlq"
+
+# TransactWriteItems has no IAM action of its own: each item is authorized as its single-item action.
+TRANSACT_ITEM_ACTIONS = {
+    "Put": "dynamodb:PutItem",
+    "Update": "dynamodb:UpdateItem",
+    "Delete": "dynamodb:DeleteItem",
+    "ConditionCheck": "dynamodb:ConditionCheckItem",
+}
+
+# Granted but not called by the code, each for a reason.
+DELIBERATE_EXTRAS = {
+    ("FireFunction", "sqs:SendMessage"): "Lambda sends failed async events to the OnFailure destination with it",
+}
+
+
+# --- what a call needs ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Need:
+    action: str
+    resource: str
+    context: tuple[tuple[str, str], ...] = ()  # condition keys the request carries
+
+
+@dataclass(frozen=True)
+class Call:
+    service: str
+    operation: str
+    params: dict[str, Any] = field(hash=False)
+
+
+def function_arn(name: str) -> str:
+    return name if name.startswith("arn:") else f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:{name}"
+
+
+def needs(call: Call) -> list[Need]:
+    """The IAM actions and resources AWS checks for one API call."""
+    service, operation, params = call.service, call.operation, call.params
+    if service == "dynamodb":
+        table = lambda name: f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{name}"  # noqa: E731
+        if operation == "TransactWriteItems":
+            return [
+                Need(TRANSACT_ITEM_ACTIONS[kind], table(body["TableName"]))
+                for item in params["TransactItems"]
+                for kind, body in item.items()
+            ]
+        return [Need(f"dynamodb:{operation}", table(params["TableName"]))]
+    if service == "scheduler":
+        if operation == "ListSchedules":
+            return [Need("scheduler:ListSchedules", "*")]
+        arn = f"arn:aws:scheduler:{REGION}:{ACCOUNT}:schedule/{params['GroupName']}/{params['Name']}"
+        found = [Need(f"scheduler:{operation}", arn)]
+        if operation in ("CreateSchedule", "UpdateSchedule"):  # Scheduler checks the caller may pass the role
+            passed = (("iam:PassedToService", "scheduler.amazonaws.com"),)
+            found.append(Need("iam:PassRole", params["Target"]["RoleArn"], passed))
+        return found
+    if service == "lambda" and operation == "Invoke":
+        return [Need("lambda:InvokeFunction", function_arn(params["FunctionName"]))]
+    if service == "secretsmanager":
+        return [Need(f"secretsmanager:{operation}", params["SecretId"])]
+    raise AssertionError(f"no IAM mapping for {service}:{operation}; add one to needs()")
+
+
+# --- recording the run ---------------------------------------------------------------------------
+
+
+@dataclass
+class Recording:
+    calls: dict[str, list[Call]] = field(default_factory=dict)
+    current: str = ""  # the function whose handler is running
+    fire_events: list[dict[str, Any]] = field(default_factory=list)  # run_now's async invocations
+
+    def under(self, function: str, run: Callable[[], Any]) -> Any:
+        self.current = function
+        try:
+            return run()
+        finally:
+            self.current = ""
+
+    def fake_invoke(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Lambda's Invoke as AWS would answer it: run_now's async event is kept for the fire function,
+        an agent call is answered by the echo agent's handler."""
+        payload = json.loads(params["Payload"])
+        if params.get("InvocationType") == "Event":
+            assert function_arn(params["FunctionName"]) == FIRE_ARN, params
+            self.fire_events.append(payload)
+            return {"StatusCode": 202, "Payload": io.BytesIO(b"")}
+        assert function_arn(params["FunctionName"]) == ECHO_ARN, params
+        answer = invoke("echo_agent", payload)
+        return {"StatusCode": 200, "Payload": io.BytesIO(json.dumps(answer).encode())}
+
+
+def record(recording: Recording, original: Callable[..., Any]) -> Callable[..., Any]:
+    def api_call(client: BaseClient, operation: str, params: dict[str, Any]) -> Any:
+        if not recording.current:
+            return original(client, operation, params)
+        service = client.meta.service_model.signing_name
+        recording.calls.setdefault(recording.current, []).append(Call(service, operation, params))
+        if service == "lambda" and operation == "Invoke":
+            return recording.fake_invoke(params)
+        return original(client, operation, params)
+
+    return api_call
+
+
+def ok(answer: dict[str, Any]) -> dict[str, Any]:
+    assert answer["ok"], answer
+    result: dict[str, Any] = answer["result"]
+    return result
+
+
+def daily_analysis_input() -> dict[str, Any]:
+    """The static schedule's Input exactly as template.yaml declares it, rendered for this run."""
+    text = template()["Resources"]["DailyAnalysisSchedule"]["Properties"]["Target"]["Input"]["Fn::Sub"]
+    rendered: dict[str, Any] = json.loads(text.replace("${AnalysisOutputRoom}", ROOM))
+    return {**rendered, "scheduled_time": "2026-11-30T17:00:00Z", "execution_id": "e", "attempt": "1"}
+
+
+def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
+    def tool(name: str, args: dict[str, Any], room: str = ROOM) -> dict[str, Any]:
+        answer: dict[str, Any] = rec.under("ToolsFunction", lambda: invoke("tools", envelope(name, args, room=room)))
+        return answer
+
+    def fire(event: dict[str, Any]) -> str:
+        try:
+            result = rec.under("FireFunction", lambda: invoke("fire", event))
+        except RetryLater:
+            return "retry"
+        return str(result["outcome"])
+
+    def slot(sid: str, at: str, room: str = ROOM) -> dict[str, Any]:
+        return {"room_id": room, "reminder_id": sid, "scheduled_time": at, "execution_id": "e", "attempt": "1"}
+
+    once = ok(tool("create_reminder", {"message": "Call mum", "time": "2026-11-30 10:00"}))["id"]
+    rent = ok(tool("create_reminder", {"message": "Pay rent", "cron": "0 9 1 * 5"}))["id"]
+    assert ok(tool("create_reminder", {"message": "Pay rent", "cron": "0 9 1 * FRI"}))["duplicate"] is True
+    plants = ok(tool("create_reminder", {"message": "Water", "cron": "0 9 * * *"}, room=FLAKY_ROOM))["id"]
+    digest = ok(tool("cron_create", {"name": "digest", "prompt": "Summarise", "cron_expr": "0 18 * * *"}))["id"]
+    ok(tool("list_reminders", {"include_inactive": True}))
+    ok(tool("cron_list", {}))
+    ok(tool("update_reminder", {"id": rent, "message": "Pay the rent"}))
+    ok(tool("update_reminder", {"id": "digest", "cron": "0 19 * * *"}))
+    ok(tool("pause_reminder", {"id": digest}))
+    ok(tool("resume_reminder", {"id": digest}))
+    ok(tool("snooze_reminder", {"id": rent, "minutes": 30}))
+    ok(tool("skip_next", {"id": plants}, room=FLAKY_ROOM))
+    assert ok(tool("run_now", {"target": "digest"}))["started"] is True
+    ok(tool("delete_reminder", {"id": rent}))
+
+    clock.advance(hours=1)
+    assert fire(slot(once, "2026-11-30T09:00:00Z")) == "delivered"  # token from Secrets Manager, marked fired
+    assert fire(slot(digest, "2026-11-30T18:00:00Z")) == "delivered"  # agent call, recurring
+    [run_now] = rec.fire_events
+    assert fire(run_now) == "delivered"
+    assert fire(slot(rent, "2026-12-04T08:00:00Z")) == "inactive"  # deleted: leftover entries removed
+    stack.scheduler.create_schedule(
+        Name="orphan2345",
+        GroupName=GROUP,
+        ScheduleExpression="cron(0 9 * * ? *)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": FIRE_ARN, "RoleArn": ROLE_ARN, "Input": json.dumps(slot("orphan2345", "x"))},
+    )
+    assert fire(slot("orphan2345", "2026-12-01T08:00:00Z")) == "unknown_schedule"
+    assert "orphan2345" not in stack.entries()
+    assert fire(slot(plants, "2026-12-02T08:00:00Z", room=FLAKY_ROOM)) == "retry"  # claim given back
+    assert fire(daily_analysis_input()) == "delivered"
+    assert fire({**daily_analysis_input(), "room_id": FLAKY_ROOM}) == "retry"  # static claim given back
+    ok(tool("cron_delete", {"id": digest}))
+
+
+# --- the template, resolved with the run's ARNs -------------------------------------------------
+
+_TEMPLATE: dict[str, Any] = {}
+
+
+def template() -> dict[str, Any]:
+    if not _TEMPLATE:
+        decoded, problems = decode(str(ROOT / "template.yaml"))
+        assert decoded is not None and not problems, problems
+        _TEMPLATE.update(decoded)
+    return _TEMPLATE
+
+
+NO_VALUE = object()
+
+
+def resolver(values: dict[str, str]) -> Callable[[Any], Any]:
+    """Resolve Ref, GetAtt, Sub and If (every condition true) with `values` (`Name` or `Name.Attr`)."""
+    pseudo = {"AWS::Partition": "aws", "AWS::Region": REGION, "AWS::AccountId": ACCOUNT, "AWS::StackName": "cronbell"}
+    known = {**pseudo, **values}
+
+    def resolve(node: Any) -> Any:
+        if isinstance(node, list):
+            return [item for item in (resolve(x) for x in node) if item is not NO_VALUE]
+        if not isinstance(node, dict):
+            return node
+        if set(node) == {"Ref"}:
+            return NO_VALUE if node["Ref"] == "AWS::NoValue" else known[node["Ref"]]
+        if set(node) == {"Fn::GetAtt"}:
+            target = node["Fn::GetAtt"]
+            return known[target if isinstance(target, str) else ".".join(target)]
+        if set(node) == {"Fn::Sub"}:
+            return re.sub(r"\$\{([^!}]+)\}", lambda m: known[m.group(1)], node["Fn::Sub"])
+        if set(node) == {"Fn::If"}:
+            _condition, yes, _no = node["Fn::If"]
+            return resolve(yes)
+        return {key: resolve(value) for key, value in node.items()}
+
+    return resolve
+
+
+def as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def policy_statements(logical_id: str, resolve: Callable[[Any], Any]) -> list[dict[str, Any]]:
+    props = template()["Resources"][logical_id]["Properties"]
+    if template()["Resources"][logical_id]["Type"] == "AWS::IAM::Role":
+        documents = [policy["PolicyDocument"] for policy in props.get("Policies", [])]
+    else:
+        documents = props.get("Policies", [])
+    return [s for doc in resolve(documents) for s in as_list(doc["Statement"])]
+
+
+def allows(statements: list[dict[str, Any]], need: Need) -> bool:
+    context = dict(need.context)
+    for statement in statements:
+        if statement.get("Effect") != "Allow":
+            continue
+        actions = [a.lower() for a in as_list(statement["Action"])]
+        if not any(fnmatch.fnmatchcase(need.action.lower(), a) for a in actions):
+            continue
+        if not any(fnmatch.fnmatchcase(need.resource, r) for r in as_list(statement["Resource"])):
+            continue
+        conditions = statement.get("Condition", {})
+        assert set(conditions) <= {"StringEquals"}, f"evaluate {set(conditions)} here"
+        if all(context.get(key) in as_list(value) for key, value in conditions.get("StringEquals", {}).items()):
+            return True
+    return False
+
+
+# --- fixtures and tests -------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    recording: Recording
+    resolve: Callable[[Any], Any]
+    entries: list[dict[str, Any]]  # every CreateSchedule / UpdateSchedule request, for the Scheduler role
+
+    def used(self, function: str) -> list[Need]:
+        return [need for call in self.recording.calls.get(function, []) for need in needs(call)]
+
+
+@pytest.fixture(scope="module")
+def run(moto_endpoint: str) -> Iterator[Run]:
+    clock = FakeClock(START)
+    clock_module.install(clock)
+    recording = Recording()
+    with pytest.MonkeyPatch.context() as mp, MatrixStandIn(TOKEN, refuse={FLAKY_ROOM: 503}) as matrix:
+        stack = provision(moto_endpoint, clock)
+        mp.setattr(BaseClient, "_make_api_call", record(recording, BaseClient._make_api_call))
+        matrix_env(stack, mp, matrix.url, TOKEN)
+        try:
+            scenario(recording, stack, clock)
+        finally:
+            forget_wiring()
+            clock_module.install(clock_module.SystemClock())
+        secret_arn = next(
+            need.resource
+            for call in recording.calls["FireFunction"]
+            for need in needs(call)
+            if need.action.startswith("secretsmanager:")
+        )
+        resolve = resolver(
+            {
+                "ScheduleTable": TABLE,
+                "ScheduleTable.Arn": f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{TABLE}",
+                "ScheduleGroup": GROUP,
+                "FireFunction.Arn": FIRE_ARN,
+                "EchoAgentFunction.Arn": ECHO_ARN,
+                "SchedulerInvokeRole.Arn": ROLE_ARN,
+                "SchedulerDeadLetterQueue.Arn": stack.dlq_arn,
+                "FireDeadLetterQueue.Arn": FIRE_DLQ_ARN,
+                "ChatTokenSecretArn": secret_arn,
+                "AnalysisOutputRoom": ROOM,
+            }
+        )
+        entries = [
+            call.params
+            for call in recording.calls["ToolsFunction"]
+            if call.operation in ("CreateSchedule", "UpdateSchedule")
+        ]
+        yield Run(recording, resolve, entries)
+
+
+FUNCTIONS = ["ToolsFunction", "FireFunction"]
+
+
+def test_every_function_with_a_policy_has_a_scenario() -> None:
+    with_policies = {
+        logical_id
+        for logical_id, resource in template()["Resources"].items()
+        if resource["Type"] == "AWS::Serverless::Function" and resource["Properties"].get("Policies")
+    }
+    assert with_policies == set(FUNCTIONS), "give each function with a policy a part in scenario()"
+
+
+def test_the_run_exercised_every_kind_of_call(run: Run) -> None:
+    actions = {need.action for function in FUNCTIONS for need in run.used(function)}
+    assert {
+        "dynamodb:GetItem",
+        "dynamodb:PutItem",
+        "dynamodb:UpdateItem",
+        "dynamodb:DeleteItem",
+        "dynamodb:Query",
+        "scheduler:CreateSchedule",
+        "scheduler:UpdateSchedule",
+        "scheduler:DeleteSchedule",
+        "scheduler:GetSchedule",
+        "iam:PassRole",
+        "lambda:InvokeFunction",
+        "secretsmanager:GetSecretValue",
+    } <= actions
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_policy_allows_every_call_on_its_resource(run: Run, function: str) -> None:
+    statements = policy_statements(function, run.resolve)
+    denied = sorted({f"{n.action} on {n.resource}" for n in run.used(function) if not allows(statements, n)})
+    assert denied == []
+
+
+@pytest.mark.parametrize("function", FUNCTIONS)
+def test_policy_grants_nothing_unused(run: Run, function: str) -> None:
+    granted = {a for s in policy_statements(function, run.resolve) for a in as_list(s["Action"])}
+    used = {need.action for need in run.used(function)}
+    deliberate = {action for (owner, action) in DELIBERATE_EXTRAS if owner == function}
+    assert granted - used - deliberate == set()
+    assert deliberate <= granted - used, "a deliberate extra is no longer granted, or is now used"
+
+
+def test_policy_statements_name_only_resources_the_run_touched(run: Run) -> None:
+    """No statement lists a resource that no call needed (a table, queue or function too many)."""
+    for function in FUNCTIONS:
+        used = run.used(function)
+        for statement in policy_statements(function, run.resolve):
+            for resource in as_list(statement["Resource"]):
+                actions = as_list(statement["Action"])
+                if all((function, action) in DELIBERATE_EXTRAS for action in actions):
+                    continue
+                assert any(fnmatch.fnmatchcase(n.resource, resource) for n in used), (function, resource)
+
+
+def test_scheduler_role_covers_what_the_entries_ask_of_it(run: Run) -> None:
+    statements = policy_statements("SchedulerInvokeRole", run.resolve)
+    assert run.entries
+    targets = {entry["Target"]["Arn"] for entry in run.entries}
+    queues = {entry["Target"]["DeadLetterConfig"]["Arn"] for entry in run.entries}
+    static = run.resolve(template()["Resources"]["DailyAnalysisSchedule"]["Properties"]["Target"])
+    targets.add(static["Arn"])
+    queues.add(static["DeadLetterConfig"]["Arn"])
+    for arn in targets:
+        assert allows(statements, Need("lambda:InvokeFunction", arn)), arn
+    for arn in queues:
+        assert allows(statements, Need("sqs:SendMessage", arn)), arn
+    assert {a for s in statements for a in as_list(s["Action"])} == {"lambda:InvokeFunction", "sqs:SendMessage"}
