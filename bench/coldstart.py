@@ -11,6 +11,7 @@ noisy machine moves them all alike; the medians are compared.
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -32,17 +33,15 @@ class Variant:
     code: str
     env: dict[str, str]
     times: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)  # user + system seconds: less moved by other load
 
-    def run_once(self) -> float:
+    def run_once(self) -> None:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run([sys.executable, "-c", self.code], cwd=self.cwd, env=self.env, check=True)
-        elapsed = time.perf_counter() - start
-        self.times.append(elapsed)
-        return elapsed
-
-    @property
-    def median(self) -> float:
-        return median(self.times)
+        self.times.append(time.perf_counter() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        self.cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
 
 def stage(workdir: Path, ship_pyc: bool) -> tuple[Path, dict[str, Path]]:
@@ -75,21 +74,23 @@ def variants(workdir: Path) -> list[Variant]:
     return out
 
 
-def measure(workdir: Path, rounds: int) -> dict[str, float]:
-    """Median seconds per variant (`floor`, `tools/source`, `tools/pyc`, `fire/source`, `fire/pyc`)."""
+def measure(workdir: Path, rounds: int) -> dict[str, tuple[float, float]]:
+    """Median (wall, CPU) seconds per variant: `floor`, `tools/source`, `tools/pyc`, `fire/source`,
+    `fire/pyc`."""
     all_variants = variants(workdir)
     for v in all_variants:  # warm the file cache and check every variant runs; not counted
         v.run_once()
         v.times.clear()
+        v.cpu.clear()
     for _ in range(rounds):
         for v in all_variants:
             v.run_once()
-    return {v.label: v.median for v in all_variants}
+    return {v.label: (median(v.times), median(v.cpu)) for v in all_variants}
 
 
 if __name__ == "__main__":
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="cronbell-bench-") as tmp:
-        for label, seconds in measure(Path(tmp), int(sys.argv[1]) if len(sys.argv) > 1 else 9).items():
-            print(f"{label:14} {seconds * 1000:7.1f} ms")
+        for label, (wall, cpu) in measure(Path(tmp), int(sys.argv[1]) if len(sys.argv) > 1 else 9).items():
+            print(f"{label:14} wall {wall * 1000:7.1f} ms  cpu {cpu * 1000:7.1f} ms")

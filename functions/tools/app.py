@@ -15,6 +15,21 @@ from cronbell.usecases import tools
 from cronbell.wiring import deps
 
 
+def _build_clients_at_init() -> None:
+    """In Lambda, build the AWS clients while the function initialises, not while the first caller waits.
+
+    A failure here is left to the first invocation, which builds them again and answers as it always has."""
+    if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        return
+    try:
+        deps()
+    except Exception:
+        logger.warning("clients not built at init; the first invocation will build them", exc_info=True)
+
+
+_build_clients_at_init()
+
+
 def _answer(envelope: Any) -> dict[str, Any]:
     answer = tools.handle(envelope, deps())
     logger.info("tool answered", extra={"ok": answer["ok"], "code": answer.get("error", {}).get("code")})

@@ -95,7 +95,7 @@ class FakePlatform:
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.server.daemon_threads = True
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self._thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self._thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
 
     def script(self, *replies: Reply) -> None:
         self.replies.extend(replies)
@@ -238,7 +238,9 @@ def test_slack_rate_limit_past_the_deadline_is_transient(platform: FakePlatform)
     assert len(platform.requests) == 1
 
 
-@pytest.mark.parametrize("error", ["channel_not_found", "not_in_channel", "invalid_auth", "account_inactive", "is_archived"])
+@pytest.mark.parametrize(
+    "error", ["channel_not_found", "not_in_channel", "invalid_auth", "account_inactive", "is_archived"]
+)
 def test_slack_refusals_are_permanent(platform: FakePlatform, error: str) -> None:
     platform.default = Reply(200, {"ok": False, "error": error})
     with pytest.raises(PermanentChatError) as err:
@@ -304,8 +306,10 @@ def test_telegram_without_a_numeric_user_id_mentions_in_plain_text(platform: Fak
 def test_telegram_long_answers_fit_its_limit(platform: FakePlatform) -> None:
     platform.default = TELEGRAM_OK
     telegram(platform).send(agent_answer_message("123", "n", "<" * 6000, "en"), KEY)
-    visible = parse_html(platform.requests[0].json()["text"]).text
-    assert 4000 < len(visible) <= 4096 and visible.endswith("…")
+    telegram(platform).send(agent_answer_message("123", "n", "@ab " * 1500, "en"), KEY)
+    for seen in platform.requests:
+        visible = parse_html(seen.json()["text"]).text
+        assert 4000 < len(visible) <= 4096 and visible.endswith("…")
 
 
 def test_telegram_rate_limit_waits_for_retry_after_then_posts(platform: FakePlatform) -> None:
@@ -343,7 +347,7 @@ def test_telegram_refusals_are_permanent(platform: FakePlatform, status: int, de
 
 def test_telegram_server_trouble_is_transient(platform: FakePlatform) -> None:
     platform.default = Reply(502, None)
-    with pytest.raises(TransientChatError, match="^telegram answered 502$"):
+    with pytest.raises(TransientChatError, match=r"^telegram answered 502$"):
         telegram(platform).send(notice_message("123", "x"), KEY)
 
 
@@ -385,8 +389,10 @@ def test_discord_without_a_discord_user_id_pings_nobody(platform: FakePlatform) 
 def test_discord_long_answers_fit_its_limit(platform: FakePlatform) -> None:
     platform.default = DISCORD_OK
     discord(platform).send(agent_answer_message("general", "n", "x" * 6000, "en"), KEY)
-    content = platform.requests[0].json()["content"]
-    assert 1900 < len(content) <= 2000 and content.endswith("…")
+    discord(platform).send(agent_answer_message("general", "*" * 3000, "x" * 6000, "en"), KEY)
+    for seen in platform.requests:
+        content = seen.json()["content"]
+        assert 1900 < len(content) <= 2000 and content.endswith("…")
 
 
 def test_discord_rate_limit_waits_for_the_body_retry_after(platform: FakePlatform) -> None:
@@ -428,7 +434,7 @@ def test_discord_refusals_are_permanent(platform: FakePlatform, reply: Reply, re
 
 def test_discord_server_trouble_is_transient(platform: FakePlatform) -> None:
     platform.default = Reply(500, {"message": "500: Internal Server Error", "code": 0})
-    with pytest.raises(TransientChatError, match="^discord answered 500$"):
+    with pytest.raises(TransientChatError, match=r"^discord answered 500$"):
         discord(platform).send(notice_message("general", "x"), KEY)
 
 
@@ -509,11 +515,11 @@ def test_every_webhook_retry_is_signed_afresh(platform: FakePlatform) -> None:
 def test_webhook_failures(platform: FakePlatform) -> None:
     sender = WebhookChatSender(platform.url, secret_provider=lambda: WEBHOOK_SECRET)
     platform.script(Reply(429, None, {"Retry-After": "60"}), Reply(503), Reply(410))
-    with pytest.raises(TransientChatError, match="^rate limited"):
+    with pytest.raises(TransientChatError, match=r"^rate limited"):
         sender.send(notice_message("r", "x"), KEY, deadline=time.monotonic() + 3)
-    with pytest.raises(TransientChatError, match="^webhook answered 503$"):
+    with pytest.raises(TransientChatError, match=r"^webhook answered 503$"):
         sender.send(notice_message("r", "x"), KEY)
-    with pytest.raises(PermanentChatError, match="^webhook answered 410$"):
+    with pytest.raises(PermanentChatError, match=r"^webhook answered 410$"):
         sender.send(notice_message("r", "x"), KEY)
     assert len(platform.requests) == 3
 
@@ -523,32 +529,36 @@ def test_webhook_failures(platform: FakePlatform) -> None:
 PRIVATE = "private words 7f3a"
 
 
-def _senders(platform: FakePlatform) -> list[tuple[str, Callable[[], Any], Reply, Reply]]:
-    """(secret, sender factory, a permanent refusal, a rate limit past any deadline) per platform."""
+def _senders(platform: FakePlatform) -> list[tuple[str, Callable[[], Any], Reply, Reply, Reply]]:
+    """Per platform: secret, sender factory, a refusal, a rate limit past any deadline, a success."""
     return [
         (
             SLACK_TOKEN,
             lambda: slack(platform),
             Reply(200, {"ok": False, "error": "invalid_auth", "warning": PRIVATE}),
             Reply(429, {"ok": False, "error": "ratelimited"}, {"Retry-After": "99"}),
+            SLACK_OK,
         ),
         (
             TELEGRAM_TOKEN,
             lambda: telegram(platform),
             Reply(400, {"ok": False, "error_code": 400, "description": f"Bad Request: {PRIVATE}"}),
             Reply(429, {"ok": False, "error_code": 429, "parameters": {"retry_after": 99}}),
+            TELEGRAM_OK,
         ),
         (
             DISCORD_TOKEN,
             lambda: discord(platform),
             Reply(404, {"message": f"Unknown Webhook {PRIVATE}", "code": 10015}),
             Reply(429, {"message": "slow down", "retry_after": 99.0, "global": False}),
+            DISCORD_OK,
         ),
         (
             WEBHOOK_SECRET,
             lambda: WebhookChatSender(platform.url + "/hook", secret_provider=lambda: WEBHOOK_SECRET),
             Reply(400, {"error": PRIVATE}),
             Reply(429, None, {"Retry-After": "99"}),
+            Reply(200, {"id": "w"}),
         ),
     ]
 
@@ -556,15 +566,21 @@ def _senders(platform: FakePlatform) -> list[tuple[str, Callable[[], Any], Reply
 def test_no_log_or_error_holds_a_secret_or_the_text(platform: FakePlatform, logs: _Records) -> None:
     message = reminder_message("123", "42", PRIVATE, "en")
     errors: list[BaseException] = []
-    for secret, make, refusal, rate_limit in _senders(platform):
-        for reply in (refusal, rate_limit, Reply(502, {"error": PRIVATE}), Reply(429, None, {"Retry-After": "0"})):
+    for secret, make, refusal, rate_limit, success in _senders(platform):
+        platform.default = success
+        for reply in (
+            refusal,
+            rate_limit,
+            Reply(502, {"error": PRIVATE}),
+            Reply(429, None, {"Retry-After": "0"}),
+        ):
             platform.script(reply)
             try:
                 make().send(message, KEY, deadline=time.monotonic() + 2)
             except (PermanentChatError, TransientChatError) as err:
                 errors.append(err)
-        for err in errors:
-            assert secret not in shown(err) and PRIVATE not in shown(err)
+        for error in errors:
+            assert secret not in shown(error) and PRIVATE not in shown(error)
         assert secret not in logs.text() and PRIVATE not in logs.text()
     assert len(errors) == 12  # the zero-second rate limit was waited out and then posted
     assert len(platform.requests) == 4 * 5
@@ -579,7 +595,7 @@ def test_an_unreachable_platform_is_transient_and_the_url_token_stays_hidden() -
         DiscordChatSender(lambda: f"{url}/api/webhooks/1/{DISCORD_TOKEN}", timeout=2),
         SlackChatSender(lambda: SLACK_TOKEN, api_url=url, timeout=2),
     ):
-        with pytest.raises(TransientChatError, match="^connection failed") as err:
+        with pytest.raises(TransientChatError, match=r"^connection failed") as err:
             sender.send(notice_message("123", PRIVATE), KEY)
         text = shown(err.value)
         assert TELEGRAM_TOKEN not in text and DISCORD_TOKEN not in text and SLACK_TOKEN not in text
@@ -672,7 +688,10 @@ def test_build_sender_reads_no_secret_until_the_first_send(aws: None, platform: 
 
 def test_settings_default_to_the_real_apis() -> None:
     settings = Settings.from_env({})
-    assert (settings.slack_api_url, settings.telegram_api_url) == ("https://slack.com/api", "https://api.telegram.org")
+    assert (settings.slack_api_url, settings.telegram_api_url) == (
+        "https://slack.com/api",
+        "https://api.telegram.org",
+    )
     assert Settings.from_env({"TELEGRAM_API_URL": "http://bot-api.local:8081/"}).telegram_api_url == (
         "http://bot-api.local:8081"
     )

@@ -226,3 +226,27 @@ def test_no_post_after_a_successful_delete_answer(stack: Stack) -> None:
         "inactive",
         "unknown_schedule",
     )
+
+
+def test_posted_but_not_recorded_is_recorded_by_the_retry_without_posting_again(stack: Stack) -> None:
+    from cronbell.adapters.store import ScheduleStore
+    from tests.support.faults import throttling
+
+    class UnrecordingStore(ScheduleStore):
+        def complete_slot(self, *args: Any, **kwargs: Any) -> None:
+            raise throttling("TransactWriteItems")
+
+    sid = create(stack, time="2026-11-30 10:00")
+    chat = RecordingChat()
+    broken = UnrecordingStore(stack.ddb, stack.settings.table_name, stack.settings.retention_days)
+    fd = FireDeps(deps=stack.deps(store=broken), chat=lambda: chat, sleep=lambda s: None)
+    event = parse_fire_event(scheduler_input(sid, "2026-11-30T09:00:00Z"), stack.clock.now())
+    with pytest.raises(RetryLater):
+        fire_uc.fire(event, fd)
+    assert len(chat.sent) == 1
+    slot = next(i for i in stack.items() if i["sk"].startswith("f#"))
+    assert slot["state"] == "sent"
+    out = run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z", attempt=2))
+    assert out["outcome"] == "delivered" and out["recovered"] is True
+    assert len(chat.sent) == 1  # never posted again
+    assert next(i for i in stack.items() if i["sk"] == f"s#{sid}")["status"] == "fired"

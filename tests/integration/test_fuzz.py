@@ -398,7 +398,6 @@ def test_near_valid_envelopes_with_one_field_mutated(harness: Harness) -> None:
 
     run()
     assert harness.examples >= MUTATED * 0.9
-    print("CODES", harness.codes)
     assert harness.codes.get("ok", 0) >= 20, harness.codes
     assert len(harness.codes) >= 8, harness.codes
 

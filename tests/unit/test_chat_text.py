@@ -9,10 +9,16 @@ import pytest
 
 from cronbell.core.chat_text import (
     MAX_TEXT_CHARS,
+    MENTION,
+    STRONG,
     WORD_JOINER,
+    ChatMessage,
+    Span,
     agent_answer_message,
     display_name,
+    fit,
     language,
+    mention_label,
     notice_message,
     reminder_message,
 )
@@ -144,3 +150,63 @@ def test_notice_is_escaped_plain_text() -> None:
     assert msg.text == "the agent did not answer within 120 s <b>"
     assert msg.html == "the agent did not answer within 120 s &lt;b&gt;"
     assert msg.mentions == ()
+
+
+# ---- the platform-neutral spans other platforms render from ----------------------------------------
+
+
+def _plain(spans: tuple[Span, ...]) -> str:
+    return "".join(mention_label(s.text) if s.style == MENTION else s.text for s in spans)
+
+
+def test_reminder_spans_keep_the_user_id_and_the_raw_text() -> None:
+    msg = reminder_message(ROOM, ANA, "tea <b> & @room", "es")
+    assert msg.spans == (
+        Span("⏰ "),
+        Span(ANA, MENTION),
+        Span(" Recordatorio: "),
+        Span(f"tea <b> & @{WORD_JOINER}room"),
+    )
+
+
+def test_agent_answer_spans_have_a_strong_header() -> None:
+    msg = agent_answer_message(ROOM, " weekly <summary> ", "All good.\n3 items", "en")
+    assert msg.spans == (
+        Span("🤖 "),
+        Span("Scheduled task: weekly <summary>", STRONG),
+        Span("\n"),
+        Span("All good.\n3 items"),
+    )
+
+
+@pytest.mark.parametrize("text", ["x", "@room <i>hi</i>\nline", "é" * (MAX_TEXT_CHARS + 10)])
+def test_spans_read_the_same_as_the_plain_body(text: str) -> None:
+    for msg in (
+        reminder_message(ROOM, ANA, text, "en"),
+        agent_answer_message(ROOM, text, text, "es"),
+        notice_message(ROOM, text),
+    ):
+        assert msg.parts() == msg.spans
+        assert _plain(msg.spans) == msg.text
+
+
+def test_a_message_built_by_hand_is_one_plain_span() -> None:
+    assert ChatMessage(ROOM, "hello <b>", "hello &lt;b&gt;").parts() == (Span("hello <b>"),)
+
+
+def test_fit_shortens_the_longest_text_and_never_a_mention() -> None:
+    spans = (Span("⏰ "), Span("U" + "1" * 40, MENTION), Span(" Reminder: "), Span("a" * 100))
+    short = fit(spans, 100)
+    assert sum(len(s.text) for s in short) == 100
+    assert short[:3] == spans[:3]
+    assert short[3].text == "a" * (100 - 2 - 41 - 11 - 1) + "…"
+    assert fit(spans, 1000) == spans
+
+
+def test_fit_shares_the_cut_between_header_and_answer() -> None:
+    spans = (Span("🤖 "), Span("h" * 300, STRONG), Span("\n"), Span("b" * 300))
+    short = fit(spans, 200)
+    assert sum(len(s.text) for s in short) == 199  # 2 + 1 + two shares of 98
+    assert [s.style for s in short] == ["plain", STRONG, "plain", "plain"]
+    assert short[1] == Span("h" * 97 + "…", STRONG) and short[3] == Span("b" * 97 + "…")
+    assert short[:1] + short[2:3] == (Span("🤖 "), Span("\n"))

@@ -62,7 +62,8 @@ def _epoch(dt: datetime) -> int:
     return int(dt.timestamp())
 
 
-CLAIMED, DUPLICATE, BUSY, INACTIVE = "claimed", "duplicate", "busy", "inactive"
+# claim outcomes; SENT: an earlier attempt posted but could not record it, so record, do not post
+CLAIMED, DUPLICATE, BUSY, INACTIVE, SENT = "claimed", "duplicate", "busy", "inactive", "sent"
 
 
 class LimitReached(Exception):
@@ -383,6 +384,7 @@ class ScheduleStore:
                             "ConditionExpression": _SLOT_FREE,
                             "ExpressionAttributeNames": {"#st": "state"},
                             "ExpressionAttributeValues": _dump({":claimed": "claimed", ":t": t}),
+                            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                         }
                     },
                 ]
@@ -392,12 +394,24 @@ class ScheduleStore:
             if err.response["Error"]["Code"] != "TransactionCanceledException" or len(reasons) != 2:
                 raise
             if reasons[1].get("Code") == "ConditionalCheckFailed":
-                return DUPLICATE
+                held = _load(reasons[1].get("Item") or {})
+                return SENT if held.get("state") == "sent" else DUPLICATE
             if reasons[0].get("Code") == "ConditionalCheckFailed":
                 old = _load(reasons[0].get("Item") or {})
                 return BUSY if old.get("status") == models.ACTIVE else INACTIVE
             raise
         return CLAIMED
+
+    def mark_slot_sent(self, schedule: Schedule, slot: str, message_id: str) -> None:
+        """Note that the slot's message went out, when recording the fire itself failed: the
+        retry then records it instead of posting again. The claim stays held meanwhile."""
+        self._db.update_item(
+            TableName=self._table,
+            Key=_dump({"room_id": schedule.room_id, "sk": slot_sk(schedule.id, slot)}),
+            UpdateExpression="SET #st = :sent, detail = :d",
+            ExpressionAttributeNames={"#st": "state"},
+            ExpressionAttributeValues=_dump({":sent": "sent", ":d": message_id}),
+        )
 
     def release_slot(self, schedule: Schedule, slot: str) -> None:
         """Give a claim back after a failed attempt, so Lambda's retry can deliver at once."""

@@ -68,17 +68,21 @@ def clip(text: str, limit: int = MAX_TEXT_CHARS) -> str:
 
 
 def fit(spans: tuple[Span, ...], limit: int) -> tuple[Span, ...]:
-    """Shorten the longest text spans (never a mention) until the spans' text totals at most `limit`
-    characters: for platforms whose limit is lower than MAX_TEXT_CHARS (Discord 2000, Telegram 4096)."""
-    parts = list(spans)
-    while (excess := sum(len(p.text) for p in parts) - limit) > 0:
-        texts = [i for i, p in enumerate(parts) if p.style != MENTION and len(p.text) > 1]
-        if not texts:
-            break
-        i = max(texts, key=lambda j: len(parts[j].text))
-        keep = max(1, len(parts[i].text) - excess)
-        parts[i] = Span(clip(parts[i].text, keep), parts[i].style)
-    return tuple(parts)
+    """Clip the longest text spans (never a mention) to one common length, the largest that keeps the
+    spans' text within `limit` characters: for platforms whose limit is lower than MAX_TEXT_CHARS
+    (Discord 2000, Telegram 4096). A long header and a long answer share the cut."""
+    if sum(len(s.text) for s in spans) <= limit:
+        return spans
+    budget = limit - sum(len(s.text) for s in spans if s.style == MENTION)
+    lengths = [len(s.text) for s in spans if s.style != MENTION]
+    low, high = 1, max(lengths, default=1)  # the largest cap whose clipped total fits the budget
+    while low < high:
+        cap = (low + high + 1) // 2
+        if sum(min(n, cap) for n in lengths) <= budget:
+            low = cap
+        else:
+            high = cap - 1
+    return tuple(s if s.style == MENTION else Span(clip(s.text, low), s.style) for s in spans)
 
 
 def _safe(text: str) -> str:

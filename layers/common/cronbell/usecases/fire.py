@@ -20,9 +20,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from botocore.exceptions import BotoCoreError, ClientError
+
 from cronbell.adapters.agents import AgentError, AgentTimeout
 from cronbell.adapters.chat.base import ChatMessage, ChatSender, PermanentChatError, TransientChatError
-from cronbell.adapters.store import BUSY, CLAIMED, DUPLICATE, Conflict
+from cronbell.adapters.store import BUSY, CLAIMED, DUPLICATE, SENT, Conflict
 from cronbell.core import chat_text, models
 from cronbell.core.fire_event import FireEvent, StaticAction
 from cronbell.core.instants import iso_utc, parse_iso
@@ -31,6 +33,7 @@ from cronbell.core.prompts import agent_request, fill_prompt
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
+AWS_ERRORS = (ClientError, BotoCoreError)
 
 # outcomes (the fire function's answer and log say which happened)
 DELIVERED = "delivered"
@@ -64,6 +67,7 @@ class FireDeps:
     prompt_file: Callable[[str], str] = field(default=lambda name: "")  # a template under prompts/
     metric: Callable[[str, float], None] = field(default=lambda name, value: None)
     remaining_seconds: Callable[[], float] = field(default=lambda: 60.0)
+    sleep: Callable[[float], None] = time.sleep
 
 
 @dataclass(frozen=True)
@@ -112,6 +116,9 @@ def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
         return {**result, "outcome": DUPLICATE_SUPPRESSED}
     if claim == BUSY:
         raise RetryLater("another slot of this schedule is being delivered")
+    if claim == SENT:  # posted by an attempt that could not record it: record, never post again
+        _record(schedule, event, fd, DELIVERED, "recorded on retry", "" if schedule.recurring else models.FIRED)
+        return {**result, "outcome": DELIVERED, "recovered": True}
     if claim != CLAIMED:
         return {**result, "outcome": INACTIVE}
 
@@ -123,14 +130,32 @@ def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
         raise
     if outcome == DELIVERY_FAILED:
         final = models.DELIVERY_FAILED
-    try:
-        deps.store.complete_slot(schedule, event.slot, deps.now(), outcome, detail, final_status=final)
-    except Conflict:
-        log.warning("schedule changed during delivery", extra={"outcome": outcome})
+    _record(schedule, event, fd, outcome, detail, final)
     if outcome == DELIVERY_FAILED:
         _remove_orphans(schedule.scheduler_names, deps)
         return {**result, "outcome": outcome, "reason": detail}
     return {**result, "outcome": outcome, "message_id": detail}
+
+
+def _record(schedule: Schedule, event: FireEvent, fd: FireDeps, outcome: str, detail: str, final: str) -> None:
+    """Record a delivery. The message is out, so the claim is never given back: after a few
+    tries the slot is marked sent and Lambda's retry records it without posting again."""
+    store = fd.deps.store
+    for attempt in range(3):
+        try:
+            store.complete_slot(schedule, event.slot, fd.deps.now(), outcome, detail, final_status=final)
+            return
+        except Conflict:
+            log.warning("schedule changed during delivery", extra={"outcome": outcome})
+            return
+        except AWS_ERRORS:
+            fd.sleep(0.2 * 2**attempt)
+    try:
+        store.mark_slot_sent(schedule, event.slot, detail)
+    except AWS_ERRORS:
+        log.error("delivered but not recorded; the claim stays held so it is not posted again")
+        return
+    raise RetryLater("delivered but not recorded yet; the retry records it")
 
 
 def _fire_static(event: FireEvent, action: StaticAction, fd: FireDeps) -> dict[str, Any]:

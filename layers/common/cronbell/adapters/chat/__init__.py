@@ -8,7 +8,14 @@ from collections.abc import Callable
 from cronbell.adapters.chat.base import ChatMessage, ChatSender, PermanentChatError, TransientChatError
 from cronbell.settings import Settings
 
-__all__ = ["BACKENDS", "ChatMessage", "ChatSender", "PermanentChatError", "TransientChatError", "build_sender"]
+__all__ = [
+    "BACKENDS",
+    "ChatMessage",
+    "ChatSender",
+    "PermanentChatError",
+    "TransientChatError",
+    "build_sender",
+]
 
 BACKENDS = ("matrix", "slack", "telegram", "discord", "webhook")
 

@@ -24,7 +24,7 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
-from cronbell.core.chat_text import MENTION, STRONG, fit, mention_label
+from cronbell.core.chat_text import MENTION, STRONG, Span, fit, mention_label
 
 SUPPRESS_EMBEDS = 1 << 2  # no link previews, like Slack's unfurl_links and Telegram's web page preview
 MAX_CHARS = 2000 - 32  # Discord refuses content over 2000 characters; room for the mention's markup
@@ -40,22 +40,20 @@ def _literal(text: str) -> str:
 def discord_payload(message: ChatMessage) -> dict[str, Any]:
     """`content` with `<@id>` for a Discord user id, and `allowed_mentions` that lets only that user be
     notified: no @everyone, @here, role or other user mention in the text ever pings."""
+    users = sorted({s.text for s in message.parts() if s.style == MENTION and USER_ID.match(s.text)})
+    # escaped before fitting, so the escapes count against Discord's limit
+    ready = tuple(Span(_literal(s.text), STRONG) if s.style == STRONG else s for s in message.parts())
     out = []
-    users: list[str] = []
-    for span in fit(message.parts(), MAX_CHARS):
+    for span in fit(ready, MAX_CHARS):
         if span.style == MENTION:
-            if USER_ID.match(span.text):
-                out.append(f"<@{span.text}>")
-                users.append(span.text)
-            else:
-                out.append(_literal(mention_label(span.text)))
+            out.append(f"<@{span.text}>" if span.text in users else _literal(mention_label(span.text)))
         elif span.style == STRONG:
-            out.append(f"**{_literal(span.text)}**")
+            out.append(f"**{span.text}**")
         else:
             out.append(span.text)
     allowed: dict[str, list[str]] = {"parse": []}
     if users:
-        allowed["users"] = sorted(set(users))
+        allowed["users"] = users
     return {"content": "".join(out), "allowed_mentions": allowed, "flags": SUPPRESS_EMBEDS}
 
 
@@ -93,7 +91,7 @@ class DiscordChatSender:
         self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given
 
     def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
-        """Returns the message id. `idempotency_key` is unused: Discord webhooks have none (see the module)."""
+        """Returns the message id. `idempotency_key` is unused: Discord has none (see the module)."""
         try:
             url = wait_url(secret_from(self.url_provider, "Discord webhook URL"))
         except ValueError:  # a malformed URL: say so without quoting it

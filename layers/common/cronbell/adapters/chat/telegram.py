@@ -18,12 +18,13 @@ from cronbell.adapters.chat.base import (
     PermanentChatError,
     RetryAfter,
     TransientChatError,
+    header,
     request_json,
     seconds,
     secret_from,
     send_with_retries,
 )
-from cronbell.core.chat_text import MENTION, STRONG, WORD_JOINER, fit, mention_label
+from cronbell.core.chat_text import MENTION, STRONG, WORD_JOINER, Span, fit, mention_label
 
 DEFAULT_API_URL = "https://api.telegram.org"
 MAX_CHARS = 4096 - 64  # Telegram's limit counts the text after its HTML is parsed; room for the mention
@@ -45,24 +46,26 @@ _KNOWN_PROBLEMS = (
 )
 
 
-def _escape(text: str) -> str:
-    return _AT_NAME.sub("@" + WORD_JOINER, html.escape(text, quote=False))
+def _defuse(text: str) -> str:
+    return _AT_NAME.sub("@" + WORD_JOINER, text)
 
 
 def telegram_html(message: ChatMessage) -> str:
     """The message in Telegram's HTML parse mode: `<b>` for the header, a `tg://user` link mentioning a
     numeric user id, a plain "@name" (Telegram's own username mention) otherwise; all text escaped."""
+    # defused before fitting: the word joiners count against Telegram's limit, the HTML escapes do not
+    ready = tuple(s if s.style == MENTION else Span(_defuse(s.text), s.style) for s in message.parts())
     out = []
-    for span in fit(message.parts(), MAX_CHARS):
+    for span in fit(ready, MAX_CHARS):
         if span.style == MENTION:
             if USER_ID.match(span.text):
                 out.append(f'<a href="tg://user?id={span.text}">@{span.text}</a>')
             else:
                 out.append(html.escape(mention_label(span.text), quote=False))
         elif span.style == STRONG:
-            out.append(f"<b>{_escape(span.text)}</b>")
+            out.append(f"<b>{html.escape(span.text, quote=False)}</b>")
         else:
-            out.append(_escape(span.text))
+            out.append(html.escape(span.text, quote=False))
     return "".join(out)
 
 
@@ -109,8 +112,10 @@ class TelegramChatSender:
             answer = request_json("POST", url, payload, {}, timeout)
             body = answer.body if isinstance(answer.body, dict) else {}
             if answer.status == 429:
+                # the hint is in the JSON body; a Retry-After header (from a proxy) is the fallback
                 parameters = body.get("parameters")
                 wait = seconds(parameters.get("retry_after")) if isinstance(parameters, dict) else None
+                wait = seconds(header(answer.headers, "Retry-After")) if wait is None else wait
                 return RetryAfter(1.0 if wait is None else wait)
             if answer.status >= 500:
                 raise TransientChatError(f"telegram answered {answer.status}")
