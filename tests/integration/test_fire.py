@@ -250,3 +250,28 @@ def test_posted_but_not_recorded_is_recorded_by_the_retry_without_posting_again(
     assert out["outcome"] == "delivered" and out["recovered"] is True
     assert len(chat.sent) == 1  # never posted again
     assert next(i for i in stack.items() if i["sk"] == f"s#{sid}")["status"] == "fired"
+
+
+def test_fire_racing_its_own_create_is_retried_not_cleaned_up(stack: Stack) -> None:
+    """A one-shot due within seconds can fire between its entry and its item being written."""
+    group = stack.settings.schedule_group
+    stack.scheduler.create_schedule(
+        Name="racing2345",
+        GroupName=group,
+        ScheduleExpression="at(2026-11-30T08:00:30)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={
+            "Arn": stack.settings.fire_function_arn,
+            "RoleArn": stack.settings.scheduler_role_arn,
+            "Input": fire_input(ROOM, "racing2345"),
+        },
+    )
+    stack.clock.advance(seconds=30)
+    with pytest.raises(RetryLater):
+        run(stack, RecordingChat(), scheduler_input("racing2345", "2026-11-30T08:00:30Z"))
+    assert "racing2345" in stack.entries()
+    stack.clock.advance(seconds=120)  # Lambda's retries: still unknown, so an orphan after all
+    assert run(stack, RecordingChat(), scheduler_input("racing2345", "2026-11-30T08:00:30Z"))["outcome"] == (
+        "unknown_schedule"
+    )
+    assert stack.entries() == {}

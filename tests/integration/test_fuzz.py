@@ -261,6 +261,18 @@ def small_stack(moto_endpoint: str, clock: FakeClock) -> Stack:
 
 
 @pytest.fixture
+def handler_env(small_stack: Stack, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """The functions' environment for the small stack; the adapters built from it are dropped after."""
+    configure_env(small_stack)
+    monkeypatch.setenv("MAX_PER_ROOM", str(MAX_PER_ROOM))
+    wiring.settings.cache_clear()
+    wiring.deps.cache_clear()
+    yield
+    wiring.settings.cache_clear()
+    wiring.deps.cache_clear()
+
+
+@pytest.fixture
 def harness(small_stack: Stack) -> Iterator[Harness]:
     started: list[dict[str, Any]] = []
     deps = small_stack.deps(start_fire=started.append)
@@ -407,8 +419,7 @@ def test_near_valid_envelopes_with_one_field_mutated(harness: Harness) -> None:
 THROUGH_HANDLER = 200
 
 
-def test_tools_handler_never_fails(small_stack: Stack) -> None:
-    configure_env(small_stack, MAX_PER_ROOM=str(MAX_PER_ROOM))
+def test_tools_handler_never_fails(small_stack: Stack, handler_env: None) -> None:
     seed(small_stack)
     started: list[dict[str, Any]] = []
     wiring.deps().start_fire = started.append
@@ -488,8 +499,9 @@ def through_gateway(call: tuple[Any, dict[str, Any]]) -> dict[str, Any]:
 INBOUND = 300
 
 
-def test_bedrock_and_gateway_shapes_never_fail(small_stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
-    configure_env(small_stack, MAX_PER_ROOM=str(MAX_PER_ROOM))
+def test_bedrock_and_gateway_shapes_never_fail(
+    small_stack: Stack, handler_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.setenv("MCP_TRUST_PROPAGATED_HEADERS", "true")
     monkeypatch.delenv("MCP_ROOM_ID", raising=False)
     seed(small_stack)

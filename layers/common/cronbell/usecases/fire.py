@@ -34,6 +34,7 @@ from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
 AWS_ERRORS = (ClientError, BotoCoreError)
+UNKNOWN_GRACE_SECONDS = 90
 
 # outcomes (the fire function's answer and log say which happened)
 DELIVERED = "delivered"
@@ -93,6 +94,10 @@ def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
     result: dict[str, Any] = {"schedule_id": event.reminder_id, "slot": event.slot}
     schedule = deps.store.get(event.room_id, event.reminder_id)
     if schedule is None:
+        age = (deps.now() - parse_iso(event.slot)).total_seconds()
+        if 0 <= age < UNKNOWN_GRACE_SECONDS:
+            # a one-shot due within a minute of its creation can fire before its item is written
+            raise RetryLater("no schedule yet for this fire; it may still be being created")
         for name in [*models.scheduler_names(event.reminder_id, 2), models.snooze_name(event.reminder_id)]:
             try:
                 deps.scheduler.delete_if_fires(name, event.room_id, event.reminder_id)

@@ -1,0 +1,364 @@
+"""AWS calls per operation, and each handler's warm overhead over the bare AWS calls it makes.
+
+Everything runs in this process, against a moto server on loopback (`sandbox.aws_server.MotoServer`, which
+counts the requests it serves). The handlers are the real `functions/*/app.py`, wired as the tests wire them;
+the chat is the sandbox's sink, called in process; agents are reached through a loopback Lambda endpoint that
+answers as the echo agent.
+
+Warm overhead: for each operation the handler is timed on one object, then the very AWS calls it made are
+replayed with plain boto3 clients on a twin object (same shape, other ids), back to back. The ratio of the
+medians is what the handler adds: parsing, validation, answer text, logging, metrics.
+
+Run by `bench.run` as a child process (the handlers log to stdout): `python -m bench.operations OUT.json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import os
+import threading
+import time
+import uuid
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import boto3
+from boto3.dynamodb.types import TypeDeserializer
+from botocore import xform_name
+
+from bench.common import median
+
+OPERATIONS = (
+    "create one-shot",
+    "create recurring",
+    "list",
+    "delete",
+    "fire one-shot",
+    "fire recurring",
+    "fire agent_call",
+)
+SLOT = "2026-11-30T08:30:00Z"
+LIST_SIZE = 10  # schedules in the listed room
+
+
+def action_name(key: str) -> str:
+    """MotoServer's key for a request (a JSON target, or method and path for REST) as an API action."""
+    if " " not in key:
+        return key
+    method, path = key.split(" ", 1)
+    if path.startswith("/schedules/"):
+        return {"POST": "CreateSchedule", "DELETE": "DeleteSchedule", "GET": "GetSchedule", "PUT": "UpdateSchedule"}[
+            method
+        ]
+    if path.rstrip("/") == "/schedules":
+        return "ListSchedules"
+    return key
+
+
+class Capture:
+    """Records the API calls (service, operation, parameters) every boto3 client makes while on."""
+
+    def __init__(self) -> None:
+        self.on = False
+        self.calls: list[tuple[str, str, dict[str, Any]]] = []
+
+    def install(self, session: Any) -> None:
+        session.events.register("provide-client-params", self._hook)
+
+    def _hook(self, params: dict[str, Any], model: Any, **_: Any) -> None:
+        if self.on:
+            self.calls.append((model.service_model.service_name, model.name, copy.deepcopy(params)))
+
+    def record(self, fn: Callable[[], Any]) -> tuple[Any, float, list[tuple[str, str, dict[str, Any]]]]:
+        self.calls = []
+        self.on = True
+        try:
+            start = time.perf_counter()
+            out = fn()
+            elapsed = time.perf_counter() - start
+        finally:
+            self.on = False
+        return out, elapsed, self.calls
+
+
+class EchoAgentEndpoint:
+    """Lambda's Invoke API on loopback, answering every function as the echo agent does."""
+
+    def __init__(self) -> None:
+        endpoint = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                request = json.loads(body or b"{}")
+                with endpoint.lock:
+                    endpoint.invokes += 1
+                data = json.dumps({"text": f"echo: {request.get('prompt', '')}"}).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        self.lock = threading.Lock()
+        self.invokes = 0
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True, name="echo-agent").start()
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.server_address[1]}"
+
+
+@dataclass
+class SinkSender:
+    """The chat sender the fire handler gets: the sandbox's sink chat, called in process."""
+
+    sink: Any
+    posts: int = 0
+
+    def send(self, message: Any, idempotency_key: str, deadline: float | None = None) -> str:
+        self.posts += 1
+        body = {"room_id": message.room_id, "text": message.text, "html": message.html, "mentions": list(message.mentions)}
+        return str(self.sink.receive(body, idempotency_key))
+
+
+@dataclass
+class Target:
+    """One schedule (or the place a new one will go): what the twin substitution swaps."""
+
+    room: str
+    id: str = ""
+    dedupe: str = ""
+
+    def mapping_to(self, twin: Target) -> list[tuple[str, str]]:
+        pairs = [(self.room, twin.room)]
+        if self.id:
+            pairs.append((self.id, twin.id))
+        if self.dedupe:
+            pairs.append((self.dedupe, twin.dedupe))
+        return pairs
+
+
+def substitute(value: Any, pairs: list[tuple[str, str]]) -> Any:
+    if isinstance(value, str):
+        for old, new in pairs:
+            value = value.replace(old, new)
+        return value
+    if isinstance(value, bytes):
+        return substitute(value.decode(), pairs).encode()
+    if isinstance(value, dict):
+        return {k: substitute(v, pairs) for k, v in value.items()}
+    if isinstance(value, list):
+        return [substitute(v, pairs) for v in value]
+    return value
+
+
+@dataclass
+class Figures:
+    calls: Counter[str] = field(default_factory=Counter)
+    agent_invokes: int = 0
+    chat_posts: int = 0
+    handler: list[float] = field(default_factory=list)
+    bare: list[float] = field(default_factory=list)
+    counts_seen: set[int] = field(default_factory=set)  # total calls of each round: one value if stable
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "calls": dict(self.calls),
+            "aws_calls": sum(self.calls.values()),
+            "stable": len(self.counts_seen) == 1,
+            "agent_invokes": self.agent_invokes,
+            "chat_posts": self.chat_posts,
+            "handler_ms": median(self.handler) * 1000,
+            "bare_ms": median(self.bare) * 1000,
+            "overhead": median(self.handler) / median(self.bare),
+        }
+
+
+class Bench:
+    def __init__(self) -> None:
+        from cronbell.adapters import clock as clock_module
+        from sandbox.aws_server import MotoServer
+        from sandbox.chat import SinkChat
+        from tests.support.aws import START, FakeClock, provision, set_aws_env
+        from tests.support.handlers import configure_env, load_handler
+
+        self.server = MotoServer().start()
+        set_aws_env(self.server.url)
+        self.echo = EchoAgentEndpoint()
+        os.environ["AWS_ENDPOINT_URL_LAMBDA"] = self.echo.url
+        boto3.setup_default_session()
+        self.capture = Capture()
+        self.capture.install(boto3.DEFAULT_SESSION)
+        self.clock = FakeClock(START)
+        clock_module.install(self.clock)
+        self.stack = provision(self.server.url, self.clock)
+        configure_env(self.stack)
+        self.tools_app = load_handler("tools")
+        self.fire_app = load_handler("fire")
+        self.chat = SinkSender(SinkChat(self.clock))
+        self.fire_app._chat = lambda: self.chat  # the sink, in process
+        self.bare: dict[str, Any] = {}
+        self._deser = TypeDeserializer()
+
+    # -------------------------------------------------------------------------------- helpers
+
+    def tool(self, name: str, arguments: dict[str, Any], room: str) -> dict[str, Any]:
+        from tests.support.envelopes import envelope
+        from tests.support.handlers import LambdaContext
+
+        answer: dict[str, Any] = self.tools_app.lambda_handler(
+            envelope(name, arguments, room=room), LambdaContext(function_name="tools")
+        )
+        return answer
+
+    def fire(self, target: Target) -> dict[str, Any]:
+        from tests.support.handlers import LambdaContext
+
+        event = {"room_id": target.room, "reminder_id": target.id, "scheduled_time": SLOT, "execution_id": "e"}
+        result: dict[str, Any] = self.fire_app.lambda_handler(event, LambdaContext(function_name="fire"))
+        return result
+
+    def created(self, answer: dict[str, Any], room: str) -> Target:
+        assert answer["ok"], answer
+        sid = answer["result"]["id"]
+        from cronbell.adapters.store import schedule_sk
+
+        raw = self.stack.ddb.get_item(
+            TableName=self.stack.settings.table_name, Key={"room_id": {"S": room}, "sk": {"S": schedule_sk(sid)}}
+        )["Item"]
+        return Target(room=room, id=sid, dedupe=str(self._deser.deserialize(raw["dedupe_key"])))
+
+    def make(self, kind: str, room: str, n: int) -> Target:
+        if kind == "one-shot":
+            return self.created(self.tool("create_reminder", {"message": f"m{n}", "time": "in 30 minutes"}, room), room)
+        if kind == "recurring":
+            return self.created(self.tool("create_reminder", {"message": f"r{n}", "cron": "0 9 * * 1"}, room), room)
+        args = {"name": f"a{n}", "prompt": "Summarise {room_id}", "cron_expr": "0 18 * * *"}
+        return self.created(self.tool("cron_create", args, room), room)
+
+    def replay(self, calls: list[tuple[str, str, dict[str, Any]]], pairs: list[tuple[str, str]]) -> float:
+        prepared = []
+        for service, operation, params in calls:
+            if service not in self.bare:
+                self.bare[service] = boto3.client(service)
+            prepared.append((getattr(self.bare[service], xform_name(operation)), substitute(params, pairs)))
+        start = time.perf_counter()
+        for method, params in prepared:
+            out = method(**params)
+            if "Payload" in out:
+                out["Payload"].read()
+        return time.perf_counter() - start
+
+    # -------------------------------------------------------------------------------- one round
+
+    def round(self, n: int) -> dict[str, tuple[Callable[[], Any], Target | None, Target | None]]:
+        """Each operation of round `n`: the handler call, the object it acts on, and that object's twin."""
+        tag = f"{n}-{uuid.uuid4().hex[:6]}"
+
+        def room(label: str) -> str:
+            return f"!{label}{tag}:bench.example.org"
+
+        plan: dict[str, tuple[Callable[[], Any], Target | None, Target | None]] = {}
+        for op, kind in (("create one-shot", "one-shot"), ("create recurring", "recurring")):
+            x_room, y_room = room("cx"), room("cy")
+            args = {"message": f"bench {tag}", **({"time": "in 30 minutes"} if kind == "one-shot" else {})}
+            if kind == "recurring":
+                args["cron"] = "0 9 * * 1"
+            plan[op] = (lambda a=args, r=x_room: self.tool("create_reminder", a, r), None, Target(room=y_room))
+        plan["list"] = (lambda: self.tool("list_reminders", {}, self.list_room), None, None)
+        x, y = self.make("one-shot", room("dx"), n), self.make("one-shot", room("dy"), n)
+        plan["delete"] = (lambda t=x: self.tool("delete_reminder", {"id": t.id}, t.room), x, y)
+        for op, kind in (("fire one-shot", "one-shot"), ("fire recurring", "recurring"), ("fire agent_call", "agent")):
+            x, y = self.make(kind, room("fx"), n), self.make(kind, room("fy"), n)
+            plan[op] = (lambda t=x: self.fire(t), x, y)
+        return plan
+
+    def run(self, rounds: int) -> dict[str, Any]:
+        self.list_room = "!list:bench.example.org"
+        for i in range(LIST_SIZE):
+            self.make("one-shot", self.list_room, i)
+        figures = {op: Figures() for op in OPERATIONS}
+        for n in range(rounds + 1):  # round 0 warms every path up and is not counted
+            for op, (call, x, y) in self.round(n).items():
+                before, invokes, posts = Counter(self.server.calls), self.echo.invokes, self.chat.posts
+                answer, elapsed, calls = self.capture.record(call)
+                _check(op, answer)
+                served = Counter(self.server.calls)
+                served.subtract(before)
+                if x is None and y is not None:  # a create: the new schedule is x
+                    x = Target(room=_room_of(calls), id=answer["result"]["id"], dedupe=_dedupe_of(calls))
+                    y = Target(room=y.room, id=_fresh_id(), dedupe=uuid.uuid4().hex[: len(x.dedupe)])
+                pairs = x.mapping_to(y) if (x and y) else []
+                bare = self.replay(calls, pairs)
+                if n == 0:
+                    continue
+                f = figures[op]
+                f.calls = Counter({action_name(k): v for k, v in served.items() if v})
+                f.counts_seen.add(sum(f.calls.values()))
+                f.agent_invokes = self.echo.invokes - invokes
+                f.chat_posts = self.chat.posts - posts
+                f.handler.append(elapsed)
+                f.bare.append(bare)
+        return {op: f.as_dict() for op, f in figures.items()}
+
+
+def _check(op: str, answer: dict[str, Any]) -> None:
+    if op.startswith("fire"):
+        if answer.get("outcome") != "delivered":
+            raise RuntimeError(f"{op}: {answer}")
+    elif not answer.get("ok"):
+        raise RuntimeError(f"{op}: {answer}")
+
+
+def _room_of(calls: list[tuple[str, str, dict[str, Any]]]) -> str:
+    for _, operation, params in calls:
+        if operation == "TransactWriteItems":
+            return str(params["TransactItems"][0]["Update"]["Key"]["room_id"]["S"])
+    raise RuntimeError("no transaction in a create")
+
+
+def _dedupe_of(calls: list[tuple[str, str, dict[str, Any]]]) -> str:
+    for _, operation, params in calls:
+        if operation == "TransactWriteItems":
+            for item in params["TransactItems"]:
+                sk = item.get("Put", {}).get("Item", {}).get("sk", {}).get("S", "")
+                if sk.startswith("d#"):
+                    return str(sk[2:])
+    raise RuntimeError("no dedupe pointer in a create")
+
+
+def _fresh_id() -> str:
+    from cronbell.core.models import new_id
+
+    return new_id()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", help="where to write the figures (JSON)")
+    parser.add_argument("--rounds", type=int, default=15)
+    args = parser.parse_args()
+    bench = Bench()
+    try:
+        figures = bench.run(args.rounds)
+    finally:
+        bench.server.stop()
+    with open(args.out, "w", encoding="utf-8") as out:
+        json.dump(figures, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()
