@@ -529,7 +529,10 @@ def test_bedrock_and_gateway_shapes_never_fail(
 
 FIRE_KEYS = ["room_id", "reminder_id", "scheduled_time", "execution_id", "attempt", "static", "action", "run_now"]
 ACTION_KEYS = ["kind", "target_agent", "prompt", "prompt_template", "skills", "timezone", "name"]
-fire_texts = st.one_of(texts, st.sampled_from(["<aws.scheduler.scheduled-time>", "2026-12-01T08:00:00Z", "1"]))
+fire_texts = st.one_of(
+    texts,
+    st.sampled_from(["<aws.scheduler.scheduled-time>", "2026-11-29T08:00:00Z", "2026-12-01T08:00:00Z", "1"]),
+)
 fire_values = st.one_of(json_values, fire_texts)
 actions = st.one_of(
     json_values,
@@ -592,7 +595,9 @@ def test_fire_handler_never_raises_nor_posts_for_unknown_schedules(
         sent = len(chat.sent)
         try:
             result = invoke("fire", event)
-        except RetryLater:
+        except RetryLater:  # documented: Lambda retries the event (e.g. a fire just before its item exists)
+            outcomes["retry"] = outcomes.get("retry", 0) + 1
+            assert len(chat.sent) == sent, event
             return
         json.dumps(result)
         assert isinstance(result, dict) and isinstance(result.get("outcome"), str), result
