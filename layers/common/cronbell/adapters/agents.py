@@ -30,6 +30,7 @@ class UnknownAgent(AgentError):
 
 @cache
 def _client(read_timeout: int) -> Any:
+    # The agent gets exactly its timeout to answer (the fire function's own timeout is longer).
     # No SDK retries: a retried read timeout would run the agent a second time.
     config = Config(connect_timeout=5, read_timeout=read_timeout, retries={"max_attempts": 1, "mode": "standard"})
     return boto3.client("lambda", config=config)
@@ -61,7 +62,7 @@ class LambdaAgents:
         if function is None:
             raise UnknownAgent(f"agent {agent_id!r} is not in this deployment's allowlist")
         try:
-            out = _client(timeout_seconds + 5).invoke(
+            out = _client(timeout_seconds).invoke(
                 FunctionName=function,
                 InvocationType="RequestResponse",
                 Payload=json.dumps(request).encode(),
