@@ -3,7 +3,7 @@
 Everything runs in this process, against a moto server on loopback (`sandbox.aws_server.MotoServer`, which
 counts the requests it serves). The handlers are the real `functions/*/app.py`, wired as the tests wire them;
 the chat is the sandbox's sink, called in process; agents are reached through a loopback Lambda endpoint that
-answers as the echo agent.
+answers as the echo agent. moto's transactions cost what they touch (`bench.motofast`), as DynamoDB's do.
 
 Warm overhead: for each operation the handler is timed on one object, then the very AWS calls it made are
 replayed with plain boto3 clients on a twin object (same shape, other ids), back to back. The ratio of the
@@ -31,6 +31,7 @@ import boto3
 from boto3.dynamodb.types import TypeDeserializer
 from botocore import xform_name
 
+from bench import motofast
 from bench.common import median
 
 OPERATIONS = (
@@ -195,6 +196,7 @@ class Bench:
         from tests.support.aws import START, FakeClock, provision, set_aws_env
         from tests.support.handlers import configure_env, load_handler
 
+        motofast.install()
         self.server = MotoServer().start()
         set_aws_env(self.server.url)
         self.echo = EchoAgentEndpoint()
@@ -298,6 +300,7 @@ class Bench:
                 _check(op, answer)
                 served = Counter(self.server.calls)
                 served.subtract(before)
+                invoked, posted = self.echo.invokes - invokes, self.chat.posts - posts
                 if x is None and y is not None:  # a create: the new schedule is x
                     x = Target(room=_room_of(calls), id=answer["result"]["id"], dedupe=_dedupe_of(calls))
                     y = Target(room=y.room, id=_fresh_id(), dedupe=uuid.uuid4().hex[: len(x.dedupe)])
@@ -308,8 +311,7 @@ class Bench:
                 f = figures[op]
                 f.calls = Counter({action_name(k): v for k, v in served.items() if v})
                 f.counts_seen.add(sum(f.calls.values()))
-                f.agent_invokes = self.echo.invokes - invokes
-                f.chat_posts = self.chat.posts - posts
+                f.agent_invokes, f.chat_posts = invoked, posted
                 f.handler.append(elapsed)
                 f.bare.append(bare)
         return {op: f.as_dict() for op, f in figures.items()}

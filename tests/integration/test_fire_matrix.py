@@ -102,3 +102,24 @@ def test_rate_limited_homeserver_is_waited_out(stack: Stack, rate_limited_synaps
     outcomes = [invoke("fire", fire_input(room.room_id, sid))["outcome"] for sid in ids]
     assert outcomes == ["delivered"] * 6
     assert len(server.messages(room.user_token, room.room_id)) == 6
+
+
+def test_rotated_token_is_read_again_instead_of_failing(stack: Stack, synapse: SynapseServer) -> None:
+    suffix = uuid.uuid4().hex[:6]
+    bot_id, old_token = synapse.register(f"rotor-{suffix}", password="s3cret-pass")
+    user_id, user_token = synapse.register(f"ana-{suffix}")
+    room_id = synapse.create_room(user_token, invite=[bot_id], name="rotation")
+    synapse.join(old_token, room_id)
+    secrets = boto3.client("secretsmanager", region_name=REGION, endpoint_url=stack.endpoint)
+    arn = secrets.create_secret(Name=f"cronbell/rotating-{suffix}", SecretString=old_token)["ARN"]
+    configure_env(stack, CHAT_BACKEND="matrix", MATRIX_HOMESERVER_URL=synapse.url, CHAT_TOKEN_SECRET=arn)
+    load_handler("fire")._chat.cache_clear()
+    first = create(room_id, user_id, message="uno", cron="0 10 * * *")
+    assert invoke("fire", fire_input(room_id, first))["outcome"] == "delivered"  # the old token is cached now
+    login = {"type": "m.login.password", "identifier": {"type": "m.id.user", "user": bot_id}, "password": "s3cret-pass"}
+    new_token = synapse.request("POST", "/_matrix/client/v3/login", login)["access_token"]
+    secrets.put_secret_value(SecretId=arn, SecretString=new_token)
+    synapse.request("POST", "/_matrix/client/v3/logout", {}, token=old_token)  # the old token is revoked
+    second = create(room_id, user_id, message="dos", cron="5 10 * * *")
+    assert invoke("fire", fire_input(room_id, second))["outcome"] == "delivered"
+    assert [m["body"].rsplit(": ", 1)[1] for m in synapse.messages(user_token, room_id)] == ["uno", "dos"]

@@ -48,81 +48,38 @@ class SchedulerGateway:
         self._role_arn = role_arn
         self._dlq_arn = dlq_arn
 
-    def create(
-        self,
-        name: str,
-        expression: str,
-        timezone: str,
-        target_input: str,
-        *,
-        one_time: bool,
-        enabled: bool = True,
-        description: str = "",
-    ) -> None:
-        definition = self._definition(expression, timezone, target_input, one_time, enabled, description)
-        self._client.create_schedule(Name=name, GroupName=self._group, **definition)
-
-    def _definition(
-        self,
-        expression: str,
-        timezone: str,
-        target_input: str,
-        one_time: bool,
-        enabled: bool,
-        description: str,
-    ) -> dict[str, Any]:
+    def put_entry(self, entry: Entry, schedule: Schedule, now: datetime, *, new: bool = False) -> None:
+        """Write one of a schedule's entries: CreateSchedule when `new` (a duplicate name fails),
+        else create-or-replace. UpdateSchedule resets whatever it is not given, so every write
+        sends the whole definition. The description records when cronbell wrote it, on its clock."""
         target: dict[str, Any] = {
             "Arn": self._target_arn,
             "RoleArn": self._role_arn,
-            "Input": target_input,
+            "Input": fire_input(schedule.room_id, schedule.id),
             "RetryPolicy": RETRY_POLICY,
         }
         if self._dlq_arn:
             target["DeadLetterConfig"] = {"Arn": self._dlq_arn}
-        return {
-            "ScheduleExpression": expression,
-            "ScheduleExpressionTimezone": timezone,
+        definition = {
+            "Name": entry.name,
+            "GroupName": self._group,
+            "ScheduleExpression": entry.expression,
+            "ScheduleExpressionTimezone": entry.timezone,
             "FlexibleTimeWindow": {"Mode": "OFF"},
-            "State": "ENABLED" if enabled else "DISABLED",
-            "ActionAfterCompletion": "DELETE" if one_time else "NONE",
-            "Description": description[:512],
+            "State": "ENABLED" if schedule.status == models.ACTIVE else "DISABLED",
+            "ActionAfterCompletion": "DELETE" if entry.one_time else "NONE",
+            "Description": f"cronbell {schedule.kind} in {schedule.room_id}; {_WRITTEN}{iso_utc(now)}"[:512],
             "Target": target,
         }
-
-    def put(
-        self,
-        name: str,
-        expression: str,
-        timezone: str,
-        target_input: str,
-        *,
-        one_time: bool,
-        enabled: bool = True,
-        description: str = "",
-    ) -> None:
-        """Create the entry, or replace every field of an existing one (UpdateSchedule resets
-        whatever it is not given, so it always gets the whole definition)."""
-        definition = self._definition(expression, timezone, target_input, one_time, enabled, description)
+        if new:
+            self._client.create_schedule(**definition)
+            return
         try:
-            self._client.update_schedule(Name=name, GroupName=self._group, **definition)
+            self._client.update_schedule(**definition)
         except ClientError as err:
             if err.response["Error"]["Code"] != "ResourceNotFoundException":
                 raise
-            self._client.create_schedule(Name=name, GroupName=self._group, **definition)
-
-    def put_entry(self, entry: Entry, schedule: Schedule, now: datetime, *, new: bool = False) -> None:
-        """Write one of a schedule's entries (CreateSchedule when `new`, else create-or-replace).
-        The description records when cronbell wrote it, on cronbell's clock."""
-        write = self.create if new else self.put
-        write(
-            entry.name,
-            entry.expression,
-            entry.timezone,
-            fire_input(schedule.room_id, schedule.id),
-            one_time=entry.one_time,
-            enabled=schedule.status == models.ACTIVE,
-            description=f"cronbell {schedule.kind} in {schedule.room_id}; {_WRITTEN}{iso_utc(now)}",
-        )
+            self._client.create_schedule(**definition)
 
     def written_at(self, name: str) -> datetime | None:
         """When cronbell last wrote this entry (None if it is gone or not one of ours)."""

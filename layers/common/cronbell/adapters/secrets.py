@@ -8,7 +8,7 @@ TOKEN_MAX_AGE_SECONDS = 300
 SSM_PREFIX = "ssm:"
 
 
-def chat_token(secret_ref: str) -> str:
+def chat_token(secret_ref: str, refresh: bool = False) -> str:
     """The token behind `secret_ref`: a Secrets Manager secret id or ARN, or `ssm:/param/name` for an SSM
     SecureString. The stored value is the raw token or a JSON object with an `access_token` key.
     Errors never include the value."""
@@ -19,9 +19,11 @@ def chat_token(secret_ref: str) -> str:
 
     value: object
     if ref.startswith(SSM_PREFIX):
-        value = parameters.get_parameter(ref[len(SSM_PREFIX) :], decrypt=True, max_age=TOKEN_MAX_AGE_SECONDS)
+        value = parameters.get_parameter(
+            ref[len(SSM_PREFIX) :], decrypt=True, max_age=TOKEN_MAX_AGE_SECONDS, force_fetch=refresh
+        )
     else:
-        value = parameters.get_secret(ref, max_age=TOKEN_MAX_AGE_SECONDS)
+        value = parameters.get_secret(ref, max_age=TOKEN_MAX_AGE_SECONDS, force_fetch=refresh)
     return token_from_value(value)
 
 

@@ -90,6 +90,32 @@ class ScheduleStore:
         self._table = table
         self._retention = timedelta(days=retention_days)
 
+    # --- transaction parts -------------------------------------------------------------------
+    def _take_place(self, room: str, max_per_room: int) -> dict[str, Any]:
+        """Count one more live schedule in the room, unless it is at its limit."""
+        return {
+            "Update": {
+                "TableName": self._table,
+                "Key": _dump({"room_id": room, "sk": ROOM_SK}),
+                "UpdateExpression": "SET live = if_not_exists(live, :zero) + :one",
+                "ConditionExpression": "attribute_not_exists(live) OR live < :max",
+                "ExpressionAttributeValues": _dump({":zero": 0, ":one": 1, ":max": max_per_room}),
+            }
+        }
+
+    def _claim_dedupe(self, schedule: Schedule) -> dict[str, Any]:
+        """Point the schedule's dedupe key at it, unless a live schedule already holds the key."""
+        return {
+            "Put": {
+                "TableName": self._table,
+                "Item": _dump(
+                    {"room_id": schedule.room_id, "sk": dedupe_sk(schedule.dedupe_key), "schedule_id": schedule.id}
+                ),
+                "ConditionExpression": "attribute_not_exists(sk)",
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+            }
+        }
+
     # --- reads -----------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
         out = self._db.get_item(
@@ -131,15 +157,7 @@ class ScheduleStore:
         try:
             self._db.transact_write_items(
                 TransactItems=[
-                    {
-                        "Update": {
-                            "TableName": self._table,
-                            "Key": _dump({"room_id": room, "sk": ROOM_SK}),
-                            "UpdateExpression": "SET live = if_not_exists(live, :zero) + :one",
-                            "ConditionExpression": "attribute_not_exists(live) OR live < :max",
-                            "ExpressionAttributeValues": _dump({":zero": 0, ":one": 1, ":max": max_per_room}),
-                        }
-                    },
+                    self._take_place(room, max_per_room),
                     {
                         "Put": {
                             "TableName": self._table,
@@ -147,20 +165,7 @@ class ScheduleStore:
                             "ConditionExpression": "attribute_not_exists(sk)",
                         }
                     },
-                    {
-                        "Put": {
-                            "TableName": self._table,
-                            "Item": _dump(
-                                {
-                                    "room_id": room,
-                                    "sk": dedupe_sk(schedule.dedupe_key),
-                                    "schedule_id": schedule.id,
-                                }
-                            ),
-                            "ConditionExpression": "attribute_not_exists(sk)",
-                            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                        }
-                    },
+                    self._claim_dedupe(schedule),
                 ]
             )
         except ClientError as err:
@@ -212,28 +217,9 @@ class ScheduleStore:
                         }
                     }
                 )
-            items.append(
-                {
-                    "Put": {
-                        "TableName": self._table,
-                        "Item": _dump({"room_id": room, "sk": dedupe_sk(new.dedupe_key), "schedule_id": new.id}),
-                        "ConditionExpression": "attribute_not_exists(sk)",
-                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                    }
-                }
-            )
+            items.append(self._claim_dedupe(new))
         if not was_live:
-            items.append(
-                {
-                    "Update": {
-                        "TableName": self._table,
-                        "Key": _dump({"room_id": room, "sk": ROOM_SK}),
-                        "UpdateExpression": "SET live = if_not_exists(live, :zero) + :one",
-                        "ConditionExpression": "attribute_not_exists(live) OR live < :max",
-                        "ExpressionAttributeValues": _dump({":zero": 0, ":one": 1, ":max": max_per_room}),
-                    }
-                }
-            )
+            items.append(self._take_place(room, max_per_room))
         try:
             self._db.transact_write_items(TransactItems=items)
         except ClientError as err:

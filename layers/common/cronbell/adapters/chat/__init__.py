@@ -20,12 +20,13 @@ __all__ = [
 BACKENDS = ("matrix", "slack", "telegram", "discord", "webhook")
 
 
-def _secret(settings: Settings) -> Callable[[], str]:
-    """Reads the chat secret on each send (Powertools caches it), never when the sender is built."""
+def _secret(settings: Settings, refresh: bool = False) -> Callable[[], str]:
+    """Reads the chat secret on each send (Powertools caches it; `refresh` reads past the cache),
+    never when the sender is built."""
     from cronbell.adapters.secrets import chat_token
 
     secret_ref = settings.chat_token_secret
-    return lambda: chat_token(secret_ref)
+    return lambda: chat_token(secret_ref, refresh)
 
 
 def build_sender(settings: Settings) -> ChatSender:
@@ -38,7 +39,9 @@ def build_sender(settings: Settings) -> ChatSender:
 
         if not settings.matrix_homeserver_url or not settings.chat_token_secret:
             raise ValueError("the matrix chat backend needs MATRIX_HOMESERVER_URL and CHAT_TOKEN_SECRET")
-        return MatrixChatSender(settings.matrix_homeserver_url, _secret(settings))
+        return MatrixChatSender(
+            settings.matrix_homeserver_url, _secret(settings), token_refresher=_secret(settings, refresh=True)
+        )
     if backend == "slack":
         from cronbell.adapters.chat.slack import SlackChatSender
 

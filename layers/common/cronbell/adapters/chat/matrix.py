@@ -44,9 +44,11 @@ class MatrixChatSender:
         timeout: float = 10.0,
         max_attempts: int = 10,
         max_rate_limit_wait: float = 30.0,
+        token_refresher: Callable[[], str] | None = None,
     ) -> None:
         self.homeserver_url = homeserver_url.rstrip("/")
         self.token_provider = token_provider
+        self.token_refresher = token_refresher  # reads the secret again, past its cache (a rotated token)
         self.timeout = timeout
         self.max_attempts = max_attempts
         self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given
@@ -57,7 +59,8 @@ class MatrixChatSender:
             f"/send/m.room.message/{urllib.parse.quote(txn_id(idempotency_key), safe='')}"
         )
         content = message_content(message)
-        headers = {"Authorization": f"Bearer {self._token()}"}
+        headers = {"Authorization": f"Bearer {self._token(self.token_provider)}"}
+        refreshed = False
         for _ in range(self.max_attempts):
             started = time.monotonic()
             answer = request_json("PUT", url, content, headers, request_timeout(deadline, self.timeout))
@@ -77,12 +80,17 @@ class MatrixChatSender:
                 continue
             if answer.status >= 500:
                 raise TransientChatError(f"{errcode} ({answer.status})")
+            if answer.status == 401 and self.token_refresher is not None and not refreshed:
+                refreshed = True  # the cached token may have been rotated: read the secret once more
+                headers = {"Authorization": f"Bearer {self._token(self.token_refresher)}"}
+                continue
             raise PermanentChatError(f"{errcode} ({answer.status})")
         raise TransientChatError(f"still rate limited after {self.max_attempts} attempts")
 
-    def _token(self) -> str:
+    @staticmethod
+    def _token(provider: Callable[[], str]) -> str:
         try:
-            token = self.token_provider()
+            token = provider()
         except Exception as err:  # the token store failing is worth a retry; its message may hold secrets
             raise TransientChatError(f"chat token lookup failed ({type(err).__name__})") from None
         if not token:

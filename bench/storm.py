@@ -1,0 +1,234 @@
+"""Fire storm: many schedules due in the same minute, each fired once.
+
+Main figure (`seed` + `fire_all`): N one-shot reminders spread over rooms of MaxPerRoom schedules each, all
+due at the same minute, then N fire events, one per schedule, as Scheduler sends them. The fire handler
+(`functions/fire/app.py`, unchanged) runs in a process of its own, one event after another as one Lambda
+execution environment runs them, against a moto server in the parent process; the chat is the sandbox's
+sink called in process (no HTTP), so the figure is the fire path's own cost. Peak memory is that process's
+maximum resident set. Seeding writes, with BatchWriteItem, copies of the items the create path wrote for a
+real reminder (schedule, dedupe pointer, room count); it creates no Scheduler entries, which the fire path
+of an active one-shot never reads.
+
+Cross-check (`sandbox_storm`): a smaller storm end to end through the sandbox, as a bot and Scheduler
+would drive it: reminders created through the Lambda Invoke endpoint, then the virtual clock moved past
+their minute, which makes the sandbox's scheduler engine fire every one through the fire function and the
+webhook sink over HTTP.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import sys
+import time
+import uuid
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from bench.common import REGION, median
+
+SLOT = "2026-11-30T09:00:00Z"
+ROOM_SIZE = 50  # MaxPerRoom's default: the most a room can hold
+
+
+# ------------------------------------------------------------------------------------------- seeding
+
+
+def seed(endpoint: str, count: int) -> tuple[dict[str, str], list[tuple[str, str]]]:
+    """Provision the stack on the moto server at `endpoint` and write `count` due one-shots.
+
+    Returns the environment the fire function needs and the (room, schedule id) of every one."""
+    import boto3
+    from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+
+    from cronbell.adapters.store import ROOM_SK, dedupe_sk, schedule_sk
+    from cronbell.core.models import new_id
+    from cronbell.usecases import tools
+    from tests.support.aws import START, FakeClock, provision
+    from tests.support.envelopes import ROOM, envelope
+
+    stack = provision(endpoint, FakeClock(START))
+    answer = tools.handle(
+        envelope("create_reminder", {"message": "storm", "time": "2026-11-30 09:00", "timezone": "UTC"}),
+        stack.deps(),
+    )
+    assert answer["ok"], answer
+    table = stack.settings.table_name
+    ser, deser = TypeSerializer(), TypeDeserializer()
+    template = {
+        k: deser.deserialize(v)
+        for k, v in stack.ddb.get_item(
+            TableName=table, Key={"room_id": {"S": ROOM}, "sk": {"S": schedule_sk(answer["result"]["id"])}}
+        )["Item"].items()
+    }
+    assert template["at"].startswith("2026-11-30T09:00"), template["at"]
+    targets: list[tuple[str, str]] = []
+    items: list[dict[str, Any]] = []
+    for n in range(count):
+        room = f"!storm{n // ROOM_SIZE}:bench.example.org"
+        sid = new_id()
+        key = uuid.uuid4().hex
+        targets.append((room, sid))
+        item = {**template, "room_id": room, "sk": schedule_sk(sid), "id": sid, "dedupe_key": key}
+        item["text"] = f"storm reminder {n}"
+        items += [item, {"room_id": room, "sk": dedupe_sk(key), "schedule_id": sid}]
+        if n % ROOM_SIZE == 0:
+            items.append({"room_id": room, "sk": ROOM_SK, "live": min(ROOM_SIZE, count - n)})
+    db = boto3.client("dynamodb", region_name=REGION, endpoint_url=endpoint)
+    for start in range(0, len(items), 25):
+        batch = [{"PutRequest": {"Item": {k: ser.serialize(v) for k, v in i.items()}}} for i in items[start : start + 25]]
+        pending: dict[str, Any] = {table: batch}
+        while pending:
+            pending = db.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}
+    s = stack.settings
+    env = {
+        "TABLE_NAME": s.table_name,
+        "SCHEDULE_GROUP": s.schedule_group,
+        "DEFAULT_TIMEZONE": "UTC",
+        "AGENTS": '{"echo": "EchoAgentFunction"}',
+        "POWERTOOLS_METRICS_NAMESPACE": "cronbell-bench",
+    }
+    return env, targets
+
+
+def live_counts(endpoint: str, table: str, rooms: set[str]) -> Counter[int]:
+    """How many rooms hold each live count after the storm (every one-shot fired: all zero)."""
+    import boto3
+
+    db = boto3.client("dynamodb", region_name=REGION, endpoint_url=endpoint)
+    out: Counter[int] = Counter()
+    for room in rooms:
+        item = db.get_item(TableName=table, Key={"room_id": {"S": room}, "sk": {"S": "room"}}).get("Item", {})
+        out[int(item.get("live", {}).get("N", "-1"))] += 1
+    return out
+
+
+# ------------------------------------------------------------------------------------------- firing
+
+
+def fire_all(targets_file: str, out_file: str) -> None:
+    """The child process: fire every target once through the fire handler; write the figures."""
+    from sandbox.chat import SinkChat
+    from tests.support.handlers import LambdaContext, load_handler
+
+    from bench.operations import SinkSender
+
+    targets = json.loads(Path(targets_file).read_text())
+    app = load_handler("fire")
+
+    class _Now:
+        def now(self) -> datetime:
+            return datetime.now(UTC)
+
+    sink = SinkChat(_Now())  # type: ignore[arg-type]
+    chat = SinkSender(sink)
+    app._chat = lambda: chat
+    baseline_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    outcomes: Counter[str] = Counter()
+    latencies = []
+    start = time.perf_counter()
+    for room, sid in targets:
+        event = {"room_id": room, "reminder_id": sid, "scheduled_time": SLOT, "execution_id": str(uuid.uuid4())}
+        t0 = time.perf_counter()
+        result = app.lambda_handler(event, LambdaContext(function_name="fire"))
+        latencies.append(time.perf_counter() - t0)
+        outcomes[result["outcome"]] += 1
+    wall = time.perf_counter() - start
+    latencies.sort()
+    recorded = sum(len(sink.messages(room)) for room in {room for room, _ in targets})
+    figures = {
+        "fires": len(targets),
+        "wall_s": wall,
+        "fires_per_s": len(targets) / wall,
+        "p50_ms": median(latencies) * 1000,
+        "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
+        "outcomes": dict(outcomes),
+        "chat_posts": chat.posts,
+        "messages": recorded,  # the sink records a repeated idempotency key once
+        "rss_after_import_mb": baseline_kb / 1024,
+        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    Path(out_file).write_text(json.dumps(figures))
+
+
+# ------------------------------------------------------------------------------------------- sandbox
+
+
+def sandbox_storm(count: int) -> dict[str, Any]:
+    """`count` reminders due in one minute, created and fired end to end through the sandbox."""
+    import urllib.request
+
+    import boto3
+    from botocore.config import Config
+
+    from sandbox.app import Options, Sandbox, free_port
+    from tests.support.envelopes import envelope
+
+    start = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+    due = start + timedelta(minutes=30)
+    options = Options(lambda_port=free_port(), aws_port=free_port(), chat="sink", clock="virtual", start=start)
+    with Sandbox(options) as sandbox:
+        lam = boto3.client(
+            "lambda",
+            endpoint_url=sandbox.lambda_endpoint,
+            region_name=REGION,
+            config=Config(read_timeout=600, retries={"max_attempts": 1}),
+        )
+        rooms = [f"!sbx{n // ROOM_SIZE}:bench.example.org" for n in range(count)]
+        t0 = time.perf_counter()
+        for n, room in enumerate(rooms):
+            event = envelope(
+                "create_reminder",
+                {"message": f"sandbox storm {n}", "time": due.strftime("%Y-%m-%d %H:%M"), "timezone": "UTC"},
+                room=room,
+            )
+            answer = json.loads(lam.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event))["Payload"].read())
+            if not answer.get("ok"):
+                raise RuntimeError(f"sandbox create failed: {answer}")
+        create_s = time.perf_counter() - t0
+        body = json.dumps({"advance_seconds": 3600}).encode()
+        request = urllib.request.Request(
+            f"{sandbox.lambda_endpoint}/_sandbox/clock", data=body, method="POST", headers={"Content-Type": "application/json"}
+        )
+        t0 = time.perf_counter()
+        with urllib.request.urlopen(request, timeout=600) as reply:
+            fired = json.loads(reply.read())["fired"]
+        fire_s = time.perf_counter() - t0
+        posted = sum(len(sandbox.messages(room)) for room in sorted(set(rooms)))
+    return {
+        "schedules": count,
+        "create_s": create_s,
+        "creates_per_s": count / create_s,
+        "fired": len(fired),
+        "fired_ok": sum(1 for f in fired if f["ok"]),
+        "fire_s": fire_s,
+        "fires_per_s": len(fired) / fire_s if fire_s else 0.0,
+        "messages": posted,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description="the fire storm's child processes (run by bench.run)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    fire = sub.add_parser("fire", help="fire every target once through the fire handler")
+    fire.add_argument("targets", help="JSON list of [room, schedule id]")
+    fire.add_argument("out", help="where to write the figures (JSON)")
+    box = sub.add_parser("sandbox", help="a storm end to end through the sandbox")
+    box.add_argument("count", type=int)
+    box.add_argument("out", help="where to write the figures (JSON)")
+    args = parser.parse_args()
+    if args.command == "fire":
+        fire_all(args.targets, args.out)
+    else:
+        from bench import motofast
+
+        motofast.install()
+        Path(args.out).write_text(json.dumps(sandbox_storm(args.count)))
+
+
+if __name__ == "__main__":
+    main()
+    sys.exit(0)
