@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo test lint typecheck unit integration e2e local format clean venv schemas
+.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas
 
 venv: $(STAMP)
 
@@ -21,8 +21,11 @@ demo: $(STAMP)
 local: $(STAMP)
 	$(BIN)/python -m sandbox serve --chat matrix
 
-test: lint typecheck
+test: lint typecheck checkov
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+checkov:
+	./scripts/checkov.sh
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -7,6 +7,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -84,3 +85,47 @@ def machine() -> str:
         pass
     version = ".".join(map(str, sys.version_info[:3]))
     return f"{os.cpu_count()} cores {cpu or 'unknown CPU'}{mem}, {sys.platform}, Python {version}"
+
+
+@dataclass
+class SinkSender:
+    """The chat sender the fire handler gets in the bench: the sandbox's sink chat, called in process."""
+
+    sink: Any
+    posts: int = 0
+
+    def send(self, message: Any, idempotency_key: str, deadline: float | None = None) -> str:
+        self.posts += 1
+        body = {"room_id": message.room_id, "text": message.text, "html": message.html, "mentions": list(message.mentions)}
+        return str(self.sink.receive(body, idempotency_key))
+
+
+class Context:
+    """The attributes and method the handlers read from Lambda's context object."""
+
+    def __init__(self, function_name: str, timeout_ms: int = 300_000) -> None:
+        self.function_name = function_name
+        self.function_version = "$LATEST"
+        self.invoked_function_arn = f"arn:aws:lambda:{REGION}:123456789012:function:{function_name}"
+        self.memory_limit_in_mb = 256
+        self.aws_request_id = ""
+        self.log_group_name = f"/aws/lambda/{function_name}"
+        self.log_stream_name = "bench"
+        self.client_context = None
+        self.identity = None
+        self._deadline = time.monotonic() + timeout_ms / 1000
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._deadline - time.monotonic()) * 1000))
+
+
+def load_function(name: str) -> Any:
+    """A function's handler module, loaded from its folder as Lambda loads `app` (and nothing else)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(f"bench_function_{name}", ROOT / "functions" / name / "app.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module

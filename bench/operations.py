@@ -32,7 +32,7 @@ from boto3.dynamodb.types import TypeDeserializer
 from botocore import xform_name
 
 from bench import motofast
-from bench.common import median
+from bench.common import SinkSender, median
 
 OPERATIONS = (
     "create one-shot",
@@ -120,19 +120,6 @@ class EchoAgentEndpoint:
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}"
-
-
-@dataclass
-class SinkSender:
-    """The chat sender the fire handler gets: the sandbox's sink chat, called in process."""
-
-    sink: Any
-    posts: int = 0
-
-    def send(self, message: Any, idempotency_key: str, deadline: float | None = None) -> str:
-        self.posts += 1
-        body = {"room_id": message.room_id, "text": message.text, "html": message.html, "mentions": list(message.mentions)}
-        return str(self.sink.receive(body, idempotency_key))
 
 
 @dataclass

@@ -2,10 +2,10 @@
 
 Main figure (`seed` + `fire_all`): N one-shot reminders spread over rooms of MaxPerRoom schedules each, all
 due at the same minute, then N fire events, one per schedule, as Scheduler sends them. The fire handler
-(`functions/fire/app.py`, unchanged) runs in a process of its own, one event after another as one Lambda
-execution environment runs them, against a moto server in the parent process; the chat is the sandbox's
-sink called in process (no HTTP), so the figure is the fire path's own cost. Peak memory is that process's
-maximum resident set. Seeding writes, with BatchWriteItem, copies of the items the create path wrote for a
+(`functions/fire/app.py`, unchanged) runs in worker processes that each take one event after another, as
+Lambda execution environments do, against a moto server in the parent process; the chat is the sandbox's
+sink called in process (no HTTP), so the figure is the fire path's own cost. Peak memory is the largest
+worker's maximum resident set. Seeding writes, with BatchWriteItem, copies of the items the create path wrote for a
 real reminder (schedule, dedupe pointer, room count); it creates no Scheduler entries, which the fire path
 of an active one-shot never reads.
 
@@ -110,14 +110,13 @@ def live_counts(endpoint: str, table: str, rooms: set[str]) -> Counter[int]:
 
 
 def fire_all(targets_file: str, out_file: str) -> None:
-    """The child process: fire every target once through the fire handler; write the figures."""
+    """One worker process (one execution environment): fire each target once through the fire handler, one
+    event after another, and write the figures. It imports what the function imports and little else."""
+    from bench.common import Context, SinkSender, load_function
     from sandbox.chat import SinkChat
-    from tests.support.handlers import LambdaContext, load_handler
-
-    from bench.operations import SinkSender
 
     targets = json.loads(Path(targets_file).read_text())
-    app = load_handler("fire")
+    app = load_function("fire")
 
     class _Now:
         def now(self) -> datetime:
@@ -126,32 +125,50 @@ def fire_all(targets_file: str, out_file: str) -> None:
     sink = SinkChat(_Now())  # type: ignore[arg-type]
     chat = SinkSender(sink)
     app._chat = lambda: chat
-    baseline_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    after_import_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     outcomes: Counter[str] = Counter()
     latencies = []
-    start = time.perf_counter()
+    began = time.time()
     for room, sid in targets:
         event = {"room_id": room, "reminder_id": sid, "scheduled_time": SLOT, "execution_id": str(uuid.uuid4())}
         t0 = time.perf_counter()
-        result = app.lambda_handler(event, LambdaContext(function_name="fire"))
+        result = app.lambda_handler(event, Context("fire"))
         latencies.append(time.perf_counter() - t0)
         outcomes[result["outcome"]] += 1
-    wall = time.perf_counter() - start
-    latencies.sort()
-    recorded = sum(len(sink.messages(room)) for room in {room for room, _ in targets})
+    ended = time.time()
     figures = {
-        "fires": len(targets),
-        "wall_s": wall,
-        "fires_per_s": len(targets) / wall,
-        "p50_ms": median(latencies) * 1000,
-        "p99_ms": latencies[int(len(latencies) * 0.99) - 1] * 1000,
+        "began": began,
+        "ended": ended,
+        "latencies": latencies,
         "outcomes": dict(outcomes),
         "chat_posts": chat.posts,
-        "messages": recorded,  # the sink records a repeated idempotency key once
-        "rss_after_import_mb": baseline_kb / 1024,
+        "messages": sum(len(sink.messages(room)) for room in {room for room, _ in targets}),
+        "rss_after_import_mb": after_import_kb / 1024,
         "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
     }
     Path(out_file).write_text(json.dumps(figures))
+
+
+def combine(workers: list[dict[str, Any]]) -> dict[str, Any]:
+    """One storm's figures from its workers' (they ran at the same time)."""
+    latencies = sorted(x for w in workers for x in w["latencies"])
+    outcomes: Counter[str] = Counter()
+    for w in workers:
+        outcomes.update(w["outcomes"])
+    wall = max(w["ended"] for w in workers) - min(w["began"] for w in workers)
+    return {
+        "workers": len(workers),
+        "fires": len(latencies),
+        "wall_s": wall,
+        "fires_per_s": len(latencies) / wall,
+        "p50_ms": median(latencies) * 1000,
+        "p99_ms": latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000,
+        "outcomes": dict(outcomes),
+        "chat_posts": sum(w["chat_posts"] for w in workers),
+        "messages": sum(w["messages"] for w in workers),
+        "rss_after_import_mb": max(w["rss_after_import_mb"] for w in workers),
+        "peak_rss_mb": max(w["peak_rss_mb"] for w in workers),
+    }
 
 
 # ------------------------------------------------------------------------------------------- sandbox

@@ -18,10 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
+from aws_lambda_powertools.utilities import parameters
 from botocore.client import BaseClient
 from cfnlint.decode import decode
 
 from cronbell.adapters import clock as clock_module
+from cronbell.core.instants import iso_utc
 from cronbell.usecases.fire import RetryLater
 from tests.integration.test_log_secrecy import ECHO_ARN, MatrixStandIn, forget_wiring, matrix_env
 from tests.support.aws import ACCOUNT, FIRE_ARN, GROUP, REGION, ROLE_ARN, ROOT, START, TABLE, FakeClock, provision
@@ -201,6 +203,32 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     assert fire({**daily_analysis_input(), "room_id": FLAKY_ROOM}) == "retry"  # static claim given back
     ok(tool("cron_delete", {"id": digest}))
 
+    # drift for the reconciler: a lost entry, a lost one-shot, an orphan, a stale counter
+    daily = ok(tool("create_reminder", {"message": "Stretch", "cron": "30 9 * * *"}))["id"]
+    lost = ok(tool("create_reminder", {"message": "Lost", "time": "2026-11-30 11:30"}))["id"]
+    for name in (daily, lost):
+        stack.scheduler.delete_schedule(Name=name, GroupName=GROUP)
+    stack.scheduler.create_schedule(
+        Name="abcdefghjk",
+        GroupName=GROUP,
+        ScheduleExpression="cron(0 9 * * ? *)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Description=f"cronbell message in {ROOM}; written {iso_utc(clock.now())}",
+        Target={"Arn": FIRE_ARN, "RoleArn": ROLE_ARN, "Input": json.dumps(slot("abcdefghjk", "x"))},
+    )
+    stack.ddb.update_item(
+        TableName=TABLE,
+        Key={"room_id": {"S": FLAKY_ROOM}, "sk": {"S": "room"}},
+        UpdateExpression="SET live = :n",
+        ExpressionAttributeValues={":n": {"N": "9"}},
+    )
+    clock.advance(hours=9)
+    parameters.clear_caches()  # a separate function: its own process, its own cache of the token
+    report = rec.under("ReconcileFunction", lambda: invoke("reconcile", {}))
+    assert report["recreated"] == 1 and report["missed"] == 1 and report["notices"] == 1, str(report)
+    # orphans: the one planted, and the fired one-shot's at() entry (moto, unlike Scheduler, keeps it)
+    assert report["orphans_deleted"] == 2 and report["counters_repaired"] == 1, str(report)
+
 
 # --- the template, resolved with the run's ARNs -------------------------------------------------
 
@@ -328,7 +356,7 @@ def run(moto_endpoint: str) -> Iterator[Run]:
         yield Run(recording, resolve, entries)
 
 
-FUNCTIONS = ["ToolsFunction", "FireFunction"]
+FUNCTIONS = ["ToolsFunction", "FireFunction", "ReconcileFunction"]
 
 
 def test_every_function_with_a_policy_has_a_scenario() -> None:

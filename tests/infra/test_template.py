@@ -132,6 +132,10 @@ def role_statements(template: dict[str, Any]) -> dict[str, list[dict[str, Any]]]
     return found
 
 
+# Actions AWS authorizes only on "*" (they have no resource type).
+RESOURCE_STAR_ONLY = ("scheduler:ListSchedules",)
+
+
 def wildcard_findings(statements: list[dict[str, Any]]) -> list[str]:
     """Statements granting a wildcard action, or any action on a bare ``*`` resource."""
     findings = []
@@ -142,7 +146,7 @@ def wildcard_findings(statements: list[dict[str, Any]]) -> list[str]:
         if "NotAction" in statement or "NotResource" in statement:
             findings.append("NotAction/NotResource")
         for resource in _as_list(statement.get("Resource", [])):
-            if resource == "*":
+            if resource == "*" and _as_list(statement.get("Action", [])) != list(RESOURCE_STAR_ONLY):
                 findings.append(f"bare * resource for {statement.get('Action')!r}")
     return findings
 

@@ -1,0 +1,271 @@
+"""`make bench`: every performance figure of cronbell in one table, each against its floor or target.
+
+    python -m bench.run [--quick] [--storm N] [--sandbox-storm N] [--rounds N] [--cold-rounds N] [--json FILE]
+
+Cold start and warm overhead are ratios to a floor measured in the same run, interleaved, so a busy
+machine moves the figure and its floor alike. AWS calls are counted at the moto server. Sizes are those of
+the artifacts as `sam build` packages them (see bench/package.py). The storm fires N one-shots due in the
+same minute. docs/performance.md explains each figure and records a run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from bench import coldstart, motofast, package, storm
+from bench.common import ROOT, fake_aws_env, machine
+
+COLD_TARGET = 1.3
+OVERHEAD_TARGET = 1.5
+LAYER_TARGET_MB = 10.0
+FUNCTION_TARGET_KB = 100.0
+CALL_TARGETS = {  # AWS calls (chat posts and agent invocations apart)
+    "create one-shot": 2,
+    "create recurring": 2,
+    "list": 1,
+    "delete": 2,
+    "fire one-shot": 3,
+    "fire recurring": 3,
+    "fire agent_call": 3,
+}
+WITHOUT_PYDANTIC = ("pydantic", "pydantic_core", "annotated_types", "typing_inspection")
+
+
+def progress(message: str) -> None:
+    print(f"[bench] {message}", file=sys.stderr, flush=True)
+
+
+def child(args: list[str]) -> subprocess.Popen[bytes]:
+    """Start a bench module in a fresh interpreter; handlers log to stdout, so that is discarded."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "layers" / "common"), str(ROOT)])}
+    return subprocess.Popen([sys.executable, "-m", *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+
+
+def wait(*processes: subprocess.Popen[bytes]) -> None:
+    for process in processes:
+        if process.wait() != 0:
+            raise SystemExit(f"bench: {' '.join(map(str, process.args))} failed")  # type: ignore[arg-type]
+
+
+# ------------------------------------------------------------------------------------------- sections
+
+
+def artifacts(tmp: Path) -> dict[str, Any]:
+    python = package.runtime_python()
+    art = package.build(tmp / "artifacts", python)
+    out: dict[str, Any] = {
+        "compiled_with": f"CPython {package.RUNTIME}" if python else "",
+        "sam_build": dict(art.sizes),
+        "parts": dict(art.parts),
+    }
+    if python:
+        package.ship_project_pyc(art, python)
+        out["project_pyc"] = dict(art.sizes)
+    return out
+
+
+def operations(tmp: Path, rounds: int) -> dict[str, Any]:
+    out = tmp / "operations.json"
+    wait(child(["bench.operations", str(out), "--rounds", str(rounds)]))
+    figures: dict[str, Any] = json.loads(out.read_text())
+    return figures
+
+
+def fire_storm(tmp: Path, count: int, workers: int) -> dict[str, Any]:
+    from sandbox.aws_server import MotoServer
+
+    motofast.install()
+    server = MotoServer().start()
+    try:
+        os.environ.update(fake_aws_env(server.url))
+        t0 = time.perf_counter()
+        env, targets = storm.seed(server.url, count)
+        seed_s = time.perf_counter() - t0
+        os.environ.update(env)
+        processes, outs = [], []
+        for w in range(workers):
+            targets_file, out = tmp / f"storm-targets-{w}.json", tmp / f"storm-{w}.json"
+            targets_file.write_text(json.dumps(targets[w::workers]))
+            processes.append(child(["bench.storm", "fire", str(targets_file), str(out)]))
+            outs.append(out)
+        wait(*processes)
+        figures = storm.combine([json.loads(out.read_text()) for out in outs])
+        rooms = {room for room, _ in targets}
+        figures["rooms"] = len(rooms)
+        figures["seed_s"] = seed_s
+        figures["rooms_left_live"] = sum(n for live, n in storm.live_counts(server.url, env["TABLE_NAME"], rooms).items() if live)
+    finally:
+        server.stop()
+    return figures
+
+
+def sandbox_storm(tmp: Path, count: int) -> dict[str, Any]:
+    out = tmp / "sandbox-storm.json"
+    wait(child(["bench.storm", "sandbox", str(count), str(out)]))
+    figures: dict[str, Any] = json.loads(out.read_text())
+    return figures
+
+
+# ------------------------------------------------------------------------------------------- the table
+
+
+def verdict(ok: bool) -> str:
+    return "ok" if ok else "OVER"
+
+
+def mb(n: int) -> str:
+    return f"{n / 1e6:.2f} MB"
+
+
+def kb(n: int) -> str:
+    return f"{n / 1e3:.1f} KB"
+
+
+def table(r: dict[str, Any]) -> str:
+    lines = [
+        "cronbell performance (make bench)",
+        f"  {r['when']} on {r['machine']}; {r['elapsed_s']:.0f} s in all",
+        "",
+    ]
+    cold = r["cold"]
+    floor_wall, floor_cpu = cold["floor"]
+    lines += [
+        f"Cold start: median of {r['cold_rounds']} fresh `python -c \"import app\"` per variant, interleaved;"
+        " floor = import boto3 + DynamoDB and Scheduler clients",
+        f"  {'variant':42} {'wall':>9} {'x floor':>8} {'cpu x floor':>12} {'target':>7}",
+        f"  {'floor':42} {floor_wall * 1000:7.0f}ms {1:8.2f} {1:12.2f}",
+    ]
+    for name in ("tools", "fire"):
+        for policy, label in (("source", "project code as source (sam build today)"), ("pyc", "project bytecode shipped")):
+            wall, cpu = cold[f"{name}/{policy}"]
+            ratio = wall / floor_wall
+            lines.append(
+                f"  {name + ', ' + label:42} {wall * 1000:7.0f}ms {ratio:8.2f} {cpu / floor_cpu:12.2f}"
+                f"   <={COLD_TARGET} {verdict(ratio <= COLD_TARGET)}"
+            )
+    ops = r["operations"]
+    lines += [
+        "",
+        f"AWS calls per operation (counted at the moto server) and warm overhead (median of {r['rounds']} rounds:"
+        " handler / the same AWS calls made bare)",
+        f"  {'operation':17} {'calls':>5} {'target':>6}    {'which':44} {'handler':>8} {'bare':>8} {'overhead':>8}",
+    ]
+    for op, f in ops.items():
+        which = ", ".join(f"{k} {v}" if v > 1 else k for k, v in sorted(f["calls"].items()))
+        extra = []
+        if f["agent_invokes"]:
+            extra.append(f"+{f['agent_invokes']} agent")
+        if f["chat_posts"]:
+            extra.append(f"+{f['chat_posts']} chat")
+        target = CALL_TARGETS[op]
+        calls_ok = f["aws_calls"] <= target and f["stable"]
+        lines.append(
+            f"  {op:17} {f['aws_calls']:5} {'<=' + str(target):>6} {verdict(calls_ok):4} {which + ' ' + ' '.join(extra):44}"
+            f" {f['handler_ms']:6.1f}ms {f['bare_ms']:6.1f}ms {f['overhead']:8.2f} <={OVERHEAD_TARGET}"
+            f" {verdict(f['overhead'] <= OVERHEAD_TARGET)}"
+        )
+    art = r["artifacts"]
+    compiled = art["compiled_with"] or "none (no Python 3.12 here; sizes without bytecode)"
+    lines += [
+        "",
+        f"Artifact size: arm64 layer for python3.12 (`pip install --platform`); bytecode compiled with {compiled}",
+        f"  {'artifact':52} {'unzipped':>10} {'zipped':>10} {'target':>10}",
+    ]
+    rows = [("as sam build packages it", art["sam_build"])]
+    if "project_pyc" in art:
+        rows.append(("with the project's bytecode too", art["project_pyc"]))
+    for label, sizes in rows:
+        layer_raw, layer_zip = sizes["layer"]
+        lines.append(
+            f"  {'layer, ' + label:52} {mb(layer_raw):>10} {mb(layer_zip):>10}"
+            f"   <={LAYER_TARGET_MB:.0f} MB {verdict(layer_raw / 1e6 <= LAYER_TARGET_MB)}"
+        )
+        for name in ("tools", "fire"):
+            raw, zipped = sizes[name]
+            lines.append(
+                f"  {name + ' function code, ' + label:52} {kb(raw):>10} {kb(zipped):>10}"
+                f"  <={FUNCTION_TARGET_KB:.0f} KB {verdict(raw / 1e3 <= FUNCTION_TARGET_KB)}"
+            )
+    parts = art["parts"]
+    last = rows[-1][1]["layer"][0]
+    without = last - sum(parts.get(p, 0) for p in WITHOUT_PYDANTIC)
+    lines.append(
+        f"  {'layer without pydantic (its packages subtracted)':52} {mb(without):>10} {'':>10}"
+        f"   <={LAYER_TARGET_MB:.0f} MB {verdict(without / 1e6 <= LAYER_TARGET_MB)}"
+    )
+    top = ", ".join(f"{k} {v / 1e6:.2f}" for k, v in list(parts.items())[:6])
+    lines.append(f"  layer by package (MB, as sam build packages it): {top}")
+    s = r["storm"]
+    bare = ops["fire one-shot"]["bare_ms"]
+    lines += [
+        "",
+        f"Fire storm: {s['fires']:,} one-shots in {s['rooms']} rooms due in the same minute, each fired once through the"
+        f" fire handler ({s['workers']} processes, one event at a time each, chat = sink in process, moto in another"
+        " process)",
+        f"  wall {s['wall_s']:.1f} s, {s['fires_per_s']:.0f} fires/s; per fire p50 {s['p50_ms']:.1f} ms"
+        f" ({s['p50_ms'] / bare:.2f} x the bare AWS calls of one fire), p99 {s['p99_ms']:.1f} ms",
+        f"  peak memory of the fire handler process {s['peak_rss_mb']:.0f} MB ({s['rss_after_import_mb']:.0f} MB after"
+        f" import); outcomes {s['outcomes']}; chat posts {s['chat_posts']:,}, messages kept {s['messages']:,};"
+        f" rooms with live schedules left {s['rooms_left_live']}",
+    ]
+    b = r["sandbox_storm"]
+    lines += [
+        f"  cross-check end to end through the sandbox: {b['schedules']} reminders created through the Invoke endpoint"
+        f" ({b['creates_per_s']:.0f}/s), clock moved: {b['fired_ok']}/{b['fired']} fired in {b['fire_s']:.1f} s"
+        f" ({b['fires_per_s']:.0f} fires/s, engine + fire function + webhook sink over HTTP), {b['messages']} messages",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes: a smoke run in about a minute")
+    parser.add_argument("--storm", type=int, help="schedules in the fire storm (10000)")
+    parser.add_argument("--sandbox-storm", type=int, help="schedules in the end-to-end storm (300)")
+    parser.add_argument("--workers", type=int, default=2, help="fire handler processes in the storm (2)")
+    parser.add_argument("--rounds", type=int, help="rounds per operation (15)")
+    parser.add_argument("--cold-rounds", type=int, help="fresh interpreters per cold-start variant (15)")
+    parser.add_argument("--json", help="also write every figure to this file")
+    args = parser.parse_args()
+    quick = args.quick
+    n_storm = args.storm or (500 if quick else 10_000)
+    n_box = args.sandbox_storm or (50 if quick else 300)
+    rounds = args.rounds or (3 if quick else 15)
+    cold_rounds = args.cold_rounds or (3 if quick else 15)
+
+    began = time.perf_counter()
+    results: dict[str, Any] = {
+        "when": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "machine": machine(),
+        "rounds": rounds,
+        "cold_rounds": cold_rounds,
+    }
+    with tempfile.TemporaryDirectory(prefix="cronbell-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        progress("artifacts")
+        results["artifacts"] = artifacts(tmp)
+        progress(f"cold start, {cold_rounds} rounds")
+        results["cold"] = coldstart.measure(tmp / "cold", cold_rounds)
+        progress(f"operations, {rounds} rounds")
+        results["operations"] = operations(tmp, rounds)
+        progress(f"fire storm, {n_storm} schedules")
+        results["storm"] = fire_storm(tmp, n_storm, args.workers)
+        progress(f"sandbox storm, {n_box} schedules")
+        results["sandbox_storm"] = sandbox_storm(tmp, n_box)
+    results["elapsed_s"] = time.perf_counter() - began
+    print(table(results))
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
