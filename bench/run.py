@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from bench import coldstart, motofast, package, storm
+from bench import coldstart, package, storm
 from bench.common import ROOT, fake_aws_env, machine
 
 COLD_TARGET = 1.3
@@ -44,10 +44,10 @@ def progress(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
-def child(args: list[str]) -> subprocess.Popen[bytes]:
+def child(args: list[str], env: dict[str, str] | None = None, stdin: int | None = None) -> subprocess.Popen[bytes]:
     """Start a bench module in a fresh interpreter; handlers log to stdout, so that is discarded."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "layers" / "common"), str(ROOT)])}
-    return subprocess.Popen([sys.executable, "-m", *args], cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    full = {**os.environ, **(env or {}), "PYTHONPATH": os.pathsep.join([str(ROOT / "layers" / "common"), str(ROOT)])}
+    return subprocess.Popen([sys.executable, "-m", *args], cwd=ROOT, env=full, stdin=stdin, stdout=subprocess.DEVNULL)
 
 
 def wait(*processes: subprocess.Popen[bytes]) -> None:
@@ -81,30 +81,52 @@ def operations(tmp: Path, rounds: int) -> dict[str, Any]:
 
 
 def fire_storm(tmp: Path, count: int, workers: int) -> dict[str, Any]:
-    from sandbox.aws_server import MotoServer
-
-    motofast.install()
-    server = MotoServer().start()
+    """`count` due one-shots split over `workers` moto servers, each fired by one worker process."""
+    servers = []
     try:
-        os.environ.update(fake_aws_env(server.url))
-        t0 = time.perf_counter()
-        env, targets = storm.seed(server.url, count)
-        seed_s = time.perf_counter() - t0
-        os.environ.update(env)
-        processes, outs = [], []
         for w in range(workers):
+            url_file = tmp / f"moto-{w}.url"
+            url_file.unlink(missing_ok=True)
+            servers.append((child(["bench.storm", "serve", str(url_file)], stdin=subprocess.PIPE), url_file))
+        urls = []
+        for process, url_file in servers:
+            deadline = time.monotonic() + 60
+            while not url_file.exists() or not url_file.read_text():
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise SystemExit("bench: a moto server for the storm did not start")
+                time.sleep(0.05)
+            urls.append(url_file.read_text())
+        t0 = time.perf_counter()
+        shards = []
+        for w, url in enumerate(urls):
+            os.environ.update(fake_aws_env(url))
+            shards.append(storm.seed(url, count // workers + (1 if w < count % workers else 0), prefix=f"{w}-"))
+        seed_s = time.perf_counter() - t0
+        cpu0 = sum(storm.process_cpu_seconds(p.pid) for p, _ in servers)
+        processes, outs = [], []
+        for w, (url, (env, targets)) in enumerate(zip(urls, shards, strict=True)):
             targets_file, out = tmp / f"storm-targets-{w}.json", tmp / f"storm-{w}.json"
-            targets_file.write_text(json.dumps(targets[w::workers]))
-            processes.append(child(["bench.storm", "fire", str(targets_file), str(out)]))
+            targets_file.write_text(json.dumps(targets))
+            worker_env = {**env, **fake_aws_env(url)}
+            processes.append(child(["bench.storm", "fire", str(targets_file), str(out)], env=worker_env))
             outs.append(out)
         wait(*processes)
+        server_cpu = sum(storm.process_cpu_seconds(p.pid) for p, _ in servers) - cpu0
         figures = storm.combine([json.loads(out.read_text()) for out in outs])
-        rooms = {room for room, _ in targets}
-        figures["rooms"] = len(rooms)
+        figures["moto_cpu_ms_per_fire"] = server_cpu / figures["fires"] * 1000
         figures["seed_s"] = seed_s
-        figures["rooms_left_live"] = sum(n for live, n in storm.live_counts(server.url, env["TABLE_NAME"], rooms).items() if live)
+        figures["rooms"] = 0
+        figures["rooms_left_live"] = 0
+        for url, (env, targets) in zip(urls, shards, strict=True):
+            rooms = {room for room, _ in targets}
+            figures["rooms"] += len(rooms)
+            live = storm.live_counts(url, env["TABLE_NAME"], rooms)
+            figures["rooms_left_live"] += sum(n for value, n in live.items() if value)
     finally:
-        server.stop()
+        for process, _ in servers:
+            if process.stdin:
+                process.stdin.close()
+            process.wait(timeout=30)
     return figures
 
 

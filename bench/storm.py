@@ -3,9 +3,10 @@
 Main figure (`seed` + `fire_all`): N one-shot reminders spread over rooms of MaxPerRoom schedules each, all
 due at the same minute, then N fire events, one per schedule, as Scheduler sends them. The fire handler
 (`functions/fire/app.py`, unchanged) runs in worker processes that each take one event after another, as
-Lambda execution environments do, against a moto server in the parent process; the chat is the sandbox's
-sink called in process (no HTTP), so the figure is the fire path's own cost. Peak memory is the largest
-worker's maximum resident set. Seeding writes, with BatchWriteItem, copies of the items the create path wrote for a
+Lambda execution environments do; the chat is the sandbox's sink called in process (no HTTP), so the figure
+is the fire path's own cost. moto applies one request at a time (DynamoDB does not), so each worker has a
+moto server process of its own holding its share of the rooms. Peak memory is the largest worker's peak
+resident set; CPU per fire is the workers' own CPU time, apart from the moto servers'. Seeding writes, with BatchWriteItem, copies of the items the create path wrote for a
 real reminder (schedule, dedupe pointer, room count); it creates no Scheduler entries, which the fire path
 of an active one-shot never reads.
 
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import resource
 import sys
 import time
@@ -37,7 +39,7 @@ ROOM_SIZE = 50  # MaxPerRoom's default: the most a room can hold
 # ------------------------------------------------------------------------------------------- seeding
 
 
-def seed(endpoint: str, count: int) -> tuple[dict[str, str], list[tuple[str, str]]]:
+def seed(endpoint: str, count: int, prefix: str = "") -> tuple[dict[str, str], list[tuple[str, str]]]:
     """Provision the stack on the moto server at `endpoint` and write `count` due one-shots.
 
     Returns the environment the fire function needs and the (room, schedule id) of every one."""
@@ -68,7 +70,7 @@ def seed(endpoint: str, count: int) -> tuple[dict[str, str], list[tuple[str, str
     targets: list[tuple[str, str]] = []
     items: list[dict[str, Any]] = []
     for n in range(count):
-        room = f"!storm{n // ROOM_SIZE}:bench.example.org"
+        room = f"!storm{prefix}{n // ROOM_SIZE}:bench.example.org"
         sid = new_id()
         key = uuid.uuid4().hex
         targets.append((room, sid))
@@ -125,7 +127,8 @@ def fire_all(targets_file: str, out_file: str) -> None:
     sink = SinkChat(_Now())  # type: ignore[arg-type]
     chat = SinkSender(sink)
     app._chat = lambda: chat
-    after_import_kb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    after_import_mb = peak_rss_mb()
+    cpu0 = _cpu_seconds()
     outcomes: Counter[str] = Counter()
     latencies = []
     began = time.time()
@@ -136,6 +139,7 @@ def fire_all(targets_file: str, out_file: str) -> None:
         latencies.append(time.perf_counter() - t0)
         outcomes[result["outcome"]] += 1
     ended = time.time()
+    cpu = _cpu_seconds() - cpu0
     figures = {
         "began": began,
         "ended": ended,
@@ -143,10 +147,42 @@ def fire_all(targets_file: str, out_file: str) -> None:
         "outcomes": dict(outcomes),
         "chat_posts": chat.posts,
         "messages": sum(len(sink.messages(room)) for room in {room for room, _ in targets}),
-        "rss_after_import_mb": after_import_kb / 1024,
-        "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "cpu_s": cpu,
+        "rss_after_import_mb": after_import_mb,
+        "peak_rss_mb": peak_rss_mb(),
     }
     Path(out_file).write_text(json.dumps(figures))
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident set (VmHWM; `ru_maxrss` would include the parent's from before exec)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def serve(url_file: str) -> None:
+    """A moto server process for one storm worker; stops when its standard input closes."""
+    from bench import motofast
+    from sandbox.aws_server import MotoServer
+
+    motofast.install()
+    server = MotoServer().start()
+    Path(url_file).write_text(server.url)
+    sys.stdin.read()
+    server.stop()
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of another process, from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def combine(workers: list[dict[str, Any]]) -> dict[str, Any]:
@@ -164,6 +200,7 @@ def combine(workers: list[dict[str, Any]]) -> dict[str, Any]:
         "p50_ms": median(latencies) * 1000,
         "p99_ms": latencies[max(0, int(len(latencies) * 0.99) - 1)] * 1000,
         "outcomes": dict(outcomes),
+        "handler_cpu_ms_per_fire": sum(w["cpu_s"] for w in workers) / len(latencies) * 1000,
         "chat_posts": sum(w["chat_posts"] for w in workers),
         "messages": sum(w["messages"] for w in workers),
         "rss_after_import_mb": max(w["rss_after_import_mb"] for w in workers),
@@ -233,12 +270,16 @@ def main() -> None:
     fire = sub.add_parser("fire", help="fire every target once through the fire handler")
     fire.add_argument("targets", help="JSON list of [room, schedule id]")
     fire.add_argument("out", help="where to write the figures (JSON)")
+    srv = sub.add_parser("serve", help="a moto server; writes its URL to a file, stops when stdin closes")
+    srv.add_argument("url_file")
     box = sub.add_parser("sandbox", help="a storm end to end through the sandbox")
     box.add_argument("count", type=int)
     box.add_argument("out", help="where to write the figures (JSON)")
     args = parser.parse_args()
     if args.command == "fire":
         fire_all(args.targets, args.out)
+    elif args.command == "serve":
+        serve(args.url_file)
     else:
         from bench import motofast
 

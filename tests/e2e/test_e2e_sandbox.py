@@ -77,35 +77,20 @@ def test_deleted_before_its_time_posts_nothing(start_sandbox: StartSandbox) -> N
 
 
 def test_disabled_schedule_does_not_fire(start_sandbox: StartSandbox) -> None:
+    """pause_reminder disables the Scheduler entry; the engine must not fire it at all (the daily
+    reconciler, which also runs in the sandbox, agrees with a paused schedule's DISABLED entry)."""
     sandbox = start_sandbox("--start", "2030-01-07T08:00:00Z")
     bot = Bot(sandbox, "!disabled:localhost")
     reminder = bot.create(message="Stand-up", cron="0 9 * * *")
+    assert bot.call("pause_reminder", id=reminder)["ok"]
     group = sandbox.get("/_sandbox/info")["schedule_group"]
-    scheduler = bot.scheduler_client()
-    current = scheduler.get_schedule(Name=reminder, GroupName=group)
-    update = {
-        key: current[key]
-        for key in (
-            "Name",
-            "GroupName",
-            "ScheduleExpression",
-            "ScheduleExpressionTimezone",
-            "FlexibleTimeWindow",
-            "Target",
-            "Description",
-            "StartDate",
-            "EndDate",
-            "KmsKeyArn",
-            "ActionAfterCompletion",
-        )
-        if current.get(key) is not None
-    }
-    scheduler.update_schedule(**update, State="DISABLED")
-    assert scheduler.get_schedule(Name=reminder, GroupName=group)["State"] == "DISABLED"
+    assert bot.scheduler_client().get_schedule(Name=reminder, GroupName=group)["State"] == "DISABLED"
 
     fired = bot.advance(3 * DAY)
     assert not [f for f in fired if f["schedule"] == reminder]
     assert bot.messages() == []
+    assert bot.call("resume_reminder", id=reminder)["ok"]
+    assert [f["scheduled_time"] for f in bot.advance(DAY) if f["schedule"] == reminder] == ["2030-01-11T08:00:00Z"]
 
 
 def test_daily_reminder_across_the_spring_dst_change_in_madrid(start_sandbox: StartSandbox) -> None:
