@@ -147,3 +147,10 @@ def test_static_schedule_from_the_template_fires_once(stack: Stack) -> None:
     assert ROOM in request["prompt"] and "2026-11-30T17:00:00Z" in request["prompt"] and "{" not in request["prompt"]
     assert run(stack, agents, chat, event)["outcome"] == "duplicate"
     assert len(chat.sent) == 1
+
+
+def test_static_input_naming_an_undeclared_schedule_is_refused(stack: Stack) -> None:
+    agents, chat = FakeAgents(), RecordingChat()
+    event = {**static_input(ROOM), "static": "not-in-the-template"}
+    assert run(stack, agents, chat, event)["outcome"] == "invalid_input"
+    assert agents.calls == [] and chat.sent == []

@@ -137,6 +137,7 @@ def provision(endpoint: str, clock: FakeClock, **settings: Any) -> Stack:
         "scheduler_role_arn": ROLE_ARN,
         "default_timezone": "UTC",
         "agents": {"echo": "EchoAgentFunction"},
+        "static_schedules": ("daily-analysis",),
     }
     base.update(settings)
     stack = Stack(endpoint=endpoint, clock=clock, settings=Settings(**base))

@@ -56,6 +56,7 @@ def configure_env(stack: Stack, **extra: str) -> None:
         "SCHEDULER_DLQ_ARN": s.scheduler_dlq_arn,
         "DEFAULT_TIMEZONE": s.default_timezone,
         "AGENTS": '{"echo": "EchoAgentFunction"}',
+        "STATIC_SCHEDULES": ",".join(s.static_schedules),
         "POWERTOOLS_METRICS_NAMESPACE": "cronbell-test",
     }
     env.update(extra)

@@ -41,6 +41,7 @@ class Settings:
     agent_timeout_seconds: int = 120
     agent_timeout_max_seconds: int = 240
     allowed_output_rooms: tuple[str, ...] = ()
+    static_schedules: tuple[str, ...] = ()  # names of the schedules template.yaml declares
     # exactly-once: the longest a claimed slot blocks another attempt (else the invocation's time left)
     slot_lease_seconds: int = 900
     # reconciler: leave anything changed within this window alone (a create or update in flight)
@@ -73,6 +74,7 @@ class Settings:
             agent_timeout_seconds=_int(e, "AGENT_TIMEOUT_SECONDS", 120),
             agent_timeout_max_seconds=_int(e, "AGENT_TIMEOUT_MAX_SECONDS", 240),
             allowed_output_rooms=_csv(e, "ALLOWED_OUTPUT_ROOMS"),
+            static_schedules=_csv(e, "STATIC_SCHEDULES"),
             slot_lease_seconds=_int(e, "SLOT_LEASE_SECONDS", 900),
             reconcile_grace_seconds=_int(e, "RECONCILE_GRACE_SECONDS", 900),
             missed_after_seconds=_int(e, "MISSED_AFTER_SECONDS", 23400),

@@ -166,6 +166,9 @@ def _record(schedule: Schedule, event: FireEvent, fd: FireDeps, outcome: str, de
 def _fire_static(event: FireEvent, action: StaticAction, fd: FireDeps) -> dict[str, Any]:
     deps = fd.deps
     result: dict[str, Any] = {"schedule_id": event.reminder_id, "slot": event.slot}
+    if action.name not in deps.settings.static_schedules:
+        log.error("static Input names a schedule the template does not declare")
+        return {**result, "outcome": INVALID_INPUT}
     if not _agents_ready(fd):
         return {**result, "outcome": NO_AGENTS}
     try:
