@@ -26,7 +26,7 @@ Short = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, ma
 
 
 class _Args(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
 
 class CreateReminder(_Args):
