@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas
+.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench
 
 venv: $(STAMP)
 
@@ -42,6 +42,9 @@ integration: $(STAMP)
 
 e2e: $(STAMP)
 	$(BIN)/python -m pytest tests/e2e
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.run
 
 schemas: $(STAMP)
 	$(BIN)/python scripts/schemas.py

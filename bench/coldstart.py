@@ -2,14 +2,17 @@
 
 The floor is `import boto3` plus the DynamoDB and Scheduler clients the handlers need: no handler can
 start faster. Each handler runs from a staged copy laid out as Lambda lays it out (the function's folder
-first on the path, then the layer's), with bytecode writes off as on Lambda's read-only code folders.
-Two policies are staged: the project's code as `sam build` ships it (source only, compiled on every
-cold start) and with its bytecode shipped. Every variant runs once per round, rounds interleaved, so a
+first on the path, then the layer's: cronbell and the layer's dependencies, copied from this
+interpreter's site-packages), with bytecode writes off as on Lambda's read-only code folders. boto3,
+which the runtime provides, comes with its bytecode in every variant and in the floor. Two policies are
+staged: the layer and the function as `sam build` ships them (source only, all compiled again on every
+cold start) and with their bytecode shipped. Every variant runs once per round, rounds interleaved, so a
 noisy machine moves them all alike; the medians are compared.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import resource
 import shutil
@@ -44,11 +47,21 @@ class Variant:
         self.cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
 
-def stage(workdir: Path, ship_pyc: bool) -> tuple[Path, dict[str, Path]]:
-    """A layer folder and function folders with the project's code; bytecode for this interpreter when
-    `ship_pyc` (it stands in for the runtime's bytecode built into the artifact)."""
+def stage(workdir: Path, ship_pyc: bool, packages: list[str]) -> tuple[Path, dict[str, Path]]:
+    """A layer folder (cronbell and the dependency `packages`) and function folders, without bytecode;
+    with bytecode for this interpreter when `ship_pyc` (standing in for the runtime's, built into the
+    artifact)."""
     layer = workdir / "layer"
     shutil.copytree(LAYER_SRC / "cronbell", layer / "cronbell", ignore=_IGNORE)
+    for name in packages:
+        spec = importlib.util.find_spec(name)
+        if spec is None or spec.origin is None:
+            raise SystemExit(f"bench: the layer's package {name!r} is not installed here")
+        if spec.submodule_search_locations:
+            source = Path(next(iter(spec.submodule_search_locations)))
+            shutil.copytree(source, layer / name, ignore=_IGNORE)
+        else:
+            shutil.copy2(spec.origin, layer / Path(spec.origin).name)
     functions = {}
     for name in FUNCTIONS:
         functions[name] = workdir / "functions" / name
@@ -60,10 +73,10 @@ def stage(workdir: Path, ship_pyc: bool) -> tuple[Path, dict[str, Path]]:
     return layer, functions
 
 
-def variants(workdir: Path) -> list[Variant]:
+def variants(workdir: Path, packages: list[str]) -> list[Variant]:
     out = []
     for policy, ship in (("source", False), ("pyc", True)):
-        layer, functions = stage(workdir / policy, ship)
+        layer, functions = stage(workdir / policy, ship, packages)
         for name, folder in functions.items():
             env = lambda_env(name, {"PYTHONPATH": os.pathsep.join([str(folder), str(layer)])})
             env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -74,10 +87,10 @@ def variants(workdir: Path) -> list[Variant]:
     return out
 
 
-def measure(workdir: Path, rounds: int) -> dict[str, tuple[float, float]]:
+def measure(workdir: Path, rounds: int, packages: list[str]) -> dict[str, tuple[float, float]]:
     """Median (wall, CPU) seconds per variant: `floor`, `tools/source`, `tools/pyc`, `fire/source`,
-    `fire/pyc`."""
-    all_variants = variants(workdir)
+    `fire/pyc`. `packages`: the layer's dependencies (`Artifacts.packages`)."""
+    all_variants = variants(workdir, packages)
     for v in all_variants:  # warm the file cache and check every variant runs; not counted
         v.run_once()
         v.times.clear()
@@ -91,6 +104,57 @@ def measure(workdir: Path, rounds: int) -> dict[str, tuple[float, float]]:
 if __name__ == "__main__":
     import tempfile
 
+    from bench.package import build
+
     with tempfile.TemporaryDirectory(prefix="cronbell-bench-") as tmp:
-        for label, (wall, cpu) in measure(Path(tmp), int(sys.argv[1]) if len(sys.argv) > 1 else 9).items():
+        packages = build(Path(tmp) / "artifacts").packages
+        rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 9
+        for label, (wall, cpu) in measure(Path(tmp) / "cold", rounds, packages).items():
             print(f"{label:14} wall {wall * 1000:7.1f} ms  cpu {cpu * 1000:7.1f} ms")
+
+
+# Parts of a handler's import, from `python -X importtime`: part -> (modules, with the modules they import)
+PARTS = {
+    "boto3": ("boto3", True),
+    "pydantic and the argument models": ("cronbell.core.arguments", True),
+    "date and cron grammar (regexes compiled at import)": ("cronbell.core.when cronbell.core.cron", False),
+    "Powertools": ("aws_lambda_powertools", True),
+}
+
+
+def importtime(variant: Variant) -> dict[str, tuple[int, int]]:
+    """module -> (self, cumulative) microseconds of one fresh import of the handler."""
+    out = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", variant.code],
+        cwd=variant.cwd, env=variant.env, capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    modules: dict[str, tuple[int, int]] = {}
+    for line in out.stderr.splitlines():
+        if not line.startswith("import time:") or "|" not in line or "self [us]" in line:
+            continue
+        own, cumulative, name = line.removeprefix("import time:").split("|")
+        modules.setdefault(name.strip(), (int(own), int(cumulative)))
+    return modules
+
+
+def breakdown(workdir: Path, label: str, packages: list[str], rounds: int = 5) -> dict[str, float]:
+    """Median milliseconds of each part of `label`'s import (parts as in PARTS, plus the rest of cronbell)."""
+    variant = next(v for v in variants(workdir, packages) if v.label == label)
+    samples: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        modules = importtime(variant)
+        named = 0
+        for part, (names, cumulative) in PARTS.items():
+            value = 0
+            for module in names.split():
+                own, total = modules.get(module, (0, 0))
+                value += total if cumulative else own
+                if module.startswith("cronbell"):
+                    named += own
+            samples.setdefault(part, []).append(value / 1000)
+        rest = sum(own for name, (own, _) in modules.items() if name.startswith("cronbell")) - named
+        samples.setdefault("rest of cronbell (own time)", []).append(rest / 1000)
+        samples.setdefault("whole `import app` (clients built at init included)", []).append(
+            modules.get("app", (0, 0))[1] / 1000
+        )
+    return {part: median(values) for part, values in samples.items()}

@@ -1,4 +1,5 @@
-"""What the bench's parts share: paths, the handlers' environment, timing and formatting helpers."""
+"""What the bench's parts share: paths, the handlers' environment, the chat sink and Lambda context the
+handlers get, and the machine's description."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import os
 import statistics
 import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -61,12 +62,6 @@ def median(values: Iterable[float]) -> float:
     return float(statistics.median(list(values)))
 
 
-def timed(fn: Callable[[], Any]) -> float:
-    start = time.perf_counter()
-    fn()
-    return time.perf_counter() - start
-
-
 def machine() -> str:
     """One line naming the machine the figures come from."""
     cpu = ""
@@ -96,7 +91,12 @@ class SinkSender:
 
     def send(self, message: Any, idempotency_key: str, deadline: float | None = None) -> str:
         self.posts += 1
-        body = {"room_id": message.room_id, "text": message.text, "html": message.html, "mentions": list(message.mentions)}
+        body = {
+            "room_id": message.room_id,
+            "text": message.text,
+            "html": message.html,
+            "mentions": list(message.mentions),
+        }
         return str(self.sink.receive(body, idempotency_key))
 
 

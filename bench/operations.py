@@ -24,6 +24,7 @@ import uuid
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -197,8 +198,8 @@ class Bench:
         configure_env(self.stack)
         self.tools_app = load_handler("tools")
         self.fire_app = load_handler("fire")
-        self.chat = SinkSender(SinkChat(self.clock))
-        self.fire_app._chat = lambda: self.chat  # the sink, in process
+        self.chat = SinkSender(SinkChat(self.clock))  # type: ignore[arg-type]  # it only reads now()
+        setattr(self.fire_app, "_chat", lambda: self.chat)  # noqa: B010  # the sink, in process
         self.bare: dict[str, Any] = {}
         self._deser = TypeDeserializer()
 
@@ -263,16 +264,15 @@ class Bench:
         plan: dict[str, tuple[Callable[[], Any], Target | None, Target | None]] = {}
         for op, kind in (("create one-shot", "one-shot"), ("create recurring", "recurring")):
             x_room, y_room = room("cx"), room("cy")
-            args = {"message": f"bench {tag}", **({"time": "in 30 minutes"} if kind == "one-shot" else {})}
-            if kind == "recurring":
-                args["cron"] = "0 9 * * 1"
-            plan[op] = (lambda a=args, r=x_room: self.tool("create_reminder", a, r), None, Target(room=y_room))
-        plan["list"] = (lambda: self.tool("list_reminders", {}, self.list_room), None, None)
+            when = {"time": "in 30 minutes"} if kind == "one-shot" else {"cron": "0 9 * * 1"}
+            args = {"message": f"bench {tag}", **when}
+            plan[op] = (partial(self.tool, "create_reminder", args, x_room), None, Target(room=y_room))
+        plan["list"] = (partial(self.tool, "list_reminders", {}, self.list_room), None, None)
         x, y = self.make("one-shot", room("dx"), n), self.make("one-shot", room("dy"), n)
-        plan["delete"] = (lambda t=x: self.tool("delete_reminder", {"id": t.id}, t.room), x, y)
+        plan["delete"] = (partial(self.tool, "delete_reminder", {"id": x.id}, x.room), x, y)
         for op, kind in (("fire one-shot", "one-shot"), ("fire recurring", "recurring"), ("fire agent_call", "agent")):
             x, y = self.make(kind, room("fx"), n), self.make(kind, room("fy"), n)
-            plan[op] = (lambda t=x: self.fire(t), x, y)
+            plan[op] = (partial(self.fire, x), x, y)
         return plan
 
     def run(self, rounds: int) -> dict[str, Any]:

@@ -1,14 +1,15 @@
 """The deployed artifacts, built the way `sam build` builds them, and their sizes.
 
 `sam build` needs the runtime's Python and is not always at hand, so this does the same packaging:
-the layer is `pip install --target` of `layers/common/requirements.txt` for the runtime's platform
-(arm64, CPython 3.12; boto3 comes with the runtime) plus a copy of the `cronbell` package; each function
-is a copy of its folder. pip compiles the dependencies' bytecode with the interpreter that runs it (the
-runtime's Python under `sam build`), while the project's own code is copied without `__pycache__`, so in
-Lambda, whose code folders are read-only, it is compiled again on every cold start.
+the layer holds the wheels of `layers/common/requirements.txt` for the runtime's platform (arm64,
+CPython 3.12; boto3 comes with the runtime) plus a copy of the `cronbell` package; each function is a
+copy of its folder. `sam build`'s Python workflow (aws-lambda-builders) downloads the wheels and
+extracts them, and copies the source without `__pycache__`: the artifact holds no bytecode at all, so
+in Lambda, whose code folders are read-only, every module is compiled again on every cold start.
+`pip install --no-compile --target` gives the same files.
 
-With a Python 3.12 on this machine the bytecode is compiled for the runtime and counted in the sizes;
-bytecode from another version would be ignored by the runtime, so without one the sizes leave it out.
+The alternative, `ship_bytecode`, compiles everything with a Python of the runtime's version, when this
+machine has one (bytecode of another version would be ignored by the runtime).
 """
 
 from __future__ import annotations
@@ -81,31 +82,30 @@ class Artifacts:
     root: Path
     layer: Path  # the layer's content: `python/` inside it, as Lambda mounts it under /opt
     functions: dict[str, Path] = field(default_factory=dict)
-    compiled_with: str = ""  # the interpreter that compiled the bytecode, or "" when none ships
     sizes: dict[str, tuple[int, int]] = field(default_factory=dict)  # name -> (unzipped, zipped) bytes
     parts: dict[str, int] = field(default_factory=dict)  # layer's top-level packages -> unzipped bytes
 
+    @property
+    def packages(self) -> list[str]:
+        """The importable top-level names the layer's dependencies install (cronbell apart)."""
+        site = self.layer / "python"
+        names = {p.name.removesuffix(".py") for p in site.iterdir() if p.is_dir() or p.suffix == ".py"}
+        return sorted(n for n in names if n != "cronbell" and not n.endswith(".dist-info") and n != "__pycache__")
 
-def build(workdir: Path, python: str | None, with_pyc: bool = True) -> Artifacts:
-    """Build the layer and the functions under `workdir`; `python` compiles bytecode when given."""
+
+def build(workdir: Path) -> Artifacts:
+    """The layer and the functions under `workdir`, as `sam build` lays them out (no bytecode)."""
     art = Artifacts(root=workdir, layer=workdir / "layer")
     site = art.layer / "python"
     site.mkdir(parents=True)
-    compile_flag = [] if (python and with_pyc) else ["--no-compile"]
-    pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", *compile_flag]
+    pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile"]
     subprocess.run(
         [*pip, "--target", str(site), *PLATFORM, "--implementation", "cp", "-r", str(LAYER_SRC / "requirements.txt")],
         check=True,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
-    # pip compiled with *this* interpreter: those pycs are for another version; recompile for the runtime
-    for cache in site.rglob("__pycache__"):
-        shutil.rmtree(cache, ignore_errors=True)
-    shutil.rmtree(site / "bin", ignore_errors=True)  # console scripts: never run in Lambda
-    if python and with_pyc:
-        compile_tree(python, site, "/opt/python")
-        art.compiled_with = python
+    shutil.rmtree(site / "bin", ignore_errors=True)  # console scripts: not part of a wheel's extracted files
     shutil.copytree(LAYER_SRC / "cronbell", site / "cronbell", ignore=_IGNORE)
     for name in FUNCTIONS:
         target = workdir / "functions" / name
@@ -115,10 +115,10 @@ def build(workdir: Path, python: str | None, with_pyc: bool = True) -> Artifacts
     return art
 
 
-def ship_project_pyc(art: Artifacts, python: str) -> None:
-    """The proposed policy: the project's own code ships compiled too."""
-    compile_tree(python, art.layer / "python" / "cronbell", "/opt/python/cronbell")
-    for name, folder in art.functions.items():
+def ship_bytecode(art: Artifacts, python: str) -> None:
+    """The alternative policy: every module of the layer and the functions ships compiled for the runtime."""
+    compile_tree(python, art.layer / "python", "/opt/python")
+    for folder in art.functions.values():
         compile_tree(python, folder, "/var/task")
     measure(art)
 
@@ -132,8 +132,13 @@ def measure(art: Artifacts) -> None:
     groups: dict[str, int] = {}
     site = art.layer / "python"
     for child in site.iterdir():
-        key = child.name.split("-")[0].removesuffix(".py") if child.name.endswith(".dist-info") else child.name
-        key = key.removesuffix(".py")
+        if child.name == "__pycache__":  # bytecode of top-level modules: counted with each module
+            for pyc in child.iterdir():
+                key = pyc.name.split(".")[0].lower()
+                groups[key] = groups.get(key, 0) + pyc.stat().st_size
+            continue
+        key = child.name.split("-")[0] if child.name.endswith(".dist-info") else child.name
+        key = key.removesuffix(".py").lower()
         size = tree_bytes(child) if child.is_dir() else child.stat().st_size
-        groups[key.lower()] = groups.get(key.lower(), 0) + size
+        groups[key] = groups.get(key, 0) + size
     art.parts = dict(sorted(groups.items(), key=lambda kv: -kv[1]))

@@ -6,9 +6,11 @@ due at the same minute, then N fire events, one per schedule, as Scheduler sends
 Lambda execution environments do; the chat is the sandbox's sink called in process (no HTTP), so the figure
 is the fire path's own cost. moto applies one request at a time (DynamoDB does not), so each worker has a
 moto server process of its own holding its share of the rooms. Peak memory is the largest worker's peak
-resident set; CPU per fire is the workers' own CPU time, apart from the moto servers'. Seeding writes, with BatchWriteItem, copies of the items the create path wrote for a
-real reminder (schedule, dedupe pointer, room count); it creates no Scheduler entries, which the fire path
-of an active one-shot never reads.
+resident set; CPU per fire is the workers' own CPU time, apart from the moto servers'.
+
+Seeding writes, with BatchWriteItem, copies of the items the create path wrote for a real reminder
+(schedule, dedupe pointer, room count); it creates no Scheduler entries, which the fire path of an active
+one-shot never reads.
 
 Cross-check (`sandbox_storm`): a smaller storm end to end through the sandbox, as a bot and Scheduler
 would drive it: reminders created through the Lambda Invoke endpoint, then the virtual clock moved past
@@ -81,7 +83,9 @@ def seed(endpoint: str, count: int, prefix: str = "") -> tuple[dict[str, str], l
             items.append({"room_id": room, "sk": ROOM_SK, "live": min(ROOM_SIZE, count - n)})
     db = boto3.client("dynamodb", region_name=REGION, endpoint_url=endpoint)
     for start in range(0, len(items), 25):
-        batch = [{"PutRequest": {"Item": {k: ser.serialize(v) for k, v in i.items()}}} for i in items[start : start + 25]]
+        batch = [
+            {"PutRequest": {"Item": {k: ser.serialize(v) for k, v in i.items()}}} for i in items[start : start + 25]
+        ]
         pending: dict[str, Any] = {table: batch}
         while pending:
             pending = db.batch_write_item(RequestItems=pending).get("UnprocessedItems") or {}
@@ -213,6 +217,7 @@ def combine(workers: list[dict[str, Any]]) -> dict[str, Any]:
 
 def sandbox_storm(count: int) -> dict[str, Any]:
     """`count` reminders due in one minute, created and fired end to end through the sandbox."""
+    import logging
     import urllib.request
 
     import boto3
@@ -221,6 +226,7 @@ def sandbox_storm(count: int) -> dict[str, Any]:
     from sandbox.app import Options, Sandbox, free_port
     from tests.support.envelopes import envelope
 
+    logging.getLogger("sandbox").setLevel(logging.ERROR)  # its notes would interleave with the table
     start = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
     due = start + timedelta(minutes=30)
     options = Options(lambda_port=free_port(), aws_port=free_port(), chat="sink", clock="virtual", start=start)
@@ -245,7 +251,10 @@ def sandbox_storm(count: int) -> dict[str, Any]:
         create_s = time.perf_counter() - t0
         body = json.dumps({"advance_seconds": 3600}).encode()
         request = urllib.request.Request(
-            f"{sandbox.lambda_endpoint}/_sandbox/clock", data=body, method="POST", headers={"Content-Type": "application/json"}
+            f"{sandbox.lambda_endpoint}/_sandbox/clock",
+            data=body,
+            method="POST",
+            headers={"Content-Type": "application/json"},
         )
         t0 = time.perf_counter()
         with urllib.request.urlopen(request, timeout=600) as reply:

@@ -1,6 +1,5 @@
 """FireFunction: invoked by EventBridge Scheduler (asynchronously) when a schedule is due."""
 
-import os
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -11,24 +10,12 @@ from cronbell.adapters.chat import build_sender
 from cronbell.core.fire_event import BadFireEvent, parse_fire_event
 from cronbell.observability import count, logger, metrics
 from cronbell.usecases.fire import FireDeps, fire
-from cronbell.wiring import deps, settings
+from cronbell.wiring import deps, settings, warm_up
 
 PROMPTS = Path(__file__).resolve().parent / "prompts"
 
 
-def _build_clients_at_init() -> None:
-    """In Lambda, build the AWS clients while the function initialises, not while the first event waits.
-
-    A failure here is left to the first invocation, which builds them again and fails as it always has."""
-    if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
-        return
-    try:
-        deps()
-    except Exception:
-        logger.warning("clients not built at init; the first invocation will build them", exc_info=True)
-
-
-_build_clients_at_init()
+warm_up()
 
 
 @cache

@@ -12,22 +12,9 @@ from cronbell import inbound
 from cronbell.inbound import agentcore, bedrock_agents
 from cronbell.observability import logger
 from cronbell.usecases import tools
-from cronbell.wiring import deps
+from cronbell.wiring import deps, warm_up
 
-
-def _build_clients_at_init() -> None:
-    """In Lambda, build the AWS clients while the function initialises, not while the first caller waits.
-
-    A failure here is left to the first invocation, which builds them again and answers as it always has."""
-    if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
-        return
-    try:
-        deps()
-    except Exception:
-        logger.warning("clients not built at init; the first invocation will build them", exc_info=True)
-
-
-_build_clients_at_init()
+warm_up()
 
 
 def _answer(envelope: Any) -> dict[str, Any]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import os
 import time
 from functools import cache
 from typing import Any
@@ -45,3 +47,14 @@ def deps() -> Deps:
         start_fire=_start_fire(s) if s.fire_function_arn else None,
         sleep=time.sleep,
     )
+
+
+def warm_up() -> None:
+    """In Lambda, build the clients while the function initialises, not while the first caller
+    waits. A failure is left to the first invocation, which builds them again and fails as usual."""
+    if not os.environ.get("AWS_LAMBDA_FUNCTION_NAME"):
+        return
+    try:
+        deps()
+    except Exception:
+        logging.getLogger(__name__).warning("clients not built at init; the first invocation will", exc_info=True)

@@ -1,0 +1,187 @@
+"""AWS calls per operation, exactly as many as today: a change that adds a call to a hot path fails here.
+
+The calls are counted on the wire (botocore's `before-send`, once per HTTP request, retries included) of
+the clients the handlers use, while the real handlers run against the moto server. `make bench` counts
+the same operations at the server and prints them next to their targets (docs/performance.md).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import uuid
+from collections import Counter
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from cronbell import wiring
+from cronbell.adapters import aws
+from tests.support.aws import ROOT, Stack
+from tests.support.chat import RecordingChat
+from tests.support.envelopes import ROOM, envelope
+from tests.support.handlers import LambdaContext, configure_env, invoke, load_handler
+
+SLOT = "2026-11-30T08:30:00Z"
+
+
+class EchoAgents:
+    """Stands in for `LambdaAgents` (the agent Lambda): counts the calls and answers as the echo agent."""
+
+    calls = 0
+
+    def __init__(self, allowlist: Any) -> None:
+        self.configured = True
+
+    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+        EchoAgents.calls += 1
+        return f"echo: {request['prompt']}"
+
+
+@pytest.fixture
+def calls(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
+    """AWS API calls made by the handlers' clients while the test runs, by operation name."""
+    configure_env(stack)
+    fire_app = load_handler("fire")
+    monkeypatch.setattr(fire_app, "LambdaAgents", EchoAgents)
+    counter: Counter[str] = Counter()
+
+    def count(event_name: str, **_: Any) -> None:
+        counter[event_name.rsplit(".", 1)[-1]] += 1
+
+    clients = [aws.client(service) for service in ("dynamodb", "scheduler", "lambda")]
+    for client in clients:
+        client.meta.events.register("before-send", count)
+    yield counter
+    for client in clients:
+        client.meta.events.unregister("before-send", count)
+
+
+@pytest.fixture
+def chat(monkeypatch: pytest.MonkeyPatch) -> RecordingChat:
+    recorder = RecordingChat()
+    monkeypatch.setattr(load_handler("fire"), "_chat", lambda: recorder)
+    EchoAgents.calls = 0
+    return recorder
+
+
+def tool(tool_name: str, /, **arguments: Any) -> dict[str, Any]:
+    answer: dict[str, Any] = invoke("tools", envelope(tool_name, arguments))
+    assert answer["ok"], answer
+    return answer
+
+
+def fire(schedule_id: str) -> dict[str, Any]:
+    event = {"room_id": ROOM, "reminder_id": schedule_id, "scheduled_time": SLOT, "execution_id": "e", "attempt": "1"}
+    result: dict[str, Any] = invoke("fire", event)
+    return result
+
+
+def measured(calls: Counter[str], action: Any) -> tuple[dict[str, int], Any]:
+    calls.clear()
+    out = action()
+    return dict(calls), out
+
+
+def test_create_is_one_scheduler_entry_and_one_transaction(calls: Counter[str]) -> None:
+    once, _ = measured(calls, lambda: tool("create_reminder", message="stand up", time="in 30 minutes"))
+    assert once == {"CreateSchedule": 1, "TransactWriteItems": 1}
+    weekly, _ = measured(calls, lambda: tool("create_reminder", message="review", cron="0 9 * * 1"))
+    assert weekly == {"CreateSchedule": 1, "TransactWriteItems": 1}
+    # day of month OR day of week: two EventBridge expressions, so two entries, still one transaction
+    either, _ = measured(calls, lambda: tool("create_reminder", message="pay", cron="0 9 1 * 1"))
+    assert either == {"CreateSchedule": 2, "TransactWriteItems": 1}
+
+
+def test_list_is_one_query(calls: Counter[str]) -> None:
+    for n in range(3):
+        tool("create_reminder", message=f"r{n}", time=f"in {n + 1} hours")
+    listed, answer = measured(calls, lambda: tool("list_reminders"))
+    assert listed == {"Query": 1}
+    assert len(answer["result"]["schedules"]) == 3
+
+
+def test_delete_reads_once_writes_once_and_removes_its_entry(calls: Counter[str]) -> None:
+    sid = tool("create_reminder", message="gone", time="in 30 minutes")["result"]["id"]
+    deleted, _ = measured(calls, lambda: tool("delete_reminder", id=sid))
+    assert deleted == {"GetItem": 1, "TransactWriteItems": 1, "DeleteSchedule": 1}
+
+
+@pytest.mark.parametrize(
+    ("create", "arguments"),
+    [
+        ("create_reminder", {"message": "stand up", "time": "in 30 minutes"}),
+        ("create_reminder", {"message": "review", "cron": "0 9 * * 1"}),
+    ],
+    ids=["one-shot", "recurring"],
+)
+def test_fire_reads_once_claims_and_completes(
+    calls: Counter[str], chat: RecordingChat, create: str, arguments: dict[str, Any]
+) -> None:
+    sid = tool(create, **arguments)["result"]["id"]
+    fired, result = measured(calls, lambda: fire(sid))
+    assert result["outcome"] == "delivered"
+    assert fired == {"GetItem": 1, "TransactWriteItems": 2}
+    assert len(chat.sent) == 1
+
+
+def test_agent_call_fire_adds_only_the_agent_call_and_the_post(calls: Counter[str], chat: RecordingChat) -> None:
+    sid = tool("cron_create", name="summary", prompt="Summarise {room_id}", cron_expr="0 18 * * *")["result"]["id"]
+    fired, result = measured(calls, lambda: fire(sid))
+    assert result["outcome"] == "delivered"
+    assert fired == {"GetItem": 1, "TransactWriteItems": 2}
+    assert EchoAgents.calls == 1 and len(chat.sent) == 1
+
+
+def test_a_duplicate_fire_stops_at_the_claim(calls: Counter[str], chat: RecordingChat) -> None:
+    sid = tool("create_reminder", message="once", cron="0 9 * * 1")["result"]["id"]
+    assert fire(sid)["outcome"] == "delivered"
+    again, result = measured(calls, lambda: fire(sid))
+    assert result["outcome"] == "duplicate"
+    assert again == {"GetItem": 1, "TransactWriteItems": 1}
+    assert len(chat.sent) == 1
+
+
+def fresh_import(function: str) -> ModuleType:
+    """Import a function's app.py anew, as a new execution environment would."""
+    spec = importlib.util.spec_from_file_location(
+        f"cronbell_init_{uuid.uuid4().hex}", ROOT / "functions" / function / "app.py"
+    )
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture
+def in_lambda(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    configure_env(stack)
+    monkeypatch.setenv("AWS_LAMBDA_FUNCTION_NAME", "cronbell-test")
+    yield monkeypatch
+    wiring.settings.cache_clear()
+    wiring.deps.cache_clear()
+
+
+@pytest.mark.parametrize("function", ["tools", "fire"])
+def test_in_lambda_the_clients_are_built_while_the_function_initialises(
+    in_lambda: pytest.MonkeyPatch, function: str
+) -> None:
+    fresh_import(function)
+    assert wiring.deps.cache_info().currsize == 1
+
+
+def test_outside_lambda_importing_a_handler_builds_nothing(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> None:
+    configure_env(stack)
+    monkeypatch.delenv("AWS_LAMBDA_FUNCTION_NAME", raising=False)
+    fresh_import("tools")
+    assert wiring.deps.cache_info().currsize == 0
+
+
+def test_a_failure_at_init_is_left_to_the_first_invocation(in_lambda: pytest.MonkeyPatch) -> None:
+    in_lambda.setenv("AGENTS", "{not json")
+    wiring.settings.cache_clear()
+    app = fresh_import("tools")  # the import itself never fails
+    assert wiring.deps.cache_info().currsize == 0
+    with pytest.raises(ValueError):
+        app.lambda_handler(envelope("list_reminders"), LambdaContext())
