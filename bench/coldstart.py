@@ -5,9 +5,11 @@ start faster. Each handler runs from a staged copy laid out as Lambda lays it ou
 first on the path, then the layer's: cronbell and the layer's dependencies, copied from this
 interpreter's site-packages), with bytecode writes off as on Lambda's read-only code folders. boto3,
 which the runtime provides, comes with its bytecode in every variant and in the floor. Two policies are
-staged: the layer and the function as `sam build` ships them (source only, all compiled again on every
-cold start) and with their bytecode shipped. Every variant runs once per round, rounds interleaved, so a
-noisy machine moves them all alike; the medians are compared.
+staged: the layer with its bytecode, as `sam build` ships it (layers/common/Makefile compiles it), and
+the layer as source only (as SAM's python3.12 build method would ship it: every module compiled again on
+every cold start). The function's own folder is source in both, as `sam build` copies it. Every variant
+runs once per round, rounds interleaved, so a noisy machine moves them all alike; the medians are
+compared.
 """
 
 from __future__ import annotations
@@ -49,8 +51,8 @@ class Variant:
 
 def stage(workdir: Path, ship_pyc: bool, packages: list[str]) -> tuple[Path, dict[str, Path]]:
     """A layer folder (cronbell and the dependency `packages`) and function folders, without bytecode;
-    with bytecode for this interpreter when `ship_pyc` (standing in for the runtime's, built into the
-    artifact)."""
+    the layer with bytecode for this interpreter when `ship_pyc` (standing in for the runtime's, which
+    the layer's Makefile builds into the artifact)."""
     layer = workdir / "layer"
     shutil.copytree(LAYER_SRC / "cronbell", layer / "cronbell", ignore=_IGNORE)
     for name in packages:
@@ -68,8 +70,6 @@ def stage(workdir: Path, ship_pyc: bool, packages: list[str]) -> tuple[Path, dic
         shutil.copytree(ROOT / "functions" / name, functions[name], ignore=_IGNORE)
     if ship_pyc:
         compile_tree(sys.executable, layer, "/opt/python")
-        for folder in functions.values():
-            compile_tree(sys.executable, folder, "/var/task")
     return layer, functions
 
 
@@ -107,7 +107,7 @@ if __name__ == "__main__":
     from bench.package import build
 
     with tempfile.TemporaryDirectory(prefix="cronbell-bench-") as tmp:
-        packages = build(Path(tmp) / "artifacts").packages
+        packages = build(Path(tmp) / "artifacts").packages  # the layer's dependencies: no bytecode needed
         rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 9
         for label, (wall, cpu) in measure(Path(tmp) / "cold", rounds, packages).items():
             print(f"{label:14} wall {wall * 1000:7.1f} ms  cpu {cpu * 1000:7.1f} ms")
@@ -116,7 +116,7 @@ if __name__ == "__main__":
 # Parts of a handler's import, from `python -X importtime`: part -> (modules, with the modules they import)
 PARTS = {
     "boto3": ("boto3", True),
-    "pydantic and the argument models": ("cronbell.core.arguments", True),
+    "argument validation (contract)": ("cronbell.core.validation", True),
     "date and cron grammar (regexes compiled at import)": ("cronbell.core.when cronbell.core.cron", False),
     "Powertools": ("aws_lambda_powertools", True),
 }

@@ -1,15 +1,15 @@
 """The deployed artifacts, built the way `sam build` builds them, and their sizes.
 
-`sam build` needs the runtime's Python and is not always at hand, so this does the same packaging:
-the layer holds the wheels of `layers/common/requirements.txt` for the runtime's platform (arm64,
-CPython 3.12; boto3 comes with the runtime) plus a copy of the `cronbell` package; each function is a
-copy of its folder. `sam build`'s Python workflow (aws-lambda-builders) downloads the wheels and
-extracts them, and copies the source without `__pycache__`: the artifact holds no bytecode at all, so
-in Lambda, whose code folders are read-only, every module is compiled again on every cold start.
-`pip install --no-compile --target` gives the same files.
+The layer is built by the very target `sam build` runs for it (`BuildMethod: makefile` in template.yaml):
+`make -f layers/common/Makefile build-CommonLayer ARTIFACTS_DIR=...`, which pip-installs the wheels of
+`layers/common/requirements.txt` for the runtime's platform (arm64, CPython 3.12; boto3 comes with the
+runtime) with `--no-compile`, copies the `cronbell` package without `__pycache__`, and compiles it all
+with a Python of the runtime's version when this machine has one (bytecode of another version would be
+ignored by the runtime). Each function is a copy of its folder, as `sam build`'s python3.12 build method
+copies it (no bytecode: a function's own code is one small module).
 
-The alternative, `ship_bytecode`, compiles everything with a Python of the runtime's version, when this
-machine has one (bytecode of another version would be ignored by the runtime).
+`without_bytecode` gives the same layer as the python3.12 build method would (the source only), for
+comparison.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from pathlib import Path
 from bench.common import FUNCTIONS, LAYER_SRC, ROOT
 
 RUNTIME = "3.12"
-PLATFORM = ("--platform", "manylinux2014_aarch64", "--only-binary=:all:", "--python-version", RUNTIME)
 _IGNORE = shutil.ignore_patterns("__pycache__", "*.pyc", ".mypy_cache", ".pytest_cache")
 
 
@@ -93,20 +92,16 @@ class Artifacts:
         return sorted(n for n in names if n != "cronbell" and not n.endswith(".dist-info") and n != "__pycache__")
 
 
-def build(workdir: Path) -> Artifacts:
-    """The layer and the functions under `workdir`, as `sam build` lays them out (no bytecode)."""
+def build(workdir: Path, python: str | None = None) -> Artifacts:
+    """The layer (by its Makefile, bytecode compiled with `python` when given) and the functions under
+    `workdir`, as `sam build` lays them out."""
     art = Artifacts(root=workdir, layer=workdir / "layer")
-    site = art.layer / "python"
-    site.mkdir(parents=True)
-    pip = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-compile"]
+    art.layer.mkdir(parents=True)
     subprocess.run(
-        [*pip, "--target", str(site), *PLATFORM, "--implementation", "cp", "-r", str(LAYER_SRC / "requirements.txt")],
-        check=True,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    shutil.rmtree(site / "bin", ignore_errors=True)  # console scripts: not part of a wheel's extracted files
-    shutil.copytree(LAYER_SRC / "cronbell", site / "cronbell", ignore=_IGNORE)
+        ["make", "--no-print-directory", "-f", str(LAYER_SRC / "Makefile"), "build-CommonLayer",
+         f"ARTIFACTS_DIR={art.layer}", f"PYTHON={sys.executable}", f"RUNTIME_PYTHON={python or 'false'}"],
+        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
     for name in FUNCTIONS:
         target = workdir / "functions" / name
         shutil.copytree(ROOT / "functions" / name, target, ignore=_IGNORE)
@@ -115,12 +110,19 @@ def build(workdir: Path) -> Artifacts:
     return art
 
 
-def ship_bytecode(art: Artifacts, python: str) -> None:
-    """The alternative policy: every module of the layer and the functions ships compiled for the runtime."""
-    compile_tree(python, art.layer / "python", "/opt/python")
-    for folder in art.functions.values():
-        compile_tree(python, folder, "/var/task")
-    measure(art)
+def without_bytecode(art: Artifacts, workdir: Path) -> Artifacts:
+    """A copy of `art` without any bytecode: the layer as the python3.12 build method packages it."""
+    out = Artifacts(root=workdir, layer=workdir / "layer")
+    shutil.copytree(art.layer, out.layer, ignore=_IGNORE)
+    for name, folder in art.functions.items():
+        out.functions[name] = workdir / "functions" / name
+        shutil.copytree(folder, out.functions[name], ignore=_IGNORE)
+    measure(out)
+    return out
+
+
+def has_bytecode(folder: Path) -> bool:
+    return any(folder.rglob("*.pyc"))
 
 
 def measure(art: Artifacts) -> None:

@@ -5,8 +5,8 @@
 
 Cold start and warm overhead are ratios to a floor measured in the same run, interleaved, so a busy
 machine moves the figure and its floor alike. AWS calls are counted at the moto server. Sizes are those of
-the artifacts as `sam build` packages them (see bench/package.py). The storm fires N one-shots due in the
-same minute. docs/performance.md explains each figure and records a run.
+the artifacts as `sam build` packages them (the layer by its Makefile; see bench/package.py). The storm
+fires N one-shots due in the same minute. docs/performance.md explains each figure and records a run.
 """
 
 from __future__ import annotations
@@ -38,7 +38,6 @@ CALL_TARGETS = {  # AWS calls (chat posts and agent invocations apart)
     "fire recurring": 3,
     "fire agent_call": 3,
 }
-WITHOUT_PYDANTIC = ("pydantic", "pydantic_core", "annotated_types", "typing_inspection")
 
 
 def progress(message: str) -> None:
@@ -62,18 +61,16 @@ def wait(*processes: subprocess.Popen[bytes]) -> None:
 
 def artifacts(tmp: Path) -> dict[str, Any]:
     python = package.runtime_python()
-    art = package.build(tmp / "artifacts")
-    out: dict[str, Any] = {
-        "compiled_with": f"CPython {package.RUNTIME}" if python else "",
+    art = package.build(tmp / "artifacts", python)
+    source = package.without_bytecode(art, tmp / "artifacts-source")
+    return {
+        "compiled_with": f"CPython {package.RUNTIME}" if package.has_bytecode(art.layer) else "",
         "sam_build": dict(art.sizes),
         "parts": dict(art.parts),
+        "source": dict(source.sizes),
+        "source_parts": dict(source.parts),
         "packages": art.packages,
     }
-    if python:
-        package.ship_bytecode(art, python)
-        out["bytecode"] = dict(art.sizes)
-        out["bytecode_parts"] = dict(art.parts)
-    return out
 
 
 def operations(tmp: Path, rounds: int) -> dict[str, Any]:
@@ -170,7 +167,7 @@ def table(r: dict[str, Any]) -> str:
         f"  {'floor':40} {floor_wall * 1000:5.0f}ms {1:8.2f} {1:12.2f}",
     ]
     for name in ("tools", "fire"):
-        for policy, label in (("source", "as sam build ships it (source)"), ("pyc", "bytecode shipped")):
+        for policy, label in (("source", "layer as source only"), ("pyc", "as sam build ships it")):
             wall, cpu = cold[f"{name}/{policy}"]
             ratio = wall / floor_wall
             lines.append(
@@ -179,7 +176,7 @@ def table(r: dict[str, Any]) -> str:
             )
     for label, parts in r["cold_parts"].items():
         text = ", ".join(f"{part} {ms:.0f}" for part, ms in parts.items())
-        name = label.replace("/pyc", ", bytecode shipped").replace("/source", ", source")
+        name = label.replace("/pyc", ", as sam build ships it").replace("/source", ", layer as source only")
         lines.append(f"  {name}, ms by part (-X importtime, median): {text}")
     ops = r["operations"]
     lines += [
@@ -204,24 +201,21 @@ def table(r: dict[str, Any]) -> str:
             f" {verdict(f['overhead'] <= OVERHEAD_TARGET)}"
         )
     art = r["artifacts"]
-    compiled = art["compiled_with"] or "none (no Python 3.12 here: the bytecode rows are left out)"
+    compiled = art["compiled_with"] or "none (no Python 3.12 here: the layer is built without bytecode)"
     lines += [
         "",
-        f"Artifact size: arm64, python3.12; sam build ships no bytecode; bytecode compiled with {compiled}",
+        f"Artifact size: arm64, python3.12; layer built by layers/common/Makefile, bytecode compiled with {compiled}",
         f"  {'artifact':44} {'unzipped':>10} {'zipped':>10} {'target':>10}",
     ]
-    rows = [("as sam build packages it", art["sam_build"], art["parts"])]
-    if "bytecode" in art:
-        rows.append(("with bytecode", art["bytecode"], art["bytecode_parts"]))
-    for label, sizes, parts in rows:
+    rows = [("as sam build packages it", art["sam_build"]), ("source only, for comparison", art["source"])]
+    for i, (label, sizes) in enumerate(rows):
         layer_raw, layer_zip = sizes["layer"]
-        without = layer_raw - sum(parts.get(p, 0) for p in WITHOUT_PYDANTIC)
-        lines += [
+        lines.append(
             f"  {'layer, ' + label:44} {mb(layer_raw):>10} {mb(layer_zip):>10}"
-            f"   <={LAYER_TARGET_MB:.0f} MB {verdict(layer_raw / 1e6 <= LAYER_TARGET_MB)}",
-            f"  {'  the same without pydantic':44} {mb(without):>10} {'':>10}"
-            f"   <={LAYER_TARGET_MB:.0f} MB {verdict(without / 1e6 <= LAYER_TARGET_MB)}",
-        ]
+            f"   <={LAYER_TARGET_MB:.0f} MB {verdict(layer_raw / 1e6 <= LAYER_TARGET_MB)}"
+        )
+        if i:
+            continue
         for name in ("tools", "fire"):
             raw, zipped = sizes[name]
             lines.append(
@@ -264,6 +258,8 @@ def main() -> None:
     parser.add_argument("--cold-rounds", type=int, help="fresh interpreters per cold-start variant (15)")
     parser.add_argument("--json", help="also write every figure to this file")
     args = parser.parse_args()
+    if str(ROOT / "layers" / "common") not in sys.path:  # the storm seeds schedules with cronbell's own keys
+        sys.path.insert(0, str(ROOT / "layers" / "common"))
     quick = args.quick
     n_storm = args.storm or (500 if quick else 10_000)
     n_box = args.sandbox_storm or (50 if quick else 200)

@@ -1,13 +1,20 @@
-"""Write the tool schemas in docs/tools/ from the argument models, for each kind of bot.
+"""Write the tool schemas in docs/tools/ and the run-time contract from the argument models.
 
     python scripts/schemas.py            # (re)write the files
     python scripts/schemas.py --check    # exit 1, naming the files that are out of date
 
-One source: `cronbell.core.arguments.TOOL_ARGUMENTS` (the strict pydantic models) and
-`TOOL_DESCRIPTIONS`. Each provider gets the plain JSON Schema subset it accepts: no pydantic titles,
-optionals as their plain type (not `anyOf` with null), `additionalProperties: false`, sorted
-`required`. Rules that span fields ("exactly one of `time` or `cron`") stay in the descriptions and
-are enforced by the tools function itself.
+One source: `cronbell.core.arguments.TOOL_ARGUMENTS` (the strict pydantic models, with their `RULES`)
+and `TOOL_DESCRIPTIONS`. Each provider gets the plain JSON Schema subset it accepts: no pydantic
+titles, optionals as their plain type (not `anyOf` with null), `additionalProperties: false`, sorted
+`required`. Rules that span fields ("exactly one of `time` or `cron`") stay in the descriptions for
+the model to read.
+
+The tools function validates arguments without pydantic, against `layers/common/cronbell/core/
+contract.json` (read by `cronbell.core.validation`): per tool, JSON-schema-like properties in the
+models' field order (type, `nullable`, `default`, `stripWhitespace`, `minLength`/`maxLength` counted
+after stripping, `minimum`/`maximum`, `maxItems`, `items`, `enum`), `required`,
+`additionalProperties: false` and the models' `rules`. A construct the run-time validator does not
+know makes this script fail rather than write a contract that checks less than the models.
 """
 
 from __future__ import annotations
@@ -15,12 +22,16 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import types
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT / "layers" / "common") not in sys.path:
     sys.path.insert(0, str(ROOT / "layers" / "common"))
+
+from annotated_types import Ge, Le, MaxLen  # noqa: E402
+from pydantic import StringConstraints  # noqa: E402
 
 from cronbell.core.arguments import TOOL_ARGUMENTS, TOOL_DESCRIPTIONS, _Args  # noqa: E402
 
@@ -28,6 +39,7 @@ OPENAI = "docs/tools/openai.json"
 ANTHROPIC = "docs/tools/anthropic.json"
 BEDROCK = "docs/tools/bedrock-agent-functions.json"
 MCP = "docs/tools/mcp-tools.json"
+CONTRACT = "layers/common/cronbell/core/contract.json"
 
 BEDROCK_TYPES = ("string", "number", "integer", "boolean", "array")
 BEDROCK_PARAMETER_DESCRIPTION_MAX = 500
@@ -204,6 +216,79 @@ def bedrock_functions() -> dict[str, Any]:
     return {"functions": functions}
 
 
+def _runtime_property(annotation: Any, metadata: list[Any], where: str) -> dict[str, Any]:
+    """One field's type and constraints as `cronbell.core.validation` reads them."""
+    if get_origin(annotation) is Annotated:
+        return _runtime_property(get_args(annotation)[0], [*annotation.__metadata__, *metadata], where)
+    if get_origin(annotation) in (Union, types.UnionType):
+        kept = [arg for arg in get_args(annotation) if arg is not type(None)]
+        if len(kept) != 1 or len(kept) == len(get_args(annotation)):
+            raise ValueError(f"{where}: only `X | None` unions are supported")
+        return {**_runtime_property(kept[0], metadata, where), "nullable": True}
+    prop: dict[str, Any]
+    if get_origin(annotation) is Literal:
+        choices = list(get_args(annotation))
+        if not all(isinstance(c, str) for c in choices):
+            raise ValueError(f"{where}: only string literals are supported")
+        prop = {"type": "string", "enum": choices}
+    elif annotation is str:
+        prop = {"type": "string"}
+    elif annotation is bool:
+        prop = {"type": "boolean"}
+    elif annotation is int:
+        prop = {"type": "integer"}
+    elif get_origin(annotation) is list:
+        prop = {"type": "array", "items": _runtime_property(get_args(annotation)[0], [], f"{where}[]")}
+    else:
+        raise ValueError(f"{where}: type {annotation!r} has no run-time check")
+    for item in metadata:
+        if isinstance(item, StringConstraints) and prop["type"] == "string" and "enum" not in prop:
+            known = {"strip_whitespace": "stripWhitespace", "min_length": "minLength", "max_length": "maxLength"}
+            for attr in ("to_upper", "to_lower", "strict", "pattern", "ascii_only"):
+                if getattr(item, attr) is not None:
+                    raise ValueError(f"{where}: string constraint {attr} has no run-time check")
+            prop.update({key: getattr(item, attr) for attr, key in known.items() if getattr(item, attr) is not None})
+        elif isinstance(item, Ge) and prop["type"] == "integer":
+            prop["minimum"] = item.ge
+        elif isinstance(item, Le) and prop["type"] == "integer":
+            prop["maximum"] = item.le
+        elif isinstance(item, MaxLen) and prop["type"] == "array":
+            prop["maxItems"] = item.max_length
+        else:
+            raise ValueError(f"{where}: constraint {item!r} has no run-time check")
+    return prop
+
+
+def runtime_contract() -> dict[str, Any]:
+    """What `cronbell.core.validation` checks, per tool (see the module docstring)."""
+    tools: dict[str, Any] = {}
+    for name, model in TOOL_ARGUMENTS.items():
+        if model.model_config.get("extra") != "forbid" or not model.model_config.get("strict"):
+            raise ValueError(f"{name}: the run-time check assumes strict models that forbid extra arguments")
+        properties: dict[str, Any] = {}
+        required = []
+        for field, info in model.model_fields.items():
+            if info.alias is not None or info.validation_alias is not None:
+                raise ValueError(f"{name}.{field}: aliases have no run-time check")
+            prop = _runtime_property(info.annotation, list(info.metadata), f"{name}.{field}")
+            if info.is_required():
+                required.append(field)
+            else:
+                prop["default"] = info.get_default(call_default_factory=True)
+            properties[field] = prop
+        tools[name] = {
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+            "rules": [dict(rule) for rule in model.RULES],
+        }
+    return {
+        "about": "The tools' argument contract, generated from cronbell.core.arguments by scripts/schemas.py.",
+        "tools": tools,
+    }
+
+
 def documents() -> dict[str, Any]:
     """Each generated file (path relative to the repository root) and its content."""
     return {
@@ -211,10 +296,15 @@ def documents() -> dict[str, Any]:
         ANTHROPIC: anthropic_tools(),
         BEDROCK: bedrock_functions(),
         MCP: mcp_tools(),
+        CONTRACT: runtime_contract(),
     }
 
 
-def render(document: Any) -> str:
+def render(document: Any, path: str = "") -> str:
+    """A file's text: sorted keys, except in the run-time contract, whose field order is the order in
+    which problems are reported."""
+    if path == CONTRACT:
+        return json.dumps(document, indent=1, ensure_ascii=False) + "\n"
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 
@@ -223,7 +313,7 @@ def stale(root: Path = ROOT) -> list[str]:
     out = []
     for path, document in documents().items():
         target = root / path
-        if not target.exists() or target.read_text(encoding="utf-8") != render(document):
+        if not target.exists() or target.read_text(encoding="utf-8") != render(document, path):
             out.append(path)
     return out
 
@@ -240,7 +330,7 @@ def main(argv: list[str] | None = None) -> int:
     for path, document in documents().items():
         target = ROOT / path
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(render(document), encoding="utf-8")
+        target.write_text(render(document, path), encoding="utf-8")
         print(f"wrote {path}")
     return 0
 

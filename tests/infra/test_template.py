@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import string
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -313,7 +314,15 @@ def test_fire_function_async_retries_end_in_its_dead_letter_queue(template: dict
 def test_layer_builds_for_arm64(template: dict[str, Any]) -> None:
     layer = _resource(template, "CommonLayer")
     assert layer["Properties"]["ContentUri"] == "layers/common/"
-    assert layer["Metadata"] == {"BuildMethod": "python3.12", "BuildArchitecture": "arm64"}
+    assert layer["Metadata"] == {"BuildMethod": "makefile", "BuildArchitecture": "arm64"}
+    # the target sam build runs for a makefile layer, dry run: the layer's content goes under python/
+    dry = subprocess.run(
+        ["make", "-n", "-f", "layers/common/Makefile", "build-CommonLayer", "ARTIFACTS_DIR=out"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert '--target "out/python"' in dry and "--platform manylinux2014_aarch64" in dry and "--no-compile" in dry
+    assert "--python-version 3.12" in dry and "--only-binary=:all:" in dry
+    assert '"out/python/cronbell"' in dry and "compileall" in dry and "-d /opt/python" in dry
     assert template["Globals"]["Function"]["Architectures"] == ["arm64"]
     for logical_id in ("ToolsFunction", "FireFunction"):
         assert _props(template, logical_id)["Layers"] == [{"Ref": "CommonLayer"}]

@@ -4,12 +4,19 @@ from typing import Any
 
 import pytest
 
-from cronbell.core import errors
-from cronbell.core.arguments import CreateReminder, CronCreate, ListReminders, RunNow, parse
+from cronbell.core import arguments, errors, validation
 from cronbell.core.envelope import parse_request
 from cronbell.core.errors import ToolError
 
 CTX = {"room_id": "!r:x", "user_id": "@u:x"}
+
+
+def pydantic_parse(tool: str, args: Any) -> Any:
+    return arguments.parse(arguments.TOOL_ARGUMENTS[tool], args)
+
+
+# The run-time validator and the models it is generated from must answer alike: every case runs on both.
+PARSERS = pytest.mark.parametrize("parse", [validation.parse, pydantic_parse], ids=["runtime", "pydantic"])
 
 
 def code_of(fn: Any, *args: Any) -> str:
@@ -46,47 +53,108 @@ def test_bad_room(room: Any) -> None:
     )
 
 
-def test_arguments_as_json_text() -> None:
-    args = parse(CreateReminder, '{"message": "hi", "time": "10:00"}')
+@PARSERS
+def test_arguments_as_json_text(parse: Any) -> None:
+    args = parse("create_reminder", '{"message": "hi", "time": "10:00"}')
     assert args.message == "hi" and args.time == "10:00"
-    assert parse(ListReminders, "").include_inactive is False
-    assert code_of(parse, ListReminders, "{not json") == errors.INVALID_ARGUMENTS
+    assert args.cron is None and args.recurring is None and args.timezone is None
+    assert parse("list_reminders", "").include_inactive is False
+    assert parse("list_reminders", None).include_inactive is False
+    assert code_of(parse, "list_reminders", "{not json") == errors.INVALID_ARGUMENTS
+    assert code_of(parse, "list_reminders", "[1]") == errors.INVALID_ARGUMENTS
+    assert code_of(parse, "list_reminders", 7) == errors.INVALID_ARGUMENTS
 
 
+@PARSERS
 @pytest.mark.parametrize(
-    ("model", "args", "code"),
+    ("tool", "args", "code"),
     [
-        (CreateReminder, {"message": "hi"}, errors.INVALID_ARGUMENTS),
-        (CreateReminder, {"message": "hi", "time": "10:00", "room_id": "!other:x"}, errors.INVALID_ARGUMENTS),
-        (CreateReminder, {"message": "  ", "time": "10:00"}, errors.INVALID_ARGUMENTS),
-        (CreateReminder, {"message": "m" * 2001, "time": "10:00"}, errors.TOO_LONG),
+        ("create_reminder", {"message": "hi"}, errors.INVALID_ARGUMENTS),
+        ("create_reminder", {"message": "hi", "time": "10:00", "room_id": "!other:x"}, errors.INVALID_ARGUMENTS),
+        ("create_reminder", {"message": "  ", "time": "10:00"}, errors.INVALID_ARGUMENTS),
+        ("create_reminder", {"message": "m" * 2001, "time": "10:00"}, errors.TOO_LONG),
         (
-            CreateReminder,
+            "create_reminder",
             {"message": "hi", "cron": "0 9 * * *", "recurring": False},
             errors.INVALID_ARGUMENTS,
         ),
         (
-            CronCreate,
+            "cron_create",
             {"name": "n", "prompt": "p", "fire_at": "2030-01-01T00:00:00Z", "recurring": True},
             errors.INVALID_ARGUMENTS,
         ),
         (
-            CronCreate,
+            "cron_create",
             {"name": "n", "prompt": "p", "cron_expr": "0 9 * * *", "timeout_seconds": 0},
             errors.INVALID_ARGUMENTS,
         ),
         (
-            CronCreate,
+            "cron_create",
             {"name": "n", "prompt": "p", "cron_expr": "0 9 * * *", "skills": ["a"] * 21},
             errors.TOO_LONG,
         ),
-        (RunNow, {"kind": "message", "target": "x"}, errors.INVALID_ARGUMENTS),
-        (ListReminders, {"include_inactive": "true"}, errors.INVALID_ARGUMENTS),
+        ("run_now", {"kind": "message", "target": "x"}, errors.INVALID_ARGUMENTS),
+        ("list_reminders", {"include_inactive": "true"}, errors.INVALID_ARGUMENTS),
     ],
 )
-def test_argument_refusals(model: Any, args: dict[str, Any], code: str) -> None:
-    assert code_of(parse, model, args) == code
+def test_argument_refusals(parse: Any, tool: str, args: dict[str, Any], code: str) -> None:
+    assert code_of(parse, tool, args) == code
 
 
-def test_text_is_stripped() -> None:
-    assert parse(CreateReminder, {"message": "  hi  ", "time": " 10:00 "}).message == "hi"
+@PARSERS
+def test_text_is_stripped(parse: Any) -> None:
+    args = parse("create_reminder", {"message": "  hi\u3000", "time": " 10:00 "})
+    assert (args.message, args.time) == ("hi", "10:00")
+    # only Unicode white space is stripped: the control characters Python's str.strip() also drops stay
+    assert parse("delete_reminder", {"id": "\x1cabc\xa0"}).id == "\x1cabc"
+
+
+@PARSERS
+def test_defaults_and_every_field_present(parse: Any) -> None:
+    job = parse("cron_create", {"name": "n", "prompt": "p", "cron_expr": "0 9 * * *"})
+    assert job.skills == [] and job.recurring is None and job.timeout_seconds is None and job.channel is None
+    assert parse("run_now", {"target": "x"}).kind == "cron"
+    assert parse("cron_list", {}) is not None
+
+
+@PARSERS
+def test_no_coercion(parse: Any) -> None:
+    for tool, args in (
+        ("list_reminders", {"include_inactive": 1}),
+        ("list_reminders", {"include_inactive": None}),  # not optional: only true or false
+        ("snooze_reminder", {"id": "x", "minutes": True}),
+        ("snooze_reminder", {"id": "x", "minutes": 15.0}),
+        ("delete_reminder", {"id": 42}),
+        ("cron_create", {"name": "n", "prompt": "p", "cron_expr": "x", "skills": "web"}),
+        ("cron_create", {"name": "n", "prompt": "p", "cron_expr": "x", "skills": None}),
+        ("run_now", {"kind": " cron", "target": "x"}),
+    ):
+        assert code_of(parse, tool, args) == errors.INVALID_ARGUMENTS, (tool, args)
+
+
+@PARSERS
+def test_every_problem_is_reported_field_by_field(parse: Any) -> None:
+    with pytest.raises(ToolError) as info:
+        parse("create_reminder", {"message": "m" * 2001, "time": 5, "room_id": "!x:y"})
+    assert info.value.code == errors.TOO_LONG
+    assert info.value.details == {
+        "problems": [
+            "message: String should have at most 2000 characters",
+            "time: Input should be a valid string",
+            "room_id: Extra inputs are not permitted",
+        ]
+    }
+    with pytest.raises(ToolError) as info:
+        parse("create_reminder", {"message": "hi"})
+    assert info.value.details == {"problems": ["arguments: give exactly one of `time` (once) or `cron` (recurring)"]}
+
+
+def test_runtime_arguments_are_read_only() -> None:
+    args = validation.parse("snooze_reminder", {"id": "x", "minutes": 5})
+    assert (args.id, args.minutes, args.until) == ("x", 5, None)
+    with pytest.raises(AttributeError):
+        args.minutes = 6
+    with pytest.raises(AttributeError):
+        _ = args.room_id
+    assert args == validation.parse("snooze_reminder", '{"id": " x ", "minutes": 5}')
+    assert args.as_dict() == {"id": "x", "minutes": 5, "until": None}

@@ -1,4 +1,5 @@
-"""The tool schemas in docs/tools/ come from the argument models and are what each provider accepts."""
+"""The tool schemas in docs/tools/ and the run-time contract come from the argument models; the schemas are
+what each provider accepts."""
 
 from __future__ import annotations
 
@@ -9,15 +10,8 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from cronbell.core import errors
-from cronbell.core.arguments import (
-    MAX_SNOOZE_MINUTES,
-    TOOL_ARGUMENTS,
-    TOOL_DESCRIPTIONS,
-    SnoozeReminder,
-    UpdateReminder,
-    parse,
-)
+from cronbell.core import arguments, errors, validation
+from cronbell.core.arguments import MAX_SNOOZE_MINUTES, TOOL_ARGUMENTS, TOOL_DESCRIPTIONS, parse
 from cronbell.core.errors import ToolError
 from cronbell.usecases.tools import USE_CASES
 from scripts import schemas
@@ -60,7 +54,7 @@ def input_schemas() -> dict[str, dict[str, dict[str, Any]]]:
 def test_committed_files_match_the_models() -> None:
     for path, document in schemas.documents().items():
         on_disk = (ROOT / path).read_text(encoding="utf-8")
-        assert on_disk == schemas.render(document), f"{path} is out of date: run `make schemas`"
+        assert on_disk == schemas.render(document, path), f"{path} is out of date: run `make schemas`"
     assert schemas.main(["--check"]) == 0
 
 
@@ -68,17 +62,62 @@ def test_check_names_the_files_that_differ(tmp_path: Path) -> None:
     assert sorted(schemas.stale(tmp_path)) == sorted(schemas.documents())
     for path, document in schemas.documents().items():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(schemas.render(document), encoding="utf-8")
+        (tmp_path / path).write_text(schemas.render(document, path), encoding="utf-8")
     assert schemas.stale(tmp_path) == []
     mcp = tmp_path / schemas.MCP
     mcp.write_text(mcp.read_text(encoding="utf-8").replace("skip_next", "skip_later"), encoding="utf-8")
     assert schemas.stale(tmp_path) == [schemas.MCP]
+    contract = tmp_path / schemas.CONTRACT
+    contract.write_text(contract.read_text(encoding="utf-8").replace('"maxLength": 2000', '"maxLength": 2001'))
+    assert schemas.stale(tmp_path) == [schemas.MCP, schemas.CONTRACT]
 
 
 def test_output_is_deterministic_and_sorted() -> None:
     text = schemas.render({"b": 1, "a": [{"d": 2, "c": 3}]})
     assert text == '{\n  "a": [\n    {\n      "c": 3,\n      "d": 2\n    }\n  ],\n  "b": 1\n}\n'
     assert schemas.render(schemas.documents()) == schemas.render(schemas.documents())
+    # the run-time contract keeps the models' field order: problems are reported in that order
+    assert schemas.render({"b": 1, "a": 2}, schemas.CONTRACT) == '{\n "b": 1,\n "a": 2\n}\n'
+
+
+def test_runtime_contract_follows_the_models() -> None:
+    tools = validation.contract()
+    assert tools == schemas.runtime_contract()["tools"]
+    assert list(tools) == list(TOOL_ARGUMENTS)
+    for name, model in TOOL_ARGUMENTS.items():
+        spec = tools[name]
+        assert list(spec["properties"]) == list(model.model_fields)  # same order
+        assert spec["required"] == [f for f, info in model.model_fields.items() if info.is_required()]
+        assert spec["additionalProperties"] is False
+        assert spec["rules"] == list(model.RULES)
+        for field, prop in spec["properties"].items():
+            info = model.model_fields[field]
+            assert ("default" in prop) is not info.is_required()
+            if prop["type"] == "string" and "enum" not in prop:
+                assert prop["stripWhitespace"] is True and prop["minLength"] == 1
+    props = tools["snooze_reminder"]["properties"]
+    assert props["minutes"] == {
+        "type": "integer", "minimum": 1, "maximum": MAX_SNOOZE_MINUTES, "nullable": True, "default": None
+    }  # fmt: skip
+    assert tools["cron_create"]["properties"]["skills"]["maxItems"] == 20
+    assert tools["cron_create"]["properties"]["skills"]["default"] == []
+    assert tools["run_now"]["properties"]["kind"] == {"type": "string", "enum": ["cron"], "default": "cron"}
+    assert tools["list_reminders"]["properties"]["include_inactive"] == {"type": "boolean", "default": False}
+
+
+def test_a_constraint_without_a_runtime_check_stops_the_generator() -> None:
+    from typing import Annotated
+
+    from pydantic import Field, StringConstraints
+
+    with pytest.raises(ValueError, match="no run-time check"):
+        schemas._runtime_property(Annotated[str, StringConstraints(pattern="^a")], [], "x")
+    with pytest.raises(ValueError, match="no run-time check"):
+        schemas._runtime_property(float, [], "x")
+    with pytest.raises(ValueError, match=r"only `X \| None`"):
+        schemas._runtime_property(str | int, [], "x")
+    with pytest.raises(ValueError, match="no run-time check"):
+        schemas._runtime_property(int, list(Field(gt=0).metadata), "x")
 
 
 def test_every_format_lists_every_tool_once() -> None:
@@ -163,26 +202,56 @@ def test_every_tool_has_a_description() -> None:
 
 
 def test_every_tool_in_the_catalog_has_a_use_case() -> None:
-    assert list(USE_CASES) == list(TOOL_ARGUMENTS)
+    assert list(USE_CASES) == list(TOOL_ARGUMENTS) == validation.tool_names()
 
 
-def refusal(model: Any, args: dict[str, Any]) -> str:
+def pydantic_parse(tool: str, args: Any) -> Any:
+    return parse(TOOL_ARGUMENTS[tool], args)
+
+
+PARSERS = pytest.mark.parametrize("parse", [validation.parse, pydantic_parse], ids=["runtime", "pydantic"])
+
+
+def refusal(parse: Any, tool: str, args: dict[str, Any]) -> str:
     with pytest.raises(ToolError) as info:
-        parse(model, args)
+        parse(tool, args)
     return info.value.code
 
 
-def test_update_needs_a_change_and_one_kind_of_time() -> None:
-    assert parse(UpdateReminder, {"id": "standup", "cron": "0 9 * * 1-5"}).cron == "0 9 * * 1-5"
-    assert refusal(UpdateReminder, {"id": "standup"}) == errors.INVALID_ARGUMENTS
-    assert refusal(UpdateReminder, {"id": "x", "time": "10:00", "cron": "0 9 * * *"}) == errors.INVALID_ARGUMENTS
-    assert refusal(UpdateReminder, {"id": "x", "message": "m" * 2001}) == errors.TOO_LONG
-    assert refusal(UpdateReminder, {"id": "x", "room_id": "!other:x", "name": "n"}) == errors.INVALID_ARGUMENTS
+@PARSERS
+def test_update_needs_a_change_and_one_kind_of_time(parse: Any) -> None:
+    u = "update_reminder"
+    assert parse(u, {"id": "standup", "cron": "0 9 * * 1-5"}).cron == "0 9 * * 1-5"
+    for field in arguments.UPDATABLE:  # each one alone is a change
+        value = "0 9 * * *" if field == "cron" else "x"
+        assert getattr(parse(u, {"id": "standup", field: value}), field) == value
+    assert refusal(parse, u, {"id": "standup"}) == errors.INVALID_ARGUMENTS
+    assert refusal(parse, u, {"id": "standup", "message": None, "time": None}) == errors.INVALID_ARGUMENTS
+    assert refusal(parse, u, {"id": "x", "time": "10:00", "cron": "0 9 * * *"}) == errors.INVALID_ARGUMENTS
+    assert refusal(parse, u, {"id": "x", "message": "m" * 2001}) == errors.TOO_LONG
+    assert refusal(parse, u, {"id": "x", "room_id": "!other:x", "name": "n"}) == errors.INVALID_ARGUMENTS
 
 
-def test_snooze_takes_exactly_one_delay_within_a_week() -> None:
-    assert parse(SnoozeReminder, {"id": "x", "minutes": MAX_SNOOZE_MINUTES}).minutes == 10080
-    assert parse(SnoozeReminder, {"id": "x", "until": "tomorrow at 9"}).until == "tomorrow at 9"
+@PARSERS
+def test_when_rules_of_the_create_tools(parse: Any) -> None:
+    c, j = "create_reminder", "cron_create"
+    assert parse(c, {"message": "m", "cron": "0 9 * * *", "recurring": True}).recurring is True
+    assert parse(c, {"message": "m", "time": "10:00", "recurring": False}).recurring is False
+    assert parse(c, {"message": "m", "time": "10:00", "recurring": True}).recurring is True  # not refused
+    assert refusal(parse, c, {"message": "m", "cron": "0 9 * * *", "recurring": False}) == errors.INVALID_ARGUMENTS
+    assert refusal(parse, c, {"message": "m", "time": "10:00", "cron": "0 9 * * *"}) == errors.INVALID_ARGUMENTS
+    job = {"name": "n", "prompt": "p"}
+    assert parse(j, {**job, "fire_at": "2030-01-01T09:00:00", "recurring": False}).recurring is False
+    assert parse(j, {**job, "cron_expr": "0 9 * * *", "recurring": False}).recurring is False  # not refused
+    assert refusal(parse, j, {**job, "fire_at": "2030-01-01T09:00:00", "recurring": True}) == errors.INVALID_ARGUMENTS
+    assert refusal(parse, j, job) == errors.INVALID_ARGUMENTS
+
+
+@PARSERS
+def test_snooze_takes_exactly_one_delay_within_a_week(parse: Any) -> None:
+    s = "snooze_reminder"
+    assert parse(s, {"id": "x", "minutes": MAX_SNOOZE_MINUTES}).minutes == 10080
+    assert parse(s, {"id": "x", "until": "tomorrow at 9"}).until == "tomorrow at 9"
     for bad in (
         {"id": "x"},
         {"id": "x", "minutes": 5, "until": "10:00"},
@@ -191,4 +260,4 @@ def test_snooze_takes_exactly_one_delay_within_a_week() -> None:
         {"id": "x", "minutes": "15"},
         {"id": "x", "minutes": 1.5},
     ):
-        assert refusal(SnoozeReminder, bad) == errors.INVALID_ARGUMENTS, bad
+        assert refusal(parse, s, bad) == errors.INVALID_ARGUMENTS, bad

@@ -1,17 +1,24 @@
 """The tools' arguments as the model writes them: one strict model per tool.
 
-These models are the single source of the tools' argument contract (names, types, limits).
-Identity never appears here: room, user and agent come only from the envelope's context.
+These models are the single source of the tools' argument contract (names, types, limits and the
+rules that span fields). Identity never appears here: room, user and agent come only from the
+envelope's context.
+
+Not on the run-time path: the Lambda functions never import this module (nor pydantic, which is not
+in the layer). `make schemas` (`scripts/schemas.py`) turns the models into the providers' tool schemas
+in `docs/tools/` and into `core/contract.json`, which `cronbell.core.validation` checks arguments
+against at run time. A property test holds `validation.parse` and `parse` below to the same answers.
+Cross-field rules are declared as data in each model's `RULES` (so the generator can copy them), and
+the one model validator of `_Args` applies them with the same function the run time uses.
 """
 
 from __future__ import annotations
 
-import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
-from cronbell.core.errors import INVALID_ARGUMENTS, TOO_LONG, ToolError
+from cronbell.core.validation import arguments_object, broken_rule, refusal
 
 MAX_MESSAGE = 2000
 MAX_PROMPT = 8000
@@ -25,8 +32,38 @@ Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max
 Short = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=200)]
 
 
+Rule = dict[str, Any]
+
+
+def exactly_one(*fields: str, message: str) -> Rule:
+    return {"rule": "exactly_one", "fields": list(fields), "message": message}
+
+
+def at_most_one(*fields: str, message: str) -> Rule:
+    return {"rule": "at_most_one", "fields": list(fields), "message": message}
+
+
+def at_least_one(*fields: str, message: str) -> Rule:
+    return {"rule": "at_least_one", "fields": list(fields), "message": message}
+
+
+def refused_with(field: str, value: Any, *, when_given: str, message: str) -> Rule:
+    """`field` may not be `value` while `when_given` is given (not None)."""
+    return {"rule": "refused_with", "field": field, "value": value, "when_given": when_given, "message": message}
+
+
 class _Args(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
+
+    # Rules that span fields, checked in order once every field is valid; the first broken one refuses.
+    RULES: ClassVar[tuple[Rule, ...]] = ()
+
+    @model_validator(mode="after")
+    def _rules(self) -> _Args:
+        message = broken_rule(list(self.RULES), {name: getattr(self, name) for name in type(self).model_fields})
+        if message is not None:
+            raise ValueError(message)
+        return self
 
 
 class CreateReminder(_Args):
@@ -44,13 +81,12 @@ class CreateReminder(_Args):
     recurring: bool | None = Field(None, description="True for a repeating reminder (with `cron`).")
     timezone: Short | None = Field(None, description="IANA zone such as Europe/Madrid; default: the user's.")
 
-    @model_validator(mode="after")
-    def _one_when(self) -> CreateReminder:
-        if (self.time is None) == (self.cron is None):
-            raise ValueError("give exactly one of `time` (once) or `cron` (recurring)")
-        if self.cron is not None and self.recurring is False:
-            raise ValueError("`cron` is recurring; use `time` for a one-shot reminder")
-        return self
+    RULES = (
+        exactly_one("time", "cron", message="give exactly one of `time` (once) or `cron` (recurring)"),
+        refused_with(
+            "recurring", False, when_given="cron", message="`cron` is recurring; use `time` for a one-shot reminder"
+        ),
+    )
 
 
 class ListReminders(_Args):
@@ -84,13 +120,14 @@ class CronCreate(_Args):
         None, ge=1, description="Seconds the agent may take; default: the deployment's."
     )
 
-    @model_validator(mode="after")
-    def _one_when(self) -> CronCreate:
-        if (self.cron_expr is None) == (self.fire_at is None):
-            raise ValueError("give exactly one of `cron_expr` (recurring) or `fire_at` (RFC3339, once)")
-        if self.fire_at is not None and self.recurring:
-            raise ValueError("`fire_at` runs once; use `cron_expr` for a recurring job")
-        return self
+    RULES = (
+        exactly_one(
+            "cron_expr", "fire_at", message="give exactly one of `cron_expr` (recurring) or `fire_at` (RFC3339, once)"
+        ),
+        refused_with(
+            "recurring", True, when_given="fire_at", message="`fire_at` runs once; use `cron_expr` for a recurring job"
+        ),
+    )
 
 
 class CronList(_Args):
@@ -126,13 +163,10 @@ class UpdateReminder(_Args):
     channel: Short | None = Field(None, description="New room id for the answers (agent calls only).")
     name: Name | None = Field(None, description="New short name.")
 
-    @model_validator(mode="after")
-    def _some_change(self) -> UpdateReminder:
-        if all(getattr(self, field) is None for field in UPDATABLE):
-            raise ValueError(f"give at least one field to change: {', '.join(UPDATABLE)}")
-        if self.time is not None and self.cron is not None:
-            raise ValueError("give `time` (once) or `cron` (recurring), not both")
-        return self
+    RULES = (
+        at_least_one(*UPDATABLE, message=f"give at least one field to change: {', '.join(UPDATABLE)}"),
+        at_most_one("time", "cron", message="give `time` (once) or `cron` (recurring), not both"),
+    )
 
 
 class SnoozeReminder(_Args):
@@ -150,11 +184,7 @@ class SnoozeReminder(_Args):
         None, description="The new time: the same forms as `create_reminder`'s `time`, in the user's zone."
     )
 
-    @model_validator(mode="after")
-    def _one_delay(self) -> SnoozeReminder:
-        if (self.minutes is None) == (self.until is None):
-            raise ValueError("give exactly one of `minutes` or `until`")
-        return self
+    RULES = (exactly_one("minutes", "until", message="give exactly one of `minutes` or `until`"),)
 
 
 # Every tool's argument model, by tool name (the names are a public contract).
@@ -241,16 +271,9 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
 
 
 def parse(model: type[_Args], arguments: Any) -> Any:
-    """Validate `arguments` into `model`, or raise a ToolError that says what is wrong."""
-    if arguments is None:
-        arguments = {}
-    if isinstance(arguments, str):  # function-calling APIs often hand arguments over as JSON text
-        try:
-            arguments = json.loads(arguments) if arguments.strip() else {}
-        except ValueError:
-            raise ToolError(INVALID_ARGUMENTS, "`arguments` is text that is not valid JSON") from None
-    if not isinstance(arguments, dict):
-        raise ToolError(INVALID_ARGUMENTS, "`arguments` must be a JSON object")
+    """Validate `arguments` (an object, JSON text or None) into `model`, or raise a ToolError that says
+    what is wrong: the reference that `cronbell.core.validation.parse` answers like."""
+    arguments = arguments_object(arguments)
     try:
         return model.model_validate(arguments)
     except ValidationError as err:
@@ -258,7 +281,8 @@ def parse(model: type[_Args], arguments: Any) -> Any:
         too_long = False
         for e in err.errors(include_url=False, include_input=False):
             where = ".".join(str(p) for p in e["loc"]) or "arguments"
-            problems.append(f"{where}: {e['msg']}")
+            # a broken rule's own message, without pydantic's "Value error, " in front
+            message = str(e["ctx"]["error"]) if e["type"] == "value_error" else e["msg"]
+            problems.append(f"{where}: {message}")
             too_long = too_long or e["type"] in ("string_too_long", "too_long")
-        code = TOO_LONG if too_long else INVALID_ARGUMENTS
-        raise ToolError(code, "; ".join(problems)[:1000], {"problems": problems[:10]}) from None
+        raise refusal(problems, too_long) from None

@@ -11,14 +11,13 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from cronbell.adapters.store import Duplicate, LimitReached
 from cronbell.core import errors, models, texts
-from cronbell.core.arguments import CreateReminder, CronCreate
 from cronbell.core.cron import CronSpec, at_expression, eventbridge_expressions, next_fires, parse_recurring
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
@@ -27,6 +26,9 @@ from cronbell.core.models import Schedule
 from cronbell.core.when import parse_one_shot, resolve_timezone
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.deps import Deps
+
+if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments
+    from cronbell.core.arguments import CreateReminder, CronCreate
 
 log = logging.getLogger(__name__)
 

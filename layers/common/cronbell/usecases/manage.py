@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from cronbell.adapters.store import Busy, Conflict
 from cronbell.core import errors, models, texts
-from cronbell.core.arguments import ById, ListReminders, RunNow
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
 from cronbell.core.instants import iso_utc
@@ -17,6 +16,9 @@ from cronbell.core.models import Schedule
 from cronbell.core.views import cron_view, describe, schedule_view
 from cronbell.usecases.answers import now_fields
 from cronbell.usecases.deps import Deps
+
+if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments
+    from cronbell.core.arguments import ById, ListReminders, RunNow
 
 log = logging.getLogger(__name__)
 

@@ -8,8 +8,7 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from cronbell.core import arguments as a
-from cronbell.core import errors, texts
+from cronbell.core import errors, texts, validation
 from cronbell.core.envelope import Context, failure, parse_request, success
 from cronbell.core.errors import ToolError
 from cronbell.usecases import change, create, manage
@@ -19,7 +18,7 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[Any, Context, Deps], dict[str, Any]]
 
-# tool name -> use case; the argument models are in core.arguments.TOOL_ARGUMENTS
+# tool name -> use case; the arguments' contract is core/contract.json (from core.arguments' models)
 USE_CASES: dict[str, Handler] = {
     "create_reminder": create.create_reminder,
     "list_reminders": manage.list_reminders,
@@ -34,7 +33,6 @@ USE_CASES: dict[str, Handler] = {
     "snooze_reminder": change.snooze_reminder,
     "skip_next": change.skip_next,
 }
-assert USE_CASES.keys() == a.TOOL_ARGUMENTS.keys()
 
 
 def handle(event: Any, deps: Deps) -> dict[str, Any]:
@@ -44,7 +42,7 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
         locale = request.context.locale or locale
         if request.tool not in USE_CASES:
             raise ToolError(errors.UNKNOWN_TOOL, f"unknown tool {request.tool!r}; tools: {', '.join(USE_CASES)}")
-        args = a.parse(a.TOOL_ARGUMENTS[request.tool], request.arguments)
+        args = validation.parse(request.tool, request.arguments)
         answer = USE_CASES[request.tool](args, request.context, deps)
         return success(answer["result"], answer["text"])
     except ToolError as err:

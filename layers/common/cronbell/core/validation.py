@@ -1,0 +1,240 @@
+"""The tools' arguments checked at run time, from the contract generated out of the argument models.
+
+The strict pydantic models in `cronbell.core.arguments` are the one source of the argument contract;
+`make schemas` writes it down as `contract.json` next to this module (per tool: JSON-schema-like
+properties, the required names and the cross-field rules). Importing pydantic and building the models
+cost the tools function about 50 ms of every cold start and pydantic 9 MB of the layer, so the Lambda
+runtime checks arguments here instead, with plain Python, and never imports `cronbell.core.arguments`.
+
+It checks exactly what the strict models check, and refuses exactly what they refuse (a property test
+holds the two side by side): no coercion (a bool is not an int, "true" is not a bool, an int is not a
+string), strings stripped of whitespace before their length is checked, unknown keys refused, `None`
+only for optional fields, every field problem reported, then the first broken rule.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from functools import cache
+from typing import Any
+
+from cronbell.core.errors import INVALID_ARGUMENTS, TOO_LONG, ToolError
+
+CONTRACT_FILE = os.path.join(os.path.dirname(__file__), "contract.json")
+
+# What pydantic strips with `strip_whitespace`: Unicode White_Space (Rust's `char::is_whitespace`).
+# Python's `str.strip()` would also strip the control characters U+001C..U+001F.
+WHITESPACE = (
+    "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a"
+    "\u2028\u2029\u202f\u205f\u3000"
+)
+
+
+class Arguments:
+    """One tool's validated arguments, read-only: every declared field is an attribute (defaults applied)."""
+
+    __slots__ = ("_tool", "_values")
+
+    _tool: str
+    _values: dict[str, Any]
+
+    def __init__(self, tool: str, values: dict[str, Any]) -> None:
+        object.__setattr__(self, "_tool", tool)
+        object.__setattr__(self, "_values", values)
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._values[name]
+        except KeyError:
+            raise AttributeError(f"{self._tool} has no argument {name!r}") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("arguments are read-only")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("arguments are read-only")
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Arguments):
+            return NotImplemented
+        return self._tool == other._tool and self._values == other._values
+
+    def __hash__(self) -> int:
+        return hash((self._tool, tuple(self._values)))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self._values.items())
+        return f"Arguments[{self._tool}]({inner})"
+
+    def as_dict(self) -> dict[str, Any]:
+        """The values as a new dict (lists copied), in the contract's field order."""
+        return {k: list(v) if isinstance(v, list) else v for k, v in self._values.items()}
+
+
+@cache
+def contract() -> dict[str, Any]:
+    """Tool name -> its arguments' contract, read once from `contract.json`."""
+    with open(CONTRACT_FILE, encoding="utf-8") as f:
+        tools: dict[str, Any] = json.load(f)["tools"]
+    return tools
+
+
+def tool_names() -> list[str]:
+    return list(contract())
+
+
+def arguments_object(arguments: Any) -> dict[Any, Any]:
+    """`arguments` as a dict: JSON text is decoded (function-calling APIs often hand arguments over as
+    text), None and blank text are `{}`; anything else that is not an object is refused."""
+    if arguments is None:
+        arguments = {}
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments) if arguments.strip() else {}
+        except ValueError:
+            raise ToolError(INVALID_ARGUMENTS, "`arguments` is text that is not valid JSON") from None
+    if not isinstance(arguments, dict):
+        raise ToolError(INVALID_ARGUMENTS, "`arguments` must be a JSON object")
+    return arguments
+
+
+def refusal(problems: list[str], too_long: bool) -> ToolError:
+    """The one error for a refused arguments object: TOO_LONG when any text or list was too long."""
+    code = TOO_LONG if too_long else INVALID_ARGUMENTS
+    return ToolError(code, "; ".join(problems)[:1000], {"problems": problems[:10]})
+
+
+def broken_rule(rules: list[dict[str, Any]], values: dict[str, Any]) -> str | None:
+    """The message of the first cross-field rule that `values` (every field, None when not given)
+    breaks, or None. The rules are declared on the argument models and copied into the contract."""
+    for rule in rules:
+        kind = rule["rule"]
+        given = [name for name in rule.get("fields", ()) if values.get(name) is not None]
+        if kind == "exactly_one":
+            broken = len(given) != 1
+        elif kind == "at_most_one":
+            broken = len(given) > 1
+        elif kind == "at_least_one":
+            broken = not given
+        elif kind == "refused_with":  # `field` may not be `value` while `when_given` is given
+            value = values.get(rule["field"])
+            broken = (
+                values.get(rule["when_given"]) is not None
+                and type(value) is type(rule["value"])
+                and value == rule["value"]
+            )
+        else:
+            raise ValueError(f"unknown rule {kind!r}")
+        if broken:
+            return str(rule["message"])
+    return None
+
+
+NOT_UNICODE = "Input should be a valid string, unable to parse raw data as a unicode string"
+
+
+def _is_unicode(text: str) -> bool:
+    """False for text with a lone surrogate, which JSON text can carry (`"\\ud800"`)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _check(spec: dict[str, Any], value: Any, where: str, problems: list[str]) -> tuple[Any, bool]:
+    """`value` checked against one property's `spec`: (the parsed value, whether a length limit was hit).
+    Problems are appended as `where: what`; the parsed value is meaningless when any was added."""
+    if value is None and spec.get("nullable"):
+        return None, False
+    kind = spec["type"]
+    if kind == "string" and isinstance(value, str) and not _is_unicode(value):
+        problems.append(f"{where}: {NOT_UNICODE}")
+        return None, False
+    if "enum" in spec:
+        if isinstance(value, str) and value in spec["enum"]:
+            return value, False
+        choices = [repr(v) for v in spec["enum"]]
+        allowed = f"{', '.join(choices[:-1])} or {choices[-1]}" if len(choices) > 1 else choices[0]
+        problems.append(f"{where}: Input should be {allowed}")
+        return None, False
+    if kind == "string":
+        if not isinstance(value, str):
+            problems.append(f"{where}: Input should be a valid string")
+            return None, False
+        if spec.get("stripWhitespace"):
+            value = value.strip(WHITESPACE)
+        if "minLength" in spec and len(value) < spec["minLength"]:
+            n = spec["minLength"]
+            problems.append(f"{where}: String should have at least {n} character{'' if n == 1 else 's'}")
+        elif "maxLength" in spec and len(value) > spec["maxLength"]:
+            n = spec["maxLength"]
+            problems.append(f"{where}: String should have at most {n} character{'' if n == 1 else 's'}")
+            return value, True
+        return value, False
+    if kind == "boolean":
+        if not isinstance(value, bool):
+            problems.append(f"{where}: Input should be a valid boolean")
+        return value, False
+    if kind == "integer":
+        if not isinstance(value, int) or isinstance(value, bool):
+            problems.append(f"{where}: Input should be a valid integer")
+        elif "minimum" in spec and value < spec["minimum"]:
+            problems.append(f"{where}: Input should be greater than or equal to {spec['minimum']}")
+        elif "maximum" in spec and value > spec["maximum"]:
+            problems.append(f"{where}: Input should be less than or equal to {spec['maximum']}")
+        return value, False
+    if kind == "array":
+        if not isinstance(value, list):
+            problems.append(f"{where}: Input should be a valid list")
+            return None, False
+        if "maxItems" in spec and len(value) > spec["maxItems"]:  # refused before its items are read
+            problems.append(
+                f"{where}: List should have at most {spec['maxItems']} items after validation, not {len(value)}"
+            )
+            return None, True
+        items, too_long = [], False
+        for i, item in enumerate(value):
+            parsed, long_item = _check(spec["items"], item, f"{where}.{i}", problems)
+            items.append(parsed)
+            too_long = too_long or long_item
+        return items, too_long
+    raise ValueError(f"unknown type {kind!r} in the contract")
+
+
+def validate(tool: str, arguments: dict[Any, Any]) -> Arguments:
+    """`arguments` (an object already) checked against `tool`'s contract, or a ToolError."""
+    spec = contract()[tool]
+    properties: dict[str, Any] = spec["properties"]
+    if not all(_is_unicode(key) for key in arguments if isinstance(key, str)):
+        raise refusal([f"arguments: {NOT_UNICODE}"], False)  # the models stop at such a key too
+    problems: list[str] = []
+    too_long = False
+    values: dict[str, Any] = {}
+    for name, prop in properties.items():
+        if name in arguments:
+            values[name], hit = _check(prop, arguments[name], name, problems)
+            too_long = too_long or hit
+        elif "default" in prop:
+            default = prop["default"]
+            values[name] = list(default) if isinstance(default, list) else default
+        else:
+            problems.append(f"{name}: Field required")
+    for key in arguments:
+        if not isinstance(key, str):
+            problems.append(f"{key}: Keys should be strings")
+        elif key not in properties:
+            problems.append(f"{key or 'arguments'}: Extra inputs are not permitted")
+    if not problems:
+        message = broken_rule(spec.get("rules", []), values)
+        if message is None:
+            return Arguments(tool, values)
+        problems.append(f"arguments: {message}")
+    raise refusal(problems, too_long)
+
+
+def parse(tool: str, arguments: Any) -> Arguments:
+    """Validate a call's `arguments` (an object, JSON text or None) for `tool`, or raise a ToolError
+    (TOO_LONG or INVALID_ARGUMENTS) whose message says what is wrong, field by field."""
+    return validate(tool, arguments_object(arguments))
