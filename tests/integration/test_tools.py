@@ -359,3 +359,11 @@ def test_name_lookup_ambiguous(stack: Stack) -> None:
     ok(call(stack, "cron_create", {"name": "same", "prompt": "b", "cron_expr": "0 9 * * *"}))
     answer = call(stack, "cron_delete", {"id": "same"})
     assert answer["error"]["code"] == errors.AMBIGUOUS and len(answer["error"]["details"]["candidates"]) == 2
+
+
+def test_a_repeating_phrase_sent_as_time_gets_a_hint(stack: Stack) -> None:
+    answer = call(stack, "create_reminder", {"message": "x", "time": "every monday at 10"})
+    assert answer["error"]["code"] == errors.INVALID_TIME and "`cron`" in answer["error"]["message"]
+    assert stack.items() == []
+    result = ok(call(stack, "create_reminder", {"message": "x", "time": "every monday at 10", "recurring": True}))
+    assert stack.entries()[result["id"]]["ScheduleExpression"] == "cron(0 10 ? * 2 *)"

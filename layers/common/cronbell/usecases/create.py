@@ -63,9 +63,27 @@ def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str,
     elif args.recurring:  # a recurring phrase sent as `time`
         when = plan_recurring(args.time or "", tz, deps, locale)
     else:
-        when = plan_once(args.time or "", tz, deps.now(), locale)
+        when = _plan_once_or_hint(args.time or "", tz, deps, locale)
     draft = _draft(ctx, deps, when, kind=models.MESSAGE, text=args.message, locale=locale)
     return _persist(draft, when, deps, locale)
+
+
+def _plan_once_or_hint(text: str, tz: ZoneInfo, deps: Deps, locale: str) -> When:
+    """A one-shot time; a repeating phrase sent as `time` is refused with a hint, never guessed."""
+    try:
+        return plan_once(text, tz, deps.now(), locale)
+    except ToolError as err:
+        if err.code != errors.INVALID_TIME:
+            raise
+        try:
+            parse_recurring(text, deps.settings.min_interval_minutes, locale)
+        except ToolError:
+            raise err from None
+        raise ToolError(
+            errors.INVALID_TIME,
+            f"{text!r} repeats: send it as `cron` (or add `recurring: true`) to create a recurring reminder",
+            err.details,
+        ) from None
 
 
 def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
