@@ -289,3 +289,10 @@ def test_unknown_timezone(name: str) -> None:
         resolve_timezone(name, "Europe/Madrid")
     assert info.value.code == INVALID_TIMEZONE
     assert "IANA" in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("given", "zone"), [("europe/madrid", "Europe/Madrid"), ("utc", "UTC"), ("AMERICA/NEW_YORK", "America/New_York")]
+)
+def test_zone_names_in_the_wrong_case_are_understood(given: str, zone: str) -> None:
+    assert resolve_timezone(given, "UTC").key == zone

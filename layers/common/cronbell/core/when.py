@@ -26,7 +26,8 @@ import re
 import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from functools import cache
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from cronbell.core.errors import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
 
@@ -102,14 +103,24 @@ def lang(locale: str | None) -> str:
     return "es" if (locale or "").lower().startswith("es") else "en"
 
 
+@cache
+def _zone_names_by_folded_case() -> dict[str, str]:
+    """Every IANA name, keyed by its case-folded form (read only when a name does not match)."""
+    return {zone.casefold(): zone for zone in available_timezones()}
+
+
 def resolve_timezone(name: str | None, fallback: str) -> ZoneInfo:
     """The IANA zone `name`, or `fallback` when no name is given. Unknown names are INVALID_TIMEZONE."""
     chosen = (name or "").strip() or fallback
     try:
         if not chosen or chosen.startswith(("/", ".")) or ".." in chosen:
             raise ValueError(chosen)
-        return ZoneInfo(chosen)
-    except (ZoneInfoNotFoundError, ValueError, OSError) as exc:
+        try:
+            return ZoneInfo(chosen)
+        except (ZoneInfoNotFoundError, ValueError, OSError):
+            # "europe/madrid", "utc": the right zone in the wrong case
+            return ZoneInfo(_zone_names_by_folded_case()[chosen.casefold()])
+    except (ZoneInfoNotFoundError, ValueError, OSError, KeyError) as exc:
         raise ToolError(
             INVALID_TIMEZONE,
             f"Unknown time zone {chosen!r}: use an IANA name such as 'Europe/Madrid' or 'America/New_York'.",
