@@ -174,3 +174,24 @@ def secret_from(provider: Callable[[], str], what: str) -> str:
     if not value or not value.strip():
         raise PermanentChatError(f"{what} is empty")
     return value.strip()
+
+
+class ApiSender:
+    """What the token-authenticated HTTP senders keep: the platform's API base URL, the token's
+    source, and how long they may wait for answers and rate limits."""
+
+    default_api_url = ""
+
+    def __init__(
+        self,
+        token_provider: Callable[[], str],
+        api_url: str = "",
+        timeout: float = 10.0,
+        max_attempts: int = 10,
+        max_rate_limit_wait: float = 30.0,
+    ) -> None:
+        self.token_provider = token_provider
+        self.api_url = (api_url or self.default_api_url).rstrip("/")
+        self.timeout = timeout
+        self.max_attempts = max_attempts
+        self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given

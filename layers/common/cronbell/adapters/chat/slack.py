@@ -8,9 +8,9 @@ DynamoDB, which lets one invocation per slot reach this sender. A request whose 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 
 from cronbell.adapters.chat.base import (
+    ApiSender,
     ChatMessage,
     PermanentChatError,
     RetryAfter,
@@ -52,23 +52,11 @@ def slack_text(message: ChatMessage) -> str:
     return "".join(out)
 
 
-class SlackChatSender:
+class SlackChatSender(ApiSender):
     """Posts as the Slack app whose bot token (`xoxb-…`) `token_provider` returns; `room_id` is a
     channel id (C…, G… or a DM's D…)."""
 
-    def __init__(
-        self,
-        token_provider: Callable[[], str],
-        api_url: str = DEFAULT_API_URL,
-        timeout: float = 10.0,
-        max_attempts: int = 10,
-        max_rate_limit_wait: float = 30.0,
-    ) -> None:
-        self.token_provider = token_provider
-        self.api_url = (api_url or DEFAULT_API_URL).rstrip("/")
-        self.timeout = timeout
-        self.max_attempts = max_attempts
-        self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given
+    default_api_url = DEFAULT_API_URL
 
     def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
         """Returns the message's `ts`. `idempotency_key` is unused: Slack has none (see the module)."""

@@ -10,10 +10,10 @@ from __future__ import annotations
 import html
 import re
 import urllib.parse
-from collections.abc import Callable
 from typing import Any
 
 from cronbell.adapters.chat.base import (
+    ApiSender,
     ChatMessage,
     PermanentChatError,
     RetryAfter,
@@ -79,23 +79,11 @@ def _problem(body: dict[str, Any]) -> str:
     return next((f": {p}" for p in _KNOWN_PROBLEMS if p.lower() in description.lower()), "")
 
 
-class TelegramChatSender:
+class TelegramChatSender(ApiSender):
     """Posts as the bot whose token (`123456:ABC…`) `token_provider` returns; `room_id` is a chat id
     ("123456789", "-1001234567890") or a public channel's "@username"."""
 
-    def __init__(
-        self,
-        token_provider: Callable[[], str],
-        api_url: str = DEFAULT_API_URL,
-        timeout: float = 10.0,
-        max_attempts: int = 10,
-        max_rate_limit_wait: float = 30.0,
-    ) -> None:
-        self.token_provider = token_provider
-        self.api_url = (api_url or DEFAULT_API_URL).rstrip("/")
-        self.timeout = timeout
-        self.max_attempts = max_attempts
-        self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given
+    default_api_url = DEFAULT_API_URL
 
     def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
         """Returns the message id. `idempotency_key` is unused: Telegram has none (see the module)."""
