@@ -10,6 +10,7 @@ from typing import Any
 import boto3
 
 from sandbox.demo import SandboxProcess
+from tests.support.envelopes import envelope
 
 
 class Bot:
@@ -22,17 +23,7 @@ class Bot:
         self.user_id = user_id
 
     def call(self, tool: str, locale: str = "en", timezone: str = "Europe/Madrid", **arguments: Any) -> dict[str, Any]:
-        event = {
-            "tool": tool,
-            "arguments": arguments,
-            "context": {
-                "room_id": self.room_id,
-                "user_id": self.user_id,
-                "agent_id": "echo",
-                "timezone": timezone,
-                "locale": locale,
-            },
-        }
+        event = envelope(tool, arguments, room=self.room_id, user=self.user_id, timezone=timezone, locale=locale)
         answer = self.lambda_client.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event).encode())
         assert "FunctionError" not in answer, answer["Payload"].read()
         body: dict[str, Any] = json.load(answer["Payload"])

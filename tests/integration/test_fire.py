@@ -8,7 +8,6 @@ from typing import Any
 
 import pytest
 
-from cronbell.adapters.scheduler import fire_input
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
@@ -114,18 +113,7 @@ def test_five_concurrent_fires_of_one_slot_post_once(stack: Stack) -> None:
 
 
 def test_unknown_schedule_sends_nothing_and_removes_orphan_entry(stack: Stack) -> None:
-    group = stack.settings.schedule_group
-    stack.scheduler.create_schedule(
-        Name="orphan2345",
-        GroupName=group,
-        ScheduleExpression="cron(0 9 * * ? *)",
-        FlexibleTimeWindow={"Mode": "OFF"},
-        Target={
-            "Arn": stack.settings.fire_function_arn,
-            "RoleArn": stack.settings.scheduler_role_arn,
-            "Input": fire_input(ROOM, "orphan2345"),
-        },
-    )
+    stack.plant_entry("orphan2345")
     chat = RecordingChat()
     out = run(stack, chat, scheduler_input("orphan2345", "2026-12-01T08:00:00Z"))
     assert out["outcome"] == "unknown_schedule" and chat.sent == []
@@ -138,13 +126,7 @@ def test_deleted_schedule_sends_nothing_and_removes_leftover_entries(stack: Stac
     ok(tools.handle(envelope("delete_reminder", {"id": sid}), stack.deps()))
     # simulate a delete whose Scheduler cleanup failed: the entries are still there
     for name, expression in zip([sid, f"{sid}-2"], item["expressions"], strict=True):
-        stack.scheduler.create_schedule(
-            Name=name,
-            GroupName=stack.settings.schedule_group,
-            ScheduleExpression=expression,
-            FlexibleTimeWindow={"Mode": "OFF"},
-            Target={"Arn": stack.settings.fire_function_arn, "RoleArn": stack.settings.scheduler_role_arn},
-        )
+        stack.plant_entry(name, owner=sid, expression=expression)
     chat = RecordingChat()
     out = run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
     assert out["outcome"] == "inactive" and chat.sent == [] and stack.entries() == {}
@@ -254,18 +236,7 @@ def test_posted_but_not_recorded_is_recorded_by_the_retry_without_posting_again(
 
 def test_fire_racing_its_own_create_is_retried_not_cleaned_up(stack: Stack) -> None:
     """A one-shot due within seconds can fire between its entry and its item being written."""
-    group = stack.settings.schedule_group
-    stack.scheduler.create_schedule(
-        Name="racing2345",
-        GroupName=group,
-        ScheduleExpression="at(2026-11-30T08:00:30)",
-        FlexibleTimeWindow={"Mode": "OFF"},
-        Target={
-            "Arn": stack.settings.fire_function_arn,
-            "RoleArn": stack.settings.scheduler_role_arn,
-            "Input": fire_input(ROOM, "racing2345"),
-        },
-    )
+    stack.plant_entry("racing2345", expression="at(2026-11-30T08:00:30)")
     stack.clock.advance(seconds=30)
     with pytest.raises(RetryLater):
         run(stack, RecordingChat(), scheduler_input("racing2345", "2026-11-30T08:00:30Z"))

@@ -17,7 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from cronbell import wiring
@@ -571,6 +571,11 @@ def fire_inputs(known_ids: list[str]) -> st.SearchStrategy[Any]:
 
 
 FIRE = 450
+STATIC_DAILY_ANALYSIS = {
+    "static": "daily-analysis",
+    "room_id": ROOM,
+    "action": {"kind": "agent_call", "target_agent": "echo", "prompt_template": "daily-analysis.txt"},
+}
 
 
 def test_fire_handler_never_raises_nor_posts_for_unknown_schedules(
@@ -585,6 +590,9 @@ def test_fire_handler_never_raises_nor_posts_for_unknown_schedules(
 
     @fuzz(FIRE)
     @given(event=fire_inputs(sorted(seeded.values())))
+    # the deep paths are always reached, whatever the random ids make the generator draw
+    @example(event={**STATIC_DAILY_ANALYSIS, "scheduled_time": "2026-11-30T17:00:00Z"})
+    @example(event={"room_id": ROOM, "reminder_id": "zzzzzzzzzz", "scheduled_time": "2020-01-01T00:00:00Z"})
     def run(event: Any) -> None:
         # a real fire of a seeded schedule would post, rightly: this test is about everything else
         assume(

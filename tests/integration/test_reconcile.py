@@ -5,8 +5,6 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from cronbell.adapters.scheduler import fire_input
-from cronbell.core.instants import iso_utc
 from cronbell.usecases import tools
 from cronbell.usecases.reconcile import reconcile
 from tests.integration.test_tools import assert_consistent, call, ok
@@ -18,21 +16,6 @@ from tests.support.envelopes import ROOM, envelope
 def run(stack: Stack, chat: RecordingChat | None = None) -> dict[str, int]:
     recorder = chat or RecordingChat()
     return reconcile(stack.deps(), lambda: recorder).to_dict()
-
-
-def entry(stack: Stack, name: str, input_room: str = ROOM, owner: str = "") -> None:
-    stack.scheduler.create_schedule(
-        Name=name,
-        GroupName=stack.settings.schedule_group,
-        ScheduleExpression="cron(0 9 * * ? *)",
-        FlexibleTimeWindow={"Mode": "OFF"},
-        Description=f"cronbell message in {input_room}; written {iso_utc(stack.clock.now())}",
-        Target={
-            "Arn": stack.settings.fire_function_arn,
-            "RoleArn": stack.settings.scheduler_role_arn,
-            "Input": fire_input(input_room, owner or name),
-        },
-    )
 
 
 def item(stack: Stack, sid: str) -> dict[str, Any]:
@@ -59,9 +42,9 @@ def test_missing_entries_are_recreated_after_the_grace_window(stack: Stack) -> N
 
 
 def test_orphan_entries_are_deleted_but_not_static_or_fresh_ones(stack: Stack) -> None:
-    entry(stack, "abcdefghjk")
-    entry(stack, "abcdefghjk-2", owner="abcdefghjk")
-    entry(stack, "daily-analysis")
+    stack.plant_entry("abcdefghjk")
+    stack.plant_entry("abcdefghjk-2", owner="abcdefghjk")
+    stack.plant_entry("daily-analysis")
     stack.clock.advance(minutes=16)
     report = run(stack)
     assert report["orphans_deleted"] == 2
@@ -69,7 +52,7 @@ def test_orphan_entries_are_deleted_but_not_static_or_fresh_ones(stack: Stack) -
 
 
 def test_fresh_orphan_is_left_alone(stack: Stack) -> None:
-    entry(stack, "abcdefghjk")
+    stack.plant_entry("abcdefghjk")
     stack.clock.advance(minutes=10)
     assert run(stack)["orphans_deleted"] == 0 and "abcdefghjk" in stack.entries()
 

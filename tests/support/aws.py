@@ -105,6 +105,27 @@ class Stack:
         values.update(overrides)
         return Deps(**values)
 
+    def plant_entry(self, name: str, owner: str = "", room: str = "", expression: str = "cron(0 9 * * ? *)") -> None:
+        """A Scheduler entry made behind cronbell's back (an orphan, a leftover, a racing create):
+        it fires `owner` (default: the entry's name) in `room`, written now on the test clock."""
+        from cronbell.adapters.scheduler import fire_input
+        from cronbell.core.instants import iso_utc
+        from tests.support.envelopes import ROOM
+
+        room = room or ROOM
+        self.scheduler.create_schedule(
+            Name=name,
+            GroupName=self.settings.schedule_group,
+            ScheduleExpression=expression,
+            FlexibleTimeWindow={"Mode": "OFF"},
+            Description=f"cronbell message in {room}; written {iso_utc(self.clock.now())}",
+            Target={
+                "Arn": self.settings.fire_function_arn,
+                "RoleArn": self.settings.scheduler_role_arn,
+                "Input": fire_input(room, owner or name),
+            },
+        )
+
     def entries(self) -> dict[str, dict[str, Any]]:
         """Every Scheduler entry of the group, in full (GetSchedule)."""
         out = {}

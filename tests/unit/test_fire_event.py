@@ -72,3 +72,9 @@ def test_static_input() -> None:
     )
     assert event.reminder_id == "static-daily-analysis" and event.static is not None
     assert event.static.prompt_template == "daily-analysis.txt"
+
+
+def test_a_hand_made_event_without_a_scheduled_time_is_not_on_time() -> None:
+    assert parse_fire_event({"room_id": "!r:x", "reminder_id": "a"}, NOW).on_time is False
+    scheduled = {"room_id": "!r:x", "reminder_id": "a", "scheduled_time": "2026-12-01T09:00:00Z"}
+    assert parse_fire_event(scheduled, NOW).on_time is True

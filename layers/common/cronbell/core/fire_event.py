@@ -34,6 +34,7 @@ class FireEvent:
     execution_id: str = ""
     attempt: int = 1
     static: StaticAction | None = None
+    on_time: bool = True  # False when the Input carried no scheduled time (a hand-made event)
 
 
 def _text(event: dict[str, Any], key: str, required: bool = True) -> str:
@@ -52,10 +53,13 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
     static = _static(event) if "static" in event else None
     reminder_id = f"static-{static.name}" if static else _text(event, "reminder_id")
     raw_time = event.get("scheduled_time")
+    on_time = True
     try:
-        slot = iso_utc(parse_iso(raw_time)) if isinstance(raw_time, str) else iso_utc(now)
+        slot = iso_utc(parse_iso(raw_time)) if isinstance(raw_time, str) else ""
     except ValueError:
-        slot = iso_utc(now)
+        slot = ""
+    if not slot:
+        slot, on_time = iso_utc(now), False
     attempt_raw = event.get("attempt", 1)
     try:
         attempt = int(attempt_raw) if isinstance(attempt_raw, (int, str)) else 1
@@ -69,6 +73,7 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
         execution_id=execution if isinstance(execution, str) else "",
         attempt=attempt,
         static=static,
+        on_time=on_time,
     )
 
 

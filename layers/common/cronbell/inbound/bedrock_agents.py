@@ -55,22 +55,8 @@ def _bad(name: str, kind: str, value: Any, why: str) -> ToolError:
     )
 
 
-def _integer(name: str, value: Any) -> int:
-    if isinstance(value, int) and not isinstance(value, bool):
-        return value
-    text = str(value).strip()
-    if _INT.fullmatch(text):
-        return int(text)
-    try:
-        number = float(text)
-    except ValueError:
-        raise _bad(name, "integer", value, "is not a whole number") from None
-    if not number.is_integer():
-        raise _bad(name, "integer", value, "is not a whole number")
-    return int(number)
-
-
-def _number(name: str, value: Any) -> int | float:
+def _numeric(name: str, kind: str, value: Any) -> int | float:
+    """An int or float from Bedrock's string value; `kind` names the declared type in errors."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value
     text = str(value).strip()
@@ -79,10 +65,21 @@ def _number(name: str, value: Any) -> int | float:
     try:
         number = float(text)
     except ValueError:
-        raise _bad(name, "number", value, "is not a number") from None
+        raise _bad(name, kind, value, f"is not a {'whole number' if kind == 'integer' else 'number'}") from None
     if not math.isfinite(number):
-        raise _bad(name, "number", value, "is not a finite number")
+        raise _bad(name, kind, value, "is not a finite number")
     return number
+
+
+def _integer(name: str, value: Any) -> int:
+    number = _numeric(name, "integer", value)
+    if isinstance(number, float) and not number.is_integer():
+        raise _bad(name, "integer", value, "is not a whole number")
+    return int(number)
+
+
+def _number(name: str, value: Any) -> int | float:
+    return _numeric(name, "number", value)
 
 
 def _boolean(name: str, value: Any) -> bool:

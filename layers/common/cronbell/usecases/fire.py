@@ -95,7 +95,7 @@ def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
     schedule = deps.store.get(event.room_id, event.reminder_id)
     if schedule is None:
         age = (deps.now() - parse_iso(event.slot)).total_seconds()
-        if 0 <= age < UNKNOWN_GRACE_SECONDS:
+        if event.on_time and 0 <= age < UNKNOWN_GRACE_SECONDS:
             # a one-shot due within a minute of its creation can fire before its item is written
             raise RetryLater("no schedule yet for this fire; it may still be being created")
         for name in [*models.scheduler_names(event.reminder_id, 2), models.snooze_name(event.reminder_id)]:
