@@ -102,10 +102,23 @@ def test_list_is_one_query(calls: Counter[str]) -> None:
     assert len(answer["result"]["schedules"]) == 3
 
 
-def test_delete_reads_once_writes_once_and_removes_its_entry(calls: Counter[str]) -> None:
+def test_delete_is_one_conditional_write_and_removes_its_entry(calls: Counter[str]) -> None:
     sid = tool("create_reminder", message="gone", time="in 30 minutes")["result"]["id"]
-    deleted, _ = measured(calls, lambda: tool("delete_reminder", id=sid))
-    assert deleted == {"GetItem": 1, "TransactWriteItems": 1, "DeleteSchedule": 1}
+    deleted, answer = measured(calls, lambda: tool("delete_reminder", id=sid))
+    assert deleted == {"UpdateItem": 1, "DeleteSchedule": 1}
+    assert answer["text"].startswith(f"Deleted {sid} (at 2026-11-30 09:30")  # the write returned the schedule
+
+
+def test_the_lazy_parts_of_a_delete_cost_only_the_create_that_needs_them(calls: Counter[str]) -> None:
+    sid = tool("create_reminder", message="again", time="in 30 minutes")["result"]["id"]
+    tool("delete_reminder", id=sid)
+    # the same reminder again: its dedupe pointer still names the deleted one, so it is read and taken over
+    again, answer = measured(calls, lambda: tool("create_reminder", message="again", time="in 30 minutes"))
+    assert answer["result"]["duplicate"] is False
+    assert again == {"CreateSchedule": 1, "TransactWriteItems": 2, "GetItem": 1}
+    # a new reminder after that costs what any create does
+    fresh, _ = measured(calls, lambda: tool("create_reminder", message="fresh", time="in 40 minutes"))
+    assert fresh == {"CreateSchedule": 1, "TransactWriteItems": 1}
 
 
 @pytest.mark.parametrize(

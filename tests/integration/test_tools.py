@@ -30,8 +30,9 @@ def live_items(stack: Stack) -> list[dict[str, Any]]:
 
 
 def assert_consistent(stack: Stack) -> None:
-    """Invariant 1: every live item has all its Scheduler entries, every entry has a live item,
-    and the room counters match the live items."""
+    """Invariant 1: every live item has all its Scheduler entries and every entry has a live item.
+    Every live item holds its dedupe pointer, and no room counter counts fewer than the room's live
+    items (a delete leaves it high until the room is recounted)."""
     entries = stack.entries()
     owned: set[str] = set()
     for item in live_items(stack):
@@ -40,12 +41,16 @@ def assert_consistent(stack: Stack) -> None:
             assert name in entries, f"live item {item['id']} lacks entry {name}"
         owned.update(names)
     assert set(entries) <= owned, f"entries without a live item: {set(entries) - owned}"
+    rows = stack.items()
     counts: dict[str, int] = {}
     for item in live_items(stack):
         counts[item["room_id"]] = counts.get(item["room_id"], 0) + 1
-    for row in stack.items():
+    for row in rows:
         if row["sk"] == "room":
-            assert int(row["live"]) == counts.get(row["room_id"], 0), row
+            assert int(row["live"]) >= counts.get(row["room_id"], 0), row
+    pointers = {(r["room_id"], r["sk"][2:]): r["schedule_id"] for r in rows if r["sk"].startswith("d#")}
+    for item in live_items(stack):
+        assert pointers.get((item["room_id"], item["dedupe_key"])) == item["id"], f"{item['id']} lost its pointer"
 
 
 # --- create_reminder ----------------------------------------------------------------------------

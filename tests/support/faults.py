@@ -30,7 +30,19 @@ def timeout(op: str) -> Exception:
     return ReadTimeoutError(endpoint_url="http://aws")
 
 
-FAILURES = {"throttling": throttling, "500": server_error, "timeout": timeout}
+def transaction_conflict(op: str) -> Exception:
+    """What DynamoDB answers when another transaction is writing one of the same items."""
+    conflict = {"Code": "TransactionConflict", "Message": "Transaction is ongoing for the item"}
+    return ClientError(
+        {
+            "Error": {"Code": "TransactionCanceledException", "Message": "Transaction cancelled"},
+            "CancellationReasons": [{"Code": "None"}, conflict, {"Code": "None"}],
+        },
+        op,
+    )
+
+
+FAILURES = {"throttling": throttling, "500": server_error, "timeout": timeout, "conflict": transaction_conflict}
 
 
 @dataclass
@@ -61,7 +73,12 @@ class _Faulty:
             self._log.calls.append(name)
             if index == self._log.fail_at:
                 raise FAILURES[self._log.failure](name)
-            out = attr(*args, **kwargs)
+            try:
+                out = attr(*args, **kwargs)
+            except Exception:
+                if index == self._log.crash_after:
+                    raise Crash(name) from None  # the process died as the failed call returned
+                raise
             if index == self._log.crash_after:
                 raise Crash(name)
             return out

@@ -2,13 +2,23 @@
 
 Keys (partition `room_id`, sort `sk`):
   s#<id>              a schedule
-  room                the room's counter of live schedules (`live`), guarded by MaxPerRoom
-  d#<dedupe key>      points at the live schedule with that action, time and zone
+  room                the room's counter (`live`, guarded by MaxPerRoom) and its revision (`rev`)
+  d#<dedupe key>      points at the schedule with that action, time and zone
   f#<id>#<slot time>  one delivery slot: claimed before sending, done after (exactly once)
+
+A delete is one write to the schedule's item alone, so two things are freed lazily:
+- `live` may still count schedules deleted since the room was last recounted: it is an upper
+  bound, never below the true count, so the limit always holds. A create that finds the room
+  full recounts it (a consistent query, stored only if `rev` has not moved) before refusing.
+- a pointer may still name a schedule that is no longer live: the next identical create takes
+  it over, and the reconciler removes the rest.
 """
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -20,6 +30,10 @@ from cronbell.core.instants import iso_utc as _iso
 from cronbell.core.models import Schedule
 
 ROOM_SK = "room"
+_COUNT_IN = "SET live = if_not_exists(live, :zero) + :one, rev = if_not_exists(rev, :zero) + :one"
+_COUNT_OUT = "SET live = if_not_exists(live, :one) - :one, rev = if_not_exists(rev, :zero) + :one"
+_CONFLICT_PAUSE_SECONDS = 0.05
+_WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the rest is for races
 _RECORD_FIRE = (
     "SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one REMOVE inflight_slot, inflight_until"
 )
@@ -58,6 +72,11 @@ def _schedule_from_item(item: dict[str, Any]) -> Schedule:
     return Schedule.from_dict(data)
 
 
+def _sort_key(transact_item: dict[str, Any]) -> str:
+    (write,) = transact_item.values()
+    return str((write.get("Key") or write["Item"])["sk"]["S"])
+
+
 def _epoch(dt: datetime) -> int:
     return int(dt.timestamp())
 
@@ -71,17 +90,53 @@ class LimitReached(Exception):
 
 
 class Duplicate(Exception):
-    def __init__(self, existing_id: str) -> None:
-        super().__init__(existing_id)
-        self.existing_id = existing_id
+    """A live schedule with the same action, time and zone exists."""
+
+    def __init__(self, existing: Schedule) -> None:
+        super().__init__(existing.id)
+        self.existing = existing
 
 
 class Conflict(Exception):
     """The item was not in the state the write expected (e.g. deleted meanwhile)."""
 
 
+class Gone(Exception):
+    """No live schedule: `old` is the item as it is (fired, deleted...), or None if there is none."""
+
+    def __init__(self, old: Schedule | None) -> None:
+        super().__init__(old.id if old else "")
+        self.old = old
+
+
+@dataclass(frozen=True)
+class RoomCount:
+    live: int
+    rev: int | None  # None: written before revisions were kept
+
+    @classmethod
+    def from_item(cls, item: dict[str, Any]) -> RoomCount | None:
+        if "live" not in item:
+            return None
+        return cls(int(item["live"]["N"]), int(item["rev"]["N"]) if "rev" in item else None)
+
+
 class Busy(Exception):
     """A delivery of this schedule is under way; try again in a moment."""
+
+
+@dataclass(frozen=True)
+class Pointer:
+    room_id: str
+    key: str
+    schedule_id: str
+
+
+@dataclass
+class TableScan:
+    schedules: list[Schedule] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
+    pointers: list[Pointer] = field(default_factory=list)
 
 
 class ScheduleStore:
@@ -97,24 +152,78 @@ class ScheduleStore:
             "Update": {
                 "TableName": self._table,
                 "Key": _dump({"room_id": room, "sk": ROOM_SK}),
-                "UpdateExpression": "SET live = if_not_exists(live, :zero) + :one",
+                "UpdateExpression": _COUNT_IN,
                 "ConditionExpression": "attribute_not_exists(live) OR live < :max",
                 "ExpressionAttributeValues": _dump({":zero": 0, ":one": 1, ":max": max_per_room}),
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
             }
         }
 
-    def _claim_dedupe(self, schedule: Schedule) -> dict[str, Any]:
-        """Point the schedule's dedupe key at it, unless a live schedule already holds the key."""
+    def _claim_dedupe(self, schedule: Schedule, stale: str | None) -> dict[str, Any]:
+        """Point the schedule's dedupe key at it, unless the key is held (by another schedule than
+        `stale`, one found no longer live)."""
+        condition = "attribute_not_exists(sk)"
+        values: dict[str, Any] = {}
+        if stale:
+            condition += " OR schedule_id = :stale"
+            values = {"ExpressionAttributeValues": _dump({":stale": stale})}
         return {
             "Put": {
                 "TableName": self._table,
                 "Item": _dump(
                     {"room_id": schedule.room_id, "sk": dedupe_sk(schedule.dedupe_key), "schedule_id": schedule.id}
                 ),
-                "ConditionExpression": "attribute_not_exists(sk)",
+                "ConditionExpression": condition,
                 "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                **values,
             }
         }
+
+    def _write_taking_place(self, room: str, max_per_room: int, build: Callable[[str | None], list[Any]]) -> None:
+        """Run the transaction `build(stale)` makes, which may take a place in the room and claim a
+        dedupe pointer. When it fails only because the pointer names a schedule no longer live, or
+        because the counter still counts deleted schedules, mend that and run it again; when it
+        collides with another transaction on the room's items, run it again after a pause.
+
+        Raises Duplicate, LimitReached or Conflict (the schedule's own item was not as expected)."""
+        stale: str | None = None
+        recounted = False
+        for _ in range(_WRITE_ATTEMPTS):
+            items = build(stale)
+            try:
+                self._db.transact_write_items(TransactItems=items)
+                return
+            except ClientError as err:
+                if err.response["Error"]["Code"] != "TransactionCanceledException":
+                    raise
+                reasons = err.response.get("CancellationReasons") or []
+                failed = {
+                    _sort_key(items[i]): r.get("Item") or {}
+                    for i, r in enumerate(reasons)
+                    if r.get("Code") == "ConditionalCheckFailed"
+                }
+                if not failed:
+                    if any(r.get("Code") == "TransactionConflict" for r in reasons):
+                        time.sleep(_CONFLICT_PAUSE_SECONDS)  # another write to the room is under way
+                        continue
+                    raise
+            if any(sk.startswith("s#") for sk in failed):
+                raise Conflict(room)
+            pointer = next((item for sk, item in failed.items() if sk.startswith("d#")), None)
+            if pointer is not None:
+                holder_id = pointer.get("schedule_id", {}).get("S", "")
+                holder = self.get(room, holder_id)
+                if holder is not None and holder.status in models.LIVE_STATUSES:
+                    raise Duplicate(holder)
+                stale = holder_id
+                continue
+            if recounted:
+                raise LimitReached()  # full by a count taken since this create began
+            counted = self.recount(room, RoomCount.from_item(failed.get(ROOM_SK, {})))
+            if counted is not None and counted >= max_per_room:
+                raise LimitReached()
+            recounted = counted is not None  # None: the counter moved meanwhile; try, count again
+        raise Conflict(room)
 
     # --- reads -----------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
@@ -150,35 +259,17 @@ class ScheduleStore:
     def insert(self, schedule: Schedule, max_per_room: int) -> None:
         """Write a new live schedule, its dedupe pointer and the room count in one transaction.
 
-        Raises LimitReached, Duplicate(existing id) or ClientError.
+        Raises LimitReached, Duplicate, Conflict or ClientError.
         """
-        room = schedule.room_id
-        item = {"room_id": room, "sk": schedule_sk(schedule.id), **schedule.to_dict()}
-        try:
-            self._db.transact_write_items(
-                TransactItems=[
-                    self._take_place(room, max_per_room),
-                    {
-                        "Put": {
-                            "TableName": self._table,
-                            "Item": _dump(item),
-                            "ConditionExpression": "attribute_not_exists(sk)",
-                        }
-                    },
-                    self._claim_dedupe(schedule),
-                ]
-            )
-        except ClientError as err:
-            reasons = err.response.get("CancellationReasons") or []
-            if err.response["Error"]["Code"] != "TransactionCanceledException" or len(reasons) != 3:
-                raise
-            dedupe = reasons[2]
-            if dedupe.get("Code") == "ConditionalCheckFailed":
-                existing = _load(dedupe.get("Item") or {}).get("schedule_id", "")
-                raise Duplicate(str(existing)) from err
-            if reasons[0].get("Code") == "ConditionalCheckFailed":
-                raise LimitReached() from err
-            raise
+        item = {"room_id": schedule.room_id, "sk": schedule_sk(schedule.id), **schedule.to_dict()}
+        put = {
+            "Put": {"TableName": self._table, "Item": _dump(item), "ConditionExpression": "attribute_not_exists(sk)"}
+        }
+        self._write_taking_place(
+            schedule.room_id,
+            max_per_room,
+            lambda stale: [self._take_place(schedule.room_id, max_per_room), put, self._claim_dedupe(schedule, stale)],
+        )
 
     def replace(self, old: Schedule, new: Schedule, max_per_room: int) -> None:
         """Write `new` over `old` if nobody changed it meanwhile (same version), moving the dedupe
@@ -207,32 +298,21 @@ class ScheduleStore:
             }
         ]
         was_live = old.status in models.LIVE_STATUSES
-        if not was_live or new.dedupe_key != old.dedupe_key:
-            if was_live:
-                items.append(
-                    {
-                        "Delete": {
-                            "TableName": self._table,
-                            "Key": _dump({"room_id": room, "sk": dedupe_sk(old.dedupe_key)}),
-                        }
+        if was_live and new.dedupe_key != old.dedupe_key:
+            items.append(
+                {
+                    "Delete": {
+                        "TableName": self._table,
+                        "Key": _dump({"room_id": room, "sk": dedupe_sk(old.dedupe_key)}),
                     }
-                )
-            items.append(self._claim_dedupe(new))
+                }
+            )
         if not was_live:
             items.append(self._take_place(room, max_per_room))
-        try:
-            self._db.transact_write_items(TransactItems=items)
-        except ClientError as err:
-            if err.response["Error"]["Code"] != "TransactionCanceledException":
-                raise
-            reasons = err.response.get("CancellationReasons") or []
-            failed = [i for i, r in enumerate(reasons) if r.get("Code") == "ConditionalCheckFailed"]
-            if not failed or failed[0] == 0:
-                raise Conflict(new.id) from err
-            if "Put" in items[failed[0]]:
-                existing = _load(reasons[failed[0]].get("Item") or {}).get("schedule_id", "")
-                raise Duplicate(str(existing)) from err
-            raise LimitReached() from err
+        claims = not was_live or new.dedupe_key != old.dedupe_key
+        self._write_taking_place(
+            room, max_per_room, lambda stale: [*items, *([self._claim_dedupe(new, stale)] if claims else [])]
+        )
 
     def set_skip(self, schedule: Schedule, slot: str) -> None:
         """Remember one occurrence not to deliver. Raises Conflict if the schedule changed."""
@@ -252,9 +332,44 @@ class ScheduleStore:
                 raise Conflict(schedule.id) from err
             raise
 
+    def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule:
+        """Mark a live schedule deleted with one conditional write to its item, and return the
+        schedule as it was. Its room place and dedupe pointer are freed lazily (module docstring).
+
+        Raises Busy while a delivery holds it, Gone when it is not live (or does not exist)."""
+        idle = "(attribute_not_exists(inflight_until) OR inflight_until < :t)"
+        update = "SET #s = :deleted, expires_at = :e, updated_at = :t REMOVE inflight_slot, inflight_until"
+        try:
+            out = self._db.update_item(
+                TableName=self._table,
+                Key=_dump({"room_id": room_id, "sk": schedule_sk(schedule_id)}),
+                UpdateExpression=update,
+                ConditionExpression=f"#s IN (:active, :paused) AND {idle}",
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues=_dump(
+                    {
+                        ":deleted": models.DELETED,
+                        ":e": _epoch(now + self._retention),
+                        ":t": _iso(now),
+                        ":active": models.ACTIVE,
+                        ":paused": models.PAUSED,
+                    }
+                ),
+                ReturnValues="ALL_OLD",
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
+                raise
+            old = _schedule_from_item(err.response["Item"]) if err.response.get("Item") else None
+            if old is not None and old.status in models.LIVE_STATUSES:
+                raise Busy(schedule_id) from err
+            raise Gone(old) from err
+        return _schedule_from_item(out["Attributes"])
+
     def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "") -> None:
-        """Move a live schedule to a final status (deleted, missed), atomically freeing its room
-        slot and dedupe pointer. Raises Busy while a delivery holds it, Conflict if not live."""
+        """Move a live schedule to a final status (missed), atomically freeing its room place and
+        dedupe pointer. Raises Busy while a delivery holds it, Conflict if not live."""
         self._finish(schedule, status, now, reason=reason, require_idle=True)
 
     def _finish(
@@ -306,8 +421,8 @@ class ScheduleStore:
                         "Update": {
                             "TableName": self._table,
                             "Key": _dump({"room_id": room, "sk": ROOM_SK}),
-                            "UpdateExpression": "SET live = if_not_exists(live, :one) - :one",
-                            "ExpressionAttributeValues": _dump({":one": 1}),
+                            "UpdateExpression": _COUNT_OUT,
+                            "ExpressionAttributeValues": _dump({":one": 1, ":zero": 0}),
                         }
                     },
                     {
@@ -502,47 +617,100 @@ class ScheduleStore:
         )
 
     # --- reconciliation ---------------------------------------------------------------------
-    def scan(self, now: datetime) -> tuple[list[Schedule], dict[str, int]]:
-        """Every schedule in the table (TTL-expired ones left out) and every room's counter."""
-        schedules: list[Schedule] = []
-        counters: dict[str, int] = {}
+    def scan(self, now: datetime) -> TableScan:
+        """Every schedule in the table (TTL-expired ones left out), room counter and dedupe pointer."""
+        found = TableScan()
         kwargs: dict[str, Any] = {"TableName": self._table}
         while True:
             out = self._db.scan(**kwargs)
             for raw in out.get("Items", []):
-                sk = raw["sk"]["S"]
+                room, sk = raw["room_id"]["S"], raw["sk"]["S"]
                 if sk == ROOM_SK:
-                    counters[raw["room_id"]["S"]] = int(raw.get("live", {}).get("N", "0"))
+                    found.counters[room] = int(raw.get("live", {}).get("N", "0"))
+                elif sk.startswith("d#"):
+                    found.pointers.append(Pointer(room, sk[2:], raw.get("schedule_id", {}).get("S", "")))
                 elif sk.startswith("s#"):
                     expires = raw.get("expires_at")
                     if not expires or int(expires["N"]) > _epoch(now):
-                        schedules.append(_schedule_from_item(raw))
+                        found.schedules.append(_schedule_from_item(raw))
             if "LastEvaluatedKey" not in out:
-                return schedules, counters
+                return found
             kwargs["ExclusiveStartKey"] = out["LastEvaluatedKey"]
 
-    def room_counter(self, room_id: str) -> int | None:
+    def drop_pointer(self, pointer: Pointer) -> bool:
+        """Remove a dedupe pointer whose schedule is no longer live, checked in the same
+        transaction; False when it is live again or the pointer moved on."""
+        try:
+            self._db.transact_write_items(
+                TransactItems=[
+                    {
+                        "ConditionCheck": {
+                            "TableName": self._table,
+                            "Key": _dump({"room_id": pointer.room_id, "sk": schedule_sk(pointer.schedule_id)}),
+                            "ConditionExpression": "attribute_not_exists(sk) OR NOT (#s IN (:active, :paused))",
+                            "ExpressionAttributeNames": {"#s": "status"},
+                            "ExpressionAttributeValues": _dump({":active": models.ACTIVE, ":paused": models.PAUSED}),
+                        }
+                    },
+                    {
+                        "Delete": {
+                            "TableName": self._table,
+                            "Key": _dump({"room_id": pointer.room_id, "sk": dedupe_sk(pointer.key)}),
+                            "ConditionExpression": "schedule_id = :id",
+                            "ExpressionAttributeValues": _dump({":id": pointer.schedule_id}),
+                        }
+                    },
+                ]
+            )
+        except ClientError as err:
+            if err.response["Error"]["Code"] == "TransactionCanceledException":
+                return False
+            raise
+        return True
+
+    def room_count(self, room_id: str) -> RoomCount | None:
         out = self._db.get_item(
             TableName=self._table, Key=_dump({"room_id": room_id, "sk": ROOM_SK}), ConsistentRead=True
         )
-        return int(out["Item"]["live"]["N"]) if "Item" in out and "live" in out["Item"] else None
+        return RoomCount.from_item(out.get("Item") or {})
 
-    def set_room_counter(self, room_id: str, observed: int | None, actual: int) -> bool:
-        """Repair a room's counter if it still holds the value observed; False if it moved."""
-        condition = "attribute_not_exists(live)" if observed is None else "live = :seen"
-        values: dict[str, Any] = {":n": actual}
-        if observed is not None:
-            values[":seen"] = observed
+    def recount(self, room_id: str, seen: RoomCount | None) -> int | None:
+        """Count the room's live schedules with a consistent read, and store the count unless the
+        counter moved since `seen` was read (any create, fire or earlier recount bumps `rev`).
+        Returns the count, or None when the counter moved (count again, or let the caller retry)."""
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "KeyConditionExpression": "room_id = :r AND begins_with(sk, :p)",
+            "ProjectionExpression": "#s",
+            "ExpressionAttributeNames": {"#s": "status"},
+            "ExpressionAttributeValues": _dump({":r": room_id, ":p": "s#"}),
+            "ConsistentRead": True,
+        }
+        live = 0
+        while True:
+            out = self._db.query(**kwargs)
+            live += sum(1 for raw in out.get("Items", []) if raw.get("status", {}).get("S") in models.LIVE_STATUSES)
+            if "LastEvaluatedKey" not in out:
+                break
+            kwargs["ExclusiveStartKey"] = out["LastEvaluatedKey"]
+        if (seen.live if seen else 0) == live:
+            return live
+        if seen is None:
+            condition, values = "attribute_not_exists(live)", {}
+        elif seen.rev is None:
+            condition, values = "attribute_not_exists(rev)", {}
+        else:
+            condition, values = "rev = :rev", {":rev": seen.rev}
         try:
             self._db.update_item(
                 TableName=self._table,
                 Key=_dump({"room_id": room_id, "sk": ROOM_SK}),
-                UpdateExpression="SET live = :n",
+                UpdateExpression="SET live = :n, rev = if_not_exists(rev, :zero) + :one",
                 ConditionExpression=condition,
-                ExpressionAttributeValues=_dump(values),
+                ExpressionAttributeValues=_dump({":n": live, ":zero": 0, ":one": 1, **values}),
             )
         except ClientError as err:
             if err.response["Error"]["Code"] == "ConditionalCheckFailedException":
-                return False
+                return None
             raise
-        return True
+        return live

@@ -204,7 +204,7 @@ def _write(old: Schedule, new: Schedule, deps: Deps) -> None:
     try:
         deps.store.replace(old, new, deps.settings.max_per_room)
     except Duplicate as dup:
-        raise ToolError(errors.DUPLICATE, f"an identical schedule already exists: {dup.existing_id}") from None
+        raise ToolError(errors.DUPLICATE, f"an identical schedule already exists: {dup.existing.id}") from None
     except LimitReached:
         raise ToolError(errors.LIMIT_REACHED, "this room is at its limit of active schedules") from None
     except Conflict:

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from cronbell.adapters.store import Duplicate, LimitReached
+from cronbell.adapters.store import Conflict, Duplicate, LimitReached
 from cronbell.core import errors, models, texts
 from cronbell.core.cron import CronSpec, at_expression, eventbridge_expressions, next_fires, parse_recurring
 from cronbell.core.envelope import Context
@@ -176,10 +176,10 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
         deps.store.insert(schedule, deps.settings.max_per_room)
     except Duplicate as dup:
         _undo(created, deps)
-        existing = deps.store.get(schedule.room_id, dup.existing_id)
-        if existing is None or existing.status not in models.LIVE_STATUSES:
-            raise ToolError(errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again") from dup
-        return _answer(existing, when, deps, locale, duplicate=True)
+        return _answer(dup.existing, when, deps, locale, duplicate=True)
+    except Conflict as err:
+        _undo(created, deps)
+        raise ToolError(errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again") from err
     except LimitReached:
         _undo(created, deps)
         raise ToolError(

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from cronbell.adapters.store import Busy, Conflict
+from cronbell.adapters.store import Busy, Gone
 from cronbell.core import errors, models, texts
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
@@ -58,47 +58,48 @@ def find(ctx: Context, ref: str, deps: Deps, live_only: bool = True) -> Schedule
     if models.looks_like_id(ref.lower()):
         found = deps.store.get(ctx.room_id, ref.lower())
     if found is None:
-        named = [
-            s
-            for s in deps.store.list_room(ctx.room_id, deps.now())
-            if s.name and s.name.casefold() == ref.casefold() and s.status in models.LIVE_STATUSES
-        ]
-        if len(named) > 1:
-            raise ToolError(
-                errors.AMBIGUOUS,
-                f"{len(named)} schedules are named {ref!r}; use an id",
-                {"candidates": [s.id for s in named]},
-            )
-        found = named[0] if named else None
+        found = _named(ctx, ref, deps)
     if found is None or (live_only and found.status not in models.LIVE_STATUSES):
-        state = f" (it is {found.status})" if found else ""
-        raise ToolError(errors.NOT_FOUND, f"no active schedule {ref!r} in this room{state}")
+        raise _not_found(ref, found)
     return found
+
+
+def _named(ctx: Context, name: str, deps: Deps) -> Schedule | None:
+    named = [
+        s
+        for s in deps.store.list_room(ctx.room_id, deps.now())
+        if s.name and s.name.casefold() == name.casefold() and s.status in models.LIVE_STATUSES
+    ]
+    if len(named) > 1:
+        raise ToolError(
+            errors.AMBIGUOUS,
+            f"{len(named)} schedules are named {name!r}; use an id",
+            {"candidates": [s.id for s in named]},
+        )
+    return named[0] if named else None
+
+
+def _not_found(ref: str, found: Schedule | None) -> ToolError:
+    state = f" (it is {found.status})" if found else ""
+    return ToolError(errors.NOT_FOUND, f"no active schedule {ref!r} in this room{state}")
 
 
 def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
     """Mark the item deleted first (it never posts again), then remove its Scheduler entries.
 
-    An entry that cannot be removed now fires nothing: the fire function sees the deleted item
-    and removes the entry then."""
+    By id that is two AWS calls: the conditional write returns the schedule as it was. An entry
+    that cannot be removed now fires nothing: the fire function sees the deleted item and removes
+    the entry then."""
     locale = ctx.locale or deps.settings.default_locale
-    schedule = find(ctx, args.id, deps)
-    waited = 0.0
-    while True:
-        try:
-            deps.store.retire(schedule, models.DELETED, deps.now())
-            break
-        except Busy:
-            if waited >= BUSY_WAIT_SECONDS:
-                raise ToolError(
-                    errors.BACKEND_ERROR, "this schedule is being delivered right now; try again in a minute"
-                ) from None
-            deps.sleep(0.5)
-            waited += 0.5
-        except Conflict:
-            raise ToolError(errors.NOT_FOUND, f"no active schedule {args.id!r} in this room") from None
-        except (ClientError, BotoCoreError) as err:
-            raise ToolError(errors.BACKEND_ERROR, "the schedule could not be deleted; nothing changed") from err
+    ref = args.id.strip()
+    schedule = None
+    if models.looks_like_id(ref.lower()):
+        schedule = _mark_deleted(ctx, ref.lower(), ref, deps)
+    if schedule is None:
+        named = _named(ctx, ref, deps)
+        schedule = _mark_deleted(ctx, named.id, ref, deps) if named else None
+    if schedule is None:
+        raise _not_found(ref, None)
     pending = remove_entries(schedule, deps)
     now_dict, now_text = now_fields(ctx, deps)
     result = {"id": schedule.id, "deleted": True, "now": now_dict}
@@ -106,6 +107,27 @@ def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
         result["entries_pending_cleanup"] = pending
     text = texts.say("deleted", locale, id=schedule.id, description=describe(schedule, locale), now=now_text)
     return {"result": result, "text": text}
+
+
+def _mark_deleted(ctx: Context, schedule_id: str, ref: str, deps: Deps) -> Schedule | None:
+    """The schedule as it was before this delete; None when the room has no item with that id."""
+    waited = 0.0
+    while True:
+        try:
+            return deps.store.delete(ctx.room_id, schedule_id, deps.now())
+        except Busy:
+            if waited >= BUSY_WAIT_SECONDS:
+                raise ToolError(
+                    errors.BACKEND_ERROR, "this schedule is being delivered right now; try again in a minute"
+                ) from None
+            deps.sleep(0.5)
+            waited += 0.5
+        except Gone as gone:
+            if gone.old is None:
+                return None
+            raise _not_found(ref, gone.old) from None
+        except (ClientError, BotoCoreError) as err:
+            raise ToolError(errors.BACKEND_ERROR, "the schedule could not be deleted; nothing changed") from err
 
 
 def remove_entries(schedule: Schedule, deps: Deps) -> list[str]:

@@ -5,7 +5,8 @@
   by the deployment's policy, a short notice is posted);
 - an entry of ours that no live schedule owns is deleted;
 - an entry whose state disagrees with its schedule (paused vs active) is corrected;
-- a room counter that disagrees with its live schedules is repaired.
+- a room counter that disagrees with its live schedules is recounted (a delete leaves it high);
+- a dedupe pointer whose schedule is no longer live is removed (a delete leaves it behind).
 Anything changed within the grace window is left alone (a create or update may be half done).
 Every action is idempotent or conditional, so two runs at once do no harm.
 """
@@ -43,6 +44,7 @@ class Report:
     missed: int = 0
     notices: int = 0
     counters_repaired: int = 0
+    pointers_removed: int = 0
     errors: int = 0
 
     def to_dict(self) -> dict[str, int]:
@@ -54,7 +56,8 @@ def reconcile(deps: Deps, chat: Callable[[], ChatSender] | None = None) -> Repor
     now = deps.now()
     settled = now - timedelta(seconds=settings.reconcile_grace_seconds)
     report = Report()
-    schedules, counters = deps.store.scan(now)
+    table = deps.store.scan(now)
+    schedules, counters = table.schedules, table.counters
     entries = {e.name: e for e in deps.scheduler.list_entries()}
     report.schedules, report.entries = len(schedules), len(entries)
     live = [s for s in schedules if s.status in models.LIVE_STATUSES]
@@ -90,8 +93,12 @@ def reconcile(deps: Deps, chat: Callable[[], ChatSender] | None = None) -> Repor
 
     actual = Counter(s.room_id for s in live)
     for room in set(counters) | set(actual):
-        if counters.get(room, 0) != actual[room]:
-            _repair_counter(room, counters.get(room), deps, report)
+        if counters.get(room, 0) != actual[room] and _guard(report, _recount, room, deps):
+            report.counters_repaired += 1
+    live_ids = {(s.room_id, s.id) for s in live}
+    for pointer in table.pointers:
+        if (pointer.room_id, pointer.schedule_id) not in live_ids and _guard(report, deps.store.drop_pointer, pointer):
+            report.pointers_removed += 1
     log.info("reconciled", extra=report.to_dict())
     return report
 
@@ -130,14 +137,12 @@ def _mark_missed(schedule: Schedule, deps: Deps, chat: Callable[[], ChatSender] 
         log.warning("missed notice not posted", extra={"schedule_id": schedule.id})
 
 
-def _repair_counter(room: str, observed: int | None, deps: Deps, report: Report) -> None:
-    """Count again, consistently, and repair only if the counter still holds what we saw."""
-    now = deps.now()
-    live = sum(1 for s in deps.store.list_room(room, now) if s.status in models.LIVE_STATUSES)
-    if deps.store.room_counter(room) != observed or live == (observed or 0):
-        return
-    if _guard(report, deps.store.set_room_counter, room, observed, live):
-        report.counters_repaired += 1
+def _recount(room: str, deps: Deps) -> bool:
+    """Count again, consistently (the store keeps the count only if the counter did not move
+    meanwhile); True when the counter was wrong and now is right."""
+    seen = deps.store.room_count(room)
+    counted = deps.store.recount(room, seen)
+    return counted is not None and counted != (seen.live if seen else 0)
 
 
 def _guard(report: Report, action: Callable[..., Any], *args: Any) -> bool:
