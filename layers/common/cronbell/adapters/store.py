@@ -695,10 +695,11 @@ class ScheduleStore:
             kwargs["ExclusiveStartKey"] = out["LastEvaluatedKey"]
         if (seen.live if seen else 0) == live:
             return live
+        values: dict[str, Any] = {}
         if seen is None:
-            condition, values = "attribute_not_exists(live)", {}
+            condition = "attribute_not_exists(live)"
         elif seen.rev is None:
-            condition, values = "attribute_not_exists(rev)", {}
+            condition = "attribute_not_exists(rev)"
         else:
             condition, values = "rev = :rev", {":rev": seen.rev}
         try:
