@@ -117,7 +117,7 @@ if __name__ == "__main__":
 PARTS = {
     "boto3": ("boto3", True),
     "argument validation (contract)": ("cronbell.core.validation", True),
-    "date and cron grammar (regexes compiled at import)": ("cronbell.core.when cronbell.core.cron", False),
+    "date and cron grammar": ("cronbell.core.when cronbell.core.cron", False),
     "Powertools": ("aws_lambda_powertools", True),
 }
 

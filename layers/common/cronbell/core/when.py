@@ -179,7 +179,7 @@ def format_now(now: datetime, tz: tzinfo, language: str) -> str:
 
 # --- time of day -----------------------------------------------------------------------------------
 
-_CLOCK_RE = re.compile(
+_CLOCK = (
     r"(?P<h>\d{1,2})(?:(?::|\.|h)(?P<m>\d{2}))?h?"
     r"(?:\s*(?P<ampm>am|pm))?"
     r"(?:\s+(?P<frac>y media|y cuarto|menos cuarto|y (?P<ym>\d{1,2})))?"
@@ -197,7 +197,7 @@ def parse_clock(text: str) -> tuple[int, int] | None:
     text = text.strip()
     if text in _NAMED_CLOCKS:
         return _NAMED_CLOCKS[text]
-    match = _CLOCK_RE.fullmatch(text)
+    match = re.fullmatch(_CLOCK, text)
     if not match:
         return None
     hour, minute = int(match["h"]), int(match["m"] or 0)
@@ -244,42 +244,32 @@ _MON = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
 _AT = r"(?:at|a las|a la|a|@|sobre las|hacia las)"
 _ORD = r"(?:st|nd|rd|th|º|o)?"
 
-_ISO_RE = re.compile(
+_ISO = (
     r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})(?:t|\s)(?P<h>\d{2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?"
     r"\s*(?P<off>z|utc|[+-]\d{2}:?\d{2})?"
 )
-_RELATIVE_RE = re.compile(r"(?:in|within|after|en|dentro de|de aqui a)\s+(?P<rest>.+)")
-_AMOUNT_RE = re.compile(
+_RELATIVE = r"(?:in|within|after|en|dentro de|de aqui a)\s+(?P<rest>.+)"
+_AMOUNT = (
     r"(?P<n>\d+|an|a|one|un|una|uno|half an|half a|media|medio)\s+"
     r"(?P<unit>minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|minutos?|horas?|dias?|semanas?)"
 )
 
+# Patterns are kept as text: `re` compiles each on first use and caches it, so importing this
+# module (every cold start of the tools function) compiles none of them.
 # day specifications: (regex, kind); longest first so "pasado manana" wins over "manana"
-_DAY_SPECS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"(?:the )?day after tomorrow|pasado manana"), "plus2"),
-    (re.compile(r"tomorrow|manana"), "plus1"),
-    (re.compile(r"today|hoy|this day"), "today"),
+_DAY_SPECS: list[tuple[str, str]] = [
+    (r"(?:the )?day after tomorrow|pasado manana", "plus2"),
+    (r"tomorrow|manana", "plus1"),
+    (r"today|hoy|this day", "today"),
     (
-        re.compile(
-            rf"(?:on )?next (?P<wd>{_WD})|(?:el )?proximo (?P<wd2>{_WD})"
-            rf"|(?:el )?(?P<wd3>{_WD}) (?:proximo|que viene)"
-        ),
+        rf"(?:on )?next (?P<wd>{_WD})|(?:el )?proximo (?P<wd2>{_WD})|(?:el )?(?P<wd3>{_WD}) (?:proximo|que viene)",
         "next_weekday",
     ),
-    (re.compile(rf"(?:on |el |this |este |on this )?(?P<wd>{_WD})"), "weekday"),
-    (re.compile(r"(?:on |el )?(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})"), "iso_date"),
-    (
-        re.compile(rf"(?:on )?(?P<mon>{_MON}) (?:the )?(?P<d>\d{{1,2}}){_ORD}(?:,? (?P<y>\d{{4}}))?"),
-        "date",
-    ),
-    (
-        re.compile(rf"(?:on )?(?:the )?(?P<d>\d{{1,2}}){_ORD} (?:of )?(?P<mon>{_MON})(?:,? (?P<y>\d{{4}}))?"),
-        "date",
-    ),
-    (
-        re.compile(rf"(?:el )?(?:dia )?(?P<d>\d{{1,2}}){_ORD} de (?P<mon>{_MON})(?: (?:de|del) (?P<y>\d{{4}}))?"),
-        "date",
-    ),
+    (rf"(?:on |el |this |este |on this )?(?P<wd>{_WD})", "weekday"),
+    (r"(?:on |el )?(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})", "iso_date"),
+    (rf"(?:on )?(?P<mon>{_MON}) (?:the )?(?P<d>\d{{1,2}}){_ORD}(?:,? (?P<y>\d{{4}}))?", "date"),
+    (rf"(?:on )?(?:the )?(?P<d>\d{{1,2}}){_ORD} (?:of )?(?P<mon>{_MON})(?:,? (?P<y>\d{{4}}))?", "date"),
+    (rf"(?:el )?(?:dia )?(?P<d>\d{{1,2}}){_ORD} de (?P<mon>{_MON})(?: (?:de|del) (?P<y>\d{{4}}))?", "date"),
 ]
 
 
@@ -345,7 +335,7 @@ def _relative(rest: str) -> timedelta | None:
         return None
     total = timedelta(0)
     for part in parts:
-        match = _AMOUNT_RE.fullmatch(part)
+        match = re.fullmatch(_AMOUNT, part)
         if not match:
             return None
         raw = match["n"]
@@ -365,12 +355,12 @@ def _relative(rest: str) -> timedelta | None:
 def _split_day_and_clock(text: str) -> tuple[re.Match[str], str, tuple[int, int] | None] | None:
     """Find a day specification at the start or the end of `text`, and the clock beside it."""
     for pattern, kind in _DAY_SPECS:
-        prefix = re.fullmatch(rf"(?P<day>{pattern.pattern})(?:,)?(?: {_AT})?(?: (?P<clock>.+))?", text)
-        suffix = re.fullmatch(rf"(?:{_AT} )?(?P<clock>.+?),? (?P<day>{pattern.pattern})", text)
+        prefix = re.fullmatch(rf"(?P<day>{pattern})(?:,)?(?: {_AT})?(?: (?P<clock>.+))?", text)
+        suffix = re.fullmatch(rf"(?:{_AT} )?(?P<clock>.+?),? (?P<day>{pattern})", text)
         for match in (prefix, suffix):
             if match is None:
                 continue
-            day_match = pattern.fullmatch(match["day"])
+            day_match = re.fullmatch(pattern, match["day"])
             if day_match is None:
                 continue
             clock_text = match["clock"]
@@ -455,7 +445,7 @@ def _wall(naive: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> dat
 
 
 def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
-    iso = _ISO_RE.fullmatch(t)
+    iso = re.fullmatch(_ISO, t)
     if iso:
         naive = datetime(
             int(iso["y"]), int(iso["mo"]), int(iso["d"]), int(iso["h"]), int(iso["mi"]), int(iso["s"] or 0)
@@ -472,7 +462,7 @@ def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: st
             raise ValueError(off)
         return (naive - sign * offset).replace(tzinfo=UTC).astimezone(tz)
 
-    relative = _RELATIVE_RE.fullmatch(t)
+    relative = re.fullmatch(_RELATIVE, t)
     if relative:
         delta = _relative(relative["rest"])
         if delta is None:
