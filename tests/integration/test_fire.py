@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cronbell.adapters.store import ScheduleStore
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
@@ -16,6 +17,7 @@ from tests.integration.test_tools import assert_consistent, live_items, ok
 from tests.support.aws import Stack
 from tests.support.chat import PermanentChatError, RecordingChat, TransientChatError
 from tests.support.envelopes import ROOM, USER, envelope
+from tests.support.faults import CallLog
 
 
 def create(stack: Stack, **args: Any) -> str:
@@ -33,9 +35,11 @@ def scheduler_input(sid: str, slot: str, attempt: int = 1) -> dict[str, Any]:
     }
 
 
-def run(stack: Stack, chat: RecordingChat, event: dict[str, Any], metrics: list[str] | None = None) -> dict[str, Any]:
+def run(
+    stack: Stack, chat: RecordingChat, event: dict[str, Any], metrics: list[str] | None = None, **deps: Any
+) -> dict[str, Any]:
     fd = FireDeps(
-        deps=stack.deps(),
+        deps=stack.deps(**deps),
         chat=lambda: chat,
         metric=lambda name, value: metrics.append(name) if metrics is not None else None,
     )
@@ -92,6 +96,19 @@ def test_both_entries_of_a_dom_or_dow_schedule_in_one_minute_post_once(stack: St
     run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
     run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
     assert len(chat.sent) == 1
+
+
+def test_a_claim_colliding_with_another_transaction_is_tried_again_at_once(stack: Stack) -> None:
+    """Two entries of one schedule (or a duplicate delivery) firing together can make DynamoDB
+    cancel one claim with TransactionConflict: it is tried again now, not left to Lambda's retry."""
+    sid = create(stack, cron="0 9 * * *")
+    chat = RecordingChat()
+    log = CallLog(fail_at=1, failure="conflict")  # the schedule's read, then the claim
+    store = ScheduleStore(log.wrap(stack.ddb), stack.settings.table_name, stack.settings.retention_days)
+    assert run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"), store=store)["outcome"] == "delivered"
+    assert log.calls == ["get_item", "transact_write_items", "transact_write_items", "transact_write_items"]
+    assert len(chat.sent) == 1
+    assert_consistent(stack)
 
 
 def test_five_concurrent_fires_of_one_slot_post_once(stack: Stack) -> None:

@@ -32,7 +32,8 @@ from cronbell.core.models import Schedule
 ROOM_SK = "room"
 _COUNT_IN = "SET live = if_not_exists(live, :zero) + :one, rev = if_not_exists(rev, :zero) + :one"
 _COUNT_OUT = "SET live = if_not_exists(live, :one) - :one, rev = if_not_exists(rev, :zero) + :one"
-_CONFLICT_PAUSE_SECONDS = 0.05
+_CONFLICT_PAUSE_SECONDS = 0.05  # times the attempt number
+_CONFLICT_ATTEMPTS = 4
 _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the rest is for races
 _RECORD_FIRE = (
     "SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one REMOVE inflight_slot, inflight_until"
@@ -75,6 +76,15 @@ def _schedule_from_item(item: dict[str, Any]) -> Schedule:
 def _sort_key(transact_item: dict[str, Any]) -> str:
     (write,) = transact_item.values()
     return str((write.get("Key") or write["Item"])["sk"]["S"])
+
+
+def _only_conflicts(err: ClientError) -> bool:
+    codes = {r.get("Code") for r in err.response.get("CancellationReasons") or []}
+    return (
+        err.response["Error"]["Code"] == "TransactionCanceledException"
+        and codes <= {"None", "TransactionConflict"}
+        and "TransactionConflict" in codes
+    )
 
 
 def _epoch(dt: datetime) -> int:
@@ -145,6 +155,19 @@ class ScheduleStore:
         self._table = table
         self._retention = timedelta(days=retention_days)
 
+    def _transact(self, items: list[dict[str, Any]]) -> None:
+        """TransactWriteItems, run again after a pause while DynamoDB cancels it only because
+        another transaction is writing one of the same items (TransactionConflict): two fires of
+        one slot at once, or creates racing in one room."""
+        for attempt in range(1, _CONFLICT_ATTEMPTS + 1):
+            try:
+                self._db.transact_write_items(TransactItems=items)
+                return
+            except ClientError as err:
+                if attempt == _CONFLICT_ATTEMPTS or not _only_conflicts(err):
+                    raise
+            time.sleep(_CONFLICT_PAUSE_SECONDS * attempt)
+
     # --- transaction parts -------------------------------------------------------------------
     def _take_place(self, room: str, max_per_room: int) -> dict[str, Any]:
         """Count one more live schedule in the room, unless it is at its limit."""
@@ -182,8 +205,7 @@ class ScheduleStore:
     def _write_taking_place(self, room: str, max_per_room: int, build: Callable[[str | None], list[Any]]) -> None:
         """Run the transaction `build(stale)` makes, which may take a place in the room and claim a
         dedupe pointer. When it fails only because the pointer names a schedule no longer live, or
-        because the counter still counts deleted schedules, mend that and run it again; when it
-        collides with another transaction on the room's items, run it again after a pause.
+        because the counter still counts deleted schedules, mend that and run it again.
 
         Raises Duplicate, LimitReached or Conflict (the schedule's own item was not as expected)."""
         stale: str | None = None
@@ -191,7 +213,7 @@ class ScheduleStore:
         for _ in range(_WRITE_ATTEMPTS):
             items = build(stale)
             try:
-                self._db.transact_write_items(TransactItems=items)
+                self._transact(items)
                 return
             except ClientError as err:
                 if err.response["Error"]["Code"] != "TransactionCanceledException":
@@ -203,9 +225,6 @@ class ScheduleStore:
                     if r.get("Code") == "ConditionalCheckFailed"
                 }
                 if not failed:
-                    if any(r.get("Code") == "TransactionConflict" for r in reasons):
-                        time.sleep(_CONFLICT_PAUSE_SECONDS)  # another write to the room is under way
-                        continue
                     raise
             if any(sk.startswith("s#") for sk in failed):
                 raise Conflict(room)
@@ -401,8 +420,8 @@ class ScheduleStore:
             values[":idle"] = _iso(now)
         room = schedule.room_id
         try:
-            self._db.transact_write_items(
-                TransactItems=[
+            self._transact(
+                [
                     *(extra_items or []),
                     {
                         "Update": {
@@ -455,8 +474,8 @@ class ScheduleStore:
         until = _iso(now + timedelta(seconds=lease_seconds))
         key = {"room_id": schedule.room_id, "sk": slot_sk(schedule.id, slot)}
         try:
-            self._db.transact_write_items(
-                TransactItems=[
+            self._transact(
+                [
                     {
                         "Update": {
                             "TableName": self._table,
@@ -516,8 +535,8 @@ class ScheduleStore:
 
     def release_slot(self, schedule: Schedule, slot: str) -> None:
         """Give a claim back after a failed attempt, so Lambda's retry can deliver at once."""
-        self._db.transact_write_items(
-            TransactItems=[
+        self._transact(
+            [
                 {
                     "Delete": {
                         "TableName": self._table,
@@ -561,8 +580,8 @@ class ScheduleStore:
                 fired["fired_at"] = _iso(now)
             self._finish(schedule, final_status, now, reason=detail, extra_set=fired, extra_items=[slot_update])
             return
-        self._db.transact_write_items(
-            TransactItems=[
+        self._transact(
+            [
                 slot_update,
                 {
                     "Update": {
@@ -641,8 +660,8 @@ class ScheduleStore:
         """Remove a dedupe pointer whose schedule is no longer live, checked in the same
         transaction; False when it is live again or the pointer moved on."""
         try:
-            self._db.transact_write_items(
-                TransactItems=[
+            self._transact(
+                [
                     {
                         "ConditionCheck": {
                             "TableName": self._table,
