@@ -113,3 +113,12 @@ def test_a_create_colliding_with_another_transaction_is_written_on_the_next_try(
     assert log.calls == ["create_schedule"] * entries + ["transact_write_items"] * 2
     assert [item["id"] for item in live_items(stack)] == [result["id"]]
     assert_consistent(stack)
+
+
+def test_a_delete_meeting_a_fires_transaction_waits_and_goes_through(stack: Stack) -> None:
+    sid = ok(tools.handle(envelope(*CREATES["one-shot"]), stack.deps()))["id"]
+    log = CallLog(fail_at=0, failure="item conflict")  # the claim of a fire holds the item
+    ok(tools.handle(envelope("delete_reminder", {"id": sid}), faulty_deps(stack, log)))
+    assert log.calls == ["update_item", "update_item", "delete_schedule"]
+    assert live_items(stack) == [] and stack.entries() == {}
+    assert_consistent(stack)

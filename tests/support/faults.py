@@ -42,7 +42,19 @@ def transaction_conflict(op: str) -> Exception:
     )
 
 
-FAILURES = {"throttling": throttling, "500": server_error, "timeout": timeout, "conflict": transaction_conflict}
+def item_conflict(op: str) -> Exception:
+    """What a single-item write gets while a transaction is writing the same item."""
+    message = "Transaction is ongoing for the item"
+    return ClientError({"Error": {"Code": "TransactionConflictException", "Message": message}}, op)
+
+
+FAILURES = {
+    "throttling": throttling,
+    "500": server_error,
+    "timeout": timeout,
+    "conflict": transaction_conflict,
+    "item conflict": item_conflict,
+}
 
 
 @dataclass

@@ -378,6 +378,8 @@ class ScheduleStore:
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except ClientError as err:
+            if err.response["Error"]["Code"] == "TransactionConflictException":
+                raise Busy(schedule_id) from err  # a fire's transaction is writing the item right now
             if err.response["Error"]["Code"] != "ConditionalCheckFailedException":
                 raise
             old = _schedule_from_item(err.response["Item"]) if err.response.get("Item") else None
