@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cronbell.core.errors import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
-from cronbell.core.when import OneShot, parse_one_shot, resolve_timezone
+from cronbell.core.when import ACCEPTED_FORMS, OneShot, parse_one_shot, resolve_timezone
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -53,6 +53,24 @@ ENGLISH = [
     ("december 1 at 9", "2026-12-01T09:00:00+01:00"),
     ("Dec 1st 2026 at 9:15", "2026-12-01T09:15:00+01:00"),
     ("on the 4th of july at 8pm", "2026-07-04T20:00:00+02:00"),
+    ("in 1h30m", "2026-05-13T11:53:17+02:00"),
+    ("in 2h 15m", "2026-05-13T12:38:17+02:00"),
+    ("in 45m", "2026-05-13T11:08:17+02:00"),
+    ("in an hour and a half", "2026-05-13T11:53:17+02:00"),
+    ("in 3 days at 9am", "2026-05-16T09:00:00+02:00"),
+    ("in 2 weeks at 10:30", "2026-05-27T10:30:00+02:00"),
+    ("tonight at 8", "2026-05-13T20:00:00+02:00"),
+    ("tonight at 12", "2026-05-14T00:00:00+02:00"),  # midnight
+    ("tonight at 1", "2026-05-14T01:00:00+02:00"),  # after midnight: tomorrow's date
+    ("at 7 this evening", "2026-05-13T19:00:00+02:00"),
+    ("this afternoon at 3:30", "2026-05-13T15:30:00+02:00"),
+    ("this morning at 11", "2026-05-13T11:00:00+02:00"),
+    ("tomorrow at half past 9", "2026-05-14T09:30:00+02:00"),
+    ("quarter to 5 pm", "2026-05-13T16:45:00+02:00"),
+    ("quarter past 10 tomorrow", "2026-05-14T10:15:00+02:00"),
+    ("the 13th at 11", "2026-05-13T11:00:00+02:00"),  # today, still ahead
+    ("the 13th at 9", "2026-06-13T09:00:00+02:00"),  # today's is past: next month
+    ("on the 31st at 9", "2026-05-31T09:00:00+02:00"),
 ]
 
 SPANISH = [
@@ -88,6 +106,15 @@ SPANISH = [
     ("a las 21:00", "2026-05-13T21:00:00+02:00"),
     ("a las 9 y media de la noche", "2026-05-13T21:30:00+02:00"),
     ("a las 10", "2026-05-14T10:00:00+02:00"),  # 10:00 today has passed: tomorrow
+    ("en 1h30m", "2026-05-13T11:53:17+02:00"),
+    ("dentro de 3 días a las 9", "2026-05-16T09:00:00+02:00"),
+    ("en 2 semanas a las 10", "2026-05-27T10:00:00+02:00"),
+    ("esta noche a las 10", "2026-05-13T22:00:00+02:00"),
+    ("esta tarde a las 5 y media", "2026-05-13T17:30:00+02:00"),
+    ("a las 5 esta tarde", "2026-05-13T17:00:00+02:00"),
+    ("esta mañana a las 11", "2026-05-13T11:00:00+02:00"),
+    ("el día 20 a las 18:00", "2026-05-20T18:00:00+02:00"),
+    ("el dia 5 a las 9", "2026-06-05T09:00:00+02:00"),
 ]
 
 
@@ -103,6 +130,14 @@ def test_spanish_phrases(text: str, expected: str) -> None:
     got = parse_one_shot(text, NOW, MADRID, "es")
     assert got.at.isoformat() == expected
     assert got.at > NOW
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_every_form_the_refusal_advertises_is_accepted(language: str) -> None:
+    for line in ACCEPTED_FORMS[language]:
+        for example in line.split(" / "):
+            example = example.split(" (")[0]
+            assert parse_one_shot(example, NOW, MADRID, language).at > NOW, example
 
 
 def test_tables_are_large_enough() -> None:
@@ -145,6 +180,12 @@ INVALID = [
     "in 100000 days",
     "12/05/2026 10:00",  # day/month order is ambiguous: refused
     "every day at 9",  # recurring, not a one-shot
+    "in 3 hours at 9",  # only whole days take a time of day
+    "in 30 secs",  # Scheduler's precision is a minute
+    "tonight",
+    "half to 5",
+    "the 32nd at 9",
+    "el dia 31 de febrero a las 9",
 ]
 
 

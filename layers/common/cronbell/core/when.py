@@ -72,7 +72,8 @@ ACCEPTED_FORMS = {
         "tomorrow at 9 / tomorrow at 9:30am / today at 18:00",
         "the day after tomorrow at 9",
         "next monday at 10 / monday at 10",
-        "december 1 at 9",
+        "december 1 at 9 / the 5th at 9",
+        "tonight at 8 / this afternoon at 3 / in 3 days at 9",
     ],
     "es": [
         "2026-12-31T23:59:00Z (RFC3339 con desfase)",
@@ -82,7 +83,8 @@ ACCEPTED_FORMS = {
         "mañana a las 9 / mañana a las 9:30 / hoy a las 18:00",
         "pasado mañana a las 9",
         "el lunes a las 10 / el próximo lunes a las 10",
-        "el 1 de diciembre a las 9",
+        "el 1 de diciembre a las 9 / el día 5 a las 9",
+        "esta noche a las 10 / esta tarde a las 5 / dentro de 3 días a las 9",
     ],
 }
 
@@ -186,6 +188,17 @@ _CLOCK = (
     r"(?:\s+(?:de la|por la|en la)\s+(?P<period>manana|tarde|noche|madrugada)|\s+(?P<mid>del mediodia))?"
     r"(?:\s+(?:en punto|o'?clock|horas|hrs))?"
 )
+_PAST_OR_TO = r"^(?P<part>half|quarter) (?P<way>past|to) (?P<h>\d{1,2})\b"
+
+
+def _as_digits(match: re.Match[str]) -> str:
+    """'half past 9' -> '9:30', 'quarter to 5' -> '4:45' ('quarter to 1' -> '12:45')."""
+    hour = int(match["h"])
+    if match["way"] == "to":
+        return f"{hour - 1 or 12}:45" if match["part"] == "quarter" else match[0]  # no "half to"
+    return f"{hour}:{30 if match['part'] == 'half' else 15:02d}"
+
+
 _NAMED_CLOCKS = {
     "noon": (12, 0), "midday": (12, 0), "mediodia": (12, 0), "el mediodia": (12, 0),
     "midnight": (0, 0), "medianoche": (0, 0), "la medianoche": (0, 0),
@@ -197,6 +210,7 @@ def parse_clock(text: str) -> tuple[int, int] | None:
     text = text.strip()
     if text in _NAMED_CLOCKS:
         return _NAMED_CLOCKS[text]
+    text = re.sub(_PAST_OR_TO, _as_digits, text)
     match = re.fullmatch(_CLOCK, text)
     if not match:
         return None
@@ -250,7 +264,7 @@ _ISO = (
 )
 _RELATIVE = r"(?:in|within|after|en|dentro de|de aqui a)\s+(?P<rest>.+)"
 _AMOUNT = (
-    r"(?P<n>\d+|an|a|one|un|una|uno|half an|half a|media|medio)\s+"
+    r"(?:(?P<n>\d+)\s*|(?P<word>an|a|one|un|una|uno)\s+)"
     r"(?P<unit>minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|minutos?|horas?|dias?|semanas?)"
 )
 
@@ -270,7 +284,16 @@ _DAY_SPECS: list[tuple[str, str]] = [
     (rf"(?:on )?(?P<mon>{_MON}) (?:the )?(?P<d>\d{{1,2}}){_ORD}(?:,? (?P<y>\d{{4}}))?", "date"),
     (rf"(?:on )?(?:the )?(?P<d>\d{{1,2}}){_ORD} (?:of )?(?P<mon>{_MON})(?:,? (?P<y>\d{{4}}))?", "date"),
     (rf"(?:el )?(?:dia )?(?P<d>\d{{1,2}}){_ORD} de (?P<mon>{_MON})(?: (?:de|del) (?P<y>\d{{4}}))?", "date"),
+    (r"(?:on )?the (?P<d>\d{1,2})(?:st|nd|rd|th)|(?:el )?dia (?P<d2>\d{1,2})", "day_of_month"),
 ]
+
+
+_PARTS_OF_DAY = r"tonight|this evening|this afternoon|this morning|esta noche|esta tarde|esta manana"
+_PERIOD_OF = {
+    "tonight": "noche", "evening": "noche", "noche": "noche",
+    "afternoon": "tarde", "tarde": "tarde",
+    "morning": "manana", "manana": "manana",
+}  # fmt: skip
 
 
 class _NoClockError(Exception):
@@ -326,11 +349,13 @@ def _second_occurrence_note(at: datetime, tz: tzinfo, language: str) -> str:
 
 
 def _relative(rest: str) -> timedelta | None:
-    """'30 minutes', 'an hour', '1 hour and 30 minutes', 'una hora y media' -> a timedelta."""
+    """'30 minutes', 'an hour', '1 hour and 30 minutes', '1h30m', 'una hora y media' -> a timedelta."""
     rest = re.sub(r"\b(?:hora|hour) y media\b", "hora y 30 minutos", rest)
     rest = re.sub(r"\b(\w+) horas? y media\b", r"\1 horas y 30 minutos", rest)
     rest = re.sub(r"\b(?:half an hour|media hora)\b", "30 minutes", rest)
-    parts = [p for p in re.split(r"\s*(?:,|\band\b|\by\b)\s*", rest) if p]
+    rest = re.sub(r"\b(an?|one|\d+) hours? and a half\b", r"\1 hours and 30 minutes", rest)
+    # amounts are separated by a comma, "and", "y", or nothing at all before a number ("1h30m")
+    parts = [p for p in re.split(r"\s*(?:,|\band\b|\by\b)\s*|\s+(?=\d)|(?<=[a-z])(?=\d)", rest) if p]
     if not parts:
         return None
     total = timedelta(0)
@@ -338,8 +363,7 @@ def _relative(rest: str) -> timedelta | None:
         match = re.fullmatch(_AMOUNT, part)
         if not match:
             return None
-        raw = match["n"]
-        count = int(raw) if raw.isdigit() else 1
+        count = int(match["n"]) if match["n"] else 1
         unit = match["unit"]
         if unit.startswith(("week", "semana")):
             total += timedelta(days=7 * count)
@@ -387,6 +411,8 @@ def _date_for(
         if kind == "weekday" and ahead == 0 and (clock[0], clock[1]) <= (now_local.hour, now_local.minute):
             ahead = 7
         return today + timedelta(days=ahead), False
+    if kind == "day_of_month":
+        return _next_day_of_month(int(day["d"] or day["d2"]), today, clock, now_local), False
     month = int(day["mo"]) if kind == "iso_date" else MONTH_WORDS[day["mon"]]
     if day["y"]:
         return date(int(day["y"]), month, int(day["d"])), False
@@ -401,12 +427,57 @@ def _date_for(
     return date(year, month, int(day["d"])), True
 
 
+def _next_day_of_month(number: int, today: date, clock: tuple[int, int], now_local: datetime) -> date:
+    """'the 5th': this month's if still ahead, else the next month that has that day."""
+    year, month = today.year, today.month
+    for _ in range(13):
+        if _valid(year, month, number):
+            candidate = date(year, month, number)
+            if (candidate, clock) > (today, (now_local.hour, now_local.minute)):
+                return candidate
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+    raise ValueError("no such day")
+
+
 def _valid(year: int, month: int, day: int) -> bool:
     try:
         date(year, month, day)
     except ValueError:
         return False
     return True
+
+
+def _days_ahead_at(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
+    """'3 days at 9am', '2 semanas a las 10': whole days ahead, at a time of day."""
+    match = re.fullmatch(rf"(?P<amount>.+?),? {_AT} (?P<clock>.+)", rest)
+    delta = _relative(match["amount"]) if match else None
+    clock = parse_clock(match["clock"]) if match else None
+    if delta is None or clock is None or delta.seconds or not delta.days:
+        return None
+    day = now_local.date() + delta
+    return _wall(datetime(day.year, day.month, day.day, clock[0], clock[1]), tz, language, notes)
+
+
+def _part_of_day(t: str, now_local: datetime) -> datetime | None:
+    """'tonight at 8', 'this afternoon at 3', 'esta noche a las 10': today, the hour read in that
+    part of the day unless it says am/pm; a night hour after midnight is tomorrow's."""
+    for pattern in (
+        rf"(?P<part>{_PARTS_OF_DAY})(?:,)?(?: {_AT})? (?P<clock>.+)",
+        rf"(?:{_AT} )?(?P<clock>.+?),? (?P<part>{_PARTS_OF_DAY})",
+    ):
+        match = re.fullmatch(pattern, t)
+        if match is None:
+            continue
+        period = _PERIOD_OF[match["part"].split()[-1]]
+        clock_text = match["clock"]
+        if not re.search(r"am|pm|de la|del|por la", clock_text):
+            clock_text += f" de la {period}"
+        clock = parse_clock(clock_text)
+        if clock is None:
+            return None
+        day = now_local.date() + timedelta(days=1 if period == "noche" and clock[0] < 6 else 0)
+        return datetime(day.year, day.month, day.day, clock[0], clock[1])
+    return None
 
 
 def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -> OneShot:
@@ -466,7 +537,7 @@ def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: st
     if relative:
         delta = _relative(relative["rest"])
         if delta is None:
-            return None
+            return _days_ahead_at(relative["rest"], now_local, tz, language, notes)
         days = timedelta(days=delta.days)
         rest = delta - days
         base = now_local.replace(microsecond=0)
@@ -477,6 +548,10 @@ def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: st
         if is_second_occurrence(at):
             notes.append(_second_occurrence_note(at, tz, language))
         return at
+
+    part_of_day = _part_of_day(t, now_local)
+    if part_of_day is not None:
+        return _wall(part_of_day, tz, language, notes)
 
     split = _split_day_and_clock(t)
     if split is not None:
