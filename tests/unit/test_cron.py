@@ -123,6 +123,21 @@ PHRASES = [
     ("cada 30 minutos", "0,30 * * * *"),
     ("cada media hora", "0,30 * * * *"),
     ("every minute", "* * * * *"),
+    ("every tuesday 14:00", "0 14 * * 2"),  # no "at"
+    ("weekdays 9am", "0 9 * * 1-5"),
+    ("todos los lunes 10:00", "0 10 * * 1"),
+    ("9am every day", "0 9 * * *"),
+    ("every morning at 8", "0 8 * * *"),
+    ("every evening at 7", "0 19 * * *"),
+    ("every night at 12", "0 0 * * *"),
+    ("todas las noches a las 10", "0 22 * * *"),
+    ("cada tarde a las 5 y media", "30 17 * * *"),
+    ("every 1st of the month at 9", "0 9 1 * *"),
+    ("every year on december 25 at 9", "0 9 25 12 *"),
+    ("every 25th of december at 9am", "0 9 25 12 *"),
+    ("yearly on jan 1 at 0:00", "0 0 1 1 *"),
+    ("cada 25 de diciembre a las 9", "0 9 25 12 *"),
+    ("el 6 de enero de cada año a las 10", "0 10 6 1 *"),
 ]
 
 
@@ -166,6 +181,9 @@ INVALID = [
     "every 5 hours",
     "every monday",  # no time of day
     "every blursday at 9",
+    "every morning",  # no time of day
+    "every december 32 at 9",
+    "every 15",
 ]
 
 
@@ -186,7 +204,9 @@ def test_invalid_message_in_spanish() -> None:
     assert "todos los lunes a las 10" in info.value.message
 
 
-@pytest.mark.parametrize("text", ["0 0 30 2 *", "0 0 31 4,6,9,11 *", "0 0 30-31 FEB *", "0 0 31 2 *"])
+@pytest.mark.parametrize(
+    "text", ["0 0 30 2 *", "0 0 31 4,6,9,11 *", "0 0 30-31 FEB *", "0 0 31 2 *", "every february 30 at 9"]
+)
 def test_never_fires(text: str) -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring(text, 1)

@@ -27,6 +27,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core.errors import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
 from cronbell.core.when import (
     MAX_YEAR,
+    MONTH_WORDS,
     NONEXISTENT,
     WEEKDAY_WORDS,
     lang,
@@ -382,7 +383,7 @@ def _month_days(text: str) -> str | None:
     patterns = (
         r"(?:every|each) month on (?:the )?(?:days? )?(?P<d>.+)",
         r"monthly on (?:the )?(?:days? )?(?P<d>.+)",
-        r"on (?:the )?(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
+        r"(?:on|every|each) (?:the )?(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
         r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
         r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
     )
@@ -397,6 +398,38 @@ def _month_days(text: str) -> str | None:
                 days.append(int(number.group(1)))
             return ",".join(str(v) for v in sorted(set(days)))
     return None
+
+
+_MONTH_WORD = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
+_ORDINAL = r"(?:st|nd|rd|th|o)?"
+
+
+def _day_of_year(text: str) -> str | None:
+    """'every year on december 25', 'every 25th of december', 'cada 25 de diciembre' -> 'DOM MON'."""
+    every = r"(?:every|each|yearly|annually|every year|each year)(?: on)?(?: the)?"
+    patterns = (
+        rf"{every} (?P<mon>{_MONTH_WORD}) (?P<d>\d{{1,2}}){_ORDINAL}",
+        rf"{every} (?P<d>\d{{1,2}}){_ORDINAL} (?:of )?(?P<mon>{_MONTH_WORD})",
+        rf"(?:cada|todos los) (?:anos? )?(?:el )?(?P<d>\d{{1,2}}) de (?P<mon>{_MONTH_WORD})",
+        rf"(?:el )?(?P<d>\d{{1,2}}) de (?P<mon>{_MONTH_WORD}) de (?:cada|todos los) anos?",
+    )
+    for pattern in patterns:
+        match = re.fullmatch(pattern, text)
+        if match and 1 <= int(match["d"]) <= 31:
+            return f"{int(match['d'])} {MONTH_WORDS[match['mon']]}"
+    return None
+
+
+_PARTS_OF_DAY = {
+    "morning": "manana", "afternoon": "tarde", "evening": "noche", "night": "noche",
+    "manana": "manana", "tarde": "tarde", "noche": "noche",
+}  # fmt: skip
+
+
+def _part_of_day(days: str) -> str | None:
+    """'every morning', 'cada noche', 'todas las tardes' -> the period the hour is read in."""
+    match = re.fullmatch(r"(?:every|each|cada|todas las) (?P<part>[a-z]+?)s?", days)
+    return _PARTS_OF_DAY.get(match["part"]) if match else None
 
 
 def _interval(t: str) -> str | None:
@@ -448,20 +481,28 @@ def _phrase(t: str) -> str | None:
         return interval
     at = r"(?:at|a las|a la|@)"
     candidates = []
+    bare_clock = r"\d{1,2}(?:[:.h]\d{2})?h? ?(?:am|pm)?"  # a time of day without "at": "every tuesday 14:00"
     for match in (
         re.fullmatch(rf"(?P<days>.+?),? {at} (?P<clock>.+)", t),
-        re.fullmatch(
-            rf"{at} (?P<clock>.+?),? (?P<days>{_DAYS_START}\b.*)",
-            t,
-        ),
+        re.fullmatch(rf"{at} (?P<clock>.+?),? (?P<days>{_DAYS_START}\b.*)", t),
+        re.fullmatch(rf"(?P<days>.+?),? (?P<clock>{bare_clock})", t),
+        re.fullmatch(rf"(?P<clock>{bare_clock}),? (?P<days>{_DAYS_START}\b.*)", t),
     ):
         if match:
             candidates.append((match["days"], match["clock"]))
     for days, clock_text in candidates:
+        period = _part_of_day(days)
+        if period is not None and not re.search(r"am|pm|de la|del", clock_text):
+            clock_text += f" de la {period}"
         clock = _clocks(clock_text)
         if clock is None:
             continue
         minute, hour = clock
+        if period is not None:
+            return f"{minute} {hour} * * *"
+        yearly = _day_of_year(days)
+        if yearly is not None:
+            return f"{minute} {hour} {yearly} *"
         if re.fullmatch(_DAILY, days):
             return f"{minute} {hour} * * *"
         if re.fullmatch(_WORKDAYS, days):
