@@ -378,6 +378,9 @@ def _weekday_set(text: str) -> str | None:
     return ",".join(str(v) for v in sorted(set(found))) if found else None
 
 
+_ORDINAL = r"(?:st|nd|rd|th|o)?"
+
+
 def _month_days(text: str) -> str | None:
     """'every month on the 1st', 'el dia 15 de cada mes', 'on the 1st and 15th of every month' -> DOM."""
     patterns = (
@@ -392,7 +395,7 @@ def _month_days(text: str) -> str | None:
         if match:
             days = []
             for part in re.split(r"\s*(?:,|\band\b|\by\b)\s*", match["d"]):
-                number = re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th|o)?", part)
+                number = re.fullmatch(rf"(\d{{1,2}}){_ORDINAL}", part)
                 if not number or not 1 <= int(number.group(1)) <= 31:
                     return None
                 days.append(int(number.group(1)))
@@ -401,7 +404,6 @@ def _month_days(text: str) -> str | None:
 
 
 _MONTH_WORD = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
-_ORDINAL = r"(?:st|nd|rd|th|o)?"
 
 
 def _day_of_year(text: str) -> str | None:
