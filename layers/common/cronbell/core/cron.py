@@ -29,11 +29,13 @@ from cronbell.core.when import (
     MAX_YEAR,
     MONTH_WORDS,
     NONEXISTENT,
+    PERIOD_OF,
     WEEKDAY_WORDS,
     lang,
     localize,
     normalize,
     parse_clock,
+    parse_clock_in,
 )
 
 MACROS = {
@@ -422,16 +424,10 @@ def _day_of_year(text: str) -> str | None:
     return None
 
 
-_PARTS_OF_DAY = {
-    "morning": "manana", "afternoon": "tarde", "evening": "noche", "night": "noche",
-    "manana": "manana", "tarde": "tarde", "noche": "noche",
-}  # fmt: skip
-
-
 def _part_of_day(days: str) -> str | None:
     """'every morning', 'cada noche', 'todas las tardes' -> the period the hour is read in."""
     match = re.fullmatch(r"(?:every|each|cada|todas las) (?P<part>[a-z]+?)s?", days)
-    return _PARTS_OF_DAY.get(match["part"]) if match else None
+    return PERIOD_OF.get(match["part"]) if match and match["part"] != "tonight" else None
 
 
 def _interval(t: str) -> str | None:
@@ -454,13 +450,18 @@ def _interval(t: str) -> str | None:
     return "* * * * *" if n == 1 else f"*/{n} * * * *"
 
 
-def _clocks(text: str) -> tuple[str, str] | None:
-    """One time of day, or several sharing the minute ('9 and 17'), as cron (minute, hour) fields."""
-    single = parse_clock(text)
+def _clocks(text: str, period: str | None = None) -> tuple[str, str] | None:
+    """One time of day, or several sharing the minute ('9 and 17'), as cron (minute, hour) fields;
+    with a period ('noche'), each hour is read in that part of the day."""
+
+    def read(clock_text: str) -> tuple[int, int] | None:
+        return parse_clock_in(clock_text, period) if period else parse_clock(clock_text)
+
+    single = read(text)
     if single is not None:
         return str(single[1]), str(single[0])
     parts = re.split(r"\s*(?:,|\band\b|\by\b)\s*(?:(?:at|a las|a la) )?", text)
-    clocks = [parse_clock(p) for p in parts if p]
+    clocks = [read(p) for p in parts if p]
     if len(clocks) < 2 or any(c is None for c in clocks):
         return None
     minutes = {c[1] for c in clocks if c}
@@ -494,9 +495,7 @@ def _phrase(t: str) -> str | None:
             candidates.append((match["days"], match["clock"]))
     for days, clock_text in candidates:
         period = _part_of_day(days)
-        if period is not None and not re.search(r"am|pm|de la|del", clock_text):
-            clock_text += f" de la {period}"
-        clock = _clocks(clock_text)
+        clock = _clocks(clock_text, period)
         if clock is None:
             continue
         minute, hour = clock

@@ -251,6 +251,21 @@ def parse_clock(text: str) -> tuple[int, int] | None:
     return hour, minute
 
 
+# the part of the day a word names, as parse_clock's period ("8 de la noche" is 20:00)
+PERIOD_OF = {
+    "tonight": "noche", "night": "noche", "evening": "noche", "noche": "noche",
+    "afternoon": "tarde", "tarde": "tarde",
+    "morning": "manana", "manana": "manana",
+}  # fmt: skip
+
+
+def parse_clock_in(text: str, period: str) -> tuple[int, int] | None:
+    """A time of day read in a part of the day ('8' tonight is 20:00), unless it names its own."""
+    if not re.search(r"am|pm|de la|del|por la", text):
+        text += f" de la {period}"
+    return parse_clock(text)
+
+
 # --- one-shot grammar ------------------------------------------------------------------------------
 
 _WD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
@@ -289,11 +304,6 @@ _DAY_SPECS: list[tuple[str, str]] = [
 
 
 _PARTS_OF_DAY = r"tonight|this evening|this afternoon|this morning|esta noche|esta tarde|esta manana"
-_PERIOD_OF = {
-    "tonight": "noche", "evening": "noche", "noche": "noche",
-    "afternoon": "tarde", "tarde": "tarde",
-    "morning": "manana", "manana": "manana",
-}  # fmt: skip
 
 
 class _NoClockError(Exception):
@@ -468,11 +478,8 @@ def _part_of_day(t: str, now_local: datetime) -> datetime | None:
         match = re.fullmatch(pattern, t)
         if match is None:
             continue
-        period = _PERIOD_OF[match["part"].split()[-1]]
-        clock_text = match["clock"]
-        if not re.search(r"am|pm|de la|del|por la", clock_text):
-            clock_text += f" de la {period}"
-        clock = parse_clock(clock_text)
+        period = PERIOD_OF[match["part"].split()[-1]]
+        clock = parse_clock_in(match["clock"], period)
         if clock is None:
             return None
         day = now_local.date() + timedelta(days=1 if period == "noche" and clock[0] < 6 else 0)
