@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from sandbox.demo import SandboxProcess
-from tests.e2e.helpers import StartSandbox
+from tests.support.sandbox import StartSandbox
 
 
 @pytest.fixture

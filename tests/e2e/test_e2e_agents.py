@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from cfnlint.decode import decode
 
-from tests.e2e.helpers import Bot, StartSandbox
+from tests.support.sandbox import Bot, StartSandbox
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

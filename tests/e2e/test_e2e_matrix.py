@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.e2e.helpers import Bot, StartSandbox
+from tests.support.sandbox import Bot, StartSandbox
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.matrix]
 

@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from tests.e2e.helpers import Bot, StartSandbox, instant
+from tests.support.sandbox import Bot, StartSandbox, instant
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 

@@ -25,10 +25,10 @@ from cfnlint.decode import decode
 from cronbell.adapters import clock as clock_module
 from cronbell.core.instants import iso_utc
 from cronbell.usecases.fire import RetryLater
-from tests.integration.test_log_secrecy import ECHO_ARN, MatrixStandIn, forget_wiring, matrix_env
 from tests.support.aws import ACCOUNT, FIRE_ARN, GROUP, REGION, ROLE_ARN, ROOT, START, TABLE, FakeClock, provision
 from tests.support.envelopes import ROOM, envelope
 from tests.support.handlers import invoke
+from tests.support.matrix_stand_in import ECHO_ARN, MatrixStandIn, forget_wiring, matrix_env
 
 TOKEN = "syt_iam_coverage_token"
 FLAKY_ROOM = "!flaky:example.org"

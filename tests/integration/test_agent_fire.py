@@ -15,11 +15,11 @@ from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.fire import FireDeps
-from tests.integration.test_tools import ok
 from tests.support.aws import ROOT, Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
 from tests.support.handlers import load_handler
+from tests.support.tools import ok
 
 
 @dataclass

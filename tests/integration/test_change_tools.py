@@ -11,12 +11,11 @@ from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.fire import FireDeps
-from tests.integration.test_create_delete_faults import faulty_deps
-from tests.integration.test_tools import assert_consistent, call, live_items, ok
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
-from tests.support.faults import CallLog
+from tests.support.faults import CallLog, faulty_deps
+from tests.support.tools import assert_consistent, call, live_items, ok
 
 
 def fire(stack: Stack, sid: str, slot: str) -> dict[str, Any]:

@@ -8,34 +8,18 @@ from typing import Any
 
 import pytest
 
-from cronbell.adapters.scheduler import SchedulerGateway
-from cronbell.adapters.store import ScheduleStore
 from cronbell.core import errors
 from cronbell.usecases import tools
-from tests.integration.test_tools import assert_consistent, live_items, ok
 from tests.support.aws import Stack
 from tests.support.envelopes import envelope
-from tests.support.faults import CallLog, Crash
+from tests.support.faults import CallLog, Crash, faulty_deps
+from tests.support.tools import assert_consistent, live_items, ok
 
 CREATES = {
     "one-shot": ("create_reminder", {"message": "x", "time": "2026-12-01 09:00"}),
     "two-entry cron": ("create_reminder", {"message": "x", "cron": "0 9 1 * 5"}),
     "cron_create": ("cron_create", {"name": "n", "prompt": "p", "cron_expr": "0 18 * * *"}),
 }
-
-
-def faulty_deps(stack: Stack, log: CallLog) -> Any:
-    s = stack.settings
-    return stack.deps(
-        store=ScheduleStore(log.wrap(stack.ddb), s.table_name, s.retention_days),
-        scheduler=SchedulerGateway(
-            log.wrap(stack.scheduler),
-            s.schedule_group,
-            s.fire_function_arn,
-            s.scheduler_role_arn,
-            s.scheduler_dlq_arn,
-        ),
-    )
 
 
 def count_calls_again(stack: Stack, tool: str, args: dict[str, Any]) -> int:

@@ -24,10 +24,10 @@ from cronbell.usecases import tools
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire import FireDeps
 from cronbell.usecases.reconcile import reconcile
-from tests.integration.test_tools import assert_consistent
 from tests.support.aws import Stack, provision
 from tests.support.envelopes import OTHER_ROOM, ROOM, envelope
 from tests.support.faults import CallLog, Crash
+from tests.support.tools import assert_consistent
 
 pytestmark = pytest.mark.slow
 

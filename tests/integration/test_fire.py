@@ -13,11 +13,11 @@ from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.fire import FireDeps, RetryLater
-from tests.integration.test_tools import assert_consistent, live_items, ok
 from tests.support.aws import Stack
 from tests.support.chat import PermanentChatError, RecordingChat, TransientChatError
 from tests.support.envelopes import ROOM, USER, envelope
 from tests.support.faults import CallLog
+from tests.support.tools import assert_consistent, live_items, ok
 
 
 def create(stack: Stack, **args: Any) -> str:

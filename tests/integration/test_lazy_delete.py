@@ -13,10 +13,10 @@ from cronbell.adapters.store import Pointer
 from cronbell.core import errors, models
 from cronbell.usecases import tools
 from cronbell.usecases.reconcile import reconcile
-from tests.integration.test_tools import assert_consistent, call, live_items, ok
 from tests.support.aws import Stack, provision
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
+from tests.support.tools import assert_consistent, call, live_items, ok
 
 LIMIT = 12
 

@@ -7,10 +7,10 @@ from typing import Any
 
 from cronbell.usecases import tools
 from cronbell.usecases.reconcile import reconcile
-from tests.integration.test_tools import assert_consistent, call, ok
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
+from tests.support.tools import assert_consistent, call, ok
 
 
 def run(stack: Stack, chat: RecordingChat | None = None) -> dict[str, int]:

@@ -12,46 +12,7 @@ from cronbell.core import errors
 from cronbell.usecases import tools
 from tests.support.aws import FIRE_ARN, ROLE_ARN, Stack, provision
 from tests.support.envelopes import OTHER_ROOM, ROOM, USER, envelope
-
-
-def call(stack: Stack, tool: str, args: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
-    answer = tools.handle(envelope(tool, args, **kw), stack.deps())
-    json.dumps(answer)  # always JSON
-    return answer
-
-
-def ok(answer: dict[str, Any]) -> dict[str, Any]:
-    assert answer["ok"], answer
-    return answer["result"]
-
-
-def live_items(stack: Stack) -> list[dict[str, Any]]:
-    return [i for i in stack.items() if i["sk"].startswith("s#") and i["status"] in ("active", "paused")]
-
-
-def assert_consistent(stack: Stack) -> None:
-    """Invariant 1: every live item has all its Scheduler entries and every entry has a live item.
-    Every live item holds its dedupe pointer, and no room counter counts fewer than the room's live
-    items (a delete leaves it high until the room is recounted)."""
-    entries = stack.entries()
-    owned: set[str] = set()
-    for item in live_items(stack):
-        names = [item["id"]] + [f"{item['id']}-{i}" for i in range(2, len(item["expressions"]) + 1)]
-        for name in names:
-            assert name in entries, f"live item {item['id']} lacks entry {name}"
-        owned.update(names)
-    assert set(entries) <= owned, f"entries without a live item: {set(entries) - owned}"
-    rows = stack.items()
-    counts: dict[str, int] = {}
-    for item in live_items(stack):
-        counts[item["room_id"]] = counts.get(item["room_id"], 0) + 1
-    for row in rows:
-        if row["sk"] == "room":
-            assert int(row["live"]) >= counts.get(row["room_id"], 0), row
-    pointers = {(r["room_id"], r["sk"][2:]): r["schedule_id"] for r in rows if r["sk"].startswith("d#")}
-    for item in live_items(stack):
-        assert pointers.get((item["room_id"], item["dedupe_key"])) == item["id"], f"{item['id']} lost its pointer"
-
+from tests.support.tools import assert_consistent, call, live_items, ok
 
 # --- create_reminder ----------------------------------------------------------------------------
 

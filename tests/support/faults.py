@@ -7,6 +7,10 @@ from typing import Any
 
 from botocore.exceptions import ClientError, ReadTimeoutError
 
+from cronbell.adapters.scheduler import SchedulerGateway
+from cronbell.adapters.store import ScheduleStore
+from tests.support.aws import Stack
+
 
 class Crash(BaseException):
     """The process stops right after an AWS call succeeded (nothing after it runs)."""
@@ -96,3 +100,17 @@ class _Faulty:
             return out
 
         return call
+
+
+def faulty_deps(stack: Stack, log: CallLog) -> Any:
+    s = stack.settings
+    return stack.deps(
+        store=ScheduleStore(log.wrap(stack.ddb), s.table_name, s.retention_days),
+        scheduler=SchedulerGateway(
+            log.wrap(stack.scheduler),
+            s.schedule_group,
+            s.fire_function_arn,
+            s.scheduler_role_arn,
+            s.scheduler_dlq_arn,
+        ),
+    )
