@@ -30,13 +30,15 @@ class Request:
 
 def _field(ctx: dict[str, Any], name: str, required: bool) -> str:
     value = ctx.get(name)
+    if isinstance(value, str):
+        value = value.strip()
     if value is None or value == "":
         if required:
             raise ToolError(MISSING_CONTEXT, f"context.{name} is required (set by the bot, not the model)")
         return ""
     if not isinstance(value, str) or len(value) > MAX_ID or not value.isprintable():
         raise ToolError(MISSING_CONTEXT, f"context.{name} must be a short printable string")
-    return value.strip()
+    return value
 
 
 def parse_request(event: Any) -> Request:

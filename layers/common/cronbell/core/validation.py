@@ -94,6 +94,8 @@ def arguments_object(arguments: Any) -> dict[Any, Any]:
             arguments = json.loads(arguments) if arguments.strip() else {}
         except ValueError:
             raise ToolError(INVALID_ARGUMENTS, "`arguments` is text that is not valid JSON") from None
+        except RecursionError:  # nested deeper than any tool's arguments could be
+            raise ToolError(INVALID_ARGUMENTS, "`arguments` is nested too deeply") from None
     if not isinstance(arguments, dict):
         raise ToolError(INVALID_ARGUMENTS, "`arguments` must be a JSON object")
     return arguments
