@@ -12,7 +12,8 @@ import threading
 from pathlib import Path
 from types import FrameType
 
-from sandbox.app import Options, Sandbox
+from sandbox.app import ROOT, Options, Sandbox
+from sandbox.built import BuildMissing, built_root, runtime_python
 from sandbox.clock import parse_instant
 
 
@@ -23,6 +24,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timezone", default=None, help="the deployment's DefaultTimezone (IANA)")
     parser.add_argument("--max-per-room", type=int, default=None, help="MaxPerRoom")
     parser.add_argument("--agent-timeout", type=int, default=None, help="AgentTimeoutSeconds")
+    parser.add_argument(
+        "--built",
+        action="store_true",
+        help="run the functions from .aws-sam/build (make build) under the runtime's Python, not the source tree",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +53,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if getattr(args, "built", False):
+        try:
+            built_root(ROOT)
+            runtime_python(ROOT)
+        except BuildMissing as err:
+            print(err, file=sys.stderr)
+            return 2
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="sandbox %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     logging.getLogger("botocore").setLevel(logging.WARNING)
@@ -65,6 +78,7 @@ def _options(args: argparse.Namespace, **overrides: object) -> Options:
         timezone=args.timezone,
         max_per_room=args.max_per_room,
         agent_timeout=args.agent_timeout,
+        built=args.built,
     )
     for key, value in overrides.items():
         setattr(options, key, value)
