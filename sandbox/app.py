@@ -19,7 +19,7 @@ from typing import Any
 import boto3
 
 from sandbox.aws_server import MotoServer
-from sandbox.built import built_functions, built_root, runtime_python
+from sandbox.built import BUILD_DIR, built_functions, built_root, runtime_python
 from sandbox.chat import MatrixChat, SinkChat
 from sandbox.clock import RealClock, SandboxClock, VirtualClock, iso, parse_instant
 from sandbox.engine import SchedulerEngine
@@ -245,6 +245,7 @@ class Sandbox:
             "chat": self.options.chat,
             "clock": self.options.clock,
             "now": self.now_iso(),
+            "code": str(BUILD_DIR) if self.options.built else "source tree",
         }
         if stack is not None:
             out["table"] = stack.physical_name("ScheduleTable") if "ScheduleTable" in stack.resources else ""

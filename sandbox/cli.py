@@ -106,6 +106,8 @@ def serve(args: argparse.Namespace) -> int:
 
 def banner(sandbox: Sandbox) -> str:
     info = sandbox.info()
+    matrix = info.get("matrix")
+    room = matrix["room_id"] if matrix else "ROOM"  # in matrix mode the bot can post to its room only
     lines = [
         "cronbell sandbox is up.",
         f"  Lambda endpoint : {info['lambda_endpoint']}   (functions: {', '.join(info['functions'])})",
@@ -117,8 +119,10 @@ def banner(sandbox: Sandbox) -> str:
             f"                    move it: curl -X POST {info['lambda_endpoint']}/_sandbox/clock "
             "-d '{\"advance_seconds\": 3600}'"
         )
+    if sandbox.options.built:
+        lines.append(f"  functions run   : as built by `sam build` ({info['code']}), each in a Python 3.12 process")
     lines += [
-        f"  messages        : curl '{info['lambda_endpoint']}/_sandbox/messages?room_id=ROOM'",
+        f"  messages        : curl '{info['lambda_endpoint']}/_sandbox/messages?room_id={room}'",
         "",
         "Point a bot at it with boto3:",
         "  import boto3, json",
@@ -127,17 +131,17 @@ def banner(sandbox: Sandbox) -> str:
         '                     aws_access_key_id="test", aws_secret_access_key="test")',
         '  event = {"tool": "create_reminder",',
         '           "arguments": {"message": "stand-up", "time": "in 10 minutes"},',
-        '           "context": {"room_id": "ROOM", "user_id": "@ana:localhost", "agent_id": "echo"}}',
+        f'           "context": {{"room_id": "{room}", "user_id": "@ana:localhost", "agent_id": "echo"}}}}',
         '  print(json.load(lam.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event))["Payload"]))',
     ]
-    matrix = info.get("matrix")
     if matrix:
         lines += [
             "",
             "Matrix (any client, e.g. Element, with a custom homeserver):",
             f"  homeserver : {matrix['homeserver']}",
             f"  login      : {matrix['user']}   password {matrix['password']}",
-            f"  demo room  : {matrix['room_id']}   (the bot {matrix['bot_user']} posts here)",
+            f"  bot's room : {matrix['room_id']}   the bot {matrix['bot_user']} can post only to this room: "
+            "use it as context.room_id",
         ]
     else:
         lines += ["", "Chat: the webhook sink records messages for any room id (GET /_sandbox/messages)."]
