@@ -55,6 +55,7 @@ class Options:
     root: Path = ROOT
     built: bool = False  # run the functions from .aws-sam/build under the runtime's Python (sandbox/built.py)
     extra_parameters: dict[str, str] = field(default_factory=dict)
+    environment: dict[str, str] = field(default_factory=dict)  # added to every function's (sandbox invoke)
 
 
 class Sandbox:
@@ -124,6 +125,8 @@ class Sandbox:
         )
         provision(self.stack, self.aws_endpoint)
         specs = self.stack.functions()
+        for spec in specs.values():
+            spec.environment.update(o.environment)
         if AGENT_FUNCTION in specs:
             for spec in specs.values():
                 if "AGENTS" in spec.environment:
