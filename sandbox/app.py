@@ -19,6 +19,7 @@ from typing import Any
 import boto3
 
 from sandbox.aws_server import MotoServer
+from sandbox.built import BUILD_DIR, built_functions, built_root, runtime_python
 from sandbox.chat import MatrixChat, SinkChat
 from sandbox.clock import RealClock, SandboxClock, VirtualClock, iso, parse_instant
 from sandbox.engine import SchedulerEngine
@@ -30,7 +31,6 @@ from sandbox.template import ACCOUNT_ID, REGION, Stack, load_template, stack_nam
 log = logging.getLogger("sandbox")
 
 ROOT = Path(__file__).resolve().parent.parent
-FIRE_FUNCTION = "FireFunction"
 AGENT_FUNCTION = "EchoAgentFunction"
 SECRET_NAME = "cronbell/chat-token"
 
@@ -53,7 +53,9 @@ class Options:
     max_per_room: int | None = None  # MaxPerRoom
     agent_timeout: int | None = None  # AgentTimeoutSeconds
     root: Path = ROOT
+    built: bool = False  # run the functions from .aws-sam/build under the runtime's Python (sandbox/built.py)
     extra_parameters: dict[str, str] = field(default_factory=dict)
+    environment: dict[str, str] = field(default_factory=dict)  # added to every function's (sandbox invoke)
 
 
 class Sandbox:
@@ -93,7 +95,6 @@ class Sandbox:
         _set_aws_environment(self.aws_endpoint, self.lambda_endpoint)
 
         parameters = self._parameters()
-        fire_env: dict[str, str] = {}
         if o.chat == "matrix":
             self._workdir = tempfile.mkdtemp(prefix="cronbell-synapse-")
             self.matrix = MatrixChat(Path(self._workdir), self.clock)
@@ -101,12 +102,6 @@ class Sandbox:
             secret_arn = self._client("secretsmanager").create_secret(
                 Name=SECRET_NAME, SecretString=json.dumps({"access_token": accounts.bot_token})
             )["ARN"]
-            fire_env = {
-                "CHAT_BACKEND": "matrix",
-                "MATRIX_HOMESERVER_URL": self.matrix.url,
-                "CHAT_TOKEN_SECRET": secret_arn,
-                "CHAT_WEBHOOK_URL": "",
-            }
             parameters.update(
                 {
                     "ChatBackend": "matrix",
@@ -117,36 +112,37 @@ class Sandbox:
             parameters["AnalysisOutputRoom"] = accounts.room_id  # the static schedule posts to the demo room
         else:
             self.sink = SinkChat(self.clock)
-            fire_env = {
-                "CHAT_BACKEND": "webhook",
-                "CHAT_WEBHOOK_URL": f"{self.lambda_endpoint}/_sandbox/sink",
-            }
-            parameters.update({"ChatBackend": "webhook"})
-        template = load_template(o.root / "template.yaml")
+            parameters.update({"ChatBackend": "webhook", "ChatWebhookUrl": f"{self.lambda_endpoint}/_sandbox/sink"})
+        code_root = built_root(o.root) if o.built else o.root
+        template = load_template(code_root / "template.yaml")
         declared = template.get("Parameters", {}) or {}
         self.stack = Stack(
             template,
-            o.root,
+            code_root,
             {k: v for k, v in parameters.items() if k in declared},
             stack_name=stack_name_from_samconfig(o.root),
             aws_endpoint=self.aws_endpoint,
         )
         provision(self.stack, self.aws_endpoint)
         specs = self.stack.functions()
-        if FIRE_FUNCTION in specs:
-            specs[FIRE_FUNCTION].environment.update(fire_env)
+        for spec in specs.values():
+            spec.environment.update(o.environment)
         if AGENT_FUNCTION in specs:
             for spec in specs.values():
                 if "AGENTS" in spec.environment:
                     agents = json.loads(spec.environment["AGENTS"] or "{}")
                     agents.setdefault("echo", AGENT_FUNCTION)
                     spec.environment["AGENTS"] = json.dumps(agents)
-        self.runtime = LambdaRuntime(specs, self.clock, self.send_to_queue)
-        for spec in specs.values():
-            for path in spec.layer_dirs:
-                if str(path) not in sys.path:
-                    sys.path.insert(0, str(path))
-        _install_clock(self.clock)
+        if o.built:
+            handlers = built_functions(specs, runtime_python(o.root), self.clock)
+            self.runtime = LambdaRuntime(specs, self.clock, self.send_to_queue, handlers)
+        else:
+            self.runtime = LambdaRuntime(specs, self.clock, self.send_to_queue)
+            for spec in specs.values():
+                for path in spec.layer_dirs:
+                    if str(path) not in sys.path:
+                        sys.path.insert(0, str(path))
+            _install_clock(self.clock)
         self.runtime.load()
         self.engine = SchedulerEngine(
             self._client("scheduler"), self.runtime, self.clock, self.send_to_queue, self.clock.now()
@@ -162,6 +158,8 @@ class Sandbox:
         if self._http is not None:
             self._http.shutdown()
             self._http.server_close()
+        if self.runtime is not None:
+            self.runtime.close()
         if self.matrix is not None:
             self.matrix.stop()
         if self._moto is not None:
@@ -250,6 +248,7 @@ class Sandbox:
             "chat": self.options.chat,
             "clock": self.options.clock,
             "now": self.now_iso(),
+            "code": str(BUILD_DIR) if self.options.built else "source tree",
         }
         if stack is not None:
             out["table"] = stack.physical_name("ScheduleTable") if "ScheduleTable" in stack.resources else ""

@@ -11,9 +11,13 @@ import sys
 import threading
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
-from sandbox.app import Options, Sandbox
+from sandbox.app import ROOT, Options, Sandbox
+from sandbox.built import BuildMissing, built_root, runtime_python
 from sandbox.clock import parse_instant
+from sandbox.lambda_context import ClientContext
+from sandbox.seed import rooms_of, seed
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +27,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timezone", default=None, help="the deployment's DefaultTimezone (IANA)")
     parser.add_argument("--max-per-room", type=int, default=None, help="MaxPerRoom")
     parser.add_argument("--agent-timeout", type=int, default=None, help="AgentTimeoutSeconds")
+    parser.add_argument(
+        "--built",
+        action="store_true",
+        help="run the functions from .aws-sam/build (make build) under the runtime's Python, not the source tree",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,12 +56,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if getattr(args, "built", False):
+        try:
+            built_root(ROOT)
+            runtime_python(ROOT)
+        except BuildMissing as err:
+            print(err, file=sys.stderr)
+            return 2
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="sandbox %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     logging.getLogger("botocore").setLevel(logging.WARNING)
     if args.command == "serve":
         return serve(args)
     if args.command == "invoke":
+        logging.getLogger("sandbox").setLevel(logging.WARNING)  # only the function's own logs and answer
         return invoke(args)
     from sandbox.demo import run_demo
 
@@ -65,6 +82,7 @@ def _options(args: argparse.Namespace, **overrides: object) -> Options:
         timezone=args.timezone,
         max_per_room=args.max_per_room,
         agent_timeout=args.agent_timeout,
+        built=args.built,
     )
     for key, value in overrides.items():
         setattr(options, key, value)
@@ -92,6 +110,8 @@ def serve(args: argparse.Namespace) -> int:
 
 def banner(sandbox: Sandbox) -> str:
     info = sandbox.info()
+    matrix = info.get("matrix")
+    room = matrix["room_id"] if matrix else "ROOM"  # in matrix mode the bot can post to its room only
     lines = [
         "cronbell sandbox is up.",
         f"  Lambda endpoint : {info['lambda_endpoint']}   (functions: {', '.join(info['functions'])})",
@@ -103,8 +123,10 @@ def banner(sandbox: Sandbox) -> str:
             f"                    move it: curl -X POST {info['lambda_endpoint']}/_sandbox/clock "
             "-d '{\"advance_seconds\": 3600}'"
         )
+    if sandbox.options.built:
+        lines.append(f"  functions run   : as built by `sam build` ({info['code']}), each in a Python 3.12 process")
     lines += [
-        f"  messages        : curl '{info['lambda_endpoint']}/_sandbox/messages?room_id=ROOM'",
+        f"  messages        : curl '{info['lambda_endpoint']}/_sandbox/messages?room_id={room}'",
         "",
         "Point a bot at it with boto3:",
         "  import boto3, json",
@@ -113,17 +135,17 @@ def banner(sandbox: Sandbox) -> str:
         '                     aws_access_key_id="test", aws_secret_access_key="test")',
         '  event = {"tool": "create_reminder",',
         '           "arguments": {"message": "stand-up", "time": "in 10 minutes"},',
-        '           "context": {"room_id": "ROOM", "user_id": "@ana:localhost", "agent_id": "echo"}}',
+        f'           "context": {{"room_id": "{room}", "user_id": "@ana:localhost", "agent_id": "echo"}}}}',
         '  print(json.load(lam.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event))["Payload"]))',
     ]
-    matrix = info.get("matrix")
     if matrix:
         lines += [
             "",
             "Matrix (any client, e.g. Element, with a custom homeserver):",
             f"  homeserver : {matrix['homeserver']}",
             f"  login      : {matrix['user']}   password {matrix['password']}",
-            f"  demo room  : {matrix['room_id']}   (the bot {matrix['bot_user']} posts here)",
+            f"  bot's room : {matrix['room_id']}   the bot {matrix['bot_user']} can post only to this room: "
+            "use it as context.room_id",
         ]
     else:
         lines += ["", "Chat: the webhook sink records messages for any room id (GET /_sandbox/messages)."]
@@ -139,7 +161,11 @@ def invoke(args: argparse.Namespace) -> int:
     else:
         payload = Path(args.event).read_bytes()
     out = sys.stdout
-    sandbox = Sandbox(_options(args, lambda_port=0, aws_port=0))
+    extra = _invoke_extras(args.event)
+    if extra:
+        print(f"with {extra['path']}: {', '.join(k for k in ('client_context', 'environment') if k in extra)}",
+              file=sys.stderr)  # fmt: skip
+    sandbox = Sandbox(_options(args, lambda_port=0, aws_port=0, environment=extra.get("environment", {})))
     # the handlers' logs go to stderr, as `sam local invoke` keeps them apart from the answer
     with contextlib.redirect_stdout(sys.stderr):
         try:
@@ -151,12 +177,36 @@ def invoke(args: argparse.Namespace) -> int:
                 print(f"no function {args.function!r} in template.yaml", file=sys.stderr)
                 return 2
             try:
-                result = sandbox.runtime.invoke(spec, payload)
+                event = json.loads(payload) if payload.strip() else {}
             except ValueError as err:
                 print(f"the event is not JSON: {err}", file=sys.stderr)
                 return 2
-            sandbox.runtime.wait_background()
+            runtime = sandbox.runtime
+
+            def call(function: str, seed_event: dict[str, object]) -> object:
+                return json.loads(runtime.invoke(runtime.find(function), json.dumps(seed_event).encode()).payload)
+
+            event, notes = seed(spec.logical_id, event, call)
+            for note in notes:
+                print(note, file=sys.stderr)
+            client_context = ClientContext(extra["client_context"]) if "client_context" in extra else None
+            result = runtime.invoke(spec, json.dumps(event).encode(), client_context)
+            runtime.wait_background()
+            for room in rooms_of(event):
+                for message in sandbox.messages(room):
+                    print(f"posted in {room}: {message['text']}", file=sys.stderr)
         finally:
             sandbox.stop()
     print(json.dumps(json.loads(result.payload), indent=2, ensure_ascii=False), file=out)
     return 1 if result.function_error else 0
+
+
+def _invoke_extras(event_path: str | None) -> dict[str, Any]:
+    """What an event needs besides itself (events/invoke/<same name>): a client context, environment."""
+    if not event_path or event_path == "-":
+        return {}
+    path = Path(event_path).parent / "invoke" / Path(event_path).name
+    if not path.is_file():
+        return {}
+    extra: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return {**extra, "path": str(path)}
