@@ -270,7 +270,7 @@ class _AsgiExchange:
             elif message["type"] == "http.response.body":
                 self._write(message.get("body", b""), last=not message.get("more_body", False))
         self.loop.call_soon_threadsafe(self.disconnected.set)
-        error = future.exception()
+        error = None if future.cancelled() else future.exception()
         if error is not None and not started:
             self._start({"status": 500, "headers": [(b"content-type", b"text/plain")]})
             self._write(f"MCP endpoint error: {error}".encode(), last=True)
