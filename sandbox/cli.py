@@ -1,4 +1,4 @@
-"""`python -m sandbox serve | invoke | demo`."""
+"""`python -m sandbox serve | invoke | demo | mcp`."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import logging
 import signal
 import sys
 import threading
+import urllib.parse
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -18,6 +19,8 @@ from sandbox.built import BuildMissing, built_root, runtime_python
 from sandbox.clock import parse_instant
 from sandbox.lambda_context import ClientContext
 from sandbox.seed import rooms_of, seed
+
+DEFAULT_LAMBDA_URL = "http://127.0.0.1:3001"
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -51,6 +54,16 @@ def build_parser() -> argparse.ArgumentParser:
     _common(invoke)
 
     commands.add_parser("demo", help="a scripted conversation through the sandbox, end to end")
+
+    mcp = commands.add_parser(
+        "mcp", help="MCP over stdio for clients that start a command; the tools run in a sandbox already serving"
+    )
+    mcp.add_argument("--room", required=True, help="the context's room_id (set here, never by the model)")
+    mcp.add_argument("--user", required=True, help="the context's user_id")
+    mcp.add_argument("--agent", default=None, help="the context's agent_id (the default target agent)")
+    mcp.add_argument("--timezone", default=None, help="the context's timezone (IANA)")
+    mcp.add_argument("--locale", default=None, help="the context's locale (en, es)")
+    mcp.add_argument("--lambda-url", default=DEFAULT_LAMBDA_URL, help="the sandbox's Lambda endpoint")
     return parser
 
 
@@ -71,6 +84,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "invoke":
         logging.getLogger("sandbox").setLevel(logging.WARNING)  # only the function's own logs and answer
         return invoke(args)
+    if args.command == "mcp":
+        return mcp_stdio(args)
     from sandbox.demo import run_demo
 
     return run_demo()
@@ -138,6 +153,7 @@ def banner(sandbox: Sandbox) -> str:
         f'           "context": {{"room_id": "{room}", "user_id": "@ana:localhost", "agent_id": "echo"}}}}',
         '  print(json.load(lam.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event))["Payload"]))',
     ]
+    lines += ["", *mcp_help(info["lambda_endpoint"], *((matrix["room_id"], matrix["user"]) if matrix else ()))]
     if matrix:
         lines += [
             "",
@@ -151,6 +167,35 @@ def banner(sandbox: Sandbox) -> str:
         lines += ["", "Chat: the webhook sink records messages for any room id (GET /_sandbox/messages)."]
     lines.append("Ctrl-C stops everything.")
     return "\n".join(lines)
+
+
+def mcp_help(lambda_endpoint: str, room: str = "ROOM", user: str = "@ana:localhost") -> list[str]:
+    """How an MCP client connects: the URL for HTTP clients, a command for clients that start one."""
+    query = urllib.parse.urlencode({"room_id": room, "user_id": user, "agent_id": "echo"}, safe="!@:")
+    args = ["-m", "sandbox", "mcp", "--room", room, "--user", user, "--agent", "echo", "--lambda-url", lambda_endpoint]
+    return [
+        "MCP, for any agent (the URL's query string is the context: room_id, user_id, agent_id, timezone, locale):",
+        f"  streamable HTTP : {lambda_endpoint}/mcp?{query}",
+        "  or a command (stdio), for clients that start one:",
+        '    {"mcpServers": {"cronbell": {',
+        f'      "command": {json.dumps(sys.executable)},',
+        f'      "args": {json.dumps(args)},',
+        f'      "env": {json.dumps({"PYTHONPATH": str(ROOT)})}}}}}}}',
+    ]
+
+
+def mcp_stdio(args: argparse.Namespace) -> int:
+    from sandbox.mcp import MissingContext, context_from, serve_stdio
+
+    logging.getLogger("mcp").setLevel(logging.WARNING)
+    values = {"room_id": args.room, "user_id": args.user, "agent_id": args.agent}
+    try:
+        context = context_from({**values, "timezone": args.timezone, "locale": args.locale})
+    except MissingContext as err:
+        print(f"python -m sandbox mcp: {err}", file=sys.stderr)
+        return 2
+    serve_stdio(args.lambda_url, context)
+    return 0
 
 
 def invoke(args: argparse.Namespace) -> int:

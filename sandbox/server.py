@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
@@ -13,10 +14,12 @@ from sandbox.lambda_api import FunctionNotFound, parse_client_context
 
 if TYPE_CHECKING:
     from sandbox.app import Sandbox
+    from sandbox.mcp import HttpEndpoint
 
 log = logging.getLogger("sandbox.http")
 
 _INVOKE = re.compile(r"^/2015-03-31/functions/([^/]+)/invocations/?$")
+_MCP = "/mcp"
 
 
 class SandboxHTTPServer(ThreadingHTTPServer):
@@ -26,6 +29,22 @@ class SandboxHTTPServer(ThreadingHTTPServer):
     def __init__(self, port: int, sandbox: Sandbox) -> None:
         super().__init__(("127.0.0.1", port), _Handler)
         self.sandbox = sandbox
+        self._mcp: HttpEndpoint | None = None
+        self._mcp_lock = threading.Lock()
+
+    def mcp(self) -> HttpEndpoint:
+        """The MCP endpoint, started by its first request (the SDK is imported only when MCP is used)."""
+        with self._mcp_lock:
+            if self._mcp is None:
+                from sandbox.mcp import HttpEndpoint
+
+                self._mcp = HttpEndpoint(self.sandbox.lambda_endpoint)
+            return self._mcp
+
+    def server_close(self) -> None:
+        super().server_close()
+        if self._mcp is not None:
+            self._mcp.close()
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -61,7 +80,9 @@ class _Handler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
         sandbox = self.server.sandbox
-        if url.path == "/_sandbox/health":
+        if url.path == _MCP:
+            self.server.mcp().handle(self, b"")
+        elif url.path == "/_sandbox/health":
             if sandbox.ready:
                 self._send(200, {"ok": True})
             else:
@@ -86,6 +107,9 @@ class _Handler(BaseHTTPRequestHandler):
         if match:
             self._invoke(urllib.parse.unquote(match.group(1)), body)
             return
+        if url.path == _MCP:
+            self.server.mcp().handle(self, body)
+            return
         try:
             data = json.loads(body) if body.strip() else {}
         except ValueError:
@@ -107,6 +131,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, {"id": message_id})
         else:
             self._send(404, {"error": f"no route {url.path}"})
+
+    def do_DELETE(self) -> None:
+        if urllib.parse.urlsplit(self.path).path == _MCP:
+            self.server.mcp().handle(self, self._body())
+        else:
+            self._send(404, {"error": f"no route {self.path}"})
 
     def _invoke(self, name: str, payload: bytes) -> None:
         runtime = self.server.sandbox.runtime
