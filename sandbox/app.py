@@ -21,7 +21,7 @@ import boto3
 from sandbox.aws_server import MotoServer
 from sandbox.chat import MatrixChat, SinkChat
 from sandbox.clock import RealClock, SandboxClock, VirtualClock, iso, parse_instant
-from sandbox.engine import SchedulerEngine
+from sandbox.engine import SchedulerEngine, Stopped
 from sandbox.lambda_api import LambdaRuntime
 from sandbox.provision import provision
 from sandbox.server import SandboxHTTPServer
@@ -148,8 +148,15 @@ class Sandbox:
                     sys.path.insert(0, str(path))
         _install_clock(self.clock)
         self.runtime.load()
+        moto = self._moto
         self.engine = SchedulerEngine(
-            self._client("scheduler"), self.runtime, self.clock, self.send_to_queue, self.clock.now()
+            self._client("scheduler"),
+            self.runtime,
+            self.clock,
+            self.send_to_queue,
+            self.clock.now(),
+            changes=lambda: moto.scheduler_writes,
+            source=lambda: moto.schedules(ACCOUNT_ID, REGION),
         )
         if not self.clock.virtual:
             threading.Thread(target=self._tick, name="sandbox-ticker", daemon=True).start()
@@ -159,6 +166,8 @@ class Sandbox:
     def stop(self) -> None:
         self._stop.set()
         self.ready = False
+        if self.engine is not None:
+            self.engine.stop()  # a clock move under way ends after the fire in progress
         if self._http is not None:
             self._http.shutdown()
             self._http.server_close()
@@ -200,6 +209,8 @@ class Sandbox:
             assert self.engine is not None
             try:
                 self.engine.advance(self.clock.now().replace(microsecond=0))
+            except Stopped:
+                return
             except Exception:  # keep ticking; the next second retries
                 log.exception("scheduler tick failed")
 
@@ -230,7 +241,10 @@ class Sandbox:
                 raise ValueError('send {"advance_seconds": N} or {"set": ISO8601}')
         except (TypeError, ValueError) as err:
             return 400, {"error": str(err)}
-        fired = self.engine.advance(target)
+        try:
+            fired = self.engine.advance(target)
+        except Stopped:
+            return 503, {"error": "the sandbox is stopping"}
         return 200, {"now": self.now_iso(), "fired": [f.to_dict() for f in fired]}
 
     def messages(self, room_id: str) -> list[dict[str, Any]]:
