@@ -16,6 +16,8 @@ from moto.moto_server.threaded_moto_server import MotoRequestHandler
 from moto.server import DomainDispatcherApplication, create_backend_app
 from werkzeug.serving import BaseWSGIServer, make_server
 
+from sandbox import motofast
+
 
 class _QuietHandler(MotoRequestHandler):
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
@@ -43,7 +45,9 @@ class _Atomic:
 class MotoServer:
     """`start()` serves moto on 127.0.0.1:port in a background thread; `url` is its endpoint."""
 
-    def __init__(self, port: int = 0) -> None:
+    def __init__(self, port: int = 0, *, fast_transactions: bool = False) -> None:
+        if fast_transactions:  # for the whole process: see sandbox/motofast.py
+            motofast.install()
         self._app = _Atomic(DomainDispatcherApplication(create_backend_app))
         self._server: BaseWSGIServer = make_server(
             "127.0.0.1", port, self._app, threaded=True, request_handler=_QuietHandler
