@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench
+.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench browser
 
 venv: $(STAMP)
 
@@ -21,8 +21,15 @@ demo: $(STAMP)
 local: $(STAMP)
 	$(BIN)/python -m sandbox serve --chat matrix
 
-test: lint typecheck checkov
+test: lint typecheck checkov browser
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+# Debian's Chromium, its driver and an emoji font, for the sandbox console's browser test (skipped when present)
+BROWSER_PACKAGES := chromium chromium-driver fonts-noto-color-emoji
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null && fc-list 2>/dev/null | grep -qi "color emoji" \
+		|| { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_PACKAGES); }
 
 checkov:
 	./scripts/checkov.sh
@@ -40,7 +47,7 @@ unit: $(STAMP)
 integration: $(STAMP)
 	$(BIN)/python -m pytest tests/integration
 
-e2e: $(STAMP)
+e2e: $(STAMP) browser
 	$(BIN)/python -m pytest tests/e2e
 
 bench: $(STAMP)

@@ -31,6 +31,7 @@ log = logging.getLogger("sandbox")
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRE_FUNCTION = "FireFunction"
+TOOLS_FUNCTION = "ToolsFunction"
 AGENT_FUNCTION = "EchoAgentFunction"
 SECRET_NAME = "cronbell/chat-token"
 
@@ -196,6 +197,19 @@ class Sandbox:
         if o.agent_timeout is not None:
             out["AgentTimeoutSeconds"] = str(o.agent_timeout)
         return out
+
+    def client(self, service: str) -> Any:
+        """A boto3 client on the sandbox's moto server."""
+        return self._client(service)
+
+    def call_tool(self, tool: str, arguments: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+        """One tools-contract call through the ToolsFunction, as a bot makes it."""
+        if self.runtime is None:
+            raise RuntimeError("the sandbox is starting")
+        event = {"tool": tool, "arguments": arguments, "context": context}
+        result = self.runtime.invoke(self.runtime.find(TOOLS_FUNCTION), json.dumps(event).encode())
+        answer: dict[str, Any] = json.loads(result.payload)
+        return answer
 
     def _client(self, service: str) -> Any:
         return boto3.client(
