@@ -13,7 +13,7 @@ RUNTIME_PY = $(shell scripts/runtime-python.sh)
 WITH_RUNTIME = PATH="$(dir $(RUNTIME_PY)):$$PATH" SAM_CLI_TELEMETRY=0
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench build
+.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench build browser
 
 venv: $(STAMP)
 
@@ -48,8 +48,15 @@ demo: $(STAMP)
 local: $(STAMP)
 	$(BIN)/python -m sandbox serve --chat matrix $(ARGS)
 
-test: lint typecheck checkov build
+test: lint typecheck checkov build browser
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+# Debian's Chromium, its driver and an emoji font, for the sandbox console's browser test (skipped when present)
+BROWSER_PACKAGES := chromium chromium-driver fonts-noto-color-emoji
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null && fc-list 2>/dev/null | grep -qi "color emoji" \
+		|| { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_PACKAGES); }
 
 checkov:
 	./scripts/checkov.sh
@@ -67,7 +74,7 @@ unit: $(STAMP)
 integration: $(STAMP)
 	$(BIN)/python -m pytest tests/integration
 
-e2e: $(STAMP)
+e2e: $(STAMP) browser
 	$(BIN)/python -m pytest tests/e2e
 
 bench: $(STAMP)

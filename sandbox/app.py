@@ -22,7 +22,7 @@ from sandbox.aws_server import MotoServer
 from sandbox.built import BUILD_DIR, built_functions, built_root, runtime_python
 from sandbox.chat import MatrixChat, SinkChat
 from sandbox.clock import RealClock, SandboxClock, VirtualClock, iso, parse_instant
-from sandbox.engine import SchedulerEngine
+from sandbox.engine import SchedulerEngine, Stopped
 from sandbox.lambda_api import LambdaRuntime
 from sandbox.provision import provision
 from sandbox.server import SandboxHTTPServer
@@ -31,6 +31,8 @@ from sandbox.template import ACCOUNT_ID, REGION, Stack, load_template, stack_nam
 log = logging.getLogger("sandbox")
 
 ROOT = Path(__file__).resolve().parent.parent
+FIRE_FUNCTION = "FireFunction"
+TOOLS_FUNCTION = "ToolsFunction"
 AGENT_FUNCTION = "EchoAgentFunction"
 SECRET_NAME = "cronbell/chat-token"
 
@@ -85,7 +87,9 @@ class Sandbox:
 
     def start(self) -> Sandbox:
         o = self.options
-        self._moto = MotoServer(o.aws_port).start()  # one request at a time, as AWS applies each atomically
+        self._moto = MotoServer(
+            o.aws_port, fast_transactions=True
+        ).start()  # one request at a time, as AWS applies each atomically
         self.aws_endpoint = self._moto.url
         self._http = SandboxHTTPServer(o.lambda_port, self)  # binds now: its port goes into the environment
         self.lambda_endpoint = f"http://127.0.0.1:{self._http.server_address[1]}"
@@ -144,8 +148,15 @@ class Sandbox:
                         sys.path.insert(0, str(path))
             _install_clock(self.clock)
         self.runtime.load()
+        moto = self._moto
         self.engine = SchedulerEngine(
-            self._client("scheduler"), self.runtime, self.clock, self.send_to_queue, self.clock.now()
+            self._client("scheduler"),
+            self.runtime,
+            self.clock,
+            self.send_to_queue,
+            self.clock.now(),
+            changes=lambda: moto.scheduler_writes,
+            source=lambda: moto.schedules(ACCOUNT_ID, REGION),
         )
         if not self.clock.virtual:
             threading.Thread(target=self._tick, name="sandbox-ticker", daemon=True).start()
@@ -155,6 +166,8 @@ class Sandbox:
     def stop(self) -> None:
         self._stop.set()
         self.ready = False
+        if self.engine is not None:
+            self.engine.stop()  # a clock move under way ends after the fire in progress
         if self._http is not None:
             self._http.shutdown()
             self._http.server_close()
@@ -184,6 +197,19 @@ class Sandbox:
             out["AgentTimeoutSeconds"] = str(o.agent_timeout)
         return out
 
+    def client(self, service: str) -> Any:
+        """A boto3 client on the sandbox's moto server."""
+        return self._client(service)
+
+    def call_tool(self, tool: str, arguments: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+        """One tools-contract call through the ToolsFunction, as a bot makes it."""
+        if self.runtime is None:
+            raise RuntimeError("the sandbox is starting")
+        event = {"tool": tool, "arguments": arguments, "context": context}
+        result = self.runtime.invoke(self.runtime.find(TOOLS_FUNCTION), json.dumps(event).encode())
+        answer: dict[str, Any] = json.loads(result.payload)
+        return answer
+
     def _client(self, service: str) -> Any:
         return boto3.client(
             service,
@@ -198,6 +224,8 @@ class Sandbox:
             assert self.engine is not None
             try:
                 self.engine.advance(self.clock.now().replace(microsecond=0))
+            except Stopped:
+                return
             except Exception:  # keep ticking; the next second retries
                 log.exception("scheduler tick failed")
 
@@ -228,7 +256,10 @@ class Sandbox:
                 raise ValueError('send {"advance_seconds": N} or {"set": ISO8601}')
         except (TypeError, ValueError) as err:
             return 400, {"error": str(err)}
-        fired = self.engine.advance(target)
+        try:
+            fired = self.engine.advance(target)
+        except Stopped:
+            return 503, {"error": "the sandbox is stopping"}
         return 200, {"now": self.now_iso(), "fired": [f.to_dict() for f in fired]}
 
     def messages(self, room_id: str) -> list[dict[str, Any]]:

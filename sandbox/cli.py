@@ -132,6 +132,7 @@ def banner(sandbox: Sandbox) -> str:
         f"  Lambda endpoint : {info['lambda_endpoint']}   (functions: {', '.join(info['functions'])})",
         f"  AWS (moto)      : {info['aws_endpoint']}   region {info['region']}, account {info['account_id']}",
         f"  clock           : {info['clock']}, now {info['now']}",
+        f"  console         : {info['lambda_endpoint']}/_sandbox/ui",
     ]
     if sandbox.clock.virtual:
         lines.append(
