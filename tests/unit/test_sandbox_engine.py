@@ -236,3 +236,14 @@ def test_with_scheduler_writes_counted_a_move_reads_the_schedules_again_only_aft
     assert sorted(at_noon[:2]) == ["hourly", "parent"] and at_noon[2:] == ["spawned"]
     # one read at the start and one after the fire that created a schedule; without counting, one per fire
     assert len(reads) == (2 if world.engine.changes is not None else 1 + len(fired))
+
+
+def test_next_due_is_the_earliest_fire_after_the_clock_of_any_enabled_schedule(world: World) -> None:
+    world.create("weekly", "cron(0 10 ? * MON *)", {"name": "weekly"}, ScheduleExpressionTimezone="Europe/Madrid")
+    world.create("once", "at(2030-01-07T08:30:00)", {"name": "once"})
+    world.create("off", "cron(* * * * ? *)", {"name": "off"}, State="DISABLED")
+    assert world.engine.next_due() == datetime(2030, 1, 7, 8, 30, tzinfo=UTC)
+    world.engine.advance(datetime(2030, 1, 7, 8, 30, tzinfo=UTC))
+    assert world.engine.next_due() == datetime(2030, 1, 7, 9, 0, tzinfo=UTC)  # 10:00 in Madrid
+    world.engine.advance(datetime(2030, 1, 7, 9, 0, tzinfo=UTC))
+    assert world.engine.next_due() == datetime(2030, 1, 14, 9, 0, tzinfo=UTC)
