@@ -8,10 +8,9 @@ import json
 import logging
 import signal
 import sys
-import threading
+import time
 import urllib.parse
 from pathlib import Path
-from types import FrameType
 
 from sandbox.app import ROOT, Options, Sandbox
 from sandbox.built import BuildMissing, built_root, runtime_python
@@ -102,20 +101,19 @@ def _options(args: argparse.Namespace, **overrides: object) -> Options:
     return options
 
 
-def _raise_exit(signum: int, frame: FrameType | None) -> None:
-    raise SystemExit(0)
-
-
 def serve(args: argparse.Namespace) -> int:
+    """Run until SIGTERM or Ctrl-C. The signal handlers only note the request: raising from a handler
+    can land inside a lock's bookkeeping and leave the process hanging."""
     options = _options(args, lambda_port=args.lambda_port, aws_port=args.aws_port, chat=args.chat, clock=args.clock)
-    signal.signal(signal.SIGTERM, _raise_exit)
+    requested: list[int] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda received, frame: requested.append(received))
     sandbox = Sandbox(options)
     try:
         sandbox.start()
         print(banner(sandbox), flush=True)
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
+        while not requested:
+            time.sleep(0.2)
     finally:
         sandbox.stop()
     return 0
