@@ -10,15 +10,13 @@ from typing import Any
 
 from cfnlint.decode import decode
 
-from cronbell.adapters.agents import AgentError, AgentTimeout
 from cronbell.core.fire_event import parse_fire_event
+from cronbell.core.ports import AgentError, AgentTimeout
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
-from cronbell.usecases.fire import FireDeps
 from tests.support.aws import ROOT, Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
-from tests.support.handlers import load_handler
 from tests.support.tools import ok
 
 
@@ -47,13 +45,12 @@ def job(stack: Stack, **extra: Any) -> str:
 
 
 def run(stack: Stack, agents: FakeAgents, chat: RecordingChat, event: dict[str, Any]) -> dict[str, Any]:
-    fd = FireDeps(
-        deps=stack.deps(),
+    deps = stack.deps(
         chat=lambda: chat,
         agents=agents,
-        prompt_file=lambda name: load_handler("fire").PROMPTS.joinpath(name).read_text(),
+        prompt_file=lambda name: (ROOT / "functions" / "fire" / "prompts" / name).read_text(),
     )
-    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), fd)
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps)
 
 
 def slot_event(sid: str, slot: str = "2026-11-30T17:00:00Z") -> dict[str, Any]:

@@ -10,7 +10,6 @@ from cronbell.core import errors
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
-from cronbell.usecases.fire import FireDeps
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
@@ -19,9 +18,8 @@ from tests.support.tools import assert_consistent, call, live_items, ok
 
 
 def fire(stack: Stack, sid: str, slot: str) -> dict[str, Any]:
-    fd = FireDeps(deps=stack.deps(), chat=lambda: RecordingChat())
     event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot}
-    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), fd)
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: RecordingChat()))
 
 
 def item(stack: Stack, sid: str) -> dict[str, Any]:

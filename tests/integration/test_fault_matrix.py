@@ -10,19 +10,18 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
 
 from cronbell.adapters.chat.base import ChatMessage
+from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.scheduler import SchedulerGateway
-from cronbell.adapters.store import ScheduleStore
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.fire import FireDeps
 from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack, provision
 from tests.support.envelopes import OTHER_ROOM, ROOM, envelope
@@ -84,7 +83,7 @@ def deps_with(stack: Stack, log: CallLog, started: list[dict[str, Any]]) -> Deps
             raise Crash("invoke")
 
     return stack.deps(
-        store=ScheduleStore(log.wrap(stack.ddb), s.table_name, s.retention_days),
+        store=DynamoStore(log.wrap(stack.ddb), s.table_name, s.retention_days),
         scheduler=SchedulerGateway(
             log.wrap(stack.scheduler), s.schedule_group, s.fire_function_arn, s.scheduler_role_arn, s.scheduler_dlq_arn
         ),
@@ -93,8 +92,7 @@ def deps_with(stack: Stack, log: CallLog, started: list[dict[str, Any]]) -> Deps
 
 
 def run_fire(deps: Deps, chat: IdempotentChat, event: dict[str, Any], now: Any) -> dict[str, Any]:
-    fd = FireDeps(deps=deps, chat=lambda: chat, agents=EchoAgents())
-    return fire_uc.fire(parse_fire_event(event, now), fd)
+    return fire_uc.fire(parse_fire_event(event, now), replace(deps, chat=lambda: chat, agents=EchoAgents()))
 
 
 def create(stack: Stack, tool: str, args: dict[str, Any]) -> str:
@@ -205,7 +203,7 @@ def play(stack: Stack, name: str, fault: CallLog, mode: str, chat_crash: bool = 
     for event in started:  # run_now's asynchronous fire
         run_fire(healthy, chat, {**event}, stack.clock.now())
     stack.clock.advance(minutes=20)
-    reconcile(stack.deps(), lambda: chat)
+    reconcile(stack.deps(chat=lambda: chat))
 
     # invariant 1: items and entries agree, counters match
     try:

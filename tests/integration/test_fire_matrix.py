@@ -13,7 +13,7 @@ import pytest
 from sandbox.synapse import SynapseServer
 from tests.support.aws import REGION, Stack
 from tests.support.envelopes import envelope
-from tests.support.handlers import configure_env, invoke, load_handler
+from tests.support.handlers import configure_env, invoke
 
 pytestmark = [pytest.mark.matrix, pytest.mark.slow]
 
@@ -22,7 +22,6 @@ def matrix_env(stack: Stack, server: SynapseServer, bot_token: str) -> None:
     secrets = boto3.client("secretsmanager", region_name=REGION, endpoint_url=stack.endpoint)
     arn = secrets.create_secret(Name=f"cronbell/bot-{uuid.uuid4().hex[:6]}", SecretString=bot_token)["ARN"]
     configure_env(stack, CHAT_BACKEND="matrix", MATRIX_HOMESERVER_URL=server.url, CHAT_TOKEN_SECRET=arn)
-    load_handler("fire")._chat.cache_clear()
 
 
 def fresh_room(server: SynapseServer) -> Any:
@@ -113,7 +112,6 @@ def test_rotated_token_is_read_again_instead_of_failing(stack: Stack, synapse: S
     secrets = boto3.client("secretsmanager", region_name=REGION, endpoint_url=stack.endpoint)
     arn = secrets.create_secret(Name=f"cronbell/rotating-{suffix}", SecretString=old_token)["ARN"]
     configure_env(stack, CHAT_BACKEND="matrix", MATRIX_HOMESERVER_URL=synapse.url, CHAT_TOKEN_SECRET=arn)
-    load_handler("fire")._chat.cache_clear()
     first = create(room_id, user_id, message="uno", cron="0 10 * * *")
     assert invoke("fire", fire_input(room_id, first))["outcome"] == "delivered"  # the old token is cached now
     login = {"type": "m.login.password", "identifier": {"type": "m.id.user", "user": bot_id}, "password": "s3cret-pass"}
