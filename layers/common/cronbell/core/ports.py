@@ -70,7 +70,8 @@ class Claim(StrEnum):
     """What claiming one (schedule, scheduled time) slot for delivery found."""
 
     CLAIMED = "claimed"  # this attempt delivers it
-    DUPLICATE = "duplicate"  # done already, or held by a live attempt
+    DUPLICATE = "duplicate"  # done already
+    HELD = "held"  # claimed by an attempt whose lease is not over (running, or dead and not yet known)
     BUSY = "busy"  # another slot of the schedule is being delivered
     INACTIVE = "inactive"  # the schedule is no longer active
     SENT = "sent"  # an earlier attempt posted but could not record it: record, do not post
@@ -143,6 +144,7 @@ class Ledger(Protocol):
     def claim_slot(
         self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
     ) -> Claim: ...
+    def held_until(self, room_id: str, owner: str, slot: str) -> datetime | None: ...
     def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str) -> None: ...
     def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None: ...
     def complete_slot(

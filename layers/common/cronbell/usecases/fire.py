@@ -29,6 +29,8 @@ from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
 UNKNOWN_GRACE_SECONDS = 90
+DELIVERY_MARGIN_SECONDS = 20  # a chat post with its retries, after any agent call
+HELD_POLL_SECONDS = 15  # how often a held slot is looked at again while it is waited out
 Remaining = Callable[[], float]
 
 
@@ -62,8 +64,7 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
     if job.kind == models.AGENT_CALL and not _agents_ready(deps):
         return {**result, "outcome": Outcome.NO_AGENTS}
     schedule = job.schedule
-    lease = min(deps.settings.slot_lease_seconds, int(remaining_seconds()) + 5)
-    claim = deps.store.claim_slot(event.room_id, event.schedule_id, event.slot, deps.now(), lease, schedule)
+    claim = _claim(job, event, deps, remaining_seconds)
     if claim == Claim.DUPLICATE:
         deps.metric("DuplicateSuppressed", 1)
         return {**result, "outcome": Outcome.DUPLICATE}
@@ -90,6 +91,26 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
             _remove_orphans(schedule.scheduler_names, deps)
         return {**result, "outcome": outcome, "reason": detail}
     return {**result, "outcome": outcome, "message_id": detail}
+
+
+def _claim(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> Claim:
+    """Claim the slot. A claim held by another attempt is waited out while this invocation has
+    time left to deliver after it: that attempt either finishes (the slot is done) or is dead,
+    and its lease, which ends when Lambda has certainly stopped it, is taken over. When the wait
+    does not fit, raise, so that Lambda retries later: a held slot never ends a fire as done."""
+    store = deps.store
+    needed = DELIVERY_MARGIN_SECONDS + (job.timeout if job.kind == models.AGENT_CALL else 0)
+    while True:
+        lease = min(deps.settings.slot_lease_seconds, int(remaining_seconds()) + 5)
+        claim = store.claim_slot(event.room_id, event.schedule_id, event.slot, deps.now(), lease, job.schedule)
+        if claim != Claim.HELD:
+            return claim
+        until = store.held_until(event.room_id, event.schedule_id, event.slot)
+        wait = max(1.0, (until - deps.now()).total_seconds() + 1) if until else 1.0
+        if wait + needed > remaining_seconds():
+            deps.metric("SlotHeld", 1)
+            raise RetryLater("another attempt holds this slot; retry once its lease is over")
+        deps.sleep(min(wait, HELD_POLL_SECONDS))
 
 
 def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:

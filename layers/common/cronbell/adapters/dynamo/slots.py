@@ -14,7 +14,7 @@ from cronbell.adapters.dynamo.codec import dump, epoch, key, load, schedule_sk, 
 from cronbell.adapters.dynamo.schedules import ScheduleTable
 from cronbell.adapters.dynamo.table import cancelled
 from cronbell.core import models
-from cronbell.core.instants import iso_utc
+from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import Claim
 
@@ -31,7 +31,8 @@ class SlotLedger(ScheduleTable):
     def claim_slot(
         self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
     ) -> Claim:
-        """Claim one slot for delivery. DUPLICATE: done, or held by a live attempt; SENT: posted by
+        """Claim one slot for delivery. DUPLICATE: done; HELD: claimed by an attempt whose lease
+        is not over; SENT: posted by
         an attempt that could not record it; BUSY: another slot of the schedule is being
         delivered; INACTIVE: the schedule is no longer active. A claim older than its lease (a
         crashed attempt) is taken over."""
@@ -82,10 +83,17 @@ class SlotLedger(ScheduleTable):
                 raise
             held = failed.get((room_id, slot_sk(owner, slot)))
             if held is not None:
-                return Claim.SENT if load(held).get("state") == SENT else Claim.DUPLICATE
+                state = str(load(held).get("state", ""))
+                return {SENT: Claim.SENT, CLAIMED: Claim.HELD}.get(state, Claim.DUPLICATE)
             old = load(next(iter(failed.values())))
             return Claim.BUSY if old.get("status") == models.ACTIVE else Claim.INACTIVE
         return Claim.CLAIMED
+
+    def held_until(self, room_id: str, owner: str, slot: str) -> datetime | None:
+        """When the claim on a slot ends (its lease), or None when it is not claimed."""
+        out = self._db.get_item(TableName=self._table, Key=key(room_id, slot_sk(owner, slot)), ConsistentRead=True)
+        item = load(out.get("Item") or {})
+        return parse_iso(item["lease_until"]) if item.get("state") == CLAIMED else None
 
     def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str) -> None:
         """Note that the slot's message went out, when recording the fire itself failed: the
