@@ -19,7 +19,7 @@ from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Conflict, Duplicate, LimitReached
+from cronbell.core.ports import BackendError, Busy, Conflict, Duplicate, LimitReached
 from cronbell.core.timing import Timing
 from cronbell.core.views import upcoming
 from cronbell.core.when import resolve_timezone
@@ -114,7 +114,9 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise ToolError(errors.INVALID_STATE, "it has no coming occurrence to skip")
     skipped = nexts[0]
     try:
-        deps.store.set_skip(schedule, iso_utc(skipped))
+        deps.store.set_skip(schedule, iso_utc(skipped), deps.now())
+    except Busy:
+        raise _busy() from None
     except Conflict:
         raise ToolError(errors.BACKEND_ERROR, "it was changed meanwhile; try again") from None
     new = replace(schedule, timing=schedule.timing.skipping(skipped))
@@ -182,13 +184,20 @@ def apply(old: Schedule, new: Schedule, deps: Deps) -> None:
 
 def _write(old: Schedule, new: Schedule, deps: Deps) -> None:
     try:
-        deps.store.replace(old, new, deps.settings.max_per_room)
+        deps.store.replace(old, new, deps.settings.max_per_room, deps.now())
+    except Busy:
+        raise _busy() from None
     except Duplicate as dup:
         raise ToolError(errors.DUPLICATE, f"an identical schedule already exists: {dup.existing.id}") from None
     except LimitReached:
         raise ToolError(errors.LIMIT_REACHED, "this room is at its limit of active schedules") from None
     except Conflict:
         raise ToolError(errors.BACKEND_ERROR, "it was changed meanwhile; list and try again") from None
+
+
+def _busy() -> ToolError:
+    """A change that meets a delivery under way is refused, never applied and then lost."""
+    return ToolError(errors.BUSY, "this schedule is being delivered right now; try again in a moment")
 
 
 def _sync(old: Schedule, new: Schedule, deps: Deps) -> list[str]:

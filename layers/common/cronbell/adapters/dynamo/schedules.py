@@ -29,6 +29,11 @@ _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the res
 IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t)"
 
 
+def _in_flight(item: dict[str, Any], now: datetime) -> bool:
+    """Whether a delivery holds the schedule stored in `item` (raw) at `now`."""
+    return str(load(item).get("inflight_until", "")) >= iso_utc(now)
+
+
 class ScheduleTable(Table):
     # --- transaction parts -------------------------------------------------------------------
     def _take_place(self, room: str, max_per_room: int) -> dict[str, Any]:
@@ -62,12 +67,15 @@ class ScheduleTable(Table):
             }
         }
 
-    def _write_taking_place(self, room: str, max_per_room: int, build: Callable[[str | None], list[Any]]) -> None:
+    def _write_taking_place(
+        self, room: str, max_per_room: int, build: Callable[[str | None], list[Any]], now: datetime | None = None
+    ) -> None:
         """Run the transaction `build(stale)` makes, which may take a place in the room and claim a
         dedupe pointer. When it fails only because the pointer names a schedule no longer live, or
         because the counter still counts deleted schedules, mend that and run it again.
 
-        Raises Duplicate, LimitReached or Conflict (the schedule's own item was not as expected)."""
+        Raises Duplicate, LimitReached, Busy (a delivery holds the schedule's item; only with
+        `now`) or Conflict (the schedule's own item was not as expected)."""
         stale: str | None = None
         recounted = False
         for _ in range(_WRITE_ATTEMPTS):
@@ -79,8 +87,9 @@ class ScheduleTable(Table):
                 failed = {sk: old for (_, sk), old in cancelled(err, items).items()}
                 if not failed:
                     raise
-            if any(sk.startswith(codec.SCHEDULE) for sk in failed):
-                raise Conflict(room)
+            own = next((old for sk, old in failed.items() if sk.startswith(codec.SCHEDULE)), None)
+            if own is not None:
+                raise Busy(room) if now is not None and _in_flight(own, now) else Conflict(room)
             pointer = next((old for sk, old in failed.items() if sk.startswith(codec.POINTER)), None)
             if pointer is not None:
                 holder_id = pointer.get("schedule_id", {}).get("S", "")
@@ -135,12 +144,12 @@ class ScheduleTable(Table):
             lambda stale: [self._take_place(room, max_per_room), put, self._claim_dedupe(schedule, stale)],
         )
 
-    def replace(self, old: Schedule, new: Schedule, max_per_room: int) -> None:
-        """Write `new` over `old` if nobody changed it meanwhile (same version), moving the dedupe
-        pointer and, when a retired schedule comes back to life (a snoozed one-shot), taking a
-        place under the room limit, all in one transaction.
+    def replace(self, old: Schedule, new: Schedule, max_per_room: int, now: datetime) -> None:
+        """Write `new` over `old` if nobody changed it meanwhile (same version) and no delivery
+        holds it, moving the dedupe pointer and, when a retired schedule comes back to life (a
+        snoozed one-shot), taking a place under the room limit, all in one transaction.
 
-        Raises Conflict, Duplicate(existing id) or LimitReached."""
+        Raises Busy, Conflict, Duplicate(existing id) or LimitReached."""
         room = new.room_id
         new.version = old.version + 1
         fields = codec.schedule_fields(new)
@@ -155,9 +164,10 @@ class ScheduleTable(Table):
                     "TableName": self._table,
                     "Key": key(room, schedule_sk(new.id)),
                     "UpdateExpression": update,
-                    "ConditionExpression": "attribute_exists(sk) AND #v0 = :v0",
+                    "ConditionExpression": f"attribute_exists(sk) AND #v0 = :v0 AND {IDLE}",
                     "ExpressionAttributeNames": {**names, "#v0": "version"},
-                    "ExpressionAttributeValues": dump({**values, ":v0": old.version}),
+                    "ExpressionAttributeValues": dump({**values, ":v0": old.version, ":t": iso_utc(now)}),
+                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                 }
             }
         ]
@@ -168,25 +178,28 @@ class ScheduleTable(Table):
             items.append(self._take_place(room, max_per_room))
         claims = not was_live or new.dedupe_key != old.dedupe_key
         self._write_taking_place(
-            room, max_per_room, lambda stale: [*items, *([self._claim_dedupe(new, stale)] if claims else [])]
+            room, max_per_room, lambda stale: [*items, *([self._claim_dedupe(new, stale)] if claims else [])], now
         )
 
-    def set_skip(self, schedule: Schedule, slot: str) -> None:
-        """Remember one occurrence not to deliver. Raises Conflict if the schedule changed."""
+    def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None:
+        """Remember one occurrence not to deliver. Raises Busy while a delivery holds the schedule,
+        Conflict if it changed."""
         try:
             self._db.update_item(
                 TableName=self._table,
                 Key=key(schedule.room_id, schedule_sk(schedule.id)),
                 UpdateExpression="SET skip_slot = :s, version = version + :one",
-                ConditionExpression="version = :v AND #s = :active",
+                ConditionExpression=f"version = :v AND #s = :active AND {IDLE}",
                 ExpressionAttributeNames={"#s": "status"},
                 ExpressionAttributeValues=dump(
-                    {":s": slot, ":one": 1, ":v": schedule.version, ":active": models.ACTIVE}
+                    {":s": slot, ":one": 1, ":v": schedule.version, ":active": models.ACTIVE, ":t": iso_utc(now)}
                 ),
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
         except AwsError as err:
             if err.code == CONDITION_FAILED:
-                raise Conflict(schedule.id) from err
+                busy = _in_flight(err.response.get("Item") or {}, now)
+                raise (Busy(schedule.id) if busy else Conflict(schedule.id)) from err
             raise
 
     def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule:
@@ -286,8 +299,8 @@ class ScheduleTable(Table):
         except AwsError as err:
             if err.code != "TransactionCanceledException":
                 raise
-            old = load(cancelled(err, items).get((room, schedule_sk(schedule.id)), {}))
-            if old.get("status") in models.LIVE_STATUSES and str(old.get("inflight_until", "")) >= iso_utc(now):
+            old = cancelled(err, items).get((room, schedule_sk(schedule.id)), {})
+            if load(old).get("status") in models.LIVE_STATUSES and _in_flight(old, now):
                 raise Busy(schedule.id) from err
             raise Conflict(schedule.id) from err
 
