@@ -80,6 +80,7 @@ def test_agent_answer_is_posted_with_the_contract_request(stack: Stack) -> None:
 def test_duplicate_slot_never_calls_the_agent_twice(stack: Stack) -> None:
     sid = job(stack)
     agents, chat = FakeAgents(delay=0.3), RecordingChat()
+
     def attempt(_: int) -> str:
         try:
             return str(run(stack, agents, chat, slot_event(sid))["outcome"])
