@@ -333,3 +333,16 @@ def test_a_repeating_phrase_sent_as_time_gets_a_hint(stack: Stack) -> None:
     assert stack.items() == []
     result = ok(call(stack, "create_reminder", {"message": "x", "time": "every monday at 10", "recurring": True}))
     assert stack.entries()[result["id"]]["ScheduleExpression"] == "cron(0 10 ? * 2 *)"
+
+
+def test_the_same_reminder_for_two_people_is_two_schedules(stack: Stack) -> None:
+    """Ana and then Bob ask for the same reminder in one room: each is reminded, neither merged."""
+    args = {"message": "Stand up", "time": "2026-12-01 09:00"}
+    ana = ok(call(stack, "create_reminder", args))
+    bob = ok(call(stack, "create_reminder", args, user="@bob:example.org"))
+    assert bob["duplicate"] is False and bob["id"] != ana["id"]
+    again = ok(call(stack, "create_reminder", args, user="@bob:example.org"))
+    assert again["duplicate"] is True and again["id"] == bob["id"]
+    users = {i["user_id"] for i in live_items(stack)}
+    assert users == {USER, "@bob:example.org"}
+    assert_consistent(stack)

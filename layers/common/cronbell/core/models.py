@@ -107,9 +107,11 @@ class Schedule:
         return out
 
     def with_dedupe_key(self) -> Schedule:
-        """Same action, same timing, same zone, same target and output room: the same key."""
+        """Same action, same timing, same zone, same target and output room, and for a reminder the
+        same person reminded: the same key. Two people asking for the same reminder get two."""
+        reminded = self.user_id if self.kind == MESSAGE else ""
         self.dedupe_key = dedupe_key(
-            self.kind, self.body, self.timing.text, self.timezone, self.target_agent, self.output_room
+            self.kind, self.body, self.timing.text, self.timezone, self.target_agent, self.output_room, reminded
         )
         return self
 
@@ -134,7 +136,9 @@ def snooze_name(schedule_id: str) -> str:
     return f"{schedule_id}-snooze"
 
 
-def dedupe_key(kind: str, body: str, when: str, timezone: str, target: str, channel: str) -> str:
-    """Same action, same schedule, same zone, same room output: the same key."""
-    raw = "\x1f".join((kind, body.strip(), when, timezone, target, channel))
+def dedupe_key(kind: str, body: str, when: str, timezone: str, target: str, channel: str, reminded: str) -> str:
+    """The key an identical live schedule holds. An agent call's key is as it always was, so
+    pointers written before `reminded` counted still dedupe."""
+    parts = (kind, body.strip(), when, timezone, target, channel, *((reminded,) if reminded else ()))
+    raw = "\x1f".join(parts)
     return hashlib.sha256(raw.encode()).hexdigest()[:24]
