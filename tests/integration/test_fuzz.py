@@ -509,8 +509,24 @@ def test_bedrock_and_gateway_shapes_never_fail(
     wiring.deps().start_fire = started.append
     harness = Harness(small_stack, through_bedrock, [aws.client("dynamodb"), aws.client("scheduler")], started)
 
+    # a valid call of each shape is always among the examples, whichever the generated ones are
+    good = {"room_id": ROOM, "user_id": USER}
+    listing = {
+        "bedrockAgentCoreToolName": "cronbell___list_reminders",
+        "bedrockAgentCorePropagatedHeaders": {"X-Cronbell-Room-Id": ROOM, "X-Cronbell-User-Id": USER},
+    }
+    bedrock_listing = {
+        "messageVersion": "1.0",
+        "actionGroup": "cronbell",
+        "function": "list_reminders",
+        "parameters": [],
+        "sessionAttributes": good,
+    }
+
     @fuzz(INBOUND)
     @given(bedrock=st.booleans(), event=bedrock_events, call=gateway_calls)
+    @example(bedrock=True, event=bedrock_listing, call=({}, {}))
+    @example(bedrock=False, event={}, call=({}, listing))
     def run(bedrock: bool, event: Any, call: tuple[Any, dict[str, Any]]) -> None:
         if bedrock:
             harness.check(event)
