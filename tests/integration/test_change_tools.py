@@ -190,3 +190,29 @@ def test_snooze_recurring_moves_only_the_next_occurrence(stack: Stack) -> None:
     assert fire(stack, sid, "2026-11-30T09:30:00Z")["outcome"] == "delivered"
     ok(call(stack, "delete_reminder", {"id": sid}))
     assert stack.entries() == {}
+
+
+def test_snoozes_add_up(stack: Stack) -> None:
+    """Daily at 12:00, snoozed 60 minutes twice: 14:00, and 12:00 stays skipped."""
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 12 * * *"}))["id"]
+    assert ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 60}))["next_fire"]["local"].endswith(
+        "T13:00:00+01:00"
+    )
+    second = ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 60}))
+    assert second["next_fire"]["local"] == "2026-11-30T14:00:00+01:00"
+    assert stack.entries()[f"{sid}-snooze"]["ScheduleExpression"] == "at(2026-11-30T13:00:00)"
+    assert_consistent(stack)
+    assert fire(stack, sid, "2026-11-30T11:00:00Z")["outcome"] == "skipped"
+    assert fire(stack, sid, "2026-11-30T13:00:00Z")["outcome"] == "delivered"
+    assert fire(stack, sid, "2026-12-01T11:00:00Z")["outcome"] == "delivered"
+
+
+def test_skips_form_a_set(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *"}))["id"]
+    assert ok(call(stack, "skip_next", {"id": sid}))["skipped"] == "2026-11-30T09:00:00Z"
+    second = ok(call(stack, "skip_next", {"id": sid}))
+    assert second["skipped"] == "2026-12-01T09:00:00Z"
+    assert second["next_fire"]["local"] == "2026-12-02T10:00:00+01:00"
+    assert fire(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
+    assert fire(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "skipped"
+    assert fire(stack, sid, "2026-12-02T09:00:00Z")["outcome"] == "delivered"

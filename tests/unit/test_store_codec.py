@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from botocore.exceptions import ClientError
@@ -36,7 +36,7 @@ def schedule(timing: Timing) -> Schedule:
 def test_a_recurring_schedule_with_skip_and_snooze_survives_the_round_trip() -> None:
     base = Timing.every(CronSpec(expr="0 9 * * *", source="every day at 9"), MADRID)
     first = base.upcoming(NOW, 1)[0]
-    original = schedule(base.snoozed(first, datetime(2026, 12, 1, 10, 30, tzinfo=UTC)))
+    original = schedule(base.snoozed(first, datetime(2026, 12, 1, 10, 30, tzinfo=UTC), NOW).skipping(first))
     item = codec.dump(codec.schedule_item(original))
     assert codec.schedule_from_item(item) == original
     assert original.timing.upcoming(NOW, 2)[0] == datetime(2026, 12, 1, 11, 30, tzinfo=MADRID)
@@ -72,8 +72,8 @@ def test_an_item_written_before_the_timing_value_is_still_read() -> None:
         "version": 4,
     }
     got = codec.schedule_from_item(codec.dump(old))
-    assert got.timing.snooze == datetime(2026, 12, 1, 9, 30, tzinfo=UTC)
-    assert got.timing.skip == "2026-12-01T08:00:00Z" and got.fire_count == 3 and got.version == 4
+    assert got.timing.snoozes == (datetime(2026, 12, 1, 9, 30, tzinfo=UTC),)
+    assert got.timing.skips == {"2026-12-01T08:00:00Z"} and got.fire_count == 3 and got.version == 4
     assert [e.name for e in got.entries()] == ["k3v9q2m8xa", "k3v9q2m8xa-snooze"]
     assert got.timing.upcoming(NOW, 1)[0] == datetime(2026, 12, 1, 10, 30, tzinfo=MADRID)
 
@@ -97,3 +97,16 @@ def test_cancellation_reasons_are_read_by_the_item_they_name() -> None:
     )
     failed = cancelled(AwsError(error), items)
     assert failed == {("!r:x", "d#k"): {"schedule_id": {"S": "b"}}}
+
+
+def test_snoozes_add_up_and_skips_form_a_set() -> None:
+    daily = Timing.every(CronSpec(expr="0 12 * * *", source="0 12 * * *"), MADRID)
+    noon = daily.upcoming(NOW, 1)[0]
+    once = daily.snoozed(noon, noon + timedelta(minutes=60), NOW)
+    twice = once.snoozed(once.upcoming(NOW, 1)[0], once.upcoming(NOW, 1)[0] + timedelta(minutes=60), NOW)
+    assert twice.upcoming(NOW, 1)[0] == noon + timedelta(hours=2)  # 14:00, and 12:00 stays skipped
+    assert twice.skips == {"2026-11-30T11:00:00Z"} and len(twice.snoozes) == 1
+    first = daily.skipping(noon)
+    second = first.skipping(first.upcoming(NOW, 1)[0])
+    assert second.skips == {"2026-11-30T11:00:00Z", "2026-12-01T11:00:00Z"}
+    assert second.upcoming(NOW, 1)[0] == noon + timedelta(days=2)

@@ -92,7 +92,7 @@ class Schedule:
     @property
     def scheduler_names(self) -> list[str]:
         names = scheduler_names(self.id, len(self.timing.expressions))
-        return [*names, snooze_name(self.id)] if self.timing.snooze else names
+        return [*names, *(snooze_name(self.id, i) for i in range(len(self.timing.snoozes)))]
 
     def entries(self) -> list[Entry]:
         """The Scheduler entries this schedule owns while live."""
@@ -102,8 +102,8 @@ class Schedule:
         names = scheduler_names(self.id, len(timing.expressions))
         zone, once = timing.expression_zone, not timing.recurring
         out = [Entry(n, e, zone, once) for n, e in zip(names, timing.expressions, strict=True)]
-        if timing.snooze:
-            out.append(Entry(snooze_name(self.id), timing.snooze_expression, "UTC", True))
+        for i, expression in enumerate(timing.snooze_expressions):
+            out.append(Entry(snooze_name(self.id, i), expression, "UTC", True))
         return out
 
     def with_dedupe_key(self) -> Schedule:
@@ -128,12 +128,16 @@ def owner_of(entry_name: str) -> str | None:
     if not looks_like_id(base):
         return None
     rest = entry_name[len(base) :]
-    return base if rest in ("", "-snooze") or (rest[1:].isdigit() and rest.startswith("-")) else None
+    numbered = rest.removeprefix("-snooze")
+    if rest == "" or numbered == "" or (numbered[1:].isdigit() and numbered.startswith("-")):
+        return base
+    return None
 
 
-def snooze_name(schedule_id: str) -> str:
-    """The extra one-time entry that delivers a snoozed occurrence of a recurring schedule."""
-    return f"{schedule_id}-snooze"
+def snooze_name(schedule_id: str, index: int = 0) -> str:
+    """The extra one-time entries that deliver snoozed occurrences of a recurring schedule:
+    id-snooze, then id-snooze-2, id-snooze-3..."""
+    return f"{schedule_id}-snooze" + (f"-{index + 1}" if index else "")
 
 
 def dedupe_key(kind: str, body: str, when: str, timezone: str, target: str, channel: str, reminded: str) -> str:

@@ -19,8 +19,8 @@ class Timing:
     at: datetime | None = None  # one-shot: the instant (aware)
     cron: str = ""  # recurring: normalized five-field expression
     cron_source: str = ""  # what the caller wrote, if it differs from `cron`
-    skip: str = ""  # RFC3339 UTC of one occurrence not to deliver (skip_next)
-    snooze: datetime | None = None  # an extra one-time occurrence (a snoozed one), aware
+    skips: frozenset[str] = frozenset()  # RFC3339 UTC of occurrences not to deliver (skip_next, snooze)
+    snoozes: tuple[datetime, ...] = ()  # extra one-time occurrences (snoozed ones), aware, in order
 
     @classmethod
     def once(cls, at: datetime, zone: ZoneInfo) -> Timing:
@@ -66,8 +66,8 @@ class Timing:
         return self.zone if self.recurring else "UTC"
 
     @property
-    def snooze_expression(self) -> str:
-        return at_expression(self.snooze.astimezone(UTC)) if self.snooze else ""
+    def snooze_expressions(self) -> tuple[str, ...]:
+        return tuple(at_expression(t.astimezone(UTC)) for t in self.snoozes)
 
     def upcoming(self, now: datetime, count: int) -> list[datetime]:
         """The next fire instants after `now`, aware in the zone: a skipped occurrence is left
@@ -76,14 +76,18 @@ class Timing:
         if not self.recurring:
             at = self.local_at
             return [at] if at > now else []
-        fires = [t for t in next_fires(self.spec, now, tz, count + 1) if iso_utc(t) != self.skip]
-        if self.snooze is not None and self.snooze > now:
-            fires = sorted([*fires, self.snooze.astimezone(tz)])
-        return fires[:count]
+        fires = [t for t in next_fires(self.spec, now, tz, count + len(self.skips)) if iso_utc(t) not in self.skips]
+        fires += [t.astimezone(tz) for t in self.snoozes if t > now]
+        return sorted(fires)[:count]
 
     def skipping(self, occurrence: datetime) -> Timing:
-        return replace(self, skip=iso_utc(occurrence))
+        """One more occurrence not to deliver; earlier skips stay."""
+        return replace(self, skips=self.skips | {iso_utc(occurrence)})
 
-    def snoozed(self, occurrence: datetime, until: datetime) -> Timing:
-        """A recurrence whose `occurrence` is delivered at `until` instead."""
-        return replace(self, skip=iso_utc(occurrence), snooze=until.replace(microsecond=0))
+    def snoozed(self, occurrence: datetime, until: datetime, now: datetime) -> Timing:
+        """A recurrence whose `occurrence` is delivered at `until` instead. Snoozing a snoozed
+        occurrence moves it again (snoozes add up); snoozes already past are forgotten."""
+        until = until.replace(microsecond=0)
+        snoozes = [t for t in self.snoozes if t > now and t != occurrence]
+        skips = self.skips if occurrence in self.snoozes else self.skips | {iso_utc(occurrence)}
+        return replace(self, skips=skips, snoozes=tuple(sorted([*snoozes, until])))

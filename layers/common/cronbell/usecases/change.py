@@ -141,7 +141,7 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         if old.status != models.ACTIVE or not nexts:
             raise ToolError(errors.INVALID_STATE, f"{old.id} is {old.status}: it has no coming occurrence to snooze")
         target = _snooze_target(args, nexts[0], tz, deps, locale)
-        new = replace(old, timing=old.timing.snoozed(nexts[0], target))
+        new = replace(old, timing=old.timing.snoozed(nexts[0], target, now))
     else:
         base = max(now, old.timing.local_at) if old.status == models.ACTIVE else now
         target = _snooze_target(args, base, tz, deps, locale)

@@ -133,7 +133,7 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
     if schedule.status != models.ACTIVE:
         _remove_orphans(schedule.scheduler_names, deps)
         return {"outcome": Outcome.INACTIVE, "status": schedule.status}
-    if schedule.timing.skip == event.slot:
+    if event.slot in schedule.timing.skips:
         return {"outcome": Outcome.SKIPPED}
     settings = deps.settings
     return _Job(

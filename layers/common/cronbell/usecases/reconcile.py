@@ -101,9 +101,8 @@ def reconcile(deps: Deps) -> Report:
 
 def _expected_entries(schedule: Schedule, now: datetime) -> list[Entry]:
     """A snoozed occurrence already past has fired (and Scheduler deleted its entry)."""
-    snoozed = schedule.timing.snooze
-    past_snooze = snoozed is not None and snoozed <= now
-    return [e for e in schedule.entries() if not (past_snooze and e.name == models.snooze_name(schedule.id))]
+    past = {models.snooze_name(schedule.id, i) for i, t in enumerate(schedule.timing.snoozes) if t <= now}
+    return [e for e in schedule.entries() if e.name not in past]
 
 
 def _changed_since(schedule: Schedule, settled: datetime) -> bool:

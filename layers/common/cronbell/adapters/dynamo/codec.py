@@ -79,8 +79,8 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
         "cron": t.cron,
         "cron_source": t.cron_source,
         "expressions": list(t.expressions),
-        "skip_slot": t.skip,
-        "snooze_until": iso_utc(t.snooze) if t.snooze else "",
+        "skips": sorted(t.skips),
+        "snoozes": [iso_utc(s) for s in t.snoozes],
     }
 
 
@@ -93,18 +93,23 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
     for name in _NUMBERS:
         if name in data:
             data[name] = int(data[name])
-    snooze = data.get("snooze_until")
-    if snooze is None and data.get("snooze_at"):  # written as at(...) in UTC before 2026-12
-        snooze = str(data["snooze_at"])[3:-1] + "Z"
+    skips, snoozes = data.get("skips"), data.get("snoozes")
+    if skips is None:  # written before skips formed a set: one `skip_slot`
+        skips = [data["skip_slot"]] if data.get("skip_slot") else []
+    if snoozes is None:  # written before snoozes added up: one at(...) in UTC, `snooze_at`
+        snoozes = [str(data["snooze_at"])[3:-1] + "Z"] if data.get("snooze_at") else []
     timing = Timing(
         zone=data["timezone"],
         at=parse_iso(data["at"]) if data.get("at") else None,
         cron=data.get("cron", ""),
         cron_source=data.get("cron_source", ""),
-        skip=data.get("skip_slot", ""),
-        snooze=parse_iso(snooze) if snooze else None,
+        skips=frozenset(skips),
+        snoozes=tuple(parse_iso(s) for s in snoozes),
     )
     return Schedule(timing=timing, **{k: data[k] for k in _PLAIN if k in data})
+
+
+LEGACY = ("skip_slot", "snooze_at")  # attributes of earlier versions, removed by the next write
 
 
 def is_expired(item: dict[str, Any], now: datetime) -> bool:

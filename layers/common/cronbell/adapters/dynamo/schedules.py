@@ -156,8 +156,9 @@ class ScheduleTable(Table):
         names = {f"#f{i}": k for i, k in enumerate(fields)}
         values = {f":f{i}": v for i, v in enumerate(fields.values())}
         update = "SET " + ", ".join(f"#f{i} = :f{i}" for i in range(len(fields)))
-        if new.status in models.LIVE_STATUSES:
-            update += " REMOVE expires_at"
+        update += " REMOVE " + ", ".join(
+            [*codec.LEGACY, *(["expires_at"] if new.status in models.LIVE_STATUSES else [])]
+        )
         items: list[dict[str, Any]] = [
             {
                 "Update": {
@@ -182,17 +183,23 @@ class ScheduleTable(Table):
         )
 
     def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None:
-        """Remember one occurrence not to deliver. Raises Busy while a delivery holds the schedule,
-        Conflict if it changed."""
+        """Add one occurrence not to deliver to those already skipped. Raises Busy while a
+        delivery holds the schedule, Conflict if it changed."""
         try:
             self._db.update_item(
                 TableName=self._table,
                 Key=key(schedule.room_id, schedule_sk(schedule.id)),
-                UpdateExpression="SET skip_slot = :s, version = version + :one",
+                UpdateExpression="SET skips = :s, version = version + :one REMOVE " + ", ".join(codec.LEGACY),
                 ConditionExpression=f"version = :v AND #s = :active AND {IDLE}",
                 ExpressionAttributeNames={"#s": "status"},
                 ExpressionAttributeValues=dump(
-                    {":s": slot, ":one": 1, ":v": schedule.version, ":active": models.ACTIVE, ":t": iso_utc(now)}
+                    {
+                        ":s": sorted(schedule.timing.skips | {slot}),
+                        ":one": 1,
+                        ":v": schedule.version,
+                        ":active": models.ACTIVE,
+                        ":t": iso_utc(now),
+                    }
                 ),
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
             )
