@@ -76,6 +76,7 @@ class FireEvent:
     attempt: int = 1
     static: StaticAction | None = None
     on_time: bool = True  # False when the Input carried no scheduled time (a hand-made event)
+    manual: bool = False  # a run started by hand (run_now): the regular schedule does not change
 
 
 def _text(event: dict[str, Any], key: str, required: bool = True) -> str:
@@ -115,6 +116,7 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
         attempt=attempt,
         static=static,
         on_time=on_time,
+        manual=event.get("run_now") is True,
     )
 
 

@@ -70,7 +70,7 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
         return {**result, "outcome": Outcome.DUPLICATE}
     if claim == Claim.BUSY:
         raise RetryLater("another slot of this schedule is being delivered")
-    one_shot = schedule is not None and not schedule.recurring
+    one_shot = schedule is not None and not schedule.recurring and not event.manual  # its one run
     if claim == Claim.SENT:  # posted by an attempt that could not record it: record, never post again
         _record(job, event, deps, Outcome.DELIVERED, "recorded on retry", models.FIRED if one_shot else "")
         return {**result, "outcome": Outcome.DELIVERED, "recovered": True}
