@@ -140,6 +140,11 @@ def snooze_name(schedule_id: str, index: int = 0) -> str:
     return f"{schedule_id}-snooze" + (f"-{index + 1}" if index else "")
 
 
+def name_key(name: str) -> str:
+    """The key a live schedule's name holds in its room: names are unique regardless of case."""
+    return hashlib.sha256(" ".join(name.casefold().split()).encode()).hexdigest()[:24]
+
+
 def dedupe_key(kind: str, body: str, when: str, timezone: str, target: str, channel: str, reminded: str) -> str:
     """The key an identical live schedule holds. An agent call's key is as it always was, so
     pointers written before `reminded` counted still dedupe."""

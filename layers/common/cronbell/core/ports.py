@@ -33,6 +33,14 @@ class Duplicate(Exception):
         self.existing = existing
 
 
+class NameTaken(Exception):
+    """Another live schedule of the room has this name."""
+
+    def __init__(self, holder: Schedule) -> None:
+        super().__init__(holder.id)
+        self.holder = holder
+
+
 class Conflict(Exception):
     """The item was not in the state the write expected (e.g. changed or deleted meanwhile)."""
 
@@ -101,11 +109,13 @@ class RoomCount:
 
 @dataclass(frozen=True)
 class Pointer:
-    """A dedupe pointer: the key of an action, time and zone, naming the schedule that holds it."""
+    """A pointer naming the live schedule that holds a key of the room: a dedupe key (action,
+    time, zone, person) or a name."""
 
     room_id: str
     key: str
     schedule_id: str
+    kind: str = "dedupe"  # dedupe | name
 
 
 @dataclass

@@ -70,7 +70,7 @@ def cron_view(schedule: Schedule, now: datetime) -> dict[str, Any]:
     nexts = upcoming(schedule, now, 1)
     return {
         "id": schedule.id,
-        "name": schedule.name or preview(schedule.body),
+        "name": schedule.name or None,  # only a real name: one cron_delete and the others accept
         "cron_expr": schedule.timing.cron or None,
         "fire_at": None if schedule.recurring else instant(schedule.timing.local_at, tz)["local"],
         "timezone": schedule.timezone,

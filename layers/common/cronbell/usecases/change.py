@@ -19,12 +19,12 @@ from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Busy, Conflict, Duplicate, LimitReached
+from cronbell.core.ports import BackendError, Busy, Conflict, Duplicate, LimitReached, NameTaken
 from cronbell.core.timing import Timing
 from cronbell.core.views import upcoming
 from cronbell.core.when import resolve_timezone
 from cronbell.usecases.answers import now_fields, schedule_answer
-from cronbell.usecases.create import check_agent_target, plan_once, plan_recurring
+from cronbell.usecases.create import check_agent_target, name_taken, plan_once, plan_recurring
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.manage import find
 
@@ -187,6 +187,8 @@ def _write(old: Schedule, new: Schedule, deps: Deps) -> None:
         deps.store.replace(old, new, deps.settings.max_per_room, deps.now())
     except Busy:
         raise _busy() from None
+    except NameTaken as taken:
+        raise name_taken(new.name, taken) from None
     except Duplicate as dup:
         raise ToolError(errors.DUPLICATE, f"an identical schedule already exists: {dup.existing.id}") from None
     except LimitReached:

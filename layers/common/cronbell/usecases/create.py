@@ -20,7 +20,7 @@ from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Conflict, Duplicate, LimitReached
+from cronbell.core.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken
 from cronbell.core.timing import Timing
 from cronbell.core.when import parse_one_shot, resolve_timezone
 from cronbell.usecases.answers import schedule_answer
@@ -162,6 +162,9 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
     except Duplicate as dup:
         _undo(created, deps)
         return _answer(dup.existing, when, deps, locale, duplicate=True)
+    except NameTaken as taken:
+        _undo(created, deps)
+        raise name_taken(schedule.name, taken) from None
     except Conflict as err:
         _undo(created, deps)
         raise ToolError(errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again") from err
@@ -176,6 +179,14 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
         log.error("create failed, nothing kept", extra={"schedule_id": schedule.id, "error": str(err)})
         raise ToolError(errors.BACKEND_ERROR, "the schedule could not be saved; nothing was created") from err
     return _answer(schedule, when, deps, locale, duplicate=False)
+
+
+def name_taken(name: str, taken: NameTaken) -> ToolError:
+    return ToolError(
+        errors.NAME_TAKEN,
+        f"another schedule of this room is named {name!r} ({taken.holder.id}); choose another name",
+        {"existing": taken.holder.id},
+    )
 
 
 def _undo(names: list[str], deps: Deps) -> None:

@@ -3,7 +3,8 @@
 Keys (partition `room_id`, sort `sk`):
   s#<id>              a schedule
   room                the room's counter (`live`, guarded by MaxPerRoom) and its revision (`rev`)
-  d#<dedupe key>      points at the schedule with that action, time and zone
+  d#<dedupe key>      points at the live schedule with that action, time, zone and person
+  n#<name key>        points at the live schedule with that name
   f#<id>#<slot time>  one delivery slot: claimed before sending, done after (exactly once)
 """
 
@@ -15,13 +16,14 @@ from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
+from cronbell.core import models
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import Pointer, RoomCount
 from cronbell.core.timing import Timing
 
 ROOM_SK = "room"
-SCHEDULE, POINTER, SLOT = "s#", "d#", "f#"
+SCHEDULE, POINTER, NAME, SLOT = "s#", "d#", "n#", "f#"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
@@ -36,6 +38,15 @@ def schedule_sk(schedule_id: str) -> str:
 
 def dedupe_sk(key: str) -> str:
     return f"{POINTER}{key}"
+
+
+def name_sk(name: str) -> str:
+    return f"{NAME}{models.name_key(name)}"
+
+
+def pointer_sks(schedule: Schedule) -> list[str]:
+    """The pointers a live schedule holds: its dedupe key, and its name if it has one."""
+    return [dedupe_sk(schedule.dedupe_key), *([name_sk(schedule.name)] if schedule.name else [])]
 
 
 def slot_sk(owner: str, slot: str) -> str:
@@ -125,10 +136,15 @@ def room_count(item: dict[str, Any]) -> RoomCount | None:
     return RoomCount(int(item["live"]["N"]), int(item["rev"]["N"]) if "rev" in item else None)
 
 
-def pointer_item(room_id: str, key_: str, schedule_id: str) -> dict[str, Any]:
-    return dump({"room_id": room_id, "sk": dedupe_sk(key_), "schedule_id": schedule_id})
+def pointer_item(room_id: str, sk: str, schedule_id: str) -> dict[str, Any]:
+    return dump({"room_id": room_id, "sk": sk, "schedule_id": schedule_id})
 
 
 def pointer_from_item(item: dict[str, Any]) -> Pointer:
     sk = item["sk"]["S"]
-    return Pointer(item["room_id"]["S"], sk[len(POINTER) :], item.get("schedule_id", {}).get("S", ""))
+    kind = "name" if sk.startswith(NAME) else "dedupe"
+    return Pointer(item["room_id"]["S"], sk[len(POINTER) :], item.get("schedule_id", {}).get("S", ""), kind)
+
+
+def pointer_sk(pointer: Pointer) -> str:
+    return f"{NAME if pointer.kind == 'name' else POINTER}{pointer.key}"

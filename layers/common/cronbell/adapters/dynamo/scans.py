@@ -24,7 +24,7 @@ class TableScans(Table):
                 room, sk = raw["room_id"]["S"], raw["sk"]["S"]
                 if sk == ROOM_SK:
                     found.counters[room] = int(raw.get("live", {}).get("N", "0"))
-                elif sk.startswith(codec.POINTER):
+                elif sk.startswith((codec.POINTER, codec.NAME)):
                     found.pointers.append(codec.pointer_from_item(raw))
                 elif sk.startswith(codec.SCHEDULE) and not codec.is_expired(raw, now):
                     found.schedules.append(codec.schedule_from_item(raw))
@@ -50,7 +50,7 @@ class TableScans(Table):
                     {
                         "Delete": {
                             "TableName": self._table,
-                            "Key": key(pointer.room_id, codec.dedupe_sk(pointer.key)),
+                            "Key": key(pointer.room_id, codec.pointer_sk(pointer)),
                             "ConditionExpression": "schedule_id = :id",
                             "ExpressionAttributeValues": dump({":id": pointer.schedule_id}),
                         }

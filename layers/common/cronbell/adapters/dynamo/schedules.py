@@ -1,4 +1,4 @@
-"""Schedules, the room's live count and the dedupe pointers, written together.
+"""Schedules, the room's live count and its pointers (dedupe keys, names), written together.
 
 A delete is one write to the schedule's item alone, so two things are freed lazily:
 - `live` may still count schedules deleted since the room was last recounted: it is an upper
@@ -21,7 +21,7 @@ from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
 from cronbell.core import models
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.ports import Busy, Conflict, Duplicate, Gone, LimitReached, RoomCount
+from cronbell.core.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, RoomCount
 
 _COUNT_IN = "SET live = if_not_exists(live, :zero) + :one, rev = if_not_exists(rev, :zero) + :one"
 _COUNT_OUT = "SET live = if_not_exists(live, :one) - :one, rev = if_not_exists(rev, :zero) + :one"
@@ -49,18 +49,18 @@ class ScheduleTable(Table):
             }
         }
 
-    def _claim_dedupe(self, schedule: Schedule, stale: str | None) -> dict[str, Any]:
-        """Point the schedule's dedupe key at it, unless the key is held (by another schedule than
-        `stale`, one found no longer live)."""
+    def _claim(self, sk: str, schedule: Schedule, stale: dict[str, str]) -> dict[str, Any]:
+        """Point a key of the room (`sk`: a dedupe key, a name) at the schedule, unless the key is
+        held (by another schedule than `stale[sk]`, one found no longer live)."""
         condition = "attribute_not_exists(sk)"
         values: dict[str, Any] = {}
-        if stale:
+        if sk in stale:
             condition += " OR schedule_id = :stale"
-            values = {"ExpressionAttributeValues": dump({":stale": stale})}
+            values = {"ExpressionAttributeValues": dump({":stale": stale[sk]})}
         return {
             "Put": {
                 "TableName": self._table,
-                "Item": codec.pointer_item(schedule.room_id, schedule.dedupe_key, schedule.id),
+                "Item": codec.pointer_item(schedule.room_id, sk, schedule.id),
                 "ConditionExpression": condition,
                 "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                 **values,
@@ -68,15 +68,15 @@ class ScheduleTable(Table):
         }
 
     def _write_taking_place(
-        self, room: str, max_per_room: int, build: Callable[[str | None], list[Any]], now: datetime | None = None
+        self, room: str, max_per_room: int, build: Callable[[dict[str, str]], list[Any]], now: datetime | None = None
     ) -> None:
-        """Run the transaction `build(stale)` makes, which may take a place in the room and claim a
-        dedupe pointer. When it fails only because the pointer names a schedule no longer live, or
-        because the counter still counts deleted schedules, mend that and run it again.
+        """Run the transaction `build(stale)` makes, which may take a place in the room and claim
+        pointers. When it fails only because a pointer names a schedule no longer live, or because
+        the counter still counts deleted schedules, mend that and run it again.
 
-        Raises Duplicate, LimitReached, Busy (a delivery holds the schedule's item; only with
-        `now`) or Conflict (the schedule's own item was not as expected)."""
-        stale: str | None = None
+        Raises Duplicate, NameTaken, LimitReached, Busy (a delivery holds the schedule's item; only
+        with `now`) or Conflict (the schedule's own item was not as expected)."""
+        stale: dict[str, str] = {}
         recounted = False
         for _ in range(_WRITE_ATTEMPTS):
             items = build(stale)
@@ -90,13 +90,14 @@ class ScheduleTable(Table):
             own = next((old for sk, old in failed.items() if sk.startswith(codec.SCHEDULE)), None)
             if own is not None:
                 raise Busy(room) if now is not None and _in_flight(own, now) else Conflict(room)
-            pointer = next((old for sk, old in failed.items() if sk.startswith(codec.POINTER)), None)
-            if pointer is not None:
-                holder_id = pointer.get("schedule_id", {}).get("S", "")
-                holder = self.get(room, holder_id)
-                if holder is not None and holder.status in models.LIVE_STATUSES:
-                    raise Duplicate(holder)
-                stale = holder_id
+            pointers = sorted(sk for sk in failed if sk.startswith((codec.POINTER, codec.NAME)))
+            if pointers:  # a dedupe pointer (d#) before a name (n#): an identical create is a duplicate
+                for sk in pointers:
+                    holder_id = failed[sk].get("schedule_id", {}).get("S", "")
+                    holder = self.get(room, holder_id)
+                    if holder is not None and holder.status in models.LIVE_STATUSES:
+                        raise Duplicate(holder) if sk.startswith(codec.POINTER) else NameTaken(holder)
+                    stale[sk] = holder_id
                 continue
             if recounted:
                 raise LimitReached()  # full by a count taken since this create began
@@ -141,7 +142,11 @@ class ScheduleTable(Table):
         self._write_taking_place(
             room,
             max_per_room,
-            lambda stale: [self._take_place(room, max_per_room), put, self._claim_dedupe(schedule, stale)],
+            lambda stale: [
+                self._take_place(room, max_per_room),
+                put,
+                *(self._claim(sk, schedule, stale) for sk in codec.pointer_sks(schedule)),
+            ],
         )
 
     def replace(self, old: Schedule, new: Schedule, max_per_room: int, now: datetime) -> None:
@@ -173,13 +178,14 @@ class ScheduleTable(Table):
             }
         ]
         was_live = old.status in models.LIVE_STATUSES
-        if was_live and new.dedupe_key != old.dedupe_key:
-            items.append({"Delete": {"TableName": self._table, "Key": key(room, codec.dedupe_sk(old.dedupe_key))}})
+        held = set(codec.pointer_sks(old)) if was_live else set()
+        wanted = codec.pointer_sks(new)
+        items += [{"Delete": {"TableName": self._table, "Key": key(room, sk)}} for sk in sorted(held - set(wanted))]
         if not was_live:
             items.append(self._take_place(room, max_per_room))
-        claims = not was_live or new.dedupe_key != old.dedupe_key
+        claims = [sk for sk in wanted if sk not in held]
         self._write_taking_place(
-            room, max_per_room, lambda stale: [*items, *([self._claim_dedupe(new, stale)] if claims else [])], now
+            room, max_per_room, lambda stale: [*items, *(self._claim(sk, new, stale) for sk in claims)], now
         )
 
     def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None:
@@ -299,7 +305,7 @@ class ScheduleTable(Table):
                     "ExpressionAttributeValues": dump({":one": 1, ":zero": 0}),
                 }
             },
-            {"Delete": {"TableName": self._table, "Key": key(room, codec.dedupe_sk(schedule.dedupe_key))}},
+            *({"Delete": {"TableName": self._table, "Key": key(room, sk)}} for sk in codec.pointer_sks(schedule)),
         ]
         try:
             self._transact(items)
