@@ -100,6 +100,7 @@ def _claim(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
     does not fit, raise, so that Lambda retries later: a held slot never ends a fire as done."""
     store = deps.store
     needed = DELIVERY_MARGIN_SECONDS + (job.timeout if job.kind == models.AGENT_CALL else 0)
+    budget = remaining_seconds()  # also bounds the waits should the clock read stand still
     while True:
         lease = min(deps.settings.slot_lease_seconds, int(remaining_seconds()) + 5)
         claim = store.claim_slot(event.room_id, event.schedule_id, event.slot, deps.now(), lease, job.schedule)
@@ -107,10 +108,12 @@ def _claim(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
             return claim
         until = store.held_until(event.room_id, event.schedule_id, event.slot)
         wait = max(1.0, (until - deps.now()).total_seconds() + 1) if until else 1.0
-        if wait + needed > remaining_seconds():
+        if wait + needed > min(remaining_seconds(), budget):
             deps.metric("SlotHeld", 1)
             raise RetryLater("another attempt holds this slot; retry once its lease is over")
-        deps.sleep(min(wait, HELD_POLL_SECONDS))
+        step = min(wait, HELD_POLL_SECONDS)
+        deps.sleep(step)
+        budget -= step
 
 
 def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
