@@ -52,7 +52,7 @@ def seed(endpoint: str, count: int, prefix: str = "") -> tuple[dict[str, str], l
     import boto3
     from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
-    from cronbell.adapters.store import ROOM_SK, dedupe_sk, schedule_sk
+    from cronbell.adapters.dynamo.codec import ROOM_SK, dedupe_sk, schedule_sk
     from cronbell.core.models import new_id
     from cronbell.usecases import tools
     from tests.support.aws import START, FakeClock, provision
@@ -134,7 +134,9 @@ def fire_all(targets_file: str, out_file: str) -> None:
 
     sink = SinkChat(_Now())  # type: ignore[arg-type]
     chat = SinkSender(sink)
-    app._chat = lambda: chat
+    from cronbell import wiring
+
+    wiring.deps().chat = lambda: chat
     after_import_mb = peak_rss_mb()
     cpu0 = _cpu_seconds()
     outcomes: Counter[str] = Counter()

@@ -616,7 +616,7 @@ def test_fire_handler_never_raises_nor_posts_for_unknown_schedules(
     configure_env(small_stack)
     seeded = seed(small_stack)
     chat = RecordingChat()
-    monkeypatch.setattr(load_handler("fire"), "_chat", lambda: chat)
+    monkeypatch.setattr(wiring, "build_sender", lambda settings: chat)
     before = snapshot(small_stack)
     outcomes: dict[str, int] = {}
 
@@ -660,7 +660,7 @@ def test_static_input_naming_a_missing_prompt_file_claims_nothing(
 ) -> None:
     configure_env(stack)
     chat = RecordingChat()
-    monkeypatch.setattr(load_handler("fire"), "_chat", lambda: chat)
+    monkeypatch.setattr(wiring, "build_sender", lambda settings: chat)
     event = {"room_id": ROOM, "static": "x", "action": {"target_agent": "echo", "prompt_template": "nope.txt"}}
     assert invoke("fire", event)["outcome"] == "invalid_input"
     assert stack.items() == [] and chat.sent == []
@@ -671,7 +671,7 @@ def test_fire_input_with_another_room_leaves_the_live_schedule_alone(
 ) -> None:
     configure_env(stack)
     chat = RecordingChat()
-    monkeypatch.setattr(load_handler("fire"), "_chat", lambda: chat)
+    monkeypatch.setattr(wiring, "build_sender", lambda settings: chat)
     answer = tools.handle(envelope("create_reminder", {"message": "m", "cron": "0 9 1 * 5"}), stack.deps())
     sid = answer["result"]["id"]
     before = stack.entries()

@@ -11,21 +11,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 
-
-class AgentError(Exception):
-    """The agent failed or could not be reached; `reason` is short and safe to show."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-class AgentTimeout(AgentError):
-    pass
-
-
-class UnknownAgent(AgentError):
-    pass
+from cronbell.core.ports import AgentError, AgentTimeout, UnknownAgent
 
 
 @cache
@@ -50,6 +36,8 @@ def parse_answer(payload: Any) -> str:
 
 
 class LambdaAgents:
+    """The `cronbell.core.ports.Agents` as Lambda functions from the deployment's allowlist."""
+
     def __init__(self, allowlist: Mapping[str, str]) -> None:
         self._allowlist = dict(allowlist)
 

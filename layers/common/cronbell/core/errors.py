@@ -19,10 +19,12 @@ INVALID_TIMEZONE = "invalid_timezone"
 LIMIT_REACHED = "limit_reached"  # MaxPerRoom active schedules
 NOT_FOUND = "not_found"
 AMBIGUOUS = "ambiguous"  # a name matches several schedules
+NAME_TAKEN = "name_taken"  # another live schedule of the room has this name
 DUPLICATE = "duplicate"  # a change would make a schedule identical to another live one
 INVALID_STATE = "invalid_state"  # e.g. resume what is not paused, skip on a one-shot
 UNKNOWN_AGENT = "unknown_agent"
 FORBIDDEN_CHANNEL = "forbidden_channel"
+BUSY = "busy"  # a delivery of the schedule is under way; the same call works in a moment
 BACKEND_ERROR = "backend_error"  # AWS failed; nothing was changed
 INTERNAL_ERROR = "internal_error"
 

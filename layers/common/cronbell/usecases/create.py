@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from cronbell.adapters.store import Conflict, Duplicate, LimitReached
 from cronbell.core import errors, models, texts
-from cronbell.core.cron import CronSpec, at_expression, eventbridge_expressions, next_fires, parse_recurring
+from cronbell.core.cron import CronSpec, next_fires, parse_recurring
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
+from cronbell.core.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken
+from cronbell.core.timing import Timing
 from cronbell.core.when import parse_one_shot, resolve_timezone
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.deps import Deps
@@ -41,6 +40,14 @@ class When:
     at: datetime | None = None
     spec: CronSpec | None = None
     notes: tuple[str, ...] = ()
+
+    @property
+    def timing(self) -> Timing:
+        """The one conversion from a parsed time to what a schedule stores."""
+        if self.spec is not None:
+            return Timing.every(self.spec, self.tz)
+        assert self.at is not None
+        return Timing.once(self.at, self.tz)
 
 
 def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
@@ -132,39 +139,17 @@ def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> No
         )
 
 
-def with_dedupe_key(schedule: Schedule) -> Schedule:
-    """Same action, same schedule, same zone, same output room: the same key."""
-    schedule.dedupe_key = models.dedupe_key(
-        schedule.kind,
-        schedule.body,
-        schedule.cron or schedule.at,
-        schedule.timezone,
-        schedule.target_agent,
-        schedule.output_room,
-    )
-    return schedule
-
-
 def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
-    if when.spec is not None:
-        expressions = eventbridge_expressions(when.spec)
-        timing: dict[str, Any] = {"cron": when.spec.expr, "cron_source": when.spec.source}
-    else:
-        assert when.at is not None
-        expressions = [at_expression(when.at.astimezone(UTC))]
-        timing = {"at": when.at.isoformat(timespec="seconds")}
     schedule = Schedule(
         id=deps.new_id(),
         room_id=ctx.room_id,
         user_id=ctx.user_id,
         agent_id=ctx.agent_id,
-        timezone=when.tz.key,
+        timing=when.timing,
         created_at=iso_utc(deps.now()),
-        expressions=expressions,
-        **timing,
         **fields,
     )
-    return with_dedupe_key(schedule)
+    return schedule.with_dedupe_key()
 
 
 def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[str, Any]:
@@ -177,6 +162,9 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
     except Duplicate as dup:
         _undo(created, deps)
         return _answer(dup.existing, when, deps, locale, duplicate=True)
+    except NameTaken as taken:
+        _undo(created, deps)
+        raise name_taken(schedule.name, taken) from None
     except Conflict as err:
         _undo(created, deps)
         raise ToolError(errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again") from err
@@ -186,18 +174,26 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
             errors.LIMIT_REACHED,
             f"this room already has {deps.settings.max_per_room} active schedules; delete one first",
         ) from None
-    except (ClientError, BotoCoreError) as err:
+    except BackendError as err:
         _undo(created, deps)
         log.error("create failed, nothing kept", extra={"schedule_id": schedule.id, "error": str(err)})
         raise ToolError(errors.BACKEND_ERROR, "the schedule could not be saved; nothing was created") from err
     return _answer(schedule, when, deps, locale, duplicate=False)
 
 
+def name_taken(name: str, taken: NameTaken) -> ToolError:
+    return ToolError(
+        errors.NAME_TAKEN,
+        f"another schedule of this room is named {name!r} ({taken.holder.id}); choose another name",
+        {"existing": taken.holder.id},
+    )
+
+
 def _undo(names: list[str], deps: Deps) -> None:
     for name in names:
         try:
             deps.scheduler.delete(name)
-        except (ClientError, BotoCoreError):
+        except BackendError:
             # The orphan entry fires nothing: the fire function finds no schedule and removes it.
             log.warning("could not remove scheduler entry after a failed create", extra={"entry": name})
 

@@ -5,14 +5,13 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from cronbell.adapters.store import Busy, Gone
 from cronbell.core import errors, models, texts
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
+from cronbell.core.fire_event import manual_input
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
+from cronbell.core.ports import BackendError, Busy, Gone
 from cronbell.core.views import cron_view, describe, schedule_view
 from cronbell.usecases.answers import now_fields
 from cronbell.usecases.deps import Deps
@@ -126,7 +125,7 @@ def _mark_deleted(ctx: Context, schedule_id: str, ref: str, deps: Deps) -> Sched
             if gone.old is None:
                 return None
             raise _not_found(ref, gone.old) from None
-        except (ClientError, BotoCoreError) as err:
+        except BackendError as err:
             raise ToolError(errors.BACKEND_ERROR, "the schedule could not be deleted; nothing changed") from err
 
 
@@ -136,7 +135,7 @@ def remove_entries(schedule: Schedule, deps: Deps) -> list[str]:
     for name in schedule.scheduler_names:
         try:
             deps.scheduler.delete(name)
-        except (ClientError, BotoCoreError):
+        except BackendError:
             log.warning("scheduler entry left for cleanup", extra={"entry": name})
             pending.append(name)
     return pending
@@ -151,17 +150,10 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
     if deps.start_fire is None:
         raise ToolError(errors.INTERNAL_ERROR, "run_now is not configured in this deployment")
     now = deps.now()
-    event = {
-        "room_id": schedule.room_id,
-        "reminder_id": schedule.id,
-        "scheduled_time": iso_utc(now),
-        "execution_id": f"run-now-{deps.new_id()}",
-        "attempt": "1",
-        "run_now": True,
-    }
+    event = manual_input(schedule.room_id, schedule.id, iso_utc(now), f"run-now-{deps.new_id()}")
     try:
         deps.start_fire(event)
-    except (ClientError, BotoCoreError) as err:
+    except BackendError as err:
         raise ToolError(errors.BACKEND_ERROR, "could not start the run") from err
     return {
         "result": {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]},

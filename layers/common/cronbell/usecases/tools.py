@@ -6,11 +6,10 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
 from cronbell.core import errors, texts, validation
 from cronbell.core.envelope import Context, failure, parse_request, success
 from cronbell.core.errors import ToolError
+from cronbell.core.ports import BackendError
 from cronbell.usecases import change, create, manage
 from cronbell.usecases.deps import Deps
 
@@ -47,7 +46,7 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
         return success(answer["result"], answer["text"])
     except ToolError as err:
         refusal = err
-    except (ClientError, BotoCoreError):
+    except BackendError:
         log.exception("AWS call failed")
         refusal = ToolError(errors.BACKEND_ERROR, "the schedule store is not answering; try again shortly")
     except Exception:  # never an unhandled error for the bot: log it, answer a stable code
