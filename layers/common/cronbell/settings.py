@@ -29,8 +29,9 @@ class Settings:
     max_per_room: int = 50
     min_interval_minutes: int = 5
     retention_days: int = 30
-    # chat delivery
-    chat_backend: str = "matrix"  # matrix | slack | telegram | discord | webhook
+    # chat delivery: one backend, or several ("matrix,slack"; the first is the default platform)
+    chat_backend: str = "matrix"  # matrix | slack | telegram | discord | webhook, comma-separated
+    chat_secrets: Mapping[str, str] = field(default_factory=dict)  # platform -> its secret (else CHAT_TOKEN_SECRET)
     matrix_homeserver_url: str = ""
     chat_token_secret: str = ""  # Secrets Manager id/ARN, or "ssm:/parameter/name"
     chat_webhook_url: str = ""
@@ -50,6 +51,22 @@ class Settings:
     missed_after_seconds: int = 23400
     missed_policy: str = "notify"  # notify: post a "missed reminder" notice | silent: only mark it
 
+    @property
+    def chat_backends(self) -> tuple[str, ...]:
+        """The configured chat platforms, the default one first."""
+        names = [part.strip().lower() for part in self.chat_backend.split(",") if part.strip()]
+        return tuple(dict.fromkeys(names)) or ("matrix",)
+
+    @property
+    def default_platform(self) -> str:
+        return self.chat_backends[0]
+
+    def chat_secret(self, platform: str) -> str:
+        """The secret of one platform: its own entry in CHAT_SECRETS, else CHAT_TOKEN_SECRET for the
+        default platform (a single-backend deployment needs nothing else)."""
+        own = self.chat_secrets.get(platform, "")
+        return own or (self.chat_token_secret if platform == self.default_platform else "")
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         e = os.environ if env is None else env
@@ -67,6 +84,7 @@ class Settings:
             chat_backend=e.get("CHAT_BACKEND", "") or "matrix",
             matrix_homeserver_url=e.get("MATRIX_HOMESERVER_URL", "").rstrip("/"),
             chat_token_secret=e.get("CHAT_TOKEN_SECRET", ""),
+            chat_secrets={k.lower(): v for k, v in json.loads(e.get("CHAT_SECRETS", "") or "{}").items() if v},
             chat_webhook_url=e.get("CHAT_WEBHOOK_URL", ""),
             slack_api_url=e.get("SLACK_API_URL", "").rstrip("/") or cls.slack_api_url,
             telegram_api_url=e.get("TELEGRAM_API_URL", "").rstrip("/") or cls.telegram_api_url,

@@ -13,6 +13,8 @@ import html
 import re
 from dataclasses import dataclass
 
+from cronbell.core.actions import Action
+
 MAX_TEXT_CHARS = 6000  # keeps body + formatted_body well under Matrix's 64 KiB event limit
 WORD_JOINER = "\u2060"
 _ROOM_MENTION = re.compile(r"@(?=room(?![A-Za-z0-9_]))", re.IGNORECASE)
@@ -42,6 +44,9 @@ class ChatMessage:
     html: str  # HTML formatted body
     mentions: tuple[str, ...] = ()  # user ids mentioned
     spans: tuple[Span, ...] = ()  # the same message in pieces; empty for a message built by hand
+    thread_id: str = ""  # post into this thread of the room ("" = the main timeline)
+    actions: tuple[Action, ...] = ()  # quick actions rendered as buttons where the platform has them
+    platform: str = ""  # which configured backend delivers it ("" = the default one)
 
     def parts(self) -> tuple[Span, ...]:
         """The spans, or the plain body as one plain span when the message was built without them."""

@@ -19,6 +19,8 @@ class Context:
     agent_id: str = ""
     timezone: str = ""
     locale: str = ""
+    thread_id: str = ""  # the thread the conversation happens in, if any
+    platform: str = ""  # which configured chat backend the room lives on ("" = the default)
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ def parse_request(event: Any) -> Request:
         agent_id=_field(ctx, "agent_id", False),
         timezone=_field(ctx, "timezone", False),
         locale=_field(ctx, "locale", False),
+        thread_id=_field(ctx, "thread_id", False),
+        platform=_field(ctx, "platform", False).lower(),
     )
     return Request(tool=tool[:100], arguments=event.get("arguments"), context=context)
 

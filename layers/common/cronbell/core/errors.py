@@ -24,6 +24,7 @@ DUPLICATE = "duplicate"  # a change would make a schedule identical to another l
 INVALID_STATE = "invalid_state"  # e.g. resume what is not paused, skip on a one-shot
 UNKNOWN_AGENT = "unknown_agent"
 FORBIDDEN_CHANNEL = "forbidden_channel"
+UNKNOWN_PLATFORM = "unknown_platform"  # context.platform names no chat backend of this deployment
 BUSY = "busy"  # a delivery of the schedule is under way; the same call works in a moment
 BACKEND_ERROR = "backend_error"  # AWS failed; nothing was changed
 INTERNAL_ERROR = "internal_error"

@@ -63,6 +63,7 @@ class Schedule:
     name: str = ""
     skills: list[str] = field(default_factory=list)
     channel: str = ""  # output room; defaults to room_id
+    thread_id: str = ""  # the thread of room_id its posts go into ("" = the main timeline)
     target_agent: str = ""
     agent_timeout_seconds: int = 0  # 0: the deployment default
     status: str = ACTIVE
@@ -84,6 +85,12 @@ class Schedule:
     @property
     def output_room(self) -> str:
         return self.channel or self.room_id
+
+    @property
+    def output_thread(self) -> str:
+        """The thread posts go into: the schedule's thread when they go to its own room; an answer
+        sent to another room goes to that room's main timeline."""
+        return self.thread_id if self.output_room == self.room_id else ""
 
     @property
     def body(self) -> str:

@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core import models
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
+from cronbell.core.routing import bare_room
 
 PREVIEW_CHARS = 80
 
@@ -48,12 +49,13 @@ def schedule_view(schedule: Schedule, now: datetime, locale: str, with_notes: bo
         "next_fire": instant(nexts[0], tz) if nexts else None,
         "last_fired": schedule.last_fired_at or None,
         "fire_count": schedule.fire_count,
+        "thread_id": schedule.thread_id or None,
     }
     if schedule.recurring:
         view["next_fires"] = [instant(t, tz) for t in nexts]
     if schedule.kind == models.AGENT_CALL:
         view["target_agent"] = schedule.target_agent
-        view["channel"] = schedule.output_room
+        view["channel"] = bare_room(schedule.output_room)
         view["skills"] = list(schedule.skills)
     if schedule.status_reason:
         view["status_reason"] = schedule.status_reason

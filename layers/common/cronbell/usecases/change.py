@@ -24,7 +24,7 @@ from cronbell.core.timing import Timing
 from cronbell.core.views import upcoming
 from cronbell.core.when import resolve_timezone
 from cronbell.usecases.answers import now_fields, schedule_answer
-from cronbell.usecases.create import check_agent_target, name_taken, plan_once, plan_recurring
+from cronbell.usecases.create import check_agent_target, name_taken, output_room, plan_once, plan_recurring
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.manage import find
 
@@ -52,7 +52,7 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         if value is not None:
             if not agent_call:
                 raise ToolError(errors.INVALID_ARGUMENTS, f"`{field}` applies to agent calls (cron_create) only")
-            setattr(new, field, value)
+            setattr(new, field, output_room(value, ctx, deps) if field == "channel" and value else value)
     if args.target_agent is not None or args.channel is not None:
         check_agent_target(new.target_agent, new.output_room, ctx, deps)
 

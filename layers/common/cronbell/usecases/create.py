@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import errors, models, texts
+from cronbell.core import errors, models, routing, texts
 from cronbell.core.cron import CronSpec, next_fires, parse_recurring
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
@@ -97,7 +97,7 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
     settings = deps.settings
     locale = ctx.locale or settings.default_locale
     agent = args.target_agent or ctx.agent_id
-    channel = args.channel or ctx.room_id
+    channel = output_room(args.channel, ctx, deps) if args.channel else ctx.room_id
     check_agent_target(agent, channel, ctx, deps)
     timeout = args.timeout_seconds or 0
     if timeout > settings.agent_timeout_max_seconds:
@@ -126,13 +126,18 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
     return _persist(draft, when, deps, locale)
 
 
+def output_room(channel: str, ctx: Context, deps: Deps) -> str:
+    """The store key of a `channel` argument: a room on the platform of the caller's room."""
+    return routing.room_key(ctx.platform, channel, deps.settings.default_platform)
+
+
 def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> None:
     """Agents only from the deployment's allowlist; answers only to this room or an allowed one."""
     settings = deps.settings
     if not agent or agent not in settings.agents:
         known = ", ".join(sorted(settings.agents)) or "none configured"
         raise ToolError(errors.UNKNOWN_AGENT, f"unknown agent {agent!r}; allowed: {known}")
-    if channel != ctx.room_id and channel not in settings.allowed_output_rooms:
+    if channel != ctx.room_id and routing.bare_room(channel) not in settings.allowed_output_rooms:
         raise ToolError(
             errors.FORBIDDEN_CHANNEL,
             "answers can go to this room or to a room the deployment allows as output",
@@ -145,6 +150,7 @@ def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
         room_id=ctx.room_id,
         user_id=ctx.user_id,
         agent_id=ctx.agent_id,
+        thread_id=ctx.thread_id,
         timing=when.timing,
         created_at=iso_utc(deps.now()),
         **fields,

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cronbell.adapters.chat.base import ChatMessage, PermanentChatError, TransientChatError
-from cronbell.core import chat_text, models
+from cronbell.core import chat_text, models, routing
+from cronbell.core.actions import Action, reminder_actions
 from cronbell.core.fire_event import FireEvent, StaticAction
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
@@ -54,6 +55,7 @@ class _Job:
     timeout: int = 0
     timezone: str = "UTC"
     schedule: Schedule | None = None  # the stored schedule; None for a template schedule
+    thread_id: str = ""  # the thread of room_id its posts go into
 
 
 def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60.0) -> dict[str, Any]:
@@ -153,6 +155,7 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
             schedule.agent_timeout_seconds or settings.agent_timeout_seconds, settings.agent_timeout_max_seconds
         ),
         schedule=schedule,
+        thread_id=schedule.output_thread,
     )
 
 
@@ -213,9 +216,10 @@ def _agents_ready(deps: Deps) -> bool:
 def _deliver(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> tuple[Outcome, str]:
     """Compose and post. Returns (outcome, message id or reason); raises RetryLater when the
     chat platform may accept it later."""
-    message = _compose(job, event, deps)
-    if message is None:
+    composed = _compose(job, event, deps)
+    if composed is None:
         return Outcome.NOTHING_TO_POST, ""
+    message = routing.addressed(composed, job.room_id, job.thread_id, _actions(job))
     deadline = time.monotonic() + max(1.0, remaining_seconds() - 10.0)
     try:
         message_id = deps.chat().send(message, idempotency_key=f"{event.schedule_id}-{event.slot}", deadline=deadline)
@@ -230,20 +234,27 @@ def _deliver(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaini
     return Outcome.DELIVERED, message_id
 
 
+def _actions(job: _Job) -> tuple[Action, ...]:
+    """A delivered reminder's quick actions (snooze; skip the next one when it recurs)."""
+    if job.kind != models.MESSAGE or job.schedule is None:
+        return ()
+    return reminder_actions(job.schedule.id, job.schedule.recurring, job.locale)
+
+
 def _compose(job: _Job, event: FireEvent, deps: Deps) -> ChatMessage | None:
     if job.kind == models.MESSAGE:
         return chat_text.reminder_message(job.room_id, job.user_id, job.text, job.locale)
     assert deps.agents is not None
     fields = {
         "now": iso_utc(deps.now()),
-        "room_id": job.room_id,
+        "room_id": routing.bare_room(job.room_id),
         "scheduled_time": event.slot,
         "schedule_id": event.schedule_id,
         "name": job.label,
         "timezone": job.timezone,
     }
     request = agent_request(
-        fill_prompt(job.prompt, fields), list(job.skills), job.room_id, event.schedule_id, event.slot
+        fill_prompt(job.prompt, fields), list(job.skills), routing.bare_room(job.room_id), event.schedule_id, event.slot
     )
     try:
         answer = deps.agents.call(job.target_agent, request, job.timeout)

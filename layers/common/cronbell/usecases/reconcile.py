@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import chat_text, models, texts
+from cronbell.core import chat_text, models, routing, texts
 from cronbell.core.instants import parse_iso
 from cronbell.core.models import Entry, Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict
@@ -126,7 +126,9 @@ def _mark_missed(schedule: Schedule, deps: Deps, report: Report) -> None:
     label = chat_text.display_name(schedule.user_id)
     line = texts.say("missed", schedule.locale, user=label, due=due, text=schedule.body)
     try:
-        deps.chat().send(chat_text.notice_message(schedule.output_room, line), f"{schedule.id}-missed")
+        notice = chat_text.notice_message(schedule.output_room, line)
+        notice = routing.addressed(notice, schedule.output_room, schedule.output_thread)
+        deps.chat().send(notice, f"{schedule.id}-missed")
         report.notices += 1
     except Exception:  # the schedule is marked; a notice that cannot be posted is only logged
         log.warning("missed notice not posted", extra={"schedule_id": schedule.id})

@@ -6,7 +6,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from cronbell.core import errors, texts, validation
+from cronbell.core import errors, routing, texts, validation
 from cronbell.core.envelope import Context, failure, parse_request, success
 from cronbell.core.errors import ToolError
 from cronbell.core.ports import BackendError
@@ -41,8 +41,9 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
         locale = request.context.locale or locale
         if request.tool not in USE_CASES:
             raise ToolError(errors.UNKNOWN_TOOL, f"unknown tool {request.tool!r}; tools: {', '.join(USE_CASES)}")
+        context = routing.routed(request.context, deps.settings.chat_backends)
         args = validation.parse(request.tool, request.arguments)
-        answer = USE_CASES[request.tool](args, request.context, deps)
+        answer = USE_CASES[request.tool](args, context, deps)
         return success(answer["result"], answer["text"])
     except ToolError as err:
         refusal = err

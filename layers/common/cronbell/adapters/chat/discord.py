@@ -54,14 +54,27 @@ def discord_payload(message: ChatMessage) -> dict[str, Any]:
     allowed: dict[str, list[str]] = {"parse": []}
     if users:
         allowed["users"] = users
-    return {"content": "".join(out), "allowed_mentions": allowed, "flags": SUPPRESS_EMBEDS}
+    payload: dict[str, Any] = {"content": "".join(out), "allowed_mentions": allowed, "flags": SUPPRESS_EMBEDS}
+    if message.actions:
+        buttons = [
+            {"type": BUTTON, "style": SECONDARY, "label": a.label[:80], "custom_id": a.payload} for a in message.actions
+        ]
+        payload["components"] = [{"type": ACTION_ROW, "components": buttons}]
+    return payload
 
 
-def wait_url(webhook_url: str) -> str:
-    """The webhook URL with `wait=true`, so Discord answers with the message it created."""
+ACTION_ROW, BUTTON, SECONDARY = 1, 2, 2  # message component types and the grey button style
+
+
+def wait_url(webhook_url: str, thread_id: str = "") -> str:
+    """The webhook URL with `wait=true`, so Discord answers with the message it created, and with
+    `thread_id` to post into a thread of the webhook's channel."""
     parts = urllib.parse.urlsplit(webhook_url)
-    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True) if k != "wait"]
+    drop = ("wait", "thread_id")
+    query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True) if k not in drop]
     query.append(("wait", "true"))
+    if thread_id:
+        query.append(("thread_id", thread_id))
     return urllib.parse.urlunsplit(parts._replace(query=urllib.parse.urlencode(query)))
 
 
@@ -93,7 +106,7 @@ class DiscordChatSender:
     def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
         """Returns the message id. `idempotency_key` is unused: Discord has none (see the module)."""
         try:
-            url = wait_url(secret_from(self.url_provider, "Discord webhook URL"))
+            url = wait_url(secret_from(self.url_provider, "Discord webhook URL"), message.thread_id)
         except ValueError:  # a malformed URL: say so without quoting it
             raise PermanentChatError("the Discord webhook URL does not parse") from None
         payload = discord_payload(message)

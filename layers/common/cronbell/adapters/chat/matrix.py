@@ -39,14 +39,28 @@ def content_bytes(content: dict[str, Any]) -> int:
     return len(json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
+ACTIONS_KEY = "org.cronbell.actions"  # quick actions, for clients and bots that read them
+
+
 def _content(message: ChatMessage, body: str, formatted: str) -> dict[str, Any]:
-    return {
+    content: dict[str, Any] = {
         "msgtype": "m.text",
         "body": body,
         "format": "org.matrix.custom.html",
         "formatted_body": formatted,
         "m.mentions": {"user_ids": list(message.mentions)},
     }
+    if message.thread_id:
+        # a thread reply, with the reply fallback for clients that do not show threads
+        content["m.relates_to"] = {
+            "rel_type": "m.thread",
+            "event_id": message.thread_id,
+            "is_falling_back": True,
+            "m.in_reply_to": {"event_id": message.thread_id},
+        }
+    if message.actions:
+        content[ACTIONS_KEY] = [{**a.as_dict(), "payload": a.payload} for a in message.actions]
+    return content
 
 
 def _cut(message: ChatMessage, keep: int) -> dict[str, Any]:

@@ -8,6 +8,7 @@ DynamoDB, which lets one invocation per slot reach this sender. A request whose 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from cronbell.adapters.chat.base import (
     ApiSender,
@@ -53,6 +54,34 @@ def slack_text(message: ChatMessage) -> str:
     return "".join(out)
 
 
+SECTION_CHARS = 3000  # a section block's text limit; the full text stays in `text`
+
+
+def slack_payload(message: ChatMessage) -> dict[str, Any]:
+    """`chat.postMessage`'s body: the text, `thread_ts` for a thread, and the quick actions as Block Kit
+    buttons (a section repeats the text, since a message with blocks shows the blocks)."""
+    text = slack_text(message)
+    payload: dict[str, Any] = {"channel": message.room_id, "text": text, "unfurl_links": False}
+    if message.thread_id:
+        payload["thread_ts"] = message.thread_id
+    if message.actions:
+        shown = text if len(text) <= SECTION_CHARS else text[: SECTION_CHARS - 1] + "…"
+        buttons = [
+            {
+                "type": "button",
+                "text": {"type": "plain_text", "text": action.label},
+                "action_id": f"cronbell_{i}",
+                "value": action.payload,
+            }
+            for i, action in enumerate(message.actions)
+        ]
+        payload["blocks"] = [
+            {"type": "section", "text": {"type": "mrkdwn", "text": shown}},
+            {"type": "actions", "block_id": "cronbell_actions", "elements": buttons},
+        ]
+    return payload
+
+
 class SlackChatSender(ApiSender):
     """Posts as the Slack app whose bot token (`xoxb-…`) `token_provider` returns; `room_id` is a
     channel id (C…, G… or a DM's D…)."""
@@ -62,7 +91,7 @@ class SlackChatSender(ApiSender):
     def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
         """Returns the message's `ts`. `idempotency_key` is unused: Slack has none (see the module)."""
         url = f"{self.api_url}/chat.postMessage"
-        payload = {"channel": message.room_id, "text": slack_text(message), "unfurl_links": False}
+        payload = slack_payload(message)
         headers = {
             "Authorization": f"Bearer {secret_from(self.token_provider, 'Slack token')}",
             "Content-Type": "application/json; charset=utf-8",

@@ -79,6 +79,26 @@ def _problem(body: dict[str, Any]) -> str:
     return next((f": {p}" for p in _KNOWN_PROBLEMS if p.lower() in description.lower()), "")
 
 
+def telegram_payload(message: ChatMessage) -> dict[str, Any]:
+    """`sendMessage`'s body: a forum topic's `message_thread_id` (a numeric thread id) or else a reply
+    to the thread's message, and the quick actions as an inline keyboard (one row)."""
+    payload: dict[str, Any] = {
+        "chat_id": chat_id(message.room_id),
+        "text": telegram_html(message),
+        "parse_mode": "HTML",
+        "disable_web_page_preview": True,
+    }
+    thread = message.thread_id.strip()
+    if thread.isdigit():
+        payload["message_thread_id"] = int(thread)
+    elif thread.startswith("reply:") and thread[6:].isdigit():
+        payload["reply_parameters"] = {"message_id": int(thread[6:]), "allow_sending_without_reply": True}
+    if message.actions:
+        row = [{"text": a.label, "callback_data": a.payload} for a in message.actions]
+        payload["reply_markup"] = {"inline_keyboard": [row]}
+    return payload
+
+
 class TelegramChatSender(ApiSender):
     """Posts as the bot whose token (`123456:ABC…`) `token_provider` returns; `room_id` is a chat id
     ("123456789", "-1001234567890") or a public channel's "@username"."""
@@ -89,12 +109,7 @@ class TelegramChatSender(ApiSender):
         """Returns the message id. `idempotency_key` is unused: Telegram has none (see the module)."""
         token = secret_from(self.token_provider, "Telegram token")
         url = f"{self.api_url}/bot{urllib.parse.quote(token, safe=':')}/sendMessage"
-        payload = {
-            "chat_id": chat_id(message.room_id),
-            "text": telegram_html(message),
-            "parse_mode": "HTML",
-            "disable_web_page_preview": True,
-        }
+        payload = telegram_payload(message)
 
         def attempt(timeout: float) -> str | RetryAfter:
             answer = request_json("POST", url, payload, {}, timeout)

@@ -45,8 +45,8 @@ def signature(secret: str, timestamp: str, body: bytes) -> str:
 
 
 class WebhookChatSender:
-    """POSTs `{room_id, text, html, mentions, idempotency_key, parts}` with an `Idempotency-Key` header,
-    signed when `secret_provider` is given."""
+    """POSTs `{room_id, text, html, mentions, idempotency_key, parts, thread_id, actions}` with an
+    `Idempotency-Key` header, signed when `secret_provider` is given."""
 
     def __init__(
         self,
@@ -73,6 +73,8 @@ class WebhookChatSender:
             "mentions": list(message.mentions),
             "idempotency_key": idempotency_key,
             "parts": [{"style": span.style, "text": span.text} for span in message.parts()],
+            "thread_id": message.thread_id or None,
+            "actions": [{**a.as_dict(), "payload": a.payload} for a in message.actions],
         }
         body = json_body(payload)
         secret = secret_from(self.secret_provider, "webhook signing secret") if self.secret_provider else None

@@ -1,0 +1,55 @@
+"""Where a room lives: which chat platform, and the store's key for a room on it.
+
+A room id is only unique on its own platform, so the store keys a room by platform and id. Rooms of
+the deployment's default platform keep their bare id as key (items written before several platforms
+existed stay where they are); a room of another platform is keyed `<platform>` + US + `<room id>`.
+The unit separator never occurs in a context's room id (the envelope takes printable text only), so
+no bare id can collide with the key of another platform's room.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cronbell.core.actions import Action
+from cronbell.core.chat_text import ChatMessage
+from cronbell.core.envelope import Context
+from cronbell.core.errors import UNKNOWN_PLATFORM, ToolError
+
+SEPARATOR = "\x1f"
+
+
+def room_key(platform: str, room_id: str, default_platform: str) -> str:
+    """The store's key of `room_id` on `platform` ("" is the default platform)."""
+    if not platform or platform == default_platform:
+        return room_id
+    return f"{platform}{SEPARATOR}{room_id}"
+
+
+def split_room_key(key: str) -> tuple[str, str]:
+    """`(platform, room id)` of a store key; the platform is "" for the default one."""
+    platform, sep, room_id = key.partition(SEPARATOR)
+    return (platform, room_id) if sep else ("", key)
+
+
+def routed(ctx: Context, platforms: tuple[str, ...]) -> Context:
+    """The context with its room keyed by platform (`platforms`: the configured ones, the default
+    first). A platform the deployment does not configure is refused."""
+    platform = ctx.platform or platforms[0]
+    if platform not in platforms:
+        raise ToolError(
+            UNKNOWN_PLATFORM,
+            f"context.platform {ctx.platform!r} is not configured here; configured: {', '.join(platforms)}",
+        )
+    return replace(ctx, platform=platform, room_id=room_key(platform, ctx.room_id, platforms[0]))
+
+
+def bare_room(key: str) -> str:
+    """The platform's own room id of a store key."""
+    return split_room_key(key)[1]
+
+
+def addressed(message: ChatMessage, key: str, thread_id: str = "", actions: tuple[Action, ...] = ()) -> ChatMessage:
+    """The message addressed to the room a store key names: its platform, its own room id, the thread."""
+    platform, room_id = split_room_key(key)
+    return replace(message, room_id=room_id, platform=platform, thread_id=thread_id, actions=actions)
