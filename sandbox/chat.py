@@ -13,8 +13,17 @@ from sandbox.clock import SandboxClock, iso
 
 class ChatBackend(Protocol):
     def messages(self, room_id: str) -> list[dict[str, Any]]:
-        """`[{"room_id", "text", "html", "mentions", "ts"}]`, oldest first; `ts` in the sandbox's time."""
+        """`[{"room_id", "text", "html", "mentions", "ts", "thread_id", "actions"}]`, oldest first; `ts` in
+        the sandbox's time, `thread_id` null for the main timeline, `actions` the quick actions."""
         ...
+
+
+MESSAGE_FIELDS = ("room_id", "text", "html", "mentions", "ts", "thread_id", "actions")
+
+
+def shown_actions(raw: list[Any]) -> list[dict[str, Any]]:
+    """The quick actions as the messages endpoint shows them: `{label, tool, arguments}`."""
+    return [{k: a.get(k) for k in ("label", "tool", "arguments")} for a in raw if isinstance(a, dict)]
 
 
 class SinkChat:
@@ -35,6 +44,10 @@ class SinkChat:
         mentions = body.get("mentions") or []
         if not isinstance(mentions, list):
             raise ValueError("mentions must be a list of user ids")
+        thread_id = body.get("thread_id") or None
+        actions = body.get("actions") or []
+        if (thread_id is not None and not isinstance(thread_id, str)) or not isinstance(actions, list):
+            raise ValueError("thread_id must be a string and actions a list")
         with self._lock:
             if key and key in self._by_key:
                 return self._by_key[key]
@@ -47,6 +60,8 @@ class SinkChat:
                     "html": body.get("html") or "",
                     "mentions": [str(m) for m in mentions],
                     "ts": iso(self.clock.now()),
+                    "thread_id": thread_id,
+                    "actions": shown_actions(actions),
                     "idempotency_key": key,
                 }
             )
@@ -56,11 +71,7 @@ class SinkChat:
 
     def messages(self, room_id: str) -> list[dict[str, Any]]:
         with self._lock:
-            return [
-                {k: m[k] for k in ("room_id", "text", "html", "mentions", "ts")}
-                for m in self._messages
-                if m["room_id"] == room_id
-            ]
+            return [{k: m[k] for k in MESSAGE_FIELDS} for m in self._messages if m["room_id"] == room_id]
 
 
 @dataclass
@@ -125,6 +136,8 @@ class MatrixChat:
                 "html": event.get("formatted_body") or "",
                 "mentions": list(event.get("mentions") or []),
                 "ts": iso(self.clock.at_real_time(event["origin_server_ts"] / 1000.0)),
+                "thread_id": event["thread_id"],
+                "actions": shown_actions(event["actions"]),
             }
             for event in events
             if event["sender"] == self.accounts.bot_user

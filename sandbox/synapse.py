@@ -287,6 +287,7 @@ class SynapseServer:
             if event.get("type") != "m.room.message":
                 continue
             content = event.get("content", {})
+            relation = content.get("m.relates_to") or {}
             out.append(
                 {
                     "event_id": event["event_id"],
@@ -295,6 +296,8 @@ class SynapseServer:
                     "formatted_body": content.get("formatted_body"),
                     "mentions": list(content.get("m.mentions", {}).get("user_ids", [])),
                     "origin_server_ts": event["origin_server_ts"],
+                    "thread_id": relation.get("event_id") if relation.get("rel_type") == "m.thread" else None,
+                    "actions": list(content.get("org.cronbell.actions") or []),
                 }
             )
         return out
