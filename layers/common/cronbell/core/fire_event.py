@@ -80,8 +80,9 @@ class FireEvent:
 
 
 def _text(event: dict[str, Any], key: str, required: bool = True) -> str:
+    """A short text field (a room key is a room id of up to 255 characters, with its platform)."""
     value = event.get(key, "")
-    if not isinstance(value, str) or (required and not value.strip()) or len(value) > 255:
+    if not isinstance(value, str) or (required and not value.strip()) or len(value) > 300:
         raise BadFireEvent(f"`{key}` must be a non-empty string")
     return value.strip()
 
