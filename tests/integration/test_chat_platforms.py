@@ -9,20 +9,15 @@ import hmac
 import json
 import logging
 import re
-import threading
 import time
 import traceback
-from collections import deque
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from html.parser import HTMLParser
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 import boto3
 import pytest
-from moto import mock_aws
 
 from cronbell.adapters.chat import build_sender
 from cronbell.adapters.chat.base import ChatMessage, PermanentChatError, TransientChatError
@@ -34,6 +29,7 @@ from cronbell.core.chat_text import WORD_JOINER, agent_answer_message, notice_me
 from cronbell.settings import Settings
 from sandbox.chat import SinkChat
 from sandbox.clock import VirtualClock
+from tests.support.fake_platform import FakePlatform, Reply, Seen
 
 SLACK_TOKEN = "xoxb-1111-2222-secretslacktoken"
 TELEGRAM_TOKEN = "123456:AAE-secret_telegram_token"
@@ -44,75 +40,6 @@ ATTACK = "<!channel> <!here> <!everyone> @channel @here @everyone <@U0BADBAD1> <
 
 
 # ---- a local platform: records every request, answers scripted replies -----------------------------
-
-
-@dataclass
-class Seen:
-    method: str
-    path: str
-    headers: dict[str, str]  # names lowercased
-    body: bytes
-    at: float  # time.monotonic() on arrival
-
-    def json(self) -> Any:
-        return json.loads(self.body)
-
-
-@dataclass
-class Reply:
-    status: int = 200
-    body: Any = None
-    headers: dict[str, str] = field(default_factory=dict)
-
-
-class FakePlatform:
-    def __init__(self) -> None:
-        self.requests: list[Seen] = []
-        self.replies: deque[Reply] = deque()
-        self.default = Reply(200, {})
-        platform = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                length = int(self.headers.get("Content-Length") or 0)
-                body = self.rfile.read(length)
-                headers = {k.lower(): v for k, v in self.headers.items()}
-                platform.requests.append(Seen(self.command, self.path, headers, body, time.monotonic()))
-                reply = platform.replies.popleft() if platform.replies else platform.default
-                data = b"" if reply.body is None else json.dumps(reply.body).encode()
-                self.send_response(reply.status)
-                for name, value in reply.headers.items():
-                    self.send_header(name, value)
-                if data:
-                    self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.server.daemon_threads = True
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
-        self._thread = threading.Thread(target=self.server.serve_forever, args=(0.02,), daemon=True)
-
-    def script(self, *replies: Reply) -> None:
-        self.replies.extend(replies)
-
-    def __enter__(self) -> FakePlatform:
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-
-
-@pytest.fixture
-def platform() -> Iterator[FakePlatform]:
-    with FakePlatform() as server:
-        yield server
 
 
 class _Records(logging.Handler):
@@ -477,6 +404,8 @@ def test_the_webhook_signs_the_raw_body_with_a_timestamp(platform: FakePlatform)
             {"style": "plain", "text": " Reminder: "},
             {"style": "plain", "text": "tea <b>"},
         ],
+        "thread_id": None,
+        "actions": [],
     }
 
 
@@ -498,6 +427,8 @@ def test_the_unsigned_webhook_still_feeds_the_sandbox_sink(platform: FakePlatfor
             "html": message.html,
             "mentions": ["@ana:example.org"],
             "ts": "2026-12-01T09:00:00Z",
+            "thread_id": None,
+            "actions": [],
         }
     ]
 
@@ -627,21 +558,6 @@ def test_a_discord_webhook_url_that_is_not_http_is_permanent() -> None:
 
 
 # ---- build_sender: the deployment's choice, secrets from Secrets Manager (moto), read lazily ----------
-
-
-@pytest.fixture
-def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    from aws_lambda_powertools.utilities import parameters
-
-    for name in ("AWS_ENDPOINT_URL", "AWS_PROFILE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    parameters.clear_caches()
-    with mock_aws():
-        yield
-    parameters.clear_caches()
 
 
 def _secret(name: str, value: str) -> str:

@@ -15,7 +15,7 @@ from typing import Any
 PREFIX = "cb1"
 SNOOZE_MINUTES = 10
 MAX_PAYLOAD_BYTES = 64  # Telegram's callback_data limit, the smallest of the platforms
-_ID = re.compile(r"^[0-9a-z]{1,64}$")
+_ID = re.compile(r"^[0-9a-z]{1,50}$")  # "cb1 s <50> 99999" is 62 bytes
 _CODES = {"snooze_reminder": "s", "skip_next": "k"}
 _TOOLS = {code: tool for tool, code in _CODES.items()}
 _LABELS = {

@@ -68,9 +68,9 @@ ACTION_ROW, BUTTON, SECONDARY = 1, 2, 2  # message component types and the grey 
 
 def wait_url(webhook_url: str, thread_id: str = "") -> str:
     """The webhook URL with `wait=true`, so Discord answers with the message it created, and with
-    `thread_id` to post into a thread of the webhook's channel."""
+    `thread_id` to post into a thread of the webhook's channel (else the URL's own thread, if any)."""
     parts = urllib.parse.urlsplit(webhook_url)
-    drop = ("wait", "thread_id")
+    drop = ("wait", "thread_id") if thread_id else ("wait",)
     query = [(k, v) for k, v in urllib.parse.parse_qsl(parts.query, keep_blank_values=True) if k not in drop]
     query.append(("wait", "true"))
     if thread_id:
