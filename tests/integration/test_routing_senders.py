@@ -125,12 +125,11 @@ def test_webhook_carries_thread_and_actions_and_a_repeated_slot_is_recorded_once
     ]
 
 
-def test_several_platforms_each_with_its_own_secret(aws: None, platform: FakePlatform) -> None:
-    slack_arn = _secret("slack", SLACK_TOKEN)
-    telegram_arn = _secret("telegram", TELEGRAM_TOKEN)
+def test_several_platforms_each_with_its_own_token(aws: None, platform: FakePlatform) -> None:
+    tokens = {"slack": {"access_token": SLACK_TOKEN}, "telegram": TELEGRAM_TOKEN, "matrix": "unused"}
     env = {
         "CHAT_BACKEND": "slack, telegram",
-        "CHAT_SECRETS": json.dumps({"slack": slack_arn, "telegram": telegram_arn}),
+        "CHAT_TOKEN_SECRET": _secret("chat-tokens", json.dumps(tokens)),
         "SLACK_API_URL": platform.url + "/slack",
         "TELEGRAM_API_URL": platform.url + "/tg",
     }
@@ -149,6 +148,6 @@ def test_several_platforms_each_with_its_own_secret(aws: None, platform: FakePla
     assert len(platform.requests) == 2
 
 
-def test_a_second_platform_without_its_secret_is_refused_at_build() -> None:
-    with pytest.raises(ValueError, match="telegram chat backend needs its secret"):
+def test_a_second_platform_without_a_secret_is_refused_at_build() -> None:
+    with pytest.raises(ValueError, match="telegram chat backend needs CHAT_TOKEN_SECRET"):
         build_sender(Settings(chat_backend="webhook,telegram", chat_webhook_url="http://127.0.0.1:9/x"))

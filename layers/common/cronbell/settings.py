@@ -31,9 +31,8 @@ class Settings:
     retention_days: int = 30
     # chat delivery: one backend, or several ("matrix,slack"; the first is the default platform)
     chat_backend: str = "matrix"  # matrix | slack | telegram | discord | webhook, comma-separated
-    chat_secrets: Mapping[str, str] = field(default_factory=dict)  # platform -> its secret (else CHAT_TOKEN_SECRET)
     matrix_homeserver_url: str = ""
-    chat_token_secret: str = ""  # Secrets Manager id/ARN, or "ssm:/parameter/name"
+    chat_token_secret: str = ""  # Secrets Manager id/ARN, or "ssm:/parameter/name"; several backends: keyed JSON
     chat_webhook_url: str = ""
     slack_api_url: str = "https://slack.com/api"  # another value only for tests
     telegram_api_url: str = "https://api.telegram.org"  # or a self-hosted Bot API server; tests
@@ -61,12 +60,6 @@ class Settings:
     def default_platform(self) -> str:
         return self.chat_backends[0]
 
-    def chat_secret(self, platform: str) -> str:
-        """The secret of one platform: its own entry in CHAT_SECRETS, else CHAT_TOKEN_SECRET for the
-        default platform (a single-backend deployment needs nothing else)."""
-        own = self.chat_secrets.get(platform, "")
-        return own or (self.chat_token_secret if platform == self.default_platform else "")
-
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         e = os.environ if env is None else env
@@ -84,7 +77,6 @@ class Settings:
             chat_backend=e.get("CHAT_BACKEND", "") or "matrix",
             matrix_homeserver_url=e.get("MATRIX_HOMESERVER_URL", "").rstrip("/"),
             chat_token_secret=e.get("CHAT_TOKEN_SECRET", ""),
-            chat_secrets={k.lower(): v for k, v in json.loads(e.get("CHAT_SECRETS", "") or "{}").items() if v},
             chat_webhook_url=e.get("CHAT_WEBHOOK_URL", ""),
             slack_api_url=e.get("SLACK_API_URL", "").rstrip("/") or cls.slack_api_url,
             telegram_api_url=e.get("TELEGRAM_API_URL", "").rstrip("/") or cls.telegram_api_url,

@@ -8,7 +8,7 @@ TOKEN_MAX_AGE_SECONDS = 300
 SSM_PREFIX = "ssm:"
 
 
-def chat_token(secret_ref: str, refresh: bool = False) -> str:
+def chat_token(secret_ref: str, refresh: bool = False, platform: str = "") -> str:
     """The token behind `secret_ref`: a Secrets Manager secret id or ARN, or `ssm:/param/name` for an SSM
     SecureString. The stored value is the raw token or a JSON object with an `access_token` key.
     Errors never include the value."""
@@ -24,11 +24,13 @@ def chat_token(secret_ref: str, refresh: bool = False) -> str:
         )
     else:
         value = parameters.get_secret(ref, max_age=TOKEN_MAX_AGE_SECONDS, force_fetch=refresh)
-    return token_from_value(value)
+    return token_from_value(value, platform)
 
 
-def token_from_value(value: object) -> str:
-    """Accept a raw token or `{"access_token": "..."}`, as text or bytes."""
+def token_from_value(value: object, platform: str = "") -> str:
+    """Accept a raw token or `{"access_token": "..."}`, as text or bytes. With several chat platforms
+    the secret holds each one's own token under its name: `{"matrix": "syt_...", "slack": "xoxb-..."}`
+    (a platform's entry may itself be `{"access_token": "..."}`)."""
     if isinstance(value, bytes | bytearray):
         value = bytes(value).decode("utf-8")
     if not isinstance(value, str):
@@ -39,9 +41,13 @@ def token_from_value(value: object) -> str:
             data = json.loads(text)
         except ValueError:
             raise ValueError("the chat token secret looks like JSON but does not parse") from None
+        if isinstance(data, dict) and platform and platform in data:
+            data = data[platform]
+            if isinstance(data, str) and data.strip():
+                return data.strip()
         token = data.get("access_token") if isinstance(data, dict) else None
         if not isinstance(token, str) or not token.strip():
-            raise ValueError("the chat token secret has no access_token")
+            raise ValueError(f"the chat token secret has no access_token{' for ' + platform if platform else ''}")
         return token.strip()
     if not text:
         raise ValueError("the chat token secret is empty")

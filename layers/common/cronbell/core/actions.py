@@ -12,16 +12,14 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from cronbell.core import texts
+
 PREFIX = "cb1"
 SNOOZE_MINUTES = 10
 MAX_PAYLOAD_BYTES = 64  # Telegram's callback_data limit, the smallest of the platforms
 _ID = re.compile(r"^[0-9a-z]{1,50}$")  # "cb1 s <50> 99999" is 62 bytes
 _CODES = {"snooze_reminder": "s", "skip_next": "k"}
 _TOOLS = {code: tool for tool, code in _CODES.items()}
-_LABELS = {
-    "en": {"snooze_reminder": "Snooze {minutes} min", "skip_next": "Skip next"},
-    "es": {"snooze_reminder": "Posponer {minutes} min", "skip_next": "Saltar la próxima"},
-}
 
 
 class BadPayload(ValueError):
@@ -46,21 +44,16 @@ class Action:
         return encode(self.tool, self.arguments)
 
 
-def _language(locale: str) -> str:
-    return "es" if locale.strip().lower().startswith("es") else "en"
-
-
 def reminder_actions(schedule_id: str, recurring: bool, locale: str) -> tuple[Action, ...]:
-    """Snooze 10 minutes, and for a recurring reminder skip the next occurrence."""
-    labels = _LABELS[_language(locale)]
+    """Snooze 10 minutes, and for a recurring reminder skip the next occurrence; labels in `locale`."""
     snooze = Action(
-        labels["snooze_reminder"].format(minutes=SNOOZE_MINUTES),
+        texts.say("action_snooze_reminder", locale, minutes=SNOOZE_MINUTES),
         "snooze_reminder",
         {"id": schedule_id, "minutes": SNOOZE_MINUTES},
     )
     if not recurring:
         return (snooze,)
-    return snooze, Action(labels["skip_next"], "skip_next", {"id": schedule_id})
+    return snooze, Action(texts.say("action_skip_next", locale), "skip_next", {"id": schedule_id})
 
 
 def encode(tool: str, arguments: dict[str, Any]) -> str:

@@ -22,6 +22,8 @@ _EN = {
     "missed": "⏰ Missed reminder for {user} (it was due {due}): {text}",
     "reminder": "reminder",
     "agent_call": "agent call",
+    "action_snooze_reminder": "Snooze {minutes} min",
+    "action_skip_next": "Skip next",
 }
 _ES = {
     "created": "Programado {what} {id}: {description}. Próximo: {next}. Ahora son las {now}.",
@@ -40,6 +42,8 @@ _ES = {
     "missed": "⏰ Recordatorio perdido para {user} (era para {due}): {text}",
     "reminder": "recordatorio",
     "agent_call": "llamada al agente",
+    "action_snooze_reminder": "Posponer {minutes} min",
+    "action_skip_next": "Saltar la próxima",
 }
 
 

@@ -24,12 +24,13 @@ BACKENDS = ("matrix", "slack", "telegram", "discord", "webhook")
 
 
 def _secret(settings: Settings, platform: str, refresh: bool = False) -> Callable[[], str]:
-    """Reads the platform's chat secret on each send (Powertools caches it; `refresh` reads past the
-    cache), never when the sender is built."""
+    """Reads the platform's token from the chat secret on each send (Powertools caches it; `refresh`
+    reads past the cache), never when the sender is built. With several backends the secret is a JSON
+    object holding each platform's own token under its name."""
     from cronbell.adapters.secrets import chat_token
 
-    secret_ref = settings.chat_secret(platform)
-    return lambda: chat_token(secret_ref, refresh)
+    secret_ref = settings.chat_token_secret
+    return lambda: chat_token(secret_ref, refresh, platform)
 
 
 def build_sender(settings: Settings) -> ChatSender:
@@ -58,9 +59,9 @@ class RoutingSender:
 
 def platform_sender(settings: Settings, backend: str) -> ChatSender:
     """The sender of one backend (one of BACKENDS), with that platform's secret."""
-    secret_ref = settings.chat_secret(backend)
+    secret_ref = settings.chat_token_secret
     if backend in ("slack", "telegram", "discord") and not secret_ref:
-        raise ValueError(f"the {backend} chat backend needs its secret (CHAT_TOKEN_SECRET or CHAT_SECRETS)")
+        raise ValueError(f"the {backend} chat backend needs CHAT_TOKEN_SECRET")
     if backend == "matrix":
         from cronbell.adapters.chat.matrix import MatrixChatSender
 

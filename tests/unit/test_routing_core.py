@@ -1,0 +1,130 @@
+"""The pure parts of routing: the button payload codec both ways, quick actions per kind and locale,
+room keys per platform, and the context's thread and platform."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cronbell.core import errors
+from cronbell.core.actions import MAX_PAYLOAD_BYTES, BadPayload, decode, encode, reminder_actions
+from cronbell.core.envelope import parse_request
+from cronbell.core.errors import ToolError
+from cronbell.core.models import MESSAGE, Schedule
+from cronbell.core.routing import SEPARATOR, room_key, routed, split_room_key
+from cronbell.core.timing import Timing
+
+
+@pytest.mark.parametrize(
+    "tool, arguments",
+    [
+        ("snooze_reminder", {"id": "k3v9q2m8xa", "minutes": 10}),
+        ("snooze_reminder", {"id": "z" * 50, "minutes": 99999}),
+        ("skip_next", {"id": "k3v9q2m8xa"}),
+        ("skip_next", {"id": "a"}),
+    ],
+)
+def test_a_payload_decodes_to_exactly_its_tool_call_and_fits_every_platform(tool: str, arguments: dict) -> None:
+    payload = encode(tool, arguments)
+    assert decode(payload) == {"tool": tool, "arguments": arguments}
+    assert 1 <= len(payload.encode("utf-8")) <= MAX_PAYLOAD_BYTES == 64  # Telegram; Discord allows 100
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        "",
+        "cb1",
+        "cb1 s k3v9q2m8xa",  # snooze without minutes
+        "cb1 s k3v9q2m8xa 010",  # not canonical
+        "cb1 s k3v9q2m8xa -5",
+        "cb1 k k3v9q2m8xa 10",  # skip with an extra field
+        "cb1 d k3v9q2m8xa",  # delete is no button
+        "cb2 k k3v9q2m8xa",
+        "cb1 k K3V9Q2M8XA",
+        "cb1 k " + "z" * 51,
+        "cb1  k k3v9q2m8xa",
+        '{"tool": "delete_reminder"}',
+    ],
+)
+def test_anything_else_is_not_a_payload(payload: str) -> None:
+    with pytest.raises(BadPayload):
+        decode(payload)
+
+
+@pytest.mark.parametrize(
+    "tool, arguments",
+    [
+        ("delete_reminder", {"id": "k3v9q2m8xa"}),
+        ("snooze_reminder", {"id": "k3v9q2m8xa", "minutes": True}),
+        ("snooze_reminder", {"id": "k3v9q2m8xa", "minutes": 0}),
+        ("skip_next", {"id": "room:!x"}),
+        ("skip_next", {}),
+    ],
+)
+def test_no_payload_for_calls_no_button_carries(tool: str, arguments: dict) -> None:
+    with pytest.raises(ValueError):
+        encode(tool, arguments)
+
+
+def test_actions_per_kind_and_locale() -> None:
+    (snooze,) = reminder_actions("k3v9q2m8xa", recurring=False, locale="en")
+    assert snooze.as_dict() == {
+        "label": "Snooze 10 min",
+        "tool": "snooze_reminder",
+        "arguments": {"id": "k3v9q2m8xa", "minutes": 10},
+    }
+    spanish = reminder_actions("k3v9q2m8xa", recurring=True, locale="es-MX")
+    assert [(a.label, a.tool) for a in spanish] == [
+        ("Posponer 10 min", "snooze_reminder"),
+        ("Saltar la próxima", "skip_next"),
+    ]
+    assert [decode(a.payload) for a in spanish] == [a.call() for a in spanish]
+
+
+def test_room_keys_per_platform() -> None:
+    assert room_key("", "!a:x", "matrix") == room_key("matrix", "!a:x", "matrix") == "!a:x"
+    key = room_key("slack", "C1", "matrix")
+    assert key == f"slack{SEPARATOR}C1" and split_room_key(key) == ("slack", "C1")
+    assert split_room_key("!a:x") == ("", "!a:x")
+    assert room_key("slack", "C1", "matrix") != room_key("telegram", "C1", "matrix")
+
+
+def _context(**extra: str) -> dict:
+    return {"room_id": "C1", "user_id": "U1", **extra}
+
+
+def test_the_context_carries_thread_and_platform() -> None:
+    request = parse_request({"tool": "list_reminders", "context": _context(thread_id=" 17.5 ", platform="Slack")})
+    assert (request.context.thread_id, request.context.platform) == ("17.5", "slack")
+    ctx = routed(request.context, ("matrix", "slack"))
+    assert (ctx.room_id, ctx.platform) == (f"slack{SEPARATOR}C1", "slack")
+    assert routed(parse_request({"tool": "x", "context": _context()}).context, ("matrix", "slack")).room_id == "C1"
+
+
+@pytest.mark.parametrize("platform", ["irc", "discord"])
+def test_an_unconfigured_platform_is_refused(platform: str) -> None:
+    request = parse_request({"tool": "x", "context": _context(platform=platform)})
+    with pytest.raises(ToolError) as refused:
+        routed(request.context, ("matrix", "slack"))
+    assert refused.value.code == errors.UNKNOWN_PLATFORM
+
+
+@pytest.mark.parametrize("bad", [{"thread_id": 5}, {"thread_id": "a\x1fb"}, {"platform": "x" * 300}])
+def test_a_malformed_thread_or_platform_is_refused(bad: dict) -> None:
+    with pytest.raises(ToolError) as refused:
+        parse_request({"tool": "x", "context": _context(**bad)})
+    assert refused.value.code == errors.MISSING_CONTEXT
+
+
+def test_posts_go_to_the_thread_only_in_the_schedules_own_room() -> None:
+    at = datetime(2030, 1, 7, 9, tzinfo=UTC)
+    base = dict(id="k3v9q2m8xa", room_id="R", user_id="U", agent_id="", kind=MESSAGE, locale="en", created_at="")
+    schedule = Schedule(timing=Timing.once(at, ZoneInfo("UTC")), thread_id="T", **base)  # type: ignore[arg-type]
+    assert schedule.output_thread == "T"
+    schedule.channel = "R"
+    assert schedule.output_thread == "T"
+    schedule.channel = "OTHER"
+    assert schedule.output_thread == ""
