@@ -124,3 +124,12 @@ def test_single_backend_deployments_keep_their_keys(stack: Stack) -> None:
     ok(call(stack, "create_reminder", {"message": "a", "time": "in 1 hour"}))
     ok(call(stack, "create_reminder", {"message": "b", "time": "in 1 hour"}, platform="matrix"))
     assert {i["room_id"] for i in live_items(stack)} == {ROOM}
+
+
+def test_the_same_reminder_in_a_thread_and_in_the_main_timeline_is_two_reminders(stack: Stack) -> None:
+    args = {"message": "Standup", "cron": "0 10 * * 1"}
+    in_thread = ok(call(stack, "create_reminder", args, thread_id=THREAD))
+    main = ok(call(stack, "create_reminder", args))
+    again = ok(call(stack, "create_reminder", args, thread_id=THREAD))
+    assert in_thread["id"] != main["id"]
+    assert again["id"] == in_thread["id"]  # the same one in the same thread is a duplicate

@@ -114,11 +114,13 @@ class Schedule:
         return out
 
     def with_dedupe_key(self) -> Schedule:
-        """Same action, same timing, same zone, same target and output room, and for a reminder the
-        same person reminded: the same key. Two people asking for the same reminder get two."""
+        """Same action, same timing, same zone, same target, output room and thread, and for a reminder
+        the same person reminded: the same key. Two people asking for the same reminder get two."""
         reminded = self.user_id if self.kind == MESSAGE else ""
+        # the thread counts as part of the output place (keys of schedules without one are unchanged)
+        place = self.output_room + (f"\x1f{self.output_thread}" if self.output_thread else "")
         self.dedupe_key = dedupe_key(
-            self.kind, self.body, self.timing.text, self.timezone, self.target_agent, self.output_room, reminded
+            self.kind, self.body, self.timing.text, self.timezone, self.target_agent, place, reminded
         )
         return self
 

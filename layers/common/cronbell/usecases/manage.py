@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from cronbell.core import errors, models, texts
+from cronbell.core import errors, models, routing, texts
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError
 from cronbell.core.fire_event import manual_input
@@ -157,5 +157,5 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise ToolError(errors.BACKEND_ERROR, "could not start the run") from err
     return {
         "result": {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]},
-        "text": texts.say("run_started", locale, id=schedule.id, room=schedule.output_room),
+        "text": texts.say("run_started", locale, id=schedule.id, room=routing.bare_room(schedule.output_room)),
     }
