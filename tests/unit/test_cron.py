@@ -200,8 +200,8 @@ def test_invalid_message_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring("a veces", 1, "es")
     assert info.value.code == INVALID_CRON
-    assert info.value.message.startswith("No entiendo la programación 'a veces'")
-    assert "todos los lunes a las 10" in info.value.message
+    assert info.value.text("es").startswith("No entiendo la programación 'a veces'")
+    assert "todos los lunes a las 10" in info.value.text("es")
 
 
 @pytest.mark.parametrize(
@@ -254,7 +254,7 @@ def test_frequent_enough(text: str, minimum: int) -> None:
 def test_too_frequent_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring("cada minuto", 5, "es")
-    assert "el mínimo es 5 min" in info.value.message
+    assert "el mínimo es 5 min" in info.value.text("es")
 
 
 def test_parse_fields_day_rules() -> None:

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cronbell.core.errors import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
-from cronbell.core.when import ACCEPTED_FORMS, OneShot, parse_one_shot, resolve_timezone
+from cronbell.core.when import OneShot, accepted_forms, parse_one_shot, resolve_timezone
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -134,7 +134,7 @@ def test_spanish_phrases(text: str, expected: str) -> None:
 
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_every_form_the_refusal_advertises_is_accepted(language: str) -> None:
-    for line in ACCEPTED_FORMS[language]:
+    for line in accepted_forms(language):
         for example in line.split(" / "):
             example = example.split(" (")[0]
             assert parse_one_shot(example, NOW, MADRID, language).at > NOW, example
@@ -202,8 +202,8 @@ def test_invalid_message_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot("pronto", NOW, MADRID, "es-ES")
     assert info.value.code == INVALID_TIME
-    assert info.value.message.startswith("No entiendo la hora 'pronto'")
-    assert "mañana a las 9" in info.value.message
+    assert info.value.text("es").startswith("No entiendo la hora 'pronto'")
+    assert "mañana a las 9" in info.value.text("es")
 
 
 def test_day_without_time_says_what_is_missing() -> None:
@@ -236,7 +236,7 @@ def test_past_time_message_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot("hoy a las 9", NOW, MADRID, "es")
     assert info.value.code == TIME_IN_PAST
-    assert "ahora es miércoles 2026-05-13 10:23 (Europe/Madrid" in info.value.message
+    assert "ahora es miércoles 2026-05-13 10:23 (Europe/Madrid" in info.value.text("es")
 
 
 def test_day_and_month_without_year_rolls_to_next_year_with_a_note() -> None:

@@ -24,14 +24,14 @@ from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
-from cronbell.core.errors import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
+from cronbell.core.errors import ToolError, refusal
+from cronbell.core.texts import Phrase, phrase
 from cronbell.core.when import (
     MAX_YEAR,
     MONTH_WORDS,
     NONEXISTENT,
     PERIOD_OF,
     WEEKDAY_WORDS,
-    lang,
     localize,
     normalize,
     parse_clock,
@@ -49,7 +49,6 @@ MACROS = {
 }
 _MONTH_NAMES = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 _DOW_NAMES = ("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT")
-_FIELD_NAMES = ("minute", "hour", "day-of-month", "month", "day-of-week")
 _BOUNDS = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7))
 _MAX_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
@@ -100,26 +99,23 @@ class CronFields:
 # --- parsing ---------------------------------------------------------------------------------------
 
 
-def _cron_error(source: str, reason: str, language: str) -> ToolError:
-    if language == "es":
-        msg = (
-            f"No entiendo la programación {source!r}: {reason}. Usa cron de cinco campos "
-            "(MIN HORA DÍA-DEL-MES MES DÍA-DE-LA-SEMANA, p. ej. '0 9 * * 1-5'), una macro "
-            "(@hourly @daily @weekly @monthly @yearly) o una frase como 'todos los días a las 9', "
-            "'todos los lunes a las 10', 'de lunes a viernes a las 8', 'cada 15 minutos'."
-        )
-    else:
-        msg = (
-            f"Cannot read the schedule {source!r}: {reason}. Use five-field cron "
-            "(MIN HOUR DAY-OF-MONTH MONTH DAY-OF-WEEK, e.g. '0 9 * * 1-5'), a macro "
-            "(@hourly @daily @weekly @monthly @yearly) or a phrase such as 'every day at 9', "
-            "'every monday at 10', 'every weekday at 8', 'every 15 minutes'."
-        )
-    return ToolError(INVALID_CRON, msg, {"reason": reason})
+def _cron_error(source: str, reason: Phrase) -> ToolError:
+    return refusal("invalid_cron", {"reason": reason}, source=source, reason=reason)
 
 
 class _FieldError(ValueError):
-    pass
+    """An invalid field; the reason is a catalog phrase (str() is its English text)."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        self.reason = phrase(key, **values)
+        super().__init__(self.reason.render("en"))
+
+
+_FIELDS = ("field.minute", "field.hour", "field.day_of_month", "field.month", "field.day_of_week")
+
+
+def _field(index: int) -> Phrase:
+    return phrase(_FIELDS[index])
 
 
 def _value(token: str, index: int) -> int:
@@ -129,11 +125,11 @@ def _value(token: str, index: int) -> int:
     if index == 4 and upper in _DOW_NAMES:
         return _DOW_NAMES.index(upper)
     if not token.isdigit() or len(token) > 2:
-        raise _FieldError(f"{token!r} is not a valid {_FIELD_NAMES[index]} value")
+        raise _FieldError("cron.not_a_value", token=token, field=_field(index))
     value = int(token)
     lo, hi = _BOUNDS[index]
     if not lo <= value <= hi:
-        raise _FieldError(f"{_FIELD_NAMES[index]} {value} is out of range {lo}-{hi}")
+        raise _FieldError("cron.out_of_range", field=_field(index), value=value, lo=lo, hi=hi)
     return value
 
 
@@ -144,14 +140,14 @@ def _expand(raw: str, index: int) -> set[int]:
     for item in raw.split(","):
         match = re.fullmatch(r"(\*|\?|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:/(\d+))?", item)
         if not match:
-            raise _FieldError(f"{item!r} is not a valid {_FIELD_NAMES[index]} item")
+            raise _FieldError("cron.bad_item", item=item, field=_field(index))
         base, step_text = match.group(1), match.group(2)
         step = int(step_text) if step_text else 1
         if step < 1 or (step_text and len(step_text) > 2):
-            raise _FieldError(f"step {step_text!r} in the {_FIELD_NAMES[index]} field must be 1-99")
+            raise _FieldError("cron.bad_step", step=step_text, field=_field(index))
         if base == "?":
             if index not in (2, 4) or step_text:
-                raise _FieldError("'?' is only allowed alone in a day field")
+                raise _FieldError("cron.question_mark")
             base = "*"
         if base == "*":
             values = list(range(lo, cycle_hi + 1, step))
@@ -162,7 +158,7 @@ def _expand(raw: str, index: int) -> set[int]:
                 last = 7  # FRI-SUN, 5-0
             if first > last:
                 if index not in (3, 4) or step_text:
-                    raise _FieldError(f"range {base} in the {_FIELD_NAMES[index]} field goes backwards")
+                    raise _FieldError("cron.backwards", range=base, field=_field(index))
                 values = list(range(first, hi + 1)) + list(range(lo, last + 1))
             else:
                 values = list(range(first, last + 1, step))
@@ -179,7 +175,7 @@ def parse_fields(expr: str) -> CronFields:
     """Expand a five-field expression. Raises ValueError with a reason on any invalid field."""
     parts = expr.split()
     if len(parts) != 5:
-        raise _FieldError(f"expected exactly five fields, got {len(parts)}")
+        raise _FieldError("cron.field_count", count=len(parts))
     sets = [_expand(part, i) for i, part in enumerate(parts)]
     dom_raw, dow_raw = parts[2], parts[4]
     dom_full = len(sets[2]) == 31
@@ -281,53 +277,35 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
     """A five-field expression, a macro or a phrase, validated.
 
     Raises INVALID_CRON, NEVER_FIRES or TOO_FREQUENT (shortest wall-clock gap under the minimum)."""
-    language = lang(locale)
     source = text if isinstance(text, str) else ""
     stripped = " ".join(source.split())
     if not stripped:
-        raise _cron_error(source, "empty" if language == "en" else "vacía", language)
+        raise _cron_error(source, phrase("reason.empty"))
     if stripped.lower() in MACROS:
         expr = MACROS[stripped.lower()]
     elif stripped.startswith("@"):
-        raise _cron_error(source, f"unknown macro {stripped.split()[0]!r}", language)
+        raise _cron_error(source, phrase("cron.unknown_macro", macro=stripped.split()[0]))
     elif re.fullmatch(r"(?:cron|rate|at)\(.*\)", stripped, flags=re.IGNORECASE):
-        raise _cron_error(source, "that is EventBridge syntax, give standard five-field cron", language)
+        raise _cron_error(source, phrase("cron.eventbridge"))
     elif re.fullmatch(r"[0-9*/,?-]+ [0-9*/,?-]+( .*)?", stripped):
         expr = stripped
     else:
-        phrase = _phrase(normalize(stripped))
-        if phrase is None:
-            raise _cron_error(source, "not a cron expression or a known phrase", language)
-        if phrase.startswith("!"):
-            raise _cron_error(source, phrase[1:], language)
-        expr = phrase
+        found = _phrase(normalize(stripped))
+        if found is None:
+            raise _cron_error(source, phrase("cron.unreadable"))
+        if isinstance(found, Phrase):
+            raise _cron_error(source, found)
+        expr = found
     try:
         fields = parse_fields(expr)
-    except ValueError as exc:
-        raise _cron_error(source, str(exc), language) from exc
+    except _FieldError as exc:
+        raise _cron_error(source, exc.reason) from exc
     if fields.day_rule == BY_DOM and not fields.dom_part_fires():
-        if language == "es":
-            msg = f"La programación {source!r} nunca se ejecuta: esos días no existen en esos meses."
-        else:
-            msg = f"The schedule {source!r} never fires: those days do not exist in those months."
-        raise ToolError(NEVER_FIRES, msg, {"cron": expr})
+        raise refusal("never_fires", {"cron": expr}, source=source)
     gap = _shortest_gap(fields, min_interval_minutes)
     if gap < min_interval_minutes:
-        if language == "es":
-            msg = (
-                f"La programación {source!r} se ejecuta con solo {gap} min de separación; "
-                f"el mínimo es {min_interval_minutes} min."
-            )
-        else:
-            msg = (
-                f"The schedule {source!r} fires only {gap} min apart; the minimum interval is "
-                f"{min_interval_minutes} min."
-            )
-        raise ToolError(
-            TOO_FREQUENT,
-            msg,
-            {"cron": expr, "shortest_gap_minutes": gap, "min_interval_minutes": min_interval_minutes},
-        )
+        details = {"cron": expr, "shortest_gap_minutes": gap, "min_interval_minutes": min_interval_minutes}
+        raise refusal("too_frequent", details, source=source, gap=gap, minimum=min_interval_minutes)
     return CronSpec(expr=_normalized(fields), source=source)
 
 
@@ -430,7 +408,7 @@ def _part_of_day(days: str) -> str | None:
     return PERIOD_OF.get(match["part"]) if match and match["part"] != "tonight" else None
 
 
-def _interval(t: str) -> str | None:
+def _interval(t: str) -> str | Phrase | None:
     t = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", t)
     t = re.sub(r"\b(?:quarter of an hour|quarter hour|cuarto de hora)\b", "15 minutes", t)
     if t in ("hourly", "every hour", "each hour", "cada hora", "a cada hora"):
@@ -443,10 +421,10 @@ def _interval(t: str) -> str | None:
     n = int(match["n"])
     if match["unit"].startswith(("h",)):
         if n < 1 or 24 % n:
-            return "!every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12); use cron for other cycles"
+            return phrase("cron.hours_divide")
         return "0 * * * *" if n == 1 else f"0 */{n} * * *"
     if n < 1 or 60 % n:
-        return "!every N minutes needs N to divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); use cron"
+        return phrase("cron.minutes_divide")
     return "* * * * *" if n == 1 else f"*/{n} * * * *"
 
 
@@ -477,8 +455,8 @@ _DAYS_START = (
 )
 
 
-def _phrase(t: str) -> str | None:
-    """A recurring phrase in normalized text -> a five-field expression ('!reason' for a known refusal)."""
+def _phrase(t: str) -> str | Phrase | None:
+    """A recurring phrase in normalized text -> a five-field expression (a Phrase: the reason of a known refusal)."""
     interval = _interval(t)
     if interval is not None:
         return interval

@@ -29,7 +29,9 @@ from datetime import UTC, date, datetime, timedelta, tzinfo
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from cronbell.core.errors import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
+from cronbell.core import texts
+from cronbell.core.errors import ToolError, refusal
+from cronbell.core.texts import Phrase, Word, phrase, say, words
 
 MAX_YEAR = 2199  # EventBridge Scheduler's last year
 
@@ -58,36 +60,6 @@ MONTH_WORDS: dict[str, int] = {
     "december": 12, "dec": 12, "diciembre": 12,
 }  # fmt: skip
 
-WEEKDAY_NAMES = {
-    "en": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
-    "es": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
-}
-
-ACCEPTED_FORMS = {
-    "en": [
-        "2026-12-31T23:59:00Z (RFC3339 with an offset)",
-        "2026-12-31 23:59",
-        "23:59 (today, or tomorrow if already past)",
-        "in 30 minutes / in 2 hours / in 3 days / in an hour",
-        "tomorrow at 9 / tomorrow at 9:30am / today at 18:00",
-        "the day after tomorrow at 9",
-        "next monday at 10 / monday at 10",
-        "december 1 at 9 / the 5th at 9",
-        "tonight at 8 / this afternoon at 3 / in 3 days at 9",
-    ],
-    "es": [
-        "2026-12-31T23:59:00Z (RFC3339 con desfase)",
-        "2026-12-31 23:59",
-        "23:59 (hoy, o mañana si ya ha pasado)",
-        "en 30 minutos / en 2 horas / dentro de 3 días / en una hora",
-        "mañana a las 9 / mañana a las 9:30 / hoy a las 18:00",
-        "pasado mañana a las 9",
-        "el lunes a las 10 / el próximo lunes a las 10",
-        "el 1 de diciembre a las 9 / el día 5 a las 9",
-        "esta noche a las 10 / esta tarde a las 5 / dentro de 3 días a las 9",
-    ],
-}
-
 # localize() kinds
 EXISTS = ""
 NONEXISTENT = "nonexistent"
@@ -100,9 +72,9 @@ class OneShot:
     notes: tuple[str, ...] = ()
 
 
-def lang(locale: str | None) -> str:
-    """'es' for any Spanish locale, else 'en'."""
-    return "es" if (locale or "").lower().startswith("es") else "en"
+def accepted_forms(locale: str | None) -> list[str]:
+    """The one-shot forms an `invalid_time` refusal lists, in the reader's language."""
+    return list(words("accepted_forms", locale))
 
 
 @cache
@@ -123,11 +95,7 @@ def resolve_timezone(name: str | None, fallback: str) -> ZoneInfo:
             # "europe/madrid", "utc": the right zone in the wrong case
             return ZoneInfo(_zone_names_by_folded_case()[chosen.casefold()])
     except (ZoneInfoNotFoundError, ValueError, OSError, KeyError) as exc:
-        raise ToolError(
-            INVALID_TIMEZONE,
-            f"Unknown time zone {chosen!r}: use an IANA name such as 'Europe/Madrid' or 'America/New_York'.",
-            {"timezone": chosen},
-        ) from exc
+        raise refusal("invalid_timezone", {"timezone": chosen}, zone=chosen) from exc
 
 
 def normalize(text: str) -> str:
@@ -173,10 +141,17 @@ def format_offset(dt: datetime) -> str:
     return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
-def format_now(now: datetime, tz: tzinfo, language: str) -> str:
+def now_phrase(now: datetime, tz: tzinfo) -> Phrase:
+    """'Wednesday 2026-05-13 10:23 (Europe/Madrid, UTC+02:00)', in the reader's language."""
     local = now.astimezone(tz)
-    day = WEEKDAY_NAMES[language][local.weekday()]
-    return f"{day} {local:%Y-%m-%d %H:%M} ({tz_label(tz)}, {format_offset(local)})"
+    return phrase(
+        "now",
+        weekday=Word("weekdays", local.weekday()),
+        date=f"{local:%Y-%m-%d}",
+        clock=f"{local:%H:%M}",
+        zone=tz_label(tz),
+        offset=format_offset(local),
+    )
 
 
 # --- time of day -----------------------------------------------------------------------------------
@@ -310,52 +285,28 @@ class _NoClockError(Exception):
     """A day was named without a time of day ('tomorrow')."""
 
 
-def _invalid(text: str, language: str, reason: str = "") -> ToolError:
-    forms = ACCEPTED_FORMS[language]
-    if language == "es":
-        msg = f"No entiendo la hora {text!r}{': ' + reason if reason else ''}. Formas aceptadas: "
-    else:
-        msg = f"Cannot read the time {text!r}{': ' + reason if reason else ''}. Accepted forms: "
-    return ToolError(INVALID_TIME, msg + "; ".join(forms) + ".", {"accepted": list(forms)})
+def _invalid(text: str, language: str, reason: Phrase | None = None) -> ToolError:
+    forms = accepted_forms(language)
+    listed = "; ".join(forms)
+    if reason is None:
+        return refusal("invalid_time", {"accepted": forms}, text=text, forms=listed)
+    return refusal("invalid_time.because", {"accepted": forms}, text=text, reason=reason, forms=listed)
 
 
-def _past(at: datetime, now: datetime, tz: tzinfo, language: str) -> ToolError:
-    when = f"{at:%Y-%m-%d %H:%M}"
-    current = format_now(now, tz, language)
-    if language == "es":
-        msg = f"Esa hora ({when}) ya ha pasado: ahora es {current}."
-    else:
-        msg = f"That time ({when}) is in the past: it is now {current}."
-    return ToolError(TIME_IN_PAST, msg, {"now": now.astimezone(tz).isoformat(timespec="seconds")})
+def _past(at: datetime, now: datetime, tz: tzinfo) -> ToolError:
+    details = {"now": now.astimezone(tz).isoformat(timespec="seconds")}
+    return refusal("time_in_past", details, when=f"{at:%Y-%m-%d %H:%M}", now=now_phrase(now, tz))
 
 
 def _dst_note(naive: datetime, result: datetime, kind: str, tz: tzinfo, language: str) -> str:
+    key = "note.nonexistent" if kind == NONEXISTENT else "note.ambiguous"
     wall, zone = f"{naive:%Y-%m-%d %H:%M}", tz_label(tz)
-    if kind == NONEXISTENT:
-        if language == "es":
-            return (
-                f"La hora {wall} no existe en {zone} (cambio de hora: se adelantan los relojes); "
-                f"se usa {result:%H:%M} ({format_offset(result)})."
-            )
-        return (
-            f"{wall} does not exist in {zone} (clocks go forward); "
-            f"using {result:%H:%M} ({format_offset(result)}) instead."
-        )
-    if language == "es":
-        return (
-            f"La hora {wall} ocurre dos veces en {zone} (cambio de hora: se atrasan los relojes); "
-            f"se usa la primera ({format_offset(result)})."
-        )
-    return f"{wall} happens twice in {zone} (clocks go back); using the first one ({format_offset(result)})."
+    return say(key, language, wall=wall, zone=zone, clock=f"{result:%H:%M}", offset=format_offset(result))
 
 
 def _second_occurrence_note(at: datetime, tz: tzinfo, language: str) -> str:
-    zone = tz_label(tz)
-    if language == "es":
-        return (
-            f"Las {at:%H:%M} del {at:%Y-%m-%d} ocurren dos veces en {zone}; esta es la segunda ({format_offset(at)})."
-        )
-    return f"{at:%Y-%m-%d %H:%M} happens twice in {zone}; this is the second one ({format_offset(at)})."
+    wall = f"{at:%Y-%m-%d %H:%M}"
+    return say("note.second_occurrence", language, wall=wall, zone=tz_label(tz), offset=format_offset(at))
 
 
 def _relative(rest: str) -> timedelta | None:
@@ -491,27 +442,26 @@ def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -
     """Read a one-shot time. `now` is aware (any zone); the answer is in `tz`, strictly after `now`."""
     if now.tzinfo is None:
         raise ValueError("now must be an aware datetime")
-    language = lang(locale)
+    language = texts.language(locale)
     raw = text if isinstance(text, str) else ""
     t = normalize(raw)
     if not t:
-        raise _invalid(raw, language, "empty" if language == "en" else "vacía")
+        raise _invalid(raw, language, phrase("reason.empty"))
     now_local = now.astimezone(tz)
     notes: list[str] = []
     try:
         at = _read(t, now, now_local, tz, language, notes)
     except _NoClockError as exc:
-        reason = "falta la hora del día" if language == "es" else "a time of day is missing"
-        raise _invalid(raw, language, reason) from exc
+        raise _invalid(raw, language, phrase("reason.no_clock")) from exc
     except (ValueError, OverflowError) as exc:
         raise _invalid(raw, language) from exc
     if at is None:
         raise _invalid(raw, language)
     at = at.replace(microsecond=0)
     if at.year > MAX_YEAR:
-        raise _invalid(raw, language, "too far ahead" if language == "en" else "demasiado lejos")
+        raise _invalid(raw, language, phrase("reason.too_far"))
     if at.astimezone(UTC) <= now.astimezone(UTC):  # instants: same-zone comparisons ignore `fold`
-        raise _past(at, now, tz, language)
+        raise _past(at, now, tz)
     return OneShot(at=at, notes=tuple(notes))
 
 
@@ -568,9 +518,7 @@ def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: st
         when, inferred = _date_for(kind, day, now_local.date(), clock, now_local)
         naive = datetime(when.year, when.month, when.day, clock[0], clock[1])
         if inferred:
-            notes.append(
-                f"Sin año: se entiende {when.year}." if language == "es" else f"No year given: taken as {when.year}."
-            )
+            notes.append(say("note.no_year", language, year=when.year))
         return _wall(naive, tz, language, notes)
 
     bare = re.fullmatch(rf"(?:{_AT} )?(?P<clock>.+)", t)

@@ -8,8 +8,8 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from cronbell.core import errors, texts, validation
-from cronbell.core.envelope import Context, failure, parse_request, success
+from cronbell.core import errors, validation
+from cronbell.core.envelope import Context, parse_request, refused, success
 from cronbell.core.errors import ToolError
 from cronbell.usecases import change, create, manage
 from cronbell.usecases.deps import Deps
@@ -53,4 +53,4 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
     except Exception:  # never an unhandled error for the bot: log it, answer a stable code
         log.exception("tool failed")
         refusal = ToolError(errors.INTERNAL_ERROR, "internal error; list the schedules to see what is in place")
-    return failure(refusal, texts.say("error", locale, message=refusal.message))
+    return refused(refusal, locale)
