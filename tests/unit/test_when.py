@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
-from zoneinfo import ZoneInfo
+from zoneinfo import ZoneInfo, available_timezones
 
 import pytest
 
@@ -324,7 +324,14 @@ def test_resolve_timezone() -> None:
     assert resolve_timezone("  Asia/Kolkata ", "UTC") == KOLKATA
 
 
-@pytest.mark.parametrize("name", ["Mars/Olympus", "../etc/passwd", "/etc/localtime", "Europe/", "CEST+2"])
+NOT_ZONE_IDS = ["localtime", "posixrules", "Factory", "right/UTC", "posix/Europe/Madrid", "zone.tab", "tzdata.zi"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Mars/Olympus", "../etc/passwd", "/etc/localtime", "Europe/", "CEST+2", *NOT_ZONE_IDS]
+    + [name.upper() for name in NOT_ZONE_IDS],
+)
 def test_unknown_timezone(name: str) -> None:
     with pytest.raises(ToolError) as info:
         resolve_timezone(name, "Europe/Madrid")
@@ -333,7 +340,21 @@ def test_unknown_timezone(name: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("given", "zone"), [("europe/madrid", "Europe/Madrid"), ("utc", "UTC"), ("AMERICA/NEW_YORK", "America/New_York")]
+    ("given", "zone"),
+    [
+        ("europe/madrid", "Europe/Madrid"),
+        ("utc", "UTC"),
+        ("AMERICA/NEW_YORK", "America/New_York"),
+        ("etc/gmt+5", "Etc/GMT+5"),
+        ("us/eastern", "US/Eastern"),
+    ],
 )
 def test_zone_names_in_the_wrong_case_are_understood(given: str, zone: str) -> None:
     assert resolve_timezone(given, "UTC").key == zone
+
+
+def test_every_zone_id_of_the_database_is_accepted() -> None:
+    ids = available_timezones() - {"localtime", "posixrules", "Factory"}
+    assert len(ids) > 400
+    assert all(resolve_timezone(zone, "UTC").key == zone for zone in ids)
+    assert all(resolve_timezone(zone.swapcase(), "UTC").key == zone for zone in ids)

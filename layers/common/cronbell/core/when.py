@@ -77,17 +77,29 @@ def accepted_forms(locale: str | None) -> list[str]:
     return list(words("accepted_forms", locale))
 
 
+# TZif files on the search path that are not IANA zone ids: the host's own zone, the POSIX default
+# rules, tzdata's placeholder zone, and the two alternative trees (leap seconds, POSIX-only)
+_NOT_ZONE_IDS = frozenset({"localtime", "posixrules", "factory"})
+_NOT_ZONE_TREES = ("posix/", "right/")
+
+
+def _is_zone_id(name: str) -> bool:
+    folded = name.casefold()
+    return folded not in _NOT_ZONE_IDS and not folded.startswith(_NOT_ZONE_TREES)
+
+
 @cache
 def _zone_names_by_folded_case() -> dict[str, str]:
     """Every IANA name, keyed by its case-folded form (read only when a name does not match)."""
-    return {zone.casefold(): zone for zone in available_timezones()}
+    return {zone.casefold(): zone for zone in available_timezones() if _is_zone_id(zone)}
 
 
 def resolve_timezone(name: str | None, fallback: str) -> ZoneInfo:
-    """The IANA zone `name`, or `fallback` when no name is given. Unknown names are INVALID_TIMEZONE."""
+    """The IANA zone `name`, or `fallback` when no name is given. Anything else is INVALID_TIMEZONE,
+    including files of the zone database that are not zone ids (`localtime`, `posix/...`)."""
     chosen = (name or "").strip() or fallback
     try:
-        if not chosen or chosen.startswith(("/", ".")) or ".." in chosen:
+        if not chosen or chosen.startswith(("/", ".")) or ".." in chosen or not _is_zone_id(chosen):
             raise ValueError(chosen)
         try:
             return ZoneInfo(chosen)
