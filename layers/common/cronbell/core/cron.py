@@ -24,9 +24,7 @@ from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
-from cronbell.core.errors import ToolError, refusal
-from cronbell.core.texts import Phrase, phrase
-from cronbell.core.when import (
+from cronbell.core.clocks import (
     MAX_YEAR,
     MONTH_WORDS,
     NONEXISTENT,
@@ -37,6 +35,8 @@ from cronbell.core.when import (
     parse_clock,
     parse_clock_in,
 )
+from cronbell.core.errors import ToolError, refusal
+from cronbell.core.texts import Phrase, phrase
 
 MACROS = {
     "@hourly": "0 * * * *",

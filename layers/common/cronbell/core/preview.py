@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
+from cronbell.core.clocks import format_offset, tz_label
 from cronbell.core.cron import BY_DOM, BY_DOW, EITHER, CronFields, CronSpec, parse_fields
 from cronbell.core.texts import join, language, say, words
-from cronbell.core.when import format_offset, tz_label
 
 _MAX_LISTED_TIMES = 6
 
