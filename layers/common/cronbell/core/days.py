@@ -38,6 +38,13 @@ from cronbell.core.texts import Word, phrase, say
 DEFAULT_HOUR = 9  # a day named without a time of day
 PART_HOURS = {"morning": 9, "manana": 9, "afternoon": 15, "tarde": 15, "evening": 19, "night": 21, "noche": 21}
 END_OF_DAY_HOUR = 18
+# the hours a clock with its own am/pm or period may have within a named part of the day
+_PART_RANGES = {
+    "manana": range(4, 13),
+    "tarde": range(12, 22),
+    "noche": (*range(17, 24), *range(6)),
+    "madrugada": range(7),
+}
 SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 February within 8 years
 
 _WD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
@@ -238,6 +245,8 @@ def _hour_and_minute(p: _Parts, language: str, notes: list[str]) -> tuple[int, i
         got = parse_clock_in(p.clock, period) if period else parse_clock(p.clock)
         if got is None:
             raise Unreadable(phrase("reason.no_clock"))
+        if period and got[0] not in _PART_RANGES[period]:  # "9 de la mañana" "de la tarde"
+            raise Unreadable(phrase("reason.twice"))
         return got
     if p.end_of_day:
         hour = END_OF_DAY_HOUR

@@ -142,8 +142,9 @@ def _words_to_digits(text: str) -> str:
 
 @dataclass(frozen=True)
 class _Amount:
-    months: int
-    delta: timedelta
+    months: int  # months and years: calendar arithmetic on the wall clock
+    days: int  # days and weeks: whole days on the wall clock
+    elapsed: timedelta  # hours, minutes and seconds: elapsed time
     seconds: bool  # a number of seconds was named: the result is rounded up to the minute
 
 
@@ -154,28 +155,28 @@ def _relative(rest: str) -> _Amount | None:
     parts = [p for p in re.split(r"\s*(?:,|\band\b|\by\b)\s*|\s+(?=\d)|(?<=[a-z])(?=\d)", rest) if p]
     if not parts:
         return None
-    months, total, seconds = 0, timedelta(0), False
+    months, days, elapsed, seconds = 0, 0, timedelta(0), False
     for part in parts:
         match = re.fullmatch(_AMOUNT, part)
         if not match:
             return None
         count, unit = int(match["n"]), match["unit"]
         if unit.startswith(("sec", "seg")) or unit == "s":
-            total += timedelta(seconds=count)
+            elapsed += timedelta(seconds=count)
             seconds = True
         elif unit.startswith(("month", "mes")):
             months += count
         elif unit.startswith(("year", "ano")):
             months += 12 * count
         elif unit.startswith(("week", "semana")):
-            total += timedelta(days=7 * count)
+            days += 7 * count
         elif unit.startswith(("day", "dia")) or unit == "d":
-            total += timedelta(days=count)
+            days += count
         elif unit.startswith(("hour", "hora", "hr")) or unit == "h":
-            total += timedelta(hours=count)
+            elapsed += timedelta(hours=count)
         else:
-            total += timedelta(minutes=count)
-    return _Amount(months, total, seconds)
+            elapsed += timedelta(minutes=count)
+    return _Amount(months, days, elapsed, seconds)
 
 
 def _add_months(day: date, months: int) -> date:
@@ -192,9 +193,9 @@ def _days_ahead_at(rest: str, now_local: datetime, tz: ZoneInfo, language: str, 
     match = re.fullmatch(rf"(?P<amount>.+?),? {_AT} (?P<clock>.+)", rest)
     amount = _relative(match["amount"]) if match else None
     clock = parse_clock(match["clock"]) if match else None
-    if amount is None or clock is None or amount.delta.seconds or not (amount.delta.days or amount.months):
+    if amount is None or clock is None or amount.elapsed or not (amount.days or amount.months):
         return None
-    day = _add_months(now_local.date(), amount.months) + timedelta(days=amount.delta.days)
+    day = _add_months(now_local.date(), amount.months) + timedelta(days=amount.days)
     return wall(datetime(day.year, day.month, day.day, clock[0], clock[1]), tz, language, notes)
 
 
@@ -260,13 +261,11 @@ def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: st
 def _after(amount: _Amount, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
     """Whole days, months and years keep the wall-clock time (across a DST change too); the rest is
     elapsed time; a number of seconds rounds the result up to the minute (Scheduler's precision)."""
-    days = timedelta(days=amount.delta.days)
-    rest = amount.delta - days
     base = now_local.replace(microsecond=0)
-    if days or amount.months:
-        day = _add_months(base.date(), amount.months) + days
+    if amount.days or amount.months:
+        day = _add_months(base.date(), amount.months) + timedelta(days=amount.days)
         base = wall(datetime.combine(day, base.time()), tz, language, notes)
-    at = (base.astimezone(UTC) + rest).astimezone(tz)
+    at = (base.astimezone(UTC) + amount.elapsed).astimezone(tz)
     if amount.seconds and at.second:
         at = (at.astimezone(UTC) + timedelta(seconds=60 - at.second)).astimezone(tz)
     if is_second_occurrence(at):
