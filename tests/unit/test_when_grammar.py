@@ -5,7 +5,7 @@ Sunday 2026-10-25 (03:00 -> 02:00), New York's on Sunday 2026-11-01; Tokyo keeps
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
