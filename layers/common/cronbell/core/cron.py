@@ -74,12 +74,14 @@ class CronFields:
     months: tuple[int, ...]
     weekdays: tuple[int, ...]
     day_rule: str
+    last_day: bool = False  # `L` in the day-of-month field (days is empty)
+    nth: int = 0  # `W#N` (N) or `LW` (-1) in the day-of-week field: the weekday's place in the month
 
     def day_matches(self, d: date) -> bool:
         if d.month not in self.months:
             return False
-        by_dom = d.day in self.days
-        by_dow = (d.weekday() + 1) % 7 in self.weekdays
+        by_dom = (d + timedelta(days=1)).day == 1 if self.last_day else d.day in self.days
+        by_dow = (d.weekday() + 1) % 7 in self.weekdays and self._in_place(d)
         if self.day_rule == EVERY_DAY:
             return True
         if self.day_rule == BY_DOM:
@@ -88,12 +90,17 @@ class CronFields:
             return by_dow
         return by_dom or by_dow
 
+    def _in_place(self, d: date) -> bool:
+        if self.nth > 0:
+            return (d.day - 1) // 7 + 1 == self.nth
+        return self.nth == 0 or d.day + 7 > calendar.monthrange(d.year, d.month)[1]
+
     def times(self) -> list[tuple[int, int]]:
         return [(h, m) for h in self.hours for m in self.minutes]
 
     def dom_part_fires(self) -> bool:
         """Whether some (month, day) pair of the day-of-month part exists (29 February counts)."""
-        return any(d <= _MAX_DAYS[m - 1] for m in self.months for d in self.days)
+        return self.last_day or any(d <= _MAX_DAYS[m - 1] for m in self.months for d in self.days)
 
 
 # --- parsing ---------------------------------------------------------------------------------------
@@ -176,6 +183,9 @@ def parse_fields(expr: str) -> CronFields:
     parts = expr.split()
     if len(parts) != 5:
         raise _FieldError("cron.field_count", count=len(parts))
+    special = _positions(parts)
+    if special is not None:
+        return special
     sets = [_expand(part, i) for i, part in enumerate(parts)]
     dom_raw, dow_raw = parts[2], parts[4]
     dom_full = len(sets[2]) == 31
@@ -192,6 +202,28 @@ def parse_fields(expr: str) -> CronFields:
         rule = EVERY_DAY if dom_full or dow_full else EITHER
     minutes, hours, days, months, weekdays = (tuple(sorted(s)) for s in sets)
     return CronFields(minutes, hours, days, months, weekdays, rule)
+
+
+def _positions(parts: list[str]) -> CronFields | None:
+    """`L` (last day of the month), `W#N` (the N-th weekday W) and `LW` (the last weekday W), as croniter
+    writes them; each alone in its field, with `*` in the other day field. None for other expressions."""
+    dom_raw, dow_raw = parts[2], parts[4].upper()
+    nth = re.fullmatch(r"([0-7]|[A-Z]{3})#([1-5])", dow_raw)
+    last = re.fullmatch(r"L([0-7])", dow_raw)
+    if dom_raw.upper() != "L" and not nth and not last:
+        return None
+    if dom_raw.upper() == "L":
+        if dow_raw not in ("*", "?"):
+            raise _FieldError("cron.position_field", item="L", field=_field(2))
+    elif dom_raw not in ("*", "?"):
+        raise _FieldError("cron.position_field", item=parts[4], field=_field(4))
+    minutes, hours, months = (tuple(sorted(_expand(parts[i], i))) for i in (0, 1, 3))
+    if dom_raw.upper() == "L":
+        return CronFields(minutes, hours, (), months, (), BY_DOM, last_day=True)
+    found = nth or last
+    assert found is not None
+    weekday = _value(found.group(1), 4) % 7
+    return CronFields(minutes, hours, (), months, (weekday,), BY_DOW, nth=int(nth.group(2)) if nth else -1)
 
 
 def _runs(values: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -248,6 +280,10 @@ def _normalized(fields: CronFields) -> str:
     month = _unix_text(fields.months, 1, 12)
     dom = _unix_text(fields.days, 1, 31) if fields.day_rule in (BY_DOM, EITHER) else "*"
     dow = _list_text(fields.weekdays) if fields.day_rule in (BY_DOW, EITHER) else "*"
+    if fields.last_day:
+        dom = "L"
+    if fields.nth:
+        dow = f"{fields.weekdays[0]}#{fields.nth}" if fields.nth > 0 else f"L{fields.weekdays[0]}"
     return f"{minute} {hour} {dom} {month} {dow}"
 
 
@@ -328,7 +364,10 @@ _WEEKENDS = (
 
 
 def _weekday_number(word: str) -> int | None:
-    for candidate in (word, word[:-1], word[:-2]):
+    """'monday', 'mondays', 'sabados' -> cron weekday; only a plural ending is dropped ('martes 8' is no weekday)."""
+    plural = [word[:-1]] if word.endswith("s") else []
+    plural += [word[:-2]] if word.endswith("es") else []
+    for candidate in (word, *plural):
         if candidate in WEEKDAY_WORDS:
             return (WEEKDAY_WORDS[candidate] + 1) % 7  # Monday 0 -> cron 1, Sunday 6 -> cron 0
     return None
@@ -381,6 +420,29 @@ def _month_days(text: str) -> str | None:
                 days.append(int(number.group(1)))
             return ",".join(str(v) for v in sorted(set(days)))
     return None
+
+
+_PLACES = {
+    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
+    "5th": 5, "last": -1, "primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4,
+    "quinto": 5, "ultimo": -1,
+}  # fmt: skip
+_PLACE = "|".join(_PLACES)
+_OF_EVERY_MONTH = r"(?:of (?:every|each|the) month|every month|de cada mes|de todos los meses|del mes)"
+
+
+def _month_place(text: str) -> str | None:
+    """'the last day of every month', 'el primer lunes de cada mes', 'the last friday of every month'
+    -> the cron day fields 'DOM * DOW' (`L`, `W#N`, `LW`)."""
+    lead = r"(?:(?:on|every|each|el|cada|todos los) )?(?:the )?"
+    match = re.fullmatch(rf"{lead}(?P<n>{_PLACE}) (?P<what>day|dia|{_WD_WORD}) {_OF_EVERY_MONTH}", text)
+    if match is None:
+        return None
+    place = _PLACES[match["n"]]
+    if match["what"] in ("day", "dia"):
+        return "L * *" if place == -1 else f"{place} * *"
+    weekday = _weekday_number(match["what"])
+    return f"* * {weekday}#{place}" if place > 0 else f"* * L{weekday}"
 
 
 _MONTH_WORD = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
@@ -479,6 +541,9 @@ def _phrase(t: str) -> str | Phrase | None:
         minute, hour = clock
         if period is not None:
             return f"{minute} {hour} * * *"
+        place = _month_place(days)
+        if place is not None:
+            return f"{minute} {hour} {place}"
         yearly = _day_of_year(days)
         if yearly is not None:
             return f"{minute} {hour} {yearly} *"
@@ -508,6 +573,10 @@ def eventbridge_expressions(spec: CronSpec) -> list[str]:
     month = _eb_text(fields.months, 1, 12)
     dom = _eb_text(fields.days, 1, 31)
     dow = _list_text(tuple(v + 1 for v in fields.weekdays))  # 1 = SUN ... 7 = SAT
+    if fields.last_day:
+        dom = "L"
+    if fields.nth:
+        dow = f"{dow}#{fields.nth}" if fields.nth > 0 else f"{dow}L"
     if fields.day_rule == EVERY_DAY:
         return [f"cron({minute} {hour} * {month} ? *)"]
     if fields.day_rule == BY_DOM:

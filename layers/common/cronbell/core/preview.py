@@ -92,20 +92,33 @@ def _months_text(f: CronFields, lang: str) -> str:
     return join([words("months", lang)[m - 1] for m in f.months], lang)
 
 
+def _where(f: CronFields, lang: str) -> str:
+    """'of every month' / 'of January and July'."""
+    if len(f.months) == 12:
+        return say("preview.of_every_month", lang)
+    return say("preview.of_months", lang, months=_months_text(f, lang))
+
+
 def _dom_part(f: CronFields, lang: str) -> str:
+    if f.last_day:
+        return say("preview.last_day", lang, where=_where(f, lang))
     days = join([str(d) for d in f.days], lang)
-    all_months = len(f.months) == 12
-    if not all_months and len(f.months) == 1 and len(f.days) == 1:
+    if len(f.months) == 1 and len(f.days) == 1:
         return say("preview.yearly", lang, day=days, month=words("months", lang)[f.months[0] - 1])
-    if all_months:
-        where = say("preview.of_every_month", lang)
-    else:
-        where = say("preview.of_months", lang, months=_months_text(f, lang))
-    return say("preview.on_day" if len(f.days) == 1 else "preview.on_days", lang, days=days, where=where)
+    return say("preview.on_day" if len(f.days) == 1 else "preview.on_days", lang, days=days, where=_where(f, lang))
+
+
+def _place_part(f: CronFields, lang: str) -> str:
+    """'on the first Monday of every month' / 'el último viernes de cada mes'."""
+    nth = words("ordinals", lang)[f.nth - 1 if f.nth > 0 else -1]
+    weekday = words("weekdays", lang)[(f.weekdays[0] + 6) % 7]
+    return say("preview.nth_weekday", lang, nth=nth, weekday=weekday, where=_where(f, lang))
 
 
 def _day_part(f: CronFields, lang: str) -> str:
     in_months = "" if len(f.months) == 12 else say("preview.in_months", lang, months=_months_text(f, lang))
+    if f.nth:
+        return _place_part(f, lang)
     if f.day_rule == BY_DOW:
         return _weekday_part(f, lang) + in_months
     if f.day_rule == BY_DOM:

@@ -115,7 +115,7 @@ TEXTS: dict[str, str] = {
     "cron.question_mark": "'?' is only allowed alone in a day field",
     "cron.backwards": "range {range} in the {field} field goes backwards",
     "cron.field_count": "expected exactly five fields, got {count}",
-    "cron.position_field": "{item!r} is only allowed alone in the {field} field",
+    "cron.position_field": "{item!r} in the {field} field needs * in the other day field",
     "field.minute": "minute",
     "field.hour": "hour",
     "field.day_of_month": "day-of-month",

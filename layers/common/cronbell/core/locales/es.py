@@ -122,7 +122,7 @@ TEXTS: dict[str, str] = {
     "cron.question_mark": "'?' solo se admite a solas en un campo de día",
     "cron.backwards": "el rango {range} en el campo {field} va hacia atrás",
     "cron.field_count": "se esperaban exactamente cinco campos, hay {count}",
-    "cron.position_field": "{item!r} solo se admite a solas en el campo {field}",
+    "cron.position_field": "{item!r} en el campo {field} necesita * en el otro campo de día",
     "field.minute": "minuto",
     "field.hour": "hora",
     "field.day_of_month": "día del mes",
