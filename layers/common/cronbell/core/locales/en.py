@@ -60,7 +60,9 @@ TEXTS: dict[str, str] = {
         "Cannot read the schedule {source!r}: {reason}. Use five-field cron "
         "(MIN HOUR DAY-OF-MONTH MONTH DAY-OF-WEEK, e.g. '0 9 * * 1-5'), a macro "
         "(@hourly @daily @weekly @monthly @yearly) or a phrase such as 'every day at 9', "
-        "'every monday at 10', 'every weekday at 8', 'every 15 minutes'."
+        "'every monday at 10', 'every weekday at 8', 'every 15 minutes', 'the last friday of every month at 17:00', "
+        "'the last day of every month at 9'; cron also takes L (last day of the month), 1#1 (first Monday) and "
+        "L5 (last Friday)."
     ),
     "error.never_fires": "The schedule {source!r} never fires: those days do not exist in those months.",
     "error.too_frequent": "The schedule {source!r} fires only {gap} min apart; the minimum interval is {minimum} min.",
@@ -185,13 +187,14 @@ LISTS: dict[str, tuple[str, ...]] = {
     "ordinals": ("first", "second", "third", "fourth", "fifth", "last"),
     "accepted_forms": (
         "2026-12-31T23:59:00Z (RFC3339 with an offset)",
-        "2026-12-31 23:59",
-        "23:59 (today, or tomorrow if already past)",
-        "in 30 minutes / in 2 hours / in 3 days / in an hour",
-        "tomorrow at 9 / tomorrow at 9:30am / today at 18:00",
-        "the day after tomorrow at 9",
-        "next monday at 10 / monday at 10",
-        "december 1 at 9 / the 5th at 9",
-        "tonight at 8 / this afternoon at 3 / in 3 days at 9",
+        "2026-12-31 23:59 / 2026-12-31",
+        "23:59 (today, or tomorrow if already past) / 7:56 pm / 3 p.m. / 9a / noon",
+        "in 30 minutes / in an hour / in two weeks / in 90 seconds / 30 minutes later / in 2 years",
+        "tomorrow at 9 / tomorrow at 9:30am / today at 18:00 / the day after tomorrow at 9",
+        "next monday at 10 / monday at 10 / friday / tuesday the 8th at 9",
+        "december 1 at 9 / dec 1st 2026 at 9 / the 5th at 9 / 12/24 8pm (month/day)",
+        "tomorrow morning / this afternoon / tonight at 8 / end of the day / the last day of the month at 9",
+        "in 3 days at 9 (a day without a time: 09:00; morning 09:00, afternoon 15:00, evening 19:00, "
+        "night 21:00, end of the day 18:00)",
     ),
 }  # fmt: skip

@@ -59,7 +59,9 @@ TEXTS: dict[str, str] = {
         "No entiendo la programación {source!r}: {reason}. Usa cron de cinco campos "
         "(MIN HORA DÍA-DEL-MES MES DÍA-DE-LA-SEMANA, p. ej. '0 9 * * 1-5'), una macro "
         "(@hourly @daily @weekly @monthly @yearly) o una frase como 'todos los días a las 9', "
-        "'todos los lunes a las 10', 'de lunes a viernes a las 8', 'cada 15 minutos'."
+        "'todos los lunes a las 10', 'de lunes a viernes a las 8', 'cada 15 minutos', "
+        "'el primer lunes de cada mes a las 9', 'el último día de cada mes a las 20:00'; cron admite también "
+        "L (último día del mes), 1#1 (primer lunes) y L5 (último viernes)."
     ),
     "error.never_fires": "La programación {source!r} nunca se ejecuta: esos días no existen en esos meses.",
     "error.too_frequent": (
@@ -196,13 +198,14 @@ LISTS: dict[str, tuple[str, ...]] = {
     "ordinals": ("primer", "segundo", "tercer", "cuarto", "quinto", "último"),
     "accepted_forms": (
         "2026-12-31T23:59:00Z (RFC3339 con desfase)",
-        "2026-12-31 23:59",
-        "23:59 (hoy, o mañana si ya ha pasado)",
-        "en 30 minutos / en 2 horas / dentro de 3 días / en una hora",
-        "mañana a las 9 / mañana a las 9:30 / hoy a las 18:00",
-        "pasado mañana a las 9",
-        "el lunes a las 10 / el próximo lunes a las 10",
-        "el 1 de diciembre a las 9 / el día 5 a las 9",
-        "esta noche a las 10 / esta tarde a las 5 / dentro de 3 días a las 9",
+        "2026-12-31 23:59 / 2026-12-31",
+        "23:59 (hoy, o mañana si ya ha pasado) / 7:56 pm / a las 17h / a mediodía",
+        "en 30 minutos / en una hora / dentro de dos semanas / en 90 segundos / dentro de 2 años",
+        "mañana a las 9 / mañana a las 9:30 / hoy a las 18:00 / pasado mañana a las 9",
+        "el lunes a las 10 / el próximo lunes a las 10 / el viernes / el martes 8 a las 9",
+        "el 1 de diciembre a las 9 / el día 5 a las 9 / 24/12 a las 20:00 (día/mes)",
+        "mañana por la mañana / esta tarde / esta noche a las 10 / al final del día / el último día del mes a las 9",
+        "dentro de 3 días a las 9 (un día sin hora: 09:00; mañana 09:00, tarde 15:00, noche 21:00, "
+        "final del día 18:00)",
     ),
 }  # fmt: skip
