@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core import errors, locales, texts
+from cronbell.core import errors, locales, texts, validation
 from cronbell.core.chat_text import agent_answer_message, agent_failed_message, reminder_message
 from cronbell.core.cron import CronSpec, parse_recurring
 from cronbell.core.envelope import parse_request, refused
@@ -34,7 +34,14 @@ ENGLISH = {
     "further", "fire", "call", "task", "far", "ahead", "year", "given", "taken", "expected", "got", "five",
 }  # fmt: skip
 # the same sentence is right in both languages only where it holds no words
-SAME_EVERYWHERE = {"now", "chat.agent_failed", "error.invalid_arguments", "error.too_long"}
+SAME_EVERYWHERE = {
+    "now",
+    "chat.agent_failed",
+    "error.invalid_arguments",
+    "error.too_long",
+    "problem",
+    "problem.as_given",
+}
 
 
 def fields(template: str) -> set[str]:
@@ -74,6 +81,36 @@ def test_every_error_code_has_its_sentence() -> None:
     for key in EN:
         if key.startswith("error."):
             assert refusal(key.removeprefix("error."), **sample(EN[key])).code in errors.ALL_CODES
+
+
+def test_every_rule_of_the_contract_has_its_sentence() -> None:
+    """The English catalog says each cross-field rule with the contract's own words."""
+    rules = [rule for spec in validation.contract().values() for rule in spec.get("rules", [])]
+    assert len(rules) >= 5
+    for rule in rules:
+        names = rule.get("fields") or [rule["field"], rule["when_given"]]
+        assert EN[f"rule.{rule['rule']}.{'.'.join(names)}"] == rule["message"]
+
+
+def test_refused_arguments_are_said_field_by_field_in_spanish() -> None:
+    cases = [
+        ("create_reminder", {}),
+        ("create_reminder", {"message": "x", "time": "9", "cron": "0 9 * * *"}),
+        ("create_reminder", {"message": "", "time": 9, "recurring": "yes", "extra": 1}),
+        ("create_reminder", {"message": "x" * 3000, "time": "9"}),
+        ("cron_create", {"name": "n", "prompt": "p", "fire_at": "x", "recurring": True, "skills": ["a"] * 50}),
+        ("list_reminders", {"include_inactive": 3}),
+        ("snooze_reminder", {"id": "a", "minutes": 0}),
+        ("snooze_reminder", {"id": "a", "minutes": 10**9}),
+        ("update_reminder", {"id": "a"}),
+        ("run_now", {"kind": "other", "target": "a"}),
+    ]
+    for tool, arguments in cases:
+        with pytest.raises(ToolError) as info:
+            validation.parse(tool, arguments)
+        spanish = refused(info.value, "es")
+        assert english_words(spanish["text"] + " " + str(spanish["error"])) == set(), spanish
+        assert refused(info.value, "en")["error"]["message"] == info.value.message
 
 
 def test_a_refusal_needs_a_known_code() -> None:

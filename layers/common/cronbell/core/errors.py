@@ -45,17 +45,20 @@ class ToolError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-        self.details = details or {}
+        self.details: dict[str, Any] = texts.render(details or {}, "en")  # English, like `message`
         self.phrase = phrase
+        self._details = details or {}  # as given: phrases in it are said in the reader's language
 
     def text(self, locale: str | None) -> str:
         """The message in the language of `locale` (refusals made without a catalog key stay as given)."""
-        return self.phrase.render(locale) if self.phrase else self.message
+        if self.phrase is None or texts.language(locale) == "en":
+            return self.message
+        return self.phrase.render(locale)
 
     def to_dict(self, locale: str | None = "en") -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.text(locale)}
-        if self.details:
-            out["details"] = texts.render(self.details, locale)
+        if self._details:
+            out["details"] = texts.render(self._details, locale)
         return out
 
     def __repr__(self) -> str:

@@ -41,8 +41,29 @@ class Word:
         return words(self.key, locale)[self.index]
 
 
+@dataclass(frozen=True)
+class Listing:
+    """Items (texts or phrases) joined by `sep`; with `last`, the catalog word before the last item
+    ('a, b or c' / 'a, b o c')."""
+
+    items: tuple[Any, ...]
+    sep: str = "; "
+    last: str = ""
+
+    def render(self, locale: str | None) -> str:
+        items = [str(render(item, locale)) for item in self.items]
+        if not self.last or len(items) < 2:
+            return self.sep.join(items)
+        return self.sep.join(items[:-1]) + say(self.last, locale) + items[-1]
+
+
 def phrase(key: str, **values: Any) -> Phrase:
     return Phrase(key, values)
+
+
+def has(key: str) -> bool:
+    """Whether the catalogs say `key` (every catalog has the same keys)."""
+    return key in locales.texts(locales.DEFAULT)
 
 
 def say(key: str, locale: str | None, **values: Any) -> str:
@@ -53,7 +74,7 @@ def say(key: str, locale: str | None, **values: Any) -> str:
 
 def render(value: Any, locale: str | None) -> Any:
     """`value` with every Phrase in it rendered (through lists, tuples and dicts)."""
-    if isinstance(value, Phrase | Word):
+    if isinstance(value, Phrase | Word | Listing):
         return value.render(locale)
     if isinstance(value, list | tuple):
         return type(value)(render(v, locale) for v in value)

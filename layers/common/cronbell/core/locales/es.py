@@ -102,6 +102,39 @@ TEXTS: dict[str, str] = {
     "error.backend_error.not_created": "no se pudo guardar la programación; no se ha creado nada",
     "error.internal_error": "error interno; consulta la lista de programaciones para ver qué hay",
     "error.internal_error.run_now": "run_now no está configurado en este despliegue",
+    # --- problemas de los argumentos, campo a campo ---
+    "problem": "`{where}`: {what}",
+    "problem.as_given": "{text}",
+    "problem.or": " o ",
+    "problem.not_unicode": "debe ser un texto válido; no se pudo leer como texto unicode",
+    "problem.one_of": "debe ser {allowed}",
+    "problem.string": "debe ser un texto",
+    "problem.min_length_one": "el texto debe tener al menos {n} carácter",
+    "problem.min_length": "el texto debe tener al menos {n} caracteres",
+    "problem.max_length_one": "el texto debe tener como mucho {n} carácter",
+    "problem.max_length": "el texto debe tener como mucho {n} caracteres",
+    "problem.boolean": "debe ser un booleano (true o false)",
+    "problem.integer": "debe ser un número entero",
+    "problem.at_least": "debe ser mayor o igual que {n}",
+    "problem.at_most": "debe ser menor o igual que {n}",
+    "problem.list": "debe ser una lista",
+    "problem.max_items": "la lista debe tener como mucho {n} elementos, no {count}",
+    "problem.required": "falta este campo",
+    "problem.key_type": "las claves deben ser textos",
+    "problem.extra": "no se admiten campos de más",
+    # reglas entre campos
+    "rule.exactly_one.time.cron": "da exactamente uno de `time` (una vez) o `cron` (periódico)",
+    "rule.refused_with.recurring.cron": "`cron` es periódico; usa `time` para un recordatorio de una sola vez",
+    "rule.exactly_one.cron_expr.fire_at": (
+        "da exactamente uno de `cron_expr` (periódico) o `fire_at` (RFC3339, una vez)"
+    ),
+    "rule.refused_with.recurring.fire_at": "`fire_at` se ejecuta una vez; usa `cron_expr` para una tarea periódica",
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name": (
+        "da al menos un campo que cambiar: `message`, `prompt`, `time`, `cron`, `timezone`, `target_agent`, "
+        "`channel`, `name`"
+    ),
+    "rule.at_most_one.time.cron": "da `time` (una vez) o `cron` (periódico), no ambos",
+    "rule.exactly_one.minutes.until": "da exactamente uno de `minutes` o `until`",
     # --- motivos dentro de los rechazos ---
     "reason.empty": "vacía",
     "reason.no_clock": "falta la hora del día",
