@@ -69,6 +69,18 @@ CALENDAR = [
     ("noonish", "en", "2026-10-23 12:00", ""),
     ("at midnight", "en", "2026-10-24 00:00", ""),
     ("a las 17h", "es", "2026-10-23 17:00", ""),
+    ("at ten thirty", "en", "2026-10-23 10:30", ""),
+    ("tomorrow at seven pm", "en", "2026-10-24 19:00", ""),
+    ("half past ten tomorrow", "en", "2026-10-24 10:30", ""),
+    ("ten o'clock tomorrow", "en", "2026-10-24 10:00", ""),
+    ("at 5:30pm on friday", "en", "2026-10-23 17:30", ""),
+    ("10am on the 24th", "en", "2026-10-24 10:00", ""),
+    ("24 dec 2026 10:00", "en", "2026-12-24 10:00", ""),
+    ("december 24th, 2026 10am", "en", "2026-12-24 10:00", ""),
+    ("a las nueve y media", "es", "2026-10-24 09:30", ""),
+    ("mañana a la una", "es", "2026-10-24 01:00", ""),
+    ("el lunes a las cinco de la tarde", "es", "2026-10-26 17:00", ""),
+    ("el jueves que viene a las 10", "es", "2026-10-29 10:00", ""),
     # parts of the day, with and without a time
     ("tomorrow morning", "en", "2026-10-24 09:00", DEFAULT),
     ("tomorrow evening", "en", "2026-10-24 19:00", DEFAULT),
@@ -116,6 +128,8 @@ AMOUNTS = [
     ("dentro de 2 años", "es", "2028-10-23 10:00"),
     ("en tres horas", "es", "2026-10-23 13:00"),
     ("en una hora y media", "es", "2026-10-23 11:30"),
+    ("dentro de una semana", "es", "2026-10-30 10:00"),
+    ("in one hour", "en", "2026-10-23 11:00"),
     ("dentro de 10 días a las 9", "es", "2026-11-02 09:00"),
 ]
 
@@ -209,6 +223,10 @@ UNREADABLE = [
     "friday at 25:00",
     "a las 9 de la mañana de la tarde",
     "the day before yesterday",
+    "this weekend",
+    "la semana que viene",
+    "next month",
+    "once upon a time",
 ]
 
 

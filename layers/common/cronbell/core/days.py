@@ -110,8 +110,30 @@ class _Parts:
         return any(getattr(self, f.name) not in (None, False) for f in fields(self) if f.name not in ("clock",))
 
 
+_HOUR_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5,
+    "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10, "once": 11, "doce": 12,
+}  # fmt: skip
+_HOUR_WORD = "|".join(_HOUR_WORDS)
+_MINUTE_WORDS = {"fifteen": 15, "thirty": 30, "forty-five": 45, "forty five": 45, "oh five": 5}
+
+
+def _clock_words(t: str) -> str:
+    """Hours in words where they can only be a time of day: 'at ten thirty' -> 'at 10:30',
+    'a las nueve y media' -> 'a las 9 y media', 'seven pm' -> '7 pm', 'half past ten' -> 'half past 10'."""
+    before = r"(?:at|a las|a la|@|around|about|by|sobre las|hacia las|past|to)"
+    after = r"(?:am|pm|o'?clock|in the|de la|por la|y media|y cuarto|menos cuarto|en punto)"
+    t = re.sub(rf"\b({before}) ({_HOUR_WORD})\b", lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}", t)
+    t = re.sub(rf"\b({_HOUR_WORD}) (?={after}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
+    minutes = "|".join(_MINUTE_WORDS)
+    return re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
+
+
 def _prepare(t: str) -> str:
-    """Ordinal words to digits, 'noonish' to 'noon', '9a' to '9am', 'dec.' to 'dec'."""
+    """Ordinal words to digits, hours in words to digits, 'noonish' to 'noon', '9a' to '9am', 'dec.' to
+    'dec'."""
+    t = _clock_words(t)
     t = re.sub(r"\b(twenty|thirty)[- ](first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b",
                lambda m: f"{(20 if m[1] == 'twenty' else 30) + _ORDINAL_WORDS.index(m[2]) + 1}th", t)  # fmt: skip
     t = re.sub(r"\bthirtieth\b", "30th", t)
