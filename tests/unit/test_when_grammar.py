@@ -9,6 +9,8 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cronbell.core.errors import INVALID_TIME, TIME_IN_PAST, ToolError
 from cronbell.core.when import parse_one_shot
@@ -258,3 +260,27 @@ def test_one_month_later_than_a_day_the_month_lacks_is_refused() -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot("in 1 month", datetime(2027, 1, 31, 10, 0, tzinfo=MADRID), MADRID)
     assert "there is no such day" in info.value.message
+
+
+TOKENS = (
+    "at", "on", "the", "of", "el", "de", "a las", "la", "next", "this", "tomorrow", "mañana", "hoy", "tonight",
+    "morning", "tarde", "noche", "madrugada", "friday", "martes", "december", "dec.", "mayo", "8", "8th", "31",
+    "32", "0", "2026", "1999", "9999", "9", "9:30", "25:00", "9am", "9a", "pm", "noon", "noonish", "12", "/",
+    "12/24", "24/12", "2026-12-24", "0000-01-01", "in", "en", "dentro de", "2", "two", "una", "half", "quarter",
+    "past", "to", "y media", "menos cuarto", "weeks", "years", "months", "seconds", "later", "from now",
+    "last day of the month", "end of the day", "último día del mes", "first", "twenty-first", "primero", ",",
+    "ten", "o'clock", "99999999999999999999", "días",
+)  # fmt: skip
+
+
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=7), st.sampled_from(["en", "es"]))
+def test_any_mix_of_words_is_read_or_refused(words: list[str], language: str) -> None:
+    """Never an unexpected error: a reading strictly after now, or a structured refusal."""
+    now = now_in(MADRID)
+    try:
+        got = parse_one_shot(" ".join(words), now, MADRID, language)
+    except ToolError as err:
+        assert err.code in (INVALID_TIME, TIME_IN_PAST)
+        return
+    assert got.at > now and got.at.microsecond == 0
