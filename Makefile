@@ -3,9 +3,17 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The SAM CLI and a stand-in for the Lambda runtime (Python 3.12 with boto3) live in virtualenvs of their own.
+SAM_VENV := .venv-sam
+SAM_STAMP := $(SAM_VENV)/.installed
+RUNTIME_VENV := .venv-runtime
+RUNTIME_STAMP := $(RUNTIME_VENV)/.installed
+# The runtime's Python, first on PATH for `sam build` (its python3.12 workflow) and layers/common/Makefile.
+RUNTIME_PY = $(shell scripts/runtime-python.sh)
+WITH_RUNTIME = PATH="$(dir $(RUNTIME_PY)):$$PATH" SAM_CLI_TELEMETRY=0
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench
+.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench build browser
 
 venv: $(STAMP)
 
@@ -15,14 +23,40 @@ $(STAMP): requirements-dev.txt layers/common/requirements.txt
 	$(BIN)/pip install -q -r requirements-dev.txt
 	touch $(STAMP)
 
+$(SAM_STAMP): requirements-sam.txt
+	test -x $(SAM_VENV)/bin/python || $(PY) -m venv $(SAM_VENV)
+	$(SAM_VENV)/bin/pip install -q -r requirements-sam.txt
+	touch $(SAM_STAMP)
+
+$(RUNTIME_STAMP): requirements-runtime.txt
+	@test -n "$(RUNTIME_PY)"
+	test -x $(RUNTIME_VENV)/bin/python || "$(RUNTIME_PY)" -m venv $(RUNTIME_VENV)
+	$(RUNTIME_VENV)/bin/pip install -q -r requirements-runtime.txt
+	touch $(RUNTIME_STAMP)
+
+# `sam validate --lint` and `sam build` (no container): .aws-sam/build is what `sam deploy` ships, what
+# `python -m sandbox serve --built` runs and what tests/build checks.
+build: $(SAM_STAMP) $(RUNTIME_STAMP)
+	@test -n "$(RUNTIME_PY)"
+	$(WITH_RUNTIME) $(SAM_VENV)/bin/sam validate --lint
+	$(WITH_RUNTIME) $(SAM_VENV)/bin/sam build
+
 demo: $(STAMP)
 	$(BIN)/python -m sandbox demo
 
+# Flags go to `python -m sandbox serve`: make local ARGS="--lambda-port 3301" (after `make build`: ARGS=--built).
 local: $(STAMP)
-	$(BIN)/python -m sandbox serve --chat matrix
+	$(BIN)/python -m sandbox serve --chat matrix $(ARGS)
 
-test: lint typecheck checkov
+test: lint typecheck checkov build browser
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
+
+# Debian's Chromium, its driver and an emoji font, for the sandbox console's browser test (skipped when present)
+BROWSER_PACKAGES := chromium chromium-driver fonts-noto-color-emoji
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+browser:
+	@command -v chromium >/dev/null && command -v chromedriver >/dev/null && fc-list 2>/dev/null | grep -qi "color emoji" \
+		|| { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $(BROWSER_PACKAGES); }
 
 checkov:
 	./scripts/checkov.sh
@@ -40,7 +74,7 @@ unit: $(STAMP)
 integration: $(STAMP)
 	$(BIN)/python -m pytest tests/integration
 
-e2e: $(STAMP)
+e2e: $(STAMP) browser
 	$(BIN)/python -m pytest tests/e2e
 
 bench: $(STAMP)
@@ -54,4 +88,4 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(SAM_VENV) $(RUNTIME_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache

@@ -3,7 +3,7 @@
 Everything runs in this process, against a moto server on loopback (`sandbox.aws_server.MotoServer`, which
 counts the requests it serves). The handlers are the real `functions/*/app.py`, wired as the tests wire them;
 the chat is the sandbox's sink, called in process; agents are reached through a loopback Lambda endpoint that
-answers as the echo agent. moto's transactions cost what they touch (`bench.motofast`), as DynamoDB's do.
+answers as the echo agent. moto's transactions cost what they touch (`sandbox.motofast`), as DynamoDB's do.
 
 Warm overhead: for each operation the handler is timed on one object, then the very AWS calls it made are
 replayed with plain boto3 clients on a twin object (same shape, other ids), back to back. The ratio of the
@@ -32,8 +32,8 @@ import boto3
 from boto3.dynamodb.types import TypeDeserializer
 from botocore import xform_name
 
-from bench import motofast
 from bench.common import SinkSender, median
+from sandbox import motofast
 
 OPERATIONS = (
     "create one-shot",

@@ -173,7 +173,7 @@ def _cpu_seconds() -> float:
 
 def serve(url_file: str) -> None:
     """A moto server process for one storm worker; stops when its standard input closes."""
-    from bench import motofast
+    from sandbox import motofast
     from sandbox.aws_server import MotoServer
 
     motofast.install()
@@ -290,7 +290,7 @@ def main() -> None:
     elif args.command == "serve":
         serve(args.url_file)
     else:
-        from bench import motofast
+        from sandbox import motofast
 
         motofast.install()
         Path(args.out).write_text(json.dumps(sandbox_storm(args.count)))

@@ -19,9 +19,10 @@ from typing import Any
 import boto3
 
 from sandbox.aws_server import MotoServer
+from sandbox.built import BUILD_DIR, built_functions, built_root, runtime_python
 from sandbox.chat import MatrixChat, SinkChat
 from sandbox.clock import RealClock, SandboxClock, VirtualClock, iso, parse_instant
-from sandbox.engine import SchedulerEngine
+from sandbox.engine import SchedulerEngine, Stopped
 from sandbox.lambda_api import LambdaRuntime
 from sandbox.provision import provision
 from sandbox.server import SandboxHTTPServer
@@ -31,6 +32,7 @@ log = logging.getLogger("sandbox")
 
 ROOT = Path(__file__).resolve().parent.parent
 FIRE_FUNCTION = "FireFunction"
+TOOLS_FUNCTION = "ToolsFunction"
 AGENT_FUNCTION = "EchoAgentFunction"
 SECRET_NAME = "cronbell/chat-token"
 
@@ -53,7 +55,9 @@ class Options:
     max_per_room: int | None = None  # MaxPerRoom
     agent_timeout: int | None = None  # AgentTimeoutSeconds
     root: Path = ROOT
+    built: bool = False  # run the functions from .aws-sam/build under the runtime's Python (sandbox/built.py)
     extra_parameters: dict[str, str] = field(default_factory=dict)
+    environment: dict[str, str] = field(default_factory=dict)  # added to every function's (sandbox invoke)
 
 
 class Sandbox:
@@ -83,7 +87,9 @@ class Sandbox:
 
     def start(self) -> Sandbox:
         o = self.options
-        self._moto = MotoServer(o.aws_port).start()  # one request at a time, as AWS applies each atomically
+        self._moto = MotoServer(
+            o.aws_port, fast_transactions=True
+        ).start()  # one request at a time, as AWS applies each atomically
         self.aws_endpoint = self._moto.url
         self._http = SandboxHTTPServer(o.lambda_port, self)  # binds now: its port goes into the environment
         self.lambda_endpoint = f"http://127.0.0.1:{self._http.server_address[1]}"
@@ -93,7 +99,6 @@ class Sandbox:
         _set_aws_environment(self.aws_endpoint, self.lambda_endpoint)
 
         parameters = self._parameters()
-        fire_env: dict[str, str] = {}
         if o.chat == "matrix":
             self._workdir = tempfile.mkdtemp(prefix="cronbell-synapse-")
             self.matrix = MatrixChat(Path(self._workdir), self.clock)
@@ -101,12 +106,6 @@ class Sandbox:
             secret_arn = self._client("secretsmanager").create_secret(
                 Name=SECRET_NAME, SecretString=json.dumps({"access_token": accounts.bot_token})
             )["ARN"]
-            fire_env = {
-                "CHAT_BACKEND": "matrix",
-                "MATRIX_HOMESERVER_URL": self.matrix.url,
-                "CHAT_TOKEN_SECRET": secret_arn,
-                "CHAT_WEBHOOK_URL": "",
-            }
             parameters.update(
                 {
                     "ChatBackend": "matrix",
@@ -117,39 +116,47 @@ class Sandbox:
             parameters["AnalysisOutputRoom"] = accounts.room_id  # the static schedule posts to the demo room
         else:
             self.sink = SinkChat(self.clock)
-            fire_env = {
-                "CHAT_BACKEND": "webhook",
-                "CHAT_WEBHOOK_URL": f"{self.lambda_endpoint}/_sandbox/sink",
-            }
-            parameters.update({"ChatBackend": "webhook"})
-        template = load_template(o.root / "template.yaml")
+            parameters.update({"ChatBackend": "webhook", "ChatWebhookUrl": f"{self.lambda_endpoint}/_sandbox/sink"})
+        code_root = built_root(o.root) if o.built else o.root
+        template = load_template(code_root / "template.yaml")
         declared = template.get("Parameters", {}) or {}
         self.stack = Stack(
             template,
-            o.root,
+            code_root,
             {k: v for k, v in parameters.items() if k in declared},
             stack_name=stack_name_from_samconfig(o.root),
             aws_endpoint=self.aws_endpoint,
         )
         provision(self.stack, self.aws_endpoint)
         specs = self.stack.functions()
-        if FIRE_FUNCTION in specs:
-            specs[FIRE_FUNCTION].environment.update(fire_env)
+        for spec in specs.values():
+            spec.environment.update(o.environment)
         if AGENT_FUNCTION in specs:
             for spec in specs.values():
                 if "AGENTS" in spec.environment:
                     agents = json.loads(spec.environment["AGENTS"] or "{}")
                     agents.setdefault("echo", AGENT_FUNCTION)
                     spec.environment["AGENTS"] = json.dumps(agents)
-        self.runtime = LambdaRuntime(specs, self.clock, self.send_to_queue)
-        for spec in specs.values():
-            for path in spec.layer_dirs:
-                if str(path) not in sys.path:
-                    sys.path.insert(0, str(path))
-        _install_clock(self.clock)
+        if o.built:
+            handlers = built_functions(specs, runtime_python(o.root), self.clock)
+            self.runtime = LambdaRuntime(specs, self.clock, self.send_to_queue, handlers)
+        else:
+            self.runtime = LambdaRuntime(specs, self.clock, self.send_to_queue)
+            for spec in specs.values():
+                for path in spec.layer_dirs:
+                    if str(path) not in sys.path:
+                        sys.path.insert(0, str(path))
+            _install_clock(self.clock)
         self.runtime.load()
+        moto = self._moto
         self.engine = SchedulerEngine(
-            self._client("scheduler"), self.runtime, self.clock, self.send_to_queue, self.clock.now()
+            self._client("scheduler"),
+            self.runtime,
+            self.clock,
+            self.send_to_queue,
+            self.clock.now(),
+            changes=lambda: moto.scheduler_writes,
+            source=lambda: moto.schedules(ACCOUNT_ID, REGION),
         )
         if not self.clock.virtual:
             threading.Thread(target=self._tick, name="sandbox-ticker", daemon=True).start()
@@ -159,9 +166,13 @@ class Sandbox:
     def stop(self) -> None:
         self._stop.set()
         self.ready = False
+        if self.engine is not None:
+            self.engine.stop()  # a clock move under way ends after the fire in progress
         if self._http is not None:
             self._http.shutdown()
             self._http.server_close()
+        if self.runtime is not None:
+            self.runtime.close()
         if self.matrix is not None:
             self.matrix.stop()
         if self._moto is not None:
@@ -186,6 +197,19 @@ class Sandbox:
             out["AgentTimeoutSeconds"] = str(o.agent_timeout)
         return out
 
+    def client(self, service: str) -> Any:
+        """A boto3 client on the sandbox's moto server."""
+        return self._client(service)
+
+    def call_tool(self, tool: str, arguments: dict[str, Any], context: dict[str, Any]) -> dict[str, Any]:
+        """One tools-contract call through the ToolsFunction, as a bot makes it."""
+        if self.runtime is None:
+            raise RuntimeError("the sandbox is starting")
+        event = {"tool": tool, "arguments": arguments, "context": context}
+        result = self.runtime.invoke(self.runtime.find(TOOLS_FUNCTION), json.dumps(event).encode())
+        answer: dict[str, Any] = json.loads(result.payload)
+        return answer
+
     def _client(self, service: str) -> Any:
         return boto3.client(
             service,
@@ -200,6 +224,8 @@ class Sandbox:
             assert self.engine is not None
             try:
                 self.engine.advance(self.clock.now().replace(microsecond=0))
+            except Stopped:
+                return
             except Exception:  # keep ticking; the next second retries
                 log.exception("scheduler tick failed")
 
@@ -230,7 +256,10 @@ class Sandbox:
                 raise ValueError('send {"advance_seconds": N} or {"set": ISO8601}')
         except (TypeError, ValueError) as err:
             return 400, {"error": str(err)}
-        fired = self.engine.advance(target)
+        try:
+            fired = self.engine.advance(target)
+        except Stopped:
+            return 503, {"error": "the sandbox is stopping"}
         return 200, {"now": self.now_iso(), "fired": [f.to_dict() for f in fired]}
 
     def messages(self, room_id: str) -> list[dict[str, Any]]:
@@ -250,6 +279,7 @@ class Sandbox:
             "chat": self.options.chat,
             "clock": self.options.clock,
             "now": self.now_iso(),
+            "code": str(BUILD_DIR) if self.options.built else "source tree",
         }
         if stack is not None:
             out["table"] = stack.physical_name("ScheduleTable") if "ScheduleTable" in stack.resources else ""

@@ -1,4 +1,4 @@
-"""`python -m sandbox serve | invoke | demo`."""
+"""`python -m sandbox serve | invoke | demo | mcp`."""
 
 from __future__ import annotations
 
@@ -9,11 +9,18 @@ import logging
 import signal
 import sys
 import threading
+import urllib.parse
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
-from sandbox.app import Options, Sandbox
+from sandbox.app import ROOT, Options, Sandbox
+from sandbox.built import BuildMissing, built_root, runtime_python
 from sandbox.clock import parse_instant
+from sandbox.lambda_context import ClientContext
+from sandbox.seed import rooms_of, seed
+
+DEFAULT_LAMBDA_URL = "http://127.0.0.1:3001"
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -23,6 +30,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timezone", default=None, help="the deployment's DefaultTimezone (IANA)")
     parser.add_argument("--max-per-room", type=int, default=None, help="MaxPerRoom")
     parser.add_argument("--agent-timeout", type=int, default=None, help="AgentTimeoutSeconds")
+    parser.add_argument(
+        "--built",
+        action="store_true",
+        help="run the functions from .aws-sam/build (make build) under the runtime's Python, not the source tree",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,18 +54,38 @@ def build_parser() -> argparse.ArgumentParser:
     _common(invoke)
 
     commands.add_parser("demo", help="a scripted conversation through the sandbox, end to end")
+
+    mcp = commands.add_parser(
+        "mcp", help="MCP over stdio for clients that start a command; the tools run in a sandbox already serving"
+    )
+    mcp.add_argument("--room", required=True, help="the context's room_id (set here, never by the model)")
+    mcp.add_argument("--user", required=True, help="the context's user_id")
+    mcp.add_argument("--agent", default=None, help="the context's agent_id (the default target agent)")
+    mcp.add_argument("--timezone", default=None, help="the context's timezone (IANA)")
+    mcp.add_argument("--locale", default=None, help="the context's locale (en, es)")
+    mcp.add_argument("--lambda-url", default=DEFAULT_LAMBDA_URL, help="the sandbox's Lambda endpoint")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if getattr(args, "built", False):
+        try:
+            built_root(ROOT)
+            runtime_python(ROOT)
+        except BuildMissing as err:
+            print(err, file=sys.stderr)
+            return 2
     logging.basicConfig(level=logging.INFO, stream=sys.stderr, format="sandbox %(name)s: %(message)s")
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     logging.getLogger("botocore").setLevel(logging.WARNING)
     if args.command == "serve":
         return serve(args)
     if args.command == "invoke":
+        logging.getLogger("sandbox").setLevel(logging.WARNING)  # only the function's own logs and answer
         return invoke(args)
+    if args.command == "mcp":
+        return mcp_stdio(args)
     from sandbox.demo import run_demo
 
     return run_demo()
@@ -65,6 +97,7 @@ def _options(args: argparse.Namespace, **overrides: object) -> Options:
         timezone=args.timezone,
         max_per_room=args.max_per_room,
         agent_timeout=args.agent_timeout,
+        built=args.built,
     )
     for key, value in overrides.items():
         setattr(options, key, value)
@@ -92,19 +125,24 @@ def serve(args: argparse.Namespace) -> int:
 
 def banner(sandbox: Sandbox) -> str:
     info = sandbox.info()
+    matrix = info.get("matrix")
+    room = matrix["room_id"] if matrix else "ROOM"  # in matrix mode the bot can post to its room only
     lines = [
         "cronbell sandbox is up.",
         f"  Lambda endpoint : {info['lambda_endpoint']}   (functions: {', '.join(info['functions'])})",
         f"  AWS (moto)      : {info['aws_endpoint']}   region {info['region']}, account {info['account_id']}",
         f"  clock           : {info['clock']}, now {info['now']}",
+        f"  console         : {info['lambda_endpoint']}/_sandbox/ui",
     ]
     if sandbox.clock.virtual:
         lines.append(
             f"                    move it: curl -X POST {info['lambda_endpoint']}/_sandbox/clock "
             "-d '{\"advance_seconds\": 3600}'"
         )
+    if sandbox.options.built:
+        lines.append(f"  functions run   : as built by `sam build` ({info['code']}), each in a Python 3.12 process")
     lines += [
-        f"  messages        : curl '{info['lambda_endpoint']}/_sandbox/messages?room_id=ROOM'",
+        f"  messages        : curl '{info['lambda_endpoint']}/_sandbox/messages?room_id={room}'",
         "",
         "Point a bot at it with boto3:",
         "  import boto3, json",
@@ -113,22 +151,52 @@ def banner(sandbox: Sandbox) -> str:
         '                     aws_access_key_id="test", aws_secret_access_key="test")',
         '  event = {"tool": "create_reminder",',
         '           "arguments": {"message": "stand-up", "time": "in 10 minutes"},',
-        '           "context": {"room_id": "ROOM", "user_id": "@ana:localhost", "agent_id": "echo"}}',
+        f'           "context": {{"room_id": "{room}", "user_id": "@ana:localhost", "agent_id": "echo"}}}}',
         '  print(json.load(lam.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event))["Payload"]))',
     ]
-    matrix = info.get("matrix")
+    lines += ["", *mcp_help(info["lambda_endpoint"], *((matrix["room_id"], matrix["user"]) if matrix else ()))]
     if matrix:
         lines += [
             "",
             "Matrix (any client, e.g. Element, with a custom homeserver):",
             f"  homeserver : {matrix['homeserver']}",
             f"  login      : {matrix['user']}   password {matrix['password']}",
-            f"  demo room  : {matrix['room_id']}   (the bot {matrix['bot_user']} posts here)",
+            f"  bot's room : {matrix['room_id']}   the bot {matrix['bot_user']} can post only to this room: "
+            "use it as context.room_id",
         ]
     else:
         lines += ["", "Chat: the webhook sink records messages for any room id (GET /_sandbox/messages)."]
     lines.append("Ctrl-C stops everything.")
     return "\n".join(lines)
+
+
+def mcp_help(lambda_endpoint: str, room: str = "ROOM", user: str = "@ana:localhost") -> list[str]:
+    """How an MCP client connects: the URL for HTTP clients, a command for clients that start one."""
+    query = urllib.parse.urlencode({"room_id": room, "user_id": user, "agent_id": "echo"}, safe="!@:")
+    args = ["-m", "sandbox", "mcp", "--room", room, "--user", user, "--agent", "echo", "--lambda-url", lambda_endpoint]
+    return [
+        "MCP, for any agent (the URL's query string is the context: room_id, user_id, agent_id, timezone, locale):",
+        f"  streamable HTTP : {lambda_endpoint}/mcp?{query}",
+        "  or a command (stdio), for clients that start one:",
+        '    {"mcpServers": {"cronbell": {',
+        f'      "command": {json.dumps(sys.executable)},',
+        f'      "args": {json.dumps(args)},',
+        f'      "env": {json.dumps({"PYTHONPATH": str(ROOT)})}}}}}}}',
+    ]
+
+
+def mcp_stdio(args: argparse.Namespace) -> int:
+    from sandbox.mcp import MissingContext, context_from, serve_stdio
+
+    logging.getLogger("mcp").setLevel(logging.WARNING)
+    values = {"room_id": args.room, "user_id": args.user, "agent_id": args.agent}
+    try:
+        context = context_from({**values, "timezone": args.timezone, "locale": args.locale})
+    except MissingContext as err:
+        print(f"python -m sandbox mcp: {err}", file=sys.stderr)
+        return 2
+    serve_stdio(args.lambda_url, context)
+    return 0
 
 
 def invoke(args: argparse.Namespace) -> int:
@@ -139,7 +207,11 @@ def invoke(args: argparse.Namespace) -> int:
     else:
         payload = Path(args.event).read_bytes()
     out = sys.stdout
-    sandbox = Sandbox(_options(args, lambda_port=0, aws_port=0))
+    extra = _invoke_extras(args.event)
+    if extra:
+        print(f"with {extra['path']}: {', '.join(k for k in ('client_context', 'environment') if k in extra)}",
+              file=sys.stderr)  # fmt: skip
+    sandbox = Sandbox(_options(args, lambda_port=0, aws_port=0, environment=extra.get("environment", {})))
     # the handlers' logs go to stderr, as `sam local invoke` keeps them apart from the answer
     with contextlib.redirect_stdout(sys.stderr):
         try:
@@ -151,12 +223,36 @@ def invoke(args: argparse.Namespace) -> int:
                 print(f"no function {args.function!r} in template.yaml", file=sys.stderr)
                 return 2
             try:
-                result = sandbox.runtime.invoke(spec, payload)
+                event = json.loads(payload) if payload.strip() else {}
             except ValueError as err:
                 print(f"the event is not JSON: {err}", file=sys.stderr)
                 return 2
-            sandbox.runtime.wait_background()
+            runtime = sandbox.runtime
+
+            def call(function: str, seed_event: dict[str, object]) -> object:
+                return json.loads(runtime.invoke(runtime.find(function), json.dumps(seed_event).encode()).payload)
+
+            event, notes = seed(spec.logical_id, event, call)
+            for note in notes:
+                print(note, file=sys.stderr)
+            client_context = ClientContext(extra["client_context"]) if "client_context" in extra else None
+            result = runtime.invoke(spec, json.dumps(event).encode(), client_context)
+            runtime.wait_background()
+            for room in rooms_of(event):
+                for message in sandbox.messages(room):
+                    print(f"posted in {room}: {message['text']}", file=sys.stderr)
         finally:
             sandbox.stop()
     print(json.dumps(json.loads(result.payload), indent=2, ensure_ascii=False), file=out)
     return 1 if result.function_error else 0
+
+
+def _invoke_extras(event_path: str | None) -> dict[str, Any]:
+    """What an event needs besides itself (events/invoke/<same name>): a client context, environment."""
+    if not event_path or event_path == "-":
+        return {}
+    path = Path(event_path).parent / "invoke" / Path(event_path).name
+    if not path.is_file():
+        return {}
+    extra: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return {**extra, "path": str(path)}

@@ -250,6 +250,7 @@ def run_demo() -> int:
     print("Starting the sandbox (moto, the functions, Synapse)...")
     try:
         sandbox.start()
+        print(f"Console: {sandbox.url}/_sandbox/ui (open it while the demo runs; `make local` keeps one up)")
         problems = play(sandbox)
     except DemoFailure as err:
         print(f"\nDemo failed: {err}", file=sys.stderr)

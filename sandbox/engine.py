@@ -9,11 +9,13 @@ retries; one-time schedules with ActionAfterCompletion DELETE are deleted after 
 from __future__ import annotations
 
 import contextlib
+import heapq
 import logging
 import threading
 import uuid
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -26,12 +28,16 @@ log = logging.getLogger("sandbox.engine")
 _EPSILON = timedelta(microseconds=1)
 
 
+RECENT = 200  # fires kept for the console
+
+
 @dataclass(frozen=True)
 class Fired:
     schedule: str
     group: str
     scheduled_time: datetime
     ok: bool
+    own_writes: int = 0  # Scheduler writes the engine itself made for this fire
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -39,6 +45,13 @@ class Fired:
             "scheduled_time": scheduler_time(self.scheduled_time),
             "ok": self.ok,
         }
+
+
+@dataclass(frozen=True, order=True)
+class _Due:
+    when: datetime
+    order: int  # ties fire in the order the schedules were listed
+    schedule: dict[str, Any] = field(compare=False)
 
 
 def scheduler_time(value: datetime) -> str:
@@ -67,6 +80,10 @@ def _as_utc(value: Any) -> datetime | None:
     return parsed.astimezone(UTC) if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
+class Stopped(Exception):
+    """The engine was asked to stop in the middle of a clock move."""
+
+
 class SchedulerEngine:
     def __init__(
         self,
@@ -75,20 +92,33 @@ class SchedulerEngine:
         clock: SandboxClock,
         send_to_queue: Callable[[str, str], None],
         start: datetime,
+        changes: Callable[[], int] | None = None,
+        source: Callable[[], list[dict[str, Any]]] | None = None,
     ) -> None:
         self.scheduler = scheduler  # a boto3 `scheduler` client on the moto server
         self.runtime = runtime
         self.clock = clock
         self.send_to_queue = send_to_queue
         self.last = start  # every fire up to here has been handled
+        # how many writes Scheduler has seen; None: unknown, so the schedules are re-read after every fire
+        self.changes = changes
+        self.source = source  # every schedule, read at once; None: through the Scheduler API
+        self.recent: deque[Fired] = deque(maxlen=RECENT)
         self._lock = threading.Lock()
+        self._stopping = threading.Event()
         self._details: dict[tuple[str, Any], dict[str, Any]] = {}
         self._anchors: dict[tuple[str, Any], datetime] = {}  # rate() without StartDate: first seen
+
+    def stop(self) -> None:
+        """End a clock move under way after the fire in progress, and refuse further moves."""
+        self._stopping.set()
 
     # ------------------------------------------------------------------ reading moto
 
     def schedules(self) -> list[dict[str, Any]]:
-        """Every schedule in every group, in full (get_schedule), cached by last modification."""
+        """Every schedule in every group, in full (GetSchedule's shape), cached by last modification."""
+        if self.source is not None:
+            return self.source()
         out = []
         groups = ["default"]
         for page in self.scheduler.get_paginator("list_schedule_groups").paginate():
@@ -118,67 +148,102 @@ class SchedulerEngine:
             anchor=anchor,
         )
 
+    def next_due(self) -> datetime | None:
+        """The earliest fire after the clock's current time, of every enabled schedule."""
+        with self._lock:
+            found = [due.when for due in self._plan(self.schedules(), self.last, self.last, {})]
+        return min(found, default=None)
+
     # ------------------------------------------------------------------ firing
 
     def advance(self, new: datetime) -> list[Fired]:
-        """Fire, in order of scheduled time, everything due in (last, new]; the clock follows each fire."""
+        """Fire, in order of scheduled time, everything due in (last, new]; the clock follows each fire.
+
+        The schedules are read once and each one's next fire kept in a heap; they are read again only when
+        Scheduler's state may have changed (a fire created, changed or deleted a schedule), so a move costs
+        one heap step per fire rather than a pass over every schedule. Raises Stopped when `stop()` is called
+        during the move: the fires made so far stay made and the clock stays at the last of them."""
         with self._lock:
+            if self._stopping.is_set():
+                raise Stopped
             old = self.last
             if new <= old:
                 self.last = new
                 self.clock.set(new)
                 return []
             fired: list[Fired] = []
-            done: set[tuple[str, datetime]] = set()
+            last_fire: dict[str, datetime] = {}  # per schedule ARN, its latest fire in this move
             cursor = old
-            while True:
-                due = self._earliest_due(old, cursor, new, done)
-                if due is None:
-                    break
-                when, schedule = due
-                done.add((schedule["Arn"], when))
-                cursor = when
-                self.clock.set(when)
-                fired.append(self.fire(schedule, when))
+            seen = self._writes()
+            heap = self._plan(self.schedules(), old, cursor, last_fire, new)
+            while heap and heap[0].when <= new:
+                if self._stopping.is_set():
+                    self.last = cursor
+                    raise Stopped
+                due = heapq.heappop(heap)
+                cursor = due.when
+                self.clock.set(cursor)
+                result = self.fire(due.schedule, cursor)
+                fired.append(result)
+                self.recent.append(result)
+                last_fire[due.schedule["Arn"]] = cursor
+                writes = self._writes()
+                if writes is None or seen is None or writes != seen + result.own_writes:
+                    heap = self._plan(self.schedules(), old, cursor, last_fire, new)
+                elif (again := self._next(due.schedule, cursor, cursor)) is not None:
+                    heapq.heappush(heap, _Due(again, due.order, due.schedule))
+                seen = writes
             self.last = new
             self.clock.set(new)
             return fired
 
-    def _earliest_due(
-        self, old: datetime, cursor: datetime, new: datetime, done: set[tuple[str, datetime]]
-    ) -> tuple[datetime, dict[str, Any]] | None:
-        best: tuple[datetime, dict[str, Any]] | None = None
-        for schedule in self.schedules():
+    def _writes(self) -> int | None:
+        return self.changes() if self.changes is not None else None
+
+    def _plan(
+        self,
+        schedules: list[dict[str, Any]],
+        old: datetime,
+        cursor: datetime,
+        last_fire: dict[str, datetime],
+        until: datetime | None = None,
+    ) -> list[_Due]:
+        """Each enabled schedule's next fire, as a heap: due after `old`, at or after `cursor` (a schedule
+        that a fire at `cursor` created or changed can still be due then), and after its own last fire."""
+        heap = []
+        for order, schedule in enumerate(schedules):
             if schedule.get("State", "ENABLED") != "ENABLED":
                 continue
-            try:
-                timing = self.timing(schedule, cursor)
-                after = max(old, cursor - _EPSILON)
-                when = next_fire(timing, after)
-                while when is not None and (schedule["Arn"], when) in done:
-                    when = next_fire(timing, when)
-            except ExpressionError as err:
-                log.warning("schedule %s never fires: %s", schedule.get("Name"), err)
-                continue
-            if when is None or when > new:
-                continue
-            if best is None or when < best[0]:
-                best = (when, schedule)
-        return best
+            since = max(old, cursor - _EPSILON)
+            if (previous := last_fire.get(schedule["Arn"])) is not None:
+                since = max(since, previous)
+            when = self._next(schedule, since, cursor)
+            if when is not None and (until is None or when <= until):
+                heap.append(_Due(when, order, schedule))
+        heapq.heapify(heap)
+        return heap
+
+    def _next(self, schedule: dict[str, Any], after: datetime, seen_at: datetime) -> datetime | None:
+        try:
+            return next_fire(self.timing(schedule, seen_at), after)
+        except ExpressionError as err:
+            log.warning("schedule %s never fires: %s", schedule.get("Name"), err)
+            return None
 
     def fire(self, schedule: dict[str, Any], when: datetime) -> Fired:
         """Deliver one scheduled invocation to its target, as Scheduler would."""
         name, group, arn = schedule["Name"], schedule.get("GroupName", "default"), schedule["Arn"]
         target = schedule.get("Target", {})
         ok = self._deliver(schedule, target, when)
-        if ScheduleTiming(schedule.get("ScheduleExpression", "")).one_time and (
-            schedule.get("ActionAfterCompletion") == "DELETE"
-        ):
+        one_time = ScheduleTiming(schedule.get("ScheduleExpression", "")).one_time
+        own_writes = 0
+        if one_time and schedule.get("ActionAfterCompletion") == "DELETE":
+            own_writes = 1
             # the fire itself may have removed it already
             with contextlib.suppress(self.scheduler.exceptions.ResourceNotFoundException):
                 self.scheduler.delete_schedule(Name=name, GroupName=group)
         log.info("fired %s/%s at %s ok=%s (%s)", group, name, when.isoformat(), ok, arn)
-        return Fired(name, group, when, ok)
+        return Fired(name, group, when, ok, own_writes=own_writes)
 
     def _deliver(self, schedule: dict[str, Any], target: dict[str, Any], when: datetime) -> bool:
         target_arn = str(target.get("Arn", ""))

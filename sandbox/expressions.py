@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from aws_croniter import AwsCroniter
@@ -64,10 +65,16 @@ def validate(timing: ScheduleTiming) -> None:
     m = _CRON.match(expression)
     if not m:
         raise ExpressionError(f"not a Scheduler expression: {expression!r}")
+    _cron(m.group(1).strip())
+
+
+@lru_cache(maxsize=4096)
+def _cron(fields: str) -> AwsCroniter:
+    """A parsed cron expression (parsing costs more than stepping, and a schedule is stepped often)."""
     try:
-        AwsCroniter(m.group(1).strip())
+        return AwsCroniter(fields)
     except Exception as err:  # aws-croniter raises several types for invalid fields
-        raise ExpressionError(f"invalid cron expression {expression!r}: {err}") from None
+        raise ExpressionError(f"invalid cron expression cron({fields}): {err}") from None
 
 
 def local_to_utc(wall: datetime, tz: ZoneInfo) -> datetime | None:
@@ -97,7 +104,7 @@ def next_fire(timing: ScheduleTiming, after: datetime) -> datetime | None:
     else:
         m = _CRON.match(expression)
         assert m is not None
-        found = _next_cron(AwsCroniter(m.group(1).strip()), tz, after)
+        found = _next_cron(_cron(m.group(1).strip()), tz, after)
     if found is None or (timing.end is not None and found > timing.end):
         return None
     return found
@@ -129,8 +136,10 @@ def _next_rate(interval_seconds: int, timing: ScheduleTiming, after: datetime) -
 
 def _next_cron(cron: AwsCroniter, tz: ZoneInfo, after: datetime) -> datetime | None:
     # aws-croniter has no zones: step through local wall times (tagged UTC for the library) and keep
-    # the first that exists and lies after `after` once placed in the zone.
-    wall = after.astimezone(tz).replace(tzinfo=UTC)
+    # the first that exists and lies after `after` once placed in the zone. Cron fires on whole minutes, and
+    # aws-croniter skips a fire when asked from a sub-second instant just before it (9:00 asked from
+    # 08:59:59.999999 answers 9:00 the next day), so it is asked from the whole minute at or before `after`.
+    wall = after.astimezone(tz).replace(tzinfo=UTC, second=0, microsecond=0)
     for _ in range(_MAX_CRON_STEPS):
         (candidate,) = cron.get_next(wall)
         if candidate is None:

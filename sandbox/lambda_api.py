@@ -4,7 +4,6 @@ on-failure destination."""
 
 from __future__ import annotations
 
-import base64
 import importlib.util
 import json
 import logging
@@ -21,6 +20,8 @@ from types import ModuleType
 from typing import Any
 
 from sandbox.clock import SandboxClock, iso
+from sandbox.lambda_context import ClientContext, LambdaContext
+from sandbox.lambda_context import parse_client_context as parse_client_context  # the server imports it here
 from sandbox.template import FunctionSpec
 
 log = logging.getLogger("sandbox.lambda")
@@ -29,62 +30,6 @@ UNHANDLED = "Unhandled"
 
 # (queue ARN, message body) -> None
 QueueSender = Callable[[str, str], None]
-
-
-# ---------------------------------------------------------------------------------------- context
-
-
-class Client:
-    """`context.client_context.client` (the mobile SDK's client fields)."""
-
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        self.installation_id = data.get("installation_id")
-        self.app_title = data.get("app_title")
-        self.app_version_name = data.get("app_version_name")
-        self.app_version_code = data.get("app_version_code")
-        self.app_package_name = data.get("app_package_name")
-
-
-class ClientContext:
-    """`context.client_context`, parsed from the base64 JSON `X-Amz-Client-Context` header."""
-
-    def __init__(self, data: Mapping[str, Any]) -> None:
-        client = data.get("client")
-        self.client = Client(client) if isinstance(client, Mapping) else None
-        self.custom = data.get("custom")
-        self.env = data.get("env")
-
-
-def parse_client_context(header: str | None) -> ClientContext | None:
-    """Lambda refuses a client context that is not base64 JSON; so do we (ValueError)."""
-    if not header:
-        return None
-    try:
-        data = json.loads(base64.b64decode(header, validate=True))
-    except (ValueError, TypeError):
-        raise ValueError("X-Amz-Client-Context is not base64-encoded JSON") from None
-    if not isinstance(data, dict):
-        raise ValueError("X-Amz-Client-Context must encode a JSON object")
-    return ClientContext(data)
-
-
-class LambdaContext:
-    """The attributes and method a handler reads from Lambda's context object."""
-
-    def __init__(self, spec: FunctionSpec, request_id: str, client_context: ClientContext | None) -> None:
-        self.function_name = spec.name
-        self.function_version = "$LATEST"
-        self.invoked_function_arn = spec.arn
-        self.memory_limit_in_mb = str(spec.memory)
-        self.aws_request_id = request_id
-        self.log_group_name = f"/aws/lambda/{spec.name}"
-        self.log_stream_name = f"{time.strftime('%Y/%m/%d')}/[$LATEST]{uuid.uuid4().hex}"
-        self.identity = None
-        self.client_context = client_context
-        self._deadline = time.monotonic() + spec.timeout
-
-    def get_remaining_time_in_millis(self) -> int:
-        return max(0, int((self._deadline - time.monotonic()) * 1000))
 
 
 # ---------------------------------------------------------------------------------------- runtime
@@ -121,14 +66,34 @@ class FunctionNotFound(LookupError):
     pass
 
 
+class FunctionError(Exception):
+    """An error a function reported already in Lambda's shape (a built function's process)."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        super().__init__(payload.get("errorMessage", ""))
+        self.payload = payload
+
+
+# A loaded function: Lambda's handler signature.
+Handler = Callable[[Any, Any], Any]
+
+
 class LambdaRuntime:
     """The template's functions, loaded once into this process and invoked by name or ARN."""
 
-    def __init__(self, specs: Mapping[str, FunctionSpec], clock: SandboxClock, send_to_queue: QueueSender) -> None:
+    def __init__(
+        self,
+        specs: Mapping[str, FunctionSpec],
+        clock: SandboxClock,
+        send_to_queue: QueueSender,
+        handlers: Mapping[str, Handler] | None = None,
+    ) -> None:
+        """`handlers` replaces importing the functions into this process (`serve --built`)."""
         self.specs = dict(specs)
         self.clock = clock
         self.send_to_queue = send_to_queue
-        self._handlers: dict[str, Callable[[Any, Any], Any]] = {}
+        self._external = dict(handlers or {})
+        self._handlers: dict[str, Handler] = {}
         self._background: set[threading.Thread] = set()
         self._lock = threading.Lock()
 
@@ -150,6 +115,9 @@ class LambdaRuntime:
         """Import every handler with its own environment on top of the shared one, then leave the union
         of all environments set (the functions share this process; the template gives equal names equal
         values)."""
+        if self._external:
+            self._handlers = dict(self._external)
+            return
         for spec in self.specs.values():
             for path in [*spec.layer_dirs, spec.code_dir]:
                 if str(path) not in sys.path:
@@ -175,7 +143,7 @@ class LambdaRuntime:
         """A synchronous (RequestResponse) invocation. Raises ValueError for a payload that is not JSON."""
         event = json.loads(payload) if payload.strip() else {}
         request_id = str(uuid.uuid4())
-        context = LambdaContext(spec, request_id, client_context)
+        context = LambdaContext(spec.name, spec.arn, spec.memory, spec.timeout, request_id, client_context)
         handler = self._handlers.get(spec.logical_id)
         if handler is None:
             handler = self._handlers[spec.logical_id] = _load_handler(spec)
@@ -200,8 +168,9 @@ class LambdaRuntime:
             return InvokeResult(json.dumps(body).encode(), UNHANDLED, request_id)
         if "error" in outcome:
             err = outcome["error"]
-            log.error("%s raised %s: %s", spec.logical_id, type(err).__name__, err)
-            return InvokeResult(json.dumps(error_payload(err)).encode(), UNHANDLED, request_id)
+            reported = err.payload if isinstance(err, FunctionError) else error_payload(err)
+            log.error("%s raised %s: %s", spec.logical_id, reported["errorType"], err)
+            return InvokeResult(json.dumps(reported).encode(), UNHANDLED, request_id)
         try:
             answer = json.dumps(outcome.get("value"))
         except (TypeError, ValueError) as err:
@@ -226,6 +195,13 @@ class LambdaRuntime:
                 return AsyncOutcome(result, attempts)
         self._dead_letter(spec, payload, result, attempts)
         return AsyncOutcome(result, attempts)
+
+    def close(self) -> None:
+        """Stop what runs outside this process (a built function's processes)."""
+        for handler in self._external.values():
+            close = getattr(handler, "close", None)
+            if close is not None:
+                close()
 
     def invoke_event_background(self, spec: FunctionSpec, payload: bytes) -> None:
         thread = threading.Thread(target=self._background_run, args=(spec, payload), daemon=True)

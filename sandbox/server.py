@@ -5,18 +5,22 @@ from __future__ import annotations
 import json
 import logging
 import re
+import threading
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import TYPE_CHECKING, Any
 
+from sandbox import ui
 from sandbox.lambda_api import FunctionNotFound, parse_client_context
 
 if TYPE_CHECKING:
     from sandbox.app import Sandbox
+    from sandbox.mcp import HttpEndpoint
 
 log = logging.getLogger("sandbox.http")
 
 _INVOKE = re.compile(r"^/2015-03-31/functions/([^/]+)/invocations/?$")
+_MCP = "/mcp"
 
 
 class SandboxHTTPServer(ThreadingHTTPServer):
@@ -26,11 +30,30 @@ class SandboxHTTPServer(ThreadingHTTPServer):
     def __init__(self, port: int, sandbox: Sandbox) -> None:
         super().__init__(("127.0.0.1", port), _Handler)
         self.sandbox = sandbox
+        self._mcp: HttpEndpoint | None = None
+        self._mcp_lock = threading.Lock()
+
+    def mcp(self) -> HttpEndpoint:
+        """The MCP endpoint, started by its first request (the SDK is imported only when MCP is used)."""
+        with self._mcp_lock:
+            if self._mcp is None:
+                from sandbox.mcp import HttpEndpoint
+
+                self._mcp = HttpEndpoint(self.sandbox.lambda_endpoint)
+            return self._mcp
+
+    def server_close(self) -> None:
+        super().server_close()
+        if self._mcp is not None:
+            self._mcp.close()
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: SandboxHTTPServer
     protocol_version = "HTTP/1.1"
+    # headers and body go out in two writes: with Nagle's algorithm on, the second waits for the client's
+    # delayed ACK (40 ms on Linux), which made every call on a kept-alive connection take 40 ms or more
+    disable_nagle_algorithm = True
 
     def log_message(self, format: str, *args: Any) -> None:
         log.debug("%s " + format, self.address_string(), *args)
@@ -52,6 +75,30 @@ class _Handler(BaseHTTPRequestHandler):
         if data:
             self.wfile.write(data)
 
+    def _page(self, html: str) -> None:
+        data = html.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _console_move(self, body: bytes) -> None:
+        """A console button: move the clock, then show the console again (a form post, then a redirect)."""
+        sandbox = self.server.sandbox
+        move = dict(urllib.parse.parse_qsl(body.decode("utf-8", errors="replace"))).get("move", "")
+        request = ui.move_request(move, sandbox)
+        if request is None:
+            note = "Nothing is scheduled to fire." if move == "next" else f"Unknown move {move!r}."
+        else:
+            status, answer = sandbox.move_clock(request)
+            note = ui.moved_note(answer) if status == 200 else str(answer.get("error"))
+        location = "/_sandbox/ui?" + urllib.parse.urlencode({"note": note})
+        self.send_response(303)
+        self.send_header("Location", location)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
     def _aws_error(self, status: int, code: str, message: str) -> None:
         self._send(status, {"Type": "User", "message": message}, {"x-amzn-ErrorType": code})
 
@@ -61,7 +108,9 @@ class _Handler(BaseHTTPRequestHandler):
         url = urllib.parse.urlsplit(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
         sandbox = self.server.sandbox
-        if url.path == "/_sandbox/health":
+        if url.path == _MCP:
+            self.server.mcp().handle(self, b"")
+        elif url.path == "/_sandbox/health":
             if sandbox.ready:
                 self._send(200, {"ok": True})
             else:
@@ -76,15 +125,23 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(200, sandbox.messages(room_id))
         elif url.path == "/_sandbox/info":
             self._send(200, sandbox.info())
+        elif url.path == "/_sandbox/ui":
+            self._page(ui.render(ui.read(sandbox), query.get("note", "")))
         else:
             self._send(404, {"error": f"no route {url.path}"})
 
     def do_POST(self) -> None:
         url = urllib.parse.urlsplit(self.path)
         body = self._body()
+        if url.path == "/_sandbox/ui/clock":
+            self._console_move(body)
+            return
         match = _INVOKE.match(url.path)
         if match:
             self._invoke(urllib.parse.unquote(match.group(1)), body)
+            return
+        if url.path == _MCP:
+            self.server.mcp().handle(self, body)
             return
         try:
             data = json.loads(body) if body.strip() else {}
@@ -107,6 +164,12 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, {"id": message_id})
         else:
             self._send(404, {"error": f"no route {url.path}"})
+
+    def do_DELETE(self) -> None:
+        if urllib.parse.urlsplit(self.path).path == _MCP:
+            self.server.mcp().handle(self, self._body())
+        else:
+            self._send(404, {"error": f"no route {self.path}"})
 
     def _invoke(self, name: str, payload: bytes) -> None:
         runtime = self.server.sandbox.runtime

@@ -44,6 +44,12 @@ CONTRACT = "layers/common/cronbell/core/contract.json"
 BEDROCK_TYPES = ("string", "number", "integer", "boolean", "array")
 BEDROCK_PARAMETER_DESCRIPTION_MAX = 500
 BEDROCK_FUNCTION_DESCRIPTION_MAX = 1200
+# Bedrock Agents' default quota "parameters per function" (CreateAgentActionGroup refuses more). A tool
+# with more arguments keeps its required ones and those that say when it fires as parameters; the rest
+# travel in one JSON-object string parameter, `options`, which cronbell.inbound.bedrock_agents decodes.
+BEDROCK_MAX_PARAMETERS = 5
+BEDROCK_OPTIONS = "options"
+BEDROCK_FIRST = ("time", "cron", "cron_expr", "fire_at")
 
 # The keywords OpenAI accepts in strict mode (all properties required, no extra ones allowed).
 OPENAI_STRICT_KEYWORDS = frozenset(
@@ -195,24 +201,68 @@ def _bedrock_parameter(name: str, prop: dict[str, Any], required: bool) -> dict[
     return {"type": kind, "description": description, "required": required}
 
 
+def bedrock_split(name: str, params: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """A tool's arguments as (Bedrock parameters, arguments moved into `options`), each in model order."""
+    names = list(params["properties"])
+    if BEDROCK_OPTIONS in names:
+        raise ValueError(f"{name}: an argument named {BEDROCK_OPTIONS!r} would clash with Bedrock's options")
+    if len(names) <= BEDROCK_MAX_PARAMETERS:
+        return names, []
+    required = [n for n in names if n in params["required"]]
+    if len(required) >= BEDROCK_MAX_PARAMETERS:
+        raise ValueError(f"{name}: {len(required)} required arguments leave no room for Bedrock's options")
+    first = [n for n in BEDROCK_FIRST if n in names and n not in required]
+    rest = [n for n in names if n not in required and n not in first]
+    kept = set((required + first + rest)[: BEDROCK_MAX_PARAMETERS - 1])
+    return [n for n in names if n in kept], [n for n in names if n not in kept]
+
+
+_OPTION_EXAMPLES: dict[str, Any] = {
+    "timezone": "Europe/Madrid",
+    "string": "text",
+    "integer": 60,
+    "number": 1.5,
+    "boolean": True,
+    "array": ["text"],
+}
+
+
+def _options_parameter(name: str, params: dict[str, Any], rare: list[str]) -> dict[str, Any]:
+    """The `options` parameter: what each key holds, as fully as the description limit allows."""
+    shown = "timezone" if "timezone" in rare else rare[0]
+    example = json.dumps({shown: _OPTION_EXAMPLES.get(shown, _OPTION_EXAMPLES[params["properties"][shown]["type"]])})
+    head = f"Optional settings as one JSON object, for example {example}. Keys: "
+
+    def key(arg: str, full: bool) -> str:
+        prop = params["properties"][arg]
+        kind = prop.get("type")
+        if kind == "array":
+            kind = f"list of {prop.get('items', {}).get('type', 'value')}s"
+        elif len(prop.get("enum", [])) > 1:
+            kind = "one of " + ", ".join(str(v) for v in prop["enum"])
+        text = f"{arg} ({kind})"
+        return f"{text}: {prop.get('description', '').rstrip('.')}" if full else text
+
+    for full in (True, False):
+        description = head + "; ".join(key(arg, full) for arg in rare) + "."
+        if len(description) <= BEDROCK_PARAMETER_DESCRIPTION_MAX:
+            return {"type": "string", "description": description, "required": False}
+    raise ValueError(f"{name}: the options of {', '.join(rare)} do not fit a Bedrock description")
+
+
 def bedrock_functions() -> dict[str, Any]:
-    """Bedrock Agents action group function details (`functionSchema`)."""
+    """Bedrock Agents action group function details (`functionSchema`), within the parameters quota."""
     functions = []
     for name, model in TOOL_ARGUMENTS.items():
         description = TOOL_DESCRIPTIONS[name]
         if len(description) > BEDROCK_FUNCTION_DESCRIPTION_MAX:
             raise ValueError(f"{name}: description longer than {BEDROCK_FUNCTION_DESCRIPTION_MAX}")
         params = parameters(model)
-        functions.append(
-            {
-                "name": name,
-                "description": description,
-                "parameters": {
-                    arg: _bedrock_parameter(arg, prop, arg in params["required"])
-                    for arg, prop in params["properties"].items()
-                },
-            }
-        )
+        direct, rare = bedrock_split(name, params)
+        details = {arg: _bedrock_parameter(arg, params["properties"][arg], arg in params["required"]) for arg in direct}
+        if rare:
+            details[BEDROCK_OPTIONS] = _options_parameter(name, params, rare)
+        functions.append({"name": name, "description": description, "parameters": details})
     return {"functions": functions}
 
 

@@ -246,6 +246,7 @@ def test_slack_refusals_are_permanent(platform: FakePlatform, error: str) -> Non
     with pytest.raises(PermanentChatError) as err:
         slack(platform).send(notice_message("C1", "private words"), KEY)
     assert err.value.reason == f"slack {error} (200)"
+    assert err.value.room_gone == (error in ("channel_not_found", "not_in_channel", "is_archived"))
     assert len(platform.requests) == 1
 
 
@@ -342,6 +343,7 @@ def test_telegram_refusals_are_permanent(platform: FakePlatform, status: int, de
     with pytest.raises(PermanentChatError) as err:
         telegram(platform).send(notice_message("123", "private words"), KEY)
     assert err.value.reason == reason
+    assert err.value.room_gone == (status == 403 or "chat not found" in description)
     assert len(platform.requests) == 1
 
 
@@ -430,6 +432,7 @@ def test_discord_refusals_are_permanent(platform: FakePlatform, reply: Reply, re
     with pytest.raises(PermanentChatError) as err:
         discord(platform).send(notice_message("general", "x"), KEY)
     assert err.value.reason == reason
+    assert err.value.room_gone == (reply.status == 404)
 
 
 def test_discord_server_trouble_is_transient(platform: FakePlatform) -> None:

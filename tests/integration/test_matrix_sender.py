@@ -84,6 +84,31 @@ def test_html_injection_and_room_mentions_arrive_defused(synapse: SynapseServer,
 
 @pytest.mark.matrix
 @pytest.mark.slow
+def test_an_answer_too_large_for_one_event_arrives_cut_with_a_marker(
+    synapse: SynapseServer, matrix_room: MatrixRoom
+) -> None:
+    """Control characters take six bytes each in the event's JSON, twice (body and formatted body): an
+    answer of 7,990 of them was a 72 KB event that Synapse refused (413). It must arrive, cut visibly."""
+    message = agent_answer_message(matrix_room.room_id, "digest", "\x01" * 7990, "en")
+    content = matrix_module.message_content(message)
+    assert matrix_module.content_bytes(content) <= matrix_module.MAX_CONTENT_BYTES
+    event_id = sender_for(synapse, matrix_room).send(message, key(), deadline=time.monotonic() + 10)
+
+    [seen] = synapse.messages(matrix_room.user_token, matrix_room.room_id)
+    assert seen["event_id"] == event_id
+    assert seen["body"].startswith("🤖 Scheduled task: digest\n\x01")
+    assert seen["body"].endswith(matrix_module.CUT_MARKER)
+    assert seen["formatted_body"].endswith("<br>[…]")
+
+
+def test_a_message_that_fits_is_not_cut() -> None:
+    message = agent_answer_message("!r:x", "digest", "é<&>" * 1500, "en")
+    assert matrix_module.message_content(message)["body"] == message.text
+    assert matrix_module.message_content(message)["formatted_body"] == message.html
+
+
+@pytest.mark.matrix
+@pytest.mark.slow
 def test_the_same_idempotency_key_posts_once(synapse: SynapseServer, matrix_room: MatrixRoom) -> None:
     sender = sender_for(synapse, matrix_room)
     message = reminder_message(matrix_room.room_id, matrix_room.user_id, "only once", "en")
@@ -111,6 +136,7 @@ def test_a_room_the_bot_is_not_in_is_a_permanent_error(synapse: SynapseServer, m
         with pytest.raises(PermanentChatError) as err:
             sender.send(ChatMessage(room_id, secret_text, secret_text), key())
         assert err.value.reason == "M_FORBIDDEN (403)"
+        assert err.value.room_gone
         assert secret_text not in str(err.value) and matrix_room.bot_token not in str(err.value)
     assert synapse.messages(stranger_token, foreign_room) == []
 
@@ -123,6 +149,7 @@ def test_a_bad_token_is_a_permanent_error(synapse: SynapseServer, matrix_room: M
     with pytest.raises(PermanentChatError) as err:
         sender_for(synapse, matrix_room, token=bad).send(message, key())
     assert err.value.reason == "M_UNKNOWN_TOKEN (401)"
+    assert not err.value.room_gone  # a deployment problem, not this room's
     assert bad not in repr(err.value)
     assert synapse.messages(matrix_room.user_token, matrix_room.room_id) == []
 

@@ -46,11 +46,18 @@ def test_malformed_envelope(event: Any) -> None:
     assert code_of(parse_request, event) in (errors.INVALID_REQUEST, errors.MISSING_CONTEXT)
 
 
-@pytest.mark.parametrize("room", ["", None, 7, "x" * 300, "bad\x00room"])
+@pytest.mark.parametrize("room", ["", "   ", "\t\n", None, 7, "x" * 300, "bad\x00room"])
 def test_bad_room(room: Any) -> None:
     assert code_of(parse_request, {"tool": "t", "context": {"room_id": room, "user_id": "@u:x"}}) == (
         errors.MISSING_CONTEXT
     )
+
+
+@PARSERS
+def test_arguments_nested_too_deeply_is_a_refusal(parse: Any) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    assert code_of(parse, "create_reminder", deep) == errors.INVALID_ARGUMENTS
+    assert code_of(parse, "create_reminder", '{"message": ' + deep + "}") == errors.INVALID_ARGUMENTS
 
 
 @PARSERS

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
@@ -10,11 +11,12 @@ import pytest
 
 from cronbell import inbound
 from cronbell.core import arguments as a
-from cronbell.core import errors
+from cronbell.core import errors, validation
 from cronbell.core.envelope import failure, parse_request, success
 from cronbell.core.errors import ToolError
 from cronbell.inbound import agentcore, bedrock_agents
 
+ROOT = Path(__file__).resolve().parents[2]
 SESSION = {
     "room_id": "!abc:example.org",
     "user_id": "@ana:example.org",
@@ -121,6 +123,90 @@ def test_coerced_parameters_satisfy_the_strict_argument_models() -> None:
     assert args.recurring is True and args.timeout_seconds == 60
     listing = bedrock_agents.to_envelope(bedrock_event("list_reminders", ("include_inactive", "boolean", "TRUE")))
     assert a.parse(a.ListReminders, listing["arguments"]).include_inactive is True
+
+
+# --- Bedrock: rare arguments in one `options` JSON parameter -------------------------------------
+
+
+def _as_bedrock(tool: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A call as Bedrock sends it for the generated definition: parameters as text, the rest in options."""
+    definition = {
+        f["name"]: f for f in json.loads((ROOT / "docs/tools/bedrock-agent-functions.json").read_text())["functions"]
+    }
+    declared = definition[tool]["parameters"]
+    params = [
+        (name, declared[name]["type"], json.dumps(value) if not isinstance(value, str) else value)
+        for name, value in arguments.items()
+        if name in declared
+    ]
+    options = {name: value for name, value in arguments.items() if name not in declared}
+    if options:
+        params.append(("options", "string", json.dumps(options)))
+    return bedrock_event(tool, *params)
+
+
+def test_every_tool_round_trips_through_its_generated_bedrock_definition() -> None:
+    calls = {
+        "cron_create": {"name": "digest", "prompt": "Summarise", "cron_expr": "0 9 * * 1", "skills": ["web"],
+                        "channel": "!other:example.org", "target_agent": "echo", "recurring": True,
+                        "timezone": "Europe/Madrid", "timeout_seconds": 60},
+        "update_reminder": {"id": "k3v9q2m8xa", "time": "in 2 hours", "prompt": "New prompt", "name": "digest2"},
+        "create_reminder": {"message": "Stand-up", "cron": "0 9 * * 1", "recurring": True, "timezone": "UTC"},
+        "snooze_reminder": {"id": "k3v9q2m8xa", "minutes": 15},
+    }  # fmt: skip
+    for tool, arguments in calls.items():
+        envelope = bedrock_agents.to_envelope(_as_bedrock(tool, arguments))
+        assert envelope["arguments"] == arguments, tool
+        assert validation.parse(tool, envelope["arguments"]).as_dict().items() >= arguments.items()
+
+
+def test_options_values_are_typed_like_parameters() -> None:
+    event = bedrock_event(
+        "cron_create",
+        ("name", "string", "digest"),
+        ("prompt", "string", "Summarise"),
+        ("options", "string", '{"timeout_seconds": "60", "recurring": "yes", "skills": "[web, news]"}'),
+    )
+    args = bedrock_agents.to_envelope(event)["arguments"]
+    assert args["timeout_seconds"] == 60 and args["recurring"] is True and args["skills"] == ["web", "news"]
+
+
+@pytest.mark.parametrize(
+    ("value", "why"),
+    [
+        ('{"timezone": "Europe/Madrid"', "is not valid JSON"),
+        ('["timezone"]', "is not a JSON object"),
+        ("timezone=UTC", "is not valid JSON"),
+        ('{"timeout_seconds": "soon"}', "is not a whole number"),
+    ],
+)
+def test_bad_options_are_a_structured_refusal_the_model_can_fix(value: str, why: str) -> None:
+    event = bedrock_event(
+        "cron_create", ("name", "string", "d"), ("prompt", "string", "p"), ("options", "string", value)
+    )
+    with pytest.raises(ToolError) as err:
+        bedrock_agents.to_envelope(event)
+    assert err.value.code == errors.INVALID_ARGUMENTS and why in err.value.message
+    assert "`options" in err.value.message
+    answer = bedrock_agents.handle(event, Recorder())
+    assert answer["response"]["functionResponse"]["responseState"] == "REPROMPT"
+    assert body(answer)["error"]["code"] == errors.INVALID_ARGUMENTS
+
+
+def test_an_argument_both_as_parameter_and_in_options_is_refused() -> None:
+    event = bedrock_event(
+        "cron_create",
+        ("name", "string", "d"),
+        ("prompt", "string", "p"),
+        ("options", "string", '{"name": "other"}'),
+    )
+    with pytest.raises(ToolError, match="both as a parameter and in `options`"):
+        bedrock_agents.to_envelope(event)
+    unknown = bedrock_event("cron_create", ("name", "string", "d"), ("prompt", "string", "p"),
+                            ("options", "string", '{"room_id": "!other:x"}'))  # fmt: skip
+    with pytest.raises(ToolError) as err:
+        validation.parse("cron_create", bedrock_agents.to_envelope(unknown)["arguments"])
+    assert err.value.code == errors.INVALID_ARGUMENTS  # options never carry identity
 
 
 # --- Bedrock: event -> envelope ------------------------------------------------------------------

@@ -15,6 +15,7 @@ from sandbox.expressions import (
     next_fire,
     validate,
 )
+from tests.support.cron_oracle import cron_fires
 
 MADRID = ZoneInfo("Europe/Madrid")
 
@@ -164,3 +165,34 @@ def test_rate_hours_singular_and_plural() -> None:
 def test_invalid_expressions_and_zones_are_refused(expression: str, zone: str) -> None:
     with pytest.raises(ExpressionError):
         validate(ScheduleTiming(expression, zone))
+
+
+# ------------------------------------------------------------------------------------------ whole minutes
+
+
+COINCIDING = [  # (EventBridge expression, the five-field original it was translated from)
+    ("cron(0 9 * * ? *)", "0 9 * * *"),
+    ("cron(0/30 * * * ? *)", "*/30 * * * *"),
+    ("cron(15 2 ? * SUN *)", "15 2 * * 0"),
+    ("cron(0 0 1 * ? *)", "0 0 1 * *"),
+]
+
+
+@pytest.mark.parametrize(("expression", "original"), COINCIDING)
+@pytest.mark.parametrize("timezone", ["Europe/Madrid", "America/New_York", "UTC"])
+def test_next_fire_from_sub_second_instants_matches_croniter(expression: str, original: str, timezone: str) -> None:
+    """From any instant, even a microsecond before a fire, the next fire is the one the original means.
+    Two months around a DST change in each direction, probed just before, at and after every fire."""
+    timing = ScheduleTiming(expression, timezone)
+    for begin, end in (("2027-02-20T00:00:00", "2027-04-20T00:00:00"), ("2027-09-25T00:00:00", "2027-11-20T00:00:00")):
+        expected = cron_fires(original, timezone, utc(begin), utc(end))
+        assert expected
+        probes = [utc(begin)]
+        for fire in expected:
+            probes += [fire - timedelta(microseconds=1), fire - timedelta(seconds=0.4), fire]
+            probes += [fire + timedelta(microseconds=1), fire + timedelta(seconds=59.999)]
+        for probe in probes:
+            want = next((f for f in expected if f > probe), None)
+            if want is None:
+                continue
+            assert next_fire(timing, probe) == want, probe

@@ -3,6 +3,7 @@ what each provider accepts."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 from typing import Any
@@ -176,21 +177,56 @@ def test_openai_strict_only_where_the_rules_hold() -> None:
     assert "create_reminder" not in strict  # optional arguments: not strict-mode material
 
 
-def test_bedrock_function_details() -> None:
-    functions = by_name(schemas.documents()[schemas.BEDROCK]["functions"])
+BEDROCK_QUOTA_PARAMETERS_PER_FUNCTION = 5  # CreateAgentActionGroup's default quota, "parameters-per-function"
+
+
+def test_bedrock_function_details_fit_the_quota_and_keep_every_argument() -> None:
+    """The committed file, as CreateAgentActionGroup reads it: at most 5 parameters per function; every
+    argument of the models either a parameter or a key named in the `options` parameter."""
+    document = json.loads((ROOT / schemas.BEDROCK).read_text(encoding="utf-8"))
+    functions = by_name(document["functions"])
+    assert list(functions) == list(TOOL_ARGUMENTS)
     for name, function in functions.items():
         assert 1 <= len(function["description"]) <= schemas.BEDROCK_FUNCTION_DESCRIPTION_MAX
+        params = function["parameters"]
+        assert len(params) <= BEDROCK_QUOTA_PARAMETERS_PER_FUNCTION, (name, list(params))
         model = TOOL_ARGUMENTS[name]
-        assert set(function["parameters"]) == set(model.model_fields)
-        for arg, detail in function["parameters"].items():
+        direct = set(params) - {"options"}
+        assert direct <= set(model.model_fields)
+        required = {f for f, info in model.model_fields.items() if info.is_required()}
+        assert required <= direct, name  # a required argument is never hidden in options
+        rare = set(model.model_fields) - direct
+        if rare:
+            options = params["options"]
+            assert options["type"] == "string" and options["required"] is False
+            for arg in rare:
+                assert re.search(rf"\b{arg} \(", options["description"]), (name, arg)
+        else:
+            assert "options" not in params
+        for arg, detail in params.items():
             assert set(detail) == {"type", "description", "required"}
             assert detail["type"] in schemas.BEDROCK_TYPES
             assert 1 <= len(detail["description"]) <= schemas.BEDROCK_PARAMETER_DESCRIPTION_MAX
             assert BEDROCK_NAME.match(arg)
-            assert detail["required"] is model.model_fields[arg].is_required()
-    assert functions["cron_create"]["parameters"]["skills"]["type"] == "array"
+            assert detail["required"] is (arg in required)
+    assert set(functions["cron_create"]["parameters"]) == {"name", "prompt", "cron_expr", "fire_at", "options"}
+    assert set(functions["update_reminder"]["parameters"]) == {"id", "time", "cron", "message", "options"}
     assert functions["snooze_reminder"]["parameters"]["minutes"]["type"] == "integer"
     assert functions["run_now"]["parameters"]["kind"]["type"] == "string"
+
+
+def test_a_tool_with_many_arguments_still_fits_bedrock() -> None:
+    params = {
+        "properties": {f"a{i}": {"type": "string", "description": f"argument {i}"} for i in range(12)},
+        "required": ["a3"],
+    }
+    direct, rare = schemas.bedrock_split("many", params)
+    assert len(direct) == BEDROCK_QUOTA_PARAMETERS_PER_FUNCTION - 1 and "a3" in direct
+    assert sorted(direct + rare) == sorted(params["properties"])
+    options = schemas._options_parameter("many", params, rare)
+    assert len(options["description"]) <= schemas.BEDROCK_PARAMETER_DESCRIPTION_MAX
+    with pytest.raises(ValueError, match="no room"):
+        schemas.bedrock_split("crowded", {**params, "required": ["a0", "a1", "a2", "a3", "a4"]})
 
 
 def test_every_tool_has_a_description() -> None:

@@ -31,13 +31,15 @@ class Request:
 
 def _field(ctx: dict[str, Any], name: str, required: bool) -> str:
     value = ctx.get(name)
+    if isinstance(value, str):
+        value = value.strip()
     if value is None or value == "":
         if required:
             raise refusal("missing_context.required", name=name)
         return ""
     if not isinstance(value, str) or len(value) > MAX_ID or not value.isprintable():
         raise refusal("missing_context.printable", name=name)
-    return value.strip()
+    return value
 
 
 def parse_request(event: Any) -> Request:

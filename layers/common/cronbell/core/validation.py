@@ -97,6 +97,8 @@ def arguments_object(arguments: Any) -> dict[Any, Any]:
             arguments = json.loads(arguments) if arguments.strip() else {}
         except ValueError:
             raise refuse("invalid_arguments.not_json") from None
+        except RecursionError:  # nested deeper than any tool's arguments could be
+            raise refuse("invalid_arguments.too_deep") from None
     if not isinstance(arguments, dict):
         raise refuse("invalid_arguments.not_object")
     return arguments

@@ -6,6 +6,10 @@ InvokeAgent request's `sessionState.sessionAttributes`; the model cannot write s
 parameter the model sends never changes who is acting or where (the strict argument models refuse a
 `room_id` or `user_id` argument).
 
+Bedrock's default quota is 5 parameters per function, so the generated definition
+(docs/tools/bedrock-agent-functions.json) moves a larger tool's rarer arguments into one JSON-object
+string parameter, `options`; this module decodes it and types each key as it would a parameter.
+
 Why not Powertools' `BedrockAgentFunctionResolver` (3.37): it routes to functions registered one by one and
 passes each only the parameters named in its signature, so an argument the model invented is dropped
 silently instead of refused; it coerces loosely (a boolean "yes" becomes False, an integer that does not
@@ -24,7 +28,7 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from cronbell.core import errors
+from cronbell.core import errors, validation
 from cronbell.core.errors import ToolError
 from cronbell.inbound.common import Call, answer, answer_text
 
@@ -37,6 +41,11 @@ REQUIRED_KEYS = ("room_id", "user_id")
 # not_found, ambiguous, unknown_tool, forbidden_channel, unknown_agent, limit_reached, ...) is a REPROMPT:
 # the model reads the error and can correct the call or tell the user.
 FAILURE_CODES = frozenset({errors.MISSING_CONTEXT, errors.INVALID_REQUEST, errors.BACKEND_ERROR, errors.INTERNAL_ERROR})
+
+# The parameter that carries a tool's rarer arguments as one JSON object, so that every function fits
+# Bedrock's default quota of 5 parameters (scripts/schemas.py decides which arguments go there).
+OPTIONS = "options"
+EXAMPLE_OPTIONS = '{"timezone": "Europe/Madrid"}'
 
 _INT = re.compile(r"[+-]?\d+")
 _TRUE = frozenset({"true", "yes", "1"})
@@ -132,6 +141,29 @@ def coerce(name: str, kind: Any, value: Any) -> Any:
     return value  # "string", or a type Bedrock may add later: the strict models judge it
 
 
+def _declared_type(tool: str, argument: str) -> Any:
+    """An argument's type in the run-time contract (None for an argument the tool does not have)."""
+    return validation.contract().get(tool, {}).get("properties", {}).get(argument, {}).get("type")
+
+
+def _options(value: Any) -> dict[str, Any]:
+    """The `options` parameter: the tool's rarer arguments as one JSON object (sent as text)."""
+    if isinstance(value, dict):
+        return value
+    text = value.strip() if isinstance(value, str) else None
+    if text == "":
+        return {}
+    if text is not None:
+        try:
+            parsed = json.loads(text)
+        except ValueError as err:
+            why = f"is not valid JSON ({getattr(err, 'msg', err)}); send an object such as {EXAMPLE_OPTIONS}"
+            raise _bad(OPTIONS, "JSON object", value, why) from None
+        if isinstance(parsed, dict):
+            return parsed
+    raise _bad(OPTIONS, "JSON object", value, f"is not a JSON object such as {EXAMPLE_OPTIONS}")
+
+
 def _mapping(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -162,13 +194,27 @@ def to_envelope(event: Mapping[str, Any]) -> dict[str, Any]:
     if not isinstance(parameters, list):
         raise ToolError(errors.INVALID_REQUEST, "`parameters` must be a list of {name, type, value}")
     arguments: dict[str, Any] = {}
+    options: dict[str, Any] = {}
     for parameter in parameters:
         name = parameter.get("name") if isinstance(parameter, dict) else None
         if not isinstance(name, str) or not name:
             raise ToolError(errors.INVALID_REQUEST, "every parameter needs a `name`")
-        if name in arguments:
+        if name in arguments or (name == OPTIONS and options):
             raise ToolError(errors.INVALID_ARGUMENTS, f"parameter `{name}` was given twice")
+        if name == OPTIONS and _declared_type(function, OPTIONS) is None:
+            options = _options(parameter.get("value"))
+            continue
         arguments[name] = coerce(name, parameter.get("type"), parameter.get("value"))
+    for name, value in options.items():
+        if name in arguments:
+            raise ToolError(
+                errors.INVALID_ARGUMENTS,
+                f"`{name}` was given both as a parameter and in `{OPTIONS}`",
+                {"problems": [f"{name}: given twice"]},
+            )
+        # typed like a parameter of the declared type: "60" for an integer is 60, as Bedrock sends it
+        kind = _declared_type(function, name)
+        arguments[name] = coerce(f"{OPTIONS}.{name}", kind, value) if isinstance(value, str) else value
     return {"tool": function, "arguments": arguments, "context": context}
 
 

@@ -27,11 +27,14 @@ class PermanentChatError(Exception):
     """Delivery will not succeed by retrying (bad token, not in the room, ...): record it, do not retry.
 
     `reason` is short and safe to log and store: an error code and status, never a token or message text.
+    `room_gone`: the room itself is gone or closed to the bot (deleted, left, forbidden), so later runs
+    will fail too; any other permanent refusal concerns this one message only.
     """
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, room_gone: bool = False) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.room_gone = room_gone
 
 
 class ChatSender(Protocol):

@@ -109,6 +109,6 @@ class DiscordChatSender:
                 return str(body.get("id") or "")
             code = body.get("code")
             detail = f" code {code}" if isinstance(code, int) and not isinstance(code, bool) else ""
-            raise PermanentChatError(f"discord answered {answer.status}{detail}")
+            raise PermanentChatError(f"discord answered {answer.status}{detail}", room_gone=answer.status in (403, 404))
 
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import html
+import json
 import time
 import urllib.parse
 from collections.abc import Callable
@@ -24,14 +26,48 @@ def txn_id(idempotency_key: str) -> str:
     return "cronbell-" + hashlib.sha256(idempotency_key.encode("utf-8")).hexdigest()[:40]
 
 
-def message_content(message: ChatMessage) -> dict[str, Any]:
+MAX_CONTENT_BYTES = 60_000
+"""Synapse refuses an event over 65,536 bytes of canonical JSON (413 M_TOO_LARGE); the event's own
+fields (ids, hashes, signatures, room and sender) take the rest."""
+ROOM_GONE = (403, 404)  # not a member, banned, unknown room
+CUT_MARKER = "\n[…]"
+
+
+def content_bytes(content: dict[str, Any]) -> int:
+    """The content's size as the homeserver counts it: compact JSON, UTF-8, control characters escaped
+    (six bytes each, in `body` and again in `formatted_body`)."""
+    return len(json.dumps(content, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+
+
+def _content(message: ChatMessage, body: str, formatted: str) -> dict[str, Any]:
     return {
         "msgtype": "m.text",
-        "body": message.text,
+        "body": body,
         "format": "org.matrix.custom.html",
-        "formatted_body": message.html,
+        "formatted_body": formatted,
         "m.mentions": {"user_ids": list(message.mentions)},
     }
+
+
+def _cut(message: ChatMessage, keep: int) -> dict[str, Any]:
+    body = message.text[:keep].rstrip() + CUT_MARKER
+    return _content(message, body, html.escape(body, quote=False).replace("\n", "<br>"))
+
+
+def message_content(message: ChatMessage) -> dict[str, Any]:
+    """The event content; a message too large for one event is cut, with a visible marker, to the longest
+    start that fits (its HTML then is the escaped plain text)."""
+    content = _content(message, message.text, message.html)
+    if content_bytes(content) <= MAX_CONTENT_BYTES:
+        return content
+    low, high = 0, len(message.text)
+    while low < high:
+        keep = (low + high + 1) // 2
+        if content_bytes(_cut(message, keep)) <= MAX_CONTENT_BYTES:
+            low = keep
+        else:
+            high = keep - 1
+    return _cut(message, low)
 
 
 class MatrixChatSender:
@@ -84,7 +120,7 @@ class MatrixChatSender:
                 refreshed = True  # the cached token may have been rotated: read the secret once more
                 headers = {"Authorization": f"Bearer {self._token(self.token_refresher)}"}
                 continue
-            raise PermanentChatError(f"{errcode} ({answer.status})")
+            raise PermanentChatError(f"{errcode} ({answer.status})", room_gone=answer.status in ROOM_GONE)
         raise TransientChatError(f"still rate limited after {self.max_attempts} attempts")
 
     @staticmethod

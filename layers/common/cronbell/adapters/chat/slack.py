@@ -30,6 +30,7 @@ _ERROR_CODE = re.compile(r"^[a-z0-9_]{1,64}$")
 # `ok: false` errors worth a retry; every other error code is the request's fault and permanent
 # (channel_not_found, not_in_channel, invalid_auth, account_inactive, is_archived, msg_too_long, ...)
 TRANSIENT_ERRORS = frozenset({"ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"})
+ROOM_GONE = frozenset({"channel_not_found", "not_in_channel", "is_archived", "channel_is_archived"})
 
 
 def escape(text: str) -> str:
@@ -83,6 +84,6 @@ class SlackChatSender(ApiSender):
                 raise TransientChatError("slack answered 200 without a JSON body")
             if error in TRANSIENT_ERRORS:
                 raise TransientChatError(f"slack {error} ({answer.status})")
-            raise PermanentChatError(f"slack {error} ({answer.status})")
+            raise PermanentChatError(f"slack {error} ({answer.status})", room_gone=error in ROOM_GONE)
 
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)

@@ -112,6 +112,7 @@ class TelegramChatSender(ApiSender):
                 return str(result.get("message_id") or "") if isinstance(result, dict) else ""
             if 200 <= answer.status < 300:
                 raise TransientChatError(f"telegram answered {answer.status} without ok")
-            raise PermanentChatError(f"telegram answered {answer.status}{_problem(body)}")
+            gone = answer.status == 403 or "chat not found" in str(body.get("description", "")).lower()
+            raise PermanentChatError(f"telegram answered {answer.status}{_problem(body)}", room_gone=gone)
 
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)

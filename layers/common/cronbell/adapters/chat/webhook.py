@@ -94,6 +94,6 @@ class WebhookChatSender:
                 return RetryAfter(1.0 if wait is None else wait)
             if answer.status >= 500:
                 raise TransientChatError(f"webhook answered {answer.status}")
-            raise PermanentChatError(f"webhook answered {answer.status}")
+            raise PermanentChatError(f"webhook answered {answer.status}", room_gone=answer.status in (403, 404, 410))
 
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)

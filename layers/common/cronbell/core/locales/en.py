@@ -41,6 +41,7 @@ TEXTS: dict[str, str] = {
     "error.unknown_tool": "unknown tool {tool!r}; tools: {tools}",
     "error.invalid_arguments": "{problems}",
     "error.invalid_arguments.not_json": "`arguments` is text that is not valid JSON",
+    "error.invalid_arguments.too_deep": "`arguments` is nested too deeply",
     "error.invalid_arguments.not_object": "`arguments` must be a JSON object",
     "error.invalid_arguments.prompt_not_message": "this is an agent call: change its `prompt`, not `message`",
     "error.invalid_arguments.message_not_prompt": "this is a reminder: change its `message`, not `prompt`",

@@ -40,6 +40,7 @@ TEXTS: dict[str, str] = {
     "error.unknown_tool": "herramienta desconocida {tool!r}; herramientas: {tools}",
     "error.invalid_arguments": "{problems}",
     "error.invalid_arguments.not_json": "`arguments` es un texto que no es JSON válido",
+    "error.invalid_arguments.too_deep": "`arguments` está anidado a demasiada profundidad",
     "error.invalid_arguments.not_object": "`arguments` debe ser un objeto JSON",
     "error.invalid_arguments.prompt_not_message": "es una llamada al agente: cambia su `prompt`, no `message`",
     "error.invalid_arguments.message_not_prompt": "es un recordatorio: cambia su `message`, no `prompt`",

@@ -6,7 +6,8 @@ costs time in proportion to the whole table (about 0.16 ms per stored item here:
 backup. This keeps moto's transaction code as it is and changes only the backup: the items the transaction
 names are copied before it runs and put back if it is cancelled, which restores the same state.
 
-Installed only in the bench's own processes; the tests and the sandbox run moto unchanged.
+Installed by the sandbox's moto server (so a clock move over weeks does not slow down as runs pile up in the
+table) and by the bench's processes; the integration tests run moto unchanged.
 """
 
 from __future__ import annotations

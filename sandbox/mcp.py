@@ -1,0 +1,306 @@
+"""MCP for any agent, locally: the tools of `docs/tools/mcp-tools.json`, each call run by ToolsFunction through
+the sandbox's Lambda Invoke API, as a bot's own code would call it.
+
+The context (room, user, agent, zone, locale) is what the bot's code would set: the `/mcp` URL's query string
+over streamable HTTP, the command line over stdio; never the model's arguments, which reach ToolsFunction
+unchanged, so a `room_id` argument is refused there exactly as it is for a bot.
+
+The protocol is the official MCP Python SDK's (a development dependency, imported only when MCP is used). The
+sandbox's HTTP server is the standard library's, so `/mcp` requests are handed to the SDK's ASGI transport
+through a small bridge (`HttpEndpoint`) that runs the SDK on one event loop of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import queue
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable, Mapping
+from http.server import BaseHTTPRequestHandler
+from pathlib import Path
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server import Server, ServerRequestContext
+from mcp.server.stdio import stdio_server
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOLS_FILE = ROOT / "docs" / "tools" / "mcp-tools.json"
+TOOLS_FUNCTION = "ToolsFunction"
+SERVER_NAME = "cronbell-sandbox"
+CONTEXT_KEYS = ("room_id", "user_id", "agent_id", "timezone", "locale")
+REQUIRED_CONTEXT = ("room_id", "user_id")
+INVOKE_TIMEOUT = 120.0  # seconds; above any function's timeout in template.yaml
+INTERNAL_ERROR = "internal_error"  # the tools contract's code for a failure that is not the caller's
+
+Invoke = Callable[[dict[str, Any]], dict[str, Any]]
+ContextOf = Callable[[ServerRequestContext[Any, Any]], dict[str, str]]
+
+
+class MissingContext(ValueError):
+    """The URL or the command line names no room or no user."""
+
+
+# ---------------------------------------------------------------------------------------- contract
+
+
+def context_from(values: Mapping[str, str | None]) -> dict[str, str]:
+    """The tools envelope's `context` from trusted values: room and user required, the rest when given."""
+    context = {key: value for key in CONTEXT_KEYS if (value := (values.get(key) or "").strip())}
+    missing = [key for key in REQUIRED_CONTEXT if key not in context]
+    if missing:
+        raise MissingContext(
+            f"the MCP endpoint needs {' and '.join(missing)} in its URL's query string, as a bot's code sets them: "
+            "/mcp?room_id=ROOM&user_id=USER[&agent_id=AGENT&timezone=TZ&locale=LOCALE]"
+        )
+    return context
+
+
+def load_tools(path: Path = TOOLS_FILE) -> types.ListToolsResult:
+    """`tools/list`: the generated file itself, read on every call so it stays the one source."""
+    return types.ListToolsResult.model_validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+def tool_result(answer: dict[str, Any]) -> types.CallToolResult:
+    """The tools answer as an MCP result: the answer itself as structured content, its text as the one text item."""
+    return types.CallToolResult(
+        content=[types.TextContent(type="text", text=str(answer.get("text", "")))],
+        structured_content=answer,
+        is_error=not answer.get("ok"),
+    )
+
+
+def failure_answer(message: str) -> dict[str, Any]:
+    """A tools-shaped answer for a call that never got one (the function crashed, the sandbox is down)."""
+    return {"ok": False, "error": {"code": INTERNAL_ERROR, "message": message}, "text": message}
+
+
+# ---------------------------------------------------------------------------------------- Invoke API
+
+
+class LambdaInvoker:
+    """ToolsFunction through the Lambda Invoke API at `lambda_url` (`RequestResponse`), as a bot invokes it."""
+
+    def __init__(self, lambda_url: str, function: str = TOOLS_FUNCTION) -> None:
+        self.url = f"{lambda_url.rstrip('/')}/2015-03-31/functions/{urllib.parse.quote(function)}/invocations"
+        self.lambda_url = lambda_url
+
+    def __call__(self, event: dict[str, Any]) -> dict[str, Any]:
+        request = urllib.request.Request(
+            self.url, data=json.dumps(event).encode(), method="POST", headers={"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(request, timeout=INVOKE_TIMEOUT) as response:
+                payload = json.load(response)
+                function_error = response.headers.get("X-Amz-Function-Error")
+        except urllib.error.HTTPError as err:
+            return failure_answer(f"the Lambda endpoint refused the call ({err.code}): {err.read().decode()[:500]}")
+        except (OSError, ValueError) as err:
+            return failure_answer(
+                f"cannot reach the sandbox at {self.lambda_url} ({err}); start it with `python -m sandbox serve`"
+            )
+        if function_error or not isinstance(payload, dict):
+            detail = payload.get("errorMessage") if isinstance(payload, dict) else payload
+            return failure_answer(f"{TOOLS_FUNCTION} failed: {detail}")
+        return payload
+
+
+# ---------------------------------------------------------------------------------------- the server
+
+
+def build_server(invoke: Invoke, context_of: ContextOf) -> Server[Any]:
+    """An MCP server whose tools are cronbell's: listed from the file, each call one ToolsFunction invocation."""
+
+    async def list_tools(
+        ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return load_tools()
+
+    async def call_tool(
+        ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        event = {"tool": params.name, "arguments": params.arguments or {}, "context": context_of(ctx)}
+        answer = await anyio.to_thread.run_sync(invoke, event)
+        return tool_result(answer)
+
+    return Server(SERVER_NAME, version="1", on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def query_context(ctx: ServerRequestContext[Any, Any]) -> dict[str, str]:
+    """The context of an HTTP call: the query string of the request that carried it."""
+    request = ctx.request
+    if request is None:  # the HTTP transport always attaches its request
+        raise MissingContext("this call came without an HTTP request to read the context from")
+    return context_from(request.query_params)
+
+
+# ---------------------------------------------------------------------------------------- stdio
+
+
+def serve_stdio(lambda_url: str, context: dict[str, str]) -> None:
+    """`python -m sandbox mcp`: the same server over stdin/stdout, with the context of the command line."""
+    server = build_server(LambdaInvoker(lambda_url), lambda ctx: context)
+
+    async def run() -> None:
+        async with stdio_server() as (read_stream, write_stream):
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+
+    anyio.run(run)
+
+
+# ---------------------------------------------------------------------------------------- streamable HTTP
+
+
+class HttpEndpoint:
+    """`/mcp` on the Lambda port: the SDK's streamable HTTP transport (stateless, JSON answers: every request
+    carries its own context, so there is no session to keep) on an event loop thread, fed by the standard
+    library's request handler threads."""
+
+    def __init__(self, lambda_url: str) -> None:
+        port = urllib.parse.urlsplit(lambda_url).port
+        self.manager = StreamableHTTPSessionManager(
+            app=build_server(LambdaInvoker(lambda_url), query_context),
+            json_response=True,
+            stateless=True,
+            security_settings=TransportSecuritySettings(  # a web page must not drive the local stack
+                allowed_hosts=[f"127.0.0.1:{port}", f"localhost:{port}"],
+                allowed_origins=[f"http://127.0.0.1:{port}", f"http://localhost:{port}"],
+            ),
+        )
+        self._loop = asyncio.new_event_loop()
+        self._stopped: asyncio.Event | None = None
+        started = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(started,), name="sandbox-mcp", daemon=True)
+        self._thread.start()
+        started.wait(30)
+
+    def _run(self, started: threading.Event) -> None:
+        asyncio.set_event_loop(self._loop)
+
+        async def main() -> None:
+            self._stopped = asyncio.Event()
+            async with self.manager.run():
+                started.set()
+                await self._stopped.wait()
+
+        self._loop.run_until_complete(main())
+
+    def close(self) -> None:
+        if self._stopped is not None and self._loop.is_running():
+            self._loop.call_soon_threadsafe(self._stopped.set)
+        self._thread.join(5)
+
+    def handle(self, handler: BaseHTTPRequestHandler, body: bytes) -> None:
+        """Answer one request on `handler`. A URL without room or user is refused before the SDK sees it, with a
+        JSON-RPC error the MCP client shows as is."""
+        url = urllib.parse.urlsplit(handler.path)
+        try:
+            context_from(dict(urllib.parse.parse_qsl(url.query)))
+        except MissingContext as err:
+            error = {"jsonrpc": "2.0", "id": None, "error": {"code": types.INVALID_PARAMS, "message": str(err)}}
+            data = json.dumps(error).encode()
+            handler.send_response(400)
+            handler.send_header("Content-Type", "application/json")
+            handler.send_header("Content-Length", str(len(data)))
+            handler.end_headers()
+            handler.wfile.write(data)
+            return
+        _AsgiExchange(handler, body, self._loop).run(self.manager.handle_request)
+
+
+class _AsgiExchange:
+    """One HTTP request served by an ASGI app on another thread's loop: the request in, the app's messages
+    written back by the handler thread as they come (chunked when the app gives no length)."""
+
+    _DONE = object()
+
+    def __init__(self, handler: BaseHTTPRequestHandler, body: bytes, loop: asyncio.AbstractEventLoop) -> None:
+        self.handler = handler
+        self.body = body
+        self.loop = loop
+        self.body_sent = False
+        self.outbox: queue.Queue[Any] = queue.Queue()
+        self.disconnected = asyncio.Event()
+        self.chunked = False
+        self.broken = False
+
+    def scope(self) -> dict[str, Any]:
+        h = self.handler
+        url = urllib.parse.urlsplit(h.path)
+        return {
+            "type": "http",
+            "asgi": {"version": "3.0"},
+            "http_version": "1.1",
+            "method": h.command,
+            "scheme": "http",
+            "path": url.path,
+            "raw_path": url.path.encode(),
+            "query_string": url.query.encode(),
+            "root_path": "",
+            "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in h.headers.items()],
+            "client": tuple(h.client_address[:2]),
+            "server": tuple(h.connection.getsockname()[:2]),
+        }
+
+    async def receive(self) -> dict[str, Any]:
+        if not self.body_sent:
+            self.body_sent = True
+            return {"type": "http.request", "body": self.body, "more_body": False}
+        await self.disconnected.wait()
+        return {"type": "http.disconnect"}
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.outbox.put(message)
+
+    def run(self, app: Callable[..., Any]) -> None:
+        future = asyncio.run_coroutine_threadsafe(app(self.scope(), self.receive, self.send), self.loop)
+        future.add_done_callback(lambda _: self.outbox.put(self._DONE))
+        started = False
+        while (message := self.outbox.get()) is not self._DONE:
+            if message["type"] == "http.response.start":
+                started = True
+                self._start(message)
+            elif message["type"] == "http.response.body":
+                self._write(message.get("body", b""), last=not message.get("more_body", False))
+        self.loop.call_soon_threadsafe(self.disconnected.set)
+        error = None if future.cancelled() else future.exception()
+        if error is not None and not started:
+            self._start({"status": 500, "headers": [(b"content-type", b"text/plain")]})
+            self._write(f"MCP endpoint error: {error}".encode(), last=True)
+
+    def _start(self, message: dict[str, Any]) -> None:
+        h = self.handler
+        h.send_response(message["status"])
+        names = set()
+        for key, value in message.get("headers", []):
+            name = key.decode("latin-1")
+            names.add(name.lower())
+            h.send_header(name, value.decode("latin-1"))
+        if "content-length" not in names:
+            self.chunked = True
+            h.send_header("Transfer-Encoding", "chunked")
+        h.end_headers()
+
+    def _write(self, data: bytes, last: bool) -> None:
+        if self.broken:
+            return
+        try:
+            if self.chunked:
+                if data:
+                    self.handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                if last:
+                    self.handler.wfile.write(b"0\r\n\r\n")
+            else:
+                self.handler.wfile.write(data)
+            self.handler.wfile.flush()
+        except OSError:  # the client went away: tell the app, stop writing
+            self.broken = True
+            self.handler.close_connection = True
+            self.loop.call_soon_threadsafe(self.disconnected.set)

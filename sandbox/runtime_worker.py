@@ -1,0 +1,111 @@
+"""One Lambda execution environment for `serve --built`: runs under the runtime's Python (3.12, with
+only the standard library and boto3, as Lambda's image has), imports one handler from what `sam build`
+produced, and runs the invocations the sandbox sends it, one at a time.
+
+    python -I runtime_worker.py HANDLER CODE_DIR [LAYER_DIR ...]
+
+The path is Lambda's: the function's folder first, then each layer's folder (`/opt/python`), then the
+runtime's own packages; the working directory is the function's folder. Invocations arrive as JSON lines
+on standard input; answers leave as JSON lines on the original standard output, which is then pointed at
+standard error so that whatever the handler prints is a log line, as in Lambda.
+
+The virtual clock: each invocation carries the sandbox's `now` (null with the real clock), which this
+process installs into `cronbell.adapters.clock` (the one place cronbell reads the time), as the
+in-process sandbox does.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+import traceback
+from datetime import UTC, datetime
+from typing import Any
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+del sys.path[0]  # this script's folder is no part of the function's path
+sys.path.insert(0, _ROOT)
+from sandbox.lambda_context import ClientContext, LambdaContext  # noqa: E402
+
+sys.path.remove(_ROOT)
+
+
+class _InvocationClock:
+    """The sandbox's time as of the invocation being run (virtual clock), else the system's."""
+
+    def __init__(self) -> None:
+        self.at: datetime | None = None
+
+    def now(self) -> datetime:
+        return self.at if self.at is not None else datetime.now(UTC)
+
+
+def error_payload(err: BaseException, error_type: str | None = None) -> dict[str, Any]:
+    """Lambda's JSON for an unhandled error."""
+    return {
+        "errorMessage": str(err),
+        "errorType": error_type or type(err).__name__,
+        "stackTrace": traceback.format_list(traceback.extract_tb(err.__traceback__)),
+    }
+
+
+def _load(handler: str) -> Any:
+    module_name, _, function_name = handler.rpartition(".")
+    return getattr(importlib.import_module(module_name), function_name)
+
+
+def main(argv: list[str]) -> int:
+    handler_name, code_dir, *layer_dirs = argv
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    os.dup2(2, 1)  # the handler's prints and logs go to standard error
+    sys.path[:0] = [code_dir, *layer_dirs]
+    os.chdir(code_dir)
+    clock = _InvocationClock()
+    try:
+        handler = _load(handler_name)
+        load_error = None
+    except Exception as err:  # Lambda answers every invocation with the import error
+        handler, load_error = (
+            None,
+            error_payload(
+                Exception(f"Unable to import module '{handler_name.rpartition('.')[0]}': {err}"),
+                "Runtime.ImportModuleError",
+            ),
+        )
+    clock_module = sys.modules.get("cronbell.adapters.clock")
+    if clock_module is not None:
+        clock_module.install(clock)
+    answers.write(json.dumps({"ready": True, "python": sys.version.split()[0]}) + "\n")
+    answers.flush()
+    for line in sys.stdin:
+        request = json.loads(line)
+        clock.at = datetime.fromisoformat(request["now"].replace("Z", "+00:00")) if request.get("now") else None
+        client = request.get("client_context")
+        context = LambdaContext(
+            os.environ["AWS_LAMBDA_FUNCTION_NAME"],
+            request["function_arn"],
+            int(os.environ["AWS_LAMBDA_FUNCTION_MEMORY_SIZE"]),
+            request["timeout"],
+            request["request_id"],
+            ClientContext(client) if isinstance(client, dict) else None,
+        )
+        try:
+            if handler is None:
+                raise RuntimeError("no handler")
+            value = handler(request["event"], context)
+            try:
+                answer = json.dumps({"value": value})
+            except (TypeError, ValueError) as err:
+                answer = json.dumps({"error": {"errorMessage": f"Unable to marshal response: {err}",
+                                               "errorType": "Runtime.MarshalError"}})  # fmt: skip
+        except Exception as err:
+            answer = json.dumps({"error": load_error or error_payload(err)})
+        answers.write(answer + "\n")
+        answers.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,123 @@
+"""What `sam build` produces is what runs: the built functions, imported from `.aws-sam/build` by Python
+3.12 processes with only boto3 besides their layer (`python -m sandbox serve --built`), create, list,
+fire and call an agent through the sandbox; the built layer stays within its size budget."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from sandbox.built import BUILD_DIR, RUNTIME_VENV
+from sandbox.demo import SandboxProcess
+from tests.support.sandbox import Bot
+
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("built")]
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILT = ROOT / BUILD_DIR
+SOURCES = ("template.yaml", "samconfig.toml", "functions", "layers/common")
+LAYER_BUDGET_BYTES = 10_000_000  # unzipped; Lambda's own limit is 250 MB, this is the project's cold-start budget
+FUNCTION_BUDGET_BYTES = 100_000
+
+
+def _newest_source() -> float:
+    newest = 0.0
+    for name in SOURCES:
+        path = ROOT / name
+        files = (
+            [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+        )
+        newest = max([newest, *(p.stat().st_mtime for p in files)])
+    return newest
+
+
+@pytest.fixture(scope="session")
+def built() -> Path:
+    """`.aws-sam/build`, rebuilt with `make build` when missing or older than its sources (`make test`
+    has just built it)."""
+    template = BUILT / "template.yaml"
+    fresh = template.exists() and template.stat().st_mtime >= _newest_source()
+    if not fresh or not (ROOT / RUNTIME_VENV / "bin" / "python").exists():
+        subprocess.run(["make", "-s", "build"], cwd=ROOT, check=True, capture_output=True, timeout=900)
+    return BUILT
+
+
+@pytest.fixture
+def sandbox(built: Path) -> Iterator[SandboxProcess]:
+    process = SandboxProcess("--built", "--start", "2030-01-07T08:00:00Z")
+    process.start()
+    yield process
+    process.stop()
+    print(f"--- sandbox log (last lines) ---\n{process.tail()}")
+    process.log.unlink(missing_ok=True)
+
+
+def _size(folder: Path) -> int:
+    return sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
+
+
+def test_the_built_layer_fits_its_budget(built: Path) -> None:
+    layer = built / "CommonLayer"
+    size = _size(layer)
+    print(f"built layer: {size / 1e6:.2f} MB of files")
+    assert 1_000_000 < size <= LAYER_BUDGET_BYTES, f"the built layer holds {size / 1e6:.2f} MB of files"
+    # what the functions import at run time is in it, with bytecode of the runtime's version
+    assert (layer / "python" / "cronbell" / "core" / "contract.json").is_file()
+    assert (layer / "python" / "aws_lambda_powertools").is_dir()
+    assert list((layer / "python" / "cronbell" / "__pycache__").glob("*.cpython-312.pyc"))
+    for function in ("ToolsFunction", "FireFunction", "ReconcileFunction", "EchoAgentFunction"):
+        assert (built / function / "app.py").is_file()
+        assert _size(built / function) <= FUNCTION_BUDGET_BYTES, function
+
+
+def _runtime_processes(parent: int) -> list[tuple[str, str, str]]:
+    """(interpreter, working directory, command line) of the sandbox's worker processes."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            ppid = int(stat.rsplit(")", 1)[1].split()[1])
+            if ppid != parent:
+                continue
+            command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            out.append((os.readlink(entry / "exe"), os.readlink(entry / "cwd"), command))
+        except (OSError, ValueError, IndexError):
+            continue
+    return [p for p in out if "runtime_worker.py" in p[2]]
+
+
+def test_built_functions_create_list_fire_and_call_an_agent(sandbox: SandboxProcess) -> None:
+    assert sandbox.process is not None
+    workers = _runtime_processes(sandbox.process.pid)
+    assert len(workers) == 4, workers  # one warm environment per function of the template
+    for exe, cwd, command in workers:
+        version = subprocess.run([exe, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True)
+        assert version.stdout.strip() == "(3, 12)", (exe, version)
+        assert Path(cwd).parent == BUILT, cwd  # the function's built folder, as /var/task
+        assert "layers/common" not in command
+        if not cwd.endswith("EchoAgentFunction"):  # the example agent has no layer
+            assert command.split()[-1].endswith(f"{BUILD_DIR}/CommonLayer/python"), command
+
+    bot = Bot(sandbox, "!built:localhost")
+    created = bot.call("create_reminder", message="stand-up", time="in 10 minutes")
+    assert created["ok"], created
+    agent = bot.call("cron_create", name="digest", prompt="summarise the week", fire_at="in 20 minutes")
+    assert agent["ok"] and agent["result"]["target_agent"] == "echo", agent
+    listed = bot.call("list_reminders")
+    assert sorted(s["id"] for s in listed["result"]["schedules"]) == sorted(
+        [created["result"]["id"], agent["result"]["id"]]
+    )
+    bad = bot.call("create_reminder", message="x", time="when pigs fly")
+    assert bad["ok"] is False and bad["error"]["code"] == "invalid_time"
+
+    fired = bot.advance(3600)
+    assert [(f["schedule"], f["ok"]) for f in fired] == [(created["result"]["id"], True), (agent["result"]["id"], True)]
+    texts = [m["text"] for m in bot.messages()]
+    assert len(texts) == 2 and "stand-up" in texts[0], texts
+    assert "echo: summarise the week" in texts[1], texts

@@ -1,0 +1,209 @@
+"""Any MCP agent on the local stack: the official SDK's client against a real sandbox process, over streamable HTTP
+(`/mcp` on the Lambda port) and over stdio (`python -m sandbox mcp`), as an IDE or a desktop chat app connects."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import pytest
+from mcp import Client, MCPError, StdioServerParameters
+from mcp_types import INVALID_PARAMS, CallToolResult
+
+from sandbox.app import free_port
+from sandbox.demo import SandboxProcess
+from tests.support.sandbox import Bot
+
+pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("mcp")]
+
+ROOT = Path(__file__).resolve().parents[2]
+TOOLS_FILE = ROOT / "docs" / "tools" / "mcp-tools.json"
+USER = "@ana:localhost"
+ZONE = "Europe/Madrid"
+TRANSPORTS = ["http", "stdio"]
+T = TypeVar("T")
+
+
+@pytest.fixture(scope="module")
+def sandbox() -> Iterator[SandboxProcess]:
+    """One sandbox for the module (each test uses rooms of its own); its virtual clock only moves forward."""
+    process = SandboxProcess("--start", "2030-01-07T08:00:00Z")
+    process.start()
+    yield process
+    process.stop()
+    print(f"--- sandbox log (last lines) ---\n{process.tail()}")
+    process.log.unlink(missing_ok=True)
+
+
+def connect(transport: str, lambda_url: str, room: str, user: str = USER) -> Client:
+    """An MCP client with the context a bot's code would set: the URL's query string, or the command line."""
+    if transport == "http":
+        query = urllib.parse.urlencode(
+            {"room_id": room, "user_id": user, "agent_id": "echo", "timezone": ZONE, "locale": "en"}
+        )
+        return Client(f"{lambda_url}/mcp?{query}")
+    command = ["-m", "sandbox", "mcp", "--room", room, "--user", user, "--agent", "echo", "--timezone", ZONE]
+    command += ["--locale", "en", "--lambda-url", lambda_url]
+    return Client(StdioServerParameters(command=sys.executable, args=command, cwd=str(ROOT), env=dict(os.environ)))
+
+
+def session(client: Client, scenario: Callable[[Client], Awaitable[T]]) -> T:
+    async def run() -> T:
+        async with client:
+            return await scenario(client)
+
+    return anyio.run(run)
+
+
+def answer_of(result: CallToolResult) -> dict[str, Any]:
+    """The tools answer a call carried, checked against the contract's shape on the way."""
+    answer = result.structured_content
+    assert isinstance(answer, dict), result
+    assert [(item.type, getattr(item, "text", None)) for item in result.content] == [("text", answer["text"])]
+    assert result.is_error is not answer["ok"]
+    return answer
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_an_mcp_agent_lists_the_tools_creates_a_reminder_and_it_is_delivered(
+    sandbox: SandboxProcess, transport: str
+) -> None:
+    room = f"!remind-{transport}:localhost"
+    bot = Bot(sandbox, room)
+
+    async def scenario(client: Client) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+        tools = await client.list_tools()
+        created = answer_of(
+            await client.call_tool("create_reminder", {"message": "Water the plants", "time": "in 30 minutes"})
+        )
+        listed = answer_of(await client.call_tool("list_reminders", {}))
+        return tools, created, listed
+
+    tools, created, listed = session(connect(transport, sandbox.url, room), scenario)
+
+    assert (
+        tools.model_dump(by_alias=True, exclude_none=True, mode="json")["tools"]
+        == json.loads(TOOLS_FILE.read_text())["tools"]
+    )
+    assert created["ok"], created
+    reminder = created["result"]["id"]
+    assert [s["id"] for s in listed["result"]["schedules"]] == [reminder]
+    assert listed == bot.call("list_reminders", timezone=ZONE)  # the same answer a bot gets in that room
+
+    fired = sandbox.post("/_sandbox/clock", {"advance_seconds": 3600})["fired"]
+    assert [f["ok"] for f in fired if f["schedule"] == reminder] == [True]
+    (message,) = sandbox.messages(room)
+    assert "Water the plants" in message["text"]
+    assert message["mentions"] == [USER]
+    assert message["ts"] == created["result"]["next_fire"]["utc"]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_refusal_is_an_error_result_carrying_the_tools_answer(sandbox: SandboxProcess, transport: str) -> None:
+    room = f"!refuse-{transport}:localhost"
+
+    async def scenario(client: Client) -> list[dict[str, Any]]:
+        return [
+            answer_of(await client.call_tool("create_reminder", {"message": "Stand-up", "time": "yesterday at 25:99"})),
+            answer_of(await client.call_tool("no_such_tool", {})),
+            answer_of(await client.call_tool("list_reminders", {})),
+        ]
+
+    bad_time, unknown, listed = session(connect(transport, sandbox.url, room), scenario)
+
+    assert (bad_time["ok"], bad_time["error"]["code"]) == (False, "invalid_time")
+    assert (unknown["ok"], unknown["error"]["code"]) == (False, "unknown_tool")
+    assert listed["ok"] and listed["result"]["schedules"] == []  # nothing was created
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_identity_in_the_arguments_is_refused_and_changes_nothing(sandbox: SandboxProcess, transport: str) -> None:
+    room, victim = f"!own-{transport}:localhost", f"!victim-{transport}:localhost"
+
+    async def scenario(client: Client) -> list[dict[str, Any]]:
+        return [
+            answer_of(await client.call_tool(tool, arguments))
+            for tool, arguments in [
+                ("create_reminder", {"message": "Pay me", "time": "in 5 minutes", "room_id": victim}),
+                ("create_reminder", {"message": "Pay me", "time": "in 5 minutes", "user_id": "@boss:localhost"}),
+                (
+                    "cron_create",
+                    {"name": "x", "prompt": "hi", "cron_expr": "0 9 * * *", "context": {"room_id": victim}},
+                ),
+                ("list_reminders", {"room_id": victim}),
+            ]
+        ]
+
+    answers = session(connect(transport, sandbox.url, room), scenario)
+
+    assert [(a["ok"], a["error"]["code"]) for a in answers] == [(False, "invalid_arguments")] * 4
+    sandbox.post("/_sandbox/clock", {"advance_seconds": 3600})
+    for where in (room, victim):
+        assert Bot(sandbox, where).call("list_reminders", include_inactive=True)["result"]["schedules"] == []
+        assert sandbox.messages(where) == []
+
+
+def test_an_mcp_url_without_room_or_user_is_a_clear_error(sandbox: SandboxProcess) -> None:
+    for query, missing in [
+        ("user_id=%40ana%3Alocalhost", "room_id"),
+        ("room_id=!r:localhost", "user_id"),
+        ("", "room_id and user_id"),
+    ]:
+        with pytest.raises(BaseException) as raised:
+            session(Client(f"{sandbox.url}/mcp?{query}"), lambda client: client.list_tools())
+        (error,) = leaves(raised.value)
+        assert isinstance(error, MCPError), error
+        assert error.error.code == INVALID_PARAMS
+        assert f"needs {missing} in its URL's query string" in error.error.message
+
+        request = urllib.request.Request(
+            f"{sandbox.url}/mcp?{query}",
+            data=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode(),
+            headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"},
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=30)
+        assert refused.value.code == 400
+        assert json.load(refused.value)["error"]["message"] == error.error.message
+
+
+def test_the_stdio_command_needs_a_room_and_a_user() -> None:
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-m", "sandbox", "mcp", *args]
+        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+
+    without_room = run("--user", USER)
+    assert without_room.returncode == 2 and "--room" in without_room.stderr
+    blank_user = run("--room", "!r:localhost", "--user", " ")
+    assert blank_user.returncode == 2 and "needs user_id" in blank_user.stderr
+    assert without_room.stdout == blank_user.stdout == ""  # stdout is the protocol's alone
+
+
+def test_over_stdio_without_a_sandbox_the_tools_are_listed_and_a_call_says_what_to_start() -> None:
+    nowhere = f"http://127.0.0.1:{free_port()}"
+
+    async def scenario(client: Client) -> tuple[Any, CallToolResult]:
+        return await client.list_tools(), await client.call_tool("list_reminders", {})
+
+    tools, result = session(connect("stdio", nowhere, "!r:localhost"), scenario)
+
+    assert [t.name for t in tools.tools] == [t["name"] for t in json.loads(TOOLS_FILE.read_text())["tools"]]
+    answer = answer_of(result)
+    assert answer["error"]["code"] == "internal_error"
+    assert f"cannot reach the sandbox at {nowhere}" in answer["text"] and "python -m sandbox serve" in answer["text"]
+
+
+def leaves(error: BaseException) -> list[BaseException]:
+    """The exceptions inside the task groups' exception groups the client raises through."""
+    if isinstance(error, BaseExceptionGroup):
+        return [leaf for inner in error.exceptions for leaf in leaves(inner)]
+    return [error]

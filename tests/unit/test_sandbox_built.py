@@ -1,0 +1,114 @@
+"""`serve --built`'s execution environments: a handler imported in a process of its own, with its own
+environment and path, errors in Lambda's shape, a timeout that kills the process, the virtual clock."""
+
+from __future__ import annotations
+
+import json
+import sys
+import textwrap
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from sandbox.built import BuiltFunction, lambda_environment
+from sandbox.clock import VirtualClock
+from sandbox.lambda_api import LambdaRuntime
+from sandbox.template import FunctionSpec
+
+HANDLER = textwrap.dedent(
+    """
+    import os, sys, time
+    from cronbell.adapters import clock
+
+    def lambda_handler(event, context):
+        if event.get("do") == "fail":
+            raise ValueError("bad input")
+        if event.get("do") == "sleep":
+            time.sleep(event["seconds"])
+        print("a log line, not the answer")
+        return {
+            "now": clock.now().isoformat(),
+            "greeting": os.environ.get("GREETING"),
+            "path0": sys.path[0],
+            "cwd": os.getcwd(),
+            "function": context.function_name,
+            "remaining_ms": context.get_remaining_time_in_millis(),
+            "path": sys.path,
+        }
+    """
+)
+CLOCK = textwrap.dedent(
+    """
+    from datetime import UTC, datetime
+    class SystemClock:
+        def now(self): return datetime.now(UTC)
+    _current = SystemClock()
+    def install(c):
+        global _current
+        _current = c
+    def now(): return _current.now()
+    """
+)
+START = datetime(2030, 1, 7, 8, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def runtime(tmp_path: Path) -> Iterator[LambdaRuntime]:
+    code = tmp_path / "Fn"
+    code.mkdir()
+    (code / "app.py").write_text(HANDLER)
+    layer = tmp_path / "Layer" / "python" / "cronbell" / "adapters"
+    layer.mkdir(parents=True)
+    for folder in (layer.parent, layer):
+        (folder / "__init__.py").write_text("")
+    (layer / "clock.py").write_text(CLOCK)
+    spec = FunctionSpec(
+        logical_id="Fn",
+        name="Fn",
+        arn="arn:aws:lambda:us-east-1:123456789012:function:Fn",
+        code_dir=code,
+        handler="app.lambda_handler",
+        timeout=2,
+        memory=128,
+        environment={"GREETING": "hola"},
+        layer_dirs=[tmp_path / "Layer"],
+        max_retry_attempts=0,
+    )
+    clock = VirtualClock(START)
+    function = BuiltFunction(sys.executable, spec, lambda_environment(spec, {"PYTHONPATH": "/nowhere"}), clock)
+    runtime = LambdaRuntime({"Fn": spec}, clock, lambda arn, body: None, {"Fn": function})
+    runtime.load()
+    yield runtime
+    runtime.close()
+
+
+def _invoke(runtime: LambdaRuntime, event: dict[str, object]) -> tuple[str | None, dict[str, object]]:
+    result = runtime.invoke(runtime.find("Fn"), json.dumps(event).encode())
+    return result.function_error, json.loads(result.payload)
+
+
+def test_a_built_function_runs_in_its_own_process_with_its_own_path_and_clock(runtime: LambdaRuntime) -> None:
+    error, answer = _invoke(runtime, {})
+    assert error is None, answer
+    code_dir = str(runtime.find("Fn").code_dir)
+    assert answer["now"] == START.isoformat()  # the sandbox's virtual clock, not the machine's
+    assert answer["greeting"] == "hola" and answer["function"] == "Fn"
+    assert answer["path0"] == code_dir and answer["cwd"] == code_dir
+    root = str(Path(__file__).resolve().parents[2])
+    assert not [p for p in answer["path"] if p in ("", root) or "layers/common" in p]  # type: ignore[union-attr]
+    assert 0 < int(str(answer["remaining_ms"])) <= 2000
+    runtime.clock.set(datetime(2030, 1, 8, tzinfo=UTC))
+    assert _invoke(runtime, {})[1]["now"] == "2030-01-08T00:00:00+00:00"
+
+
+def test_an_error_keeps_lambdas_shape_and_a_timeout_kills_the_process(runtime: LambdaRuntime) -> None:
+    error, answer = _invoke(runtime, {"do": "fail"})
+    assert error == "Unhandled"
+    assert answer["errorType"] == "ValueError" and answer["errorMessage"] == "bad input"
+    assert any("lambda_handler" in frame for frame in answer["stackTrace"])  # type: ignore[union-attr]
+    error, answer = _invoke(runtime, {"do": "sleep", "seconds": 30})
+    assert error == "Unhandled" and answer["errorType"] == "Sandbox.Timedout"
+    error, answer = _invoke(runtime, {})  # a new process takes the killed one's place
+    assert error is None and answer["greeting"] == "hola"
