@@ -199,7 +199,9 @@ class Bench:
         self.tools_app = load_handler("tools")
         self.fire_app = load_handler("fire")
         self.chat = SinkSender(SinkChat(self.clock))  # type: ignore[arg-type]  # it only reads now()
-        setattr(self.fire_app, "_chat", lambda: self.chat)  # noqa: B010  # the sink, in process
+        from cronbell import wiring
+
+        wiring.deps().chat = lambda: self.chat  # the sink, in process
         self.bare: dict[str, Any] = {}
         self._deser = TypeDeserializer()
 
@@ -224,7 +226,7 @@ class Bench:
     def created(self, answer: dict[str, Any], room: str) -> Target:
         assert answer["ok"], answer
         sid = answer["result"]["id"]
-        from cronbell.adapters.store import schedule_sk
+        from cronbell.adapters.dynamo.codec import schedule_sk
 
         raw = self.stack.ddb.get_item(
             TableName=self.stack.settings.table_name, Key={"room_id": {"S": room}, "sk": {"S": schedule_sk(sid)}}

@@ -12,10 +12,12 @@ Seeding writes, with BatchWriteItem, copies of the items the create path wrote f
 (schedule, dedupe pointer, room count); it creates no Scheduler entries, which the fire path of an active
 one-shot never reads.
 
-Cross-check (`sandbox_storm`): a smaller storm end to end through the sandbox, as a bot and Scheduler
-would drive it: reminders created through the Lambda Invoke endpoint, then the virtual clock moved past
-their minute, which makes the sandbox's scheduler engine fire every one through the fire function and the
-webhook sink over HTTP.
+The sandbox's engine (`sandbox_storm`, `sandbox_month`), end to end as a bot and Scheduler would drive it:
+reminders created through the Lambda Invoke endpoint, then one virtual clock move, which makes the sandbox's
+scheduler engine fire every occurrence through the fire function and the webhook sink over HTTP. The storm
+has N one-shots due in one minute; the month has recurring reminders (daily, weekday, weekly, monthly) and
+moves the clock 30 days. The sandbox, its moto server and the functions share one process, so its CPU time
+per fire covers all three.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ import sys
 import time
 import uuid
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -48,7 +52,7 @@ def seed(endpoint: str, count: int, prefix: str = "") -> tuple[dict[str, str], l
     import boto3
     from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
-    from cronbell.adapters.store import ROOM_SK, dedupe_sk, schedule_sk
+    from cronbell.adapters.dynamo.codec import ROOM_SK, dedupe_sk, schedule_sk
     from cronbell.core.models import new_id
     from cronbell.usecases import tools
     from tests.support.aws import START, FakeClock, provision
@@ -130,7 +134,9 @@ def fire_all(targets_file: str, out_file: str) -> None:
 
     sink = SinkChat(_Now())  # type: ignore[arg-type]
     chat = SinkSender(sink)
-    app._chat = lambda: chat
+    from cronbell import wiring
+
+    wiring.deps().chat = lambda: chat
     after_import_mb = peak_rss_mb()
     cpu0 = _cpu_seconds()
     outcomes: Counter[str] = Counter()
@@ -215,51 +221,65 @@ def combine(workers: list[dict[str, Any]]) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------- sandbox
 
 
-def sandbox_storm(count: int) -> dict[str, Any]:
-    """`count` reminders due in one minute, created and fired end to end through the sandbox."""
+@contextmanager
+def _sandbox(start: datetime) -> Iterator[tuple[Any, Any]]:
+    """A sandbox in this process (sink chat, virtual clock from `start`) and a Lambda client on it."""
     import logging
-    import urllib.request
 
     import boto3
     from botocore.config import Config
 
     from sandbox.app import Options, Sandbox, free_port
-    from tests.support.envelopes import envelope
 
     logging.getLogger("sandbox").setLevel(logging.ERROR)  # its notes would interleave with the table
-    start = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
-    due = start + timedelta(minutes=30)
     options = Options(lambda_port=free_port(), aws_port=free_port(), chat="sink", clock="virtual", start=start)
     with Sandbox(options) as sandbox:
         lam = boto3.client(
             "lambda",
             endpoint_url=sandbox.lambda_endpoint,
             region_name=REGION,
-            config=Config(read_timeout=600, retries={"max_attempts": 1}),
+            config=Config(read_timeout=900, retries={"max_attempts": 1}),
         )
+        yield sandbox, lam
+
+
+def _create(lam: Any, room: str, arguments: dict[str, Any]) -> None:
+    from tests.support.envelopes import envelope
+
+    event = envelope("create_reminder", arguments, room=room)
+    answer = json.loads(lam.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event))["Payload"].read())
+    if not answer.get("ok"):
+        raise RuntimeError(f"sandbox create failed: {answer}")
+
+
+def _move(sandbox: Any, body: dict[str, Any]) -> tuple[list[dict[str, Any]], float, float]:
+    """`POST /_sandbox/clock` over HTTP: the fires, the wall seconds, and the process's CPU seconds."""
+    import urllib.request
+
+    request = urllib.request.Request(
+        f"{sandbox.lambda_endpoint}/_sandbox/clock",
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    t0, cpu0 = time.perf_counter(), time.process_time()
+    with urllib.request.urlopen(request, timeout=900) as reply:
+        fired: list[dict[str, Any]] = json.loads(reply.read())["fired"]
+    return fired, time.perf_counter() - t0, time.process_time() - cpu0
+
+
+def sandbox_storm(count: int) -> dict[str, Any]:
+    """`count` reminders due in one minute, created and fired end to end through the sandbox."""
+    start = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+    due = start + timedelta(minutes=30)
+    with _sandbox(start) as (sandbox, lam):
         rooms = [f"!sbx{n // ROOM_SIZE}:bench.example.org" for n in range(count)]
         t0 = time.perf_counter()
         for n, room in enumerate(rooms):
-            event = envelope(
-                "create_reminder",
-                {"message": f"sandbox storm {n}", "time": due.strftime("%Y-%m-%d %H:%M"), "timezone": "UTC"},
-                room=room,
-            )
-            answer = json.loads(lam.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event))["Payload"].read())
-            if not answer.get("ok"):
-                raise RuntimeError(f"sandbox create failed: {answer}")
+            arguments = {"message": f"sandbox storm {n}", "time": due.strftime("%Y-%m-%d %H:%M"), "timezone": "UTC"}
+            _create(lam, room, arguments)
         create_s = time.perf_counter() - t0
-        body = json.dumps({"advance_seconds": 3600}).encode()
-        request = urllib.request.Request(
-            f"{sandbox.lambda_endpoint}/_sandbox/clock",
-            data=body,
-            method="POST",
-            headers={"Content-Type": "application/json"},
-        )
-        t0 = time.perf_counter()
-        with urllib.request.urlopen(request, timeout=600) as reply:
-            fired = json.loads(reply.read())["fired"]
-        fire_s = time.perf_counter() - t0
+        fired, fire_s, cpu_s = _move(sandbox, {"advance_seconds": 3600})
         posted = sum(len(sandbox.messages(room)) for room in sorted(set(rooms)))
     return {
         "schedules": count,
@@ -269,7 +289,40 @@ def sandbox_storm(count: int) -> dict[str, Any]:
         "fired_ok": sum(1 for f in fired if f["ok"]),
         "fire_s": fire_s,
         "fires_per_s": len(fired) / fire_s if fire_s else 0.0,
+        "cpu_ms_per_fire": cpu_s / len(fired) * 1000 if fired else 0.0,
         "messages": posted,
+    }
+
+
+def month_mix(n: int) -> str:
+    """The n-th of the month's recurring reminders: of every ten, four daily, three on weekdays, two weekly
+    and one monthly, at times spread over the day."""
+    minute, hour = (7 * n) % 60, 6 + n % 14
+    kind = n % 10
+    if kind < 4:
+        return f"{minute} {hour} * * *"
+    if kind < 7:
+        return f"{minute} {hour} * * 1-5"
+    if kind < 9:
+        return f"{minute} {hour} * * {n % 7}"
+    return f"{minute} {hour} {1 + n % 28} * *"
+
+
+def sandbox_month(count: int, days: int = 30) -> dict[str, Any]:
+    """`count` recurring reminders (see month_mix) in rooms of ten, then one clock move of `days` days."""
+    start = datetime(2026, 11, 30, 0, 0, tzinfo=UTC)
+    with _sandbox(start) as (sandbox, lam):
+        for n in range(count):
+            _create(lam, f"!month{n // 10}:bench.example.org", {"message": f"month {n}", "cron": month_mix(n)})
+        fired, move_s, cpu_s = _move(sandbox, {"advance_seconds": days * 86400})
+    return {
+        "schedules": count,
+        "days": days,
+        "fired": len(fired),
+        "fired_ok": sum(1 for f in fired if f["ok"]),
+        "move_s": move_s,
+        "fires_per_s": len(fired) / move_s if move_s else 0.0,
+        "cpu_ms_per_fire": cpu_s / len(fired) * 1000 if fired else 0.0,
     }
 
 
@@ -284,16 +337,18 @@ def main() -> None:
     box = sub.add_parser("sandbox", help="a storm end to end through the sandbox")
     box.add_argument("count", type=int)
     box.add_argument("out", help="where to write the figures (JSON)")
+    month = sub.add_parser("month", help="a month of virtual time with recurring reminders, through the sandbox")
+    month.add_argument("count", type=int)
+    month.add_argument("out", help="where to write the figures (JSON)")
     args = parser.parse_args()
     if args.command == "fire":
         fire_all(args.targets, args.out)
     elif args.command == "serve":
         serve(args.url_file)
-    else:
-        from sandbox import motofast
-
-        motofast.install()
+    elif args.command == "sandbox":
         Path(args.out).write_text(json.dumps(sandbox_storm(args.count)))
+    else:
+        Path(args.out).write_text(json.dumps(sandbox_month(args.count)))
 
 
 if __name__ == "__main__":

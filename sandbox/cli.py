@@ -8,17 +8,14 @@ import json
 import logging
 import signal
 import sys
-import threading
+import time
 import urllib.parse
 from pathlib import Path
-from types import FrameType
-from typing import Any
 
 from sandbox.app import ROOT, Options, Sandbox
 from sandbox.built import BuildMissing, built_root, runtime_python
 from sandbox.clock import parse_instant
-from sandbox.lambda_context import ClientContext
-from sandbox.seed import rooms_of, seed
+from sandbox.invoke import invoke_extras, run_event
 
 DEFAULT_LAMBDA_URL = "http://127.0.0.1:3001"
 
@@ -104,20 +101,19 @@ def _options(args: argparse.Namespace, **overrides: object) -> Options:
     return options
 
 
-def _raise_exit(signum: int, frame: FrameType | None) -> None:
-    raise SystemExit(0)
-
-
 def serve(args: argparse.Namespace) -> int:
+    """Run until SIGTERM or Ctrl-C. The signal handlers only note the request: raising from a handler
+    can land inside a lock's bookkeeping and leave the process hanging."""
     options = _options(args, lambda_port=args.lambda_port, aws_port=args.aws_port, chat=args.chat, clock=args.clock)
-    signal.signal(signal.SIGTERM, _raise_exit)
+    requested: list[int] = []
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(signum, lambda received, frame: requested.append(received))
     sandbox = Sandbox(options)
     try:
         sandbox.start()
         print(banner(sandbox), flush=True)
-        threading.Event().wait()
-    except KeyboardInterrupt:
-        pass
+        while not requested:
+            time.sleep(0.2)
     finally:
         sandbox.stop()
     return 0
@@ -207,11 +203,10 @@ def invoke(args: argparse.Namespace) -> int:
     else:
         payload = Path(args.event).read_bytes()
     out = sys.stdout
-    extra = _invoke_extras(args.event)
-    if extra:
-        print(f"with {extra['path']}: {', '.join(k for k in ('client_context', 'environment') if k in extra)}",
-              file=sys.stderr)  # fmt: skip
-    sandbox = Sandbox(_options(args, lambda_port=0, aws_port=0, environment=extra.get("environment", {})))
+    extras = invoke_extras(args.event)
+    if extras.path:
+        print(f"with {extras.path}: {extras.summary()}", file=sys.stderr)
+    sandbox = Sandbox(_options(args, lambda_port=0, aws_port=0, environment=extras.environment))
     # the handlers' logs go to stderr, as `sam local invoke` keeps them apart from the answer
     with contextlib.redirect_stdout(sys.stderr):
         try:
@@ -227,32 +222,8 @@ def invoke(args: argparse.Namespace) -> int:
             except ValueError as err:
                 print(f"the event is not JSON: {err}", file=sys.stderr)
                 return 2
-            runtime = sandbox.runtime
-
-            def call(function: str, seed_event: dict[str, object]) -> object:
-                return json.loads(runtime.invoke(runtime.find(function), json.dumps(seed_event).encode()).payload)
-
-            event, notes = seed(spec.logical_id, event, call)
-            for note in notes:
-                print(note, file=sys.stderr)
-            client_context = ClientContext(extra["client_context"]) if "client_context" in extra else None
-            result = runtime.invoke(spec, json.dumps(event).encode(), client_context)
-            runtime.wait_background()
-            for room in rooms_of(event):
-                for message in sandbox.messages(room):
-                    print(f"posted in {room}: {message['text']}", file=sys.stderr)
+            result = run_event(sandbox, spec.logical_id, event, extras)
         finally:
             sandbox.stop()
     print(json.dumps(json.loads(result.payload), indent=2, ensure_ascii=False), file=out)
     return 1 if result.function_error else 0
-
-
-def _invoke_extras(event_path: str | None) -> dict[str, Any]:
-    """What an event needs besides itself (events/invoke/<same name>): a client context, environment."""
-    if not event_path or event_path == "-":
-        return {}
-    path = Path(event_path).parent / "invoke" / Path(event_path).name
-    if not path.is_file():
-        return {}
-    extra: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-    return {**extra, "path": str(path)}

@@ -149,10 +149,10 @@ class SchedulerEngine:
         )
 
     def next_due(self) -> datetime | None:
-        """The earliest fire after the clock's current time, of every enabled schedule."""
-        with self._lock:
-            found = [due.when for due in self._plan(self.schedules(), self.last, self.last, {})]
-        return min(found, default=None)
+        """The earliest fire after the last clock move, of every enabled schedule (without waiting for a move
+        under way, so the console answers during a long one)."""
+        last = self.last
+        return min((due.when for due in self._plan(self.schedules(), last, last, {})), default=None)
 
     # ------------------------------------------------------------------ firing
 

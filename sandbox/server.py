@@ -126,7 +126,10 @@ class _Handler(BaseHTTPRequestHandler):
         elif url.path == "/_sandbox/info":
             self._send(200, sandbox.info())
         elif url.path == "/_sandbox/ui":
-            self._page(ui.render(ui.read(sandbox), query.get("note", "")))
+            if sandbox.ready:
+                self._page(ui.render(ui.read(sandbox), query.get("note", "")))
+            else:
+                self._send(503, {"error": "the sandbox is starting"})
         else:
             self._send(404, {"error": f"no route {url.path}"})
 

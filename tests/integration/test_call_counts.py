@@ -21,7 +21,7 @@ from cronbell.adapters import aws
 from tests.support.aws import ROOT, Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
-from tests.support.handlers import LambdaContext, configure_env, invoke, load_handler
+from tests.support.handlers import LambdaContext, configure_env, invoke
 
 SLOT = "2026-11-30T08:30:00Z"
 
@@ -43,8 +43,7 @@ class EchoAgents:
 def calls(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str]]:
     """AWS API calls made by the handlers' clients while the test runs, by operation name."""
     configure_env(stack)
-    fire_app = load_handler("fire")
-    monkeypatch.setattr(fire_app, "LambdaAgents", EchoAgents)
+    monkeypatch.setattr(wiring, "LambdaAgents", EchoAgents)
     counter: Counter[str] = Counter()
 
     def count(event_name: str, **_: Any) -> None:
@@ -61,7 +60,7 @@ def calls(stack: Stack, monkeypatch: pytest.MonkeyPatch) -> Iterator[Counter[str
 @pytest.fixture
 def chat(monkeypatch: pytest.MonkeyPatch) -> RecordingChat:
     recorder = RecordingChat()
-    monkeypatch.setattr(load_handler("fire"), "_chat", lambda: recorder)
+    monkeypatch.setattr(wiring, "build_sender", lambda settings: recorder)
     EchoAgents.calls = 0
     return recorder
 

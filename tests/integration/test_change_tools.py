@@ -10,7 +10,6 @@ from cronbell.core import errors
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
-from cronbell.usecases.fire import FireDeps
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
@@ -19,9 +18,8 @@ from tests.support.tools import assert_consistent, call, live_items, ok
 
 
 def fire(stack: Stack, sid: str, slot: str) -> dict[str, Any]:
-    fd = FireDeps(deps=stack.deps(), chat=lambda: RecordingChat())
     event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot}
-    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), fd)
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: RecordingChat()))
 
 
 def item(stack: Stack, sid: str) -> dict[str, Any]:
@@ -192,3 +190,29 @@ def test_snooze_recurring_moves_only_the_next_occurrence(stack: Stack) -> None:
     assert fire(stack, sid, "2026-11-30T09:30:00Z")["outcome"] == "delivered"
     ok(call(stack, "delete_reminder", {"id": sid}))
     assert stack.entries() == {}
+
+
+def test_snoozes_add_up(stack: Stack) -> None:
+    """Daily at 12:00, snoozed 60 minutes twice: 14:00, and 12:00 stays skipped."""
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 12 * * *"}))["id"]
+    assert ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 60}))["next_fire"]["local"].endswith(
+        "T13:00:00+01:00"
+    )
+    second = ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 60}))
+    assert second["next_fire"]["local"] == "2026-11-30T14:00:00+01:00"
+    assert stack.entries()[f"{sid}-snooze"]["ScheduleExpression"] == "at(2026-11-30T13:00:00)"
+    assert_consistent(stack)
+    assert fire(stack, sid, "2026-11-30T11:00:00Z")["outcome"] == "skipped"
+    assert fire(stack, sid, "2026-11-30T13:00:00Z")["outcome"] == "delivered"
+    assert fire(stack, sid, "2026-12-01T11:00:00Z")["outcome"] == "delivered"
+
+
+def test_skips_form_a_set(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *"}))["id"]
+    assert ok(call(stack, "skip_next", {"id": sid}))["skipped"] == "2026-11-30T09:00:00Z"
+    second = ok(call(stack, "skip_next", {"id": sid}))
+    assert second["skipped"] == "2026-12-01T09:00:00Z"
+    assert second["next_fire"]["local"] == "2026-12-02T10:00:00+01:00"
+    assert fire(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
+    assert fire(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "skipped"
+    assert fire(stack, sid, "2026-12-02T09:00:00Z")["outcome"] == "delivered"

@@ -10,23 +10,23 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import pytest
 
 from cronbell.adapters.chat.base import ChatMessage
+from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.scheduler import SchedulerGateway
-from cronbell.adapters.store import ScheduleStore
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.fire import FireDeps
 from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack, provision
 from tests.support.envelopes import OTHER_ROOM, ROOM, envelope
 from tests.support.faults import CallLog, Crash
+from tests.support.lambda_timing import RETRY_GAPS_SECONDS, lambda_retries, remaining_on
 from tests.support.tools import assert_consistent
 
 pytestmark = pytest.mark.slow
@@ -84,7 +84,7 @@ def deps_with(stack: Stack, log: CallLog, started: list[dict[str, Any]]) -> Deps
             raise Crash("invoke")
 
     return stack.deps(
-        store=ScheduleStore(log.wrap(stack.ddb), s.table_name, s.retention_days),
+        store=DynamoStore(log.wrap(stack.ddb), s.table_name, s.retention_days),
         scheduler=SchedulerGateway(
             log.wrap(stack.scheduler), s.schedule_group, s.fire_function_arn, s.scheduler_role_arn, s.scheduler_dlq_arn
         ),
@@ -92,9 +92,10 @@ def deps_with(stack: Stack, log: CallLog, started: list[dict[str, Any]]) -> Deps
     )
 
 
-def run_fire(deps: Deps, chat: IdempotentChat, event: dict[str, Any], now: Any) -> dict[str, Any]:
-    fd = FireDeps(deps=deps, chat=lambda: chat, agents=EchoAgents())
-    return fire_uc.fire(parse_fire_event(event, now), fd)
+def run_fire(stack: Stack, deps: Deps, chat: IdempotentChat, event: dict[str, Any]) -> dict[str, Any]:
+    """One attempt of the fire function, with its real timeout; its waits move the fake clock."""
+    wired = replace(deps, chat=lambda: chat, agents=EchoAgents(), sleep=lambda s: stack.clock.advance(seconds=s))
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), wired, remaining_on(stack.clock))
 
 
 def create(stack: Stack, tool: str, args: dict[str, Any]) -> str:
@@ -134,7 +135,7 @@ def fire_scenario(created: tuple[str, dict[str, Any]], slot: str) -> Scenario:
 
     return Scenario(
         prepare=prepare,
-        run=lambda stack, deps, ctx, chat: run_fire(deps, chat, ctx["event"], stack.clock.now()),
+        run=lambda stack, deps, ctx, chat: run_fire(stack, deps, chat, ctx["event"]),
         kind="fire",
     )
 
@@ -199,13 +200,17 @@ def play(stack: Stack, name: str, fault: CallLog, mode: str, chat_crash: bool = 
             answer = scenario.run(stack, healthy, ctx, chat)
             cell.outcome += " -> retried " + ("ok" if answer["ok"] else answer["error"]["code"])
         else:
-            stack.clock.advance(seconds=70)  # Lambda retries once the killed attempt's lease is over
-            out = run_fire(healthy, chat, ctx["event"], stack.clock.now())
-            cell.outcome += f" -> retried {out['outcome']}"
+            # Lambda's own retries: a minute after the failed attempt, then two minutes later
+            retries = lambda_retries(
+                stack.clock, lambda _: run_fire(stack, healthy, chat, ctx["event"]), RETRY_GAPS_SECONDS[0]
+            )
+            cell.outcome += " -> retried " + ", ".join(retries.outcomes)
+            if retries.result is None:
+                cell.violations.append("every retry failed: the event went to the dead-letter queue")
     for event in started:  # run_now's asynchronous fire
-        run_fire(healthy, chat, {**event}, stack.clock.now())
+        run_fire(stack, healthy, chat, {**event})
     stack.clock.advance(minutes=20)
-    reconcile(stack.deps(), lambda: chat)
+    reconcile(stack.deps(chat=lambda: chat))
 
     # invariant 1: items and entries agree, counters match
     try:
@@ -262,5 +267,5 @@ def _fire_calls(endpoint: str, clock: Any, name: str) -> int:
     stack = provision(endpoint, clock.__class__(clock.current))
     ctx = SCENARIOS[name].prepare(stack)
     log = CallLog()
-    run_fire(deps_with(stack, log, []), IdempotentChat(), ctx["event"], stack.clock.now())
+    run_fire(stack, deps_with(stack, log, []), IdempotentChat(), ctx["event"])
     return len(log.calls)

@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from cronbell.adapters.store import ScheduleStore
+from cronbell.adapters.dynamo import DynamoStore
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
-from cronbell.usecases.fire import FireDeps, RetryLater
+from cronbell.usecases.fire import RetryLater
 from tests.support.aws import Stack
 from tests.support.chat import PermanentChatError, RecordingChat, TransientChatError
 from tests.support.envelopes import ROOM, USER, envelope
@@ -38,12 +38,12 @@ def scheduler_input(sid: str, slot: str, attempt: int = 1) -> dict[str, Any]:
 def run(
     stack: Stack, chat: RecordingChat, event: dict[str, Any], metrics: list[str] | None = None, **deps: Any
 ) -> dict[str, Any]:
-    fd = FireDeps(
-        deps=stack.deps(**deps),
+    wired = stack.deps(
         chat=lambda: chat,
         metric=lambda name, value: metrics.append(name) if metrics is not None else None,
+        **deps,
     )
-    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), fd)
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), wired)
 
 
 def test_one_shot_delivered_once_then_marked_fired(stack: Stack) -> None:
@@ -104,7 +104,7 @@ def test_a_claim_colliding_with_another_transaction_is_tried_again_at_once(stack
     sid = create(stack, cron="0 9 * * *")
     chat = RecordingChat()
     log = CallLog(fail_at=1, failure="conflict")  # the schedule's read, then the claim
-    store = ScheduleStore(log.wrap(stack.ddb), stack.settings.table_name, stack.settings.retention_days)
+    store = DynamoStore(log.wrap(stack.ddb), stack.settings.table_name, stack.settings.retention_days)
     assert run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"), store=store)["outcome"] == "delivered"
     assert log.calls == ["get_item", "transact_write_items", "transact_write_items", "transact_write_items"]
     assert len(chat.sent) == 1
@@ -126,7 +126,10 @@ def test_five_concurrent_fires_of_one_slot_post_once(stack: Stack) -> None:
     with ThreadPoolExecutor(5) as pool:
         outcomes = list(pool.map(one, range(5)))
     assert len(chat.sent) == 1
-    assert sorted(outcomes) == ["delivered"] + ["duplicate"] * 4
+    # the copies that met the live claim asked Lambda to retry; their retries find the slot done
+    assert sorted(outcomes) == ["delivered"] + ["retry"] * 4
+    barrier = threading.Barrier(1)
+    assert one(0) == "duplicate"
 
 
 def test_unknown_schedule_sends_nothing_and_removes_orphan_entry(stack: Stack) -> None:
@@ -163,9 +166,10 @@ def test_crashed_attempt_is_taken_over_after_the_lease(stack: Stack) -> None:
     sid = create(stack, cron="0 9 * * *")
     schedule = stack.deps().store.get(ROOM, sid)
     assert schedule is not None
-    stack.deps().store.claim_slot(schedule, "2026-12-01T08:00:00Z", stack.clock.now(), 900)  # then "crash"
+    stack.deps().store.claim_slot(ROOM, sid, "2026-12-01T08:00:00Z", stack.clock.now(), 900, schedule)  # then "crash"
     chat = RecordingChat()
-    assert run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))["outcome"] == "duplicate"
+    with pytest.raises(RetryLater):  # a live claim is never answered as done: Lambda retries
+        run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
     stack.clock.advance(seconds=901)
     assert run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))["outcome"] == "delivered"
     assert len(chat.sent) == 1
@@ -228,17 +232,18 @@ def test_no_post_after_a_successful_delete_answer(stack: Stack) -> None:
 
 
 def test_posted_but_not_recorded_is_recorded_by_the_retry_without_posting_again(stack: Stack) -> None:
-    from cronbell.adapters.store import ScheduleStore
+    from cronbell.adapters.aws import AwsError
+    from cronbell.adapters.dynamo import DynamoStore
     from tests.support.faults import throttling
 
-    class UnrecordingStore(ScheduleStore):
+    class UnrecordingStore(DynamoStore):
         def complete_slot(self, *args: Any, **kwargs: Any) -> None:
-            raise throttling("TransactWriteItems")
+            raise AwsError(throttling("TransactWriteItems"))
 
     sid = create(stack, time="2026-11-30 10:00")
     chat = RecordingChat()
     broken = UnrecordingStore(stack.ddb, stack.settings.table_name, stack.settings.retention_days)
-    fd = FireDeps(deps=stack.deps(store=broken), chat=lambda: chat, sleep=lambda s: None)
+    fd = stack.deps(store=broken, chat=lambda: chat)
     event = parse_fire_event(scheduler_input(sid, "2026-11-30T09:00:00Z"), stack.clock.now())
     with pytest.raises(RetryLater):
         fire_uc.fire(event, fd)

@@ -509,8 +509,40 @@ def test_bedrock_and_gateway_shapes_never_fail(
     wiring.deps().start_fire = started.append
     harness = Harness(small_stack, through_bedrock, [aws.client("dynamodb"), aws.client("scheduler")], started)
 
+    # Hypothesis mixes constants of the imported modules into what it generates, so the generated examples
+    # shift as the code grows; these explicit ones keep the successful paths reached whatever it draws.
+    bedrock_call = {
+        "messageVersion": "1.0",
+        "actionGroup": "cronbell",
+        "sessionAttributes": {"room_id": ROOM, "user_id": USER},
+    }
+    gateway_headers = {"X-Cronbell-Room-Id": ROOM, "X-Cronbell-User-Id": USER}
+
     @fuzz(INBOUND)
     @given(bedrock=st.booleans(), event=bedrock_events, call=gateway_calls)
+    @example(bedrock=True, event={**bedrock_call, "function": "cron_list", "parameters": []}, call=({}, {}))
+    @example(
+        bedrock=True,
+        event={
+            **bedrock_call,
+            "function": "cron_create",
+            "parameters": [
+                {"name": "name", "type": "string", "value": "brief"},
+                {"name": "prompt", "type": "string", "value": "Summarise"},
+                {"name": "cron_expr", "type": "string", "value": "0 9 * * 1"},
+                {"name": "options", "type": "string", "value": '{"skills": ["web"], "timeout_seconds": "60"}'},
+            ],
+        },
+        call=({}, {}),
+    )
+    @example(
+        bedrock=False,
+        event={},
+        call=(
+            {},
+            {"bedrockAgentCoreToolName": "cronbell___cron_list", "bedrockAgentCorePropagatedHeaders": gateway_headers},
+        ),
+    )
     def run(bedrock: bool, event: Any, call: tuple[Any, dict[str, Any]]) -> None:
         if bedrock:
             harness.check(event)
@@ -584,7 +616,7 @@ def test_fire_handler_never_raises_nor_posts_for_unknown_schedules(
     configure_env(small_stack)
     seeded = seed(small_stack)
     chat = RecordingChat()
-    monkeypatch.setattr(load_handler("fire"), "_chat", lambda: chat)
+    monkeypatch.setattr(wiring, "build_sender", lambda settings: chat)
     before = snapshot(small_stack)
     outcomes: dict[str, int] = {}
 
@@ -628,7 +660,7 @@ def test_static_input_naming_a_missing_prompt_file_claims_nothing(
 ) -> None:
     configure_env(stack)
     chat = RecordingChat()
-    monkeypatch.setattr(load_handler("fire"), "_chat", lambda: chat)
+    monkeypatch.setattr(wiring, "build_sender", lambda settings: chat)
     event = {"room_id": ROOM, "static": "x", "action": {"target_agent": "echo", "prompt_template": "nope.txt"}}
     assert invoke("fire", event)["outcome"] == "invalid_input"
     assert stack.items() == [] and chat.sent == []
@@ -639,7 +671,7 @@ def test_fire_input_with_another_room_leaves_the_live_schedule_alone(
 ) -> None:
     configure_env(stack)
     chat = RecordingChat()
-    monkeypatch.setattr(load_handler("fire"), "_chat", lambda: chat)
+    monkeypatch.setattr(wiring, "build_sender", lambda settings: chat)
     answer = tools.handle(envelope("create_reminder", {"message": "m", "cron": "0 9 1 * 5"}), stack.deps())
     sid = answer["result"]["id"]
     before = stack.entries()

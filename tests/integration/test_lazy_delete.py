@@ -9,8 +9,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from cronbell.adapters.store import Pointer
 from cronbell.core import errors, models
+from cronbell.core.ports import Pointer
 from cronbell.usecases import tools
 from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack, provision
@@ -145,10 +145,10 @@ def test_the_reconciler_recounts_and_removes_stale_pointers_only(stack: Stack) -
         ok(call(stack, "delete_reminder", {"id": sid}))
     assert room_counter(stack) == 4 and len(pointers(stack)) == 4
     stack.clock.advance(minutes=16)
-    report = reconcile(stack.deps(), lambda: RecordingChat()).to_dict()
+    report = reconcile(stack.deps(chat=lambda: RecordingChat())).to_dict()
     assert report["counters_repaired"] == 1 and report["pointers_removed"] == 3, report
     assert room_counter(stack) == 1 and list(pointers(stack).values()) == [live]
-    again = reconcile(stack.deps(), lambda: RecordingChat()).to_dict()
+    again = reconcile(stack.deps(chat=lambda: RecordingChat())).to_dict()
     assert again["counters_repaired"] == again["pointers_removed"] == 0
     assert_consistent(stack)
 

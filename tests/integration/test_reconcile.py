@@ -15,7 +15,7 @@ from tests.support.tools import assert_consistent, call, ok
 
 def run(stack: Stack, chat: RecordingChat | None = None) -> dict[str, int]:
     recorder = chat or RecordingChat()
-    return reconcile(stack.deps(), lambda: recorder).to_dict()
+    return reconcile(stack.deps(chat=lambda: recorder)).to_dict()
 
 
 def item(stack: Stack, sid: str) -> dict[str, Any]:

@@ -321,8 +321,16 @@ def test_allowed_output_room(moto_endpoint: str, clock: Any) -> None:
 
 
 def test_name_lookup_ambiguous(stack: Stack) -> None:
+    """Two live schedules with one name exist only in tables written before names were unique."""
     ok(call(stack, "cron_create", {"name": "same", "prompt": "a", "cron_expr": "0 9 * * *"}))
-    ok(call(stack, "cron_create", {"name": "same", "prompt": "b", "cron_expr": "0 9 * * *"}))
+    second = ok(call(stack, "cron_create", {"name": "other", "prompt": "b", "cron_expr": "0 9 * * *"}))["id"]
+    stack.ddb.update_item(
+        TableName=stack.settings.table_name,
+        Key={"room_id": {"S": ROOM}, "sk": {"S": f"s#{second}"}},
+        UpdateExpression="SET #n = :same",
+        ExpressionAttributeNames={"#n": "name"},
+        ExpressionAttributeValues={":same": {"S": "same"}},
+    )
     answer = call(stack, "cron_delete", {"id": "same"})
     assert answer["error"]["code"] == errors.AMBIGUOUS and len(answer["error"]["details"]["candidates"]) == 2
 
@@ -333,3 +341,41 @@ def test_a_repeating_phrase_sent_as_time_gets_a_hint(stack: Stack) -> None:
     assert stack.items() == []
     result = ok(call(stack, "create_reminder", {"message": "x", "time": "every monday at 10", "recurring": True}))
     assert stack.entries()[result["id"]]["ScheduleExpression"] == "cron(0 10 ? * 2 *)"
+
+
+def test_the_same_reminder_for_two_people_is_two_schedules(stack: Stack) -> None:
+    """Ana and then Bob ask for the same reminder in one room: each is reminded, neither merged."""
+    args = {"message": "Stand up", "time": "2026-12-01 09:00"}
+    ana = ok(call(stack, "create_reminder", args))
+    bob = ok(call(stack, "create_reminder", args, user="@bob:example.org"))
+    assert bob["duplicate"] is False and bob["id"] != ana["id"]
+    again = ok(call(stack, "create_reminder", args, user="@bob:example.org"))
+    assert again["duplicate"] is True and again["id"] == bob["id"]
+    users = {i["user_id"] for i in live_items(stack)}
+    assert users == {USER, "@bob:example.org"}
+    assert_consistent(stack)
+
+
+def test_names_are_unique_among_the_rooms_live_schedules(stack: Stack) -> None:
+    first = ok(call(stack, "cron_create", {"name": "report", "prompt": "p", "cron_expr": "0 9 * * *"}))
+    taken = call(stack, "cron_create", {"name": "Report", "prompt": "other", "cron_expr": "0 10 * * *"})
+    assert taken["error"]["code"] == errors.NAME_TAKEN and taken["error"]["details"]["existing"] == first["id"]
+    again = ok(call(stack, "cron_create", {"name": "report", "prompt": "p", "cron_expr": "0 9 * * *"}))
+    assert again["duplicate"] is True and again["id"] == first["id"]  # an identical create still answers it
+    other = ok(call(stack, "cron_create", {"name": "digest", "prompt": "q", "cron_expr": "0 9 * * *"}))
+    renamed = call(stack, "update_reminder", {"id": other["id"], "name": "REPORT"})
+    assert renamed["error"]["code"] == errors.NAME_TAKEN
+    assert ok(call(stack, "cron_delete", {"id": "report"}))["id"] == first["id"]  # one name, one schedule
+    reused = ok(call(stack, "cron_create", {"name": "report", "prompt": "new", "cron_expr": "0 11 * * *"}))
+    assert reused["id"] != first["id"]
+    ok(call(stack, "update_reminder", {"id": other["id"], "name": "daily digest"}))
+    ok(call(stack, "cron_create", {"name": "digest", "prompt": "q2", "cron_expr": "0 12 * * *"}))  # freed by the rename
+    assert_consistent(stack)
+
+
+def test_cron_list_shows_only_real_names(stack: Stack) -> None:
+    reminder = ok(call(stack, "create_reminder", {"message": "Water the plants", "cron": "0 9 * * *"}))
+    job = ok(call(stack, "cron_create", {"name": "report", "prompt": "p", "cron_expr": "0 9 * * *"}))
+    names = {row["id"]: row["name"] for row in ok(call(stack, "cron_list"))}
+    assert names == {reminder["id"]: None, job["id"]: "report"}
+    assert call(stack, "cron_delete", {"id": "Water the plants"})["error"]["code"] == errors.NOT_FOUND

@@ -12,8 +12,8 @@ from typing import Any
 import boto3
 from cfnlint.decode import decode
 
+from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.scheduler import SchedulerGateway
-from cronbell.adapters.store import ScheduleStore
 from cronbell.settings import Settings
 from cronbell.usecases.deps import Deps
 
@@ -92,7 +92,7 @@ class Stack:
         s = self.settings
         values: dict[str, Any] = {
             "settings": s,
-            "store": ScheduleStore(self.ddb, s.table_name, s.retention_days),
+            "store": DynamoStore(self.ddb, s.table_name, s.retention_days),
             "scheduler": SchedulerGateway(
                 self.scheduler,
                 s.schedule_group,
@@ -108,7 +108,7 @@ class Stack:
     def plant_entry(self, name: str, owner: str = "", room: str = "", expression: str = "cron(0 9 * * ? *)") -> None:
         """A Scheduler entry made behind cronbell's back (an orphan, a leftover, a racing create):
         it fires `owner` (default: the entry's name) in `room`, written now on the test clock."""
-        from cronbell.adapters.scheduler import fire_input
+        from cronbell.core.fire_event import scheduler_input
         from cronbell.core.instants import iso_utc
         from tests.support.envelopes import ROOM
 
@@ -122,7 +122,7 @@ class Stack:
             Target={
                 "Arn": self.settings.fire_function_arn,
                 "RoleArn": self.settings.scheduler_role_arn,
-                "Input": fire_input(room, owner or name),
+                "Input": scheduler_input(room, owner or name),
             },
         )
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from botocore.exceptions import ClientError, ReadTimeoutError
 
+from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.scheduler import SchedulerGateway
-from cronbell.adapters.store import ScheduleStore
 from tests.support.aws import Stack
 
 
@@ -105,7 +105,7 @@ class _Faulty:
 def faulty_deps(stack: Stack, log: CallLog) -> Any:
     s = stack.settings
     return stack.deps(
-        store=ScheduleStore(log.wrap(stack.ddb), s.table_name, s.retention_days),
+        store=DynamoStore(log.wrap(stack.ddb), s.table_name, s.retention_days),
         scheduler=SchedulerGateway(
             log.wrap(stack.scheduler),
             s.schedule_group,

@@ -15,7 +15,7 @@ import pytest
 
 from cronbell import wiring
 from tests.support.aws import ACCOUNT, REGION, Stack
-from tests.support.handlers import configure_env, load_handler
+from tests.support.handlers import configure_env
 
 SEND_PATH = "/_matrix/client/v3/rooms/"
 ECHO_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:EchoAgentFunction"
@@ -96,7 +96,6 @@ def forget_wiring() -> None:
     """Drop the adapters built from the environment, so the next call builds them from the current one."""
     wiring.settings.cache_clear()
     wiring.deps.cache_clear()
-    load_handler("fire")._chat.cache_clear()
 
 
 def matrix_secret(stack: Stack, token: str) -> str:

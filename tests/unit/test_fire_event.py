@@ -70,7 +70,7 @@ def test_static_input() -> None:
         },
         NOW,
     )
-    assert event.reminder_id == "static-daily-analysis" and event.static is not None
+    assert event.schedule_id == "static-daily-analysis" and event.static is not None
     assert event.static.prompt_template == "daily-analysis.txt"
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -14,6 +15,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
+from sandbox.aws_server import MotoServer
 from sandbox.clock import VirtualClock
 from sandbox.engine import SchedulerEngine, fill_context
 from sandbox.lambda_api import LambdaRuntime
@@ -47,7 +49,7 @@ HANDLER = textwrap.dedent(
 
 
 class World:
-    def __init__(self, tmp_path: Path) -> None:
+    def __init__(self, tmp_path: Path, server: MotoServer | None = None) -> None:
         (tmp_path / "app.py").write_text(HANDLER, encoding="utf-8")
         self.scheduler = boto3.client("scheduler", region_name=REGION)
         self.sqs = boto3.client("sqs", region_name=REGION)
@@ -69,7 +71,13 @@ class World:
         self.clock = VirtualClock(START)
         self.runtime = LambdaRuntime({"Target": spec}, self.clock, self.send)
         self.runtime.load()
-        self.engine = SchedulerEngine(self.scheduler, self.runtime, self.clock, self.send, START)
+        tracked: dict[str, Any] = {}
+        if server is not None:  # as the sandbox runs it: change counting and reads from moto's state
+            tracked = {
+                "changes": lambda: server.scheduler_writes,
+                "source": lambda: server.schedules("123456789012", REGION),
+            }
+        self.engine = SchedulerEngine(self.scheduler, self.runtime, self.clock, self.send, START, **tracked)
 
     def send(self, queue_arn: str, body: str) -> None:
         url = self.sqs.get_queue_url(QueueName=queue_arn.rsplit(":", 1)[-1])["QueueUrl"]
@@ -101,12 +109,25 @@ class World:
         return [json.loads(m["Body"]) for m in answer.get("Messages", [])]
 
 
-@pytest.fixture
-def world(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
-    for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_LAMBDA"):  # in-process moto, not a server
-        monkeypatch.delenv(name, raising=False)
-    with mock_aws():
-        yield World(tmp_path)
+@pytest.fixture(params=["api", "server"])
+def world(request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[World]:
+    """`api`: moto in process, schedules read through the Scheduler API after every fire; `server`: a moto
+    server, as in the sandbox, with Scheduler writes counted and schedules read from moto's state."""
+    monkeypatch.delenv("AWS_ENDPOINT_URL_LAMBDA", raising=False)
+    if request.param == "api":
+        monkeypatch.delenv("AWS_ENDPOINT_URL", raising=False)
+        with mock_aws():
+            yield World(tmp_path)
+        return
+    server = MotoServer().start()
+    monkeypatch.setenv("AWS_ENDPOINT_URL", server.url)
+    for name, value in (("AWS_ACCESS_KEY_ID", "test"), ("AWS_SECRET_ACCESS_KEY", "test")):
+        monkeypatch.setenv(name, value)
+    try:
+        yield World(tmp_path, server)
+    finally:
+        urllib.request.urlopen(urllib.request.Request(f"{server.url}/moto-api/reset", method="POST")).close()
+        server.stop()
 
 
 def test_fires_in_time_order_with_context_attributes_and_moves_the_clock(world: World) -> None:
@@ -190,3 +211,39 @@ def test_fill_context_replaces_every_attribute() -> None:
         fill_context(text, arn="arn:x", scheduled=datetime(2026, 12, 1, 9, tzinfo=UTC), execution_id="e1", attempt=2)
     )
     assert filled == {"a": "arn:x", "t": "2026-12-01T09:00:00Z", "e": "e1", "n": "2"}
+
+
+def test_with_scheduler_writes_counted_a_move_reads_the_schedules_again_only_after_a_change(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for n in range(30):
+        world.create(f"once-{n}", "at(2030-01-07T09:00:00)", {"name": f"once-{n}"}, ActionAfterCompletion="DELETE")
+    world.create("hourly", "cron(0 * * * ? *)", {"name": "hourly"})
+    world.create("parent", "at(2030-01-07T12:00:00)", {"name": "parent", "spawn": "at(2030-01-07T12:30:00)"})
+    reads = []
+    read = world.engine.schedules
+
+    def counted() -> list[dict[str, Any]]:
+        reads.append(1)
+        return read()
+
+    monkeypatch.setattr(world.engine, "schedules", counted)
+
+    fired = world.engine.advance(START + timedelta(hours=6))
+
+    assert len(fired) == 30 + 6 + 2
+    at_noon = [f.schedule for f in fired if f.scheduled_time.hour == 12]
+    assert sorted(at_noon[:2]) == ["hourly", "parent"] and at_noon[2:] == ["spawned"]
+    # one read at the start and one after the fire that created a schedule; without counting, one per fire
+    assert len(reads) == (2 if world.engine.changes is not None else 1 + len(fired))
+
+
+def test_next_due_is_the_earliest_fire_after_the_clock_of_any_enabled_schedule(world: World) -> None:
+    world.create("weekly", "cron(0 10 ? * MON *)", {"name": "weekly"}, ScheduleExpressionTimezone="Europe/Madrid")
+    world.create("once", "at(2030-01-07T08:30:00)", {"name": "once"})
+    world.create("off", "cron(* * * * ? *)", {"name": "off"}, State="DISABLED")
+    assert world.engine.next_due() == datetime(2030, 1, 7, 8, 30, tzinfo=UTC)
+    world.engine.advance(datetime(2030, 1, 7, 8, 30, tzinfo=UTC))
+    assert world.engine.next_due() == datetime(2030, 1, 7, 9, 0, tzinfo=UTC)  # 10:00 in Madrid
+    world.engine.advance(datetime(2030, 1, 7, 9, 0, tzinfo=UTC))
+    assert world.engine.next_due() == datetime(2030, 1, 14, 9, 0, tzinfo=UTC)

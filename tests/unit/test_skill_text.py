@@ -9,6 +9,7 @@ from pathlib import Path
 from cronbell.core import errors, models
 from cronbell.core.arguments import TOOL_ARGUMENTS
 from cronbell.core.models import Schedule
+from cronbell.core.timing import Timing
 from cronbell.core.views import cron_view, schedule_view
 
 SKILL = Path(__file__).resolve().parents[2] / "docs" / "skill.md"
@@ -51,13 +52,11 @@ def test_the_allowed_answer_fields_are_real() -> None:
         user_id="@u:x",
         agent_id="a",
         kind=models.AGENT_CALL,
-        timezone="Europe/Madrid",
+        timing=Timing(zone="Europe/Madrid", cron="0 9 * * 1"),
         locale="en",
         created_at="2026-01-01T00:00:00Z",
         prompt="p",
         name="digest",
-        cron="0 9 * * 1",
-        expressions=["cron(0 9 ? * MON *)"],
     )
     now = datetime(2026, 1, 1, tzinfo=UTC)
     produced = set(schedule_view(schedule, now, "en")) | set(cron_view(schedule, now))

@@ -1,4 +1,5 @@
-"""The composition root: adapters built from Settings once per process, reused across calls."""
+"""The composition root: every function's dependencies (store, Scheduler, chat sender, agents,
+clock, configuration) built once per execution environment and reused across invocations."""
 
 from __future__ import annotations
 
@@ -7,13 +8,20 @@ import logging
 import os
 import time
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from cronbell.adapters import aws, clock
+from cronbell.adapters.agents import LambdaAgents
+from cronbell.adapters.chat import build_sender
+from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.scheduler import SchedulerGateway
-from cronbell.adapters.store import ScheduleStore
+from cronbell.observability import count
 from cronbell.settings import Settings
 from cronbell.usecases.deps import Deps
+
+# prompt templates ship with the fire function (its code root in Lambda)
+_PROMPTS = Path(os.environ.get("LAMBDA_TASK_ROOT") or Path(__file__).resolve().parents[3] / "functions" / "fire")
 
 
 @cache
@@ -23,11 +31,20 @@ def settings() -> Settings:
 
 def _start_fire(s: Settings) -> Any:
     def start(event: dict[str, Any]) -> None:
-        aws.client("lambda").invoke(
-            FunctionName=s.fire_function_arn, InvocationType="Event", Payload=json.dumps(event).encode()
+        aws.translated(
+            aws.client("lambda").invoke,
+            FunctionName=s.fire_function_arn,
+            InvocationType="Event",
+            Payload=json.dumps(event).encode(),
         )
 
     return start
+
+
+@cache
+def _prompt_file(name: str) -> str:
+    """A prompt template shipped with the fire function (names are checked: no paths)."""
+    return (_PROMPTS / "prompts" / Path(name).name).read_text(encoding="utf-8")
 
 
 @cache
@@ -35,7 +52,7 @@ def deps() -> Deps:
     s = settings()
     return Deps(
         settings=s,
-        store=ScheduleStore(aws.client("dynamodb"), s.table_name, s.retention_days),
+        store=DynamoStore(aws.client("dynamodb"), s.table_name, s.retention_days),
         scheduler=SchedulerGateway(
             aws.client("scheduler"),
             s.schedule_group,
@@ -46,6 +63,10 @@ def deps() -> Deps:
         now=clock.now,
         start_fire=_start_fire(s) if s.fire_function_arn else None,
         sleep=time.sleep,
+        chat=cache(lambda: build_sender(s)),
+        agents=LambdaAgents(s.agents),
+        prompt_file=_prompt_file,
+        metric=count,
     )
 
 

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from botocore.exceptions import ClientError
-
+from cronbell.adapters.aws import AwsError, Translating, translated
 from cronbell.core import models
+from cronbell.core.fire_event import fires, scheduler_input
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Entry, Schedule
+from cronbell.core.ports import EntryState
 
 # Scheduler retries failures to invoke the fire function (throttling, permissions); after
 # this many attempts or this age the event goes to the dead-letter queue.
@@ -21,28 +20,14 @@ RETRY_POLICY = {"MaximumRetryAttempts": 20, "MaximumEventAgeInSeconds": 3600}
 _WRITTEN = "written "
 
 
-@dataclass(frozen=True)
-class EntryState:
-    name: str
-    state: str  # ENABLED | DISABLED
-
-
-def fire_input(room_id: str, schedule_id: str) -> str:
-    """The Target.Input of the fire contract; Scheduler fills in the context attributes."""
-    return json.dumps(
-        {
-            "room_id": room_id,
-            "reminder_id": schedule_id,
-            "scheduled_time": "<aws.scheduler.scheduled-time>",
-            "execution_id": "<aws.scheduler.execution-id>",
-            "attempt": "<aws.scheduler.attempt-number>",
-        }
-    )
+_NOT_FOUND = "ResourceNotFoundException"
 
 
 class SchedulerGateway:
+    """The `cronbell.core.ports.Entries` on EventBridge Scheduler; failures arrive as AwsError."""
+
     def __init__(self, client: Any, group: str, target_arn: str, role_arn: str, dlq_arn: str) -> None:
-        self._client = client
+        self._client = Translating(client)
         self._group = group
         self._target_arn = target_arn
         self._role_arn = role_arn
@@ -55,7 +40,7 @@ class SchedulerGateway:
         target: dict[str, Any] = {
             "Arn": self._target_arn,
             "RoleArn": self._role_arn,
-            "Input": fire_input(schedule.room_id, schedule.id),
+            "Input": scheduler_input(schedule.room_id, schedule.id),
             "RetryPolicy": RETRY_POLICY,
         }
         if self._dlq_arn:
@@ -76,8 +61,8 @@ class SchedulerGateway:
             return
         try:
             self._client.update_schedule(**definition)
-        except ClientError as err:
-            if err.response["Error"]["Code"] != "ResourceNotFoundException":
+        except AwsError as err:
+            if err.code != _NOT_FOUND:
                 raise
             self._client.create_schedule(**definition)
 
@@ -85,8 +70,8 @@ class SchedulerGateway:
         """When cronbell last wrote this entry (None if it is gone or not one of ours)."""
         try:
             entry = self._client.get_schedule(Name=name, GroupName=self._group)
-        except ClientError as err:
-            if err.response["Error"]["Code"] == "ResourceNotFoundException":
+        except AwsError as err:
+            if err.code == _NOT_FOUND:
                 return None
             raise
         description = entry.get("Description") or ""
@@ -100,29 +85,23 @@ class SchedulerGateway:
 
     def list_entries(self) -> list[EntryState]:
         """Every entry in the group: name, state and creation time (one ListSchedules page per 100)."""
-        out = []
-        for page in self._client.get_paginator("list_schedules").paginate(GroupName=self._group):
-            for item in page.get("Schedules", []):
-                out.append(EntryState(item["Name"], item.get("State", "ENABLED")))
-        return out
+        pages = self._client.get_paginator("list_schedules").paginate(GroupName=self._group)
+        return [
+            EntryState(item["Name"], item.get("State", "ENABLED"))
+            for page in translated(list, pages)
+            for item in page.get("Schedules", [])
+        ]
 
     def delete_if_fires(self, name: str, room_id: str, schedule_id: str) -> bool:
         """Delete an entry only if its Input fires this (room, schedule): an Input with a room
         that does not own the id must never remove another room's entries."""
         try:
             entry = self._client.get_schedule(Name=name, GroupName=self._group)
-        except ClientError as err:
-            if err.response["Error"]["Code"] == "ResourceNotFoundException":
+        except AwsError as err:
+            if err.code == _NOT_FOUND:
                 return False
             raise
-        try:
-            target = json.loads(entry.get("Target", {}).get("Input") or "{}")
-        except ValueError:
-            return False
-        if not isinstance(target, dict) or (target.get("room_id"), target.get("reminder_id")) != (
-            room_id,
-            schedule_id,
-        ):
+        if not fires(entry.get("Target", {}).get("Input") or "", room_id, schedule_id):
             return False
         return self.delete(name)
 
@@ -130,8 +109,8 @@ class SchedulerGateway:
         """Remove an entry. False when it was already gone (a fired one-shot deletes itself)."""
         try:
             self._client.delete_schedule(Name=name, GroupName=self._group)
-        except ClientError as err:
-            if err.response["Error"]["Code"] == "ResourceNotFoundException":
+        except AwsError as err:
+            if err.code == _NOT_FOUND:
                 return False
             raise
         return True

@@ -25,10 +25,12 @@ INVALID_TIMEZONE = "invalid_timezone"
 LIMIT_REACHED = "limit_reached"  # MaxPerRoom active schedules
 NOT_FOUND = "not_found"
 AMBIGUOUS = "ambiguous"  # a name matches several schedules
+NAME_TAKEN = "name_taken"  # another live schedule of the room has this name
 DUPLICATE = "duplicate"  # a change would make a schedule identical to another live one
 INVALID_STATE = "invalid_state"  # e.g. resume what is not paused, skip on a one-shot
 UNKNOWN_AGENT = "unknown_agent"
 FORBIDDEN_CHANNEL = "forbidden_channel"
+BUSY = "busy"  # a delivery of the schedule is under way; the same call works in a moment
 BACKEND_ERROR = "backend_error"  # AWS failed; nothing was changed
 INTERNAL_ERROR = "internal_error"
 
@@ -47,7 +49,7 @@ class ToolError(Exception):
         self.message = message
         self.details: dict[str, Any] = texts.render(details or {}, "en")  # English, like `message`
         self.phrase = phrase
-        self._details = details or {}  # as given: phrases in it are said in the reader's language
+        self.said_details = details or {}  # as given: phrases in it are said in the reader's language
 
     def text(self, locale: str | None) -> str:
         """The message in the language of `locale` (refusals made without a catalog key stay as given)."""
@@ -57,8 +59,8 @@ class ToolError(Exception):
 
     def to_dict(self, locale: str | None = "en") -> dict[str, Any]:
         out: dict[str, Any] = {"code": self.code, "message": self.text(locale)}
-        if self._details:
-            out["details"] = texts.render(self._details, locale)
+        if self.said_details:
+            out["details"] = texts.render(self.said_details, locale)
         return out
 
     def __repr__(self) -> str:

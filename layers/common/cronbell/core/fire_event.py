@@ -1,7 +1,11 @@
-"""The fire function's input: what Scheduler sends (the fire contract), validated."""
+"""The fire contract: the Input every fire carries (written for Scheduler entries and run_now,
+read by the fire function), validated. Its public key for the schedule is `reminder_id`
+(DESIGN.md); inside cronbell it is the schedule id.
+"""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -9,9 +13,46 @@ from typing import Any
 
 from cronbell.core.instants import iso_utc, parse_iso
 
+SCHEDULE_KEY = "reminder_id"  # the public name of the schedule id in the Input
+
 
 class BadFireEvent(ValueError):
     pass
+
+
+def scheduler_input(room_id: str, schedule_id: str) -> str:
+    """The Target.Input of a schedule's Scheduler entries; Scheduler fills in its context
+    attributes at fire time."""
+    return json.dumps(
+        {
+            "room_id": room_id,
+            SCHEDULE_KEY: schedule_id,
+            "scheduled_time": "<aws.scheduler.scheduled-time>",
+            "execution_id": "<aws.scheduler.execution-id>",
+            "attempt": "<aws.scheduler.attempt-number>",
+        }
+    )
+
+
+def manual_input(room_id: str, schedule_id: str, scheduled_time: str, execution_id: str) -> dict[str, Any]:
+    """The Input of a run started by hand (run_now), as Scheduler would send it."""
+    return {
+        "room_id": room_id,
+        SCHEDULE_KEY: schedule_id,
+        "scheduled_time": scheduled_time,
+        "execution_id": execution_id,
+        "attempt": "1",
+        "run_now": True,
+    }
+
+
+def fires(raw_input: str, room_id: str, schedule_id: str) -> bool:
+    """Whether an entry's Input fires this (room, schedule)."""
+    try:
+        data = json.loads(raw_input or "{}")
+    except ValueError:
+        return False
+    return isinstance(data, dict) and (data.get("room_id"), data.get(SCHEDULE_KEY)) == (room_id, schedule_id)
 
 
 @dataclass(frozen=True)
@@ -29,12 +70,13 @@ class StaticAction:
 @dataclass(frozen=True)
 class FireEvent:
     room_id: str
-    reminder_id: str  # for a static schedule: "static-<name>"
-    slot: str  # the scheduled time, RFC3339 UTC: with reminder_id, the unit of exactly-once
+    schedule_id: str  # for a static schedule: "static-<name>"
+    slot: str  # the scheduled time, RFC3339 UTC: with schedule_id, the unit of exactly-once
     execution_id: str = ""
     attempt: int = 1
     static: StaticAction | None = None
     on_time: bool = True  # False when the Input carried no scheduled time (a hand-made event)
+    manual: bool = False  # a run started by hand (run_now): the regular schedule does not change
 
 
 def _text(event: dict[str, Any], key: str, required: bool = True) -> str:
@@ -51,7 +93,7 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
         raise BadFireEvent("the fire input must be a JSON object")
     room_id = _text(event, "room_id")
     static = _static(event) if "static" in event else None
-    reminder_id = f"static-{static.name}" if static else _text(event, "reminder_id")
+    schedule_id = f"static-{static.name}" if static else _text(event, SCHEDULE_KEY)
     raw_time = event.get("scheduled_time")
     on_time = True
     try:
@@ -68,12 +110,13 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
     execution = event.get("execution_id", "")
     return FireEvent(
         room_id=room_id,
-        reminder_id=reminder_id,
+        schedule_id=schedule_id,
         slot=slot,
         execution_id=execution if isinstance(execution, str) else "",
         attempt=attempt,
         static=static,
         on_time=on_time,
+        manual=event.get("run_now") is True,
     )
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+
+from cronbell.core.timing import Timing
 
 # kinds of action
 MESSAGE = "message"  # post a reminder text to the room, mentioning the user
@@ -46,14 +47,14 @@ class Entry:
 
 @dataclass
 class Schedule:
-    """One schedule of a room. `at` (one-shot, local ISO time) or `cron` (recurring) is set."""
+    """One schedule of a room: who asked, what it does, and when (`timing`)."""
 
     id: str
     room_id: str
     user_id: str
     agent_id: str
     kind: str
-    timezone: str
+    timing: Timing
     locale: str
     created_at: str  # RFC3339 UTC
     updated_at: str = ""  # RFC3339 UTC of the last change
@@ -64,10 +65,6 @@ class Schedule:
     channel: str = ""  # output room; defaults to room_id
     target_agent: str = ""
     agent_timeout_seconds: int = 0  # 0: the deployment default
-    at: str = ""  # one-shot: local time with its offset, "2026-12-01T09:00:00+01:00"
-    cron: str = ""  # recurring: normalized five-field expression
-    cron_source: str = ""  # what the caller wrote, if it differs from `cron`
-    expressions: list[str] = field(default_factory=list)  # Scheduler expressions, one per entry
     status: str = ACTIVE
     fire_count: int = 0
     last_fired_at: str = ""
@@ -75,12 +72,14 @@ class Schedule:
     status_reason: str = ""
     dedupe_key: str = ""
     version: int = 0  # bumped by every change: the condition of optimistic updates
-    skip_slot: str = ""  # RFC3339 UTC of one occurrence not to deliver (skip_next)
-    snooze_at: str = ""  # at(...) in UTC of an extra one-time entry (a snoozed occurrence)
 
     @property
     def recurring(self) -> bool:
-        return bool(self.cron)
+        return self.timing.recurring
+
+    @property
+    def timezone(self) -> str:
+        return self.timing.zone
 
     @property
     def output_room(self) -> str:
@@ -92,28 +91,29 @@ class Schedule:
 
     @property
     def scheduler_names(self) -> list[str]:
-        names = scheduler_names(self.id, len(self.expressions) or 1)
-        return [*names, snooze_name(self.id)] if self.snooze_at else names
+        names = scheduler_names(self.id, len(self.timing.expressions))
+        return [*names, *(snooze_name(self.id, i) for i in range(len(self.timing.snoozes)))]
 
     def entries(self) -> list[Entry]:
-        """The Scheduler entries this schedule owns while live. One-shots are `at()` in UTC, so
-        an instant in a repeated DST hour is never ambiguous; cron runs in the schedule's zone."""
+        """The Scheduler entries this schedule owns while live."""
         if self.status not in LIVE_STATUSES:
             return []
-        zone = self.timezone if self.recurring else "UTC"
-        names = scheduler_names(self.id, len(self.expressions))
-        out = [Entry(n, e, zone, not self.recurring) for n, e in zip(names, self.expressions, strict=True)]
-        if self.snooze_at:
-            out.append(Entry(snooze_name(self.id), self.snooze_at, "UTC", True))
+        timing = self.timing
+        names = scheduler_names(self.id, len(timing.expressions))
+        zone, once = timing.expression_zone, not timing.recurring
+        out = [Entry(n, e, zone, once) for n, e in zip(names, timing.expressions, strict=True)]
+        for i, expression in enumerate(timing.snooze_expressions):
+            out.append(Entry(snooze_name(self.id, i), expression, "UTC", True))
         return out
 
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Schedule:
-        known = cls.__dataclass_fields__
-        return cls(**{k: v for k, v in data.items() if k in known})
+    def with_dedupe_key(self) -> Schedule:
+        """Same action, same timing, same zone, same target and output room, and for a reminder the
+        same person reminded: the same key. Two people asking for the same reminder get two."""
+        reminded = self.user_id if self.kind == MESSAGE else ""
+        self.dedupe_key = dedupe_key(
+            self.kind, self.body, self.timing.text, self.timezone, self.target_agent, self.output_room, reminded
+        )
+        return self
 
 
 def scheduler_names(schedule_id: str, count: int) -> list[str]:
@@ -128,15 +128,26 @@ def owner_of(entry_name: str) -> str | None:
     if not looks_like_id(base):
         return None
     rest = entry_name[len(base) :]
-    return base if rest in ("", "-snooze") or (rest[1:].isdigit() and rest.startswith("-")) else None
+    numbered = rest.removeprefix("-snooze")
+    if rest == "" or numbered == "" or (numbered[1:].isdigit() and numbered.startswith("-")):
+        return base
+    return None
 
 
-def snooze_name(schedule_id: str) -> str:
-    """The extra one-time entry that delivers a snoozed occurrence of a recurring schedule."""
-    return f"{schedule_id}-snooze"
+def snooze_name(schedule_id: str, index: int = 0) -> str:
+    """The extra one-time entries that deliver snoozed occurrences of a recurring schedule:
+    id-snooze, then id-snooze-2, id-snooze-3..."""
+    return f"{schedule_id}-snooze" + (f"-{index + 1}" if index else "")
 
 
-def dedupe_key(kind: str, body: str, when: str, timezone: str, target: str, channel: str) -> str:
-    """Same action, same schedule, same zone, same room output: the same key."""
-    raw = "\x1f".join((kind, body.strip(), when, timezone, target, channel))
+def name_key(name: str) -> str:
+    """The key a live schedule's name holds in its room: names are unique regardless of case."""
+    return hashlib.sha256(" ".join(name.casefold().split()).encode()).hexdigest()[:24]
+
+
+def dedupe_key(kind: str, body: str, when: str, timezone: str, target: str, channel: str, reminded: str) -> str:
+    """The key an identical live schedule holds. An agent call's key is as it always was, so
+    pointers written before `reminded` counted still dedupe."""
+    parts = (kind, body.strip(), when, timezone, target, channel, *((reminded,) if reminded else ()))
+    raw = "\x1f".join(parts)
     return hashlib.sha256(raw.encode()).hexdigest()[:24]

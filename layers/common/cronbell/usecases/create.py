@@ -10,19 +10,18 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from cronbell.adapters.store import Conflict, Duplicate, LimitReached
 from cronbell.core import errors, models, texts
-from cronbell.core.cron import CronSpec, at_expression, eventbridge_expressions, next_fires, parse_recurring
+from cronbell.core.cron import CronSpec, next_fires, parse_recurring
 from cronbell.core.envelope import Context
-from cronbell.core.errors import ToolError
+from cronbell.core.errors import ToolError, refusal
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
+from cronbell.core.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken
+from cronbell.core.timing import Timing
 from cronbell.core.when import parse_one_shot, resolve_timezone
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.deps import Deps
@@ -41,6 +40,14 @@ class When:
     at: datetime | None = None
     spec: CronSpec | None = None
     notes: tuple[str, ...] = ()
+
+    @property
+    def timing(self) -> Timing:
+        """The one conversion from a parsed time to what a schedule stores."""
+        if self.spec is not None:
+            return Timing.every(self.spec, self.tz)
+        assert self.at is not None
+        return Timing.once(self.at, self.tz)
 
 
 def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
@@ -79,11 +86,7 @@ def _plan_once_or_hint(text: str, tz: ZoneInfo, deps: Deps, locale: str) -> When
             parse_recurring(text, deps.settings.min_interval_minutes, locale)
         except ToolError:
             raise err from None
-        raise ToolError(
-            errors.INVALID_TIME,
-            f"{text!r} repeats: send it as `cron` (or add `recurring: true`) to create a recurring reminder",
-            err.details,
-        ) from None
+        raise refusal("invalid_time.repeats", err.said_details, text=text) from None
 
 
 def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -94,10 +97,7 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
     check_agent_target(agent, channel, ctx, deps)
     timeout = args.timeout_seconds or 0
     if timeout > settings.agent_timeout_max_seconds:
-        raise ToolError(
-            errors.INVALID_ARGUMENTS,
-            f"timeout_seconds can be at most {settings.agent_timeout_max_seconds}",
-        )
+        raise refusal("invalid_arguments.timeout", limit=settings.agent_timeout_max_seconds)
     tz = resolve_timezone(args.timezone or ctx.timezone, settings.default_timezone)
     if args.cron_expr is not None:
         when = plan_recurring(args.cron_expr, tz, deps, locale, once=args.recurring is False)
@@ -123,48 +123,24 @@ def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> No
     """Agents only from the deployment's allowlist; answers only to this room or an allowed one."""
     settings = deps.settings
     if not agent or agent not in settings.agents:
-        known = ", ".join(sorted(settings.agents)) or "none configured"
-        raise ToolError(errors.UNKNOWN_AGENT, f"unknown agent {agent!r}; allowed: {known}")
+        if not settings.agents:
+            raise refusal("unknown_agent.none", agent=agent)
+        raise refusal("unknown_agent", agent=agent, known=", ".join(sorted(settings.agents)))
     if channel != ctx.room_id and channel not in settings.allowed_output_rooms:
-        raise ToolError(
-            errors.FORBIDDEN_CHANNEL,
-            "answers can go to this room or to a room the deployment allows as output",
-        )
-
-
-def with_dedupe_key(schedule: Schedule) -> Schedule:
-    """Same action, same schedule, same zone, same output room: the same key."""
-    schedule.dedupe_key = models.dedupe_key(
-        schedule.kind,
-        schedule.body,
-        schedule.cron or schedule.at,
-        schedule.timezone,
-        schedule.target_agent,
-        schedule.output_room,
-    )
-    return schedule
+        raise refusal("forbidden_channel")
 
 
 def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
-    if when.spec is not None:
-        expressions = eventbridge_expressions(when.spec)
-        timing: dict[str, Any] = {"cron": when.spec.expr, "cron_source": when.spec.source}
-    else:
-        assert when.at is not None
-        expressions = [at_expression(when.at.astimezone(UTC))]
-        timing = {"at": when.at.isoformat(timespec="seconds")}
     schedule = Schedule(
         id=deps.new_id(),
         room_id=ctx.room_id,
         user_id=ctx.user_id,
         agent_id=ctx.agent_id,
-        timezone=when.tz.key,
+        timing=when.timing,
         created_at=iso_utc(deps.now()),
-        expressions=expressions,
-        **timing,
         **fields,
     )
-    return with_dedupe_key(schedule)
+    return schedule.with_dedupe_key()
 
 
 def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[str, Any]:
@@ -177,27 +153,31 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
     except Duplicate as dup:
         _undo(created, deps)
         return _answer(dup.existing, when, deps, locale, duplicate=True)
+    except NameTaken as taken:
+        _undo(created, deps)
+        raise name_taken(schedule.name, taken) from None
     except Conflict as err:
         _undo(created, deps)
-        raise ToolError(errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again") from err
+        raise refusal("backend_error.conflicting") from err
     except LimitReached:
         _undo(created, deps)
-        raise ToolError(
-            errors.LIMIT_REACHED,
-            f"this room already has {deps.settings.max_per_room} active schedules; delete one first",
-        ) from None
-    except (ClientError, BotoCoreError) as err:
+        raise refusal("limit_reached", limit=deps.settings.max_per_room) from None
+    except BackendError as err:
         _undo(created, deps)
         log.error("create failed, nothing kept", extra={"schedule_id": schedule.id, "error": str(err)})
-        raise ToolError(errors.BACKEND_ERROR, "the schedule could not be saved; nothing was created") from err
+        raise refusal("backend_error.not_created") from err
     return _answer(schedule, when, deps, locale, duplicate=False)
+
+
+def name_taken(name: str, taken: NameTaken) -> ToolError:
+    return refusal("name_taken", {"existing": taken.holder.id}, name=name, id=taken.holder.id)
 
 
 def _undo(names: list[str], deps: Deps) -> None:
     for name in names:
         try:
             deps.scheduler.delete(name)
-        except (ClientError, BotoCoreError):
+        except BackendError:
             # The orphan entry fires nothing: the fire function finds no schedule and removes it.
             log.warning("could not remove scheduler entry after a failed create", extra={"entry": name})
 

@@ -1,4 +1,4 @@
-"""What the use cases are given: adapters and configuration, built by `cronbell.wiring`."""
+"""What the use cases are given: the ports and configuration, built once by `cronbell.wiring`."""
 
 from __future__ import annotations
 
@@ -7,19 +7,27 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from cronbell.adapters.scheduler import SchedulerGateway
-from cronbell.adapters.store import ScheduleStore
+from cronbell.adapters.chat.base import ChatSender
 from cronbell.core import models
+from cronbell.core.ports import Agents, Entries, Store
 from cronbell.settings import Settings
+
+
+def _no_chat() -> ChatSender:
+    raise RuntimeError("no chat sender in these dependencies")
 
 
 @dataclass
 class Deps:
     settings: Settings
-    store: ScheduleStore
-    scheduler: SchedulerGateway
+    store: Store
+    scheduler: Entries
     now: Callable[[], datetime]
     new_id: Callable[[], str] = models.new_id
     # run_now: hands a fire event to the fire function asynchronously, as Scheduler would
     start_fire: Callable[[dict[str, Any]], None] | None = None
     sleep: Callable[[float], None] = field(default=lambda s: None)
+    chat: Callable[[], ChatSender] = _no_chat  # built on first use: its token is fetched only then
+    agents: Agents | None = None
+    prompt_file: Callable[[str], str] = field(default=lambda name: "")  # a template under prompts/
+    metric: Callable[[str, float], None] = field(default=lambda name, value: None)

@@ -1,15 +1,13 @@
 """The fire path: one (schedule, scheduled time) slot delivered at most once.
 
-1. read the schedule (unknown or retired: send nothing, remove the orphan Scheduler entries);
-2. claim the slot (a conditional transaction; a duplicate or concurrent invocation stops here);
+1. resolve what the fire delivers: a stored schedule (unknown or retired: send nothing, remove
+   the orphan Scheduler entries) or a schedule declared in template.yaml (its action inline);
+2. claim the slot (a conditional write; a duplicate or concurrent invocation stops here);
 3. post the message, or call the agent and post its answer;
 4. complete the slot and record the fire (a one-shot becomes `fired`, leaving the room count).
 A transient failure gives the claim back and raises, so Lambda's async retry runs again and,
 when retries run out, the event lands in the dead-letter queue. A permanent refusal by the chat
 platform is recorded as `delivery_failed` and not retried.
-
-Schedules declared in template.yaml carry their action inline and have no item: their slot is
-claimed with a conditional put of its own.
 """
 
 from __future__ import annotations
@@ -17,58 +15,27 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from cronbell.adapters.agents import AgentError, AgentTimeout
-from cronbell.adapters.chat.base import ChatMessage, ChatSender, PermanentChatError, TransientChatError
-from cronbell.adapters.store import BUSY, CLAIMED, DUPLICATE, SENT, Conflict
+from cronbell.adapters.chat.base import ChatMessage, PermanentChatError, TransientChatError
 from cronbell.core import chat_text, models
 from cronbell.core.fire_event import FireEvent, StaticAction
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
+from cronbell.core.ports import AgentError, AgentTimeout, BackendError, Claim, Conflict, Outcome
 from cronbell.core.prompts import agent_request, fill_prompt
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
-AWS_ERRORS = (ClientError, BotoCoreError)
 UNKNOWN_GRACE_SECONDS = 90
-
-# outcomes (the fire function's answer and log say which happened)
-DELIVERED = "delivered"
-DUPLICATE_SUPPRESSED = "duplicate"
-UNKNOWN = "unknown_schedule"
-INACTIVE = "inactive"
-PAUSED = "paused"
-DELIVERY_FAILED = "delivery_failed"
-NOTHING_TO_POST = "empty_answer"
-NO_AGENTS = "no_agents_configured"
-INVALID_INPUT = "invalid_input"
-SKIPPED = "skipped"  # skip_next, or the occurrence a snooze moved
+DELIVERY_MARGIN_SECONDS = 20  # a chat post with its retries, after any agent call
+HELD_POLL_SECONDS = 15  # how often a held slot is looked at again while it is waited out
+Remaining = Callable[[], float]
 
 
 class RetryLater(Exception):
     """Raised to make Lambda retry the event (its async retries, then the dead-letter queue)."""
-
-
-class Agents(Protocol):
-    @property
-    def configured(self) -> bool: ...
-
-    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str: ...
-
-
-@dataclass
-class FireDeps:
-    deps: Deps
-    chat: Callable[[], ChatSender]  # built on first use: the token is fetched only when needed
-    agents: Agents | None = None
-    prompt_file: Callable[[str], str] = field(default=lambda name: "")  # a template under prompts/
-    metric: Callable[[str, float], None] = field(default=lambda name, value: None)
-    remaining_seconds: Callable[[], float] = field(default=lambda: 60.0)
-    sleep: Callable[[float], None] = time.sleep
 
 
 @dataclass(frozen=True)
@@ -85,136 +52,93 @@ class _Job:
     prompt: str = ""
     skills: tuple[str, ...] = ()
     timeout: int = 0
+    timezone: str = "UTC"
+    schedule: Schedule | None = None  # the stored schedule; None for a template schedule
 
 
-def fire(event: FireEvent, fd: FireDeps) -> dict[str, Any]:
-    if event.static is not None:
-        return _fire_static(event, event.static, fd)
-    deps = fd.deps
-    result: dict[str, Any] = {"schedule_id": event.reminder_id, "slot": event.slot}
-    schedule = deps.store.get(event.room_id, event.reminder_id)
+def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60.0) -> dict[str, Any]:
+    result: dict[str, Any] = {"schedule_id": event.schedule_id, "slot": event.slot}
+    job = _static_job(event, event.static, deps) if event.static else _stored_job(event, deps)
+    if not isinstance(job, _Job):
+        return {**result, **job}
+    if job.kind == models.AGENT_CALL and not _agents_ready(deps):
+        return {**result, "outcome": Outcome.NO_AGENTS}
+    schedule = job.schedule
+    claim = _claim(job, event, deps, remaining_seconds)
+    if claim == Claim.DUPLICATE:
+        deps.metric("DuplicateSuppressed", 1)
+        return {**result, "outcome": Outcome.DUPLICATE}
+    if claim == Claim.BUSY:
+        raise RetryLater("another slot of this schedule is being delivered")
+    one_shot = schedule is not None and not schedule.recurring and not event.manual  # its one run
+    if claim == Claim.SENT:  # posted by an attempt that could not record it: record, never post again
+        _record(job, event, deps, Outcome.DELIVERED, "recorded on retry", models.FIRED if one_shot else "")
+        return {**result, "outcome": Outcome.DELIVERED, "recovered": True}
+    if claim != Claim.CLAIMED:
+        return {**result, "outcome": Outcome.INACTIVE}
+
+    try:
+        outcome, detail = _deliver(job, event, deps, remaining_seconds)
+    except BaseException:
+        deps.store.release_slot(event.room_id, event.schedule_id, event.slot, schedule)
+        raise
+    final = models.FIRED if one_shot else ""
+    if outcome == Outcome.DELIVERY_FAILED and schedule is not None:
+        final = models.DELIVERY_FAILED
+    _record(job, event, deps, outcome, detail, final)
+    if outcome == Outcome.DELIVERY_FAILED:
+        if schedule is not None:
+            _remove_orphans(schedule.scheduler_names, deps)
+        return {**result, "outcome": outcome, "reason": detail}
+    return {**result, "outcome": outcome, "message_id": detail}
+
+
+def _claim(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> Claim:
+    """Claim the slot. A claim held by another attempt is waited out while this invocation has
+    time left to deliver after it: that attempt either finishes (the slot is done) or is dead,
+    and its lease, which ends when Lambda has certainly stopped it, is taken over. When the wait
+    does not fit, raise, so that Lambda retries later: a held slot never ends a fire as done."""
+    store = deps.store
+    needed = DELIVERY_MARGIN_SECONDS + (job.timeout if job.kind == models.AGENT_CALL else 0)
+    budget = remaining_seconds()  # also bounds the waits should the clock read stand still
+    while True:
+        lease = min(deps.settings.slot_lease_seconds, int(remaining_seconds()) + 5)
+        claim = store.claim_slot(event.room_id, event.schedule_id, event.slot, deps.now(), lease, job.schedule)
+        if claim != Claim.HELD:
+            return claim
+        until = store.held_until(event.room_id, event.schedule_id, event.slot)
+        wait = max(1.0, (until - deps.now()).total_seconds() + 1) if until else 1.0
+        if wait + needed > min(remaining_seconds(), budget):
+            deps.metric("SlotHeld", 1)
+            raise RetryLater("another attempt holds this slot; retry once its lease is over")
+        step = min(wait, HELD_POLL_SECONDS)
+        deps.sleep(step)
+        budget -= step
+
+
+def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
+    """The job of a stored schedule, or the outcome that ends this fire before any claim."""
+    schedule = deps.store.get(event.room_id, event.schedule_id)
     if schedule is None:
         age = (deps.now() - parse_iso(event.slot)).total_seconds()
         if event.on_time and 0 <= age < UNKNOWN_GRACE_SECONDS:
             # a one-shot due within a minute of its creation can fire before its item is written
             raise RetryLater("no schedule yet for this fire; it may still be being created")
-        for name in [*models.scheduler_names(event.reminder_id, 2), models.snooze_name(event.reminder_id)]:
+        for name in [*models.scheduler_names(event.schedule_id, 2), models.snooze_name(event.schedule_id)]:
             try:
-                deps.scheduler.delete_if_fires(name, event.room_id, event.reminder_id)
+                deps.scheduler.delete_if_fires(name, event.room_id, event.schedule_id)
             except Exception:  # best effort: the reconciler sweeps what is left
                 log.warning("could not remove scheduler entry", extra={"entry": name})
         log.warning("fire for an unknown schedule; its own orphan entries removed")
-        return {**result, "outcome": UNKNOWN}
+        return {"outcome": Outcome.UNKNOWN}
     if schedule.status == models.PAUSED:
-        return {**result, "outcome": PAUSED}
+        return {"outcome": Outcome.PAUSED}
     if schedule.status != models.ACTIVE:
         _remove_orphans(schedule.scheduler_names, deps)
-        return {**result, "outcome": INACTIVE, "status": schedule.status}
-    if schedule.skip_slot == event.slot:
-        return {**result, "outcome": SKIPPED}
-    if schedule.kind == models.AGENT_CALL and not _agents_ready(fd):
-        return {**result, "outcome": NO_AGENTS}
-
-    claim = deps.store.claim_slot(schedule, event.slot, deps.now(), _lease(fd))
-    if claim == DUPLICATE:
-        fd.metric("DuplicateSuppressed", 1)
-        return {**result, "outcome": DUPLICATE_SUPPRESSED}
-    if claim == BUSY:
-        raise RetryLater("another slot of this schedule is being delivered")
-    if claim == SENT:  # posted by an attempt that could not record it: record, never post again
-        _record(schedule, event, fd, DELIVERED, "recorded on retry", "" if schedule.recurring else models.FIRED)
-        return {**result, "outcome": DELIVERED, "recovered": True}
-    if claim != CLAIMED:
-        return {**result, "outcome": INACTIVE}
-
-    final = "" if schedule.recurring else models.FIRED
-    try:
-        outcome, detail = _deliver(_job_of(schedule, fd), event, fd)
-    except BaseException:
-        deps.store.release_slot(schedule, event.slot)
-        raise
-    if outcome == DELIVERY_FAILED:
-        final = models.DELIVERY_FAILED
-    _record(schedule, event, fd, outcome, detail, final)
-    if outcome == DELIVERY_FAILED:
-        _remove_orphans(schedule.scheduler_names, deps)
-        return {**result, "outcome": outcome, "reason": detail}
-    return {**result, "outcome": outcome, "message_id": detail}
-
-
-def _record(schedule: Schedule, event: FireEvent, fd: FireDeps, outcome: str, detail: str, final: str) -> None:
-    """Record a delivery. The message is out, so the claim is never given back: after a few
-    tries the slot is marked sent and Lambda's retry records it without posting again."""
-    store = fd.deps.store
-    for attempt in range(3):
-        try:
-            store.complete_slot(schedule, event.slot, fd.deps.now(), outcome, detail, final_status=final)
-            return
-        except Conflict:
-            log.warning("schedule changed during delivery", extra={"outcome": outcome})
-            return
-        except AWS_ERRORS:
-            fd.sleep(0.2 * 2**attempt)
-    try:
-        store.mark_slot_sent(schedule, event.slot, detail)
-    except AWS_ERRORS:
-        log.error("delivered but not recorded; the claim stays held so it is not posted again")
-        return
-    raise RetryLater("delivered but not recorded yet; the retry records it")
-
-
-def _fire_static(event: FireEvent, action: StaticAction, fd: FireDeps) -> dict[str, Any]:
-    deps = fd.deps
-    result: dict[str, Any] = {"schedule_id": event.reminder_id, "slot": event.slot}
-    if action.name not in deps.settings.static_schedules:
-        log.error("static Input names a schedule the template does not declare")
-        return {**result, "outcome": INVALID_INPUT}
-    if not _agents_ready(fd):
-        return {**result, "outcome": NO_AGENTS}
-    try:
-        template = fd.prompt_file(action.prompt_template) if action.prompt_template else action.prompt
-    except OSError:
-        log.error("static schedule names a prompt file this function does not ship")
-        return {**result, "outcome": INVALID_INPUT}
-    store, lease = deps.store, _lease(fd)
-    if not store.claim_static_slot(event.room_id, event.reminder_id, event.slot, deps.now(), lease):
-        fd.metric("DuplicateSuppressed", 1)
-        return {**result, "outcome": DUPLICATE_SUPPRESSED}
-    job = _Job(
-        kind=models.AGENT_CALL,
-        room_id=event.room_id,
-        label=action.name,
-        locale=deps.settings.default_locale,
-        target_agent=action.target_agent,
-        prompt=template,
-        skills=action.skills,
-        timeout=deps.settings.agent_timeout_seconds,
-    )
-    try:
-        outcome, detail = _deliver(job, event, fd, timezone=action.timezone)
-    except BaseException:
-        store.release_static_slot(event.room_id, event.reminder_id, event.slot)
-        raise
-    store.complete_static_slot(event.room_id, event.reminder_id, event.slot, deps.now(), outcome, detail)
-    return {**result, "outcome": outcome, "detail": detail}
-
-
-def _lease(fd: FireDeps) -> int:
-    """A claim holds until this invocation is certainly over (Lambda stops it at its timeout), so a
-    concurrent duplicate stands aside while Lambda's retry of a killed attempt takes over."""
-    return min(fd.deps.settings.slot_lease_seconds, int(fd.remaining_seconds()) + 5)
-
-
-def _agents_ready(fd: FireDeps) -> bool:
-    if fd.agents is None or not fd.agents.configured:
-        log.warning("agent_call skipped: no agents configured in this deployment")
-        fd.metric("AgentsNotConfigured", 1)
-        return False
-    return True
-
-
-def _job_of(schedule: Schedule, fd: FireDeps) -> _Job:
-    settings = fd.deps.settings
+        return {"outcome": Outcome.INACTIVE, "status": schedule.status}
+    if event.slot in schedule.timing.skips:
+        return {"outcome": Outcome.SKIPPED}
+    settings = deps.settings
     return _Job(
         kind=schedule.kind,
         room_id=schedule.output_room,
@@ -226,54 +150,108 @@ def _job_of(schedule: Schedule, fd: FireDeps) -> _Job:
         prompt=schedule.prompt,
         skills=tuple(schedule.skills),
         timeout=min(
-            schedule.agent_timeout_seconds or settings.agent_timeout_seconds,
-            settings.agent_timeout_max_seconds,
+            schedule.agent_timeout_seconds or settings.agent_timeout_seconds, settings.agent_timeout_max_seconds
         ),
+        schedule=schedule,
     )
 
 
-def _deliver(job: _Job, event: FireEvent, fd: FireDeps, timezone: str = "UTC") -> tuple[str, str]:
+def _static_job(event: FireEvent, action: StaticAction, deps: Deps) -> _Job | dict[str, Any]:
+    """The job of a schedule declared in template.yaml, carried inline in its Input."""
+    if action.name not in deps.settings.static_schedules:
+        log.error("static Input names a schedule the template does not declare")
+        return {"outcome": Outcome.INVALID_INPUT}
+    try:
+        prompt = deps.prompt_file(action.prompt_template) if action.prompt_template else action.prompt
+    except OSError:
+        log.error("static schedule names a prompt file this function does not ship")
+        return {"outcome": Outcome.INVALID_INPUT}
+    return _Job(
+        kind=models.AGENT_CALL,
+        room_id=event.room_id,
+        label=action.name,
+        locale=deps.settings.default_locale,
+        target_agent=action.target_agent,
+        prompt=prompt,
+        skills=action.skills,
+        timeout=deps.settings.agent_timeout_seconds,
+        timezone=action.timezone,
+    )
+
+
+def _record(job: _Job, event: FireEvent, deps: Deps, outcome: str, detail: str, final: str) -> None:
+    """Record a delivery. The message is out, so the claim is never given back: after a few
+    tries the slot is marked sent and Lambda's retry records it without posting again."""
+    store = deps.store
+    for attempt in range(3):
+        try:
+            store.complete_slot(
+                event.room_id, event.schedule_id, event.slot, deps.now(), outcome, detail, job.schedule, final
+            )
+            return
+        except Conflict:
+            log.warning("schedule changed during delivery", extra={"outcome": outcome})
+            return
+        except BackendError:
+            deps.sleep(0.2 * 2**attempt)
+    try:
+        store.mark_slot_sent(event.room_id, event.schedule_id, event.slot, detail)
+    except BackendError:
+        log.error("delivered but not recorded; the claim stays held so it is not posted again")
+        return
+    raise RetryLater("delivered but not recorded yet; the retry records it")
+
+
+def _agents_ready(deps: Deps) -> bool:
+    if deps.agents is None or not deps.agents.configured:
+        log.warning("agent_call skipped: no agents configured in this deployment")
+        deps.metric("AgentsNotConfigured", 1)
+        return False
+    return True
+
+
+def _deliver(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> tuple[Outcome, str]:
     """Compose and post. Returns (outcome, message id or reason); raises RetryLater when the
     chat platform may accept it later."""
-    message = _compose(job, event, fd, timezone)
+    message = _compose(job, event, deps)
     if message is None:
-        return NOTHING_TO_POST, ""
-    deadline = time.monotonic() + max(1.0, fd.remaining_seconds() - 10.0)
+        return Outcome.NOTHING_TO_POST, ""
+    deadline = time.monotonic() + max(1.0, remaining_seconds() - 10.0)
     try:
-        message_id = fd.chat().send(message, idempotency_key=f"{event.reminder_id}-{event.slot}", deadline=deadline)
+        message_id = deps.chat().send(message, idempotency_key=f"{event.schedule_id}-{event.slot}", deadline=deadline)
     except PermanentChatError as err:
         log.error("delivery refused by the chat platform", extra={"reason": err.reason})
-        fd.metric("DeliveryFailed", 1)
-        return DELIVERY_FAILED, err.reason
+        deps.metric("DeliveryFailed", 1)
+        return Outcome.DELIVERY_FAILED, err.reason
     except TransientChatError as err:
         raise RetryLater(f"chat delivery failed, will retry: {err}") from err
-    fd.metric("Fired", 1)
-    fd.metric("FireLatencySeconds", (fd.deps.now() - parse_iso(event.slot)).total_seconds())
-    return DELIVERED, message_id
+    deps.metric("Fired", 1)
+    deps.metric("FireLatencySeconds", (deps.now() - parse_iso(event.slot)).total_seconds())
+    return Outcome.DELIVERED, message_id
 
 
-def _compose(job: _Job, event: FireEvent, fd: FireDeps, timezone: str) -> ChatMessage | None:
+def _compose(job: _Job, event: FireEvent, deps: Deps) -> ChatMessage | None:
     if job.kind == models.MESSAGE:
         return chat_text.reminder_message(job.room_id, job.user_id, job.text, job.locale)
-    assert fd.agents is not None
+    assert deps.agents is not None
     fields = {
-        "now": iso_utc(fd.deps.now()),
+        "now": iso_utc(deps.now()),
         "room_id": job.room_id,
         "scheduled_time": event.slot,
-        "schedule_id": event.reminder_id,
+        "schedule_id": event.schedule_id,
         "name": job.label,
-        "timezone": timezone,
+        "timezone": job.timezone,
     }
     request = agent_request(
-        fill_prompt(job.prompt, fields), list(job.skills), job.room_id, event.reminder_id, event.slot
+        fill_prompt(job.prompt, fields), list(job.skills), job.room_id, event.schedule_id, event.slot
     )
     try:
-        answer = fd.agents.call(job.target_agent, request, job.timeout)
+        answer = deps.agents.call(job.target_agent, request, job.timeout)
     except AgentError as err:
         level = "timed out" if isinstance(err, AgentTimeout) else "failed"
         log.error(f"agent {level}", extra={"agent": job.target_agent, "reason": err.reason})
-        fd.metric("AgentFailed", 1)
-        return chat_text.notice_message(job.room_id, f"⚠️ {job.label}: {err.reason}")
+        deps.metric("AgentFailed", 1)
+        return chat_text.agent_failed_message(job.room_id, job.label, err.said, job.locale)
     if not answer:
         log.info("agent answered nothing; nothing posted", extra={"agent": job.target_agent})
         return None

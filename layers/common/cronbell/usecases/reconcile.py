@@ -21,14 +21,10 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from botocore.exceptions import BotoCoreError, ClientError
-
-from cronbell.adapters.chat.base import ChatSender
-from cronbell.adapters.store import Busy, Conflict
 from cronbell.core import chat_text, models, texts
 from cronbell.core.instants import parse_iso
 from cronbell.core.models import Entry, Schedule
-from cronbell.core.views import local_at, snoozed_at
+from cronbell.core.ports import BackendError, Busy, Conflict
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -51,7 +47,7 @@ class Report:
         return asdict(self)
 
 
-def reconcile(deps: Deps, chat: Callable[[], ChatSender] | None = None) -> Report:
+def reconcile(deps: Deps) -> Report:
     settings = deps.settings
     now = deps.now()
     settled = now - timedelta(seconds=settings.reconcile_grace_seconds)
@@ -73,9 +69,9 @@ def reconcile(deps: Deps, chat: Callable[[], ChatSender] | None = None) -> Repor
         wrong = [e for e in expected if e.name in entries and entries[e.name].state != state]
         if not missing and not wrong:
             continue
-        if not schedule.recurring and schedule.status == models.ACTIVE and local_at(schedule) <= now:
-            if missing and local_at(schedule) <= now - timedelta(seconds=settings.missed_after_seconds):
-                _mark_missed(schedule, deps, chat, report)
+        if not schedule.recurring and schedule.status == models.ACTIVE and schedule.timing.local_at <= now:
+            if missing and schedule.timing.local_at <= now - timedelta(seconds=settings.missed_after_seconds):
+                _mark_missed(schedule, deps, report)
             continue  # its entry fired: a retry may still deliver it
         for entry in [*missing, *wrong]:
             _guard(report, deps.scheduler.put_entry, entry, schedule, now)
@@ -105,9 +101,8 @@ def reconcile(deps: Deps, chat: Callable[[], ChatSender] | None = None) -> Repor
 
 def _expected_entries(schedule: Schedule, now: datetime) -> list[Entry]:
     """A snoozed occurrence already past has fired (and Scheduler deleted its entry)."""
-    snoozed = snoozed_at(schedule)
-    past_snooze = snoozed is not None and snoozed <= now
-    return [e for e in schedule.entries() if not (past_snooze and e.name == models.snooze_name(schedule.id))]
+    past = {models.snooze_name(schedule.id, i) for i, t in enumerate(schedule.timing.snoozes) if t <= now}
+    return [e for e in schedule.entries() if e.name not in past]
 
 
 def _changed_since(schedule: Schedule, settled: datetime) -> bool:
@@ -118,20 +113,20 @@ def _changed_since(schedule: Schedule, settled: datetime) -> bool:
         return False
 
 
-def _mark_missed(schedule: Schedule, deps: Deps, chat: Callable[[], ChatSender] | None, report: Report) -> None:
+def _mark_missed(schedule: Schedule, deps: Deps, report: Report) -> None:
     """Only the run whose conditional write wins posts the notice."""
     try:
         deps.store.retire(schedule, models.MISSED, deps.now(), "entry lost")
     except (Busy, Conflict):
         return
     report.missed += 1
-    if deps.settings.missed_policy != "notify" or chat is None:
+    if deps.settings.missed_policy != "notify":
         return
-    due = texts.clock_text(local_at(schedule), ZoneInfo(schedule.timezone))
+    due = texts.clock_text(schedule.timing.local_at, ZoneInfo(schedule.timezone))
     label = chat_text.display_name(schedule.user_id)
     line = texts.say("missed", schedule.locale, user=label, due=due, text=schedule.body)
     try:
-        chat().send(chat_text.notice_message(schedule.output_room, line), f"{schedule.id}-missed")
+        deps.chat().send(chat_text.notice_message(schedule.output_room, line), f"{schedule.id}-missed")
         report.notices += 1
     except Exception:  # the schedule is marked; a notice that cannot be posted is only logged
         log.warning("missed notice not posted", extra={"schedule_id": schedule.id})
@@ -148,7 +143,7 @@ def _recount(room: str, deps: Deps) -> bool:
 def _guard(report: Report, action: Callable[..., Any], *args: Any) -> bool:
     try:
         return bool(action(*args))
-    except (ClientError, BotoCoreError) as err:
+    except BackendError as err:
         report.errors += 1
         log.warning("reconcile action failed; the next run retries", extra={"error": str(err)})
         return False

@@ -27,6 +27,7 @@ TEXTS: dict[str, str] = {
     "chat.agent_failed": "⚠️ {label}: {reason}",
     "agent.timeout": "el agente no respondió en {seconds} s",
     "agent.unreachable": "no se pudo contactar con el agente ({error})",
+    "agent.unknown": "el agente {agent!r} no está en la lista de permitidos de este despliegue",
     "agent.failed": "el agente falló",
     "agent.unexpected_shape": "el agente respondió con una forma inesperada",
     "agent.not_json": "la respuesta del agente no era JSON",
@@ -89,6 +90,9 @@ TEXTS: dict[str, str] = {
         "el estado de {id} es `{status}`: no tiene ninguna ejecución próxima que posponer"
     ),
     "error.unknown_agent": "agente desconocido {agent!r}; permitidos: {known}",
+    "error.unknown_agent.none": "agente desconocido {agent!r}; no hay ninguno configurado",
+    "error.busy": "esta programación se está entregando ahora mismo; inténtalo de nuevo en un momento",
+    "error.name_taken": "otra programación de esta sala se llama {name!r} ({id}); elige otro nombre",
     "error.forbidden_channel": (
         "las respuestas pueden ir a esta sala o a una sala que el despliegue permita como salida"
     ),

@@ -1,9 +1,12 @@
-"""What `python -m sandbox invoke` creates first for an event that names a schedule.
+"""`python -m sandbox invoke`: one event, in a fresh sandbox, doing what its name says.
 
 Every `invoke` starts an empty sandbox, so an event that deletes, runs or fires a schedule would only
 meet "not found". The schedule it names is created first through the ToolsFunction, in the event's room:
 a name becomes an agent call of that name (found again by name); an id becomes a reminder, whose new id
-takes the place of the event's (ids are generated, never chosen). Each seed is said in one line.
+takes the place of the event's (ids are generated, never chosen). Each seed is said in one line, and so
+is each message the functions posted. What an event cannot carry itself (an AgentCore Gateway call's
+client context, the function environment of a target pinned to one room) comes from
+`events/invoke/<the event's file name>`.
 """
 
 from __future__ import annotations
@@ -11,8 +14,15 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from sandbox.lambda_api import InvokeResult
+from sandbox.lambda_context import ClientContext
+
+if TYPE_CHECKING:
+    from sandbox.app import Sandbox
 
 _LAYER_SOURCE = str(Path(__file__).resolve().parents[1] / "layers" / "common")
 if _LAYER_SOURCE not in sys.path:  # cronbell's own rule for ids, whichever code the functions run
@@ -83,3 +93,46 @@ def rooms_of(event: Any) -> list[str]:
         if isinstance(part, dict):
             found.append(part.get("room_id"))
     return [room for room in dict.fromkeys(found) if isinstance(room, str) and room]
+
+
+@dataclass
+class InvokeExtras:
+    """What `events/invoke/<name>` adds to the event `<name>`."""
+
+    path: str = ""
+    client_context: dict[str, Any] | None = None
+    environment: dict[str, str] = field(default_factory=dict)
+
+    def summary(self) -> str:
+        parts = ["client context"] if self.client_context is not None else []
+        return ", ".join(parts + [f"{key}={value}" for key, value in self.environment.items()])
+
+
+def invoke_extras(event_path: str | None) -> InvokeExtras:
+    if not event_path or event_path == "-":
+        return InvokeExtras()
+    path = Path(event_path).parent / "invoke" / Path(event_path).name
+    if not path.is_file():
+        return InvokeExtras()
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return InvokeExtras(str(path), data.get("client_context"), dict(data.get("environment") or {}))
+
+
+def run_event(sandbox: Sandbox, function: str, event: Any, extras: InvokeExtras) -> InvokeResult:
+    """Seed what the event names, run it, wait for what it started, and say what was posted."""
+    runtime = sandbox.runtime
+    assert runtime is not None
+
+    def call(name: str, seed_event: dict[str, Any]) -> Any:
+        return json.loads(runtime.invoke(runtime.find(name), json.dumps(seed_event).encode()).payload)
+
+    event, notes = seed(function, event, call)
+    for note in notes:
+        print(note, file=sys.stderr)
+    client_context = ClientContext(extras.client_context) if extras.client_context is not None else None
+    result = runtime.invoke(runtime.find(function), json.dumps(event).encode(), client_context)
+    runtime.wait_background()
+    for room in rooms_of(event):
+        for message in sandbox.messages(room):
+            print(f"posted in {room}: {message['text']}", file=sys.stderr)
+    return result

@@ -1,0 +1,150 @@
+"""Keys and items: the only module that knows how the table's items are laid out.
+
+Keys (partition `room_id`, sort `sk`):
+  s#<id>              a schedule
+  room                the room's counter (`live`, guarded by MaxPerRoom) and its revision (`rev`)
+  d#<dedupe key>      points at the live schedule with that action, time, zone and person
+  n#<name key>        points at the live schedule with that name
+  f#<id>#<slot time>  one delivery slot: claimed before sending, done after (exactly once)
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+from datetime import datetime
+from typing import Any
+
+from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
+
+from cronbell.core import models
+from cronbell.core.instants import iso_utc, parse_iso
+from cronbell.core.models import Schedule
+from cronbell.core.ports import Pointer, RoomCount
+from cronbell.core.timing import Timing
+
+ROOM_SK = "room"
+SCHEDULE, POINTER, NAME, SLOT = "s#", "d#", "n#", "f#"
+_ser = TypeSerializer()
+_deser = TypeDeserializer()
+_PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
+_NUMBERS = ("fire_count", "agent_timeout_seconds", "version")
+
+Key = tuple[str, str]  # (room_id, sk): an item's identity
+
+
+def schedule_sk(schedule_id: str) -> str:
+    return f"{SCHEDULE}{schedule_id}"
+
+
+def dedupe_sk(key: str) -> str:
+    return f"{POINTER}{key}"
+
+
+def name_sk(name: str) -> str:
+    return f"{NAME}{models.name_key(name)}"
+
+
+def pointer_sks(schedule: Schedule) -> list[str]:
+    """The pointers a live schedule holds: its dedupe key, and its name if it has one."""
+    return [dedupe_sk(schedule.dedupe_key), *([name_sk(schedule.name)] if schedule.name else [])]
+
+
+def slot_sk(owner: str, slot: str) -> str:
+    return f"{SLOT}{owner}#{slot}"
+
+
+def key(room_id: str, sk: str) -> dict[str, Any]:
+    """The DynamoDB key of an item."""
+    return dump({"room_id": room_id, "sk": sk})
+
+
+def identity(transact_item: dict[str, Any]) -> Key:
+    """The (room, sort key) a TransactWriteItems entry writes or checks."""
+    (write,) = transact_item.values()
+    raw = write.get("Key") or write["Item"]
+    return str(raw["room_id"]["S"]), str(raw["sk"]["S"])
+
+
+def dump(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: _ser.serialize(v) for k, v in values.items()}
+
+
+def load(item: dict[str, Any]) -> dict[str, Any]:
+    return {k: _deser.deserialize(v) for k, v in item.items()}
+
+
+def epoch(dt: datetime) -> int:
+    return int(dt.timestamp())
+
+
+# --- schedules -------------------------------------------------------------------------------
+def schedule_fields(schedule: Schedule) -> dict[str, Any]:
+    """Every stored attribute of a schedule but its key. `expressions` is written for operators
+    (what Scheduler was given) and never read back: the timing owns its expressions."""
+    t = schedule.timing
+    plain = {name: getattr(schedule, name) for name in _PLAIN if name not in ("id", "room_id")}
+    return {
+        **plain,
+        "timezone": t.zone,
+        "at": t.local_at.isoformat(timespec="seconds") if t.at else "",
+        "cron": t.cron,
+        "cron_source": t.cron_source,
+        "expressions": list(t.expressions),
+        "skips": sorted(t.skips),
+        "snoozes": [iso_utc(s) for s in t.snoozes],
+    }
+
+
+def schedule_item(schedule: Schedule) -> dict[str, Any]:
+    return {"room_id": schedule.room_id, "sk": schedule_sk(schedule.id), "id": schedule.id, **schedule_fields(schedule)}
+
+
+def schedule_from_item(item: dict[str, Any]) -> Schedule:
+    data = load(item)
+    for name in _NUMBERS:
+        if name in data:
+            data[name] = int(data[name])
+    skips, snoozes = data.get("skips"), data.get("snoozes")
+    if skips is None:  # written before skips formed a set: one `skip_slot`
+        skips = [data["skip_slot"]] if data.get("skip_slot") else []
+    if snoozes is None:  # written before snoozes added up: one at(...) in UTC, `snooze_at`
+        snoozes = [str(data["snooze_at"])[3:-1] + "Z"] if data.get("snooze_at") else []
+    timing = Timing(
+        zone=data["timezone"],
+        at=parse_iso(data["at"]) if data.get("at") else None,
+        cron=data.get("cron", ""),
+        cron_source=data.get("cron_source", ""),
+        skips=frozenset(skips),
+        snoozes=tuple(parse_iso(s) for s in snoozes),
+    )
+    return Schedule(timing=timing, **{k: data[k] for k in _PLAIN if k in data})
+
+
+LEGACY = ("skip_slot", "snooze_at")  # attributes of earlier versions, removed by the next write
+
+
+def is_expired(item: dict[str, Any], now: datetime) -> bool:
+    """TTL deletion is lazy in DynamoDB (and absent in moto): an expired item is read as gone."""
+    expires = item.get("expires_at")
+    return expires is not None and int(expires["N"]) <= epoch(now)
+
+
+# --- room counters and pointers --------------------------------------------------------------
+def room_count(item: dict[str, Any]) -> RoomCount | None:
+    if "live" not in item:
+        return None
+    return RoomCount(int(item["live"]["N"]), int(item["rev"]["N"]) if "rev" in item else None)
+
+
+def pointer_item(room_id: str, sk: str, schedule_id: str) -> dict[str, Any]:
+    return dump({"room_id": room_id, "sk": sk, "schedule_id": schedule_id})
+
+
+def pointer_from_item(item: dict[str, Any]) -> Pointer:
+    sk = item["sk"]["S"]
+    kind = "name" if sk.startswith(NAME) else "dedupe"
+    return Pointer(item["room_id"]["S"], sk[len(POINTER) :], item.get("schedule_id", {}).get("S", ""), kind)
+
+
+def pointer_sk(pointer: Pointer) -> str:
+    return f"{NAME if pointer.kind == 'name' else POINTER}{pointer.key}"

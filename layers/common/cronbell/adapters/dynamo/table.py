@@ -1,0 +1,65 @@
+"""The table every store concern shares: its client (whose failures arrive as AwsError), its
+name, its retention, and transactions whose cancellation reasons are read by item identity."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+from typing import Any
+
+from cronbell.adapters.aws import AwsError, Translating
+from cronbell.adapters.dynamo.codec import Key, identity
+
+_CONFLICT_PAUSE_SECONDS = 0.05  # times the attempt number
+_CONFLICT_ATTEMPTS = 4
+CANCELLED = "TransactionCanceledException"
+CONDITION_FAILED = "ConditionalCheckFailedException"
+
+
+def cancelled(err: AwsError, items: list[dict[str, Any]]) -> dict[Key, dict[str, Any]]:
+    """The items whose condition failed in a cancelled transaction, by identity, each with the
+    item as it was (when the write asked for it). Empty when the transaction was not cancelled
+    by a condition. DynamoDB lists the reasons in the order of the request's items."""
+    if err.code != CANCELLED:
+        return {}
+    reasons = err.response.get("CancellationReasons") or []
+    return {
+        identity(item): reason.get("Item") or {}
+        for item, reason in zip(items, reasons, strict=False)
+        if reason.get("Code") == "ConditionalCheckFailed"
+    }
+
+
+def _only_conflicts(err: AwsError) -> bool:
+    codes = {r.get("Code") for r in err.response.get("CancellationReasons") or []}
+    return err.code == CANCELLED and codes <= {"None", "TransactionConflict"} and "TransactionConflict" in codes
+
+
+class Table:
+    def __init__(self, client: Any, table: str, retention_days: int) -> None:
+        self._db = Translating(client)
+        self._table = table
+        self._retention = timedelta(days=retention_days)
+
+    def _transact(self, items: list[dict[str, Any]]) -> None:
+        """TransactWriteItems, run again after a pause while DynamoDB cancels it only because
+        another transaction is writing one of the same items (TransactionConflict): two fires of
+        one slot at once, or creates racing in one room."""
+        for attempt in range(1, _CONFLICT_ATTEMPTS + 1):
+            try:
+                self._db.transact_write_items(TransactItems=items)
+                return
+            except AwsError as err:
+                if attempt == _CONFLICT_ATTEMPTS or not _only_conflicts(err):
+                    raise
+            time.sleep(_CONFLICT_PAUSE_SECONDS * attempt)
+
+    def _query_all(self, **kwargs: Any) -> list[dict[str, Any]]:
+        """Every item of a query, page after page."""
+        items: list[dict[str, Any]] = []
+        while True:
+            out = self._db.query(TableName=self._table, **kwargs)
+            items += out.get("Items", [])
+            if "LastEvaluatedKey" not in out:
+                return items
+            kwargs["ExclusiveStartKey"] = out["LastEvaluatedKey"]

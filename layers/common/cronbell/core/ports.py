@@ -1,0 +1,203 @@
+"""What the use cases need from the outside world, in the domain's words.
+
+The store (schedules, the slot ledger, reconciliation scans), the Scheduler entries and the agents
+are small interfaces here; `cronbell.adapters` implements them. Adapters translate their SDK's
+failures into the exceptions below, so no use case knows which SDK sits behind an interface.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+from cronbell.core.models import Entry, Schedule
+from cronbell.core.texts import Phrase, render
+
+
+# --- domain errors ---------------------------------------------------------------------------
+class BackendError(Exception):
+    """A store, Scheduler or Lambda call failed (throttled, unreachable, refused): nothing is
+    known to have changed, and the same call may work a moment later."""
+
+
+class LimitReached(Exception):
+    """The room holds its maximum of live schedules."""
+
+
+class Duplicate(Exception):
+    """A live schedule with the same action, time and zone exists."""
+
+    def __init__(self, existing: Schedule) -> None:
+        super().__init__(existing.id)
+        self.existing = existing
+
+
+class NameTaken(Exception):
+    """Another live schedule of the room has this name."""
+
+    def __init__(self, holder: Schedule) -> None:
+        super().__init__(holder.id)
+        self.holder = holder
+
+
+class Conflict(Exception):
+    """The item was not in the state the write expected (e.g. changed or deleted meanwhile)."""
+
+
+class Gone(Exception):
+    """No live schedule: `old` is the item as it is (fired, deleted...), or None if there is none."""
+
+    def __init__(self, old: Schedule | None) -> None:
+        super().__init__(old.id if old else "")
+        self.old = old
+
+
+class Busy(Exception):
+    """A delivery of this schedule is under way; try again in a moment."""
+
+
+class AgentError(Exception):
+    """The agent failed or could not be reached; `reason` is short and safe to show (English, for the
+    log); `said` is the same reason as a catalog phrase, for the room's notice in its language."""
+
+    def __init__(self, reason: str | Phrase) -> None:
+        self.said = reason
+        self.reason = str(render(reason, "en"))
+        super().__init__(self.reason)
+
+
+class AgentTimeout(AgentError):
+    pass
+
+
+class UnknownAgent(AgentError):
+    pass
+
+
+# --- outcomes --------------------------------------------------------------------------------
+class Claim(StrEnum):
+    """What claiming one (schedule, scheduled time) slot for delivery found."""
+
+    CLAIMED = "claimed"  # this attempt delivers it
+    DUPLICATE = "duplicate"  # done already
+    HELD = "held"  # claimed by an attempt whose lease is not over (running, or dead and not yet known)
+    BUSY = "busy"  # another slot of the schedule is being delivered
+    INACTIVE = "inactive"  # the schedule is no longer active
+    SENT = "sent"  # an earlier attempt posted but could not record it: record, do not post
+
+
+class Outcome(StrEnum):
+    """How one fire ended: the fire function's answer, its log and its metrics say which."""
+
+    DELIVERED = "delivered"
+    DUPLICATE = "duplicate"
+    UNKNOWN = "unknown_schedule"
+    INACTIVE = "inactive"
+    PAUSED = "paused"
+    DELIVERY_FAILED = "delivery_failed"
+    NOTHING_TO_POST = "empty_answer"
+    NO_AGENTS = "no_agents_configured"
+    INVALID_INPUT = "invalid_input"
+    SKIPPED = "skipped"  # skip_next, or the occurrence a snooze moved
+
+
+# --- values the store hands back -------------------------------------------------------------
+@dataclass(frozen=True)
+class RoomCount:
+    live: int
+    rev: int | None  # None: written before revisions were kept
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A pointer naming the live schedule that holds a key of the room: a dedupe key (action,
+    time, zone, person) or a name."""
+
+    room_id: str
+    key: str
+    schedule_id: str
+    kind: str = "dedupe"  # dedupe | name
+
+
+@dataclass
+class TableScan:
+    schedules: list[Schedule] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
+    pointers: list[Pointer] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class EntryState:
+    name: str
+    state: str  # ENABLED | DISABLED
+
+
+# --- interfaces ------------------------------------------------------------------------------
+class Schedules(Protocol):
+    """The room's schedules, its live count and the dedupe pointers, changed atomically."""
+
+    def get(self, room_id: str, schedule_id: str) -> Schedule | None: ...
+    def list_room(self, room_id: str, now: datetime) -> list[Schedule]: ...
+    def insert(self, schedule: Schedule, max_per_room: int) -> None: ...
+    def replace(self, old: Schedule, new: Schedule, max_per_room: int, now: datetime) -> None: ...
+    def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None: ...
+    def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule: ...
+    def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "") -> None: ...
+    def room_count(self, room_id: str) -> RoomCount | None: ...
+    def recount(self, room_id: str, seen: RoomCount | None) -> int | None: ...
+
+
+class Ledger(Protocol):
+    """Delivery slots: one (owner, scheduled time) is claimed before posting and done after.
+    `schedule` is the stored schedule that owns the slot, or None for a template schedule (which
+    has no item of its own; `owner` names it)."""
+
+    def claim_slot(
+        self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
+    ) -> Claim: ...
+    def held_until(self, room_id: str, owner: str, slot: str) -> datetime | None: ...
+    def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str) -> None: ...
+    def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None: ...
+    def complete_slot(
+        self,
+        room_id: str,
+        owner: str,
+        slot: str,
+        now: datetime,
+        outcome: str,
+        detail: str = "",
+        schedule: Schedule | None = None,
+        final_status: str = "",
+    ) -> None: ...
+
+
+class Scans(Protocol):
+    """Whole-table reads and repairs for the reconciler."""
+
+    def scan(self, now: datetime) -> TableScan: ...
+    def drop_pointer(self, pointer: Pointer) -> bool: ...
+
+
+class Store(Schedules, Ledger, Scans, Protocol):
+    """Everything cronbell keeps: one table behind three concerns."""
+
+
+class Entries(Protocol):
+    """The EventBridge Scheduler entries that fire schedules."""
+
+    def put_entry(self, entry: Entry, schedule: Schedule, now: datetime, *, new: bool = False) -> None: ...
+    def written_at(self, name: str) -> datetime | None: ...
+    def list_entries(self) -> list[EntryState]: ...
+    def delete_if_fires(self, name: str, room_id: str, schedule_id: str) -> bool: ...
+    def delete(self, name: str) -> bool: ...
+
+
+class Agents(Protocol):
+    """Target agents, called synchronously with a timeout; raises AgentError."""
+
+    @property
+    def configured(self) -> bool: ...
+
+    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str: ...

@@ -1,0 +1,93 @@
+"""When a schedule fires: a one-shot instant or a recurrence in a zone, plus what was skipped or
+snoozed. It owns its Scheduler expressions and its upcoming instants, so nothing parses a stored
+expression back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from functools import cached_property
+from zoneinfo import ZoneInfo
+
+from cronbell.core.cron import CronSpec, at_expression, eventbridge_expressions, next_fires
+from cronbell.core.instants import iso_utc
+
+
+@dataclass(frozen=True)
+class Timing:
+    zone: str  # IANA zone: a recurrence runs in it, a one-shot is shown in it
+    at: datetime | None = None  # one-shot: the instant (aware)
+    cron: str = ""  # recurring: normalized five-field expression
+    cron_source: str = ""  # what the caller wrote, if it differs from `cron`
+    skips: frozenset[str] = frozenset()  # RFC3339 UTC of occurrences not to deliver (skip_next, snooze)
+    snoozes: tuple[datetime, ...] = ()  # extra one-time occurrences (snoozed ones), aware, in order
+
+    @classmethod
+    def once(cls, at: datetime, zone: ZoneInfo) -> Timing:
+        return cls(zone=zone.key, at=at.astimezone(zone).replace(microsecond=0))
+
+    @classmethod
+    def every(cls, spec: CronSpec, zone: ZoneInfo) -> Timing:
+        return cls(zone=zone.key, cron=spec.expr, cron_source=spec.source)
+
+    @property
+    def recurring(self) -> bool:
+        return bool(self.cron)
+
+    @property
+    def tz(self) -> ZoneInfo:
+        return ZoneInfo(self.zone)
+
+    @property
+    def spec(self) -> CronSpec:
+        return CronSpec(expr=self.cron, source=self.cron_source or self.cron)
+
+    @property
+    def local_at(self) -> datetime:
+        """The one-shot's instant in its zone."""
+        assert self.at is not None, "a recurring timing has no single instant"
+        return self.at.astimezone(self.tz)
+
+    @property
+    def text(self) -> str:
+        """The timing as the caller reads it back: the cron expression, or the local ISO time."""
+        return self.cron or self.local_at.isoformat(timespec="seconds")
+
+    @cached_property
+    def expressions(self) -> tuple[str, ...]:
+        """The Scheduler expressions of the regular entries. A one-shot is `at()` in UTC, so an
+        instant in a repeated DST hour is never ambiguous; a recurrence runs in its zone."""
+        if self.recurring:
+            return tuple(eventbridge_expressions(self.spec))
+        return (at_expression(self.local_at.astimezone(UTC)),)
+
+    @property
+    def expression_zone(self) -> str:
+        return self.zone if self.recurring else "UTC"
+
+    @property
+    def snooze_expressions(self) -> tuple[str, ...]:
+        return tuple(at_expression(t.astimezone(UTC)) for t in self.snoozes)
+
+    def upcoming(self, now: datetime, count: int) -> list[datetime]:
+        """The next fire instants after `now`, aware in the zone: a skipped occurrence is left
+        out and a snoozed one is in."""
+        tz = self.tz
+        if not self.recurring:
+            at = self.local_at
+            return [at] if at > now else []
+        fires = [t for t in next_fires(self.spec, now, tz, count + len(self.skips)) if iso_utc(t) not in self.skips]
+        fires += [t.astimezone(tz) for t in self.snoozes if t > now]
+        return sorted(fires)[:count]
+
+    def skipping(self, occurrence: datetime) -> Timing:
+        """One more occurrence not to deliver; earlier skips stay."""
+        return replace(self, skips=self.skips | {iso_utc(occurrence)})
+
+    def snoozed(self, occurrence: datetime, until: datetime, now: datetime) -> Timing:
+        """A recurrence whose `occurrence` is delivered at `until` instead. Snoozing a snoozed
+        occurrence moves it again (snoozes add up); snoozes already past are forgotten."""
+        until = until.replace(microsecond=0)
+        snoozes = [t for t in self.snoozes if t > now and t != occurrence]
+        skips = self.skips if occurrence in self.snoozes else self.skips | {iso_utc(occurrence)}
+        return replace(self, skips=skips, snoozes=tuple(sorted([*snoozes, until])))

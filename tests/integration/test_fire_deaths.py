@@ -1,0 +1,97 @@
+"""A fire whose process dies (SIGKILL, as an out-of-memory runtime is killed) after claiming its
+slot, or after posting, is delivered by Lambda's own retries, with the template's timeout and
+Lambda's retry spacing on a fake clock: no fire is lost, none is posted twice, and the slot ends
+done."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cronbell.core.fire_event import parse_fire_event
+from cronbell.usecases import fire as fire_uc
+from tests.support import fire_worker
+from tests.support.aws import ROOT, Stack
+from tests.support.envelopes import ROOM
+from tests.support.lambda_timing import RETRY_GAPS_SECONDS, FileChat, lambda_retries
+from tests.support.tools import assert_consistent, call, ok
+
+CASES = {
+    "one-shot": ("create_reminder", {"message": "m", "time": "2026-11-30 10:00"}, "2026-11-30T09:00:00Z"),
+    "recurring": ("create_reminder", {"message": "r", "cron": "0 9 * * *"}, "2026-11-30T08:00:00Z"),
+    "agent call": ("cron_create", {"name": "job", "prompt": "p", "cron_expr": "0 9 * * *"}, "2026-11-30T08:00:00Z"),
+}
+
+
+def kill_a_worker(stack: Stack, event: dict[str, Any], chat: Path, at: str) -> None:
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'layers' / 'common'}{os.pathsep}{ROOT}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.support.fire_worker", fire_worker.spec(stack, event, chat, at)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr.decode()[-2000:]
+
+
+def slot_item(stack: Stack, sid: str, slot: str) -> dict[str, Any]:
+    return next(i for i in stack.items() if i["sk"] == f"f#{sid}#{slot}")
+
+
+@pytest.mark.parametrize("at", ["claim", "post"])
+@pytest.mark.parametrize("case", list(CASES))
+def test_a_fire_killed_after_its_claim_or_post_is_delivered_by_lambdas_retries(
+    stack: Stack, tmp_path: Path, case: str, at: str
+) -> None:
+    tool, args, slot = CASES[case]
+    sid = ok(call(stack, tool, args))["id"]
+    stack.clock.advance(hours=1, seconds=1)  # Scheduler fires at the slot; the attempt starts just after
+    event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot, "execution_id": "e", "attempt": "1"}
+    chat = FileChat(tmp_path / "chat.jsonl")
+
+    kill_a_worker(stack, event, chat.path, at)
+    assert slot_item(stack, sid, slot)["state"] == "claimed"  # the dead attempt's claim is left behind
+
+    deps = stack.deps(
+        chat=lambda: chat, agents=fire_worker.EchoAgents(), sleep=lambda s: stack.clock.advance(seconds=s)
+    )
+
+    def attempt(remaining: Any) -> dict[str, Any]:
+        return fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps, remaining_seconds=remaining)
+
+    attempts = lambda_retries(stack.clock, attempt, first_gap=RETRY_GAPS_SECONDS[0])
+    assert attempts.result is not None, f"lost: every retry failed ({attempts.outcomes})"
+    assert attempts.result["outcome"] == "delivered", attempts.outcomes
+    assert chat.posted() == {f"{sid}-{slot}"}  # one message in the room
+    assert len(chat.attempts()) == (2 if at == "post" else 1)  # a re-sent post carries the same key
+    assert slot_item(stack, sid, slot)["state"] == "done"
+    schedule = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    assert schedule["status"] == ("fired" if case == "one-shot" else "active") and schedule["fire_count"] == 1
+    assert "inflight_until" not in schedule
+    if case != "one-shot":  # Scheduler itself deletes a one-shot's entry once it fired
+        assert_consistent(stack)
+
+
+def test_a_duplicate_meeting_a_live_claim_does_not_end_as_done(stack: Stack, tmp_path: Path) -> None:
+    """Scheduler may deliver an event twice; the second copy, arriving while the first holds the
+    slot and too late to wait for it, is retried by Lambda rather than reported done."""
+    sid = ok(call(stack, "cron_create", {"name": "job", "prompt": "p", "cron_expr": "0 9 * * *"}))["id"]
+    stack.clock.advance(hours=1, seconds=1)
+    slot = "2026-11-30T08:00:00Z"
+    schedule = stack.deps().store.get(ROOM, sid)
+    assert stack.deps().store.claim_slot(ROOM, sid, slot, stack.clock.now(), 305, schedule) == "claimed"
+    event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot}
+    chat = FileChat(tmp_path / "chat.jsonl")
+    deps = stack.deps(
+        chat=lambda: chat, agents=fire_worker.EchoAgents(), sleep=lambda s: stack.clock.advance(seconds=s)
+    )
+    with pytest.raises(fire_uc.RetryLater):
+        fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps, remaining_seconds=lambda: 200.0)
+    assert chat.attempts() == []

@@ -1,0 +1,48 @@
+"""run_now: a manual run, as Scheduler would fire it, that leaves the regular schedule as it is."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cronbell.core.fire_event import parse_fire_event
+from cronbell.usecases import fire as fire_uc
+from cronbell.usecases import tools
+from tests.support.aws import Stack
+from tests.support.chat import RecordingChat
+from tests.support.envelopes import envelope
+from tests.support.tools import assert_consistent, call, live_items, ok
+
+
+class EchoAgents:
+    configured = True
+
+    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+        return f"echo: {request['prompt']}"
+
+
+def run_now(stack: Stack, target: str, chat: RecordingChat) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The tool's answer, and the outcome of the fire it started (None when it started none)."""
+    started: list[dict[str, Any]] = []
+    deps = stack.deps(start_fire=started.append, chat=lambda: chat, agents=EchoAgents())
+    answer = tools.handle(envelope("run_now", {"target": target}), deps)
+    if not started:
+        return answer, None
+    [event] = started
+    return answer, fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps, lambda: 300.0)
+
+
+def test_run_now_does_not_use_up_a_one_shot(stack: Stack) -> None:
+    sid = ok(call(stack, "cron_create", {"name": "report", "prompt": "p", "fire_at": "2026-11-30 18:00"}))["id"]
+    chat = RecordingChat()
+    answer, fired = run_now(stack, sid, chat)
+    assert answer["ok"] and fired is not None and fired["outcome"] == "delivered"
+    [item] = live_items(stack)
+    assert item["status"] == "active" and item["fire_count"] == 1  # the planned run is still to come
+    assert_consistent(stack)
+    stack.clock.advance(hours=9)  # 18:00 in Madrid: the planned run
+    event = {"room_id": item["room_id"], "reminder_id": sid, "scheduled_time": "2026-11-30T17:00:00Z"}
+    planned = fire_uc.fire(
+        parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat, agents=EchoAgents()), lambda: 300.0
+    )
+    assert planned["outcome"] == "delivered" and len(chat.sent) == 2
+    assert live_items(stack) == []  # now it has fired

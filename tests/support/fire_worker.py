@@ -1,0 +1,80 @@
+"""A fire function process that is killed with SIGKILL at a chosen point, as Lambda's runtime is
+when it runs out of memory: no `except`, no `finally`, nothing after the kill runs.
+
+Run as `python -m tests.support.fire_worker '<json>'` with the moto endpoint, the settings, the
+fake time, the fire Input, the chat file and where to die: "claim" (after the slot is claimed,
+before the post) or "post" (right after the post, before it is recorded).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from cronbell.adapters.chat.base import ChatMessage
+from cronbell.core.fire_event import parse_fire_event
+from cronbell.core.instants import parse_iso
+from cronbell.settings import Settings
+from cronbell.usecases import fire
+from tests.support.aws import FakeClock, Stack, set_aws_env
+from tests.support.lambda_timing import FileChat, remaining_on
+
+
+def die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+class EchoAgents:
+    configured = True
+
+    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+        return f"echo: {request['prompt']}"
+
+
+class DyingChat(FileChat):
+    def __init__(self, path: Path, at: str) -> None:
+        super().__init__(path)
+        self.at = at
+
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        if self.at == "claim":
+            die()
+        out = super().send(message, idempotency_key, deadline)
+        die()
+        return out
+
+
+def spec(stack: Stack, event: dict[str, Any], chat: Path, at: str) -> str:
+    """The worker's argument for this stack, at the stack's current (fake) time."""
+    settings = asdict(stack.settings)
+    return json.dumps(
+        {
+            "endpoint": stack.endpoint,
+            "settings": settings,
+            "now": stack.clock.now().isoformat(),
+            "event": event,
+            "chat": str(chat),
+            "at": at,
+        }
+    )
+
+
+def main(raw: str) -> None:
+    args = json.loads(raw)
+    set_aws_env(args["endpoint"])
+    settings = Settings(**{k: tuple(v) if isinstance(v, list) else v for k, v in args["settings"].items()})
+    clock = FakeClock(parse_iso(args["now"]))
+    stack = Stack(endpoint=args["endpoint"], clock=clock, settings=settings)
+    chat = DyingChat(Path(args["chat"]), args["at"])
+    deps = stack.deps(chat=lambda: chat, agents=EchoAgents())
+    fire.fire(parse_fire_event(args["event"], clock.now()), deps, remaining_seconds=remaining_on(clock))
+    sys.exit(3)  # never reached: the worker dies inside the fire
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])

@@ -1,0 +1,112 @@
+"""The store's codec: items <-> domain values, old items still read, cancellations by identity."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from botocore.exceptions import ClientError
+
+from cronbell.adapters.aws import AwsError
+from cronbell.adapters.dynamo import codec
+from cronbell.adapters.dynamo.table import cancelled
+from cronbell.core import models
+from cronbell.core.cron import CronSpec
+from cronbell.core.models import Schedule
+from cronbell.core.timing import Timing
+
+MADRID = ZoneInfo("Europe/Madrid")
+NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
+
+
+def schedule(timing: Timing) -> Schedule:
+    return Schedule(
+        id="k3v9q2m8xa",
+        room_id="!r:x",
+        user_id="@u:x",
+        agent_id="a",
+        kind=models.MESSAGE,
+        timing=timing,
+        locale="en",
+        created_at="2026-11-30T08:00:00Z",
+        text="stand up",
+    ).with_dedupe_key()
+
+
+def test_a_recurring_schedule_with_skip_and_snooze_survives_the_round_trip() -> None:
+    base = Timing.every(CronSpec(expr="0 9 * * *", source="every day at 9"), MADRID)
+    first = base.upcoming(NOW, 1)[0]
+    original = schedule(base.snoozed(first, datetime(2026, 12, 1, 10, 30, tzinfo=UTC), NOW).skipping(first))
+    item = codec.dump(codec.schedule_item(original))
+    assert codec.schedule_from_item(item) == original
+    assert original.timing.upcoming(NOW, 2)[0] == datetime(2026, 12, 1, 11, 30, tzinfo=MADRID)
+
+
+def test_a_one_shot_survives_the_round_trip() -> None:
+    original = schedule(Timing.once(datetime(2026, 12, 1, 9, 0, tzinfo=MADRID), MADRID))
+    back = codec.schedule_from_item(codec.dump(codec.schedule_item(original)))
+    assert back == original and back.timing.expressions == ("at(2026-12-01T08:00:00)",)
+
+
+def test_an_item_written_before_the_timing_value_is_still_read() -> None:
+    """Deployed tables hold items whose snooze is an at(...) expression in UTC."""
+    old = {
+        "room_id": "!r:x",
+        "sk": "s#k3v9q2m8xa",
+        "id": "k3v9q2m8xa",
+        "user_id": "@u:x",
+        "agent_id": "a",
+        "kind": "message",
+        "timezone": "Europe/Madrid",
+        "locale": "en",
+        "created_at": "2026-11-30T08:00:00Z",
+        "text": "stand up",
+        "at": "",
+        "cron": "0 9 * * *",
+        "cron_source": "0 9 * * *",
+        "expressions": ["cron(0 9 * * ? *)"],
+        "skip_slot": "2026-12-01T08:00:00Z",
+        "snooze_at": "at(2026-12-01T09:30:00)",
+        "status": "active",
+        "fire_count": 3,
+        "version": 4,
+    }
+    got = codec.schedule_from_item(codec.dump(old))
+    assert got.timing.snoozes == (datetime(2026, 12, 1, 9, 30, tzinfo=UTC),)
+    assert got.timing.skips == {"2026-12-01T08:00:00Z"} and got.fire_count == 3 and got.version == 4
+    assert [e.name for e in got.entries()] == ["k3v9q2m8xa", "k3v9q2m8xa-snooze"]
+    assert got.timing.upcoming(NOW, 1)[0] == datetime(2026, 12, 1, 10, 30, tzinfo=MADRID)
+
+
+def _put(sk: str) -> dict[str, object]:
+    return {"Put": {"Item": codec.dump({"room_id": "!r:x", "sk": sk})}}
+
+
+def test_cancellation_reasons_are_read_by_the_item_they_name() -> None:
+    items = [_put("room"), _put("s#a"), _put("d#k")]
+    error = ClientError(
+        {
+            "Error": {"Code": "TransactionCanceledException", "Message": "cancelled"},
+            "CancellationReasons": [
+                {"Code": "None"},
+                {"Code": "None"},
+                {"Code": "ConditionalCheckFailed", "Item": {"schedule_id": {"S": "b"}}},
+            ],
+        },
+        "TransactWriteItems",
+    )
+    failed = cancelled(AwsError(error), items)
+    assert failed == {("!r:x", "d#k"): {"schedule_id": {"S": "b"}}}
+
+
+def test_snoozes_add_up_and_skips_form_a_set() -> None:
+    daily = Timing.every(CronSpec(expr="0 12 * * *", source="0 12 * * *"), MADRID)
+    noon = daily.upcoming(NOW, 1)[0]
+    once = daily.snoozed(noon, noon + timedelta(minutes=60), NOW)
+    twice = once.snoozed(once.upcoming(NOW, 1)[0], once.upcoming(NOW, 1)[0] + timedelta(minutes=60), NOW)
+    assert twice.upcoming(NOW, 1)[0] == noon + timedelta(hours=2)  # 14:00, and 12:00 stays skipped
+    assert twice.skips == {"2026-11-30T11:00:00Z"} and len(twice.snoozes) == 1
+    first = daily.skipping(noon)
+    second = first.skipping(first.upcoming(NOW, 1)[0])
+    assert second.skips == {"2026-11-30T11:00:00Z", "2026-12-01T11:00:00Z"}
+    assert second.upcoming(NOW, 1)[0] == noon + timedelta(days=2)
