@@ -4,7 +4,6 @@ the core raises, as the answer is shaped)."""
 
 from __future__ import annotations
 
-import re
 import string
 from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
@@ -18,21 +17,13 @@ from cronbell.core.envelope import parse_request, refused
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.preview import describe_at, describe_cron, dst_notes
 from cronbell.core.when import parse_one_shot, resolve_timezone
+from tests.support.words import english_words
 
 LANGUAGES = locales.available()
 EN = locales.texts("en")
 MADRID = ZoneInfo("Europe/Madrid")
 NOW = datetime(2026, 3, 20, 10, 0, tzinfo=UTC)
 
-# English function words: none may appear in a Spanish sentence outside quotes, code and values
-ENGLISH = {
-    "the", "is", "are", "and", "to", "of", "in", "on", "at", "it", "an", "this", "that", "be", "not",
-    "could", "can", "cannot", "with", "for", "every", "was", "were", "has", "have", "use", "try", "again",
-    "its", "will", "there", "or", "from", "only", "already", "one", "first", "last", "until", "time",
-    "day", "days", "minutes", "hour", "hours", "schedule", "room", "reminder", "now", "next", "after",
-    "missing", "unknown", "empty", "give", "send", "run", "runs", "happens", "twice", "clocks", "go",
-    "further", "fire", "call", "task", "far", "ahead", "year", "given", "taken", "expected", "got", "five",
-}  # fmt: skip
 # the same sentence is right in both languages only where it holds no words
 SAME_EVERYWHERE = {
     "now",
@@ -50,12 +41,6 @@ def fields(template: str) -> set[str]:
 
 def sample(template: str) -> dict[str, object]:
     return dict.fromkeys(fields(template), "7")
-
-
-def english_words(text: str) -> set[str]:
-    """English function words in `text`, leaving out quoted values, code spans and tokens like @daily."""
-    text = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"|@\w+|\b[\w.-]*_[\w.-]*\b", " ", text)
-    return {word for word in re.findall(r"[a-záéíóúñü]+", text.lower()) if word in ENGLISH}
 
 
 def test_there_are_two_catalogs_and_the_detector_finds_them() -> None:
