@@ -10,13 +10,13 @@ import importlib
 import importlib.util
 import re
 from collections.abc import Mapping, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from types import ModuleType
 
 DEFAULT = "en"
 
 
-@cache
+@lru_cache(maxsize=64)  # a locale comes from the caller's context: keep only a few
 def language(locale: str | None) -> str:
     """The catalog for a locale: its primary subtag ("es-MX", "es_ES" -> "es") when a catalog exists,
     else the default. The only place a locale is read."""
