@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from cronbell.core.models import Entry, Schedule
+from cronbell.core.texts import Phrase, render
 
 
 # --- domain errors ---------------------------------------------------------------------------
@@ -58,11 +59,13 @@ class Busy(Exception):
 
 
 class AgentError(Exception):
-    """The agent failed or could not be reached; `reason` is short and safe to show."""
+    """The agent failed or could not be reached; `reason` is short and safe to show (English, for the
+    log); `said` is the same reason as a catalog phrase, for the room's notice in its language."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str | Phrase) -> None:
+        self.said = reason
+        self.reason = str(render(reason, "en"))
+        super().__init__(self.reason)
 
 
 class AgentTimeout(AgentError):

@@ -251,7 +251,7 @@ def _compose(job: _Job, event: FireEvent, deps: Deps) -> ChatMessage | None:
         level = "timed out" if isinstance(err, AgentTimeout) else "failed"
         log.error(f"agent {level}", extra={"agent": job.target_agent, "reason": err.reason})
         deps.metric("AgentFailed", 1)
-        return chat_text.notice_message(job.room_id, f"⚠️ {job.label}: {err.reason}")
+        return chat_text.agent_failed_message(job.room_id, job.label, err.said, job.locale)
     if not answer:
         log.info("agent answered nothing; nothing posted", extra={"agent": job.target_agent})
         return None

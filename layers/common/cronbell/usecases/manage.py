@@ -5,9 +5,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from cronbell.core import errors, models, texts
+from cronbell.core import models, texts
 from cronbell.core.envelope import Context
-from cronbell.core.errors import ToolError
+from cronbell.core.errors import ToolError, refusal
 from cronbell.core.fire_event import manual_input
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
@@ -70,17 +70,14 @@ def _named(ctx: Context, name: str, deps: Deps) -> Schedule | None:
         if s.name and s.name.casefold() == name.casefold() and s.status in models.LIVE_STATUSES
     ]
     if len(named) > 1:
-        raise ToolError(
-            errors.AMBIGUOUS,
-            f"{len(named)} schedules are named {name!r}; use an id",
-            {"candidates": [s.id for s in named]},
-        )
+        raise refusal("ambiguous", {"candidates": [s.id for s in named]}, count=len(named), name=name)
     return named[0] if named else None
 
 
 def _not_found(ref: str, found: Schedule | None) -> ToolError:
-    state = f" (it is {found.status})" if found else ""
-    return ToolError(errors.NOT_FOUND, f"no active schedule {ref!r} in this room{state}")
+    if found:
+        return refusal("not_found.status", ref=ref, status=found.status)
+    return refusal("not_found", ref=ref)
 
 
 def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -116,9 +113,7 @@ def _mark_deleted(ctx: Context, schedule_id: str, ref: str, deps: Deps) -> Sched
             return deps.store.delete(ctx.room_id, schedule_id, deps.now())
         except Busy:
             if waited >= BUSY_WAIT_SECONDS:
-                raise ToolError(
-                    errors.BACKEND_ERROR, "this schedule is being delivered right now; try again in a minute"
-                ) from None
+                raise refusal("backend_error.delivering") from None
             deps.sleep(0.5)
             waited += 0.5
         except Gone as gone:
@@ -126,7 +121,7 @@ def _mark_deleted(ctx: Context, schedule_id: str, ref: str, deps: Deps) -> Sched
                 return None
             raise _not_found(ref, gone.old) from None
         except BackendError as err:
-            raise ToolError(errors.BACKEND_ERROR, "the schedule could not be deleted; nothing changed") from err
+            raise refusal("backend_error.not_deleted") from err
 
 
 def remove_entries(schedule: Schedule, deps: Deps) -> list[str]:
@@ -146,15 +141,15 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     schedule = find(ctx, args.target, deps)
     if schedule.status != models.ACTIVE:
-        raise ToolError(errors.NOT_FOUND, f"{schedule.id} is {schedule.status}; resume it first")
+        raise refusal("not_found.not_running", id=schedule.id, status=schedule.status)
     if deps.start_fire is None:
-        raise ToolError(errors.INTERNAL_ERROR, "run_now is not configured in this deployment")
+        raise refusal("internal_error.run_now")
     now = deps.now()
     event = manual_input(schedule.room_id, schedule.id, iso_utc(now), f"run-now-{deps.new_id()}")
     try:
         deps.start_fire(event)
     except BackendError as err:
-        raise ToolError(errors.BACKEND_ERROR, "could not start the run") from err
+        raise refusal("backend_error.not_started") from err
     return {
         "result": {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]},
         "text": texts.say("run_started", locale, id=schedule.id, room=schedule.output_room),
