@@ -11,7 +11,7 @@ from cronbell.core.errors import ToolError
 from cronbell.core.fire_event import manual_input
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Busy, Gone
+from cronbell.core.ports import BackendError, Busy, Conflict, Gone
 from cronbell.core.views import cron_view, describe, schedule_view
 from cronbell.usecases.answers import now_fields
 from cronbell.usecases.deps import Deps
@@ -151,9 +151,20 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise ToolError(errors.INTERNAL_ERROR, "run_now is not configured in this deployment")
     now = deps.now()
     event = manual_input(schedule.room_id, schedule.id, iso_utc(now), f"run-now-{deps.new_id()}")
+    slot = event["scheduled_time"]
+    try:
+        deps.store.mark_manual_run(schedule, slot)  # the fire accepts this slot as the schedule's own
+    except Conflict:
+        raise ToolError(errors.NOT_FOUND, f"{schedule.id} is no longer active") from None
+    except BackendError as err:
+        raise ToolError(errors.BACKEND_ERROR, "could not start the run") from err
     try:
         deps.start_fire(event)
     except BackendError as err:
+        try:
+            deps.store.unmark_manual_run(schedule, slot)
+        except BackendError:
+            log.warning("a manual run that did not start stays recorded", extra={"schedule_id": schedule.id})
         raise ToolError(errors.BACKEND_ERROR, "could not start the run") from err
     return {
         "result": {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]},

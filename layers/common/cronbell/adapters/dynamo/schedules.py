@@ -157,7 +157,7 @@ class ScheduleTable(Table):
         Raises Busy, Conflict, Duplicate(existing id) or LimitReached."""
         room = new.room_id
         new.version = old.version + 1
-        fields = codec.schedule_fields(new)
+        fields = {k: v for k, v in codec.schedule_fields(new).items() if k != "last_manual_run"}
         names = {f"#f{i}": k for i, k in enumerate(fields)}
         values = {f":f{i}": v for i, v in enumerate(fields.values())}
         update = "SET " + ", ".join(f"#f{i} = :f{i}" for i in range(len(fields)))
@@ -214,6 +214,34 @@ class ScheduleTable(Table):
                 busy = _in_flight(err.response.get("Item") or {}, now)
                 raise (Busy(schedule.id) if busy else Conflict(schedule.id)) from err
             raise
+
+    def mark_manual_run(self, schedule: Schedule, slot: str) -> None:
+        """Record a run started by hand for `slot`: the fire function accepts that slot as the
+        schedule's own. It is kept apart from the schedule's version (no change waits for it).
+        Raises Conflict when the schedule is no longer active."""
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key=key(schedule.room_id, schedule_sk(schedule.id)),
+                UpdateExpression="SET last_manual_run = :slot",
+                ConditionExpression="#s = :active",
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues=dump({":slot": slot, ":active": models.ACTIVE}),
+            )
+        except AwsError as err:
+            if err.code == CONDITION_FAILED:
+                raise Conflict(schedule.id) from err
+            raise
+
+    def unmark_manual_run(self, schedule: Schedule, slot: str) -> None:
+        """Forget a manual run that could not be started, unless another has been recorded since."""
+        self._db.update_item(
+            TableName=self._table,
+            Key=key(schedule.room_id, schedule_sk(schedule.id)),
+            UpdateExpression="SET last_manual_run = :previous",
+            ConditionExpression="last_manual_run = :slot",
+            ExpressionAttributeValues=dump({":slot": slot, ":previous": schedule.last_manual_run}),
+        )
 
     def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule:
         """Mark a live schedule deleted with one conditional write to its item, and return the
