@@ -66,3 +66,20 @@ def test_a_stored_schedule_fires_only_at_its_own_times_and_never_early(stack: St
     ok(tools.handle(envelope("run_now", {"target": sid}), stack.deps(start_fire=started.append)))
     assert fire(stack, started[0], agents, chat) == "delivered"
     assert len(chat.sent) == 2
+
+
+def test_the_output_room_is_checked_again_when_it_fires(moto_endpoint: str, clock: Any) -> None:
+    """An agent call may post to another room the deployment allowed at create; once that room is
+    taken off ALLOWED_OUTPUT_ROOMS, its fires post nothing there."""
+    from dataclasses import replace
+
+    from tests.support.aws import provision
+
+    stack = provision(moto_endpoint, clock, allowed_output_rooms=(OTHER_ROOM,))
+    args = {"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "channel": OTHER_ROOM}
+    sid = ok(call(stack, "cron_create", args))["id"]
+    stack.settings = replace(stack.settings, allowed_output_rooms=())
+    agents, chat = Agents(), RecordingChat()
+    event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": "2026-11-30T08:00:00Z"}
+    assert fire(stack, event, agents, chat) == "forbidden_channel"
+    assert agents.prompts == [] and chat.sent == []

@@ -98,6 +98,7 @@ class Outcome(StrEnum):
     NO_AGENTS = "no_agents_configured"
     INVALID_INPUT = "invalid_input"
     SKIPPED = "skipped"  # skip_next, or the occurrence a snooze moved
+    FORBIDDEN_CHANNEL = "forbidden_channel"  # its output room is no longer allowed by the deployment
 
 
 # --- values the store hands back -------------------------------------------------------------

@@ -144,6 +144,10 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
     if event.slot in schedule.timing.skips:
         return {"outcome": Outcome.SKIPPED}
     settings = deps.settings
+    if schedule.output_room != schedule.room_id and schedule.output_room not in settings.allowed_output_rooms:
+        log.error("output room no longer allowed (ALLOWED_OUTPUT_ROOMS); nothing sent")
+        deps.metric("ForbiddenChannel", 1)
+        return {"outcome": Outcome.FORBIDDEN_CHANNEL}
     return _Job(
         kind=schedule.kind,
         room_id=schedule.output_room,
