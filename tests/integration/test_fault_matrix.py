@@ -226,7 +226,11 @@ def play(stack: Stack, name: str, fault: CallLog, mode: str, chat_crash: bool = 
         cell.violations.append("a slot was sent twice")
     if scenario.kind == "fire" and len(chat.posted) != 1:
         cell.violations.append(f"{len(chat.posted)} posts for the slot")
-    if name == "run_now" and len(chat.posted) != 1:
+    # a run_now that died after recording its run counts against MinIntervalMinutes: its retry is
+    # refused as too_frequent (said, not silent), and the run posted once if it had been started
+    # before the death, else not at all; otherwise exactly one post
+    limited = cell.outcome == "crash -> retried too_frequent"
+    if name == "run_now" and len(chat.posted) not in ((0, 1) if limited else (1,)):
         cell.violations.append(f"run_now posted {len(chat.posted)} times")
     # invariant 3: the other room is untouched
     if other_room(stack) != theirs:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from cronbell.core import errors, models, texts
@@ -11,7 +12,7 @@ from cronbell.core.errors import ToolError
 from cronbell.core.fire_event import manual_input
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Busy, Conflict, Gone
+from cronbell.core.ports import BackendError, Busy, Conflict, Gone, TooSoon
 from cronbell.core.views import cron_view, describe, schedule_view
 from cronbell.usecases.answers import now_fields
 from cronbell.usecases.deps import Deps
@@ -152,8 +153,16 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
     now = deps.now()
     event = manual_input(schedule.room_id, schedule.id, iso_utc(now), f"run-now-{deps.new_id()}")
     slot = event["scheduled_time"]
-    try:
-        deps.store.mark_manual_run(schedule, slot)  # the fire accepts this slot as the schedule's own
+    interval = timedelta(minutes=deps.settings.min_interval_minutes)
+    try:  # the fire accepts this slot as the schedule's own; one manual run per interval
+        deps.store.mark_manual_run(schedule, slot, iso_utc(now - interval))
+    except TooSoon as soon:
+        raise ToolError(
+            errors.TOO_FREQUENT,
+            f"{schedule.id} was run by hand at {soon.last}; run_now runs one schedule at most once"
+            f" every {deps.settings.min_interval_minutes} minutes",
+            {"last_run": soon.last},
+        ) from None
     except Conflict:
         raise ToolError(errors.NOT_FOUND, f"{schedule.id} is no longer active") from None
     except BackendError as err:
