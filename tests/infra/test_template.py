@@ -419,3 +419,10 @@ def test_globals(template: dict[str, Any]) -> None:
     variables = function["Environment"]["Variables"]
     assert variables["POWERTOOLS_SERVICE_NAME"] == variables["POWERTOOLS_METRICS_NAMESPACE"] == "cronbell"
     assert "LOG_LEVEL" in variables
+
+
+def test_the_scheduler_role_invokes_only_the_fire_function_itself(template: dict[str, Any]) -> None:
+    """Entries target the function's own ARN; no version or alias (`:*`) is granted."""
+    [policy] = _props(template, "SchedulerInvokeRole")["Policies"]
+    [invoke] = [s for s in policy["PolicyDocument"]["Statement"] if s["Action"] == "lambda:InvokeFunction"]
+    assert invoke["Resource"] == {"Fn::GetAtt": ["FireFunction", "Arn"]}
