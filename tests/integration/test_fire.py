@@ -273,3 +273,16 @@ def test_fire_racing_its_own_create_is_retried_not_cleaned_up(stack: Stack) -> N
         "unknown_schedule"
     )
     assert stack.entries() == {}
+
+
+def test_one_refused_run_does_not_end_a_recurring_schedule(stack: Stack) -> None:
+    """A message the platform refuses (too large) fails that run; only a room gone or forbidden
+    (403/404) ends a schedule."""
+    sid = create(stack, cron="0 9 * * *")
+    chat = RecordingChat(fail_with=PermanentChatError("M_TOO_LARGE (413)"))
+    out = run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
+    assert out["outcome"] == "delivery_failed" and out["reason"] == "M_TOO_LARGE (413)"
+    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    assert item["status"] == "active" and sid in stack.entries()
+    assert run(stack, chat, scheduler_input(sid, "2026-12-02T08:00:00Z"))["outcome"] == "delivered"
+    assert_consistent(stack)

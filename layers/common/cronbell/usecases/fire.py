@@ -7,12 +7,14 @@
 4. complete the slot and record the fire (a one-shot becomes `fired`, leaving the room count).
 A transient failure gives the claim back and raises, so Lambda's async retry runs again and,
 when retries run out, the event lands in the dead-letter queue. A permanent refusal by the chat
-platform is recorded as `delivery_failed` and not retried.
+platform is recorded as `delivery_failed` and not retried; it ends the schedule only when the room
+is gone or forbidden (or the schedule had no other run).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -34,6 +36,8 @@ DELIVERY_MARGIN_SECONDS = 20  # a chat post with its retries, after any agent ca
 HELD_POLL_SECONDS = 15  # how often a held slot is looked at again while it is waited out
 EARLY_SECONDS = 60  # Scheduler may invoke a target up to about a minute around its time
 Remaining = Callable[[], float]
+# a chat platform's refusal that means the room is gone or the bot may not post there (403/404)
+_ROOM_GONE = re.compile(r"\b(403|404)\b|M_FORBIDDEN|M_NOT_FOUND|channel_not_found|not_in_channel|is_archived")
 
 
 class RetryLater(Exception):
@@ -85,11 +89,13 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
         deps.store.release_slot(event.room_id, event.schedule_id, event.slot, schedule)
         raise
     final = models.FIRED if one_shot else ""
-    if outcome == Outcome.DELIVERY_FAILED and schedule is not None:
+    # one failed run never ends a schedule that has more to come: only a room gone or forbidden does
+    ends = schedule is not None and outcome == Outcome.DELIVERY_FAILED and (one_shot or _ROOM_GONE.search(detail))
+    if ends:
         final = models.DELIVERY_FAILED
     _record(job, event, deps, outcome, detail, final)
     if outcome == Outcome.DELIVERY_FAILED:
-        if schedule is not None:
+        if ends and schedule is not None:
             _remove_orphans(schedule.scheduler_names, deps)
         return {**result, "outcome": outcome, "reason": detail}
     return {**result, "outcome": outcome, "message_id": detail}
