@@ -17,6 +17,7 @@ from cronbell.usecases import tools
 from tests.support.aws import ROOT, Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
+from tests.support.lambda_timing import at_slot
 from tests.support.tools import ok
 
 
@@ -45,6 +46,7 @@ def job(stack: Stack, **extra: Any) -> str:
 
 
 def run(stack: Stack, agents: FakeAgents, chat: RecordingChat, event: dict[str, Any]) -> dict[str, Any]:
+    at_slot(stack.clock, event)
     deps = stack.deps(
         chat=lambda: chat,
         agents=agents,

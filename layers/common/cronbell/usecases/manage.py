@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from cronbell.core import models, texts
@@ -11,7 +12,7 @@ from cronbell.core.errors import ToolError, refusal
 from cronbell.core.fire_event import manual_input
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Busy, Gone
+from cronbell.core.ports import BackendError, Busy, Conflict, Gone, TooSoon
 from cronbell.core.views import cron_view, describe, schedule_view
 from cronbell.usecases.answers import now_fields
 from cronbell.usecases.deps import Deps
@@ -146,9 +147,29 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise refusal("internal_error.run_now")
     now = deps.now()
     event = manual_input(schedule.room_id, schedule.id, iso_utc(now), f"run-now-{deps.new_id()}")
+    slot = event["scheduled_time"]
+    interval = timedelta(minutes=deps.settings.min_interval_minutes)
+    try:  # the fire accepts this slot as the schedule's own; one manual run per interval
+        deps.store.mark_manual_run(schedule, slot, iso_utc(now - interval))
+    except TooSoon as soon:
+        raise refusal(
+            "too_frequent.manual_run",
+            {"last_run": soon.last},
+            id=schedule.id,
+            last=soon.last,
+            minutes=deps.settings.min_interval_minutes,
+        ) from None
+    except Conflict:
+        raise refusal("not_found.no_longer_active", id=schedule.id) from None
+    except BackendError as err:
+        raise refusal("backend_error.not_started") from err
     try:
         deps.start_fire(event)
     except BackendError as err:
+        try:
+            deps.store.unmark_manual_run(schedule, slot)
+        except BackendError:
+            log.warning("a manual run that did not start stays recorded", extra={"schedule_id": schedule.id})
         raise refusal("backend_error.not_started") from err
     return {
         "result": {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]},

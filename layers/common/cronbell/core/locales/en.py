@@ -68,6 +68,9 @@ TEXTS: dict[str, str] = {
     ),
     "error.never_fires": "The schedule {source!r} never fires: those days do not exist in those months.",
     "error.too_frequent": "The schedule {source!r} fires only {gap} min apart; the minimum interval is {minimum} min.",
+    "error.too_frequent.manual_run": (
+        "{id} was run by hand at {last}; run_now runs one schedule at most once every {minutes} minutes"
+    ),
     "error.invalid_timezone": (
         "Unknown time zone {zone!r}: use an IANA name such as 'Europe/Madrid' or 'America/New_York'."
     ),
@@ -77,6 +80,7 @@ TEXTS: dict[str, str] = {
     "error.not_found.status": "no active schedule {ref!r} in this room (it is {status})",
     "error.not_found.deleted": "{id} was deleted",
     "error.not_found.not_running": "{id} is {status}; resume it first",
+    "error.not_found.no_longer_active": "{id} is no longer active",
     "error.ambiguous": "{count} schedules are named {name!r}; use an id",
     "error.duplicate": "an identical schedule already exists: {id}",
     "error.invalid_state": "{id} is already paused",

@@ -69,6 +69,10 @@ TEXTS: dict[str, str] = {
     "error.too_frequent": (
         "La programación {source!r} se ejecuta con solo {gap} min de separación; el mínimo es {minimum} min."
     ),
+    "error.too_frequent.manual_run": (
+        "{id} se ejecutó a mano a las {last}; run_now ejecuta una programación "
+        "como mucho una vez cada {minutes} minutos"
+    ),
     "error.invalid_timezone": (
         "Zona horaria desconocida {zone!r}: usa un nombre IANA como 'Europe/Madrid' o 'America/New_York'."
     ),
@@ -78,6 +82,7 @@ TEXTS: dict[str, str] = {
     "error.not_found.status": "no hay ninguna programación activa {ref!r} en esta sala (su estado es `{status}`)",
     "error.not_found.deleted": "{id} se eliminó",
     "error.not_found.not_running": "el estado de {id} es `{status}`; reanúdala primero",
+    "error.not_found.no_longer_active": "{id} ya no está activo",
     "error.ambiguous": "hay {count} programaciones llamadas {name!r}; usa un id",
     "error.duplicate": "ya existe una programación idéntica: {id}",
     "error.invalid_state": "{id} ya está en pausa",
