@@ -91,7 +91,7 @@ def test_duplicate_slot_never_calls_the_agent_twice(stack: Stack) -> None:
 
     with ThreadPoolExecutor(4) as pool:
         outcomes = sorted(pool.map(attempt, range(4)))
-    assert outcomes == ["delivered"] + ["retry"] * 3
+    assert outcomes[0] == "delivered" and set(outcomes[1:]) <= {"duplicate", "retry"}, outcomes
     assert run(stack, agents, chat, slot_event(sid))["outcome"] == "duplicate"
     assert len(agents.calls) == 1 and len(chat.sent) == 1
 

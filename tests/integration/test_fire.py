@@ -128,8 +128,8 @@ def test_five_concurrent_fires_of_one_slot_post_once(stack: Stack) -> None:
     with ThreadPoolExecutor(5) as pool:
         outcomes = list(pool.map(one, range(5)))
     assert len(chat.sent) == 1
-    # the copies that met the live claim asked Lambda to retry; their retries find the slot done
-    assert sorted(outcomes) == ["delivered"] + ["retry"] * 4
+    # the copies that met the live claim asked Lambda to retry (one that came after finds it done)
+    assert sorted(outcomes)[0] == "delivered" and set(sorted(outcomes)[1:]) <= {"duplicate", "retry"}, outcomes
     barrier = threading.Barrier(1)
     assert one(0) == "duplicate"
 

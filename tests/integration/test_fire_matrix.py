@@ -79,7 +79,8 @@ def test_same_slot_five_times_concurrently_gives_one_event(stack: Stack, synapse
 
     with ThreadPoolExecutor(5) as pool:
         outcomes = sorted(pool.map(attempt, range(5)))
-    assert outcomes == ["delivered", "retry", "retry", "retry", "retry"]
+    # a copy that met the live claim asks for a retry; one that came after it finds the slot done
+    assert outcomes[0] == "delivered" and set(outcomes[1:]) <= {"duplicate", "retry"}, outcomes
     assert invoke("fire", event)["outcome"] == "duplicate"  # a retry finds the slot done
     assert len(synapse.messages(room.user_token, room.room_id)) == 1
     # the next day is a new slot
