@@ -12,7 +12,10 @@ request (twice per update: once to check it, once to apply it), although the par
 deepcopy of the parsed tree, made here by pickling, which gives the same tree three times faster. A
 DynamoDB answer is already in its wire form (attribute values as JSON), yet moto walks the botocore
 output shape to write it: when it holds only strings, integers, booleans, lists and objects, it is written
-with `json.dumps`, which gives the same JSON (a GetItem of a schedule cost 4 ms the long way).
+with `json.dumps`, which gives the same JSON (a GetItem of a schedule cost 4 ms the long way). A
+ConditionExpression's tokens are read once per distinct text (the tokens depend on the text alone; names and
+values are applied after), and moto's list of its own service folders, which its server reads from disk
+on every request to route it, is read once.
 
 Installed by the sandbox's moto server (so a clock move over weeks does not slow down as runs pile up in the
 table) and by the bench's processes; the integration tests run moto unchanged.
@@ -24,6 +27,7 @@ import copy
 import functools
 import json
 import pickle
+from collections import deque
 from typing import Any
 
 _installed = False
@@ -58,6 +62,31 @@ def _install_expression_costs() -> None:
         return copy.deepcopy(value, memo)
 
     validators.deepcopy = tree_copy  # type: ignore[assignment]
+
+
+def _install_condition_tokens() -> None:
+    from moto.dynamodb.comparisons import ConditionExpressionParser
+
+    lex = ConditionExpressionParser._lex_condition_expression
+    tokens: dict[str, tuple[Any, ...]] = {}
+
+    def cached_lex(self: Any) -> deque[Any]:
+        text = self.condition_expression
+        found = tokens.get(text)
+        if found is None:
+            found = tuple(lex(self))  # a malformed text raises here, every time
+            if len(tokens) < 4096:
+                tokens[text] = found
+        return deque(found)  # the parser consumes its deque
+
+    ConditionExpressionParser._lex_condition_expression = cached_lex  # type: ignore[method-assign]
+
+
+def _install_module_list() -> None:
+    from moto import backends
+
+    modules = tuple(backends.list_of_moto_modules())
+    backends.list_of_moto_modules = lambda: modules
 
 
 def _plain(value: Any) -> bool:
@@ -131,4 +160,6 @@ def install() -> None:
     models.DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
     _install_expression_costs()
     _install_plain_answers()
+    _install_condition_tokens()
+    _install_module_list()
     _installed = True

@@ -32,6 +32,8 @@ SCENARIO = textwrap.dedent(
             out.append([name, answer])
         except ClientError as err:
             out.append([name, err.response["Error"], err.response.get("CancellationReasons")])
+        except Exception as err:  # moto's own failure on a text it cannot parse: the same either way
+            out.append([name, type(err).__name__, str(err)])
 
     with mock_aws():
         db = boto3.client("dynamodb", region_name="us-east-1")
@@ -51,6 +53,11 @@ SCENARIO = textwrap.dedent(
                  ExpressionAttributeValues={":zero": {"N": "0"}, ":one": {"N": "1"}, ":s": {"S": f"v{n}"},
                                             ":e": {"L": []}, ":t": {"L": [{"S": f"t{n}"}]}, ":max": {"N": "3"}},
                  ReturnValues="ALL_NEW")
+        for n in range(2):  # a malformed condition is refused every time, not only the first
+            call("update_item", TableName="t", Key=key, UpdateExpression="SET a = :v", ConditionExpression="live <",
+                 ExpressionAttributeValues={":v": {"N": "1"}})
+            call("update_item", TableName="t", Key=key, UpdateExpression="SET a = :v",
+                 ConditionExpression="#missing = :v", ExpressionAttributeValues={":v": {"N": "1"}})
         call("update_item", TableName="t", Key=key, UpdateExpression="SET nested.x = :v",
              ExpressionAttributeValues={":v": {"N": "1"}})
         call("update_item", TableName="t", Key=key, UpdateExpression="SET a = :v SET b = :v",
@@ -106,6 +113,6 @@ def test_moto_answers_the_same_with_the_patches() -> None:
     plain, fast = _run("plain"), _run("fast")
     assert fast.pop() == ["cache hits", True]  # the patched parser did serve repeats from its cache
     assert fast == plain
-    errors = [entry[1]["Code"] for entry in plain if len(entry) == 3]
+    errors = [entry[1]["Code"] if isinstance(entry[1], dict) else entry[1] for entry in plain if len(entry) == 3]
     assert "ValidationException" in errors and "TransactionCanceledException" in errors
-    assert "ConditionalCheckFailedException" in errors
+    assert "ConditionalCheckFailedException" in errors and errors.count("ValueError") == 2
