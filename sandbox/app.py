@@ -156,6 +156,7 @@ class Sandbox:
             self.clock.now(),
             changes=lambda: moto.scheduler_writes,
             source=lambda: moto.schedules(ACCOUNT_ID, REGION),
+            remove=lambda group, name: moto.remove_schedule(ACCOUNT_ID, REGION, group, name),
         )
         if not self.clock.virtual:
             threading.Thread(target=self._tick, name="sandbox-ticker", daemon=True).start()

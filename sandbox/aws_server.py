@@ -174,6 +174,15 @@ class MotoServer:
             backend = scheduler_backends[account_id][region]
             return [s.to_dict() for group in backend.schedule_groups.values() for s in group.schedules.values()]
 
+    def remove_schedule(self, account_id: str, region: str, group: str, name: str) -> bool:
+        """Delete a schedule from moto's state in one step, as Scheduler removes a one-time schedule with
+        ActionAfterCompletion DELETE itself (no API call, so no write to count); False if it was gone."""
+        from moto.scheduler.models import scheduler_backends
+
+        with self._app.lock:
+            schedules = scheduler_backends[account_id][region].schedule_groups.get(group or "default")
+            return schedules is not None and schedules.schedules.pop(name, None) is not None
+
     def start(self) -> MotoServer:
         self._thread.start()
         if self.in_process:

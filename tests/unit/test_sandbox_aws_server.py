@@ -136,3 +136,20 @@ def test_a_stopped_server_is_no_longer_answered_in_process(no_http: None) -> Non
     server.stop()
     with pytest.raises(HTTPClientError, match="over HTTP"):
         dynamodb.list_tables()
+
+
+def test_a_schedule_removed_from_state_is_gone_without_an_api_write(server: MotoServer) -> None:
+    scheduler = _client("scheduler", server.url)
+    scheduler.create_schedule(
+        Name=TABLE,
+        ScheduleExpression="at(2030-01-01T00:00:00)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": "arn:aws:lambda:us-east-1:123456789012:function:f", "RoleArn": "arn:aws:iam::1:role/r"},
+    )
+    writes = server.scheduler_writes
+    assert server.remove_schedule("123456789012", REGION, "default", TABLE) is True
+    assert server.remove_schedule("123456789012", REGION, "default", TABLE) is False
+    assert server.remove_schedule("123456789012", REGION, "no-such-group", TABLE) is False
+    assert server.scheduler_writes == writes
+    with pytest.raises(scheduler.exceptions.ResourceNotFoundException):
+        scheduler.get_schedule(Name=TABLE)
