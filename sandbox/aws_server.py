@@ -187,8 +187,11 @@ class MotoServer:
         self._thread.start()
         if self.in_process:
             _local_servers[self.url] = self._app
-            if boto3.DEFAULT_SESSION is not None:  # a session made before this module was imported
-                boto3.DEFAULT_SESSION.events.register("before-send", _answer_in_process, unique_id=__name__)
+            if boto3.DEFAULT_SESSION is not None:  # made before this module was imported, or already with it:
+                events = boto3.DEFAULT_SESSION.events  # botocore calls every handler, so it must be there once
+                events.unregister("before-send", unique_id=__name__)
+                events.unregister("before-send", _answer_in_process)
+                events.register("before-send", _answer_in_process, unique_id=__name__)
         return self
 
     def stop(self) -> None:

@@ -74,21 +74,28 @@ def _make_table(dynamodb: Any) -> None:
     )
 
 
-def test_a_client_of_this_process_is_answered_without_http_and_counted(server: MotoServer, no_http: None) -> None:
-    dynamodb = _client("dynamodb", server.url)
-    _make_table(dynamodb)
-    dynamodb.put_item(TableName=TABLE, Item={"pk": {"S": "a"}, "n": {"N": "1"}})
-    assert dynamodb.get_item(TableName=TABLE, Key={"pk": {"S": "a"}})["Item"] == {"pk": {"S": "a"}, "n": {"N": "1"}}
-    scheduler = _client("scheduler", server.url)
-    scheduler.create_schedule(
-        Name=TABLE,
-        ScheduleExpression="at(2030-01-01T00:00:00)",
-        FlexibleTimeWindow={"Mode": "OFF"},
-        Target={"Arn": "arn:aws:lambda:us-east-1:123456789012:function:f", "RoleArn": "arn:aws:iam::1:role/r"},
-    )
-    assert server.calls["PutItem"] == 1 and server.calls["GetItem"] == 1
-    assert server.scheduler_writes == 1
-    assert TABLE in [s["Name"] for s in server.schedules("123456789012", REGION)]
+def test_a_client_of_this_process_is_answered_once_without_http_and_counted(no_http: None) -> None:
+    boto3.setup_default_session()  # a default session made before the server starts, as in a test run
+    server = MotoServer(in_process=True).start()
+    try:
+        name = f"s-{uuid.uuid4().hex[:8]}"
+        dynamodb = _client("dynamodb", server.url)
+        _make_table(dynamodb)
+        dynamodb.put_item(TableName=TABLE, Item={"pk": {"S": "a"}, "n": {"N": "1"}})
+        answer = dynamodb.get_item(TableName=TABLE, Key={"pk": {"S": "a"}})
+        assert answer["Item"] == {"pk": {"S": "a"}, "n": {"N": "1"}}
+        scheduler = _client("scheduler", server.url)
+        scheduler.create_schedule(
+            Name=name,
+            ScheduleExpression="at(2030-01-01T00:00:00)",
+            FlexibleTimeWindow={"Mode": "OFF"},
+            Target={"Arn": "arn:aws:lambda:us-east-1:123456789012:function:f", "RoleArn": "arn:aws:iam::1:role/r"},
+        )
+        assert server.calls["PutItem"] == 1 and server.calls["GetItem"] == 1  # each request applied once
+        assert server.scheduler_writes == 1
+        assert name in [s["Name"] for s in server.schedules("123456789012", REGION)]
+    finally:
+        server.stop()
 
 
 def test_outside_callers_over_http_share_the_same_state(server: MotoServer) -> None:
@@ -140,16 +147,17 @@ def test_a_stopped_server_is_no_longer_answered_in_process(no_http: None) -> Non
 
 def test_a_schedule_removed_from_state_is_gone_without_an_api_write(server: MotoServer) -> None:
     scheduler = _client("scheduler", server.url)
+    name = f"s-{uuid.uuid4().hex[:8]}"
     scheduler.create_schedule(
-        Name=TABLE,
+        Name=name,
         ScheduleExpression="at(2030-01-01T00:00:00)",
         FlexibleTimeWindow={"Mode": "OFF"},
         Target={"Arn": "arn:aws:lambda:us-east-1:123456789012:function:f", "RoleArn": "arn:aws:iam::1:role/r"},
     )
     writes = server.scheduler_writes
-    assert server.remove_schedule("123456789012", REGION, "default", TABLE) is True
-    assert server.remove_schedule("123456789012", REGION, "default", TABLE) is False
-    assert server.remove_schedule("123456789012", REGION, "no-such-group", TABLE) is False
+    assert server.remove_schedule("123456789012", REGION, "default", name) is True
+    assert server.remove_schedule("123456789012", REGION, "default", name) is False
+    assert server.remove_schedule("123456789012", REGION, "no-such-group", name) is False
     assert server.scheduler_writes == writes
     with pytest.raises(scheduler.exceptions.ResourceNotFoundException):
-        scheduler.get_schedule(Name=TABLE)
+        scheduler.get_schedule(Name=name)
