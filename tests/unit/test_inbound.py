@@ -285,7 +285,9 @@ def test_an_event_without_function_is_refused_not_raised() -> None:
     event["apiPath"] = "/reminders"  # an OpenAPI-schema action group
     response = bedrock_agents.handle(event, Recorder())
     assert body(response)["error"]["code"] == errors.INVALID_REQUEST
-    assert "function details" in body(response)["error"]["message"]
+    assert "detalles de función" in body(response)["error"]["message"]  # said in the session's locale
+    event["sessionAttributes"]["locale"] = "en-GB"
+    assert "function details" in body(bedrock_agents.handle(event, Recorder()))["error"]["message"]
 
 
 # --- Bedrock: answer -> response -----------------------------------------------------------------
