@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 # English words: none may appear in a Spanish sentence outside quotes, code and values
 ENGLISH = {
@@ -19,3 +20,15 @@ def english_words(text: str) -> set[str]:
     """English function words in `text`, leaving out quoted values, code spans and tokens like @daily."""
     text = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"|@\w+|\b[\w.-]*_[\w.-]*\b", " ", text)
     return {word for word in re.findall(r"[a-záéíóúñü]+", text.lower()) if word in ENGLISH}
+
+
+def english_in_answer(answer: Any) -> set[str]:
+    """English words in every text of an answer (its text, message and each detail), read one by one so
+    that quotes inside one text are never paired with quotes of another."""
+    if isinstance(answer, str):
+        return english_words(answer)
+    if isinstance(answer, dict):
+        answer = list(answer.values())
+    if isinstance(answer, list | tuple):
+        return set().union(*(english_in_answer(item) for item in answer))
+    return set()

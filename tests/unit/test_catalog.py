@@ -4,8 +4,13 @@ the core raises, as the answer is shaped)."""
 
 from __future__ import annotations
 
+import json
+import re
 import string
+from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -17,7 +22,8 @@ from cronbell.core.envelope import parse_request, refused
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.preview import describe_at, describe_cron, dst_notes
 from cronbell.core.when import parse_one_shot, resolve_timezone
-from tests.support.words import english_words
+from cronbell.inbound import agentcore, bedrock_agents, common
+from tests.support.words import english_in_answer, english_words
 
 LANGUAGES = locales.available()
 EN = locales.texts("en")
@@ -199,3 +205,141 @@ def test_notices_previews_and_chat_messages_in_spanish() -> None:
     assert len(said) >= 11
     for sentence in said:
         assert english_words(sentence) == set(), sentence
+
+
+# --- the inbound adapters: a refusal made before the use case runs, in the caller's language ----------
+
+INBOUND = Path(common.__file__).parent
+GATEWAY_TOOL = {agentcore.TOOL_NAME_KEY: "cronbell___create_reminder"}
+
+
+def bedrock(locale: str, function: str = "create_reminder", *params: tuple[str, str, Any], **event: Any) -> Any:
+    """A Bedrock Agents function-details event whose session attributes carry `locale`."""
+    base: dict[str, Any] = {
+        "messageVersion": "1.0",
+        "actionGroup": "cronbell",
+        "function": function,
+        "parameters": [{"name": n, "type": t, "value": v} for n, t, v in params],
+        "sessionAttributes": {"room_id": "!r:example.org", "user_id": "@ana:example.org", "locale": locale},
+    }
+    base.update(event)
+    return body_of(bedrock_agents.handle({k: v for k, v in base.items() if v is not None}, not_called))
+
+
+def body_of(response: dict[str, Any]) -> Any:
+    return json.loads(response["response"]["functionResponse"]["responseBody"]["TEXT"]["body"])
+
+
+def gateway(custom: dict[str, Any], environ: dict[str, str]) -> Any:
+    """An AgentCore Gateway call; its locale is in `environ` (MCP_LOCALE) or a propagated header."""
+    return json.loads(agentcore.handle({"message": "x"}, custom, environ, not_called)["content"][0]["text"])
+
+
+def not_called(envelope: dict[str, Any]) -> dict[str, Any]:
+    raise AssertionError(f"the use case was called with {envelope}")
+
+
+def crashes(envelope: dict[str, Any]) -> dict[str, Any]:
+    raise RuntimeError("the wiring failed")
+
+
+def unreadable() -> dict[str, Any]:
+    raise KeyError("an event shape nobody planned")
+
+
+def refused_by_coerce(kind: str, value: Any) -> Callable[[str], Any]:
+    """A parameter value its declared type cannot read, refused as the adapter refuses it."""
+
+    def said(locale: str) -> Any:
+        with pytest.raises(ToolError) as info:
+            bedrock_agents.coerce("p", kind, value)
+        return common.refused(info.value, locale)
+
+    return said
+
+
+INBOUND_CASES: dict[str, Callable[[str], Any]] = {
+    "bedrock: no user in the session": lambda loc: bedrock(
+        loc, sessionAttributes={"room_id": "!r:example.org", "locale": loc}
+    ),
+    "bedrock: no function": lambda loc: bedrock(loc, function=None, apiPath="/reminders"),
+    "bedrock: parameters not a list": lambda loc: bedrock(loc, parameters="message=x"),
+    "bedrock: a nameless parameter": lambda loc: bedrock(loc, parameters=[{"type": "string", "value": "x"}]),
+    "bedrock: a parameter twice": lambda loc: bedrock(
+        loc, "delete_reminder", ("id", "string", "a"), ("id", "string", "b")
+    ),
+    "bedrock: options repeat a parameter": lambda loc: bedrock(
+        loc, "create_reminder", ("timezone", "string", "UTC"), ("options", "string", '{"timezone": "UTC"}')
+    ),
+    "bedrock: options not JSON": lambda loc: bedrock(loc, "create_reminder", ("options", "string", "{timezone")),
+    "bedrock: options not an object": lambda loc: bedrock(loc, "create_reminder", ("options", "string", "[1]")),
+    "bedrock: an integer that is a word": lambda loc: bedrock(
+        loc, "snooze_reminder", ("id", "string", "a"), ("minutes", "integer", "ten")
+    ),
+    "bedrock: an integer with a fraction": lambda loc: bedrock(
+        loc, "snooze_reminder", ("id", "string", "a"), ("minutes", "integer", "1.5")
+    ),
+    "bedrock: a boolean that is neither": lambda loc: bedrock(
+        loc, "list_reminders", ("include_inactive", "boolean", "perhaps")
+    ),
+    "bedrock: a number that is a word": refused_by_coerce("number", "many"),
+    "bedrock: a number that is infinite": refused_by_coerce("number", "inf"),
+    "bedrock: an array that is not text": refused_by_coerce("array", 5),
+    "agentcore: a pinned room without a user": lambda loc: gateway(
+        GATEWAY_TOOL, {"MCP_ROOM_ID": "!r:example.org", "MCP_LOCALE": loc}
+    ),
+    "agentcore: trusted headers that did not arrive": lambda loc: gateway(
+        {**GATEWAY_TOOL, agentcore.HEADERS_KEY: {"X-Cronbell-Locale": loc}},
+        {agentcore.TRUST_HEADERS_ENV: "true"},
+    ),
+    "agentcore: no identity configured": lambda loc: gateway(GATEWAY_TOOL, {"MCP_LOCALE": loc}),
+    "agentcore: an empty tool name": lambda loc: gateway(
+        {agentcore.TOOL_NAME_KEY: ""}, {"MCP_ROOM_ID": "!r:x", "MCP_USER_ID": "@a:x", "MCP_LOCALE": loc}
+    ),
+    "an event that cannot be read": lambda loc: common.answer(unreadable, not_called, loc),
+    "the use case's wiring fails": lambda loc: common.answer(lambda: {"tool": "cron_list"}, crashes, loc),
+}
+
+
+def phrase_keys(value: Any) -> set[str]:
+    """Every catalog key a refusal's sentence is made of (its own and those of the values in it)."""
+    if isinstance(value, texts.Phrase):
+        return {value.key} | phrase_keys(list(value.values.values()))
+    if isinstance(value, texts.Listing):
+        return phrase_keys(list(value.items))
+    if isinstance(value, dict):
+        return phrase_keys(list(value.values()))
+    if isinstance(value, list | tuple):
+        return set().union(*(phrase_keys(item) for item in value))
+    return set()
+
+
+def test_every_inbound_refusal_answers_a_spanish_caller_in_spanish_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each refusal the Bedrock and AgentCore adapters make, in the locale each reads from its event, and
+    every catalog key the adapters' code names is among them."""
+    made: list[ToolError] = []
+
+    def spy(error: ToolError, locale: str | None) -> dict[str, Any]:
+        made.append(error)
+        return refused(error, locale)
+
+    monkeypatch.setattr(common, "refused", spy)
+    said: set[str] = set()
+    for case, answer_in in INBOUND_CASES.items():
+        made.clear()
+        spanish, english = answer_in("es"), answer_in("en")
+        assert len(made) == 2 and made[0].code == made[1].code, case
+        err = made[0]
+        assert spanish["ok"] is False and spanish["error"]["code"] == english["error"]["code"] == err.code, case
+        assert english_in_answer(spanish) == set(), (case, spanish)
+        assert spanish["text"].startswith("No se pudo hacer: "), case
+        assert spanish["error"]["message"] != english["error"]["message"], case
+        assert english["text"] == f"Could not do that: {err.message}", case
+        assert english["error"]["message"] == err.message  # the English wording is the message
+        said |= phrase_keys([err.phrase, err.said_details])
+    named = set()
+    for source in INBOUND.glob("*.py"):
+        named |= {f"error.{key}" for key in re.findall(r'refusal\(\s*"([\w.]+)"', source.read_text())}
+        named |= set(re.findall(r'"((?:reason|type)\.[\w.]+)"', source.read_text()))
+        named |= {f"type.{kind}" for kind in re.findall(r'_bad\([^,]+, "(\w+)"', source.read_text())}
+    assert len(named) >= 20 and named <= said, named - said

@@ -104,6 +104,31 @@ TEXTS: dict[str, str] = {
     "error.backend_error.not_created": "the schedule could not be saved; nothing was created",
     "error.internal_error": "internal error; list the schedules to see what is in place",
     "error.internal_error.run_now": "run_now is not configured in this deployment",
+    # refusals of the inbound adapters (Bedrock Agents action groups, AgentCore Gateway targets)
+    "error.invalid_request.no_function": (
+        "the event has no `function`: only action groups defined with function details are supported"
+    ),
+    "error.invalid_request.parameters": "`parameters` must be a list of {{name, type, value}}",
+    "error.invalid_request.parameter_name": "every parameter needs a `name`",
+    "error.invalid_request.tool_name": "the client context's {field} is empty",
+    "error.invalid_arguments.parameter": "parameter `{name}` ({kind}): {value!r} {why}",
+    "error.invalid_arguments.given_twice": "parameter `{name}` was given twice",
+    "error.invalid_arguments.both_ways": "`{name}` was given both as a parameter and in `{options}`",
+    "error.missing_context.session": (
+        "sessionAttributes lacks {missing}: the bot's code must set room_id and user_id "
+        "in InvokeAgent's sessionState.sessionAttributes"
+    ),
+    "error.missing_context.user_not_pinned": "MCP_ROOM_ID is set but MCP_USER_ID is not: set both",
+    "error.missing_context.headers_missing": (
+        "the X-Cronbell-Room-Id and X-Cronbell-User-Id headers did not arrive: allowlist them in the "
+        "target's metadataConfiguration.allowedRequestHeaders and send them from the bot's MCP client"
+    ),
+    "error.missing_context.not_configured": (
+        "this gateway target passes no trusted room and user. Configure one: set MCP_ROOM_ID and MCP_USER_ID "
+        "on the function (one target per room), or allowlist X-Cronbell-Room-Id and X-Cronbell-User-Id in the "
+        "target's metadataConfiguration.allowedRequestHeaders, have the bot's MCP client send them, and set "
+        "MCP_TRUST_PROPAGATED_HEADERS=true on the function"
+    ),
     # --- problems with arguments, field by field (English as the reference models say it) ---
     "problem": "{where}: {what}",
     "problem.as_given": "{text}",
@@ -135,6 +160,14 @@ TEXTS: dict[str, str] = {
     "rule.at_most_one.time.cron": "give `time` (once) or `cron` (recurring), not both",
     "rule.exactly_one.minutes.until": "give exactly one of `minutes` or `until`",
     # --- reasons inside refusals ---
+    "reason.not_whole_number": "is not a whole number",
+    "reason.not_a_number": "is not a number",
+    "reason.not_finite": "is not a finite number",
+    "reason.not_boolean": "is not true or false",
+    "reason.not_list": "is not a list",
+    "reason.not_json": "is not valid JSON ({error}); send an object such as {example}",
+    "reason.not_an_object": "is not a JSON object such as {example}",
+    "reason.given_twice": "given twice",
     "reason.empty": "empty",
     "reason.no_clock": "a time of day is missing",
     "reason.too_far": "too far ahead",
@@ -144,6 +177,12 @@ TEXTS: dict[str, str] = {
     "reason.twice": "it names a day or a time twice",
     "reason.position": "a weekday's place in a month (the first monday of june) is not read as a date",
     "reason.day_missing": "name the day of the month too",
+    # the declared type of a Bedrock parameter, named in its refusal
+    "type.integer": "integer",
+    "type.number": "number",
+    "type.boolean": "boolean",
+    "type.array": "array",
+    "type.json_object": "JSON object",
     "cron.unknown_macro": "unknown macro {macro!r}",
     "cron.eventbridge": "that is EventBridge syntax, give standard five-field cron",
     "cron.unreadable": "not a cron expression or a known phrase",

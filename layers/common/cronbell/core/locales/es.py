@@ -112,6 +112,31 @@ TEXTS: dict[str, str] = {
     "error.backend_error.not_created": "no se pudo guardar la programación; no se ha creado nada",
     "error.internal_error": "error interno; consulta la lista de programaciones para ver qué hay",
     "error.internal_error.run_now": "run_now no está configurado en este despliegue",
+    # rechazos de los adaptadores de entrada (grupos de acciones de Bedrock Agents, destinos de AgentCore Gateway)
+    "error.invalid_request.no_function": (
+        "el evento no tiene `function`: solo se admiten grupos de acciones definidos con detalles de función"
+    ),
+    "error.invalid_request.parameters": "`parameters` debe ser una lista de {{name, type, value}}",
+    "error.invalid_request.parameter_name": "cada parámetro necesita un `name`",
+    "error.invalid_request.tool_name": "el {field} del contexto de cliente está vacío",
+    "error.invalid_arguments.parameter": "parámetro `{name}` ({kind}): {value!r} {why}",
+    "error.invalid_arguments.given_twice": "el parámetro `{name}` se dio dos veces",
+    "error.invalid_arguments.both_ways": "`{name}` se dio a la vez como parámetro y dentro de `{options}`",
+    "error.missing_context.session": (
+        "a sessionAttributes le falta {missing}: el código del bot debe poner room_id y user_id "
+        "en sessionState.sessionAttributes de InvokeAgent"
+    ),
+    "error.missing_context.user_not_pinned": "MCP_ROOM_ID está definido pero MCP_USER_ID no: define los dos",
+    "error.missing_context.headers_missing": (
+        "las cabeceras `X-Cronbell-Room-Id` y `X-Cronbell-User-Id` no llegaron: permítelas en "
+        "metadataConfiguration.allowedRequestHeaders del destino y envíalas desde el cliente MCP del bot"
+    ),
+    "error.missing_context.not_configured": (
+        "este destino del gateway no pasa ninguna sala ni usuario de confianza. Configura una de dos: define "
+        "MCP_ROOM_ID y MCP_USER_ID en la función (un destino por sala), o permite `X-Cronbell-Room-Id` y "
+        "`X-Cronbell-User-Id` en metadataConfiguration.allowedRequestHeaders del destino, haz que el cliente "
+        "MCP del bot las envíe y define MCP_TRUST_PROPAGATED_HEADERS=true en la función"
+    ),
     # --- problemas de los argumentos, campo a campo ---
     "problem": "`{where}`: {what}",
     "problem.as_given": "{text}",
@@ -146,6 +171,14 @@ TEXTS: dict[str, str] = {
     "rule.at_most_one.time.cron": "da `time` (una vez) o `cron` (periódico), no ambos",
     "rule.exactly_one.minutes.until": "da exactamente uno de `minutes` o `until`",
     # --- motivos dentro de los rechazos ---
+    "reason.not_whole_number": "no es un número entero",
+    "reason.not_a_number": "no es un número",
+    "reason.not_finite": "no es un número finito",
+    "reason.not_boolean": "no es true ni false",
+    "reason.not_list": "no es una lista",
+    "reason.not_json": "no es JSON válido ({error!r}); envía un objeto como {example}",
+    "reason.not_an_object": "no es un objeto JSON como {example}",
+    "reason.given_twice": "se dio dos veces",
     "reason.empty": "vacía",
     "reason.no_clock": "falta la hora del día",
     "reason.too_far": "demasiado lejos",
@@ -155,6 +188,12 @@ TEXTS: dict[str, str] = {
     "reason.twice": "nombra dos veces un día o una hora",
     "reason.position": "el puesto de un día en un mes (el primer lunes de junio) no se lee como una fecha",
     "reason.day_missing": "indica también el día del mes",
+    # el tipo declarado de un parámetro de Bedrock, nombrado en su rechazo
+    "type.integer": "entero",
+    "type.number": "número",
+    "type.boolean": "booleano",
+    "type.array": "lista",
+    "type.json_object": "objeto JSON",
     "cron.unknown_macro": "macro desconocida {macro!r}",
     "cron.eventbridge": "eso es sintaxis de EventBridge; da cron estándar de cinco campos",
     "cron.unreadable": "no es una expresión cron ni una frase conocida",
