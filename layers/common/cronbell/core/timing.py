@@ -81,12 +81,15 @@ class Timing:
         return sorted(fires)[:count]
 
     def fires_at(self, instant: datetime) -> bool:
-        """Whether `instant` is one of this timing's own fire times (a snoozed one included)."""
-        if instant in self.snoozes:
+        """Whether `instant` is one of this timing's own fire times (a snoozed one included). Compared
+        in UTC: Python never finds a wall time in a repeated DST hour equal to an instant of another zone."""
+        wanted = instant.astimezone(UTC)
+        if wanted in (t.astimezone(UTC) for t in self.snoozes):
             return True
         if not self.recurring:
-            return self.at == instant
-        return next_fires(self.spec, instant - timedelta(seconds=1), self.tz, 1) == [instant]
+            return self.local_at.astimezone(UTC) == wanted
+        found = next_fires(self.spec, instant - timedelta(seconds=1), self.tz, 1)
+        return [t.astimezone(UTC) for t in found] == [wanted]
 
     def skipping(self, occurrence: datetime) -> Timing:
         """One more occurrence not to deliver; earlier skips stay."""
