@@ -15,9 +15,11 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from sandbox.clock import parse_instant
 from sandbox.lambda_api import InvokeResult
 from sandbox.lambda_context import ClientContext
 
@@ -39,12 +41,12 @@ TARGET_ARGUMENTS = ("id", "target")  # where a tools event names the schedule it
 SEED_USER = "@sandbox:localhost"
 
 
-def _create(invoke: Invoke, reference: str, context: dict[str, Any]) -> str:
-    """A schedule for `reference` in the context's room; its id."""
+def _create(invoke: Invoke, reference: str, context: dict[str, Any], time: str = "in 1 hour") -> str:
+    """A schedule for `reference` in the context's room (a reminder due at `time`); its id."""
     if looks_like_id(reference):
         envelope = {
             "tool": "create_reminder",
-            "arguments": {"message": "Seeded by sandbox invoke", "time": "in 1 hour"},
+            "arguments": {"message": "Seeded by sandbox invoke", "time": time},
             "context": context,
         }
     else:
@@ -60,12 +62,15 @@ def _create(invoke: Invoke, reference: str, context: dict[str, Any]) -> str:
     return schedule_id
 
 
-def seed(function: str, event: Any, invoke: Invoke) -> tuple[Any, list[str]]:
-    """The event to run (an id replaced by the seeded schedule's) and one line per seed."""
+def seed(function: str, event: Any, invoke: Invoke, due: datetime | None = None) -> tuple[Any, list[str]]:
+    """The event to run (an id replaced by the seeded schedule's) and one line per seed. A fire's schedule is
+    a reminder due at `due` (its scheduled time): the fire function delivers a stored schedule only at its
+    own occurrences."""
     if not isinstance(event, dict):
         return event, []
     if function == FIRE and isinstance(event.get("reminder_id"), str) and isinstance(event.get("room_id"), str):
-        new_id = _create(invoke, event["reminder_id"], {"room_id": event["room_id"], "user_id": SEED_USER})
+        when = due.isoformat().replace("+00:00", "Z") if due else "in 1 hour"
+        new_id = _create(invoke, event["reminder_id"], {"room_id": event["room_id"], "user_id": SEED_USER}, when)
         note = f"seeded reminder {new_id} in {event['room_id']}; it stands for the event's {event['reminder_id']}"
         return {**event, "reminder_id": new_id}, [note]
     arguments, context = event.get("arguments"), event.get("context")
@@ -81,6 +86,15 @@ def seed(function: str, event: Any, invoke: Invoke) -> tuple[Any, list[str]]:
                 return {**event, "arguments": {**arguments, key: new_id}}, [note]
             return event, [f"seeded agent call {reference!r} ({new_id}) in {room}"]
     return event, []
+
+
+def scheduled_time(event: Any) -> datetime | None:
+    """A fire event's scheduled time, when it holds one (not Scheduler's unfilled placeholder)."""
+    raw = event.get("scheduled_time") if isinstance(event, dict) else None
+    try:
+        return parse_instant(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
 
 
 def rooms_of(event: Any) -> list[str]:
@@ -126,7 +140,12 @@ def run_event(sandbox: Sandbox, function: str, event: Any, extras: InvokeExtras)
     def call(name: str, seed_event: dict[str, Any]) -> Any:
         return json.loads(runtime.invoke(runtime.find(name), json.dumps(seed_event).encode()).payload)
 
-    event, notes = seed(function, event, call)
+    due = scheduled_time(event) if function == FIRE else None
+    if due is not None and sandbox.clock.virtual:  # seeded before its time, fired at it, as Scheduler would
+        sandbox.clock.set(due - timedelta(minutes=10))
+    event, notes = seed(function, event, call, due)
+    if due is not None and sandbox.clock.virtual:
+        sandbox.clock.set(due)
     for note in notes:
         print(note, file=sys.stderr)
     client_context = ClientContext(extras.client_context) if extras.client_context is not None else None

@@ -24,6 +24,7 @@ from tests.support.envelopes import ROOM, envelope
 from tests.support.handlers import LambdaContext, configure_env, invoke
 
 SLOT = "2026-11-30T08:30:00Z"
+MONDAY_AT_9 = "2026-11-30T08:00:00Z"  # 09:00 in Madrid
 
 
 class EchoAgents:
@@ -71,8 +72,8 @@ def tool(tool_name: str, /, **arguments: Any) -> dict[str, Any]:
     return answer
 
 
-def fire(schedule_id: str) -> dict[str, Any]:
-    event = {"room_id": ROOM, "reminder_id": schedule_id, "scheduled_time": SLOT, "execution_id": "e", "attempt": "1"}
+def fire(schedule_id: str, slot: str = SLOT) -> dict[str, Any]:
+    event = {"room_id": ROOM, "reminder_id": schedule_id, "scheduled_time": slot, "execution_id": "e", "attempt": "1"}
     result: dict[str, Any] = invoke("fire", event)
     return result
 
@@ -121,18 +122,18 @@ def test_the_lazy_parts_of_a_delete_cost_only_the_create_that_needs_them(calls: 
 
 
 @pytest.mark.parametrize(
-    ("create", "arguments"),
+    ("create", "arguments", "slot"),
     [
-        ("create_reminder", {"message": "stand up", "time": "in 30 minutes"}),
-        ("create_reminder", {"message": "review", "cron": "0 9 * * 1"}),
+        ("create_reminder", {"message": "stand up", "time": "in 30 minutes"}, SLOT),
+        ("create_reminder", {"message": "review", "cron": "0 9 * * 1"}, MONDAY_AT_9),
     ],
     ids=["one-shot", "recurring"],
 )
 def test_fire_reads_once_claims_and_completes(
-    calls: Counter[str], chat: RecordingChat, create: str, arguments: dict[str, Any]
+    calls: Counter[str], chat: RecordingChat, create: str, arguments: dict[str, Any], slot: str
 ) -> None:
     sid = tool(create, **arguments)["result"]["id"]
-    fired, result = measured(calls, lambda: fire(sid))
+    fired, result = measured(calls, lambda: fire(sid, slot))
     assert result["outcome"] == "delivered"
     assert fired == {"GetItem": 1, "TransactWriteItems": 2}
     assert len(chat.sent) == 1
@@ -140,7 +141,7 @@ def test_fire_reads_once_claims_and_completes(
 
 def test_agent_call_fire_adds_only_the_agent_call_and_the_post(calls: Counter[str], chat: RecordingChat) -> None:
     sid = tool("cron_create", name="summary", prompt="Summarise {room_id}", cron_expr="0 18 * * *")["result"]["id"]
-    fired, result = measured(calls, lambda: fire(sid))
+    fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
     assert result["outcome"] == "delivered"
     assert fired == {"GetItem": 1, "TransactWriteItems": 2}
     assert EchoAgents.calls == 1 and len(chat.sent) == 1
@@ -148,8 +149,8 @@ def test_agent_call_fire_adds_only_the_agent_call_and_the_post(calls: Counter[st
 
 def test_a_duplicate_fire_stops_at_the_claim(calls: Counter[str], chat: RecordingChat) -> None:
     sid = tool("create_reminder", message="once", cron="0 9 * * 1")["result"]["id"]
-    assert fire(sid)["outcome"] == "delivered"
-    again, result = measured(calls, lambda: fire(sid))
+    assert fire(sid, MONDAY_AT_9)["outcome"] == "delivered"
+    again, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "duplicate"
     assert again == {"GetItem": 1, "TransactWriteItems": 1}
     assert len(chat.sent) == 1

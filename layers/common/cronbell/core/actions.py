@@ -47,13 +47,13 @@ class Action:
 def reminder_actions(schedule_id: str, recurring: bool, locale: str) -> tuple[Action, ...]:
     """Snooze 10 minutes, and for a recurring reminder skip the next occurrence; labels in `locale`."""
     snooze = Action(
-        texts.say("action_snooze_reminder", locale, minutes=SNOOZE_MINUTES),
+        texts.say("chat.action.snooze_reminder", locale, minutes=SNOOZE_MINUTES),
         "snooze_reminder",
         {"id": schedule_id, "minutes": SNOOZE_MINUTES},
     )
     if not recurring:
         return (snooze,)
-    return snooze, Action(texts.say("action_skip_next", locale), "skip_next", {"id": schedule_id})
+    return snooze, Action(texts.say("chat.action.skip_next", locale), "skip_next", {"id": schedule_id})
 
 
 def encode(tool: str, arguments: dict[str, Any]) -> str:

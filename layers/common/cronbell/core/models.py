@@ -73,6 +73,7 @@ class Schedule:
     status_reason: str = ""
     dedupe_key: str = ""
     version: int = 0  # bumped by every change: the condition of optimistic updates
+    last_manual_run: str = ""  # RFC3339 UTC slot of the last run started by hand (run_now)
 
     @property
     def recurring(self) -> bool:

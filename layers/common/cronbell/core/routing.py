@@ -14,7 +14,7 @@ from dataclasses import replace
 from cronbell.core.actions import Action
 from cronbell.core.chat_text import ChatMessage
 from cronbell.core.envelope import Context
-from cronbell.core.errors import UNKNOWN_PLATFORM, ToolError
+from cronbell.core.errors import refusal
 
 SEPARATOR = "\x1f"
 
@@ -37,10 +37,7 @@ def routed(ctx: Context, platforms: tuple[str, ...]) -> Context:
     first). A platform the deployment does not configure is refused."""
     platform = ctx.platform or platforms[0]
     if platform not in platforms:
-        raise ToolError(
-            UNKNOWN_PLATFORM,
-            f"context.platform {ctx.platform!r} is not configured here; configured: {', '.join(platforms)}",
-        )
+        raise refusal("unknown_platform", platform=ctx.platform, configured=", ".join(platforms))
     return replace(ctx, platform=platform, room_id=room_key(platform, ctx.room_id, platforms[0]))
 
 

@@ -7,21 +7,24 @@
 4. complete the slot and record the fire (a one-shot becomes `fired`, leaving the room count).
 A transient failure gives the claim back and raises, so Lambda's async retry runs again and,
 when retries run out, the event lands in the dead-letter queue. A permanent refusal by the chat
-platform is recorded as `delivery_failed` and not retried.
+platform is recorded as `delivery_failed` and not retried; it ends the schedule only when the room
+is gone or forbidden (or the schedule had no other run).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 from cronbell.adapters.chat.base import ChatMessage, PermanentChatError, TransientChatError
 from cronbell.core import chat_text, models, routing
 from cronbell.core.actions import Action, reminder_actions
-from cronbell.core.fire_event import FireEvent, StaticAction
+from cronbell.core.fire_event import FireEvent
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import AgentError, AgentTimeout, BackendError, Claim, Conflict, Outcome
@@ -32,7 +35,10 @@ log = logging.getLogger(__name__)
 UNKNOWN_GRACE_SECONDS = 90
 DELIVERY_MARGIN_SECONDS = 20  # a chat post with its retries, after any agent call
 HELD_POLL_SECONDS = 15  # how often a held slot is looked at again while it is waited out
+EARLY_SECONDS = 60  # Scheduler may invoke a target up to about a minute around its time
 Remaining = Callable[[], float]
+# a chat platform's refusal that means the room is gone or the bot may not post there (403/404)
+_ROOM_GONE = re.compile(r"\b(403|404)\b|M_FORBIDDEN|M_NOT_FOUND|channel_not_found|not_in_channel|is_archived")
 
 
 class RetryLater(Exception):
@@ -60,7 +66,7 @@ class _Job:
 
 def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60.0) -> dict[str, Any]:
     result: dict[str, Any] = {"schedule_id": event.schedule_id, "slot": event.slot}
-    job = _static_job(event, event.static, deps) if event.static else _stored_job(event, deps)
+    job = _static_job(event, deps) if event.static else _stored_job(event, deps)
     if not isinstance(job, _Job):
         return {**result, **job}
     if job.kind == models.AGENT_CALL and not _agents_ready(deps):
@@ -85,11 +91,13 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
         deps.store.release_slot(event.room_id, event.schedule_id, event.slot, schedule)
         raise
     final = models.FIRED if one_shot else ""
-    if outcome == Outcome.DELIVERY_FAILED and schedule is not None:
+    # one failed run never ends a schedule that has more to come: only a room gone or forbidden does
+    ends = schedule is not None and outcome == Outcome.DELIVERY_FAILED and (one_shot or _ROOM_GONE.search(detail))
+    if ends:
         final = models.DELIVERY_FAILED
     _record(job, event, deps, outcome, detail, final)
     if outcome == Outcome.DELIVERY_FAILED:
-        if schedule is not None:
+        if ends and schedule is not None:
             _remove_orphans(schedule.scheduler_names, deps)
         return {**result, "outcome": outcome, "reason": detail}
     return {**result, "outcome": outcome, "message_id": detail}
@@ -138,9 +146,16 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
     if schedule.status != models.ACTIVE:
         _remove_orphans(schedule.scheduler_names, deps)
         return {"outcome": Outcome.INACTIVE, "status": schedule.status}
+    if not _own_slot(schedule, event, deps.now()):
+        log.error("fire for a time that is not one of the schedule's own; nothing sent")
+        return {"outcome": Outcome.INVALID_INPUT}
     if event.slot in schedule.timing.skips:
         return {"outcome": Outcome.SKIPPED}
     settings = deps.settings
+    if schedule.output_room != schedule.room_id and schedule.output_room not in settings.allowed_output_rooms:
+        log.error("output room no longer allowed (ALLOWED_OUTPUT_ROOMS); nothing sent")
+        deps.metric("ForbiddenChannel", 1)
+        return {"outcome": Outcome.FORBIDDEN_CHANNEL}
     return _Job(
         kind=schedule.kind,
         room_id=schedule.output_room,
@@ -159,10 +174,24 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
     )
 
 
-def _static_job(event: FireEvent, action: StaticAction, deps: Deps) -> _Job | dict[str, Any]:
-    """The job of a schedule declared in template.yaml, carried inline in its Input."""
-    if action.name not in deps.settings.static_schedules:
-        log.error("static Input names a schedule the template does not declare")
+def _own_slot(schedule: Schedule, event: FireEvent, now: datetime) -> bool:
+    """Whether the fire's scheduled time is one the schedule really has (a run_now's is the slot
+    run_now recorded) and not in the future: a hand-made Input cannot fire a schedule early.
+    Scheduler's and Lambda's retries carry the same scheduled time."""
+    slot = parse_iso(event.slot)
+    if slot > now + timedelta(seconds=EARLY_SECONDS):
+        return False
+    if event.manual:
+        return event.slot == schedule.last_manual_run
+    return schedule.timing.fires_at(slot)
+
+
+def _static_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
+    """The job of a schedule declared in template.yaml: what it runs and where it posts come from
+    the declaration, whatever else an Input says."""
+    action = deps.settings.static_schedules.get(event.static)
+    if action is None or event.room_id != action.room_id:
+        log.error("static Input that the template does not declare (name or room)")
         return {"outcome": Outcome.INVALID_INPUT}
     try:
         prompt = deps.prompt_file(action.prompt_template) if action.prompt_template else action.prompt
@@ -262,7 +291,7 @@ def _compose(job: _Job, event: FireEvent, deps: Deps) -> ChatMessage | None:
         level = "timed out" if isinstance(err, AgentTimeout) else "failed"
         log.error(f"agent {level}", extra={"agent": job.target_agent, "reason": err.reason})
         deps.metric("AgentFailed", 1)
-        return chat_text.notice_message(job.room_id, f"⚠️ {job.label}: {err.reason}")
+        return chat_text.agent_failed_message(job.room_id, job.label, err.said, job.locale)
     if not answer:
         log.info("agent answered nothing; nothing posted", extra={"agent": job.target_agent})
         return None
