@@ -72,6 +72,7 @@ def test_agent_answer_is_posted_with_the_contract_request(stack: Stack) -> None:
         "room_id": ROOM,
         "schedule_id": sid,
         "scheduled_time": "2026-11-30T17:00:00Z",
+        "previous": None,
     }
     [(message, _)] = chat.sent
     assert f"echo: Summarise {ROOM}" in message.text and message.room_id == ROOM
@@ -94,11 +95,12 @@ def test_duplicate_slot_never_calls_the_agent_twice(stack: Stack) -> None:
     assert len(agents.calls) == 1 and len(chat.sent) == 1
 
 
-def test_timeout_posts_a_notice_and_does_not_crash(stack: Stack) -> None:
+def test_timeout_is_a_failed_run_with_one_notice_and_does_not_crash(stack: Stack) -> None:
     sid = job(stack)
     agents = FakeAgents(error=AgentTimeout("the agent did not answer within 120 s"))
     chat = RecordingChat()
-    assert run(stack, agents, chat, slot_event(sid))["outcome"] == "delivered"
+    out = run(stack, agents, chat, slot_event(sid))
+    assert out["outcome"] == "failed" and out["reason"] == "agent_timeout"  # not "delivered"
     [(message, _)] = chat.sent
     assert "did not answer within 120 s" in message.text
 

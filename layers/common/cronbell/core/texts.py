@@ -22,6 +22,11 @@ _EN = {
     "missed": "⏰ Missed reminder for {user} (it was due {due}): {text}",
     "reminder": "reminder",
     "agent_call": "agent call",
+    "run_failing": "⚠️ {name} failed ({reason}). Further failures will not be announced until it works again.",
+    "run_recovered": "✅ {name} works again.",
+    "run_paused": "⏸️ {name} failed {count} times in a row and is paused. Resume it with resume_reminder {id}.",
+    "late_note": "(late: it was due {due})",
+    "history": "{count} run(s) of {id}, newest first. Now it is {now}.",
 }
 _ES = {
     "created": "Programado {what} {id}: {description}. Próximo: {next}. Ahora son las {now}.",
@@ -40,6 +45,11 @@ _ES = {
     "missed": "⏰ Recordatorio perdido para {user} (era para {due}): {text}",
     "reminder": "recordatorio",
     "agent_call": "llamada al agente",
+    "run_failing": "⚠️ {name} ha fallado ({reason}). No se avisará de más fallos hasta que vuelva a funcionar.",
+    "run_recovered": "✅ {name} vuelve a funcionar.",
+    "run_paused": "⏸️ {name} ha fallado {count} veces seguidas y está en pausa. Reanúdalo con resume_reminder {id}.",
+    "late_note": "(con retraso: era para {due})",
+    "history": "{count} ejecución(es) de {id}, de la más reciente a la más antigua. Ahora son las {now}.",
 }
 
 

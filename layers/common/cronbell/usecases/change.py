@@ -99,7 +99,7 @@ def resume_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise ToolError(
             errors.TIME_IN_PAST, "its time passed while it was paused; use snooze_reminder to set a new one"
         )
-    new = replace(old, status=models.ACTIVE)
+    new = replace(old, status=models.ACTIVE, status_reason="", failure_streak=0)  # a fresh start
     apply(old, new, deps)
     return schedule_answer("resumed", new, deps, locale)
 
