@@ -19,7 +19,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cronbell.adapters.chat.base import ChatMessage, PermanentChatError, TransientChatError
@@ -262,7 +262,7 @@ def _record(
         late,
         done.message_id,
     )
-    answer = runs.previous(event.slot, done.answer) if done.answer else None
+    answer = runs.previous(run.scheduled_time, done.answer) if done.answer else None
     finish = Finish(run, done.verdict.streak, done.verdict.pause, answer)
     for attempt in range(3):
         try:
@@ -282,7 +282,21 @@ def _record(
             log.error("delivered but not recorded; the claim stays held so it is not posted again")
             return
         raise RetryLater("delivered but not recorded yet; the retry records it")
-    _announce(run, event, deps, job.schedule, pause=done.verdict.pause and not final)
+    paused = done.verdict.pause and not final and job.schedule is not None
+    if paused and job.schedule is not None:
+        _disable_entries(replace(job.schedule, status=models.PAUSED), deps)
+    _announce(run, event, deps, job.schedule, pause=paused)
+
+
+def _disable_entries(schedule: Schedule, deps: Deps) -> None:
+    """A schedule the failure policy paused stops firing, as pause_reminder does. Best effort:
+    a fire of an entry left enabled finds it paused and is recorded as skipped."""
+    now = deps.now()
+    for entry in schedule.entries():
+        try:
+            deps.scheduler.put_entry(entry, schedule, now)
+        except BackendError:
+            log.warning("entry of a paused schedule left enabled", extra={"entry": entry.name})
 
 
 def _announce(run: Run, event: FireEvent, deps: Deps, schedule: Schedule | None, pause: bool) -> None:
@@ -352,7 +366,7 @@ def _deliver(
         return _Delivery(runs.FAILED, reason, verdict=runs.Verdict(streak + 1), detail=err.reason)
     deps.metric("Fired", 1)
     deps.metric("FireLatencySeconds", (deps.now() - parse_iso(event.slot)).total_seconds())
-    return _Delivery(runs.DELIVERED, None, message_id, answer, verdict)
+    return _Delivery(runs.DELIVERED, None, message_id, answer, verdict=verdict)
 
 
 def _post(deps: Deps, message: ChatMessage, key: str, deadline: float) -> str:
