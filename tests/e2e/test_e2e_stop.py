@@ -14,7 +14,7 @@ from tests.support.sandbox import StartSandbox
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
-PROMPT_S = 5.0
+PROMPT_S = 15.0  # a few seconds on an idle machine; generous for a loaded CI host (it used to hang past 60 s)
 
 
 @pytest.mark.parametrize(
@@ -44,7 +44,7 @@ def test_a_signal_stops_the_sandbox_in_the_middle_of_a_long_clock_move(
     assert process is not None and process.poll() is None
     sent = time.monotonic()
     process.send_signal(signum)
-    process.wait(timeout=30)
+    process.wait(timeout=60)
     took = time.monotonic() - sent
     assert took <= PROMPT_S, f"the sandbox took {took:.1f} s to stop"
     mover.join(10)
