@@ -244,7 +244,7 @@ def _record_undelivered(schedule: Schedule, event: FireEvent, deps: Deps, outcom
         log.warning("run not recorded", extra={"outcome": outcome, "reason": reason})
         return
     if recorded:
-        _announce(run, event, deps, schedule, pause=False)
+        announce(run, event.schedule_id, event.room_id, deps, schedule)
 
 
 def _record(
@@ -285,7 +285,7 @@ def _record(
     paused = done.verdict.pause and not final and job.schedule is not None
     if paused and job.schedule is not None:
         _disable_entries(replace(job.schedule, status=models.PAUSED), deps)
-    _announce(run, event, deps, job.schedule, pause=paused)
+    announce(run, event.schedule_id, event.room_id, deps, job.schedule, pause=paused)
 
 
 def _disable_entries(schedule: Schedule, deps: Deps) -> None:
@@ -299,17 +299,19 @@ def _disable_entries(schedule: Schedule, deps: Deps) -> None:
             log.warning("entry of a paused schedule left enabled", extra={"entry": entry.name})
 
 
-def _announce(run: Run, event: FireEvent, deps: Deps, schedule: Schedule | None, pause: bool) -> None:
+def announce(
+    run: Run, schedule_id: str, room_id: str, deps: Deps, schedule: Schedule | None, pause: bool = False
+) -> None:
     """Count the finished run by reason and publish it (and a policy pause) when a bus is set.
     The run is recorded already: an event that cannot be sent is logged, never retried."""
     deps.run_metric(run.outcome, run.reason or "")
     if deps.events is None:
         return
-    detail = {**run.to_dict(), "schedule_id": event.schedule_id, "room_id": event.room_id, "thread_id": None}
+    detail = {**run.to_dict(), "schedule_id": schedule_id, "room_id": room_id, "thread_id": None}
     try:
         deps.events.publish("Run Finished", detail)
         if pause:
-            paused: dict[str, Any] = {"schedule_id": event.schedule_id, "room_id": event.room_id, "thread_id": None}
+            paused: dict[str, Any] = {"schedule_id": schedule_id, "room_id": room_id, "thread_id": None}
             if schedule is not None:
                 paused.update(
                     name=schedule.name or None, status_reason="failing", failure_streak=schedule.failure_streak + 1
