@@ -20,6 +20,7 @@ import pytest
 from cronbell import wiring
 from cronbell.adapters import aws
 from cronbell.core.ports import AgentTimeout
+from tests.support import runs
 from tests.support.aws import ROOT, Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
@@ -219,31 +220,7 @@ def scanned(calls: Counter[str]) -> Iterator[list[int]]:
 
 
 def plant_runs(stack: Stack, schedule_id: str, count: int) -> None:
-    """`count` finished runs of a schedule, written as the fire function writes them."""
-    requests = [
-        {
-            "PutRequest": {
-                "Item": {
-                    "room_id": {"S": ROOM},
-                    "sk": {"S": f"f#{schedule_id}#2025-{1 + n // 28 % 12:02d}-{1 + n % 28:02d}T{n % 24:02d}:00:00Z"},
-                    "state": {"S": "done"},
-                    "run": {
-                        "M": {
-                            "scheduled_time": {"S": "2025-01-01T09:00:00+01:00"},
-                            "outcome": {"S": "delivered"},
-                            "reason": {"NULL": True},
-                            "manual": {"BOOL": False},
-                            "late_seconds": {"N": "0"},
-                            "message_id": {"S": f"$m{n}"},
-                        }
-                    },
-                }
-            }
-        }
-        for n in range(count)
-    ]
-    for start in range(0, len(requests), 25):
-        stack.ddb.batch_write_item(RequestItems={stack.settings.table_name: requests[start : start + 25]})
+    runs.plant_runs(stack.ddb, stack.settings.table_name, ROOM, schedule_id, count)
 
 
 def test_list_reads_no_run_items_however_long_the_history(
