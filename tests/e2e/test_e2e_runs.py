@@ -7,6 +7,7 @@ import json
 from datetime import timedelta
 from typing import Any
 
+import boto3
 import pytest
 
 from tests.support.sandbox import Bot, StartSandbox, instant
@@ -119,6 +120,28 @@ def test_a_fire_three_hours_late(start_sandbox: StartSandbox) -> None:
     assert run["scheduled_time"] == "2030-01-07T10:00:00+01:00"
     details = [e["detail"] for e in sandbox.get(f"/_sandbox/events?room_id={bot.room_id}")]
     assert [(d["schedule_id"], d["outcome"]) for d in details] == [(daily, "missed"), (once, "delivered")]
+
+
+def test_the_sandbox_provisions_the_template_alarms(start_sandbox: StartSandbox) -> None:
+    sandbox = start_sandbox("--start", "2030-01-07T12:00:00Z")
+    cloudwatch = boto3.client(
+        "cloudwatch",
+        endpoint_url=f"http://127.0.0.1:{sandbox.aws_port}",
+        region_name="us-east-1",
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+    )
+    alarms = cloudwatch.describe_alarms()["MetricAlarms"]
+    assert sorted((a["Namespace"], a["MetricName"]) for a in alarms) == [
+        ("AWS/Lambda", "Errors"),
+        ("AWS/Lambda", "Throttles"),
+        ("AWS/SQS", "ApproximateNumberOfMessagesVisible"),
+        ("AWS/SQS", "ApproximateNumberOfMessagesVisible"),
+        ("cronbell", "RunsFailed"),
+    ]
+    queues = {d["Value"] for a in alarms for d in a["Dimensions"] if d["Name"] == "QueueName"}
+    assert len(queues) == 2 and all(q.endswith("dlq") or "DeadLetter" in q for q in queues), queues
+    assert all(a["AlarmActions"] == [] for a in alarms)  # no AlarmTopicArn: no actions
 
 
 def test_the_second_run_of_an_agent_call_is_given_the_first_answer(start_sandbox: StartSandbox) -> None:
