@@ -10,6 +10,7 @@ from typing import Any
 
 from cfnlint.decode import decode
 
+from cronbell.adapters.chat.base import PermanentChatError
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.core.ports import AgentError, AgentTimeout
 from cronbell.usecases import fire as fire_uc
@@ -161,3 +162,12 @@ def test_static_input_naming_an_undeclared_schedule_is_refused(stack: Stack) -> 
     event = {**static_input(ROOM), "static": "not-in-the-template"}
     assert run(stack, agents, chat, event)["outcome"] == "invalid_input"
     assert agents.calls == [] and chat.sent == []
+
+
+def test_a_failure_notice_the_room_refuses_still_ends_as_one_failed_run(stack: Stack) -> None:
+    sid = job(stack)
+    chat = RecordingChat(fail_with=PermanentChatError("M_FORBIDDEN (403)", room_gone=True))
+    out = run(stack, FakeAgents(error=AgentError("the agent failed")), chat, slot_event(sid))
+    assert out["outcome"] == "failed" and out["reason"] == "agent_error"
+    (schedule,) = [i for i in stack.items() if i["sk"] == f"s#{sid}"]
+    assert schedule["failure_streak"] == 1 and schedule["last_run"]["outcome"] == "failed"

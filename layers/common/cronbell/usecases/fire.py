@@ -346,8 +346,11 @@ def _deliver(
             reason = runs.AGENT_TIMEOUT if isinstance(err, AgentTimeout) else runs.AGENT_ERROR
             verdict = runs.judge(runs.FAILED, streak, deps.settings.auto_pause_after if job.schedule else 0)
             notice = _failure_notice(job, verdict, f"{reason}: {err.reason}")
-            if notice is not None:
-                _post(deps, notice, key, deadline)  # the room hears once, not every time
+            if notice is not None:  # the room hears once, not every time
+                try:
+                    _post(deps, notice, key, deadline)
+                except PermanentChatError as refused:  # the run is failed either way
+                    log.error("failure notice refused by the chat platform", extra={"reason": refused.reason})
             return _Delivery(runs.FAILED, reason, verdict=verdict, detail=err.reason)
         if not answer:
             log.info("agent answered nothing; nothing posted", extra={"agent": job.target_agent})
