@@ -46,7 +46,6 @@ OPERATIONS = (
     "history",
 )
 HISTORY_RUNS = 1000  # runs planted in the listed room, to show the listing does not read them
-SLOT = "2026-11-30T08:30:00Z"
 LIST_SIZE = 10  # schedules in the listed room
 
 
@@ -132,6 +131,7 @@ class Target:
     room: str
     id: str = ""
     dedupe: str = ""
+    slot: str = ""  # its next fire time, RFC3339 UTC
 
     def mapping_to(self, twin: Target) -> list[tuple[str, str]]:
         pairs = [(self.room, twin.room)]
@@ -220,8 +220,10 @@ class Bench:
 
     def fire(self, target: Target) -> dict[str, Any]:
         from tests.support.handlers import LambdaContext
+        from tests.support.lambda_timing import at_slot
 
-        event = {"room_id": target.room, "reminder_id": target.id, "scheduled_time": SLOT, "execution_id": "e"}
+        event = {"room_id": target.room, "reminder_id": target.id, "scheduled_time": target.slot, "execution_id": "e"}
+        at_slot(self.clock, event)  # Scheduler fires at the schedule's own time
         result: dict[str, Any] = self.fire_app.lambda_handler(event, LambdaContext(function_name="fire"))
         return result
 
@@ -233,7 +235,8 @@ class Bench:
         raw = self.stack.ddb.get_item(
             TableName=self.stack.settings.table_name, Key={"room_id": {"S": room}, "sk": {"S": schedule_sk(sid)}}
         )["Item"]
-        return Target(room=room, id=sid, dedupe=str(self._deser.deserialize(raw["dedupe_key"])))
+        dedupe = str(self._deser.deserialize(raw["dedupe_key"]))
+        return Target(room=room, id=sid, dedupe=dedupe, slot=answer["result"]["next_fire"]["utc"])
 
     def make(self, kind: str, room: str, n: int) -> Target:
         if kind == "one-shot":

@@ -256,11 +256,11 @@ def table(r: dict[str, Any]) -> str:
         " engine, fire function and webhook sink over HTTP in one process)",
         f"  {b['schedules']:,} one-shots due in one minute ({b['creates_per_s']:.0f} creates/s):"
         f" {b['fired_ok']}/{b['fired']} fired in {b['fire_s']:.1f} s = {b['fires_per_s']:.0f} fires/s,"
-        f" {b['cpu_ms_per_fire']:.1f} ms CPU per fire, {b['messages']} messages"
+        f" {b['cpu_ms_per_fire']:.1f} ms CPU per fire, {b['messages']} messages, load {b['load']:.1f}"
         f"   <={SANDBOX_STORM_TARGET_S:.0f} s {verdict(storm_ok)}",
         f"  {m['schedules']} recurring reminders, {m['days']} virtual days in one move: {m['fired_ok']}/{m['fired']}"
-        f" fired in {m['move_s']:.1f} s = {m['fires_per_s']:.0f} fires/s, {m['cpu_ms_per_fire']:.1f} ms CPU per fire"
-        f"   <={SANDBOX_MONTH_TARGET_S:.0f} s {verdict(m['move_s'] <= SANDBOX_MONTH_TARGET_S)}",
+        f" fired in {m['move_s']:.1f} s = {m['fires_per_s']:.0f} fires/s, {m['cpu_ms_per_fire']:.1f} ms CPU per fire,"
+        f" load {m['load']:.1f}   <={SANDBOX_MONTH_TARGET_S:.0f} s {verdict(m['move_s'] <= SANDBOX_MONTH_TARGET_S)}",
     ]
     return "\n".join(lines)
 

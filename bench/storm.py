@@ -291,6 +291,7 @@ def sandbox_storm(count: int) -> dict[str, Any]:
         "fires_per_s": len(fired) / fire_s if fire_s else 0.0,
         "cpu_ms_per_fire": cpu_s / len(fired) * 1000 if fired else 0.0,
         "messages": posted,
+        "load": os.getloadavg()[0],
     }
 
 
@@ -323,6 +324,7 @@ def sandbox_month(count: int, days: int = 30) -> dict[str, Any]:
         "move_s": move_s,
         "fires_per_s": len(fired) / move_s if move_s else 0.0,
         "cpu_ms_per_fire": cpu_s / len(fired) * 1000 if fired else 0.0,
+        "load": os.getloadavg()[0],
     }
 
 

@@ -90,9 +90,8 @@ class Sandbox:
 
     def start(self) -> Sandbox:
         o = self.options
-        self._moto = MotoServer(
-            o.aws_port, fast_transactions=True
-        ).start()  # one request at a time, as AWS applies each atomically
+        # one request at a time, as AWS applies each atomically; the functions in this process call it directly
+        self._moto = MotoServer(o.aws_port, fast_transactions=True, in_process=True).start()
         self.aws_endpoint = self._moto.url
         self._http = SandboxHTTPServer(o.lambda_port, self)  # binds now: its port goes into the environment
         self.lambda_endpoint = f"http://127.0.0.1:{self._http.server_address[1]}"
@@ -163,6 +162,7 @@ class Sandbox:
             self.clock.now(),
             changes=lambda: moto.scheduler_writes,
             source=lambda: moto.schedules(ACCOUNT_ID, REGION),
+            remove=lambda group, name: moto.remove_schedule(ACCOUNT_ID, REGION, group, name),
         )
         if not self.clock.virtual:
             threading.Thread(target=self._tick, name="sandbox-ticker", daemon=True).start()

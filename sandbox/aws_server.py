@@ -3,15 +3,25 @@
 moto's backends are not thread-safe (concurrent DynamoDB transactions can corrupt its state),
 while AWS applies every API request atomically. Serialising requests restores that: concurrent
 clients still race exactly as they would against AWS, one whole request at a time.
+
+A server can also answer the boto3 clients of its own process without HTTP (`in_process=True`): a
+request addressed to its URL is handed to the same WSGI application (same lock, same counts, same
+state) as an environ built in memory, so a function run in the sandbox's process does not pay for a
+socket, an HTTP parse and a thread per AWS call. Outside callers still reach it over HTTP.
 """
 
 from __future__ import annotations
 
+import io
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
+import boto3
+from botocore.awsrequest import AWSPreparedRequest, AWSResponse
+from botocore.handlers import BUILTIN_HANDLERS
 from moto.moto_server.threaded_moto_server import MotoRequestHandler
 from moto.server import DomainDispatcherApplication, create_backend_app
 from werkzeug.serving import BaseWSGIServer, make_server
@@ -42,12 +52,93 @@ class _Atomic:
             return list(self._app(environ, start_response))
 
 
-class MotoServer:
-    """`start()` serves moto on 127.0.0.1:port in a background thread; `url` is its endpoint."""
+class _Raw(io.BytesIO):
+    """A response body as botocore reads it from urllib3."""
 
-    def __init__(self, port: int = 0, *, fast_transactions: bool = False) -> None:
+    def stream(self, **_: Any) -> Iterable[bytes]:
+        while chunk := self.read(65536):
+            yield chunk
+
+
+_local_servers: dict[str, _Atomic] = {}  # URL -> the application answering it in this process
+
+
+def _environ(request: AWSPreparedRequest) -> dict[str, Any]:
+    """The WSGI environ werkzeug's server would build for `request`."""
+    parts = urlsplit(request.url)
+    body = request.body
+    if body is None:
+        data = b""
+    elif isinstance(body, bytes | bytearray):
+        data = bytes(body)
+    elif isinstance(body, str):
+        data = body.encode()
+    else:
+        data = body.read()
+        if isinstance(data, str):
+            data = data.encode()
+    environ: dict[str, Any] = {
+        "REQUEST_METHOD": request.method,
+        "SCRIPT_NAME": "",
+        "PATH_INFO": unquote(parts.path, "latin-1") or "/",
+        "RAW_URI": parts.path + (f"?{parts.query}" if parts.query else ""),
+        "REQUEST_URI": parts.path + (f"?{parts.query}" if parts.query else ""),
+        "QUERY_STRING": parts.query,
+        "SERVER_NAME": parts.hostname or "127.0.0.1",
+        "SERVER_PORT": str(parts.port or 80),
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "REMOTE_ADDR": "127.0.0.1",
+        "wsgi.version": (1, 0),
+        "wsgi.url_scheme": parts.scheme or "http",
+        "wsgi.input": io.BytesIO(data),
+        "wsgi.errors": io.StringIO(),
+        "wsgi.multithread": True,
+        "wsgi.multiprocess": False,
+        "wsgi.run_once": False,
+        "CONTENT_LENGTH": str(len(data)),
+        "HTTP_HOST": parts.netloc,
+    }
+    for name, value in request.headers.items():
+        value = value.decode("latin-1") if isinstance(value, bytes) else str(value)
+        key = name.upper().replace("-", "_")
+        if key == "CONTENT_TYPE":
+            environ["CONTENT_TYPE"] = value
+        elif key != "CONTENT_LENGTH":
+            environ[f"HTTP_{key}"] = value
+    return environ
+
+
+def _answer_in_process(request: AWSPreparedRequest, **_: Any) -> AWSResponse | None:
+    """botocore's `before-send`: a request to a server of this process is answered without HTTP."""
+    if not _local_servers:
+        return None
+    parts = urlsplit(request.url)
+    app = _local_servers.get(f"{parts.scheme}://{parts.netloc}")
+    if app is None:
+        return None
+    started: dict[str, Any] = {}
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
+        started["status"], started["headers"] = status, headers
+
+    body = b"".join(app(_environ(request), start_response))
+    headers: dict[str, str] = {}
+    for name, value in started["headers"]:
+        headers[name] = f"{headers[name]}, {value}" if name in headers else value
+    return AWSResponse(request.url, int(started["status"].split(" ", 1)[0]), headers, _Raw(body))
+
+
+BUILTIN_HANDLERS.append(("before-send", _answer_in_process))  # clients created from now on consult it
+
+
+class MotoServer:
+    """`start()` serves moto on 127.0.0.1:port in a background thread; `url` is its endpoint. With
+    `in_process`, boto3 clients of this process created after `start()` reach it without HTTP."""
+
+    def __init__(self, port: int = 0, *, fast_transactions: bool = False, in_process: bool = False) -> None:
         if fast_transactions:  # for the whole process: see sandbox/motofast.py
             motofast.install()
+        self.in_process = in_process
         self._app = _Atomic(DomainDispatcherApplication(create_backend_app))
         self._server: BaseWSGIServer = make_server(
             "127.0.0.1", port, self._app, threaded=True, request_handler=_QuietHandler
@@ -83,11 +174,28 @@ class MotoServer:
             backend = scheduler_backends[account_id][region]
             return [s.to_dict() for group in backend.schedule_groups.values() for s in group.schedules.values()]
 
+    def remove_schedule(self, account_id: str, region: str, group: str, name: str) -> bool:
+        """Delete a schedule from moto's state in one step, as Scheduler removes a one-time schedule with
+        ActionAfterCompletion DELETE itself (no API call, so no write to count); False if it was gone."""
+        from moto.scheduler.models import scheduler_backends
+
+        with self._app.lock:
+            schedules = scheduler_backends[account_id][region].schedule_groups.get(group or "default")
+            return schedules is not None and schedules.schedules.pop(name, None) is not None
+
     def start(self) -> MotoServer:
         self._thread.start()
+        if self.in_process:
+            _local_servers[self.url] = self._app
+            if boto3.DEFAULT_SESSION is not None:  # made before this module was imported, or already with it:
+                events = boto3.DEFAULT_SESSION.events  # botocore calls every handler, so it must be there once
+                events.unregister("before-send", unique_id=__name__)
+                events.unregister("before-send", _answer_in_process)
+                events.register("before-send", _answer_in_process, unique_id=__name__)
         return self
 
     def stop(self) -> None:
+        _local_servers.pop(self.url, None)
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)

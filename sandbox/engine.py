@@ -94,6 +94,7 @@ class SchedulerEngine:
         start: datetime,
         changes: Callable[[], int] | None = None,
         source: Callable[[], list[dict[str, Any]]] | None = None,
+        remove: Callable[[str, str], bool] | None = None,
     ) -> None:
         self.scheduler = scheduler  # a boto3 `scheduler` client on the moto server
         self.runtime = runtime
@@ -103,6 +104,8 @@ class SchedulerEngine:
         # how many writes Scheduler has seen; None: unknown, so the schedules are re-read after every fire
         self.changes = changes
         self.source = source  # every schedule, read at once; None: through the Scheduler API
+        # (group, name) -> deleted from Scheduler's state directly, as Scheduler does; None: DeleteSchedule
+        self.remove = remove
         self.recent: deque[Fired] = deque(maxlen=RECENT)
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -238,10 +241,12 @@ class SchedulerEngine:
         one_time = ScheduleTiming(schedule.get("ScheduleExpression", "")).one_time
         own_writes = 0
         if one_time and schedule.get("ActionAfterCompletion") == "DELETE":
-            own_writes = 1
-            # the fire itself may have removed it already
-            with contextlib.suppress(self.scheduler.exceptions.ResourceNotFoundException):
-                self.scheduler.delete_schedule(Name=name, GroupName=group)
+            if self.remove is not None:
+                self.remove(group, name)  # the fire itself may have removed it already
+            else:
+                own_writes = 1
+                with contextlib.suppress(self.scheduler.exceptions.ResourceNotFoundException):
+                    self.scheduler.delete_schedule(Name=name, GroupName=group)
         log.info("fired %s/%s at %s ok=%s (%s)", group, name, when.isoformat(), ok, arn)
         return Fired(name, group, when, ok, own_writes=own_writes)
 

@@ -29,6 +29,7 @@ from cronbell.usecases.fire import RetryLater
 from tests.support.aws import ACCOUNT, FIRE_ARN, GROUP, REGION, ROLE_ARN, ROOT, START, TABLE, FakeClock, provision
 from tests.support.envelopes import ROOM, envelope
 from tests.support.handlers import invoke
+from tests.support.lambda_timing import at_slot
 from tests.support.matrix_stand_in import ECHO_ARN, MatrixStandIn, forget_wiring, matrix_env
 
 TOKEN = "syt_iam_coverage_token"
@@ -162,11 +163,18 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
         answer: dict[str, Any] = rec.under("ToolsFunction", lambda: invoke("tools", envelope(name, args, room=room)))
         return answer
 
-    def fire(event: dict[str, Any]) -> str:
+    def fire(event: dict[str, Any], late_seconds: int = 0) -> str:
+        """A fire at its scheduled time (plus `late_seconds`); the scenario's clock then goes on
+        from where it was."""
+        was = clock.current
+        at_slot(clock, event)
+        clock.advance(seconds=late_seconds)
         try:
             result = rec.under("FireFunction", lambda: invoke("fire", event))
         except RetryLater:
             return "retry"
+        finally:
+            clock.current = was
         return str(result["outcome"])
 
     def slot(sid: str, at: str, room: str = ROOM) -> dict[str, Any]:
@@ -201,11 +209,11 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
         FlexibleTimeWindow={"Mode": "OFF"},
         Target={"Arn": FIRE_ARN, "RoleArn": ROLE_ARN, "Input": json.dumps(slot("orphan2345", "x"))},
     )
-    assert fire(slot("orphan2345", "2026-12-01T08:00:00Z")) == "unknown_schedule"
+    assert fire(slot("orphan2345", "2026-12-01T08:00:00Z"), late_seconds=120) == "unknown_schedule"
     assert "orphan2345" not in stack.entries()
     assert fire(slot(plants, "2026-12-02T08:00:00Z", room=FLAKY_ROOM)) == "retry"  # claim given back
     assert fire(daily_analysis_input()) == "delivered"
-    assert fire({**daily_analysis_input(), "room_id": FLAKY_ROOM}) == "retry"  # static claim given back
+    assert fire({**daily_analysis_input(), "room_id": FLAKY_ROOM}) == "invalid_input"  # pinned to its room
     ok(tool("cron_delete", {"id": digest}))
 
     # drift for the reconciler: a lost entry, a lost one-shot, an orphan, a stale counter

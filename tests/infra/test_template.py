@@ -390,12 +390,20 @@ def test_daily_analysis_schedule_input_is_the_fire_contract(template: dict[str, 
     assert payload["scheduled_time"] == "<aws.scheduler.scheduled-time>"
     assert payload["execution_id"] == "<aws.scheduler.execution-id>"
     assert payload["attempt"] == "<aws.scheduler.attempt-number>"
-    assert payload["action"] == {
-        "kind": "agent_call",
-        "target_agent": "echo",
-        "prompt_template": "daily-analysis.txt",
-        "name": "daily-analysis",
+    assert "action" not in payload  # what runs is the fire function's declaration, never the Input's
+    declared = _props(template, "FireFunction")["Environment"]["Variables"]["STATIC_SCHEDULES"]
+    assert references(declared) == {"AnalysisOutputRoom", "AnalysisTimezone"}
+    zone = template["Parameters"]["AnalysisTimezone"]["Default"]
+    action = json.loads(declared["Fn::Sub"].replace("${AnalysisOutputRoom}", room).replace("${AnalysisTimezone}", zone))
+    assert action == {
+        "daily-analysis": {
+            "room_id": room,
+            "target_agent": "echo",
+            "prompt_template": "daily-analysis.txt",
+            "timezone": zone,
+        }
     }
+    assert references(_props(template, "DailyAnalysisSchedule")["ScheduleExpressionTimezone"]) == {"AnalysisTimezone"}
 
 
 def test_analysis_room_pattern_keeps_the_input_valid_json(template: dict[str, Any]) -> None:
@@ -407,8 +415,8 @@ def test_analysis_room_pattern_keeps_the_input_valid_json(template: dict[str, An
 
 
 def test_daily_analysis_prompt_uses_only_known_placeholders(template: dict[str, Any]) -> None:
-    prompt_file = _props(template, "DailyAnalysisSchedule")["Target"]["Input"]["Fn::Sub"]
-    assert '"prompt_template": "daily-analysis.txt"' in prompt_file
+    declared = _props(template, "FireFunction")["Environment"]["Variables"]["STATIC_SCHEDULES"]["Fn::Sub"]
+    assert '"prompt_template": "daily-analysis.txt"' in declared
     text = (PROMPTS / "daily-analysis.txt").read_text(encoding="utf-8")
     fields = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
     assert fields == {"now", "room_id", "scheduled_time"}
@@ -443,3 +451,10 @@ def test_globals(template: dict[str, Any]) -> None:
     variables = function["Environment"]["Variables"]
     assert variables["POWERTOOLS_SERVICE_NAME"] == variables["POWERTOOLS_METRICS_NAMESPACE"] == "cronbell"
     assert "LOG_LEVEL" in variables
+
+
+def test_the_scheduler_role_invokes_only_the_fire_function_itself(template: dict[str, Any]) -> None:
+    """Entries target the function's own ARN; no version or alias (`:*`) is granted."""
+    [policy] = _props(template, "SchedulerInvokeRole")["Policies"]
+    [invoke] = [s for s in policy["PolicyDocument"]["Statement"] if s["Action"] == "lambda:InvokeFunction"]
+    assert invoke["Resource"] == {"Fn::GetAtt": ["FireFunction", "Arn"]}

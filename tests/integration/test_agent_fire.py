@@ -18,6 +18,7 @@ from cronbell.usecases import tools
 from tests.support.aws import ROOT, Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
+from tests.support.lambda_timing import at_slot
 from tests.support.tools import ok
 
 
@@ -46,6 +47,7 @@ def job(stack: Stack, **extra: Any) -> str:
 
 
 def run(stack: Stack, agents: FakeAgents, chat: RecordingChat, event: dict[str, Any]) -> dict[str, Any]:
+    at_slot(stack.clock, event)
     deps = stack.deps(
         chat=lambda: chat,
         agents=agents,
@@ -91,7 +93,7 @@ def test_duplicate_slot_never_calls_the_agent_twice(stack: Stack) -> None:
 
     with ThreadPoolExecutor(4) as pool:
         outcomes = sorted(pool.map(attempt, range(4)))
-    assert outcomes == ["delivered"] + ["retry"] * 3
+    assert outcomes[0] == "delivered" and set(outcomes[1:]) <= {"duplicate", "retry"}, outcomes
     assert run(stack, agents, chat, slot_event(sid))["outcome"] == "duplicate"
     assert len(agents.calls) == 1 and len(chat.sent) == 1
 

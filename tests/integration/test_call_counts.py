@@ -27,6 +27,7 @@ from tests.support.envelopes import ROOM, envelope
 from tests.support.handlers import LambdaContext, configure_env, invoke
 
 SLOT = "2026-11-30T08:30:00Z"
+MONDAY_AT_9 = "2026-11-30T08:00:00Z"  # 09:00 in Madrid
 
 
 class EchoAgents:
@@ -74,8 +75,8 @@ def tool(tool_name: str, /, **arguments: Any) -> dict[str, Any]:
     return answer
 
 
-def fire(schedule_id: str) -> dict[str, Any]:
-    event = {"room_id": ROOM, "reminder_id": schedule_id, "scheduled_time": SLOT, "execution_id": "e", "attempt": "1"}
+def fire(schedule_id: str, slot: str = SLOT) -> dict[str, Any]:
+    event = {"room_id": ROOM, "reminder_id": schedule_id, "scheduled_time": slot, "execution_id": "e", "attempt": "1"}
     result: dict[str, Any] = invoke("fire", event)
     return result
 
@@ -124,18 +125,18 @@ def test_the_lazy_parts_of_a_delete_cost_only_the_create_that_needs_them(calls: 
 
 
 @pytest.mark.parametrize(
-    ("create", "arguments"),
+    ("create", "arguments", "slot"),
     [
-        ("create_reminder", {"message": "stand up", "time": "in 30 minutes"}),
-        ("create_reminder", {"message": "review", "cron": "0 9 * * 1"}),
+        ("create_reminder", {"message": "stand up", "time": "in 30 minutes"}, SLOT),
+        ("create_reminder", {"message": "review", "cron": "0 9 * * 1"}, MONDAY_AT_9),
     ],
     ids=["one-shot", "recurring"],
 )
 def test_fire_reads_once_claims_and_completes(
-    calls: Counter[str], chat: RecordingChat, create: str, arguments: dict[str, Any]
+    calls: Counter[str], chat: RecordingChat, create: str, arguments: dict[str, Any], slot: str
 ) -> None:
     sid = tool(create, **arguments)["result"]["id"]
-    fired, result = measured(calls, lambda: fire(sid))
+    fired, result = measured(calls, lambda: fire(sid, slot))
     assert result["outcome"] == "delivered"
     assert fired == {"GetItem": 1, "TransactWriteItems": 2}
     assert len(chat.sent) == 1
@@ -143,7 +144,7 @@ def test_fire_reads_once_claims_and_completes(
 
 def test_agent_call_fire_adds_only_the_agent_call_and_the_post(calls: Counter[str], chat: RecordingChat) -> None:
     sid = tool("cron_create", name="summary", prompt="Summarise {room_id}", cron_expr="0 18 * * *")["result"]["id"]
-    fired, result = measured(calls, lambda: fire(sid))
+    fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
     assert result["outcome"] == "delivered"
     assert fired == {"GetItem": 1, "TransactWriteItems": 2}
     assert EchoAgents.calls == 1 and len(chat.sent) == 1
@@ -151,8 +152,8 @@ def test_agent_call_fire_adds_only_the_agent_call_and_the_post(calls: Counter[st
 
 def test_a_duplicate_fire_stops_at_the_claim(calls: Counter[str], chat: RecordingChat) -> None:
     sid = tool("create_reminder", message="once", cron="0 9 * * 1")["result"]["id"]
-    assert fire(sid)["outcome"] == "delivered"
-    again, result = measured(calls, lambda: fire(sid))
+    assert fire(sid, MONDAY_AT_9)["outcome"] == "delivered"
+    again, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "duplicate"
     assert again == {"GetItem": 1, "TransactWriteItems": 1}
     assert len(chat.sent) == 1
@@ -260,7 +261,7 @@ def test_fire_with_a_bus_adds_only_one_put_events(
 
     aws.client("events").meta.events.register("before-send", count)
     sid = tool("cron_create", name="summary", prompt="Summarise", cron_expr="0 18 * * *")["result"]["id"]
-    fired, result = measured(calls, lambda: fire(sid))
+    fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
     assert result["outcome"] == "delivered"
     assert fired == {"GetItem": 1, "TransactWriteItems": 2, "PutEvents": 1}
     aws.client("events").meta.events.unregister("before-send", count)
@@ -275,7 +276,7 @@ def test_a_failed_agent_call_with_its_notice_stays_within_the_budget(
 
     monkeypatch.setattr(EchoAgents, "call", fail)
     sid = tool("cron_create", name="summary", prompt="Summarise", cron_expr="0 18 * * *")["result"]["id"]
-    fired, result = measured(calls, lambda: fire(sid))
+    fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
     assert result["outcome"] == "failed" and result["reason"] == "agent_timeout"
     assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # notice, streak and run in one transaction
     assert len(chat.sent) == 1

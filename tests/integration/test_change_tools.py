@@ -14,11 +14,13 @@ from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
 from tests.support.faults import CallLog, faulty_deps
+from tests.support.lambda_timing import at_slot
 from tests.support.tools import assert_consistent, call, live_items, ok
 
 
 def fire(stack: Stack, sid: str, slot: str) -> dict[str, Any]:
     event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot}
+    at_slot(stack.clock, event)
     return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: RecordingChat()))
 
 
@@ -155,7 +157,7 @@ def test_skip_next_skips_exactly_one_occurrence(stack: Stack) -> None:
     assert result["next_fire"]["local"] == "2026-12-01T10:00:00+01:00"
     assert fire(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
     assert fire(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
-    one = ok(call(stack, "create_reminder", {"message": "y", "time": "2026-12-01 09:00"}))["id"]
+    one = ok(call(stack, "create_reminder", {"message": "y", "time": "2026-12-05 09:00"}))["id"]
     assert call(stack, "skip_next", {"id": one})["error"]["code"] == errors.INVALID_STATE
 
 

@@ -17,6 +17,7 @@ from tests.support.aws import Stack
 from tests.support.chat import PermanentChatError, RecordingChat, TransientChatError
 from tests.support.envelopes import ROOM, USER, envelope
 from tests.support.faults import CallLog
+from tests.support.lambda_timing import at_slot
 from tests.support.tools import assert_consistent, live_items, ok
 
 
@@ -38,6 +39,7 @@ def scheduler_input(sid: str, slot: str, attempt: int = 1) -> dict[str, Any]:
 def run(
     stack: Stack, chat: RecordingChat, event: dict[str, Any], metrics: list[str] | None = None, **deps: Any
 ) -> dict[str, Any]:
+    at_slot(stack.clock, event)
     wired = stack.deps(
         chat=lambda: chat,
         metric=lambda name, value: metrics.append(name) if metrics is not None else None,
@@ -126,8 +128,8 @@ def test_five_concurrent_fires_of_one_slot_post_once(stack: Stack) -> None:
     with ThreadPoolExecutor(5) as pool:
         outcomes = list(pool.map(one, range(5)))
     assert len(chat.sent) == 1
-    # the copies that met the live claim asked Lambda to retry; their retries find the slot done
-    assert sorted(outcomes) == ["delivered"] + ["retry"] * 4
+    # the copies that met the live claim asked Lambda to retry (one that came after finds it done)
+    assert sorted(outcomes)[0] == "delivered" and set(sorted(outcomes)[1:]) <= {"duplicate", "retry"}, outcomes
     barrier = threading.Barrier(1)
     assert one(0) == "duplicate"
 
@@ -135,6 +137,7 @@ def test_five_concurrent_fires_of_one_slot_post_once(stack: Stack) -> None:
 def test_unknown_schedule_sends_nothing_and_removes_orphan_entry(stack: Stack) -> None:
     stack.plant_entry("orphan2345")
     chat = RecordingChat()
+    stack.clock.advance(days=1, minutes=2)  # past the grace a one-shot just created may need
     out = run(stack, chat, scheduler_input("orphan2345", "2026-12-01T08:00:00Z"))
     assert out["outcome"] == "unknown_schedule" and chat.sent == []
     assert stack.entries() == {}
@@ -166,6 +169,7 @@ def test_crashed_attempt_is_taken_over_after_the_lease(stack: Stack) -> None:
     sid = create(stack, cron="0 9 * * *")
     schedule = stack.deps().store.get(ROOM, sid)
     assert schedule is not None
+    stack.clock.advance(days=1)  # the slot's time
     stack.deps().store.claim_slot(ROOM, sid, "2026-12-01T08:00:00Z", stack.clock.now(), 900, schedule)  # then "crash"
     chat = RecordingChat()
     with pytest.raises(RetryLater):  # a live claim is never answered as done: Lambda retries
@@ -244,6 +248,7 @@ def test_posted_but_not_recorded_is_recorded_by_the_retry_without_posting_again(
     chat = RecordingChat()
     broken = UnrecordingStore(stack.ddb, stack.settings.table_name, stack.settings.retention_days)
     fd = stack.deps(store=broken, chat=lambda: chat)
+    stack.clock.advance(hours=1)  # the slot's time
     event = parse_fire_event(scheduler_input(sid, "2026-11-30T09:00:00Z"), stack.clock.now())
     with pytest.raises(RetryLater):
         fire_uc.fire(event, fd)
@@ -268,3 +273,16 @@ def test_fire_racing_its_own_create_is_retried_not_cleaned_up(stack: Stack) -> N
         "unknown_schedule"
     )
     assert stack.entries() == {}
+
+
+def test_one_refused_run_does_not_end_a_recurring_schedule(stack: Stack) -> None:
+    """A message the platform refuses (too large) fails that run; only a room gone or forbidden
+    (403/404) ends a schedule."""
+    sid = create(stack, cron="0 9 * * *")
+    chat = RecordingChat(fail_with=PermanentChatError("M_TOO_LARGE (413)"))
+    out = run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
+    assert out["outcome"] == "delivery_failed" and out["reason"] == "M_TOO_LARGE (413)"
+    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    assert item["status"] == "active" and sid in stack.entries()
+    assert run(stack, chat, scheduler_input(sid, "2026-12-02T08:00:00Z"))["outcome"] == "delivered"
+    assert_consistent(stack)

@@ -79,7 +79,8 @@ def test_same_slot_five_times_concurrently_gives_one_event(stack: Stack, synapse
 
     with ThreadPoolExecutor(5) as pool:
         outcomes = sorted(pool.map(attempt, range(5)))
-    assert outcomes == ["delivered", "retry", "retry", "retry", "retry"]
+    # a copy that met the live claim asks for a retry; one that came after it finds the slot done
+    assert outcomes[0] == "delivered" and set(outcomes[1:]) <= {"duplicate", "retry"}, outcomes
     assert invoke("fire", event)["outcome"] == "duplicate"  # a retry finds the slot done
     assert len(synapse.messages(room.user_token, room.room_id)) == 1
     # the next day is a new slot
@@ -107,7 +108,9 @@ def test_rate_limited_homeserver_is_waited_out(stack: Stack, rate_limited_synaps
     room = fresh_room(server)
     matrix_env(stack, server, room.bot_token)
     ids = [create(room.room_id, room.user_id, message=f"m{i}", cron=f"{i} 10 * * *") for i in range(6)]
-    outcomes = [invoke("fire", fire_input(room.room_id, sid))["outcome"] for sid in ids]
+    outcomes = [
+        invoke("fire", fire_input(room.room_id, sid, f"2026-11-30T09:0{i}:00Z"))["outcome"] for i, sid in enumerate(ids)
+    ]
     assert outcomes == ["delivered"] * 6
     assert len(server.messages(room.user_token, room.room_id)) == 6
 
@@ -128,5 +131,5 @@ def test_rotated_token_is_read_again_instead_of_failing(stack: Stack, synapse: S
     secrets.put_secret_value(SecretId=arn, SecretString=new_token)
     synapse.request("POST", "/_matrix/client/v3/logout", {}, token=old_token)  # the old token is revoked
     second = create(room_id, user_id, message="dos", cron="5 10 * * *")
-    assert invoke("fire", fire_input(room_id, second))["outcome"] == "delivered"
+    assert invoke("fire", fire_input(room_id, second, "2026-11-30T09:05:00Z"))["outcome"] == "delivered"
     assert [m["body"].rsplit(": ", 1)[1] for m in synapse.messages(user_token, room_id)] == ["uno", "dos"]

@@ -119,3 +119,14 @@ def test_stale_counter_is_repaired(stack: Stack) -> None:
     assert_consistent(stack)
     answer = tools.handle(envelope("list_reminders"), stack.deps())
     assert len(answer["result"]["schedules"]) == 1
+
+
+def test_a_missed_agent_call_is_named_never_quoted(stack: Stack) -> None:
+    prompt = "Use the key sk-live-123 to pull the numbers"
+    sid = ok(call(stack, "cron_create", {"name": "numbers", "prompt": prompt, "fire_at": "2026-11-30 10:00"}))["id"]
+    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)
+    stack.clock.advance(hours=9)
+    chat = RecordingChat()
+    assert run(stack, chat)["missed"] == 1
+    [(message, _)] = chat.sent
+    assert "numbers" in message.text and "sk-live-123" not in message.text and prompt not in message.text

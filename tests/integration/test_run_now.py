@@ -46,3 +46,17 @@ def test_run_now_does_not_use_up_a_one_shot(stack: Stack) -> None:
     )
     assert planned["outcome"] == "delivered" and len(chat.sent) == 2
     assert live_items(stack) == []  # now it has fired
+
+
+def test_run_now_runs_one_schedule_at_most_once_per_min_interval(stack: Stack) -> None:
+    sid = ok(call(stack, "cron_create", {"name": "report", "prompt": "p", "cron_expr": "0 18 * * *"}))["id"]
+    other = ok(call(stack, "cron_create", {"name": "digest", "prompt": "q", "cron_expr": "0 19 * * *"}))["id"]
+    chat = RecordingChat()
+    assert run_now(stack, sid, chat)[0]["ok"]
+    stack.clock.advance(seconds=1)
+    answer, fired = run_now(stack, sid, chat)
+    assert answer["error"]["code"] == "too_frequent" and fired is None
+    assert run_now(stack, other, chat)[0]["ok"]  # the limit is per schedule
+    stack.clock.advance(minutes=stack.settings.min_interval_minutes)
+    assert run_now(stack, sid, chat)[0]["ok"]
+    assert len(chat.sent) == 3

@@ -44,6 +44,17 @@ def table_definition() -> dict[str, Any]:
     }
 
 
+def static_schedules(room: str, timezone: str = "UTC") -> dict[str, Any]:
+    """The fire function's declaration of the template's schedules (its STATIC_SCHEDULES), for a room."""
+    from cronbell.core.fire_event import static_declarations
+
+    template, problems = decode(str(ROOT / "template.yaml"))
+    assert template is not None, problems
+    env = template["Resources"]["FireFunction"]["Properties"]["Environment"]["Variables"]
+    raw = env["STATIC_SCHEDULES"]["Fn::Sub"]
+    return static_declarations(raw.replace("${AnalysisOutputRoom}", room).replace("${AnalysisTimezone}", timezone))
+
+
 def set_aws_env(endpoint: str) -> None:
     os.environ.update(
         {
@@ -150,6 +161,8 @@ def provision(endpoint: str, clock: FakeClock, **settings: Any) -> Stack:
     """Reset the moto server and create the stack's resources."""
     import urllib.request
 
+    from tests.support.envelopes import ROOM
+
     urllib.request.urlopen(urllib.request.Request(f"{endpoint}/moto-api/reset", method="POST")).read()
     base = {
         "table_name": TABLE,
@@ -158,7 +171,7 @@ def provision(endpoint: str, clock: FakeClock, **settings: Any) -> Stack:
         "scheduler_role_arn": ROLE_ARN,
         "default_timezone": "UTC",
         "agents": {"echo": "EchoAgentFunction"},
-        "static_schedules": ("daily-analysis",),
+        "static_schedules": static_schedules(ROOM),
     }
     base.update(settings)
     stack = Stack(endpoint=endpoint, clock=clock, settings=Settings(**base))

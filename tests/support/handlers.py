@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import sys
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 from cronbell import wiring
-from tests.support.aws import ROOT, Stack
+from cronbell.adapters import clock
+from tests.support.aws import ROOT, FakeClock, Stack
+from tests.support.lambda_timing import at_slot
 
 
 @dataclass
@@ -56,7 +59,7 @@ def configure_env(stack: Stack, **extra: str) -> None:
         "SCHEDULER_DLQ_ARN": s.scheduler_dlq_arn,
         "DEFAULT_TIMEZONE": s.default_timezone,
         "AGENTS": '{"echo": "EchoAgentFunction"}',
-        "STATIC_SCHEDULES": ",".join(s.static_schedules),
+        "STATIC_SCHEDULES": json.dumps({name: asdict(action) for name, action in s.static_schedules.items()}),
         "POWERTOOLS_METRICS_NAMESPACE": "cronbell-test",
     }
     env.update(extra)
@@ -66,6 +69,10 @@ def configure_env(stack: Stack, **extra: str) -> None:
 
 
 def invoke(function_dir: str, event: Any) -> Any:
+    """Call a handler as Lambda would; a fire, as Scheduler invokes it, at its scheduled time."""
+    installed = clock.installed()
+    if function_dir == "fire" and isinstance(installed, FakeClock):
+        at_slot(installed, event)
     return load_handler(function_dir).lambda_handler(event, LambdaContext(function_name=function_dir))
 
 

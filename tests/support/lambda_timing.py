@@ -13,6 +13,7 @@ from typing import Any
 from cfnlint.decode import decode
 
 from cronbell.adapters.chat.base import ChatMessage
+from cronbell.core.instants import parse_iso
 from tests.support.aws import ROOT, FakeClock
 
 RETRY_GAPS_SECONDS = (60, 120)  # Lambda async: after the first failure, after the second
@@ -23,6 +24,17 @@ def fire_timeout_seconds() -> int:
     template, problems = decode(str(ROOT / "template.yaml"))
     assert template is not None, problems
     return int(template["Resources"]["FireFunction"]["Properties"]["Timeout"])
+
+
+def at_slot(clock: FakeClock, event: Any) -> None:
+    """Scheduler invokes a fire at its scheduled time: move the fake clock there if it is behind."""
+    raw = event.get("scheduled_time") if isinstance(event, dict) else None
+    try:
+        slot = parse_iso(raw) if isinstance(raw, str) else None
+    except ValueError:
+        slot = None
+    if slot is not None and clock.now() < slot:
+        clock.current = slot
 
 
 def remaining_on(clock: FakeClock) -> Callable[[], float]:

@@ -17,11 +17,11 @@ from cronbell.core.chat_text import (
     agent_answer_message,
     display_name,
     fit,
-    language,
     mention_label,
     notice_message,
     reminder_message,
 )
+from cronbell.core.texts import language
 
 ROOM = "!abc:example.org"
 ANA = "@ana:example.org"

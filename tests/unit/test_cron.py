@@ -61,6 +61,14 @@ TRANSLATIONS = [
     ("@monthly", "0 0 1 * *", ["cron(0 0 1 * ? *)"]),
     ("@yearly", "0 0 1 1 *", ["cron(0 0 1 1 ? *)"]),
     ("@ANNUALLY", "0 0 1 1 *", ["cron(0 0 1 1 ? *)"]),
+    # places in the month, as croniter writes them, in EventBridge's words
+    ("0 9 L * *", "0 9 L * *", ["cron(0 9 L * ? *)"]),
+    ("0 9 l 2 ?", "0 9 L 2 *", ["cron(0 9 L 2 ? *)"]),
+    ("0 10 * * 1#1", "0 10 * * 1#1", ["cron(0 10 ? * 2#1 *)"]),
+    ("0 10 * * MON#2", "0 10 * * 1#2", ["cron(0 10 ? * 2#2 *)"]),
+    ("0 10 * * 7#3", "0 10 * * 0#3", ["cron(0 10 ? * 1#3 *)"]),
+    ("0 10 * * L5", "0 10 * * L5", ["cron(0 10 ? * 6L *)"]),
+    ("0 10 ? * L0", "0 10 * * L0", ["cron(0 10 ? * 1L *)"]),
 ]
 
 
@@ -84,6 +92,15 @@ def test_equal_range_is_one_value() -> None:
 
 
 PHRASES = [
+    ("el primer lunes de cada mes a las 9", "0 9 * * 1#1"),
+    ("the last friday of every month at 5pm", "0 17 * * L5"),
+    ("every last friday of the month at 17:00", "0 17 * * L5"),
+    ("el último viernes de cada mes a las 18:30", "30 18 * * L5"),
+    ("el último día de cada mes a las 20:00", "0 20 L * *"),
+    ("on the last day of every month at 9", "0 9 L * *"),
+    ("the 2nd tuesday of every month at 10", "0 10 * * 2#2"),
+    ("el tercer domingo de cada mes a las 12", "0 12 * * 0#3"),
+    ("on the first day of every month at 8", "0 8 1 * *"),
     ("every day at 9", "0 9 * * *"),
     ("daily at 21:30", "30 21 * * *"),
     ("todos los días a las 9", "0 9 * * *"),
@@ -168,10 +185,8 @@ INVALID = [
     "30-10 * * * *",  # backwards outside the month and weekday fields
     "0 0 * * 1-3/0",
     "0 0 * * 1,,2",
-    "0 0 L * *",
     "0 0 ? ? *".replace("? ? *", "* ? ?"),  # '?' in the month field
     "0 0 15W * *",
-    "0 0 * * 1#2",
     "H 0 * * *",
     "cron(0 10 ? * 2 *)",
     "rate(5 minutes)",
@@ -184,6 +199,17 @@ INVALID = [
     "every morning",  # no time of day
     "every december 32 at 9",
     "every 15",
+    "0 0 L * 1",  # a place in the month needs * in the other day field
+    "0 0 1 * 1#2",
+    "0 0 L,1 * *",
+    "0 0 * * 1#6",
+    "0 0 * * 1#0",
+    "0 0 * * L8",
+    "0 0 * * 1#2,3",
+    "el martes 8 a las 9",  # a date: never a weekly reminder
+    "tuesday the 8th at 9",
+    "the last friday of every month",  # no time of day
+    "the sixth monday of every month at 9",
 ]
 
 
@@ -200,8 +226,8 @@ def test_invalid_message_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring("a veces", 1, "es")
     assert info.value.code == INVALID_CRON
-    assert info.value.message.startswith("No entiendo la programación 'a veces'")
-    assert "todos los lunes a las 10" in info.value.message
+    assert info.value.text("es").startswith("No entiendo la programación 'a veces'")
+    assert "todos los lunes a las 10" in info.value.text("es")
 
 
 @pytest.mark.parametrize(
@@ -254,7 +280,7 @@ def test_frequent_enough(text: str, minimum: int) -> None:
 def test_too_frequent_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring("cada minuto", 5, "es")
-    assert "el mínimo es 5 min" in info.value.message
+    assert "el mínimo es 5 min" in info.value.text("es")
 
 
 def test_parse_fields_day_rules() -> None:

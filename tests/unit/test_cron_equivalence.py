@@ -130,6 +130,21 @@ def expressions(draw: st.DrawFn) -> str:
     return f"{minute} {hour} {dom} {month} {dow}"
 
 
+@st.composite
+def place_expressions(draw: st.DrawFn) -> str:
+    """Expressions with `L` (last day of the month), `W#N` (N-th weekday) and `LW` (last weekday W)."""
+    minute = draw(_field(0, 59, star=1))
+    hour = draw(_field(0, 23, star=1))
+    month = draw(_field(1, 12, MONTHS, 1))
+    weekday = draw(st.integers(0, 7))
+    named = DAYS[weekday % 7] if draw(st.booleans()) else str(weekday)
+    nth = draw(st.integers(1, 5))
+    dom, dow = draw(st.sampled_from([("L", "*"), ("*", f"{named}#{nth}"), ("*", f"L{weekday}")]))  # croniter: L + digit
+    if nth == 5 and "#" in dow:
+        month = "*"  # a fifth weekday in a few months can be years apart: more than aws-croniter searches
+    return f"{minute} {hour} {dom} {month} {dow}"
+
+
 starts = st.datetimes(min_value=datetime(2024, 1, 1), max_value=datetime(2031, 12, 31)).map(
     lambda d: d.replace(microsecond=0)
 )
@@ -152,6 +167,22 @@ def test_translation_fires_exactly_like_the_original(text: str, start: datetime)
         event("refused: never fires")
         return
     event(f"EventBridge expressions: {len(eventbridge_expressions(parse_recurring(text, 0)))}")
+    _check(text, start)
+
+
+@pytest.mark.slow
+@settings(
+    derandomize=True,
+    max_examples=400,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(place_expressions(), starts)
+def test_month_places_fire_exactly_like_the_original(text: str, start: datetime) -> None:
+    """`L`, `#` and `L<weekday>` become EventBridge's `L`, `#` and `<weekday>L`, in one expression."""
+    spec = parse_recurring(text, 0)
+    assert len(eventbridge_expressions(spec)) == 1
+    event(f"day fields: {spec.expr.split()[2]} {spec.expr.split()[4][:1]}")
     _check(text, start)
 
 
@@ -199,6 +230,15 @@ FIXED = [
     "0 0 1 1 *",
     "@weekly",
     "@monthly",
+    "0 9 L * *",  # last day of the month: EventBridge L
+    "30 23 L 2 *",  # 28 or 29 February
+    "0 10 * * 1#1",  # first Monday: EventBridge 2#1
+    "0 10 * * mon#2",
+    "0 10 * * 5#5",  # a fifth Friday: only some months
+    "0 10 * * L5",  # last Friday: EventBridge 6L
+    "0 10 * * L0",  # last Sunday: EventBridge 1L
+    "0 10 * * L7",
+    "0 10 * JAN,JUL 3#3",
 ]
 
 

@@ -285,7 +285,9 @@ def test_an_event_without_function_is_refused_not_raised() -> None:
     event["apiPath"] = "/reminders"  # an OpenAPI-schema action group
     response = bedrock_agents.handle(event, Recorder())
     assert body(response)["error"]["code"] == errors.INVALID_REQUEST
-    assert "function details" in body(response)["error"]["message"]
+    assert "detalles de función" in body(response)["error"]["message"]  # said in the session's locale
+    event["sessionAttributes"]["locale"] = "en-GB"
+    assert "function details" in body(bedrock_agents.handle(event, Recorder()))["error"]["message"]
 
 
 # --- Bedrock: answer -> response -----------------------------------------------------------------
@@ -501,3 +503,15 @@ def test_gateway_arguments_shaped_like_an_envelope_are_still_arguments() -> None
     with pytest.raises(ToolError) as err:
         a.parse(a.CronList, envelope["arguments"])
     assert err.value.code == errors.INVALID_ARGUMENTS
+
+
+def test_an_agentcore_refusal_is_said_in_the_locale_the_trusted_context_would_carry() -> None:
+    spanish = gateway_custom(headers={"X-Cronbell-Locale": "es"})
+    assert agentcore.reader_locale(spanish, {**PINNED, "MCP_LOCALE": "en"}) == "en"  # pinned: headers ignored
+    assert agentcore.reader_locale(spanish, {"MCP_LOCALE": "en"}) == "en"  # headers not trusted
+    assert agentcore.reader_locale(spanish, {**TRUST, "MCP_LOCALE": "en"}) == "es"
+    assert agentcore.reader_locale(gateway_custom(headers={}), {**TRUST, "MCP_LOCALE": "es"}) == "es"
+    assert agentcore.reader_locale(gateway_custom(), {}) is None
+    result = agentcore.handle({"message": "x"}, spanish, TRUST, Recorder())
+    answer = json.loads(result["content"][0]["text"])
+    assert answer["error"]["code"] == errors.MISSING_CONTEXT and answer["text"].startswith("No se pudo hacer: ")

@@ -17,6 +17,15 @@ ADELAIDE = ZoneInfo("Australia/Adelaide")
 JAN_1 = datetime(2026, 1, 1, tzinfo=UTC)
 
 DESCRIPTIONS = [
+    ("0 9 L * *", "on the last day of every month at 09:00", "el último día de cada mes a las 09:00"),
+    ("0 9 L 2 *", "on the last day of February at 09:00", "el último día de febrero a las 09:00"),
+    ("0 10 * * 1#1", "on the first Monday of every month at 10:00", "el primer lunes de cada mes a las 10:00"),
+    ("0 17 * * L5", "on the last Friday of every month at 17:00", "el último viernes de cada mes a las 17:00"),
+    (
+        "0 10 * 1,7 5#3",
+        "on the third Friday of January and July at 10:00",
+        "el tercer viernes de enero y julio a las 10:00",
+    ),
     ("0 10 * * 1", "every Monday at 10:00", "todos los lunes a las 10:00"),
     ("every monday at 10", "every Monday at 10:00", "todos los lunes a las 10:00"),
     ("0 9 * * *", "every day at 09:00", "todos los días a las 09:00"),

@@ -76,6 +76,7 @@ class World:
             tracked = {
                 "changes": lambda: server.scheduler_writes,
                 "source": lambda: server.schedules("123456789012", REGION),
+                "remove": lambda group, name: server.remove_schedule("123456789012", REGION, group, name),
             }
         self.engine = SchedulerEngine(self.scheduler, self.runtime, self.clock, self.send, START, **tracked)
 

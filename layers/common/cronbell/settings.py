@@ -7,6 +7,8 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from cronbell.core.fire_event import StaticAction, static_declarations
+
 
 def _int(env: Mapping[str, str], name: str, default: int) -> int:
     raw = env.get(name, "").strip()
@@ -41,7 +43,7 @@ class Settings:
     agent_timeout_seconds: int = 120
     agent_timeout_max_seconds: int = 240
     allowed_output_rooms: tuple[str, ...] = ()
-    static_schedules: tuple[str, ...] = ()  # names of the schedules template.yaml declares
+    static_schedules: Mapping[str, StaticAction] = field(default_factory=dict)  # those template.yaml declares
     # exactly-once: the longest a claimed slot blocks another attempt (else the invocation's time left)
     slot_lease_seconds: int = 900
     # reconciler: leave anything changed within this window alone (a create or update in flight)
@@ -78,7 +80,7 @@ class Settings:
             agent_timeout_seconds=_int(e, "AGENT_TIMEOUT_SECONDS", 120),
             agent_timeout_max_seconds=_int(e, "AGENT_TIMEOUT_MAX_SECONDS", 240),
             allowed_output_rooms=_csv(e, "ALLOWED_OUTPUT_ROOMS"),
-            static_schedules=_csv(e, "STATIC_SCHEDULES"),
+            static_schedules=static_declarations(e.get("STATIC_SCHEDULES", "")),
             slot_lease_seconds=_int(e, "SLOT_LEASE_SECONDS", 900),
             reconcile_grace_seconds=_int(e, "RECONCILE_GRACE_SECONDS", 900),
             missed_after_seconds=_int(e, "MISSED_AFTER_SECONDS", 23400),

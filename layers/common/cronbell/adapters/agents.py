@@ -12,6 +12,7 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 
 from cronbell.core.ports import AgentError, AgentTimeout, UnknownAgent
+from cronbell.core.texts import phrase
 
 
 @cache
@@ -32,7 +33,7 @@ def parse_answer(payload: Any) -> str:
             return text.strip()
         if text is None:
             return ""
-    raise AgentError("the agent answered in an unexpected shape")
+    raise AgentError(phrase("agent.unexpected_shape"))
 
 
 class LambdaAgents:
@@ -48,7 +49,7 @@ class LambdaAgents:
     def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
         function = self._allowlist.get(agent_id)
         if function is None:
-            raise UnknownAgent(f"agent {agent_id!r} is not in this deployment's allowlist")
+            raise UnknownAgent(phrase("agent.unknown", agent=agent_id))
         try:
             out = _client(timeout_seconds).invoke(
                 FunctionName=function,
@@ -56,14 +57,14 @@ class LambdaAgents:
                 Payload=json.dumps(request).encode(),
             )
         except ReadTimeoutError as err:
-            raise AgentTimeout(f"the agent did not answer within {timeout_seconds} s") from err
+            raise AgentTimeout(phrase("agent.timeout", seconds=timeout_seconds)) from err
         except (ClientError, BotoCoreError) as err:
-            raise AgentError(f"the agent could not be reached ({type(err).__name__})") from err
+            raise AgentError(phrase("agent.unreachable", error=type(err).__name__)) from err
         body = out["Payload"].read()
         if out.get("FunctionError"):
-            raise AgentError("the agent failed")
+            raise AgentError(phrase("agent.failed"))
         try:
             payload = json.loads(body or b"null")
         except ValueError as err:
-            raise AgentError("the agent's answer was not JSON") from err
+            raise AgentError(phrase("agent.not_json")) from err
         return parse_answer(payload)

@@ -26,5 +26,10 @@ def install(clock: Clock) -> None:
     _current = clock
 
 
+def installed() -> Clock:
+    """The process clock in use (a test reads its virtual one here)."""
+    return _current
+
+
 def now() -> datetime:
     return _current.now()

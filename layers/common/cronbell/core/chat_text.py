@@ -13,6 +13,8 @@ import html
 import re
 from dataclasses import dataclass, replace
 
+from cronbell.core.texts import Phrase, say
+
 MAX_TEXT_CHARS = 6000  # keeps body + formatted_body well under Matrix's 64 KiB event limit
 WORD_JOINER = "\u2060"
 _ROOM_MENTION = re.compile(r"@(?=room(?![A-Za-z0-9_]))", re.IGNORECASE)
@@ -46,17 +48,6 @@ class ChatMessage:
     def parts(self) -> tuple[Span, ...]:
         """The spans, or the plain body as one plain span when the message was built without them."""
         return self.spans or (Span(self.text),)
-
-
-_TEXTS = {
-    "en": {"reminder": "Reminder", "task": "Scheduled task"},
-    "es": {"reminder": "Recordatorio", "task": "Tarea programada"},
-}
-
-
-def language(locale: str) -> str:
-    """Locales starting with "es" ("es", "es-ES", "es_MX") read as Spanish; anything else as English."""
-    return "es" if locale.strip().lower().startswith("es") else "en"
 
 
 def neutralize_room_mention(text: str) -> str:
@@ -114,7 +105,7 @@ def mention_link(user_id: str) -> str:
 
 def reminder_message(room_id: str, user_id: str, text: str, locale: str) -> ChatMessage:
     """ "⏰ @ana Reminder: <text>", mentioning the user who set it."""
-    label = _TEXTS[language(locale)]["reminder"]
+    label = say("chat.reminder", locale)
     body_text = _safe(text)
     return ChatMessage(
         room_id=room_id,
@@ -127,7 +118,7 @@ def reminder_message(room_id: str, user_id: str, text: str, locale: str) -> Chat
 
 def agent_answer_message(room_id: str, name: str, answer: str, locale: str) -> ChatMessage:
     """An agent's answer, under a short header naming the schedule that asked for it."""
-    label = _TEXTS[language(locale)]["task"]
+    label = say("chat.task", locale)
     safe_name = _safe(name.strip())
     safe_answer = _safe(answer.strip())
     return ChatMessage(
@@ -136,6 +127,11 @@ def agent_answer_message(room_id: str, name: str, answer: str, locale: str) -> C
         html=f"🤖 <strong>{label}: {_html(safe_name)}</strong><br>{_html(safe_answer)}",
         spans=(Span("🤖 "), Span(f"{label}: {safe_name}", STRONG), Span("\n"), Span(safe_answer)),
     )
+
+
+def agent_failed_message(room_id: str, name: str, reason: Phrase | str, locale: str) -> ChatMessage:
+    """The notice that an agent call produced no answer, naming the schedule and the reason."""
+    return notice_message(room_id, say("chat.agent_failed", locale, label=name.strip(), reason=reason))
 
 
 def notice_message(room_id: str, text: str) -> ChatMessage:

@@ -24,19 +24,15 @@ from datetime import UTC, date, datetime, timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
-from cronbell.core.errors import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
-from cronbell.core.when import (
+from cronbell.core.clocks import (
     MAX_YEAR,
-    MONTH_WORDS,
     NONEXISTENT,
-    PERIOD_OF,
-    WEEKDAY_WORDS,
-    lang,
     localize,
     normalize,
-    parse_clock,
-    parse_clock_in,
 )
+from cronbell.core.cron_phrases import phrase_to_cron
+from cronbell.core.errors import ToolError, refusal
+from cronbell.core.texts import Phrase, phrase
 
 MACROS = {
     "@hourly": "0 * * * *",
@@ -49,7 +45,6 @@ MACROS = {
 }
 _MONTH_NAMES = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 _DOW_NAMES = ("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT")
-_FIELD_NAMES = ("minute", "hour", "day-of-month", "month", "day-of-week")
 _BOUNDS = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7))
 _MAX_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
@@ -75,12 +70,14 @@ class CronFields:
     months: tuple[int, ...]
     weekdays: tuple[int, ...]
     day_rule: str
+    last_day: bool = False  # `L` in the day-of-month field (days is empty)
+    nth: int = 0  # `W#N` (N) or `LW` (-1) in the day-of-week field: the weekday's place in the month
 
     def day_matches(self, d: date) -> bool:
         if d.month not in self.months:
             return False
-        by_dom = d.day in self.days
-        by_dow = (d.weekday() + 1) % 7 in self.weekdays
+        by_dom = (d + timedelta(days=1)).day == 1 if self.last_day else d.day in self.days
+        by_dow = (d.weekday() + 1) % 7 in self.weekdays and self._in_place(d)
         if self.day_rule == EVERY_DAY:
             return True
         if self.day_rule == BY_DOM:
@@ -89,37 +86,39 @@ class CronFields:
             return by_dow
         return by_dom or by_dow
 
+    def _in_place(self, d: date) -> bool:
+        if self.nth > 0:
+            return (d.day - 1) // 7 + 1 == self.nth
+        return self.nth == 0 or d.day + 7 > calendar.monthrange(d.year, d.month)[1]
+
     def times(self) -> list[tuple[int, int]]:
         return [(h, m) for h in self.hours for m in self.minutes]
 
     def dom_part_fires(self) -> bool:
         """Whether some (month, day) pair of the day-of-month part exists (29 February counts)."""
-        return any(d <= _MAX_DAYS[m - 1] for m in self.months for d in self.days)
+        return self.last_day or any(d <= _MAX_DAYS[m - 1] for m in self.months for d in self.days)
 
 
 # --- parsing ---------------------------------------------------------------------------------------
 
 
-def _cron_error(source: str, reason: str, language: str) -> ToolError:
-    if language == "es":
-        msg = (
-            f"No entiendo la programación {source!r}: {reason}. Usa cron de cinco campos "
-            "(MIN HORA DÍA-DEL-MES MES DÍA-DE-LA-SEMANA, p. ej. '0 9 * * 1-5'), una macro "
-            "(@hourly @daily @weekly @monthly @yearly) o una frase como 'todos los días a las 9', "
-            "'todos los lunes a las 10', 'de lunes a viernes a las 8', 'cada 15 minutos'."
-        )
-    else:
-        msg = (
-            f"Cannot read the schedule {source!r}: {reason}. Use five-field cron "
-            "(MIN HOUR DAY-OF-MONTH MONTH DAY-OF-WEEK, e.g. '0 9 * * 1-5'), a macro "
-            "(@hourly @daily @weekly @monthly @yearly) or a phrase such as 'every day at 9', "
-            "'every monday at 10', 'every weekday at 8', 'every 15 minutes'."
-        )
-    return ToolError(INVALID_CRON, msg, {"reason": reason})
+def _cron_error(source: str, reason: Phrase) -> ToolError:
+    return refusal("invalid_cron", {"reason": reason}, source=source, reason=reason)
 
 
 class _FieldError(ValueError):
-    pass
+    """An invalid field; the reason is a catalog phrase (str() is its English text)."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        self.reason = phrase(key, **values)
+        super().__init__(self.reason.render("en"))
+
+
+_FIELDS = ("field.minute", "field.hour", "field.day_of_month", "field.month", "field.day_of_week")
+
+
+def _field(index: int) -> Phrase:
+    return phrase(_FIELDS[index])
 
 
 def _value(token: str, index: int) -> int:
@@ -129,11 +128,11 @@ def _value(token: str, index: int) -> int:
     if index == 4 and upper in _DOW_NAMES:
         return _DOW_NAMES.index(upper)
     if not token.isdigit() or len(token) > 2:
-        raise _FieldError(f"{token!r} is not a valid {_FIELD_NAMES[index]} value")
+        raise _FieldError("cron.not_a_value", token=token, field=_field(index))
     value = int(token)
     lo, hi = _BOUNDS[index]
     if not lo <= value <= hi:
-        raise _FieldError(f"{_FIELD_NAMES[index]} {value} is out of range {lo}-{hi}")
+        raise _FieldError("cron.out_of_range", field=_field(index), value=value, lo=lo, hi=hi)
     return value
 
 
@@ -144,14 +143,14 @@ def _expand(raw: str, index: int) -> set[int]:
     for item in raw.split(","):
         match = re.fullmatch(r"(\*|\?|[0-9A-Za-z]+(?:-[0-9A-Za-z]+)?)(?:/(\d+))?", item)
         if not match:
-            raise _FieldError(f"{item!r} is not a valid {_FIELD_NAMES[index]} item")
+            raise _FieldError("cron.bad_item", item=item, field=_field(index))
         base, step_text = match.group(1), match.group(2)
         step = int(step_text) if step_text else 1
         if step < 1 or (step_text and len(step_text) > 2):
-            raise _FieldError(f"step {step_text!r} in the {_FIELD_NAMES[index]} field must be 1-99")
+            raise _FieldError("cron.bad_step", step=step_text, field=_field(index))
         if base == "?":
             if index not in (2, 4) or step_text:
-                raise _FieldError("'?' is only allowed alone in a day field")
+                raise _FieldError("cron.question_mark")
             base = "*"
         if base == "*":
             values = list(range(lo, cycle_hi + 1, step))
@@ -162,7 +161,7 @@ def _expand(raw: str, index: int) -> set[int]:
                 last = 7  # FRI-SUN, 5-0
             if first > last:
                 if index not in (3, 4) or step_text:
-                    raise _FieldError(f"range {base} in the {_FIELD_NAMES[index]} field goes backwards")
+                    raise _FieldError("cron.backwards", range=base, field=_field(index))
                 values = list(range(first, hi + 1)) + list(range(lo, last + 1))
             else:
                 values = list(range(first, last + 1, step))
@@ -179,7 +178,10 @@ def parse_fields(expr: str) -> CronFields:
     """Expand a five-field expression. Raises ValueError with a reason on any invalid field."""
     parts = expr.split()
     if len(parts) != 5:
-        raise _FieldError(f"expected exactly five fields, got {len(parts)}")
+        raise _FieldError("cron.field_count", count=len(parts))
+    special = _positions(parts)
+    if special is not None:
+        return special
     sets = [_expand(part, i) for i, part in enumerate(parts)]
     dom_raw, dow_raw = parts[2], parts[4]
     dom_full = len(sets[2]) == 31
@@ -196,6 +198,28 @@ def parse_fields(expr: str) -> CronFields:
         rule = EVERY_DAY if dom_full or dow_full else EITHER
     minutes, hours, days, months, weekdays = (tuple(sorted(s)) for s in sets)
     return CronFields(minutes, hours, days, months, weekdays, rule)
+
+
+def _positions(parts: list[str]) -> CronFields | None:
+    """`L` (last day of the month), `W#N` (the N-th weekday W) and `LW` (the last weekday W), as croniter
+    writes them; each alone in its field, with `*` in the other day field. None for other expressions."""
+    dom_raw, dow_raw = parts[2], parts[4].upper()
+    nth = re.fullmatch(r"([0-7]|[A-Z]{3})#([1-5])", dow_raw)
+    last = re.fullmatch(r"L([0-7])", dow_raw)
+    if dom_raw.upper() != "L" and not nth and not last:
+        return None
+    if dom_raw.upper() == "L":
+        if dow_raw not in ("*", "?"):
+            raise _FieldError("cron.position_field", item="L", field=_field(2))
+    elif dom_raw not in ("*", "?"):
+        raise _FieldError("cron.position_field", item=parts[4], field=_field(4))
+    minutes, hours, months = (tuple(sorted(_expand(parts[i], i))) for i in (0, 1, 3))
+    if dom_raw.upper() == "L":
+        return CronFields(minutes, hours, (), months, (), BY_DOM, last_day=True)
+    found = nth or last
+    assert found is not None
+    weekday = _value(found.group(1), 4) % 7
+    return CronFields(minutes, hours, (), months, (weekday,), BY_DOW, nth=int(nth.group(2)) if nth else -1)
 
 
 def _runs(values: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -252,6 +276,10 @@ def _normalized(fields: CronFields) -> str:
     month = _unix_text(fields.months, 1, 12)
     dom = _unix_text(fields.days, 1, 31) if fields.day_rule in (BY_DOM, EITHER) else "*"
     dow = _list_text(fields.weekdays) if fields.day_rule in (BY_DOW, EITHER) else "*"
+    if fields.last_day:
+        dom = "L"
+    if fields.nth:
+        dow = f"{fields.weekdays[0]}#{fields.nth}" if fields.nth > 0 else f"L{fields.weekdays[0]}"
     return f"{minute} {hour} {dom} {month} {dow}"
 
 
@@ -281,242 +309,36 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
     """A five-field expression, a macro or a phrase, validated.
 
     Raises INVALID_CRON, NEVER_FIRES or TOO_FREQUENT (shortest wall-clock gap under the minimum)."""
-    language = lang(locale)
     source = text if isinstance(text, str) else ""
     stripped = " ".join(source.split())
     if not stripped:
-        raise _cron_error(source, "empty" if language == "en" else "vacía", language)
+        raise _cron_error(source, phrase("reason.empty"))
     if stripped.lower() in MACROS:
         expr = MACROS[stripped.lower()]
     elif stripped.startswith("@"):
-        raise _cron_error(source, f"unknown macro {stripped.split()[0]!r}", language)
+        raise _cron_error(source, phrase("cron.unknown_macro", macro=stripped.split()[0]))
     elif re.fullmatch(r"(?:cron|rate|at)\(.*\)", stripped, flags=re.IGNORECASE):
-        raise _cron_error(source, "that is EventBridge syntax, give standard five-field cron", language)
+        raise _cron_error(source, phrase("cron.eventbridge"))
     elif re.fullmatch(r"[0-9*/,?-]+ [0-9*/,?-]+( .*)?", stripped):
         expr = stripped
     else:
-        phrase = _phrase(normalize(stripped))
-        if phrase is None:
-            raise _cron_error(source, "not a cron expression or a known phrase", language)
-        if phrase.startswith("!"):
-            raise _cron_error(source, phrase[1:], language)
-        expr = phrase
+        found = phrase_to_cron(normalize(stripped))
+        if found is None:
+            raise _cron_error(source, phrase("cron.unreadable"))
+        if isinstance(found, Phrase):
+            raise _cron_error(source, found)
+        expr = found
     try:
         fields = parse_fields(expr)
-    except ValueError as exc:
-        raise _cron_error(source, str(exc), language) from exc
+    except _FieldError as exc:
+        raise _cron_error(source, exc.reason) from exc
     if fields.day_rule == BY_DOM and not fields.dom_part_fires():
-        if language == "es":
-            msg = f"La programación {source!r} nunca se ejecuta: esos días no existen en esos meses."
-        else:
-            msg = f"The schedule {source!r} never fires: those days do not exist in those months."
-        raise ToolError(NEVER_FIRES, msg, {"cron": expr})
+        raise refusal("never_fires", {"cron": expr}, source=source)
     gap = _shortest_gap(fields, min_interval_minutes)
     if gap < min_interval_minutes:
-        if language == "es":
-            msg = (
-                f"La programación {source!r} se ejecuta con solo {gap} min de separación; "
-                f"el mínimo es {min_interval_minutes} min."
-            )
-        else:
-            msg = (
-                f"The schedule {source!r} fires only {gap} min apart; the minimum interval is "
-                f"{min_interval_minutes} min."
-            )
-        raise ToolError(
-            TOO_FREQUENT,
-            msg,
-            {"cron": expr, "shortest_gap_minutes": gap, "min_interval_minutes": min_interval_minutes},
-        )
+        details = {"cron": expr, "shortest_gap_minutes": gap, "min_interval_minutes": min_interval_minutes}
+        raise refusal("too_frequent", details, source=source, gap=gap, minimum=min_interval_minutes)
     return CronSpec(expr=_normalized(fields), source=source)
-
-
-# --- phrases ---------------------------------------------------------------------------------------
-
-_WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
-_WD_ITEM = rf"(?:{_WD_WORD})(?:e?s)?"  # mondays, sabados
-_DAILY = (
-    r"(?:every ?day|each day|daily|every single day|todos los dias|cada dia|diariamente|a diario|"
-    r"all days|todos los dias de la semana)"
-)
-_WORKDAYS = (
-    r"(?:(?:every|each|on) )?(?:weekdays?|working days?|work ?days?|business days?)|"
-    r"(?:todos )?(?:los )?(?:cada )?dias? (?:laborables?|habiles?|entre semana)|entre semana"
-)
-_WEEKENDS = (
-    r"(?:(?:every|each|on|at) )?(?:the )?weekends?|(?:todos )?(?:los |cada )?fines? de semana|"
-    r"(?:todos )?(?:los )?sabados y domingos|(?:every )?saturdays? and sundays?"
-)
-
-
-def _weekday_number(word: str) -> int | None:
-    for candidate in (word, word[:-1], word[:-2]):
-        if candidate in WEEKDAY_WORDS:
-            return (WEEKDAY_WORDS[candidate] + 1) % 7  # Monday 0 -> cron 1, Sunday 6 -> cron 0
-    return None
-
-
-def _weekday_set(text: str) -> str | None:
-    """'monday', 'mondays and fridays', 'lunes, miercoles y viernes', 'monday to friday' -> cron DOW."""
-    text = re.sub(r"^(?:every|each|on|todos los|todas las|cada|los|el|from|de)\s+", "", text)
-    found: list[int] = []
-    for part in re.split(r"\s*(?:,|\band\b|\by\b|\be\b|&)\s*", text):
-        if not part:
-            continue
-        span = re.fullmatch(r"([a-z]+) ?- ?([a-z]+)|([a-z]+) (?:to|through|thru|until|a|hasta(?: el)?) ([a-z]+)", part)
-        if span:
-            first, last = (span.group(1), span.group(2)) if span.group(1) else (span.group(3), span.group(4))
-            a, b = _weekday_number(first), _weekday_number(last)
-            if a is None or b is None:
-                return None
-            span_values = range(a, b + 1) if a <= b else [*range(a, 7), *range(0, b + 1)]  # friday to monday
-            found.extend(span_values)
-            continue
-        part = re.sub(r"^(?:every|each|on|los|el|cada)\s+", "", part)
-        number = _weekday_number(part)
-        if number is None:
-            return None
-        found.append(number)
-    return ",".join(str(v) for v in sorted(set(found))) if found else None
-
-
-_ORDINAL = r"(?:st|nd|rd|th|o)?"
-
-
-def _month_days(text: str) -> str | None:
-    """'every month on the 1st', 'el dia 15 de cada mes', 'on the 1st and 15th of every month' -> DOM."""
-    patterns = (
-        r"(?:every|each) month on (?:the )?(?:days? )?(?P<d>.+)",
-        r"monthly on (?:the )?(?:days? )?(?P<d>.+)",
-        r"(?:on|every|each) (?:the )?(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
-        r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
-        r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
-    )
-    for pattern in patterns:
-        match = re.fullmatch(pattern, text)
-        if match:
-            days = []
-            for part in re.split(r"\s*(?:,|\band\b|\by\b)\s*", match["d"]):
-                number = re.fullmatch(rf"(\d{{1,2}}){_ORDINAL}", part)
-                if not number or not 1 <= int(number.group(1)) <= 31:
-                    return None
-                days.append(int(number.group(1)))
-            return ",".join(str(v) for v in sorted(set(days)))
-    return None
-
-
-_MONTH_WORD = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
-
-
-def _day_of_year(text: str) -> str | None:
-    """'every year on december 25', 'every 25th of december', 'cada 25 de diciembre' -> 'DOM MON'."""
-    every = r"(?:every|each|yearly|annually|every year|each year)(?: on)?(?: the)?"
-    patterns = (
-        rf"{every} (?P<mon>{_MONTH_WORD}) (?P<d>\d{{1,2}}){_ORDINAL}",
-        rf"{every} (?P<d>\d{{1,2}}){_ORDINAL} (?:of )?(?P<mon>{_MONTH_WORD})",
-        rf"(?:cada|todos los) (?:anos? )?(?:el )?(?P<d>\d{{1,2}}) de (?P<mon>{_MONTH_WORD})",
-        rf"(?:el )?(?P<d>\d{{1,2}}) de (?P<mon>{_MONTH_WORD}) de (?:cada|todos los) anos?",
-    )
-    for pattern in patterns:
-        match = re.fullmatch(pattern, text)
-        if match and 1 <= int(match["d"]) <= 31:
-            return f"{int(match['d'])} {MONTH_WORDS[match['mon']]}"
-    return None
-
-
-def _part_of_day(days: str) -> str | None:
-    """'every morning', 'cada noche', 'todas las tardes' -> the period the hour is read in."""
-    match = re.fullmatch(r"(?:every|each|cada|todas las) (?P<part>[a-z]+?)s?", days)
-    return PERIOD_OF.get(match["part"]) if match and match["part"] != "tonight" else None
-
-
-def _interval(t: str) -> str | None:
-    t = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", t)
-    t = re.sub(r"\b(?:quarter of an hour|quarter hour|cuarto de hora)\b", "15 minutes", t)
-    if t in ("hourly", "every hour", "each hour", "cada hora", "a cada hora"):
-        return "0 * * * *"
-    if t in ("every minute", "each minute", "cada minuto"):
-        return "* * * * *"
-    match = re.fullmatch(r"(?:every|each|cada) (?P<n>\d+) (?P<unit>minutes?|mins?|minutos?|hours?|hrs?|horas?)", t)
-    if not match:
-        return None
-    n = int(match["n"])
-    if match["unit"].startswith(("h",)):
-        if n < 1 or 24 % n:
-            return "!every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12); use cron for other cycles"
-        return "0 * * * *" if n == 1 else f"0 */{n} * * *"
-    if n < 1 or 60 % n:
-        return "!every N minutes needs N to divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); use cron"
-    return "* * * * *" if n == 1 else f"*/{n} * * * *"
-
-
-def _clocks(text: str, period: str | None = None) -> tuple[str, str] | None:
-    """One time of day, or several sharing the minute ('9 and 17'), as cron (minute, hour) fields;
-    with a period ('noche'), each hour is read in that part of the day."""
-
-    def read(clock_text: str) -> tuple[int, int] | None:
-        return parse_clock_in(clock_text, period) if period else parse_clock(clock_text)
-
-    single = read(text)
-    if single is not None:
-        return str(single[1]), str(single[0])
-    parts = re.split(r"\s*(?:,|\band\b|\by\b)\s*(?:(?:at|a las|a la) )?", text)
-    clocks = [read(p) for p in parts if p]
-    if len(clocks) < 2 or any(c is None for c in clocks):
-        return None
-    minutes = {c[1] for c in clocks if c}
-    if len(minutes) != 1:
-        return None
-    hours = sorted({c[0] for c in clocks if c})
-    return str(minutes.pop()), ",".join(str(h) for h in hours)
-
-
-_DAYS_START = (
-    r"(?:every|each|on|todos|todas|cada|los|el|de|from|daily|weekdays|weekends"
-    r"|diariamente|a diario|entre semana)"
-)
-
-
-def _phrase(t: str) -> str | None:
-    """A recurring phrase in normalized text -> a five-field expression ('!reason' for a known refusal)."""
-    interval = _interval(t)
-    if interval is not None:
-        return interval
-    at = r"(?:at|a las|a la|@)"
-    candidates = []
-    bare_clock = r"\d{1,2}(?:[:.h]\d{2})?h? ?(?:am|pm)?"  # a time of day without "at": "every tuesday 14:00"
-    for match in (
-        re.fullmatch(rf"(?P<days>.+?),? {at} (?P<clock>.+)", t),
-        re.fullmatch(rf"{at} (?P<clock>.+?),? (?P<days>{_DAYS_START}\b.*)", t),
-        re.fullmatch(rf"(?P<days>.+?),? (?P<clock>{bare_clock})", t),
-        re.fullmatch(rf"(?P<clock>{bare_clock}),? (?P<days>{_DAYS_START}\b.*)", t),
-    ):
-        if match:
-            candidates.append((match["days"], match["clock"]))
-    for days, clock_text in candidates:
-        period = _part_of_day(days)
-        clock = _clocks(clock_text, period)
-        if clock is None:
-            continue
-        minute, hour = clock
-        if period is not None:
-            return f"{minute} {hour} * * *"
-        yearly = _day_of_year(days)
-        if yearly is not None:
-            return f"{minute} {hour} {yearly} *"
-        if re.fullmatch(_DAILY, days):
-            return f"{minute} {hour} * * *"
-        if re.fullmatch(_WORKDAYS, days):
-            return f"{minute} {hour} * * 1-5"
-        if re.fullmatch(_WEEKENDS, days):
-            return f"{minute} {hour} * * 0,6"
-        dom = _month_days(days)
-        if dom is not None:
-            return f"{minute} {hour} {dom} * *"
-        dow = _weekday_set(days)
-        if dow is not None:
-            return f"{minute} {hour} * * {dow}"
-    return None
 
 
 # --- EventBridge and next fires --------------------------------------------------------------------
@@ -530,6 +352,10 @@ def eventbridge_expressions(spec: CronSpec) -> list[str]:
     month = _eb_text(fields.months, 1, 12)
     dom = _eb_text(fields.days, 1, 31)
     dow = _list_text(tuple(v + 1 for v in fields.weekdays))  # 1 = SUN ... 7 = SAT
+    if fields.last_day:
+        dom = "L"
+    if fields.nth:
+        dow = f"{dow}#{fields.nth}" if fields.nth > 0 else f"{dow}L"
     if fields.day_rule == EVERY_DAY:
         return [f"cron({minute} {hour} * {month} ? *)"]
     if fields.day_rule == BY_DOM:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from cronbell.core.errors import INVALID_REQUEST, MISSING_CONTEXT, ToolError
+from cronbell.core import texts
+from cronbell.core.errors import ToolError, refusal
 
 MAX_ID = 255
 
@@ -34,22 +35,22 @@ def _field(ctx: dict[str, Any], name: str, required: bool) -> str:
         value = value.strip()
     if value is None or value == "":
         if required:
-            raise ToolError(MISSING_CONTEXT, f"context.{name} is required (set by the bot, not the model)")
+            raise refusal("missing_context.required", name=name)
         return ""
     if not isinstance(value, str) or len(value) > MAX_ID or not value.isprintable():
-        raise ToolError(MISSING_CONTEXT, f"context.{name} must be a short printable string")
+        raise refusal("missing_context.printable", name=name)
     return value
 
 
 def parse_request(event: Any) -> Request:
     if not isinstance(event, dict):
-        raise ToolError(INVALID_REQUEST, "the event must be a JSON object {tool, arguments, context}")
+        raise refusal("invalid_request")
     tool = event.get("tool")
     if not isinstance(tool, str) or not tool:
-        raise ToolError(INVALID_REQUEST, "`tool` must be a non-empty string")
+        raise refusal("invalid_request.tool")
     ctx = event.get("context")
     if not isinstance(ctx, dict):
-        raise ToolError(MISSING_CONTEXT, "`context` with room_id and user_id is required")
+        raise refusal("missing_context")
     context = Context(
         room_id=_field(ctx, "room_id", True),
         user_id=_field(ctx, "user_id", True),
@@ -64,5 +65,11 @@ def success(result: Any, text: str) -> dict[str, Any]:
     return {"ok": True, "result": result, "text": text}
 
 
-def failure(error: ToolError, text: str) -> dict[str, Any]:
-    return {"ok": False, "error": error.to_dict(), "text": text}
+def failure(error: ToolError, text: str, locale: str | None = "en") -> dict[str, Any]:
+    return {"ok": False, "error": error.to_dict(locale), "text": text}
+
+
+def refused(error: ToolError, locale: str | None) -> dict[str, Any]:
+    """The answer to a refusal, every word of it in the language of `locale`."""
+    message = error.text(locale)
+    return failure(error, texts.say("error", locale, message=message), locale)

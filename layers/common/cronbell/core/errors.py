@@ -1,8 +1,14 @@
-"""The one error type the tools answer with: a stable machine code plus a human message."""
+"""The one error type the tools answer with: a stable machine code plus a human message.
+
+A refusal made with `refusal(key, ...)` carries a catalog key ("error.<code>[.<variant>]") and its
+values; its words are chosen in the reader's language where the answer is shaped (`text(locale)`).
+`message` is always the English text."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from cronbell.core import texts
 
 # Stable error codes of the tools contract. Bots may branch on them; never rename one.
 INVALID_REQUEST = "invalid_request"  # the envelope itself is malformed
@@ -28,21 +34,43 @@ BUSY = "busy"  # a delivery of the schedule is under way; the same call works in
 BACKEND_ERROR = "backend_error"  # AWS failed; nothing was changed
 INTERNAL_ERROR = "internal_error"
 
+ALL_CODES = frozenset(v for k, v in dict(globals()).items() if k.isupper() and isinstance(v, str))
+
 
 class ToolError(Exception):
-    """A refusal the caller can act on. `details` is JSON-safe extra data for the model."""
+    """A refusal the caller can act on. `details` is JSON-safe extra data for the model (it may hold
+    Phrases, rendered with the message)."""
 
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, code: str, message: str, details: dict[str, Any] | None = None, phrase: texts.Phrase | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
-        self.details = details or {}
+        self.details: dict[str, Any] = texts.render(details or {}, "en")  # English, like `message`
+        self.phrase = phrase
+        self.said_details = details or {}  # as given: phrases in it are said in the reader's language
 
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"code": self.code, "message": self.message}
-        if self.details:
-            out["details"] = self.details
+    def text(self, locale: str | None) -> str:
+        """The message in the language of `locale` (refusals made without a catalog key stay as given)."""
+        if self.phrase is None or texts.language(locale) == "en":
+            return self.message
+        return self.phrase.render(locale)
+
+    def to_dict(self, locale: str | None = "en") -> dict[str, Any]:
+        out: dict[str, Any] = {"code": self.code, "message": self.text(locale)}
+        if self.said_details:
+            out["details"] = texts.render(self.said_details, locale)
         return out
 
     def __repr__(self) -> str:
         return f"ToolError({self.code!r}, {self.message!r})"
+
+
+def refusal(key: str, details: dict[str, Any] | None = None, **values: Any) -> ToolError:
+    """The refusal whose sentence is catalog key `error.<key>`; its code is the key's first part."""
+    code = key.split(".", 1)[0]
+    if code not in ALL_CODES:
+        raise ValueError(f"no error code for {key!r}")
+    said = texts.Phrase(f"error.{key}", values)
+    return ToolError(code, said.render("en"), details, said)

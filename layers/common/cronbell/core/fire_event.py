@@ -57,9 +57,11 @@ def fires(raw_input: str, room_id: str, schedule_id: str) -> bool:
 
 @dataclass(frozen=True)
 class StaticAction:
-    """The action of a schedule declared in template.yaml, carried inline in its Input."""
+    """A schedule declared in template.yaml: the fire function's own declaration (its
+    STATIC_SCHEDULES), never what an Input says."""
 
     name: str
+    room_id: str
     target_agent: str
     prompt: str = ""
     prompt_template: str = ""  # a file under the fire function's prompts/ folder
@@ -74,7 +76,7 @@ class FireEvent:
     slot: str  # the scheduled time, RFC3339 UTC: with schedule_id, the unit of exactly-once
     execution_id: str = ""
     attempt: int = 1
-    static: StaticAction | None = None
+    static: str = ""  # the name of a schedule declared in template.yaml
     on_time: bool = True  # False when the Input carried no scheduled time (a hand-made event)
     manual: bool = False  # a run started by hand (run_now): the regular schedule does not change
 
@@ -92,8 +94,8 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
     if not isinstance(event, dict):
         raise BadFireEvent("the fire input must be a JSON object")
     room_id = _text(event, "room_id")
-    static = _static(event) if "static" in event else None
-    schedule_id = f"static-{static.name}" if static else _text(event, SCHEDULE_KEY)
+    static = _static(event) if "static" in event else ""
+    schedule_id = f"static-{static}" if static else _text(event, SCHEDULE_KEY)
     raw_time = event.get("scheduled_time")
     on_time = True
     try:
@@ -123,11 +125,25 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 
 
-def _static(event: dict[str, Any]) -> StaticAction:
+def _static(event: dict[str, Any]) -> str:
     name = _text(event, "static")
-    action = event.get("action")
+    if not _NAME.match(name):
+        raise BadFireEvent("`static` must be the plain name of a schedule template.yaml declares")
+    return name
+
+
+def static_declarations(raw: str) -> dict[str, StaticAction]:
+    """The template's schedules, as the fire function's environment declares them:
+    {"<name>": {"room_id": ..., "target_agent": ..., "prompt_template" | "prompt": ..., ...}}."""
+    declared = json.loads(raw or "{}")
+    if not isinstance(declared, dict):
+        raise BadFireEvent("STATIC_SCHEDULES must be a JSON object")
+    return {name: _declared(name, action) for name, action in declared.items()}
+
+
+def _declared(name: str, action: Any) -> StaticAction:
     if not _NAME.match(name) or not isinstance(action, dict):
-        raise BadFireEvent("a static schedule needs a `static` name and an `action` object")
+        raise BadFireEvent("a static schedule needs a plain name and an action object")
     if action.get("kind", "agent_call") != "agent_call":
         raise BadFireEvent("static schedules run agent calls")
     template = action.get("prompt_template", "")
@@ -142,6 +158,7 @@ def _static(event: dict[str, Any]) -> StaticAction:
     zone = action.get("timezone", "UTC")
     return StaticAction(
         name=name,
+        room_id=_text(action, "room_id"),
         target_agent=_text(action, "target_agent"),
         prompt=prompt,
         prompt_template=template,

@@ -76,6 +76,7 @@ class Schedule:
     last_run: dict[str, Any] | None = None  # the latest run (core.runs.Run as a dict)
     failure_streak: int = 0  # failed runs in a row; 0 after a delivered one
     last_answer: dict[str, str] | None = None  # the last delivered agent answer: the next `previous`
+    last_manual_run: str = ""  # RFC3339 UTC slot of the last run started by hand (run_now)
 
     @property
     def recurring(self) -> bool:

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from cronbell.core.models import Entry, Schedule
 from cronbell.core.runs import Run
+from cronbell.core.texts import Phrase, render
 
 
 # --- domain errors ---------------------------------------------------------------------------
@@ -42,6 +43,14 @@ class NameTaken(Exception):
         self.holder = holder
 
 
+class TooSoon(Exception):
+    """A manual run of this schedule was started less than the minimum interval ago."""
+
+    def __init__(self, last: str) -> None:
+        super().__init__(last)
+        self.last = last  # RFC3339 UTC of that run
+
+
 class Conflict(Exception):
     """The item was not in the state the write expected (e.g. changed or deleted meanwhile)."""
 
@@ -59,11 +68,13 @@ class Busy(Exception):
 
 
 class AgentError(Exception):
-    """The agent failed or could not be reached; `reason` is short and safe to show."""
+    """The agent failed or could not be reached; `reason` is short and safe to show (English, for the
+    log); `said` is the same reason as a catalog phrase, for the room's notice in its language."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str | Phrase) -> None:
+        self.said = reason
+        self.reason = str(render(reason, "en"))
+        super().__init__(self.reason)
 
 
 class AgentTimeout(AgentError):
@@ -101,6 +112,7 @@ class Outcome(StrEnum):
     SKIPPED = "skipped"  # skip_next, or the occurrence a snooze moved
     FAILED = "failed"  # the agent failed: recorded as a failed run, not as delivered
     MISSED = "missed"  # a recurring run that started too late to be worth posting
+    FORBIDDEN_CHANNEL = "forbidden_channel"  # its output room is no longer allowed by the deployment
 
 
 # --- values the store hands back -------------------------------------------------------------
@@ -154,6 +166,8 @@ class Schedules(Protocol):
     def insert(self, schedule: Schedule, max_per_room: int) -> None: ...
     def replace(self, old: Schedule, new: Schedule, max_per_room: int, now: datetime) -> None: ...
     def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None: ...
+    def mark_manual_run(self, schedule: Schedule, slot: str, not_since: str) -> None: ...
+    def unmark_manual_run(self, schedule: Schedule, slot: str) -> None: ...
     def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule: ...
     def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "") -> None: ...
     def room_count(self, room_id: str) -> RoomCount | None: ...

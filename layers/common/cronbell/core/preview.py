@@ -5,32 +5,11 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
+from cronbell.core.clocks import format_offset, tz_label
 from cronbell.core.cron import BY_DOM, BY_DOW, EITHER, CronFields, CronSpec, parse_fields
-from cronbell.core.when import format_offset, lang, tz_label
+from cronbell.core.texts import join, language, say, words
 
-_WEEKDAYS = {
-    "en": ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"),
-    "es": ("domingo", "lunes", "martes", "miércoles", "jueves", "viernes", "sábado"),
-}
-_WEEKDAYS_PLURAL_ES = ("domingos", "lunes", "martes", "miércoles", "jueves", "viernes", "sábados")
-_MONTHS = {
-    "en": (
-        "January", "February", "March", "April", "May", "June",
-        "July", "August", "September", "October", "November", "December",
-    ),
-    "es": (
-        "enero", "febrero", "marzo", "abril", "mayo", "junio",
-        "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
-    ),
-}  # fmt: skip
 _MAX_LISTED_TIMES = 6
-
-
-def _join(items: list[str], language: str) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    word = " y " if language == "es" else " and "
-    return ", ".join(items[:-1]) + word + items[-1]
 
 
 def _step(values: tuple[int, ...], lo: int, hi: int) -> int | None:
@@ -45,45 +24,36 @@ def _clock(hour: int, minute: int) -> str:
     return f"{hour:02d}:{minute:02d}"
 
 
-def _time_part(f: CronFields, language: str) -> tuple[str, bool]:
+def _time_part(f: CronFields, lang: str) -> tuple[str, bool]:
     """(text, is_interval): 'at 09:00 and 17:30', or 'every 15 minutes' when it repeats within the day."""
-    es = language == "es"
     times = sorted(f.times())
     if len(times) <= _MAX_LISTED_TIMES and len(f.hours) < 24:
-        clocks = _join([_clock(h, m) for h, m in times], language)
-        if es:
-            return ("a la " if len(times) == 1 and times[0][0] == 1 else "a las ") + clocks, False
-        return "at " + clocks, False
+        clocks = join([_clock(h, m) for h, m in times], lang)
+        key = "preview.at_clocks_one" if len(times) == 1 and times[0][0] == 1 else "preview.at_clocks"
+        return say(key, lang, clocks=clocks), False
     minute_step = _step(f.minutes, 0, 59)
     if minute_step == 1:
-        minutes = "cada minuto" if es else "every minute"
+        minutes = say("preview.every_minute", lang)
     elif minute_step is not None:
-        minutes = f"cada {minute_step} minutos" if es else f"every {minute_step} minutes"
+        minutes = say("preview.every_n_minutes", lang, n=minute_step)
     elif f.minutes == (0,):
-        minutes = "en punto" if es else "on the hour"
+        minutes = say("preview.on_the_hour", lang)
     else:
-        listed = _join([str(m) for m in f.minutes], language)
-        if es:
-            minutes = f"en el minuto {listed}" if len(f.minutes) == 1 else f"en los minutos {listed}"
-        else:
-            minutes = f"at minute {listed}" if len(f.minutes) == 1 else f"at minutes {listed}"
+        key = "preview.at_minute" if len(f.minutes) == 1 else "preview.at_minutes"
+        minutes = say(key, lang, listed=join([str(m) for m in f.minutes], lang))
     hour_step = _step(f.hours, 0, 23)
     if hour_step == 1:
         if minute_step is not None:
             return minutes, True
-        return (f"cada hora {minutes}" if es else f"every hour {minutes}"), True
+        return say("preview.every_hour", lang, minutes=minutes), True
     if hour_step is not None and minute_step is None:
-        return (f"cada {hour_step} horas {minutes}" if es else f"every {hour_step} hours {minutes}"), True
+        return say("preview.every_n_hours", lang, n=hour_step, minutes=minutes), True
     first, last = f.hours[0], f.hours[-1]
     if f.hours == tuple(range(first, last + 1)):
-        end = _clock(last, f.minutes[-1])
-        if es:
-            return f"{minutes} entre las {_clock(first, f.minutes[0])} y las {end}", True
-        return f"{minutes} between {_clock(first, f.minutes[0])} and {end}", True
-    hours = _join([f"{h:02d}" for h in f.hours], language)
-    if es:
-        return f"{minutes} durante las horas {hours}", True
-    return f"{minutes} during hours {hours}", True
+        start, end = _clock(first, f.minutes[0]), _clock(last, f.minutes[-1])
+        return say("preview.between", lang, minutes=minutes, first=start, last=end), True
+    hours = join([f"{h:02d}" for h in f.hours], lang)
+    return say("preview.during_hours", lang, minutes=minutes, hours=hours), True
 
 
 def _weekday_runs(weekdays: tuple[int, ...]) -> list[tuple[int, int]]:
@@ -98,68 +68,72 @@ def _weekday_runs(weekdays: tuple[int, ...]) -> list[tuple[int, int]]:
     return runs
 
 
-def _weekday_part(f: CronFields, language: str) -> str:
-    es = language == "es"
-    names = _WEEKDAYS[language]
+def _weekday_part(f: CronFields, lang: str) -> str:
+    names = [words("weekdays", lang)[(v + 6) % 7] for v in range(7)]  # by cron number, Sunday 0
+    every = [words("weekdays_every", lang)[(v + 6) % 7] for v in range(7)]
     if f.weekdays == (1, 2, 3, 4, 5):
-        return "de lunes a viernes" if es else "every weekday (Monday to Friday)"
+        return say("preview.monday_to_friday", lang)
     runs = _weekday_runs(f.weekdays)
     if len(runs) == 1 and (runs[0][1] - runs[0][0]) % 7 >= 2:
         a, b = runs[0]
-        return f"de {names[a]} a {names[b]}" if es else f"every day from {names[a]} to {names[b]}"
+        return say("preview.every_day_from_to", lang, first=names[a], last=names[b])
     items: list[str] = []
     for a, b in runs:
         count = (b - a) % 7 + 1
         if count >= 3:
-            items.append(f"de {names[a]} a {names[b]}" if es else f"{names[a]} to {names[b]}")
+            items.append(say("preview.from_to", lang, first=names[a], last=names[b]))
         else:
-            days = [a] if count == 1 else [a, b]
-            items.extend(_WEEKDAYS_PLURAL_ES[d] if es else names[d] for d in days)
-    if es:
-        return ("todos los " if len(f.weekdays) == 1 else "los ") + _join(items, language)
-    return "every " + _join(items, language)
+            items.extend(every[d] for d in ([a] if count == 1 else [a, b]))
+    key = "preview.on_weekday" if len(f.weekdays) == 1 else "preview.on_weekdays"
+    return say(key, lang, days=join(items, lang))
 
 
-def _months_text(f: CronFields, language: str) -> str:
-    return _join([_MONTHS[language][m - 1] for m in f.months], language)
+def _months_text(f: CronFields, lang: str) -> str:
+    return join([words("months", lang)[m - 1] for m in f.months], lang)
 
 
-def _dom_part(f: CronFields, language: str) -> str:
-    es = language == "es"
-    days = _join([str(d) for d in f.days], language)
-    all_months = len(f.months) == 12
-    if not all_months and len(f.months) == 1 and len(f.days) == 1:
-        month = _MONTHS[language][f.months[0] - 1]
-        return f"cada año el {days} de {month}" if es else f"every year on {days} {month}"
-    where = (
-        ("de cada mes" if es else "of every month")
-        if all_months
-        else ("de " if es else "of ") + _months_text(f, language)
-    )
-    if es:
-        return f"{'el día' if len(f.days) == 1 else 'los días'} {days} {where}"
-    return f"on {'day' if len(f.days) == 1 else 'days'} {days} {where}"
+def _where(f: CronFields, lang: str) -> str:
+    """'of every month' / 'of January and July'."""
+    if len(f.months) == 12:
+        return say("preview.of_every_month", lang)
+    return say("preview.of_months", lang, months=_months_text(f, lang))
 
 
-def _day_part(f: CronFields, language: str) -> str:
-    es = language == "es"
-    in_months = "" if len(f.months) == 12 else (" de " if es else " in ") + _months_text(f, language)
+def _dom_part(f: CronFields, lang: str) -> str:
+    if f.last_day:
+        return say("preview.last_day", lang, where=_where(f, lang))
+    days = join([str(d) for d in f.days], lang)
+    if len(f.months) == 1 and len(f.days) == 1:
+        return say("preview.yearly", lang, day=days, month=words("months", lang)[f.months[0] - 1])
+    return say("preview.on_day" if len(f.days) == 1 else "preview.on_days", lang, days=days, where=_where(f, lang))
+
+
+def _place_part(f: CronFields, lang: str) -> str:
+    """'on the first Monday of every month' / 'el último viernes de cada mes'."""
+    nth = words("ordinals", lang)[f.nth - 1 if f.nth > 0 else -1]
+    weekday = words("weekdays", lang)[(f.weekdays[0] + 6) % 7]
+    return say("preview.nth_weekday", lang, nth=nth, weekday=weekday, where=_where(f, lang))
+
+
+def _day_part(f: CronFields, lang: str) -> str:
+    in_months = "" if len(f.months) == 12 else say("preview.in_months", lang, months=_months_text(f, lang))
+    if f.nth:
+        return _place_part(f, lang)
     if f.day_rule == BY_DOW:
-        return _weekday_part(f, language) + in_months
+        return _weekday_part(f, lang) + in_months
     if f.day_rule == BY_DOM:
-        return _dom_part(f, language)
+        return _dom_part(f, lang)
     if f.day_rule == EITHER:
-        joiner = " y " if es else " and "
-        return _dom_part(f, language) + joiner + _weekday_part(f, language) + in_months
-    return ("todos los días" if es else "every day") + in_months
+        return _dom_part(f, lang) + say("preview.and", lang) + _weekday_part(f, lang) + in_months
+    return say("preview.every_day", lang) + in_months
 
 
 def describe_cron(spec: CronSpec, locale: str) -> str:
     """'every Monday at 10:00' / 'todos los lunes a las 10:00', 'every 15 minutes', ..."""
-    language = lang(locale)
+    lang = language(locale)
     fields = parse_fields(spec.expr)
-    time_text, interval = _time_part(fields, language)
-    day_text = _day_part(fields, language)
+    time_text, interval = _time_part(fields, lang)
+    day_text = _day_part(fields, lang)
     if interval:
         if fields.day_rule not in (BY_DOM, BY_DOW, EITHER) and len(fields.months) == 12:
             return time_text
@@ -170,10 +144,8 @@ def describe_cron(spec: CronSpec, locale: str) -> str:
 def describe_at(at: datetime, locale: str) -> str:
     """'at 2026-12-01 09:00 (Europe/Madrid)' / 'el 2026-12-01 a las 09:00 (Europe/Madrid)'."""
     zone = tz_label(at.tzinfo) if at.tzinfo else "UTC"
-    if lang(locale) == "es":
-        article = "a la" if at.hour == 1 else "a las"
-        return f"el {at:%Y-%m-%d} {article} {at:%H:%M} ({zone})"
-    return f"at {at:%Y-%m-%d %H:%M} ({zone})"
+    key = "preview.at_one" if at.hour == 1 else "preview.at"
+    return say(key, locale, date=f"{at:%Y-%m-%d}", clock=f"{at:%H:%M}", zone=zone)
 
 
 def instant(dt: datetime, tz: ZoneInfo) -> dict[str, str]:
@@ -211,7 +183,7 @@ def _transitions(start: datetime, end: datetime, tz: tzinfo) -> list[tuple[datet
 def dst_notes(spec: CronSpec, after: datetime, tz: ZoneInfo, locale: str, horizon_days: int = 366) -> list[str]:
     """One sentence per coming DST change within the horizon on which a fire time is skipped (it falls in
     the gap) or repeated (it falls in the overlap, and Scheduler runs it once)."""
-    language = lang(locale)
+    lang = language(locale)
     fields = parse_fields(spec.expr)
     wanted = set(fields.times())
     zone = tz_label(tz)
@@ -229,36 +201,17 @@ def dst_notes(spec: CronSpec, after: datetime, tz: ZoneInfo, locale: str, horizo
         if not hits:
             continue
         listed = [f"{h:%H:%M}" for h in hits[:_MAX_LISTED_TIMES]] + (["…"] if len(hits) > _MAX_LISTED_TIMES else [])
-        clocks = _join(listed, language)
-        day = f"{hits[0]:%Y-%m-%d}"
-        old, new = f"{start:%H:%M}", f"{stop:%H:%M}"
-        first_offset = format_offset(change.astimezone(tz) - timedelta(seconds=1))
-        many = len(hits) > 1
-        if language == "es":
-            if forward:
-                what = (
-                    f"las ejecuciones de las {clocks} no ocurren" if many else f"la ejecución de las {clocks} no ocurre"
-                )
-                notes.append(
-                    f"El {day} en {zone} los relojes se adelantan de {old} a {new}: {what} ese día "
-                    "(Scheduler omite una hora local que no existe)."
-                )
-            else:
-                each = "cada una se ejecuta una sola vez" if many else "la programación se ejecuta una sola vez"
-                notes.append(
-                    f"El {day} en {zone} los relojes se atrasan de {new} a {old}: las {clocks} ocurren "
-                    f"dos veces y {each}, en la primera ({first_offset})."
-                )
-        elif forward:
-            what = f"the runs at {clocks} do not happen" if many else f"the {clocks} run does not happen"
-            notes.append(
-                f"On {day} clocks in {zone} go forward from {old} to {new}: {what} that day "
-                "(Scheduler skips a local time that does not exist)."
+        key = ("note.dst_forward" if forward else "note.dst_back") + ("_many" if len(hits) > 1 else "_one")
+        notes.append(
+            say(
+                key,
+                lang,
+                day=f"{hits[0]:%Y-%m-%d}",
+                zone=zone,
+                old=f"{start:%H:%M}",
+                new=f"{stop:%H:%M}",
+                clocks=join(listed, lang),
+                offset=format_offset(change.astimezone(tz) - timedelta(seconds=1)),
             )
-        else:
-            what = f"{clocks} happen twice and each runs" if many else f"{clocks} happens twice and the schedule runs"
-            notes.append(
-                f"On {day} clocks in {zone} go back from {new} to {old}: {what} once, at the first "
-                f"occurrence ({first_offset})."
-            )
+        )
     return notes

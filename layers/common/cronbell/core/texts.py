@@ -1,64 +1,98 @@
-"""The one or two lines each tool answer gives the model to relay, in English or Spanish."""
+"""Every sentence cronbell says, rendered from the catalog of the reader's language (core/locales).
+
+A `Phrase` is a sentence not yet rendered: a catalog key and its values. Refusals and notes carry
+phrases so that the words are chosen where the answer is shaped, in the context's language."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 from zoneinfo import ZoneInfo
 
-_EN = {
-    "created": "Scheduled {what} {id}: {description}. Next: {next}. Now it is {now}.",
-    "duplicate": "An identical schedule already exists ({id}): {description}. Next: {next}. Now it is {now}.",
-    "listed": "{count} schedule(s) in this room. Now it is {now}.",
-    "listed_none": "No schedules in this room. Now it is {now}.",
-    "deleted": "Deleted {id} ({description}). Now it is {now}.",
-    "run_started": "Running {id} now; its result will be posted in {room}.",
-    "error": "Could not do that: {message}",
-    "updated": "Updated {id}: {description}. Next: {next}. Now it is {now}.",
-    "paused": "Paused {id}; it will not fire until resumed. Now it is {now}.",
-    "resumed": "Resumed {id}: {description}. Next: {next}. Now it is {now}.",
-    "skipped": "The occurrence at {skipped} of {id} will be skipped. Next: {next}. Now it is {now}.",
-    "snoozed": "Snoozed {id} to {next}. Now it is {now}.",
-    "never": "no further fire",
-    "missed": "⏰ Missed reminder for {user} (it was due {due}): {text}",
-    "reminder": "reminder",
-    "agent_call": "agent call",
-    "run_failing": "⚠️ {name} failed ({reason}). Further failures will not be announced until it works again.",
-    "run_recovered": "✅ {name} works again.",
-    "run_paused": "⏸️ {name} failed {count} times in a row and is paused. Resume it with resume_reminder {id}.",
-    "late_note": "(late: it was due {due})",
-    "history": "{count} run(s) of {id}, newest first. Now it is {now}.",
-}
-_ES = {
-    "created": "Programado {what} {id}: {description}. Próximo: {next}. Ahora son las {now}.",
-    "duplicate": "Ya existe uno idéntico ({id}): {description}. Próximo: {next}. Ahora son las {now}.",
-    "listed": "{count} programación(es) en esta sala. Ahora son las {now}.",
-    "listed_none": "No hay programaciones en esta sala. Ahora son las {now}.",
-    "deleted": "Eliminado {id} ({description}). Ahora son las {now}.",
-    "run_started": "Ejecutando {id} ahora; el resultado se publicará en {room}.",
-    "error": "No se pudo hacer: {message}",
-    "updated": "Actualizado {id}: {description}. Próximo: {next}. Ahora son las {now}.",
-    "paused": "Pausado {id}; no se ejecutará hasta reanudarlo. Ahora son las {now}.",
-    "resumed": "Reanudado {id}: {description}. Próximo: {next}. Ahora son las {now}.",
-    "skipped": "Se omitirá la ejecución de {id} del {skipped}. Próximo: {next}. Ahora son las {now}.",
-    "snoozed": "Pospuesto {id} hasta {next}. Ahora son las {now}.",
-    "never": "sin más ejecuciones",
-    "missed": "⏰ Recordatorio perdido para {user} (era para {due}): {text}",
-    "reminder": "recordatorio",
-    "agent_call": "llamada al agente",
-    "run_failing": "⚠️ {name} ha fallado ({reason}). No se avisará de más fallos hasta que vuelva a funcionar.",
-    "run_recovered": "✅ {name} vuelve a funcionar.",
-    "run_paused": "⏸️ {name} ha fallado {count} veces seguidas y está en pausa. Reanúdalo con resume_reminder {id}.",
-    "late_note": "(con retraso: era para {due})",
-    "history": "{count} ejecución(es) de {id}, de la más reciente a la más antigua. Ahora son las {now}.",
-}
+from cronbell.core import locales
 
 
-def is_spanish(locale: str) -> bool:
-    return locale.lower().startswith("es")
+def language(locale: str | None) -> str:
+    """The one locale detector: the catalog language for a locale ("es-MX" -> "es"; unknown -> "en")."""
+    return locales.language(locale)
 
 
-def say(key: str, locale: str, **values: object) -> str:
-    return (_ES if is_spanish(locale) else _EN)[key].format(**values)
+@dataclass(frozen=True)
+class Phrase:
+    """A catalog key and its values; a value may itself be a Phrase (rendered in the same language)."""
+
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def render(self, locale: str | None) -> str:
+        return say(self.key, locale, **self.values)
+
+
+@dataclass(frozen=True)
+class Word:
+    """Item `index` of catalog list `key` (a weekday or month name), chosen in the reader's language."""
+
+    key: str
+    index: int
+
+    def render(self, locale: str | None) -> str:
+        return words(self.key, locale)[self.index]
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Items (texts or phrases) joined by `sep`; with `last`, the catalog word before the last item
+    ('a, b or c' / 'a, b o c')."""
+
+    items: tuple[Any, ...]
+    sep: str = "; "
+    last: str = ""
+
+    def render(self, locale: str | None) -> str:
+        items = [str(render(item, locale)) for item in self.items]
+        if not self.last or len(items) < 2:
+            return self.sep.join(items)
+        return self.sep.join(items[:-1]) + say(self.last, locale) + items[-1]
+
+
+def phrase(key: str, **values: Any) -> Phrase:
+    return Phrase(key, values)
+
+
+def has(key: str) -> bool:
+    """Whether the catalogs say `key` (every catalog has the same keys)."""
+    return key in locales.texts(locales.DEFAULT)
+
+
+def say(key: str, locale: str | None, **values: Any) -> str:
+    lang = language(locale)
+    rendered = {name: render(value, lang) for name, value in values.items()}
+    return locales.texts(lang)[key].format(**rendered)
+
+
+def render(value: Any, locale: str | None) -> Any:
+    """`value` with every Phrase in it rendered (through lists, tuples and dicts)."""
+    if isinstance(value, Phrase | Word | Listing):
+        return value.render(locale)
+    if isinstance(value, list | tuple):
+        return type(value)(render(v, locale) for v in value)
+    if isinstance(value, dict):
+        return {k: render(v, locale) for k, v in value.items()}
+    return value
+
+
+def words(key: str, locale: str | None) -> Sequence[str]:
+    """A list from the catalog: weekday and month names, accepted forms, ..."""
+    return locales.lists(language(locale))[key]
+
+
+def join(items: Sequence[str], locale: str | None) -> str:
+    """'a, b and c' / 'a, b y c'."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + say("preview.and", locale) + items[-1]
 
 
 def clock_text(dt: datetime, tz: ZoneInfo) -> str:

@@ -5,7 +5,7 @@ expression back."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from zoneinfo import ZoneInfo
 
@@ -79,6 +79,14 @@ class Timing:
         fires = [t for t in next_fires(self.spec, now, tz, count + len(self.skips)) if iso_utc(t) not in self.skips]
         fires += [t.astimezone(tz) for t in self.snoozes if t > now]
         return sorted(fires)[:count]
+
+    def fires_at(self, instant: datetime) -> bool:
+        """Whether `instant` is one of this timing's own fire times (a snoozed one included)."""
+        if instant in self.snoozes:
+            return True
+        if not self.recurring:
+            return self.at == instant
+        return next_fires(self.spec, instant - timedelta(seconds=1), self.tz, 1) == [instant]
 
     def skipping(self, occurrence: datetime) -> Timing:
         """One more occurrence not to deliver; earlier skips stay."""

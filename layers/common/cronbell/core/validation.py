@@ -19,7 +19,10 @@ import os
 from functools import cache
 from typing import Any
 
+from cronbell.core import texts
 from cronbell.core.errors import INVALID_ARGUMENTS, TOO_LONG, ToolError
+from cronbell.core.errors import refusal as refuse
+from cronbell.core.texts import Listing, Phrase, phrase
 
 CONTRACT_FILE = os.path.join(os.path.dirname(__file__), "contract.json")
 
@@ -93,23 +96,44 @@ def arguments_object(arguments: Any) -> dict[Any, Any]:
         try:
             arguments = json.loads(arguments) if arguments.strip() else {}
         except ValueError:
-            raise ToolError(INVALID_ARGUMENTS, "`arguments` is text that is not valid JSON") from None
+            raise refuse("invalid_arguments.not_json") from None
         except RecursionError:  # nested deeper than any tool's arguments could be
-            raise ToolError(INVALID_ARGUMENTS, "`arguments` is nested too deeply") from None
+            raise refuse("invalid_arguments.too_deep") from None
     if not isinstance(arguments, dict):
-        raise ToolError(INVALID_ARGUMENTS, "`arguments` must be a JSON object")
+        raise refuse("invalid_arguments.not_object")
     return arguments
 
 
-def refusal(problems: list[str], too_long: bool) -> ToolError:
-    """The one error for a refused arguments object: TOO_LONG when any text or list was too long."""
+def refusal(problems: list[str] | list[Phrase], too_long: bool) -> ToolError:
+    """The one error for a refused arguments object: TOO_LONG when any text or list was too long.
+    Problems are phrases (said in the reader's language) or, from the reference models, English text."""
     code = TOO_LONG if too_long else INVALID_ARGUMENTS
-    return ToolError(code, "; ".join(problems)[:1000], {"problems": problems[:10]})
+    english = [str(texts.render(p, "en")) for p in problems]
+    said = Phrase(f"error.{code}", {"problems": Listing(tuple(problems))})
+    return ToolError(code, "; ".join(english)[:1000], {"problems": problems[:10]}, said)
+
+
+def _problem(where: str, key: str, **values: Any) -> Phrase:
+    """'<field>: <what is wrong>', the second part from the catalog."""
+    return phrase("problem", where=where, what=phrase(f"problem.{key}", **values))
+
+
+def _rule_problem(rule: dict[str, Any]) -> Phrase:
+    """A broken cross-field rule, in the catalog's words when it has them (`rule.<kind>.<fields>`)."""
+    names = rule.get("fields") or [rule.get("field"), rule.get("when_given")]
+    key = f"rule.{rule['rule']}.{'.'.join(str(n) for n in names)}"
+    what = phrase(key) if texts.has(key) else phrase("problem.as_given", text=str(rule["message"]))
+    return phrase("problem", where="arguments", what=what)
 
 
 def broken_rule(rules: list[dict[str, Any]], values: dict[str, Any]) -> str | None:
     """The message of the first cross-field rule that `values` (every field, None when not given)
     breaks, or None. The rules are declared on the argument models and copied into the contract."""
+    rule = _broken(rules, values)
+    return None if rule is None else str(rule["message"])
+
+
+def _broken(rules: list[dict[str, Any]], values: dict[str, Any]) -> dict[str, Any] | None:
     for rule in rules:
         kind = rule["rule"]
         given = [name for name in rule.get("fields", ()) if values.get(name) is not None]
@@ -129,7 +153,7 @@ def broken_rule(rules: list[dict[str, Any]], values: dict[str, Any]) -> str | No
         else:
             raise ValueError(f"unknown rule {kind!r}")
         if broken:
-            return str(rule["message"])
+            return rule
     return None
 
 
@@ -145,56 +169,53 @@ def _is_unicode(text: str) -> bool:
     return True
 
 
-def _check(spec: dict[str, Any], value: Any, where: str, problems: list[str]) -> tuple[Any, bool]:
+def _check(spec: dict[str, Any], value: Any, where: str, problems: list[Phrase]) -> tuple[Any, bool]:
     """`value` checked against one property's `spec`: (the parsed value, whether a length limit was hit).
     Problems are appended as `where: what`; the parsed value is meaningless when any was added."""
     if value is None and spec.get("nullable"):
         return None, False
     kind = spec["type"]
     if kind == "string" and isinstance(value, str) and not _is_unicode(value):
-        problems.append(f"{where}: {NOT_UNICODE}")
+        problems.append(_problem(where, "not_unicode"))
         return None, False
     if "enum" in spec:
         if isinstance(value, str) and value in spec["enum"]:
             return value, False
-        choices = [repr(v) for v in spec["enum"]]
-        allowed = f"{', '.join(choices[:-1])} or {choices[-1]}" if len(choices) > 1 else choices[0]
-        problems.append(f"{where}: Input should be {allowed}")
+        choices = tuple(repr(v) for v in spec["enum"])
+        problems.append(_problem(where, "one_of", allowed=Listing(choices, ", ", "problem.or")))
         return None, False
     if kind == "string":
         if not isinstance(value, str):
-            problems.append(f"{where}: Input should be a valid string")
+            problems.append(_problem(where, "string"))
             return None, False
         if spec.get("stripWhitespace"):
             value = value.strip(WHITESPACE)
         if "minLength" in spec and len(value) < spec["minLength"]:
             n = spec["minLength"]
-            problems.append(f"{where}: String should have at least {n} character{'' if n == 1 else 's'}")
+            problems.append(_problem(where, "min_length_one" if n == 1 else "min_length", n=n))
         elif "maxLength" in spec and len(value) > spec["maxLength"]:
             n = spec["maxLength"]
-            problems.append(f"{where}: String should have at most {n} character{'' if n == 1 else 's'}")
+            problems.append(_problem(where, "max_length_one" if n == 1 else "max_length", n=n))
             return value, True
         return value, False
     if kind == "boolean":
         if not isinstance(value, bool):
-            problems.append(f"{where}: Input should be a valid boolean")
+            problems.append(_problem(where, "boolean"))
         return value, False
     if kind == "integer":
         if not isinstance(value, int) or isinstance(value, bool):
-            problems.append(f"{where}: Input should be a valid integer")
+            problems.append(_problem(where, "integer"))
         elif "minimum" in spec and value < spec["minimum"]:
-            problems.append(f"{where}: Input should be greater than or equal to {spec['minimum']}")
+            problems.append(_problem(where, "at_least", n=spec["minimum"]))
         elif "maximum" in spec and value > spec["maximum"]:
-            problems.append(f"{where}: Input should be less than or equal to {spec['maximum']}")
+            problems.append(_problem(where, "at_most", n=spec["maximum"]))
         return value, False
     if kind == "array":
         if not isinstance(value, list):
-            problems.append(f"{where}: Input should be a valid list")
+            problems.append(_problem(where, "list"))
             return None, False
         if "maxItems" in spec and len(value) > spec["maxItems"]:  # refused before its items are read
-            problems.append(
-                f"{where}: List should have at most {spec['maxItems']} items after validation, not {len(value)}"
-            )
+            problems.append(_problem(where, "max_items", n=spec["maxItems"], count=len(value)))
             return None, True
         items, too_long = [], False
         for i, item in enumerate(value):
@@ -210,8 +231,8 @@ def validate(tool: str, arguments: dict[Any, Any]) -> Arguments:
     spec = contract()[tool]
     properties: dict[str, Any] = spec["properties"]
     if not all(_is_unicode(key) for key in arguments if isinstance(key, str)):
-        raise refusal([f"arguments: {NOT_UNICODE}"], False)  # the models stop at such a key too
-    problems: list[str] = []
+        raise refusal([_problem("arguments", "not_unicode")], False)  # the models stop at such a key too
+    problems: list[Phrase] = []
     too_long = False
     values: dict[str, Any] = {}
     for name, prop in properties.items():
@@ -222,17 +243,17 @@ def validate(tool: str, arguments: dict[Any, Any]) -> Arguments:
             default = prop["default"]
             values[name] = list(default) if isinstance(default, list) else default
         else:
-            problems.append(f"{name}: Field required")
+            problems.append(_problem(name, "required"))
     for key in arguments:
         if not isinstance(key, str):
-            problems.append(f"{key}: Keys should be strings")
+            problems.append(_problem(str(key), "key_type"))
         elif key not in properties:
-            problems.append(f"{key or 'arguments'}: Extra inputs are not permitted")
+            problems.append(_problem(key or "arguments", "extra"))
     if not problems:
-        message = broken_rule(spec.get("rules", []), values)
-        if message is None:
+        rule = _broken(spec.get("rules", []), values)
+        if rule is None:
             return Arguments(tool, values)
-        problems.append(f"arguments: {message}")
+        problems.append(_rule_problem(rule))
     raise refusal(problems, too_long)
 
 

@@ -26,8 +26,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from cronbell.core import errors
-from cronbell.core.errors import ToolError
+from cronbell.core.errors import refusal
 from cronbell.inbound.common import Call, answer, answer_text
 
 TOOL_NAME_KEY = "bedrockAgentCoreToolName"
@@ -57,13 +56,6 @@ HEADER_CONTEXT = {
     "timezone": "X-Cronbell-Timezone",
     "locale": "X-Cronbell-Locale",
 }
-
-NOT_CONFIGURED = (
-    "this gateway target passes no trusted room and user. Configure one: set MCP_ROOM_ID and MCP_USER_ID "
-    "on the function (one target per room), or allowlist X-Cronbell-Room-Id and X-Cronbell-User-Id in the "
-    "target's metadataConfiguration.allowedRequestHeaders, have the bot's MCP client send them, and set "
-    "MCP_TRUST_PROPAGATED_HEADERS=true on the function"
-)
 
 
 def client_custom(context: Any) -> dict[str, Any] | None:
@@ -108,7 +100,7 @@ def trusted_context(custom: Mapping[str, Any], environ: Mapping[str, str]) -> di
     if environ.get("MCP_ROOM_ID"):
         context = {key: environ[var] for key, var in ENV_CONTEXT.items() if environ.get(var)}
         if "user_id" not in context:
-            raise ToolError(errors.MISSING_CONTEXT, "MCP_ROOM_ID is set but MCP_USER_ID is not: set both")
+            raise refusal("missing_context.user_not_pinned")
         return context
     if _enabled(environ.get(TRUST_HEADERS_ENV)):
         headers = propagated_headers(custom)
@@ -119,12 +111,18 @@ def trusted_context(custom: Mapping[str, Any], environ: Mapping[str, str]) -> di
         }
         if "room_id" in context and "user_id" in context:
             return context
-        raise ToolError(
-            errors.MISSING_CONTEXT,
-            "the X-Cronbell-Room-Id and X-Cronbell-User-Id headers did not arrive: allowlist them in the "
-            "target's metadataConfiguration.allowedRequestHeaders and send them from the bot's MCP client",
-        )
-    raise ToolError(errors.MISSING_CONTEXT, NOT_CONFIGURED)
+        raise refusal("missing_context.headers_missing")
+    raise refusal("missing_context.not_configured")
+
+
+def reader_locale(custom: Mapping[str, Any], environ: Mapping[str, str]) -> str | None:
+    """The locale a refusal is said in: where `trusted_context` would take it from (the environment when
+    the room is pinned or headers are not trusted, else the propagated header), before it is complete."""
+    pinned = environ.get(ENV_CONTEXT["locale"])
+    if environ.get(ENV_CONTEXT["room_id"]) or not _enabled(environ.get(TRUST_HEADERS_ENV)):
+        return pinned
+    header = propagated_headers(custom).get(HEADER_CONTEXT["locale"].lower())
+    return header if isinstance(header, str) and header else pinned
 
 
 def to_envelope(arguments: Any, custom: Mapping[str, Any], environ: Mapping[str, str]) -> dict[str, Any]:
@@ -132,7 +130,7 @@ def to_envelope(arguments: Any, custom: Mapping[str, Any], environ: Mapping[str,
     context = trusted_context(custom, environ)
     qualified = custom.get(TOOL_NAME_KEY)
     if not isinstance(qualified, str) or not qualified:
-        raise ToolError(errors.INVALID_REQUEST, f"the client context's {TOOL_NAME_KEY} is empty")
+        raise refusal("invalid_request.tool_name", field=TOOL_NAME_KEY)
     return {"tool": tool_name(qualified), "arguments": arguments, "context": context}
 
 
@@ -146,5 +144,4 @@ def to_result(answer: Mapping[str, Any]) -> dict[str, Any]:
 
 def handle(arguments: Any, custom: Mapping[str, Any], environ: Mapping[str, str], call: Call) -> dict[str, Any]:
     """One gateway tool call through the tools use case; never raises."""
-    locale = environ.get("MCP_LOCALE") or "en"
-    return to_result(answer(lambda: to_envelope(arguments, custom, environ), call, locale))
+    return to_result(answer(lambda: to_envelope(arguments, custom, environ), call, reader_locale(custom, environ)))

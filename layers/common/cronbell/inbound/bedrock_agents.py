@@ -29,7 +29,8 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from cronbell.core import errors, validation
-from cronbell.core.errors import ToolError
+from cronbell.core.errors import ToolError, refusal
+from cronbell.core.texts import Listing, Phrase, phrase
 from cronbell.inbound.common import Call, answer, answer_text
 
 CONTEXT_KEYS = ("room_id", "user_id", "agent_id", "timezone", "locale")
@@ -56,11 +57,16 @@ def is_event(event: Any) -> bool:
     return isinstance(event, dict) and "messageVersion" in event and "actionGroup" in event
 
 
-def _bad(name: str, kind: str, value: Any, why: str) -> ToolError:
-    return ToolError(
-        errors.INVALID_ARGUMENTS,
-        f"parameter `{name}` ({kind}): {value!r} {why}",
-        {"problems": [f"{name}: {why}"]},
+def _bad(name: str, kind: str, value: Any, why: Phrase) -> ToolError:
+    """A parameter Bedrock sent that its declared type (`kind`: integer, number, boolean, array,
+    json_object) cannot read."""
+    return refusal(
+        "invalid_arguments.parameter",
+        {"problems": [phrase("problem", where=name, what=why)]},
+        name=name,
+        kind=phrase(f"type.{kind}"),
+        value=value,
+        why=why,
     )
 
 
@@ -74,16 +80,18 @@ def _numeric(name: str, kind: str, value: Any) -> int | float:
     try:
         number = float(text)
     except ValueError:
-        raise _bad(name, kind, value, f"is not a {'whole number' if kind == 'integer' else 'number'}") from None
+        raise _bad(
+            name, kind, value, phrase("reason.not_whole_number" if kind == "integer" else "reason.not_a_number")
+        ) from None
     if not math.isfinite(number):
-        raise _bad(name, kind, value, "is not a finite number")
+        raise _bad(name, kind, value, phrase("reason.not_finite"))
     return number
 
 
 def _integer(name: str, value: Any) -> int:
     number = _numeric(name, "integer", value)
     if isinstance(number, float) and not number.is_integer():
-        raise _bad(name, "integer", value, "is not a whole number")
+        raise _bad(name, "integer", value, phrase("reason.not_whole_number"))
     return int(number)
 
 
@@ -99,7 +107,7 @@ def _boolean(name: str, value: Any) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise _bad(name, "boolean", value, "is not true or false")
+    raise _bad(name, "boolean", value, phrase("reason.not_boolean"))
 
 
 def _unquote(item: str) -> str:
@@ -114,7 +122,7 @@ def _array(name: str, value: Any) -> list[Any]:
     if isinstance(value, list):
         return value
     if not isinstance(value, str):
-        raise _bad(name, "array", value, "is not a list")
+        raise _bad(name, "array", value, phrase("reason.not_list"))
     text = value.strip()
     try:
         parsed = json.loads(text)
@@ -157,11 +165,11 @@ def _options(value: Any) -> dict[str, Any]:
         try:
             parsed = json.loads(text)
         except ValueError as err:
-            why = f"is not valid JSON ({getattr(err, 'msg', err)}); send an object such as {EXAMPLE_OPTIONS}"
-            raise _bad(OPTIONS, "JSON object", value, why) from None
+            why = phrase("reason.not_json", error=getattr(err, "msg", str(err)), example=EXAMPLE_OPTIONS)
+            raise _bad(OPTIONS, "json_object", value, why) from None
         if isinstance(parsed, dict):
             return parsed
-    raise _bad(OPTIONS, "JSON object", value, f"is not a JSON object such as {EXAMPLE_OPTIONS}")
+    raise _bad(OPTIONS, "json_object", value, phrase("reason.not_an_object", example=EXAMPLE_OPTIONS))
 
 
 def _mapping(value: Any) -> dict[str, Any]:
@@ -173,11 +181,7 @@ def session_context(event: Mapping[str, Any]) -> dict[str, Any]:
     attributes = _mapping(event.get("sessionAttributes"))
     missing = [key for key in REQUIRED_KEYS if not attributes.get(key)]
     if missing:
-        raise ToolError(
-            errors.MISSING_CONTEXT,
-            f"sessionAttributes lacks {' and '.join(missing)}: the bot's code must set room_id and user_id "
-            "in InvokeAgent's sessionState.sessionAttributes",
-        )
+        raise refusal("missing_context.session", missing=Listing(tuple(missing), ", ", "preview.and"))
     return {key: attributes[key] for key in CONTEXT_KEYS if attributes.get(key) not in (None, "")}
 
 
@@ -186,31 +190,29 @@ def to_envelope(event: Mapping[str, Any]) -> dict[str, Any]:
     context = session_context(event)
     function = event.get("function")
     if not isinstance(function, str) or not function:
-        raise ToolError(
-            errors.INVALID_REQUEST,
-            "the event has no `function`: only action groups defined with function details are supported",
-        )
+        raise refusal("invalid_request.no_function")
     parameters = event.get("parameters") or []
     if not isinstance(parameters, list):
-        raise ToolError(errors.INVALID_REQUEST, "`parameters` must be a list of {name, type, value}")
+        raise refusal("invalid_request.parameters")
     arguments: dict[str, Any] = {}
     options: dict[str, Any] = {}
     for parameter in parameters:
         name = parameter.get("name") if isinstance(parameter, dict) else None
         if not isinstance(name, str) or not name:
-            raise ToolError(errors.INVALID_REQUEST, "every parameter needs a `name`")
+            raise refusal("invalid_request.parameter_name")
         if name in arguments or (name == OPTIONS and options):
-            raise ToolError(errors.INVALID_ARGUMENTS, f"parameter `{name}` was given twice")
+            raise refusal("invalid_arguments.given_twice", name=name)
         if name == OPTIONS and _declared_type(function, OPTIONS) is None:
             options = _options(parameter.get("value"))
             continue
         arguments[name] = coerce(name, parameter.get("type"), parameter.get("value"))
     for name, value in options.items():
         if name in arguments:
-            raise ToolError(
-                errors.INVALID_ARGUMENTS,
-                f"`{name}` was given both as a parameter and in `{OPTIONS}`",
-                {"problems": [f"{name}: given twice"]},
+            raise refusal(
+                "invalid_arguments.both_ways",
+                {"problems": [phrase("problem", where=name, what=phrase("reason.given_twice"))]},
+                name=name,
+                options=OPTIONS,
             )
         # typed like a parameter of the declared type: "60" for an integer is 60, as Bedrock sends it
         kind = _declared_type(function, name)
@@ -246,5 +248,5 @@ def to_response(event: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str
 def handle(event: Mapping[str, Any], call: Call) -> dict[str, Any]:
     """One Bedrock Agents function call through the tools use case; never raises."""
     locale = _mapping(event.get("sessionAttributes")).get("locale")
-    result = answer(lambda: to_envelope(event), call, locale if isinstance(locale, str) else "en")
+    result = answer(lambda: to_envelope(event), call, locale if isinstance(locale, str) else None)
     return to_response(event, result)

@@ -7,9 +7,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from cronbell.core import errors, texts
-from cronbell.core.envelope import failure
-from cronbell.core.errors import ToolError
+from cronbell.core.envelope import refused
+from cronbell.core.errors import ToolError, refusal
 
 log = logging.getLogger(__name__)
 
@@ -17,29 +16,22 @@ log = logging.getLogger(__name__)
 Call = Callable[[dict[str, Any]], dict[str, Any]]
 
 
-def refusal(error: ToolError, locale: str) -> dict[str, Any]:
-    """An answer in the tools contract's shape for a refusal made before the use case ran."""
-    return failure(error, texts.say("error", locale or "en", message=error.message))
-
-
-def answer(convert: Callable[[], dict[str, Any]], call: Call, locale: str) -> dict[str, Any]:
-    """Convert the event to an envelope and call the use case; any failure becomes an error answer."""
+def answer(convert: Callable[[], dict[str, Any]], call: Call, locale: str | None) -> dict[str, Any]:
+    """Convert the event to an envelope and call the use case; any failure becomes an error answer, said
+    in the language of `locale` (the caller's, as far as the event tells it before the use case runs)."""
     try:
         envelope = convert()
     except ToolError as err:
         log.warning("inbound event refused: %s", err.code)
-        return refusal(err, locale)
+        return refused(err, locale)
     except Exception:  # a malformed event must still get a structured answer
         log.exception("inbound conversion failed")
-        return refusal(ToolError(errors.INVALID_REQUEST, "the event could not be read"), locale)
+        return refused(refusal("invalid_request.unreadable"), locale)
     try:
         return call(envelope)
     except Exception:  # the use case never raises; wiring (settings, clients) still might
         log.exception("tool call failed")
-        return refusal(
-            ToolError(errors.INTERNAL_ERROR, "internal error; list the schedules to see what is in place"),
-            locale,
-        )
+        return refused(refusal("internal_error"), locale)
 
 
 def answer_text(answer: dict[str, Any]) -> str:

@@ -14,9 +14,9 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import errors, models, texts
+from cronbell.core import models, texts
 from cronbell.core.envelope import Context
-from cronbell.core.errors import ToolError
+from cronbell.core.errors import ToolError, refusal
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, Duplicate, LimitReached, NameTaken
@@ -41,17 +41,17 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     agent_call = old.kind == models.AGENT_CALL
     if args.message is not None:
         if agent_call:
-            raise ToolError(errors.INVALID_ARGUMENTS, "this is an agent call: change its `prompt`, not `message`")
+            raise refusal("invalid_arguments.prompt_not_message")
         new.text = args.message
     if args.prompt is not None:
         if not agent_call:
-            raise ToolError(errors.INVALID_ARGUMENTS, "this is a reminder: change its `message`, not `prompt`")
+            raise refusal("invalid_arguments.message_not_prompt")
         new.prompt = args.prompt
     for field in ("target_agent", "channel", "name"):
         value = getattr(args, field)
         if value is not None:
             if not agent_call:
-                raise ToolError(errors.INVALID_ARGUMENTS, f"`{field}` applies to agent calls (cron_create) only")
+                raise refusal("invalid_arguments.agent_call_only", field=field)
             setattr(new, field, value)
     if args.target_agent is not None or args.channel is not None:
         check_agent_target(new.target_agent, new.output_room, ctx, deps)
@@ -68,7 +68,7 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         else:  # same wall-clock time, new zone
             at = old.timing.local_at.replace(tzinfo=tz)
             if at <= deps.now():
-                raise ToolError(errors.TIME_IN_PAST, "that wall-clock time has already passed in the new zone")
+                raise refusal("time_in_past.new_zone")
             when = plan_once(at.isoformat(), tz, deps.now(), new.locale)
         notes = when.notes
         new.timing = when.timing  # a new time forgets what was skipped or snoozed
@@ -81,7 +81,7 @@ def pause_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     old = find(ctx, args.id, deps)
     if old.status == models.PAUSED:
-        raise ToolError(errors.INVALID_STATE, f"{old.id} is already paused")
+        raise refusal("invalid_state", id=old.id)
     apply(old, replace(old, status=models.PAUSED), deps)
     now_dict, now_text = now_fields(ctx, deps)
     return {
@@ -94,11 +94,9 @@ def resume_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     old = find(ctx, args.id, deps)
     if old.status != models.PAUSED:
-        raise ToolError(errors.INVALID_STATE, f"{old.id} is not paused")
+        raise refusal("invalid_state.not_paused", id=old.id)
     if not old.recurring and old.timing.local_at <= deps.now():
-        raise ToolError(
-            errors.TIME_IN_PAST, "its time passed while it was paused; use snooze_reminder to set a new one"
-        )
+        raise refusal("time_in_past.while_paused")
     new = replace(old, status=models.ACTIVE, status_reason="", failure_streak=0)  # a fresh start
     apply(old, new, deps)
     return schedule_answer("resumed", new, deps, locale)
@@ -108,17 +106,17 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     schedule = find(ctx, args.id, deps)
     if not schedule.recurring or schedule.status != models.ACTIVE:
-        raise ToolError(errors.INVALID_STATE, "skip_next applies to active recurring schedules; delete a one-shot")
+        raise refusal("invalid_state.skip_one_shot")
     nexts = upcoming(schedule, deps.now(), 1)
     if not nexts:
-        raise ToolError(errors.INVALID_STATE, "it has no coming occurrence to skip")
+        raise refusal("invalid_state.nothing_to_skip")
     skipped = nexts[0]
     try:
         deps.store.set_skip(schedule, iso_utc(skipped), deps.now())
     except Busy:
         raise _busy() from None
     except Conflict:
-        raise ToolError(errors.BACKEND_ERROR, "it was changed meanwhile; try again") from None
+        raise refusal("backend_error.changed_meanwhile") from None
     new = replace(schedule, timing=schedule.timing.skipping(skipped))
     answer = schedule_answer(
         "skipped", new, deps, locale, skipped=texts.clock_text(skipped, ZoneInfo(schedule.timezone))
@@ -133,13 +131,13 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     old = find(ctx, args.id, deps, live_only=False)
     if old.status == models.DELETED:
-        raise ToolError(errors.NOT_FOUND, f"{old.id} was deleted")
+        raise refusal("not_found.deleted", id=old.id)
     now = deps.now()
     tz = ZoneInfo(old.timezone)
     if old.recurring:
         nexts = upcoming(old, now, 1)
         if old.status != models.ACTIVE or not nexts:
-            raise ToolError(errors.INVALID_STATE, f"{old.id} is {old.status}: it has no coming occurrence to snooze")
+            raise refusal("invalid_state.nothing_to_snooze", id=old.id, status=old.status)
         target = _snooze_target(args, nexts[0], tz, deps, locale)
         new = replace(old, timing=old.timing.snoozed(nexts[0], target, now))
     else:
@@ -156,7 +154,7 @@ def _snooze_target(args: Any, base: datetime, tz: ZoneInfo, deps: Deps, locale: 
         return plan_once(args.until, tz, deps.now(), locale).at or base
     target = (base + timedelta(minutes=args.minutes)).astimezone(tz)
     if target <= deps.now():
-        raise ToolError(errors.TIME_IN_PAST, "that is already past")
+        raise refusal("time_in_past.already")
     return target
 
 
@@ -179,7 +177,7 @@ def apply(old: Schedule, new: Schedule, deps: Deps) -> None:
             raise
     except BackendError as err:
         log.error("change failed", extra={"schedule_id": old.id, "error": str(err)})
-        raise ToolError(errors.BACKEND_ERROR, "the change could not be saved; nothing was changed") from err
+        raise refusal("backend_error.not_saved_change") from err
 
 
 def _write(old: Schedule, new: Schedule, deps: Deps) -> None:
@@ -190,16 +188,16 @@ def _write(old: Schedule, new: Schedule, deps: Deps) -> None:
     except NameTaken as taken:
         raise name_taken(new.name, taken) from None
     except Duplicate as dup:
-        raise ToolError(errors.DUPLICATE, f"an identical schedule already exists: {dup.existing.id}") from None
+        raise refusal("duplicate", id=dup.existing.id) from None
     except LimitReached:
-        raise ToolError(errors.LIMIT_REACHED, "this room is at its limit of active schedules") from None
+        raise refusal("limit_reached.change") from None
     except Conflict:
-        raise ToolError(errors.BACKEND_ERROR, "it was changed meanwhile; list and try again") from None
+        raise refusal("backend_error.changed_list") from None
 
 
 def _busy() -> ToolError:
     """A change that meets a delivery under way is refused, never applied and then lost."""
-    return ToolError(errors.BUSY, "this schedule is being delivered right now; try again in a moment")
+    return refusal("busy")
 
 
 def _sync(old: Schedule, new: Schedule, deps: Deps) -> list[str]:

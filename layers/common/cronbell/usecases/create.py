@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core import errors, models, texts
 from cronbell.core.cron import CronSpec, next_fires, parse_recurring
 from cronbell.core.envelope import Context
-from cronbell.core.errors import ToolError
+from cronbell.core.errors import ToolError, refusal
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken
@@ -86,11 +86,7 @@ def _plan_once_or_hint(text: str, tz: ZoneInfo, deps: Deps, locale: str) -> When
             parse_recurring(text, deps.settings.min_interval_minutes, locale)
         except ToolError:
             raise err from None
-        raise ToolError(
-            errors.INVALID_TIME,
-            f"{text!r} repeats: send it as `cron` (or add `recurring: true`) to create a recurring reminder",
-            err.details,
-        ) from None
+        raise refusal("invalid_time.repeats", err.said_details, text=text) from None
 
 
 def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -101,10 +97,7 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
     check_agent_target(agent, channel, ctx, deps)
     timeout = args.timeout_seconds or 0
     if timeout > settings.agent_timeout_max_seconds:
-        raise ToolError(
-            errors.INVALID_ARGUMENTS,
-            f"timeout_seconds can be at most {settings.agent_timeout_max_seconds}",
-        )
+        raise refusal("invalid_arguments.timeout", limit=settings.agent_timeout_max_seconds)
     tz = resolve_timezone(args.timezone or ctx.timezone, settings.default_timezone)
     if args.cron_expr is not None:
         when = plan_recurring(args.cron_expr, tz, deps, locale, once=args.recurring is False)
@@ -130,13 +123,11 @@ def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> No
     """Agents only from the deployment's allowlist; answers only to this room or an allowed one."""
     settings = deps.settings
     if not agent or agent not in settings.agents:
-        known = ", ".join(sorted(settings.agents)) or "none configured"
-        raise ToolError(errors.UNKNOWN_AGENT, f"unknown agent {agent!r}; allowed: {known}")
+        if not settings.agents:
+            raise refusal("unknown_agent.none", agent=agent)
+        raise refusal("unknown_agent", agent=agent, known=", ".join(sorted(settings.agents)))
     if channel != ctx.room_id and channel not in settings.allowed_output_rooms:
-        raise ToolError(
-            errors.FORBIDDEN_CHANNEL,
-            "answers can go to this room or to a room the deployment allows as output",
-        )
+        raise refusal("forbidden_channel")
 
 
 def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
@@ -167,26 +158,19 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
         raise name_taken(schedule.name, taken) from None
     except Conflict as err:
         _undo(created, deps)
-        raise ToolError(errors.BACKEND_ERROR, "a conflicting schedule is being changed; try again") from err
+        raise refusal("backend_error.conflicting") from err
     except LimitReached:
         _undo(created, deps)
-        raise ToolError(
-            errors.LIMIT_REACHED,
-            f"this room already has {deps.settings.max_per_room} active schedules; delete one first",
-        ) from None
+        raise refusal("limit_reached", limit=deps.settings.max_per_room) from None
     except BackendError as err:
         _undo(created, deps)
         log.error("create failed, nothing kept", extra={"schedule_id": schedule.id, "error": str(err)})
-        raise ToolError(errors.BACKEND_ERROR, "the schedule could not be saved; nothing was created") from err
+        raise refusal("backend_error.not_created") from err
     return _answer(schedule, when, deps, locale, duplicate=False)
 
 
 def name_taken(name: str, taken: NameTaken) -> ToolError:
-    return ToolError(
-        errors.NAME_TAKEN,
-        f"another schedule of this room is named {name!r} ({taken.holder.id}); choose another name",
-        {"existing": taken.holder.id},
-    )
+    return refusal("name_taken", {"existing": taken.holder.id}, name=name, id=taken.holder.id)
 
 
 def _undo(names: list[str], deps: Deps) -> None:

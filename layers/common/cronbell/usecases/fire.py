@@ -11,20 +11,23 @@ An occurrence that is not delivered (paused, skipped, too late) is recorded as a
 claim. Every occurrence that reaches this function thus ends as exactly one run.
 A transient failure gives the claim back and raises, so Lambda's async retry runs again and,
 when retries run out, the event lands in the dead-letter queue. A permanent refusal by the chat
-platform is recorded as `delivery_failed` and not retried.
+platform is recorded as `delivery_failed` and not retried; it ends the schedule only when the room
+is gone or forbidden (or the schedule had no other run).
 """
 
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Any
 
 from cronbell.adapters.chat.base import ChatMessage, PermanentChatError, TransientChatError
 from cronbell.core import chat_text, models, runs, texts
-from cronbell.core.fire_event import FireEvent, StaticAction
+from cronbell.core.fire_event import FireEvent
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import AgentError, AgentTimeout, BackendError, Claim, Conflict, Finish, Outcome
@@ -36,7 +39,10 @@ log = logging.getLogger(__name__)
 UNKNOWN_GRACE_SECONDS = 90
 DELIVERY_MARGIN_SECONDS = 20  # a chat post with its retries, after any agent call
 HELD_POLL_SECONDS = 15  # how often a held slot is looked at again while it is waited out
+EARLY_SECONDS = 60  # Scheduler may invoke a target up to about a minute around its time
 Remaining = Callable[[], float]
+# a chat platform's refusal that means the room is gone or the bot may not post there (403/404)
+_ROOM_GONE = re.compile(r"\b(403|404)\b|M_FORBIDDEN|M_NOT_FOUND|channel_not_found|not_in_channel|is_archived")
 
 
 class RetryLater(Exception):
@@ -76,7 +82,7 @@ class _Delivery:
 def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60.0) -> dict[str, Any]:
     result: dict[str, Any] = {"schedule_id": event.schedule_id, "slot": event.slot}
     started = deps.now()
-    job = _static_job(event, event.static, deps) if event.static else _stored_job(event, deps)
+    job = _static_job(event, deps) if event.static else _stored_job(event, deps)
     if not isinstance(job, _Job):
         return {**result, **job}
     if job.kind == models.AGENT_CALL and not _agents_ready(deps):
@@ -110,11 +116,13 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
         raise
     outcome, detail = _fire_outcome(done)
     final = models.FIRED if one_shot else ""
-    if outcome == Outcome.DELIVERY_FAILED and schedule is not None:
+    # one failed run never ends a schedule that has more to come: only a room gone or forbidden does
+    ends = schedule is not None and outcome == Outcome.DELIVERY_FAILED and (one_shot or _ROOM_GONE.search(detail))
+    if ends:
         final = models.DELIVERY_FAILED
     _record(job, event, deps, done, late, outcome, detail, final)
     if outcome == Outcome.DELIVERY_FAILED:
-        if schedule is not None:
+        if ends and schedule is not None:
             _remove_orphans(schedule.scheduler_names, deps)
         return {**result, "outcome": outcome, "reason": detail}
     if outcome == Outcome.FAILED:
@@ -177,12 +185,19 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
     if schedule.status != models.ACTIVE:
         _remove_orphans(schedule.scheduler_names, deps)
         return {"outcome": Outcome.INACTIVE, "status": schedule.status}
+    if not _own_slot(schedule, event, deps.now()):
+        log.error("fire for a time that is not one of the schedule's own; nothing sent")
+        return {"outcome": Outcome.INVALID_INPUT}
     if event.slot in schedule.timing.skips:
         # a snooze moves its occurrence away by skipping it and adding a one-time entry
         reason = runs.SNOOZED if schedule.timing.snoozes else runs.SKIP_NEXT
         _record_undelivered(schedule, event, deps, runs.SKIPPED, reason, 0)
         return {"outcome": Outcome.SKIPPED}
     settings = deps.settings
+    if schedule.output_room != schedule.room_id and schedule.output_room not in settings.allowed_output_rooms:
+        log.error("output room no longer allowed (ALLOWED_OUTPUT_ROOMS); nothing sent")
+        deps.metric("ForbiddenChannel", 1)
+        return {"outcome": Outcome.FORBIDDEN_CHANNEL}
     return _Job(
         kind=schedule.kind,
         room_id=schedule.output_room,
@@ -200,10 +215,24 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
     )
 
 
-def _static_job(event: FireEvent, action: StaticAction, deps: Deps) -> _Job | dict[str, Any]:
-    """The job of a schedule declared in template.yaml, carried inline in its Input."""
-    if action.name not in deps.settings.static_schedules:
-        log.error("static Input names a schedule the template does not declare")
+def _own_slot(schedule: Schedule, event: FireEvent, now: datetime) -> bool:
+    """Whether the fire's scheduled time is one the schedule really has (a run_now's is the slot
+    run_now recorded) and not in the future: a hand-made Input cannot fire a schedule early.
+    Scheduler's and Lambda's retries carry the same scheduled time."""
+    slot = parse_iso(event.slot)
+    if slot > now + timedelta(seconds=EARLY_SECONDS):
+        return False
+    if event.manual:
+        return event.slot == schedule.last_manual_run
+    return schedule.timing.fires_at(slot)
+
+
+def _static_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
+    """The job of a schedule declared in template.yaml: what it runs and where it posts come from
+    the declaration, whatever else an Input says."""
+    action = deps.settings.static_schedules.get(event.static)
+    if action is None or event.room_id != action.room_id:
+        log.error("static Input that the template does not declare (name or room)")
         return {"outcome": Outcome.INVALID_INPUT}
     try:
         prompt = deps.prompt_file(action.prompt_template) if action.prompt_template else action.prompt
@@ -345,7 +374,7 @@ def _deliver(
         except AgentError as err:
             reason = runs.AGENT_TIMEOUT if isinstance(err, AgentTimeout) else runs.AGENT_ERROR
             verdict = runs.judge(runs.FAILED, streak, deps.settings.auto_pause_after if job.schedule else 0)
-            notice = _failure_notice(job, verdict, f"{reason}: {err.reason}")
+            notice = _failure_notice(job, verdict, f"{reason}: {texts.render(err.said, job.locale)}")
             if notice is not None:  # the room hears once, not every time
                 try:
                     _post(deps, notice, key, deadline)

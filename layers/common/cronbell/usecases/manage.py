@@ -4,15 +4,16 @@ room's own schedules."""
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from cronbell.core import errors, models, texts
+from cronbell.core import models, texts
 from cronbell.core.envelope import Context
-from cronbell.core.errors import ToolError
+from cronbell.core.errors import ToolError, refusal
 from cronbell.core.fire_event import manual_input
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Busy, Gone
+from cronbell.core.ports import BackendError, Busy, Conflict, Gone, TooSoon
 from cronbell.core.views import cron_view, describe, schedule_view
 from cronbell.usecases.answers import now_fields
 from cronbell.usecases.deps import Deps
@@ -84,17 +85,14 @@ def _named(ctx: Context, name: str, deps: Deps) -> Schedule | None:
         if s.name and s.name.casefold() == name.casefold() and s.status in models.LIVE_STATUSES
     ]
     if len(named) > 1:
-        raise ToolError(
-            errors.AMBIGUOUS,
-            f"{len(named)} schedules are named {name!r}; use an id",
-            {"candidates": [s.id for s in named]},
-        )
+        raise refusal("ambiguous", {"candidates": [s.id for s in named]}, count=len(named), name=name)
     return named[0] if named else None
 
 
 def _not_found(ref: str, found: Schedule | None) -> ToolError:
-    state = f" (it is {found.status})" if found else ""
-    return ToolError(errors.NOT_FOUND, f"no active schedule {ref!r} in this room{state}")
+    if found:
+        return refusal("not_found.status", ref=ref, status=found.status)
+    return refusal("not_found", ref=ref)
 
 
 def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -130,9 +128,7 @@ def _mark_deleted(ctx: Context, schedule_id: str, ref: str, deps: Deps) -> Sched
             return deps.store.delete(ctx.room_id, schedule_id, deps.now())
         except Busy:
             if waited >= BUSY_WAIT_SECONDS:
-                raise ToolError(
-                    errors.BACKEND_ERROR, "this schedule is being delivered right now; try again in a minute"
-                ) from None
+                raise refusal("backend_error.delivering") from None
             deps.sleep(0.5)
             waited += 0.5
         except Gone as gone:
@@ -140,7 +136,7 @@ def _mark_deleted(ctx: Context, schedule_id: str, ref: str, deps: Deps) -> Sched
                 return None
             raise _not_found(ref, gone.old) from None
         except BackendError as err:
-            raise ToolError(errors.BACKEND_ERROR, "the schedule could not be deleted; nothing changed") from err
+            raise refusal("backend_error.not_deleted") from err
 
 
 def remove_entries(schedule: Schedule, deps: Deps) -> list[str]:
@@ -160,15 +156,35 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     schedule = find(ctx, args.target, deps)
     if schedule.status != models.ACTIVE:
-        raise ToolError(errors.NOT_FOUND, f"{schedule.id} is {schedule.status}; resume it first")
+        raise refusal("not_found.not_running", id=schedule.id, status=schedule.status)
     if deps.start_fire is None:
-        raise ToolError(errors.INTERNAL_ERROR, "run_now is not configured in this deployment")
+        raise refusal("internal_error.run_now")
     now = deps.now()
     event = manual_input(schedule.room_id, schedule.id, iso_utc(now), f"run-now-{deps.new_id()}")
+    slot = event["scheduled_time"]
+    interval = timedelta(minutes=deps.settings.min_interval_minutes)
+    try:  # the fire accepts this slot as the schedule's own; one manual run per interval
+        deps.store.mark_manual_run(schedule, slot, iso_utc(now - interval))
+    except TooSoon as soon:
+        raise refusal(
+            "too_frequent.manual_run",
+            {"last_run": soon.last},
+            id=schedule.id,
+            last=soon.last,
+            minutes=deps.settings.min_interval_minutes,
+        ) from None
+    except Conflict:
+        raise refusal("not_found.no_longer_active", id=schedule.id) from None
+    except BackendError as err:
+        raise refusal("backend_error.not_started") from err
     try:
         deps.start_fire(event)
     except BackendError as err:
-        raise ToolError(errors.BACKEND_ERROR, "could not start the run") from err
+        try:
+            deps.store.unmark_manual_run(schedule, slot)
+        except BackendError:
+            log.warning("a manual run that did not start stays recorded", extra={"schedule_id": schedule.id})
+        raise refusal("backend_error.not_started") from err
     return {
         "result": {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]},
         "text": texts.say("run_started", locale, id=schedule.id, room=schedule.output_room),

@@ -133,7 +133,9 @@ def _mark_missed(schedule: Schedule, deps: Deps, report: Report) -> None:
         return
     due = texts.clock_text(schedule.timing.local_at, ZoneInfo(schedule.timezone))
     label = chat_text.display_name(schedule.user_id)
-    line = texts.say("missed", schedule.locale, user=label, due=due, text=schedule.body)
+    # an agent call is named, never quoted: its prompt may hold what the room must not read
+    what = schedule.text if schedule.kind == models.MESSAGE else (schedule.name or schedule.id)
+    line = texts.say("missed", schedule.locale, user=label, due=due, text=what)
     try:
         deps.chat().send(chat_text.notice_message(schedule.output_room, line), f"{schedule.id}-missed")
         report.notices += 1

@@ -6,9 +6,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from cronbell.core import errors, texts, validation
-from cronbell.core.envelope import Context, failure, parse_request, success
-from cronbell.core.errors import ToolError
+from cronbell.core import validation
+from cronbell.core.envelope import Context, parse_request, refused, success
+from cronbell.core.errors import ToolError, refusal
 from cronbell.core.ports import BackendError
 from cronbell.usecases import change, create, manage
 from cronbell.usecases.deps import Deps
@@ -41,16 +41,16 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
         request = parse_request(event)
         locale = request.context.locale or locale
         if request.tool not in USE_CASES:
-            raise ToolError(errors.UNKNOWN_TOOL, f"unknown tool {request.tool!r}; tools: {', '.join(USE_CASES)}")
+            raise refusal("unknown_tool", tool=request.tool, tools=", ".join(USE_CASES))
         args = validation.parse(request.tool, request.arguments)
         answer = USE_CASES[request.tool](args, request.context, deps)
         return success(answer["result"], answer["text"])
     except ToolError as err:
-        refusal = err
+        refused_by = err
     except BackendError:
         log.exception("AWS call failed")
-        refusal = ToolError(errors.BACKEND_ERROR, "the schedule store is not answering; try again shortly")
+        refused_by = refusal("backend_error")
     except Exception:  # never an unhandled error for the bot: log it, answer a stable code
         log.exception("tool failed")
-        refusal = ToolError(errors.INTERNAL_ERROR, "internal error; list the schedules to see what is in place")
-    return failure(refusal, texts.say("error", locale, message=refusal.message))
+        refused_by = refusal("internal_error")
+    return refused(refused_by, locale)

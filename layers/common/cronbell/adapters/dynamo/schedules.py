@@ -21,12 +21,13 @@ from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
 from cronbell.core import models
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, RoomCount
+from cronbell.core.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, RoomCount, TooSoon
 
 _COUNT_IN = "SET live = if_not_exists(live, :zero) + :one, rev = if_not_exists(rev, :zero) + :one"
 _COUNT_OUT = "SET live = if_not_exists(live, :one) - :one, rev = if_not_exists(rev, :zero) + :one"
 _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the rest is for races
 IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t)"
+_NO_RUN_SINCE = "attribute_not_exists(last_manual_run) OR last_manual_run <= :since"
 
 
 def _in_flight(item: dict[str, Any], now: datetime) -> bool:
@@ -157,7 +158,7 @@ class ScheduleTable(Table):
         Raises Busy, Conflict, Duplicate(existing id) or LimitReached."""
         room = new.room_id
         new.version = old.version + 1
-        fields = codec.schedule_fields(new)
+        fields = {k: v for k, v in codec.schedule_fields(new).items() if k != "last_manual_run"}
         names = {f"#f{i}": k for i, k in enumerate(fields)}
         values = {f":f{i}": v for i, v in enumerate(fields.values())}
         update = "SET " + ", ".join(f"#f{i} = :f{i}" for i in range(len(fields)))
@@ -214,6 +215,39 @@ class ScheduleTable(Table):
                 busy = _in_flight(err.response.get("Item") or {}, now)
                 raise (Busy(schedule.id) if busy else Conflict(schedule.id)) from err
             raise
+
+    def mark_manual_run(self, schedule: Schedule, slot: str, not_since: str) -> None:
+        """Record a run started by hand for `slot`, unless one was recorded after `not_since`: the
+        fire function accepts that slot as the schedule's own. It is kept apart from the
+        schedule's version (no change waits for it). Raises TooSoon, or Conflict when the
+        schedule is no longer active."""
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key=key(schedule.room_id, schedule_sk(schedule.id)),
+                UpdateExpression="SET last_manual_run = :slot",
+                ConditionExpression=f"#s = :active AND ({_NO_RUN_SINCE})",
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues=dump({":slot": slot, ":active": models.ACTIVE, ":since": not_since}),
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except AwsError as err:
+            if err.code != CONDITION_FAILED:
+                raise
+            old = load(err.response.get("Item") or {})
+            if old.get("status") == models.ACTIVE:
+                raise TooSoon(str(old.get("last_manual_run", ""))) from err
+            raise Conflict(schedule.id) from err
+
+    def unmark_manual_run(self, schedule: Schedule, slot: str) -> None:
+        """Forget a manual run that could not be started, unless another has been recorded since."""
+        self._db.update_item(
+            TableName=self._table,
+            Key=key(schedule.room_id, schedule_sk(schedule.id)),
+            UpdateExpression="SET last_manual_run = :previous",
+            ConditionExpression="last_manual_run = :slot",
+            ExpressionAttributeValues=dump({":slot": slot, ":previous": schedule.last_manual_run}),
+        )
 
     def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule:
         """Mark a live schedule deleted with one conditional write to its item, and return the

@@ -1,0 +1,342 @@
+"""Calendar phrases, read as a set of parts in any order, not phrase by phrase: a time of day, a part of
+the day, a relative day, a weekday, a day number or ordinal, a month, a year, a numeric date, "the last
+day of the month", "end of the day". Each part may appear once; anything left over that is not a
+filler word ("at", "on", "the", "el", "de", ...) makes the text unreadable, so nothing is guessed.
+
+Resolution (documented in docs/skill.md, stated in the answer when a default is used):
+  - no time of day: a part of the day takes its default hour (PART_HOURS), "end of the day" is
+    END_OF_DAY_HOUR, any other day is DEFAULT_HOUR;
+  - a relative day ("tomorrow") or "this morning" / "tonight" fixes the date; other parts must agree;
+  - otherwise the date is the first one, from today, whose time is still ahead and that agrees with
+    every part named (weekday and day number: the next date where both agree); "next <weekday>" is
+    never today; a full date with its year is taken as it is (a past one is refused as past);
+  - a numeric date follows the language: month/day in English, day/month in Spanish; one that only
+    reads the other way is refused with the reason;
+  - a night hour before 06:00 ("tonight at 1") is the next day's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from cronbell.core.clocks import (
+    MONTH_WORDS,
+    PERIOD_OF,
+    WEEKDAY_WORDS,
+    NoClockError,
+    Unreadable,
+    parse_clock,
+    parse_clock_in,
+    valid_date,
+    wall,
+)
+from cronbell.core.texts import Word, phrase, say
+
+DEFAULT_HOUR = 9  # a day named without a time of day
+PART_HOURS = {"morning": 9, "manana": 9, "afternoon": 15, "tarde": 15, "evening": 19, "night": 21, "noche": 21}
+END_OF_DAY_HOUR = 18
+# the hours a clock with its own am/pm or period may have within a named part of the day
+_PART_RANGES = {
+    "manana": range(4, 13),
+    "tarde": range(12, 22),
+    "noche": (*range(17, 24), *range(6)),
+    "madrugada": range(7),
+}
+SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 February within 8 years
+
+_WD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
+_MON = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
+_ORD = r"(?:st|nd|rd|th|º|o)"
+_NUM = r"(?<![\w:/.])"  # a number that is not part of a word, a time or a date
+_END = r"(?![\w:/])"
+_ORDINAL_WORDS = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+]
+_CLOCK = (
+    r"(?:(?:half|quarter) (?:past|to) )?\d{1,2}(?:[:.h]\d{2})?h?(?:\s?(?:am|pm))?"
+    r"(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}))?"
+    r"(?: (?:de la|por la|en la) (?:manana|tarde|noche|madrugada)| del mediodia)?"
+    r"(?: (?:en punto|o'?clock|horas|hrs))?"
+)
+_CLOCK_AT = r"(?:at about|at around|at|a las|a la|@|sobre las|hacia las|around|about|by)"
+_NAMED_CLOCK = r"(?:(?:at|a|al|a las) )?(?P<c>noon|midday|el mediodia|mediodia|midnight|la medianoche|medianoche)"
+_FILLERS = {"at", "on", "the", "of", "a", "las", "la", "el", "de", "del", "en", "por", "in", "around", "about"}
+_FILLERS |= {"sobre", "hacia", "by", "for", ","}
+
+
+@dataclass
+class _Parts:
+    clock: str | None = None  # the clock's text, read once the part of the day is known
+    part: str | None = None  # morning, tarde, ...
+    this_part: bool = False  # "this morning", "tonight", "esta tarde": today
+    offset: int | None = None  # today 0, tomorrow 1, the day after 2
+    weekday: int | None = None
+    next_week: bool = False  # "next friday": never today
+    day: int | None = None
+    month: int | None = None
+    year: int | None = None
+    last_day: bool = False
+    end_of_day: bool = False
+
+    def set(self, **values: object) -> None:
+        for name, value in values.items():
+            if getattr(self, name) not in (None, False):
+                raise Unreadable(phrase("reason.twice"))
+            setattr(self, name, value)
+
+    def names_a_day(self) -> bool:
+        return any(getattr(self, f.name) not in (None, False) for f in fields(self) if f.name not in ("clock",))
+
+
+_HOUR_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5,
+    "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10, "once": 11, "doce": 12,
+}  # fmt: skip
+_HOUR_WORD = "|".join(_HOUR_WORDS)
+_MINUTE_WORDS = {"fifteen": 15, "thirty": 30, "forty-five": 45, "forty five": 45, "oh five": 5}
+
+
+def _clock_words(t: str) -> str:
+    """Hours in words where they can only be a time of day: 'at ten thirty' -> 'at 10:30',
+    'a las nueve y media' -> 'a las 9 y media', 'seven pm' -> '7 pm', 'half past ten' -> 'half past 10'."""
+    before = r"(?:at|a las|a la|@|around|about|by|sobre las|hacia las|past|to)"
+    after = r"(?:am|pm|o'?clock|in the|de la|por la|y media|y cuarto|menos cuarto|en punto)"
+    t = re.sub(rf"\b({before}) ({_HOUR_WORD})\b", lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}", t)
+    t = re.sub(rf"\b({_HOUR_WORD}) (?={after}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
+    minutes = "|".join(_MINUTE_WORDS)
+    return re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
+
+
+def _prepare(t: str) -> str:
+    """Ordinal words to digits, hours in words to digits, 'noonish' to 'noon', '9a' to '9am', 'dec.' to
+    'dec'."""
+    t = _clock_words(t)
+    t = re.sub(r"\b(twenty|thirty)[- ](first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b",
+               lambda m: f"{(20 if m[1] == 'twenty' else 30) + _ORDINAL_WORDS.index(m[2]) + 1}th", t)  # fmt: skip
+    t = re.sub(r"\bthirtieth\b", "30th", t)
+    t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: f"{_ORDINAL_WORDS.index(m[1]) + 1}th", t)
+    t = re.sub(r"\bprimero\b", "1", t)
+    t = re.sub(r"\b12 (noon|midnight)\b|\b(noon)ish\b", lambda m: m[1] or m[2], t)
+    t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
+    return re.sub(rf"\b({_MON})\.", r"\1", t)
+
+
+def _take(s: str, pattern: str, marker: str, read: object) -> str:
+    """Replace every match of `pattern` in `s` with `marker`, after `read(match)` accepts it (a reader
+    that returns False leaves that match in place)."""
+    out, last = [], 0
+    for match in re.finditer(pattern, s):
+        if read(match) is False:  # type: ignore[operator]
+            continue
+        out.append(s[last : match.start()] + f" {marker} ")
+        last = match.end()
+    return re.sub(r" +", " ", "".join(out) + s[last:])
+
+
+def _parts(t: str, language: str) -> _Parts | None:
+    p = _Parts()
+    s = f" {_prepare(t)} "
+    position = r"\d{1,2}" + _ORD + r"|last|primer|primero|segundo|tercer|tercero|cuarto|quinto|ultimo"
+    if re.search(rf"{_NUM}(?:{position}) (?:{_WD}) (?:of|de|del|in|en)\b", s):  # "the 1st monday of june"
+        raise Unreadable(phrase("reason.position"))
+
+    def numeric(m: re.Match[str]) -> None:
+        a, b = int(m["a"]), int(m["b"])
+        year = int(m["y"]) if m["y"] else None
+        year = year + 2000 if year is not None and year < 100 else year
+        month, day = (a, b) if language == "en" else (b, a)
+        if not 1 <= month <= 12 or not 1 <= day <= 31:
+            raise Unreadable(phrase("reason.numeric_order", text=m[0].strip()))
+        p.set(day=day, month=month, year=year)
+
+    def iso(m: re.Match[str]) -> None:
+        p.set(year=int(m["y"]), month=int(m["mo"]), day=int(m["d"]))
+
+    def clock(m: re.Match[str]) -> bool:
+        text, at = m["c"], m["at"]
+        marked = at or re.search(r"[:.h]|am|pm|de la|por la|en la|del|y |menos|o'?clock|horas|hrs|half|quarter", text)
+        if not marked or parse_clock(text) is None or p.clock is not None:
+            return False
+        p.set(clock=text)
+        return True
+
+    def named(m: re.Match[str]) -> None:
+        p.set(clock=m["c"])
+
+    def relative(days: int) -> object:
+        return lambda m: p.set(offset=days)
+
+    def weekday(m: re.Match[str]) -> None:
+        p.set(weekday=WEEKDAY_WORDS[m["wd"]])
+        if m["pre"] in ("next", "coming", "this coming", "proximo", "el proximo") or m["post"]:
+            p.set(next_week=True)
+
+    def month(m: re.Match[str]) -> None:
+        p.set(month=MONTH_WORDS[m["mon"]])
+
+    def day(m: re.Match[str]) -> None:
+        number = int(m["d"])
+        if not 1 <= number <= 31:
+            raise Unreadable(phrase("reason.no_such_day"))
+        p.set(day=number)
+
+    def year(m: re.Match[str]) -> None:
+        p.set(year=int(m["y"]))
+
+    steps: list[tuple[str, str, object]] = [
+        (rf"{_NUM}(?P<y>\d{{4}})[-/.](?P<mo>\d{{1,2}})[-/.](?P<d>\d{{1,2}}){_END}", "<d>", iso),
+        (rf"{_NUM}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?P<y>\d{{4}}|\d{{2}}))?{_END}", "<d>", numeric),
+        (rf"{_NUM}(?P<a>\d{{1,2}})[-.](?P<b>\d{{1,2}})[-.](?P<y>\d{{4}}){_END}", "<d>", numeric),
+        (
+            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)\b|\beod\b"
+            r"|\b(?:al |a |para el )?(?:final|fin) del dia\b",
+            "<e>",
+            lambda m: p.set(end_of_day=True),
+        ),
+        (
+            r"\b(?:on )?the last day of (?:the |this )?month\b|\b(?:el )?ultimo dia del mes\b",
+            "<d>",
+            lambda m: p.set(last_day=True),
+        ),
+        (rf"\b{_NAMED_CLOCK}\b", "<c>", named),
+        (rf"(?:\b(?P<at>{_CLOCK_AT}) )?{_NUM}(?P<c>{_CLOCK}){_END}", "<c>", clock),
+        (
+            r"\b(?P<this>tonight)\b|\b(?P<this2>this|esta) (?P<p>morning|afternoon|evening|night|manana|tarde|noche)\b",
+            "<p>",
+            lambda m: p.set(part=m["p"] or "night", this_part=True),
+        ),
+        (
+            r"\b(?:in the|during the|por la|de la|en la|a la|at) (?P<p>morning|afternoon|evening|night|manana|tarde"
+            r"|noche|madrugada)\b|\b(?P<p2>morning|afternoon|evening|night|tarde|noche|madrugada)\b",
+            "<p>",
+            lambda m: p.set(part=m["p"] or m["p2"]),
+        ),
+        (r"\b(?:the )?day after tomorrow\b|\bpasado manana\b", "<r>", relative(2)),
+        (r"\btomorrow\b|\bmanana\b", "<r>", relative(1)),
+        (r"\btoday\b|\bhoy\b", "<r>", relative(0)),
+        (
+            rf"\b(?:(?P<pre>next|this coming|coming|this|el proximo|proximo|este) )?(?P<wd>{_WD})\b"
+            r"(?: (?P<post>que viene|proximo))?",
+            "<w>",
+            weekday,
+        ),
+        (rf"\b(?P<mon>{_MON})\b", "<m>", month),
+        (rf"<m>,? (?:the )?(?P<d>\d{{1,2}}){_ORD}?{_END}", "<m> <d>", day),
+        (rf"{_NUM}(?P<d>\d{{1,2}}){_ORD}? (?:of |de )?<m>", "<d> <m>", day),
+        (rf"<w>,? (?:the |el )?(?P<d>\d{{1,2}}){_ORD}?{_END}", "<w> <d>", day),
+        (rf"{_NUM}(?P<d>\d{{1,2}}){_ORD}{_END}", "<d>", day),
+        (rf"\b(?:el (?:dia )?|dia )(?P<d>\d{{1,2}}){_END}", "<d>", day),
+        (rf"{_NUM}(?P<y>(?:19|2\d)\d\d){_END}", "<y>", year),
+    ]
+    for pattern, marker, read in steps:
+        s = _take(s, pattern, marker, read)
+    if p.clock is None and (p.offset is not None or p.part is not None):  # "tomorrow 9"
+        s = _take(s, rf"{_NUM}(?P<c>\d{{1,2}}){_END}", "<c>", lambda m: p.set(clock=m["c"]))
+    left = [w for w in re.split(r"[\s,]+", s) if w and w not in _FILLERS and not re.fullmatch(r"<\w>", w)]
+    if left or not (p.clock or p.names_a_day()):
+        return None
+    return p
+
+
+def _hour_and_minute(p: _Parts, language: str, notes: list[str]) -> tuple[int, int]:
+    if p.clock is not None:
+        period = "madrugada" if p.part == "madrugada" else PERIOD_OF.get(p.part or "")
+        got = parse_clock_in(p.clock, period) if period else parse_clock(p.clock)
+        if got is None:
+            raise Unreadable(phrase("reason.no_clock"))
+        if period and got[0] not in _PART_RANGES[period]:  # "9 de la mañana" "de la tarde"
+            raise Unreadable(phrase("reason.twice"))
+        return got
+    if p.end_of_day:
+        hour = END_OF_DAY_HOUR
+    elif p.part is not None:
+        if p.part not in PART_HOURS:
+            raise NoClockError(p.part)
+        hour = PART_HOURS[p.part]
+    else:
+        hour = DEFAULT_HOUR
+    notes.append(say("default_hour", language, clock=f"{hour:02d}:00"))
+    return hour, 0
+
+
+def _fits(p: _Parts, d: date) -> bool:
+    return (
+        (p.day is None or d.day == p.day)
+        and (p.month is None or d.month == p.month)
+        and (p.year is None or d.year == p.year)
+        and (p.weekday is None or d.weekday() == p.weekday)
+        and (not p.last_day or (d + timedelta(days=1)).day == 1)
+    )
+
+
+def _mismatch(p: _Parts) -> Unreadable:
+    if p.weekday is not None:
+        return Unreadable(phrase("reason.weekday_mismatch", weekday=Word("weekdays", p.weekday)))
+    return Unreadable(phrase("reason.no_such_day"))
+
+
+def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
+    today = now_local.date()
+    if p.offset is not None or p.this_part or (p.end_of_day and p.weekday is None and p.day is None):
+        d = today + timedelta(days=p.offset or 0)
+        if not _fits(p, d):
+            raise _mismatch(p)
+        return d
+    if p.year is not None and p.month is not None and p.day is not None:
+        if not valid_date(p.year, p.month, p.day):
+            raise Unreadable(phrase("reason.no_such_day"))
+        d = date(p.year, p.month, p.day)
+        if not _fits(p, d):
+            raise _mismatch(p)
+        return d
+    if (p.month is not None or p.year is not None) and p.day is None and not p.last_day:
+        raise Unreadable(phrase("reason.day_missing"))
+    if p.month is not None and p.weekday is not None:
+        # "tuesday december 8": the date is December 8's next one; the weekday only confirms it
+        d = _date(replace(p, weekday=None), hm, now_local)
+        if d.weekday() != p.weekday:
+            raise _mismatch(p)
+        return d
+    start = today + timedelta(days=1 if p.next_week else 0)
+    for ahead in range(SEARCH_DAYS):
+        d = start + timedelta(days=ahead)
+        if _fits(p, d) and (d, hm) > (today, (now_local.hour, now_local.minute)):
+            return d
+    raise _mismatch(p)
+
+
+def read_calendar(t: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
+    """The instant a calendar phrase names, or None when it is not one (see the module's rules)."""
+    p = _parts(t, language)
+    if p is None:
+        return None
+    hour, minute = _hour_and_minute(p, language, notes)
+    d = _date(p, (hour, minute), now_local)
+    if p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6:
+        d += timedelta(days=1)  # "tonight at 1" is after midnight
+    if p.month is not None and p.year is None and d.year > now_local.year:
+        notes.append(say("note.no_year", language, year=d.year))
+    return wall(datetime(d.year, d.month, d.day, hour, minute), tz, language, notes)

@@ -1,0 +1,46 @@
+"""One catalog of texts per language: `<language>.py` here holds TEXTS (key -> `str.format` template) and
+LISTS (key -> a sequence of words). Every sentence cronbell says comes from these catalogs; adding a
+language is adding one module with the same keys (tests/unit/test_catalog.py checks it).
+
+A catalog is imported the first time a text in its language is needed, never at start."""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
+from types import ModuleType
+
+DEFAULT = "en"
+
+
+@lru_cache(maxsize=64)  # a locale comes from the caller's context: keep only a few
+def language(locale: str | None) -> str:
+    """The catalog for a locale: its primary subtag ("es-MX", "es_ES" -> "es") when a catalog exists,
+    else the default. The only place a locale is read."""
+    primary = re.split(r"[-_.@]", (locale or "").strip().lower(), maxsplit=1)[0]
+    if primary.isascii() and primary.isalpha() and importlib.util.find_spec(f"{__name__}.{primary}") is not None:
+        return primary
+    return DEFAULT
+
+
+@cache
+def _module(lang: str) -> ModuleType:
+    return importlib.import_module(f"{__name__}.{lang}")
+
+
+def texts(lang: str) -> Mapping[str, str]:
+    return _module(lang).TEXTS
+
+
+def lists(lang: str) -> Mapping[str, Sequence[str]]:
+    return _module(lang).LISTS
+
+
+def available() -> list[str]:
+    """Every language with a catalog (read by tests, not at run time)."""
+    import pkgutil
+
+    return sorted(info.name for info in pkgutil.iter_modules(__path__))

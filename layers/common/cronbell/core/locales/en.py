@@ -1,0 +1,284 @@
+"""English: every sentence cronbell says. Keys are shared by every catalog; values are `str.format`
+templates whose fields every catalog uses alike."""
+
+from __future__ import annotations
+
+TEXTS: dict[str, str] = {
+    # --- tool answers ---
+    "created": "Scheduled {what} {id}: {description}. Next: {next}. Now it is {now}.",
+    "duplicate": "An identical schedule already exists ({id}): {description}. Next: {next}. Now it is {now}.",
+    "listed": "{count} schedule(s) in this room. Now it is {now}.",
+    "listed_none": "No schedules in this room. Now it is {now}.",
+    "deleted": "Deleted {id} ({description}). Now it is {now}.",
+    "run_started": "Running {id} now; its result will be posted in {room}.",
+    "error": "Could not do that: {message}",
+    "updated": "Updated {id}: {description}. Next: {next}. Now it is {now}.",
+    "paused": "Paused {id}; it will not fire until resumed. Now it is {now}.",
+    "resumed": "Resumed {id}: {description}. Next: {next}. Now it is {now}.",
+    "skipped": "The occurrence at {skipped} of {id} will be skipped. Next: {next}. Now it is {now}.",
+    "snoozed": "Snoozed {id} to {next}. Now it is {now}.",
+    "never": "no further fire",
+    "reminder": "reminder",
+    "agent_call": "agent call",
+    "default_hour": "No time of day given: taken as {clock}.",
+    # --- chat messages and notices ---
+    "missed": "⏰ Missed reminder for {user} (it was due {due}): {text}",
+    "chat.reminder": "Reminder",
+    "chat.task": "Scheduled task",
+    "chat.agent_failed": "⚠️ {label}: {reason}",
+    "agent.timeout": "the agent did not answer within {seconds} s",
+    "agent.unreachable": "the agent could not be reached ({error})",
+    "agent.unknown": "agent {agent!r} is not in this deployment's allowlist",
+    "agent.failed": "the agent failed",
+    "agent.unexpected_shape": "the agent answered in an unexpected shape",
+    "agent.not_json": "the agent's answer was not JSON",
+    # --- refusals: "error.<code>[.<variant>]", one or more per error code ---
+    "error.invalid_request": "the event must be a JSON object {{tool, arguments, context}}",
+    "error.invalid_request.tool": "`tool` must be a non-empty string",
+    "error.invalid_request.unreadable": "the event could not be read",
+    "error.missing_context": "`context` with room_id and user_id is required",
+    "error.missing_context.required": "context.{name} is required (set by the bot, not the model)",
+    "error.missing_context.printable": "context.{name} must be a short printable string",
+    "error.unknown_tool": "unknown tool {tool!r}; tools: {tools}",
+    "error.invalid_arguments": "{problems}",
+    "error.invalid_arguments.not_json": "`arguments` is text that is not valid JSON",
+    "error.invalid_arguments.too_deep": "`arguments` is nested too deeply",
+    "error.invalid_arguments.not_object": "`arguments` must be a JSON object",
+    "error.invalid_arguments.prompt_not_message": "this is an agent call: change its `prompt`, not `message`",
+    "error.invalid_arguments.message_not_prompt": "this is a reminder: change its `message`, not `prompt`",
+    "error.invalid_arguments.agent_call_only": "`{field}` applies to agent calls (cron_create) only",
+    "error.invalid_arguments.timeout": "timeout_seconds can be at most {limit}",
+    "error.too_long": "{problems}",
+    "error.invalid_time": "Cannot read the time {text!r}. Accepted forms: {forms}.",
+    "error.invalid_time.because": "Cannot read the time {text!r}: {reason}. Accepted forms: {forms}.",
+    "error.invalid_time.repeats": (
+        "{text!r} repeats: send it as `cron` (or add `recurring: true`) to create a recurring reminder"
+    ),
+    "error.time_in_past": "That time ({when}) is in the past: it is now {now}.",
+    "error.time_in_past.new_zone": "that wall-clock time has already passed in the new zone",
+    "error.time_in_past.while_paused": "its time passed while it was paused; use snooze_reminder to set a new one",
+    "error.time_in_past.already": "that is already past",
+    "error.invalid_cron": (
+        "Cannot read the schedule {source!r}: {reason}. Use five-field cron "
+        "(MIN HOUR DAY-OF-MONTH MONTH DAY-OF-WEEK, e.g. '0 9 * * 1-5'), a macro "
+        "(@hourly @daily @weekly @monthly @yearly) or a phrase such as 'every day at 9', "
+        "'every monday at 10', 'every weekday at 8', 'every 15 minutes', 'the last friday of every month at 17:00', "
+        "'the last day of every month at 9'; cron also takes L (last day of the month), 1#1 (first Monday) and "
+        "L5 (last Friday)."
+    ),
+    "error.never_fires": "The schedule {source!r} never fires: those days do not exist in those months.",
+    "error.too_frequent": "The schedule {source!r} fires only {gap} min apart; the minimum interval is {minimum} min.",
+    "error.too_frequent.manual_run": (
+        "{id} was run by hand at {last}; run_now runs one schedule at most once every {minutes} minutes"
+    ),
+    "error.invalid_timezone": (
+        "Unknown time zone {zone!r}: use an IANA name such as 'Europe/Madrid' or 'America/New_York'."
+    ),
+    "error.limit_reached": "this room already has {limit} active schedules; delete one first",
+    "error.limit_reached.change": "this room is at its limit of active schedules",
+    "error.not_found": "no active schedule {ref!r} in this room",
+    "error.not_found.status": "no active schedule {ref!r} in this room (it is {status})",
+    "error.not_found.deleted": "{id} was deleted",
+    "error.not_found.not_running": "{id} is {status}; resume it first",
+    "error.not_found.no_longer_active": "{id} is no longer active",
+    "error.ambiguous": "{count} schedules are named {name!r}; use an id",
+    "error.duplicate": "an identical schedule already exists: {id}",
+    "error.invalid_state": "{id} is already paused",
+    "error.invalid_state.not_paused": "{id} is not paused",
+    "error.invalid_state.skip_one_shot": "skip_next applies to active recurring schedules; delete a one-shot",
+    "error.invalid_state.nothing_to_skip": "it has no coming occurrence to skip",
+    "error.invalid_state.nothing_to_snooze": "{id} is {status}: it has no coming occurrence to snooze",
+    "error.unknown_agent": "unknown agent {agent!r}; allowed: {known}",
+    "error.unknown_agent.none": "unknown agent {agent!r}; allowed: none configured",
+    "error.busy": "this schedule is being delivered right now; try again in a moment",
+    "error.name_taken": "another schedule of this room is named {name!r} ({id}); choose another name",
+    "error.forbidden_channel": "answers can go to this room or to a room the deployment allows as output",
+    "error.backend_error": "the schedule store is not answering; try again shortly",
+    "error.backend_error.delivering": "this schedule is being delivered right now; try again in a minute",
+    "error.backend_error.not_deleted": "the schedule could not be deleted; nothing changed",
+    "error.backend_error.not_started": "could not start the run",
+    "error.backend_error.changed_meanwhile": "it was changed meanwhile; try again",
+    "error.backend_error.changed_list": "it was changed meanwhile; list and try again",
+    "error.backend_error.not_saved_change": "the change could not be saved; nothing was changed",
+    "error.backend_error.conflicting": "a conflicting schedule is being changed; try again",
+    "error.backend_error.not_created": "the schedule could not be saved; nothing was created",
+    "error.internal_error": "internal error; list the schedules to see what is in place",
+    "error.internal_error.run_now": "run_now is not configured in this deployment",
+    # refusals of the inbound adapters (Bedrock Agents action groups, AgentCore Gateway targets)
+    "error.invalid_request.no_function": (
+        "the event has no `function`: only action groups defined with function details are supported"
+    ),
+    "error.invalid_request.parameters": "`parameters` must be a list of {{name, type, value}}",
+    "error.invalid_request.parameter_name": "every parameter needs a `name`",
+    "error.invalid_request.tool_name": "the client context's {field} is empty",
+    "error.invalid_arguments.parameter": "parameter `{name}` ({kind}): {value!r} {why}",
+    "error.invalid_arguments.given_twice": "parameter `{name}` was given twice",
+    "error.invalid_arguments.both_ways": "`{name}` was given both as a parameter and in `{options}`",
+    "error.missing_context.session": (
+        "sessionAttributes lacks {missing}: the bot's code must set room_id and user_id "
+        "in InvokeAgent's sessionState.sessionAttributes"
+    ),
+    "error.missing_context.user_not_pinned": "MCP_ROOM_ID is set but MCP_USER_ID is not: set both",
+    "error.missing_context.headers_missing": (
+        "the X-Cronbell-Room-Id and X-Cronbell-User-Id headers did not arrive: allowlist them in the "
+        "target's metadataConfiguration.allowedRequestHeaders and send them from the bot's MCP client"
+    ),
+    "error.missing_context.not_configured": (
+        "this gateway target passes no trusted room and user. Configure one: set MCP_ROOM_ID and MCP_USER_ID "
+        "on the function (one target per room), or allowlist X-Cronbell-Room-Id and X-Cronbell-User-Id in the "
+        "target's metadataConfiguration.allowedRequestHeaders, have the bot's MCP client send them, and set "
+        "MCP_TRUST_PROPAGATED_HEADERS=true on the function"
+    ),
+    # --- problems with arguments, field by field (English as the reference models say it) ---
+    "problem": "{where}: {what}",
+    "problem.as_given": "{text}",
+    "problem.or": " or ",
+    "problem.not_unicode": "Input should be a valid string, unable to parse raw data as a unicode string",
+    "problem.one_of": "Input should be {allowed}",
+    "problem.string": "Input should be a valid string",
+    "problem.min_length_one": "String should have at least {n} character",
+    "problem.min_length": "String should have at least {n} characters",
+    "problem.max_length_one": "String should have at most {n} character",
+    "problem.max_length": "String should have at most {n} characters",
+    "problem.boolean": "Input should be a valid boolean",
+    "problem.integer": "Input should be a valid integer",
+    "problem.at_least": "Input should be greater than or equal to {n}",
+    "problem.at_most": "Input should be less than or equal to {n}",
+    "problem.list": "Input should be a valid list",
+    "problem.max_items": "List should have at most {n} items after validation, not {count}",
+    "problem.required": "Field required",
+    "problem.key_type": "Keys should be strings",
+    "problem.extra": "Extra inputs are not permitted",
+    # cross-field rules: "rule.<rule>.<fields>", the same words as the contract's rules
+    "rule.exactly_one.time.cron": "give exactly one of `time` (once) or `cron` (recurring)",
+    "rule.refused_with.recurring.cron": "`cron` is recurring; use `time` for a one-shot reminder",
+    "rule.exactly_one.cron_expr.fire_at": "give exactly one of `cron_expr` (recurring) or `fire_at` (RFC3339, once)",
+    "rule.refused_with.recurring.fire_at": "`fire_at` runs once; use `cron_expr` for a recurring job",
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name": (
+        "give at least one field to change: message, prompt, time, cron, timezone, target_agent, channel, name"
+    ),
+    "rule.at_most_one.time.cron": "give `time` (once) or `cron` (recurring), not both",
+    "rule.exactly_one.minutes.until": "give exactly one of `minutes` or `until`",
+    # --- reasons inside refusals ---
+    "reason.not_whole_number": "is not a whole number",
+    "reason.not_a_number": "is not a number",
+    "reason.not_finite": "is not a finite number",
+    "reason.not_boolean": "is not true or false",
+    "reason.not_list": "is not a list",
+    "reason.not_json": "is not valid JSON ({error}); send an object such as {example}",
+    "reason.not_an_object": "is not a JSON object such as {example}",
+    "reason.given_twice": "given twice",
+    "reason.empty": "empty",
+    "reason.no_clock": "a time of day is missing",
+    "reason.too_far": "too far ahead",
+    "reason.numeric_order": "{text!r} is not a month/day date; write the month as a word",
+    "reason.weekday_mismatch": "that date is not a {weekday}",
+    "reason.no_such_day": "there is no such day",
+    "reason.twice": "it names a day or a time twice",
+    "reason.position": "a weekday's place in a month (the first monday of june) is not read as a date",
+    "reason.day_missing": "name the day of the month too",
+    # the declared type of a Bedrock parameter, named in its refusal
+    "type.integer": "integer",
+    "type.number": "number",
+    "type.boolean": "boolean",
+    "type.array": "array",
+    "type.json_object": "JSON object",
+    "cron.unknown_macro": "unknown macro {macro!r}",
+    "cron.eventbridge": "that is EventBridge syntax, give standard five-field cron",
+    "cron.unreadable": "not a cron expression or a known phrase",
+    "cron.hours_divide": "every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12); use cron for other cycles",
+    "cron.minutes_divide": "every N minutes needs N to divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); use cron",
+    "cron.not_a_value": "{token!r} is not a valid {field} value",
+    "cron.out_of_range": "{field} {value} is out of range {lo}-{hi}",
+    "cron.bad_item": "{item!r} is not a valid {field} item",
+    "cron.bad_step": "step {step!r} in the {field} field must be 1-99",
+    "cron.question_mark": "'?' is only allowed alone in a day field",
+    "cron.backwards": "range {range} in the {field} field goes backwards",
+    "cron.field_count": "expected exactly five fields, got {count}",
+    "cron.position_field": "{item!r} in the {field} field needs * in the other day field",
+    "field.minute": "minute",
+    "field.hour": "hour",
+    "field.day_of_month": "day-of-month",
+    "field.month": "month",
+    "field.day_of_week": "day-of-week",
+    # --- notes in answers ---
+    "note.nonexistent": "{wall} does not exist in {zone} (clocks go forward); using {clock} ({offset}) instead.",
+    "note.ambiguous": "{wall} happens twice in {zone} (clocks go back); using the first one ({offset}).",
+    "note.second_occurrence": "{wall} happens twice in {zone}; this is the second one ({offset}).",
+    "note.no_year": "No year given: taken as {year}.",
+    "note.dst_forward_one": (
+        "On {day} clocks in {zone} go forward from {old} to {new}: the {clocks} run does not happen that day "
+        "(Scheduler skips a local time that does not exist)."
+    ),
+    "note.dst_forward_many": (
+        "On {day} clocks in {zone} go forward from {old} to {new}: the runs at {clocks} do not happen that day "
+        "(Scheduler skips a local time that does not exist)."
+    ),
+    "note.dst_back_one": (
+        "On {day} clocks in {zone} go back from {new} to {old}: {clocks} happens twice and the schedule runs "
+        "once, at the first occurrence ({offset})."
+    ),
+    "note.dst_back_many": (
+        "On {day} clocks in {zone} go back from {new} to {old}: {clocks} happen twice and each runs "
+        "once, at the first occurrence ({offset})."
+    ),
+    # --- previews ---
+    "now": "{weekday} {date} {clock} ({zone}, {offset})",
+    "preview.and": " and ",
+    "preview.at": "at {date} {clock} ({zone})",
+    "preview.at_one": "at {date} {clock} ({zone})",
+    "preview.at_clocks": "at {clocks}",
+    "preview.at_clocks_one": "at {clocks}",
+    "preview.every_minute": "every minute",
+    "preview.every_n_minutes": "every {n} minutes",
+    "preview.on_the_hour": "on the hour",
+    "preview.at_minute": "at minute {listed}",
+    "preview.at_minutes": "at minutes {listed}",
+    "preview.every_hour": "every hour {minutes}",
+    "preview.every_n_hours": "every {n} hours {minutes}",
+    "preview.between": "{minutes} between {first} and {last}",
+    "preview.during_hours": "{minutes} during hours {hours}",
+    "preview.monday_to_friday": "every weekday (Monday to Friday)",
+    "preview.every_day_from_to": "every day from {first} to {last}",
+    "preview.from_to": "{first} to {last}",
+    "preview.on_weekday": "every {days}",
+    "preview.on_weekdays": "every {days}",
+    "preview.yearly": "every year on {day} {month}",
+    "preview.of_every_month": "of every month",
+    "preview.of_months": "of {months}",
+    "preview.on_day": "on day {days} {where}",
+    "preview.on_days": "on days {days} {where}",
+    "preview.in_months": " in {months}",
+    "preview.every_day": "every day",
+    "preview.last_day": "on the last day {where}",
+    "preview.nth_weekday": "on the {nth} {weekday} {where}",
+    # --- runs ---
+    "run_failing": "⚠️ {name} failed ({reason}). Further failures will not be announced until it works again.",
+    "run_recovered": "✅ {name} works again.",
+    "run_paused": "⏸️ {name} failed {count} times in a row and is paused. Resume it with resume_reminder {id}.",
+    "late_note": "(late: it was due {due})",
+    "history": "{count} run(s) of {id}, newest first. Now it is {now}.",
+}
+
+LISTS: dict[str, tuple[str, ...]] = {
+    # Monday first, as date.weekday() counts
+    "weekdays": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),
+    "weekdays_every": ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"),  # after "every"
+    "months": (
+        "January", "February", "March", "April", "May", "June",
+        "July", "August", "September", "October", "November", "December",
+    ),
+    "ordinals": ("first", "second", "third", "fourth", "fifth", "last"),
+    "accepted_forms": (
+        "2026-12-31T23:59:00Z (RFC3339 with an offset)",
+        "2026-12-31 23:59 / 2026-12-31",
+        "23:59 (today, or tomorrow if already past) / 7:56 pm / 3 p.m. / 9a / noon",
+        "in 30 minutes / in an hour / in two weeks / in 90 seconds / 30 minutes later / in 2 years",
+        "tomorrow at 9 / tomorrow at 9:30am / today at 18:00 / the day after tomorrow at 9",
+        "next monday at 10 / monday at 10 / friday / tuesday the 8th at 9",
+        "december 1 at 9 / dec 1st 2026 at 9 / the 5th at 9 / 12/24 8pm (month/day)",
+        "tomorrow morning / this afternoon / tonight at 8 / end of the day / the last day of the month at 9",
+        "in 3 days at 9 (a day without a time: 09:00; morning 09:00, afternoon 15:00, evening 19:00, "
+        "night 21:00, end of the day 18:00)",
+    ),
+}  # fmt: skip

@@ -1,0 +1,299 @@
+"""Español: las mismas claves y los mismos campos que el catálogo inglés."""
+
+from __future__ import annotations
+
+TEXTS: dict[str, str] = {
+    # --- respuestas de las herramientas ---
+    "created": "Programado {what} {id}: {description}. Próximo: {next}. Ahora son las {now}.",
+    "duplicate": "Ya existe uno idéntico ({id}): {description}. Próximo: {next}. Ahora son las {now}.",
+    "listed": "{count} programación(es) en esta sala. Ahora son las {now}.",
+    "listed_none": "No hay programaciones en esta sala. Ahora son las {now}.",
+    "deleted": "Eliminado {id} ({description}). Ahora son las {now}.",
+    "run_started": "Ejecutando {id} ahora; el resultado se publicará en {room}.",
+    "error": "No se pudo hacer: {message}",
+    "updated": "Actualizado {id}: {description}. Próximo: {next}. Ahora son las {now}.",
+    "paused": "Pausado {id}; no se ejecutará hasta reanudarlo. Ahora son las {now}.",
+    "resumed": "Reanudado {id}: {description}. Próximo: {next}. Ahora son las {now}.",
+    "skipped": "Se omitirá la ejecución de {id} del {skipped}. Próximo: {next}. Ahora son las {now}.",
+    "snoozed": "Pospuesto {id} hasta {next}. Ahora son las {now}.",
+    "never": "sin más ejecuciones",
+    "reminder": "recordatorio",
+    "agent_call": "llamada al agente",
+    "default_hour": "Sin hora del día: se entiende las {clock}.",
+    # --- mensajes del chat y avisos ---
+    "missed": "⏰ Recordatorio perdido para {user} (era para {due}): {text}",
+    "chat.reminder": "Recordatorio",
+    "chat.task": "Tarea programada",
+    "chat.agent_failed": "⚠️ {label}: {reason}",
+    "agent.timeout": "el agente no respondió en {seconds} s",
+    "agent.unreachable": "no se pudo contactar con el agente ({error})",
+    "agent.unknown": "el agente {agent!r} no está en la lista de permitidos de este despliegue",
+    "agent.failed": "el agente falló",
+    "agent.unexpected_shape": "el agente respondió con una forma inesperada",
+    "agent.not_json": "la respuesta del agente no era JSON",
+    # --- rechazos: "error.<código>[.<variante>]" ---
+    "error.invalid_request": "el evento debe ser un objeto JSON {{tool, arguments, context}}",
+    "error.invalid_request.tool": "`tool` debe ser un texto no vacío",
+    "error.invalid_request.unreadable": "no se pudo leer el evento",
+    "error.missing_context": "falta `context` con room_id y user_id",
+    "error.missing_context.required": "falta context.{name} (lo pone el bot, no el modelo)",
+    "error.missing_context.printable": "context.{name} debe ser un texto corto e imprimible",
+    "error.unknown_tool": "herramienta desconocida {tool!r}; herramientas: {tools}",
+    "error.invalid_arguments": "{problems}",
+    "error.invalid_arguments.not_json": "`arguments` es un texto que no es JSON válido",
+    "error.invalid_arguments.too_deep": "`arguments` está anidado a demasiada profundidad",
+    "error.invalid_arguments.not_object": "`arguments` debe ser un objeto JSON",
+    "error.invalid_arguments.prompt_not_message": "es una llamada al agente: cambia su `prompt`, no `message`",
+    "error.invalid_arguments.message_not_prompt": "es un recordatorio: cambia su `message`, no `prompt`",
+    "error.invalid_arguments.agent_call_only": "`{field}` solo vale para llamadas al agente (cron_create)",
+    "error.invalid_arguments.timeout": "timeout_seconds puede ser como mucho {limit}",
+    "error.too_long": "{problems}",
+    "error.invalid_time": "No entiendo la hora {text!r}. Formas aceptadas: {forms}.",
+    "error.invalid_time.because": "No entiendo la hora {text!r}: {reason}. Formas aceptadas: {forms}.",
+    "error.invalid_time.repeats": (
+        "{text!r} se repite: envíalo como `cron` (o añade `recurring: true`) para crear un recordatorio periódico"
+    ),
+    "error.time_in_past": "Esa hora ({when}) ya ha pasado: ahora es {now}.",
+    "error.time_in_past.new_zone": "esa hora local ya ha pasado en la nueva zona",
+    "error.time_in_past.while_paused": "su hora pasó mientras estaba en pausa; usa snooze_reminder para fijar otra",
+    "error.time_in_past.already": "esa hora ya ha pasado",
+    "error.invalid_cron": (
+        "No entiendo la programación {source!r}: {reason}. Usa cron de cinco campos "
+        "(MIN HORA DÍA-DEL-MES MES DÍA-DE-LA-SEMANA, p. ej. '0 9 * * 1-5'), una macro "
+        "(@hourly @daily @weekly @monthly @yearly) o una frase como 'todos los días a las 9', "
+        "'todos los lunes a las 10', 'de lunes a viernes a las 8', 'cada 15 minutos', "
+        "'el primer lunes de cada mes a las 9', 'el último día de cada mes a las 20:00'; cron admite también "
+        "L (último día del mes), 1#1 (primer lunes) y L5 (último viernes)."
+    ),
+    "error.never_fires": "La programación {source!r} nunca se ejecuta: esos días no existen en esos meses.",
+    "error.too_frequent": (
+        "La programación {source!r} se ejecuta con solo {gap} min de separación; el mínimo es {minimum} min."
+    ),
+    "error.too_frequent.manual_run": (
+        "{id} se ejecutó a mano a las {last}; run_now ejecuta una programación "
+        "como mucho una vez cada {minutes} minutos"
+    ),
+    "error.invalid_timezone": (
+        "Zona horaria desconocida {zone!r}: usa un nombre IANA como 'Europe/Madrid' o 'America/New_York'."
+    ),
+    "error.limit_reached": "esta sala ya tiene {limit} programaciones activas; elimina una primero",
+    "error.limit_reached.change": "esta sala está en su límite de programaciones activas",
+    "error.not_found": "no hay ninguna programación activa {ref!r} en esta sala",
+    "error.not_found.status": "no hay ninguna programación activa {ref!r} en esta sala (su estado es `{status}`)",
+    "error.not_found.deleted": "{id} se eliminó",
+    "error.not_found.not_running": "el estado de {id} es `{status}`; reanúdala primero",
+    "error.not_found.no_longer_active": "{id} ya no está activo",
+    "error.ambiguous": "hay {count} programaciones llamadas {name!r}; usa un id",
+    "error.duplicate": "ya existe una programación idéntica: {id}",
+    "error.invalid_state": "{id} ya está en pausa",
+    "error.invalid_state.not_paused": "{id} no está en pausa",
+    "error.invalid_state.skip_one_shot": (
+        "skip_next vale para programaciones periódicas activas; elimina una programación de una sola vez"
+    ),
+    "error.invalid_state.nothing_to_skip": "no tiene ninguna ejecución próxima que omitir",
+    "error.invalid_state.nothing_to_snooze": (
+        "el estado de {id} es `{status}`: no tiene ninguna ejecución próxima que posponer"
+    ),
+    "error.unknown_agent": "agente desconocido {agent!r}; permitidos: {known}",
+    "error.unknown_agent.none": "agente desconocido {agent!r}; no hay ninguno configurado",
+    "error.busy": "esta programación se está entregando ahora mismo; inténtalo de nuevo en un momento",
+    "error.name_taken": "otra programación de esta sala se llama {name!r} ({id}); elige otro nombre",
+    "error.forbidden_channel": (
+        "las respuestas pueden ir a esta sala o a una sala que el despliegue permita como salida"
+    ),
+    "error.backend_error": "el almacén de programaciones no responde; inténtalo de nuevo en un momento",
+    "error.backend_error.delivering": "esta programación se está entregando ahora mismo; inténtalo en un minuto",
+    "error.backend_error.not_deleted": "no se pudo eliminar la programación; no ha cambiado nada",
+    "error.backend_error.not_started": "no se pudo iniciar la ejecución",
+    "error.backend_error.changed_meanwhile": "ha cambiado mientras tanto; inténtalo de nuevo",
+    "error.backend_error.changed_list": "ha cambiado mientras tanto; consulta la lista e inténtalo de nuevo",
+    "error.backend_error.not_saved_change": "no se pudo guardar el cambio; no ha cambiado nada",
+    "error.backend_error.conflicting": "se está cambiando una programación en conflicto; inténtalo de nuevo",
+    "error.backend_error.not_created": "no se pudo guardar la programación; no se ha creado nada",
+    "error.internal_error": "error interno; consulta la lista de programaciones para ver qué hay",
+    "error.internal_error.run_now": "run_now no está configurado en este despliegue",
+    # rechazos de los adaptadores de entrada (grupos de acciones de Bedrock Agents, destinos de AgentCore Gateway)
+    "error.invalid_request.no_function": (
+        "el evento no tiene `function`: solo se admiten grupos de acciones definidos con detalles de función"
+    ),
+    "error.invalid_request.parameters": "`parameters` debe ser una lista de {{name, type, value}}",
+    "error.invalid_request.parameter_name": "cada parámetro necesita un `name`",
+    "error.invalid_request.tool_name": "el {field} del contexto de cliente está vacío",
+    "error.invalid_arguments.parameter": "parámetro `{name}` ({kind}): {value!r} {why}",
+    "error.invalid_arguments.given_twice": "el parámetro `{name}` se dio dos veces",
+    "error.invalid_arguments.both_ways": "`{name}` se dio a la vez como parámetro y dentro de `{options}`",
+    "error.missing_context.session": (
+        "a sessionAttributes le falta {missing}: el código del bot debe poner room_id y user_id "
+        "en sessionState.sessionAttributes de InvokeAgent"
+    ),
+    "error.missing_context.user_not_pinned": "MCP_ROOM_ID está definido pero MCP_USER_ID no: define los dos",
+    "error.missing_context.headers_missing": (
+        "las cabeceras `X-Cronbell-Room-Id` y `X-Cronbell-User-Id` no llegaron: permítelas en "
+        "metadataConfiguration.allowedRequestHeaders del destino y envíalas desde el cliente MCP del bot"
+    ),
+    "error.missing_context.not_configured": (
+        "este destino del gateway no pasa ninguna sala ni usuario de confianza. Configura una de dos: define "
+        "MCP_ROOM_ID y MCP_USER_ID en la función (un destino por sala), o permite `X-Cronbell-Room-Id` y "
+        "`X-Cronbell-User-Id` en metadataConfiguration.allowedRequestHeaders del destino, haz que el cliente "
+        "MCP del bot las envíe y define MCP_TRUST_PROPAGATED_HEADERS=true en la función"
+    ),
+    # --- problemas de los argumentos, campo a campo ---
+    "problem": "`{where}`: {what}",
+    "problem.as_given": "{text}",
+    "problem.or": " o ",
+    "problem.not_unicode": "debe ser un texto válido; no se pudo leer como texto unicode",
+    "problem.one_of": "debe ser {allowed}",
+    "problem.string": "debe ser un texto",
+    "problem.min_length_one": "el texto debe tener al menos {n} carácter",
+    "problem.min_length": "el texto debe tener al menos {n} caracteres",
+    "problem.max_length_one": "el texto debe tener como mucho {n} carácter",
+    "problem.max_length": "el texto debe tener como mucho {n} caracteres",
+    "problem.boolean": "debe ser un booleano (true o false)",
+    "problem.integer": "debe ser un número entero",
+    "problem.at_least": "debe ser mayor o igual que {n}",
+    "problem.at_most": "debe ser menor o igual que {n}",
+    "problem.list": "debe ser una lista",
+    "problem.max_items": "la lista debe tener como mucho {n} elementos, no {count}",
+    "problem.required": "falta este campo",
+    "problem.key_type": "las claves deben ser textos",
+    "problem.extra": "no se admiten campos de más",
+    # reglas entre campos
+    "rule.exactly_one.time.cron": "da exactamente uno de `time` (una vez) o `cron` (periódico)",
+    "rule.refused_with.recurring.cron": "`cron` es periódico; usa `time` para un recordatorio de una sola vez",
+    "rule.exactly_one.cron_expr.fire_at": (
+        "da exactamente uno de `cron_expr` (periódico) o `fire_at` (RFC3339, una vez)"
+    ),
+    "rule.refused_with.recurring.fire_at": "`fire_at` se ejecuta una vez; usa `cron_expr` para una tarea periódica",
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name": (
+        "da al menos un campo que cambiar: `message`, `prompt`, `time`, `cron`, `timezone`, `target_agent`, "
+        "`channel`, `name`"
+    ),
+    "rule.at_most_one.time.cron": "da `time` (una vez) o `cron` (periódico), no ambos",
+    "rule.exactly_one.minutes.until": "da exactamente uno de `minutes` o `until`",
+    # --- motivos dentro de los rechazos ---
+    "reason.not_whole_number": "no es un número entero",
+    "reason.not_a_number": "no es un número",
+    "reason.not_finite": "no es un número finito",
+    "reason.not_boolean": "no es true ni false",
+    "reason.not_list": "no es una lista",
+    "reason.not_json": "no es JSON válido ({error!r}); envía un objeto como {example}",
+    "reason.not_an_object": "no es un objeto JSON como {example}",
+    "reason.given_twice": "se dio dos veces",
+    "reason.empty": "vacía",
+    "reason.no_clock": "falta la hora del día",
+    "reason.too_far": "demasiado lejos",
+    "reason.numeric_order": "{text!r} no es una fecha día/mes; escribe el mes con letras",
+    "reason.weekday_mismatch": "esa fecha no es {weekday}",
+    "reason.no_such_day": "ese día no existe",
+    "reason.twice": "nombra dos veces un día o una hora",
+    "reason.position": "el puesto de un día en un mes (el primer lunes de junio) no se lee como una fecha",
+    "reason.day_missing": "indica también el día del mes",
+    # el tipo declarado de un parámetro de Bedrock, nombrado en su rechazo
+    "type.integer": "entero",
+    "type.number": "número",
+    "type.boolean": "booleano",
+    "type.array": "lista",
+    "type.json_object": "objeto JSON",
+    "cron.unknown_macro": "macro desconocida {macro!r}",
+    "cron.eventbridge": "eso es sintaxis de EventBridge; da cron estándar de cinco campos",
+    "cron.unreadable": "no es una expresión cron ni una frase conocida",
+    "cron.hours_divide": "cada N horas necesita que N divida 24 (1, 2, 3, 4, 6, 8, 12); usa cron para otros ciclos",
+    "cron.minutes_divide": "cada N minutos necesita que N divida 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); usa cron",
+    "cron.not_a_value": "{token!r} no es un valor válido de {field}",
+    "cron.out_of_range": "{field} {value} está fuera del rango {lo}-{hi}",
+    "cron.bad_item": "{item!r} no es un elemento válido de {field}",
+    "cron.bad_step": "el paso {step!r} en el campo {field} debe ser 1-99",
+    "cron.question_mark": "'?' solo se admite a solas en un campo de día",
+    "cron.backwards": "el rango {range} en el campo {field} va hacia atrás",
+    "cron.field_count": "se esperaban exactamente cinco campos, hay {count}",
+    "cron.position_field": "{item!r} en el campo {field} necesita * en el otro campo de día",
+    "field.minute": "minuto",
+    "field.hour": "hora",
+    "field.day_of_month": "día del mes",
+    "field.month": "mes",
+    "field.day_of_week": "día de la semana",
+    # --- notas en las respuestas ---
+    "note.nonexistent": (
+        "La hora {wall} no existe en {zone} (cambio de hora: se adelantan los relojes); se usa {clock} ({offset})."
+    ),
+    "note.ambiguous": (
+        "La hora {wall} ocurre dos veces en {zone} (cambio de hora: se atrasan los relojes); "
+        "se usa la primera ({offset})."
+    ),
+    "note.second_occurrence": "La hora {wall} ocurre dos veces en {zone}; esta es la segunda ({offset}).",
+    "note.no_year": "Sin año: se entiende {year}.",
+    "note.dst_forward_one": (
+        "El {day} en {zone} los relojes se adelantan de {old} a {new}: la ejecución de las {clocks} no ocurre "
+        "ese día (Scheduler omite una hora local que no existe)."
+    ),
+    "note.dst_forward_many": (
+        "El {day} en {zone} los relojes se adelantan de {old} a {new}: las ejecuciones de las {clocks} no "
+        "ocurren ese día (Scheduler omite una hora local que no existe)."
+    ),
+    "note.dst_back_one": (
+        "El {day} en {zone} los relojes se atrasan de {new} a {old}: las {clocks} ocurren dos veces y la "
+        "programación se ejecuta una sola vez, en la primera ({offset})."
+    ),
+    "note.dst_back_many": (
+        "El {day} en {zone} los relojes se atrasan de {new} a {old}: las {clocks} ocurren dos veces y cada una "
+        "se ejecuta una sola vez, en la primera ({offset})."
+    ),
+    # --- vistas previas ---
+    "now": "{weekday} {date} {clock} ({zone}, {offset})",
+    "preview.and": " y ",
+    "preview.at": "el {date} a las {clock} ({zone})",
+    "preview.at_one": "el {date} a la {clock} ({zone})",
+    "preview.at_clocks": "a las {clocks}",
+    "preview.at_clocks_one": "a la {clocks}",
+    "preview.every_minute": "cada minuto",
+    "preview.every_n_minutes": "cada {n} minutos",
+    "preview.on_the_hour": "en punto",
+    "preview.at_minute": "en el minuto {listed}",
+    "preview.at_minutes": "en los minutos {listed}",
+    "preview.every_hour": "cada hora {minutes}",
+    "preview.every_n_hours": "cada {n} horas {minutes}",
+    "preview.between": "{minutes} entre las {first} y las {last}",
+    "preview.during_hours": "{minutes} durante las horas {hours}",
+    "preview.monday_to_friday": "de lunes a viernes",
+    "preview.every_day_from_to": "de {first} a {last}",
+    "preview.from_to": "de {first} a {last}",
+    "preview.on_weekday": "todos los {days}",
+    "preview.on_weekdays": "los {days}",
+    "preview.yearly": "cada año el {day} de {month}",
+    "preview.of_every_month": "de cada mes",
+    "preview.of_months": "de {months}",
+    "preview.on_day": "el día {days} {where}",
+    "preview.on_days": "los días {days} {where}",
+    "preview.in_months": " de {months}",
+    "preview.every_day": "todos los días",
+    "preview.last_day": "el último día {where}",
+    "preview.nth_weekday": "el {nth} {weekday} {where}",
+    # --- runs ---
+    "run_failing": "⚠️ {name} ha fallado ({reason}). No se avisará de más fallos hasta que vuelva a funcionar.",
+    "run_recovered": "✅ {name} vuelve a funcionar.",
+    "run_paused": "⏸️ {name} ha fallado {count} veces seguidas y está en pausa. Reanúdalo con resume_reminder {id}.",
+    "late_note": "(con retraso: era para {due})",
+    "history": "{count} ejecución(es) de {id}, de la más reciente a la más antigua. Ahora son las {now}.",
+}
+
+LISTS: dict[str, tuple[str, ...]] = {
+    "weekdays": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"),
+    "weekdays_every": ("lunes", "martes", "miércoles", "jueves", "viernes", "sábados", "domingos"),
+    "months": (
+        "enero", "febrero", "marzo", "abril", "mayo", "junio",
+        "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
+    ),
+    "ordinals": ("primer", "segundo", "tercer", "cuarto", "quinto", "último"),
+    "accepted_forms": (
+        "2026-12-31T23:59:00Z (RFC3339 con desfase)",
+        "2026-12-31 23:59 / 2026-12-31",
+        "23:59 (hoy, o mañana si ya ha pasado) / 7:56 pm / a las 17h / a mediodía",
+        "en 30 minutos / en una hora / dentro de dos semanas / en 90 segundos / dentro de 2 años",
+        "mañana a las 9 / mañana a las 9:30 / hoy a las 18:00 / pasado mañana a las 9",
+        "el lunes a las 10 / el próximo lunes a las 10 / el viernes / el martes 8 a las 9",
+        "el 1 de diciembre a las 9 / el día 5 a las 9 / 24/12 a las 20:00 (día/mes)",
+        "mañana por la mañana / esta tarde / esta noche a las 10 / al final del día / el último día del mes a las 9",
+        "dentro de 3 días a las 9 (un día sin hora: 09:00; mañana 09:00, tarde 15:00, noche 21:00, "
+        "final del día 18:00)",
+    ),
+}  # fmt: skip

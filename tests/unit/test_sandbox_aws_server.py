@@ -1,0 +1,163 @@
+"""The sandbox's moto server: its own process's clients answered without HTTP, exactly as over HTTP."""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.request
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+import boto3
+import pytest
+import urllib3
+from botocore.exceptions import ClientError, HTTPClientError
+
+from sandbox.aws_server import MotoServer
+
+REGION = "us-east-1"
+TABLE = f"in-process-{uuid.uuid4().hex[:8]}"  # moto's state is the process's: names apart from other tests'
+
+
+def _client(service: str, url: str) -> Any:
+    return boto3.client(
+        service, endpoint_url=url, region_name=REGION, aws_access_key_id="test", aws_secret_access_key="test"
+    )
+
+
+def _over_http(url: str, action: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """A DynamoDB request sent over HTTP by an outside caller (no botocore)."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={
+            "Content-Type": "application/x-amz-json-1.0",
+            "X-Amz-Target": f"DynamoDB_20120810.{action}",
+            "Authorization": "AWS4-HMAC-SHA256 Credential=test/20300101/us-east-1/dynamodb/aws4_request, "
+            "SignedHeaders=host, Signature=0",
+        },
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return reply.status, json.loads(reply.read())
+    except urllib.error.HTTPError as err:
+        return err.code, json.loads(err.read())
+
+
+@pytest.fixture
+def server() -> Iterator[MotoServer]:
+    server = MotoServer(in_process=True).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def no_http(monkeypatch: pytest.MonkeyPatch) -> None:
+    """botocore cannot open a connection: only a request answered in process succeeds."""
+
+    def refuse(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a request went over HTTP")
+
+    monkeypatch.setattr(urllib3.connectionpool.HTTPConnectionPool, "urlopen", refuse)
+
+
+def _make_table(dynamodb: Any) -> None:
+    if TABLE in dynamodb.list_tables()["TableNames"]:
+        dynamodb.delete_table(TableName=TABLE)
+    dynamodb.create_table(
+        TableName=TABLE,
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+        BillingMode="PAY_PER_REQUEST",
+    )
+
+
+def test_a_client_of_this_process_is_answered_once_without_http_and_counted(no_http: None) -> None:
+    boto3.setup_default_session()  # a default session made before the server starts, as in a test run
+    server = MotoServer(in_process=True).start()
+    try:
+        name = f"s-{uuid.uuid4().hex[:8]}"
+        dynamodb = _client("dynamodb", server.url)
+        _make_table(dynamodb)
+        dynamodb.put_item(TableName=TABLE, Item={"pk": {"S": "a"}, "n": {"N": "1"}})
+        answer = dynamodb.get_item(TableName=TABLE, Key={"pk": {"S": "a"}})
+        assert answer["Item"] == {"pk": {"S": "a"}, "n": {"N": "1"}}
+        scheduler = _client("scheduler", server.url)
+        scheduler.create_schedule(
+            Name=name,
+            ScheduleExpression="at(2030-01-01T00:00:00)",
+            FlexibleTimeWindow={"Mode": "OFF"},
+            Target={"Arn": "arn:aws:lambda:us-east-1:123456789012:function:f", "RoleArn": "arn:aws:iam::1:role/r"},
+        )
+        assert server.calls["PutItem"] == 1 and server.calls["GetItem"] == 1  # each request applied once
+        assert server.scheduler_writes == 1
+        assert name in [s["Name"] for s in server.schedules("123456789012", REGION)]
+    finally:
+        server.stop()
+
+
+def test_outside_callers_over_http_share_the_same_state(server: MotoServer) -> None:
+    dynamodb = _client("dynamodb", server.url)
+    _make_table(dynamodb)
+    dynamodb.put_item(TableName=TABLE, Item={"pk": {"S": "a"}, "v": {"S": "in process"}})
+    status, answer = _over_http(server.url, "GetItem", {"TableName": TABLE, "Key": {"pk": {"S": "a"}}})
+    assert status == 200 and answer["Item"]["v"] == {"S": "in process"}
+    assert server.calls["GetItem"] == 1
+
+
+def test_errors_are_the_same_as_over_http(server: MotoServer) -> None:
+    dynamodb = _client("dynamodb", server.url)
+    _make_table(dynamodb)
+    dynamodb.put_item(TableName=TABLE, Item={"pk": {"S": "a"}, "v": {"N": "1"}})
+    transaction = {
+        "TransactItems": [
+            {
+                "Update": {
+                    "TableName": TABLE,
+                    "Key": {"pk": {"S": "a"}},
+                    "UpdateExpression": "SET v = v + :one",
+                    "ConditionExpression": "v = :two",
+                    "ExpressionAttributeValues": {":one": {"N": "1"}, ":two": {"N": "2"}},
+                }
+            }
+        ]
+    }
+    with pytest.raises(ClientError) as caught:
+        dynamodb.transact_write_items(**transaction)
+    status, answer = _over_http(server.url, "TransactWriteItems", transaction)
+    error = caught.value.response
+    assert error["Error"]["Code"] == "TransactionCanceledException" == answer["__type"].rsplit("#", 1)[-1]
+    assert error["ResponseMetadata"]["HTTPStatusCode"] == status == 400
+    assert error["CancellationReasons"] == answer["CancellationReasons"]
+    assert error["Error"]["Message"] == answer.get("message", answer.get("Message"))
+    with pytest.raises(dynamodb.exceptions.ResourceNotFoundException):
+        dynamodb.get_item(TableName="missing", Key={"pk": {"S": "a"}})
+
+
+def test_a_stopped_server_is_no_longer_answered_in_process(no_http: None) -> None:
+    server = MotoServer(in_process=True).start()
+    dynamodb = _client("dynamodb", server.url)
+    dynamodb.list_tables()
+    server.stop()
+    with pytest.raises(HTTPClientError, match="over HTTP"):
+        dynamodb.list_tables()
+
+
+def test_a_schedule_removed_from_state_is_gone_without_an_api_write(server: MotoServer) -> None:
+    scheduler = _client("scheduler", server.url)
+    name = f"s-{uuid.uuid4().hex[:8]}"
+    scheduler.create_schedule(
+        Name=name,
+        ScheduleExpression="at(2030-01-01T00:00:00)",
+        FlexibleTimeWindow={"Mode": "OFF"},
+        Target={"Arn": "arn:aws:lambda:us-east-1:123456789012:function:f", "RoleArn": "arn:aws:iam::1:role/r"},
+    )
+    writes = server.scheduler_writes
+    assert server.remove_schedule("123456789012", REGION, "default", name) is True
+    assert server.remove_schedule("123456789012", REGION, "default", name) is False
+    assert server.remove_schedule("123456789012", REGION, "no-such-group", name) is False
+    assert server.scheduler_writes == writes
+    with pytest.raises(scheduler.exceptions.ResourceNotFoundException):
+        scheduler.get_schedule(Name=name)

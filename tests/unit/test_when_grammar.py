@@ -1,0 +1,286 @@
+"""The calendar grammar (core/days.py) and the amounts of time, as a user writes them, in English and
+Spanish, in three zones and across the autumn DST change. Expected wall-clock times are worked out by
+hand from a calendar for a fixed `now`: Friday 2026-10-23 10:00 local time. Madrid's clocks go back on
+Sunday 2026-10-25 (03:00 -> 02:00), New York's on Sunday 2026-11-01; Tokyo keeps UTC+09:00."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cronbell.core.errors import INVALID_TIME, TIME_IN_PAST, ToolError
+from cronbell.core.when import parse_one_shot
+
+ZONES = [ZoneInfo("Europe/Madrid"), ZoneInfo("America/New_York"), ZoneInfo("Asia/Tokyo")]
+MADRID, NEW_YORK, TOKYO = ZONES
+# (summer offset, winter offset, the winter that follows `now` as wall-clock times)
+OFFSETS = {
+    "Europe/Madrid": (2, 1, datetime(2026, 10, 25, 3, 0), datetime(2027, 3, 28, 2, 0)),
+    "America/New_York": (-4, -5, datetime(2026, 11, 1, 2, 0), datetime(2027, 3, 14, 2, 0)),
+    "Asia/Tokyo": (9, 9, datetime(2026, 1, 1), datetime(2026, 1, 1)),
+}
+
+
+def now_in(zone: ZoneInfo) -> datetime:
+    return datetime(2026, 10, 23, 10, 0, tzinfo=zone)
+
+
+def offset_at(zone: ZoneInfo, wall: datetime) -> timedelta:
+    summer, winter, start, end = OFFSETS[zone.key]
+    return timedelta(hours=winter if start <= wall < end else summer)
+
+
+DEFAULT = "default"  # the answer says which default hour it took
+
+# (text, language, expected wall-clock time, whether a default hour was used)
+CALENDAR = [
+    # a date without a time of day, at the default hour
+    ("tomorrow", "en", "2026-10-24 09:00", DEFAULT),
+    ("friday", "en", "2026-10-30 09:00", DEFAULT),  # today's 09:00 has passed
+    ("next friday", "en", "2026-10-30 09:00", DEFAULT),
+    ("December 27", "en", "2026-12-27 09:00", DEFAULT),
+    ("friday the 13th", "en", "2026-11-13 09:00", DEFAULT),
+    ("el día 18", "es", "2026-11-18 09:00", DEFAULT),
+    ("el viernes", "es", "2026-10-30 09:00", DEFAULT),
+    ("mañana", "es", "2026-10-24 09:00", DEFAULT),
+    # weekday with a day number or ordinal: the next date where both agree
+    ("tuesday the 8th at 9", "en", "2026-12-08 09:00", ""),
+    ("tuesday december 8 at 9", "en", "2026-12-08 09:00", ""),
+    ("Tuesday, December 8, 2026 at 9:15", "en", "2026-12-08 09:15", ""),
+    ("el martes 8 a las 9", "es", "2026-12-08 09:00", ""),
+    ("el martes 8 de diciembre a las 9", "es", "2026-12-08 09:00", ""),
+    # a day number alone; months and ordinals in any order
+    ("the 8th at 9", "en", "2026-11-08 09:00", ""),
+    ("el 8 a las 9", "es", "2026-11-08 09:00", ""),
+    ("the twenty-first of november at 6pm", "en", "2026-11-21 18:00", ""),
+    ("dec. 1st, 2026 at 9", "en", "2026-12-01 09:00", ""),
+    ("nov 3 at 8:45", "en", "2026-11-03 08:45", ""),
+    ("el primero de diciembre a las 10", "es", "2026-12-01 10:00", ""),
+    ("el 3 de nov a las 8", "es", "2026-11-03 08:00", ""),
+    ("the first of march at 9", "en", "2027-03-01 09:00", ""),
+    # times alone
+    ("7:56 pm", "en", "2026-10-23 19:56", ""),
+    ("3 p.m.", "en", "2026-10-23 15:00", ""),
+    ("9a", "en", "2026-10-24 09:00", ""),  # 09:00 today has passed
+    ("11p", "en", "2026-10-23 23:00", ""),
+    ("12 noon", "en", "2026-10-23 12:00", ""),
+    ("noonish", "en", "2026-10-23 12:00", ""),
+    ("at midnight", "en", "2026-10-24 00:00", ""),
+    ("a las 17h", "es", "2026-10-23 17:00", ""),
+    ("at ten thirty", "en", "2026-10-23 10:30", ""),
+    ("tomorrow at seven pm", "en", "2026-10-24 19:00", ""),
+    ("half past ten tomorrow", "en", "2026-10-24 10:30", ""),
+    ("ten o'clock tomorrow", "en", "2026-10-24 10:00", ""),
+    ("at 5:30pm on friday", "en", "2026-10-23 17:30", ""),
+    ("10am on the 24th", "en", "2026-10-24 10:00", ""),
+    ("24 dec 2026 10:00", "en", "2026-12-24 10:00", ""),
+    ("december 24th, 2026 10am", "en", "2026-12-24 10:00", ""),
+    ("a las nueve y media", "es", "2026-10-24 09:30", ""),
+    ("mañana a la una", "es", "2026-10-24 01:00", ""),
+    ("el lunes a las cinco de la tarde", "es", "2026-10-26 17:00", ""),
+    ("el jueves que viene a las 10", "es", "2026-10-29 10:00", ""),
+    # parts of the day, with and without a time
+    ("tomorrow morning", "en", "2026-10-24 09:00", DEFAULT),
+    ("tomorrow evening", "en", "2026-10-24 19:00", DEFAULT),
+    ("this afternoon", "en", "2026-10-23 15:00", DEFAULT),
+    ("tonight", "en", "2026-10-23 21:00", DEFAULT),
+    ("tomorrow at 7 in the evening", "en", "2026-10-24 19:00", ""),
+    ("monday morning at 8", "en", "2026-10-26 08:00", ""),
+    ("mañana por la tarde", "es", "2026-10-24 15:00", DEFAULT),
+    ("mañana por la tarde a las 5", "es", "2026-10-24 17:00", ""),
+    ("mañana por la mañana", "es", "2026-10-24 09:00", DEFAULT),
+    ("pasado mañana por la noche", "es", "2026-10-25 21:00", DEFAULT),
+    ("esta noche", "es", "2026-10-23 21:00", DEFAULT),
+    ("el lunes por la mañana a las 8", "es", "2026-10-26 08:00", ""),
+    # end of the day, last day of the month
+    ("end of the day", "en", "2026-10-23 18:00", DEFAULT),
+    ("by the end of the day", "en", "2026-10-23 18:00", DEFAULT),
+    ("al final del día", "es", "2026-10-23 18:00", DEFAULT),
+    ("on the last day of the month at 9", "en", "2026-10-31 09:00", ""),
+    ("the last day of the month", "en", "2026-10-31 09:00", DEFAULT),
+    ("el último día del mes a las 9", "es", "2026-10-31 09:00", ""),
+    # numeric dates by language, ISO-like forms
+    ("12/24 8pm", "en", "2026-12-24 20:00", ""),
+    ("12/24/2026 at 8:30", "en", "2026-12-24 08:30", ""),
+    ("24/12 a las 20:00", "es", "2026-12-24 20:00", ""),
+    ("24/12/2026 20:00", "es", "2026-12-24 20:00", ""),
+    ("24-12-2026 a las 8", "es", "2026-12-24 08:00", ""),
+    ("2026/12/24 10:00", "en", "2026-12-24 10:00", ""),
+    ("2026-12-24", "en", "2026-12-24 09:00", DEFAULT),
+]
+
+# (text, language, expected wall-clock time): whole days, months and years keep the wall clock
+AMOUNTS = [
+    ("in two weeks", "en", "2026-11-06 10:00"),
+    ("in a fortnight", "en", "2026-11-06 10:00"),
+    ("a fortnight from now", "en", "2026-11-06 10:00"),
+    ("in 2 years", "en", "2028-10-23 10:00"),
+    ("in 3 months", "en", "2027-01-23 10:00"),
+    ("in half an hour", "en", "2026-10-23 10:30"),
+    ("30 minutes later", "en", "2026-10-23 10:30"),
+    ("two hours from now", "en", "2026-10-23 12:00"),
+    ("in 90 seconds", "en", "2026-10-23 10:02"),  # 10:01:30, rounded up to the minute
+    ("in 1 second", "en", "2026-10-23 10:01"),
+    ("dentro de dos semanas", "es", "2026-11-06 10:00"),
+    ("en 90 segundos", "es", "2026-10-23 10:02"),
+    ("dentro de 2 años", "es", "2028-10-23 10:00"),
+    ("en tres horas", "es", "2026-10-23 13:00"),
+    ("en una hora y media", "es", "2026-10-23 11:30"),
+    ("dentro de una semana", "es", "2026-10-30 10:00"),
+    ("in one hour", "en", "2026-10-23 11:00"),
+    ("dentro de 10 días a las 9", "es", "2026-11-02 09:00"),
+]
+
+
+def wall(text: str) -> datetime:
+    return datetime.strptime(text, "%Y-%m-%d %H:%M")
+
+
+@pytest.mark.parametrize("zone", ZONES, ids=lambda z: z.key)
+@pytest.mark.parametrize(("text", "language", "expected", "default"), CALENDAR)
+def test_calendar_phrases(text: str, language: str, expected: str, default: str, zone: ZoneInfo) -> None:
+    got = parse_one_shot(text, now_in(zone), zone, language)
+    want = wall(expected)
+    assert got.at.replace(tzinfo=None) == want
+    assert got.at.utcoffset() == offset_at(zone, want)
+    said_default = [n for n in got.notes if n.startswith(("No time of day given", "Sin hora del día"))]
+    assert bool(said_default) == (default == DEFAULT), got.notes
+    if default:
+        assert f"{want:%H:%M}" in said_default[0]
+
+
+@pytest.mark.parametrize("zone", ZONES, ids=lambda z: z.key)
+@pytest.mark.parametrize(("text", "language", "expected"), AMOUNTS)
+def test_amounts_of_time(text: str, language: str, expected: str, zone: ZoneInfo) -> None:
+    got = parse_one_shot(text, now_in(zone), zone, language)
+    want = wall(expected)
+    assert got.at.replace(tzinfo=None) == want
+    assert got.at.second == 0 and got.at.utcoffset() == offset_at(zone, want)
+
+
+def test_instants_across_the_autumn_change() -> None:
+    """The exact instants, where elapsed time and wall-clock time differ."""
+    madrid, new_york, tokyo = now_in(MADRID), now_in(NEW_YORK), now_in(TOKYO)
+    cases = [
+        ("sunday at 9", madrid, MADRID, "2026-10-25T09:00:00+01:00"),
+        ("in 2 days", madrid, MADRID, "2026-10-25T10:00:00+01:00"),  # 49 hours: the wall clock is kept
+        ("in 48 hours", madrid, MADRID, "2026-10-25T09:00:00+01:00"),  # elapsed time
+        ("november 2 at 9", new_york, NEW_YORK, "2026-11-02T09:00:00-05:00"),
+        ("in 10 days", new_york, NEW_YORK, "2026-11-02T10:00:00-05:00"),
+        ("in 10 days", tokyo, TOKYO, "2026-11-02T10:00:00+09:00"),
+    ]
+    for text, now, zone, expected in cases:
+        assert parse_one_shot(text, now, zone).at.isoformat() == expected, text
+
+
+def test_a_repeated_wall_time_is_the_first_and_named() -> None:
+    got = parse_one_shot("el domingo a las 2:30", now_in(MADRID), MADRID, "es")
+    assert got.at.isoformat() == "2026-10-25T02:30:00+02:00"
+    assert "ocurre dos veces" in got.notes[0]
+    got = parse_one_shot("november 1 at 1:30am", now_in(NEW_YORK), NEW_YORK, "en")
+    assert got.at.isoformat() == "2026-11-01T01:30:00-04:00"
+    assert "happens twice" in got.notes[0]
+
+
+def test_a_night_hour_after_midnight_is_the_next_day() -> None:
+    assert parse_one_shot("tonight at 1", now_in(TOKYO), TOKYO).at.isoformat() == "2026-10-24T01:00:00+09:00"
+
+
+def test_a_month_without_a_year_that_has_passed_is_next_year_with_a_note() -> None:
+    got = parse_one_shot("march 8", now_in(MADRID), MADRID)
+    assert got.at.isoformat() == "2027-03-08T09:00:00+01:00"
+    assert "No year given: taken as 2027." in got.notes
+
+
+# (text, language, words the reason must contain)
+REFUSED = [
+    ("24/12 8pm", "en", "is not a month/day date"),
+    ("12/24 a las 9", "es", "no es una fecha día/mes"),
+    ("13/13", "en", "is not a month/day date"),
+    ("tuesday december 9 at 9", "en", "that date is not a Tuesday"),  # 9 December 2026 is a Wednesday
+    ("el martes 9 de diciembre", "es", "esa fecha no es martes"),
+    ("tomorrow friday", "en", "that date is not a Friday"),  # tomorrow is Saturday
+    ("the first monday of june", "en", "is not read as a date"),
+    ("el último viernes de noviembre", "es", "no se lee como una fecha"),
+    ("december at 9", "en", "name the day of the month too"),
+    ("tomorrow at 9 tomorrow", "en", "names a day or a time twice"),
+    ("friday monday", "en", "names a day or a time twice"),
+    ("mañana de madrugada", "es", "falta la hora del día"),
+    ("the 32nd", "en", "there is no such day"),
+    ("february 30 at 9", "en", "there is no such day"),
+]
+
+UNREADABLE = [
+    "every friday at 9",  # repeats: a one-shot never guesses
+    "last friday",
+    "next week",
+    "soon",
+    "9",
+    "at 9 and at 10",
+    "tomorrow or friday",
+    "friday at 25:00",
+    "a las 9 de la mañana de la tarde",
+    "the day before yesterday",
+    "this weekend",
+    "la semana que viene",
+    "next month",
+    "once upon a time",
+]
+
+
+@pytest.mark.parametrize(("text", "language", "reason"), REFUSED)
+def test_ambiguous_or_contradictory_dates_are_refused_with_the_reason(text: str, language: str, reason: str) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot(text, now_in(MADRID), MADRID, language)
+    assert info.value.code == INVALID_TIME
+    assert reason in info.value.text(language)
+
+
+@pytest.mark.parametrize("text", UNREADABLE)
+def test_other_words_are_refused_not_guessed(text: str) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot(text, now_in(MADRID), MADRID, "en")
+    assert info.value.code == INVALID_TIME
+
+
+def test_a_full_date_in_the_past_is_past_not_next_year() -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot("october 1 2026 at 9", now_in(MADRID), MADRID)
+    assert info.value.code == TIME_IN_PAST
+    with pytest.raises(ToolError) as info:
+        parse_one_shot("today at 9", now_in(MADRID), MADRID)
+    assert info.value.code == TIME_IN_PAST
+
+
+def test_one_month_later_than_a_day_the_month_lacks_is_refused() -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot("in 1 month", datetime(2027, 1, 31, 10, 0, tzinfo=MADRID), MADRID)
+    assert "there is no such day" in info.value.message
+
+
+TOKENS = (
+    "at", "on", "the", "of", "el", "de", "a las", "la", "next", "this", "tomorrow", "mañana", "hoy", "tonight",
+    "morning", "tarde", "noche", "madrugada", "friday", "martes", "december", "dec.", "mayo", "8", "8th", "31",
+    "32", "0", "2026", "1999", "9999", "9", "9:30", "25:00", "9am", "9a", "pm", "noon", "noonish", "12", "/",
+    "12/24", "24/12", "2026-12-24", "0000-01-01", "in", "en", "dentro de", "2", "two", "una", "half", "quarter",
+    "past", "to", "y media", "menos cuarto", "weeks", "years", "months", "seconds", "later", "from now",
+    "last day of the month", "end of the day", "último día del mes", "first", "twenty-first", "primero", ",",
+    "ten", "o'clock", "99999999999999999999", "días",
+)  # fmt: skip
+
+
+@settings(max_examples=600, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=7), st.sampled_from(["en", "es"]))
+def test_any_mix_of_words_is_read_or_refused(words: list[str], language: str) -> None:
+    """Never an unexpected error: a reading strictly after now, or a structured refusal."""
+    now = now_in(MADRID)
+    try:
+        got = parse_one_shot(" ".join(words), now, MADRID, language)
+    except ToolError as err:
+        assert err.code in (INVALID_TIME, TIME_IN_PAST)
+        return
+    assert got.at > now and got.at.microsecond == 0
