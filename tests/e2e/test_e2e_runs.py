@@ -102,22 +102,26 @@ def test_an_agent_that_recovers_is_delivered_says_so_once_and_its_streak_is_zero
 def test_a_fire_three_hours_late(start_sandbox: StartSandbox) -> None:
     sandbox = start_sandbox("--start", "2030-01-07T12:00:00Z")
     bot = Bot(sandbox, "!late:localhost")
-    once = bot.create(message="Water the plants", time="in 2 days")
-    daily = bot.create(message="Stand up", cron="0 9 * * *")
-    three_hours_ago = "2030-01-07T09:00:00Z"
-
-    out = hand_made_fire(bot, daily, three_hours_ago)
+    daily = bot.create(message="Stand up", cron="0 10 * * *")  # 09:00 UTC: three hours ago
+    out = hand_made_fire(bot, daily, "2030-01-07T09:00:00Z")
     assert out["outcome"] == "missed" and out["reason"] == "too_late"
     assert bot.messages() == []  # a recurring run that late posts nothing
     (run,) = history(bot, daily)
     assert run["outcome"] == "missed" and run["reason"] == "too_late" and run["late_seconds"] == 3 * 3600
 
-    assert hand_made_fire(bot, once, three_hours_ago)["outcome"] == "delivered"
+    once = bot.create(message="Water the plants", time="in 2 hours")  # 14:00 UTC
+    scheduler = bot.scheduler_client()
+    entry = scheduler.get_schedule(Name=once, GroupName=sandbox.get("/_sandbox/info")["schedule_group"])
+    keep = ("Name", "GroupName", "ScheduleExpression", "ScheduleExpressionTimezone", "FlexibleTimeWindow", "Target")
+    scheduler.update_schedule(**{k: entry[k] for k in keep if k in entry}, State="DISABLED")  # its fire is lost...
+    bot.advance(5 * 3600)
+    assert bot.messages() == []
+    assert hand_made_fire(bot, once, "2030-01-07T14:00:00Z")["outcome"] == "delivered"  # ...and comes 3 h late
     (message,) = bot.messages()
-    assert "Water the plants" in message["text"] and "late: it was due 2030-01-07 10:00 CET" in message["text"]
+    assert "Water the plants" in message["text"] and "late: it was due 2030-01-07 15:00 CET" in message["text"]
     (run,) = history(bot, once)
     assert run["outcome"] == "delivered" and run["late_seconds"] == 3 * 3600 and run["message_id"]
-    assert run["scheduled_time"] == "2030-01-07T10:00:00+01:00"
+    assert run["scheduled_time"] == "2030-01-07T15:00:00+01:00"
     details = [e["detail"] for e in sandbox.get(f"/_sandbox/events?room_id={bot.room_id}")]
     assert [(d["schedule_id"], d["outcome"]) for d in details] == [(daily, "missed"), (once, "delivered")]
 

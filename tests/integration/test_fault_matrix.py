@@ -236,7 +236,7 @@ def play(stack: Stack, name: str, fault: CallLog, mode: str, chat_crash: bool = 
     # schedule too (a crash between the post and the record included)
     if scenario.kind == "fire" or name == "run_now":
         runs = [i["run"] for i in stack.items() if i["sk"].startswith(f"f#{ctx['id']}#") and i.get("run")]
-        if [r["outcome"] for r in runs] != ["delivered"]:
+        if [r["outcome"] for r in runs] != ["delivered"] * len(chat.posted):  # a run_now never started: none
             cell.violations.append(f"runs recorded: {runs}")
         (schedule,) = [i for i in stack.items() if i["sk"] == f"s#{ctx['id']}"]
         if runs and schedule.get("last_run") != runs[0]:
