@@ -92,7 +92,8 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
     if schedule is not None and runs.too_late(
         late, schedule.recurring, event.manual, deps.settings.max_lateness_minutes
     ):
-        _record_undelivered(schedule, event, deps, runs.MISSED, runs.TOO_LATE, late)
+        if not _record_undelivered(schedule, event, deps, runs.MISSED, runs.TOO_LATE, late):
+            return {**result, "outcome": Outcome.DUPLICATE}  # a late copy of an occurrence already run
         return {**result, "outcome": Outcome.MISSED, "reason": runs.TOO_LATE}
     claim = _claim(job, event, deps, remaining_seconds)
     if claim == Claim.DUPLICATE:
@@ -263,17 +264,18 @@ def _run(event: FireEvent, zone: str, outcome: str, reason: str | None, late: in
     )
 
 
-def _record_undelivered(schedule: Schedule, event: FireEvent, deps: Deps, outcome: str, reason: str, late: int) -> None:
+def _record_undelivered(schedule: Schedule, event: FireEvent, deps: Deps, outcome: str, reason: str, late: int) -> bool:
     """Record an occurrence that is not delivered (paused, skipped, too late) as its run; a
-    duplicate invocation of the same occurrence records nothing more."""
+    duplicate invocation of the same occurrence records nothing more (False: it had a run already)."""
     run = _run(event, schedule.timezone, outcome, reason, late, None)
     try:
         recorded = deps.store.record_run(schedule, event.slot, deps.now(), run)
     except BackendError:
         log.warning("run not recorded", extra={"outcome": outcome, "reason": reason})
-        return
+        return True
     if recorded:
         announce(run, event.schedule_id, event.room_id, deps, schedule)
+    return recorded
 
 
 def _record(
