@@ -93,7 +93,7 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
         late, schedule.recurring, event.manual, deps.settings.max_lateness_minutes
     ):
         if not _record_undelivered(schedule, event, deps, runs.MISSED, runs.TOO_LATE, late):
-            return {**result, "outcome": Outcome.DUPLICATE}  # this occurrence already has its run
+            return {**result, "outcome": Outcome.DUPLICATE}  # a late copy of an occurrence already run
         return {**result, "outcome": Outcome.MISSED, "reason": runs.TOO_LATE}
     claim = _claim(job, event, deps, remaining_seconds)
     if claim == Claim.DUPLICATE:
@@ -266,7 +266,7 @@ def _run(event: FireEvent, zone: str, outcome: str, reason: str | None, late: in
 
 def _record_undelivered(schedule: Schedule, event: FireEvent, deps: Deps, outcome: str, reason: str, late: int) -> bool:
     """Record an occurrence that is not delivered (paused, skipped, too late) as its run; a
-    duplicate invocation of the same occurrence records nothing more (False)."""
+    duplicate invocation of the same occurrence records nothing more (False: it had a run already)."""
     run = _run(event, schedule.timezone, outcome, reason, late, None)
     try:
         recorded = deps.store.record_run(schedule, event.slot, deps.now(), run)
