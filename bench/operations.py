@@ -43,7 +43,9 @@ OPERATIONS = (
     "fire one-shot",
     "fire recurring",
     "fire agent_call",
+    "history",
 )
+HISTORY_RUNS = 1000  # runs planted in the listed room, to show the listing does not read them
 LIST_SIZE = 10  # schedules in the listed room
 
 
@@ -273,6 +275,11 @@ class Bench:
             args = {"message": f"bench {tag}", **when}
             plan[op] = (partial(self.tool, "create_reminder", args, x_room), None, Target(room=y_room))
         plan["list"] = (partial(self.tool, "list_reminders", {}, self.list_room), None, None)
+        plan["history"] = (
+            partial(self.tool, "reminder_history", {"id": self.listed[0].id}, self.list_room),
+            None,
+            None,
+        )
         x, y = self.make("one-shot", room("dx"), n), self.make("one-shot", room("dy"), n)
         plan["delete"] = (partial(self.tool, "delete_reminder", {"id": x.id}, x.room), x, y)
         for op, kind in (("fire one-shot", "one-shot"), ("fire recurring", "recurring"), ("fire agent_call", "agent")):
@@ -282,8 +289,8 @@ class Bench:
 
     def run(self, rounds: int) -> dict[str, Any]:
         self.list_room = "!list:bench.example.org"
-        for i in range(LIST_SIZE):
-            self.make("one-shot", self.list_room, i)
+        self.listed = [self.make("one-shot", self.list_room, i) for i in range(LIST_SIZE)]
+        reads = self.list_reads()
         figures = {op: Figures() for op in OPERATIONS}
         for n in range(rounds + 1):  # round 0 warms every path up and is not counted
             for op, (call, x, y) in self.round(n).items():
@@ -306,7 +313,27 @@ class Bench:
                 f.agent_invokes, f.chat_posts = invoked, posted
                 f.handler.append(elapsed)
                 f.bare.append(bare)
-        return {op: f.as_dict() for op, f in figures.items()}
+        return {"ops": {op: f.as_dict() for op, f in figures.items()}, "list_reads": reads}
+
+    def list_reads(self) -> dict[str, int]:
+        """Items the listing's Query reads (ScannedCount) before and after the room gains a long
+        history: HISTORY_RUNS runs of one of its schedules."""
+        from cronbell.adapters import aws
+        from tests.support.runs import plant_runs
+
+        scanned: list[int] = []
+
+        def note(parsed: dict[str, Any], **_: Any) -> None:
+            scanned.append(int(parsed.get("ScannedCount", 0)))
+
+        client = aws.client("dynamodb")
+        client.meta.events.register("after-call.dynamodb.Query", note)
+        self.tool("list_reminders", {}, self.list_room)
+        before = scanned[-1]
+        plant_runs(self.stack.ddb, self.stack.settings.table_name, self.list_room, self.listed[0].id, HISTORY_RUNS)
+        self.tool("list_reminders", {}, self.list_room)
+        client.meta.events.unregister("after-call.dynamodb.Query", note)
+        return {"schedules": LIST_SIZE, "runs": HISTORY_RUNS, "read_before": before, "read_after": scanned[-1]}
 
 
 def _check(op: str, answer: dict[str, Any]) -> None:

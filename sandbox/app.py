@@ -24,7 +24,7 @@ from sandbox.chat import MatrixChat, SinkChat
 from sandbox.clock import RealClock, SandboxClock, VirtualClock, iso, parse_instant
 from sandbox.engine import SchedulerEngine, Stopped
 from sandbox.lambda_api import LambdaRuntime
-from sandbox.provision import provision
+from sandbox.provision import clients, events_recorder, provision
 from sandbox.server import SandboxHTTPServer
 from sandbox.template import ACCOUNT_ID, REGION, Stack, load_template, stack_name_from_samconfig
 
@@ -68,6 +68,9 @@ class Sandbox:
         self.runtime: LambdaRuntime | None = None
         self.engine: SchedulerEngine | None = None
         self.sink: SinkChat | None = None
+        self._events: list[dict[str, Any]] = []  # every event the stack published, oldest first
+        self._events_queue = ""
+        self._events_lock = threading.Lock()
         self.matrix: MatrixChat | None = None
         self.stack: Stack | None = None
         self._moto: MotoServer | None = None
@@ -127,6 +130,9 @@ class Sandbox:
             aws_endpoint=self.aws_endpoint,
         )
         provision(self.stack, self.aws_endpoint)
+        bus = str(self.stack.resolve({"Ref": "EventBusName"})) if "EventBusName" in declared else ""
+        if bus:
+            self._events_queue = events_recorder(clients(self.aws_endpoint, REGION), bus)
         specs = self.stack.functions()
         for spec in specs.values():
             spec.environment.update(o.environment)
@@ -195,6 +201,7 @@ class Sandbox:
             out["MaxPerRoom"] = str(o.max_per_room)
         if o.agent_timeout is not None:
             out["AgentTimeoutSeconds"] = str(o.agent_timeout)
+        out.setdefault("EventBusName", EVENT_BUS)  # the sandbox always publishes its runs
         return out
 
     def client(self, service: str) -> Any:
@@ -268,6 +275,24 @@ class Sandbox:
         assert self.sink is not None
         return self.sink.messages(room_id)
 
+    def events(self, room_id: str) -> list[dict[str, Any]]:
+        """The events published for a room, oldest first, as the bus's rule delivered them."""
+        with self._events_lock:
+            if self._events_queue:
+                sqs = self._client("sqs")
+                while True:
+                    out = sqs.receive_message(QueueUrl=self._events_queue, MaxNumberOfMessages=10)
+                    batch = out.get("Messages", [])
+                    if not batch:
+                        break
+                    for message in batch:
+                        event = json.loads(message["Body"])
+                        self._events.append(
+                            {"source": event["source"], "detail_type": event["detail-type"], "detail": event["detail"]}
+                        )
+                        sqs.delete_message(QueueUrl=self._events_queue, ReceiptHandle=message["ReceiptHandle"])
+            return [e for e in self._events if e["detail"].get("room_id") == room_id]
+
     def info(self) -> dict[str, Any]:
         stack = self.stack
         out: dict[str, Any] = {
@@ -295,6 +320,9 @@ class Sandbox:
                 "password": a.user_password,
             }
         return out
+
+
+EVENT_BUS = "cronbell-sandbox"
 
 
 def _set_aws_environment(aws_endpoint: str, lambda_endpoint: str) -> None:

@@ -1,5 +1,5 @@
-"""Create the template's resources in the moto server: tables, queues, roles, secrets, parameters, the
-schedule group and the static schedules (explicit `AWS::Scheduler::Schedule` resources and SAM
+"""Create the template's resources in the moto server: tables, queues, roles, secrets, parameters,
+alarms, the schedule group and the static schedules (explicit `AWS::Scheduler::Schedule` resources and SAM
 `ScheduleV2` events)."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ log = logging.getLogger("sandbox.provision")
 
 def clients(endpoint: str, region: str) -> dict[str, Any]:
     session = boto3.session.Session(aws_access_key_id="test", aws_secret_access_key="test", region_name=region)
-    names = ("dynamodb", "sqs", "scheduler", "iam", "secretsmanager", "ssm")
+    names = ("dynamodb", "sqs", "scheduler", "iam", "secretsmanager", "ssm", "cloudwatch", "events", "sts")
     return {name: session.client(name, endpoint_url=endpoint) for name in names}
 
 
@@ -37,6 +37,8 @@ def provision(stack: Stack, endpoint: str) -> None:
         c["ssm"].put_parameter(
             Name=stack.physical_name(logical_id), Value=str(props["Value"]), Type=props.get("Type", "String")
         )
+    for logical_id in stack.of_type("AWS::CloudWatch::Alarm"):
+        _alarm(stack, c["cloudwatch"], logical_id)
     for logical_id in stack.of_type("AWS::Scheduler::ScheduleGroup"):
         c["scheduler"].create_schedule_group(Name=stack.physical_name(logical_id))
     for logical_id in stack.of_type("AWS::Scheduler::Schedule"):
@@ -143,3 +145,45 @@ def _schedule(client: Any, props: dict[str, Any]) -> None:
             args[key] = datetime.fromisoformat(str(props[key]).replace("Z", "+00:00"))
     client.create_schedule(**args)
     log.info("static schedule %s: %s", props["Name"], props["ScheduleExpression"])
+
+
+_ALARM_KEYS = (
+    "AlarmDescription",
+    "Namespace",
+    "MetricName",
+    "Dimensions",
+    "Statistic",
+    "Period",
+    "EvaluationPeriods",
+    "Threshold",
+    "ComparisonOperator",
+    "TreatMissingData",
+    "AlarmActions",
+)
+
+
+def _alarm(stack: Stack, client: Any, logical_id: str) -> None:
+    props = stack.properties(logical_id)
+    args = {k: props[k] for k in _ALARM_KEYS if props.get(k) not in (None, [], "")}
+    for number in ("Period", "EvaluationPeriods"):
+        args[number] = int(args[number])
+    args["Threshold"] = float(args["Threshold"])
+    args["Dimensions"] = [{"Name": str(d["Name"]), "Value": str(d["Value"])} for d in args.get("Dimensions", [])]
+    client.put_metric_alarm(AlarmName=stack.physical_name(logical_id), **args)
+
+
+EVENTS_QUEUE = "cronbell-sandbox-events"
+
+
+def events_recorder(c: dict[str, Any], bus_name: str) -> str:
+    """The sandbox's bus and a rule on `source: cronbell` that sends every event to a queue, which
+    the sandbox reads to answer GET /_sandbox/events: the events take EventBridge's own path.
+    Returns the queue URL."""
+    events, sqs = c["events"], c["sqs"]
+    if bus_name != "default":
+        events.create_event_bus(Name=bus_name)
+    url = sqs.create_queue(QueueName=EVENTS_QUEUE)["QueueUrl"]
+    arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    events.put_rule(Name="cronbell-runs", EventBusName=bus_name, EventPattern=json.dumps({"source": ["cronbell"]}))
+    events.put_targets(Rule="cronbell-runs", EventBusName=bus_name, Targets=[{"Id": "recorder", "Arn": arn}])
+    return str(url)

@@ -123,6 +123,12 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(400, {"error": "room_id is required"})
             else:
                 self._send(200, sandbox.messages(room_id))
+        elif url.path == "/_sandbox/events":
+            room_id = query.get("room_id", "")
+            if not room_id:
+                self._send(400, {"error": "room_id is required"})
+            else:
+                self._send(200, sandbox.events(room_id))
         elif url.path == "/_sandbox/info":
             self._send(200, sandbox.info())
         elif url.path == "/_sandbox/ui":

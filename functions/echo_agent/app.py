@@ -1,4 +1,5 @@
-"""The example target agent: answers ``echo: <prompt>``.
+"""The example target agent: answers ``echo: <prompt>``, and a second line
+``previous: <scheduled_time>`` when the request carries the schedule's previous answer.
 
 A prompt that starts with ``sleep N`` (seconds, integer or decimal) makes it wait first, which is
 how the agent-timeout paths are exercised. It needs nothing but the standard library.
@@ -72,4 +73,11 @@ def lambda_handler(event: Any, context: Any) -> dict[str, str]:
     if wait > 0:
         logger.info("echo agent: sleeping %.3f s", wait)
         time.sleep(wait)
-    return {"text": f"echo: {prompt}"}
+    return {"text": f"echo: {prompt}{_previous_line(event)}"}
+
+
+def _previous_line(event: Any) -> str:
+    previous = event.get("previous") if isinstance(event, dict) else None
+    if not isinstance(previous, dict) or not isinstance(previous.get("scheduled_time"), str):
+        return ""
+    return f"\nprevious: {previous['scheduled_time']}"

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import boto3
 import pytest
 from aws_lambda_powertools.utilities import parameters
 from botocore.client import BaseClient
@@ -34,6 +35,7 @@ from tests.support.matrix_stand_in import ECHO_ARN, MatrixStandIn, forget_wiring
 TOKEN = "syt_iam_coverage_token"
 FLAKY_ROOM = "!flaky:example.org"
 FIRE_DLQ_ARN = f"arn:aws:sqs:{REGION}:{ACCOUNT}:cronbell-fire-dlq"
+EVENT_BUS = "cronbell-runs"
 
 # TransactWriteItems has no IAM action of its own: each item is authorized as its single-item action.
 TRANSACT_ITEM_ACTIONS = {
@@ -95,6 +97,9 @@ def needs(call: Call) -> list[Need]:
         return [Need("lambda:InvokeFunction", function_arn(params["FunctionName"]))]
     if service == "secretsmanager":
         return [Need(f"secretsmanager:{operation}", params["SecretId"])]
+    if service == "events" and operation == "PutEvents":
+        buses = {entry.get("EventBusName", "default") for entry in params["Entries"]}
+        return [Need("events:PutEvents", f"arn:aws:events:{REGION}:{ACCOUNT}:event-bus/{bus}") for bus in buses]
     raise AssertionError(f"no IAM mapping for {service}:{operation}; add one to needs()")
 
 
@@ -334,6 +339,8 @@ def run(moto_endpoint: str) -> Iterator[Run]:
         stack = provision(moto_endpoint, clock)
         mp.setattr(BaseClient, "_make_api_call", record(recording, BaseClient._make_api_call))
         matrix_env(stack, mp, matrix.url, TOKEN)
+        boto3.client("events", region_name=REGION, endpoint_url=moto_endpoint).create_event_bus(Name=EVENT_BUS)
+        mp.setenv("EVENT_BUS_NAME", EVENT_BUS)
         try:
             scenario(recording, stack, clock)
         finally:
@@ -357,6 +364,7 @@ def run(moto_endpoint: str) -> Iterator[Run]:
                 "FireDeadLetterQueue.Arn": FIRE_DLQ_ARN,
                 "ChatTokenSecretArn": secret_arn,
                 "AnalysisOutputRoom": ROOM,
+                "EventBusName": EVENT_BUS,
             }
         )
         entries = [
@@ -394,6 +402,7 @@ def test_the_run_exercised_every_kind_of_call(run: Run) -> None:
         "iam:PassRole",
         "lambda:InvokeFunction",
         "secretsmanager:GetSecretValue",
+        "events:PutEvents",
     } <= actions
 
 

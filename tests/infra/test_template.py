@@ -243,19 +243,51 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
     assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [{"EchoAgentFunction"}]
     assert [references(r) for r in by_action.pop("sqs:SendMessage")] == [{"FireDeadLetterQueue"}]
     assert by_action.pop("secretsmanager:GetSecretValue") == [{"Ref": "ChatTokenSecretArn"}]
+    assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # that one bus, nothing else
     assert by_action == {}
 
 
-def test_secret_statement_exists_only_with_a_secret(template: dict[str, Any]) -> None:
-    assert template["Conditions"]["HasChatSecret"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "ChatTokenSecretArn"}, ""]}]}
+BUS = "arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/${EventBusName}"
+
+
+@pytest.mark.parametrize(
+    ("condition", "parameter", "action"),
+    [
+        ("HasChatSecret", "ChatTokenSecretArn", "secretsmanager:GetSecretValue"),
+        ("HasEventBus", "EventBusName", "events:PutEvents"),
+    ],
+)
+def test_optional_statements_exist_only_with_their_parameter(
+    template: dict[str, Any], condition: str, parameter: str, action: str
+) -> None:
+    assert template["Conditions"][condition] == {"Fn::Not": [{"Fn::Equals": [{"Ref": parameter}, ""]}]}
     (policy,) = _props(template, "FireFunction")["Policies"]
-    guarded = [s for s in policy["Statement"] if "Fn::If" in s]
-    assert len(guarded) == 1
-    condition, granted, otherwise = guarded[0]["Fn::If"]
-    assert condition == "HasChatSecret"
-    assert granted["Action"] == "secretsmanager:GetSecretValue"
+    guarded = {s["Fn::If"][0]: s["Fn::If"][1:] for s in policy["Statement"] if "Fn::If" in s}
+    assert set(guarded) == {"HasChatSecret", "HasEventBus"}
+    granted, otherwise = guarded[condition]
+    assert granted["Action"] == action
     assert otherwise == {"Ref": "AWS::NoValue"}
-    assert "Default" in template["Parameters"]["ChatTokenSecretArn"]
+    assert template["Parameters"][parameter]["Default"] == ""
+
+
+def test_alarms_watch_queues_fire_errors_throttles_and_failed_runs(template: dict[str, Any]) -> None:
+    alarms = {k: r["Properties"] for k, r in template["Resources"].items() if r["Type"] == "AWS::CloudWatch::Alarm"}
+    watched = {(p["Namespace"], p["MetricName"], json.dumps(p["Dimensions"], sort_keys=True)) for p in alarms.values()}
+    queue = lambda logical: json.dumps([{"Name": "QueueName", "Value": {"Fn::GetAtt": [logical, "QueueName"]}}])  # noqa: E731
+    fire = json.dumps([{"Name": "FunctionName", "Value": {"Ref": "FireFunction"}}])
+    assert watched == {
+        ("AWS/SQS", "ApproximateNumberOfMessagesVisible", queue("SchedulerDeadLetterQueue")),
+        ("AWS/SQS", "ApproximateNumberOfMessagesVisible", queue("FireDeadLetterQueue")),
+        ("AWS/Lambda", "Errors", fire),
+        ("AWS/Lambda", "Throttles", fire),
+        ("cronbell", "RunsFailed", json.dumps([{"Name": "service", "Value": "cronbell"}])),
+    }
+    for props in alarms.values():  # each notifies the topic when one is given, and nothing otherwise
+        assert props["AlarmActions"] == {
+            "Fn::If": ["HasAlarmTopic", [{"Ref": "AlarmTopicArn"}], {"Ref": "AWS::NoValue"}]
+        }
+        assert props["TreatMissingData"] == "notBreaching"
+    assert template["Parameters"]["AlarmTopicArn"]["Default"] == ""
 
 
 def test_table_keys_ttl_recovery_and_retention(template: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from cfnlint.decode import decode
 
+from cronbell.adapters.chat.base import PermanentChatError
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.core.ports import AgentError, AgentTimeout
 from cronbell.usecases import fire as fire_uc
@@ -74,6 +75,7 @@ def test_agent_answer_is_posted_with_the_contract_request(stack: Stack) -> None:
         "room_id": ROOM,
         "schedule_id": sid,
         "scheduled_time": "2026-11-30T17:00:00Z",
+        "previous": None,
     }
     [(message, _)] = chat.sent
     assert f"echo: Summarise {ROOM}" in message.text and message.room_id == ROOM
@@ -96,11 +98,12 @@ def test_duplicate_slot_never_calls_the_agent_twice(stack: Stack) -> None:
     assert len(agents.calls) == 1 and len(chat.sent) == 1
 
 
-def test_timeout_posts_a_notice_and_does_not_crash(stack: Stack) -> None:
+def test_timeout_is_a_failed_run_with_one_notice_and_does_not_crash(stack: Stack) -> None:
     sid = job(stack)
     agents = FakeAgents(error=AgentTimeout("the agent did not answer within 120 s"))
     chat = RecordingChat()
-    assert run(stack, agents, chat, slot_event(sid))["outcome"] == "delivered"
+    out = run(stack, agents, chat, slot_event(sid))
+    assert out["outcome"] == "failed" and out["reason"] == "agent_timeout"  # not "delivered"
     [(message, _)] = chat.sent
     assert "did not answer within 120 s" in message.text
 
@@ -161,3 +164,12 @@ def test_static_input_naming_an_undeclared_schedule_is_refused(stack: Stack) -> 
     event = {**static_input(ROOM), "static": "not-in-the-template"}
     assert run(stack, agents, chat, event)["outcome"] == "invalid_input"
     assert agents.calls == [] and chat.sent == []
+
+
+def test_a_failure_notice_the_room_refuses_still_ends_as_one_failed_run(stack: Stack) -> None:
+    sid = job(stack)
+    chat = RecordingChat(fail_with=PermanentChatError("M_FORBIDDEN (403)", room_gone=True))
+    out = run(stack, FakeAgents(error=AgentError("the agent failed")), chat, slot_event(sid))
+    assert out["outcome"] == "failed" and out["reason"] == "agent_error"
+    (schedule,) = [i for i in stack.items() if i["sk"] == f"s#{sid}"]
+    assert schedule["failure_streak"] == 1 and schedule["last_run"]["outcome"] == "failed"

@@ -14,10 +14,13 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Any
 
+import boto3
 import pytest
 
 from cronbell import wiring
 from cronbell.adapters import aws
+from cronbell.core.ports import AgentTimeout
+from tests.support import runs
 from tests.support.aws import ROOT, Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
@@ -198,3 +201,82 @@ def test_a_failure_at_init_is_left_to_the_first_invocation(in_lambda: pytest.Mon
     assert wiring.deps.cache_info().currsize == 0
     with pytest.raises(ValueError):
         app.lambda_handler(envelope("list_reminders"), LambdaContext())
+
+
+# --- runs --------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def scanned(calls: Counter[str]) -> Iterator[list[int]]:
+    """The items each DynamoDB Query of the handlers read (its ScannedCount), in order."""
+    counts: list[int] = []
+
+    def note(parsed: dict[str, Any], **_: Any) -> None:
+        counts.append(int(parsed.get("ScannedCount", 0)))
+
+    client = aws.client("dynamodb")
+    client.meta.events.register("after-call.dynamodb.Query", note)
+    yield counts
+    client.meta.events.unregister("after-call.dynamodb.Query", note)
+
+
+def plant_runs(stack: Stack, schedule_id: str, count: int) -> None:
+    runs.plant_runs(stack.ddb, stack.settings.table_name, ROOM, schedule_id, count)
+
+
+def test_list_reads_no_run_items_however_long_the_history(
+    stack: Stack, calls: Counter[str], scanned: list[int]
+) -> None:
+    sid = tool("create_reminder", message="daily", cron="0 9 * * *")["result"]["id"]
+    listed, _ = measured(calls, lambda: tool("list_reminders"))
+    before = scanned[-1]
+    plant_runs(stack, sid, 1000)
+    again, answer = measured(calls, lambda: tool("list_reminders"))
+    assert listed == again == {"Query": 1}
+    assert scanned[-1] == before == 1  # the runs live under keys the listing never reads
+    assert answer["result"]["schedules"][0]["failure_streak"] == 0
+
+
+def test_history_is_one_query_over_that_schedule_only(stack: Stack, calls: Counter[str], scanned: list[int]) -> None:
+    sid = tool("create_reminder", message="daily", cron="0 9 * * *")["result"]["id"]
+    other = tool("create_reminder", message="other", cron="0 10 * * *")["result"]["id"]
+    plant_runs(stack, sid, 30)
+    plant_runs(stack, other, 30)
+    read, answer = measured(calls, lambda: tool("reminder_history", id=sid, limit=7))
+    assert read == {"GetItem": 1, "Query": 1}
+    assert scanned[-1] == 7 and len(answer["result"]["runs"]) == 7
+
+
+def test_fire_with_a_bus_adds_only_one_put_events(
+    stack: Stack, calls: Counter[str], chat: RecordingChat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    events = boto3.client("events", region_name="us-east-1", endpoint_url=stack.endpoint)
+    events.create_event_bus(Name="cronbell-calls")
+    monkeypatch.setenv("EVENT_BUS_NAME", "cronbell-calls")
+    wiring.settings.cache_clear()
+    wiring.deps.cache_clear()
+
+    def count(event_name: str, **_: Any) -> None:
+        calls[event_name.rsplit(".", 1)[-1]] += 1
+
+    aws.client("events").meta.events.register("before-send", count)
+    sid = tool("cron_create", name="summary", prompt="Summarise", cron_expr="0 18 * * *")["result"]["id"]
+    fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
+    assert result["outcome"] == "delivered"
+    assert fired == {"GetItem": 1, "TransactWriteItems": 2, "PutEvents": 1}
+    aws.client("events").meta.events.unregister("before-send", count)
+    wiring.deps.cache_clear()
+
+
+def test_a_failed_agent_call_with_its_notice_stays_within_the_budget(
+    calls: Counter[str], chat: RecordingChat, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(self: EchoAgents, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+        raise AgentTimeout("the agent did not answer within 120 s")
+
+    monkeypatch.setattr(EchoAgents, "call", fail)
+    sid = tool("cron_create", name="summary", prompt="Summarise", cron_expr="0 18 * * *")["result"]["id"]
+    fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
+    assert result["outcome"] == "failed" and result["reason"] == "agent_timeout"
+    assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # notice, streak and run in one transaction
+    assert len(chat.sent) == 1

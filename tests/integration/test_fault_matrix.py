@@ -232,6 +232,15 @@ def play(stack: Stack, name: str, fault: CallLog, mode: str, chat_crash: bool = 
     limited = cell.outcome == "crash -> retried too_frequent"
     if name == "run_now" and len(chat.posted) not in ((0, 1) if limited else (1,)):
         cell.violations.append(f"run_now posted {len(chat.posted)} times")
+    # every occurrence that reached the fire function ends as exactly one run, recorded on the
+    # schedule too (a crash between the post and the record included)
+    if scenario.kind == "fire" or name == "run_now":
+        runs = [i["run"] for i in stack.items() if i["sk"].startswith(f"f#{ctx['id']}#") and i.get("run")]
+        if [r["outcome"] for r in runs] != ["delivered"] * len(chat.posted):  # a run_now never started: none
+            cell.violations.append(f"runs recorded: {runs}")
+        (schedule,) = [i for i in stack.items() if i["sk"] == f"s#{ctx['id']}"]
+        if runs and schedule.get("last_run") != runs[0]:
+            cell.violations.append("the schedule's last run is not the recorded run")
     # invariant 3: the other room is untouched
     if other_room(stack) != theirs:
         cell.violations.append("another room's schedules changed")

@@ -24,8 +24,10 @@ from tests.support.tools import assert_consistent, call, ok
 
 CASES = {
     "one-shot": ("create_reminder", {"message": "m", "time": "2026-11-30 10:00"}, "2026-11-30T09:00:00Z"),
-    "recurring": ("create_reminder", {"message": "r", "cron": "0 9 * * *"}, "2026-11-30T08:00:00Z"),
-    "agent call": ("cron_create", {"name": "job", "prompt": "p", "cron_expr": "0 9 * * *"}, "2026-11-30T08:00:00Z"),
+    # 10:00 in Madrid: the slot falls an hour after creation, like the one-shot's (a fire an hour
+    # late would be a missed run, not a delivery)
+    "recurring": ("create_reminder", {"message": "r", "cron": "0 10 * * *"}, "2026-11-30T09:00:00Z"),
+    "agent call": ("cron_create", {"name": "job", "prompt": "p", "cron_expr": "0 10 * * *"}, "2026-11-30T09:00:00Z"),
 }
 
 
@@ -82,9 +84,9 @@ def test_a_fire_killed_after_its_claim_or_post_is_delivered_by_lambdas_retries(
 def test_a_duplicate_meeting_a_live_claim_does_not_end_as_done(stack: Stack, tmp_path: Path) -> None:
     """Scheduler may deliver an event twice; the second copy, arriving while the first holds the
     slot and too late to wait for it, is retried by Lambda rather than reported done."""
-    sid = ok(call(stack, "cron_create", {"name": "job", "prompt": "p", "cron_expr": "0 9 * * *"}))["id"]
+    sid = ok(call(stack, "cron_create", {"name": "job", "prompt": "p", "cron_expr": "0 10 * * *"}))["id"]
     stack.clock.advance(hours=1, seconds=1)
-    slot = "2026-11-30T08:00:00Z"
+    slot = "2026-11-30T09:00:00Z"
     schedule = stack.deps().store.get(ROOM, sid)
     assert stack.deps().store.claim_slot(ROOM, sid, slot, stack.clock.now(), 305, schedule) == "claimed"
     event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot}

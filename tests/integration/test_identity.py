@@ -44,6 +44,7 @@ def valid_arguments(tool: str, ids: dict[str, str]) -> dict[str, Any]:
         "resume_reminder": {"id": ids["reminder"]},
         "snooze_reminder": {"id": ids["reminder"], "minutes": 30},
         "skip_next": {"id": ids["reminder"]},
+        "reminder_history": {"id": ids["reminder"], "limit": 5},
     }
     return table[tool]
 

@@ -125,7 +125,8 @@ def test_no_token_nor_message_text_in_any_log_line(
         assert fire(flaky, daily["result"]["id"], "2026-11-30T08:00:00Z")["outcome"] == "retry"
         assert fire(closed, refused["result"]["id"], "2026-11-30T08:00:00Z")["outcome"] == "delivery_failed"
         assert fire("!room1:example.org", job["result"]["id"], "2026-11-30T17:00:00Z")["outcome"] == "delivered"
-        assert fire("!room1:example.org", broken["result"]["id"], "2026-11-30T18:00:00Z")["outcome"] == "delivered"
+        # a failing agent: a failed run, and the room gets one notice
+        assert fire("!room1:example.org", broken["result"]["id"], "2026-11-30T18:00:00Z")["outcome"] == "failed"
         assert tool("delete_reminder", {"id": job["result"]["id"]})["ok"]
 
     # the scenario really carried the secrets: they reached the homeserver and the logs were captured

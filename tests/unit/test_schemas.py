@@ -35,6 +35,7 @@ VALID: dict[str, dict[str, Any]] = {
     "resume_reminder": {"id": "k3v9q2m8xa"},
     "snooze_reminder": {"id": "k3v9q2m8xa", "minutes": 15},
     "skip_next": {"id": "k3v9q2m8xa"},
+    "reminder_history": {"id": "k3v9q2m8xa", "limit": 5},
 }
 
 

@@ -6,9 +6,10 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cronbell.core import errors, models
+from cronbell.core import errors, models, runs
 from cronbell.core.arguments import TOOL_ARGUMENTS
 from cronbell.core.models import Schedule
+from cronbell.core.runs import Run
 from cronbell.core.timing import Timing
 from cronbell.core.views import cron_view, schedule_view
 
@@ -19,6 +20,8 @@ IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 VIEW_FIELDS = {"id", "kind", "name", "preview", "description", "timezone", "enabled", "status"}
 VIEW_FIELDS |= {"next_fire", "next_fires", "last_fired", "cron_expr", "fire_at"}
 ANSWER_FIELDS = {"now", "local", "utc", "schedules", "duplicate", "notes", "dst_notes"}
+RUN_WORDS = set(Run.__dataclass_fields__) | {"runs", "last_run", "failure_streak", "status_reason", "failing"}
+RUN_WORDS |= {value for key, value in vars(runs).items() if key.isupper() and isinstance(value, str)}
 STATUSES = {models.ACTIVE, models.PAUSED, models.FIRED, models.DELETED, models.MISSED, models.DELIVERY_FAILED}
 KINDS = {models.MESSAGE, models.AGENT_CALL}
 ERROR_CODES = {
@@ -33,7 +36,7 @@ def backticked() -> list[str]:
 def test_every_identifier_is_known() -> None:
     tools = set(TOOL_ARGUMENTS)
     arguments = {field for model in TOOL_ARGUMENTS.values() for field in model.model_fields}
-    known = tools | arguments | VIEW_FIELDS | ANSWER_FIELDS | STATUSES | KINDS | ERROR_CODES
+    known = tools | arguments | VIEW_FIELDS | ANSWER_FIELDS | STATUSES | KINDS | ERROR_CODES | RUN_WORDS
     unknown = sorted({word for word in backticked() if IDENTIFIER.match(word) and word not in known})
     assert unknown == [], f"docs/skill.md names unknown tools or arguments: {unknown}"
 

@@ -51,6 +51,10 @@ class Settings:
     # a one-shot whose entry is gone this long after its time was lost (Lambda retries up to 6 h)
     missed_after_seconds: int = 23400
     missed_policy: str = "notify"  # notify: post a "missed reminder" notice | silent: only mark it
+    # runs: the failure policy, lateness and where finished runs are announced
+    auto_pause_after: int = 5  # consecutive failed runs that pause a schedule; 0: never
+    max_lateness_minutes: int = 60  # a recurring run starting later than this is missed (too_late)
+    event_bus_name: str = ""  # EventBridge bus for Run Finished / Schedule Paused; empty: off
 
     @property
     def chat_backends(self) -> tuple[str, ...]:
@@ -91,4 +95,7 @@ class Settings:
             reconcile_grace_seconds=_int(e, "RECONCILE_GRACE_SECONDS", 900),
             missed_after_seconds=_int(e, "MISSED_AFTER_SECONDS", 23400),
             missed_policy=e.get("MISSED_POLICY", "") or "notify",
+            auto_pause_after=_int(e, "AUTO_PAUSE_AFTER", 5),
+            max_lateness_minutes=_int(e, "MAX_LATENESS_MINUTES", 60),
+            event_bus_name=e.get("EVENT_BUS_NAME", ""),
         )

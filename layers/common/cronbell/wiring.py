@@ -15,8 +15,9 @@ from cronbell.adapters import aws, clock
 from cronbell.adapters.agents import LambdaAgents
 from cronbell.adapters.chat import build_sender
 from cronbell.adapters.dynamo import DynamoStore
+from cronbell.adapters.events import BusEvents
 from cronbell.adapters.scheduler import SchedulerGateway
-from cronbell.observability import count
+from cronbell.observability import count, count_run
 from cronbell.settings import Settings
 from cronbell.usecases.deps import Deps
 
@@ -67,6 +68,8 @@ def deps() -> Deps:
         agents=LambdaAgents(s.agents),
         prompt_file=_prompt_file,
         metric=count,
+        run_metric=count_run,
+        events=BusEvents(aws.client("events"), s.event_bus_name) if s.event_bus_name else None,
     )
 
 

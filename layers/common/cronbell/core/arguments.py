@@ -187,6 +187,13 @@ class SnoozeReminder(_Args):
     RULES = (exactly_one("minutes", "until", message="give exactly one of `minutes` or `until`"),)
 
 
+class ReminderHistory(_Args):
+    """The runs of one schedule, newest first: what happened to each occurrence."""
+
+    id: Short = Field(description="The schedule id (from a list), or its unique name.")
+    limit: int = Field(10, ge=1, le=50, description="How many runs, newest first: 1 to 50 (default 10).")
+
+
 # Every tool's argument model, by tool name (the names are a public contract).
 TOOL_ARGUMENTS: dict[str, type[_Args]] = {
     "create_reminder": CreateReminder,
@@ -201,6 +208,7 @@ TOOL_ARGUMENTS: dict[str, type[_Args]] = {
     "resume_reminder": ById,
     "snooze_reminder": SnoozeReminder,
     "skip_next": ById,
+    "reminder_history": ReminderHistory,
 }
 
 # What each tool is for, as the model reads it in its tool list. These carry the lessons users
@@ -266,6 +274,11 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
     "skip_next": (
         "Skip only the next fire of a recurring schedule by `id`; later ones happen as usual. To stop it "
         "for a while use `pause_reminder`; to move one fire use `snooze_reminder`."
+    ),
+    "reminder_history": (
+        "Show what happened to the last runs of one schedule by `id` or unique name, newest first: "
+        "`outcome` (delivered, failed, skipped, missed), `reason`, `late_seconds`, `manual`. Use it to "
+        "answer whether a schedule ran or why it did not; `list_reminders` shows only the last run."
     ),
 }
 

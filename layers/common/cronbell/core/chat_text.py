@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cronbell.core.actions import Action
 from cronbell.core.texts import Phrase, say
@@ -142,3 +142,14 @@ def notice_message(room_id: str, text: str) -> ChatMessage:
     """A short plain notice, e.g. that an agent did not answer in time."""
     safe = _safe(text)
     return ChatMessage(room_id=room_id, text=safe, html=_html(safe), spans=(Span(safe),))
+
+
+def with_note(message: ChatMessage, note: str) -> ChatMessage:
+    """The message with one more line at its end (a lateness mark, "works again")."""
+    safe = _safe(note)
+    return replace(
+        message,
+        text=f"{message.text}\n{safe}",
+        html=f"{message.html}<br>{_html(safe)}",
+        spans=(*message.parts(), Span("\n"), Span(safe)) if message.spans else (),
+    )

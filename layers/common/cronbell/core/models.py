@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
+from typing import Any
 
 from cronbell.core.timing import Timing
 
@@ -73,6 +74,9 @@ class Schedule:
     status_reason: str = ""
     dedupe_key: str = ""
     version: int = 0  # bumped by every change: the condition of optimistic updates
+    last_run: dict[str, Any] | None = None  # the latest run (core.runs.Run as a dict)
+    failure_streak: int = 0  # failed runs in a row; 0 after a delivered one
+    last_answer: dict[str, str] | None = None  # the last delivered agent answer: the next `previous`
     last_manual_run: str = ""  # RFC3339 UTC slot of the last run started by hand (run_now)
 
     @property

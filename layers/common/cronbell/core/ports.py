@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from cronbell.core.models import Entry, Schedule
+from cronbell.core.runs import Run
 from cronbell.core.texts import Phrase, render
 
 
@@ -109,6 +110,8 @@ class Outcome(StrEnum):
     NO_AGENTS = "no_agents_configured"
     INVALID_INPUT = "invalid_input"
     SKIPPED = "skipped"  # skip_next, or the occurrence a snooze moved
+    FAILED = "failed"  # the agent failed: recorded as a failed run, not as delivered
+    MISSED = "missed"  # a recurring run that started too late to be worth posting
     FORBIDDEN_CHANNEL = "forbidden_channel"  # its output room is no longer allowed by the deployment
 
 
@@ -141,6 +144,17 @@ class TableScan:
 class EntryState:
     name: str
     state: str  # ENABLED | DISABLED
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What completing a slot records besides the slot: its run and, for a stored schedule, the
+    streak and pause the failure policy decided and the answer the next run is given."""
+
+    run: Run
+    streak: int = 0
+    pause: bool = False
+    answer: dict[str, str] | None = None
 
 
 # --- interfaces ------------------------------------------------------------------------------
@@ -181,7 +195,10 @@ class Ledger(Protocol):
         detail: str = "",
         schedule: Schedule | None = None,
         final_status: str = "",
+        finish: Finish | None = None,
     ) -> None: ...
+    def record_run(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> bool: ...
+    def runs(self, room_id: str, owner: str, limit: int) -> list[Run]: ...
 
 
 class Scans(Protocol):
@@ -203,6 +220,12 @@ class Entries(Protocol):
     def list_entries(self) -> list[EntryState]: ...
     def delete_if_fires(self, name: str, room_id: str, schedule_id: str) -> bool: ...
     def delete(self, name: str) -> bool: ...
+
+
+class Events(Protocol):
+    """Where finished runs and policy pauses are announced (an EventBridge bus)."""
+
+    def publish(self, detail_type: str, detail: dict[str, Any]) -> None: ...
 
 
 class Agents(Protocol):

@@ -15,8 +15,15 @@ def fill_prompt(template: str, fields: Mapping[str, str]) -> str:
     return _TOKEN.sub(lambda m: fields.get(m.group(1), m.group(0)), template)
 
 
-def agent_request(prompt: str, skills: list[str], room_id: str, schedule_id: str, slot: str) -> dict[str, Any]:
-    """The agent contract's request."""
+def agent_request(
+    prompt: str,
+    skills: list[str],
+    room_id: str,
+    schedule_id: str,
+    slot: str,
+    previous: dict[str, str] | None = None,
+) -> dict[str, Any]:
+    """The agent contract's request; `previous` is the schedule's last delivered answer."""
     return {
         "kind": "task",
         "from": "cronbell",
@@ -25,4 +32,5 @@ def agent_request(prompt: str, skills: list[str], room_id: str, schedule_id: str
         "room_id": room_id,
         "schedule_id": schedule_id,
         "scheduled_time": slot,
+        "previous": previous,
     }

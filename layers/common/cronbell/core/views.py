@@ -50,6 +50,8 @@ def schedule_view(schedule: Schedule, now: datetime, locale: str, with_notes: bo
         "last_fired": schedule.last_fired_at or None,
         "fire_count": schedule.fire_count,
         "thread_id": schedule.thread_id or None,
+        "last_run": schedule.last_run,
+        "failure_streak": schedule.failure_streak,
     }
     if schedule.recurring:
         view["next_fires"] = [instant(t, tz) for t in nexts]
@@ -79,4 +81,6 @@ def cron_view(schedule: Schedule, now: datetime) -> dict[str, Any]:
         "enabled": schedule.status == models.ACTIVE,
         "kind": schedule.kind,
         "next_fire": instant(nexts[0], tz)["local"] if nexts else None,
+        "last_run": schedule.last_run,
+        "failure_streak": schedule.failure_streak,
     }

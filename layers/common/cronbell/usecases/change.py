@@ -97,7 +97,7 @@ def resume_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise refusal("invalid_state.not_paused", id=old.id)
     if not old.recurring and old.timing.local_at <= deps.now():
         raise refusal("time_in_past.while_paused")
-    new = replace(old, status=models.ACTIVE)
+    new = replace(old, status=models.ACTIVE, status_reason="", failure_streak=0)  # a fresh start
     apply(old, new, deps)
     return schedule_answer("resumed", new, deps, locale)
 

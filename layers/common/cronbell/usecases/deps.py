@@ -9,7 +9,7 @@ from typing import Any
 
 from cronbell.adapters.chat.base import ChatSender
 from cronbell.core import models
-from cronbell.core.ports import Agents, Entries, Store
+from cronbell.core.ports import Agents, Entries, Events, Store
 from cronbell.settings import Settings
 
 
@@ -31,3 +31,6 @@ class Deps:
     agents: Agents | None = None
     prompt_file: Callable[[str], str] = field(default=lambda name: "")  # a template under prompts/
     metric: Callable[[str, float], None] = field(default=lambda name, value: None)
+    # a run's outcome counted by reason (Powertools Metrics: one dimension, the reason)
+    run_metric: Callable[[str, str], None] = field(default=lambda outcome, reason: None)
+    events: Events | None = None  # None: no bus configured

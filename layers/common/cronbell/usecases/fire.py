@@ -4,7 +4,11 @@
    the orphan Scheduler entries) or a schedule declared in template.yaml (its action inline);
 2. claim the slot (a conditional write; a duplicate or concurrent invocation stops here);
 3. post the message, or call the agent and post its answer;
-4. complete the slot and record the fire (a one-shot becomes `fired`, leaving the room count).
+4. complete the slot and record the fire (a one-shot becomes `fired`, leaving the room count)
+   with its run, the failure streak and any pause the failure policy decides, in one transaction;
+5. announce the finished run (EventBridge, when a bus is configured) and count it by reason.
+An occurrence that is not delivered (paused, skipped, too late) is recorded as a run before any
+claim. Every occurrence that reaches this function thus ends as exactly one run.
 A transient failure gives the claim back and raises, so Lambda's async retry runs again and,
 when retries run out, the event lands in the dead-letter queue. A permanent refusal by the chat
 platform is recorded as `delivery_failed` and not retried; it ends the schedule only when the room
@@ -17,18 +21,19 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
 from cronbell.adapters.chat.base import ChatMessage, PermanentChatError, TransientChatError
-from cronbell.core import chat_text, models, routing
+from cronbell.core import chat_text, models, routing, runs, texts
 from cronbell.core.actions import Action, reminder_actions
 from cronbell.core.fire_event import FireEvent
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import AgentError, AgentTimeout, BackendError, Claim, Conflict, Outcome
+from cronbell.core.ports import AgentError, AgentTimeout, BackendError, Claim, Conflict, Finish, Outcome
 from cronbell.core.prompts import agent_request, fill_prompt
+from cronbell.core.runs import Run
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -64,14 +69,34 @@ class _Job:
     thread_id: str = ""  # the thread of room_id its posts go into
 
 
+@dataclass(frozen=True)
+class _Delivery:
+    """What delivering one slot did: the run's outcome and reason, what was posted."""
+
+    outcome: str  # a runs outcome
+    reason: str | None = None
+    message_id: str | None = None
+    answer: str = ""  # the agent's answer, given to its next run as `previous`
+    detail: str = ""  # the platform's or agent's own words for a failure, for the log and answer
+    verdict: runs.Verdict = field(default_factory=lambda: runs.Verdict(0))
+
+
 def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60.0) -> dict[str, Any]:
     result: dict[str, Any] = {"schedule_id": event.schedule_id, "slot": event.slot}
+    started = deps.now()
     job = _static_job(event, deps) if event.static else _stored_job(event, deps)
     if not isinstance(job, _Job):
         return {**result, **job}
     if job.kind == models.AGENT_CALL and not _agents_ready(deps):
         return {**result, "outcome": Outcome.NO_AGENTS}
     schedule = job.schedule
+    late = 0 if event.manual else runs.late_seconds(event.slot, started)
+    if schedule is not None and runs.too_late(
+        late, schedule.recurring, event.manual, deps.settings.max_lateness_minutes
+    ):
+        if not _record_undelivered(schedule, event, deps, runs.MISSED, runs.TOO_LATE, late):
+            return {**result, "outcome": Outcome.DUPLICATE}  # a late copy of an occurrence already run
+        return {**result, "outcome": Outcome.MISSED, "reason": runs.TOO_LATE}
     claim = _claim(job, event, deps, remaining_seconds)
     if claim == Claim.DUPLICATE:
         deps.metric("DuplicateSuppressed", 1)
@@ -79,28 +104,44 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
     if claim == Claim.BUSY:
         raise RetryLater("another slot of this schedule is being delivered")
     one_shot = schedule is not None and not schedule.recurring and not event.manual  # its one run
+    streak = schedule.failure_streak if schedule is not None else 0
     if claim == Claim.SENT:  # posted by an attempt that could not record it: record, never post again
-        _record(job, event, deps, Outcome.DELIVERED, "recorded on retry", models.FIRED if one_shot else "")
+        sent = _Delivery(runs.DELIVERED, verdict=runs.judge(runs.DELIVERED, streak, 0))
+        _record(job, event, deps, sent, late, Outcome.DELIVERED, "recorded on retry", models.FIRED if one_shot else "")
         return {**result, "outcome": Outcome.DELIVERED, "recovered": True}
     if claim != Claim.CLAIMED:
         return {**result, "outcome": Outcome.INACTIVE}
 
     try:
-        outcome, detail = _deliver(job, event, deps, remaining_seconds)
+        done = _deliver(job, event, deps, remaining_seconds, late, streak)
     except BaseException:
         deps.store.release_slot(event.room_id, event.schedule_id, event.slot, schedule)
         raise
+    outcome, detail = _fire_outcome(done)
     final = models.FIRED if one_shot else ""
     # one failed run never ends a schedule that has more to come: only a room gone or forbidden does
     ends = schedule is not None and outcome == Outcome.DELIVERY_FAILED and (one_shot or _ROOM_GONE.search(detail))
     if ends:
         final = models.DELIVERY_FAILED
-    _record(job, event, deps, outcome, detail, final)
+    _record(job, event, deps, done, late, outcome, detail, final)
     if outcome == Outcome.DELIVERY_FAILED:
         if ends and schedule is not None:
             _remove_orphans(schedule.scheduler_names, deps)
         return {**result, "outcome": outcome, "reason": detail}
+    if outcome == Outcome.FAILED:
+        return {**result, "outcome": outcome, "reason": detail, "paused": done.verdict.pause}
     return {**result, "outcome": outcome, "message_id": detail}
+
+
+def _fire_outcome(done: _Delivery) -> tuple[Outcome, str]:
+    """The fire function's own outcome (its answer and log) for a run."""
+    if done.outcome == runs.DELIVERED:
+        return Outcome.DELIVERED, done.message_id or ""
+    if done.outcome == runs.SKIPPED:
+        return Outcome.NOTHING_TO_POST, ""
+    if done.reason in (runs.AGENT_TIMEOUT, runs.AGENT_ERROR):
+        return Outcome.FAILED, done.reason or ""
+    return Outcome.DELIVERY_FAILED, done.detail
 
 
 def _claim(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> Claim:
@@ -142,6 +183,7 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
         log.warning("fire for an unknown schedule; its own orphan entries removed")
         return {"outcome": Outcome.UNKNOWN}
     if schedule.status == models.PAUSED:
+        _record_undelivered(schedule, event, deps, runs.SKIPPED, runs.PAUSED, 0)
         return {"outcome": Outcome.PAUSED}
     if schedule.status != models.ACTIVE:
         _remove_orphans(schedule.scheduler_names, deps)
@@ -150,9 +192,13 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
         log.error("fire for a time that is not one of the schedule's own; nothing sent")
         return {"outcome": Outcome.INVALID_INPUT}
     if event.slot in schedule.timing.skips:
+        # a snooze moves its occurrence away by skipping it and adding a one-time entry
+        reason = runs.SNOOZED if schedule.timing.snoozes else runs.SKIP_NEXT
+        _record_undelivered(schedule, event, deps, runs.SKIPPED, reason, 0)
         return {"outcome": Outcome.SKIPPED}
     settings = deps.settings
-    if schedule.output_room != schedule.room_id and schedule.output_room not in settings.allowed_output_rooms:
+    output = routing.bare_room(schedule.output_room)
+    if schedule.output_room != schedule.room_id and output not in settings.allowed_output_rooms:
         log.error("output room no longer allowed (ALLOWED_OUTPUT_ROOMS); nothing sent")
         deps.metric("ForbiddenChannel", 1)
         return {"outcome": Outcome.FORBIDDEN_CHANNEL}
@@ -211,27 +257,105 @@ def _static_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
     )
 
 
-def _record(job: _Job, event: FireEvent, deps: Deps, outcome: str, detail: str, final: str) -> None:
-    """Record a delivery. The message is out, so the claim is never given back: after a few
-    tries the slot is marked sent and Lambda's retry records it without posting again."""
+def _run(event: FireEvent, zone: str, outcome: str, reason: str | None, late: int, message_id: str | None) -> Run:
+    return Run(
+        scheduled_time=runs.local_time(event.slot, zone),
+        outcome=outcome,
+        reason=reason,
+        manual=event.manual,
+        late_seconds=late,
+        message_id=message_id,
+    )
+
+
+def _record_undelivered(schedule: Schedule, event: FireEvent, deps: Deps, outcome: str, reason: str, late: int) -> bool:
+    """Record an occurrence that is not delivered (paused, skipped, too late) as its run; a
+    duplicate invocation of the same occurrence records nothing more (False: it had a run already)."""
+    run = _run(event, schedule.timezone, outcome, reason, late, None)
+    try:
+        recorded = deps.store.record_run(schedule, event.slot, deps.now(), run)
+    except BackendError:
+        log.warning("run not recorded", extra={"outcome": outcome, "reason": reason})
+        return True
+    if recorded:
+        announce(run, event.schedule_id, event.room_id, deps, schedule)
+    return recorded
+
+
+def _record(
+    job: _Job, event: FireEvent, deps: Deps, done: _Delivery, late: int, outcome: str, detail: str, final: str
+) -> None:
+    """Record a delivery with its run. The message is out, so the claim is never given back:
+    after a few tries the slot is marked sent and Lambda's retry records it without posting
+    again."""
     store = deps.store
+    run = _run(
+        event,
+        job.timezone if job.schedule is None else job.schedule.timezone,
+        done.outcome,
+        done.reason,
+        late,
+        done.message_id,
+    )
+    answer = runs.previous(run.scheduled_time, done.answer) if done.answer else None
+    finish = Finish(run, done.verdict.streak, done.verdict.pause, answer)
     for attempt in range(3):
         try:
             store.complete_slot(
-                event.room_id, event.schedule_id, event.slot, deps.now(), outcome, detail, job.schedule, final
+                event.room_id, event.schedule_id, event.slot, deps.now(), outcome, detail, job.schedule, final, finish
             )
-            return
+            break
         except Conflict:
             log.warning("schedule changed during delivery", extra={"outcome": outcome})
             return
         except BackendError:
             deps.sleep(0.2 * 2**attempt)
-    try:
-        store.mark_slot_sent(event.room_id, event.schedule_id, event.slot, detail)
-    except BackendError:
-        log.error("delivered but not recorded; the claim stays held so it is not posted again")
+    else:
+        try:
+            store.mark_slot_sent(event.room_id, event.schedule_id, event.slot, detail)
+        except BackendError:
+            log.error("delivered but not recorded; the claim stays held so it is not posted again")
+            return
+        raise RetryLater("delivered but not recorded yet; the retry records it")
+    paused = done.verdict.pause and not final and job.schedule is not None
+    if paused and job.schedule is not None:
+        _disable_entries(replace(job.schedule, status=models.PAUSED), deps)
+    announce(run, event.schedule_id, event.room_id, deps, job.schedule, pause=paused)
+
+
+def _disable_entries(schedule: Schedule, deps: Deps) -> None:
+    """A schedule the failure policy paused stops firing, as pause_reminder does. Best effort:
+    a fire of an entry left enabled finds it paused and is recorded as skipped."""
+    now = deps.now()
+    for entry in schedule.entries():
+        try:
+            deps.scheduler.put_entry(entry, schedule, now)
+        except BackendError:
+            log.warning("entry of a paused schedule left enabled", extra={"entry": entry.name})
+
+
+def announce(
+    run: Run, schedule_id: str, room_id: str, deps: Deps, schedule: Schedule | None, pause: bool = False
+) -> None:
+    """Count the finished run by reason and publish it (and a policy pause) when a bus is set.
+    The run is recorded already: an event that cannot be sent is logged, never retried."""
+    deps.run_metric(run.outcome, run.reason or "")
+    if deps.events is None:
         return
-    raise RetryLater("delivered but not recorded yet; the retry records it")
+    room_id = routing.bare_room(room_id)
+    thread_id = (schedule.output_thread or None) if schedule is not None else None
+    detail = {**run.to_dict(), "schedule_id": schedule_id, "room_id": room_id, "thread_id": thread_id}
+    try:
+        deps.events.publish("Run Finished", detail)
+        if pause:
+            paused: dict[str, Any] = {"schedule_id": schedule_id, "room_id": room_id, "thread_id": thread_id}
+            if schedule is not None:
+                paused.update(
+                    name=schedule.name or None, status_reason="failing", failure_streak=schedule.failure_streak + 1
+                )
+            deps.events.publish("Schedule Paused", paused)
+    except BackendError:
+        log.warning("run event not published", extra={"outcome": run.outcome})
 
 
 def _agents_ready(deps: Deps) -> bool:
@@ -242,25 +366,60 @@ def _agents_ready(deps: Deps) -> bool:
     return True
 
 
-def _deliver(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> tuple[Outcome, str]:
-    """Compose and post. Returns (outcome, message id or reason); raises RetryLater when the
-    chat platform may accept it later."""
-    composed = _compose(job, event, deps)
-    if composed is None:
-        return Outcome.NOTHING_TO_POST, ""
-    message = routing.addressed(composed, job.room_id, job.thread_id, _actions(job))
+def _deliver(
+    job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining, late: int, streak: int
+) -> _Delivery:
+    """Compose and post; raises RetryLater when the chat platform may accept it later. A failed
+    agent call is a failed run: the failure policy decides whether the room hears of it."""
     deadline = time.monotonic() + max(1.0, remaining_seconds() - 10.0)
+    key = f"{event.schedule_id}-{event.slot}"
+    if job.kind == models.MESSAGE:
+        message = chat_text.reminder_message(job.room_id, job.user_id, job.text, job.locale)
+        answer = ""
+    else:
+        try:
+            answer = _ask(job, event, deps)
+        except AgentError as err:
+            reason = runs.AGENT_TIMEOUT if isinstance(err, AgentTimeout) else runs.AGENT_ERROR
+            verdict = runs.judge(runs.FAILED, streak, deps.settings.auto_pause_after if job.schedule else 0)
+            notice = _failure_notice(job, verdict, f"{reason}: {texts.render(err.said, job.locale)}")
+            if notice is not None:  # the room hears once, not every time
+                try:
+                    _post(deps, job, notice, key, deadline)
+                except PermanentChatError as refused:  # the run is failed either way
+                    log.error("failure notice refused by the chat platform", extra={"reason": refused.reason})
+            return _Delivery(runs.FAILED, reason, verdict=verdict, detail=err.reason)
+        if not answer:
+            log.info("agent answered nothing; nothing posted", extra={"agent": job.target_agent})
+            return _Delivery(runs.SKIPPED, runs.EMPTY_ANSWER, verdict=runs.Verdict(streak))
+        message = chat_text.agent_answer_message(job.room_id, job.label, answer, job.locale)
+    verdict = runs.judge(runs.DELIVERED, streak, 0)
+    if verdict.notice == "recovered":
+        message = chat_text.with_note(message, texts.say("run_recovered", job.locale, name=job.label))
+    if job.schedule is not None and not job.schedule.recurring and late > runs.LATE_NOTE_SECONDS:
+        due = texts.clock_text(parse_iso(event.slot), job.schedule.timing.tz)
+        message = chat_text.with_note(message, texts.say("late_note", job.locale, due=due))
     try:
-        message_id = deps.chat().send(message, idempotency_key=f"{event.schedule_id}-{event.slot}", deadline=deadline)
+        message_id = _post(deps, job, message, key, deadline, _actions(job))
     except PermanentChatError as err:
         log.error("delivery refused by the chat platform", extra={"reason": err.reason})
         deps.metric("DeliveryFailed", 1)
-        return Outcome.DELIVERY_FAILED, err.reason
-    except TransientChatError as err:
-        raise RetryLater(f"chat delivery failed, will retry: {err}") from err
+        reason = runs.TOO_LARGE if "TOO_LARGE" in err.reason.upper() else runs.CHAT_REFUSED
+        return _Delivery(runs.FAILED, reason, verdict=runs.Verdict(streak + 1), detail=err.reason)
     deps.metric("Fired", 1)
     deps.metric("FireLatencySeconds", (deps.now() - parse_iso(event.slot)).total_seconds())
-    return Outcome.DELIVERED, message_id
+    return _Delivery(runs.DELIVERED, None, message_id, answer, verdict=verdict)
+
+
+def _post(
+    deps: Deps, job: _Job, message: ChatMessage, key: str, deadline: float, actions: tuple[Action, ...] = ()
+) -> str:
+    """Post to the job's room on its platform, in its thread; raises RetryLater for a transient failure."""
+    message = routing.addressed(message, job.room_id, job.thread_id, actions)
+    try:
+        return deps.chat().send(message, idempotency_key=key, deadline=deadline)
+    except TransientChatError as err:
+        raise RetryLater(f"chat delivery failed, will retry: {err}") from err
 
 
 def _actions(job: _Job) -> tuple[Action, ...]:
@@ -270,9 +429,19 @@ def _actions(job: _Job) -> tuple[Action, ...]:
     return reminder_actions(job.schedule.id, job.schedule.recurring, job.locale)
 
 
-def _compose(job: _Job, event: FireEvent, deps: Deps) -> ChatMessage | None:
-    if job.kind == models.MESSAGE:
-        return chat_text.reminder_message(job.room_id, job.user_id, job.text, job.locale)
+def _failure_notice(job: _Job, verdict: runs.Verdict, reason: str) -> ChatMessage | None:
+    """The one notice a failure gets: at the start of a streak, or when it pauses the schedule."""
+    if verdict.notice == "failing":
+        text = texts.say("run_failing", job.locale, name=job.label, reason=reason)
+    elif verdict.notice == "paused" and job.schedule is not None:
+        text = texts.say("run_paused", job.locale, name=job.label, count=verdict.streak, id=job.schedule.id)
+    else:
+        return None
+    return chat_text.notice_message(job.room_id, text)
+
+
+def _ask(job: _Job, event: FireEvent, deps: Deps) -> str:
+    """Call the agent with the filled prompt and its last delivered answer; raises AgentError."""
     assert deps.agents is not None
     fields = {
         "now": iso_utc(deps.now()),
@@ -282,20 +451,22 @@ def _compose(job: _Job, event: FireEvent, deps: Deps) -> ChatMessage | None:
         "name": job.label,
         "timezone": job.timezone,
     }
+    previous = job.schedule.last_answer if job.schedule is not None else None
     request = agent_request(
-        fill_prompt(job.prompt, fields), list(job.skills), routing.bare_room(job.room_id), event.schedule_id, event.slot
+        fill_prompt(job.prompt, fields),
+        list(job.skills),
+        routing.bare_room(job.room_id),
+        event.schedule_id,
+        event.slot,
+        previous,
     )
     try:
-        answer = deps.agents.call(job.target_agent, request, job.timeout)
+        return deps.agents.call(job.target_agent, request, job.timeout)
     except AgentError as err:
         level = "timed out" if isinstance(err, AgentTimeout) else "failed"
         log.error(f"agent {level}", extra={"agent": job.target_agent, "reason": err.reason})
         deps.metric("AgentFailed", 1)
-        return chat_text.agent_failed_message(job.room_id, job.label, err.said, job.locale)
-    if not answer:
-        log.info("agent answered nothing; nothing posted", extra={"agent": job.target_agent})
-        return None
-    return chat_text.agent_answer_message(job.room_id, job.label, answer, job.locale)
+        raise
 
 
 def _remove_orphans(names: list[str], deps: Deps) -> None:

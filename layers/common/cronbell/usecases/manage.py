@@ -1,4 +1,5 @@
-"""list_reminders, cron_list, delete_reminder / cron_delete and run_now: the room's own schedules."""
+"""list_reminders, cron_list, reminder_history, delete_reminder / cron_delete and run_now: the
+room's own schedules."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from cronbell.usecases.answers import now_fields
 from cronbell.usecases.deps import Deps
 
 if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments
-    from cronbell.core.arguments import ById, ListReminders, RunNow
+    from cronbell.core.arguments import ById, ListReminders, ReminderHistory, RunNow
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +49,19 @@ def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
     return {
         "result": [cron_view(s, now) for s in live],
         "text": texts.say(key, locale, count=len(live), now=now_text),
+    }
+
+
+def reminder_history(args: ReminderHistory, ctx: Context, deps: Deps) -> dict[str, Any]:
+    """A schedule's runs, newest first (deleted and fired schedules keep theirs for the retention
+    period): by id one GetItem and one Query over that schedule's runs only."""
+    locale = ctx.locale or deps.settings.default_locale
+    schedule = find(ctx, args.id, deps, live_only=False)
+    found = deps.store.runs(ctx.room_id, schedule.id, args.limit)
+    _, now_text = now_fields(ctx, deps)
+    return {
+        "result": {"id": schedule.id, "runs": [run.to_dict() for run in found]},
+        "text": texts.say("history", locale, count=len(found), id=schedule.id, now=now_text),
     }
 
 

@@ -21,11 +21,13 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import chat_text, models, routing, texts
-from cronbell.core.instants import parse_iso
+from cronbell.core import chat_text, models, routing, runs, texts
+from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Entry, Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict
+from cronbell.core.runs import Run
 from cronbell.usecases.deps import Deps
+from cronbell.usecases.fire import announce
 
 log = logging.getLogger(__name__)
 
@@ -120,6 +122,13 @@ def _mark_missed(schedule: Schedule, deps: Deps, report: Report) -> None:
     except (Busy, Conflict):
         return
     report.missed += 1
+    slot = iso_utc(schedule.timing.local_at)
+    run = Run(runs.local_time(slot, schedule.timezone), runs.MISSED, runs.LOST)
+    try:
+        if deps.store.record_run(schedule, slot, deps.now(), run):  # the run that never reached the fire
+            announce(run, schedule.id, schedule.room_id, deps, schedule)
+    except BackendError:
+        log.warning("lost run not recorded", extra={"schedule_id": schedule.id})
     if deps.settings.missed_policy != "notify":
         return
     due = texts.clock_text(schedule.timing.local_at, ZoneInfo(schedule.timezone))

@@ -31,6 +31,7 @@ USE_CASES: dict[str, Handler] = {
     "resume_reminder": change.resume_reminder,
     "snooze_reminder": change.snooze_reminder,
     "skip_next": change.skip_next,
+    "reminder_history": manage.reminder_history,
 }
 
 

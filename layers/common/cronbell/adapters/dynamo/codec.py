@@ -5,7 +5,9 @@ Keys (partition `room_id`, sort `sk`):
   room                the room's counter (`live`, guarded by MaxPerRoom) and its revision (`rev`)
   d#<dedupe key>      points at the live schedule with that action, time, zone and person
   n#<name key>        points at the live schedule with that name
-  f#<id>#<slot time>  one delivery slot: claimed before sending, done after (exactly once)
+  f#<id>#<slot time>  one delivery slot: claimed before sending, done after (exactly once); once
+                      done it holds the occurrence's run (`run`), so a schedule's history is one
+                      Query on `f#<id>#` that the room's listing (`s#`) never reads
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from cronbell.core import models
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import Pointer, RoomCount
+from cronbell.core.runs import Run
 from cronbell.core.timing import Timing
 
 ROOM_SK = "room"
@@ -27,7 +30,7 @@ SCHEDULE, POINTER, NAME, SLOT = "s#", "d#", "n#", "f#"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
-_NUMBERS = ("fire_count", "agent_timeout_seconds", "version")
+_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak")
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
 
@@ -50,7 +53,7 @@ def pointer_sks(schedule: Schedule) -> list[str]:
 
 
 def slot_sk(owner: str, slot: str) -> str:
-    return f"{SLOT}{owner}#{slot}"
+    return f"{slot_prefix(owner)}{slot}"
 
 
 def key(room_id: str, sk: str) -> dict[str, Any]:
@@ -104,6 +107,8 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
     for name in _NUMBERS:
         if name in data:
             data[name] = int(data[name])
+    if data.get("last_run"):  # numbers come back as Decimal
+        data["last_run"] = Run.from_dict(data["last_run"]).to_dict()
     skips, snoozes = data.get("skips"), data.get("snoozes")
     if skips is None:  # written before skips formed a set: one `skip_slot`
         skips = [data["skip_slot"]] if data.get("skip_slot") else []
@@ -118,6 +123,17 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         snoozes=tuple(parse_iso(s) for s in snoozes),
     )
     return Schedule(timing=timing, **{k: data[k] for k in _PLAIN if k in data})
+
+
+def slot_prefix(owner: str) -> str:
+    """The sort-key prefix of every slot (and so every run) of one schedule."""
+    return f"{SLOT}{owner}#"
+
+
+def run_from_item(item: dict[str, Any]) -> Run | None:
+    """The run a done slot holds; None for a slot still in flight or written before runs."""
+    raw = item.get("run")
+    return Run.from_dict(load({"run": raw})["run"]) if raw and "M" in raw else None
 
 
 LEGACY = ("skip_slot", "snooze_at")  # attributes of earlier versions, removed by the next write

@@ -10,17 +10,30 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cronbell.adapters.aws import AwsError
-from cronbell.adapters.dynamo.codec import dump, epoch, key, load, schedule_sk, slot_sk
+from cronbell.adapters.dynamo.codec import (
+    dump,
+    epoch,
+    key,
+    load,
+    run_from_item,
+    schedule_sk,
+    slot_prefix,
+    slot_sk,
+)
 from cronbell.adapters.dynamo.schedules import ScheduleTable
 from cronbell.adapters.dynamo.table import cancelled
 from cronbell.core import models
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import Claim
+from cronbell.core.ports import Claim, Finish
+from cronbell.core.runs import Run
 
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
+# a recorded run bumps the version, so a change read before it cannot write back a stale last run
+_BUMP = "version = if_not_exists(version, :z) + :one"
 _RECORD_FIRE = (
-    "SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one REMOVE inflight_slot, inflight_until"
+    f"SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one, {_BUMP}"
+    " REMOVE inflight_slot, inflight_until"
 )
 # a slot may be claimed when it has never been, or when its claim outlived the lease (a crash)
 _SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND lease_until < :t)"
@@ -133,37 +146,110 @@ class SlotLedger(ScheduleTable):
         detail: str = "",
         schedule: Schedule | None = None,
         final_status: str = "",
+        finish: Finish | None = None,
     ) -> None:
-        """Mark a slot done (outcome `delivered`, `failed`, ...), record the fire on the schedule
-        and clear its busy mark. With `final_status` (fired, delivery_failed) the schedule also
-        leaves the live set, in the same transaction."""
+        """Mark a slot done (outcome `delivered`, `failed`, ...) with its run, record the fire on
+        the schedule (last run, failure streak, a pause the failure policy decided, the answer
+        the next run is given) and clear its busy mark, in one transaction. With `final_status`
+        (fired, delivery_failed) the schedule also leaves the live set."""
+        done: dict[str, Any] = {":done": DONE, ":o": str(outcome), ":d": detail, ":t": iso_utc(now)}
+        slot_set = "SET #st = :done, outcome = :o, detail = :d, completed_at = :t"
+        if finish is not None:
+            slot_set += ", run = :run"
+            done[":run"] = finish.run.to_dict()
         slot_update = {
             "Update": {
                 "TableName": self._table,
                 "Key": key(room_id, slot_sk(owner, slot)),
-                "UpdateExpression": "SET #st = :done, outcome = :o, detail = :d, completed_at = :t",
+                "UpdateExpression": slot_set,
                 "ExpressionAttributeNames": {"#st": "state"},
-                "ExpressionAttributeValues": dump(
-                    {":done": DONE, ":o": str(outcome), ":d": detail, ":t": iso_utc(now)}
-                ),
+                "ExpressionAttributeValues": dump(done),
             }
         }
         if schedule is None:
             self._transact([slot_update])
             return
+        ran: dict[str, Any] = {}
+        if finish is not None:
+            ran = {"last_run": finish.run.to_dict(), "failure_streak": finish.streak}
+            if finish.answer is not None:
+                ran["last_answer"] = finish.answer
         if final_status:
-            fired = {"last_fired_at": iso_utc(now), "fire_count": schedule.fire_count + 1}
+            fired = {"last_fired_at": iso_utc(now), "fire_count": schedule.fire_count + 1, **ran}
             if final_status == models.FIRED:
                 fired["fired_at"] = iso_utc(now)
             self._finish(schedule, final_status, now, reason=detail, extra_set=fired, extra_items=[slot_update])
             return
-        record = {
-            "Update": {
+        values: dict[str, Any] = {":t": iso_utc(now), ":z": 0, ":one": 1}
+        names: dict[str, str] = {}
+        expression = _RECORD_FIRE
+        if finish is not None and finish.pause:
+            ran.update({"status": models.PAUSED, "status_reason": "failing", "updated_at": iso_utc(now)})
+        for i, (name, value) in enumerate(ran.items()):
+            names[f"#r{i}"] = name
+            values[f":r{i}"] = value
+        if ran:
+            sets = ", ".join(f"#r{i} = :r{i}" for i in range(len(ran)))
+            expression = expression.replace(" REMOVE ", f", {sets} REMOVE ")
+        record: dict[str, Any] = {
+            "TableName": self._table,
+            "Key": key(room_id, schedule_sk(schedule.id)),
+            "UpdateExpression": expression,
+            "ConditionExpression": "attribute_exists(sk)",
+            "ExpressionAttributeValues": dump(values),
+        }
+        if names:
+            record["ExpressionAttributeNames"] = names
+        self._transact([slot_update, {"Update": record}])
+
+    def record_run(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> bool:
+        """Record a run that needed no delivery (skipped, missed) as a done slot, with the
+        schedule's last run, in one transaction. False when the slot was already recorded (a
+        duplicate invocation): nothing changes then."""
+        room = schedule.room_id
+        slot_put = {
+            "Put": {
                 "TableName": self._table,
-                "Key": key(room_id, schedule_sk(schedule.id)),
-                "UpdateExpression": _RECORD_FIRE,
-                "ConditionExpression": "attribute_exists(sk)",
-                "ExpressionAttributeValues": dump({":t": iso_utc(now), ":z": 0, ":one": 1}),
+                "Item": dump(
+                    {
+                        "room_id": room,
+                        "sk": slot_sk(schedule.id, slot),
+                        "state": DONE,
+                        "outcome": run.outcome,
+                        "detail": run.reason or "",
+                        "completed_at": iso_utc(now),
+                        "run": run.to_dict(),
+                        "expires_at": epoch(now + self._retention),
+                    }
+                ),
+                "ConditionExpression": "attribute_not_exists(sk)",
             }
         }
-        self._transact([slot_update, record])
+        last = {
+            "Update": {
+                "TableName": self._table,
+                "Key": key(room, schedule_sk(schedule.id)),
+                "UpdateExpression": f"SET last_run = :run, {_BUMP}",
+                "ConditionExpression": "attribute_exists(sk)",
+                "ExpressionAttributeValues": dump({":run": run.to_dict(), ":z": 0, ":one": 1}),
+            }
+        }
+        try:
+            self._transact([slot_put, last])
+        except AwsError as err:
+            if cancelled(err, [slot_put, last]):
+                return False
+            raise
+        return True
+
+    def runs(self, room_id: str, owner: str, limit: int) -> list[Run]:
+        """A schedule's runs, newest first: one Query over its own slots only."""
+        out = self._db.query(
+            TableName=self._table,
+            KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
+            ExpressionAttributeValues=dump({":r": room_id, ":p": slot_prefix(owner)}),
+            ScanIndexForward=False,
+            Limit=limit,
+        )
+        found = (run_from_item(item) for item in out.get("Items", []))
+        return [run for run in found if run is not None]

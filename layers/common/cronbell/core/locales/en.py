@@ -255,6 +255,12 @@ TEXTS: dict[str, str] = {
     "preview.every_day": "every day",
     "preview.last_day": "on the last day {where}",
     "preview.nth_weekday": "on the {nth} {weekday} {where}",
+    # --- runs ---
+    "run_failing": "⚠️ {name} failed ({reason}). Further failures will not be announced until it works again.",
+    "run_recovered": "✅ {name} works again.",
+    "run_paused": "⏸️ {name} failed {count} times in a row and is paused. Resume it with resume_reminder {id}.",
+    "late_note": "(late: it was due {due})",
+    "history": "{count} run(s) of {id}, newest first. Now it is {now}.",
 }
 
 LISTS: dict[str, tuple[str, ...]] = {

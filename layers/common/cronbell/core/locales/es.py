@@ -271,6 +271,12 @@ TEXTS: dict[str, str] = {
     "preview.every_day": "todos los días",
     "preview.last_day": "el último día {where}",
     "preview.nth_weekday": "el {nth} {weekday} {where}",
+    # --- runs ---
+    "run_failing": "⚠️ {name} ha fallado ({reason}). No se avisará de más fallos hasta que vuelva a funcionar.",
+    "run_recovered": "✅ {name} vuelve a funcionar.",
+    "run_paused": "⏸️ {name} ha fallado {count} veces seguidas y está en pausa. Reanúdalo con resume_reminder {id}.",
+    "late_note": "(con retraso: era para {due})",
+    "history": "{count} ejecución(es) de {id}, de la más reciente a la más antigua. Ahora son las {now}.",
 }
 
 LISTS: dict[str, tuple[str, ...]] = {
