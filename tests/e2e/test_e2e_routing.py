@@ -40,6 +40,12 @@ def test_reminder_and_agent_call_made_in_a_thread_come_back_in_it(start_sandbox:
         {"label": "Snooze 10 min", "tool": "snooze_reminder", "arguments": {"id": reminder, "minutes": 10}}
     ]
     assert messages[2]["actions"] == []
+    # each run's event names the thread its posts went to
+    events = sandbox.get(f"/_sandbox/events?room_id={ROOM}")
+    threads = {
+        e["detail"]["schedule_id"]: e["detail"]["thread_id"] for e in events if e["detail_type"] == "Run Finished"
+    }
+    assert threads == {reminder: THREAD, plain: None, created["result"]["id"]: THREAD}
 
 
 def test_a_delivered_reminders_snooze_action_forwarded_as_a_tool_call_delivers_it_again(
