@@ -282,8 +282,13 @@ class Bench:
         )
         x, y = self.make("one-shot", room("dx"), n), self.make("one-shot", room("dy"), n)
         plan["delete"] = (partial(self.tool, "delete_reminder", {"id": x.id}, x.room), x, y)
+        fires = []
         for op, kind in (("fire one-shot", "one-shot"), ("fire recurring", "recurring"), ("fire agent_call", "agent")):
             x, y = self.make(kind, room("fx"), n), self.make(kind, room("fy"), n)
+            fires.append((x.slot, op, x, y))
+        # fired in the order of their times, as Scheduler would: the clock only moves forward, and a
+        # recurring run that starts more than MaxLatenessMinutes after its time is not delivered
+        for _, op, x, y in sorted(fires, key=lambda fire: fire[0]):
             plan[op] = (partial(self.fire, x), x, y)
         return plan
 
