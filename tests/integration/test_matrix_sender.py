@@ -5,12 +5,10 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import boto3
 import pytest
-from moto import mock_aws
 
 from cronbell.adapters.chat import build_sender
 from cronbell.adapters.chat import matrix as matrix_module
@@ -222,21 +220,6 @@ def test_a_failing_token_lookup_is_transient_and_says_nothing_of_the_secret() ->
 
 
 # ---- the bot token, looked up in Secrets Manager / SSM (moto) and used against Synapse ---------------
-
-
-@pytest.fixture
-def aws(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    from aws_lambda_powertools.utilities import parameters
-
-    for name in ("AWS_ENDPOINT_URL", "AWS_PROFILE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    parameters.clear_caches()
-    with mock_aws():
-        yield
-    parameters.clear_caches()
 
 
 @pytest.mark.matrix
