@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from zoneinfo import ZoneInfo
 
-from cronbell.core.cron import CronSpec, at_expression, eventbridge_expressions, next_fires
+from cronbell.core.cron import CronSpec, Interval, at_expression, eventbridge_expressions, interval_text, next_fires
 from cronbell.core.instants import iso_utc
 
 
@@ -21,6 +21,7 @@ class Timing:
     cron_source: str = ""  # what the caller wrote, if it differs from `cron`
     skips: frozenset[str] = frozenset()  # RFC3339 UTC of occurrences not to deliver (skip_next, snooze)
     snoozes: tuple[datetime, ...] = ()  # extra one-time occurrences (snoozed ones), aware, in order
+    interval: Interval | None = None  # every N weeks or days: `cron` is then its weekly or daily entry
 
     @classmethod
     def once(cls, at: datetime, zone: ZoneInfo) -> Timing:
@@ -28,7 +29,7 @@ class Timing:
 
     @classmethod
     def every(cls, spec: CronSpec, zone: ZoneInfo) -> Timing:
-        return cls(zone=zone.key, cron=spec.expr, cron_source=spec.source)
+        return cls(zone=zone.key, cron=spec.expr, cron_source=spec.source, interval=spec.interval)
 
     @property
     def recurring(self) -> bool:
@@ -40,7 +41,7 @@ class Timing:
 
     @property
     def spec(self) -> CronSpec:
-        return CronSpec(expr=self.cron, source=self.cron_source or self.cron)
+        return CronSpec(expr=self.cron, source=self.cron_source or self.cron, interval=self.interval)
 
     @property
     def local_at(self) -> datetime:
@@ -50,7 +51,10 @@ class Timing:
 
     @property
     def text(self) -> str:
-        """The timing as the caller reads it back: the cron expression, or the local ISO time."""
+        """The timing as the caller reads it back: the cron expression ('every 2 weeks on Mon at 10:00'
+        when cron cannot say it), or the local ISO time."""
+        if self.interval is not None:
+            return interval_text(self.spec)
         return self.cron or self.local_at.isoformat(timespec="seconds")
 
     @cached_property
@@ -90,6 +94,14 @@ class Timing:
             return self.local_at.astimezone(UTC) == wanted
         found = next_fires(self.spec, instant - timedelta(seconds=1), self.tz, 1)
         return [t.astimezone(UTC) for t in found] == [wanted]
+
+    def off_interval(self, instant: datetime) -> bool:
+        """Whether `instant` is a fire of the weekly or daily entry on a day the interval does not keep
+        (the off week of 'every other monday'). Decided from the timing alone, with no read or write:
+        such a fire is no occurrence, so it posts nothing and leaves no run (a snoozed one is kept)."""
+        if self.interval is None or instant.astimezone(UTC) in (t.astimezone(UTC) for t in self.snoozes):
+            return False
+        return not self.interval.keeps(instant.astimezone(self.tz).date())
 
     def skipping(self, occurrence: datetime) -> Timing:
         """One more occurrence not to deliver; earlier skips stay."""

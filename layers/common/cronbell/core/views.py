@@ -75,7 +75,7 @@ def cron_view(schedule: Schedule, now: datetime) -> dict[str, Any]:
     return {
         "id": schedule.id,
         "name": schedule.name or None,  # only a real name: one cron_delete and the others accept
-        "cron_expr": schedule.timing.cron or None,
+        "cron_expr": schedule.timing.text if schedule.recurring else None,
         "fire_at": None if schedule.recurring else instant(schedule.timing.local_at, tz)["local"],
         "timezone": schedule.timezone,
         "enabled": schedule.status == models.ACTIVE,

@@ -63,8 +63,9 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
             when = plan_once(args.time, tz, deps.now(), new.locale)
         elif args.cron is not None:
             when = plan_recurring(args.cron, tz, deps, new.locale)
-        elif old.recurring:  # same expression, new zone
-            when = plan_recurring(old.timing.spec.source, tz, deps, new.locale)
+        elif old.recurring:  # same expression, new zone; every N weeks or days keeps its weeks or days
+            anchor = old.timing.interval.anchor if old.timing.interval else None
+            when = plan_recurring(old.timing.spec.source, tz, deps, new.locale, anchor=anchor)
         else:  # same wall-clock time, new zone
             at = old.timing.local_at.replace(tzinfo=tz)
             if at <= deps.now():

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core import errors, models, routing, texts
-from cronbell.core.cron import CronSpec, next_fires, parse_recurring
+from cronbell.core.cron import CronSpec, anchored, next_fires, parse_recurring
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.instants import iso_utc
@@ -55,8 +55,11 @@ def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
     return When(tz=tz, at=shot.at, notes=shot.notes)
 
 
-def plan_recurring(text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False) -> When:
-    spec = parse_recurring(text, deps.settings.min_interval_minutes, locale)
+def plan_recurring(
+    text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False, anchor: date | None = None
+) -> When:
+    """A recurrence from now on; every N weeks or days counts from its first occurrence (or `anchor`)."""
+    spec = anchored(parse_recurring(text, deps.settings.min_interval_minutes, locale), deps.now(), tz, anchor)
     if once:  # a cron expression asked to run a single time: its next occurrence
         return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
     return When(tz=tz, spec=spec)

@@ -182,6 +182,8 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
                 log.warning("could not remove scheduler entry", extra={"entry": name})
         log.warning("fire for an unknown schedule; its own orphan entries removed")
         return {"outcome": Outcome.UNKNOWN}
+    if schedule.status in (models.ACTIVE, models.PAUSED) and _off_interval(schedule, event):
+        return {"outcome": Outcome.OFF_INTERVAL}
     if schedule.status == models.PAUSED:
         _record_undelivered(schedule, event, deps, runs.SKIPPED, runs.PAUSED, 0)
         return {"outcome": Outcome.PAUSED}
@@ -218,6 +220,19 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
         schedule=schedule,
         thread_id=schedule.output_thread,
     )
+
+
+def _off_interval(schedule: Schedule, event: FireEvent) -> bool:
+    """The off week (or day) of an every-N-weeks or every-N-days schedule: its weekly or daily entry
+    fires, but the day is no occurrence. Nothing is posted and no run is recorded (the run outcomes
+    are those of occurrences), the slot is not claimed and last_run stays: the item already read
+    decides it, so such a fire costs one GetItem."""
+    if event.manual:
+        return False
+    if not schedule.timing.off_interval(parse_iso(event.slot)):
+        return False
+    log.info("off-interval fire of an every-N schedule; nothing to do", extra={"slot": event.slot})
+    return True
 
 
 def _own_slot(schedule: Schedule, event: FireEvent, now: datetime) -> bool:

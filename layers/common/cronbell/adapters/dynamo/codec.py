@@ -13,12 +13,13 @@ Keys (partition `room_id`, sort `sk`):
 from __future__ import annotations
 
 from dataclasses import fields
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
 from cronbell.core import models
+from cronbell.core.cron import Interval
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import Pointer, RoomCount
@@ -95,6 +96,7 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
         "expressions": list(t.expressions),
         "skips": sorted(t.skips),
         "snoozes": [iso_utc(s) for s in t.snoozes],
+        "interval": _interval_fields(t.interval),
     }
 
 
@@ -121,8 +123,24 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         cron_source=data.get("cron_source", ""),
         skips=frozenset(skips),
         snoozes=tuple(parse_iso(s) for s in snoozes),
+        interval=_interval_from(data.get("interval")),
     )
     return Schedule(timing=timing, **{k: data[k] for k in _PLAIN if k in data})
+
+
+def _interval_fields(interval: Interval | None) -> dict[str, Any] | None:
+    if interval is None:
+        return None
+    anchor = interval.anchor.isoformat() if interval.anchor else ""
+    return {"every": interval.every, "unit": interval.unit, "anchor": anchor}
+
+
+def _interval_from(raw: dict[str, Any] | None) -> Interval | None:
+    """Every N weeks or days; absent (None) for every other recurrence and for items written before."""
+    if not raw:
+        return None
+    anchor = date.fromisoformat(raw["anchor"]) if raw.get("anchor") else None
+    return Interval(int(raw["every"]), str(raw["unit"]), anchor)
 
 
 def slot_prefix(owner: str) -> str:

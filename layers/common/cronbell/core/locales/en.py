@@ -65,8 +65,9 @@ TEXTS: dict[str, str] = {
         "(MIN HOUR DAY-OF-MONTH MONTH DAY-OF-WEEK, e.g. '0 9 * * 1-5'), a macro "
         "(@hourly @daily @weekly @monthly @yearly) or a phrase such as 'every day at 9', "
         "'every monday at 10', 'every weekday at 8', 'every 15 minutes', 'the last friday of every month at 17:00', "
-        "'the last day of every month at 9'; cron also takes L (last day of the month), 1#1 (first Monday) and "
-        "L5 (last Friday)."
+        "'the last day of every month at 9', 'every other monday at 10', "
+        "'every 2 weeks on tuesday and thursday at 9', 'every 3 days at 9', 'every other day at 8'; "
+        "cron also takes L (last day of the month), 1#1 (first Monday) and L5 (last Friday)."
     ),
     "error.never_fires": "The schedule {source!r} never fires: those days do not exist in those months.",
     "error.too_frequent": "The schedule {source!r} fires only {gap} min apart; the minimum interval is {minimum} min.",
@@ -199,6 +200,12 @@ TEXTS: dict[str, str] = {
     "cron.backwards": "range {range} in the {field} field goes backwards",
     "cron.field_count": "expected exactly five fields, got {count}",
     "cron.position_field": "{item!r} in the {field} field needs * in the other day field",
+    "cron.interval_weeks": "every N weeks needs weekdays and a time, e.g. 'every 2 weeks on monday and thursday at 9'",
+    "cron.interval_days": "every N days needs a time of day only, e.g. 'every 3 days at 9'",
+    "cron.interval_count": "N must be 1-{most}",
+    "cron.fifteen_days": (
+        "'cada 15 días' may mean every two weeks: say 'cada 2 semanas los lunes a las 9' or 'cada 14 días a las 9'"
+    ),
     "field.minute": "minute",
     "field.hour": "hour",
     "field.day_of_month": "day-of-month",
@@ -255,6 +262,8 @@ TEXTS: dict[str, str] = {
     "preview.every_day": "every day",
     "preview.last_day": "on the last day {where}",
     "preview.nth_weekday": "on the {nth} {weekday} {where}",
+    "preview.every_n_weeks": "every {n} weeks on {days} {time}",
+    "preview.every_n_days": "every {n} days {time}",
     # --- runs ---
     "run_failing": "⚠️ {name} failed ({reason}). Further failures will not be announced until it works again.",
     "run_recovered": "✅ {name} works again.",

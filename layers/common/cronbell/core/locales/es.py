@@ -64,7 +64,9 @@ TEXTS: dict[str, str] = {
         "(MIN HORA DÍA-DEL-MES MES DÍA-DE-LA-SEMANA, p. ej. '0 9 * * 1-5'), una macro "
         "(@hourly @daily @weekly @monthly @yearly) o una frase como 'todos los días a las 9', "
         "'todos los lunes a las 10', 'de lunes a viernes a las 8', 'cada 15 minutos', "
-        "'el primer lunes de cada mes a las 9', 'el último día de cada mes a las 20:00'; cron admite también "
+        "'el primer lunes de cada mes a las 9', 'el último día de cada mes a las 20:00', "
+        "'cada dos semanas el lunes a las 10', 'cada 2 semanas los martes y jueves a las 9', "
+        "'lunes por medio a las 10', 'cada 3 días a las 9', 'día por medio a las 8'; cron admite también "
         "L (último día del mes), 1#1 (primer lunes) y L5 (último viernes)."
     ),
     "error.never_fires": "La programación {source!r} nunca se ejecuta: esos días no existen en esos meses.",
@@ -210,6 +212,14 @@ TEXTS: dict[str, str] = {
     "cron.backwards": "el rango {range} en el campo {field} va hacia atrás",
     "cron.field_count": "se esperaban exactamente cinco campos, hay {count}",
     "cron.position_field": "{item!r} en el campo {field} necesita * en el otro campo de día",
+    "cron.interval_weeks": (
+        "cada N semanas necesita días de la semana y una hora, p. ej. 'cada 2 semanas los lunes y jueves a las 9'"
+    ),
+    "cron.interval_days": "cada N días necesita solo una hora del día, p. ej. 'cada 3 días a las 9'",
+    "cron.interval_count": "N debe estar entre 1 y {most}",
+    "cron.fifteen_days": (
+        "¿cada 15 días exactos o cada dos semanas? di 'cada 2 semanas los lunes a las 9' o 'cada 14 días a las 9'"
+    ),
     "field.minute": "minuto",
     "field.hour": "hora",
     "field.day_of_month": "día del mes",
@@ -271,6 +281,8 @@ TEXTS: dict[str, str] = {
     "preview.every_day": "todos los días",
     "preview.last_day": "el último día {where}",
     "preview.nth_weekday": "el {nth} {weekday} {where}",
+    "preview.every_n_weeks": "cada {n} semanas, los {days} {time}",
+    "preview.every_n_days": "cada {n} días {time}",
     # --- runs ---
     "run_failing": "⚠️ {name} ha fallado ({reason}). No se avisará de más fallos hasta que vuelva a funcionar.",
     "run_recovered": "✅ {name} vuelve a funcionar.",
