@@ -11,7 +11,7 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.table import cancelled
 from cronbell.core import models
-from cronbell.core.cron import CronSpec
+from cronbell.core.cron import CronSpec, Interval, anchored
 from cronbell.core.models import Schedule
 from cronbell.core.timing import Timing
 
@@ -110,3 +110,14 @@ def test_snoozes_add_up_and_skips_form_a_set() -> None:
     second = first.skipping(first.upcoming(NOW, 1)[0])
     assert second.skips == {"2026-11-30T11:00:00Z", "2026-12-01T11:00:00Z"}
     assert second.upcoming(NOW, 1)[0] == noon + timedelta(days=2)
+
+
+def test_an_every_other_week_schedule_keeps_its_interval_and_anchor() -> None:
+    spec = CronSpec(expr="0 10 * * 1", source="every other monday at 10", interval=Interval(2, "weeks"))
+    original = schedule(Timing.every(anchored(spec, NOW, MADRID), MADRID))
+    item = codec.schedule_item(original)
+    assert item["cron"] == "0 10 * * 1" and item["expressions"] == ["cron(0 10 ? * 2 *)"]
+    assert item["interval"] == {"every": 2, "unit": "weeks", "anchor": "2026-11-30"}
+    back = codec.schedule_from_item(codec.dump(item))
+    assert back == original and back.timing.text == "every 2 weeks on Mon at 10:00"
+    assert codec.schedule_item(schedule(Timing.every(CronSpec("0 10 * * 1", "0 10 * * 1"), MADRID)))["interval"] is None
