@@ -280,3 +280,14 @@ def test_a_failed_agent_call_with_its_notice_stays_within_the_budget(
     assert result["outcome"] == "failed" and result["reason"] == "agent_timeout"
     assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # notice, streak and run in one transaction
     assert len(chat.sent) == 1
+
+
+def test_an_off_week_fire_is_one_read_and_nothing_else(calls: Counter[str], chat: RecordingChat) -> None:
+    """The weekly entry of 'every other monday' fires every week; the off week is decided from the item
+    the fire reads anyway: no claim, no run, no post."""
+    sid = tool("create_reminder", message="review", cron="every other monday at 9:30")["result"]["id"]
+    on_week, result = measured(calls, lambda: fire(sid, SLOT))
+    assert result["outcome"] == "delivered" and on_week["GetItem"] == 1
+    off_week, result = measured(calls, lambda: fire(sid, "2026-12-07T08:30:00Z"))
+    assert result["outcome"] == "off_interval" and off_week == {"GetItem": 1}
+    assert len(chat.sent) == 1
