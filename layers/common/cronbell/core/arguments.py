@@ -52,6 +52,12 @@ def refused_with(field: str, value: Any, *, when_given: str, message: str) -> Ru
     return {"rule": "refused_with", "field": field, "value": value, "when_given": when_given, "message": message}
 
 
+# the recurring forms the tool descriptions name
+REPEATS = (
+    "five-field cron 'MIN HOUR DOM MON DOW', 'every monday at 10', 'every other monday at 10' or 'every 3 days at 9'."
+)
+
+
 class _Args(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
@@ -75,9 +81,7 @@ class CreateReminder(_Args):
         description="When, once: RFC3339, 'YYYY-MM-DD HH:MM', 'HH:MM', 'in 30 minutes', "
         "'tomorrow at 9', 'next monday at 10' (English or Spanish), in the user's zone.",
     )
-    cron: Short | None = Field(
-        None, description="When, repeatedly: five-field cron 'MIN HOUR DOM MON DOW' or 'every monday at 10'."
-    )
+    cron: Short | None = Field(None, description=f"When, repeatedly: {REPEATS}")
     recurring: bool | None = Field(None, description="True for a repeating reminder (with `cron`).")
     timezone: Short | None = Field(None, description="IANA zone such as Europe/Madrid; default: the user's.")
 
@@ -104,9 +108,7 @@ class CronCreate(_Args):
 
     name: Name = Field(description="A short name for the job, to find it later by name.")
     prompt: Prompt = Field(description="What the agent must do; it must stand alone, without this chat.")
-    cron_expr: Short | None = Field(
-        None, description="When, repeatedly: five-field cron 'MIN HOUR DOM MON DOW' or 'every monday at 10'."
-    )
+    cron_expr: Short | None = Field(None, description=f"When, repeatedly: {REPEATS}")
     fire_at: Short | None = Field(
         None,
         description="When, once: RFC3339 (read in `timezone` when it has no offset) or a phrase like 'tomorrow at 9'.",
@@ -156,7 +158,7 @@ class UpdateReminder(_Args):
     )
     cron: Short | None = Field(
         None,
-        description="New repeating schedule: five-field cron 'MIN HOUR DOM MON DOW' or 'every monday at 10'.",
+        description=f"New repeating schedule: {REPEATS}",
     )
     timezone: Short | None = Field(None, description="New IANA zone such as Europe/Madrid.")
     target_agent: Short | None = Field(None, description="New agent id to run (agent calls only).")
