@@ -57,6 +57,6 @@ def test_every_other_monday_posts_on_alternate_mondays_and_every_three_days_on_e
         "2030-03-04T10:00:00+01:00",
     ]  # the off weeks are no occurrences: no run
     (item,) = [s for s in bot.call("list_reminders")["result"]["schedules"] if s["id"] == review]
-    assert item["schedule"] == "every 2 weeks on Mon at 10:00"
+    assert item["schedule"] == "every 2 weeks on Mon at 10:00 from 2030-03-04"
     assert item["next_fire"]["local"] == "2030-04-29T10:00:00+02:00"
     assert item["last_run"]["scheduled_time"] == "2030-04-15T10:00:00+02:00"

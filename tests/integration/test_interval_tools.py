@@ -34,8 +34,8 @@ def slots(stack: Stack, sid: str) -> list[str]:
 def test_every_other_monday_is_stored_as_a_weekly_entry_and_read_back_with_its_interval(stack: Stack) -> None:
     created = ok(call(stack, "create_reminder", EVERY_OTHER_MONDAY))
     sid = created["id"]
-    assert created["schedule"] == "every 2 weeks on Mon at 10:00"
-    assert created["description"] == "every 2 weeks on Monday at 10:00"
+    assert created["schedule"] == "every 2 weeks on Mon at 10:00 from 2026-11-30"
+    assert created["description"] == "every 2 weeks on Monday at 10:00, from 2026-11-30"
     assert [t["local"] for t in created["next_fires"]] == [
         "2026-11-30T10:00:00+01:00",
         "2026-12-14T10:00:00+01:00",
@@ -56,9 +56,9 @@ def test_an_agent_call_every_three_days_in_spanish(stack: Stack) -> None:
         stack, "cron_create", {"name": "resumen", "prompt": "resume", "cron_expr": "cada 3 días a las 9"}, locale="es"
     )
     sid = ok(created)["id"]
-    assert "cada 3 días a las 09:00" in created["text"], created["text"]
+    assert "cada 3 días a las 09:00, desde el 2026-12-01" in created["text"], created["text"]
     (listed,) = ok(call(stack, "cron_list"))
-    assert listed["id"] == sid and listed["cron_expr"] == "every 3 days at 09:00"
+    assert listed["id"] == sid and listed["cron_expr"] == "every 3 days at 09:00 from 2026-12-01"
     assert listed["next_fire"] == "2026-12-01T09:00:00+01:00"  # 09:00 today is not after now: it starts tomorrow
     assert stack.entries()[sid]["ScheduleExpression"] == "cron(0 9 * * ? *)"
     assert item(stack, sid)["interval"] == {"every": 3, "unit": "days", "anchor": "2026-12-01"}
@@ -103,4 +103,16 @@ def test_skip_next_and_snooze_move_the_next_real_occurrence(stack: Stack) -> Non
         "2026-12-28T10:00:00+01:00",
         "2027-01-11T10:00:00+01:00",
     ]
+    assert_consistent(stack)
+
+
+def test_the_same_weeks_are_one_schedule_and_the_other_weeks_another(stack: Stack) -> None:
+    first = ok(call(stack, "create_reminder", EVERY_OTHER_MONDAY))
+    assert ok(call(stack, "create_reminder", EVERY_OTHER_MONDAY))["duplicate"] is True
+    read_back = {"message": "Sprint review", "cron": first["schedule"]}  # 'every 2 weeks on Mon at 10:00 from ...'
+    again = ok(call(stack, "create_reminder", read_back))
+    assert again["duplicate"] is True and again["id"] == first["id"]
+    stack.clock.advance(days=7)  # Monday 7 December: the same words now start on the other weeks
+    other = ok(call(stack, "create_reminder", EVERY_OTHER_MONDAY))
+    assert other["duplicate"] is False and other["next_fire"]["local"] == "2026-12-07T10:00:00+01:00"
     assert_consistent(stack)

@@ -103,10 +103,42 @@ def test_refusals_say_why(text: str, reason: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "expr", "every", "unit"), PHRASES)
-def test_the_canonical_text_reads_back_to_the_same_recurrence(text: str, expr: str, every: int, unit: str) -> None:
+def test_the_canonical_text_reads_back_to_the_same_recurrence_and_weeks(
+    text: str, expr: str, every: int, unit: str
+) -> None:
+    """Read back 100 days later, the text still names the same weeks (or days): its start date."""
     spec = anchored(parse_recurring(text, 5), NOW, MADRID)
-    again = parse_recurring(interval_text(spec), 5)
-    assert (again.expr, again.interval) == (expr, Interval(every, unit))
+    assert spec.interval is not None and spec.interval.anchor is not None
+    again = anchored(parse_recurring(interval_text(spec), 5), NOW + timedelta(days=100), MADRID)
+    assert (again.expr, again.interval) == (expr, Interval(every, unit, spec.interval.anchor))
+
+
+@pytest.mark.parametrize(
+    ("text", "first"),
+    [
+        ("every other monday at 10 from 2026-12-14", ["2026-12-14", "2026-12-28"]),
+        ("every other monday at 10 starting 2026-12-11", ["2026-12-14", "2026-12-28"]),  # a Friday: next Monday
+        ("every other monday at 10, starting on 2026-11-23", ["2026-12-07", "2026-12-21"]),  # past: its weeks
+        ("every 2 weeks on tuesday and thursday at 9 from 2026-12-03", ["2026-12-03", "2026-12-15"]),
+        ("cada 2 semanas los lunes a las 10 desde el 2026-12-14", ["2026-12-14", "2026-12-28"]),
+        ("cada 3 días a las 9 a partir del 2026-12-10", ["2026-12-10", "2026-12-13"]),
+    ],
+)
+def test_a_start_date_chooses_the_weeks(text: str, first: list[str]) -> None:
+    assert [t.date().isoformat() for t in fires(text, NOW, MADRID, 2)] == first
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("every monday at 10 from 2026-12-14", "a start date goes with every N weeks or every N days only"),
+        ("every other monday at 10 from 2026-02-30", "'2026-02-30' is not a date"),
+    ],
+)
+def test_start_date_refusals(text: str, reason: str) -> None:
+    with pytest.raises(ToolError) as caught:
+        parse_recurring(text, 5)
+    assert caught.value.code == INVALID_CRON and reason in caught.value.text("en")
 
 
 @pytest.mark.parametrize(
@@ -114,23 +146,28 @@ def test_the_canonical_text_reads_back_to_the_same_recurrence(text: str, expr: s
     [
         (
             "every other monday at 10",
-            "every 2 weeks on Monday at 10:00",
-            "cada 2 semanas, los lunes a las 10:00",
-            "every 2 weeks on Mon at 10:00",
+            "every 2 weeks on Monday at 10:00, from 2026-12-07",
+            "cada 2 semanas, los lunes a las 10:00, desde el 2026-12-07",
+            "every 2 weeks on Mon at 10:00 from 2026-12-07",
         ),
         (
             "cada 2 semanas los martes y jueves a las 9",
-            "every 2 weeks on Tuesday and Thursday at 09:00",
-            "cada 2 semanas, los martes y jueves a las 09:00",
-            "every 2 weeks on Tue and Thu at 09:00",
+            "every 2 weeks on Tuesday and Thursday at 09:00, from 2026-12-01",
+            "cada 2 semanas, los martes y jueves a las 09:00, desde el 2026-12-01",
+            "every 2 weeks on Tue and Thu at 09:00 from 2026-12-01",
         ),
-        ("cada 3 días a las 9", "every 3 days at 09:00", "cada 3 días a las 09:00", "every 3 days at 09:00"),
+        (
+            "cada 3 días a las 9",
+            "every 3 days at 09:00, from 2026-12-01",
+            "cada 3 días a las 09:00, desde el 2026-12-01",
+            "every 3 days at 09:00 from 2026-12-01",
+        ),
     ],
 )
 def test_descriptions_in_both_locales(text: str, en: str, es: str, canonical: str) -> None:
-    spec = parse_recurring(text, 5)
+    spec = anchored(parse_recurring(text, 5), NOW, MADRID)
     assert (describe_cron(spec, "en"), describe_cron(spec, "es")) == (en, es)
-    assert Timing.every(anchored(spec, NOW, MADRID), MADRID).text == canonical
+    assert Timing.every(spec, MADRID).text == canonical
 
 
 def fires(text: str, now: datetime, tz: ZoneInfo, count: int) -> list[datetime]:

@@ -119,5 +119,5 @@ def test_an_every_other_week_schedule_keeps_its_interval_and_anchor() -> None:
     assert item["cron"] == "0 10 * * 1" and item["expressions"] == ["cron(0 10 ? * 2 *)"]
     assert item["interval"] == {"every": 2, "unit": "weeks", "anchor": "2026-11-30"}
     back = codec.schedule_from_item(codec.dump(item))
-    assert back == original and back.timing.text == "every 2 weeks on Mon at 10:00"
+    assert back == original and back.timing.text == "every 2 weeks on Mon at 10:00 from 2026-11-30"
     assert codec.schedule_item(schedule(Timing.every(CronSpec("0 10 * * 1", "0 10 * * 1"), MADRID)))["interval"] is None

@@ -25,7 +25,7 @@ import calendar
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from itertools import pairwise
 from zoneinfo import ZoneInfo
 
@@ -64,9 +64,9 @@ class Interval:
     """Every `every` weeks or days, counted from `anchor`, the local date of the first occurrence.
 
     Weeks run Monday to Sunday: "every 2 weeks on Tuesday and Thursday" fires on both days of the
-    anchor's week, of the week two weeks later, and so on. Parity is decided by local dates, so a DST
-    change, a year boundary or a 53-week year never shifts it. Without an anchor (parsed, not yet
-    planned) every day the expression names is kept."""
+    anchor's week (from the anchor on), of the week two weeks later, and so on. Parity is decided by
+    local dates, so a DST change, a year boundary or a 53-week year never shifts it. As parsed, the
+    anchor is the start date the caller named, if any; `anchored` makes it the first occurrence."""
 
     every: int
     unit: str  # WEEKS or DAYS
@@ -76,6 +76,8 @@ class Interval:
         """Whether `day` (a local date the expression fires on) is one of the interval's."""
         if self.anchor is None:
             return True
+        if day < self.anchor:
+            return False
         if self.unit == WEEKS:
             weeks = (_monday(day) - _monday(self.anchor)).days // 7
             return weeks % self.every == 0
@@ -362,7 +364,9 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         split = split_interval(normalize(stripped))
         if isinstance(split, Phrase):
             raise _cron_error(source, split)
-        every, unit, rest = split
+        every, unit, rest, start = split
+        if start is not None and every == 1:
+            raise _cron_error(source, phrase("cron.start_needs_interval"))
         found = phrase_to_cron(rest)
         if found is None and every > 1:
             raise _cron_error(source, phrase("cron.interval_weeks" if unit == WEEKS else "cron.interval_days"))
@@ -371,7 +375,7 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         if isinstance(found, Phrase):
             raise _cron_error(source, found)
         expr = found
-        interval = Interval(every, unit) if every > 1 else None
+        interval = Interval(every, unit, start) if every > 1 else None
     try:
         fields = parse_fields(expr)
     except _FieldError as exc:
@@ -393,13 +397,17 @@ def _interval_fits(fields: CronFields, unit: str) -> bool:
     return days and len(fields.months) == 12
 
 
-def anchored(spec: CronSpec, now: datetime, tz: ZoneInfo, anchor: date | None = None) -> CronSpec:
-    """The spec with its interval anchored: at `anchor` when given (a recurrence kept across a zone
-    change), else at the local date of its first occurrence after `now`."""
+def anchored(spec: CronSpec, now: datetime, tz: ZoneInfo, keep: date | None = None) -> CronSpec:
+    """The spec with its interval anchored at the local date of its first occurrence: after `now`, or
+    on or after the start date the phrase named ('... from 2026-12-14'); `keep` is an anchor kept as
+    it is (the same recurrence moved to another zone)."""
     if spec.interval is None:
         return spec
+    anchor = keep
     if anchor is None:
-        first = next_fires(replace(spec, interval=None), now, tz, 1)
+        start = spec.interval.anchor
+        after = datetime.combine(start, time(), tz) - timedelta(seconds=1) if start else now
+        first = next_fires(replace(spec, interval=None), after, tz, 1)
         anchor = first[0].date() if first else now.astimezone(tz).date()
     return replace(spec, interval=replace(spec.interval, anchor=anchor))
 
@@ -409,15 +417,17 @@ _SHORT_DAYS = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
 
 def interval_text(spec: CronSpec) -> str:
     """The canonical phrase of an interval recurrence, which parse_recurring reads back to the same
-    spec: 'every 2 weeks on Mon and Thu at 10:00', 'every 3 days at 09:00 and 21:00'."""
+    spec, weeks included: 'every 2 weeks on Mon and Thu at 10:00 from 2026-12-07',
+    'every 3 days at 09:00 and 21:00 from 2026-12-01'."""
     assert spec.interval is not None
     fields = parse_fields(spec.expr)
     clocks = " and ".join(f"{h:02d}:{m:02d}" for h, m in sorted(fields.times()))
+    start = f" from {spec.interval.anchor.isoformat()}" if spec.interval.anchor else ""
     if spec.interval.unit == DAYS:
-        return f"every {spec.interval.every} days at {clocks}"
+        return f"every {spec.interval.every} days at {clocks}{start}"
     names = [_SHORT_DAYS[d] for d in sorted(fields.weekdays, key=lambda v: (v + 6) % 7)]
     days = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-    return f"every {spec.interval.every} weeks on {days} at {clocks}"
+    return f"every {spec.interval.every} weeks on {days} at {clocks}{start}"
 
 
 # --- EventBridge and next fires --------------------------------------------------------------------

@@ -6,6 +6,7 @@ or daily phrase that remains."""
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from cronbell.core.clocks import MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
 from cronbell.core.texts import Phrase, phrase
@@ -255,16 +256,30 @@ _INTERVALS = (
 )
 
 
-def split_interval(t: str) -> tuple[int, str, str] | Phrase:
-    """A normalized phrase -> (N, WEEKS or DAYS, the weekly or daily phrase left); (1, "", t) when it
-    names no interval; a Phrase: the reason an interval is refused. A leading time ('at 10 every other
-    monday') is read as if it came last."""
+_START = r",? (?:from|starting(?: on)?|beginning|desde(?: el)?|a partir del?|empezando el) (?P<start>\d{4}-\d{2}-\d{2})"
+
+
+def split_interval(t: str) -> tuple[int, str, str, date | None] | Phrase:
+    """A normalized phrase -> (N, WEEKS or DAYS, the weekly or daily phrase left, the start date it
+    names); (1, "", t, None) when it names no interval; a Phrase: the reason an interval is refused.
+    A leading time ('at 10 every other monday') is read as if it came last; a start date is ISO
+    ('... from 2026-12-14', '... desde el 2026-12-14')."""
+    start: date | None = None
+    named = re.fullmatch(rf"(?P<rest>.+?){_START}", t)
+    if named:
+        try:
+            start = date.fromisoformat(named["start"])
+        except ValueError:
+            return phrase("cron.bad_start", start=named["start"])
+        t = named["rest"]
     lead = re.fullmatch(r"(?P<at>(?:at|a las|a la|@) [^\s,]+(?: [ap]m)?),? (?P<rest>.+)", t)
     for text in [t, f"{lead['rest']} {lead['at']}"] if lead else [t]:
         found = _split(text)
-        if found is not None:
+        if isinstance(found, Phrase):
             return found
-    return 1, "", t
+        if found is not None:
+            return (*found, start)
+    return 1, "", t, start
 
 
 def _split(t: str) -> tuple[int, str, str] | Phrase | None:

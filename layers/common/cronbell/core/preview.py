@@ -145,15 +145,17 @@ def describe_cron(spec: CronSpec, locale: str) -> str:
 
 
 def _describe_interval(spec: CronSpec, fields: CronFields, lang: str) -> str:
-    """'every 2 weeks on Monday and Thursday at 10:00' / 'cada 3 días a las 09:00'."""
+    """'every 2 weeks on Monday and Thursday at 10:00, from 2026-12-07' / 'cada 3 días a las 09:00, desde el
+    2026-12-01'."""
     assert spec.interval is not None
     time_text, _ = _time_part(fields, lang)
-    n = spec.interval.every
+    n, anchor = spec.interval.every, spec.interval.anchor
+    start = say("preview.from_start", lang, date=anchor.isoformat()) if anchor else ""
     if spec.interval.unit != WEEKS:
-        return say("preview.every_n_days", lang, n=n, time=time_text)
+        return say("preview.every_n_days", lang, n=n, time=time_text) + start
     every = words("weekdays_every", lang)
     days = join([every[(v + 6) % 7] for v in sorted(fields.weekdays, key=lambda v: (v + 6) % 7)], lang)
-    return say("preview.every_n_weeks", lang, n=n, days=days, time=time_text)
+    return say("preview.every_n_weeks", lang, n=n, days=days, time=time_text) + start
 
 
 def describe_at(at: datetime, locale: str) -> str:

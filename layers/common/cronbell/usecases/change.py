@@ -65,7 +65,7 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
             when = plan_recurring(args.cron, tz, deps, new.locale)
         elif old.recurring:  # same expression, new zone; every N weeks or days keeps its weeks or days
             anchor = old.timing.interval.anchor if old.timing.interval else None
-            when = plan_recurring(old.timing.spec.source, tz, deps, new.locale, anchor=anchor)
+            when = plan_recurring(old.timing.spec.source, tz, deps, new.locale, keep=anchor)
         else:  # same wall-clock time, new zone
             at = old.timing.local_at.replace(tzinfo=tz)
             if at <= deps.now():

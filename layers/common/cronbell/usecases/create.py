@@ -56,10 +56,10 @@ def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
 
 
 def plan_recurring(
-    text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False, anchor: date | None = None
+    text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False, keep: date | None = None
 ) -> When:
-    """A recurrence from now on; every N weeks or days counts from its first occurrence (or `anchor`)."""
-    spec = anchored(parse_recurring(text, deps.settings.min_interval_minutes, locale), deps.now(), tz, anchor)
+    """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`)."""
+    spec = anchored(parse_recurring(text, deps.settings.min_interval_minutes, locale), deps.now(), tz, keep)
     if once:  # a cron expression asked to run a single time: its next occurrence
         return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
     return When(tz=tz, spec=spec)

@@ -203,6 +203,8 @@ TEXTS: dict[str, str] = {
     "cron.interval_weeks": "every N weeks needs weekdays and a time, e.g. 'every 2 weeks on monday and thursday at 9'",
     "cron.interval_days": "every N days needs a time of day only, e.g. 'every 3 days at 9'",
     "cron.interval_count": "N must be 1-{most}",
+    "cron.start_needs_interval": "a start date goes with every N weeks or every N days only",
+    "cron.bad_start": "{start!r} is not a date",
     "cron.fifteen_days": (
         "'cada 15 días' may mean every two weeks: say 'cada 2 semanas los lunes a las 9' or 'cada 14 días a las 9'"
     ),
@@ -264,6 +266,7 @@ TEXTS: dict[str, str] = {
     "preview.nth_weekday": "on the {nth} {weekday} {where}",
     "preview.every_n_weeks": "every {n} weeks on {days} {time}",
     "preview.every_n_days": "every {n} days {time}",
+    "preview.from_start": ", from {date}",
     # --- runs ---
     "run_failing": "⚠️ {name} failed ({reason}). Further failures will not be announced until it works again.",
     "run_recovered": "✅ {name} works again.",

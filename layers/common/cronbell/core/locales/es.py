@@ -217,6 +217,8 @@ TEXTS: dict[str, str] = {
     ),
     "cron.interval_days": "cada N días necesita solo una hora del día, p. ej. 'cada 3 días a las 9'",
     "cron.interval_count": "N debe estar entre 1 y {most}",
+    "cron.start_needs_interval": "una fecha de inicio solo va con cada N semanas o cada N días",
+    "cron.bad_start": "{start!r} no es una fecha",
     "cron.fifteen_days": (
         "¿cada 15 días exactos o cada dos semanas? di 'cada 2 semanas los lunes a las 9' o 'cada 14 días a las 9'"
     ),
@@ -283,6 +285,7 @@ TEXTS: dict[str, str] = {
     "preview.nth_weekday": "el {nth} {weekday} {where}",
     "preview.every_n_weeks": "cada {n} semanas, los {days} {time}",
     "preview.every_n_days": "cada {n} días {time}",
+    "preview.from_start": ", desde el {date}",
     # --- runs ---
     "run_failing": "⚠️ {name} ha fallado ({reason}). No se avisará de más fallos hasta que vuelva a funcionar.",
     "run_recovered": "✅ {name} vuelve a funcionar.",
