@@ -132,7 +132,9 @@ def test_a_start_date_chooses_the_weeks(text: str, first: list[str]) -> None:
     ("text", "reason"),
     [
         ("every monday at 10 from 2026-12-14", "a start date goes with every N weeks or every N days only"),
-        ("every other monday at 10 from 2026-02-30", "'2026-02-30' is not a date"),
+        ("every other monday at 10 from 2026-02-30", "'2026-02-30' is not a start date"),
+        ("every other monday at 10 from 0001-01-01", "'0001-01-01' is not a start date"),
+        ("cada 3 días a las 9 desde el 9999-12-31", "'9999-12-31' is not a start date"),
     ],
 )
 def test_start_date_refusals(text: str, reason: str) -> None:

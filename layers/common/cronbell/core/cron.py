@@ -408,7 +408,7 @@ def anchored(spec: CronSpec, now: datetime, tz: ZoneInfo, keep: date | None = No
         start = spec.interval.anchor
         after = datetime.combine(start, time(), tz) - timedelta(seconds=1) if start else now
         first = next_fires(replace(spec, interval=None), after, tz, 1)
-        anchor = first[0].date() if first else now.astimezone(tz).date()
+        anchor = first[0].date() if first else start or now.astimezone(tz).date()
     return replace(spec, interval=replace(spec.interval, anchor=anchor))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from cronbell.core.clocks import MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
+from cronbell.core.clocks import MAX_YEAR, MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
 from cronbell.core.texts import Phrase, phrase
 
 _WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
@@ -256,6 +256,7 @@ _INTERVALS = (
 )
 
 
+FIRST_START_YEAR = 2000  # a read-back start date is the schedule's first occurrence: never earlier
 _START = r",? (?:from|starting(?: on)?|beginning|desde(?: el)?|a partir del?|empezando el) (?P<start>\d{4}-\d{2}-\d{2})"
 
 
@@ -270,6 +271,8 @@ def split_interval(t: str) -> tuple[int, str, str, date | None] | Phrase:
         try:
             start = date.fromisoformat(named["start"])
         except ValueError:
+            return phrase("cron.bad_start", start=named["start"])
+        if not FIRST_START_YEAR <= start.year <= MAX_YEAR:
             return phrase("cron.bad_start", start=named["start"])
         t = named["rest"]
     lead = re.fullmatch(r"(?P<at>(?:at|a las|a la|@) [^\s,]+(?: [ap]m)?),? (?P<rest>.+)", t)

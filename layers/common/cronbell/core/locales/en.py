@@ -204,7 +204,7 @@ TEXTS: dict[str, str] = {
     "cron.interval_days": "every N days needs a time of day only, e.g. 'every 3 days at 9'",
     "cron.interval_count": "N must be 1-{most}",
     "cron.start_needs_interval": "a start date goes with every N weeks or every N days only",
-    "cron.bad_start": "{start!r} is not a date",
+    "cron.bad_start": "{start!r} is not a start date (2000-2199)",
     "cron.fifteen_days": (
         "'cada 15 días' may mean every two weeks: say 'cada 2 semanas los lunes a las 9' or 'cada 14 días a las 9'"
     ),

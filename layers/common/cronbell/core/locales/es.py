@@ -218,7 +218,7 @@ TEXTS: dict[str, str] = {
     "cron.interval_days": "cada N días necesita solo una hora del día, p. ej. 'cada 3 días a las 9'",
     "cron.interval_count": "N debe estar entre 1 y {most}",
     "cron.start_needs_interval": "una fecha de inicio solo va con cada N semanas o cada N días",
-    "cron.bad_start": "{start!r} no es una fecha",
+    "cron.bad_start": "{start!r} no es una fecha de inicio (2000-2199)",
     "cron.fifteen_days": (
         "¿cada 15 días exactos o cada dos semanas? di 'cada 2 semanas los lunes a las 9' o 'cada 14 días a las 9'"
     ),
