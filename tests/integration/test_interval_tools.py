@@ -116,3 +116,17 @@ def test_the_same_weeks_are_one_schedule_and_the_other_weeks_another(stack: Stac
     other = ok(call(stack, "create_reminder", EVERY_OTHER_MONDAY))
     assert other["duplicate"] is False and other["next_fire"]["local"] == "2026-12-07T10:00:00+01:00"
     assert_consistent(stack)
+
+
+def test_a_paused_schedule_records_its_real_occurrences_only(stack: Stack) -> None:
+    """An entry left enabled while paused: its occurrence is a `skipped`, `paused` run; its off week is nothing."""
+    sid = ok(call(stack, "create_reminder", EVERY_OTHER_MONDAY))["id"]
+    ok(call(stack, "pause_reminder", {"id": sid}))
+    chat = RecordingChat()
+    assert fire(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "paused"
+    assert fire(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "off_interval"
+    runs = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
+    assert [(r["scheduled_time"], r["outcome"], r["reason"]) for r in runs] == [
+        ("2026-11-30T10:00:00+01:00", "skipped", "paused")
+    ]
+    assert chat.sent == []
