@@ -98,7 +98,7 @@ _ISO = (
 )
 _RELATIVE = (
     r"(?:in|within|after|en|dentro de|de aqui a)\s+(?P<rest>.+)"
-    r"|(?P<rest2>.+?)\s+(?:later|from now|hence|mas tarde|despues|a partir de ahora)"
+    r"|(?P<rest2>.+?)\s+(?:later|from now|from today|hence|mas tarde|despues|a partir de ahora|a partir de hoy)"
 )
 _AMOUNT = (
     r"(?P<n>\d+)\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|months?|years?"
@@ -112,6 +112,14 @@ _NUMBER_WORDS = {
     "treinta": 30, "forty": 40, "cuarenta": 40, "forty-five": 45, "fifty": 50, "cincuenta": 50,
     "sixty": 60, "sesenta": 60, "ninety": 90, "noventa": 90, "a couple of": 2, "a couple": 2,
 }  # fmt: skip
+
+
+# words of courtesy around a time ("remind me on friday at 3pm please", "por favor, mañana a las 9")
+_COURTESY = r"\b(?:please|pls|plz|kindly|remind me|por favor|recuerdamelo|recuerdame|avisame)\b"
+
+
+def _without_courtesy(t: str) -> str:
+    return re.sub(r"^[\s,]+|[\s,]+$", "", re.sub(r"\s+", " ", re.sub(_COURTESY, " ", t)))
 
 
 def _invalid(text: str, language: str, reason: Phrase | None = None) -> ToolError:
@@ -205,7 +213,7 @@ def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -
         raise ValueError("now must be an aware datetime")
     language = texts.language(locale)
     raw = text if isinstance(text, str) else ""
-    t = normalize(raw)
+    t = _without_courtesy(normalize(raw))
     if not t:
         raise _invalid(raw, language, phrase("reason.empty"))
     now_local = now.astimezone(tz)
