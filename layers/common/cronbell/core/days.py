@@ -149,7 +149,7 @@ _MINUTES_PAST = {
 
 
 def _past_or_to(m: re.Match[str]) -> str:
-    """'twenty to 9' -> '8:40', 'ten past 10' -> '10:10', '5 past 9' -> '9:05' ('quarter to 1' -> '12:45').
+    """'twenty to 9' -> '9 menos 20' (8:40), 'ten past 10' -> '10:10', '5 past 9 pm' -> '9:05 pm'.
     Digits before "to" would read as a range ("5 to 9"), and there is no "half to": both are left as they are."""
     minutes = _MINUTES_PAST[m["min"]] if m["min"] in _MINUTES_PAST else int(m["min"])
     hour = int(m["h"])
@@ -158,8 +158,8 @@ def _past_or_to(m: re.Match[str]) -> str:
     if m["way"] == "to":
         if m["min"] == "half" or m["min"].isdigit():
             return m[0]
-        return f"{hour - 1 or 12}:{60 - minutes:02d}"
-    return f"{hour}:{minutes:02d}"
+        return f"{hour}{m['ampm'] or ''} menos {minutes}"  # the hour's am/pm or part of the day comes first
+    return f"{hour}:{minutes:02d}{m['ampm'] or ''}"
 
 
 def _clock_words(t: str) -> str:
@@ -174,7 +174,10 @@ def _clock_words(t: str) -> str:
     t = re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
     named = "|".join(sorted(_MINUTES_PAST, key=len, reverse=True))
     t = re.sub(
-        rf"\b(?P<min>{named}|\d{{1,2}})(?: minutes?)? (?P<way>past|after|to) (?P<h>\d{{1,2}})\b(?!:)", _past_or_to, t
+        rf"\b(?P<min>{named}|\d{{1,2}})(?: minutes?)? (?P<way>past|after|to) (?P<h>\d{{1,2}})\b(?!:)"
+        r"(?P<ampm> ?[ap]m\b)?",
+        _past_or_to,
+        t,
     )
     spanish = "cinco|diez|veinte|veinticinco"  # "las 9 y diez" -> "las 9 y 10", "las 12 menos diez"
     return re.sub(
@@ -270,7 +273,8 @@ def _parts(t: str, language: str) -> _Parts | None:
     steps: list[tuple[str, str, object]] = [
         (rf"{_NUM}(?P<y>\d{{4}})[-/.](?P<mo>\d{{1,2}})[-/.](?P<d>\d{{1,2}}){_END}", "<d>", iso),
         (rf"{_NUM}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?P<y>\d{{4}}|\d{{2}}))?{_END}", "<d>", numeric),
-        (rf"{_NUM}(?P<a>\d{{1,2}})[-.](?P<b>\d{{1,2}})[-.](?P<y>\d{{4}}){_END}", "<d>", numeric),
+        (rf"{_NUM}(?P<a>\d{{1,2}})-(?P<b>\d{{1,2}})-(?P<y>\d{{4}}|\d{{2}}){_END}", "<d>", numeric),
+        (rf"{_NUM}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?P<y>\d{{4}}|\d{{2}}){_END}", "<d>", numeric),
         (
             r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)\b|\beod\b"
             r"|\b(?:al |a |para el )?(?:final|fin) del dia\b",

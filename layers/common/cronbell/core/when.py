@@ -7,8 +7,10 @@ occurrence, both with a note; seconds named in an amount round the result up to 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
+from fractions import Fraction
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
@@ -135,17 +137,37 @@ def _past(at: datetime, now: datetime, tz: tzinfo) -> ToolError:
     return refusal("time_in_past", details, when=f"{at:%Y-%m-%d %H:%M}", now=now_phrase(now, tz))
 
 
+def _hours_and(minutes: int) -> Callable[[re.Match[str]], str]:
+    """'(two) hours and a half' -> '2 hours 30 minutes'; no number of hours is one hour ('hora y media')."""
+
+    def spell(match: re.Match[str]) -> str:
+        count = match[1] or "1"
+        return f"{_NUMBER_WORDS.get(count, count)} hours {minutes} minutes"
+
+    return spell
+
+
 def _words_to_digits(text: str) -> str:
-    """'two weeks' -> '2 weeks', 'a fortnight' -> '2 weeks', 'half an hour' -> '30 minutes'."""
-    text = re.sub(r"\b(?:an?|one) (?:hour|hora) (?:and a half|y media)\b", "90 minutes", text)
-    text = re.sub(r"\b(?:hora|hour) y media\b", "hora y 30 minutos", text)
-    text = re.sub(r"\b(\w+) horas? y media\b", r"\1 horas y 30 minutos", text)
-    text = re.sub(r"\b(\w+) hours? and a half\b", r"\1 hours and 30 minutes", text)
+    """'two weeks' -> '2 weeks', 'a fortnight' -> '2 weeks', 'half an hour' -> '30 minutes', 'hora y media' ->
+    '1 hours 30 minutes', 'two and a half hours' -> '2 hours 30 minutes', '1.5 hours' -> '90 minutes'."""
     text = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", text)
     text = re.sub(r"\b(?:a quarter of an hour|quarter of an hour|quarter hour|un cuarto de hora)\b", "15 minutes", text)
     text = re.sub(r"\b(?:an?|one) fortnight\b|\bfortnight\b", "2 weeks", text)
+    text = re.sub(r"\b(?:a couple of|a couple|un par de)\b", "2", text)
     words = "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
-    return re.sub(rf"\b({words})\s+(?=[a-z])", lambda m: f"{_NUMBER_WORDS[m[1]]} ", text)
+    # a half or a quarter of an hour after a number of hours, before "a" is read as one
+    for ending, minutes in (("and a half|y media", 30), ("and a quarter|y cuarto", 15)):
+        text = re.sub(rf"(?:\b({words}|\d+) )?\b(?:hours?|horas?) (?:{ending})\b", _hours_and(minutes), text)
+    text = re.sub(rf"\b({words}|\d+) and a half (?:hours?|hrs?)\b", r"\1 hours 30 minutes", text)
+    text = re.sub(rf"\b({words})\s+(?=[a-z])", lambda m: f"{_NUMBER_WORDS[m[1]]} ", text)
+    # a decimal number of hours that is a whole number of minutes: "1.5 hours", "2,25 horas"
+    text = re.sub(r"\b(\d+)[.,](\d+) ?(?:hours?|hrs?|horas?|h)\b", _decimal_hours, text)
+    return re.sub(r"\b(\d+)h(\d{1,2})\b", r"\1h\2m", text)  # "1h30"
+
+
+def _decimal_hours(match: re.Match[str]) -> str:
+    minutes = Fraction(f"{match[1]}.{match[2]}") * 60
+    return f"{minutes} minutes" if minutes.denominator == 1 else match[0]
 
 
 @dataclass(frozen=True)
