@@ -143,9 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--show", choices=("refused", "misread", "all"), help="list the rows with that answer")
     parser.add_argument("--dateparser", action="store_true", help="measure dateparser on the same table too")
+    parser.add_argument("--corpus", type=Path, default=CORPUS, help="another table of the same columns")
     args = parser.parse_args(argv)
-    rows = load()
-    print(f"{len(rows)} phrases from {CORPUS.relative_to(ROOT)}")
+    rows = load(args.corpus)
+    print(f"{len(rows)} phrases from {args.corpus}")
     readers: list[tuple[str, Reader]] = [("cronbell", cronbell_reader)]
     if args.dateparser:
         readers.append(("dateparser", dateparser_reader()))

@@ -99,7 +99,7 @@ _CLOCK_AT = r"(?:at about|at around|at|a eso de las|a eso de la|a las|a la|las|l
 _NAMED_CLOCKS = r"(?:noon|midday|el mediodia|mediodia|midnight|la medianoche|medianoche)"
 _NAMED_CLOCK = rf"(?:(?:at|a|al|a las) )?(?<!del )(?P<c>{_NAMED_CLOCKS})"
 _FILLERS = {"at", "on", "the", "of", "a", "las", "la", "el", "de", "del", "en", "por", "in", "around", "about"}
-_FILLERS |= {"sobre", "hacia", "by", "for", ","}
+_FILLERS |= {"sobre", "hacia", "by", "for", ",", "para", "dia"}
 
 
 @dataclass
@@ -199,7 +199,10 @@ def _prepare(t: str, language: str) -> str:
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
     t = re.sub(r"(?<![\w:.])(\d{1,2}) h\b", r"\1h", t)
     weekdays, months = _words_of(language)
-    return re.sub(rf"\b({_alternatives(weekdays)}|{_alternatives(months)})\.", r"\1", t)
+    t = re.sub(rf"\b({_alternatives(weekdays)}|{_alternatives(months)})\.", r"\1", t)
+    mon = _alternatives(months)
+    t = re.sub(rf"\b(\d{{1,2}})-({mon})\b-?", r"\1 \2 ", t)  # "11-jan-2027", "7-sep"
+    return re.sub(rf"\b({mon})-(?=\d)", r"\1 ", t).strip()  # "jan-11-2027"
 
 
 def _take(s: str, pattern: str, marker: str, read: object) -> str:

@@ -17,6 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from cronbell.core import texts
 from cronbell.core.clocks import (
     MAX_YEAR,
+    WEEKDAY_WORDS,
     NoClockError,
     Unreadable,
     format_offset,
@@ -115,6 +116,12 @@ _NUMBER_WORDS = {
     "sixty": 60, "sesenta": 60, "ninety": 90, "noventa": 90, "a couple of": 2, "a couple": 2,
 }  # fmt: skip
 
+
+# words that name the past ("2 days ago", "last friday", "ayer", "el lunes pasado"), said as the reason
+_PAST_WORDS = (
+    r"\b(?:ago|yesterday|last (?:night|week|month|year|" + "|".join(WEEKDAY_WORDS) + r")|hace|ayer|anoche|anteayer)\b"
+    r"|\bpasad[oa]\b(?! manana)"
+)
 
 # words of courtesy around a time ("remind me on friday at 3pm please", "por favor, mañana a las 9")
 _COURTESY = r"\b(?:please|pls|plz|kindly|remind me|por favor|recuerdamelo|recuerdame|avisame)\b"
@@ -285,7 +292,10 @@ def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: st
         at = _days_ahead_at(rest, now_local, tz, language, notes)
         if at is not None:
             return at
-    return read_calendar(t, now_local, tz, language, notes)
+    at = read_calendar(t, now_local, tz, language, notes)
+    if at is None and re.search(_PAST_WORDS, t):
+        raise Unreadable(phrase("reason.past"))
+    return at
 
 
 def _after(amount: _Amount, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
