@@ -8,7 +8,8 @@ sent as a one-shot `time` for its reference `now`, and each answer is one of
     python -m bench.phrases [--show refused|misread|all] [--dateparser]
 
 `--dateparser` measures the dateparser package on the same table for comparison (when it is installed:
-it is not a dependency), with PREFER_DATES_FROM=future and the same zone and reference time.
+it is not a dependency), with PREFER_DATES_FROM=future, the same zone and reference time, the language's
+day order, and the day it reads for a date without a time of day taken at cronbell's default hour.
 """
 
 from __future__ import annotations
@@ -134,6 +135,8 @@ def dateparser_reader() -> Reader:
         if got is None:
             return None
         got = got.replace(second=0, microsecond=0, tzinfo=row.zone)
+        if row.kind == "date":  # dateparser has no default hour: give its day cronbell's, 09:00
+            got = got.replace(hour=9, minute=0)
         return got if got > row.now else None  # a past instant would be refused
 
     return read
