@@ -140,6 +140,10 @@ CALENDAR = [
     ("remind me on friday at 3pm please", "en", "2026-10-23 15:00", ""),
     ("Tomorrow @ 10:30am", "en", "2026-10-24 10:30", ""),
     ("por favor, el 1ro de noviembre a las 9", "es", "2026-11-01 09:00", ""),
+    ("weds 10am", "en", "2026-10-28 10:00", ""),
+    ("a las 15:00 h", "es", "2026-10-23 15:00", ""),
+    ("el último día de noviembre", "es", "2026-11-30 09:00", DEFAULT),
+    ("the last day of february at 8", "en", "2027-02-28 08:00", ""),
 ]
 
 # (text, language, expected wall-clock time): whole days, months and years keep the wall clock
@@ -168,6 +172,8 @@ AMOUNTS = [
     ("en una hora y cuarto", "es", "2026-10-23 11:15"),
     ("dentro de un par de horas", "es", "2026-10-23 12:00"),
     ("a week from today", "en", "2026-10-30 10:00"),
+    ("en tres cuartos de hora", "es", "2026-10-23 10:45"),
+    ("de hoy en ocho días", "es", "2026-10-30 10:00"),  # an idiom for a week
 ]
 
 

@@ -57,7 +57,7 @@ _SPANISH_MONTHS = {"ene": 1, "abr": 4, "ago": 8, "set": 9, "dic": 12}
 def _words_of(language: str) -> tuple[dict[str, int], dict[str, int]]:
     if language == "es":
         return {**WEEKDAY_WORDS, **_SPANISH_WEEKDAYS}, {**MONTH_WORDS, **_SPANISH_MONTHS}
-    return WEEKDAY_WORDS, MONTH_WORDS
+    return {**WEEKDAY_WORDS, "weds": 2}, MONTH_WORDS
 
 
 def _alternatives(names: dict[str, int]) -> str:
@@ -197,7 +197,7 @@ def _prepare(t: str, language: str) -> str:
     t = re.sub(r"\bprimero\b", "1", t)
     t = re.sub(r"\b12 (noon|midnight)\b|\b(noon)ish\b", lambda m: m[1] or m[2], t)
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
-    t = re.sub(r"(?<![\w:.])(\d{1,2}) h\b", r"\1h", t)
+    t = re.sub(r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b", r"\1h", t)
     weekdays, months = _words_of(language)
     t = re.sub(rf"\b({_alternatives(weekdays)}|{_alternatives(months)})\.", r"\1", t)
     mon = _alternatives(months)
@@ -285,7 +285,8 @@ def _parts(t: str, language: str) -> _Parts | None:
             lambda m: p.set(end_of_day=True),
         ),
         (
-            r"\b(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month))"
+            rf"\b(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{mon})\b))"
+            rf"|\b(?:el )?ultimo dia de (?=(?:{mon})\b)"
             r"|\b(?:el )?ultimo dia (?:del mes\b(?! que viene| proximo)"
             r"|del? (?=mes que viene|proximo mes|mes proximo))",
             "<d>",

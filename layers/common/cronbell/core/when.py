@@ -159,6 +159,7 @@ def _words_to_digits(text: str) -> str:
     '1 hours 30 minutes', 'two and a half hours' -> '2 hours 30 minutes', '1.5 hours' -> '90 minutes'."""
     text = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", text)
     text = re.sub(r"\b(?:a quarter of an hour|quarter of an hour|quarter hour|un cuarto de hora)\b", "15 minutes", text)
+    text = re.sub(r"\b(?:three quarters of an hour|tres cuartos de hora)\b", "45 minutes", text)
     text = re.sub(r"\b(?:an?|one) fortnight\b|\bfortnight\b", "2 weeks", text)
     text = re.sub(r"\b(?:a couple of|a couple|un par de)\b", "2", text)
     words = "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
@@ -283,6 +284,8 @@ def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: st
             raise ValueError(off)
         return (naive - sign * offset).replace(tzinfo=UTC).astimezone(tz)
 
+    # "de hoy en ocho (días)" is a week from today, "de hoy en quince" two weeks: an idiom, not a count
+    t = re.sub(r"^de hoy en (ocho|quince)(?: dias)?$", lambda m: f"dentro de {1 if m[1] == 'ocho' else 2} semanas", t)
     relative = re.fullmatch(_RELATIVE, t)
     if relative:
         rest = relative["rest"] or relative["rest2"]
