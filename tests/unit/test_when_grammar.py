@@ -227,6 +227,22 @@ def test_a_repeated_wall_time_is_the_first_and_named() -> None:
     assert "happens twice" in got.notes[0]
 
 
+def test_a_weekday_alone_said_on_that_weekday_is_next_weeks() -> None:
+    """Before the default hour too, so the reading does not flip at 09:00; a time, a part of the day or
+    "this" may name today."""
+    early = datetime(2026, 10, 23, 8, 0, tzinfo=MADRID)  # a Friday
+    cases = [
+        ("friday", "en", "2026-10-30T09:00:00+01:00"),
+        ("el viernes", "es", "2026-10-30T09:00:00+01:00"),
+        ("this friday", "en", "2026-10-23T09:00:00+02:00"),
+        ("friday at 5pm", "en", "2026-10-23T17:00:00+02:00"),
+        ("el viernes por la tarde", "es", "2026-10-23T15:00:00+02:00"),
+        ("friday the 23rd", "en", "2026-10-23T09:00:00+02:00"),
+    ]
+    for text, language, expected in cases:
+        assert parse_one_shot(text, early, MADRID, language).at.isoformat() == expected, text
+
+
 def test_a_night_hour_after_midnight_is_the_next_day() -> None:
     assert parse_one_shot("tonight at 1", now_in(TOKYO), TOKYO).at.isoformat() == "2026-10-24T01:00:00+09:00"
 

@@ -8,8 +8,10 @@ Resolution (documented in docs/skill.md, stated in the answer when a default is 
     END_OF_DAY_HOUR, any other day is DEFAULT_HOUR;
   - a relative day ("tomorrow") or "this morning" / "tonight" fixes the date; other parts must agree;
   - otherwise the date is the first one, from today, whose time is still ahead and that agrees with
-    every part named (weekday and day number: the next date where both agree); "next <weekday>" is
-    never today; a full date with its year is taken as it is (a past one is refused as past);
+    every part named (weekday and day number: the next date where both agree); "next <weekday>", and a
+    weekday alone without a time of day or "this", is never today; "<weekday> next week" is that day of
+    the week after this one; "the 1st of next month" is in next month; a full date with its year is
+    taken as it is (a past one is refused as past);
   - a numeric date follows the language: month/day in English, day/month in Spanish; one that only
     reads the other way is refused with the reason;
   - a night hour before 06:00 ("tonight at 1") is the next day's.
@@ -110,6 +112,7 @@ class _Parts:
     offset: int | None = None  # today 0, tomorrow 1, the day after 2
     weekday: int | None = None
     next_week: bool = False  # "next friday": never today
+    this_week: bool = False  # "this friday": today too
     day: int | None = None
     month: int | None = None
     year: int | None = None
@@ -260,6 +263,8 @@ def _parts(t: str, language: str) -> _Parts | None:
         p.set(weekday=weekdays[m["wd"]])
         if m["pre"] in ("next", "coming", "this coming", "proximo", "el proximo") or m["post"]:
             p.set(next_week=True)
+        elif m["pre"] in ("this", "este"):
+            p.set(this_week=True)
 
     def month(m: re.Match[str]) -> None:
         p.set(month=months[m["mon"]])
@@ -424,7 +429,11 @@ def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
         if d.weekday() != p.weekday:
             raise _mismatch(p)
         return d
-    start = today + timedelta(days=1 if p.next_week else 0)
+    # a weekday alone, said on that weekday, is next week's ("friday" on a Friday); with a time of day, a part
+    # of the day or "this" it may be today ("friday at 5pm", "this friday")
+    alone = p.weekday is not None and p.clock is None and p.part is None and p.day is None and p.month is None
+    alone = alone and not (p.this_week or p.end_of_day or p.last_day)
+    start = today + timedelta(days=1 if p.next_week or alone else 0)
     for ahead in range(SEARCH_DAYS):
         d = start + timedelta(days=ahead)
         if _fits(p, d) and (d, hm) > (today, (now_local.hour, now_local.minute)):
