@@ -144,6 +144,10 @@ CALENDAR = [
     ("a las 15:00 h", "es", "2026-10-23 15:00", ""),
     ("el último día de noviembre", "es", "2026-11-30 09:00", DEFAULT),
     ("the last day of february at 8", "en", "2027-02-28 08:00", ""),
+    # after a weekday, "de la tarde" belongs to an hour and "por la tarde" to the day
+    ("friday 8 pm", "en", "2026-10-23 20:00", ""),
+    ("el viernes 8 de la tarde", "es", "2026-10-23 20:00", ""),
+    ("el viernes 30 por la tarde", "es", "2026-10-30 15:00", DEFAULT),
 ]
 
 # (text, language, expected wall-clock time): whole days, months and years keep the wall clock
@@ -277,6 +281,8 @@ REFUSED = [
     ("last friday", "en", "names a time in the past"),
     ("el lunes pasado", "es", "nombra un momento pasado"),
     ("hace dos horas", "es", "nombra un momento pasado"),
+    ("friday 8 in the evening", "en", "8 could be the day of the month or the hour"),
+    ("monday 9", "en", "9 could be the day of the month or the hour"),
     ("february 30 at 9", "en", "there is no such day"),
 ]
 

@@ -121,6 +121,7 @@ class _Parts:
     week_ahead: bool = False  # "friday next week": the weekday in the week (Monday to Sunday) after this one
     month_ahead: int | None = None  # "the 1st of next month" 1, "the 20th of this month" 0
     of_month: bool = False  # "the first of the month": a day number follows or precedes
+    bare_day: bool = False  # English "friday 8": a number after a weekday, without "the" or an ordinal
 
     def set(self, **values: object) -> None:
         for name, value in values.items():
@@ -248,8 +249,8 @@ def _parts(t: str, language: str) -> _Parts | None:
         if not marked or parse_clock(text) is None or p.clock is not None:
             return False
         before = m.string[: m.start()].split()[-1:]
-        if not at and re.fullmatch(r"\d{1,2}", text.split()[0]) and before and before[0] in day_words:
-            return False  # "el viernes 12 por la mañana": the 12 is the day, the morning its part
+        if not at and re.fullmatch(r"\d{1,2} (?:por|en) la \w+", text) and before and before[0] in day_words:
+            return False  # "el viernes 12 por la mañana": the 12 is the day ("8 de la tarde" is an hour)
         p.set(clock=text)
         return True
 
@@ -274,6 +275,10 @@ def _parts(t: str, language: str) -> _Parts | None:
         if not 1 <= number <= 31:
             raise Unreadable(phrase("reason.no_such_day"))
         p.set(day=number)
+
+    def day_after_weekday(m: re.Match[str]) -> None:
+        day(m)
+        p.bare_day = language == "en" and not m["the"] and not m["ord"]
 
     def year(m: re.Match[str]) -> None:
         p.set(year=int(m["y"]))
@@ -336,7 +341,7 @@ def _parts(t: str, language: str) -> _Parts | None:
         (rf"\b(?P<mon>{mon})\b", "<m>", month),
         (rf"<m>,? (?:the )?(?P<d>\d{{1,2}}){_ORD}?{_END}", "<m> <d>", day),
         (rf"{_NUM}(?P<d>\d{{1,2}}){_ORD}? (?:of |de )?<m>", "<d> <m>", day),
-        (rf"<w>,? (?:the |el )?(?P<d>\d{{1,2}}){_ORD}?{_END}", "<w> <d>", day),
+        (rf"<w>,? (?P<the>the |el )?(?P<d>\d{{1,2}})(?P<ord>{_ORD})?{_END}", "<w> <d>", day_after_weekday),
         (rf"{_NUM}(?P<d>\d{{1,2}}){_ORD}{_END}", "<d>", day),
         (rf"\b(?:el (?:dia )?|dia )(?P<d>\d{{1,2}}){_END}", "<d>", day),
         (rf"{_NUM}(?P<y>(?:19|2\d)\d\d){_END}", "<y>", year),
@@ -348,6 +353,8 @@ def _parts(t: str, language: str) -> _Parts | None:
     left = [w for w in re.split(r"[\s,]+", s) if w and w not in _FILLERS and not re.fullmatch(r"<\w>", w)]
     if left or not (p.clock or p.names_a_day()):
         return None
+    if p.bare_day and p.clock is None:  # "friday 8", "friday 8 in the evening": the 8th, or 8 o'clock?
+        raise Unreadable(phrase("reason.day_or_hour", number=p.day))
     return p
 
 

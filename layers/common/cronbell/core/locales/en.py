@@ -180,6 +180,10 @@ TEXTS: dict[str, str] = {
     "reason.twice": "it names a day or a time twice",
     "reason.position": "a weekday's place in a month (the first monday of june) is not read as a date",
     "reason.day_missing": "name the day of the month too",
+    "reason.day_or_hour": (
+        "{number} could be the day of the month or the hour; write 'on the {number}' for the day or 'at {number}' "
+        "for the hour"
+    ),
     "reason.past": "it names a time in the past; a reminder needs a time ahead",
     "reason.weekday_missing": "name the day of the week too (friday next week)",
     # the declared type of a Bedrock parameter, named in its refusal

@@ -191,6 +191,10 @@ TEXTS: dict[str, str] = {
     "reason.twice": "nombra dos veces un día o una hora",
     "reason.position": "el puesto de un día en un mes (el primer lunes de junio) no se lee como una fecha",
     "reason.day_missing": "indica también el día del mes",
+    "reason.day_or_hour": (
+        "{number} puede ser el día del mes o la hora; escribe 'el día {number}' para el día o 'a las {number}' "
+        "para la hora"
+    ),
     "reason.past": "nombra un momento pasado; un recordatorio necesita una hora futura",
     "reason.weekday_missing": "indica también el día de la semana (el viernes de la semana que viene)",
     # el tipo declarado de un parámetro de Bedrock, nombrado en su rechazo
