@@ -148,6 +148,10 @@ CALENDAR = [
     ("friday 8 pm", "en", "2026-10-23 20:00", ""),
     ("el viernes 8 de la tarde", "es", "2026-10-23 20:00", ""),
     ("el viernes 30 por la tarde", "es", "2026-10-30 15:00", DEFAULT),
+    # next year, "el próximo" before a day number
+    ("june 5th next year", "en", "2027-06-05 09:00", DEFAULT),
+    ("el 3 de marzo del año que viene", "es", "2027-03-03 09:00", DEFAULT),
+    ("el próximo día 18", "es", "2026-11-18 09:00", DEFAULT),
 ]
 
 # (text, language, expected wall-clock time): whole days, months and years keep the wall clock
@@ -275,6 +279,7 @@ REFUSED = [
     ("next week", "en", "name the day of the week too"),
     ("la semana que viene", "es", "indica también el día de la semana"),
     ("next month", "en", "name the day of the month too"),
+    ("next year", "en", "name the day of the month too"),
     ("the 31st of next month", "en", "there is no such day"),
     ("next friday next week", "en", "names a day or a time twice"),
     ("2 days ago", "en", "names a time in the past"),

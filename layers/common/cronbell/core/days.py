@@ -121,6 +121,7 @@ class _Parts:
     week_ahead: bool = False  # "friday next week": the weekday in the week (Monday to Sunday) after this one
     month_ahead: int | None = None  # "the 1st of next month" 1, "the 20th of this month" 0
     of_month: bool = False  # "the first of the month": a day number follows or precedes
+    year_ahead: bool = False  # "june 5th next year"
     bare_day: bool = False  # English "friday 8": a number after a weekday, without "the" or an ordinal
 
     def set(self, **values: object) -> None:
@@ -333,6 +334,13 @@ def _parts(t: str, language: str) -> _Parts | None:
         (r"\b(?:of |de )?(?:this month|este mes)\b", "<n>", lambda m: p.set(month_ahead=0)),
         (r"\b(?:of (?:the )?month|de mes|del mes)\b", "<o>", lambda m: p.set(of_month=True)),
         (
+            r"\b(?:of |de |del )?(?:next year|the following year|el ano que viene|ano que viene|el proximo ano"
+            r"|proximo ano)\b",
+            "<y>",
+            lambda m: p.set(year_ahead=True),
+        ),
+        (r"\b(?:el )?proximo (?=(?:dia )?\d)", " ", lambda m: None),  # "el próximo 15 de mayo", "el próximo día 15"
+        (
             rf"\b(?:(?P<pre>next|this coming|coming|this|el proximo|proximo|este) )?(?P<wd>{wd})\b"
             r"(?: (?P<post>que viene|proximo))?",
             "<w>",
@@ -405,6 +413,10 @@ def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
         p = replace(p, month_ahead=None, month=month + 1, year=year)
         if p.day is not None and not valid_date(p.year or 0, p.month or 0, p.day):
             raise Unreadable(phrase("reason.no_such_day"))
+    if p.year_ahead:
+        if p.year is not None:
+            raise Unreadable(phrase("reason.twice"))
+        p = replace(p, year_ahead=False, year=today.year + 1)
     if p.of_month and p.day is None:  # "the first of the month": a day number is needed
         raise Unreadable(phrase("reason.day_missing"))
     if p.week_ahead:
