@@ -181,6 +181,12 @@ TEXTS: dict[str, str] = {
     "reason.twice": "it names a day or a time twice",
     "reason.position": "a weekday's place in a month (the first monday of june) is not read as a date",
     "reason.day_missing": "name the day of the month too",
+    "reason.day_or_hour": (
+        "{number} could be the day of the month or the hour; write 'on the {number}' for the day or 'at {number}' "
+        "for the hour"
+    ),
+    "reason.past": "it names a time in the past; a reminder needs a time ahead",
+    "reason.weekday_missing": "name the day of the week too (friday next week)",
     # the declared type of a Bedrock parameter, named in its refusal
     "type.integer": "integer",
     "type.number": "number",
@@ -293,7 +299,8 @@ LISTS: dict[str, tuple[str, ...]] = {
         "next monday at 10 / monday at 10 / friday / tuesday the 8th at 9",
         "december 1 at 9 / dec 1st 2026 at 9 / the 5th at 9 / 12/24 8pm (month/day)",
         "tomorrow morning / this afternoon / tonight at 8 / end of the day / the last day of the month at 9",
+        "friday next week / the first of next month / twenty to nine / quarter past 5 pm / 11-jan-2027",
         "in 3 days at 9 (a day without a time: 09:00; morning 09:00, afternoon 15:00, evening 19:00, "
-        "night 21:00, end of the day 18:00)",
+        "night 21:00, end of the day 18:00; an hour without am/pm is on the 24-hour clock)",
     ),
 }  # fmt: skip

@@ -193,6 +193,12 @@ TEXTS: dict[str, str] = {
     "reason.twice": "nombra dos veces un día o una hora",
     "reason.position": "el puesto de un día en un mes (el primer lunes de junio) no se lee como una fecha",
     "reason.day_missing": "indica también el día del mes",
+    "reason.day_or_hour": (
+        "{number} puede ser el día del mes o la hora; escribe 'el día {number}' para el día o 'a las {number}' "
+        "para la hora"
+    ),
+    "reason.past": "nombra un momento pasado; un recordatorio necesita una hora futura",
+    "reason.weekday_missing": "indica también el día de la semana (el viernes de la semana que viene)",
     # el tipo declarado de un parámetro de Bedrock, nombrado en su rechazo
     "type.integer": "entero",
     "type.number": "número",
@@ -311,7 +317,8 @@ LISTS: dict[str, tuple[str, ...]] = {
         "el lunes a las 10 / el próximo lunes a las 10 / el viernes / el martes 8 a las 9",
         "el 1 de diciembre a las 9 / el día 5 a las 9 / 24/12 a las 20:00 (día/mes)",
         "mañana por la mañana / esta tarde / esta noche a las 10 / al final del día / el último día del mes a las 9",
+        "el viernes de la semana que viene / el 1 del mes que viene / las nueve menos cuarto / 3 de marzo de 2027",
         "dentro de 3 días a las 9 (un día sin hora: 09:00; mañana 09:00, tarde 15:00, noche 21:00, "
-        "final del día 18:00)",
+        "final del día 18:00; una hora sin «de la tarde» o pm va en reloj de 24 horas)",
     ),
 }  # fmt: skip
