@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import shutil
 import socket
 import sys
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRE_FUNCTION = "FireFunction"
 TOOLS_FUNCTION = "ToolsFunction"
 AGENT_FUNCTION = "EchoAgentFunction"
-SECRET_NAME = "cronbell/chat-token"
+SECRET_PARAMETERS = {"matrix": "MatrixTokenSecretArn", "webhook": "WebhookSigningSecretArn"}  # per chat backend
 
 
 def free_port() -> int:
@@ -105,20 +106,24 @@ class Sandbox:
             self._workdir = tempfile.mkdtemp(prefix="cronbell-synapse-")
             self.matrix = MatrixChat(Path(self._workdir), self.clock)
             accounts = self.matrix.start()
-            secret_arn = self._client("secretsmanager").create_secret(
-                Name=SECRET_NAME, SecretString=json.dumps({"access_token": accounts.bot_token})
-            )["ARN"]
             parameters.update(
                 {
                     "ChatBackend": "matrix",
                     "MatrixHomeserverUrl": self.matrix.url,
-                    "ChatTokenSecretArn": secret_arn,
+                    **self._chat_secret("matrix", json.dumps({"access_token": accounts.bot_token})),
                 }
             )
             parameters["AnalysisOutputRoom"] = accounts.room_id  # the static schedule posts to the demo room
         else:
-            self.sink = SinkChat(self.clock)
-            parameters.update({"ChatBackend": "webhook", "ChatWebhookUrl": f"{self.lambda_endpoint}/_sandbox/sink"})
+            signing_secret = secrets.token_urlsafe(24)
+            self.sink = SinkChat(self.clock, signing_secret)
+            parameters.update(
+                {
+                    "ChatBackend": "webhook",
+                    "ChatWebhookUrl": f"{self.lambda_endpoint}/_sandbox/sink",
+                    **self._chat_secret("webhook", signing_secret),
+                }
+            )
         code_root = built_root(o.root) if o.built else o.root
         template = load_template(code_root / "template.yaml")
         declared = template.get("Parameters", {}) or {}
@@ -225,6 +230,13 @@ class Sandbox:
             aws_access_key_id="test",
             aws_secret_access_key="test",
         )
+
+    def _chat_secret(self, platform: str, value: str) -> dict[str, str]:
+        """The chat backend's own secret, created in Secrets Manager as a deployment creates it: the
+        template parameter that names it, and its ARN."""
+        name = f"cronbell/{platform}-secret"
+        arn = self._client("secretsmanager").create_secret(Name=name, SecretString=value)["ARN"]
+        return {SECRET_PARAMETERS[platform]: str(arn)}
 
     def _tick(self) -> None:
         while not self._stop.wait(1.0):

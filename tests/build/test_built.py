@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -94,7 +95,16 @@ def _runtime_processes(parent: int) -> list[tuple[str, str, str]]:
 
 def test_built_functions_create_list_fire_and_call_an_agent(sandbox: SandboxProcess) -> None:
     assert sandbox.process is not None
-    workers = _runtime_processes(sandbox.process.pid)
+    # the sandbox answers before its workers have started (each starts importing its handler in the
+    # background): wait until each has moved into its function's folder, as it does first
+    deadline = time.monotonic() + 30
+    while True:
+        workers = _runtime_processes(sandbox.process.pid)
+        if workers and all(Path(cwd).parent == BUILT for _exe, cwd, _command in workers):
+            break
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert len(workers) == 4, workers  # one warm environment per function of the template
     for exe, cwd, command in workers:
         version = subprocess.run([exe, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True)

@@ -134,7 +134,7 @@ def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> No
         if not settings.agents:
             raise refusal("unknown_agent.none", agent=agent)
         raise refusal("unknown_agent", agent=agent, known=", ".join(sorted(settings.agents)))
-    if channel != ctx.room_id and routing.bare_room(channel) not in settings.allowed_output_rooms:
+    if not routing.output_allowed(channel, ctx.room_id, settings.allowed_output_rooms, settings.default_platform):
         raise refusal("forbidden_channel")
 
 

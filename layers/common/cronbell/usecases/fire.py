@@ -199,8 +199,9 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
         _record_undelivered(schedule, event, deps, runs.SKIPPED, reason, 0)
         return {"outcome": Outcome.SKIPPED}
     settings = deps.settings
-    output = routing.bare_room(schedule.output_room)
-    if schedule.output_room != schedule.room_id and output not in settings.allowed_output_rooms:
+    if not routing.output_allowed(
+        schedule.output_room, schedule.room_id, settings.allowed_output_rooms, settings.default_platform
+    ):
         log.error("output room no longer allowed (ALLOWED_OUTPUT_ROOMS); nothing sent")
         deps.metric("ForbiddenChannel", 1)
         return {"outcome": Outcome.FORBIDDEN_CHANNEL}
