@@ -24,6 +24,16 @@ MAX_MESSAGE = 2000
 MAX_PROMPT = 8000
 MAX_NAME = 100
 MAX_SNOOZE_MINUTES = 7 * 24 * 60
+MAX_COUNT = 1000  # `count`: delivered runs before a recurring schedule completes
+UNTIL = (
+    "Recurring only: the last moment it may fire, in the user's zone: the same forms as `time`, or a "
+    "date 'YYYY-MM-DD' (through the end of that day)."
+)
+COUNT = f"Recurring only: complete after this many delivered runs, 1 to {MAX_COUNT}."
+SKIP_HOLIDAYS = (
+    "Recurring only: skip public holidays of this calendar, an ISO 3166-1 country code with an "
+    "optional subdivision: 'ES', 'ES-MD', 'US', 'US-CA', 'GB-SCT'."
+)
 
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Message = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MESSAGE)]
@@ -80,6 +90,9 @@ class CreateReminder(_Args):
     )
     recurring: bool | None = Field(None, description="True for a repeating reminder (with `cron`).")
     timezone: Short | None = Field(None, description="IANA zone such as Europe/Madrid; default: the user's.")
+    until: Short | None = Field(None, description=UNTIL)
+    count: int | None = Field(None, ge=1, le=MAX_COUNT, description=COUNT)
+    skip_holidays: Short | None = Field(None, description=SKIP_HOLIDAYS)
 
     RULES = (
         exactly_one("time", "cron", message="give exactly one of `time` (once) or `cron` (recurring)"),
@@ -119,6 +132,9 @@ class CronCreate(_Args):
     timeout_seconds: int | None = Field(
         None, ge=1, description="Seconds the agent may take; default: the deployment's."
     )
+    until: Short | None = Field(None, description=UNTIL)
+    count: int | None = Field(None, ge=1, le=MAX_COUNT, description=COUNT)
+    skip_holidays: Short | None = Field(None, description=SKIP_HOLIDAYS)
 
     RULES = (
         exactly_one(
@@ -139,7 +155,19 @@ class RunNow(_Args):
     target: Short = Field(description="The schedule id or name.")
 
 
-UPDATABLE = ("message", "prompt", "time", "cron", "timezone", "target_agent", "channel", "name")
+UPDATABLE = (
+    "message",
+    "prompt",
+    "time",
+    "cron",
+    "timezone",
+    "target_agent",
+    "channel",
+    "name",
+    "until",
+    "count",
+    "skip_holidays",
+)
 
 
 class UpdateReminder(_Args):
@@ -162,6 +190,16 @@ class UpdateReminder(_Args):
     target_agent: Short | None = Field(None, description="New agent id to run (agent calls only).")
     channel: Short | None = Field(None, description="New room id for the answers (agent calls only).")
     name: Name | None = Field(None, description="New short name.")
+    until: Short | None = Field(None, description="New end of a recurring schedule, as in create; 'never' removes it.")
+    count: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_COUNT,
+        description=f"New number of delivered runs in all (recurring), 1 to {MAX_COUNT}; 0 removes the limit.",
+    )
+    skip_holidays: Short | None = Field(
+        None, description="New holiday calendar of a recurring schedule, as in create; 'none' removes it."
+    )
 
     RULES = (
         at_least_one(*UPDATABLE, message=f"give at least one field to change: {', '.join(UPDATABLE)}"),

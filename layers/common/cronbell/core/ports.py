@@ -113,6 +113,7 @@ class Outcome(StrEnum):
     FAILED = "failed"  # the agent failed: recorded as a failed run, not as delivered
     MISSED = "missed"  # a recurring run that started too late to be worth posting
     FORBIDDEN_CHANNEL = "forbidden_channel"  # its output room is no longer allowed by the deployment
+    COMPLETED = "completed"  # past its end (`until`, `count`): nothing sent, the schedule completed
 
 
 # --- values the store hands back -------------------------------------------------------------

@@ -30,7 +30,7 @@ SCHEDULE, POINTER, NAME, SLOT = "s#", "d#", "n#", "f#"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
-_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak")
+_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count")
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
 
@@ -95,7 +95,20 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
         "expressions": list(t.expressions),
         "skips": sorted(t.skips),
         "snoozes": [iso_utc(s) for s in t.snoozes],
+        **ends_fields(t),
     }
+
+
+def ends_fields(t: Timing) -> dict[str, Any]:
+    """A recurrence's end and calendar, written only when it has them (older items have none)."""
+    ends: dict[str, Any] = {}
+    if t.until is not None:
+        ends["until"] = t.until.isoformat(timespec="seconds")
+    if t.count:
+        ends["count"] = t.count
+    if t.calendar:
+        ends["skip_holidays"] = t.calendar
+    return ends
 
 
 def schedule_item(schedule: Schedule) -> dict[str, Any]:
@@ -121,6 +134,9 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         cron_source=data.get("cron_source", ""),
         skips=frozenset(skips),
         snoozes=tuple(parse_iso(s) for s in snoozes),
+        until=parse_iso(data["until"]) if data.get("until") else None,
+        count=int(data.get("count", 0)),
+        calendar=data.get("skip_holidays", ""),
     )
     return Schedule(timing=timing, **{k: data[k] for k in _PLAIN if k in data})
 
