@@ -48,7 +48,8 @@ def test_holidays_of_a_country_and_of_a_subdivision() -> None:
     assert not calendars.is_holiday("ES", date(2026, 12, 24))
     assert not calendars.is_holiday("ES", date(2026, 5, 2))
     assert calendars.is_holiday("ES-MD", date(2026, 5, 2))  # Madrid's own day, not Spain's
-    assert calendars.holiday_name("US-CA", date(2026, 11, 26)) == "Thanksgiving Day"
+    assert calendars.is_holiday("US-CA", date(2026, 11, 26))  # Thanksgiving
+    assert calendars.is_holiday("GB-SCT", date(2026, 11, 30)) and not calendars.is_holiday("GB", date(2026, 11, 30))
 
 
 @pytest.mark.parametrize(

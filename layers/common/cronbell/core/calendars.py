@@ -37,12 +37,6 @@ def is_holiday(code: str, day: date) -> bool:
     return day in _calendar(code)
 
 
-def holiday_name(code: str, day: date) -> str | None:
-    """The holiday's name in the calendar's own language, or None on an ordinary day."""
-    name = _calendar(code).get(day)
-    return None if name is None else str(name)
-
-
 @lru_cache(maxsize=32)
 def _calendar(code: str) -> Any:
     """The calendar of one code; it computes each year's holidays the first time a date of it is read."""
