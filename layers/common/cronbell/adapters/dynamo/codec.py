@@ -99,6 +99,9 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     }
 
 
+ENDS = ("until", "count", "skip_holidays")  # attributes of a recurrence's end and calendar, when it has them
+
+
 def ends_fields(t: Timing) -> dict[str, Any]:
     """A recurrence's end and calendar, written only when it has them (older items have none)."""
     ends: dict[str, Any] = {}
