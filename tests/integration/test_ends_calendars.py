@@ -180,3 +180,16 @@ def test_the_reconciler_completes_a_recurrence_past_its_end_instead_of_recreatin
     reconcile(stack.deps())
     assert item(stack, sid)["status"] == "completed" and stack.entries() == {}
     assert room_live(stack) == 0
+
+
+def test_a_schedule_that_reached_its_end_while_paused_is_not_resumed_as_it_was(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "until": "2026-12-02"}))["id"]
+    ok(call(stack, "pause_reminder", {"id": sid}))
+    stack.clock.current = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+    refused = call(stack, "resume_reminder", {"id": sid})
+    assert refused["ok"] is False and refused["error"]["code"] == errors.INVALID_STATE
+    assert "update_reminder" in refused["error"]["message"]
+    ok(call(stack, "update_reminder", {"id": sid, "until": "2026-12-10"}))
+    resumed = ok(call(stack, "resume_reminder", {"id": sid}))
+    assert resumed["status"] == "active" and resumed["next_fire"]["local"] == "2026-12-06T10:00:00+01:00"
+    assert_consistent(stack)

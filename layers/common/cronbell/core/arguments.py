@@ -253,10 +253,11 @@ TOOL_ARGUMENTS: dict[str, type[_Args]] = {
 # taught the bots the hard way: read the clock first, stay in the user's zone, confirm, update.
 TOOL_DESCRIPTIONS: dict[str, str] = {
     "create_reminder": (
-        "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly "
-        "one). Before computing a time, read the current time `now` from the last answer of these tools; "
-        "write times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user "
-        "before creating it. Sending the same reminder twice returns the existing one."
+        "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly one). "
+        "Before computing a time, read the current time `now` from the last answer of these tools; write "
+        "times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user before "
+        "creating it; it may end (`until`, `count`) and skip public holidays (`skip_holidays`). Sending the "
+        "same reminder twice returns the existing one."
     ),
     "list_reminders": (
         "List this room's schedules (reminders and agent calls): `id`, `status`, `next_fire` in local "
@@ -271,7 +272,8 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
     "cron_create": (
         "Schedule an agent call: at fire time `target_agent` (default: the calling agent) gets `prompt` "
         "and its answer is posted to `channel` (default: this room). Give exactly one of `cron_expr` "
-        "(recurring) or `fire_at` (once), in the user's zone. The agent will not see this chat: write a "
+        "(recurring) or `fire_at` (once), in the user's zone; a recurring one may end (`until`, `count`) and "
+        "skip public holidays (`skip_holidays`). The agent will not see this chat: write a "
         "prompt that stands alone, with every name, place and detail it needs. Confirm recurring "
         "schedules with the user first."
     ),
@@ -293,8 +295,9 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
     "update_reminder": (
         "Change a schedule in place, keeping its id: pass `id` and only what changes (`message` for "
         "reminders, `prompt` for agent calls, `time` or `cron`, `timezone`, `name`, `target_agent`, "
-        "`channel`). Prefer it to deleting and creating again. Compute new times from the current time "
-        "in the last answer, in the user's zone, and confirm a changed recurring schedule with the user."
+        "`channel`, `until`, `count`, `skip_holidays`). Prefer it to deleting and creating again. Compute new "
+        "times from the current time in the last answer, in the user's zone, and confirm a changed recurring "
+        "schedule with the user."
     ),
     "pause_reminder": (
         "Pause one of this room's schedules by `id`: it stops firing but is kept, and `resume_reminder` "

@@ -114,6 +114,8 @@ def resume_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise refusal("invalid_state.not_paused", id=old.id)
     if not old.recurring and old.timing.local_at <= deps.now():
         raise refusal("time_in_past.while_paused")
+    if old.recurring and old.timing.finished_after(deps.now(), old.delivered_count):
+        raise refusal("invalid_state.ended_while_paused", id=old.id)
     new = replace(old, status=models.ACTIVE, status_reason="", failure_streak=0)  # a fresh start
     apply(old, new, deps)
     return schedule_answer("resumed", new, deps, locale)

@@ -63,6 +63,9 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.count_reached": (
         "it has delivered {delivered} run(s) already: `count` must be more than that, or 0 for no limit"
     ),
+    "error.invalid_state.ended_while_paused": (
+        "{id} reached its end (`until` or `count`) while it was paused: give it a new end with update_reminder first"
+    ),
     "error.too_long": "{problems}",
     "error.invalid_time": "Cannot read the time {text!r}. Accepted forms: {forms}.",
     "error.invalid_time.because": "Cannot read the time {text!r}: {reason}. Accepted forms: {forms}.",

@@ -62,6 +62,9 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.count_reached": (
         "ya ha entregado {delivered} ejecución(es): `count` debe ser mayor, o 0 para no tener límite"
     ),
+    "error.invalid_state.ended_while_paused": (
+        "{id} llegó a su fin (`until` o `count`) mientras estaba en pausa: dale un nuevo fin con update_reminder antes"
+    ),
     "error.too_long": "{problems}",
     "error.invalid_time": "No entiendo la hora {text!r}. Formas aceptadas: {forms}.",
     "error.invalid_time.because": "No entiendo la hora {text!r}: {reason}. Formas aceptadas: {forms}.",
