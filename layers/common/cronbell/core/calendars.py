@@ -3,7 +3,7 @@
 A code is an ISO 3166-1 alpha-2 country with an optional subdivision (`ES`, `ES-MD`, `US-CA`,
 `GB-SCT`). The dates come from the `holidays` package, which is imported here, inside the functions
 that read a calendar, and nowhere else: a cold start pays for it only when a schedule uses one
-(tests/unit/test_calendars.py holds the handlers to that).
+(tests/unit/test_end_and_holiday_rules.py holds the handlers to that).
 """
 
 from __future__ import annotations
