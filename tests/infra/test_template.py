@@ -397,8 +397,21 @@ def test_layer_builds_for_arm64(template: dict[str, Any]) -> None:
     assert "--python-version 3.12" in dry and "--only-binary=:all:" in dry
     assert '"out/python/cronbell"' in dry and "compileall" in dry and "-d /opt/python" in dry
     assert template["Globals"]["Function"]["Architectures"] == ["arm64"]
-    for logical_id in ("ToolsFunction", "FireFunction"):
-        assert _props(template, logical_id)["Layers"] == [{"Ref": "CommonLayer"}]
+    for logical_id in ("ToolsFunction", "FireFunction", "ReconcileFunction"):
+        assert _props(template, logical_id)["Layers"] == [{"Ref": "CommonLayer"}, {"Ref": "CalendarLayer"}]
+    assert "Layers" not in _props(template, "EchoAgentFunction")
+
+
+def test_the_calendar_layer_ships_the_holiday_code_only(template: dict[str, Any]) -> None:
+    layer = _resource(template, "CalendarLayer")
+    assert layer["Properties"]["ContentUri"] == "layers/calendars/"
+    assert layer["Metadata"] == {"BuildMethod": "makefile", "BuildArchitecture": "arm64"}
+    dry = subprocess.run(
+        ["make", "-n", "-f", "layers/calendars/Makefile", "build-CalendarLayer", "ARTIFACTS_DIR=out"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert '--target "out/python"' in dry and "--platform manylinux2014_aarch64" in dry and "--no-deps" in dry
+    assert '"out/python/holidays/locale"' in dry and "compileall" in dry
     code = {name: _props(template, name)["CodeUri"] for name in ("ToolsFunction", "FireFunction", "EchoAgentFunction")}
     assert code == {
         "ToolsFunction": "functions/tools/",

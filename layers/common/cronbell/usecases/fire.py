@@ -31,7 +31,7 @@ from cronbell.core.actions import Action, reminder_actions
 from cronbell.core.fire_event import FireEvent
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import AgentError, AgentTimeout, BackendError, Claim, Conflict, Finish, Outcome
+from cronbell.core.ports import AgentError, AgentTimeout, BackendError, Busy, Claim, Conflict, Finish, Outcome
 from cronbell.core.prompts import agent_request, fill_prompt
 from cronbell.core.runs import Run
 from cronbell.usecases.deps import Deps
@@ -96,6 +96,7 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
     ):
         if not _record_undelivered(schedule, event, deps, runs.MISSED, runs.TOO_LATE, late):
             return {**result, "outcome": Outcome.DUPLICATE}  # a late copy of an occurrence already run
+        _complete_if_finished(schedule, event, deps)
         return {**result, "outcome": Outcome.MISSED, "reason": runs.TOO_LATE}
     claim = _claim(job, event, deps, remaining_seconds)
     if claim == Claim.DUPLICATE:
@@ -107,7 +108,10 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
     streak = schedule.failure_streak if schedule is not None else 0
     if claim == Claim.SENT:  # posted by an attempt that could not record it: record, never post again
         sent = _Delivery(runs.DELIVERED, verdict=runs.judge(runs.DELIVERED, streak, 0))
-        _record(job, event, deps, sent, late, Outcome.DELIVERED, "recorded on retry", models.FIRED if one_shot else "")
+        final = models.FIRED if one_shot else _end_status(schedule, event, delivered=True)
+        _record(job, event, deps, sent, late, Outcome.DELIVERED, "recorded on retry", final)
+        if final == models.COMPLETED and schedule is not None:
+            _remove_orphans(schedule.scheduler_names, deps)
         return {**result, "outcome": Outcome.DELIVERED, "recovered": True}
     if claim != Claim.CLAIMED:
         return {**result, "outcome": Outcome.INACTIVE}
@@ -118,12 +122,14 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
         deps.store.release_slot(event.room_id, event.schedule_id, event.slot, schedule)
         raise
     outcome, detail = _fire_outcome(done)
-    final = models.FIRED if one_shot else ""
+    final = models.FIRED if one_shot else _end_status(schedule, event, done.outcome == runs.DELIVERED)
     # one failed run never ends a schedule that has more to come: only a room gone or forbidden does
     ends = schedule is not None and outcome == Outcome.DELIVERY_FAILED and (one_shot or _ROOM_GONE.search(detail))
     if ends:
         final = models.DELIVERY_FAILED
     _record(job, event, deps, done, late, outcome, detail, final)
+    if final == models.COMPLETED and schedule is not None:  # its last run: nothing is left to fire
+        _remove_orphans(schedule.scheduler_names, deps)
     if outcome == Outcome.DELIVERY_FAILED:
         if ends and schedule is not None:
             _remove_orphans(schedule.scheduler_names, deps)
@@ -193,11 +199,20 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
     if not _own_slot(schedule, event, deps.now()):
         log.error("fire for a time that is not one of the schedule's own; nothing sent")
         return {"outcome": Outcome.INVALID_INPUT}
+    slot = parse_iso(event.slot)
+    if not event.manual and schedule.timing.ended_by(slot, schedule.delivered_count):
+        _complete(schedule, deps)  # a fire past `until` (or `count`): Scheduler's EndDate aside
+        return {"outcome": Outcome.COMPLETED}
     if event.slot in schedule.timing.skips:
         # a snooze moves its occurrence away by skipping it and adding a one-time entry
         reason = runs.SNOOZED if schedule.timing.snoozes else runs.SKIP_NEXT
         _record_undelivered(schedule, event, deps, runs.SKIPPED, reason, 0)
+        _complete_if_finished(schedule, event, deps)
         return {"outcome": Outcome.SKIPPED}
+    if not event.manual and schedule.timing.is_holiday(slot):
+        _record_undelivered(schedule, event, deps, runs.SKIPPED, runs.HOLIDAY, 0)
+        _complete_if_finished(schedule, event, deps)
+        return {"outcome": Outcome.SKIPPED, "reason": runs.HOLIDAY}
     settings = deps.settings
     if not routing.output_allowed(
         schedule.output_room, schedule.room_id, settings.allowed_output_rooms, settings.default_platform
@@ -234,6 +249,35 @@ def _off_interval(schedule: Schedule, event: FireEvent) -> bool:
         return False
     log.info("off-interval fire of an every-N schedule; nothing to do", extra={"slot": event.slot})
     return True
+
+
+def _end_status(schedule: Schedule | None, event: FireEvent, delivered: bool) -> str:
+    """`completed` when this regular run is a recurrence's last (its `count` reached with this
+    delivery, or no occurrence left before `until`): recorded in the same write as the run."""
+    if schedule is None or event.manual or not schedule.recurring:
+        return ""
+    count = schedule.delivered_count + (1 if delivered else 0)
+    return models.COMPLETED if schedule.timing.finished_after(parse_iso(event.slot), count) else ""
+
+
+def _complete_if_finished(schedule: Schedule, event: FireEvent, deps: Deps) -> None:
+    """After an occurrence that was not delivered (skipped, missed): complete the schedule when it
+    was the last one before its end."""
+    if not event.manual and _end_status(schedule, event, delivered=False):
+        _complete(schedule, deps)
+
+
+def _complete(schedule: Schedule, deps: Deps) -> None:
+    """A recurrence past its end becomes `completed` and its Scheduler entries are removed."""
+    try:
+        deps.store.retire(schedule, models.COMPLETED, deps.now())
+    except (Busy, Conflict):
+        log.info("schedule changed or busy while completing it; left as it is")
+        return
+    except BackendError:
+        log.warning("could not complete a schedule past its end; its next fire tries again")
+        return
+    _remove_orphans(schedule.scheduler_names, deps)
 
 
 def _own_slot(schedule: Schedule, event: FireEvent, now: datetime) -> bool:

@@ -31,7 +31,7 @@ SCHEDULE, POINTER, NAME, SLOT = "s#", "d#", "n#", "f#"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
-_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak")
+_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count")
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
 
@@ -97,7 +97,23 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
         "skips": sorted(t.skips),
         "snoozes": [iso_utc(s) for s in t.snoozes],
         "interval": _interval_fields(t.interval),
+        **ends_fields(t),
     }
+
+
+ENDS = ("until", "count", "skip_holidays")  # attributes of a recurrence's end and calendar, when it has them
+
+
+def ends_fields(t: Timing) -> dict[str, Any]:
+    """A recurrence's end and calendar, written only when it has them (older items have none)."""
+    ends: dict[str, Any] = {}
+    if t.until is not None:
+        ends["until"] = t.until.isoformat(timespec="seconds")
+    if t.count:
+        ends["count"] = t.count
+    if t.calendar:
+        ends["skip_holidays"] = t.calendar
+    return ends
 
 
 def schedule_item(schedule: Schedule) -> dict[str, Any]:
@@ -124,6 +140,9 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         skips=frozenset(skips),
         snoozes=tuple(parse_iso(s) for s in snoozes),
         interval=_interval_from(data.get("interval")),
+        until=parse_iso(data["until"]) if data.get("until") else None,
+        count=int(data.get("count", 0)),
+        calendar=data.get("skip_holidays", ""),
     )
     return Schedule(timing=timing, **{k: data[k] for k in _PLAIN if k in data})
 

@@ -50,6 +50,22 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.message_not_prompt": "this is a reminder: change its `message`, not `prompt`",
     "error.invalid_arguments.agent_call_only": "`{field}` applies to agent calls (cron_create) only",
     "error.invalid_arguments.timeout": "timeout_seconds can be at most {limit}",
+    "error.invalid_arguments.skip_holidays": (
+        "`skip_holidays` {code!r} is not a known holiday calendar: give an ISO 3166-1 country code with an "
+        "optional subdivision, such as {forms}"
+    ),
+    "error.invalid_arguments.ends_recurring_only": (
+        "`until`, `count` and `skip_holidays` apply to recurring schedules only (`cron`, `cron_expr`)"
+    ),
+    "error.invalid_arguments.until_before_first": (
+        "it would never fire before its end ({until}): give a later `until` (or fewer holidays)"
+    ),
+    "error.invalid_arguments.count_reached": (
+        "it has delivered {delivered} run(s) already: `count` must be more than that, or 0 for no limit"
+    ),
+    "error.invalid_state.ended_while_paused": (
+        "{id} reached its end (`until` or `count`) while it was paused: give it a new end with update_reminder first"
+    ),
     "error.too_long": "{problems}",
     "error.invalid_time": "Cannot read the time {text!r}. Accepted forms: {forms}.",
     "error.invalid_time.because": "Cannot read the time {text!r}: {reason}. Accepted forms: {forms}.",
@@ -158,8 +174,9 @@ TEXTS: dict[str, str] = {
     "rule.refused_with.recurring.cron": "`cron` is recurring; use `time` for a one-shot reminder",
     "rule.exactly_one.cron_expr.fire_at": "give exactly one of `cron_expr` (recurring) or `fire_at` (RFC3339, once)",
     "rule.refused_with.recurring.fire_at": "`fire_at` runs once; use `cron_expr` for a recurring job",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name": (
-        "give at least one field to change: message, prompt, time, cron, timezone, target_agent, channel, name"
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays": (
+        "give at least one field to change: message, prompt, time, cron, timezone, target_agent, channel, name, "
+        "until, count, skip_holidays"
     ),
     "rule.at_most_one.time.cron": "give `time` (once) or `cron` (recurring), not both",
     "rule.exactly_one.minutes.until": "give exactly one of `minutes` or `until`",
@@ -240,6 +257,11 @@ TEXTS: dict[str, str] = {
         "On {day} clocks in {zone} go back from {new} to {old}: {clocks} happen twice and each runs "
         "once, at the first occurrence ({offset})."
     ),
+    # --- ends and calendars ---
+    "ends.until": "until {date}",
+    "ends.count": "{count} times",
+    "ends.count_one": "once",
+    "ends.holidays": "skipping public holidays in {calendar}",
     # --- previews ---
     "now": "{weekday} {date} {clock} ({zone}, {offset})",
     "preview.and": " and ",

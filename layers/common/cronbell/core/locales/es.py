@@ -49,6 +49,22 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.message_not_prompt": "es un recordatorio: cambia su `message`, no `prompt`",
     "error.invalid_arguments.agent_call_only": "`{field}` solo vale para llamadas al agente (cron_create)",
     "error.invalid_arguments.timeout": "timeout_seconds puede ser como mucho {limit}",
+    "error.invalid_arguments.skip_holidays": (
+        "`skip_holidays` {code!r} no es un calendario de festivos conocido: da un código de país ISO 3166-1 con "
+        "una subdivisión opcional, como {forms}"
+    ),
+    "error.invalid_arguments.ends_recurring_only": (
+        "`until`, `count` y `skip_holidays` solo se aplican a programaciones periódicas (`cron`, `cron_expr`)"
+    ),
+    "error.invalid_arguments.until_before_first": (
+        "nunca se dispararía antes de su fin ({until}): da un `until` posterior (o menos festivos)"
+    ),
+    "error.invalid_arguments.count_reached": (
+        "ya ha entregado {delivered} ejecución(es): `count` debe ser mayor, o 0 para no tener límite"
+    ),
+    "error.invalid_state.ended_while_paused": (
+        "{id} llegó a su fin (`until` o `count`) mientras estaba en pausa: dale un nuevo fin con update_reminder antes"
+    ),
     "error.too_long": "{problems}",
     "error.invalid_time": "No entiendo la hora {text!r}. Formas aceptadas: {forms}.",
     "error.invalid_time.because": "No entiendo la hora {text!r}: {reason}. Formas aceptadas: {forms}.",
@@ -169,9 +185,9 @@ TEXTS: dict[str, str] = {
         "da exactamente uno de `cron_expr` (periódico) o `fire_at` (RFC3339, una vez)"
     ),
     "rule.refused_with.recurring.fire_at": "`fire_at` se ejecuta una vez; usa `cron_expr` para una tarea periódica",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name": (
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays": (
         "da al menos un campo que cambiar: `message`, `prompt`, `time`, `cron`, `timezone`, `target_agent`, "
-        "`channel`, `name`"
+        "`channel`, `name`, `until`, `count`, `skip_holidays`"
     ),
     "rule.at_most_one.time.cron": "da `time` (una vez) o `cron` (periódico), no ambos",
     "rule.exactly_one.minutes.until": "da exactamente uno de `minutes` o `until`",
@@ -259,6 +275,11 @@ TEXTS: dict[str, str] = {
         "El {day} en {zone} los relojes se atrasan de {new} a {old}: las {clocks} ocurren dos veces y cada una "
         "se ejecuta una sola vez, en la primera ({offset})."
     ),
+    # --- fines y calendarios ---
+    "ends.until": "hasta el {date}",
+    "ends.count": "{count} veces",
+    "ends.count_one": "una vez",
+    "ends.holidays": "salvo festivos de {calendar}",
     # --- vistas previas ---
     "now": "{weekday} {date} {clock} ({zone}, {offset})",
     "preview.and": " y ",
