@@ -8,11 +8,17 @@ A server can also answer the boto3 clients of its own process without HTTP (`in_
 request addressed to its URL is handed to the same WSGI application (same lock, same counts, same
 state) as an environ built in memory, so a function run in the sandbox's process does not pay for a
 socket, an HTTP parse and a thread per AWS call. Outside callers still reach it over HTTP.
+
+A queue can be diverted (`divert_queue`): what EventBridge's rules deliver to it is handed to a receiver in
+this process, as the JSON text the queue would have held, rather than stored. moto's SQS works out every
+attribute of a queue (counts over all held messages) for each message sent, so a queue that only records
+events cost more per message the more it held.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -61,6 +67,29 @@ class _Raw(io.BytesIO):
 
 
 _local_servers: dict[str, _Atomic] = {}  # URL -> the application answering it in this process
+_diverted: dict[tuple[str, str, str], Callable[[str], None]] = {}  # (account, region, queue) -> its receiver
+
+
+def _install_diversion() -> None:
+    """EventBridge's delivery to an SQS target hands the message to the queue's receiver, if it has one."""
+    from moto.core.utils import iso_8601_datetime_without_milliseconds, utcfromtimestamp
+    from moto.events.models import Rule
+
+    send = Rule._send_to_sqs_queue
+    if getattr(send, "diverts", False):
+        return
+
+    def send_or_divert(self: Any, resource_id: str, event: dict[str, Any], group_id: str | None = None) -> None:
+        receive = _diverted.get((self.account_id, self.region_name, resource_id))
+        if receive is None or group_id:
+            return send(self, resource_id, event, group_id)
+        if "time" in event:  # as moto writes the message body
+            event["time"] = iso_8601_datetime_without_milliseconds(utcfromtimestamp(float(event["time"])))  # type: ignore[arg-type]
+        receive(json.dumps(event))
+        return None
+
+    send_or_divert.diverts = True  # type: ignore[attr-defined]
+    Rule._send_to_sqs_queue = send_or_divert  # type: ignore[method-assign]
 
 
 def _environ(request: AWSPreparedRequest) -> dict[str, Any]:
@@ -144,6 +173,7 @@ class MotoServer:
             "127.0.0.1", port, self._app, threaded=True, request_handler=_QuietHandler
         )
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True, name="moto")
+        self._diversions: list[tuple[str, str, str]] = []
 
     @property
     def port(self) -> int:
@@ -183,6 +213,15 @@ class MotoServer:
             schedules = scheduler_backends[account_id][region].schedule_groups.get(group or "default")
             return schedules is not None and schedules.schedules.pop(name, None) is not None
 
+    def divert_queue(self, queue_arn: str, receive: Callable[[str], None]) -> None:
+        """Hand `receive` every message an EventBridge rule delivers to this queue (the body as the queue
+        would hold it), instead of storing it; until `stop()`."""
+        _install_diversion()
+        _, _, _, region, account, name = queue_arn.split(":", 5)
+        with self._app.lock:
+            _diverted[(account, region, name)] = receive
+            self._diversions.append((account, region, name))
+
     def start(self) -> MotoServer:
         self._thread.start()
         if self.in_process:
@@ -196,6 +235,8 @@ class MotoServer:
 
     def stop(self) -> None:
         _local_servers.pop(self.url, None)
+        for key in self._diversions:
+            _diverted.pop(key, None)
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)

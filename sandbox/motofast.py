@@ -16,7 +16,9 @@ with `json.dumps`, which gives the same JSON (a GetItem of a schedule cost 4 ms 
 ConditionExpression's tokens are read once per distinct text (the tokens depend on the text alone; names and
 values are applied after), and a condition with the same names and values is parsed once (moto parses each
 twice per request: to check the names it uses, then to apply it); moto's list of its own service
-folders, which its server reads from disk on every request to route it, is read once.
+folders, which its server reads from disk on every request to route it, is read once. EventBridge's delivery
+of an event to a target reads eight JSON paths from it (its default input template) and builds a new path
+parser for each, every time; a path is parsed once per distinct text (a parsed path is never changed).
 
 Installed by the sandbox's moto server (so a clock move over weeks does not slow down as runs pile up in the
 table) and by the bench's processes; the integration tests run moto unchanged.
@@ -116,6 +118,18 @@ def _install_module_list() -> None:
     backends.list_of_moto_modules = lambda: modules
 
 
+def _install_json_paths() -> None:
+    import jsonpath_ng.ext  # moto's EventBridge imports `parse` from here at each delivery
+
+    parse = jsonpath_ng.ext.parse
+
+    @functools.lru_cache(maxsize=256)
+    def cached_parse(path: str, debug: bool | None = None) -> Any:
+        return parse(path, debug)
+
+    jsonpath_ng.ext.parse = cached_parse
+
+
 def _plain(value: Any) -> bool:
     """JSON that moto's serializer would write unchanged (no bytes, floats, None or timestamps)."""
     if isinstance(value, str | bool | int) and not isinstance(value, float):
@@ -189,4 +203,5 @@ def install() -> None:
     _install_plain_answers()
     _install_condition_tokens()
     _install_module_list()
+    _install_json_paths()
     _installed = True
