@@ -6,8 +6,8 @@ import json
 import urllib.error
 import urllib.request
 import uuid
-from datetime import UTC, datetime
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import boto3
