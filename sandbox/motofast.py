@@ -19,6 +19,11 @@ twice per request: to check the names it uses, then to apply it); moto's list of
 folders, which its server reads from disk on every request to route it, is read once. EventBridge's delivery
 of an event to a target reads eight JSON paths from it (its default input template) and builds a new path
 parser for each, every time; a path is parsed once per distinct text (a parsed path is never changed).
+moto checks an update against the stored item in ten passes over the parsed tree, and each pass asks, of every
+node, whether it is an instance of the classes the pass handles: those classes use `abc.ABCMeta`, whose check is
+slow, and the pass builds its table of classes anew for each node. The passes are the same, in the same order,
+calling the same hooks; only the answer to "is a node of this type handled by this pass, and by which entry" is
+kept per pair of types (moto registers no virtual subclasses, so the answer depends on the types alone).
 
 Installed by the sandbox's moto server (so a clock move over weeks does not slow down as runs pile up in the
 table) and by the bench's processes; the integration tests run moto unchanged.
@@ -118,6 +123,62 @@ def _install_module_list() -> None:
     backends.list_of_moto_modules = lambda: modules
 
 
+def _install_tree_walks() -> None:
+    from moto.dynamodb.parsing import ast_nodes as untyped
+
+    ast_nodes: Any = untyped  # moto's parser module carries no type hints
+    node_type, expression, function = ast_nodes.Node, ast_nodes.Expression, ast_nodes.UpdateExpressionFunction
+    handler: dict[tuple[type, type], Any] = {}  # (pass, node type) -> its processing map's key, or None
+    descends: dict[type, bool] = {}  # node type -> find_clauses looks inside it
+    nodes: dict[type, bool] = {}  # type -> it is a Node
+
+    def handled_by(walker: Any, kind: type) -> Any:
+        pair = (type(walker), kind)
+        try:
+            return handler[pair]
+        except KeyError:
+            found = next((key for key in walker._processing_map() if issubclass(kind, key)), None)
+            handler[pair] = found
+            return found
+
+    def traverse_node_recursively(self: Any, node: Any, child_id: int = -1) -> Any:
+        kind = type(node)
+        is_node = nodes.get(kind)
+        if is_node is None:
+            is_node = nodes[kind] = issubclass(kind, node_type)
+        if not is_node:
+            return node
+        parent_node = node.parent
+        if node.children is not None:
+            for i, child_node in enumerate(node.children):
+                self.pre_processing_of_child(node, i)
+                self.traverse_node_recursively(child_node, i)
+        key = handled_by(self, kind)
+        if key is not None:
+            node = self._processing_map()[key](node)
+            node.parent = parent_node
+            if parent_node:
+                parent_node.children[child_id] = node
+        return node
+
+    def find_clauses(self: Any, clause_types: Any) -> list[Any]:
+        clauses = []
+        for child in self.children or []:
+            kind = type(child)
+            if kind in clause_types:
+                clauses.append(child)
+            else:
+                inside = descends.get(kind)
+                if inside is None:
+                    inside = descends[kind] = issubclass(kind, (expression, function))
+                if inside:
+                    clauses.extend(child.find_clauses(clause_types))
+        return clauses
+
+    ast_nodes.DepthFirstTraverser.traverse_node_recursively = traverse_node_recursively
+    node_type.find_clauses = find_clauses
+
+
 def _install_json_paths() -> None:
     import jsonpath_ng.ext  # moto's EventBridge imports `parse` from here at each delivery
 
@@ -204,4 +265,5 @@ def install() -> None:
     _install_condition_tokens()
     _install_module_list()
     _install_json_paths()
+    _install_tree_walks()
     _installed = True

@@ -64,6 +64,16 @@ SCENARIO = textwrap.dedent(
              ExpressionAttributeValues={":v": {"N": "1"}})
         call("update_item", TableName="t", Key=key, UpdateExpression="SET pk = :v",
              ExpressionAttributeValues={":v": {"S": "x"}})
+        other = {"pk": {"S": "room"}, "sk": {"S": "s#2"}}
+        for update in ("SET live = :one", "SET live = live + :s", "SET a = list_append(missing, :t)",
+                       "SET a = list_append(absent, :t)", "ADD live :one, nums :ns", "DELETE nums :ns",
+                       "SET #st = :s, #st = :s", "SET m = :m, m.x = :one"):
+            values = {":s": {"S": "x"}, ":t": {"L": [{"S": "t"}]}, ":one": {"N": "1"}, ":ns": {"NS": ["1", "2"]},
+                      ":m": {"M": {"x": {"N": "0"}}}}
+            names = {"#st": "status"} if "#st" in update else {}
+            call("update_item", TableName="t", Key=other, UpdateExpression=update, ReturnValues="ALL_NEW",
+                 ExpressionAttributeValues={k: v for k, v in values.items() if k in update}, **(
+                     {"ExpressionAttributeNames": names} if names else {}))
         call("update_item", TableName="t", Key=key, UpdateExpression="REMOVE tags, #st",
              ExpressionAttributeNames={"#st": "status"}, ReturnValues="UPDATED_OLD")
         for n in range(2):
