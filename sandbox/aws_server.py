@@ -47,15 +47,61 @@ class _Atomic:
         self.calls: Counter[str] = Counter()
         self.scheduler_writes = 0  # requests that may have changed Scheduler's state
 
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+    def _count(self, environ: dict[str, Any]) -> None:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         action = target.rsplit(".", 1)[-1] if target else f"{environ.get('REQUEST_METHOD')} {environ.get('PATH_INFO')}"
+        if not environ.get("PATH_INFO", "").startswith("/moto-api"):
+            self.calls[action] += 1
+        if environ.get("REQUEST_METHOD") != "GET" and "/scheduler/" in environ.get("HTTP_AUTHORIZATION", ""):
+            self.scheduler_writes += 1
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
         with self.lock:
-            if not environ.get("PATH_INFO", "").startswith("/moto-api"):
-                self.calls[action] += 1
-            if environ.get("REQUEST_METHOD") != "GET" and "/scheduler/" in environ.get("HTTP_AUTHORIZATION", ""):
-                self.scheduler_writes += 1
+            self._count(environ)
             return list(self._app(environ, start_response))
+
+    def answer(self, environ: dict[str, Any]) -> tuple[int, list[tuple[str, str]], bytes]:
+        """A request of this process, answered as the WSGI application would. A JSON-protocol request (a POST
+        naming its action in X-Amz-Target, as DynamoDB's and EventBridge's are) goes straight to the moto
+        handler its URL routes to, called as moto's Flask view calls it (the same request class built from the
+        same environ, the same URL and headers), without Flask's request context, CORS headers and response
+        object, which cost a tenth of a fire."""
+        handler = self._handler(environ)
+        if handler is None:
+            started: dict[str, Any] = {}
+
+            def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
+                started["status"], started["headers"] = status, headers
+
+            body = b"".join(self(environ, start_response))
+            return int(started["status"].split(" ", 1)[0]), started["headers"], body
+        from botocore.exceptions import ClientError
+        from moto.moto_api import recorder
+        from moto.moto_server.werkzeug_app import BackendRequest
+
+        with self.lock:
+            self._count(environ)
+            request = BackendRequest(environ)
+            recorder._record_request(request)
+            try:
+                result = handler(request, request.raw_url, dict(request.headers))
+            except ClientError as exc:  # as moto's view answers it
+                result = 400, {}, exc.response["Error"]["Message"]
+        status, headers, content = result if len(result) == 3 else (200, {}, result)
+        body = content.encode() if isinstance(content, str) else bytes(content or b"")
+        return int(str(status).split(" ", 1)[0]), [(str(k), str(v)) for k, v in headers.items()], body
+
+    def _handler(self, environ: dict[str, Any]) -> Callable[..., Any] | None:
+        if environ.get("REQUEST_METHOD") != "POST" or not environ.get("HTTP_X_AMZ_TARGET"):
+            return None
+        from werkzeug.exceptions import HTTPException
+
+        app = self._app.get_application(environ)  # type: ignore[attr-defined]
+        try:
+            endpoint, _ = app.url_map.bind_to_environ(environ).match()
+        except HTTPException:  # no route: the application answers
+            return None
+        return getattr(app.view_functions[endpoint], "callback", None)
 
 
 class _Raw(io.BytesIO):
@@ -145,16 +191,11 @@ def _answer_in_process(request: AWSPreparedRequest, **_: Any) -> AWSResponse | N
     app = _local_servers.get(f"{parts.scheme}://{parts.netloc}")
     if app is None:
         return None
-    started: dict[str, Any] = {}
-
-    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
-        started["status"], started["headers"] = status, headers
-
-    body = b"".join(app(_environ(request), start_response))
+    status, pairs, body = app.answer(_environ(request))
     headers: dict[str, str] = {}
-    for name, value in started["headers"]:
+    for name, value in pairs:
         headers[name] = f"{headers[name]}, {value}" if name in headers else value
-    return AWSResponse(request.url, int(started["status"].split(" ", 1)[0]), headers, _Raw(body))
+    return AWSResponse(request.url, status, headers, _Raw(body))
 
 
 BUILTIN_HANDLERS.append(("before-send", _answer_in_process))  # clients created from now on consult it

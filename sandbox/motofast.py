@@ -16,9 +16,13 @@ with `json.dumps`, which gives the same JSON (a GetItem of a schedule cost 4 ms 
 ConditionExpression's tokens are read once per distinct text (the tokens depend on the text alone; names and
 values are applied after), and a condition with the same names and values is parsed once (moto parses each
 twice per request: to check the names it uses, then to apply it); moto's list of its own service
-folders, which its server reads from disk on every request to route it, is read once. EventBridge's delivery
-of an event to a target reads eight JSON paths from it (its default input template) and builds a new path
-parser for each, every time; a path is parsed once per distinct text (a parsed path is never changed).
+folders, which its server reads from disk on every request to route it, is read once, and so is the list of
+a response class's methods, which it reads (by `inspect.getmembers`) to find each request's action.
+
+EventBridge's delivery of an event to a target reads eight JSON paths from it (its default input template)
+and builds a new path parser for each, every time: a path is parsed once per distinct text (a parsed path is
+never changed).
+
 moto checks an update against the stored item in ten passes over the parsed tree, and each pass asks, of every
 node, whether it is an instance of the classes the pass handles: those classes use `abc.ABCMeta`, whose check is
 slow, and the pass builds its table of classes anew for each node. The passes are the same, in the same order,
@@ -116,6 +120,13 @@ def _install_condition_tokens() -> None:
     ConditionExpressionParser.parse = cached_parse  # type: ignore[method-assign]
 
 
+def _install_action_names() -> None:
+    from moto.core import responses
+
+    names = functools.lru_cache(maxsize=None)(responses.method_names_from_class)
+    responses.method_names_from_class = names
+
+
 def _install_module_list() -> None:
     from moto import backends
 
@@ -132,6 +143,9 @@ def _install_tree_walks() -> None:
     descends: dict[type, bool] = {}  # node type -> find_clauses looks inside it
     nodes: dict[type, bool] = {}  # type -> it is a Node
 
+    no_hook = ast_nodes.DepthFirstTraverser.pre_processing_of_child  # the base's: does nothing
+    hooked: dict[type, bool] = {}  # pass -> it overrides pre_processing_of_child
+
     def handled_by(walker: Any, kind: type) -> Any:
         pair = (type(walker), kind)
         try:
@@ -141,7 +155,7 @@ def _install_tree_walks() -> None:
             handler[pair] = found
             return found
 
-    def traverse_node_recursively(self: Any, node: Any, child_id: int = -1) -> Any:
+    def walk(self: Any, node: Any, child_id: int = -1) -> Any:
         kind = type(node)
         is_node = nodes.get(kind)
         if is_node is None:
@@ -149,10 +163,15 @@ def _install_tree_walks() -> None:
         if not is_node:
             return node
         parent_node = node.parent
-        if node.children is not None:
-            for i, child_node in enumerate(node.children):
-                self.pre_processing_of_child(node, i)
-                self.traverse_node_recursively(child_node, i)
+        children = node.children
+        if children is not None:
+            hook = hooked.get(type(self))
+            if hook is None:
+                hook = hooked[type(self)] = type(self).pre_processing_of_child is not no_hook
+            for i, child_node in enumerate(children):
+                if hook:
+                    self.pre_processing_of_child(node, i)
+                walk(self, child_node, i)
         key = handled_by(self, kind)
         if key is not None:
             node = self._processing_map()[key](node)
@@ -175,7 +194,7 @@ def _install_tree_walks() -> None:
                     clauses.extend(child.find_clauses(clause_types))
         return clauses
 
-    ast_nodes.DepthFirstTraverser.traverse_node_recursively = traverse_node_recursively
+    ast_nodes.DepthFirstTraverser.traverse_node_recursively = walk  # no pass overrides it
     node_type.find_clauses = find_clauses
 
 
@@ -264,6 +283,7 @@ def install() -> None:
     _install_plain_answers()
     _install_condition_tokens()
     _install_module_list()
+    _install_action_names()
     _install_json_paths()
     _install_tree_walks()
     _installed = True

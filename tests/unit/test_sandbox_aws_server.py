@@ -195,7 +195,13 @@ def test_a_diverted_queue_hands_over_exactly_what_eventbridge_would_have_deliver
     def entries(n: int) -> list[dict[str, Any]]:
         detail = {"room_id": f"!r{n}:x", "outcome": "delivered", "thread_id": None, "tags": ["a", {"b": 1}]}
         return [
-            {"EventBusName": bus, "Source": "cronbell", "DetailType": "Run Finished", "Detail": json.dumps(detail)},
+            {
+                "EventBusName": bus,
+                "Source": "cronbell",
+                "DetailType": "Run Finished",
+                "Detail": json.dumps(detail),
+                "Time": datetime(2030, 1, 7, 18, 0, tzinfo=UTC),  # fixed: both puts must give the same events
+            },
             {"EventBusName": bus, "Source": "someone-else", "DetailType": "x", "Detail": "{}"},  # not the rule's
             {"EventBusName": bus, "Source": "cronbell", "DetailType": "Run Finished", "Detail": "{not json"},
             {
@@ -239,3 +245,67 @@ def test_a_diverted_queue_hands_over_exactly_what_eventbridge_would_have_deliver
         assert len(received) == 4 and len(_drain(sqs, url)) == 2
     finally:
         later.stop()
+
+
+def test_json_protocol_requests_answered_in_process_read_as_over_http(server: MotoServer) -> None:
+    """DynamoDB's, EventBridge's and SQS's requests skip Flask in process: the answers botocore reads are the
+    same as an outside caller's over HTTP, errors included."""
+    inside = {name: _client(name, server.url) for name in ("dynamodb", "events", "sqs")}
+    outside = {name: _client(name, server.url) for name in ("dynamodb", "events", "sqs")}
+    for client in outside.values():
+        client.meta.events.unregister("before-send", _answer_in_process)
+    _make_table(inside["dynamodb"])
+    inside["dynamodb"].put_item(TableName=TABLE, Item={"pk": {"S": "a"}, "n": {"N": "1"}, "l": {"L": [{"S": "x"}]}})
+    calls: list[tuple[str, str, dict[str, Any]]] = [
+        ("dynamodb", "get_item", {"TableName": TABLE, "Key": {"pk": {"S": "a"}}}),
+        ("dynamodb", "get_item", {"TableName": TABLE, "Key": {"pk": {"S": "none"}}}),
+        (
+            "dynamodb",
+            "query",
+            {"TableName": TABLE, "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "a"}}},
+        ),
+        (
+            "dynamodb",
+            "update_item",
+            {
+                "TableName": TABLE,
+                "Key": {"pk": {"S": "a"}},
+                "UpdateExpression": "SET n = :s",
+                "ConditionExpression": "n = :two",
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                "ExpressionAttributeValues": {":s": {"S": "x"}, ":two": {"N": "2"}},
+            },
+        ),
+        ("dynamodb", "get_item", {"TableName": "missing", "Key": {"pk": {"S": "a"}}}),
+        ("dynamodb", "get_item", {"TableName": TABLE, "Key": {"other": {"S": "a"}}}),
+        (
+            "events",
+            "put_events",
+            {
+                "Entries": [
+                    {"Source": "s", "DetailType": "d", "Detail": "{}"},
+                    {"Source": "s", "DetailType": "d", "Detail": "{bad"},
+                ]
+            },
+        ),
+        ("events", "describe_event_bus", {"Name": "no-such-bus"}),
+        ("sqs", "get_queue_url", {"QueueName": "no-such-queue"}),
+    ]
+
+    def answer(clients: dict[str, Any], service: str, action: str, kwargs: dict[str, Any]) -> Any:
+        try:
+            out = getattr(clients[service], action)(**kwargs)
+        except ClientError as err:
+            out = {
+                "error": err.response["Error"],
+                "status": err.response["ResponseMetadata"]["HTTPStatusCode"],
+                "item": err.response.get("Item"),
+            }
+        else:
+            out.pop("ResponseMetadata")
+        for entry in out.get("Entries", []):
+            entry.pop("EventId", None)  # an id of each event's own
+        return out
+
+    for service, action, kwargs in calls:
+        assert answer(inside, service, action, kwargs) == answer(outside, service, action, kwargs), action
