@@ -6,18 +6,18 @@ costs time in proportion to the whole table (about 0.16 ms per stored item here:
 backup. This keeps moto's transaction code as it is and changes only the backup: the items the transaction
 names are copied before it runs and put back if it is cancelled, which restores the same state.
 
-Other costs are moto's own, paid several times per fire: an UpdateExpression is parsed again on every
-request (twice per update: once to check it, once to apply it), although the parsed form is never changed
-(moto's validator works on a copy), so it is parsed once per distinct text; and that copy is a generic
-deepcopy of the parsed tree, made here by pickling, which gives the same tree three times faster. A
-DynamoDB answer is already in its wire form (attribute values as JSON), yet moto walks the botocore
-output shape to write it: when it holds only strings, integers, booleans, lists and objects, it is written
-with `json.dumps`, which gives the same JSON (a GetItem of a schedule cost 4 ms the long way). A
+Other costs are moto's own, paid several times per fire: an UpdateExpression is parsed again on every request
+(twice per update: once to check it, once to apply it), although the parsed form is never changed (moto's
+validator works on a copy), so it is parsed once per distinct text; and that copy is a generic deepcopy of the
+parsed tree, made here by unpickling the tree pickled once when it was parsed, which gives the same tree
+several times faster. A DynamoDB answer is already in its wire form (attribute values as JSON), yet moto walks
+the botocore output shape to write it: when it holds only strings, integers, booleans, lists and objects, it
+is written with `json.dumps`, which gives the same JSON (a GetItem of a schedule cost 4 ms the long way). A
 ConditionExpression's tokens are read once per distinct text (the tokens depend on the text alone; names and
 values are applied after), and a condition with the same names and values is parsed once (moto parses each
-twice per request: to check the names it uses, then to apply it); moto's list of its own service
-folders, which its server reads from disk on every request to route it, is read once, and so is the list of
-a response class's methods, which it reads (by `inspect.getmembers`) to find each request's action.
+twice per request: to check the names it uses, then to apply it); moto's list of its own service folders,
+which its server reads from disk on every request to route it, is read once, and so is the list of a response
+class's methods, which it reads (by `inspect.getmembers`) to find each request's action.
 
 EventBridge's delivery of an event to a target reads eight JSON paths from it (its default input template)
 and builds a new path parser for each, every time: a path is parsed once per distinct text (a parsed path is
@@ -65,12 +65,25 @@ def _install_expression_costs() -> None:
     from moto.dynamodb.parsing.ast_nodes import Node  # type: ignore[attr-defined]
     from moto.dynamodb.parsing.expressions import UpdateExpressionParser  # type: ignore[attr-defined]
 
-    parse = UpdateExpressionParser.make  # a classmethod, bound
-    UpdateExpressionParser.make = staticmethod(functools.lru_cache(maxsize=1024)(parse))
+    parse = functools.lru_cache(maxsize=1024)(UpdateExpressionParser.make)  # a classmethod, bound
+    frozen: dict[int, tuple[Any, bytes]] = {}  # id of a parsed tree the cache hands out -> (it, its pickle)
+
+    def make(text: str) -> Any:
+        tree = parse(text)
+        if id(tree) not in frozen:
+            if len(frozen) >= 2048:
+                frozen.clear()
+            frozen[id(tree)] = (tree, pickle.dumps(tree, pickle.HIGHEST_PROTOCOL))
+        return tree
+
+    UpdateExpressionParser.make = staticmethod(make)
+    make.cache_info = parse.cache_info  # type: ignore[attr-defined]
 
     def tree_copy(value: Any, memo: Any = None) -> Any:
         if isinstance(value, Node) and memo is None:
-            return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+            entry = frozen.get(id(value))
+            data = entry[1] if entry is not None and entry[0] is value else pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+            return pickle.loads(data)
         return copy.deepcopy(value, memo)
 
     validators.deepcopy = tree_copy  # type: ignore[assignment]
