@@ -7,7 +7,8 @@ clients still race exactly as they would against AWS, one whole request at a tim
 A server can also answer the boto3 clients of its own process without HTTP (`in_process=True`): a
 request addressed to its URL is handed to the same WSGI application (same lock, same counts, same
 state) as an environ built in memory, so a function run in the sandbox's process does not pay for a
-socket, an HTTP parse and a thread per AWS call. Outside callers still reach it over HTTP.
+socket, an HTTP parse and a thread per AWS call; a JSON-protocol request goes on to the moto handler its
+URL routes to without Flask's dispatch (`_Atomic.answer`). Outside callers still reach it over HTTP.
 
 A queue can be diverted (`divert_queue`): what EventBridge's rules deliver to it is handed to a receiver in
 this process, as the JSON text the queue would have held, rather than stored. moto's SQS works out every
