@@ -70,7 +70,6 @@ class Sandbox:
         self.engine: SchedulerEngine | None = None
         self.sink: SinkChat | None = None
         self._events: list[dict[str, Any]] = []  # every event the stack published, oldest first
-        self._events_queue = ""
         self._events_lock = threading.Lock()
         self.matrix: MatrixChat | None = None
         self.stack: Stack | None = None
@@ -137,7 +136,7 @@ class Sandbox:
         provision(self.stack, self.aws_endpoint)
         bus = str(self.stack.resolve({"Ref": "EventBusName"})) if "EventBusName" in declared else ""
         if bus:
-            self._events_queue = events_recorder(clients(self.aws_endpoint, REGION), bus)
+            self._moto.divert_queue(events_recorder(clients(self.aws_endpoint, REGION), bus), self._record_event)
         specs = self.stack.functions()
         for spec in specs.values():
             spec.environment.update(o.environment)
@@ -287,22 +286,17 @@ class Sandbox:
         assert self.sink is not None
         return self.sink.messages(room_id)
 
+    def _record_event(self, body: str) -> None:
+        """One message the bus's rule delivered to the events queue (diverted here by the moto server)."""
+        event = json.loads(body)
+        with self._events_lock:
+            self._events.append(
+                {"source": event["source"], "detail_type": event["detail-type"], "detail": event["detail"]}
+            )
+
     def events(self, room_id: str) -> list[dict[str, Any]]:
         """The events published for a room, oldest first, as the bus's rule delivered them."""
         with self._events_lock:
-            if self._events_queue:
-                sqs = self._client("sqs")
-                while True:
-                    out = sqs.receive_message(QueueUrl=self._events_queue, MaxNumberOfMessages=10)
-                    batch = out.get("Messages", [])
-                    if not batch:
-                        break
-                    for message in batch:
-                        event = json.loads(message["Body"])
-                        self._events.append(
-                            {"source": event["source"], "detail_type": event["detail-type"], "detail": event["detail"]}
-                        )
-                        sqs.delete_message(QueueUrl=self._events_queue, ReceiptHandle=message["ReceiptHandle"])
             return [e for e in self._events if e["detail"].get("room_id") == room_id]
 
     def info(self) -> dict[str, Any]:
