@@ -75,7 +75,8 @@ class World:
         if server is not None:  # as the sandbox runs it: change counting and reads from moto's state
             tracked = {
                 "changes": lambda: server.scheduler_writes,
-                "source": lambda: server.schedules("123456789012", REGION),
+                # moto's state is per process, and other tests' schedules may be in it: read this world's group
+                "source": lambda: [s for s in server.schedules("123456789012", REGION) if s["GroupName"] == "g"],
                 "remove": lambda group, name: server.remove_schedule("123456789012", REGION, group, name),
             }
         self.engine = SchedulerEngine(self.scheduler, self.runtime, self.clock, self.send, START, **tracked)
