@@ -105,23 +105,25 @@ def test_list_is_one_query(calls: Counter[str]) -> None:
     assert len(answer["result"]["schedules"]) == 3
 
 
-def test_delete_is_one_conditional_write_and_removes_its_entry(calls: Counter[str]) -> None:
+def test_delete_reads_the_schedule_and_retires_it_in_one_transaction(stack: Stack, calls: Counter[str]) -> None:
     sid = tool("create_reminder", message="gone", time="in 30 minutes")["result"]["id"]
     deleted, answer = measured(calls, lambda: tool("delete_reminder", id=sid))
-    assert deleted == {"UpdateItem": 1, "DeleteSchedule": 1}
-    assert answer["text"].startswith(f"Deleted {sid} (at 2026-11-30 09:30")  # the write returned the schedule
+    assert deleted == {"GetItem": 1, "TransactWriteItems": 1, "DeleteSchedule": 1}
+    assert answer["text"].startswith(f"Deleted {sid} (at 2026-11-30 09:30")  # the read schedule
+    # the live item is gone and the retired copy kept for audit under a key the listing never reads
+    (kept,) = [item for item in stack.items() if item.get("id") == sid]
+    assert kept["sk"] == f"x#{sid}" and kept["status"] == "deleted" and kept["expires_at"] > 0
 
 
-def test_the_lazy_parts_of_a_delete_cost_only_the_create_that_needs_them(calls: Counter[str]) -> None:
+def test_a_delete_frees_the_room_place_and_the_pointers_at_once(stack: Stack, calls: Counter[str]) -> None:
     sid = tool("create_reminder", message="again", time="in 30 minutes")["result"]["id"]
     tool("delete_reminder", id=sid)
-    # the same reminder again: its dedupe pointer still names the deleted one, so it is read and taken over
+    assert not [i for i in stack.items() if i["sk"].startswith(("d#", "n#"))]
+    assert next(i for i in stack.items() if i["sk"] == "room")["live"] == 0
+    # the same reminder again costs what any create does: no stale pointer to read and take over
     again, answer = measured(calls, lambda: tool("create_reminder", message="again", time="in 30 minutes"))
-    assert answer["result"]["duplicate"] is False
-    assert again == {"CreateSchedule": 1, "TransactWriteItems": 2, "GetItem": 1}
-    # a new reminder after that costs what any create does
-    fresh, _ = measured(calls, lambda: tool("create_reminder", message="fresh", time="in 40 minutes"))
-    assert fresh == {"CreateSchedule": 1, "TransactWriteItems": 1}
+    assert answer["result"]["duplicate"] is False and answer["result"]["id"] != sid
+    assert again == {"CreateSchedule": 1, "TransactWriteItems": 1}
 
 
 @pytest.mark.parametrize(
@@ -245,6 +247,48 @@ def test_history_is_one_query_over_that_schedule_only(stack: Stack, calls: Count
     read, answer = measured(calls, lambda: tool("reminder_history", id=sid, limit=7))
     assert read == {"GetItem": 1, "Query": 1}
     assert scanned[-1] == 7 and len(answer["result"]["runs"]) == 7
+
+
+def retire_in_room(count: int) -> None:
+    """`count` schedules of the room retired the ways a room retires them: most deleted, every
+    fifth a one-shot fired (delivered at its time)."""
+    for n in range(count):
+        created = tool("create_reminder", message=f"kept {n}", time="in 30 minutes")["result"]
+        if n % 5:
+            tool("delete_reminder", id=created["id"])
+        else:
+            assert fire(created["id"], created["next_fire"]["utc"])["outcome"] == "delivered"
+
+
+def test_list_reads_no_retired_schedule_and_no_run(
+    stack: Stack, calls: Counter[str], scanned: list[int], chat: RecordingChat
+) -> None:
+    live = [tool("create_reminder", message=f"daily {n}", cron=f"0 {9 + n} * * *")["result"]["id"] for n in range(3)]
+    listed, _ = measured(calls, lambda: tool("list_reminders"))
+    alone = scanned[-1]
+    retire_in_room(200)
+    plant_runs(stack, live[0], 1000)
+    again, answer = measured(calls, lambda: tool("list_reminders"))
+    assert listed == again == {"Query": 1}
+    assert scanned[-1] == alone == 3  # neither the 200 retired schedules nor the 1,000 runs are read
+    assert sorted(s["id"] for s in answer["result"]["schedules"]) == sorted(live)
+    # asked for, the retired ones are one more Query over their own keys
+    everything, answer = measured(calls, lambda: tool("list_reminders", include_inactive=True))
+    assert everything == {"Query": 2} and scanned[-2:] == [3, 200]
+    statuses = Counter(s["status"] for s in answer["result"]["schedules"])
+    assert statuses == {"active": 3, "deleted": 160, "fired": 40}
+
+
+def test_history_of_a_deleted_schedule_answers_from_its_retired_copy(
+    stack: Stack, calls: Counter[str], scanned: list[int]
+) -> None:
+    sid = tool("create_reminder", message="daily", cron="0 9 * * *")["result"]["id"]
+    plant_runs(stack, sid, 12)
+    tool("delete_reminder", id=sid)
+    read, answer = measured(calls, lambda: tool("reminder_history", id=sid, limit=5))
+    # the live key is looked up first (one read that finds nothing), then the retired copy
+    assert read == {"GetItem": 2, "Query": 1}
+    assert scanned[-1] == 5 and len(answer["result"]["runs"]) == 5 and answer["result"]["id"] == sid
 
 
 def test_fire_with_a_bus_adds_only_one_put_events(

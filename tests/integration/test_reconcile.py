@@ -10,7 +10,7 @@ from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
-from tests.support.tools import assert_consistent, call, ok
+from tests.support.tools import assert_consistent, call, ok, schedule_item
 
 
 def run(stack: Stack, chat: RecordingChat | None = None) -> dict[str, int]:
@@ -19,7 +19,7 @@ def run(stack: Stack, chat: RecordingChat | None = None) -> dict[str, int]:
 
 
 def item(stack: Stack, sid: str) -> dict[str, Any]:
-    return next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    return schedule_item(stack, sid)
 
 
 def test_nothing_to_do_on_a_consistent_stack(stack: Stack) -> None:

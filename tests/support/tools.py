@@ -21,6 +21,12 @@ def ok(answer: dict[str, Any]) -> dict[str, Any]:
     return answer["result"]
 
 
+def schedule_item(stack: Stack, schedule_id: str) -> dict[str, Any]:
+    """A schedule's item: live under `s#<id>`, or retired (deleted, fired, missed...) under `x#<id>`."""
+    (item,) = [i for i in stack.items() if i["sk"] in (f"s#{schedule_id}", f"x#{schedule_id}")]
+    return item
+
+
 def live_items(stack: Stack) -> list[dict[str, Any]]:
     return [i for i in stack.items() if i["sk"].startswith("s#") and i["status"] in ("active", "paused")]
 

@@ -29,8 +29,8 @@ BUSY_WAIT_SECONDS = 8.0  # a post takes well under a second; an agent call may t
 def list_reminders(args: ListReminders, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     now = deps.now()
-    schedules = deps.store.list_room(ctx.room_id, now)
-    if not args.include_inactive:
+    schedules = deps.store.list_room(ctx.room_id, now, retired=args.include_inactive)
+    if not args.include_inactive:  # a schedule retired before retired ones moved keys is still read
         schedules = [s for s in schedules if s.status in models.LIVE_STATUSES]
     now_dict, now_text = now_fields(ctx, deps)
     key = "listed" if schedules else "listed_none"
@@ -98,7 +98,8 @@ def _not_found(ref: str, found: Schedule | None) -> ToolError:
 def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
     """Mark the item deleted first (it never posts again), then remove its Scheduler entries.
 
-    By id that is two AWS calls: the conditional write returns the schedule as it was. An entry
+    By id that is three AWS calls: a read, the transaction that retires what was read (and frees
+    its room place and pointers), and the Scheduler entry. An entry
     that cannot be removed now fires nothing: the fire function sees the deleted item and removes
     the entry then."""
     locale = ctx.locale or deps.settings.default_locale
@@ -135,7 +136,7 @@ def _mark_deleted(ctx: Context, schedule_id: str, ref: str, deps: Deps) -> Sched
             if gone.old is None:
                 return None
             raise _not_found(ref, gone.old) from None
-        except BackendError as err:
+        except (BackendError, Conflict) as err:  # Conflict: changed again and again while deleting
             raise refusal("backend_error.not_deleted") from err
 
 

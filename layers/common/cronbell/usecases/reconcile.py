@@ -116,19 +116,15 @@ def _changed_since(schedule: Schedule, settled: datetime) -> bool:
 
 
 def _mark_missed(schedule: Schedule, deps: Deps, report: Report) -> None:
-    """Only the run whose conditional write wins posts the notice."""
-    try:
-        deps.store.retire(schedule, models.MISSED, deps.now(), "entry lost")
+    """Only the run whose conditional write wins records the run and posts the notice."""
+    slot = iso_utc(schedule.timing.local_at)
+    run = Run(runs.local_time(slot, schedule.timezone), runs.MISSED, runs.LOST)
+    try:  # the run that never reached the fire, recorded with the retirement
+        deps.store.retire(schedule, models.MISSED, deps.now(), "entry lost", run=(slot, run))
     except (Busy, Conflict):
         return
     report.missed += 1
-    slot = iso_utc(schedule.timing.local_at)
-    run = Run(runs.local_time(slot, schedule.timezone), runs.MISSED, runs.LOST)
-    try:
-        if deps.store.record_run(schedule, slot, deps.now(), run):  # the run that never reached the fire
-            announce(run, schedule.id, schedule.room_id, deps, schedule)
-    except BackendError:
-        log.warning("lost run not recorded", extra={"schedule_id": schedule.id})
+    announce(run, schedule.id, schedule.room_id, deps, schedule)
     if deps.settings.missed_policy != "notify":
         return
     due = texts.clock_text(schedule.timing.local_at, ZoneInfo(schedule.timezone))

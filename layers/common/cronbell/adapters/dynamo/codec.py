@@ -1,7 +1,10 @@
 """Keys and items: the only module that knows how the table's items are laid out.
 
 Keys (partition `room_id`, sort `sk`):
-  s#<id>              a schedule
+  s#<id>              a live schedule (active or paused): the room's listing reads these only
+  x#<id>              a retired schedule (deleted, fired, missed, ...), kept for audit until its
+                      retention TTL; it moves here in the transaction that retires it, so however
+                      many the room keeps, listing its live schedules never reads them
   room                the room's counter (`live`, guarded by MaxPerRoom) and its revision (`rev`)
   d#<dedupe key>      points at the live schedule with that action, time, zone and person
   n#<name key>        points at the live schedule with that name
@@ -26,7 +29,7 @@ from cronbell.core.runs import Run
 from cronbell.core.timing import Timing
 
 ROOM_SK = "room"
-SCHEDULE, POINTER, NAME, SLOT = "s#", "d#", "n#", "f#"
+SCHEDULE, RETIRED, POINTER, NAME, SLOT = "s#", "x#", "d#", "n#", "f#"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
@@ -37,6 +40,10 @@ Key = tuple[str, str]  # (room_id, sk): an item's identity
 
 def schedule_sk(schedule_id: str) -> str:
     return f"{SCHEDULE}{schedule_id}"
+
+
+def retired_sk(schedule_id: str) -> str:
+    return f"{RETIRED}{schedule_id}"
 
 
 def dedupe_sk(key: str) -> str:
@@ -99,7 +106,9 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
 
 
 def schedule_item(schedule: Schedule) -> dict[str, Any]:
-    return {"room_id": schedule.room_id, "sk": schedule_sk(schedule.id), "id": schedule.id, **schedule_fields(schedule)}
+    """The item of a schedule, under the key of a live one or, once retired, of a retired one."""
+    sk = schedule_sk(schedule.id) if schedule.status in models.LIVE_STATUSES else retired_sk(schedule.id)
+    return {"room_id": schedule.room_id, "sk": sk, "id": schedule.id, **schedule_fields(schedule)}
 
 
 def schedule_from_item(item: dict[str, Any]) -> Schedule:

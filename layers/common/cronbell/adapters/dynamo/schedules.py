@@ -1,11 +1,14 @@
 """Schedules, the room's live count and its pointers (dedupe keys, names), written together.
 
-A delete is one write to the schedule's item alone, so two things are freed lazily:
-- `live` may still count schedules deleted since the room was last recounted: it is an upper
-  bound, never below the true count, so the limit always holds. A create that finds the room
-  full recounts it (a consistent query, stored only if `rev` has not moved) before refusing.
-- a pointer may still name a schedule that is no longer live: the next identical create takes
-  it over, and the reconciler removes the rest.
+A live schedule lives under `s#<id>`. Retiring it (delete, fired, missed, ...) is one transaction
+that removes that item, puts the retired copy under `x#<id>`, counts one place less in the room
+and drops its pointers, so the room's listing reads live schedules only. Two things may still be
+found stale, and are mended lazily: a counter or a pointer left by items written before
+schedules retired this way (and a retired copy still under `s#`, which readers skip).
+- `live` is an upper bound, never below the true count, so the limit always holds. A create that
+  finds the room full recounts it (a consistent query, stored only if `rev` has not moved).
+- a pointer naming a schedule no longer live is taken over by the next identical create, and
+  the reconciler removes the rest.
 """
 
 from __future__ import annotations
@@ -16,17 +19,19 @@ from typing import Any
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
-from cronbell.adapters.dynamo.codec import ROOM_SK, dump, epoch, key, load, schedule_sk
+from cronbell.adapters.dynamo.codec import ROOM_SK, dump, epoch, key, load, retired_sk, schedule_sk
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
 from cronbell.core import models
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, RoomCount, TooSoon
+from cronbell.core.runs import Run
 
 _COUNT_IN = "SET live = if_not_exists(live, :zero) + :one, rev = if_not_exists(rev, :zero) + :one"
 _COUNT_OUT = "SET live = if_not_exists(live, :one) - :one, rev = if_not_exists(rev, :zero) + :one"
 _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the rest is for races
 IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t)"
+SlotRun = tuple[str, Run] | None  # (slot, run): a run recorded with a change
 _NO_RUN_SINCE = "attribute_not_exists(last_manual_run) OR last_manual_run <= :since"
 
 
@@ -88,7 +93,7 @@ class ScheduleTable(Table):
                 failed = {sk: old for (_, sk), old in cancelled(err, items).items()}
                 if not failed:
                     raise
-            own = next((old for sk, old in failed.items() if sk.startswith(codec.SCHEDULE)), None)
+            own = next((old for sk, old in failed.items() if sk.startswith((codec.SCHEDULE, codec.RETIRED))), None)
             if own is not None:
                 raise Busy(room) if now is not None and _in_flight(own, now) else Conflict(room)
             pointers = sorted(sk for sk in failed if sk.startswith((codec.POINTER, codec.NAME)))
@@ -110,15 +115,22 @@ class ScheduleTable(Table):
 
     # --- reads -----------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
-        out = self._db.get_item(TableName=self._table, Key=key(room_id, schedule_sk(schedule_id)), ConsistentRead=True)
-        return codec.schedule_from_item(out["Item"]) if "Item" in out else None
+        """The schedule, live or retired: one read for a live one, a second for a retired one."""
+        for sk in (schedule_sk(schedule_id), retired_sk(schedule_id)):
+            out = self._db.get_item(TableName=self._table, Key=key(room_id, sk), ConsistentRead=True)
+            if "Item" in out:
+                return codec.schedule_from_item(out["Item"])
+        return None
 
-    def list_room(self, room_id: str, now: datetime) -> list[Schedule]:
-        """Every schedule of the room not yet expired by its retention TTL, oldest first."""
-        raw = self._query_all(
-            KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
-            ExpressionAttributeValues=dump({":r": room_id, ":p": codec.SCHEDULE}),
-        )
+    def list_room(self, room_id: str, now: datetime, retired: bool = False) -> list[Schedule]:
+        """The room's live schedules (one Query that reads no retired one) and, with `retired`,
+        those kept for audit and not yet expired by their retention TTL; oldest first."""
+        raw = []
+        for prefix in (codec.SCHEDULE, codec.RETIRED) if retired else (codec.SCHEDULE,):
+            raw += self._query_all(
+                KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
+                ExpressionAttributeValues=dump({":r": room_id, ":p": prefix}),
+            )
         items = [codec.schedule_from_item(item) for item in raw if not codec.is_expired(item, now)]
         items.sort(key=lambda s: s.created_at)
         return items
@@ -165,6 +177,7 @@ class ScheduleTable(Table):
         update += " REMOVE " + ", ".join(
             [*codec.LEGACY, *(["expires_at"] if new.status in models.LIVE_STATUSES else [])]
         )
+        was_live = old.status in models.LIVE_STATUSES
         items: list[dict[str, Any]] = [
             {
                 "Update": {
@@ -178,7 +191,8 @@ class ScheduleTable(Table):
                 }
             }
         ]
-        was_live = old.status in models.LIVE_STATUSES
+        if not was_live:
+            items = self._revive(old, new)
         held = set(codec.pointer_sks(old)) if was_live else set()
         wanted = codec.pointer_sks(new)
         items += [{"Delete": {"TableName": self._table, "Key": key(room, sk)}} for sk in sorted(held - set(wanted))]
@@ -188,6 +202,31 @@ class ScheduleTable(Table):
         self._write_taking_place(
             room, max_per_room, lambda stale: [*items, *(self._claim(sk, new, stale) for sk in claims)], now
         )
+
+    def _revive(self, old: Schedule, new: Schedule) -> list[dict[str, Any]]:
+        """A retired schedule coming back to life moves from its retired key to a live one (a
+        copy retired before the move, still under the live key, is overwritten in place)."""
+        unchanged = "attribute_not_exists(sk) OR version = :v"
+        return [
+            {
+                "Delete": {
+                    "TableName": self._table,
+                    "Key": key(new.room_id, retired_sk(new.id)),
+                    "ConditionExpression": unchanged,
+                    "ExpressionAttributeValues": dump({":v": old.version}),
+                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                }
+            },
+            {
+                "Put": {
+                    "TableName": self._table,
+                    "Item": dump(codec.schedule_item(new)),
+                    "ConditionExpression": unchanged,
+                    "ExpressionAttributeValues": dump({":v": old.version}),
+                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                }
+            },
+        ]
 
     def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None:
         """Add one occurrence not to deliver to those already skipped. Raises Busy while a
@@ -250,45 +289,50 @@ class ScheduleTable(Table):
         )
 
     def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule:
-        """Mark a live schedule deleted with one conditional write to its item, and return the
-        schedule as it was. Its room place and dedupe pointer are freed lazily (module docstring).
+        """Retire a live schedule as deleted and return it as it was: a consistent read, then one
+        transaction conditioned on the version read (module docstring). Read again when a change
+        landed in between.
 
         Raises Busy while a delivery holds it, Gone when it is not live (or does not exist)."""
-        update = "SET #s = :deleted, expires_at = :e, updated_at = :t REMOVE inflight_slot, inflight_until"
-        try:
-            out = self._db.update_item(
-                TableName=self._table,
-                Key=key(room_id, schedule_sk(schedule_id)),
-                UpdateExpression=update,
-                ConditionExpression=f"#s IN (:active, :paused) AND {IDLE}",
-                ExpressionAttributeNames={"#s": "status"},
-                ExpressionAttributeValues=dump(
-                    {
-                        ":deleted": models.DELETED,
-                        ":e": epoch(now + self._retention),
-                        ":t": iso_utc(now),
-                        ":active": models.ACTIVE,
-                        ":paused": models.PAUSED,
-                    }
-                ),
-                ReturnValues="ALL_OLD",
-                ReturnValuesOnConditionCheckFailure="ALL_OLD",
-            )
-        except AwsError as err:
-            if err.code == "TransactionConflictException":
-                raise Busy(schedule_id) from err  # a fire's transaction is writing the item right now
-            if err.code != CONDITION_FAILED:
-                raise
-            old = codec.schedule_from_item(err.response["Item"]) if err.response.get("Item") else None
-            if old is not None and old.status in models.LIVE_STATUSES:
-                raise Busy(schedule_id) from err
-            raise Gone(old) from err
-        return codec.schedule_from_item(out["Attributes"])
+        for _ in range(_WRITE_ATTEMPTS):
+            current = self.get(room_id, schedule_id)
+            if current is None or current.status not in models.LIVE_STATUSES:
+                raise Gone(current)
+            try:
+                self._finish(current, models.DELETED, now, require_idle=True, same_version=True)
+            except Conflict:
+                continue
+            return current
+        raise Conflict(schedule_id)
 
-    def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "") -> None:
+    def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "", run: SlotRun = None) -> None:
         """Move a live schedule to a final status (missed), atomically freeing its room place and
-        dedupe pointer. Raises Busy while a delivery holds it, Conflict if not live."""
-        self._finish(schedule, status, now, reason=reason, require_idle=True)
+        dedupe pointer, with the run of `run` = (slot, run) recorded in the same transaction.
+        Raises Busy while a delivery holds it, Conflict if not live."""
+        extra_set: dict[str, Any] = {}
+        extra_items: list[dict[str, Any]] = []
+        if run is not None:
+            slot, finished = run
+            extra_set["last_run"] = finished.to_dict()
+            extra_items.append(
+                {"Put": {"TableName": self._table, "Item": dump(self._run_item(schedule, slot, now, finished))}}
+            )
+        self._finish(
+            schedule, status, now, reason=reason, extra_set=extra_set, extra_items=extra_items, require_idle=True
+        )
+
+    def _run_item(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> dict[str, Any]:
+        """A done slot that holds a run which needed no delivery (skipped, missed)."""
+        return {
+            "room_id": schedule.room_id,
+            "sk": codec.slot_sk(schedule.id, slot),
+            "state": "done",
+            "outcome": run.outcome,
+            "detail": run.reason or "",
+            "completed_at": iso_utc(now),
+            "run": run.to_dict(),
+            "expires_at": epoch(now + self._retention),
+        }
 
     def _finish(
         self,
@@ -300,37 +344,44 @@ class ScheduleTable(Table):
         extra_set: dict[str, Any] | None = None,
         extra_items: list[dict[str, Any]] | None = None,
         require_idle: bool = False,
+        same_version: bool = False,
     ) -> None:
+        """Retire `schedule` (as read, plus `extra_set`) in one transaction: its live item goes,
+        the retired copy takes its place under its retired key, the room counts one less and its
+        pointers are dropped. The live item must still be live (and idle, and at the version read,
+        when asked). Raises Busy while a delivery holds it, Conflict otherwise."""
         sets: dict[str, Any] = {
             "status": status,
             "expires_at": epoch(now + self._retention),
             "updated_at": iso_utc(now),
+            "version": schedule.version + 1,
         }
         if reason:
             sets["status_reason"] = reason
         sets.update(extra_set or {})
-        names = {f"#a{i}": k for i, k in enumerate(sets)}
-        values = {f":a{i}": v for i, v in enumerate(sets.values())}
-        assignments = ", ".join(f"#a{i} = :a{i}" for i in range(len(sets)))
+        retired = {**codec.schedule_item(schedule), **sets, "sk": retired_sk(schedule.id)}
         condition = "#s IN (:active, :paused)"
+        values: dict[str, Any] = {":active": models.ACTIVE, ":paused": models.PAUSED}
         if require_idle:
             condition += f" AND {IDLE}"
             values[":t"] = iso_utc(now)
+        if same_version:
+            condition += " AND version = :v"
+            values[":v"] = schedule.version
         room = schedule.room_id
-        own = key(room, schedule_sk(schedule.id))
         items = [
             *(extra_items or []),
             {
-                "Update": {
+                "Delete": {
                     "TableName": self._table,
-                    "Key": own,
-                    "UpdateExpression": f"SET {assignments} REMOVE inflight_slot, inflight_until",
+                    "Key": key(room, schedule_sk(schedule.id)),
                     "ConditionExpression": condition,
-                    "ExpressionAttributeNames": {**names, "#s": "status"},
+                    "ExpressionAttributeNames": {"#s": "status"},
+                    "ExpressionAttributeValues": dump(values),
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                    "ExpressionAttributeValues": dump({**values, ":active": models.ACTIVE, ":paused": models.PAUSED}),
                 }
             },
+            {"Put": {"TableName": self._table, "Item": dump(retired)}},
             {
                 "Update": {
                     "TableName": self._table,

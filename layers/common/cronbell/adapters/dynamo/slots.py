@@ -210,18 +210,7 @@ class SlotLedger(ScheduleTable):
         slot_put = {
             "Put": {
                 "TableName": self._table,
-                "Item": dump(
-                    {
-                        "room_id": room,
-                        "sk": slot_sk(schedule.id, slot),
-                        "state": DONE,
-                        "outcome": run.outcome,
-                        "detail": run.reason or "",
-                        "completed_at": iso_utc(now),
-                        "run": run.to_dict(),
-                        "expires_at": epoch(now + self._retention),
-                    }
-                ),
+                "Item": dump(self._run_item(schedule, slot, now, run)),
                 "ConditionExpression": "attribute_not_exists(sk)",
             }
         }
