@@ -110,3 +110,14 @@ def test_snoozes_add_up_and_skips_form_a_set() -> None:
     second = first.skipping(first.upcoming(NOW, 1)[0])
     assert second.skips == {"2026-11-30T11:00:00Z", "2026-12-01T11:00:00Z"}
     assert second.upcoming(NOW, 1)[0] == noon + timedelta(days=2)
+
+
+def test_skips_written_before_snoozes_were_told_apart_read_as_before() -> None:
+    base = Timing.every(CronSpec(expr="0 9 * * *", source="0 9 * * *"), MADRID)
+    item = codec.dump(codec.schedule_item(schedule(base)))
+    item.update(codec.dump({"skips": ["2026-12-01T08:00:00Z"], "snoozes": ["2026-12-01T08:30:00Z"]}))
+    del item["moved"]
+    assert codec.schedule_from_item(item).timing.skip_reason("2026-12-01T08:00:00Z") == "snoozed"
+    skipped = schedule(base.skipping(datetime(2026, 12, 1, 8, 0, tzinfo=UTC)))
+    written = codec.schedule_from_item(codec.dump(codec.schedule_item(skipped)))
+    assert written.timing.skip_reason("2026-12-01T08:00:00Z") == "skip_next"

@@ -192,9 +192,8 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
         log.error("fire for a time that is not one of the schedule's own; nothing sent")
         return {"outcome": Outcome.INVALID_INPUT}
     if event.slot in schedule.timing.skips:
-        # a snooze moves its occurrence away by skipping it and adding a one-time entry
-        reason = runs.SNOOZED if schedule.timing.snoozes else runs.SKIP_NEXT
-        _record_undelivered(schedule, event, deps, runs.SKIPPED, reason, 0)
+        # skip_next skips it; a snooze skips it and adds a one-time entry: the timing knows which
+        _record_undelivered(schedule, event, deps, runs.SKIPPED, schedule.timing.skip_reason(event.slot), 0)
         return {"outcome": Outcome.SKIPPED}
     settings = deps.settings
     output = routing.bare_room(schedule.output_room)

@@ -101,6 +101,7 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
         "cron_source": t.cron_source,
         "expressions": list(t.expressions),
         "skips": sorted(t.skips),
+        "moved": sorted(t.moved),
         "snoozes": [iso_utc(s) for s in t.snoozes],
     }
 
@@ -123,6 +124,9 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         skips = [data["skip_slot"]] if data.get("skip_slot") else []
     if snoozes is None:  # written before snoozes added up: one at(...) in UTC, `snooze_at`
         snoozes = [str(data["snooze_at"])[3:-1] + "Z"] if data.get("snooze_at") else []
+    moved = data.get("moved")
+    if moved is None:  # written before snoozes' skips were told apart: read them as before
+        moved = skips if snoozes else []
     timing = Timing(
         zone=data["timezone"],
         at=parse_iso(data["at"]) if data.get("at") else None,
@@ -130,6 +134,7 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         cron_source=data.get("cron_source", ""),
         skips=frozenset(skips),
         snoozes=tuple(parse_iso(s) for s in snoozes),
+        moved=frozenset(moved),
     )
     return Schedule(timing=timing, **{k: data[k] for k in _PLAIN if k in data})
 
