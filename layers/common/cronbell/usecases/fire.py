@@ -9,10 +9,11 @@
 5. announce the finished run (EventBridge, when a bus is configured) and count it by reason.
 An occurrence that is not delivered (paused, skipped, too late) is recorded as a run before any
 claim. Every occurrence that reaches this function thus ends as exactly one run.
-A transient failure gives the claim back and raises, so Lambda's async retry runs again and,
-when retries run out, the event lands in the dead-letter queue. A permanent refusal by the chat
-platform is recorded as `delivery_failed` and not retried; it ends the schedule only when the room
-is gone or forbidden (or the schedule had no other run).
+A transient failure gives the claim back and raises, so Lambda's async retry runs again; on the
+last attempt (counted by the claim) a chat still unreachable ends the run `failed`/`chat_error`
+under the failure policy. Other failures that outlast the retries land in the dead-letter queue.
+A permanent refusal by the chat platform is recorded as `delivery_failed` and not retried; it ends
+the schedule only when the room is gone or forbidden (or the schedule had no other run).
 """
 
 from __future__ import annotations
@@ -114,11 +115,18 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
 
     try:
         done = _deliver(job, event, deps, remaining_seconds, late, streak)
+    except RetryLater as retry:
+        if not _last_attempt(job, event, deps):
+            deps.store.release_slot(event.room_id, event.schedule_id, event.slot, schedule)
+            raise
+        done = _chat_outage(streak, deps, str(retry))
     except BaseException:
         deps.store.release_slot(event.room_id, event.schedule_id, event.slot, schedule)
         raise
     outcome, detail = _fire_outcome(done)
     final = models.FIRED if one_shot else ""
+    if one_shot and done.reason == runs.CHAT_ERROR:
+        final = models.DELIVERY_FAILED  # its only occurrence never reached the room
     # one failed run never ends a schedule that has more to come: only a room gone or forbidden does
     ends = schedule is not None and outcome == Outcome.DELIVERY_FAILED and (one_shot or _ROOM_GONE.search(detail))
     if ends:
@@ -139,9 +147,23 @@ def _fire_outcome(done: _Delivery) -> tuple[Outcome, str]:
         return Outcome.DELIVERED, done.message_id or ""
     if done.outcome == runs.SKIPPED:
         return Outcome.NOTHING_TO_POST, ""
-    if done.reason in (runs.AGENT_TIMEOUT, runs.AGENT_ERROR):
+    if done.reason in (runs.AGENT_TIMEOUT, runs.AGENT_ERROR, runs.CHAT_ERROR):
         return Outcome.FAILED, done.reason or ""
     return Outcome.DELIVERY_FAILED, done.detail
+
+
+def _last_attempt(job: _Job, event: FireEvent, deps: Deps) -> bool:
+    """Whether this is Lambda's last attempt at the event (the claim counted the attempts). A
+    template schedule has no item to count them on: its failures always go to Lambda's retries."""
+    return job.schedule is not None and job.schedule.delivery_attempt(event.slot) > deps.settings.fire_retries
+
+
+def _chat_outage(streak: int, deps: Deps, detail: str) -> _Delivery:
+    """The chat platform failed on every attempt: a failed run under the failure policy. The room
+    cannot be told now; the first delivered run after it says that it works again."""
+    log.error("chat unreachable on the last attempt; recorded as a failed run", extra={"reason": detail})
+    verdict = runs.judge(runs.FAILED, streak, deps.settings.auto_pause_after)
+    return _Delivery(runs.FAILED, runs.CHAT_ERROR, verdict=verdict, detail=detail)
 
 
 def _claim(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> Claim:

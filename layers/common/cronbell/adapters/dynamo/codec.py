@@ -33,7 +33,8 @@ SCHEDULE, RETIRED, POINTER, NAME, SLOT = "s#", "x#", "d#", "n#", "f#"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
-_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak")
+_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "inflight_attempts")
+_LEDGER = ("inflight_slot", "inflight_attempts")  # written by the delivery ledger alone (slots.py)
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
 
@@ -92,7 +93,7 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     """Every stored attribute of a schedule but its key. `expressions` is written for operators
     (what Scheduler was given) and never read back: the timing owns its expressions."""
     t = schedule.timing
-    plain = {name: getattr(schedule, name) for name in _PLAIN if name not in ("id", "room_id")}
+    plain = {name: getattr(schedule, name) for name in _PLAIN if name not in ("id", "room_id", *_LEDGER)}
     return {
         **plain,
         "timezone": t.zone,

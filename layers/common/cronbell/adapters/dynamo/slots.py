@@ -33,10 +33,11 @@ CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 _BUMP = "version = if_not_exists(version, :z) + :one"
 _RECORD_FIRE = (
     f"SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one, {_BUMP}"
-    " REMOVE inflight_slot, inflight_until"
+    " REMOVE inflight_slot, inflight_until, inflight_attempts"
 )
 # a slot may be claimed when it has never been, or when its claim outlived the lease (a crash)
 _SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND lease_until < :t)"
+_CLAIM_SCHEDULE = "SET inflight_slot = :slot, inflight_until = :until, inflight_attempts = :n"
 _SCHEDULE_IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t OR inflight_slot = :slot)"
 
 
@@ -78,11 +79,17 @@ class SlotLedger(ScheduleTable):
                     "Update": {
                         "TableName": self._table,
                         "Key": key(room_id, schedule_sk(schedule.id)),
-                        "UpdateExpression": "SET inflight_slot = :slot, inflight_until = :until",
+                        "UpdateExpression": _CLAIM_SCHEDULE,
                         "ConditionExpression": "#s = :active AND " + _SCHEDULE_IDLE,
                         "ExpressionAttributeNames": {"#s": "status"},
                         "ExpressionAttributeValues": dump(
-                            {":slot": slot, ":t": t, ":until": until, ":active": models.ACTIVE}
+                            {
+                                ":slot": slot,
+                                ":t": t,
+                                ":until": until,
+                                ":active": models.ACTIVE,
+                                ":n": schedule.delivery_attempt(slot),
+                            }
                         ),
                         "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                     }
@@ -120,7 +127,8 @@ class SlotLedger(ScheduleTable):
         )
 
     def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None:
-        """Give a claim back after a failed attempt, so Lambda's retry can deliver at once."""
+        """Give a claim back after a failed attempt, so Lambda's retry can deliver at once. The
+        schedule keeps the slot and its count of attempts, so the retry knows which one it is."""
         items: list[dict[str, Any]] = [
             {"Delete": {"TableName": self._table, "Key": key(room_id, slot_sk(owner, slot))}}
         ]
@@ -130,7 +138,7 @@ class SlotLedger(ScheduleTable):
                     "Update": {
                         "TableName": self._table,
                         "Key": key(room_id, schedule_sk(schedule.id)),
-                        "UpdateExpression": "REMOVE inflight_slot, inflight_until",
+                        "UpdateExpression": "REMOVE inflight_until",
                     }
                 }
             )
