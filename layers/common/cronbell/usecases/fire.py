@@ -98,6 +98,8 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
         if not _record_undelivered(schedule, event, deps, runs.MISSED, runs.TOO_LATE, late):
             return {**result, "outcome": Outcome.DUPLICATE}  # a late copy of an occurrence already run
         return {**result, "outcome": Outcome.MISSED, "reason": runs.TOO_LATE}
+    if event.static and runs.too_late(late, True, event.manual, deps.settings.max_lateness_minutes):
+        return {**result, **_static_too_late(job, event, deps, late)}
     claim = _claim(job, event, deps, remaining_seconds)
     if claim == Claim.DUPLICATE:
         deps.metric("DuplicateSuppressed", 1)
@@ -150,6 +152,15 @@ def _fire_outcome(done: _Delivery) -> tuple[Outcome, str]:
     if done.reason in (runs.AGENT_TIMEOUT, runs.AGENT_ERROR, runs.CHAT_ERROR):
         return Outcome.FAILED, done.reason or ""
     return Outcome.DELIVERY_FAILED, done.detail
+
+
+def _static_too_late(job: _Job, event: FireEvent, deps: Deps, late: int) -> dict[str, Any]:
+    """A template schedule recurs: a run that starts too late is missed, as a stored one's is."""
+    run = _run(event, job.timezone, runs.MISSED, runs.TOO_LATE, late, None)
+    if not deps.store.record_static_run(event.room_id, event.schedule_id, event.slot, deps.now(), run):
+        return {"outcome": Outcome.DUPLICATE}
+    announce(run, event.schedule_id, event.room_id, deps, None)
+    return {"outcome": Outcome.MISSED, "reason": runs.TOO_LATE}
 
 
 def _last_attempt(job: _Job, event: FireEvent, deps: Deps) -> bool:

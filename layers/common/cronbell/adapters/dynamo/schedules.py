@@ -314,18 +314,17 @@ class ScheduleTable(Table):
         if run is not None:
             slot, finished = run
             extra_set["last_run"] = finished.to_dict()
-            extra_items.append(
-                {"Put": {"TableName": self._table, "Item": dump(self._run_item(schedule, slot, now, finished))}}
-            )
+            item = self._run_item(schedule.room_id, schedule.id, slot, now, finished)
+            extra_items.append({"Put": {"TableName": self._table, "Item": dump(item)}})
         self._finish(
             schedule, status, now, reason=reason, extra_set=extra_set, extra_items=extra_items, require_idle=True
         )
 
-    def _run_item(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> dict[str, Any]:
+    def _run_item(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> dict[str, Any]:
         """A done slot that holds a run which needed no delivery (skipped, missed)."""
         return {
-            "room_id": schedule.room_id,
-            "sk": codec.slot_sk(schedule.id, slot),
+            "room_id": room_id,
+            "sk": codec.slot_sk(owner, slot),
             "state": "done",
             "outcome": run.outcome,
             "detail": run.reason or "",

@@ -21,7 +21,7 @@ from cronbell.adapters.dynamo.codec import (
     slot_sk,
 )
 from cronbell.adapters.dynamo.schedules import ScheduleTable
-from cronbell.adapters.dynamo.table import cancelled
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core import models
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
@@ -218,7 +218,7 @@ class SlotLedger(ScheduleTable):
         slot_put = {
             "Put": {
                 "TableName": self._table,
-                "Item": dump(self._run_item(schedule, slot, now, run)),
+                "Item": dump(self._run_item(room, schedule.id, slot, now, run)),
                 "ConditionExpression": "attribute_not_exists(sk)",
             }
         }
@@ -235,6 +235,21 @@ class SlotLedger(ScheduleTable):
             self._transact([slot_put, last])
         except AwsError as err:
             if cancelled(err, [slot_put, last]):
+                return False
+            raise
+        return True
+
+    def record_static_run(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> bool:
+        """Record a run of a template schedule that needed no delivery (too late) as a done slot;
+        it has no item to hold a last run. False when the slot was already recorded."""
+        try:
+            self._db.put_item(
+                TableName=self._table,
+                Item=dump(self._run_item(room_id, owner, slot, now, run)),
+                ConditionExpression="attribute_not_exists(sk)",
+            )
+        except AwsError as err:
+            if err.code == CONDITION_FAILED:
                 return False
             raise
         return True
