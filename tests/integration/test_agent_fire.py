@@ -180,6 +180,18 @@ def test_a_static_run_that_starts_too_late_is_missed_like_any_recurring_one(stac
     assert run(stack, agents, chat, next_day)["outcome"] == "delivered" and len(chat.sent) == 1
 
 
+def test_a_failing_static_schedule_tells_every_failure_and_is_never_paused(stack: Stack) -> None:
+    """A template schedule has no item to keep a failure streak on: each failed run is its own notice."""
+    agents, chat = FakeAgents(error=AgentTimeout("the agent did not answer")), RecordingChat()
+    for day in range(1, 8):  # more failures in a row than AutoPauseAfter (5)
+        event = {**static_input(ROOM), "scheduled_time": f"2026-12-0{day}T17:00:00Z"}
+        out = run(stack, agents, chat, event)
+        assert out["outcome"] == "failed" and out["reason"] == "agent_timeout" and not out["paused"]
+    assert len(chat.sent) == 7 and all("failed" in message.text for message, _ in chat.sent)
+    runs = stack.deps().store.runs(ROOM, "static-daily-analysis", 10)
+    assert [(r.outcome, r.reason) for r in runs] == [("failed", "agent_timeout")] * 7
+
+
 def test_static_input_naming_an_undeclared_schedule_is_refused(stack: Stack) -> None:
     agents, chat = FakeAgents(), RecordingChat()
     event = {**static_input(ROOM), "static": "not-in-the-template"}
