@@ -6,7 +6,9 @@
 - an entry of ours that no live schedule owns is deleted;
 - an entry whose state disagrees with its schedule (paused vs active) is corrected;
 - a room counter that disagrees with its live schedules is recounted (a delete leaves it high);
-- a dedupe pointer whose schedule is no longer live is removed (a delete leaves it behind).
+- a dedupe pointer whose schedule is no longer live is removed (a delete leaves it behind);
+- a schedule retired under its live key (before retired schedules had keys of their own) moves
+  to its retired key, so the room's listing stops reading it.
 Anything changed within the grace window is left alone (a create or update may be half done).
 Every action is idempotent or conditional, so two runs at once do no harm.
 """
@@ -43,6 +45,7 @@ class Report:
     notices: int = 0
     counters_repaired: int = 0
     pointers_removed: int = 0
+    retired_moved: int = 0
     errors: int = 0
 
     def to_dict(self) -> dict[str, int]:
@@ -97,6 +100,11 @@ def reconcile(deps: Deps) -> Report:
     for pointer in table.pointers:
         if (pointer.room_id, pointer.schedule_id) not in live_ids and _guard(report, deps.store.drop_pointer, pointer):
             report.pointers_removed += 1
+    for schedule in schedules:
+        if schedule.status not in models.LIVE_STATUSES and _guard(
+            report, deps.store.move_retired, schedule.room_id, schedule.id
+        ):
+            report.retired_moved += 1
     log.info("reconciled", extra=report.to_dict())
     return report
 

@@ -32,6 +32,38 @@ class TableScans(Table):
                 return found
             kwargs["ExclusiveStartKey"] = out["LastEvaluatedKey"]
 
+    def move_retired(self, room_id: str, schedule_id: str) -> bool:
+        """Move a schedule retired under its live key (as deletes and fires did before retired
+        schedules had keys of their own) to its retired key, attributes and TTL as they are, so the
+        room's listing stops reading it. False when it is live (again) or changed meanwhile."""
+        out = self._db.get_item(
+            TableName=self._table, Key=key(room_id, codec.schedule_sk(schedule_id)), ConsistentRead=True
+        )
+        raw = out.get("Item")
+        if raw is None or raw.get("status", {}).get("S") in models.LIVE_STATUSES:
+            return False
+        unchanged = {":s": raw["status"], ":v": raw.get("version", {"N": "0"})}
+        try:
+            self._transact(
+                [
+                    {
+                        "Delete": {
+                            "TableName": self._table,
+                            "Key": key(room_id, codec.schedule_sk(schedule_id)),
+                            "ConditionExpression": "#s = :s AND (attribute_not_exists(version) OR version = :v)",
+                            "ExpressionAttributeNames": {"#s": "status"},
+                            "ExpressionAttributeValues": unchanged,
+                        }
+                    },
+                    {"Put": {"TableName": self._table, "Item": {**raw, "sk": {"S": codec.retired_sk(schedule_id)}}}},
+                ]
+            )
+        except AwsError as err:
+            if err.code == CANCELLED:
+                return False
+            raise
+        return True
+
     def drop_pointer(self, pointer: Pointer) -> bool:
         """Remove a dedupe pointer whose schedule is no longer live, checked in the same
         transaction; False when it is live again or the pointer moved on."""
