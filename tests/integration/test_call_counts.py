@@ -20,9 +20,10 @@ import pytest
 from cronbell import wiring
 from cronbell.adapters import aws
 from cronbell.core.ports import AgentTimeout
+from cronbell.usecases.fire import RetryLater
 from tests.support import runs
 from tests.support.aws import ROOT, Stack
-from tests.support.chat import RecordingChat
+from tests.support.chat import RecordingChat, TransientChatError
 from tests.support.envelopes import ROOM, envelope
 from tests.support.handlers import LambdaContext, configure_env, invoke
 
@@ -324,3 +325,16 @@ def test_a_failed_agent_call_with_its_notice_stays_within_the_budget(
     assert result["outcome"] == "failed" and result["reason"] == "agent_timeout"
     assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # notice, streak and run in one transaction
     assert len(chat.sent) == 1
+
+
+def test_a_chat_outage_on_the_last_attempt_stays_within_the_budget(calls: Counter[str], chat: RecordingChat) -> None:
+    sid = tool("create_reminder", message="stand up", cron="0 9 * * 1")["result"]["id"]
+    for _ in range(2):  # Lambda's first two attempts: the claim is given back, the count kept
+        chat.fail_with = TransientChatError("slack answered 503")
+        with pytest.raises(RetryLater):
+            fire(sid, MONDAY_AT_9)
+    chat.fail_with = TransientChatError("slack answered 503")
+    fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
+    assert result["outcome"] == "failed" and result["reason"] == "chat_error"
+    assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # the run and the streak in one transaction
+    assert chat.sent == []
