@@ -11,6 +11,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,9 +19,10 @@ import pytest
 from cronbell.adapters.chat.slack import SlackChatSender
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
+from tests.integration.test_fire_deaths import kill_a_worker
 from tests.support.aws import Stack
 from tests.support.envelopes import ROOM
-from tests.support.lambda_timing import at_slot, lambda_retries
+from tests.support.lambda_timing import RETRY_GAPS_SECONDS, at_slot, lambda_retries
 from tests.support.tools import call, ok, schedule_item
 
 SLOT, NEXT_DAY = "2026-12-01T08:00:00Z", "2026-12-02T08:00:00Z"  # 09:00 in Madrid
@@ -89,8 +91,11 @@ def outage(platform: SlackPlatform, kind: str) -> Callable[[bool], SlackChatSend
     return sender
 
 
-def play(stack: Stack, sid: str, slot: str, sender: Callable[[bool], SlackChatSender], down_for: int) -> Any:
-    """One Scheduler event and Lambda's retries of it; the chat is down for the first `down_for` attempts."""
+def play(
+    stack: Stack, sid: str, slot: str, sender: Callable[[bool], SlackChatSender], down_for: int, first_gap: int = 0
+) -> Any:
+    """One Scheduler event and Lambda's retries of it (after an attempt `first_gap` seconds ago, if
+    any); the chat is down for the first `down_for` attempts played here."""
     tried = 0
 
     def attempt(remaining: Callable[[], float]) -> dict[str, Any]:
@@ -102,7 +107,7 @@ def play(stack: Stack, sid: str, slot: str, sender: Callable[[bool], SlackChatSe
         return fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps, remaining_seconds=remaining)
 
     at_slot(stack.clock, {"scheduled_time": slot})  # Scheduler's first attempt, at the schedule's time
-    return lambda_retries(stack.clock, attempt)
+    return lambda_retries(stack.clock, attempt, first_gap=first_gap)
 
 
 def history(stack: Stack, sid: str) -> list[tuple[str, str | None]]:
@@ -152,3 +157,17 @@ def test_a_one_shot_whose_every_attempt_met_an_outage_is_retired_failed(stack: S
     item = schedule_item(stack, result["id"])
     assert item["sk"].startswith("x#") and item["status"] == "delivery_failed"
     assert history(stack, result["id"]) == [("failed", "chat_error")]
+
+
+def test_an_attempt_killed_during_the_outage_counts_as_one_of_the_retries(
+    stack: Stack, platform: SlackPlatform, tmp_path: Path
+) -> None:
+    """The first attempt claims the slot and its process is killed (SIGKILL) before the post
+    returns; the next one waits its claim out and takes it over, so it is the second attempt."""
+    sid = ok(call(stack, "create_reminder", {"message": "stand up", "cron": "0 9 * * *"}))["id"]
+    at_slot(stack.clock, {"scheduled_time": SLOT})
+    event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": SLOT, "execution_id": "e0", "attempt": "1"}
+    kill_a_worker(stack, event, tmp_path / "chat.jsonl", "claim")
+    attempts = play(stack, sid, SLOT, outage(platform, "503"), down_for=2, first_gap=RETRY_GAPS_SECONDS[0])
+    assert attempts.outcomes == ["raised RetryLater", "failed"] and attempts.result["reason"] == "chat_error"
+    assert platform.posted == [] and history(stack, sid) == [("failed", "chat_error")]
