@@ -39,7 +39,7 @@ CALL_TARGETS = {  # AWS calls (chat posts and agent invocations apart)
     "fire one-shot": 3,
     "fire recurring": 3,
     "fire agent_call": 3,
-    "history": 2,  # by id: the schedule (GetItem) and its runs (one Query)
+    "history": 1,  # by id: its runs (one Query); the schedule is read only when it has none yet
 }
 
 

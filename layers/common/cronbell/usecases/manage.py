@@ -54,14 +54,20 @@ def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
 
 def reminder_history(args: ReminderHistory, ctx: Context, deps: Deps) -> dict[str, Any]:
     """A schedule's runs, newest first (deleted and fired schedules keep theirs for the retention
-    period): by id one GetItem and one Query over that schedule's runs only."""
+    period). By id that is one Query over that schedule's runs only, in this room's partition; the
+    schedule itself is looked up only when it has no runs yet (or the reference is a name)."""
     locale = ctx.locale or deps.settings.default_locale
-    schedule = find(ctx, args.id, deps, live_only=False)
-    found = deps.store.runs(ctx.room_id, schedule.id, args.limit)
+    ref = args.id.strip().lower()
+    schedule_id = ref if models.looks_like_id(ref) else ""
+    found = deps.store.runs(ctx.room_id, schedule_id, args.limit) if schedule_id else []
+    if not found:
+        schedule = find(ctx, args.id, deps, live_only=False)
+        if schedule.id != schedule_id:  # a name: its runs are not read yet
+            schedule_id, found = schedule.id, deps.store.runs(ctx.room_id, schedule.id, args.limit)
     _, now_text = now_fields(ctx, deps)
     return {
-        "result": {"id": schedule.id, "runs": [run.to_dict() for run in found]},
-        "text": texts.say("history", locale, count=len(found), id=schedule.id, now=now_text),
+        "result": {"id": schedule_id, "runs": [run.to_dict() for run in found]},
+        "text": texts.say("history", locale, count=len(found), id=schedule_id, now=now_text),
     }
 
 
