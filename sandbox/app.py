@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import secrets
 import shutil
 import socket
 import sys
@@ -34,7 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRE_FUNCTION = "FireFunction"
 TOOLS_FUNCTION = "ToolsFunction"
 AGENT_FUNCTION = "EchoAgentFunction"
-SECRET_NAME = "cronbell/chat-token"
+SECRET_PARAMETERS = {"matrix": "MatrixTokenSecretArn", "webhook": "WebhookSigningSecretArn"}  # per chat backend
 
 
 def free_port() -> int:
@@ -69,7 +70,6 @@ class Sandbox:
         self.engine: SchedulerEngine | None = None
         self.sink: SinkChat | None = None
         self._events: list[dict[str, Any]] = []  # every event the stack published, oldest first
-        self._events_queue = ""
         self._events_lock = threading.Lock()
         self.matrix: MatrixChat | None = None
         self.stack: Stack | None = None
@@ -105,20 +105,24 @@ class Sandbox:
             self._workdir = tempfile.mkdtemp(prefix="cronbell-synapse-")
             self.matrix = MatrixChat(Path(self._workdir), self.clock)
             accounts = self.matrix.start()
-            secret_arn = self._client("secretsmanager").create_secret(
-                Name=SECRET_NAME, SecretString=json.dumps({"access_token": accounts.bot_token})
-            )["ARN"]
             parameters.update(
                 {
                     "ChatBackend": "matrix",
                     "MatrixHomeserverUrl": self.matrix.url,
-                    "ChatTokenSecretArn": secret_arn,
+                    **self._chat_secret("matrix", json.dumps({"access_token": accounts.bot_token})),
                 }
             )
             parameters["AnalysisOutputRoom"] = accounts.room_id  # the static schedule posts to the demo room
         else:
-            self.sink = SinkChat(self.clock)
-            parameters.update({"ChatBackend": "webhook", "ChatWebhookUrl": f"{self.lambda_endpoint}/_sandbox/sink"})
+            signing_secret = secrets.token_urlsafe(24)
+            self.sink = SinkChat(self.clock, signing_secret)
+            parameters.update(
+                {
+                    "ChatBackend": "webhook",
+                    "ChatWebhookUrl": f"{self.lambda_endpoint}/_sandbox/sink",
+                    **self._chat_secret("webhook", signing_secret),
+                }
+            )
         code_root = built_root(o.root) if o.built else o.root
         template = load_template(code_root / "template.yaml")
         declared = template.get("Parameters", {}) or {}
@@ -132,7 +136,7 @@ class Sandbox:
         provision(self.stack, self.aws_endpoint)
         bus = str(self.stack.resolve({"Ref": "EventBusName"})) if "EventBusName" in declared else ""
         if bus:
-            self._events_queue = events_recorder(clients(self.aws_endpoint, REGION), bus)
+            self._moto.divert_queue(events_recorder(clients(self.aws_endpoint, REGION), bus), self._record_event)
         specs = self.stack.functions()
         for spec in specs.values():
             spec.environment.update(o.environment)
@@ -226,6 +230,13 @@ class Sandbox:
             aws_secret_access_key="test",
         )
 
+    def _chat_secret(self, platform: str, value: str) -> dict[str, str]:
+        """The chat backend's own secret, created in Secrets Manager as a deployment creates it: the
+        template parameter that names it, and its ARN."""
+        name = f"cronbell/{platform}-secret"
+        arn = self._client("secretsmanager").create_secret(Name=name, SecretString=value)["ARN"]
+        return {SECRET_PARAMETERS[platform]: str(arn)}
+
     def _tick(self) -> None:
         while not self._stop.wait(1.0):
             assert self.engine is not None
@@ -275,22 +286,17 @@ class Sandbox:
         assert self.sink is not None
         return self.sink.messages(room_id)
 
+    def _record_event(self, body: str) -> None:
+        """One message the bus's rule delivered to the events queue (diverted here by the moto server)."""
+        event = json.loads(body)
+        with self._events_lock:
+            self._events.append(
+                {"source": event["source"], "detail_type": event["detail-type"], "detail": event["detail"]}
+            )
+
     def events(self, room_id: str) -> list[dict[str, Any]]:
         """The events published for a room, oldest first, as the bus's rule delivered them."""
         with self._events_lock:
-            if self._events_queue:
-                sqs = self._client("sqs")
-                while True:
-                    out = sqs.receive_message(QueueUrl=self._events_queue, MaxNumberOfMessages=10)
-                    batch = out.get("Messages", [])
-                    if not batch:
-                        break
-                    for message in batch:
-                        event = json.loads(message["Body"])
-                        self._events.append(
-                            {"source": event["source"], "detail_type": event["detail-type"], "detail": event["detail"]}
-                        )
-                        sqs.delete_message(QueueUrl=self._events_queue, ReceiptHandle=message["ReceiptHandle"])
             return [e for e in self._events if e["detail"].get("room_id") == room_id]
 
     def info(self) -> dict[str, Any]:

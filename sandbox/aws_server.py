@@ -7,12 +7,19 @@ clients still race exactly as they would against AWS, one whole request at a tim
 A server can also answer the boto3 clients of its own process without HTTP (`in_process=True`): a
 request addressed to its URL is handed to the same WSGI application (same lock, same counts, same
 state) as an environ built in memory, so a function run in the sandbox's process does not pay for a
-socket, an HTTP parse and a thread per AWS call. Outside callers still reach it over HTTP.
+socket, an HTTP parse and a thread per AWS call; a JSON-protocol request goes on to the moto handler its
+URL routes to without Flask's dispatch (`_Atomic.answer`). Outside callers still reach it over HTTP.
+
+A queue can be diverted (`divert_queue`): what EventBridge's rules deliver to it is handed to a receiver in
+this process, as the JSON text the queue would have held, rather than stored. moto's SQS works out every
+attribute of a queue (counts over all held messages) for each message sent, so a queue that only records
+events cost more per message the more it held.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -41,15 +48,61 @@ class _Atomic:
         self.calls: Counter[str] = Counter()
         self.scheduler_writes = 0  # requests that may have changed Scheduler's state
 
-    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+    def _count(self, environ: dict[str, Any]) -> None:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
         action = target.rsplit(".", 1)[-1] if target else f"{environ.get('REQUEST_METHOD')} {environ.get('PATH_INFO')}"
+        if not environ.get("PATH_INFO", "").startswith("/moto-api"):
+            self.calls[action] += 1
+        if environ.get("REQUEST_METHOD") != "GET" and "/scheduler/" in environ.get("HTTP_AUTHORIZATION", ""):
+            self.scheduler_writes += 1
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
         with self.lock:
-            if not environ.get("PATH_INFO", "").startswith("/moto-api"):
-                self.calls[action] += 1
-            if environ.get("REQUEST_METHOD") != "GET" and "/scheduler/" in environ.get("HTTP_AUTHORIZATION", ""):
-                self.scheduler_writes += 1
+            self._count(environ)
             return list(self._app(environ, start_response))
+
+    def answer(self, environ: dict[str, Any]) -> tuple[int, list[tuple[str, str]], bytes]:
+        """A request of this process, answered as the WSGI application would. A JSON-protocol request (a POST
+        naming its action in X-Amz-Target, as DynamoDB's and EventBridge's are) goes straight to the moto
+        handler its URL routes to, called as moto's Flask view calls it (the same request class built from the
+        same environ, the same URL and headers), without Flask's request context, CORS headers and response
+        object, which cost a tenth of a fire."""
+        handler = self._handler(environ)
+        if handler is None:
+            started: dict[str, Any] = {}
+
+            def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
+                started["status"], started["headers"] = status, headers
+
+            body = b"".join(self(environ, start_response))
+            return int(started["status"].split(" ", 1)[0]), started["headers"], body
+        from botocore.exceptions import ClientError
+        from moto.moto_api import recorder
+        from moto.moto_server.werkzeug_app import BackendRequest
+
+        with self.lock:
+            self._count(environ)
+            request = BackendRequest(environ)
+            recorder._record_request(request)
+            try:
+                result = handler(request, request.raw_url, dict(request.headers))
+            except ClientError as exc:  # as moto's view answers it
+                result = 400, {}, exc.response["Error"]["Message"]
+        status, headers, content = result if len(result) == 3 else (200, {}, result)
+        body = content.encode() if isinstance(content, str) else bytes(content or b"")
+        return int(str(status).split(" ", 1)[0]), [(str(k), str(v)) for k, v in headers.items()], body
+
+    def _handler(self, environ: dict[str, Any]) -> Callable[..., Any] | None:
+        if environ.get("REQUEST_METHOD") != "POST" or not environ.get("HTTP_X_AMZ_TARGET"):
+            return None
+        from werkzeug.exceptions import HTTPException
+
+        app = self._app.get_application(environ)  # type: ignore[attr-defined]
+        try:
+            endpoint, _ = app.url_map.bind_to_environ(environ).match()
+        except HTTPException:  # no route: the application answers
+            return None
+        return getattr(app.view_functions[endpoint], "callback", None)
 
 
 class _Raw(io.BytesIO):
@@ -61,6 +114,29 @@ class _Raw(io.BytesIO):
 
 
 _local_servers: dict[str, _Atomic] = {}  # URL -> the application answering it in this process
+_diverted: dict[tuple[str, str, str], Callable[[str], None]] = {}  # (account, region, queue) -> its receiver
+
+
+def _install_diversion() -> None:
+    """EventBridge's delivery to an SQS target hands the message to the queue's receiver, if it has one."""
+    from moto.core.utils import iso_8601_datetime_without_milliseconds, utcfromtimestamp
+    from moto.events.models import Rule
+
+    send = Rule._send_to_sqs_queue
+    if getattr(send, "diverts", False):
+        return
+
+    def send_or_divert(self: Any, resource_id: str, event: dict[str, Any], group_id: str | None = None) -> None:
+        receive = _diverted.get((self.account_id, self.region_name, resource_id))
+        if receive is None or group_id:
+            return send(self, resource_id, event, group_id)
+        if "time" in event:  # as moto writes the message body
+            event["time"] = iso_8601_datetime_without_milliseconds(utcfromtimestamp(float(event["time"])))  # type: ignore[arg-type]
+        receive(json.dumps(event))
+        return None
+
+    send_or_divert.diverts = True  # type: ignore[attr-defined]
+    Rule._send_to_sqs_queue = send_or_divert  # type: ignore[method-assign]
 
 
 def _environ(request: AWSPreparedRequest) -> dict[str, Any]:
@@ -116,16 +192,11 @@ def _answer_in_process(request: AWSPreparedRequest, **_: Any) -> AWSResponse | N
     app = _local_servers.get(f"{parts.scheme}://{parts.netloc}")
     if app is None:
         return None
-    started: dict[str, Any] = {}
-
-    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
-        started["status"], started["headers"] = status, headers
-
-    body = b"".join(app(_environ(request), start_response))
+    status, pairs, body = app.answer(_environ(request))
     headers: dict[str, str] = {}
-    for name, value in started["headers"]:
+    for name, value in pairs:
         headers[name] = f"{headers[name]}, {value}" if name in headers else value
-    return AWSResponse(request.url, int(started["status"].split(" ", 1)[0]), headers, _Raw(body))
+    return AWSResponse(request.url, status, headers, _Raw(body))
 
 
 BUILTIN_HANDLERS.append(("before-send", _answer_in_process))  # clients created from now on consult it
@@ -144,6 +215,7 @@ class MotoServer:
             "127.0.0.1", port, self._app, threaded=True, request_handler=_QuietHandler
         )
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True, name="moto")
+        self._diversions: list[tuple[str, str, str]] = []
 
     @property
     def port(self) -> int:
@@ -183,6 +255,15 @@ class MotoServer:
             schedules = scheduler_backends[account_id][region].schedule_groups.get(group or "default")
             return schedules is not None and schedules.schedules.pop(name, None) is not None
 
+    def divert_queue(self, queue_arn: str, receive: Callable[[str], None]) -> None:
+        """Hand `receive` every message an EventBridge rule delivers to this queue (the body as the queue
+        would hold it), instead of storing it; until `stop()`."""
+        _install_diversion()
+        _, _, _, region, account, name = queue_arn.split(":", 5)
+        with self._app.lock:
+            _diverted[(account, region, name)] = receive
+            self._diversions.append((account, region, name))
+
     def start(self) -> MotoServer:
         self._thread.start()
         if self.in_process:
@@ -196,6 +277,8 @@ class MotoServer:
 
     def stop(self) -> None:
         _local_servers.pop(self.url, None)
+        for key in self._diversions:
+            _diverted.pop(key, None)
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import threading
 import uuid
 from dataclasses import dataclass
@@ -27,13 +29,25 @@ def shown_actions(raw: list[Any]) -> list[dict[str, Any]]:
 
 
 class SinkChat:
-    """Accepts the webhook sender's posts for any room. A repeated idempotency key is recorded once."""
+    """Accepts the webhook sender's posts for any room. A repeated idempotency key is recorded once.
+    With a signing secret (the one the sandbox provisions for the webhook platform), a post must carry a
+    valid `X-Cronbell-Signature`, as a real receiver would demand."""
 
-    def __init__(self, clock: SandboxClock) -> None:
+    def __init__(self, clock: SandboxClock, signing_secret: str = "") -> None:
         self.clock = clock
+        self.signing_secret = signing_secret
         self._lock = threading.Lock()
         self._messages: list[dict[str, Any]] = []
         self._by_key: dict[str, str] = {}
+
+    def check_signature(self, raw_body: bytes, timestamp: str, signature: str) -> None:
+        """Raise PermissionError unless the post is signed with the secret (when there is one). The
+        timestamp is not checked for freshness: the sandbox's clock may be virtual."""
+        if not self.signing_secret:
+            return
+        mac = hmac.new(self.signing_secret.encode(), timestamp.encode() + b"." + raw_body, hashlib.sha256)
+        if not timestamp or not hmac.compare_digest(signature, f"sha256={mac.hexdigest()}"):
+            raise PermissionError("the post is not signed with the webhook's signing secret")
 
     def receive(self, body: dict[str, Any], idempotency_key: str = "") -> str:
         """Record one post; returns its message id (the first id again for a repeated key)."""

@@ -60,6 +60,8 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--agent", default=None, help="the context's agent_id (the default target agent)")
     mcp.add_argument("--timezone", default=None, help="the context's timezone (IANA)")
     mcp.add_argument("--locale", default=None, help="the context's locale (en, es)")
+    mcp.add_argument("--thread", default=None, help="the context's thread_id (the schedules' posts go into it)")
+    mcp.add_argument("--platform", default=None, help="the context's platform (one of the deployment's chat backends)")
     mcp.add_argument("--lambda-url", default=DEFAULT_LAMBDA_URL, help="the sandbox's Lambda endpoint")
     return parser
 
@@ -171,7 +173,8 @@ def mcp_help(lambda_endpoint: str, room: str = "ROOM", user: str = "@ana:localho
     query = urllib.parse.urlencode({"room_id": room, "user_id": user, "agent_id": "echo"}, safe="!@:")
     args = ["-m", "sandbox", "mcp", "--room", room, "--user", user, "--agent", "echo", "--lambda-url", lambda_endpoint]
     return [
-        "MCP, for any agent (the URL's query string is the context: room_id, user_id, agent_id, timezone, locale):",
+        "MCP, for any agent (the URL's query string is the context: room_id, user_id, agent_id, timezone, locale,",
+        "  thread_id, platform):",
         f"  streamable HTTP : {lambda_endpoint}/mcp?{query}",
         "  or a command (stdio), for clients that start one:",
         '    {"mcpServers": {"cronbell": {',
@@ -185,9 +188,10 @@ def mcp_stdio(args: argparse.Namespace) -> int:
     from sandbox.mcp import MissingContext, context_from, serve_stdio
 
     logging.getLogger("mcp").setLevel(logging.WARNING)
-    values = {"room_id": args.room, "user_id": args.user, "agent_id": args.agent}
+    values = {"room_id": args.room, "user_id": args.user, "agent_id": args.agent, "timezone": args.timezone}
+    values.update(locale=args.locale, thread_id=args.thread, platform=args.platform)
     try:
-        context = context_from({**values, "timezone": args.timezone, "locale": args.locale})
+        context = context_from(values)
     except MissingContext as err:
         print(f"python -m sandbox mcp: {err}", file=sys.stderr)
         return 2

@@ -6,17 +6,28 @@ costs time in proportion to the whole table (about 0.16 ms per stored item here:
 backup. This keeps moto's transaction code as it is and changes only the backup: the items the transaction
 names are copied before it runs and put back if it is cancelled, which restores the same state.
 
-Other costs are moto's own, paid several times per fire: an UpdateExpression is parsed again on every
-request (twice per update: once to check it, once to apply it), although the parsed form is never changed
-(moto's validator works on a copy), so it is parsed once per distinct text; and that copy is a generic
-deepcopy of the parsed tree, made here by pickling, which gives the same tree three times faster. A
-DynamoDB answer is already in its wire form (attribute values as JSON), yet moto walks the botocore
-output shape to write it: when it holds only strings, integers, booleans, lists and objects, it is written
-with `json.dumps`, which gives the same JSON (a GetItem of a schedule cost 4 ms the long way). A
+Other costs are moto's own, paid several times per fire: an UpdateExpression is parsed again on every request
+(twice per update: once to check it, once to apply it), although the parsed form is never changed (moto's
+validator works on a copy), so it is parsed once per distinct text; and that copy is a generic deepcopy of the
+parsed tree, made here by unpickling the tree pickled once when it was parsed, which gives the same tree
+several times faster. A DynamoDB answer is already in its wire form (attribute values as JSON), yet moto walks
+the botocore output shape to write it: when it holds only strings, integers, booleans, lists and objects, it
+is written with `json.dumps`, which gives the same JSON (a GetItem of a schedule cost 4 ms the long way). A
 ConditionExpression's tokens are read once per distinct text (the tokens depend on the text alone; names and
 values are applied after), and a condition with the same names and values is parsed once (moto parses each
-twice per request: to check the names it uses, then to apply it); moto's list of its own service
-folders, which its server reads from disk on every request to route it, is read once.
+twice per request: to check the names it uses, then to apply it); moto's list of its own service folders,
+which its server reads from disk on every request to route it, is read once, and so is the list of a response
+class's methods, which it reads (by `inspect.getmembers`) to find each request's action.
+
+EventBridge's delivery of an event to a target reads eight JSON paths from it (its default input template)
+and builds a new path parser for each, every time: a path is parsed once per distinct text (a parsed path is
+never changed).
+
+moto checks an update against the stored item in ten passes over the parsed tree, and each pass asks, of every
+node, whether it is an instance of the classes the pass handles: those classes use `abc.ABCMeta`, whose check is
+slow, and the pass builds its table of classes anew for each node. The passes are the same, in the same order,
+calling the same hooks; only the answer to "is a node of this type handled by this pass, and by which entry" is
+kept per pair of types (moto registers no virtual subclasses, so the answer depends on the types alone).
 
 Installed by the sandbox's moto server (so a clock move over weeks does not slow down as runs pile up in the
 table) and by the bench's processes; the integration tests run moto unchanged.
@@ -54,12 +65,25 @@ def _install_expression_costs() -> None:
     from moto.dynamodb.parsing.ast_nodes import Node  # type: ignore[attr-defined]
     from moto.dynamodb.parsing.expressions import UpdateExpressionParser  # type: ignore[attr-defined]
 
-    parse = UpdateExpressionParser.make  # a classmethod, bound
-    UpdateExpressionParser.make = staticmethod(functools.lru_cache(maxsize=1024)(parse))
+    parse = functools.lru_cache(maxsize=1024)(UpdateExpressionParser.make)  # a classmethod, bound
+    frozen: dict[int, tuple[Any, bytes]] = {}  # id of a parsed tree the cache hands out -> (it, its pickle)
+
+    def make(text: str) -> Any:
+        tree = parse(text)
+        if id(tree) not in frozen:
+            if len(frozen) >= 2048:
+                frozen.clear()
+            frozen[id(tree)] = (tree, pickle.dumps(tree, pickle.HIGHEST_PROTOCOL))
+        return tree
+
+    UpdateExpressionParser.make = staticmethod(make)
+    make.cache_info = parse.cache_info  # type: ignore[attr-defined]
 
     def tree_copy(value: Any, memo: Any = None) -> Any:
         if isinstance(value, Node) and memo is None:
-            return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+            entry = frozen.get(id(value))
+            data = entry[1] if entry is not None and entry[0] is value else pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+            return pickle.loads(data)
         return copy.deepcopy(value, memo)
 
     validators.deepcopy = tree_copy  # type: ignore[assignment]
@@ -109,11 +133,94 @@ def _install_condition_tokens() -> None:
     ConditionExpressionParser.parse = cached_parse  # type: ignore[method-assign]
 
 
+def _install_action_names() -> None:
+    from moto.core import responses
+
+    names = functools.lru_cache(maxsize=None)(responses.method_names_from_class)
+    responses.method_names_from_class = names
+
+
 def _install_module_list() -> None:
     from moto import backends
 
     modules = tuple(backends.list_of_moto_modules())
     backends.list_of_moto_modules = lambda: modules
+
+
+def _install_tree_walks() -> None:
+    from moto.dynamodb.parsing import ast_nodes as untyped
+
+    ast_nodes: Any = untyped  # moto's parser module carries no type hints
+    node_type, expression, function = ast_nodes.Node, ast_nodes.Expression, ast_nodes.UpdateExpressionFunction
+    handler: dict[tuple[type, type], Any] = {}  # (pass, node type) -> its processing map's key, or None
+    descends: dict[type, bool] = {}  # node type -> find_clauses looks inside it
+    nodes: dict[type, bool] = {}  # type -> it is a Node
+
+    no_hook = ast_nodes.DepthFirstTraverser.pre_processing_of_child  # the base's: does nothing
+    hooked: dict[type, bool] = {}  # pass -> it overrides pre_processing_of_child
+
+    def handled_by(walker: Any, kind: type) -> Any:
+        pair = (type(walker), kind)
+        try:
+            return handler[pair]
+        except KeyError:
+            found = next((key for key in walker._processing_map() if issubclass(kind, key)), None)
+            handler[pair] = found
+            return found
+
+    def walk(self: Any, node: Any, child_id: int = -1) -> Any:
+        kind = type(node)
+        is_node = nodes.get(kind)
+        if is_node is None:
+            is_node = nodes[kind] = issubclass(kind, node_type)
+        if not is_node:
+            return node
+        parent_node = node.parent
+        children = node.children
+        if children is not None:
+            hook = hooked.get(type(self))
+            if hook is None:
+                hook = hooked[type(self)] = type(self).pre_processing_of_child is not no_hook
+            for i, child_node in enumerate(children):
+                if hook:
+                    self.pre_processing_of_child(node, i)
+                walk(self, child_node, i)
+        key = handled_by(self, kind)
+        if key is not None:
+            node = self._processing_map()[key](node)
+            node.parent = parent_node
+            if parent_node:
+                parent_node.children[child_id] = node
+        return node
+
+    def find_clauses(self: Any, clause_types: Any) -> list[Any]:
+        clauses = []
+        for child in self.children or []:
+            kind = type(child)
+            if kind in clause_types:
+                clauses.append(child)
+            else:
+                inside = descends.get(kind)
+                if inside is None:
+                    inside = descends[kind] = issubclass(kind, (expression, function))
+                if inside:
+                    clauses.extend(child.find_clauses(clause_types))
+        return clauses
+
+    ast_nodes.DepthFirstTraverser.traverse_node_recursively = walk  # no pass overrides it
+    node_type.find_clauses = find_clauses
+
+
+def _install_json_paths() -> None:
+    import jsonpath_ng.ext  # moto's EventBridge imports `parse` from here at each delivery
+
+    parse = jsonpath_ng.ext.parse
+
+    @functools.lru_cache(maxsize=256)
+    def cached_parse(path: str, debug: bool | None = None) -> Any:
+        return parse(path, debug)
+
+    jsonpath_ng.ext.parse = cached_parse
 
 
 def _plain(value: Any) -> bool:
@@ -189,4 +296,7 @@ def install() -> None:
     _install_plain_answers()
     _install_condition_tokens()
     _install_module_list()
+    _install_action_names()
+    _install_json_paths()
+    _install_tree_walks()
     _installed = True

@@ -176,9 +176,9 @@ EVENTS_QUEUE = "cronbell-sandbox-events"
 
 
 def events_recorder(c: dict[str, Any], bus_name: str) -> str:
-    """The sandbox's bus and a rule on `source: cronbell` that sends every event to a queue, which
-    the sandbox reads to answer GET /_sandbox/events: the events take EventBridge's own path.
-    Returns the queue URL."""
+    """The sandbox's bus and a rule on `source: cronbell` that sends every event to a queue, which the
+    sandbox diverts to its event log to answer GET /_sandbox/events: the events take EventBridge's own path
+    (PutEvents, the rule's pattern, the target's message). Returns the queue's ARN."""
     events, sqs = c["events"], c["sqs"]
     if bus_name != "default":
         events.create_event_bus(Name=bus_name)
@@ -186,4 +186,4 @@ def events_recorder(c: dict[str, Any], bus_name: str) -> str:
     arn = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
     events.put_rule(Name="cronbell-runs", EventBusName=bus_name, EventPattern=json.dumps({"source": ["cronbell"]}))
     events.put_targets(Rule="cronbell-runs", EventBusName=bus_name, Targets=[{"Id": "recorder", "Arn": arn}])
-    return str(url)
+    return str(arn)

@@ -166,7 +166,13 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(404, {"error": "the sandbox is not running the sink chat backend"})
                 return
             try:
+                sandbox.sink.check_signature(
+                    body, self.headers.get("X-Cronbell-Timestamp") or "", self.headers.get("X-Cronbell-Signature") or ""
+                )
                 message_id = sandbox.sink.receive(data, self.headers.get("Idempotency-Key") or "")
+            except PermissionError as err:
+                self._send(401, {"error": str(err)})
+                return
             except ValueError as err:
                 self._send(400, {"error": str(err)})
                 return

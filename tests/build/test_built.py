@@ -1,11 +1,12 @@
 """What `sam build` produces is what runs: the built functions, imported from `.aws-sam/build` by Python
 3.12 processes with only boto3 besides their layer (`python -m sandbox serve --built`), create, list,
-fire and call an agent through the sandbox; the built layer stays within its size budget."""
+fire and call an agent through the sandbox; the built layers stay within their size budgets."""
 
 from __future__ import annotations
 
 import os
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +20,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("built")]
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILT = ROOT / BUILD_DIR
-SOURCES = ("template.yaml", "samconfig.toml", "functions", "layers/common")
+SOURCES = ("template.yaml", "samconfig.toml", "functions", "layers/common", "layers/calendars")
 LAYER_BUDGET_BYTES = 10_000_000  # unzipped; Lambda's own limit is 250 MB, this is the project's cold-start budget
 FUNCTION_BUDGET_BYTES = 100_000
 
@@ -74,6 +75,18 @@ def test_the_built_layer_fits_its_budget(built: Path) -> None:
         assert _size(built / function) <= FUNCTION_BUDGET_BYTES, function
 
 
+def test_the_calendar_layer_fits_its_budget_without_what_a_runtime_never_reads(built: Path) -> None:
+    layer = built / "CalendarLayer" / "python"
+    size = _size(layer)
+    print(f"built calendar layer: {size / 1e6:.2f} MB of files")
+    assert 1_000_000 < size <= LAYER_BUDGET_BYTES, f"the calendar layer holds {size / 1e6:.2f} MB of files"
+    assert (layer / "holidays" / "countries" / "spain.py").is_file()
+    assert list((layer / "holidays" / "__pycache__").glob("*.cpython-312.pyc"))
+    assert not (layer / "holidays" / "locale").exists()
+    assert not list(layer.rglob("*.mo"))
+    assert not (layer / "dateutil").exists()  # the runtime's own, with botocore
+
+
 def _runtime_processes(parent: int) -> list[tuple[str, str, str]]:
     """(interpreter, working directory, command line) of the sandbox's worker processes."""
     out = []
@@ -94,7 +107,16 @@ def _runtime_processes(parent: int) -> list[tuple[str, str, str]]:
 
 def test_built_functions_create_list_fire_and_call_an_agent(sandbox: SandboxProcess) -> None:
     assert sandbox.process is not None
-    workers = _runtime_processes(sandbox.process.pid)
+    # the sandbox answers before its workers have started (each starts importing its handler in the
+    # background): wait until each has moved into its function's folder, as it does first
+    deadline = time.monotonic() + 30
+    while True:
+        workers = _runtime_processes(sandbox.process.pid)
+        if workers and all(Path(cwd).parent == BUILT for _exe, cwd, _command in workers):
+            break
+        if time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
     assert len(workers) == 4, workers  # one warm environment per function of the template
     for exe, cwd, command in workers:
         version = subprocess.run([exe, "-c", "import sys; print(sys.version_info[:2])"], capture_output=True, text=True)
@@ -102,7 +124,9 @@ def test_built_functions_create_list_fire_and_call_an_agent(sandbox: SandboxProc
         assert Path(cwd).parent == BUILT, cwd  # the function's built folder, as /var/task
         assert "layers/common" not in command
         if not cwd.endswith("EchoAgentFunction"):  # the example agent has no layer
-            assert command.split()[-1].endswith(f"{BUILD_DIR}/CommonLayer/python"), command
+            layers = command.split()[-2:]
+            assert layers[0].endswith(f"{BUILD_DIR}/CommonLayer/python"), command
+            assert layers[1].endswith(f"{BUILD_DIR}/CalendarLayer/python"), command
 
     bot = Bot(sandbox, "!built:localhost")
     created = bot.call("create_reminder", message="stand-up", time="in 10 minutes")
@@ -115,6 +139,11 @@ def test_built_functions_create_list_fire_and_call_an_agent(sandbox: SandboxProc
     )
     bad = bot.call("create_reminder", message="x", time="when pigs fly")
     assert bad["ok"] is False and bad["error"]["code"] == "invalid_time"
+    # the holiday data comes from the calendar layer, read by the runtime's Python: every 1 May is a
+    # holiday in Spain, so a reminder on it alone would never fire
+    never = bot.call("create_reminder", message="payroll", cron="0 20 1 5 *", skip_holidays="ES")
+    assert never["ok"] is False and never["error"]["code"] == "invalid_arguments", never
+    assert "never fire" in never["error"]["message"], never
 
     fired = bot.advance(3600)
     assert [(f["schedule"], f["ok"]) for f in fired] == [(created["result"]["id"], True), (agent["result"]["id"], True)]

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from datetime import timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import boto3
 import pytest
 
+from sandbox.demo import SandboxProcess
+from sandbox.template import REGION
 from tests.support.sandbox import Bot, StartSandbox, instant
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -131,18 +137,37 @@ def test_sink_records_a_repeated_idempotency_key_once(start_sandbox: StartSandbo
         "mentions": [],
         "idempotency_key": "k1",
     }
+    body = json.dumps(message).encode()
+
+    def post(signature: str) -> urllib.request.Request:
+        headers = {"Content-Type": "application/json", "Idempotency-Key": "k1"}
+        headers.update({"X-Cronbell-Timestamp": "1", "X-Cronbell-Signature": signature})
+        return urllib.request.Request(f"{sandbox.url}/_sandbox/sink", data=body, method="POST", headers=headers)
+
+    # the sink is a receiver that checks the signature made with the secret the sandbox provisioned
+    with pytest.raises(urllib.error.HTTPError) as unsigned:
+        urllib.request.urlopen(post("sha256=00"))
+    assert unsigned.value.code == 401
+    secret = sandbox_secret(sandbox, "cronbell/webhook-secret")
+    signed = "sha256=" + hmac.new(secret.encode(), b"1." + body, hashlib.sha256).hexdigest()
     ids = []
     for _ in range(2):
-        request = urllib.request.Request(
-            f"{sandbox.url}/_sandbox/sink",
-            data=json.dumps(message).encode(),
-            method="POST",
-            headers={"Content-Type": "application/json", "Idempotency-Key": "k1"},
-        )
-        with urllib.request.urlopen(request) as answer:
+        with urllib.request.urlopen(post(signed)) as answer:
             ids.append(json.load(answer)["id"])
     assert ids[0] == ids[1]
     assert [m["text"] for m in sandbox.messages("!sink:localhost")] == ["hi"]
+
+
+def sandbox_secret(sandbox: SandboxProcess, name: str) -> str:
+    """A secret the sandbox provisioned, read from its Secrets Manager."""
+    secrets = boto3.client(
+        "secretsmanager",
+        endpoint_url=f"http://127.0.0.1:{sandbox.aws_port}",
+        region_name=REGION,
+        aws_access_key_id="test",
+        aws_secret_access_key="test",
+    )
+    return str(secrets.get_secret_value(SecretId=name)["SecretString"])
 
 
 def test_invoke_command_runs_one_event_like_sam_local_invoke() -> None:

@@ -44,15 +44,18 @@ def sandbox() -> Iterator[SandboxProcess]:
     process.log.unlink(missing_ok=True)
 
 
-def connect(transport: str, lambda_url: str, room: str, user: str = USER) -> Client:
-    """An MCP client with the context a bot's code would set: the URL's query string, or the command line."""
+def connect(transport: str, lambda_url: str, room: str, user: str = USER, **routing: str) -> Client:
+    """An MCP client with the context a bot's code would set: the URL's query string, or the command line
+    (`routing`: `thread_id`, `platform`)."""
     if transport == "http":
         query = urllib.parse.urlencode(
-            {"room_id": room, "user_id": user, "agent_id": "echo", "timezone": ZONE, "locale": "en"}
+            {"room_id": room, "user_id": user, "agent_id": "echo", "timezone": ZONE, "locale": "en", **routing}
         )
         return Client(f"{lambda_url}/mcp?{query}")
     command = ["-m", "sandbox", "mcp", "--room", room, "--user", user, "--agent", "echo", "--timezone", ZONE]
     command += ["--locale", "en", "--lambda-url", lambda_url]
+    for key, value in routing.items():
+        command += [f"--{key.removesuffix('_id')}", value]
     return Client(StdioServerParameters(command=sys.executable, args=command, cwd=str(ROOT), env=dict(os.environ)))
 
 
@@ -105,6 +108,31 @@ def test_an_mcp_agent_lists_the_tools_creates_a_reminder_and_it_is_delivered(
     assert "Water the plants" in message["text"]
     assert message["mentions"] == [USER]
     assert message["ts"] == created["result"]["next_fire"]["utc"]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_reminder_made_over_mcp_in_a_thread_is_posted_in_it(sandbox: SandboxProcess, transport: str) -> None:
+    room, thread = f"!thread-{transport}:localhost", f"$root-{transport}:localhost"
+
+    async def create(client: Client) -> dict[str, Any]:
+        arguments = {"message": "Reply to Marta", "time": "in 20 minutes"}
+        return answer_of(await client.call_tool("create_reminder", arguments))
+
+    in_thread = session(connect(transport, sandbox.url, room, thread_id=thread, platform="webhook"), create)
+    main = session(connect(transport, sandbox.url, room), create)
+    elsewhere = session(connect(transport, sandbox.url, room, thread_id=thread, platform="slack"), create)
+    assert in_thread["ok"] and main["ok"], (in_thread, main)
+    assert in_thread["result"]["id"] != main["result"]["id"]  # the thread's reminder is its own
+    # the platform reaches the tools: one this sandbox does not configure is refused, and nothing is made
+    assert (elsewhere["ok"], elsewhere["error"]["code"]) == (False, "unknown_platform")
+
+    sandbox.post("/_sandbox/clock", {"advance_seconds": 3600})
+    posted = {m["thread_id"]: m for m in sandbox.messages(room)}
+    assert set(posted) == {thread, None}
+    assert "Reply to Marta" in posted[thread]["text"]
+    assert posted[thread]["actions"][0]["arguments"]["id"] == in_thread["result"]["id"]
+    listed = Bot(sandbox, room).call("list_reminders", include_inactive=True)["result"]["schedules"]
+    assert {s["id"]: s["thread_id"] for s in listed} == {in_thread["result"]["id"]: thread, main["result"]["id"]: None}
 
 
 @pytest.mark.parametrize("transport", TRANSPORTS)

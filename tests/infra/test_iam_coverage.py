@@ -2,9 +2,11 @@
 allowed by their policy in template.yaml on the right resource, and the policies grant nothing unused.
 
 The run goes through the real handlers on moto (every tool; fires of a one-shot, a recurring reminder, an
-agent job, a run_now, a deleted schedule, an orphan entry, the static daily analysis and a retried post,
-with the Matrix token read from Secrets Manager). Every botocore call is recorded and mapped to the IAM
-actions AWS authorizes it with; the template's statements are resolved with the run's ARNs and evaluated.
+agent job, a run_now, a deleted schedule, an orphan entry, the static daily analysis and a retried post)
+in a deployment with every chat platform, each reading its token from its own Secrets Manager secret (a
+local HTTP server plays each platform). Every botocore call is recorded and mapped to the IAM actions AWS
+authorizes it with; the template's statements are resolved with the run's parameters (conditions
+evaluated) and ARNs, and evaluated. A deployment with the one shared secret of old is checked too.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -25,17 +28,30 @@ from cfnlint.decode import decode
 
 from cronbell.adapters import clock as clock_module
 from cronbell.core.instants import iso_utc
+from cronbell.core.routing import room_key
+from cronbell.settings import PLATFORM_SECRET_ENV
 from cronbell.usecases.fire import RetryLater
+from tests.integration.test_chat_platforms import DISCORD_OK, SLACK_OK, TELEGRAM_OK
 from tests.support.aws import ACCOUNT, FIRE_ARN, GROUP, REGION, ROLE_ARN, ROOT, START, TABLE, FakeClock, provision
 from tests.support.envelopes import ROOM, envelope
+from tests.support.fake_platform import FakePlatform, Reply
 from tests.support.handlers import invoke
 from tests.support.lambda_timing import at_slot
-from tests.support.matrix_stand_in import ECHO_ARN, MatrixStandIn, forget_wiring, matrix_env
+from tests.support.matrix_stand_in import ECHO_ARN, MatrixStandIn, forget_wiring, matrix_env, matrix_secret
 
 TOKEN = "syt_iam_coverage_token"
 FLAKY_ROOM = "!flaky:example.org"
 FIRE_DLQ_ARN = f"arn:aws:sqs:{REGION}:{ACCOUNT}:cronbell-fire-dlq"
 EVENT_BUS = "cronbell-runs"
+# a room on each platform besides Matrix (the default), and the template parameter of each one's secret
+PLATFORM_ROOMS = {"slack": "C0IAM", "telegram": "-1001234567890", "discord": "ops", "webhook": "hook-room"}
+SECRET_PARAMETERS = {
+    "matrix": "MatrixTokenSecretArn",
+    "slack": "SlackTokenSecretArn",
+    "telegram": "TelegramTokenSecretArn",
+    "discord": "DiscordWebhookSecretArn",
+    "webhook": "WebhookSigningSecretArn",
+}
 
 # TransactWriteItems has no IAM action of its own: each item is authorized as its single-item action.
 TRANSACT_ITEM_ACTIONS = {
@@ -159,9 +175,19 @@ def daily_analysis_input() -> dict[str, Any]:
 
 
 def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
-    def tool(name: str, args: dict[str, Any], room: str = ROOM) -> dict[str, Any]:
-        answer: dict[str, Any] = rec.under("ToolsFunction", lambda: invoke("tools", envelope(name, args, room=room)))
+    def tool(name: str, args: dict[str, Any], room: str = ROOM, platform: str = "") -> dict[str, Any]:
+        event = envelope(name, args, room=room)
+        if platform:
+            event["context"]["platform"] = platform
+        answer: dict[str, Any] = rec.under("ToolsFunction", lambda: invoke("tools", event))
         return answer
+
+    def on_each_platform(message: str, time: str) -> dict[str, str]:
+        """A one-shot in a room of each platform besides Matrix: platform -> its fire Input's room key."""
+        made = {}
+        for platform, room in PLATFORM_ROOMS.items():
+            made[platform] = ok(tool("create_reminder", {"message": message, "time": time}, room, platform))["id"]
+        return made
 
     def fire(event: dict[str, Any], late_seconds: int = 0) -> str:
         """A fire at its scheduled time (plus `late_seconds`); the scenario's clock then goes on
@@ -181,6 +207,7 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
         return {"room_id": room, "reminder_id": sid, "scheduled_time": at, "execution_id": "e", "attempt": "1"}
 
     once = ok(tool("create_reminder", {"message": "Call mum", "time": "2026-11-30 10:00"}))["id"]
+    elsewhere = on_each_platform("Call mum", "2026-11-30 10:00")
     rent = ok(tool("create_reminder", {"message": "Pay rent", "cron": "0 9 1 * 5"}))["id"]
     assert ok(tool("create_reminder", {"message": "Pay rent", "cron": "0 9 1 * FRI"}))["duplicate"] is True
     plants = ok(tool("create_reminder", {"message": "Water", "cron": "0 9 * * *"}, room=FLAKY_ROOM))["id"]
@@ -198,6 +225,9 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
 
     clock.advance(hours=1)
     assert fire(slot(once, "2026-11-30T09:00:00Z")) == "delivered"  # token from Secrets Manager, marked fired
+    for platform, sid in elsewhere.items():  # each platform's token from its own secret
+        room = room_key(platform, PLATFORM_ROOMS[platform], "matrix")
+        assert fire(slot(sid, "2026-11-30T09:00:00Z", room=room)) == "delivered", platform
     assert fire(slot(digest, "2026-11-30T18:00:00Z")) == "delivered"  # agent call, recurring
     [run_now] = rec.fire_events
     assert fire(run_now) == "delivered"
@@ -230,7 +260,8 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     stack.scheduler.delete_schedule(Name=legacy, GroupName=GROUP)
     daily = ok(tool("create_reminder", {"message": "Stretch", "cron": "30 9 * * *"}))["id"]
     lost = ok(tool("create_reminder", {"message": "Lost", "time": "2026-11-30 11:30"}))["id"]
-    for name in (daily, lost):
+    lost_elsewhere = on_each_platform("Lost", "2026-11-30 11:30")  # their notices need each platform's token
+    for name in (daily, lost, *lost_elsewhere.values()):
         stack.scheduler.delete_schedule(Name=name, GroupName=GROUP)
     stack.scheduler.create_schedule(
         Name="abcdefghjk",
@@ -249,9 +280,9 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     clock.advance(hours=9)
     parameters.clear_caches()  # a separate function: its own process, its own cache of the token
     report = rec.under("ReconcileFunction", lambda: invoke("reconcile", {}))
-    assert report["recreated"] == 1 and report["missed"] == 1 and report["notices"] == 1, str(report)
-    # orphans: the one planted, and the fired one-shot's at() entry (moto, unlike Scheduler, keeps it)
-    assert report["orphans_deleted"] == 2, str(report)
+    assert report["recreated"] == 1 and report["missed"] == 5 and report["notices"] == 5, str(report)
+    # orphans: the one planted, and the fired one-shots' at() entries (moto, unlike Scheduler, keeps them)
+    assert report["orphans_deleted"] == 2 + len(elsewhere), str(report)
     # counters: the one planted, and ROOM's, left high by the old-style delete, whose dedupe pointer
     # goes too, and whose item moves to its retired key
     assert report["counters_repaired"] == 2 and report["pointers_removed"] == 1, str(report)
@@ -275,9 +306,25 @@ NO_VALUE = object()
 
 
 def resolver(values: dict[str, str]) -> Callable[[Any], Any]:
-    """Resolve Ref, GetAtt, Sub and If (every condition true) with `values` (`Name` or `Name.Attr`)."""
+    """Resolve Ref, GetAtt, Sub and If with `values` (`Name` or `Name.Attr`): a parameter not among them
+    has its default, and an If takes the branch its condition gives with those parameters."""
     pseudo = {"AWS::Partition": "aws", "AWS::Region": REGION, "AWS::AccountId": ACCOUNT, "AWS::StackName": "cronbell"}
-    known = {**pseudo, **values}
+    defaults = {name: str(p.get("Default", "")) for name, p in template()["Parameters"].items()}
+    known = {**pseudo, **defaults, **values}
+
+    def holds(node: Any) -> bool:
+        ((function, argument),) = node.items()
+        if function == "Condition":
+            return holds(template()["Conditions"][argument])
+        if function == "Fn::Not":
+            return not holds(argument[0])
+        if function == "Fn::Or":
+            return any(holds(item) for item in argument)
+        if function == "Fn::And":
+            return all(holds(item) for item in argument)
+        if function == "Fn::Equals":
+            return bool(resolve(argument[0]) == resolve(argument[1]))
+        raise AssertionError(f"evaluate {function} here")
 
     def resolve(node: Any) -> Any:
         if isinstance(node, list):
@@ -292,8 +339,8 @@ def resolver(values: dict[str, str]) -> Callable[[Any], Any]:
         if set(node) == {"Fn::Sub"}:
             return re.sub(r"\$\{([^!}]+)\}", lambda m: known[m.group(1)], node["Fn::Sub"])
         if set(node) == {"Fn::If"}:
-            _condition, yes, _no = node["Fn::If"]
-            return resolve(yes)
+            condition, yes, no = node["Fn::If"]
+            return resolve(yes if holds({"Condition": condition}) else no)
         return {key: resolve(value) for key, value in node.items()}
 
     return resolve
@@ -337,9 +384,60 @@ class Run:
     recording: Recording
     resolve: Callable[[Any], Any]
     entries: list[dict[str, Any]]  # every CreateSchedule / UpdateSchedule request, for the Scheduler role
+    secrets: dict[str, str]  # platform -> the ARN of its own secret
 
     def used(self, function: str) -> list[Need]:
         return [need for call in self.recording.calls.get(function, []) for need in needs(call)]
+
+
+@contextmanager
+def platform_servers() -> Iterator[dict[str, FakePlatform]]:
+    """A local server playing each platform besides Matrix, answering every post as the platform would."""
+    replies = {"slack": SLACK_OK, "telegram": TELEGRAM_OK, "discord": DISCORD_OK, "webhook": Reply(200, {"id": "m1"})}
+    with ExitStack() as servers:
+        found = {}
+        for platform, reply in replies.items():
+            found[platform] = servers.enter_context(FakePlatform())
+            found[platform].default = reply
+        yield found
+
+
+def every_platform_env(stack: Any, mp: pytest.MonkeyPatch, servers: dict[str, FakePlatform]) -> dict[str, str]:
+    """Every chat backend, each with its own secret and the shared one unset; answers platform -> ARN."""
+    tokens = {
+        "matrix": TOKEN,
+        "slack": "xoxb-iam-coverage",
+        "telegram": "123456:iam-coverage",
+        "discord": f"{servers['discord'].url}/api/webhooks/9/iam-coverage",
+        "webhook": "iam-coverage-signing-secret",
+    }
+    arns = {platform: matrix_secret(stack, token) for platform, token in tokens.items()}
+    mp.delenv("CHAT_TOKEN_SECRET", raising=False)
+    mp.setenv("CHAT_BACKEND", ",".join(tokens))
+    mp.setenv("SLACK_API_URL", servers["slack"].url)
+    mp.setenv("TELEGRAM_API_URL", servers["telegram"].url)
+    mp.setenv("CHAT_WEBHOOK_URL", f"{servers['webhook'].url}/hook")
+    for platform, arn in arns.items():
+        mp.setenv(PLATFORM_SECRET_ENV[platform], arn)
+    forget_wiring()
+    return arns
+
+
+def run_values(stack: Any, secrets: dict[str, str]) -> dict[str, str]:
+    """The template's references as this run has them: its resources' names and ARNs, its parameters."""
+    return {
+        "ScheduleTable": TABLE,
+        "ScheduleTable.Arn": f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{TABLE}",
+        "ScheduleGroup": GROUP,
+        "FireFunction.Arn": FIRE_ARN,
+        "EchoAgentFunction.Arn": ECHO_ARN,
+        "SchedulerInvokeRole.Arn": ROLE_ARN,
+        "SchedulerDeadLetterQueue.Arn": stack.dlq_arn,
+        "FireDeadLetterQueue.Arn": FIRE_DLQ_ARN,
+        "AnalysisOutputRoom": ROOM,
+        "EventBusName": EVENT_BUS,
+        **secrets,
+    }
 
 
 @pytest.fixture(scope="module")
@@ -347,10 +445,15 @@ def run(moto_endpoint: str) -> Iterator[Run]:
     clock = FakeClock(START)
     clock_module.install(clock)
     recording = Recording()
-    with pytest.MonkeyPatch.context() as mp, MatrixStandIn(TOKEN, refuse={FLAKY_ROOM: 503}) as matrix:
+    with (
+        pytest.MonkeyPatch.context() as mp,
+        MatrixStandIn(TOKEN, refuse={FLAKY_ROOM: 503}) as matrix,
+        platform_servers() as servers,
+    ):
         stack = provision(moto_endpoint, clock)
         mp.setattr(BaseClient, "_make_api_call", record(recording, BaseClient._make_api_call))
         matrix_env(stack, mp, matrix.url, TOKEN)
+        secrets = every_platform_env(stack, mp, servers)
         boto3.client("events", region_name=REGION, endpoint_url=moto_endpoint).create_event_bus(Name=EVENT_BUS)
         mp.setenv("EVENT_BUS_NAME", EVENT_BUS)
         try:
@@ -358,33 +461,16 @@ def run(moto_endpoint: str) -> Iterator[Run]:
         finally:
             forget_wiring()
             clock_module.install(clock_module.SystemClock())
-        secret_arn = next(
-            need.resource
-            for call in recording.calls["FireFunction"]
-            for need in needs(call)
-            if need.action.startswith("secretsmanager:")
-        )
-        resolve = resolver(
-            {
-                "ScheduleTable": TABLE,
-                "ScheduleTable.Arn": f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{TABLE}",
-                "ScheduleGroup": GROUP,
-                "FireFunction.Arn": FIRE_ARN,
-                "EchoAgentFunction.Arn": ECHO_ARN,
-                "SchedulerInvokeRole.Arn": ROLE_ARN,
-                "SchedulerDeadLetterQueue.Arn": stack.dlq_arn,
-                "FireDeadLetterQueue.Arn": FIRE_DLQ_ARN,
-                "ChatTokenSecretArn": secret_arn,
-                "AnalysisOutputRoom": ROOM,
-                "EventBusName": EVENT_BUS,
-            }
-        )
+        # each platform was posted to: a reminder and a missed notice, signed where the platform signs
+        assert all(len(server.requests) == 2 for server in servers.values()), servers
+        assert all("x-cronbell-signature" in seen.headers for seen in servers["webhook"].requests)
+        resolve = resolver(run_values(stack, {SECRET_PARAMETERS[p]: arn for p, arn in secrets.items()}))
         entries = [
             call.params
             for call in recording.calls["ToolsFunction"]
             if call.operation in ("CreateSchedule", "UpdateSchedule")
         ]
-        yield Run(recording, resolve, entries)
+        yield Run(recording, resolve, entries, secrets)
 
 
 FUNCTIONS = ["ToolsFunction", "FireFunction", "ReconcileFunction"]
@@ -459,3 +545,45 @@ def test_scheduler_role_covers_what_the_entries_ask_of_it(run: Run) -> None:
     for arn in queues:
         assert allows(statements, Need("sqs:SendMessage", arn)), arn
     assert {a for s in statements for a in as_list(s["Action"])} == {"lambda:InvokeFunction", "sqs:SendMessage"}
+
+
+@pytest.mark.parametrize("function", ["FireFunction", "ReconcileFunction"])
+def test_each_platform_token_is_read_from_its_own_secret(run: Run, function: str) -> None:
+    read = {n.resource for n in run.used(function) if n.action == "secretsmanager:GetSecretValue"}
+    assert read == set(run.secrets.values())
+    assert not any(n.action.startswith("secretsmanager:") for n in run.used("ToolsFunction"))
+
+
+def test_a_deployment_with_the_one_shared_secret_is_granted_that_secret_alone(
+    moto_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As before each platform had its own secret: one backend, its token in ChatTokenSecretArn's secret."""
+    clock = FakeClock(START)
+    clock_module.install(clock)
+    recording = Recording()
+    try:
+        with MatrixStandIn(TOKEN) as matrix:
+            stack = provision(moto_endpoint, clock)
+            monkeypatch.setattr(BaseClient, "_make_api_call", record(recording, BaseClient._make_api_call))
+            for name in (*PLATFORM_SECRET_ENV.values(), "EVENT_BUS_NAME"):
+                monkeypatch.delenv(name, raising=False)
+            matrix_env(stack, monkeypatch, matrix.url, TOKEN)
+            event = envelope("create_reminder", {"message": "Call mum", "time": "2026-11-30 10:00"})
+            sid = ok(invoke("tools", event))["id"]
+            clock.advance(hours=1)
+            fired = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": "2026-11-30T09:00:00Z"}
+            result = recording.under("FireFunction", lambda: invoke("fire", {**fired, "execution_id": "e"}))
+            assert result["outcome"] == "delivered" and len(matrix.received) == 1
+    finally:
+        forget_wiring()
+        clock_module.install(clock_module.SystemClock())
+    shared = next(n.resource for n in needs_of(recording, "FireFunction") if n.action.startswith("secretsmanager:"))
+    resolve = resolver(run_values(stack, {"ChatTokenSecretArn": shared, "EventBusName": ""}))
+    statements = policy_statements("FireFunction", resolve)
+    assert all(allows(statements, need) for need in needs_of(recording, "FireFunction"))
+    granted = [s["Resource"] for s in statements if s["Action"] == "secretsmanager:GetSecretValue"]
+    assert granted == [[shared]]
+
+
+def needs_of(recording: Recording, function: str) -> list[Need]:
+    return [need for call in recording.calls.get(function, []) for need in needs(call)]

@@ -14,6 +14,8 @@ import cfnlint.api
 import cfnlint.decode
 import pytest
 
+from cronbell.settings import PLATFORM_SECRET_ENV
+
 ROOT = Path(__file__).resolve().parents[2]
 TEMPLATE = ROOT / "template.yaml"
 PROMPTS = ROOT / "functions" / "fire" / "prompts"
@@ -42,11 +44,22 @@ FIRE_ENV = {
     "CHAT_BACKEND",
     "MATRIX_HOMESERVER_URL",
     "CHAT_TOKEN_SECRET",
+    *PLATFORM_SECRET_ENV.values(),
     "CHAT_WEBHOOK_URL",
     "AGENTS",
     "AGENT_TIMEOUT_SECONDS",
     "AGENT_TIMEOUT_MAX_SECONDS",
 }
+# each platform's own secret parameter (and its condition), then the shared one
+SECRET_PARAMETERS = {
+    "matrix": ("MatrixTokenSecretArn", "HasMatrixTokenSecret"),
+    "slack": ("SlackTokenSecretArn", "HasSlackTokenSecret"),
+    "telegram": ("TelegramTokenSecretArn", "HasTelegramTokenSecret"),
+    "discord": ("DiscordWebhookSecretArn", "HasDiscordWebhookSecret"),
+    "webhook": ("WebhookSigningSecretArn", "HasWebhookSigningSecret"),
+    "": ("ChatTokenSecretArn", "HasChatTokenSecret"),
+}
+SECRET_READERS = ("FireFunction", "ReconcileFunction")  # they post; the tools and the agent never do
 # what the code calls (tests/infra/test_iam_coverage.py proves each is used and sufficient)
 FIRE_DYNAMO_ACTIONS = {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"}
 TOOLS_DYNAMO_ACTIONS = FIRE_DYNAMO_ACTIONS | {"dynamodb:Query"}
@@ -242,7 +255,10 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
         assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
     assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [{"EchoAgentFunction"}]
     assert [references(r) for r in by_action.pop("sqs:SendMessage")] == [{"FireDeadLetterQueue"}]
-    assert by_action.pop("secretsmanager:GetSecretValue") == [{"Ref": "ChatTokenSecretArn"}]
+    assert by_action.pop("secretsmanager:GetSecretValue") == [
+        {"Fn::If": [condition, {"Ref": parameter}, {"Ref": "AWS::NoValue"}]}
+        for parameter, condition in SECRET_PARAMETERS.values()
+    ]
     assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # that one bus, nothing else
     assert by_action == {}
 
@@ -253,21 +269,46 @@ BUS = "arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/$
 @pytest.mark.parametrize(
     ("condition", "parameter", "action"),
     [
-        ("HasChatSecret", "ChatTokenSecretArn", "secretsmanager:GetSecretValue"),
+        ("HasAnyChatSecret", "", "secretsmanager:GetSecretValue"),
         ("HasEventBus", "EventBusName", "events:PutEvents"),
     ],
 )
 def test_optional_statements_exist_only_with_their_parameter(
     template: dict[str, Any], condition: str, parameter: str, action: str
 ) -> None:
-    assert template["Conditions"][condition] == {"Fn::Not": [{"Fn::Equals": [{"Ref": parameter}, ""]}]}
+    if parameter:
+        assert template["Conditions"][condition] == {"Fn::Not": [{"Fn::Equals": [{"Ref": parameter}, ""]}]}
+        assert template["Parameters"][parameter]["Default"] == ""
     (policy,) = _props(template, "FireFunction")["Policies"]
     guarded = {s["Fn::If"][0]: s["Fn::If"][1:] for s in policy["Statement"] if "Fn::If" in s}
-    assert set(guarded) == {"HasChatSecret", "HasEventBus"}
+    assert set(guarded) == {"HasAnyChatSecret", "HasEventBus"}
     granted, otherwise = guarded[condition]
     assert granted["Action"] == action
     assert otherwise == {"Ref": "AWS::NoValue"}
-    assert template["Parameters"][parameter]["Default"] == ""
+
+
+def test_each_chat_secret_is_granted_only_when_set_and_only_to_the_functions_that_post(
+    template: dict[str, Any],
+) -> None:
+    conditions = template["Conditions"]
+    for parameter, condition in SECRET_PARAMETERS.values():
+        assert template["Parameters"][parameter]["Default"] == ""
+        assert conditions[condition] == {"Fn::Not": [{"Fn::Equals": [{"Ref": parameter}, ""]}]}
+    assert conditions["HasAnyChatSecret"] == {
+        "Fn::Or": [{"Condition": condition} for _parameter, condition in SECRET_PARAMETERS.values()]
+    }
+    readers = {}
+    for logical_id, statements in role_statements(template).items():
+        secrets = [s for s in statements if "secretsmanager:GetSecretValue" in _as_list(s["Action"])]
+        if secrets:
+            readers[logical_id] = secrets
+    assert set(readers) == set(SECRET_READERS)
+    assert readers["FireFunction"] == readers["ReconcileFunction"]
+    for logical_id in SECRET_READERS:  # each function is told where each secret is
+        variables = _props(template, logical_id)["Environment"]["Variables"]
+        for platform, (parameter, _condition) in SECRET_PARAMETERS.items():
+            name = PLATFORM_SECRET_ENV.get(platform, "CHAT_TOKEN_SECRET")
+            assert variables[name] == {"Ref": parameter}, (logical_id, name)
 
 
 def test_alarms_watch_queues_fire_errors_throttles_and_failed_runs(template: dict[str, Any]) -> None:
@@ -366,8 +407,21 @@ def test_layer_builds_for_arm64(template: dict[str, Any]) -> None:
     assert "--python-version 3.12" in dry and "--only-binary=:all:" in dry
     assert '"out/python/cronbell"' in dry and "compileall" in dry and "-d /opt/python" in dry
     assert template["Globals"]["Function"]["Architectures"] == ["arm64"]
-    for logical_id in ("ToolsFunction", "FireFunction"):
-        assert _props(template, logical_id)["Layers"] == [{"Ref": "CommonLayer"}]
+    for logical_id in ("ToolsFunction", "FireFunction", "ReconcileFunction"):
+        assert _props(template, logical_id)["Layers"] == [{"Ref": "CommonLayer"}, {"Ref": "CalendarLayer"}]
+    assert "Layers" not in _props(template, "EchoAgentFunction")
+
+
+def test_the_calendar_layer_ships_the_holiday_code_only(template: dict[str, Any]) -> None:
+    layer = _resource(template, "CalendarLayer")
+    assert layer["Properties"]["ContentUri"] == "layers/calendars/"
+    assert layer["Metadata"] == {"BuildMethod": "makefile", "BuildArchitecture": "arm64"}
+    dry = subprocess.run(
+        ["make", "-n", "-f", "layers/calendars/Makefile", "build-CalendarLayer", "ARTIFACTS_DIR=out"],
+        cwd=ROOT, capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert '--target "out/python"' in dry and "--platform manylinux2014_aarch64" in dry and "--no-deps" in dry
+    assert '"out/python/holidays/locale"' in dry and "compileall" in dry
     code = {name: _props(template, name)["CodeUri"] for name in ("ToolsFunction", "FireFunction", "EchoAgentFunction")}
     assert code == {
         "ToolsFunction": "functions/tools/",

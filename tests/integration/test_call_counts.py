@@ -145,6 +145,24 @@ def test_fire_reads_once_claims_and_completes(
     assert len(chat.sent) == 1
 
 
+def test_the_last_counted_delivery_completes_in_the_same_transaction(calls: Counter[str], chat: RecordingChat) -> None:
+    sid = tool("create_reminder", message="three times", cron="0 9 * * 1", count=1)["result"]["id"]
+    fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
+    assert result["outcome"] == "delivered"
+    # the run, the count and `completed` in the one completing write; then its entry goes
+    assert fired == {"GetItem": 1, "TransactWriteItems": 2, "DeleteSchedule": 1}
+    listed = tool("list_reminders", include_inactive=True)["result"]["schedules"]
+    assert [s["status"] for s in listed] == ["completed"]
+
+
+def test_a_holiday_is_read_and_recorded_in_two_calls(calls: Counter[str], chat: RecordingChat) -> None:
+    sid = tool("create_reminder", message="daily", cron="0 9 * * *", skip_holidays="ES")["result"]["id"]
+    fired, result = measured(calls, lambda: fire(sid, "2026-12-08T08:00:00Z"))
+    assert result["outcome"] == "skipped" and result["reason"] == "holiday"
+    assert fired == {"GetItem": 1, "TransactWriteItems": 1}
+    assert chat.sent == []
+
+
 def test_agent_call_fire_adds_only_the_agent_call_and_the_post(calls: Counter[str], chat: RecordingChat) -> None:
     sid = tool("cron_create", name="summary", prompt="Summarise {room_id}", cron_expr="0 18 * * *")["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
@@ -341,3 +359,14 @@ def test_a_chat_outage_on_the_last_attempt_stays_within_the_budget(calls: Counte
     assert result["outcome"] == "failed" and result["reason"] == "chat_error"
     assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # the run and the streak in one transaction
     assert chat.sent == []
+
+
+def test_an_off_week_fire_is_one_read_and_nothing_else(calls: Counter[str], chat: RecordingChat) -> None:
+    """The weekly entry of 'every other monday' fires every week; the off week is decided from the item
+    the fire reads anyway: no claim, no run, no post."""
+    sid = tool("create_reminder", message="review", cron="every other monday at 9:30")["result"]["id"]
+    on_week, result = measured(calls, lambda: fire(sid, SLOT))
+    assert result["outcome"] == "delivered" and on_week["GetItem"] == 1
+    off_week, result = measured(calls, lambda: fire(sid, "2026-12-07T08:30:00Z"))
+    assert result["outcome"] == "off_interval" and off_week == {"GetItem": 1}
+    assert len(chat.sent) == 1

@@ -26,7 +26,7 @@ from cronbell.adapters.chat.slack import SlackChatSender
 from cronbell.adapters.chat.telegram import TelegramChatSender
 from cronbell.adapters.chat.webhook import WebhookChatSender
 from cronbell.core.chat_text import WORD_JOINER, agent_answer_message, notice_message, reminder_message
-from cronbell.settings import Settings
+from cronbell.settings import PLATFORM_SECRET_ENV, Settings
 from sandbox.chat import SinkChat
 from sandbox.clock import VirtualClock
 from tests.support.fake_platform import FakePlatform, Reply, Seen
@@ -580,7 +580,8 @@ def test_build_sender_wires_each_platform_from_the_environment(aws: None, platfo
         ("webhook", webhook_arn, {"CHAT_WEBHOOK_URL": platform.url + "/hook"}),
         ("webhook", "", {"CHAT_WEBHOOK_URL": platform.url + "/hook"}),
     ]:
-        settings = Settings.from_env({**env, **extra, "CHAT_BACKEND": backend, "CHAT_TOKEN_SECRET": arn})
+        own_secret = PLATFORM_SECRET_ENV[backend.lower()]  # each platform's own secret variable
+        settings = Settings.from_env({**env, **extra, "CHAT_BACKEND": backend, own_secret: arn})
         build_sender(settings).send(message, KEY)
 
     paths = [seen.path for seen in platform.requests]
@@ -618,7 +619,7 @@ def test_settings_default_to_the_real_apis() -> None:
 
 def test_build_sender_refuses_incomplete_settings() -> None:
     for backend in ("slack", "telegram", "discord"):
-        with pytest.raises(ValueError, match="CHAT_TOKEN_SECRET"):
+        with pytest.raises(ValueError, match=rf"{PLATFORM_SECRET_ENV[backend]} \(or CHAT_TOKEN_SECRET\)"):
             build_sender(Settings(chat_backend=backend))
     with pytest.raises(ValueError, match="matrix, slack, telegram, discord, webhook"):
         build_sender(Settings(chat_backend="irc"))

@@ -11,14 +11,19 @@ from typing import Any
 import pytest
 
 from cronbell.core import errors
+from cronbell.core.routing import room_key
 from cronbell.inbound import agentcore
 from tests.support.aws import ROOT, Stack
-from tests.support.handlers import LambdaContext, configure_env, load_handler
+from tests.support.fake_platform import FakePlatform
+from tests.support.handlers import LambdaContext, configure_env, invoke, load_handler
+from tests.support.matrix_stand_in import MatrixStandIn, forget_wiring, matrix_env
 
 EVENTS = Path(ROOT) / "events"
 BEDROCK_ROOM = "!bedrock:example.org"  # the room in events/bedrock-*.json
 PINNED_ROOM = "!pinned:example.org"
 GATEWAY_TOOL = "cronbell___create_reminder"
+THREAD = "$planning:example.org"
+TOKEN = "syt_inbound_routing"
 
 
 @pytest.fixture
@@ -68,6 +73,32 @@ def gateway(tool: str = GATEWAY_TOOL, headers: dict[str, str] | None = None) -> 
 
 def live(stack: Stack, room: str) -> list[dict[str, Any]]:
     return [i for i in stack.items() if i["sk"].startswith("s#") and i["room_id"] == room and i["status"] == "active"]
+
+
+@pytest.fixture
+def two_platforms(env: Stack, monkeypatch: pytest.MonkeyPatch, platform: FakePlatform) -> Iterator[MatrixStandIn]:
+    """A deployment with two chat backends, a webhook (the default) and Matrix (a stand-in homeserver):
+    only a call routed to Matrix can reach the stand-in."""
+    with MatrixStandIn(TOKEN) as matrix:
+        matrix_env(env, monkeypatch, matrix.url, TOKEN)
+        monkeypatch.setenv("CHAT_BACKEND", "webhook,matrix")
+        monkeypatch.setenv("CHAT_WEBHOOK_URL", f"{platform.url}/hook")
+        forget_wiring()
+        yield matrix
+
+
+def fire_entry(stack: Stack, schedule_id: str, slot: str) -> str:
+    """Fire a schedule with the Input of its own Scheduler entry, as Scheduler would at `slot`."""
+    event = json.loads(stack.entries()[schedule_id]["Target"]["Input"])
+    event.update(scheduled_time=slot, execution_id="x", attempt="1")
+    return str(invoke("fire", event)["outcome"])
+
+
+def assert_posted_in_thread(matrix: MatrixStandIn, room: str, text: str) -> None:
+    (post,) = matrix.received
+    assert post["room_id"] == room and text in post["body"]
+    relation = post["m.relates_to"]
+    assert (relation["rel_type"], relation["event_id"]) == ("m.thread", THREAD)
 
 
 # --- Bedrock Agents ------------------------------------------------------------------------------
@@ -136,6 +167,31 @@ def test_bedrock_without_session_room_fails_and_changes_nothing(env: Stack) -> N
     assert env.items() == [] and env.entries() == {}
 
 
+def test_bedrock_session_thread_and_platform_route_the_reminder(
+    env: Stack, two_platforms: MatrixStandIn, platform: FakePlatform
+) -> None:
+    event = event_file("bedrock-create-reminder.json")
+    event["sessionAttributes"].update(thread_id=THREAD, platform="matrix")
+    created = bedrock_body(call(event))
+    assert created["ok"] is True, created
+    sid = created["result"]["id"]
+    [item] = live(env, room_key("matrix", BEDROCK_ROOM, "webhook"))
+    assert item["thread_id"] == THREAD
+    assert fire_entry(env, sid, "2026-12-01T08:00:00Z") == "delivered"  # mañana a las 9 in Madrid
+    assert_posted_in_thread(two_platforms, BEDROCK_ROOM, "Llamar al dentista")
+    assert platform.requests == []  # nothing went to the default platform
+
+
+def test_bedrock_thread_or_platform_written_by_the_model_is_refused(env: Stack) -> None:
+    for name, value in (("thread_id", THREAD), ("platform", "slack")):
+        event = event_file("bedrock-create-reminder.json")
+        event["parameters"].append({"name": name, "type": "string", "value": value})
+        response = call(event)
+        assert response["response"]["functionResponse"]["responseState"] == "REPROMPT"
+        assert bedrock_body(response)["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert env.items() == [] and env.entries() == {}
+
+
 # --- AgentCore Gateway ---------------------------------------------------------------------------
 
 
@@ -160,6 +216,33 @@ def test_agentcore_identity_from_trusted_headers(env: Stack, monkeypatch: pytest
     assert result["isError"] is False, result
     [item] = live(env, "!header:example.org")
     assert item["user_id"] == "@bob:example.org"
+
+
+@pytest.mark.parametrize("source", ["pinned", "headers"])
+def test_agentcore_thread_and_platform_route_the_reminder(
+    env: Stack, two_platforms: MatrixStandIn, platform: FakePlatform, monkeypatch: pytest.MonkeyPatch, source: str
+) -> None:
+    headers: dict[str, str] = {}
+    if source == "pinned":
+        pinned = {"ROOM_ID": PINNED_ROOM, "USER_ID": "@ana:example.org", "THREAD_ID": THREAD, "PLATFORM": "matrix"}
+        for name, value in pinned.items():
+            monkeypatch.setenv(f"MCP_{name}", value)
+    else:
+        monkeypatch.setenv("MCP_TRUST_PROPAGATED_HEADERS", "true")
+        headers = {
+            "X-Cronbell-Room-Id": PINNED_ROOM,
+            "X-Cronbell-User-Id": "@ana:example.org",
+            "X-Cronbell-Thread-Id": THREAD,
+            "X-Cronbell-Platform": "matrix",
+        }
+    result = call({"message": "Water the plants", "time": "in 2 hours"}, gateway(headers=headers))
+    answer = mcp_answer(result)
+    assert answer["ok"] is True, answer
+    [item] = live(env, room_key("matrix", PINNED_ROOM, "webhook"))
+    assert item["thread_id"] == THREAD
+    assert fire_entry(env, answer["result"]["id"], "2026-11-30T10:00:00Z") == "delivered"
+    assert_posted_in_thread(two_platforms, PINNED_ROOM, "Water the plants")
+    assert platform.requests == []
 
 
 def test_agentcore_arguments_cannot_choose_the_room(env: Stack, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -111,6 +111,40 @@ def test_the_same_room_id_on_two_platforms_is_two_rooms(multi: Stack) -> None:
     assert [(m.platform, m.room_id) for m, _ in chat.sent] == [("", "C0123"), ("slack", "C0123"), ("telegram", "C0123")]
 
 
+def test_an_allowed_output_room_is_allowed_on_its_own_platform_only(multi: Stack) -> None:
+    multi.settings = replace(multi.settings, allowed_output_rooms=("slack:C0999", "!news:example.org"))
+    args = {"name": "digest", "prompt": "p", "cron_expr": "0 10 * * *", "channel": "C0999"}
+    allowed = ok(call(multi, "cron_create", args, room="C0123", platform="slack"))
+    for platform in ("telegram", ""):  # the same id string on another platform is another room
+        refused = call(multi, "cron_create", args, room="C0123", platform=platform)
+        assert refused["error"]["code"] == errors.FORBIDDEN_CHANNEL, refused
+    news = {**args, "name": "news", "channel": "!news:example.org"}
+    assert ok(call(multi, "cron_create", news, room="!here:example.org"))["channel"] == "!news:example.org"
+    refused = call(multi, "cron_create", news, room="C0123", platform="slack")  # a bare entry: the default platform
+    assert refused["error"]["code"] == errors.FORBIDDEN_CHANNEL
+
+    class Echo:
+        configured = True
+
+        def call(self, agent: str, request: dict[str, Any], timeout: int) -> str:
+            return "echo: " + request["prompt"]
+
+    chat = RecordingChat()
+    multi.clock.advance(hours=1)  # 09:00 UTC, 10:00 in Madrid
+    deps = multi.deps(chat=lambda: chat, agents=Echo())
+    event = json.loads(multi.entries()[allowed["id"]]["Target"]["Input"])
+    event.update(scheduled_time="2026-11-30T09:00:00Z")
+    assert fire_uc.fire(parse_fire_event(event, multi.clock.now()), deps)["outcome"] == "delivered"
+    assert [(m.platform, m.room_id) for m, _ in chat.sent] == [("slack", "C0999")]
+    # at fire time too: the entry moved to another platform's C0999, the schedule posts nowhere
+    multi.settings = replace(multi.settings, allowed_output_rooms=("telegram:C0999",))
+    event.update(scheduled_time="2026-12-01T09:00:00Z")
+    multi.clock.advance(days=1)
+    deps = multi.deps(chat=lambda: chat, agents=Echo())
+    assert fire_uc.fire(parse_fire_event(event, multi.clock.now()), deps)["outcome"] == "forbidden_channel"
+    assert len(chat.sent) == 1
+
+
 @pytest.mark.parametrize("platform", ["discord", "irc", "slack"])
 def test_a_platform_the_deployment_does_not_configure_is_refused(stack: Stack, platform: str) -> None:
     answer = call(stack, "create_reminder", {"message": "x", "time": "in 1 hour"}, platform=platform)

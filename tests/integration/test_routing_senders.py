@@ -125,7 +125,20 @@ def test_webhook_carries_thread_and_actions_and_a_repeated_slot_is_recorded_once
     ]
 
 
-def test_several_platforms_each_with_its_own_token(aws: None, platform: FakePlatform) -> None:
+def test_several_platforms_each_with_its_own_secret(aws: None, platform: FakePlatform) -> None:
+    env = {
+        "CHAT_BACKEND": "slack, telegram",
+        "SLACK_TOKEN_SECRET": _secret("slack-token", json.dumps({"access_token": SLACK_TOKEN})),
+        "TELEGRAM_TOKEN_SECRET": _secret("telegram-token", TELEGRAM_TOKEN),
+        "CHAT_TOKEN_SECRET": _secret("shared-token", "not-for-any-platform-that-has-its-own"),
+        "SLACK_API_URL": platform.url + "/slack",
+        "TELEGRAM_API_URL": platform.url + "/tg",
+    }
+    assert_routes_with_each_token(build_sender(Settings.from_env(env)), platform)
+
+
+def test_a_shared_secret_keyed_by_platform_still_works(aws: None, platform: FakePlatform) -> None:
+    """Deployments from before each platform had its own secret keep their one JSON secret."""
     tokens = {"slack": {"access_token": SLACK_TOKEN}, "telegram": TELEGRAM_TOKEN, "matrix": "unused"}
     env = {
         "CHAT_BACKEND": "slack, telegram",
@@ -133,7 +146,22 @@ def test_several_platforms_each_with_its_own_token(aws: None, platform: FakePlat
         "SLACK_API_URL": platform.url + "/slack",
         "TELEGRAM_API_URL": platform.url + "/tg",
     }
-    sender = build_sender(Settings.from_env(env))
+    assert_routes_with_each_token(build_sender(Settings.from_env(env)), platform)
+
+
+def test_a_platform_without_its_own_secret_reads_the_shared_one(aws: None, platform: FakePlatform) -> None:
+    env = {
+        "CHAT_BACKEND": "slack,telegram",
+        "SLACK_TOKEN_SECRET": _secret("slack-own", SLACK_TOKEN),
+        "CHAT_TOKEN_SECRET": _secret("shared", TELEGRAM_TOKEN),
+        "SLACK_API_URL": platform.url + "/slack",
+        "TELEGRAM_API_URL": platform.url + "/tg",
+    }
+    assert_routes_with_each_token(build_sender(Settings.from_env(env)), platform)
+
+
+def assert_routes_with_each_token(sender: object, platform: FakePlatform) -> None:
+    """The default platform and a routed one each post with their own token; an unconfigured one is refused."""
     assert isinstance(sender, RoutingSender)
     platform.script(SLACK_OK, TELEGRAM_OK)
     sender.send(replace(message(), room_id="C0123"), KEY)  # the default platform: the first listed
@@ -149,5 +177,7 @@ def test_several_platforms_each_with_its_own_token(aws: None, platform: FakePlat
 
 
 def test_a_second_platform_without_a_secret_is_refused_at_build() -> None:
-    with pytest.raises(ValueError, match="telegram chat backend needs CHAT_TOKEN_SECRET"):
+    with pytest.raises(ValueError, match=r"telegram chat backend needs TELEGRAM_TOKEN_SECRET \(or CHAT_TOKEN_SECRET\)"):
         build_sender(Settings(chat_backend="webhook,telegram", chat_webhook_url="http://127.0.0.1:9/x"))
+    with pytest.raises(ValueError, match="telegram chat backend needs TELEGRAM_TOKEN_SECRET"):  # another's is not its
+        build_sender(Settings(chat_backend="slack,telegram", platform_secrets={"slack": "arn:slack-secret"}))

@@ -263,6 +263,10 @@ def test_cron_create_stores_agent_call_and_lists(stack: Stack) -> None:
             "next_fire": "2026-11-30T18:00:00+01:00",
             "last_run": None,
             "failure_streak": 0,
+            "until": None,
+            "count": None,
+            "delivered_count": 0,
+            "skip_holidays": None,
         }
     ]
     # either family's delete works on either family's ids

@@ -150,8 +150,10 @@ def test_every_tool_round_trips_through_its_generated_bedrock_definition() -> No
         "cron_create": {"name": "digest", "prompt": "Summarise", "cron_expr": "0 9 * * 1", "skills": ["web"],
                         "channel": "!other:example.org", "target_agent": "echo", "recurring": True,
                         "timezone": "Europe/Madrid", "timeout_seconds": 60},
-        "update_reminder": {"id": "k3v9q2m8xa", "time": "in 2 hours", "prompt": "New prompt", "name": "digest2"},
-        "create_reminder": {"message": "Stand-up", "cron": "0 9 * * 1", "recurring": True, "timezone": "UTC"},
+        "update_reminder": {"id": "k3v9q2m8xa", "time": "in 2 hours", "prompt": "New prompt", "name": "digest2",
+                            "count": 0, "until": "never", "skip_holidays": "none"},
+        "create_reminder": {"message": "Stand-up", "cron": "0 9 * * 1", "recurring": True, "timezone": "UTC",
+                            "until": "2026-12-24", "count": 3, "skip_holidays": "ES-MD"},
         "snooze_reminder": {"id": "k3v9q2m8xa", "minutes": 15},
     }  # fmt: skip
     for tool, arguments in calls.items():

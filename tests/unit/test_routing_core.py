@@ -13,7 +13,7 @@ from cronbell.core.actions import MAX_PAYLOAD_BYTES, BadPayload, decode, encode,
 from cronbell.core.envelope import parse_request
 from cronbell.core.errors import ToolError
 from cronbell.core.models import MESSAGE, Schedule
-from cronbell.core.routing import SEPARATOR, room_key, routed, split_room_key
+from cronbell.core.routing import SEPARATOR, allowed_key, output_allowed, room_key, routed, split_room_key
 from cronbell.core.timing import Timing
 
 
@@ -94,6 +94,33 @@ def test_room_keys_per_platform() -> None:
 
 def _context(**extra: str) -> dict:
     return {"room_id": "C1", "user_id": "U1", **extra}
+
+
+@pytest.mark.parametrize(
+    "entry, key",
+    [
+        ("slack:C123", f"slack{SEPARATOR}C123"),
+        ("Slack:C123", f"slack{SEPARATOR}C123"),
+        ("matrix:!news:example.org", "!news:example.org"),  # the default platform keeps bare keys
+        ("!news:example.org", "!news:example.org"),  # no platform prefix: the default platform
+        ("C123", "C123"),
+        ("irc:#chan", "irc:#chan"),  # not a platform: a default-platform room id that holds a colon
+        ("webhook:slack:C1", f"webhook{SEPARATOR}slack:C1"),  # a webhook room id may itself hold a colon
+    ],
+)
+def test_allowed_output_room_entries_name_a_room_on_one_platform(entry: str, key: str) -> None:
+    assert allowed_key(entry, "matrix") == key
+
+
+def test_an_allowed_output_room_matches_only_on_its_own_platform() -> None:
+    allowed = ("slack:C999", "!news:example.org")
+    here = room_key("slack", "C1", "matrix")
+    assert output_allowed(here, here, (), "matrix")  # its own room needs no entry
+    assert output_allowed(room_key("slack", "C999", "matrix"), here, allowed, "matrix")
+    assert not output_allowed(room_key("telegram", "C999", "matrix"), here, allowed, "matrix")
+    assert not output_allowed(room_key("", "C999", "matrix"), here, allowed, "matrix")
+    assert output_allowed("!news:example.org", here, allowed, "matrix")
+    assert not output_allowed(room_key("slack", "!news:example.org", "matrix"), here, allowed, "matrix")
 
 
 def test_the_context_carries_thread_and_platform() -> None:

@@ -7,6 +7,7 @@ import urllib.error
 import urllib.request
 import uuid
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import boto3
@@ -14,15 +15,19 @@ import pytest
 import urllib3
 from botocore.exceptions import ClientError, HTTPClientError
 
-from sandbox.aws_server import MotoServer
+from sandbox.aws_server import MotoServer, _answer_in_process
 
 REGION = "us-east-1"
 TABLE = f"in-process-{uuid.uuid4().hex[:8]}"  # moto's state is the process's: names apart from other tests'
 
 
 def _client(service: str, url: str) -> Any:
+    return _client_in(service, url, REGION)
+
+
+def _client_in(service: str, url: str, region: str) -> Any:
     return boto3.client(
-        service, endpoint_url=url, region_name=REGION, aws_access_key_id="test", aws_secret_access_key="test"
+        service, endpoint_url=url, region_name=region, aws_access_key_id="test", aws_secret_access_key="test"
     )
 
 
@@ -161,3 +166,146 @@ def test_a_schedule_removed_from_state_is_gone_without_an_api_write(server: Moto
     assert server.scheduler_writes == writes
     with pytest.raises(scheduler.exceptions.ResourceNotFoundException):
         scheduler.get_schedule(Name=name)
+
+
+def _bus_to_queue(server: MotoServer, region: str) -> tuple[Any, Any, str, str, str]:
+    """A bus, a queue and the sandbox's recorder rule (source cronbell) between them, in `region`."""
+    from sandbox.provision import clients, events_recorder
+
+    bus = f"bus-{uuid.uuid4().hex[:8]}"
+    c = clients(server.url, region)
+    arn = events_recorder(c, bus)
+    url = c["sqs"].get_queue_url(QueueName=arn.rsplit(":", 1)[-1])["QueueUrl"]
+    return c["events"], c["sqs"], bus, arn, url
+
+
+def _drain(sqs: Any, url: str) -> list[str]:
+    bodies = []
+    while batch := sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", []):
+        for message in batch:
+            bodies.append(message["Body"])
+            sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+    return bodies
+
+
+def test_a_diverted_queue_hands_over_exactly_what_eventbridge_would_have_delivered(server: MotoServer) -> None:
+    region = "eu-west-3"  # moto's state is the process's: a region of this test's own
+    events, sqs, bus, arn, url = _bus_to_queue(server, region)
+
+    def entries(n: int) -> list[dict[str, Any]]:
+        detail = {"room_id": f"!r{n}:x", "outcome": "delivered", "thread_id": None, "tags": ["a", {"b": 1}]}
+        return [
+            {
+                "EventBusName": bus,
+                "Source": "cronbell",
+                "DetailType": "Run Finished",
+                "Detail": json.dumps(detail),
+                "Time": datetime(2030, 1, 7, 18, 0, tzinfo=UTC),  # fixed: both puts must give the same events
+            },
+            {"EventBusName": bus, "Source": "someone-else", "DetailType": "x", "Detail": "{}"},  # not the rule's
+            {"EventBusName": bus, "Source": "cronbell", "DetailType": "Run Finished", "Detail": "{not json"},
+            {
+                "EventBusName": bus,
+                "Source": "cronbell",
+                "DetailType": "Schedule Paused",
+                "Detail": json.dumps({"room_id": "!p:x", "n": n}),
+                "Time": datetime(2030, 1, 7, 18, 0, 5, tzinfo=UTC),
+            },
+        ]
+
+    def put(n: int) -> list[str]:
+        answer = events.put_events(Entries=entries(n))
+        assert answer["FailedEntryCount"] == 1 and answer["Entries"][2]["ErrorCode"] == "MalformedDetail"
+        return [e["EventId"] for e in answer["Entries"] if "EventId" in e]
+
+    stored_ids = put(1)
+    stored = [json.loads(body) for body in _drain(sqs, url)]  # moto's own delivery to the queue
+    received: list[str] = []
+    server.divert_queue(arn, received.append)
+    diverted_ids = put(1)
+    diverted = [json.loads(body) for body in received]
+    assert _drain(sqs, url) == []  # nothing stored
+
+    assert [e["id"] for e in stored] == stored_ids[:1] + stored_ids[2:]  # the rule's pattern left one out
+    assert [e["id"] for e in diverted] == diverted_ids[:1] + diverted_ids[2:]
+    assert [{**e, "id": ""} for e in diverted] == [{**e, "id": ""} for e in stored]
+    assert diverted[1]["time"] == "2030-01-07T18:00:05Z"
+
+    outside = _client_in("events", server.url, region)  # an outside caller (a function's own process), over HTTP
+    outside.meta.events.unregister("before-send", _answer_in_process)
+    outside.put_events(Entries=entries(2))
+    assert [json.loads(body)["detail"].get("n") for body in received[2:]] == [None, 2]
+    assert server.calls["PutEvents"] == 3
+
+    server.stop()  # ends the diversion: the queue stores its messages again
+    later = MotoServer(in_process=True).start()
+    try:
+        events, sqs = (_client_in(service, later.url, region) for service in ("events", "sqs"))
+        put(3)
+        assert len(received) == 4 and len(_drain(sqs, url)) == 2
+    finally:
+        later.stop()
+
+
+def test_json_protocol_requests_answered_in_process_read_as_over_http(server: MotoServer) -> None:
+    """DynamoDB's, EventBridge's and SQS's requests skip Flask in process: the answers botocore reads are the
+    same as an outside caller's over HTTP, errors included."""
+    inside = {name: _client(name, server.url) for name in ("dynamodb", "events", "sqs")}
+    outside = {name: _client(name, server.url) for name in ("dynamodb", "events", "sqs")}
+    for client in outside.values():
+        client.meta.events.unregister("before-send", _answer_in_process)
+    _make_table(inside["dynamodb"])
+    inside["dynamodb"].put_item(TableName=TABLE, Item={"pk": {"S": "a"}, "n": {"N": "1"}, "l": {"L": [{"S": "x"}]}})
+    calls: list[tuple[str, str, dict[str, Any]]] = [
+        ("dynamodb", "get_item", {"TableName": TABLE, "Key": {"pk": {"S": "a"}}}),
+        ("dynamodb", "get_item", {"TableName": TABLE, "Key": {"pk": {"S": "none"}}}),
+        (
+            "dynamodb",
+            "query",
+            {"TableName": TABLE, "KeyConditionExpression": "pk = :p", "ExpressionAttributeValues": {":p": {"S": "a"}}},
+        ),
+        (
+            "dynamodb",
+            "update_item",
+            {
+                "TableName": TABLE,
+                "Key": {"pk": {"S": "a"}},
+                "UpdateExpression": "SET n = :s",
+                "ConditionExpression": "n = :two",
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                "ExpressionAttributeValues": {":s": {"S": "x"}, ":two": {"N": "2"}},
+            },
+        ),
+        ("dynamodb", "get_item", {"TableName": "missing", "Key": {"pk": {"S": "a"}}}),
+        ("dynamodb", "get_item", {"TableName": TABLE, "Key": {"other": {"S": "a"}}}),
+        (
+            "events",
+            "put_events",
+            {
+                "Entries": [
+                    {"Source": "s", "DetailType": "d", "Detail": "{}"},
+                    {"Source": "s", "DetailType": "d", "Detail": "{bad"},
+                ]
+            },
+        ),
+        ("events", "describe_event_bus", {"Name": "no-such-bus"}),
+        ("sqs", "get_queue_url", {"QueueName": "no-such-queue"}),
+    ]
+
+    def answer(clients: dict[str, Any], service: str, action: str, kwargs: dict[str, Any]) -> Any:
+        try:
+            out = getattr(clients[service], action)(**kwargs)
+        except ClientError as err:
+            out = {
+                "error": err.response["Error"],
+                "status": err.response["ResponseMetadata"]["HTTPStatusCode"],
+                "item": err.response.get("Item"),
+            }
+        else:
+            out.pop("ResponseMetadata")
+        for entry in out.get("Entries", []):
+            entry.pop("EventId", None)  # an id of each event's own
+        return out
+
+    for service, action, kwargs in calls:
+        assert answer(inside, service, action, kwargs) == answer(outside, service, action, kwargs), action

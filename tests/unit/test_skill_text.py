@@ -18,11 +18,13 @@ IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 
 # Words of the answers (not arguments) that the skill text may name.
 VIEW_FIELDS = {"id", "kind", "name", "preview", "description", "timezone", "enabled", "status"}
-VIEW_FIELDS |= {"next_fire", "next_fires", "last_fired", "cron_expr", "fire_at"}
+VIEW_FIELDS |= {"next_fire", "next_fires", "last_fired", "cron_expr", "fire_at", "delivered_count"}
 ANSWER_FIELDS = {"now", "local", "utc", "schedules", "duplicate", "notes", "dst_notes"}
+CLEARING_WORDS = {"never", "none"}  # update_reminder's values that remove an end or a calendar
 RUN_WORDS = set(Run.__dataclass_fields__) | {"runs", "last_run", "failure_streak", "status_reason", "failing"}
 RUN_WORDS |= {value for key, value in vars(runs).items() if key.isupper() and isinstance(value, str)}
 STATUSES = {models.ACTIVE, models.PAUSED, models.FIRED, models.DELETED, models.MISSED, models.DELIVERY_FAILED}
+STATUSES |= {models.COMPLETED}
 KINDS = {models.MESSAGE, models.AGENT_CALL}
 ERROR_CODES = {
     value for key, value in vars(errors).items() if key.isupper() and isinstance(value, str) and not key.startswith("_")
@@ -36,7 +38,9 @@ def backticked() -> list[str]:
 def test_every_identifier_is_known() -> None:
     tools = set(TOOL_ARGUMENTS)
     arguments = {field for model in TOOL_ARGUMENTS.values() for field in model.model_fields}
-    known = tools | arguments | VIEW_FIELDS | ANSWER_FIELDS | STATUSES | KINDS | ERROR_CODES | RUN_WORDS
+    known = (
+        tools | arguments | VIEW_FIELDS | ANSWER_FIELDS | STATUSES | KINDS | ERROR_CODES | RUN_WORDS | CLEARING_WORDS
+    )
     unknown = sorted({word for word in backticked() if IDENTIFIER.match(word) and word not in known})
     assert unknown == [], f"docs/skill.md names unknown tools or arguments: {unknown}"
 

@@ -11,7 +11,7 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.table import cancelled
 from cronbell.core import models
-from cronbell.core.cron import CronSpec
+from cronbell.core.cron import CronSpec, Interval, anchored
 from cronbell.core.models import Schedule
 from cronbell.core.timing import Timing
 
@@ -121,3 +121,14 @@ def test_skips_written_before_snoozes_were_told_apart_read_as_before() -> None:
     skipped = schedule(base.skipping(datetime(2026, 12, 1, 8, 0, tzinfo=UTC)))
     written = codec.schedule_from_item(codec.dump(codec.schedule_item(skipped)))
     assert written.timing.skip_reason("2026-12-01T08:00:00Z") == "skip_next"
+
+
+def test_an_every_other_week_schedule_keeps_its_interval_and_anchor() -> None:
+    spec = CronSpec(expr="0 10 * * 1", source="every other monday at 10", interval=Interval(2, "weeks"))
+    original = schedule(Timing.every(anchored(spec, NOW, MADRID), MADRID))
+    item = codec.schedule_item(original)
+    assert item["cron"] == "0 10 * * 1" and item["expressions"] == ["cron(0 10 ? * 2 *)"]
+    assert item["interval"] == {"every": 2, "unit": "weeks", "anchor": "2026-11-30"}
+    back = codec.schedule_from_item(codec.dump(item))
+    assert back == original and back.timing.text == "every 2 weeks on Mon at 10:00 from 2026-11-30"
+    assert codec.schedule_item(schedule(Timing.every(CronSpec("0 10 * * 1", "0 10 * * 1"), MADRID)))["interval"] is None

@@ -111,6 +111,47 @@ CALENDAR = [
     ("24-12-2026 a las 8", "es", "2026-12-24 08:00", ""),
     ("2026/12/24 10:00", "en", "2026-12-24 10:00", ""),
     ("2026-12-24", "en", "2026-12-24 09:00", DEFAULT),
+    ("11-nov-2026", "en", "2026-11-11 09:00", DEFAULT),
+    ("02-11-26", "es", "2026-11-02 09:00", DEFAULT),
+    # Monday and today are days like any other (weekday 0, offset 0)
+    ("monday", "en", "2026-10-26 09:00", DEFAULT),
+    ("para el lunes", "es", "2026-10-26 09:00", DEFAULT),
+    ("today at 11", "en", "2026-10-23 11:00", ""),
+    # a weekday of next week, a day of next month
+    ("friday next week", "en", "2026-10-30 09:00", DEFAULT),
+    ("monday next week at 8", "en", "2026-10-26 08:00", ""),
+    ("el viernes de la semana que viene", "es", "2026-10-30 09:00", DEFAULT),
+    ("the first of next month", "en", "2026-11-01 09:00", DEFAULT),
+    ("el 1 del mes que viene a las 10", "es", "2026-11-01 10:00", ""),
+    ("the last day of next month", "en", "2026-11-30 09:00", DEFAULT),
+    ("el primero de mes", "es", "2026-11-01 09:00", DEFAULT),
+    # minutes past or to an hour, o'clock with a part of the day, a day number before a part of the day
+    ("twenty to nine tomorrow", "en", "2026-10-24 08:40", ""),
+    ("quarter to six tonight", "en", "2026-10-23 17:45", ""),
+    ("quarter to six in the evening", "en", "2026-10-23 17:45", ""),
+    ("a las doce menos diez", "es", "2026-10-23 11:50", ""),
+    ("a las nueve y diez de la noche", "es", "2026-10-23 21:10", ""),
+    ("at 5 o'clock in the afternoon", "en", "2026-10-23 17:00", ""),
+    ("midnight tonight", "en", "2026-10-24 00:00", ""),
+    ("el viernes 30 por la mañana", "es", "2026-10-30 09:00", DEFAULT),
+    # abbreviations, courtesy
+    ("lun 26 oct a las 8", "es", "2026-10-26 08:00", ""),
+    ("fri. at 3pm", "en", "2026-10-23 15:00", ""),
+    ("remind me on friday at 3pm please", "en", "2026-10-23 15:00", ""),
+    ("Tomorrow @ 10:30am", "en", "2026-10-24 10:30", ""),
+    ("por favor, el 1ro de noviembre a las 9", "es", "2026-11-01 09:00", ""),
+    ("weds 10am", "en", "2026-10-28 10:00", ""),
+    ("a las 15:00 h", "es", "2026-10-23 15:00", ""),
+    ("el último día de noviembre", "es", "2026-11-30 09:00", DEFAULT),
+    ("the last day of february at 8", "en", "2027-02-28 08:00", ""),
+    # after a weekday, "de la tarde" belongs to an hour and "por la tarde" to the day
+    ("friday 8 pm", "en", "2026-10-23 20:00", ""),
+    ("el viernes 8 de la tarde", "es", "2026-10-23 20:00", ""),
+    ("el viernes 30 por la tarde", "es", "2026-10-30 15:00", DEFAULT),
+    # next year, "el próximo" before a day number
+    ("june 5th next year", "en", "2027-06-05 09:00", DEFAULT),
+    ("el 3 de marzo del año que viene", "es", "2027-03-03 09:00", DEFAULT),
+    ("el próximo día 18", "es", "2026-11-18 09:00", DEFAULT),
 ]
 
 # (text, language, expected wall-clock time): whole days, months and years keep the wall clock
@@ -133,6 +174,14 @@ AMOUNTS = [
     ("dentro de una semana", "es", "2026-10-30 10:00"),
     ("in one hour", "en", "2026-10-23 11:00"),
     ("dentro de 10 días a las 9", "es", "2026-11-02 09:00"),
+    ("in two and a half hours", "en", "2026-10-23 12:30"),
+    ("in 1.5 hours", "en", "2026-10-23 11:30"),
+    ("en hora y media", "es", "2026-10-23 11:30"),
+    ("en una hora y cuarto", "es", "2026-10-23 11:15"),
+    ("dentro de un par de horas", "es", "2026-10-23 12:00"),
+    ("a week from today", "en", "2026-10-30 10:00"),
+    ("en tres cuartos de hora", "es", "2026-10-23 10:45"),
+    ("de hoy en ocho días", "es", "2026-10-30 10:00"),  # an idiom for a week
 ]
 
 
@@ -186,6 +235,22 @@ def test_a_repeated_wall_time_is_the_first_and_named() -> None:
     assert "happens twice" in got.notes[0]
 
 
+def test_a_weekday_alone_said_on_that_weekday_is_next_weeks() -> None:
+    """Before the default hour too, so the reading does not flip at 09:00; a time, a part of the day or
+    "this" may name today."""
+    early = datetime(2026, 10, 23, 8, 0, tzinfo=MADRID)  # a Friday
+    cases = [
+        ("friday", "en", "2026-10-30T09:00:00+01:00"),
+        ("el viernes", "es", "2026-10-30T09:00:00+01:00"),
+        ("this friday", "en", "2026-10-23T09:00:00+02:00"),
+        ("friday at 5pm", "en", "2026-10-23T17:00:00+02:00"),
+        ("el viernes por la tarde", "es", "2026-10-23T15:00:00+02:00"),
+        ("friday the 23rd", "en", "2026-10-23T09:00:00+02:00"),
+    ]
+    for text, language, expected in cases:
+        assert parse_one_shot(text, early, MADRID, language).at.isoformat() == expected, text
+
+
 def test_a_night_hour_after_midnight_is_the_next_day() -> None:
     assert parse_one_shot("tonight at 1", now_in(TOKYO), TOKYO).at.isoformat() == "2026-10-24T01:00:00+09:00"
 
@@ -211,6 +276,18 @@ REFUSED = [
     ("friday monday", "en", "names a day or a time twice"),
     ("mañana de madrugada", "es", "falta la hora del día"),
     ("the 32nd", "en", "there is no such day"),
+    ("next week", "en", "name the day of the week too"),
+    ("la semana que viene", "es", "indica también el día de la semana"),
+    ("next month", "en", "name the day of the month too"),
+    ("next year", "en", "name the day of the month too"),
+    ("the 31st of next month", "en", "there is no such day"),
+    ("next friday next week", "en", "names a day or a time twice"),
+    ("2 days ago", "en", "names a time in the past"),
+    ("last friday", "en", "names a time in the past"),
+    ("el lunes pasado", "es", "nombra un momento pasado"),
+    ("hace dos horas", "es", "nombra un momento pasado"),
+    ("friday 8 in the evening", "en", "8 could be the day of the month or the hour"),
+    ("monday 9", "en", "9 could be the day of the month or the hour"),
     ("february 30 at 9", "en", "there is no such day"),
 ]
 
@@ -229,6 +306,9 @@ UNREADABLE = [
     "la semana que viene",
     "next month",
     "once upon a time",
+    "5 to 9",  # a range, not twenty to nine
+    "half to 9",
+    "in 1.33 hours",  # not a whole number of minutes
 ]
 
 
@@ -269,7 +349,8 @@ TOKENS = (
     "12/24", "24/12", "2026-12-24", "0000-01-01", "in", "en", "dentro de", "2", "two", "una", "half", "quarter",
     "past", "to", "y media", "menos cuarto", "weeks", "years", "months", "seconds", "later", "from now",
     "last day of the month", "end of the day", "último día del mes", "first", "twenty-first", "primero", ",",
-    "ten", "o'clock", "99999999999999999999", "días",
+    "ten", "o'clock", "99999999999999999999", "días", "next week", "next month", "of the month", "twenty",
+    "menos diez", "ago", "pasado", "@", "please", "1.5", "and a half", "lun", "11-nov-2026", "de la semana que viene",
 )  # fmt: skip
 
 

@@ -19,6 +19,17 @@ def _csv(env: Mapping[str, str], name: str) -> tuple[str, ...]:
     return tuple(part.strip() for part in env.get(name, "").split(",") if part.strip())
 
 
+# Each chat platform's own secret (template parameter -> variable): the Matrix access token, the Slack and
+# Telegram bot tokens, the Discord channel's webhook URL, the generic webhook's HMAC signing secret.
+PLATFORM_SECRET_ENV = {
+    "matrix": "MATRIX_TOKEN_SECRET",
+    "slack": "SLACK_TOKEN_SECRET",
+    "telegram": "TELEGRAM_TOKEN_SECRET",
+    "discord": "DISCORD_WEBHOOK_SECRET",
+    "webhook": "WEBHOOK_SIGNING_SECRET",
+}
+
+
 @dataclass(frozen=True)
 class Settings:
     table_name: str = "cronbell"
@@ -34,7 +45,11 @@ class Settings:
     # chat delivery: one backend, or several ("matrix,slack"; the first is the default platform)
     chat_backend: str = "matrix"  # matrix | slack | telegram | discord | webhook, comma-separated
     matrix_homeserver_url: str = ""
-    chat_token_secret: str = ""  # Secrets Manager id/ARN, or "ssm:/parameter/name"; several backends: keyed JSON
+    # Secrets Manager id/ARN, or "ssm:/parameter/name": each platform's own (PLATFORM_SECRET_ENV), else the
+    # shared CHAT_TOKEN_SECRET (one backend: its token; deployments from before one secret per platform:
+    # a JSON object keyed by platform)
+    platform_secrets: Mapping[str, str] = field(default_factory=dict)
+    chat_token_secret: str = ""
     chat_webhook_url: str = ""
     slack_api_url: str = "https://slack.com/api"  # another value only for tests
     telegram_api_url: str = "https://api.telegram.org"  # or a self-hosted Bot API server; tests
@@ -69,6 +84,10 @@ class Settings:
     def default_platform(self) -> str:
         return self.chat_backends[0]
 
+    def chat_secret(self, platform: str) -> str:
+        """Where `platform`'s token lives: its own secret, else the shared one ("" when neither is set)."""
+        return self.platform_secrets.get(platform) or self.chat_token_secret
+
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
         e = os.environ if env is None else env
@@ -85,6 +104,7 @@ class Settings:
             retention_days=_int(e, "RETENTION_DAYS", 30),
             chat_backend=e.get("CHAT_BACKEND", "") or "matrix",
             matrix_homeserver_url=e.get("MATRIX_HOMESERVER_URL", "").rstrip("/"),
+            platform_secrets={p: e[var].strip() for p, var in PLATFORM_SECRET_ENV.items() if e.get(var, "").strip()},
             chat_token_secret=e.get("CHAT_TOKEN_SECRET", ""),
             chat_webhook_url=e.get("CHAT_WEBHOOK_URL", ""),
             slack_api_url=e.get("SLACK_API_URL", "").rstrip("/") or cls.slack_api_url,

@@ -45,7 +45,7 @@ class SchedulerGateway:
         }
         if self._dlq_arn:
             target["DeadLetterConfig"] = {"Arn": self._dlq_arn}
-        definition = {
+        definition: dict[str, Any] = {
             "Name": entry.name,
             "GroupName": self._group,
             "ScheduleExpression": entry.expression,
@@ -56,6 +56,8 @@ class SchedulerGateway:
             "Description": f"cronbell {schedule.kind} in {schedule.room_id}; {_WRITTEN}{iso_utc(now)}"[:512],
             "Target": target,
         }
+        if entry.end_date is not None:
+            definition["EndDate"] = entry.end_date
         if new:
             self._client.create_schedule(**definition)
             return

@@ -28,9 +28,9 @@ def chat_token(secret_ref: str, refresh: bool = False, platform: str = "") -> st
 
 
 def token_from_value(value: object, platform: str = "") -> str:
-    """Accept a raw token or `{"access_token": "..."}`, as text or bytes. With several chat platforms
-    the secret holds each one's own token under its name: `{"matrix": "syt_...", "slack": "xoxb-..."}`
-    (a platform's entry may itself be `{"access_token": "..."}`)."""
+    """Accept a raw token or `{"access_token": "..."}`, as text or bytes. A secret shared by several
+    platforms (deployments from before each platform had its own) holds each one's token under its name:
+    `{"matrix": "syt_...", "slack": "xoxb-..."}` (an entry may itself be `{"access_token": "..."}`)."""
     if isinstance(value, bytes | bytearray):
         value = bytes(value).decode("utf-8")
     if not isinstance(value, str):

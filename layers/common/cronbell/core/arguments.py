@@ -24,6 +24,16 @@ MAX_MESSAGE = 2000
 MAX_PROMPT = 8000
 MAX_NAME = 100
 MAX_SNOOZE_MINUTES = 7 * 24 * 60
+MAX_COUNT = 1000  # `count`: delivered runs before a recurring schedule completes
+UNTIL = (
+    "Recurring only: the last moment it may fire, in the user's zone: the same forms as `time`, or a "
+    "date 'YYYY-MM-DD' (through the end of that day)."
+)
+COUNT = f"Recurring only: complete after this many delivered runs, 1 to {MAX_COUNT}."
+SKIP_HOLIDAYS = (
+    "Recurring only: skip public holidays of this calendar, an ISO 3166-1 country code with an "
+    "optional subdivision: 'ES', 'ES-MD', 'US', 'US-CA', 'GB-SCT'."
+)
 
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Message = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MESSAGE)]
@@ -52,6 +62,12 @@ def refused_with(field: str, value: Any, *, when_given: str, message: str) -> Ru
     return {"rule": "refused_with", "field": field, "value": value, "when_given": when_given, "message": message}
 
 
+# the recurring forms the tool descriptions name
+REPEATS = (
+    "five-field cron 'MIN HOUR DOM MON DOW', 'every monday at 10', 'every other monday at 10' or 'every 3 days at 9'."
+)
+
+
 class _Args(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True, defer_build=True)
 
@@ -75,11 +91,12 @@ class CreateReminder(_Args):
         description="When, once: RFC3339, 'YYYY-MM-DD HH:MM', 'HH:MM', 'in 30 minutes', "
         "'tomorrow at 9', 'next monday at 10' (English or Spanish), in the user's zone.",
     )
-    cron: Short | None = Field(
-        None, description="When, repeatedly: five-field cron 'MIN HOUR DOM MON DOW' or 'every monday at 10'."
-    )
+    cron: Short | None = Field(None, description=f"When, repeatedly: {REPEATS}")
     recurring: bool | None = Field(None, description="True for a repeating reminder (with `cron`).")
     timezone: Short | None = Field(None, description="IANA zone such as Europe/Madrid; default: the user's.")
+    until: Short | None = Field(None, description=UNTIL)
+    count: int | None = Field(None, ge=1, le=MAX_COUNT, description=COUNT)
+    skip_holidays: Short | None = Field(None, description=SKIP_HOLIDAYS)
 
     RULES = (
         exactly_one("time", "cron", message="give exactly one of `time` (once) or `cron` (recurring)"),
@@ -104,9 +121,7 @@ class CronCreate(_Args):
 
     name: Name = Field(description="A short name for the job, to find it later by name.")
     prompt: Prompt = Field(description="What the agent must do; it must stand alone, without this chat.")
-    cron_expr: Short | None = Field(
-        None, description="When, repeatedly: five-field cron 'MIN HOUR DOM MON DOW' or 'every monday at 10'."
-    )
+    cron_expr: Short | None = Field(None, description=f"When, repeatedly: {REPEATS}")
     fire_at: Short | None = Field(
         None,
         description="When, once: RFC3339 (read in `timezone` when it has no offset) or a phrase like 'tomorrow at 9'.",
@@ -119,6 +134,9 @@ class CronCreate(_Args):
     timeout_seconds: int | None = Field(
         None, ge=1, description="Seconds the agent may take; default: the deployment's."
     )
+    until: Short | None = Field(None, description=UNTIL)
+    count: int | None = Field(None, ge=1, le=MAX_COUNT, description=COUNT)
+    skip_holidays: Short | None = Field(None, description=SKIP_HOLIDAYS)
 
     RULES = (
         exactly_one(
@@ -139,7 +157,19 @@ class RunNow(_Args):
     target: Short = Field(description="The schedule id or name.")
 
 
-UPDATABLE = ("message", "prompt", "time", "cron", "timezone", "target_agent", "channel", "name")
+UPDATABLE = (
+    "message",
+    "prompt",
+    "time",
+    "cron",
+    "timezone",
+    "target_agent",
+    "channel",
+    "name",
+    "until",
+    "count",
+    "skip_holidays",
+)
 
 
 class UpdateReminder(_Args):
@@ -156,12 +186,22 @@ class UpdateReminder(_Args):
     )
     cron: Short | None = Field(
         None,
-        description="New repeating schedule: five-field cron 'MIN HOUR DOM MON DOW' or 'every monday at 10'.",
+        description=f"New repeating schedule: {REPEATS}",
     )
     timezone: Short | None = Field(None, description="New IANA zone such as Europe/Madrid.")
     target_agent: Short | None = Field(None, description="New agent id to run (agent calls only).")
     channel: Short | None = Field(None, description="New room id for the answers (agent calls only).")
     name: Name | None = Field(None, description="New short name.")
+    until: Short | None = Field(None, description="New end of a recurring schedule, as in create; 'never' removes it.")
+    count: int | None = Field(
+        None,
+        ge=0,
+        le=MAX_COUNT,
+        description=f"New number of delivered runs in all (recurring), 1 to {MAX_COUNT}; 0 removes the limit.",
+    )
+    skip_holidays: Short | None = Field(
+        None, description="New holiday calendar of a recurring schedule, as in create; 'none' removes it."
+    )
 
     RULES = (
         at_least_one(*UPDATABLE, message=f"give at least one field to change: {', '.join(UPDATABLE)}"),
@@ -215,10 +255,11 @@ TOOL_ARGUMENTS: dict[str, type[_Args]] = {
 # taught the bots the hard way: read the clock first, stay in the user's zone, confirm, update.
 TOOL_DESCRIPTIONS: dict[str, str] = {
     "create_reminder": (
-        "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly "
-        "one). Before computing a time, read the current time `now` from the last answer of these tools; "
-        "write times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user "
-        "before creating it. Sending the same reminder twice returns the existing one."
+        "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly one). "
+        "Before computing a time, read the current time `now` from the last answer of these tools; write "
+        "times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user before "
+        "creating it; it may end (`until`, `count`) and skip public holidays (`skip_holidays`). Sending the "
+        "same reminder twice returns the existing one."
     ),
     "list_reminders": (
         "List this room's schedules (reminders and agent calls): `id`, `status`, `next_fire` in local "
@@ -233,7 +274,8 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
     "cron_create": (
         "Schedule an agent call: at fire time `target_agent` (default: the calling agent) gets `prompt` "
         "and its answer is posted to `channel` (default: this room). Give exactly one of `cron_expr` "
-        "(recurring) or `fire_at` (once), in the user's zone. The agent will not see this chat: write a "
+        "(recurring) or `fire_at` (once), in the user's zone; a recurring one may end (`until`, `count`) and "
+        "skip public holidays (`skip_holidays`). The agent will not see this chat: write a "
         "prompt that stands alone, with every name, place and detail it needs. Confirm recurring "
         "schedules with the user first."
     ),
@@ -255,8 +297,9 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
     "update_reminder": (
         "Change a schedule in place, keeping its id: pass `id` and only what changes (`message` for "
         "reminders, `prompt` for agent calls, `time` or `cron`, `timezone`, `name`, `target_agent`, "
-        "`channel`). Prefer it to deleting and creating again. Compute new times from the current time "
-        "in the last answer, in the user's zone, and confirm a changed recurring schedule with the user."
+        "`channel`, `until`, `count`, `skip_holidays`). Prefer it to deleting and creating again. Compute new "
+        "times from the current time in the last answer, in the user's zone, and confirm a changed recurring "
+        "schedule with the user."
     ),
     "pause_reminder": (
         "Pause one of this room's schedules by `id`: it stops firing but is kept, and `resume_reminder` "

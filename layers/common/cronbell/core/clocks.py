@@ -102,7 +102,8 @@ def format_offset(dt: datetime) -> str:
 _CLOCK = (
     r"(?P<h>\d{1,2})(?:(?::|\.|h)(?P<m>\d{2}))?h?"
     r"(?:\s*(?P<ampm>am|pm))?"
-    r"(?:\s+(?P<frac>y media|y cuarto|menos cuarto|y (?P<ym>\d{1,2})))?"
+    r"(?:\s+(?P<frac>y media|y cuarto|menos cuarto|y (?P<ym>\d{1,2})|menos (?P<mm>\d{1,2})))?"
+    r"(?:\s+(?:en punto|o'?clock|horas|hrs)(?=\s+(?:de|por|en|del)\s))?"  # "5 o'clock in the afternoon"
     r"(?:\s+(?:de la|por la|en la)\s+(?P<period>manana|tarde|noche|madrugada)|\s+(?P<mid>del mediodia))?"
     r"(?:\s+(?:en punto|o'?clock|horas|hrs))?"
 )
@@ -134,6 +135,7 @@ def parse_clock(text: str) -> tuple[int, int] | None:
         return None
     hour, minute = int(match["h"]), int(match["m"] or 0)
     frac, ampm, period = match["frac"], match["ampm"], match["period"]
+    before = 0  # minutes before the hour named: "las 9 menos cuarto de la noche" is 20:45
     if frac:
         if match["m"]:
             return None
@@ -141,10 +143,10 @@ def parse_clock(text: str) -> tuple[int, int] | None:
             minute = 30
         elif frac == "y cuarto":
             minute = 15
-        elif frac == "menos cuarto":
-            hour, minute = hour - 1, 45
-            if hour < 0:
-                hour = 23
+        elif frac == "menos cuarto" or match["mm"]:
+            before = 15 if frac == "menos cuarto" else int(match["mm"])
+            if not 1 <= before <= 59:
+                return None
         else:
             minute = int(match["ym"])
     if minute > 59:
@@ -166,6 +168,8 @@ def parse_clock(text: str) -> tuple[int, int] | None:
             hour = 0 if period == "madrugada" else 12
     if hour > 23:
         return None
+    if before:
+        hour, minute = divmod((hour * 60 - before) % (24 * 60), 60)
     return hour, minute
 
 

@@ -1,11 +1,14 @@
 """Recurring phrases in English and Spanish ('every monday at 10', 'cada 15 minutos', 'el primer lunes
-de cada mes a las 9'), read into a standard five-field cron expression. A phrase needs a time of day."""
+de cada mes a las 9'), read into a standard five-field cron expression. A phrase needs a time of day.
+'every other monday at 10' and 'cada 3 días a las 9' are first split into their interval and the weekly
+or daily phrase that remains."""
 
 from __future__ import annotations
 
 import re
+from datetime import date
 
-from cronbell.core.clocks import MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
+from cronbell.core.clocks import MAX_YEAR, MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
 from cronbell.core.texts import Phrase, phrase
 
 _WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
@@ -220,4 +223,87 @@ def phrase_to_cron(t: str) -> str | Phrase | None:
         dow = _weekday_set(days)
         if dow is not None:
             return f"{minute} {hour} * * {dow}"
+    return None
+
+
+# --- every N weeks / every N days ------------------------------------------------------------------
+
+WEEKS = "weeks"
+DAYS = "days"
+MAX_EVERY = {WEEKS: 52, DAYS: 365}
+_COUNTS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "other": 2, "second": 2, "alternate": 2,
+    "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
+    "once": 11, "doce": 12, "quince": 15, "otra": 2, "otro": 2,
+}  # fmt: skip
+_COUNT = r"\d{1,3}|" + "|".join(_COUNTS)
+_UNITS = {"week": WEEKS, "weeks": WEEKS, "semana": WEEKS, "semanas": WEEKS,
+          "day": DAYS, "days": DAYS, "dia": DAYS, "dias": DAYS}  # fmt: skip
+_INTERVALS = (
+    # every 2 weeks on tuesday and thursday at 9 / every other day at 8 / cada 2 semanas los martes a las 9
+    rf"(?:every|each|cada) (?P<n>{_COUNT}) (?P<unit>weeks?|days?|semanas?|dias?)\b,? ?(?P<rest>.*)",
+    # every other monday at 10 / alternate mondays at 10
+    rf"(?:(?:every|each) (?P<n>other|second|alternate)|(?:on )?alternate) (?:(?P<unit>days?)|(?P<days>{_WD_ITEM}))\b"
+    r",? ?(?P<rest>.*)",
+    # biweekly on monday at 10 (read as every two weeks, its common meaning)
+    r"(?:biweekly|fortnightly|(?:every|each|once a) fortnight),? (?P<rest>.*)",
+    # lunes por medio a las 10 / dia por medio a las 8 / semana por medio los lunes a las 10
+    rf"(?:(?:el|los|un|una) )?(?:(?P<unit>dias?|semanas?)|(?P<days>{_WD_ITEM})) por medio,? ?(?P<rest>.*)",
+    # un lunes si y otro no a las 10 / un dia si y otro no a las 8
+    rf"(?:(?:el|un|una) )?(?:(?P<unit>dias?|semanas?)|(?P<days>{_WD_ITEM})),? si,? y? ?(?:otro|uno|otra|una) no,? ?"
+    r"(?P<rest>.*)",
+)
+
+
+FIRST_START_YEAR = 2000  # a read-back start date is the schedule's first occurrence: never earlier
+_START = r",? (?:from|starting(?: on)?|beginning|desde(?: el)?|a partir del?|empezando el) (?P<start>\d{4}-\d{2}-\d{2})"
+
+
+def split_interval(t: str) -> tuple[int, str, str, date | None] | Phrase:
+    """A normalized phrase -> (N, WEEKS or DAYS, the weekly or daily phrase left, the start date it
+    names); (1, "", t, None) when it names no interval; a Phrase: the reason an interval is refused.
+    A leading time ('at 10 every other monday') is read as if it came last; a start date is ISO
+    ('... from 2026-12-14', '... desde el 2026-12-14')."""
+    start: date | None = None
+    named = re.fullmatch(rf"(?P<rest>.+?){_START}", t)
+    if named:
+        try:
+            start = date.fromisoformat(named["start"])
+        except ValueError:
+            return phrase("cron.bad_start", start=named["start"])
+        if not FIRST_START_YEAR <= start.year <= MAX_YEAR:
+            return phrase("cron.bad_start", start=named["start"])
+        t = named["rest"]
+    lead = re.fullmatch(r"(?P<at>(?:at|a las|a la|@) [^\s,]+(?: [ap]m)?),? (?P<rest>.+)", t)
+    for text in [t, f"{lead['rest']} {lead['at']}"] if lead else [t]:
+        found = _split(text)
+        if isinstance(found, Phrase):
+            return found
+        if found is not None:
+            return (*found, start)
+    return 1, "", t, start
+
+
+def _split(t: str) -> tuple[int, str, str] | Phrase | None:
+    for pattern in _INTERVALS:
+        match = re.fullmatch(pattern, t)
+        if match is None:
+            continue
+        found = match.groupdict()
+        count = found.get("n") or "2"
+        every = int(count) if count.isdigit() else _COUNTS[count]
+        unit = _UNITS[found["unit"]] if found.get("unit") else WEEKS
+        rest = found["rest"].strip()
+        if unit == DAYS and every == 15 and t.startswith("cada"):
+            return phrase("cron.fifteen_days")  # 'cada quince dias' often means every two weeks
+        if not 1 <= every <= MAX_EVERY[unit]:
+            return phrase("cron.interval_count", most=MAX_EVERY[unit])
+        if unit == DAYS:
+            return every, unit, f"every day {rest}".strip()
+        if found.get("days"):  # 'every other monday and thursday at 10'
+            rest = f"{found['days']} {rest}"
+        if re.match(rf"(?:{_WD_ITEM})\b", rest):
+            rest = f"every {rest}"
+        return every, unit, rest
     return None

@@ -8,8 +8,10 @@ Resolution (documented in docs/skill.md, stated in the answer when a default is 
     END_OF_DAY_HOUR, any other day is DEFAULT_HOUR;
   - a relative day ("tomorrow") or "this morning" / "tonight" fixes the date; other parts must agree;
   - otherwise the date is the first one, from today, whose time is still ahead and that agrees with
-    every part named (weekday and day number: the next date where both agree); "next <weekday>" is
-    never today; a full date with its year is taken as it is (a past one is refused as past);
+    every part named (weekday and day number: the next date where both agree); "next <weekday>", and a
+    weekday alone without a time of day or "this", is never today; "<weekday> next week" is that day of
+    the week after this one; "the 1st of next month" is in next month; a full date with its year is
+    taken as it is (a past one is refused as past);
   - a numeric date follows the language: month/day in English, day/month in Spanish; one that only
     reads the other way is refused with the reason;
   - a night hour before 06:00 ("tonight at 1") is the next day's.
@@ -41,15 +43,30 @@ END_OF_DAY_HOUR = 18
 # the hours a clock with its own am/pm or period may have within a named part of the day
 _PART_RANGES = {
     "manana": range(4, 13),
-    "tarde": range(12, 22),
+    "tarde": range(12, 24),
     "noche": (*range(17, 24), *range(6)),
     "madrugada": range(7),
 }
 SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 February within 8 years
 
-_WD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
-_MON = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
-_ORD = r"(?:st|nd|rd|th|º|o)"
+# the evening is afternoon hours on a 12-hour clock ("quarter to six in the evening" is 17:45)
+_PERIODS = {**PERIOD_OF, "evening": "tarde"}
+# abbreviations only Spanish uses ("ago" is English for the past, "mar" stays March)
+_SPANISH_WEEKDAYS = {"lun": 0, "mie": 2, "jue": 3, "vie": 4, "sab": 5, "dom": 6}
+_SPANISH_MONTHS = {"ene": 1, "abr": 4, "ago": 8, "set": 9, "dic": 12}
+
+
+def _words_of(language: str) -> tuple[dict[str, int], dict[str, int]]:
+    if language == "es":
+        return {**WEEKDAY_WORDS, **_SPANISH_WEEKDAYS}, {**MONTH_WORDS, **_SPANISH_MONTHS}
+    return {**WEEKDAY_WORDS, "weds": 2}, MONTH_WORDS
+
+
+def _alternatives(names: dict[str, int]) -> str:
+    return "|".join(sorted(names, key=len, reverse=True))
+
+
+_ORD = r"(?:st|nd|rd|th|º|ª|o|ro|do|to|er|ero)"
 _NUM = r"(?<![\w:/.])"  # a number that is not part of a word, a time or a date
 _END = r"(?![\w:/])"
 _ORDINAL_WORDS = [
@@ -76,14 +93,15 @@ _ORDINAL_WORDS = [
 ]
 _CLOCK = (
     r"(?:(?:half|quarter) (?:past|to) )?\d{1,2}(?:[:.h]\d{2})?h?(?:\s?(?:am|pm))?"
-    r"(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}))?"
+    r"(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}|menos \d{1,2}))?"
     r"(?: (?:de la|por la|en la) (?:manana|tarde|noche|madrugada)| del mediodia)?"
     r"(?: (?:en punto|o'?clock|horas|hrs))?"
 )
-_CLOCK_AT = r"(?:at about|at around|at|a las|a la|@|sobre las|hacia las|around|about|by)"
-_NAMED_CLOCK = r"(?:(?:at|a|al|a las) )?(?P<c>noon|midday|el mediodia|mediodia|midnight|la medianoche|medianoche)"
+_CLOCK_AT = r"(?:at about|at around|at|a eso de las|a eso de la|a las|a la|las|la|sobre las|hacia las|around|about|by)"
+_NAMED_CLOCKS = r"(?:noon|midday|el mediodia|mediodia|midnight|la medianoche|medianoche)"
+_NAMED_CLOCK = rf"(?:(?:at|a|al|a las) )?(?<!del )(?P<c>{_NAMED_CLOCKS})"
 _FILLERS = {"at", "on", "the", "of", "a", "las", "la", "el", "de", "del", "en", "por", "in", "around", "about"}
-_FILLERS |= {"sobre", "hacia", "by", "for", ","}
+_FILLERS |= {"sobre", "hacia", "by", "for", ",", "para", "dia"}
 
 
 @dataclass
@@ -94,20 +112,31 @@ class _Parts:
     offset: int | None = None  # today 0, tomorrow 1, the day after 2
     weekday: int | None = None
     next_week: bool = False  # "next friday": never today
+    this_week: bool = False  # "this friday": today too
     day: int | None = None
     month: int | None = None
     year: int | None = None
     last_day: bool = False
     end_of_day: bool = False
+    week_ahead: bool = False  # "friday next week": the weekday in the week (Monday to Sunday) after this one
+    month_ahead: int | None = None  # "the 1st of next month" 1, "the 20th of this month" 0
+    of_month: bool = False  # "the first of the month": a day number follows or precedes
+    year_ahead: bool = False  # "june 5th next year"
+    bare_day: bool = False  # English "friday 8": a number after a weekday, without "the" or an ordinal
 
     def set(self, **values: object) -> None:
         for name, value in values.items():
-            if getattr(self, name) not in (None, False):
+            if _given(getattr(self, name)):
                 raise Unreadable(phrase("reason.twice"))
             setattr(self, name, value)
 
     def names_a_day(self) -> bool:
-        return any(getattr(self, f.name) not in (None, False) for f in fields(self) if f.name not in ("clock",))
+        return any(_given(getattr(self, f.name)) for f in fields(self) if f.name not in ("clock",))
+
+
+def _given(value: object) -> bool:
+    """A part is given when it is not None or False; 0 is a value (Monday, today)."""
+    return value is not None and value is not False
 
 
 _HOUR_WORDS = {
@@ -117,6 +146,25 @@ _HOUR_WORDS = {
 }  # fmt: skip
 _HOUR_WORD = "|".join(_HOUR_WORDS)
 _MINUTE_WORDS = {"fifteen": 15, "thirty": 30, "forty-five": 45, "forty five": 45, "oh five": 5}
+# minutes before "past" / "to" an hour, and after "y" / "menos" in Spanish
+_MINUTES_PAST = {
+    "five": 5, "ten": 10, "a quarter": 15, "quarter": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25,
+    "half": 30, "cinco": 5, "diez": 10, "veinte": 20, "veinticinco": 25,
+}  # fmt: skip
+
+
+def _past_or_to(m: re.Match[str]) -> str:
+    """'twenty to 9' -> '9 menos 20' (8:40), 'ten past 10' -> '10:10', '5 past 9 pm' -> '9:05 pm'.
+    Digits before "to" would read as a range ("5 to 9"), and there is no "half to": both are left as they are."""
+    minutes = _MINUTES_PAST[m["min"]] if m["min"] in _MINUTES_PAST else int(m["min"])
+    hour = int(m["h"])
+    if minutes > 59 or hour > 12:
+        return m[0]
+    if m["way"] == "to":
+        if m["min"] == "half" or m["min"].isdigit():
+            return m[0]
+        return f"{hour}{m['ampm'] or ''} menos {minutes}"  # the hour's am/pm or part of the day comes first
+    return f"{hour}:{minutes:02d}{m['ampm'] or ''}"
 
 
 def _clock_words(t: str) -> str:
@@ -124,16 +172,29 @@ def _clock_words(t: str) -> str:
     'a las nueve y media' -> 'a las 9 y media', 'seven pm' -> '7 pm', 'half past ten' -> 'half past 10'."""
     before = r"(?:at|a las|a la|@|around|about|by|sobre las|hacia las|past|to)"
     after = r"(?:am|pm|o'?clock|in the|de la|por la|y media|y cuarto|menos cuarto|en punto)"
-    t = re.sub(rf"\b({before}) ({_HOUR_WORD})\b", lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}", t)
+    # "at five to nine": the five counts minutes, not hours
+    t = re.sub(rf"\b({before}) ({_HOUR_WORD})\b(?! (?:past|after|to)\b)", lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}", t)
     t = re.sub(rf"\b({_HOUR_WORD}) (?={after}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
     minutes = "|".join(_MINUTE_WORDS)
-    return re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
+    t = re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
+    named = "|".join(sorted(_MINUTES_PAST, key=len, reverse=True))
+    t = re.sub(
+        rf"\b(?P<min>{named}|\d{{1,2}})(?: minutes?)? (?P<way>past|after|to) (?P<h>\d{{1,2}})\b(?!:)"
+        r"(?P<ampm> ?[ap]m\b)?",
+        _past_or_to,
+        t,
+    )
+    spanish = "cinco|diez|veinte|veinticinco"  # "las 9 y diez" -> "las 9 y 10", "las 12 menos diez"
+    return re.sub(
+        rf"(?<![\w:])(\d{{1,2}}) (y|menos) ({spanish})\b", lambda m: f"{m[1]} {m[2]} {_MINUTES_PAST[m[3]]}", t
+    )
 
 
-def _prepare(t: str) -> str:
+def _prepare(t: str, language: str) -> str:
     """Ordinal words to digits, hours in words to digits, 'noonish' to 'noon', '9a' to '9am', 'dec.' to
-    'dec'."""
-    t = _clock_words(t)
+    'dec', 'tues.' to 'tues', '17 h' to '17h', '@' to 'at'."""
+    t = re.sub(r"@", " at ", t)
+    t = _clock_words(re.sub(r" +", " ", t).strip())
     t = re.sub(r"\b(twenty|thirty)[- ](first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b",
                lambda m: f"{(20 if m[1] == 'twenty' else 30) + _ORDINAL_WORDS.index(m[2]) + 1}th", t)  # fmt: skip
     t = re.sub(r"\bthirtieth\b", "30th", t)
@@ -141,7 +202,12 @@ def _prepare(t: str) -> str:
     t = re.sub(r"\bprimero\b", "1", t)
     t = re.sub(r"\b12 (noon|midnight)\b|\b(noon)ish\b", lambda m: m[1] or m[2], t)
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
-    return re.sub(rf"\b({_MON})\.", r"\1", t)
+    t = re.sub(r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b", r"\1h", t)
+    weekdays, months = _words_of(language)
+    t = re.sub(rf"\b({_alternatives(weekdays)}|{_alternatives(months)})\.", r"\1", t)
+    mon = _alternatives(months)
+    t = re.sub(rf"\b(\d{{1,2}})-({mon})\b-?", r"\1 \2 ", t)  # "11-jan-2027", "7-sep"
+    return re.sub(rf"\b({mon})-(?=\d)", r"\1 ", t).strip()  # "jan-11-2027"
 
 
 def _take(s: str, pattern: str, marker: str, read: object) -> str:
@@ -158,9 +224,12 @@ def _take(s: str, pattern: str, marker: str, read: object) -> str:
 
 def _parts(t: str, language: str) -> _Parts | None:
     p = _Parts()
-    s = f" {_prepare(t)} "
+    s = f" {_prepare(t, language)} "
+    weekdays, months = _words_of(language)
+    wd, mon = _alternatives(weekdays), _alternatives(months)
+    day_words = {*weekdays, *months, "el", "the", "dia", "day"}
     position = r"\d{1,2}" + _ORD + r"|last|primer|primero|segundo|tercer|tercero|cuarto|quinto|ultimo"
-    if re.search(rf"{_NUM}(?:{position}) (?:{_WD}) (?:of|de|del|in|en)\b", s):  # "the 1st monday of june"
+    if re.search(rf"{_NUM}(?:{position}) (?:{wd}) (?:of|de|del|in|en)\b", s):  # "the 1st monday of june"
         raise Unreadable(phrase("reason.position"))
 
     def numeric(m: re.Match[str]) -> None:
@@ -180,6 +249,9 @@ def _parts(t: str, language: str) -> _Parts | None:
         marked = at or re.search(r"[:.h]|am|pm|de la|por la|en la|del|y |menos|o'?clock|horas|hrs|half|quarter", text)
         if not marked or parse_clock(text) is None or p.clock is not None:
             return False
+        before = m.string[: m.start()].split()[-1:]
+        if not at and re.fullmatch(r"\d{1,2} (?:por|en) la \w+", text) and before and before[0] in day_words:
+            return False  # "el viernes 12 por la mañana": the 12 is the day ("8 de la tarde" is an hour)
         p.set(clock=text)
         return True
 
@@ -190,12 +262,14 @@ def _parts(t: str, language: str) -> _Parts | None:
         return lambda m: p.set(offset=days)
 
     def weekday(m: re.Match[str]) -> None:
-        p.set(weekday=WEEKDAY_WORDS[m["wd"]])
+        p.set(weekday=weekdays[m["wd"]])
         if m["pre"] in ("next", "coming", "this coming", "proximo", "el proximo") or m["post"]:
             p.set(next_week=True)
+        elif m["pre"] in ("this", "este"):
+            p.set(this_week=True)
 
     def month(m: re.Match[str]) -> None:
-        p.set(month=MONTH_WORDS[m["mon"]])
+        p.set(month=months[m["mon"]])
 
     def day(m: re.Match[str]) -> None:
         number = int(m["d"])
@@ -203,13 +277,18 @@ def _parts(t: str, language: str) -> _Parts | None:
             raise Unreadable(phrase("reason.no_such_day"))
         p.set(day=number)
 
+    def day_after_weekday(m: re.Match[str]) -> None:
+        day(m)
+        p.bare_day = language == "en" and not m["the"] and not m["ord"]
+
     def year(m: re.Match[str]) -> None:
         p.set(year=int(m["y"]))
 
     steps: list[tuple[str, str, object]] = [
         (rf"{_NUM}(?P<y>\d{{4}})[-/.](?P<mo>\d{{1,2}})[-/.](?P<d>\d{{1,2}}){_END}", "<d>", iso),
         (rf"{_NUM}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?P<y>\d{{4}}|\d{{2}}))?{_END}", "<d>", numeric),
-        (rf"{_NUM}(?P<a>\d{{1,2}})[-.](?P<b>\d{{1,2}})[-.](?P<y>\d{{4}}){_END}", "<d>", numeric),
+        (rf"{_NUM}(?P<a>\d{{1,2}})-(?P<b>\d{{1,2}})-(?P<y>\d{{4}}|\d{{2}}){_END}", "<d>", numeric),
+        (rf"{_NUM}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?P<y>\d{{4}}|\d{{2}}){_END}", "<d>", numeric),
         (
             r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)\b|\beod\b"
             r"|\b(?:al |a |para el )?(?:final|fin) del dia\b",
@@ -217,7 +296,10 @@ def _parts(t: str, language: str) -> _Parts | None:
             lambda m: p.set(end_of_day=True),
         ),
         (
-            r"\b(?:on )?the last day of (?:the |this )?month\b|\b(?:el )?ultimo dia del mes\b",
+            rf"\b(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{mon})\b))"
+            rf"|\b(?:el )?ultimo dia de (?=(?:{mon})\b)"
+            r"|\b(?:el )?ultimo dia (?:del mes\b(?! que viene| proximo)"
+            r"|del? (?=mes que viene|proximo mes|mes proximo))",
             "<d>",
             lambda m: p.set(last_day=True),
         ),
@@ -234,19 +316,40 @@ def _parts(t: str, language: str) -> _Parts | None:
             "<p>",
             lambda m: p.set(part=m["p"] or m["p2"]),
         ),
-        (r"\b(?:the )?day after tomorrow\b|\bpasado manana\b", "<r>", relative(2)),
-        (r"\btomorrow\b|\bmanana\b", "<r>", relative(1)),
-        (r"\btoday\b|\bhoy\b", "<r>", relative(0)),
+        (r"\b(?:the )?day after (?:tomorrow|tmrw)\b|\bpasado manana\b", "<r>", relative(2)),
+        (r"\b(?:tomorrow|tmrw|tmw|tomorow|tommorow)\b|\bmanana\b", "<r>", relative(1)),
+        (r"\b(?:later )?today\b|\bhoy\b", "<r>", relative(0)),
         (
-            rf"\b(?:(?P<pre>next|this coming|coming|this|el proximo|proximo|este) )?(?P<wd>{_WD})\b"
+            r"\b(?:of |de )?(?:next week|the following week|la semana que viene|la proxima semana"
+            r"|la semana proxima)\b",
+            "<k>",
+            lambda m: p.set(week_ahead=True),
+        ),
+        (
+            r"\b(?:of |de |del )?(?:next month|the following month|el mes que viene|mes que viene|el proximo mes"
+            r"|proximo mes|el mes proximo)\b",
+            "<n>",
+            lambda m: p.set(month_ahead=1),
+        ),
+        (r"\b(?:of |de )?(?:this month|este mes)\b", "<n>", lambda m: p.set(month_ahead=0)),
+        (r"\b(?:of (?:the )?month|de mes|del mes)\b", "<o>", lambda m: p.set(of_month=True)),
+        (
+            r"\b(?:of |de |del )?(?:next year|the following year|el ano que viene|ano que viene|el proximo ano"
+            r"|proximo ano)\b",
+            "<y>",
+            lambda m: p.set(year_ahead=True),
+        ),
+        (r"\b(?:el )?proximo (?=(?:dia )?\d)", " ", lambda m: None),  # "el próximo 15 de mayo", "el próximo día 15"
+        (
+            rf"\b(?:(?P<pre>next|this coming|coming|this|el proximo|proximo|este) )?(?P<wd>{wd})\b"
             r"(?: (?P<post>que viene|proximo))?",
             "<w>",
             weekday,
         ),
-        (rf"\b(?P<mon>{_MON})\b", "<m>", month),
+        (rf"\b(?P<mon>{mon})\b", "<m>", month),
         (rf"<m>,? (?:the )?(?P<d>\d{{1,2}}){_ORD}?{_END}", "<m> <d>", day),
         (rf"{_NUM}(?P<d>\d{{1,2}}){_ORD}? (?:of |de )?<m>", "<d> <m>", day),
-        (rf"<w>,? (?:the |el )?(?P<d>\d{{1,2}}){_ORD}?{_END}", "<w> <d>", day),
+        (rf"<w>,? (?P<the>the |el )?(?P<d>\d{{1,2}})(?P<ord>{_ORD})?{_END}", "<w> <d>", day_after_weekday),
         (rf"{_NUM}(?P<d>\d{{1,2}}){_ORD}{_END}", "<d>", day),
         (rf"\b(?:el (?:dia )?|dia )(?P<d>\d{{1,2}}){_END}", "<d>", day),
         (rf"{_NUM}(?P<y>(?:19|2\d)\d\d){_END}", "<y>", year),
@@ -258,13 +361,16 @@ def _parts(t: str, language: str) -> _Parts | None:
     left = [w for w in re.split(r"[\s,]+", s) if w and w not in _FILLERS and not re.fullmatch(r"<\w>", w)]
     if left or not (p.clock or p.names_a_day()):
         return None
+    if p.bare_day and p.clock is None:  # "friday 8", "friday 8 in the evening": the 8th, or 8 o'clock?
+        raise Unreadable(phrase("reason.day_or_hour", number=p.day))
     return p
 
 
 def _hour_and_minute(p: _Parts, language: str, notes: list[str]) -> tuple[int, int]:
     if p.clock is not None:
-        period = "madrugada" if p.part == "madrugada" else PERIOD_OF.get(p.part or "")
-        got = parse_clock_in(p.clock, period) if period else parse_clock(p.clock)
+        period = "madrugada" if p.part == "madrugada" else _PERIODS.get(p.part or "")
+        named = re.fullmatch(_NAMED_CLOCKS, p.clock)  # "midnight tonight": the clock names its own hour
+        got = parse_clock_in(p.clock, period) if period and not named else parse_clock(p.clock)
         if got is None:
             raise Unreadable(phrase("reason.no_clock"))
         if period and got[0] not in _PART_RANGES[period]:  # "9 de la mañana" "de la tarde"
@@ -300,6 +406,28 @@ def _mismatch(p: _Parts) -> Unreadable:
 
 def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
     today = now_local.date()
+    if p.month_ahead is not None:  # "the 1st of next month": that month of this year or the next
+        if p.month is not None or p.year is not None or (p.day is None and not p.last_day):
+            raise Unreadable(phrase("reason.twice" if p.month is not None else "reason.day_missing"))
+        year, month = divmod(today.year * 12 + today.month - 1 + p.month_ahead, 12)
+        p = replace(p, month_ahead=None, month=month + 1, year=year)
+        if p.day is not None and not valid_date(p.year or 0, p.month or 0, p.day):
+            raise Unreadable(phrase("reason.no_such_day"))
+    if p.year_ahead:
+        if p.year is not None:
+            raise Unreadable(phrase("reason.twice"))
+        p = replace(p, year_ahead=False, year=today.year + 1)
+    if p.of_month and p.day is None:  # "the first of the month": a day number is needed
+        raise Unreadable(phrase("reason.day_missing"))
+    if p.week_ahead:
+        if p.weekday is None:  # "next week" alone names no day
+            raise Unreadable(phrase("reason.weekday_missing"))
+        d = today + timedelta(days=7 - today.weekday() + p.weekday)
+        if p.offset is not None or p.next_week:
+            raise Unreadable(phrase("reason.twice"))
+        if not _fits(p, d):
+            raise _mismatch(p)
+        return d
     if p.offset is not None or p.this_part or (p.end_of_day and p.weekday is None and p.day is None):
         d = today + timedelta(days=p.offset or 0)
         if not _fits(p, d):
@@ -320,7 +448,11 @@ def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
         if d.weekday() != p.weekday:
             raise _mismatch(p)
         return d
-    start = today + timedelta(days=1 if p.next_week else 0)
+    # a weekday alone, said on that weekday, is next week's ("friday" on a Friday); with a time of day, a part
+    # of the day or "this" it may be today ("friday at 5pm", "this friday")
+    alone = p.weekday is not None and p.clock is None and p.part is None and p.day is None and p.month is None
+    alone = alone and not (p.this_week or p.end_of_day or p.last_day)
+    start = today + timedelta(days=1 if p.next_week or alone else 0)
     for ahead in range(SEARCH_DAYS):
         d = start + timedelta(days=ahead)
         if _fits(p, d) and (d, hm) > (today, (now_local.hour, now_local.minute)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from cronbell.core.timing import Timing
@@ -20,6 +21,7 @@ FIRED = "fired"  # one-shot delivered
 DELETED = "deleted"
 MISSED = "missed"  # one-shot whose time passed without delivery
 DELIVERY_FAILED = "delivery_failed"  # the chat platform refused permanently
+COMPLETED = "completed"  # recurring, reached its end (`until` or `count`)
 
 LIVE_STATUSES = (ACTIVE, PAUSED)  # count against the room limit, own Scheduler entries
 
@@ -44,6 +46,7 @@ class Entry:
     expression: str  # at(...) or cron(...)
     timezone: str
     one_time: bool
+    end_date: datetime | None = None  # Scheduler's EndDate: a recurring entry fires nothing after it
 
 
 @dataclass
@@ -78,6 +81,7 @@ class Schedule:
     failure_streak: int = 0  # failed runs in a row; 0 after a delivered one
     last_answer: dict[str, str] | None = None  # the last delivered agent answer: the next `previous`
     last_manual_run: str = ""  # RFC3339 UTC slot of the last run started by hand (run_now)
+    delivered_count: int = 0  # regular (not run_now) runs delivered: what `count` counts
     # the delivery ledger's count of attempts at the slot last claimed and not finished: Lambda's
     # asynchronous retries do not say which attempt an invocation is
     inflight_slot: str = ""
@@ -121,7 +125,8 @@ class Schedule:
         timing = self.timing
         names = scheduler_names(self.id, len(timing.expressions))
         zone, once = timing.expression_zone, not timing.recurring
-        out = [Entry(n, e, zone, once) for n, e in zip(names, timing.expressions, strict=True)]
+        end = end_date(timing.until) if timing.recurring else None
+        out = [Entry(n, e, zone, once, end) for n, e in zip(names, timing.expressions, strict=True)]
         for i, expression in enumerate(timing.snooze_expressions):
             out.append(Entry(snooze_name(self.id, i), expression, "UTC", True))
         return out
@@ -132,10 +137,24 @@ class Schedule:
         reminded = self.user_id if self.kind == MESSAGE else ""
         # the thread counts as part of the output place (keys of schedules without one are unchanged)
         place = self.output_room + (f"\x1f{self.output_thread}" if self.output_thread else "")
-        self.dedupe_key = dedupe_key(
-            self.kind, self.body, self.timing.text, self.timezone, self.target_agent, place, reminded
-        )
+        when = self.timing.text + ends_text(self.timing)  # a schedule without ends keeps its key
+        self.dedupe_key = dedupe_key(self.kind, self.body, when, self.timezone, self.target_agent, place, reminded)
         return self
+
+
+def end_date(until: datetime | None) -> datetime | None:
+    """The EndDate of a recurring entry that ends at `until`: a minute later, so an occurrence at
+    `until` itself still fires (Scheduler fires only before EndDate; the fire function refuses
+    anything after `until` either way)."""
+    return None if until is None else until + timedelta(minutes=1)
+
+
+def ends_text(timing: Timing) -> str:
+    """The ends and calendar as part of a dedupe key ("" when there are none)."""
+    if not (timing.has_end or timing.calendar):
+        return ""
+    until = timing.until.isoformat() if timing.until else ""
+    return f"\x1f{until}\x1f{timing.count}\x1f{timing.calendar}"
 
 
 def scheduler_names(schedule_id: str, count: int) -> list[str]:

@@ -113,6 +113,8 @@ class Outcome(StrEnum):
     FAILED = "failed"  # the agent failed: recorded as a failed run, not as delivered
     MISSED = "missed"  # a recurring run that started too late to be worth posting
     FORBIDDEN_CHANNEL = "forbidden_channel"  # its output room is no longer allowed by the deployment
+    OFF_INTERVAL = "off_interval"  # the off week or day of an every-N schedule: no occurrence, no run
+    COMPLETED = "completed"  # past its end (`until`, `count`): nothing sent, the schedule completed
 
 
 # --- values the store hands back -------------------------------------------------------------

@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.clocks import format_offset, tz_label
 from cronbell.core.cron import BY_DOM, BY_DOW, EITHER, CronFields, CronSpec, parse_fields
+from cronbell.core.cron_phrases import WEEKS
 from cronbell.core.texts import join, language, say, words
 
 _MAX_LISTED_TIMES = 6
@@ -132,6 +133,8 @@ def describe_cron(spec: CronSpec, locale: str) -> str:
     """'every Monday at 10:00' / 'todos los lunes a las 10:00', 'every 15 minutes', ..."""
     lang = language(locale)
     fields = parse_fields(spec.expr)
+    if spec.interval is not None:
+        return _describe_interval(spec, fields, lang)
     time_text, interval = _time_part(fields, lang)
     day_text = _day_part(fields, lang)
     if interval:
@@ -139,6 +142,20 @@ def describe_cron(spec: CronSpec, locale: str) -> str:
             return time_text
         return f"{time_text}, {day_text}"
     return f"{day_text} {time_text}"
+
+
+def _describe_interval(spec: CronSpec, fields: CronFields, lang: str) -> str:
+    """'every 2 weeks on Monday and Thursday at 10:00, from 2026-12-07' / 'cada 3 días a las 09:00, desde el
+    2026-12-01'."""
+    assert spec.interval is not None
+    time_text, _ = _time_part(fields, lang)
+    n, anchor = spec.interval.every, spec.interval.anchor
+    start = say("preview.from_start", lang, date=anchor.isoformat()) if anchor else ""
+    if spec.interval.unit != WEEKS:
+        return say("preview.every_n_days", lang, n=n, time=time_text) + start
+    every = words("weekdays_every", lang)
+    days = join([every[(v + 6) % 7] for v in sorted(fields.weekdays, key=lambda v: (v + 6) % 7)], lang)
+    return say("preview.every_n_weeks", lang, n=n, days=days, time=time_text) + start
 
 
 def describe_at(at: datetime, locale: str) -> str:
@@ -195,7 +212,7 @@ def dst_notes(spec: CronSpec, after: datetime, tz: ZoneInfo, locale: str, horizo
         hits: list[datetime] = []
         wall = start
         while wall < stop:
-            if (wall.hour, wall.minute) in wanted and fields.day_matches(wall.date()):
+            if (wall.hour, wall.minute) in wanted and fields.day_matches(wall.date()) and spec.keeps(wall.date()):
                 hits.append(wall)
             wall += timedelta(minutes=1)
         if not hits:

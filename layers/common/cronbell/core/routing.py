@@ -17,6 +17,7 @@ from cronbell.core.envelope import Context
 from cronbell.core.errors import refusal
 
 SEPARATOR = "\x1f"
+PLATFORMS = ("matrix", "slack", "telegram", "discord", "webhook")  # the chat backends a deployment may configure
 
 
 def room_key(platform: str, room_id: str, default_platform: str) -> str:
@@ -39,6 +40,24 @@ def routed(ctx: Context, platforms: tuple[str, ...]) -> Context:
     if platform not in platforms:
         raise refusal("unknown_platform", platform=ctx.platform, configured=", ".join(platforms))
     return replace(ctx, platform=platform, room_id=room_key(platform, ctx.room_id, platforms[0]))
+
+
+def allowed_key(entry: str, default_platform: str) -> str:
+    """The store key of one `AllowedOutputRooms` entry: `slack:C123` is C123 on Slack; an entry without a
+    platform prefix (`!news:example.org`, `C123`) is a room of the default platform."""
+    platform, sep, room_id = entry.partition(":")
+    if sep and platform.lower() in PLATFORMS:
+        return room_key(platform.lower(), room_id, default_platform)
+    return room_key("", entry, default_platform)
+
+
+def output_allowed(output_key: str, own_room: str, allowed: tuple[str, ...], default_platform: str) -> bool:
+    """Whether an agent call made in `own_room` may post to `output_key` (both store keys): its own room,
+    or a room `allowed` names on that room's platform, so an id allowed on one platform never lets the
+    same id string on another through."""
+    if output_key == own_room:
+        return True
+    return any(allowed_key(entry, default_platform) == output_key for entry in allowed)
 
 
 def bare_room(key: str) -> str:

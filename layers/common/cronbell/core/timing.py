@@ -9,9 +9,12 @@ from datetime import UTC, datetime, timedelta
 from functools import cached_property
 from zoneinfo import ZoneInfo
 
-from cronbell.core.cron import CronSpec, at_expression, eventbridge_expressions, next_fires
+from cronbell.core import calendars
+from cronbell.core.cron import CronSpec, Interval, at_expression, eventbridge_expressions, interval_text, next_fires
 from cronbell.core.instants import iso_utc
 from cronbell.core.runs import SKIP_NEXT, SNOOZED
+
+HOLIDAY_MARGIN = 16  # extra occurrences looked at when holidays may be left out of a preview
 
 
 @dataclass(frozen=True)
@@ -23,6 +26,11 @@ class Timing:
     skips: frozenset[str] = frozenset()  # RFC3339 UTC of occurrences not to deliver (skip_next, snooze)
     snoozes: tuple[datetime, ...] = ()  # extra one-time occurrences (snoozed ones), aware, in order
     moved: frozenset[str] = frozenset()  # the skips a snooze made (delivered later), not skip_next's
+    interval: Interval | None = None  # every N weeks or days: `cron` is then its weekly or daily entry
+    # ends and calendars (recurring only)
+    until: datetime | None = None  # no occurrence after this instant (aware)
+    count: int = 0  # delivered runs after which the schedule is completed; 0: no limit
+    calendar: str = ""  # public-holiday calendar whose holidays are skipped (`ES-MD`); "": none
 
     @classmethod
     def once(cls, at: datetime, zone: ZoneInfo) -> Timing:
@@ -30,7 +38,7 @@ class Timing:
 
     @classmethod
     def every(cls, spec: CronSpec, zone: ZoneInfo) -> Timing:
-        return cls(zone=zone.key, cron=spec.expr, cron_source=spec.source)
+        return cls(zone=zone.key, cron=spec.expr, cron_source=spec.source, interval=spec.interval)
 
     @property
     def recurring(self) -> bool:
@@ -42,7 +50,7 @@ class Timing:
 
     @property
     def spec(self) -> CronSpec:
-        return CronSpec(expr=self.cron, source=self.cron_source or self.cron)
+        return CronSpec(expr=self.cron, source=self.cron_source or self.cron, interval=self.interval)
 
     @property
     def local_at(self) -> datetime:
@@ -52,7 +60,10 @@ class Timing:
 
     @property
     def text(self) -> str:
-        """The timing as the caller reads it back: the cron expression, or the local ISO time."""
+        """The timing as the caller reads it back: the cron expression ('every 2 weeks on Mon at 10:00'
+        when cron cannot say it), or the local ISO time."""
+        if self.interval is not None:
+            return interval_text(self.spec)
         return self.cron or self.local_at.isoformat(timespec="seconds")
 
     @cached_property
@@ -71,16 +82,18 @@ class Timing:
     def snooze_expressions(self) -> tuple[str, ...]:
         return tuple(at_expression(t.astimezone(UTC)) for t in self.snoozes)
 
-    def upcoming(self, now: datetime, count: int) -> list[datetime]:
+    def upcoming(self, now: datetime, count: int, delivered: int = 0) -> list[datetime]:
         """The next fire instants after `now`, aware in the zone: a skipped occurrence is left
-        out and a snoozed one is in."""
+        out and a snoozed one is in; none past the end (`until`, or `count` with `delivered` runs
+        already delivered), and none on a holiday of the calendar."""
         tz = self.tz
         if not self.recurring:
             at = self.local_at
             return [at] if at > now else []
-        fires = [t for t in next_fires(self.spec, now, tz, count + len(self.skips)) if iso_utc(t) not in self.skips]
+        wanted = count + len(self.skips) + (HOLIDAY_MARGIN if self.calendar else 0)
+        fires = [t for t in next_fires(self.spec, now, tz, wanted) if iso_utc(t) not in self.skips]
         fires += [t.astimezone(tz) for t in self.snoozes if t > now]
-        return sorted(fires)[:count]
+        return self.within_ends(sorted(fires), delivered)[:count]
 
     def fires_at(self, instant: datetime) -> bool:
         """Whether `instant` is one of this timing's own fire times (a snoozed one included). Compared
@@ -92,6 +105,14 @@ class Timing:
             return self.local_at.astimezone(UTC) == wanted
         found = next_fires(self.spec, instant - timedelta(seconds=1), self.tz, 1)
         return [t.astimezone(UTC) for t in found] == [wanted]
+
+    def off_interval(self, instant: datetime) -> bool:
+        """Whether `instant` is a fire of the weekly or daily entry on a day the interval does not keep
+        (the off week of 'every other monday'). Decided from the timing alone, with no read or write:
+        such a fire is no occurrence, so it posts nothing and leaves no run (a snoozed one is kept)."""
+        if self.interval is None or instant.astimezone(UTC) in (t.astimezone(UTC) for t in self.snoozes):
+            return False
+        return not self.interval.keeps(instant.astimezone(self.tz).date())
 
     def skipping(self, occurrence: datetime) -> Timing:
         """One more occurrence not to deliver; earlier skips stay."""
@@ -112,3 +133,35 @@ class Timing:
         """Why a skipped occurrence (RFC3339 UTC) is not delivered: `snoozed` when a snooze moved it
         later, else `skip_next`."""
         return SNOOZED if occurrence in self.moved else SKIP_NEXT
+
+    # --- ends and calendars ------------------------------------------------------------------------
+    @property
+    def has_end(self) -> bool:
+        return self.until is not None or self.count > 0
+
+    def within_ends(self, fires: list[datetime], delivered: int) -> list[datetime]:
+        """`fires` (in order) without those on a holiday, after `until`, or beyond `count`."""
+        kept = [t for t in fires if not self.is_holiday(t) and (self.until is None or t <= self.until)]
+        if self.count:
+            kept = kept[: max(0, self.count - delivered)]
+        return kept
+
+    def is_holiday(self, occurrence: datetime) -> bool:
+        """Whether a regular occurrence falls on a public holiday of the calendar, by its date in the
+        schedule's zone. A snoozed occurrence was asked for by name and is never a holiday's."""
+        if not self.calendar or occurrence in self.snoozes:
+            return False
+        return calendars.is_holiday(self.calendar, occurrence.astimezone(self.tz).date())
+
+    def ended_by(self, occurrence: datetime, delivered: int) -> bool:
+        """Whether `occurrence` lies beyond the end: after `until`, or after `count` delivered runs."""
+        late = self.until is not None and occurrence > self.until
+        return late or (self.count > 0 and delivered >= self.count)
+
+    def finished_after(self, occurrence: datetime, delivered: int) -> bool:
+        """Whether a schedule with an end has no occurrence left after `occurrence`, once `delivered`
+        runs are delivered: then it is completed. A schedule without an end never finishes."""
+        return self.has_end and not self.upcoming(occurrence, 1, delivered)
+
+    def ends_with(self, until: datetime | None, count: int, calendar: str) -> Timing:
+        return replace(self, until=until, count=count, calendar=calendar)

@@ -6,10 +6,11 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import models
+from cronbell.core import models, texts
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
 from cronbell.core.routing import bare_room
+from cronbell.core.timing import Timing
 
 PREVIEW_CHARS = 80
 
@@ -18,12 +19,44 @@ def upcoming(schedule: Schedule, now: datetime, count: int) -> list[datetime]:
     """The next fire instants (aware, in the schedule's zone); none unless active."""
     if schedule.status != models.ACTIVE:
         return []
-    return schedule.timing.upcoming(now, count)
+    return schedule.timing.upcoming(now, count, schedule.delivered_count)
 
 
 def describe(schedule: Schedule, locale: str) -> str:
     timing = schedule.timing
-    return describe_cron(timing.spec, locale) if timing.recurring else describe_at(timing.local_at, locale)
+    if not timing.recurring:
+        return describe_at(timing.local_at, locale)
+    return ", ".join([describe_cron(timing.spec, locale), *describe_ends(timing, locale)])
+
+
+def describe_ends(timing: Timing, locale: str) -> list[str]:
+    """'until 24 Dec 2026', '3 times', 'skipping public holidays in ES': what ends a recurrence."""
+    out = []
+    if timing.until is not None:
+        out.append(texts.say("ends.until", locale, date=short_date(timing.until.astimezone(timing.tz), locale)))
+    if timing.count:
+        out.append(texts.say("ends.count_one" if timing.count == 1 else "ends.count", locale, count=timing.count))
+    if timing.calendar:
+        out.append(texts.say("ends.holidays", locale, calendar=timing.calendar))
+    return out
+
+
+def short_date(local: datetime, locale: str) -> str:
+    """'24 Dec 2026' / '24 dic 2026', with the time of day unless it is the end of the day."""
+    month = texts.words("months", locale)[local.month - 1][:3]
+    day = f"{local.day} {month} {local.year}"
+    return day if (local.hour, local.minute) == (23, 59) else f"{day} {local:%H:%M}"
+
+
+def ends_view(schedule: Schedule) -> dict[str, Any]:
+    """The end and calendar fields of list items and answers (null when there are none)."""
+    timing = schedule.timing
+    return {
+        "until": timing.until.astimezone(timing.tz).isoformat(timespec="seconds") if timing.until else None,
+        "count": timing.count or None,
+        "delivered_count": schedule.delivered_count,
+        "skip_holidays": timing.calendar or None,
+    }
 
 
 def preview(text: str) -> str:
@@ -52,6 +85,7 @@ def schedule_view(schedule: Schedule, now: datetime, locale: str, with_notes: bo
         "thread_id": schedule.thread_id or None,
         "last_run": schedule.last_run,
         "failure_streak": schedule.failure_streak,
+        **ends_view(schedule),
     }
     if schedule.recurring:
         view["next_fires"] = [instant(t, tz) for t in nexts]
@@ -75,7 +109,7 @@ def cron_view(schedule: Schedule, now: datetime) -> dict[str, Any]:
     return {
         "id": schedule.id,
         "name": schedule.name or None,  # only a real name: one cron_delete and the others accept
-        "cron_expr": schedule.timing.cron or None,
+        "cron_expr": schedule.timing.text if schedule.recurring else None,
         "fire_at": None if schedule.recurring else instant(schedule.timing.local_at, tz)["local"],
         "timezone": schedule.timezone,
         "enabled": schedule.status == models.ACTIVE,
@@ -83,4 +117,5 @@ def cron_view(schedule: Schedule, now: datetime) -> dict[str, Any]:
         "next_fire": instant(nexts[0], tz)["local"] if nexts else None,
         "last_run": schedule.last_run,
         "failure_streak": schedule.failure_streak,
+        **ends_view(schedule),
     }

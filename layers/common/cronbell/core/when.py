@@ -7,14 +7,17 @@ occurrence, both with a note; seconds named in an amount round the result up to 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta, tzinfo
+from fractions import Fraction
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from cronbell.core import texts
 from cronbell.core.clocks import (
     MAX_YEAR,
+    WEEKDAY_WORDS,
     NoClockError,
     Unreadable,
     format_offset,
@@ -98,7 +101,7 @@ _ISO = (
 )
 _RELATIVE = (
     r"(?:in|within|after|en|dentro de|de aqui a)\s+(?P<rest>.+)"
-    r"|(?P<rest2>.+?)\s+(?:later|from now|hence|mas tarde|despues|a partir de ahora)"
+    r"|(?P<rest2>.+?)\s+(?:later|from now|from today|hence|mas tarde|despues|a partir de ahora|a partir de hoy)"
 )
 _AMOUNT = (
     r"(?P<n>\d+)\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|months?|years?"
@@ -114,6 +117,20 @@ _NUMBER_WORDS = {
 }  # fmt: skip
 
 
+# words that name the past ("2 days ago", "last friday", "ayer", "el lunes pasado"), said as the reason
+_PAST_WORDS = (
+    r"\b(?:ago|yesterday|last (?:night|week|month|year|" + "|".join(WEEKDAY_WORDS) + r")|hace|ayer|anoche|anteayer)\b"
+    r"|\bpasad[oa]\b(?! manana)"
+)
+
+# words of courtesy around a time ("remind me on friday at 3pm please", "por favor, mañana a las 9")
+_COURTESY = r"\b(?:please|pls|plz|kindly|remind me|por favor|recuerdamelo|recuerdame|avisame)\b"
+
+
+def _without_courtesy(t: str) -> str:
+    return re.sub(r"^[\s,]+|[\s,]+$", "", re.sub(r"\s+", " ", re.sub(_COURTESY, " ", t)))
+
+
 def _invalid(text: str, language: str, reason: Phrase | None = None) -> ToolError:
     forms = accepted_forms(language)
     listed = "; ".join(forms)
@@ -127,17 +144,38 @@ def _past(at: datetime, now: datetime, tz: tzinfo) -> ToolError:
     return refusal("time_in_past", details, when=f"{at:%Y-%m-%d %H:%M}", now=now_phrase(now, tz))
 
 
+def _hours_and(minutes: int) -> Callable[[re.Match[str]], str]:
+    """'(two) hours and a half' -> '2 hours 30 minutes'; no number of hours is one hour ('hora y media')."""
+
+    def spell(match: re.Match[str]) -> str:
+        count = match[1] or "1"
+        return f"{_NUMBER_WORDS.get(count, count)} hours {minutes} minutes"
+
+    return spell
+
+
 def _words_to_digits(text: str) -> str:
-    """'two weeks' -> '2 weeks', 'a fortnight' -> '2 weeks', 'half an hour' -> '30 minutes'."""
-    text = re.sub(r"\b(?:an?|one) (?:hour|hora) (?:and a half|y media)\b", "90 minutes", text)
-    text = re.sub(r"\b(?:hora|hour) y media\b", "hora y 30 minutos", text)
-    text = re.sub(r"\b(\w+) horas? y media\b", r"\1 horas y 30 minutos", text)
-    text = re.sub(r"\b(\w+) hours? and a half\b", r"\1 hours and 30 minutes", text)
+    """'two weeks' -> '2 weeks', 'a fortnight' -> '2 weeks', 'half an hour' -> '30 minutes', 'hora y media' ->
+    '1 hours 30 minutes', 'two and a half hours' -> '2 hours 30 minutes', '1.5 hours' -> '90 minutes'."""
     text = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", text)
     text = re.sub(r"\b(?:a quarter of an hour|quarter of an hour|quarter hour|un cuarto de hora)\b", "15 minutes", text)
+    text = re.sub(r"\b(?:three quarters of an hour|tres cuartos de hora)\b", "45 minutes", text)
     text = re.sub(r"\b(?:an?|one) fortnight\b|\bfortnight\b", "2 weeks", text)
+    text = re.sub(r"\b(?:a couple of|a couple|un par de)\b", "2", text)
     words = "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
-    return re.sub(rf"\b({words})\s+(?=[a-z])", lambda m: f"{_NUMBER_WORDS[m[1]]} ", text)
+    # a half or a quarter of an hour after a number of hours, before "a" is read as one
+    for ending, minutes in (("and a half|y media", 30), ("and a quarter|y cuarto", 15)):
+        text = re.sub(rf"(?:\b({words}|\d+) )?\b(?:hours?|horas?) (?:{ending})\b", _hours_and(minutes), text)
+    text = re.sub(rf"\b({words}|\d+) and a half (?:hours?|hrs?)\b", r"\1 hours 30 minutes", text)
+    text = re.sub(rf"\b({words})\s+(?=[a-z])", lambda m: f"{_NUMBER_WORDS[m[1]]} ", text)
+    # a decimal number of hours that is a whole number of minutes: "1.5 hours", "2,25 horas"
+    text = re.sub(r"\b(\d+)[.,](\d+) ?(?:hours?|hrs?|horas?|h)\b", _decimal_hours, text)
+    return re.sub(r"\b(\d+)h(\d{1,2})\b", r"\1h\2m", text)  # "1h30"
+
+
+def _decimal_hours(match: re.Match[str]) -> str:
+    minutes = Fraction(f"{match[1]}.{match[2]}") * 60
+    return f"{minutes} minutes" if minutes.denominator == 1 else match[0]
 
 
 @dataclass(frozen=True)
@@ -205,7 +243,7 @@ def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -
         raise ValueError("now must be an aware datetime")
     language = texts.language(locale)
     raw = text if isinstance(text, str) else ""
-    t = normalize(raw)
+    t = _without_courtesy(normalize(raw))
     if not t:
         raise _invalid(raw, language, phrase("reason.empty"))
     now_local = now.astimezone(tz)
@@ -246,6 +284,8 @@ def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: st
             raise ValueError(off)
         return (naive - sign * offset).replace(tzinfo=UTC).astimezone(tz)
 
+    # "de hoy en ocho (días)" is a week from today, "de hoy en quince" two weeks: an idiom, not a count
+    t = re.sub(r"^de hoy en (ocho|quince)(?: dias)?$", lambda m: f"dentro de {1 if m[1] == 'ocho' else 2} semanas", t)
     relative = re.fullmatch(_RELATIVE, t)
     if relative:
         rest = relative["rest"] or relative["rest2"]
@@ -255,7 +295,10 @@ def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: st
         at = _days_ahead_at(rest, now_local, tz, language, notes)
         if at is not None:
             return at
-    return read_calendar(t, now_local, tz, language, notes)
+    at = read_calendar(t, now_local, tz, language, notes)
+    if at is None and re.search(_PAST_WORDS, t):
+        raise Unreadable(phrase("reason.past"))
+    return at
 
 
 def _after(amount: _Amount, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:

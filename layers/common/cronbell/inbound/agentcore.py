@@ -11,11 +11,15 @@ Identity never comes from the arguments (the model writes those). It comes from 
 deployment chooses, checked in this order:
 
 1. pinned: the function's environment names the room (`MCP_ROOM_ID`, `MCP_USER_ID`, and optionally
-   `MCP_AGENT_ID`, `MCP_TIMEZONE`, `MCP_LOCALE`): one gateway target (and function) serves one room;
-   propagated headers are then ignored;
+   `MCP_AGENT_ID`, `MCP_TIMEZONE`, `MCP_LOCALE`, `MCP_THREAD_ID`, `MCP_PLATFORM`): one gateway target (and
+   function) serves one room; propagated headers are then ignored;
 2. propagated headers, only when `MCP_TRUST_PROPAGATED_HEADERS=true`: `X-Cronbell-Room-Id`,
-   `X-Cronbell-User-Id` (and optionally `X-Cronbell-Agent-Id`, `-Timezone`, `-Locale`), written by the
-   bot's MCP client code or by a request interceptor from verified token claims, never by the model.
+   `X-Cronbell-User-Id` (and optionally `X-Cronbell-Agent-Id`, `-Timezone`, `-Locale`, `-Thread-Id`,
+   `-Platform`), written by the bot's MCP client code or by a request interceptor from verified token
+   claims, never by the model.
+
+Thread and platform route the posts exactly as the tools envelope's `context.thread_id` and
+`context.platform` do.
 
 With neither, every call is refused with `missing_context` and a message that says what to configure.
 """
@@ -47,6 +51,8 @@ ENV_CONTEXT = {
     "agent_id": "MCP_AGENT_ID",
     "timezone": "MCP_TIMEZONE",
     "locale": "MCP_LOCALE",
+    "thread_id": "MCP_THREAD_ID",
+    "platform": "MCP_PLATFORM",
 }
 TRUST_HEADERS_ENV = "MCP_TRUST_PROPAGATED_HEADERS"
 HEADER_CONTEXT = {
@@ -55,6 +61,8 @@ HEADER_CONTEXT = {
     "agent_id": "X-Cronbell-Agent-Id",
     "timezone": "X-Cronbell-Timezone",
     "locale": "X-Cronbell-Locale",
+    "thread_id": "X-Cronbell-Thread-Id",
+    "platform": "X-Cronbell-Platform",
 }
 
 

@@ -1,7 +1,8 @@
 """Amazon Bedrock Agents action groups defined with function details: event in, function response out.
 
-Identity: room, user, agent id, time zone and locale come only from the event's `sessionAttributes`
-(keys `room_id`, `user_id`, `agent_id`, `timezone`, `locale`). The bot's own code sets them in the
+Identity and routing: room, user, agent id, time zone, locale, thread and platform come only from the
+event's `sessionAttributes` (keys `room_id`, `user_id`, `agent_id`, `timezone`, `locale`, `thread_id`,
+`platform`, as in the tools envelope's context). The bot's own code sets them in the
 InvokeAgent request's `sessionState.sessionAttributes`; the model cannot write session attributes, and a
 parameter the model sends never changes who is acting or where (the strict argument models refuse a
 `room_id` or `user_id` argument).
@@ -31,9 +32,8 @@ from typing import Any, Literal
 from cronbell.core import errors, validation
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.texts import Listing, Phrase, phrase
-from cronbell.inbound.common import Call, answer, answer_text
+from cronbell.inbound.common import CONTEXT_KEYS, Call, answer, answer_text
 
-CONTEXT_KEYS = ("room_id", "user_id", "agent_id", "timezone", "locale")
 REQUIRED_KEYS = ("room_id", "user_id")
 
 # Refusals the model cannot fix by asking again: the deployment or the bot must change, or AWS is failing.

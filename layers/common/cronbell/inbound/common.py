@@ -5,15 +5,20 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
-from cronbell.core.envelope import refused
+from cronbell.core.envelope import Context, refused
 from cronbell.core.errors import ToolError, refusal
 
 log = logging.getLogger(__name__)
 
 # The tools use case, bound to its dependencies: one envelope in, one answer out.
 Call = Callable[[dict[str, Any]], dict[str, Any]]
+
+# Every field of the envelope's context (room, user, agent, zone, locale, thread, platform): what an
+# adapter copies from the event's trusted part, never from the model's arguments.
+CONTEXT_KEYS = tuple(f.name for f in fields(Context))
 
 
 def answer(convert: Callable[[], dict[str, Any]], call: Call, locale: str | None) -> dict[str, Any]:

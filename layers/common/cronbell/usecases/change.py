@@ -24,7 +24,15 @@ from cronbell.core.timing import Timing
 from cronbell.core.views import upcoming
 from cronbell.core.when import resolve_timezone
 from cronbell.usecases.answers import now_fields, schedule_answer
-from cronbell.usecases.create import check_agent_target, name_taken, output_room, plan_once, plan_recurring
+from cronbell.usecases.create import (
+    check_agent_target,
+    check_ends,
+    name_taken,
+    output_room,
+    plan_once,
+    plan_recurring,
+    read_ends,
+)
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.manage import find
 
@@ -63,8 +71,9 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
             when = plan_once(args.time, tz, deps.now(), new.locale)
         elif args.cron is not None:
             when = plan_recurring(args.cron, tz, deps, new.locale)
-        elif old.recurring:  # same expression, new zone
-            when = plan_recurring(old.timing.spec.source, tz, deps, new.locale)
+        elif old.recurring:  # same expression, new zone; every N weeks or days keeps its weeks or days
+            anchor = old.timing.interval.anchor if old.timing.interval else None
+            when = plan_recurring(old.timing.spec.source, tz, deps, new.locale, keep=anchor)
         else:  # same wall-clock time, new zone
             at = old.timing.local_at.replace(tzinfo=tz)
             if at <= deps.now():
@@ -72,6 +81,15 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
             when = plan_once(at.isoformat(), tz, deps.now(), new.locale)
         notes = when.notes
         new.timing = when.timing  # a new time forgets what was skipped or snoozed
+        if new.recurring:  # ...but a recurrence keeps its end and calendar
+            new.timing = new.timing.ends_with(old.timing.until, old.timing.count, old.timing.calendar)
+    ends = read_ends(args, tz, deps.now(), new.locale, clearing=True)
+    if ends is not None:
+        if not new.recurring:
+            raise refusal("invalid_arguments.ends_recurring_only")
+        new.timing = ends.applied_to(new.timing)
+    if new.timing != old.timing:
+        check_ends(new.timing, deps.now(), new.locale, old.delivered_count)
     new.with_dedupe_key()
     apply(old, new, deps)
     return schedule_answer("updated", new, deps, locale, notes)
@@ -97,6 +115,8 @@ def resume_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise refusal("invalid_state.not_paused", id=old.id)
     if not old.recurring and old.timing.local_at <= deps.now():
         raise refusal("time_in_past.while_paused")
+    if old.recurring and old.timing.finished_after(deps.now(), old.delivered_count):
+        raise refusal("invalid_state.ended_while_paused", id=old.id)
     new = replace(old, status=models.ACTIVE, status_reason="", failure_streak=0)  # a fresh start
     apply(old, new, deps)
     return schedule_answer("resumed", new, deps, locale)

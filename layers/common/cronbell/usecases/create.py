@@ -9,13 +9,13 @@ function finds no schedule, sends nothing and removes them), and the reconciler 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import dataclass, replace
+from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import errors, models, routing, texts
-from cronbell.core.cron import CronSpec, next_fires, parse_recurring
+from cronbell.core import calendars, errors, models, routing, texts
+from cronbell.core.cron import CronSpec, anchored, next_fires, parse_recurring
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.instants import iso_utc
@@ -40,14 +40,79 @@ class When:
     at: datetime | None = None
     spec: CronSpec | None = None
     notes: tuple[str, ...] = ()
+    ends: Ends | None = None  # a recurrence's end and calendar
 
     @property
     def timing(self) -> Timing:
         """The one conversion from a parsed time to what a schedule stores."""
         if self.spec is not None:
-            return Timing.every(self.spec, self.tz)
+            timing = Timing.every(self.spec, self.tz)
+            return timing if self.ends is None else self.ends.applied_to(timing)
         assert self.at is not None
         return Timing.once(self.at, self.tz)
+
+
+@dataclass(frozen=True)
+class Ends:
+    """`until`, `count` and `skip_holidays` as read from the arguments (None: not given)."""
+
+    until: datetime | None = None
+    count: int | None = None  # 0 (update only) removes the limit
+    calendar: str | None = None  # "" (update only) removes the calendar
+    no_until: bool = False  # `until: "never"` (update only) removes the end date
+
+    def applied_to(self, timing: Timing) -> Timing:
+        """The timing with the ends given here; what is not given stays as it was."""
+        return timing.ends_with(
+            None if self.no_until else self.until or timing.until,
+            timing.count if self.count is None else self.count,
+            timing.calendar if self.calendar is None else self.calendar,
+        )
+
+
+_CLEAR_UNTIL = ("never", "nunca")
+_CLEAR_CALENDAR = ("none", "ninguno", "ninguna")
+
+
+def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: bool = False) -> Ends | None:
+    """The ends and calendar of the arguments, or None when none is given. `clearing` (update) also
+    takes `until: "never"`, `count: 0` and `skip_holidays: "none"`, which remove them."""
+    until_text, count, code = args.until, args.count, args.skip_holidays
+    if until_text is None and count is None and code is None:
+        return None
+    no_until = clearing and until_text is not None and until_text.strip().casefold() in _CLEAR_UNTIL
+    until = read_until(until_text, tz, now, locale) if until_text is not None and not no_until else None
+    calendar: str | None = None
+    if code is not None:
+        if clearing and code.strip().casefold() in _CLEAR_CALENDAR:
+            calendar = ""
+        else:
+            try:
+                calendar = calendars.normalize(code)
+            except calendars.UnknownCalendar:
+                raise refusal("invalid_arguments.skip_holidays", code=code, forms=calendars.FORMS) from None
+    return Ends(until, count, calendar, no_until)
+
+
+def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str) -> datetime:
+    """`until` in any one-shot form, in `tz`; a date without a time of day means through its end."""
+    shot = parse_one_shot(text, now, tz, locale)
+    if texts.say("default_hour", locale, clock=f"{shot.at.hour:02d}:00") in shot.notes:
+        return shot.at.replace(hour=23, minute=59, second=59)
+    return shot.at
+
+
+def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -> None:
+    """Ends apply to recurrences only, and must leave at least one occurrence to fire."""
+    if not (timing.has_end or timing.calendar):
+        return
+    if not timing.recurring:
+        raise refusal("invalid_arguments.ends_recurring_only")
+    if timing.count and delivered >= timing.count:
+        raise refusal("invalid_arguments.count_reached", count=timing.count, delivered=delivered)
+    if not timing.upcoming(now, 1, delivered):
+        until = texts.clock_text(timing.until, timing.tz) if timing.until else texts.say("never", locale)
+        raise refusal("invalid_arguments.until_before_first", until=until)
 
 
 def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
@@ -55,8 +120,11 @@ def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
     return When(tz=tz, at=shot.at, notes=shot.notes)
 
 
-def plan_recurring(text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False) -> When:
-    spec = parse_recurring(text, deps.settings.min_interval_minutes, locale)
+def plan_recurring(
+    text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False, keep: date | None = None
+) -> When:
+    """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`)."""
+    spec = anchored(parse_recurring(text, deps.settings.min_interval_minutes, locale), deps.now(), tz, keep)
     if once:  # a cron expression asked to run a single time: its next occurrence
         return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
     return When(tz=tz, spec=spec)
@@ -71,8 +139,20 @@ def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str,
         when = plan_recurring(args.time or "", tz, deps, locale)
     else:
         when = _plan_once_or_hint(args.time or "", tz, deps, locale)
+    when = _with_ends(when, args, deps, locale)
     draft = _draft(ctx, deps, when, kind=models.MESSAGE, text=args.message, locale=locale)
     return _persist(draft, when, deps, locale)
+
+
+def _with_ends(when: When, args: Any, deps: Deps, locale: str) -> When:
+    ends = read_ends(args, when.tz, deps.now(), locale)
+    if ends is None:
+        return when
+    if when.spec is None:
+        raise refusal("invalid_arguments.ends_recurring_only")
+    when = replace(when, ends=ends)
+    check_ends(when.timing, deps.now(), locale)
+    return when
 
 
 def _plan_once_or_hint(text: str, tz: ZoneInfo, deps: Deps, locale: str) -> When:
@@ -103,6 +183,7 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
         when = plan_recurring(args.cron_expr, tz, deps, locale, once=args.recurring is False)
     else:
         when = plan_once(args.fire_at or "", tz, deps.now(), locale)
+    when = _with_ends(when, args, deps, locale)
     draft = _draft(
         ctx,
         deps,
@@ -131,7 +212,7 @@ def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> No
         if not settings.agents:
             raise refusal("unknown_agent.none", agent=agent)
         raise refusal("unknown_agent", agent=agent, known=", ".join(sorted(settings.agents)))
-    if channel != ctx.room_id and routing.bare_room(channel) not in settings.allowed_output_rooms:
+    if not routing.output_allowed(channel, ctx.room_id, settings.allowed_output_rooms, settings.default_platform):
         raise refusal("forbidden_channel")
 
 

@@ -32,7 +32,7 @@ from cronbell.core.actions import Action, reminder_actions
 from cronbell.core.fire_event import FireEvent
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import AgentError, AgentTimeout, BackendError, Claim, Conflict, Finish, Outcome
+from cronbell.core.ports import AgentError, AgentTimeout, BackendError, Busy, Claim, Conflict, Finish, Outcome
 from cronbell.core.prompts import agent_request, fill_prompt
 from cronbell.core.runs import Run
 from cronbell.usecases.deps import Deps
@@ -97,6 +97,7 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
     ):
         if not _record_undelivered(schedule, event, deps, runs.MISSED, runs.TOO_LATE, late):
             return {**result, "outcome": Outcome.DUPLICATE}  # a late copy of an occurrence already run
+        _complete_if_finished(schedule, event, deps)
         return {**result, "outcome": Outcome.MISSED, "reason": runs.TOO_LATE}
     if event.static and runs.too_late(late, True, event.manual, deps.settings.max_lateness_minutes):
         return {**result, **_static_too_late(job, event, deps, late)}
@@ -110,7 +111,10 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
     streak = schedule.failure_streak if schedule is not None else 0
     if claim == Claim.SENT:  # posted by an attempt that could not record it: record, never post again
         sent = _Delivery(runs.DELIVERED, verdict=runs.judge(runs.DELIVERED, streak, 0))
-        _record(job, event, deps, sent, late, Outcome.DELIVERED, "recorded on retry", models.FIRED if one_shot else "")
+        final = models.FIRED if one_shot else _end_status(schedule, event, delivered=True)
+        _record(job, event, deps, sent, late, Outcome.DELIVERED, "recorded on retry", final)
+        if final == models.COMPLETED and schedule is not None:
+            _remove_orphans(schedule.scheduler_names, deps)
         return {**result, "outcome": Outcome.DELIVERED, "recovered": True}
     if claim != Claim.CLAIMED:
         return {**result, "outcome": Outcome.INACTIVE}
@@ -126,7 +130,7 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
         deps.store.release_slot(event.room_id, event.schedule_id, event.slot, schedule)
         raise
     outcome, detail = _fire_outcome(done)
-    final = models.FIRED if one_shot else ""
+    final = models.FIRED if one_shot else _end_status(schedule, event, done.outcome == runs.DELIVERED)
     if one_shot and done.reason == runs.CHAT_ERROR:
         final = models.DELIVERY_FAILED  # its only occurrence never reached the room
     # one failed run never ends a schedule that has more to come: only a room gone or forbidden does
@@ -134,6 +138,8 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
     if ends:
         final = models.DELIVERY_FAILED
     _record(job, event, deps, done, late, outcome, detail, final)
+    if final == models.COMPLETED and schedule is not None:  # its last run: nothing is left to fire
+        _remove_orphans(schedule.scheduler_names, deps)
     if outcome == Outcome.DELIVERY_FAILED:
         if ends and schedule is not None:
             _remove_orphans(schedule.scheduler_names, deps)
@@ -215,6 +221,8 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
                 log.warning("could not remove scheduler entry", extra={"entry": name})
         log.warning("fire for an unknown schedule; its own orphan entries removed")
         return {"outcome": Outcome.UNKNOWN}
+    if schedule.status in (models.ACTIVE, models.PAUSED) and _off_interval(schedule, event):
+        return {"outcome": Outcome.OFF_INTERVAL}
     if schedule.status == models.PAUSED:
         _record_undelivered(schedule, event, deps, runs.SKIPPED, runs.PAUSED, 0)
         return {"outcome": Outcome.PAUSED}
@@ -224,13 +232,23 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
     if not _own_slot(schedule, event, deps.now()):
         log.error("fire for a time that is not one of the schedule's own; nothing sent")
         return {"outcome": Outcome.INVALID_INPUT}
+    slot = parse_iso(event.slot)
+    if not event.manual and schedule.timing.ended_by(slot, schedule.delivered_count):
+        _complete(schedule, deps)  # a fire past `until` (or `count`): Scheduler's EndDate aside
+        return {"outcome": Outcome.COMPLETED}
     if event.slot in schedule.timing.skips:
         # skip_next skips it; a snooze skips it and adds a one-time entry: the timing knows which
         _record_undelivered(schedule, event, deps, runs.SKIPPED, schedule.timing.skip_reason(event.slot), 0)
+        _complete_if_finished(schedule, event, deps)
         return {"outcome": Outcome.SKIPPED}
+    if not event.manual and schedule.timing.is_holiday(slot):
+        _record_undelivered(schedule, event, deps, runs.SKIPPED, runs.HOLIDAY, 0)
+        _complete_if_finished(schedule, event, deps)
+        return {"outcome": Outcome.SKIPPED, "reason": runs.HOLIDAY}
     settings = deps.settings
-    output = routing.bare_room(schedule.output_room)
-    if schedule.output_room != schedule.room_id and output not in settings.allowed_output_rooms:
+    if not routing.output_allowed(
+        schedule.output_room, schedule.room_id, settings.allowed_output_rooms, settings.default_platform
+    ):
         log.error("output room no longer allowed (ALLOWED_OUTPUT_ROOMS); nothing sent")
         deps.metric("ForbiddenChannel", 1)
         return {"outcome": Outcome.FORBIDDEN_CHANNEL}
@@ -250,6 +268,48 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
         schedule=schedule,
         thread_id=schedule.output_thread,
     )
+
+
+def _off_interval(schedule: Schedule, event: FireEvent) -> bool:
+    """The off week (or day) of an every-N-weeks or every-N-days schedule: its weekly or daily entry
+    fires, but the day is no occurrence. Nothing is posted and no run is recorded (the run outcomes
+    are those of occurrences), the slot is not claimed and last_run stays: the item already read
+    decides it, so such a fire costs one GetItem."""
+    if event.manual:
+        return False
+    if not schedule.timing.off_interval(parse_iso(event.slot)):
+        return False
+    log.info("off-interval fire of an every-N schedule; nothing to do", extra={"slot": event.slot})
+    return True
+
+
+def _end_status(schedule: Schedule | None, event: FireEvent, delivered: bool) -> str:
+    """`completed` when this regular run is a recurrence's last (its `count` reached with this
+    delivery, or no occurrence left before `until`): recorded in the same write as the run."""
+    if schedule is None or event.manual or not schedule.recurring:
+        return ""
+    count = schedule.delivered_count + (1 if delivered else 0)
+    return models.COMPLETED if schedule.timing.finished_after(parse_iso(event.slot), count) else ""
+
+
+def _complete_if_finished(schedule: Schedule, event: FireEvent, deps: Deps) -> None:
+    """After an occurrence that was not delivered (skipped, missed): complete the schedule when it
+    was the last one before its end."""
+    if not event.manual and _end_status(schedule, event, delivered=False):
+        _complete(schedule, deps)
+
+
+def _complete(schedule: Schedule, deps: Deps) -> None:
+    """A recurrence past its end becomes `completed` and its Scheduler entries are removed."""
+    try:
+        deps.store.retire(schedule, models.COMPLETED, deps.now())
+    except (Busy, Conflict):
+        log.info("schedule changed or busy while completing it; left as it is")
+        return
+    except BackendError:
+        log.warning("could not complete a schedule past its end; its next fire tries again")
+        return
+    _remove_orphans(schedule.scheduler_names, deps)
 
 
 def _own_slot(schedule: Schedule, event: FireEvent, now: datetime) -> bool:

@@ -78,6 +78,11 @@ def reconcile(deps: Deps) -> Report:
             if missing and schedule.timing.local_at <= now - timedelta(seconds=settings.missed_after_seconds):
                 _mark_missed(schedule, deps, report)
             continue  # its entry fired: a retry may still deliver it
+        if schedule.recurring and schedule.timing.finished_after(now, schedule.delivered_count):
+            # past its end (`until`, `count`): completed, not given its entries back
+            if schedule.status == models.ACTIVE and missing:
+                _complete(schedule, deps, report)
+            continue
         for entry in [*missing, *wrong]:
             _guard(report, deps.scheduler.put_entry, entry, schedule, now)
         report.recreated += len(missing)
@@ -121,6 +126,13 @@ def _changed_since(schedule: Schedule, settled: datetime) -> bool:
         return parse_iso(last) > settled
     except ValueError:
         return False
+
+
+def _complete(schedule: Schedule, deps: Deps, report: Report) -> None:
+    try:
+        _guard(report, deps.store.retire, schedule, models.COMPLETED, deps.now())
+    except (Busy, Conflict):
+        return  # a delivery or a change got there first: the next run looks again
 
 
 def _mark_missed(schedule: Schedule, deps: Deps, report: Report) -> None:

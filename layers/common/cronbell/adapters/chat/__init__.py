@@ -1,13 +1,14 @@
 """Chat delivery: one small interface (`ChatSender`) and a sender per platform (Matrix, Slack, Telegram,
 Discord, and a signed generic webhook), chosen per deployment by `CHAT_BACKEND` (one backend, or several routed by
-`context.platform`)."""
+`context.platform`), each reading its token from its own secret."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from cronbell.adapters.chat.base import ChatMessage, ChatSender, PermanentChatError, TransientChatError
-from cronbell.settings import Settings
+from cronbell.core.routing import PLATFORMS
+from cronbell.settings import PLATFORM_SECRET_ENV, Settings
 
 __all__ = [
     "BACKENDS",
@@ -20,16 +21,15 @@ __all__ = [
     "platform_sender",
 ]
 
-BACKENDS = ("matrix", "slack", "telegram", "discord", "webhook")
+BACKENDS = PLATFORMS
 
 
 def _secret(settings: Settings, platform: str, refresh: bool = False) -> Callable[[], str]:
-    """Reads the platform's token from the chat secret on each send (Powertools caches it; `refresh`
-    reads past the cache), never when the sender is built. With several backends the secret is a JSON
-    object holding each platform's own token under its name."""
+    """Reads the platform's token from its secret on each send (Powertools caches it; `refresh` reads past
+    the cache), never when the sender is built."""
     from cronbell.adapters.secrets import chat_token
 
-    secret_ref = settings.chat_token_secret
+    secret_ref = settings.chat_secret(platform)
     return lambda: chat_token(secret_ref, refresh, platform)
 
 
@@ -59,14 +59,18 @@ class RoutingSender:
 
 def platform_sender(settings: Settings, backend: str) -> ChatSender:
     """The sender of one backend (one of BACKENDS), with that platform's secret."""
-    secret_ref = settings.chat_token_secret
-    if backend in ("slack", "telegram", "discord") and not secret_ref:
-        raise ValueError(f"the {backend} chat backend needs CHAT_TOKEN_SECRET")
+    secret_ref = settings.chat_secret(backend)
+    missing = [
+        *(["MATRIX_HOMESERVER_URL"] if backend == "matrix" and not settings.matrix_homeserver_url else []),
+        *(["CHAT_WEBHOOK_URL"] if backend == "webhook" and not settings.chat_webhook_url else []),
+    ]
+    if backend in ("matrix", "slack", "telegram", "discord") and not secret_ref:  # the webhook may go unsigned
+        missing.append(f"{PLATFORM_SECRET_ENV[backend]} (or CHAT_TOKEN_SECRET)")
+    if missing:
+        raise ValueError(f"the {backend} chat backend needs {' and '.join(missing)}")
     if backend == "matrix":
         from cronbell.adapters.chat.matrix import MatrixChatSender
 
-        if not settings.matrix_homeserver_url or not secret_ref:
-            raise ValueError("the matrix chat backend needs MATRIX_HOMESERVER_URL and its token secret")
         return MatrixChatSender(
             settings.matrix_homeserver_url,
             _secret(settings, backend),
@@ -87,8 +91,6 @@ def platform_sender(settings: Settings, backend: str) -> ChatSender:
     if backend == "webhook":
         from cronbell.adapters.chat.webhook import WebhookChatSender
 
-        if not settings.chat_webhook_url:
-            raise ValueError("the webhook chat backend needs CHAT_WEBHOOK_URL")
         signing = _secret(settings, backend) if secret_ref else None
         return WebhookChatSender(settings.chat_webhook_url, secret_provider=signing)
     raise ValueError(f"unknown chat backend {backend!r} (expected one of {', '.join(BACKENDS)})")

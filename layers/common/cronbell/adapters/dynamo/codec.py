@@ -16,12 +16,13 @@ Keys (partition `room_id`, sort `sk`):
 from __future__ import annotations
 
 from dataclasses import fields
-from datetime import datetime
+from datetime import date, datetime
 from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
 from cronbell.core import models
+from cronbell.core.cron import Interval
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import Pointer, RoomCount
@@ -33,7 +34,7 @@ SCHEDULE, RETIRED, POINTER, NAME, SLOT = "s#", "x#", "d#", "n#", "f#"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
-_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "inflight_attempts")
+_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count", "inflight_attempts")
 _LEDGER = ("inflight_slot", "inflight_attempts")  # written by the delivery ledger alone (slots.py)
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
@@ -104,7 +105,24 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
         "skips": sorted(t.skips),
         "moved": sorted(t.moved),
         "snoozes": [iso_utc(s) for s in t.snoozes],
+        "interval": _interval_fields(t.interval),
+        **ends_fields(t),
     }
+
+
+ENDS = ("until", "count", "skip_holidays")  # attributes of a recurrence's end and calendar, when it has them
+
+
+def ends_fields(t: Timing) -> dict[str, Any]:
+    """A recurrence's end and calendar, written only when it has them (older items have none)."""
+    ends: dict[str, Any] = {}
+    if t.until is not None:
+        ends["until"] = t.until.isoformat(timespec="seconds")
+    if t.count:
+        ends["count"] = t.count
+    if t.calendar:
+        ends["skip_holidays"] = t.calendar
+    return ends
 
 
 def schedule_item(schedule: Schedule) -> dict[str, Any]:
@@ -136,8 +154,27 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         skips=frozenset(skips),
         snoozes=tuple(parse_iso(s) for s in snoozes),
         moved=frozenset(moved),
+        interval=_interval_from(data.get("interval")),
+        until=parse_iso(data["until"]) if data.get("until") else None,
+        count=int(data.get("count", 0)),
+        calendar=data.get("skip_holidays", ""),
     )
     return Schedule(timing=timing, **{k: data[k] for k in _PLAIN if k in data})
+
+
+def _interval_fields(interval: Interval | None) -> dict[str, Any] | None:
+    if interval is None:
+        return None
+    anchor = interval.anchor.isoformat() if interval.anchor else ""
+    return {"every": interval.every, "unit": interval.unit, "anchor": anchor}
+
+
+def _interval_from(raw: dict[str, Any] | None) -> Interval | None:
+    """Every N weeks or days; absent (None) for every other recurrence and for items written before."""
+    if not raw:
+        return None
+    anchor = date.fromisoformat(raw["anchor"]) if raw.get("anchor") else None
+    return Interval(int(raw["every"]), str(raw["unit"]), anchor)
 
 
 def slot_prefix(owner: str) -> str:

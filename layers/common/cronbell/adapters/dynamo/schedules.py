@@ -174,8 +174,10 @@ class ScheduleTable(Table):
         names = {f"#f{i}": k for i, k in enumerate(fields)}
         values = {f":f{i}": v for i, v in enumerate(fields.values())}
         update = "SET " + ", ".join(f"#f{i} = :f{i}" for i in range(len(fields)))
+        cleared = {f"#e{i}": k for i, k in enumerate(k for k in codec.ENDS if k not in fields)}  # ends removed
+        names.update(cleared)
         update += " REMOVE " + ", ".join(
-            [*codec.LEGACY, *(["expires_at"] if new.status in models.LIVE_STATUSES else [])]
+            [*codec.LEGACY, *(["expires_at"] if new.status in models.LIVE_STATUSES else []), *cleared]
         )
         was_live = old.status in models.LIVE_STATUSES
         items: list[dict[str, Any]] = [

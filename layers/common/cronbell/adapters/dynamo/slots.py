@@ -26,7 +26,7 @@ from cronbell.core import models
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import Claim, Finish
-from cronbell.core.runs import Run
+from cronbell.core.runs import DELIVERED, Run
 
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 # a recorded run bumps the version, so a change read before it cannot write back a stale last run
@@ -182,6 +182,8 @@ class SlotLedger(ScheduleTable):
             ran = {"last_run": finish.run.to_dict(), "failure_streak": finish.streak}
             if finish.answer is not None:
                 ran["last_answer"] = finish.answer
+            if finish.run.outcome == DELIVERED and not finish.run.manual:  # what `count` counts
+                ran["delivered_count"] = schedule.delivered_count + 1
         if final_status:
             fired = {"last_fired_at": iso_utc(now), "fire_count": schedule.fire_count + 1, **ran}
             if final_status == models.FIRED:

@@ -50,6 +50,22 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.message_not_prompt": "this is a reminder: change its `message`, not `prompt`",
     "error.invalid_arguments.agent_call_only": "`{field}` applies to agent calls (cron_create) only",
     "error.invalid_arguments.timeout": "timeout_seconds can be at most {limit}",
+    "error.invalid_arguments.skip_holidays": (
+        "`skip_holidays` {code!r} is not a known holiday calendar: give an ISO 3166-1 country code with an "
+        "optional subdivision, such as {forms}"
+    ),
+    "error.invalid_arguments.ends_recurring_only": (
+        "`until`, `count` and `skip_holidays` apply to recurring schedules only (`cron`, `cron_expr`)"
+    ),
+    "error.invalid_arguments.until_before_first": (
+        "it would never fire before its end ({until}): give a later `until` (or fewer holidays)"
+    ),
+    "error.invalid_arguments.count_reached": (
+        "it has delivered {delivered} run(s) already: `count` must be more than that, or 0 for no limit"
+    ),
+    "error.invalid_state.ended_while_paused": (
+        "{id} reached its end (`until` or `count`) while it was paused: give it a new end with update_reminder first"
+    ),
     "error.too_long": "{problems}",
     "error.invalid_time": "Cannot read the time {text!r}. Accepted forms: {forms}.",
     "error.invalid_time.because": "Cannot read the time {text!r}: {reason}. Accepted forms: {forms}.",
@@ -65,8 +81,9 @@ TEXTS: dict[str, str] = {
         "(MIN HOUR DAY-OF-MONTH MONTH DAY-OF-WEEK, e.g. '0 9 * * 1-5'), a macro "
         "(@hourly @daily @weekly @monthly @yearly) or a phrase such as 'every day at 9', "
         "'every monday at 10', 'every weekday at 8', 'every 15 minutes', 'the last friday of every month at 17:00', "
-        "'the last day of every month at 9'; cron also takes L (last day of the month), 1#1 (first Monday) and "
-        "L5 (last Friday)."
+        "'the last day of every month at 9', 'every other monday at 10', "
+        "'every 2 weeks on tuesday and thursday at 9', 'every 3 days at 9', 'every other day at 8'; "
+        "cron also takes L (last day of the month), 1#1 (first Monday) and L5 (last Friday)."
     ),
     "error.never_fires": "The schedule {source!r} never fires: those days do not exist in those months.",
     "error.too_frequent": "The schedule {source!r} fires only {gap} min apart; the minimum interval is {minimum} min.",
@@ -157,8 +174,9 @@ TEXTS: dict[str, str] = {
     "rule.refused_with.recurring.cron": "`cron` is recurring; use `time` for a one-shot reminder",
     "rule.exactly_one.cron_expr.fire_at": "give exactly one of `cron_expr` (recurring) or `fire_at` (RFC3339, once)",
     "rule.refused_with.recurring.fire_at": "`fire_at` runs once; use `cron_expr` for a recurring job",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name": (
-        "give at least one field to change: message, prompt, time, cron, timezone, target_agent, channel, name"
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays": (
+        "give at least one field to change: message, prompt, time, cron, timezone, target_agent, channel, name, "
+        "until, count, skip_holidays"
     ),
     "rule.at_most_one.time.cron": "give `time` (once) or `cron` (recurring), not both",
     "rule.exactly_one.minutes.until": "give exactly one of `minutes` or `until`",
@@ -180,6 +198,12 @@ TEXTS: dict[str, str] = {
     "reason.twice": "it names a day or a time twice",
     "reason.position": "a weekday's place in a month (the first monday of june) is not read as a date",
     "reason.day_missing": "name the day of the month too",
+    "reason.day_or_hour": (
+        "{number} could be the day of the month or the hour; write 'on the {number}' for the day or 'at {number}' "
+        "for the hour"
+    ),
+    "reason.past": "it names a time in the past; a reminder needs a time ahead",
+    "reason.weekday_missing": "name the day of the week too (friday next week)",
     # the declared type of a Bedrock parameter, named in its refusal
     "type.integer": "integer",
     "type.number": "number",
@@ -199,6 +223,14 @@ TEXTS: dict[str, str] = {
     "cron.backwards": "range {range} in the {field} field goes backwards",
     "cron.field_count": "expected exactly five fields, got {count}",
     "cron.position_field": "{item!r} in the {field} field needs * in the other day field",
+    "cron.interval_weeks": "every N weeks needs weekdays and a time, e.g. 'every 2 weeks on monday and thursday at 9'",
+    "cron.interval_days": "every N days needs a time of day only, e.g. 'every 3 days at 9'",
+    "cron.interval_count": "N must be 1-{most}",
+    "cron.start_needs_interval": "a start date goes with every N weeks or every N days only",
+    "cron.bad_start": "{start!r} is not a start date (2000-2199)",
+    "cron.fifteen_days": (
+        "'cada 15 días' may mean every two weeks: say 'cada 2 semanas los lunes a las 9' or 'cada 14 días a las 9'"
+    ),
     "field.minute": "minute",
     "field.hour": "hour",
     "field.day_of_month": "day-of-month",
@@ -225,6 +257,11 @@ TEXTS: dict[str, str] = {
         "On {day} clocks in {zone} go back from {new} to {old}: {clocks} happen twice and each runs "
         "once, at the first occurrence ({offset})."
     ),
+    # --- ends and calendars ---
+    "ends.until": "until {date}",
+    "ends.count": "{count} times",
+    "ends.count_one": "once",
+    "ends.holidays": "skipping public holidays in {calendar}",
     # --- previews ---
     "now": "{weekday} {date} {clock} ({zone}, {offset})",
     "preview.and": " and ",
@@ -255,6 +292,9 @@ TEXTS: dict[str, str] = {
     "preview.every_day": "every day",
     "preview.last_day": "on the last day {where}",
     "preview.nth_weekday": "on the {nth} {weekday} {where}",
+    "preview.every_n_weeks": "every {n} weeks on {days} {time}",
+    "preview.every_n_days": "every {n} days {time}",
+    "preview.from_start": ", from {date}",
     # --- runs ---
     "run_failing": "⚠️ {name} failed ({reason}). Further failures will not be announced until it works again.",
     "run_recovered": "✅ {name} works again.",
@@ -281,7 +321,8 @@ LISTS: dict[str, tuple[str, ...]] = {
         "next monday at 10 / monday at 10 / friday / tuesday the 8th at 9",
         "december 1 at 9 / dec 1st 2026 at 9 / the 5th at 9 / 12/24 8pm (month/day)",
         "tomorrow morning / this afternoon / tonight at 8 / end of the day / the last day of the month at 9",
+        "friday next week / the first of next month / twenty to nine / quarter past 5 pm / 11-jan-2027",
         "in 3 days at 9 (a day without a time: 09:00; morning 09:00, afternoon 15:00, evening 19:00, "
-        "night 21:00, end of the day 18:00)",
+        "night 21:00, end of the day 18:00; an hour without am/pm is on the 24-hour clock)",
     ),
 }  # fmt: skip

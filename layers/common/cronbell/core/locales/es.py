@@ -49,6 +49,22 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.message_not_prompt": "es un recordatorio: cambia su `message`, no `prompt`",
     "error.invalid_arguments.agent_call_only": "`{field}` solo vale para llamadas al agente (cron_create)",
     "error.invalid_arguments.timeout": "timeout_seconds puede ser como mucho {limit}",
+    "error.invalid_arguments.skip_holidays": (
+        "`skip_holidays` {code!r} no es un calendario de festivos conocido: da un código de país ISO 3166-1 con "
+        "una subdivisión opcional, como {forms}"
+    ),
+    "error.invalid_arguments.ends_recurring_only": (
+        "`until`, `count` y `skip_holidays` solo se aplican a programaciones periódicas (`cron`, `cron_expr`)"
+    ),
+    "error.invalid_arguments.until_before_first": (
+        "nunca se dispararía antes de su fin ({until}): da un `until` posterior (o menos festivos)"
+    ),
+    "error.invalid_arguments.count_reached": (
+        "ya ha entregado {delivered} ejecución(es): `count` debe ser mayor, o 0 para no tener límite"
+    ),
+    "error.invalid_state.ended_while_paused": (
+        "{id} llegó a su fin (`until` o `count`) mientras estaba en pausa: dale un nuevo fin con update_reminder antes"
+    ),
     "error.too_long": "{problems}",
     "error.invalid_time": "No entiendo la hora {text!r}. Formas aceptadas: {forms}.",
     "error.invalid_time.because": "No entiendo la hora {text!r}: {reason}. Formas aceptadas: {forms}.",
@@ -64,7 +80,9 @@ TEXTS: dict[str, str] = {
         "(MIN HORA DÍA-DEL-MES MES DÍA-DE-LA-SEMANA, p. ej. '0 9 * * 1-5'), una macro "
         "(@hourly @daily @weekly @monthly @yearly) o una frase como 'todos los días a las 9', "
         "'todos los lunes a las 10', 'de lunes a viernes a las 8', 'cada 15 minutos', "
-        "'el primer lunes de cada mes a las 9', 'el último día de cada mes a las 20:00'; cron admite también "
+        "'el primer lunes de cada mes a las 9', 'el último día de cada mes a las 20:00', "
+        "'cada dos semanas el lunes a las 10', 'cada 2 semanas los martes y jueves a las 9', "
+        "'lunes por medio a las 10', 'cada 3 días a las 9', 'día por medio a las 8'; cron admite también "
         "L (último día del mes), 1#1 (primer lunes) y L5 (último viernes)."
     ),
     "error.never_fires": "La programación {source!r} nunca se ejecuta: esos días no existen en esos meses.",
@@ -167,9 +185,9 @@ TEXTS: dict[str, str] = {
         "da exactamente uno de `cron_expr` (periódico) o `fire_at` (RFC3339, una vez)"
     ),
     "rule.refused_with.recurring.fire_at": "`fire_at` se ejecuta una vez; usa `cron_expr` para una tarea periódica",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name": (
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays": (
         "da al menos un campo que cambiar: `message`, `prompt`, `time`, `cron`, `timezone`, `target_agent`, "
-        "`channel`, `name`"
+        "`channel`, `name`, `until`, `count`, `skip_holidays`"
     ),
     "rule.at_most_one.time.cron": "da `time` (una vez) o `cron` (periódico), no ambos",
     "rule.exactly_one.minutes.until": "da exactamente uno de `minutes` o `until`",
@@ -191,6 +209,12 @@ TEXTS: dict[str, str] = {
     "reason.twice": "nombra dos veces un día o una hora",
     "reason.position": "el puesto de un día en un mes (el primer lunes de junio) no se lee como una fecha",
     "reason.day_missing": "indica también el día del mes",
+    "reason.day_or_hour": (
+        "{number} puede ser el día del mes o la hora; escribe 'el día {number}' para el día o 'a las {number}' "
+        "para la hora"
+    ),
+    "reason.past": "nombra un momento pasado; un recordatorio necesita una hora futura",
+    "reason.weekday_missing": "indica también el día de la semana (el viernes de la semana que viene)",
     # el tipo declarado de un parámetro de Bedrock, nombrado en su rechazo
     "type.integer": "entero",
     "type.number": "número",
@@ -210,6 +234,16 @@ TEXTS: dict[str, str] = {
     "cron.backwards": "el rango {range} en el campo {field} va hacia atrás",
     "cron.field_count": "se esperaban exactamente cinco campos, hay {count}",
     "cron.position_field": "{item!r} en el campo {field} necesita * en el otro campo de día",
+    "cron.interval_weeks": (
+        "cada N semanas necesita días de la semana y una hora, p. ej. 'cada 2 semanas los lunes y jueves a las 9'"
+    ),
+    "cron.interval_days": "cada N días necesita solo una hora del día, p. ej. 'cada 3 días a las 9'",
+    "cron.interval_count": "N debe estar entre 1 y {most}",
+    "cron.start_needs_interval": "una fecha de inicio solo va con cada N semanas o cada N días",
+    "cron.bad_start": "{start!r} no es una fecha de inicio (2000-2199)",
+    "cron.fifteen_days": (
+        "¿cada 15 días exactos o cada dos semanas? di 'cada 2 semanas los lunes a las 9' o 'cada 14 días a las 9'"
+    ),
     "field.minute": "minuto",
     "field.hour": "hora",
     "field.day_of_month": "día del mes",
@@ -241,6 +275,11 @@ TEXTS: dict[str, str] = {
         "El {day} en {zone} los relojes se atrasan de {new} a {old}: las {clocks} ocurren dos veces y cada una "
         "se ejecuta una sola vez, en la primera ({offset})."
     ),
+    # --- fines y calendarios ---
+    "ends.until": "hasta el {date}",
+    "ends.count": "{count} veces",
+    "ends.count_one": "una vez",
+    "ends.holidays": "salvo festivos de {calendar}",
     # --- vistas previas ---
     "now": "{weekday} {date} {clock} ({zone}, {offset})",
     "preview.and": " y ",
@@ -271,6 +310,9 @@ TEXTS: dict[str, str] = {
     "preview.every_day": "todos los días",
     "preview.last_day": "el último día {where}",
     "preview.nth_weekday": "el {nth} {weekday} {where}",
+    "preview.every_n_weeks": "cada {n} semanas, los {days} {time}",
+    "preview.every_n_days": "cada {n} días {time}",
+    "preview.from_start": ", desde el {date}",
     # --- runs ---
     "run_failing": "⚠️ {name} ha fallado ({reason}). No se avisará de más fallos hasta que vuelva a funcionar.",
     "run_recovered": "✅ {name} vuelve a funcionar.",
@@ -296,7 +338,8 @@ LISTS: dict[str, tuple[str, ...]] = {
         "el lunes a las 10 / el próximo lunes a las 10 / el viernes / el martes 8 a las 9",
         "el 1 de diciembre a las 9 / el día 5 a las 9 / 24/12 a las 20:00 (día/mes)",
         "mañana por la mañana / esta tarde / esta noche a las 10 / al final del día / el último día del mes a las 9",
+        "el viernes de la semana que viene / el 1 del mes que viene / las nueve menos cuarto / 3 de marzo de 2027",
         "dentro de 3 días a las 9 (un día sin hora: 09:00; mañana 09:00, tarde 15:00, noche 21:00, "
-        "final del día 18:00)",
+        "final del día 18:00; una hora sin «de la tarde» o pm va en reloj de 24 horas)",
     ),
 }  # fmt: skip

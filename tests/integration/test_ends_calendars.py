@@ -1,0 +1,196 @@
+"""until, count and skip_holidays on a moto server: stored, shown, refused, applied at fire time, and
+the completion of a recurrence with its Scheduler entries gone."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from cronbell.core import errors
+from cronbell.core.fire_event import parse_fire_event
+from cronbell.usecases import fire as fire_uc
+from cronbell.usecases.reconcile import reconcile
+from tests.support.aws import Stack
+from tests.support.chat import RecordingChat
+from tests.support.envelopes import ROOM
+from tests.support.lambda_timing import at_slot
+from tests.support.tools import assert_consistent, call, ok
+
+# the stack starts on Monday 30 November 2026, 09:00 in Madrid
+
+
+def fire(stack: Stack, sid: str, slot: str, chat: RecordingChat) -> dict[str, Any]:
+    event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot}
+    at_slot(stack.clock, event)
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
+
+
+def item(stack: Stack, sid: str) -> dict[str, Any]:
+    """The schedule's live item or, once it is retired, its retired one."""
+    return min((i for i in stack.items() if i["sk"] in (f"s#{sid}", f"x#{sid}")), key=lambda i: str(i["sk"]))
+
+
+def room_live(stack: Stack) -> int:
+    return int(next(i for i in stack.items() if i["sk"] == "room")["live"])
+
+
+def test_ends_and_calendar_are_stored_shown_and_given_to_scheduler(stack: Stack) -> None:
+    created = call(
+        stack,
+        "create_reminder",
+        {"message": "stand-up", "cron": "0 10 * * *", "until": "2026-12-24", "count": 20, "skip_holidays": "es"},
+    )
+    result = ok(created)
+    sid = result["id"]
+    assert created["text"].startswith(f"Scheduled reminder {sid}: every day at 10:00, until 24 Dec 2026, 20 times,")
+    assert "skipping public holidays in ES" in created["text"]
+    assert (result["until"], result["count"], result["skip_holidays"]) == ("2026-12-24T23:59:59+01:00", 20, "ES")
+    assert result["delivered_count"] == 0
+    stored = item(stack, sid)
+    assert (stored["until"], stored["count"], stored["skip_holidays"]) == ("2026-12-24T23:59:59+01:00", 20, "ES")
+    # Scheduler stops on its own a minute after the end (its EndDate is exclusive)
+    assert stack.entries()[sid]["EndDate"] == datetime(2026, 12, 24, 23, 0, 59, tzinfo=UTC)
+    (listed,) = ok(call(stack, "list_reminders"))["schedules"]
+    assert (listed["until"], listed["count"], listed["skip_holidays"]) == ("2026-12-24T23:59:59+01:00", 20, "ES")
+    # 8 December is a public holiday in Spain: the previews leave it out
+    days = [f["local"][:10] for f in ok(call(stack, "list_reminders"))["schedules"][0]["next_fires"]]
+    assert days == ["2026-11-30", "2026-12-01", "2026-12-02"]
+    (job,) = ok(call(stack, "cron_list"))
+    assert (job["until"], job["count"], job["skip_holidays"]) == ("2026-12-24T23:59:59+01:00", 20, "ES")
+    spanish = call(stack, "create_reminder", {"message": "x", "cron": "0 8 * * 1", "count": 3}, locale="es")
+    assert "todos los lunes a las 08:00, 3 veces" in spanish["text"], spanish["text"]
+    assert_consistent(stack)
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "words"),
+    [
+        ({"time": "tomorrow at 9", "count": 3}, errors.INVALID_ARGUMENTS, "recurring schedules only"),
+        ({"time": "tomorrow at 9", "skip_holidays": "ES"}, errors.INVALID_ARGUMENTS, "recurring schedules only"),
+        ({"cron": "0 9 * * *", "until": "2026-11-01"}, errors.TIME_IN_PAST, "in the past"),
+        ({"cron": "0 9 * * 5", "until": "2026-12-02 18:00"}, errors.INVALID_ARGUMENTS, "never fire"),
+        ({"cron": "0 9 8 12 *", "until": "2026-12-20", "skip_holidays": "ES"}, errors.INVALID_ARGUMENTS, "never fire"),
+        ({"cron": "0 9 * * *", "skip_holidays": "Atlantis"}, errors.INVALID_ARGUMENTS, "ES-MD, US, US-CA, GB-SCT"),
+        ({"cron": "0 9 * * *", "skip_holidays": "ES-XX"}, errors.INVALID_ARGUMENTS, "ISO 3166-1"),
+        ({"cron": "0 9 * * *", "count": 0}, errors.INVALID_ARGUMENTS, "count"),
+        ({"cron": "0 9 * * *", "count": 1001}, errors.INVALID_ARGUMENTS, "count"),
+        ({"cron": "0 9 * * *", "until": "whenever"}, errors.INVALID_TIME, "Accepted forms"),
+    ],
+)
+def test_refusals_are_structured_and_change_nothing(stack: Stack, args: dict[str, Any], code: str, words: str) -> None:
+    answer = call(stack, "create_reminder", {"message": "x", **args})
+    assert answer["ok"] is False and answer["error"]["code"] == code, answer
+    assert words in answer["error"]["message"], answer["error"]["message"]
+    assert stack.items() == [] and stack.entries() == {}
+
+
+def test_cron_create_takes_the_same_ends(stack: Stack) -> None:
+    result = ok(call(stack, "cron_create", {"name": "digest", "prompt": "p", "cron_expr": "0 18 * * 1-5", "count": 2}))
+    assert result["count"] == 2 and len(result["next_fires"]) == 2
+    refused = call(stack, "cron_create", {"name": "d2", "prompt": "p", "fire_at": "tomorrow at 9", "count": 2})
+    assert refused["error"]["code"] == errors.INVALID_ARGUMENTS
+
+
+def test_count_completes_with_the_last_delivery(stack: Stack) -> None:
+    chat = RecordingChat()
+    sid = ok(call(stack, "create_reminder", {"message": "water the plants", "cron": "0 10 * * *", "count": 2}))["id"]
+    assert room_live(stack) == 1
+    assert fire(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"
+    assert item(stack, sid)["status"] == "active" and int(item(stack, sid)["delivered_count"]) == 1
+    assert fire(stack, sid, "2026-12-01T09:00:00Z", chat)["outcome"] == "delivered"
+    done = item(stack, sid)
+    assert done["status"] == "completed" and int(done["delivered_count"]) == 2
+    assert sid not in stack.entries() and room_live(stack) == 0
+    assert len(chat.sent) == 2
+    # a late copy of a Scheduler fire finds it completed: nothing more is posted
+    assert fire(stack, sid, "2026-12-02T09:00:00Z", chat)["outcome"] == "inactive"
+    assert len(chat.sent) == 2
+    assert ok(call(stack, "list_reminders"))["schedules"] == []
+    (shown,) = ok(call(stack, "list_reminders", {"include_inactive": True}))["schedules"]
+    assert shown["status"] == "completed" and shown["next_fire"] is None
+    assert_consistent(stack)
+
+
+def test_until_completes_on_its_day_and_a_fire_after_it_is_refused(stack: Stack) -> None:
+    chat = RecordingChat()
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "until": "2026-12-01"}))["id"]
+    assert fire(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"
+    assert item(stack, sid)["status"] == "active"
+    assert fire(stack, sid, "2026-12-01T09:00:00Z", chat)["outcome"] == "delivered"
+    assert item(stack, sid)["status"] == "completed" and stack.entries() == {}
+    # the same end reached by a fire past `until` (an entry written without EndDate fires on)
+    other = ok(call(stack, "create_reminder", {"message": "y", "cron": "0 11 * * *", "until": "2026-12-02"}))["id"]
+    assert fire(stack, other, "2026-12-03T10:00:00Z", chat)["outcome"] == "completed"
+    assert item(stack, other)["status"] == "completed" and stack.entries() == {}
+    assert len(chat.sent) == 2
+    assert_consistent(stack)
+
+
+def test_a_holiday_is_a_skipped_run_and_posts_nothing(stack: Stack) -> None:
+    chat = RecordingChat()
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "skip_holidays": "ES"}))["id"]
+    assert fire(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "delivered"
+    skipped = fire(stack, sid, "2026-12-08T09:00:00Z", chat)  # Immaculate Conception
+    assert skipped == {"schedule_id": sid, "slot": "2026-12-08T09:00:00Z", "outcome": "skipped", "reason": "holiday"}
+    assert len(chat.sent) == 1
+    runs = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
+    assert [(r["outcome"], r["reason"]) for r in runs] == [("skipped", "holiday"), ("delivered", None)]
+    assert runs[0]["scheduled_time"] == "2026-12-08T10:00:00+01:00"
+    # run_now is asked for by hand: a holiday does not stop it
+    assert item(stack, sid)["status"] == "active"
+
+
+def test_a_last_occurrence_on_a_holiday_completes_the_schedule(stack: Stack) -> None:
+    chat = RecordingChat()
+    args = {"message": "x", "cron": "0 10 * * *", "until": "2026-12-08", "skip_holidays": "ES"}
+    sid = ok(call(stack, "create_reminder", args))["id"]
+    assert fire(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "delivered"
+    assert item(stack, sid)["status"] == "completed"  # 8 December, its last day, is a holiday
+    assert stack.entries() == {}
+
+
+def test_update_sets_changes_and_clears_the_ends(stack: Stack) -> None:
+    chat = RecordingChat()
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *"}))["id"]
+    changed = call(stack, "update_reminder", {"id": sid, "count": 3, "until": "2026-12-31", "skip_holidays": "US-CA"})
+    assert ", until 31 Dec 2026, 3 times, skipping public holidays in US-CA" in changed["text"]
+    assert "EndDate" in stack.entries()[sid]
+    # a new cron keeps the ends
+    kept = ok(call(stack, "update_reminder", {"id": sid, "cron": "0 11 * * *"}))
+    assert (kept["count"], kept["skip_holidays"]) == (3, "US-CA")
+    assert fire(stack, sid, "2026-11-30T10:00:00Z", chat)["outcome"] == "delivered"
+    refused = call(stack, "update_reminder", {"id": sid, "count": 1})
+    assert refused["ok"] is False and refused["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert "delivered 1 run" in refused["error"]["message"]
+    cleared = ok(call(stack, "update_reminder", {"id": sid, "count": 0, "until": "never", "skip_holidays": "none"}))
+    assert (cleared["count"], cleared["until"], cleared["skip_holidays"]) == (None, None, None)
+    assert "EndDate" not in stack.entries()[sid]
+    assert {"until", "count", "skip_holidays"}.isdisjoint(item(stack, sid))
+    one_shot = ok(call(stack, "create_reminder", {"message": "y", "time": "tomorrow at 9"}))["id"]
+    wrong = call(stack, "update_reminder", {"id": one_shot, "count": 2})
+    assert wrong["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert_consistent(stack)
+
+
+def test_the_reconciler_completes_a_recurrence_past_its_end_instead_of_recreating_it(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "until": "2026-12-01"}))["id"]
+    stack.clock.current = datetime(2026, 12, 3, 12, 0, tzinfo=UTC)
+    stack.deps().scheduler.delete(sid)  # Scheduler is done with it
+    reconcile(stack.deps())
+    assert item(stack, sid)["status"] == "completed" and stack.entries() == {}
+    assert room_live(stack) == 0
+
+
+def test_a_schedule_that_reached_its_end_while_paused_is_not_resumed_as_it_was(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "until": "2026-12-02"}))["id"]
+    ok(call(stack, "pause_reminder", {"id": sid}))
+    stack.clock.current = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+    refused = call(stack, "resume_reminder", {"id": sid})
+    assert refused["ok"] is False and refused["error"]["code"] == errors.INVALID_STATE
+    assert "update_reminder" in refused["error"]["message"]
+    ok(call(stack, "update_reminder", {"id": sid, "until": "2026-12-10"}))
+    resumed = ok(call(stack, "resume_reminder", {"id": sid}))
+    assert resumed["status"] == "active" and resumed["next_fire"]["local"] == "2026-12-06T10:00:00+01:00"
+    assert_consistent(stack)
