@@ -283,10 +283,11 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     assert report["recreated"] == 1 and report["missed"] == 5 and report["notices"] == 5, str(report)
     # orphans: the one planted, and the fired one-shots' at() entries (moto, unlike Scheduler, keeps them)
     assert report["orphans_deleted"] == 2 + len(elsewhere), str(report)
-    # counters: the one planted, and ROOM's, left high by the old-style delete, whose dedupe pointer
-    # goes too, and whose item moves to its retired key
-    assert report["counters_repaired"] == 2 and report["pointers_removed"] == 1, str(report)
-    assert report["retired_moved"] == 1, str(report)
+    # counters: the one planted, and ROOM's, left high by its two deletes and the old-style one; their
+    # three dedupe pointers go too, and the name pointer of the deleted digest
+    assert report["counters_repaired"] == 2 and report["pointers_removed"] == 4, str(report)
+    # the old-style delete's item moves to its retired key; the two deletes' audit copies are finalized
+    assert report["retired_moved"] == 1 and report["deletes_finalized"] == 2, str(report)
 
 
 # --- the template, resolved with the run's ARNs -------------------------------------------------

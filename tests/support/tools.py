@@ -22,9 +22,10 @@ def ok(answer: dict[str, Any]) -> dict[str, Any]:
 
 
 def schedule_item(stack: Stack, schedule_id: str) -> dict[str, Any]:
-    """A schedule's item: live under `s#<id>`, or retired (deleted, fired, missed...) under `x#<id>`."""
-    (item,) = [i for i in stack.items() if i["sk"] in (f"s#{schedule_id}", f"x#{schedule_id}")]
-    return item
+    """A schedule's item: live under `s#<id>` (its audit copy under `x#<id>` beside it), or, once
+    retired (deleted, fired, missed...), its retired copy under `x#<id>`."""
+    items = {i["sk"][:2]: i for i in stack.items() if i["sk"] in (f"s#{schedule_id}", f"x#{schedule_id}")}
+    return items.get("s#") or items["x#"]
 
 
 def live_items(stack: Stack) -> list[dict[str, Any]]:

@@ -140,6 +140,8 @@ class TableScan:
     schedules: list[Schedule] = field(default_factory=list)
     counters: dict[str, int] = field(default_factory=dict)
     pointers: list[Pointer] = field(default_factory=list)
+    deleted: list[Schedule] = field(default_factory=list)  # audit copies still live, no live item: deleted
+    uncopied: list[Schedule] = field(default_factory=list)  # live schedules written before audit copies
 
 
 @dataclass(frozen=True)
@@ -211,6 +213,8 @@ class Scans(Protocol):
 
     def scan(self, now: datetime) -> TableScan: ...
     def move_retired(self, room_id: str, schedule_id: str) -> bool: ...
+    def finalize_deleted(self, schedule: Schedule, now: datetime) -> bool: ...
+    def copy_audit(self, schedule: Schedule) -> bool: ...
     def drop_pointer(self, pointer: Pointer) -> bool: ...
 
 

@@ -102,12 +102,12 @@ def _not_found(ref: str, found: Schedule | None) -> ToolError:
 
 
 def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
-    """Mark the item deleted first (it never posts again), then remove its Scheduler entries.
+    """Delete the live item first (it never posts again), then remove its Scheduler entries.
 
-    By id that is three AWS calls: a read, the transaction that retires what was read (and frees
-    its room place and pointers), and the Scheduler entry. An entry
-    that cannot be removed now fires nothing: the fire function sees the deleted item and removes
-    the entry then."""
+    By id that is two AWS calls: one conditional DeleteItem that answers with the schedule as it
+    was (its audit copy stays, read as deleted; its room place and pointers are freed lazily), and
+    the Scheduler entry. An entry that cannot be removed now fires nothing: the fire function finds
+    no live item and removes the entry then."""
     locale = ctx.locale or deps.settings.default_locale
     ref = args.id.strip()
     schedule = None

@@ -8,7 +8,10 @@
 - a room counter that disagrees with its live schedules is recounted (a delete leaves it high);
 - a dedupe pointer whose schedule is no longer live is removed (a delete leaves it behind);
 - a schedule retired under its live key (before retired schedules had keys of their own) moves
-  to its retired key, so the room's listing stops reading it.
+  to its retired key, so the room's listing stops reading it;
+- the audit copy of a schedule a user deleted (its live item removed alone, the copy still
+  saying live) is finalized: status `deleted`, with its retention TTL;
+- a live schedule written before audit copies existed gets its copy.
 Anything changed within the grace window is left alone (a create or update may be half done).
 Every action is idempotent or conditional, so two runs at once do no harm.
 """
@@ -46,6 +49,8 @@ class Report:
     counters_repaired: int = 0
     pointers_removed: int = 0
     retired_moved: int = 0
+    deletes_finalized: int = 0
+    audit_copied: int = 0
     errors: int = 0
 
     def to_dict(self) -> dict[str, int]:
@@ -110,6 +115,12 @@ def reconcile(deps: Deps) -> Report:
             report, deps.store.move_retired, schedule.room_id, schedule.id
         ):
             report.retired_moved += 1
+    for schedule in table.deleted:
+        if _guard(report, deps.store.finalize_deleted, schedule, now):
+            report.deletes_finalized += 1
+    for schedule in table.uncopied:
+        if _guard(report, deps.store.copy_audit, schedule):
+            report.audit_copied += 1
     log.info("reconciled", extra=report.to_dict())
     return report
 

@@ -2,9 +2,13 @@
 
 Keys (partition `room_id`, sort `sk`):
   s#<id>              a live schedule (active or paused): the room's listing reads these only
-  x#<id>              a retired schedule (deleted, fired, missed, ...), kept for audit until its
-                      retention TTL; it moves here in the transaction that retires it, so however
-                      many the room keeps, listing its live schedules never reads them
+  x#<id>              the schedule's audit copy: written with the live item by every transaction
+                      that creates it or changes its definition, and, once the schedule is retired
+                      (deleted, fired, missed, ...), its retired copy, kept until its retention TTL.
+                      A fire's retirement writes the final copy in its transaction; a user's delete
+                      removes the live item alone, so a copy that still says live with no live item
+                      beside it is a deleted schedule (read as such; the reconciler finalizes it).
+                      However many the room keeps, listing its live schedules never reads them
   room                the room's counter (`live`, guarded by MaxPerRoom) and its revision (`rev`)
   d#<dedupe key>      points at the live schedule with that action, time, zone and person
   n#<name key>        points at the live schedule with that name
@@ -15,7 +19,7 @@ Keys (partition `room_id`, sort `sk`):
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -129,6 +133,20 @@ def schedule_item(schedule: Schedule) -> dict[str, Any]:
     """The item of a schedule, under the key of a live one or, once retired, of a retired one."""
     sk = schedule_sk(schedule.id) if schedule.status in models.LIVE_STATUSES else retired_sk(schedule.id)
     return {"room_id": schedule.room_id, "sk": sk, "id": schedule.id, **schedule_fields(schedule)}
+
+
+def audit_item(schedule: Schedule) -> dict[str, Any]:
+    """The audit copy of a live schedule: its item under its retired key, with no TTL while live."""
+    return {**schedule_item(schedule), "sk": retired_sk(schedule.id)}
+
+
+def retired_from_item(item: dict[str, Any]) -> Schedule:
+    """The schedule an audit copy holds, when no live item stands beside it: one that still says
+    live was deleted by a user (its live item removed alone) and is read as deleted."""
+    schedule = schedule_from_item(item)
+    if schedule.status in models.LIVE_STATUSES:
+        schedule = replace(schedule, status=models.DELETED)
+    return schedule
 
 
 def schedule_from_item(item: dict[str, Any]) -> Schedule:

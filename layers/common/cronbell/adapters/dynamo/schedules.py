@@ -1,14 +1,16 @@
 """Schedules, the room's live count and its pointers (dedupe keys, names), written together.
 
-A live schedule lives under `s#<id>`. Retiring it (delete, fired, missed, ...) is one transaction
-that removes that item, puts the retired copy under `x#<id>`, counts one place less in the room
-and drops its pointers, so the room's listing reads live schedules only. Two things may still be
-found stale, and are mended lazily: a counter or a pointer left by items written before
-schedules retired this way (and a retired copy still under `s#`, which readers skip).
+A live schedule lives under `s#<id>`, and every transaction that creates it or changes its
+definition also writes its audit copy under `x#<id>` (codec). A fire's retirement (fired,
+missed, completed, ...) is one transaction that removes the live item, writes the final retired
+copy, counts one place less in the room and drops its pointers. A user's delete is one
+conditional DeleteItem of the live item: the audit copy it leaves still says live and is read as
+deleted (the reconciler finalizes it), and the room's place and pointers are freed lazily:
 - `live` is an upper bound, never below the true count, so the limit always holds. A create that
   finds the room full recounts it (a consistent query, stored only if `rev` has not moved).
 - a pointer naming a schedule no longer live is taken over by the next identical create, and
   the reconciler removes the rest.
+Either way the room's listing (one Query on `s#`) reads live schedules only.
 """
 
 from __future__ import annotations
@@ -116,24 +118,38 @@ class ScheduleTable(Table):
     # --- reads -----------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
         """The schedule, live or retired: one read for a live one, a second for a retired one."""
-        for sk in (schedule_sk(schedule_id), retired_sk(schedule_id)):
-            out = self._db.get_item(TableName=self._table, Key=key(room_id, sk), ConsistentRead=True)
-            if "Item" in out:
-                return codec.schedule_from_item(out["Item"])
-        return None
+        out = self._db.get_item(TableName=self._table, Key=key(room_id, schedule_sk(schedule_id)), ConsistentRead=True)
+        if "Item" in out:
+            return codec.schedule_from_item(out["Item"])
+        return self._retired(room_id, schedule_id)
+
+    def _retired(self, room_id: str, schedule_id: str) -> Schedule | None:
+        """The retired copy of a schedule with no live item (codec.retired_from_item)."""
+        out = self._db.get_item(TableName=self._table, Key=key(room_id, retired_sk(schedule_id)), ConsistentRead=True)
+        return codec.retired_from_item(out["Item"]) if "Item" in out else None
 
     def list_room(self, room_id: str, now: datetime, retired: bool = False) -> list[Schedule]:
         """The room's live schedules (one Query that reads no retired one) and, with `retired`,
-        those kept for audit and not yet expired by their retention TTL; oldest first."""
-        raw = []
-        for prefix in (codec.SCHEDULE, codec.RETIRED) if retired else (codec.SCHEDULE,):
-            raw += self._query_all(
-                KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
-                ExpressionAttributeValues=dump({":r": room_id, ":p": prefix}),
-            )
+        those kept for audit and not yet expired by their retention TTL; oldest first. The audit
+        copies are read first: a schedule created meanwhile then shows once, as live, and a copy
+        whose live item is gone is a deleted schedule's."""
+        copies = self._query_prefix(room_id, codec.RETIRED) if retired else []
+        raw = self._query_prefix(room_id, codec.SCHEDULE)
+        live = {item["id"]["S"] for item in raw}
         items = [codec.schedule_from_item(item) for item in raw if not codec.is_expired(item, now)]
+        items += [
+            codec.retired_from_item(item)
+            for item in copies
+            if item["id"]["S"] not in live and not codec.is_expired(item, now)
+        ]
         items.sort(key=lambda s: s.created_at)
         return items
+
+    def _query_prefix(self, room_id: str, prefix: str) -> list[dict[str, Any]]:
+        return self._query_all(
+            KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
+            ExpressionAttributeValues=dump({":r": room_id, ":p": prefix}),
+        )
 
     def room_count(self, room_id: str) -> RoomCount | None:
         out = self._db.get_item(TableName=self._table, Key=key(room_id, ROOM_SK), ConsistentRead=True)
@@ -141,7 +157,8 @@ class ScheduleTable(Table):
 
     # --- writes ----------------------------------------------------------------------------
     def insert(self, schedule: Schedule, max_per_room: int) -> None:
-        """Write a new live schedule, its dedupe pointer and the room count in one transaction.
+        """Write a new live schedule, its audit copy, its dedupe pointer and the room count in one
+        transaction.
 
         Raises LimitReached, Duplicate, Conflict or BackendError."""
         put = {
@@ -158,14 +175,20 @@ class ScheduleTable(Table):
             lambda stale: [
                 self._take_place(room, max_per_room),
                 put,
+                self._audit(schedule),
                 *(self._claim(sk, schedule, stale) for sk in codec.pointer_sks(schedule)),
             ],
         )
 
+    def _audit(self, schedule: Schedule) -> dict[str, Any]:
+        """Write a live schedule's audit copy: what a user's delete leaves (module docstring)."""
+        return {"Put": {"TableName": self._table, "Item": dump(codec.audit_item(schedule))}}
+
     def replace(self, old: Schedule, new: Schedule, max_per_room: int, now: datetime) -> None:
         """Write `new` over `old` if nobody changed it meanwhile (same version) and no delivery
-        holds it, moving the dedupe pointer and, when a retired schedule comes back to life (a
-        snoozed one-shot), taking a place under the room limit, all in one transaction.
+        holds it, with its audit copy, moving the dedupe pointer and, when a retired schedule comes
+        back to life (a snoozed one-shot), taking a place under the room limit, all in one
+        transaction.
 
         Raises Busy, Conflict, Duplicate(existing id) or LimitReached."""
         room = new.room_id
@@ -191,7 +214,8 @@ class ScheduleTable(Table):
                     "ExpressionAttributeValues": dump({**values, ":v0": old.version, ":t": iso_utc(now)}),
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                 }
-            }
+            },
+            self._audit(new),
         ]
         if not was_live:
             items = self._revive(old, new)
@@ -206,14 +230,15 @@ class ScheduleTable(Table):
         )
 
     def _revive(self, old: Schedule, new: Schedule) -> list[dict[str, Any]]:
-        """A retired schedule coming back to life moves from its retired key to a live one (a
-        copy retired before the move, still under the live key, is overwritten in place)."""
+        """A retired schedule coming back to life is written under its live key, and its retired
+        copy becomes its audit copy (a copy retired before retired keys, still under the live key,
+        is overwritten in place)."""
         unchanged = "attribute_not_exists(sk) OR version = :v"
         return [
             {
-                "Delete": {
+                "Put": {
                     "TableName": self._table,
-                    "Key": key(new.room_id, retired_sk(new.id)),
+                    "Item": dump(codec.audit_item(new)),
                     "ConditionExpression": unchanged,
                     "ExpressionAttributeValues": dump({":v": old.version}),
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
@@ -291,21 +316,35 @@ class ScheduleTable(Table):
         )
 
     def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule:
-        """Retire a live schedule as deleted and return it as it was: a consistent read, then one
-        transaction conditioned on the version read (module docstring). Read again when a change
-        landed in between.
+        """Delete a live, idle schedule and return it as it was: one conditional DeleteItem of its
+        live item. Its audit copy stays and is read as deleted; its room place and pointers are
+        freed lazily (module docstring).
 
         Raises Busy while a delivery holds it, Gone when it is not live (or does not exist)."""
-        for _ in range(_WRITE_ATTEMPTS):
-            current = self.get(room_id, schedule_id)
-            if current is None or current.status not in models.LIVE_STATUSES:
-                raise Gone(current)
-            try:
-                self._finish(current, models.DELETED, now, require_idle=True, same_version=True)
-            except Conflict:
-                continue
-            return current
-        raise Conflict(schedule_id)
+        try:
+            out = self._db.delete_item(
+                TableName=self._table,
+                Key=key(room_id, schedule_sk(schedule_id)),
+                ConditionExpression=f"#s IN (:active, :paused) AND {IDLE}",
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues=dump(
+                    {":active": models.ACTIVE, ":paused": models.PAUSED, ":t": iso_utc(now)}
+                ),
+                ReturnValues="ALL_OLD",
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except AwsError as err:
+            if err.code == "TransactionConflictException":
+                raise Busy(schedule_id) from err  # a fire's transaction is writing the item right now
+            if err.code != CONDITION_FAILED:
+                raise
+            old = err.response.get("Item")
+            if old is None:  # no live item: only a retired copy can say what it was
+                raise Gone(self._retired(room_id, schedule_id)) from err
+            if load(old).get("status") in models.LIVE_STATUSES:
+                raise Busy(schedule_id) from err  # live, so held by a delivery
+            raise Gone(codec.schedule_from_item(old)) from err
+        return codec.schedule_from_item(out["Attributes"])
 
     def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "", run: SlotRun = None) -> None:
         """Move a live schedule to a final status (missed), atomically freeing its room place and
@@ -345,12 +384,11 @@ class ScheduleTable(Table):
         extra_set: dict[str, Any] | None = None,
         extra_items: list[dict[str, Any]] | None = None,
         require_idle: bool = False,
-        same_version: bool = False,
     ) -> None:
         """Retire `schedule` (as read, plus `extra_set`) in one transaction: its live item goes,
         the retired copy takes its place under its retired key, the room counts one less and its
-        pointers are dropped. The live item must still be live (and idle, and at the version read,
-        when asked). Raises Busy while a delivery holds it, Conflict otherwise."""
+        pointers are dropped. The live item must still be live (and idle, when asked). Raises Busy
+        while a delivery holds it, Conflict otherwise."""
         sets: dict[str, Any] = {
             "status": status,
             "expires_at": epoch(now + self._retention),
@@ -366,9 +404,6 @@ class ScheduleTable(Table):
         if require_idle:
             condition += f" AND {IDLE}"
             values[":t"] = iso_utc(now)
-        if same_version:
-            condition += " AND version = :v"
-            values[":v"] = schedule.version
         room = schedule.room_id
         items = [
             *(extra_items or []),
