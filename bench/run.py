@@ -35,7 +35,7 @@ CALL_TARGETS = {  # AWS calls (chat posts and agent invocations apart)
     "create one-shot": 2,
     "create recurring": 2,
     "list": 1,
-    "delete": 3,  # a read, the transaction that retires what was read, the Scheduler entry
+    "delete": 2,  # one conditional DeleteItem (answering with the schedule as it was), the Scheduler entry
     "fire one-shot": 3,
     "fire recurring": 3,
     "fire agent_call": 3,
