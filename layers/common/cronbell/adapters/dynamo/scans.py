@@ -129,54 +129,42 @@ class TableScans(Table):
         if raw is None or raw.get("status", {}).get("S") in models.LIVE_STATUSES:
             return False
         unchanged = {":s": raw["status"], ":v": raw.get("version", {"N": "0"})}
-        try:
-            self._transact(
-                [
-                    {
-                        "Delete": {
-                            "TableName": self._table,
-                            "Key": key(room_id, codec.schedule_sk(schedule_id)),
-                            "ConditionExpression": "#s = :s AND (attribute_not_exists(version) OR version = :v)",
-                            "ExpressionAttributeNames": {"#s": "status"},
-                            "ExpressionAttributeValues": unchanged,
-                        }
-                    },
-                    {"Put": {"TableName": self._table, "Item": {**raw, "sk": {"S": codec.retired_sk(schedule_id)}}}},
-                ]
-            )
-        except AwsError as err:
-            if err.code == CANCELLED:
-                return False
-            raise
-        return True
+        return self._try(
+            [
+                {
+                    "Delete": {
+                        "TableName": self._table,
+                        "Key": key(room_id, codec.schedule_sk(schedule_id)),
+                        "ConditionExpression": "#s = :s AND (attribute_not_exists(version) OR version = :v)",
+                        "ExpressionAttributeNames": {"#s": "status"},
+                        "ExpressionAttributeValues": unchanged,
+                    }
+                },
+                {"Put": {"TableName": self._table, "Item": {**raw, "sk": {"S": codec.retired_sk(schedule_id)}}}},
+            ]
+        )
 
     def drop_pointer(self, pointer: Pointer) -> bool:
         """Remove a dedupe pointer whose schedule is no longer live, checked in the same
         transaction; False when it is live again or the pointer moved on."""
-        try:
-            self._transact(
-                [
-                    {
-                        "ConditionCheck": {
-                            "TableName": self._table,
-                            "Key": key(pointer.room_id, codec.schedule_sk(pointer.schedule_id)),
-                            "ConditionExpression": "attribute_not_exists(sk) OR NOT (#s IN (:active, :paused))",
-                            "ExpressionAttributeNames": {"#s": "status"},
-                            "ExpressionAttributeValues": dump({":active": models.ACTIVE, ":paused": models.PAUSED}),
-                        }
-                    },
-                    {
-                        "Delete": {
-                            "TableName": self._table,
-                            "Key": key(pointer.room_id, codec.pointer_sk(pointer)),
-                            "ConditionExpression": "schedule_id = :id",
-                            "ExpressionAttributeValues": dump({":id": pointer.schedule_id}),
-                        }
-                    },
-                ]
-            )
-        except AwsError as err:
-            if err.code == CANCELLED:
-                return False
-            raise
-        return True
+        return self._try(
+            [
+                {
+                    "ConditionCheck": {
+                        "TableName": self._table,
+                        "Key": key(pointer.room_id, codec.schedule_sk(pointer.schedule_id)),
+                        "ConditionExpression": "attribute_not_exists(sk) OR NOT (#s IN (:active, :paused))",
+                        "ExpressionAttributeNames": {"#s": "status"},
+                        "ExpressionAttributeValues": dump({":active": models.ACTIVE, ":paused": models.PAUSED}),
+                    }
+                },
+                {
+                    "Delete": {
+                        "TableName": self._table,
+                        "Key": key(pointer.room_id, codec.pointer_sk(pointer)),
+                        "ConditionExpression": "schedule_id = :id",
+                        "ExpressionAttributeValues": dump({":id": pointer.schedule_id}),
+                    }
+                },
+            ]
+        )
