@@ -132,3 +132,14 @@ def test_an_every_other_week_schedule_keeps_its_interval_and_anchor() -> None:
     back = codec.schedule_from_item(codec.dump(item))
     assert back == original and back.timing.text == "every 2 weeks on Mon at 10:00 from 2026-11-30"
     assert codec.schedule_item(schedule(Timing.every(CronSpec("0 10 * * 1", "0 10 * * 1"), MADRID)))["interval"] is None
+
+
+def test_an_audit_copy_is_the_live_item_under_the_retired_key_and_reads_as_deleted_alone() -> None:
+    live = schedule(Timing.every(CronSpec("0 9 * * *", "0 9 * * *"), MADRID))
+    copy = codec.audit_item(live)
+    assert copy["sk"] == f"x#{live.id}" and {**copy, "sk": f"s#{live.id}"} == codec.schedule_item(live)
+    assert "expires_at" not in copy
+    alone = codec.retired_from_item(codec.dump(copy))
+    assert alone.status == models.DELETED and alone.timing == live.timing
+    fired = codec.dump({**codec.schedule_item(live), "status": models.FIRED})
+    assert codec.retired_from_item(fired).status == models.FIRED  # a final copy says what it became
