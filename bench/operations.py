@@ -47,6 +47,7 @@ OPERATIONS = (
 )
 HISTORY_RUNS = 1000  # runs planted in the listed room, to show the listing does not read them
 LIST_SIZE = 10  # schedules in the listed room
+RETIRED_KEPT = 200  # schedules retired in the listed room (deleted; every fifth a fired one-shot)
 
 
 def action_name(key: str) -> str:
@@ -322,7 +323,7 @@ class Bench:
 
     def list_reads(self) -> dict[str, int]:
         """Items the listing's Query reads (ScannedCount) before and after the room gains a long
-        history: HISTORY_RUNS runs of one of its schedules."""
+        history: HISTORY_RUNS runs of one of its schedules and RETIRED_KEPT schedules kept for audit."""
         from cronbell.adapters import aws
         from tests.support.runs import plant_runs
 
@@ -336,13 +337,24 @@ class Bench:
         self.tool("list_reminders", {}, self.list_room)
         before = scanned[-1]
         plant_runs(self.stack.ddb, self.stack.settings.table_name, self.list_room, self.listed[0].id, HISTORY_RUNS)
+        for n in range(RETIRED_KEPT):
+            kept = self.make("one-shot", self.list_room, LIST_SIZE + n)
+            _check(
+                "retire", self.tool("delete_reminder", {"id": kept.id}, self.list_room) if n % 5 else self.fire(kept)
+            )
         self.tool("list_reminders", {}, self.list_room)
         client.meta.events.unregister("after-call.dynamodb.Query", note)
-        return {"schedules": LIST_SIZE, "runs": HISTORY_RUNS, "read_before": before, "read_after": scanned[-1]}
+        return {
+            "schedules": LIST_SIZE,
+            "runs": HISTORY_RUNS,
+            "retired": RETIRED_KEPT,
+            "read_before": before,
+            "read_after": scanned[-1],
+        }
 
 
 def _check(op: str, answer: dict[str, Any]) -> None:
-    if op.startswith("fire"):
+    if op.startswith("fire") or "outcome" in answer:
         if answer.get("outcome") != "delivered":
             raise RuntimeError(f"{op}: {answer}")
     elif not answer.get("ok"):

@@ -246,7 +246,18 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     assert fire({**daily_analysis_input(), "room_id": FLAKY_ROOM}) == "invalid_input"  # pinned to its room
     ok(tool("cron_delete", {"id": digest}))
 
-    # drift for the reconciler: a lost entry, a lost one-shot, an orphan, a stale counter
+    # drift for the reconciler: a lost entry, a lost one-shot, an orphan, a stale counter, and a
+    # schedule deleted the way deletes worked before retired schedules had keys of their own (its
+    # item alone marked deleted: the counter high, its pointer left, the item under its live key)
+    legacy = ok(tool("create_reminder", {"message": "Legacy", "cron": "0 7 * * *"}))["id"]
+    stack.ddb.update_item(
+        TableName=TABLE,
+        Key={"room_id": {"S": ROOM}, "sk": {"S": f"s#{legacy}"}},
+        UpdateExpression="SET #s = :d",
+        ExpressionAttributeNames={"#s": "status"},
+        ExpressionAttributeValues={":d": {"S": "deleted"}},
+    )
+    stack.scheduler.delete_schedule(Name=legacy, GroupName=GROUP)
     daily = ok(tool("create_reminder", {"message": "Stretch", "cron": "30 9 * * *"}))["id"]
     lost = ok(tool("create_reminder", {"message": "Lost", "time": "2026-11-30 11:30"}))["id"]
     lost_elsewhere = on_each_platform("Lost", "2026-11-30 11:30")  # their notices need each platform's token
@@ -272,9 +283,11 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     assert report["recreated"] == 1 and report["missed"] == 5 and report["notices"] == 5, str(report)
     # orphans: the one planted, and the fired one-shots' at() entries (moto, unlike Scheduler, keeps them)
     assert report["orphans_deleted"] == 2 + len(elsewhere), str(report)
-    # counters: the one planted, and ROOM's, left high by its two deletes; their two dedupe pointers go
-    # too, and the name pointer of the deleted digest
-    assert report["counters_repaired"] == 2 and report["pointers_removed"] == 3, str(report)
+    # counters: the one planted, and ROOM's, left high by its two deletes and the old-style one; their
+    # three dedupe pointers go too, and the name pointer of the deleted digest
+    assert report["counters_repaired"] == 2 and report["pointers_removed"] == 4, str(report)
+    # the old-style delete's item moves to its retired key; the two deletes' audit copies are finalized
+    assert report["retired_moved"] == 1 and report["deletes_finalized"] == 2, str(report)
 
 
 # --- the template, resolved with the run's ARNs -------------------------------------------------

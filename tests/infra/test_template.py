@@ -384,6 +384,16 @@ def test_fire_function_async_retries_end_in_its_dead_letter_queue(template: dict
     assert references(on_failure["Destination"]) == {"FireDeadLetterQueue"}
 
 
+def test_the_fire_function_knows_which_attempt_is_lambdas_last(template: dict[str, Any]) -> None:
+    """A chat outage on the last attempt is recorded as a failed run: the function's count of
+    retries must be the one Lambda uses (set FIRE_RETRIES in the environment if it differs)."""
+    from cronbell.settings import Settings
+
+    retries = _props(template, "FireFunction")["EventInvokeConfig"]["MaximumRetryAttempts"]
+    environment = _props(template, "FireFunction").get("Environment", {}).get("Variables", {})
+    assert int(environment.get("FIRE_RETRIES", Settings.fire_retries)) == retries
+
+
 def test_layer_builds_for_arm64(template: dict[str, Any]) -> None:
     layer = _resource(template, "CommonLayer")
     assert layer["Properties"]["ContentUri"] == "layers/common/"

@@ -6,6 +6,7 @@ import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from cfnlint.decode import decode
@@ -19,7 +20,7 @@ from tests.support.aws import ROOT, Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
 from tests.support.lambda_timing import at_slot
-from tests.support.tools import ok
+from tests.support.tools import ok, schedule_item
 
 
 @dataclass
@@ -159,6 +160,38 @@ def test_static_schedule_from_the_template_fires_once(stack: Stack) -> None:
     assert len(chat.sent) == 1
 
 
+def test_a_static_run_that_starts_too_late_is_missed_like_any_recurring_one(stack: Stack) -> None:
+    agents, chat = FakeAgents(), RecordingChat()
+    event = static_input(ROOM)  # due 2026-11-30T17:00:00Z; MaxLatenessMinutes is 60
+    stack.clock.current = datetime(2026, 11, 30, 18, 1, tzinfo=UTC)  # e.g. after Scheduler's retries
+    assert run(stack, agents, chat, event) == {
+        "schedule_id": "static-daily-analysis",
+        "slot": "2026-11-30T17:00:00Z",
+        "outcome": "missed",
+        "reason": "too_late",
+    }
+    assert agents.calls == [] and chat.sent == []
+    assert run(stack, agents, chat, event)["outcome"] == "duplicate"  # a later copy: still one run
+    (missed,) = stack.deps().store.runs(ROOM, "static-daily-analysis", 5)
+    assert (missed.outcome, missed.reason, missed.late_seconds) == ("missed", "too_late", 3660)
+    # within the lateness, the next day's run is delivered
+    stack.clock.current = datetime(2026, 12, 1, 17, 59, tzinfo=UTC)
+    next_day = {**event, "scheduled_time": "2026-12-01T17:00:00Z"}
+    assert run(stack, agents, chat, next_day)["outcome"] == "delivered" and len(chat.sent) == 1
+
+
+def test_a_failing_static_schedule_tells_every_failure_and_is_never_paused(stack: Stack) -> None:
+    """A template schedule has no item to keep a failure streak on: each failed run is its own notice."""
+    agents, chat = FakeAgents(error=AgentTimeout("the agent did not answer")), RecordingChat()
+    for day in range(1, 8):  # more failures in a row than AutoPauseAfter (5)
+        event = {**static_input(ROOM), "scheduled_time": f"2026-12-0{day}T17:00:00Z"}
+        out = run(stack, agents, chat, event)
+        assert out["outcome"] == "failed" and out["reason"] == "agent_timeout" and not out["paused"]
+    assert len(chat.sent) == 7 and all("failed" in message.text for message, _ in chat.sent)
+    runs = stack.deps().store.runs(ROOM, "static-daily-analysis", 10)
+    assert [(r.outcome, r.reason) for r in runs] == [("failed", "agent_timeout")] * 7
+
+
 def test_static_input_naming_an_undeclared_schedule_is_refused(stack: Stack) -> None:
     agents, chat = FakeAgents(), RecordingChat()
     event = {**static_input(ROOM), "static": "not-in-the-template"}
@@ -171,5 +204,5 @@ def test_a_failure_notice_the_room_refuses_still_ends_as_one_failed_run(stack: S
     chat = RecordingChat(fail_with=PermanentChatError("M_FORBIDDEN (403)", room_gone=True))
     out = run(stack, FakeAgents(error=AgentError("the agent failed")), chat, slot_event(sid))
     assert out["outcome"] == "failed" and out["reason"] == "agent_error"
-    (schedule,) = [i for i in stack.items() if i["sk"] == f"s#{sid}"]
+    schedule = schedule_item(stack, sid)
     assert schedule["failure_streak"] == 1 and schedule["last_run"]["outcome"] == "failed"

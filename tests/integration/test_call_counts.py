@@ -20,9 +20,10 @@ import pytest
 from cronbell import wiring
 from cronbell.adapters import aws
 from cronbell.core.ports import AgentTimeout
+from cronbell.usecases.fire import RetryLater
 from tests.support import runs
 from tests.support.aws import ROOT, Stack
-from tests.support.chat import RecordingChat
+from tests.support.chat import RecordingChat, TransientChatError
 from tests.support.envelopes import ROOM, envelope
 from tests.support.handlers import LambdaContext, configure_env, invoke
 
@@ -105,23 +106,30 @@ def test_list_is_one_query(calls: Counter[str]) -> None:
     assert len(answer["result"]["schedules"]) == 3
 
 
-def test_delete_is_one_conditional_write_and_removes_its_entry(calls: Counter[str]) -> None:
+def test_delete_is_one_delete_item_and_the_scheduler_entry(stack: Stack, calls: Counter[str]) -> None:
     sid = tool("create_reminder", message="gone", time="in 30 minutes")["result"]["id"]
     deleted, answer = measured(calls, lambda: tool("delete_reminder", id=sid))
-    assert deleted == {"UpdateItem": 1, "DeleteSchedule": 1}
-    assert answer["text"].startswith(f"Deleted {sid} (at 2026-11-30 09:30")  # the write returned the schedule
+    assert deleted == {"DeleteItem": 1, "DeleteSchedule": 1}
+    assert answer["text"].startswith(f"Deleted {sid} (at 2026-11-30 09:30")  # the schedule as it was
+    # the live item is gone; the audit copy the create wrote stays, under a key the listing never reads
+    (kept,) = [item for item in stack.items() if item.get("id") == sid]
+    assert kept["sk"] == f"x#{sid}" and kept["status"] == "active" and "expires_at" not in kept
+    # and is read as deleted: a second delete is told so, in two reads and nothing else
+    again, refused = measured(calls, lambda: invoke("tools", envelope("delete_reminder", {"id": sid})))
+    assert again == {"DeleteItem": 1, "GetItem": 1}
+    assert refused["error"]["code"] == "not_found" and "(it is deleted)" in refused["error"]["message"]
 
 
-def test_the_lazy_parts_of_a_delete_cost_only_the_create_that_needs_them(calls: Counter[str]) -> None:
+def test_a_delete_frees_the_room_place_and_the_pointers_lazily(stack: Stack, calls: Counter[str]) -> None:
     sid = tool("create_reminder", message="again", time="in 30 minutes")["result"]["id"]
     tool("delete_reminder", id=sid)
-    # the same reminder again: its dedupe pointer still names the deleted one, so it is read and taken over
+    assert [i["schedule_id"] for i in stack.items() if i["sk"].startswith("d#")] == [sid]
+    assert next(i for i in stack.items() if i["sk"] == "room")["live"] == 1  # an upper bound
+    # the same reminder again reads the stale pointer's schedule (no live item, its audit copy) and
+    # takes the pointer over in its transaction's second attempt
     again, answer = measured(calls, lambda: tool("create_reminder", message="again", time="in 30 minutes"))
-    assert answer["result"]["duplicate"] is False
-    assert again == {"CreateSchedule": 1, "TransactWriteItems": 2, "GetItem": 1}
-    # a new reminder after that costs what any create does
-    fresh, _ = measured(calls, lambda: tool("create_reminder", message="fresh", time="in 40 minutes"))
-    assert fresh == {"CreateSchedule": 1, "TransactWriteItems": 1}
+    assert answer["result"]["duplicate"] is False and answer["result"]["id"] != sid
+    assert again == {"CreateSchedule": 1, "TransactWriteItems": 2, "GetItem": 2}
 
 
 @pytest.mark.parametrize(
@@ -261,8 +269,54 @@ def test_history_is_one_query_over_that_schedule_only(stack: Stack, calls: Count
     plant_runs(stack, sid, 30)
     plant_runs(stack, other, 30)
     read, answer = measured(calls, lambda: tool("reminder_history", id=sid, limit=7))
-    assert read == {"GetItem": 1, "Query": 1}
+    assert read == {"Query": 1}  # the room's partition, that schedule's runs: nothing else to look up
     assert scanned[-1] == 7 and len(answer["result"]["runs"]) == 7
+    # with no runs yet, the schedule is looked up to tell an empty history from an unknown id
+    fresh = tool("create_reminder", message="fresh", cron="0 11 * * *")["result"]["id"]
+    read, answer = measured(calls, lambda: tool("reminder_history", id=fresh))
+    assert read == {"Query": 1, "GetItem": 1} and answer["result"] == {"id": fresh, "runs": []}
+    unknown = invoke("tools", envelope("reminder_history", {"id": "zzzzzzzzzz"}))
+    assert unknown["ok"] is False and unknown["error"]["code"] == "not_found"
+
+
+def retire_in_room(count: int) -> None:
+    """`count` schedules of the room retired the ways a room retires them: most deleted, every
+    fifth a one-shot fired (delivered at its time)."""
+    for n in range(count):
+        created = tool("create_reminder", message=f"kept {n}", time="in 30 minutes")["result"]
+        if n % 5:
+            tool("delete_reminder", id=created["id"])
+        else:
+            assert fire(created["id"], created["next_fire"]["utc"])["outcome"] == "delivered"
+
+
+def test_list_reads_no_retired_schedule_and_no_run(
+    stack: Stack, calls: Counter[str], scanned: list[int], chat: RecordingChat
+) -> None:
+    live = [tool("create_reminder", message=f"daily {n}", cron=f"0 {9 + n} * * *")["result"]["id"] for n in range(3)]
+    listed, _ = measured(calls, lambda: tool("list_reminders"))
+    alone = scanned[-1]
+    retire_in_room(200)
+    plant_runs(stack, live[0], 1000)
+    again, answer = measured(calls, lambda: tool("list_reminders"))
+    assert listed == again == {"Query": 1}
+    assert scanned[-1] == alone == 3  # neither the 200 retired schedules nor the 1,000 runs are read
+    assert sorted(s["id"] for s in answer["result"]["schedules"]) == sorted(live)
+    # asked for, the retired ones are one more Query over their own keys
+    everything, answer = measured(calls, lambda: tool("list_reminders", include_inactive=True))
+    # (the audit copies of the 3 live schedules are read too, and left out: none is listed twice)
+    assert everything == {"Query": 2} and scanned[-2:] == [203, 3]
+    statuses = Counter(s["status"] for s in answer["result"]["schedules"])
+    assert statuses == {"active": 3, "deleted": 160, "fired": 40}
+
+
+def test_history_of_a_deleted_schedule_is_one_query_too(stack: Stack, calls: Counter[str], scanned: list[int]) -> None:
+    sid = tool("create_reminder", message="daily", cron="0 9 * * *")["result"]["id"]
+    plant_runs(stack, sid, 12)
+    tool("delete_reminder", id=sid)
+    read, answer = measured(calls, lambda: tool("reminder_history", id=sid, limit=5))
+    assert read == {"Query": 1}  # its runs outlive it for the retention period
+    assert scanned[-1] == 5 and len(answer["result"]["runs"]) == 5 and answer["result"]["id"] == sid
 
 
 def test_fire_with_a_bus_adds_only_one_put_events(
@@ -298,6 +352,19 @@ def test_a_failed_agent_call_with_its_notice_stays_within_the_budget(
     assert result["outcome"] == "failed" and result["reason"] == "agent_timeout"
     assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # notice, streak and run in one transaction
     assert len(chat.sent) == 1
+
+
+def test_a_chat_outage_on_the_last_attempt_stays_within_the_budget(calls: Counter[str], chat: RecordingChat) -> None:
+    sid = tool("create_reminder", message="stand up", cron="0 9 * * 1")["result"]["id"]
+    for _ in range(2):  # Lambda's first two attempts: the claim is given back, the count kept
+        chat.fail_with = TransientChatError("slack answered 503")
+        with pytest.raises(RetryLater):
+            fire(sid, MONDAY_AT_9)
+    chat.fail_with = TransientChatError("slack answered 503")
+    fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
+    assert result["outcome"] == "failed" and result["reason"] == "chat_error"
+    assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # the run and the streak in one transaction
+    assert chat.sent == []
 
 
 def test_an_off_week_fire_is_one_read_and_nothing_else(calls: Counter[str], chat: RecordingChat) -> None:

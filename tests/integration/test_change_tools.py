@@ -218,3 +218,19 @@ def test_skips_form_a_set(stack: Stack) -> None:
     assert fire(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
     assert fire(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "skipped"
     assert fire(stack, sid, "2026-12-02T09:00:00Z")["outcome"] == "delivered"
+
+
+def test_a_skipped_run_says_whether_skip_next_or_a_snooze_skipped_it(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *"}))["id"]
+    assert ok(call(stack, "skip_next", {"id": sid}))["skipped"] == "2026-11-30T09:00:00Z"
+    snoozed = ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 30}))  # the next one, 1 Dec
+    assert snoozed["next_fire"]["local"] == "2026-12-01T10:30:00+01:00"
+    assert fire(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
+    assert fire(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "skipped"
+    assert fire(stack, sid, "2026-12-01T09:30:00Z")["outcome"] == "delivered"
+    runs = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
+    assert [(r["scheduled_time"], r["outcome"], r["reason"]) for r in runs] == [
+        ("2026-12-01T10:30:00+01:00", "delivered", None),
+        ("2026-12-01T10:00:00+01:00", "skipped", "snoozed"),
+        ("2026-11-30T10:00:00+01:00", "skipped", "skip_next"),
+    ]

@@ -73,7 +73,7 @@ def test_delete_failure_at_each_call(stack: Stack, failure: str) -> None:
         log = CallLog(fail_at=index, failure=failure)
         answer = tools.handle(envelope("delete_reminder", {"id": sid}), faulty_deps(stack, log))
         name = log.calls[index]
-        if name == "update_item":
+        if name == "delete_item":
             # before the item changed: refused, nothing changed
             assert answer["ok"] is False and answer["error"]["code"] == errors.BACKEND_ERROR
             assert_consistent(stack)
@@ -103,6 +103,6 @@ def test_a_delete_meeting_a_fires_transaction_waits_and_goes_through(stack: Stac
     sid = ok(tools.handle(envelope(*CREATES["one-shot"]), stack.deps()))["id"]
     log = CallLog(fail_at=0, failure="item conflict")  # the claim of a fire holds the item
     ok(tools.handle(envelope("delete_reminder", {"id": sid}), faulty_deps(stack, log)))
-    assert log.calls == ["update_item", "update_item", "delete_schedule"]
+    assert log.calls == ["delete_item", "delete_item", "delete_schedule"]
     assert live_items(stack) == [] and stack.entries() == {}
     assert_consistent(stack)

@@ -16,7 +16,7 @@ from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM
 from tests.support.lambda_timing import at_slot
-from tests.support.tools import assert_consistent, call, ok
+from tests.support.tools import assert_consistent, call, ok, schedule_item
 
 # the stack starts on Monday 30 November 2026, 09:00 in Madrid
 
@@ -28,7 +28,7 @@ def fire(stack: Stack, sid: str, slot: str, chat: RecordingChat) -> dict[str, An
 
 
 def item(stack: Stack, sid: str) -> dict[str, Any]:
-    return next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    return schedule_item(stack, sid)
 
 
 def room_live(stack: Stack) -> int:

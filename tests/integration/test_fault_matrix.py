@@ -28,7 +28,7 @@ from tests.support.aws import Stack, provision
 from tests.support.envelopes import OTHER_ROOM, ROOM, envelope
 from tests.support.faults import CallLog, Crash
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS, at_slot, lambda_retries, remaining_on
-from tests.support.tools import assert_consistent
+from tests.support.tools import assert_consistent, schedule_item
 
 pytestmark = pytest.mark.slow
 
@@ -238,7 +238,7 @@ def play(stack: Stack, name: str, fault: CallLog, mode: str, chat_crash: bool = 
         runs = [i["run"] for i in stack.items() if i["sk"].startswith(f"f#{ctx['id']}#") and i.get("run")]
         if [r["outcome"] for r in runs] != ["delivered"] * len(chat.posted):  # a run_now never started: none
             cell.violations.append(f"runs recorded: {runs}")
-        (schedule,) = [i for i in stack.items() if i["sk"] == f"s#{ctx['id']}"]
+        schedule = schedule_item(stack, ctx["id"])
         if runs and schedule.get("last_run") != runs[0]:
             cell.violations.append("the schedule's last run is not the recorded run")
     # invariant 3: the other room is untouched

@@ -18,7 +18,7 @@ from tests.support.chat import PermanentChatError, RecordingChat, TransientChatE
 from tests.support.envelopes import ROOM, USER, envelope
 from tests.support.faults import CallLog
 from tests.support.lambda_timing import at_slot
-from tests.support.tools import assert_consistent, live_items, ok
+from tests.support.tools import assert_consistent, live_items, ok, schedule_item
 
 
 def create(stack: Stack, **args: Any) -> str:
@@ -58,7 +58,7 @@ def test_one_shot_delivered_once_then_marked_fired(stack: Stack) -> None:
     [(message, key)] = chat.sent
     assert message.room_id == ROOM and USER in message.mentions and "Stand up" in message.text
     assert key == f"{sid}-2026-11-30T09:00:00Z"
-    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    item = schedule_item(stack, sid)
     assert item["status"] == "fired" and item["fired_at"] == "2026-11-30T09:00:00Z"
     assert int(item["fire_count"]) == 1 and int(item["expires_at"]) > 0
     slot = next(i for i in stack.items() if i["sk"].startswith("f#"))
@@ -87,7 +87,7 @@ def test_recurring_slots_each_post_once(stack: Stack) -> None:
     for day in ("2026-12-01", "2026-12-02", "2026-12-01"):
         run(stack, chat, scheduler_input(sid, f"{day}T08:00:00Z"))
     assert len(chat.sent) == 2
-    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    item = schedule_item(stack, sid)
     assert item["status"] == "active" and int(item["fire_count"]) == 2
     assert_consistent(stack)
 
@@ -145,7 +145,7 @@ def test_unknown_schedule_sends_nothing_and_removes_orphan_entry(stack: Stack) -
 
 def test_deleted_schedule_sends_nothing_and_removes_leftover_entries(stack: Stack) -> None:
     sid = create(stack, cron="0 9 1 * 5")
-    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    item = schedule_item(stack, sid)
     ok(tools.handle(envelope("delete_reminder", {"id": sid}), stack.deps()))
     # simulate a delete whose Scheduler cleanup failed: the entries are still there
     for name, expression in zip([sid, f"{sid}-2"], item["expressions"], strict=True):
@@ -186,7 +186,7 @@ def test_permanent_refusal_is_recorded_and_not_retried(stack: Stack) -> None:
     out = run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"), metrics)
     assert out["outcome"] == "delivery_failed" and out["reason"] == "M_FORBIDDEN 403"
     assert "DeliveryFailed" in metrics
-    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    item = schedule_item(stack, sid)
     assert item["status"] == "delivery_failed" and item["status_reason"] == "M_FORBIDDEN 403"
     assert stack.entries() == {}
     assert_consistent(stack)
@@ -258,7 +258,7 @@ def test_posted_but_not_recorded_is_recorded_by_the_retry_without_posting_again(
     out = run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z", attempt=2))
     assert out["outcome"] == "delivered" and out["recovered"] is True
     assert len(chat.sent) == 1  # never posted again
-    assert next(i for i in stack.items() if i["sk"] == f"s#{sid}")["status"] == "fired"
+    assert schedule_item(stack, sid)["status"] == "fired"
 
 
 def test_fire_racing_its_own_create_is_retried_not_cleaned_up(stack: Stack) -> None:
@@ -282,7 +282,7 @@ def test_one_refused_run_does_not_end_a_recurring_schedule(stack: Stack) -> None
     chat = RecordingChat(fail_with=PermanentChatError("M_TOO_LARGE (413)"))
     out = run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))
     assert out["outcome"] == "delivery_failed" and out["reason"] == "M_TOO_LARGE (413)"
-    item = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    item = schedule_item(stack, sid)
     assert item["status"] == "active" and sid in stack.entries()
     assert run(stack, chat, scheduler_input(sid, "2026-12-02T08:00:00Z"))["outcome"] == "delivered"
     assert_consistent(stack)

@@ -20,7 +20,7 @@ from tests.support import fire_worker
 from tests.support.aws import ROOT, Stack
 from tests.support.envelopes import ROOM
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS, FileChat, lambda_retries
-from tests.support.tools import assert_consistent, call, ok
+from tests.support.tools import assert_consistent, call, ok, schedule_item
 
 CASES = {
     "one-shot": ("create_reminder", {"message": "m", "time": "2026-11-30 10:00"}, "2026-11-30T09:00:00Z"),
@@ -74,7 +74,7 @@ def test_a_fire_killed_after_its_claim_or_post_is_delivered_by_lambdas_retries(
     assert chat.posted() == {f"{sid}-{slot}"}  # one message in the room
     assert len(chat.attempts()) == (2 if at == "post" else 1)  # a re-sent post carries the same key
     assert slot_item(stack, sid, slot)["state"] == "done"
-    schedule = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    schedule = schedule_item(stack, sid)
     assert schedule["status"] == ("fired" if case == "one-shot" else "active") and schedule["fire_count"] == 1
     assert "inflight_until" not in schedule
     if case != "one-shot":  # Scheduler itself deletes a one-shot's entry once it fired

@@ -10,7 +10,7 @@ from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
-from tests.support.tools import assert_consistent, call, ok
+from tests.support.tools import assert_consistent, call, ok, schedule_item
 
 
 def run(stack: Stack, chat: RecordingChat | None = None) -> dict[str, int]:
@@ -19,7 +19,7 @@ def run(stack: Stack, chat: RecordingChat | None = None) -> dict[str, int]:
 
 
 def item(stack: Stack, sid: str) -> dict[str, Any]:
-    return next(i for i in stack.items() if i["sk"] == f"s#{sid}")
+    return schedule_item(stack, sid)
 
 
 def test_nothing_to_do_on_a_consistent_stack(stack: Stack) -> None:
@@ -130,3 +130,25 @@ def test_a_missed_agent_call_is_named_never_quoted(stack: Stack) -> None:
     assert run(stack, chat)["missed"] == 1
     [(message, _)] = chat.sent
     assert "numbers" in message.text and "sk-live-123" not in message.text and prompt not in message.text
+
+
+def test_schedules_retired_under_their_live_key_move_to_their_retired_key(stack: Stack) -> None:
+    """What deletes and fires left before retired schedules had keys of their own."""
+    kept = ok(call(stack, "create_reminder", {"message": "keep", "cron": "0 9 * * *"}))["id"]
+    old = ok(call(stack, "create_reminder", {"message": "old", "cron": "0 10 * * *"}))["id"]
+    stack.ddb.update_item(
+        TableName=stack.settings.table_name,
+        Key={"room_id": {"S": ROOM}, "sk": {"S": f"s#{old}"}},
+        UpdateExpression="SET #s = :d, expires_at = :e",
+        ExpressionAttributeNames={"#s": "status"},
+        ExpressionAttributeValues={":d": {"S": "deleted"}, ":e": {"N": "4102444800"}},
+    )
+    stack.scheduler.delete_schedule(Name=old, GroupName=stack.settings.schedule_group)
+    before = item(stack, old)
+    assert run(stack)["retired_moved"] == 1
+    after = item(stack, old)
+    assert after["sk"] == f"x#{old}" and {**after, "sk": before["sk"]} == before  # moved as it was
+    assert [s["id"] for s in ok(call(stack, "list_reminders"))["schedules"]] == [kept]
+    assert ok(call(stack, "reminder_history", {"id": old}))["id"] == old
+    assert run(stack)["retired_moved"] == 0
+    assert_consistent(stack)

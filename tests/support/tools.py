@@ -21,6 +21,13 @@ def ok(answer: dict[str, Any]) -> dict[str, Any]:
     return answer["result"]
 
 
+def schedule_item(stack: Stack, schedule_id: str) -> dict[str, Any]:
+    """A schedule's item: live under `s#<id>` (its audit copy under `x#<id>` beside it), or, once
+    retired (deleted, fired, missed...), its retired copy under `x#<id>`."""
+    items = {i["sk"][:2]: i for i in stack.items() if i["sk"] in (f"s#{schedule_id}", f"x#{schedule_id}")}
+    return items.get("s#") or items["x#"]
+
+
 def live_items(stack: Stack) -> list[dict[str, Any]]:
     return [i for i in stack.items() if i["sk"].startswith("s#") and i["status"] in ("active", "paused")]
 

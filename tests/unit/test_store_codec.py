@@ -112,6 +112,17 @@ def test_snoozes_add_up_and_skips_form_a_set() -> None:
     assert second.upcoming(NOW, 1)[0] == noon + timedelta(days=2)
 
 
+def test_skips_written_before_snoozes_were_told_apart_read_as_before() -> None:
+    base = Timing.every(CronSpec(expr="0 9 * * *", source="0 9 * * *"), MADRID)
+    item = codec.dump(codec.schedule_item(schedule(base)))
+    item.update(codec.dump({"skips": ["2026-12-01T08:00:00Z"], "snoozes": ["2026-12-01T08:30:00Z"]}))
+    del item["moved"]
+    assert codec.schedule_from_item(item).timing.skip_reason("2026-12-01T08:00:00Z") == "snoozed"
+    skipped = schedule(base.skipping(datetime(2026, 12, 1, 8, 0, tzinfo=UTC)))
+    written = codec.schedule_from_item(codec.dump(codec.schedule_item(skipped)))
+    assert written.timing.skip_reason("2026-12-01T08:00:00Z") == "skip_next"
+
+
 def test_an_every_other_week_schedule_keeps_its_interval_and_anchor() -> None:
     spec = CronSpec(expr="0 10 * * 1", source="every other monday at 10", interval=Interval(2, "weeks"))
     original = schedule(Timing.every(anchored(spec, NOW, MADRID), MADRID))
@@ -121,3 +132,14 @@ def test_an_every_other_week_schedule_keeps_its_interval_and_anchor() -> None:
     back = codec.schedule_from_item(codec.dump(item))
     assert back == original and back.timing.text == "every 2 weeks on Mon at 10:00 from 2026-11-30"
     assert codec.schedule_item(schedule(Timing.every(CronSpec("0 10 * * 1", "0 10 * * 1"), MADRID)))["interval"] is None
+
+
+def test_an_audit_copy_is_the_live_item_under_the_retired_key_and_reads_as_deleted_alone() -> None:
+    live = schedule(Timing.every(CronSpec("0 9 * * *", "0 9 * * *"), MADRID))
+    copy = codec.audit_item(live)
+    assert copy["sk"] == f"x#{live.id}" and {**copy, "sk": f"s#{live.id}"} == codec.schedule_item(live)
+    assert "expires_at" not in copy
+    alone = codec.retired_from_item(codec.dump(copy))
+    assert alone.status == models.DELETED and alone.timing == live.timing
+    fired = codec.dump({**codec.schedule_item(live), "status": models.FIRED})
+    assert codec.retired_from_item(fired).status == models.FIRED  # a final copy says what it became

@@ -68,6 +68,9 @@ class Settings:
     missed_policy: str = "notify"  # notify: post a "missed reminder" notice | silent: only mark it
     # runs: the failure policy, lateness and where finished runs are announced
     auto_pause_after: int = 5  # consecutive failed runs that pause a schedule; 0: never
+    # FireFunction's EventInvokeConfig MaximumRetryAttempts: a chat outage that outlasts the last
+    # attempt is recorded as a failed run (chat_error) instead of raising once more
+    fire_retries: int = 2
     max_lateness_minutes: int = 60  # a recurring run starting later than this is missed (too_late)
     event_bus_name: str = ""  # EventBridge bus for Run Finished / Schedule Paused; empty: off
 
@@ -116,6 +119,7 @@ class Settings:
             missed_after_seconds=_int(e, "MISSED_AFTER_SECONDS", 23400),
             missed_policy=e.get("MISSED_POLICY", "") or "notify",
             auto_pause_after=_int(e, "AUTO_PAUSE_AFTER", 5),
+            fire_retries=_int(e, "FIRE_RETRIES", 2),
             max_lateness_minutes=_int(e, "MAX_LATENESS_MINUTES", 60),
             event_bus_name=e.get("EVENT_BUS_NAME", ""),
         )

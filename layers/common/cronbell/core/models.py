@@ -82,10 +82,18 @@ class Schedule:
     last_answer: dict[str, str] | None = None  # the last delivered agent answer: the next `previous`
     last_manual_run: str = ""  # RFC3339 UTC slot of the last run started by hand (run_now)
     delivered_count: int = 0  # regular (not run_now) runs delivered: what `count` counts
+    # the delivery ledger's count of attempts at the slot last claimed and not finished: Lambda's
+    # asynchronous retries do not say which attempt an invocation is
+    inflight_slot: str = ""
+    inflight_attempts: int = 0
 
     @property
     def recurring(self) -> bool:
         return self.timing.recurring
+
+    def delivery_attempt(self, slot: str) -> int:
+        """The number of the attempt about to claim `slot`: 1 for the first."""
+        return self.inflight_attempts + 1 if self.inflight_slot == slot else 1
 
     @property
     def timezone(self) -> str:

@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core import calendars
 from cronbell.core.cron import CronSpec, Interval, at_expression, eventbridge_expressions, interval_text, next_fires
 from cronbell.core.instants import iso_utc
+from cronbell.core.runs import SKIP_NEXT, SNOOZED
 
 HOLIDAY_MARGIN = 16  # extra occurrences looked at when holidays may be left out of a preview
 
@@ -24,6 +25,7 @@ class Timing:
     cron_source: str = ""  # what the caller wrote, if it differs from `cron`
     skips: frozenset[str] = frozenset()  # RFC3339 UTC of occurrences not to deliver (skip_next, snooze)
     snoozes: tuple[datetime, ...] = ()  # extra one-time occurrences (snoozed ones), aware, in order
+    moved: frozenset[str] = frozenset()  # the skips a snooze made (delivered later), not skip_next's
     interval: Interval | None = None  # every N weeks or days: `cron` is then its weekly or daily entry
     # ends and calendars (recurring only)
     until: datetime | None = None  # no occurrence after this instant (aware)
@@ -121,8 +123,16 @@ class Timing:
         occurrence moves it again (snoozes add up); snoozes already past are forgotten."""
         until = until.replace(microsecond=0)
         snoozes = [t for t in self.snoozes if t > now and t != occurrence]
-        skips = self.skips if occurrence in self.snoozes else self.skips | {iso_utc(occurrence)}
-        return replace(self, skips=skips, snoozes=tuple(sorted([*snoozes, until])))
+        if occurrence in self.snoozes:
+            skips, moved = self.skips, self.moved
+        else:
+            skips, moved = self.skips | {iso_utc(occurrence)}, self.moved | {iso_utc(occurrence)}
+        return replace(self, skips=skips, moved=moved, snoozes=tuple(sorted([*snoozes, until])))
+
+    def skip_reason(self, occurrence: str) -> str:
+        """Why a skipped occurrence (RFC3339 UTC) is not delivered: `snoozed` when a snooze moved it
+        later, else `skip_next`."""
+        return SNOOZED if occurrence in self.moved else SKIP_NEXT
 
     # --- ends and calendars ------------------------------------------------------------------------
     @property

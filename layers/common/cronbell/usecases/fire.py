@@ -9,10 +9,11 @@
 5. announce the finished run (EventBridge, when a bus is configured) and count it by reason.
 An occurrence that is not delivered (paused, skipped, too late) is recorded as a run before any
 claim. Every occurrence that reaches this function thus ends as exactly one run.
-A transient failure gives the claim back and raises, so Lambda's async retry runs again and,
-when retries run out, the event lands in the dead-letter queue. A permanent refusal by the chat
-platform is recorded as `delivery_failed` and not retried; it ends the schedule only when the room
-is gone or forbidden (or the schedule had no other run).
+A transient failure gives the claim back and raises, so Lambda's async retry runs again; on the
+last attempt (counted by the claim) a chat still unreachable ends the run `failed`/`chat_error`
+under the failure policy. Other failures that outlast the retries land in the dead-letter queue.
+A permanent refusal by the chat platform is recorded as `delivery_failed` and not retried; it ends
+the schedule only when the room is gone or forbidden (or the schedule had no other run).
 """
 
 from __future__ import annotations
@@ -98,6 +99,8 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
             return {**result, "outcome": Outcome.DUPLICATE}  # a late copy of an occurrence already run
         _complete_if_finished(schedule, event, deps)
         return {**result, "outcome": Outcome.MISSED, "reason": runs.TOO_LATE}
+    if event.static and runs.too_late(late, True, event.manual, deps.settings.max_lateness_minutes):
+        return {**result, **_static_too_late(job, event, deps, late)}
     claim = _claim(job, event, deps, remaining_seconds)
     if claim == Claim.DUPLICATE:
         deps.metric("DuplicateSuppressed", 1)
@@ -118,11 +121,18 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
 
     try:
         done = _deliver(job, event, deps, remaining_seconds, late, streak)
+    except RetryLater as retry:
+        if not _last_attempt(job, event, deps):
+            deps.store.release_slot(event.room_id, event.schedule_id, event.slot, schedule)
+            raise
+        done = _chat_outage(streak, deps, str(retry))
     except BaseException:
         deps.store.release_slot(event.room_id, event.schedule_id, event.slot, schedule)
         raise
     outcome, detail = _fire_outcome(done)
     final = models.FIRED if one_shot else _end_status(schedule, event, done.outcome == runs.DELIVERED)
+    if one_shot and done.reason == runs.CHAT_ERROR:
+        final = models.DELIVERY_FAILED  # its only occurrence never reached the room
     # one failed run never ends a schedule that has more to come: only a room gone or forbidden does
     ends = schedule is not None and outcome == Outcome.DELIVERY_FAILED and (one_shot or _ROOM_GONE.search(detail))
     if ends:
@@ -145,9 +155,32 @@ def _fire_outcome(done: _Delivery) -> tuple[Outcome, str]:
         return Outcome.DELIVERED, done.message_id or ""
     if done.outcome == runs.SKIPPED:
         return Outcome.NOTHING_TO_POST, ""
-    if done.reason in (runs.AGENT_TIMEOUT, runs.AGENT_ERROR):
+    if done.reason in (runs.AGENT_TIMEOUT, runs.AGENT_ERROR, runs.CHAT_ERROR):
         return Outcome.FAILED, done.reason or ""
     return Outcome.DELIVERY_FAILED, done.detail
+
+
+def _static_too_late(job: _Job, event: FireEvent, deps: Deps, late: int) -> dict[str, Any]:
+    """A template schedule recurs: a run that starts too late is missed, as a stored one's is."""
+    run = _run(event, job.timezone, runs.MISSED, runs.TOO_LATE, late, None)
+    if not deps.store.record_static_run(event.room_id, event.schedule_id, event.slot, deps.now(), run):
+        return {"outcome": Outcome.DUPLICATE}
+    announce(run, event.schedule_id, event.room_id, deps, None)
+    return {"outcome": Outcome.MISSED, "reason": runs.TOO_LATE}
+
+
+def _last_attempt(job: _Job, event: FireEvent, deps: Deps) -> bool:
+    """Whether this is Lambda's last attempt at the event (the claim counted the attempts). A
+    template schedule has no item to count them on: its failures always go to Lambda's retries."""
+    return job.schedule is not None and job.schedule.delivery_attempt(event.slot) > deps.settings.fire_retries
+
+
+def _chat_outage(streak: int, deps: Deps, detail: str) -> _Delivery:
+    """The chat platform failed on every attempt: a failed run under the failure policy. The room
+    cannot be told now; the first delivered run after it says that it works again."""
+    log.error("chat unreachable on the last attempt; recorded as a failed run", extra={"reason": detail})
+    verdict = runs.judge(runs.FAILED, streak, deps.settings.auto_pause_after)
+    return _Delivery(runs.FAILED, runs.CHAT_ERROR, verdict=verdict, detail=detail)
 
 
 def _claim(job: _Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> Claim:
@@ -204,9 +237,8 @@ def _stored_job(event: FireEvent, deps: Deps) -> _Job | dict[str, Any]:
         _complete(schedule, deps)  # a fire past `until` (or `count`): Scheduler's EndDate aside
         return {"outcome": Outcome.COMPLETED}
     if event.slot in schedule.timing.skips:
-        # a snooze moves its occurrence away by skipping it and adding a one-time entry
-        reason = runs.SNOOZED if schedule.timing.snoozes else runs.SKIP_NEXT
-        _record_undelivered(schedule, event, deps, runs.SKIPPED, reason, 0)
+        # skip_next skips it; a snooze skips it and adds a one-time entry: the timing knows which
+        _record_undelivered(schedule, event, deps, runs.SKIPPED, schedule.timing.skip_reason(event.slot), 0)
         _complete_if_finished(schedule, event, deps)
         return {"outcome": Outcome.SKIPPED}
     if not event.manual and schedule.timing.is_holiday(slot):

@@ -29,8 +29,8 @@ BUSY_WAIT_SECONDS = 8.0  # a post takes well under a second; an agent call may t
 def list_reminders(args: ListReminders, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     now = deps.now()
-    schedules = deps.store.list_room(ctx.room_id, now)
-    if not args.include_inactive:
+    schedules = deps.store.list_room(ctx.room_id, now, retired=args.include_inactive)
+    if not args.include_inactive:  # a schedule retired before retired ones moved keys is still read
         schedules = [s for s in schedules if s.status in models.LIVE_STATUSES]
     now_dict, now_text = now_fields(ctx, deps)
     key = "listed" if schedules else "listed_none"
@@ -54,14 +54,20 @@ def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
 
 def reminder_history(args: ReminderHistory, ctx: Context, deps: Deps) -> dict[str, Any]:
     """A schedule's runs, newest first (deleted and fired schedules keep theirs for the retention
-    period): by id one GetItem and one Query over that schedule's runs only."""
+    period). By id that is one Query over that schedule's runs only, in this room's partition; the
+    schedule itself is looked up only when it has no runs yet (or the reference is a name)."""
     locale = ctx.locale or deps.settings.default_locale
-    schedule = find(ctx, args.id, deps, live_only=False)
-    found = deps.store.runs(ctx.room_id, schedule.id, args.limit)
+    ref = args.id.strip().lower()
+    schedule_id = ref if models.looks_like_id(ref) else ""
+    found = deps.store.runs(ctx.room_id, schedule_id, args.limit) if schedule_id else []
+    if not found:
+        schedule = find(ctx, args.id, deps, live_only=False)
+        if schedule.id != schedule_id:  # a name: its runs are not read yet
+            schedule_id, found = schedule.id, deps.store.runs(ctx.room_id, schedule.id, args.limit)
     _, now_text = now_fields(ctx, deps)
     return {
-        "result": {"id": schedule.id, "runs": [run.to_dict() for run in found]},
-        "text": texts.say("history", locale, count=len(found), id=schedule.id, now=now_text),
+        "result": {"id": schedule_id, "runs": [run.to_dict() for run in found]},
+        "text": texts.say("history", locale, count=len(found), id=schedule_id, now=now_text),
     }
 
 
@@ -96,11 +102,12 @@ def _not_found(ref: str, found: Schedule | None) -> ToolError:
 
 
 def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
-    """Mark the item deleted first (it never posts again), then remove its Scheduler entries.
+    """Delete the live item first (it never posts again), then remove its Scheduler entries.
 
-    By id that is two AWS calls: the conditional write returns the schedule as it was. An entry
-    that cannot be removed now fires nothing: the fire function sees the deleted item and removes
-    the entry then."""
+    By id that is two AWS calls: one conditional DeleteItem that answers with the schedule as it
+    was (its audit copy stays, read as deleted; its room place and pointers are freed lazily), and
+    the Scheduler entry. An entry that cannot be removed now fires nothing: the fire function finds
+    no live item and removes the entry then."""
     locale = ctx.locale or deps.settings.default_locale
     ref = args.id.strip()
     schedule = None
@@ -135,7 +142,7 @@ def _mark_deleted(ctx: Context, schedule_id: str, ref: str, deps: Deps) -> Sched
             if gone.old is None:
                 return None
             raise _not_found(ref, gone.old) from None
-        except BackendError as err:
+        except (BackendError, Conflict) as err:  # Conflict: changed again and again while deleting
             raise refusal("backend_error.not_deleted") from err
 
 

@@ -6,7 +6,12 @@
 - an entry of ours that no live schedule owns is deleted;
 - an entry whose state disagrees with its schedule (paused vs active) is corrected;
 - a room counter that disagrees with its live schedules is recounted (a delete leaves it high);
-- a dedupe pointer whose schedule is no longer live is removed (a delete leaves it behind).
+- a dedupe pointer whose schedule is no longer live is removed (a delete leaves it behind);
+- a schedule retired under its live key (before retired schedules had keys of their own) moves
+  to its retired key, so the room's listing stops reading it;
+- the audit copy of a schedule a user deleted (its live item removed alone, the copy still
+  saying live) is finalized: status `deleted`, with its retention TTL;
+- a live schedule written before audit copies existed gets its copy.
 Anything changed within the grace window is left alone (a create or update may be half done).
 Every action is idempotent or conditional, so two runs at once do no harm.
 """
@@ -43,6 +48,9 @@ class Report:
     notices: int = 0
     counters_repaired: int = 0
     pointers_removed: int = 0
+    retired_moved: int = 0
+    deletes_finalized: int = 0
+    audit_copied: int = 0
     errors: int = 0
 
     def to_dict(self) -> dict[str, int]:
@@ -102,6 +110,17 @@ def reconcile(deps: Deps) -> Report:
     for pointer in table.pointers:
         if (pointer.room_id, pointer.schedule_id) not in live_ids and _guard(report, deps.store.drop_pointer, pointer):
             report.pointers_removed += 1
+    for schedule in schedules:
+        if schedule.status not in models.LIVE_STATUSES and _guard(
+            report, deps.store.move_retired, schedule.room_id, schedule.id
+        ):
+            report.retired_moved += 1
+    for schedule in table.deleted:
+        if _guard(report, deps.store.finalize_deleted, schedule, now):
+            report.deletes_finalized += 1
+    for schedule in table.uncopied:
+        if _guard(report, deps.store.copy_audit, schedule):
+            report.audit_copied += 1
     log.info("reconciled", extra=report.to_dict())
     return report
 
@@ -128,19 +147,15 @@ def _complete(schedule: Schedule, deps: Deps, report: Report) -> None:
 
 
 def _mark_missed(schedule: Schedule, deps: Deps, report: Report) -> None:
-    """Only the run whose conditional write wins posts the notice."""
-    try:
-        deps.store.retire(schedule, models.MISSED, deps.now(), "entry lost")
+    """Only the run whose conditional write wins records the run and posts the notice."""
+    slot = iso_utc(schedule.timing.local_at)
+    run = Run(runs.local_time(slot, schedule.timezone), runs.MISSED, runs.LOST)
+    try:  # the run that never reached the fire, recorded with the retirement
+        deps.store.retire(schedule, models.MISSED, deps.now(), "entry lost", run=(slot, run))
     except (Busy, Conflict):
         return
     report.missed += 1
-    slot = iso_utc(schedule.timing.local_at)
-    run = Run(runs.local_time(slot, schedule.timezone), runs.MISSED, runs.LOST)
-    try:
-        if deps.store.record_run(schedule, slot, deps.now(), run):  # the run that never reached the fire
-            announce(run, schedule.id, schedule.room_id, deps, schedule)
-    except BackendError:
-        log.warning("lost run not recorded", extra={"schedule_id": schedule.id})
+    announce(run, schedule.id, schedule.room_id, deps, schedule)
     if deps.settings.missed_policy != "notify":
         return
     due = texts.clock_text(schedule.timing.local_at, ZoneInfo(schedule.timezone))

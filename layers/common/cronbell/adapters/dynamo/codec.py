@@ -1,7 +1,14 @@
 """Keys and items: the only module that knows how the table's items are laid out.
 
 Keys (partition `room_id`, sort `sk`):
-  s#<id>              a schedule
+  s#<id>              a live schedule (active or paused): the room's listing reads these only
+  x#<id>              the schedule's audit copy: written with the live item by every transaction
+                      that creates it or changes its definition, and, once the schedule is retired
+                      (deleted, fired, missed, ...), its retired copy, kept until its retention TTL.
+                      A fire's retirement writes the final copy in its transaction; a user's delete
+                      removes the live item alone, so a copy that still says live with no live item
+                      beside it is a deleted schedule (read as such; the reconciler finalizes it).
+                      However many the room keeps, listing its live schedules never reads them
   room                the room's counter (`live`, guarded by MaxPerRoom) and its revision (`rev`)
   d#<dedupe key>      points at the live schedule with that action, time, zone and person
   n#<name key>        points at the live schedule with that name
@@ -12,7 +19,7 @@ Keys (partition `room_id`, sort `sk`):
 
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -27,17 +34,22 @@ from cronbell.core.runs import Run
 from cronbell.core.timing import Timing
 
 ROOM_SK = "room"
-SCHEDULE, POINTER, NAME, SLOT = "s#", "d#", "n#", "f#"
+SCHEDULE, RETIRED, POINTER, NAME, SLOT = "s#", "x#", "d#", "n#", "f#"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
-_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count")
+_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count", "inflight_attempts")
+_LEDGER = ("inflight_slot", "inflight_attempts")  # written by the delivery ledger alone (slots.py)
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
 
 
 def schedule_sk(schedule_id: str) -> str:
     return f"{SCHEDULE}{schedule_id}"
+
+
+def retired_sk(schedule_id: str) -> str:
+    return f"{RETIRED}{schedule_id}"
 
 
 def dedupe_sk(key: str) -> str:
@@ -86,7 +98,7 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     """Every stored attribute of a schedule but its key. `expressions` is written for operators
     (what Scheduler was given) and never read back: the timing owns its expressions."""
     t = schedule.timing
-    plain = {name: getattr(schedule, name) for name in _PLAIN if name not in ("id", "room_id")}
+    plain = {name: getattr(schedule, name) for name in _PLAIN if name not in ("id", "room_id", *_LEDGER)}
     return {
         **plain,
         "timezone": t.zone,
@@ -95,6 +107,7 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
         "cron_source": t.cron_source,
         "expressions": list(t.expressions),
         "skips": sorted(t.skips),
+        "moved": sorted(t.moved),
         "snoozes": [iso_utc(s) for s in t.snoozes],
         "interval": _interval_fields(t.interval),
         **ends_fields(t),
@@ -117,7 +130,23 @@ def ends_fields(t: Timing) -> dict[str, Any]:
 
 
 def schedule_item(schedule: Schedule) -> dict[str, Any]:
-    return {"room_id": schedule.room_id, "sk": schedule_sk(schedule.id), "id": schedule.id, **schedule_fields(schedule)}
+    """The item of a schedule, under the key of a live one or, once retired, of a retired one."""
+    sk = schedule_sk(schedule.id) if schedule.status in models.LIVE_STATUSES else retired_sk(schedule.id)
+    return {"room_id": schedule.room_id, "sk": sk, "id": schedule.id, **schedule_fields(schedule)}
+
+
+def audit_item(schedule: Schedule) -> dict[str, Any]:
+    """The audit copy of a live schedule: its item under its retired key, with no TTL while live."""
+    return {**schedule_item(schedule), "sk": retired_sk(schedule.id)}
+
+
+def retired_from_item(item: dict[str, Any]) -> Schedule:
+    """The schedule an audit copy holds, when no live item stands beside it: one that still says
+    live was deleted by a user (its live item removed alone) and is read as deleted."""
+    schedule = schedule_from_item(item)
+    if schedule.status in models.LIVE_STATUSES:
+        schedule = replace(schedule, status=models.DELETED)
+    return schedule
 
 
 def schedule_from_item(item: dict[str, Any]) -> Schedule:
@@ -132,6 +161,9 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         skips = [data["skip_slot"]] if data.get("skip_slot") else []
     if snoozes is None:  # written before snoozes added up: one at(...) in UTC, `snooze_at`
         snoozes = [str(data["snooze_at"])[3:-1] + "Z"] if data.get("snooze_at") else []
+    moved = data.get("moved")
+    if moved is None:  # written before snoozes' skips were told apart: read them as before
+        moved = skips if snoozes else []
     timing = Timing(
         zone=data["timezone"],
         at=parse_iso(data["at"]) if data.get("at") else None,
@@ -139,6 +171,7 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         cron_source=data.get("cron_source", ""),
         skips=frozenset(skips),
         snoozes=tuple(parse_iso(s) for s in snoozes),
+        moved=frozenset(moved),
         interval=_interval_from(data.get("interval")),
         until=parse_iso(data["until"]) if data.get("until") else None,
         count=int(data.get("count", 0)),

@@ -1,11 +1,16 @@
 """Schedules, the room's live count and its pointers (dedupe keys, names), written together.
 
-A delete is one write to the schedule's item alone, so two things are freed lazily:
-- `live` may still count schedules deleted since the room was last recounted: it is an upper
-  bound, never below the true count, so the limit always holds. A create that finds the room
-  full recounts it (a consistent query, stored only if `rev` has not moved) before refusing.
-- a pointer may still name a schedule that is no longer live: the next identical create takes
-  it over, and the reconciler removes the rest.
+A live schedule lives under `s#<id>`, and every transaction that creates it or changes its
+definition also writes its audit copy under `x#<id>` (codec). A fire's retirement (fired,
+missed, completed, ...) is one transaction that removes the live item, writes the final retired
+copy, counts one place less in the room and drops its pointers. A user's delete is one
+conditional DeleteItem of the live item: the audit copy it leaves still says live and is read as
+deleted (the reconciler finalizes it), and the room's place and pointers are freed lazily:
+- `live` is an upper bound, never below the true count, so the limit always holds. A create that
+  finds the room full recounts it (a consistent query, stored only if `rev` has not moved).
+- a pointer naming a schedule no longer live is taken over by the next identical create, and
+  the reconciler removes the rest.
+Either way the room's listing (one Query on `s#`) reads live schedules only.
 """
 
 from __future__ import annotations
@@ -16,17 +21,19 @@ from typing import Any
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
-from cronbell.adapters.dynamo.codec import ROOM_SK, dump, epoch, key, load, schedule_sk
+from cronbell.adapters.dynamo.codec import ROOM_SK, dump, epoch, key, load, retired_sk, schedule_sk
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
 from cronbell.core import models
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, RoomCount, TooSoon
+from cronbell.core.runs import Run
 
 _COUNT_IN = "SET live = if_not_exists(live, :zero) + :one, rev = if_not_exists(rev, :zero) + :one"
 _COUNT_OUT = "SET live = if_not_exists(live, :one) - :one, rev = if_not_exists(rev, :zero) + :one"
 _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the rest is for races
 IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t)"
+SlotRun = tuple[str, Run] | None  # (slot, run): a run recorded with a change
 _NO_RUN_SINCE = "attribute_not_exists(last_manual_run) OR last_manual_run <= :since"
 
 
@@ -88,7 +95,7 @@ class ScheduleTable(Table):
                 failed = {sk: old for (_, sk), old in cancelled(err, items).items()}
                 if not failed:
                     raise
-            own = next((old for sk, old in failed.items() if sk.startswith(codec.SCHEDULE)), None)
+            own = next((old for sk, old in failed.items() if sk.startswith((codec.SCHEDULE, codec.RETIRED))), None)
             if own is not None:
                 raise Busy(room) if now is not None and _in_flight(own, now) else Conflict(room)
             pointers = sorted(sk for sk in failed if sk.startswith((codec.POINTER, codec.NAME)))
@@ -110,18 +117,39 @@ class ScheduleTable(Table):
 
     # --- reads -----------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
+        """The schedule, live or retired: one read for a live one, a second for a retired one."""
         out = self._db.get_item(TableName=self._table, Key=key(room_id, schedule_sk(schedule_id)), ConsistentRead=True)
-        return codec.schedule_from_item(out["Item"]) if "Item" in out else None
+        if "Item" in out:
+            return codec.schedule_from_item(out["Item"])
+        return self._retired(room_id, schedule_id)
 
-    def list_room(self, room_id: str, now: datetime) -> list[Schedule]:
-        """Every schedule of the room not yet expired by its retention TTL, oldest first."""
-        raw = self._query_all(
-            KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
-            ExpressionAttributeValues=dump({":r": room_id, ":p": codec.SCHEDULE}),
-        )
+    def _retired(self, room_id: str, schedule_id: str) -> Schedule | None:
+        """The retired copy of a schedule with no live item (codec.retired_from_item)."""
+        out = self._db.get_item(TableName=self._table, Key=key(room_id, retired_sk(schedule_id)), ConsistentRead=True)
+        return codec.retired_from_item(out["Item"]) if "Item" in out else None
+
+    def list_room(self, room_id: str, now: datetime, retired: bool = False) -> list[Schedule]:
+        """The room's live schedules (one Query that reads no retired one) and, with `retired`,
+        those kept for audit and not yet expired by their retention TTL; oldest first. The audit
+        copies are read first: a schedule created meanwhile then shows once, as live, and a copy
+        whose live item is gone is a deleted schedule's."""
+        copies = self._query_prefix(room_id, codec.RETIRED) if retired else []
+        raw = self._query_prefix(room_id, codec.SCHEDULE)
+        live = {item["id"]["S"] for item in raw}
         items = [codec.schedule_from_item(item) for item in raw if not codec.is_expired(item, now)]
+        items += [
+            codec.retired_from_item(item)
+            for item in copies
+            if item["id"]["S"] not in live and not codec.is_expired(item, now)
+        ]
         items.sort(key=lambda s: s.created_at)
         return items
+
+    def _query_prefix(self, room_id: str, prefix: str) -> list[dict[str, Any]]:
+        return self._query_all(
+            KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
+            ExpressionAttributeValues=dump({":r": room_id, ":p": prefix}),
+        )
 
     def room_count(self, room_id: str) -> RoomCount | None:
         out = self._db.get_item(TableName=self._table, Key=key(room_id, ROOM_SK), ConsistentRead=True)
@@ -129,7 +157,8 @@ class ScheduleTable(Table):
 
     # --- writes ----------------------------------------------------------------------------
     def insert(self, schedule: Schedule, max_per_room: int) -> None:
-        """Write a new live schedule, its dedupe pointer and the room count in one transaction.
+        """Write a new live schedule, its audit copy, its dedupe pointer and the room count in one
+        transaction.
 
         Raises LimitReached, Duplicate, Conflict or BackendError."""
         put = {
@@ -146,14 +175,20 @@ class ScheduleTable(Table):
             lambda stale: [
                 self._take_place(room, max_per_room),
                 put,
+                self._audit(schedule),
                 *(self._claim(sk, schedule, stale) for sk in codec.pointer_sks(schedule)),
             ],
         )
 
+    def _audit(self, schedule: Schedule) -> dict[str, Any]:
+        """Write a live schedule's audit copy: what a user's delete leaves (module docstring)."""
+        return {"Put": {"TableName": self._table, "Item": dump(codec.audit_item(schedule))}}
+
     def replace(self, old: Schedule, new: Schedule, max_per_room: int, now: datetime) -> None:
         """Write `new` over `old` if nobody changed it meanwhile (same version) and no delivery
-        holds it, moving the dedupe pointer and, when a retired schedule comes back to life (a
-        snoozed one-shot), taking a place under the room limit, all in one transaction.
+        holds it, with its audit copy, moving the dedupe pointer and, when a retired schedule comes
+        back to life (a snoozed one-shot), taking a place under the room limit, all in one
+        transaction.
 
         Raises Busy, Conflict, Duplicate(existing id) or LimitReached."""
         room = new.room_id
@@ -167,6 +202,7 @@ class ScheduleTable(Table):
         update += " REMOVE " + ", ".join(
             [*codec.LEGACY, *(["expires_at"] if new.status in models.LIVE_STATUSES else []), *cleared]
         )
+        was_live = old.status in models.LIVE_STATUSES
         items: list[dict[str, Any]] = [
             {
                 "Update": {
@@ -178,9 +214,11 @@ class ScheduleTable(Table):
                     "ExpressionAttributeValues": dump({**values, ":v0": old.version, ":t": iso_utc(now)}),
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                 }
-            }
+            },
+            self._audit(new),
         ]
-        was_live = old.status in models.LIVE_STATUSES
+        if not was_live:
+            items = self._revive(old, new)
         held = set(codec.pointer_sks(old)) if was_live else set()
         wanted = codec.pointer_sks(new)
         items += [{"Delete": {"TableName": self._table, "Key": key(room, sk)}} for sk in sorted(held - set(wanted))]
@@ -190,6 +228,32 @@ class ScheduleTable(Table):
         self._write_taking_place(
             room, max_per_room, lambda stale: [*items, *(self._claim(sk, new, stale) for sk in claims)], now
         )
+
+    def _revive(self, old: Schedule, new: Schedule) -> list[dict[str, Any]]:
+        """A retired schedule coming back to life is written under its live key, and its retired
+        copy becomes its audit copy (a copy retired before retired keys, still under the live key,
+        is overwritten in place)."""
+        unchanged = "attribute_not_exists(sk) OR version = :v"
+        return [
+            {
+                "Put": {
+                    "TableName": self._table,
+                    "Item": dump(codec.audit_item(new)),
+                    "ConditionExpression": unchanged,
+                    "ExpressionAttributeValues": dump({":v": old.version}),
+                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                }
+            },
+            {
+                "Put": {
+                    "TableName": self._table,
+                    "Item": dump(codec.schedule_item(new)),
+                    "ConditionExpression": unchanged,
+                    "ExpressionAttributeValues": dump({":v": old.version}),
+                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                }
+            },
+        ]
 
     def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None:
         """Add one occurrence not to deliver to those already skipped. Raises Busy while a
@@ -252,26 +316,19 @@ class ScheduleTable(Table):
         )
 
     def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule:
-        """Mark a live schedule deleted with one conditional write to its item, and return the
-        schedule as it was. Its room place and dedupe pointer are freed lazily (module docstring).
+        """Delete a live, idle schedule and return it as it was: one conditional DeleteItem of its
+        live item. Its audit copy stays and is read as deleted; its room place and pointers are
+        freed lazily (module docstring).
 
         Raises Busy while a delivery holds it, Gone when it is not live (or does not exist)."""
-        update = "SET #s = :deleted, expires_at = :e, updated_at = :t REMOVE inflight_slot, inflight_until"
         try:
-            out = self._db.update_item(
+            out = self._db.delete_item(
                 TableName=self._table,
                 Key=key(room_id, schedule_sk(schedule_id)),
-                UpdateExpression=update,
                 ConditionExpression=f"#s IN (:active, :paused) AND {IDLE}",
                 ExpressionAttributeNames={"#s": "status"},
                 ExpressionAttributeValues=dump(
-                    {
-                        ":deleted": models.DELETED,
-                        ":e": epoch(now + self._retention),
-                        ":t": iso_utc(now),
-                        ":active": models.ACTIVE,
-                        ":paused": models.PAUSED,
-                    }
+                    {":active": models.ACTIVE, ":paused": models.PAUSED, ":t": iso_utc(now)}
                 ),
                 ReturnValues="ALL_OLD",
                 ReturnValuesOnConditionCheckFailure="ALL_OLD",
@@ -281,16 +338,41 @@ class ScheduleTable(Table):
                 raise Busy(schedule_id) from err  # a fire's transaction is writing the item right now
             if err.code != CONDITION_FAILED:
                 raise
-            old = codec.schedule_from_item(err.response["Item"]) if err.response.get("Item") else None
-            if old is not None and old.status in models.LIVE_STATUSES:
-                raise Busy(schedule_id) from err
-            raise Gone(old) from err
+            old = err.response.get("Item")
+            if old is None:  # no live item: only a retired copy can say what it was
+                raise Gone(self._retired(room_id, schedule_id)) from err
+            if load(old).get("status") in models.LIVE_STATUSES:
+                raise Busy(schedule_id) from err  # live, so held by a delivery
+            raise Gone(codec.schedule_from_item(old)) from err
         return codec.schedule_from_item(out["Attributes"])
 
-    def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "") -> None:
+    def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "", run: SlotRun = None) -> None:
         """Move a live schedule to a final status (missed), atomically freeing its room place and
-        dedupe pointer. Raises Busy while a delivery holds it, Conflict if not live."""
-        self._finish(schedule, status, now, reason=reason, require_idle=True)
+        dedupe pointer, with the run of `run` = (slot, run) recorded in the same transaction.
+        Raises Busy while a delivery holds it, Conflict if not live."""
+        extra_set: dict[str, Any] = {}
+        extra_items: list[dict[str, Any]] = []
+        if run is not None:
+            slot, finished = run
+            extra_set["last_run"] = finished.to_dict()
+            item = self._run_item(schedule.room_id, schedule.id, slot, now, finished)
+            extra_items.append({"Put": {"TableName": self._table, "Item": dump(item)}})
+        self._finish(
+            schedule, status, now, reason=reason, extra_set=extra_set, extra_items=extra_items, require_idle=True
+        )
+
+    def _run_item(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> dict[str, Any]:
+        """A done slot that holds a run which needed no delivery (skipped, missed)."""
+        return {
+            "room_id": room_id,
+            "sk": codec.slot_sk(owner, slot),
+            "state": "done",
+            "outcome": run.outcome,
+            "detail": run.reason or "",
+            "completed_at": iso_utc(now),
+            "run": run.to_dict(),
+            "expires_at": epoch(now + self._retention),
+        }
 
     def _finish(
         self,
@@ -303,36 +385,39 @@ class ScheduleTable(Table):
         extra_items: list[dict[str, Any]] | None = None,
         require_idle: bool = False,
     ) -> None:
+        """Retire `schedule` (as read, plus `extra_set`) in one transaction: its live item goes,
+        the retired copy takes its place under its retired key, the room counts one less and its
+        pointers are dropped. The live item must still be live (and idle, when asked). Raises Busy
+        while a delivery holds it, Conflict otherwise."""
         sets: dict[str, Any] = {
             "status": status,
             "expires_at": epoch(now + self._retention),
             "updated_at": iso_utc(now),
+            "version": schedule.version + 1,
         }
         if reason:
             sets["status_reason"] = reason
         sets.update(extra_set or {})
-        names = {f"#a{i}": k for i, k in enumerate(sets)}
-        values = {f":a{i}": v for i, v in enumerate(sets.values())}
-        assignments = ", ".join(f"#a{i} = :a{i}" for i in range(len(sets)))
+        retired = {**codec.schedule_item(schedule), **sets, "sk": retired_sk(schedule.id)}
         condition = "#s IN (:active, :paused)"
+        values: dict[str, Any] = {":active": models.ACTIVE, ":paused": models.PAUSED}
         if require_idle:
             condition += f" AND {IDLE}"
             values[":t"] = iso_utc(now)
         room = schedule.room_id
-        own = key(room, schedule_sk(schedule.id))
         items = [
             *(extra_items or []),
             {
-                "Update": {
+                "Delete": {
                     "TableName": self._table,
-                    "Key": own,
-                    "UpdateExpression": f"SET {assignments} REMOVE inflight_slot, inflight_until",
+                    "Key": key(room, schedule_sk(schedule.id)),
                     "ConditionExpression": condition,
-                    "ExpressionAttributeNames": {**names, "#s": "status"},
+                    "ExpressionAttributeNames": {"#s": "status"},
+                    "ExpressionAttributeValues": dump(values),
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                    "ExpressionAttributeValues": dump({**values, ":active": models.ACTIVE, ":paused": models.PAUSED}),
                 }
             },
+            {"Put": {"TableName": self._table, "Item": dump(retired)}},
             {
                 "Update": {
                     "TableName": self._table,

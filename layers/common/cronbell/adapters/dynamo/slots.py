@@ -21,7 +21,7 @@ from cronbell.adapters.dynamo.codec import (
     slot_sk,
 )
 from cronbell.adapters.dynamo.schedules import ScheduleTable
-from cronbell.adapters.dynamo.table import cancelled
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core import models
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
@@ -33,10 +33,11 @@ CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 _BUMP = "version = if_not_exists(version, :z) + :one"
 _RECORD_FIRE = (
     f"SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one, {_BUMP}"
-    " REMOVE inflight_slot, inflight_until"
+    " REMOVE inflight_slot, inflight_until, inflight_attempts"
 )
 # a slot may be claimed when it has never been, or when its claim outlived the lease (a crash)
 _SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND lease_until < :t)"
+_CLAIM_SCHEDULE = "SET inflight_slot = :slot, inflight_until = :until, inflight_attempts = :n"
 _SCHEDULE_IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t OR inflight_slot = :slot)"
 
 
@@ -78,11 +79,17 @@ class SlotLedger(ScheduleTable):
                     "Update": {
                         "TableName": self._table,
                         "Key": key(room_id, schedule_sk(schedule.id)),
-                        "UpdateExpression": "SET inflight_slot = :slot, inflight_until = :until",
+                        "UpdateExpression": _CLAIM_SCHEDULE,
                         "ConditionExpression": "#s = :active AND " + _SCHEDULE_IDLE,
                         "ExpressionAttributeNames": {"#s": "status"},
                         "ExpressionAttributeValues": dump(
-                            {":slot": slot, ":t": t, ":until": until, ":active": models.ACTIVE}
+                            {
+                                ":slot": slot,
+                                ":t": t,
+                                ":until": until,
+                                ":active": models.ACTIVE,
+                                ":n": schedule.delivery_attempt(slot),
+                            }
                         ),
                         "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                     }
@@ -120,7 +127,8 @@ class SlotLedger(ScheduleTable):
         )
 
     def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None:
-        """Give a claim back after a failed attempt, so Lambda's retry can deliver at once."""
+        """Give a claim back after a failed attempt, so Lambda's retry can deliver at once. The
+        schedule keeps the slot and its count of attempts, so the retry knows which one it is."""
         items: list[dict[str, Any]] = [
             {"Delete": {"TableName": self._table, "Key": key(room_id, slot_sk(owner, slot))}}
         ]
@@ -130,7 +138,7 @@ class SlotLedger(ScheduleTable):
                     "Update": {
                         "TableName": self._table,
                         "Key": key(room_id, schedule_sk(schedule.id)),
-                        "UpdateExpression": "REMOVE inflight_slot, inflight_until",
+                        "UpdateExpression": "REMOVE inflight_until",
                     }
                 }
             )
@@ -212,18 +220,7 @@ class SlotLedger(ScheduleTable):
         slot_put = {
             "Put": {
                 "TableName": self._table,
-                "Item": dump(
-                    {
-                        "room_id": room,
-                        "sk": slot_sk(schedule.id, slot),
-                        "state": DONE,
-                        "outcome": run.outcome,
-                        "detail": run.reason or "",
-                        "completed_at": iso_utc(now),
-                        "run": run.to_dict(),
-                        "expires_at": epoch(now + self._retention),
-                    }
-                ),
+                "Item": dump(self._run_item(room, schedule.id, slot, now, run)),
                 "ConditionExpression": "attribute_not_exists(sk)",
             }
         }
@@ -240,6 +237,21 @@ class SlotLedger(ScheduleTable):
             self._transact([slot_put, last])
         except AwsError as err:
             if cancelled(err, [slot_put, last]):
+                return False
+            raise
+        return True
+
+    def record_static_run(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> bool:
+        """Record a run of a template schedule that needed no delivery (too late) as a done slot;
+        it has no item to hold a last run. False when the slot was already recorded."""
+        try:
+            self._db.put_item(
+                TableName=self._table,
+                Item=dump(self._run_item(room_id, owner, slot, now, run)),
+                ConditionExpression="attribute_not_exists(sk)",
+            )
+        except AwsError as err:
+            if err.code == CONDITION_FAILED:
                 return False
             raise
         return True
