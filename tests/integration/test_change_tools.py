@@ -7,21 +7,11 @@ from typing import Any
 import pytest
 
 from cronbell.core import errors
-from cronbell.core.fire_event import parse_fire_event
-from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from tests.support.aws import Stack
-from tests.support.chat import RecordingChat
-from tests.support.envelopes import ROOM, envelope
+from tests.support.envelopes import envelope
 from tests.support.faults import CallLog, faulty_deps
-from tests.support.lambda_timing import at_slot
-from tests.support.tools import assert_consistent, call, live_items, ok
-
-
-def fire(stack: Stack, sid: str, slot: str) -> dict[str, Any]:
-    event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot}
-    at_slot(stack.clock, event)
-    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: RecordingChat()))
+from tests.support.tools import assert_consistent, call, fire_at, live_items, ok
 
 
 def item(stack: Stack, sid: str) -> dict[str, Any]:
@@ -132,7 +122,7 @@ def test_pause_and_resume(stack: Stack) -> None:
     assert item(stack, sid)["status"] == "paused"
     listed = ok(call(stack, "list_reminders"))["schedules"][0]
     assert listed["enabled"] is False and listed["next_fire"] is None
-    assert fire(stack, sid, "2026-12-04T08:00:00Z")["outcome"] == "paused"
+    assert fire_at(stack, sid, "2026-12-04T08:00:00Z")["outcome"] == "paused"
     assert call(stack, "pause_reminder", {"id": sid})["error"]["code"] == errors.INVALID_STATE
     result = ok(call(stack, "resume_reminder", {"id": sid}))
     assert result["enabled"] is True and result["next_fire"] is not None
@@ -155,8 +145,8 @@ def test_skip_next_skips_exactly_one_occurrence(stack: Stack) -> None:
     result = ok(call(stack, "skip_next", {"id": sid}))
     assert result["skipped"] == "2026-11-30T09:00:00Z"
     assert result["next_fire"]["local"] == "2026-12-01T10:00:00+01:00"
-    assert fire(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
-    assert fire(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
+    assert fire_at(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
     one = ok(call(stack, "create_reminder", {"message": "y", "time": "2026-12-05 09:00"}))["id"]
     assert call(stack, "skip_next", {"id": one})["error"]["code"] == errors.INVALID_STATE
 
@@ -164,14 +154,14 @@ def test_skip_next_skips_exactly_one_occurrence(stack: Stack) -> None:
 def test_snooze_fired_one_shot_brings_it_back(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "x", "time": "2026-11-30 09:30"}))["id"]
     stack.clock.advance(minutes=30)
-    assert fire(stack, sid, "2026-11-30T08:30:00Z")["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T08:30:00Z")["outcome"] == "delivered"
     stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)  # ActionAfterCompletion
     assert live_items(stack) == []
     result = ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 10}))
     assert result["status"] == "active" and result["next_fire"]["utc"] == "2026-11-30T08:40:00Z"
     assert stack.entries()[sid]["ScheduleExpression"] == "at(2026-11-30T08:40:00)"
     assert_consistent(stack)
-    assert fire(stack, sid, "2026-11-30T08:40:00Z")["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T08:40:00Z")["outcome"] == "delivered"
 
 
 def test_snooze_pending_one_shot_until_a_phrase(stack: Stack) -> None:
@@ -188,8 +178,8 @@ def test_snooze_recurring_moves_only_the_next_occurrence(stack: Stack) -> None:
         "2026-12-01T10:00:00+01:00",
     ]
     assert stack.entries()[f"{sid}-snooze"]["ScheduleExpression"] == "at(2026-11-30T09:30:00)"
-    assert fire(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
-    assert fire(stack, sid, "2026-11-30T09:30:00Z")["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
+    assert fire_at(stack, sid, "2026-11-30T09:30:00Z")["outcome"] == "delivered"
     ok(call(stack, "delete_reminder", {"id": sid}))
     assert stack.entries() == {}
 
@@ -204,9 +194,9 @@ def test_snoozes_add_up(stack: Stack) -> None:
     assert second["next_fire"]["local"] == "2026-11-30T14:00:00+01:00"
     assert stack.entries()[f"{sid}-snooze"]["ScheduleExpression"] == "at(2026-11-30T13:00:00)"
     assert_consistent(stack)
-    assert fire(stack, sid, "2026-11-30T11:00:00Z")["outcome"] == "skipped"
-    assert fire(stack, sid, "2026-11-30T13:00:00Z")["outcome"] == "delivered"
-    assert fire(stack, sid, "2026-12-01T11:00:00Z")["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T11:00:00Z")["outcome"] == "skipped"
+    assert fire_at(stack, sid, "2026-11-30T13:00:00Z")["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-12-01T11:00:00Z")["outcome"] == "delivered"
 
 
 def test_skips_form_a_set(stack: Stack) -> None:
@@ -215,9 +205,9 @@ def test_skips_form_a_set(stack: Stack) -> None:
     second = ok(call(stack, "skip_next", {"id": sid}))
     assert second["skipped"] == "2026-12-01T09:00:00Z"
     assert second["next_fire"]["local"] == "2026-12-02T10:00:00+01:00"
-    assert fire(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
-    assert fire(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "skipped"
-    assert fire(stack, sid, "2026-12-02T09:00:00Z")["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
+    assert fire_at(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "skipped"
+    assert fire_at(stack, sid, "2026-12-02T09:00:00Z")["outcome"] == "delivered"
 
 
 def test_a_skipped_run_says_whether_skip_next_or_a_snooze_skipped_it(stack: Stack) -> None:
@@ -225,9 +215,9 @@ def test_a_skipped_run_says_whether_skip_next_or_a_snooze_skipped_it(stack: Stac
     assert ok(call(stack, "skip_next", {"id": sid}))["skipped"] == "2026-11-30T09:00:00Z"
     snoozed = ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 30}))  # the next one, 1 Dec
     assert snoozed["next_fire"]["local"] == "2026-12-01T10:30:00+01:00"
-    assert fire(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
-    assert fire(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "skipped"
-    assert fire(stack, sid, "2026-12-01T09:30:00Z")["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
+    assert fire_at(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "skipped"
+    assert fire_at(stack, sid, "2026-12-01T09:30:00Z")["outcome"] == "delivered"
     runs = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
     assert [(r["scheduled_time"], r["outcome"], r["reason"]) for r in runs] == [
         ("2026-12-01T10:30:00+01:00", "delivered", None),

@@ -9,22 +9,12 @@ from typing import Any
 import pytest
 
 from cronbell.core import errors
-from cronbell.core.fire_event import parse_fire_event
-from cronbell.usecases import fire as fire_uc
 from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
-from tests.support.envelopes import ROOM
-from tests.support.lambda_timing import at_slot
-from tests.support.tools import assert_consistent, call, ok, schedule_item
+from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item
 
 # the stack starts on Monday 30 November 2026, 09:00 in Madrid
-
-
-def fire(stack: Stack, sid: str, slot: str, chat: RecordingChat) -> dict[str, Any]:
-    event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot}
-    at_slot(stack.clock, event)
-    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
 
 
 def item(stack: Stack, sid: str) -> dict[str, Any]:
@@ -96,15 +86,15 @@ def test_count_completes_with_the_last_delivery(stack: Stack) -> None:
     chat = RecordingChat()
     sid = ok(call(stack, "create_reminder", {"message": "water the plants", "cron": "0 10 * * *", "count": 2}))["id"]
     assert room_live(stack) == 1
-    assert fire(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"
     assert item(stack, sid)["status"] == "active" and int(item(stack, sid)["delivered_count"]) == 1
-    assert fire(stack, sid, "2026-12-01T09:00:00Z", chat)["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-12-01T09:00:00Z", chat)["outcome"] == "delivered"
     done = item(stack, sid)
     assert done["status"] == "completed" and int(done["delivered_count"]) == 2
     assert sid not in stack.entries() and room_live(stack) == 0
     assert len(chat.sent) == 2
     # a late copy of a Scheduler fire finds it completed: nothing more is posted
-    assert fire(stack, sid, "2026-12-02T09:00:00Z", chat)["outcome"] == "inactive"
+    assert fire_at(stack, sid, "2026-12-02T09:00:00Z", chat)["outcome"] == "inactive"
     assert len(chat.sent) == 2
     assert ok(call(stack, "list_reminders"))["schedules"] == []
     (shown,) = ok(call(stack, "list_reminders", {"include_inactive": True}))["schedules"]
@@ -115,13 +105,13 @@ def test_count_completes_with_the_last_delivery(stack: Stack) -> None:
 def test_until_completes_on_its_day_and_a_fire_after_it_is_refused(stack: Stack) -> None:
     chat = RecordingChat()
     sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "until": "2026-12-01"}))["id"]
-    assert fire(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"
     assert item(stack, sid)["status"] == "active"
-    assert fire(stack, sid, "2026-12-01T09:00:00Z", chat)["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-12-01T09:00:00Z", chat)["outcome"] == "delivered"
     assert item(stack, sid)["status"] == "completed" and stack.entries() == {}
     # the same end reached by a fire past `until` (an entry written without EndDate fires on)
     other = ok(call(stack, "create_reminder", {"message": "y", "cron": "0 11 * * *", "until": "2026-12-02"}))["id"]
-    assert fire(stack, other, "2026-12-03T10:00:00Z", chat)["outcome"] == "completed"
+    assert fire_at(stack, other, "2026-12-03T10:00:00Z", chat)["outcome"] == "completed"
     assert item(stack, other)["status"] == "completed" and stack.entries() == {}
     assert len(chat.sent) == 2
     assert_consistent(stack)
@@ -130,8 +120,8 @@ def test_until_completes_on_its_day_and_a_fire_after_it_is_refused(stack: Stack)
 def test_a_holiday_is_a_skipped_run_and_posts_nothing(stack: Stack) -> None:
     chat = RecordingChat()
     sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "skip_holidays": "ES"}))["id"]
-    assert fire(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "delivered"
-    skipped = fire(stack, sid, "2026-12-08T09:00:00Z", chat)  # Immaculate Conception
+    assert fire_at(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "delivered"
+    skipped = fire_at(stack, sid, "2026-12-08T09:00:00Z", chat)  # Immaculate Conception
     assert skipped == {"schedule_id": sid, "slot": "2026-12-08T09:00:00Z", "outcome": "skipped", "reason": "holiday"}
     assert len(chat.sent) == 1
     runs = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
@@ -145,7 +135,7 @@ def test_a_last_occurrence_on_a_holiday_completes_the_schedule(stack: Stack) -> 
     chat = RecordingChat()
     args = {"message": "x", "cron": "0 10 * * *", "until": "2026-12-08", "skip_holidays": "ES"}
     sid = ok(call(stack, "create_reminder", args))["id"]
-    assert fire(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "delivered"
     assert item(stack, sid)["status"] == "completed"  # 8 December, its last day, is a holiday
     assert stack.entries() == {}
 
@@ -159,7 +149,7 @@ def test_update_sets_changes_and_clears_the_ends(stack: Stack) -> None:
     # a new cron keeps the ends
     kept = ok(call(stack, "update_reminder", {"id": sid, "cron": "0 11 * * *"}))
     assert (kept["count"], kept["skip_holidays"]) == (3, "US-CA")
-    assert fire(stack, sid, "2026-11-30T10:00:00Z", chat)["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T10:00:00Z", chat)["outcome"] == "delivered"
     refused = call(stack, "update_reminder", {"id": sid, "count": 1})
     assert refused["ok"] is False and refused["error"]["code"] == errors.INVALID_ARGUMENTS
     assert "delivered 1 run" in refused["error"]["message"]

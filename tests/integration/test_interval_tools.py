@@ -6,21 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from cronbell.core.fire_event import parse_fire_event
-from cronbell.usecases import fire as fire_uc
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
-from tests.support.envelopes import ROOM
-from tests.support.lambda_timing import at_slot
-from tests.support.tools import assert_consistent, call, ok, schedule_item
+from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item
 
 EVERY_OTHER_MONDAY = {"message": "Sprint review", "cron": "every other monday at 10"}
-
-
-def fire(stack: Stack, sid: str, slot: str, chat: RecordingChat) -> dict[str, Any]:
-    event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot}
-    at_slot(stack.clock, event)
-    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
 
 
 def item(stack: Stack, sid: str) -> dict[str, Any]:
@@ -67,12 +57,12 @@ def test_an_agent_call_every_three_days_in_spanish(stack: Stack) -> None:
 def test_the_off_week_posts_nothing_records_no_run_and_claims_no_slot(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", EVERY_OTHER_MONDAY))["id"]
     chat = RecordingChat()
-    assert fire(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"
     first_run = item(stack, sid)["last_run"]
-    assert fire(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "off_interval"
+    assert fire_at(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "off_interval"
     assert len(chat.sent) == 1 and slots(stack, sid) == [f"f#{sid}#2026-11-30T09:00:00Z"]
     assert item(stack, sid)["last_run"] == first_run
-    assert fire(stack, sid, "2026-12-14T09:00:00Z", chat)["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-12-14T09:00:00Z", chat)["outcome"] == "delivered"
     runs = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
     assert [r["scheduled_time"] for r in runs] == ["2026-12-14T10:00:00+01:00", "2026-11-30T10:00:00+01:00"]
     assert len(chat.sent) == 2
@@ -123,8 +113,8 @@ def test_a_paused_schedule_records_its_real_occurrences_only(stack: Stack) -> No
     sid = ok(call(stack, "create_reminder", EVERY_OTHER_MONDAY))["id"]
     ok(call(stack, "pause_reminder", {"id": sid}))
     chat = RecordingChat()
-    assert fire(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "paused"
-    assert fire(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "off_interval"
+    assert fire_at(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "paused"
+    assert fire_at(stack, sid, "2026-12-07T09:00:00Z", chat)["outcome"] == "off_interval"
     runs = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
     assert [(r["scheduled_time"], r["outcome"], r["reason"]) for r in runs] == [
         ("2026-11-30T10:00:00+01:00", "skipped", "paused")

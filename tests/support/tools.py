@@ -5,9 +5,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from cronbell.core.fire_event import parse_fire_event
+from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from tests.support.aws import Stack
-from tests.support.envelopes import envelope
+from tests.support.chat import RecordingChat
+from tests.support.envelopes import ROOM, envelope
+from tests.support.lambda_timing import at_slot
 
 
 def call(stack: Stack, tool: str, args: dict[str, Any] | None = None, **kw: Any) -> dict[str, Any]:
@@ -19,6 +23,14 @@ def call(stack: Stack, tool: str, args: dict[str, Any] | None = None, **kw: Any)
 def ok(answer: dict[str, Any]) -> dict[str, Any]:
     assert answer["ok"], answer
     return answer["result"]
+
+
+def fire_at(stack: Stack, schedule_id: str, slot: str, chat: RecordingChat | None = None) -> dict[str, Any]:
+    """Fire one of ROOM's schedules for `slot` with the clock at that slot, as Scheduler would."""
+    event = {"room_id": ROOM, "reminder_id": schedule_id, "scheduled_time": slot}
+    at_slot(stack.clock, event)
+    sink = chat or RecordingChat()
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: sink))
 
 
 def schedule_item(stack: Stack, schedule_id: str) -> dict[str, Any]:
