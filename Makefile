@@ -17,7 +17,7 @@ export PYTHONPATH := layers/common:.
 
 venv: $(STAMP)
 
-$(STAMP): requirements-dev.txt layers/common/requirements.txt
+$(STAMP): requirements-dev.txt layers/common/requirements.txt layers/calendars/requirements.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -r requirements-dev.txt
