@@ -10,7 +10,7 @@ from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM
-from tests.support.tools import assert_consistent, call, ok
+from tests.support.tools import assert_consistent, call, fire_at, ok
 
 LEDGER = ("inflight_slot", "inflight_until", "inflight_attempts", "last_manual_run")  # live item only
 
@@ -96,11 +96,9 @@ def test_live_schedules_written_before_audit_copies_get_theirs(stack: Stack) -> 
 
 
 def test_a_fired_one_shot_snoozed_back_to_life_has_its_audit_copy(stack: Stack) -> None:
-    from tests.integration.test_change_tools import fire
-
     sid = ok(call(stack, "create_reminder", {"message": "x", "time": "2026-11-30 09:30"}))["id"]
     stack.clock.advance(minutes=30)
-    assert fire(stack, sid, "2026-11-30T08:30:00Z")["outcome"] == "delivered"
+    assert fire_at(stack, sid, "2026-11-30T08:30:00Z")["outcome"] == "delivered"
     assert set(stored(stack, sid)) == {"x#"} and stored(stack, sid)["x#"]["status"] == "fired"
     stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)
     ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 10}))
