@@ -139,9 +139,10 @@ def test_built_functions_create_list_fire_and_call_an_agent(sandbox: SandboxProc
     )
     bad = bot.call("create_reminder", message="x", time="when pigs fly")
     assert bad["ok"] is False and bad["error"]["code"] == "invalid_time"
-    # the holiday data comes from the calendar layer, read by the runtime's Python: every 1 May is a
-    # holiday in Spain, so a reminder on it alone would never fire
-    never = bot.call("create_reminder", message="payroll", cron="0 20 1 5 *", skip_holidays="ES")
+    # the holiday data comes from the calendar layer, read by the runtime's Python: every 4 July is a
+    # public holiday in the US (Spain's 1 May is not when it falls on a Sunday), so a reminder on it
+    # alone would never fire
+    never = bot.call("create_reminder", message="payroll", cron="0 20 4 7 *", skip_holidays="US")
     assert never["ok"] is False and never["error"]["code"] == "invalid_arguments", never
     assert "never fire" in never["error"]["message"], never
 
