@@ -27,7 +27,11 @@ moto checks an update against the stored item in ten passes over the parsed tree
 node, whether it is an instance of the classes the pass handles: those classes use `abc.ABCMeta`, whose check is
 slow, and the pass builds its table of classes anew for each node. The passes are the same, in the same order,
 calling the same hooks; only the answer to "is a node of this type handled by this pass, and by which entry" is
-kept per pair of types (moto registers no virtual subclasses, so the answer depends on the types alone).
+kept per pair of types (moto registers no virtual subclasses, so the answer depends on the types alone). The
+first three passes (at most one clause of each kind, no overlapping paths, no key attribute updated) read only
+the parsed tree, the attribute names and the table's key names, and hand back the tree unchanged: once they
+have passed for a text, its names and a table's keys, they are not run again for the same three (a text they
+refuse is checked, and refused, every time).
 
 Installed by the sandbox's moto server (so a clock move over weeks does not slow down as runs pile up in the
 table) and by the bench's processes; the integration tests run moto unchanged.
@@ -211,6 +215,52 @@ def _install_tree_walks() -> None:
     node_type.find_clauses = find_clauses
 
 
+def _install_static_checks() -> None:
+    from moto.dynamodb.parsing import validators as untyped
+
+    validators: Any = untyped  # moto's parser module carries no type hints
+    # passes that only read the parsed tree, the attribute names and the table's key names, and never change
+    # the tree (each returns the node it was given); the passes after them read the item and the values
+    static = (
+        validators.ActionCountValidator,
+        validators.OverlappingPathsValidator,
+        validators.UpdateHashRangeKeyValidator,
+    )
+    cls = validators.UpdateExpressionValidator
+    init = cls.__init__
+    passed: dict[tuple[int, str, tuple[str, ...]], Any] = {}  # -> the parsed tree (kept, so its id stays its own)
+
+    def remember(self: Any, expression: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, expression, *args, **kwargs)
+        self.source_tree = expression
+
+    def validate(self: Any) -> Any:
+        processors = self.processors
+        first = 0
+        while first < len(processors) and type(processors[first]) in static:
+            first += 1
+        tree = self.source_tree
+        try:
+            names = json.dumps(self.expression_attribute_names, sort_keys=True)
+        except TypeError:
+            names = None
+        key = None if names is None else (id(tree), names, tuple(self.table.table_key_attrs))
+        node = self.node_to_validate
+        if key is None or passed.get(key) is not tree:
+            for processor in processors[:first]:
+                node = processor.traverse(node)
+            if key is not None:
+                if len(passed) >= 4096:
+                    passed.clear()
+                passed[key] = tree
+        for processor in processors[first:]:
+            node = processor.traverse(node)
+        return node
+
+    cls.__init__ = remember
+    cls.validate = validate
+
+
 def _install_json_paths() -> None:
     import jsonpath_ng.ext  # moto's EventBridge imports `parse` from here at each delivery
 
@@ -299,4 +349,5 @@ def install() -> None:
     _install_action_names()
     _install_json_paths()
     _install_tree_walks()
+    _install_static_checks()
     _installed = True

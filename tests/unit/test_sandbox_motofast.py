@@ -74,6 +74,15 @@ SCENARIO = textwrap.dedent(
             call("update_item", TableName="t", Key=other, UpdateExpression=update, ReturnValues="ALL_NEW",
                  ExpressionAttributeValues={k: v for k, v in values.items() if k in update}, **(
                      {"ExpressionAttributeNames": names} if names else {}))
+        for n in range(2):  # the checks of an expression's shape refuse it every time, not only the first
+            for update in ("SET a = :v SET b = :v", "SET pk = :v", "SET #st = :v, #st = :v", "SET m = :v, m.x = :v"):
+                call("update_item", TableName="t", Key=other, UpdateExpression=update,
+                     ExpressionAttributeValues={":v": {"S": "x"}},
+                     **({"ExpressionAttributeNames": {"#st": "status"}} if "#st" in update else {}))
+        for name in ("a", "sk", "a", "pk", "b"):  # one text whose names decide whether it updates a key
+            call("update_item", TableName="t", Key=other, UpdateExpression="SET #k = :v, c = :v",
+                 ExpressionAttributeNames={"#k": name}, ExpressionAttributeValues={":v": {"S": name}},
+                 ReturnValues="ALL_NEW")
         call("update_item", TableName="t", Key=key, UpdateExpression="REMOVE tags, #st",
              ExpressionAttributeNames={"#st": "status"}, ReturnValues="UPDATED_OLD")
         for n in range(2):
