@@ -33,6 +33,10 @@ the parsed tree, the attribute names and the table's key names, and hand back th
 have passed for a text, its names and a table's keys, they are not run again for the same three (a text they
 refuse is checked, and refused, every time).
 
+moto checks an item's size (DynamoDB's 400 KB) whenever an attribute is set, over every attribute of the item,
+and its size of a map builds a new value for every nested value at every level to ask its size: the same sum
+is taken over the values as they are (the same size, or the same error, for every kind of value).
+
 Installed by the sandbox's moto server (so a clock move over weeks does not slow down as runs pile up in the
 table) and by the bench's processes; the integration tests run moto unchanged.
 """
@@ -261,6 +265,43 @@ def _install_static_checks() -> None:
     cls.validate = validate
 
 
+def _install_sizes() -> None:
+    from moto.dynamodb.models import dynamo_type
+
+    attribute: Any = dynamo_type.DynamoType
+    sets = ("BS", "NS", "SS")
+
+    def sized(kind: str, value: Any) -> int:
+        """`DynamoType({kind: value}).size()`, without building the DynamoType (and, for a map, a new one for
+        every nested value at every level, as moto's does)."""
+        if kind == "N":
+            return len(str(value))
+        if kind in sets:
+            return sum(sized(kind[0], v) for v in value)
+        if kind == "L":
+            return sum(normal(v) for v in value)
+        if kind == "M":
+            return sum(len(k if isinstance(k, bytes) else k.encode("utf-8")) + normal(v) for k, v in value.items())
+        if isinstance(value, bool):
+            return 1
+        return len(value if isinstance(value, bytes) else value.encode("utf-8"))
+
+    def normal(value: Any) -> int:
+        """`DynamoType(value).size()` for a DynamoType or its dict form."""
+        if type(value) is attribute:
+            return sized(value.type, value.value)
+        pairs = list(value.items())
+        return sized(*pairs[0])  # an empty one raises IndexError, as moto's `list(value)[0]` does
+
+    def size(self: Any) -> int:
+        kind, value = self.type, self.value
+        if kind == "L":  # moto asks the list's own elements, not copies of them
+            return sum(size(v) if type(v) is attribute else v.size() for v in value)
+        return sized(kind, value)
+
+    attribute.size = size
+
+
 def _install_json_paths() -> None:
     import jsonpath_ng.ext  # moto's EventBridge imports `parse` from here at each delivery
 
@@ -350,4 +391,5 @@ def install() -> None:
     _install_json_paths()
     _install_tree_walks()
     _install_static_checks()
+    _install_sizes()
     _installed = True
