@@ -33,6 +33,9 @@ the parsed tree, the attribute names and the table's key names, and hand back th
 have passed for a text, its names and a table's keys, they are not run again for the same three (a text they
 refuse is checked, and refused, every time).
 
+An update first deep-copies the item it starts from, which moto reads only to write the table's stream record:
+for a table without a stream (every table of the project) the copy is not made.
+
 moto checks an item's size (DynamoDB's 400 KB) whenever an attribute is set, over every attribute of the item,
 and its size of a map builds a new value for every nested value at every level to ask its size: the same sum
 is taken over the values as they are (the same size, or the same error, for every kind of value).
@@ -47,6 +50,7 @@ import copy
 import functools
 import json
 import pickle
+import threading
 from collections import OrderedDict, deque
 from typing import Any
 
@@ -54,13 +58,18 @@ _installed = False
 
 
 class _NoTableCopy:
-    """Stands in for the `copy` module inside moto's DynamoDB backend: tables are not copied."""
+    """Stands in for the `copy` module inside moto's DynamoDB backend: tables are not copied, nor the item an
+    update starts from when its table has no stream (moto keeps that copy only to write the stream record)."""
 
-    def __init__(self, table_type: type) -> None:
+    def __init__(self, table_type: type, item_type: type) -> None:
         self._table_type = table_type
+        self._item_type = item_type
+        self.updating = threading.local()  # `unstreamed`: an update of a table without a stream is under way
 
     def deepcopy(self, value: Any, memo: Any = None) -> Any:
         if isinstance(value, self._table_type):
+            return value
+        if isinstance(value, self._item_type) and getattr(self.updating, "unstreamed", False):
             return value
         return copy.deepcopy(value, memo)
 
@@ -345,6 +354,7 @@ def install() -> None:
     if _installed:
         return
     from moto.dynamodb import models
+    from moto.dynamodb.models.dynamo_type import Item
     from moto.dynamodb.models.table import Table
 
     original = models.DynamoDBBackend.transact_write_items
@@ -381,7 +391,19 @@ def install() -> None:
                     self.put_item(table_name, attributes)
             raise
 
-    models.copy = _NoTableCopy(Table)  # type: ignore[assignment]
+    copier = _NoTableCopy(Table, Item)
+    models.copy = copier  # type: ignore[assignment]
+    update_item = models.DynamoDBBackend.update_item
+
+    def unstreamed_update_item(self: Any, table_name: str, *args: Any, **kwargs: Any) -> Any:
+        table = self.tables.get(table_name)
+        copier.updating.unstreamed = table is not None and getattr(table, "stream_shard", None) is None
+        try:
+            return update_item(self, table_name, *args, **kwargs)
+        finally:
+            copier.updating.unstreamed = False
+
+    models.DynamoDBBackend.update_item = unstreamed_update_item  # type: ignore[method-assign]
     models.DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
     _install_expression_costs()
     _install_plain_answers()

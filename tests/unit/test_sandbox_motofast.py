@@ -113,6 +113,21 @@ SCENARIO = textwrap.dedent(
         call("get_item", TableName="t", Key={"pk": {"S": "room"}, "sk": {"S": "typed"}},
              ProjectionExpression="m.l[1], n", ReturnConsumedCapacity="TOTAL")
         call("delete_item", TableName="t", Key={"pk": {"S": "room"}, "sk": {"S": "typed"}}, ReturnValues="ALL_OLD")
+        db.create_table(  # a table with a stream: its records carry each update's old and new item
+            TableName="st", BillingMode="PAY_PER_REQUEST", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+            StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+        )
+        for n in range(3):
+            first = n == 0
+            call("update_item", TableName="st", Key={"pk": {"S": "a"}}, ReturnValues="ALL_OLD",
+                 UpdateExpression="SET n = :z, m = :m" if first else "SET n = n + :one, m.x = :one",
+                 ExpressionAttributeValues={":z": {"N": "0"}, ":m": {"M": {}}} if first else {":one": {"N": "1"}})
+        from moto.dynamodb.models import dynamodb_backends  # this moto's stream API is not implemented
+
+        records = [r.record for r in dynamodb_backends["123456789012"]["us-east-1"].tables["st"].stream_shard.items]
+        out.append(["stream", [[r["eventName"], r["dynamodb"].get("OldImage"), r["dynamodb"].get("NewImage")]
+                               for r in records]])
         events, sqs = boto3.client("events", region_name="us-east-1"), boto3.client("sqs", region_name="us-east-1")
         queue = sqs.create_queue(QueueName="q")["QueueUrl"]
         arn = sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
@@ -227,6 +242,9 @@ def test_moto_answers_the_same_with_the_patches() -> None:
     assert fast.pop() == ["cache hits", True, True]  # the patched parsers did serve repeats from their caches
     assert fast == plain
     assert len(plain[-1][1]) == 6  # each matching event reached both targets
+    stream = next(entry[1] for entry in plain if entry[0] == "stream")
+    assert [name for name, _, _ in stream] == ["INSERT", "INSERT", "MODIFY", "MODIFY"]  # moto's: a new item twice
+    assert stream[2][1]["n"] == {"N": "0"} and stream[2][2]["n"] == {"N": "1"}  # the old item is the old one
     errors = [entry[1]["Code"] if isinstance(entry[1], dict) else entry[1] for entry in plain if len(entry) == 3]
     assert "ValidationException" in errors and "TransactionCanceledException" in errors
     assert "ConditionalCheckFailedException" in errors and errors.count("ValueError") == 2
