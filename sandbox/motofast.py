@@ -27,7 +27,18 @@ moto checks an update against the stored item in ten passes over the parsed tree
 node, whether it is an instance of the classes the pass handles: those classes use `abc.ABCMeta`, whose check is
 slow, and the pass builds its table of classes anew for each node. The passes are the same, in the same order,
 calling the same hooks; only the answer to "is a node of this type handled by this pass, and by which entry" is
-kept per pair of types (moto registers no virtual subclasses, so the answer depends on the types alone).
+kept per pair of types (moto registers no virtual subclasses, so the answer depends on the types alone). The
+first three passes (at most one clause of each kind, no overlapping paths, no key attribute updated) read only
+the parsed tree, the attribute names and the table's key names, and hand back the tree unchanged: once they
+have passed for a text, its names and a table's keys, they are not run again for the same three (a text they
+refuse is checked, and refused, every time).
+
+An update first deep-copies the item it starts from, which moto reads only to write the table's stream record:
+for a table without a stream (every table of the project) the copy is not made.
+
+moto checks an item's size (DynamoDB's 400 KB) whenever an attribute is set, over every attribute of the item,
+and its size of a map builds a new value for every nested value at every level to ask its size: the same sum
+is taken over the values as they are (the same size, or the same error, for every kind of value).
 
 Installed by the sandbox's moto server (so a clock move over weeks does not slow down as runs pile up in the
 table) and by the bench's processes; the integration tests run moto unchanged.
@@ -39,6 +50,7 @@ import copy
 import functools
 import json
 import pickle
+import threading
 from collections import OrderedDict, deque
 from typing import Any
 
@@ -46,13 +58,18 @@ _installed = False
 
 
 class _NoTableCopy:
-    """Stands in for the `copy` module inside moto's DynamoDB backend: tables are not copied."""
+    """Stands in for the `copy` module inside moto's DynamoDB backend: tables are not copied, nor the item an
+    update starts from when its table has no stream (moto keeps that copy only to write the stream record)."""
 
-    def __init__(self, table_type: type) -> None:
+    def __init__(self, table_type: type, item_type: type) -> None:
         self._table_type = table_type
+        self._item_type = item_type
+        self.updating = threading.local()  # `unstreamed`: an update of a table without a stream is under way
 
     def deepcopy(self, value: Any, memo: Any = None) -> Any:
         if isinstance(value, self._table_type):
+            return value
+        if isinstance(value, self._item_type) and getattr(self.updating, "unstreamed", False):
             return value
         return copy.deepcopy(value, memo)
 
@@ -211,6 +228,89 @@ def _install_tree_walks() -> None:
     node_type.find_clauses = find_clauses
 
 
+def _install_static_checks() -> None:
+    from moto.dynamodb.parsing import validators as untyped
+
+    validators: Any = untyped  # moto's parser module carries no type hints
+    # passes that only read the parsed tree, the attribute names and the table's key names, and never change
+    # the tree (each returns the node it was given); the passes after them read the item and the values
+    static = (
+        validators.ActionCountValidator,
+        validators.OverlappingPathsValidator,
+        validators.UpdateHashRangeKeyValidator,
+    )
+    cls = validators.UpdateExpressionValidator
+    init = cls.__init__
+    passed: dict[tuple[int, str, tuple[str, ...]], Any] = {}  # -> the parsed tree (kept, so its id stays its own)
+
+    def remember(self: Any, expression: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, expression, *args, **kwargs)
+        self.source_tree = expression
+
+    def validate(self: Any) -> Any:
+        processors = self.processors
+        first = 0
+        while first < len(processors) and type(processors[first]) in static:
+            first += 1
+        tree = self.source_tree
+        try:
+            names = json.dumps(self.expression_attribute_names, sort_keys=True)
+        except TypeError:
+            names = None
+        key = None if names is None else (id(tree), names, tuple(self.table.table_key_attrs))
+        node = self.node_to_validate
+        if key is None or passed.get(key) is not tree:
+            for processor in processors[:first]:
+                node = processor.traverse(node)
+            if key is not None:
+                if len(passed) >= 4096:
+                    passed.clear()
+                passed[key] = tree
+        for processor in processors[first:]:
+            node = processor.traverse(node)
+        return node
+
+    cls.__init__ = remember
+    cls.validate = validate
+
+
+def _install_sizes() -> None:
+    from moto.dynamodb.models import dynamo_type
+
+    attribute: Any = dynamo_type.DynamoType
+    sets = ("BS", "NS", "SS")
+
+    def sized(kind: str, value: Any) -> int:
+        """`DynamoType({kind: value}).size()`, without building the DynamoType (and, for a map, a new one for
+        every nested value at every level, as moto's does)."""
+        if kind == "N":
+            return len(str(value))
+        if kind in sets:
+            return sum(sized(kind[0], v) for v in value)
+        if kind == "L":
+            return sum(normal(v) for v in value)
+        if kind == "M":
+            return sum(len(k if isinstance(k, bytes) else k.encode("utf-8")) + normal(v) for k, v in value.items())
+        if isinstance(value, bool):
+            return 1
+        return len(value if isinstance(value, bytes) else value.encode("utf-8"))
+
+    def normal(value: Any) -> int:
+        """`DynamoType(value).size()` for a DynamoType or its dict form."""
+        if type(value) is attribute:
+            return sized(value.type, value.value)
+        pairs = list(value.items())
+        return sized(*pairs[0])  # an empty one raises IndexError, as moto's `list(value)[0]` does
+
+    def size(self: Any) -> int:
+        kind, value = self.type, self.value
+        if kind == "L":  # moto asks the list's own elements, not copies of them
+            return sum(size(v) if type(v) is attribute else v.size() for v in value)
+        return sized(kind, value)
+
+    attribute.size = size
+
+
 def _install_json_paths() -> None:
     import jsonpath_ng.ext  # moto's EventBridge imports `parse` from here at each delivery
 
@@ -254,6 +354,7 @@ def install() -> None:
     if _installed:
         return
     from moto.dynamodb import models
+    from moto.dynamodb.models.dynamo_type import Item
     from moto.dynamodb.models.table import Table
 
     original = models.DynamoDBBackend.transact_write_items
@@ -290,7 +391,19 @@ def install() -> None:
                     self.put_item(table_name, attributes)
             raise
 
-    models.copy = _NoTableCopy(Table)  # type: ignore[assignment]
+    copier = _NoTableCopy(Table, Item)
+    models.copy = copier  # type: ignore[assignment]
+    update_item = models.DynamoDBBackend.update_item
+
+    def unstreamed_update_item(self: Any, table_name: str, *args: Any, **kwargs: Any) -> Any:
+        table = self.tables.get(table_name)
+        copier.updating.unstreamed = table is not None and getattr(table, "stream_shard", None) is None
+        try:
+            return update_item(self, table_name, *args, **kwargs)
+        finally:
+            copier.updating.unstreamed = False
+
+    models.DynamoDBBackend.update_item = unstreamed_update_item  # type: ignore[method-assign]
     models.DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
     _install_expression_costs()
     _install_plain_answers()
@@ -299,4 +412,6 @@ def install() -> None:
     _install_action_names()
     _install_json_paths()
     _install_tree_walks()
+    _install_static_checks()
+    _install_sizes()
     _installed = True

@@ -74,6 +74,22 @@ SCENARIO = textwrap.dedent(
             call("update_item", TableName="t", Key=other, UpdateExpression=update, ReturnValues="ALL_NEW",
                  ExpressionAttributeValues={k: v for k, v in values.items() if k in update}, **(
                      {"ExpressionAttributeNames": names} if names else {}))
+        for n in range(2):  # the checks of an expression's shape refuse it every time, not only the first
+            for update in ("SET a = :v SET b = :v", "SET pk = :v", "SET #st = :v, #st = :v", "SET m = :v, m.x = :v"):
+                call("update_item", TableName="t", Key=other, UpdateExpression=update,
+                     ExpressionAttributeValues={":v": {"S": "x"}},
+                     **({"ExpressionAttributeNames": {"#st": "status"}} if "#st" in update else {}))
+        for name in ("a", "sk", "a", "pk", "b"):  # one text whose names decide whether it updates a key
+            call("update_item", TableName="t", Key=other, UpdateExpression="SET #k = :v, c = :v",
+                 ExpressionAttributeNames={"#k": name}, ExpressionAttributeValues={":v": {"S": name}},
+                 ReturnValues="ALL_NEW")
+        big = {"pk": {"S": "room"}, "sk": {"S": "big"}}
+        for n in range(5):  # an item grown by updates up to DynamoDB's size limit, and refused past it
+            call("update_item", TableName="t", Key=big, UpdateExpression=f"SET a{n} = :v, m{n} = :m",
+                 ExpressionAttributeValues={":v": {"S": "é" * 45000}, ":m": {"M": {"l": {"L": [
+                     {"S": "x" * 1000}, {"NS": ["1", "2.5"]}, {"M": {"b": {"BOOL": True}, "n": {"NULL": True}}}]}}}})
+        call("update_item", TableName="t", Key=big, UpdateExpression="SET c = :v",
+             ExpressionAttributeValues={":v": {"S": "x" * 500}}, ReturnValues="UPDATED_NEW")
         call("update_item", TableName="t", Key=key, UpdateExpression="REMOVE tags, #st",
              ExpressionAttributeNames={"#st": "status"}, ReturnValues="UPDATED_OLD")
         for n in range(2):
@@ -97,6 +113,21 @@ SCENARIO = textwrap.dedent(
         call("get_item", TableName="t", Key={"pk": {"S": "room"}, "sk": {"S": "typed"}},
              ProjectionExpression="m.l[1], n", ReturnConsumedCapacity="TOTAL")
         call("delete_item", TableName="t", Key={"pk": {"S": "room"}, "sk": {"S": "typed"}}, ReturnValues="ALL_OLD")
+        db.create_table(  # a table with a stream: its records carry each update's old and new item
+            TableName="st", BillingMode="PAY_PER_REQUEST", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+            AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+            StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+        )
+        for n in range(3):
+            first = n == 0
+            call("update_item", TableName="st", Key={"pk": {"S": "a"}}, ReturnValues="ALL_OLD",
+                 UpdateExpression="SET n = :z, m = :m" if first else "SET n = n + :one, m.x = :one",
+                 ExpressionAttributeValues={":z": {"N": "0"}, ":m": {"M": {}}} if first else {":one": {"N": "1"}})
+        from moto.dynamodb.models import dynamodb_backends  # this moto's stream API is not implemented
+
+        records = [r.record for r in dynamodb_backends["123456789012"]["us-east-1"].tables["st"].stream_shard.items]
+        out.append(["stream", [[r["eventName"], r["dynamodb"].get("OldImage"), r["dynamodb"].get("NewImage")]
+                               for r in records]])
         events, sqs = boto3.client("events", region_name="us-east-1"), boto3.client("sqs", region_name="us-east-1")
         queue = sqs.create_queue(QueueName="q")["QueueUrl"]
         arn = sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
@@ -130,6 +161,63 @@ SCENARIO = textwrap.dedent(
 )
 
 
+SIZES = textwrap.dedent(
+    """
+    import json, random
+    from moto.dynamodb.models.dynamo_type import DynamoType
+    from sandbox import motofast
+
+    plain = DynamoType.size
+    motofast.install()
+    fast = DynamoType.size
+    assert fast is not plain
+    rnd = random.Random(7)
+
+    def value(depth=0):
+        kind = rnd.choice(["S", "N", "B", "BOOL", "NULL", "SS", "NS", "BS", "L", "M"][: 10 if depth < 4 else 3])
+        return {
+            "S": lambda: {"S": rnd.choice(["", "a", "héllo", "x" * rnd.randint(0, 50)])},
+            "N": lambda: {"N": rnd.choice(["1", "1.50", "-3e10", "12345678901234567890"])},
+            "B": lambda: {"B": rnd.choice([b"", b"\\x00\\x01", "AAE="])},
+            "BOOL": lambda: {"BOOL": rnd.choice([True, False])},
+            "NULL": lambda: {"NULL": True},
+            "SS": lambda: {"SS": ["a", "bé", "ccc"][: rnd.randint(1, 3)]},
+            "NS": lambda: {"NS": ["1", "2.5", "-7"][: rnd.randint(1, 3)]},
+            "BS": lambda: {"BS": [b"a", b"\\x00"][: rnd.randint(1, 2)]},
+            "L": lambda: {"L": [value(depth + 1) for _ in range(rnd.randint(0, 4))]},
+            "M": lambda: {"M": {f"k{i}é": value(depth + 1) for i in range(rnd.randint(0, 4))}},
+        }[kind]()
+
+    def both(v):
+        out = []
+        for size in (plain, fast):
+            try:
+                out.append(size(v))
+            except Exception as err:
+                out.append(type(err).__name__)
+        return out
+
+    cases = [DynamoType(value()) for _ in range(2000)]
+    loose = DynamoType({"M": {}})  # dict forms left inside a value, as an update can leave them
+    loose.value["x"] = {"L": [{"S": "ab"}, {"M": {"y": {"N": "12"}}}]}
+    broken = DynamoType({"L": []})
+    broken.value.append({"S": "ab"})
+    print(json.dumps([both(v) for v in [*cases, loose, broken]]))
+    """
+)
+
+
+def test_item_sizes_are_the_same_with_the_patches() -> None:
+    """moto's item size (its 400 KB check, and what it reports as consumed) is computed without building a
+    new value for every nested one; the same size, or the same error, for every kind of value."""
+    done = subprocess.run([sys.executable, "-c", SIZES], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    pairs = json.loads(done.stdout)
+    assert all(plain == fast for plain, fast in pairs), [p for p in pairs if p[0] != p[1]][:5]
+    assert len({plain for plain, _ in pairs}) > 50  # sizes of many kinds, not one
+    assert pairs[-1] == ["AttributeError", "AttributeError"]
+
+
 def _run(mode: str) -> list[Any]:
     done = subprocess.run(
         [sys.executable, "-c", SCENARIO, mode],
@@ -154,6 +242,9 @@ def test_moto_answers_the_same_with_the_patches() -> None:
     assert fast.pop() == ["cache hits", True, True]  # the patched parsers did serve repeats from their caches
     assert fast == plain
     assert len(plain[-1][1]) == 6  # each matching event reached both targets
+    stream = next(entry[1] for entry in plain if entry[0] == "stream")
+    assert [name for name, _, _ in stream] == ["INSERT", "INSERT", "MODIFY", "MODIFY"]  # moto's: a new item twice
+    assert stream[2][1]["n"] == {"N": "0"} and stream[2][2]["n"] == {"N": "1"}  # the old item is the old one
     errors = [entry[1]["Code"] if isinstance(entry[1], dict) else entry[1] for entry in plain if len(entry) == 3]
     assert "ValidationException" in errors and "TransactionCanceledException" in errors
     assert "ConditionalCheckFailedException" in errors and errors.count("ValueError") == 2
