@@ -31,10 +31,9 @@ from cronbell.core.instants import iso_utc
 from cronbell.core.routing import room_key
 from cronbell.settings import PLATFORM_SECRET_ENV
 from cronbell.usecases.fire import RetryLater
-from tests.integration.test_chat_platforms import DISCORD_OK, SLACK_OK, TELEGRAM_OK
 from tests.support.aws import ACCOUNT, FIRE_ARN, GROUP, REGION, ROLE_ARN, ROOT, START, TABLE, FakeClock, provision
 from tests.support.envelopes import ROOM, envelope
-from tests.support.fake_platform import FakePlatform, Reply
+from tests.support.fake_platform import DISCORD_OK, SLACK_OK, TELEGRAM_OK, FakePlatform, Reply
 from tests.support.handlers import invoke
 from tests.support.lambda_timing import at_slot
 from tests.support.matrix_stand_in import ECHO_ARN, MatrixStandIn, forget_wiring, matrix_env, matrix_secret

@@ -19,9 +19,9 @@ import pytest
 from cronbell.adapters.chat.slack import SlackChatSender
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
-from tests.integration.test_fire_deaths import kill_a_worker
 from tests.support.aws import Stack
 from tests.support.envelopes import ROOM
+from tests.support.fire_worker import kill_a_worker
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS, at_slot, lambda_retries
 from tests.support.tools import call, ok, schedule_item
 

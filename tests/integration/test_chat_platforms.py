@@ -16,7 +16,6 @@ from datetime import UTC, datetime
 from html.parser import HTMLParser
 from typing import Any
 
-import boto3
 import pytest
 
 from cronbell.adapters.chat import build_sender
@@ -29,13 +28,21 @@ from cronbell.core.chat_text import WORD_JOINER, agent_answer_message, notice_me
 from cronbell.settings import PLATFORM_SECRET_ENV, Settings
 from sandbox.chat import SinkChat
 from sandbox.clock import VirtualClock
-from tests.support.fake_platform import FakePlatform, Reply, Seen
+from tests.support.fake_platform import (
+    DISCORD_OK,
+    DISCORD_TOKEN,
+    KEY,
+    SLACK_OK,
+    SLACK_TOKEN,
+    TELEGRAM_OK,
+    TELEGRAM_TOKEN,
+    FakePlatform,
+    Reply,
+    Seen,
+    store_secret,
+)
 
-SLACK_TOKEN = "xoxb-1111-2222-secretslacktoken"
-TELEGRAM_TOKEN = "123456:AAE-secret_telegram_token"
-DISCORD_TOKEN = "secret-discord-webhook-token"
 WEBHOOK_SECRET = "shared-webhook-secret"
-KEY = "rabc123-2026-12-01T09:00:00Z"
 ATTACK = "<!channel> <!here> <!everyone> @channel @here @everyone <@U0BADBAD1> <@&123> <https://evil.example|x>"
 
 
@@ -108,8 +115,6 @@ def parse_html(text: str) -> _Tags:
 
 
 # ---- Slack ---------------------------------------------------------------------------------------------
-
-SLACK_OK = Reply(200, {"ok": True, "channel": "C0123ABCD", "ts": "1700000000.000100"})
 
 
 def test_slack_posts_a_reminder_mentioning_the_slack_user(platform: FakePlatform) -> None:
@@ -193,8 +198,6 @@ def test_slack_server_trouble_is_transient(platform: FakePlatform, reply: Reply,
 
 
 # ---- Telegram ------------------------------------------------------------------------------------------
-
-TELEGRAM_OK = Reply(200, {"ok": True, "result": {"message_id": 77, "chat": {"id": -1001234567890}}})
 
 
 def test_telegram_posts_html_with_a_user_link(platform: FakePlatform) -> None:
@@ -282,7 +285,6 @@ def test_telegram_server_trouble_is_transient(platform: FakePlatform) -> None:
 
 # ---- Discord -------------------------------------------------------------------------------------------
 
-DISCORD_OK = Reply(200, {"id": "1180000000000000001", "channel_id": "1170000000000000000"})
 ANA_DISCORD = "123456789012345678"
 
 
@@ -560,15 +562,11 @@ def test_a_discord_webhook_url_that_is_not_http_is_permanent() -> None:
 # ---- build_sender: the deployment's choice, secrets from Secrets Manager (moto), read lazily ----------
 
 
-def _secret(name: str, value: str) -> str:
-    return boto3.client("secretsmanager").create_secret(Name=name, SecretString=value)["ARN"]
-
-
 def test_build_sender_wires_each_platform_from_the_environment(aws: None, platform: FakePlatform) -> None:
-    slack_arn = _secret("slack", json.dumps({"access_token": SLACK_TOKEN}))
-    telegram_arn = _secret("telegram", TELEGRAM_TOKEN)
-    discord_arn = _secret("discord", f"{platform.url}/api/webhooks/9/{DISCORD_TOKEN}")
-    webhook_arn = _secret("webhook", WEBHOOK_SECRET)
+    slack_arn = store_secret("slack", json.dumps({"access_token": SLACK_TOKEN}))
+    telegram_arn = store_secret("telegram", TELEGRAM_TOKEN)
+    discord_arn = store_secret("discord", f"{platform.url}/api/webhooks/9/{DISCORD_TOKEN}")
+    webhook_arn = store_secret("webhook", WEBHOOK_SECRET)
     env = {"SLACK_API_URL": platform.url + "/slack/", "TELEGRAM_API_URL": platform.url + "/tg"}
     platform.script(SLACK_OK, TELEGRAM_OK, DISCORD_OK, Reply(200, {"id": "w"}), Reply(200, {"id": "u"}))
     message = notice_message("123", "hello")

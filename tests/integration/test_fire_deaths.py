@@ -5,10 +5,6 @@ done."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +13,7 @@ import pytest
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from tests.support import fire_worker
-from tests.support.aws import ROOT, Stack
+from tests.support.aws import Stack
 from tests.support.envelopes import ROOM
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS, FileChat, lambda_retries
 from tests.support.tools import assert_consistent, call, ok, schedule_item
@@ -29,18 +25,6 @@ CASES = {
     "recurring": ("create_reminder", {"message": "r", "cron": "0 10 * * *"}, "2026-11-30T09:00:00Z"),
     "agent call": ("cron_create", {"name": "job", "prompt": "p", "cron_expr": "0 10 * * *"}, "2026-11-30T09:00:00Z"),
 }
-
-
-def kill_a_worker(stack: Stack, event: dict[str, Any], chat: Path, at: str) -> None:
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'layers' / 'common'}{os.pathsep}{ROOT}"}
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.support.fire_worker", fire_worker.spec(stack, event, chat, at)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        timeout=120,
-    )
-    assert done.returncode == -signal.SIGKILL, done.stderr.decode()[-2000:]
 
 
 def slot_item(stack: Stack, sid: str, slot: str) -> dict[str, Any]:
@@ -58,7 +42,7 @@ def test_a_fire_killed_after_its_claim_or_post_is_delivered_by_lambdas_retries(
     event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot, "execution_id": "e", "attempt": "1"}
     chat = FileChat(tmp_path / "chat.jsonl")
 
-    kill_a_worker(stack, event, chat.path, at)
+    fire_worker.kill_a_worker(stack, event, chat.path, at)
     assert slot_item(stack, sid, slot)["state"] == "claimed"  # the dead attempt's claim is left behind
 
     deps = stack.deps(

@@ -13,37 +13,17 @@ import pytest
 from cronbell.usecases.fire import RetryLater
 from sandbox.synapse import SynapseServer
 from tests.support.aws import REGION, Stack
-from tests.support.envelopes import envelope
+from tests.support.envelopes import envelope, fire_input
 from tests.support.handlers import configure_env, invoke
+from tests.support.synapse_rooms import fresh_room, matrix_env
 
 pytestmark = [pytest.mark.matrix, pytest.mark.slow]
-
-
-def matrix_env(stack: Stack, server: SynapseServer, bot_token: str) -> None:
-    secrets = boto3.client("secretsmanager", region_name=REGION, endpoint_url=stack.endpoint)
-    arn = secrets.create_secret(Name=f"cronbell/bot-{uuid.uuid4().hex[:6]}", SecretString=bot_token)["ARN"]
-    configure_env(stack, CHAT_BACKEND="matrix", MATRIX_HOMESERVER_URL=server.url, CHAT_TOKEN_SECRET=arn)
-
-
-def fresh_room(server: SynapseServer) -> Any:
-    suffix = uuid.uuid4().hex[:6]
-    return server.provision_room(bot=f"bot-{suffix}", user=f"ana-{suffix}")
 
 
 def create(room: str, user: str, **args: Any) -> str:
     answer = invoke("tools", envelope("create_reminder", args, room=room, user=user, locale="es"))
     assert answer["ok"], answer
     return str(answer["result"]["id"])
-
-
-def fire_input(room: str, sid: str, slot: str = "2026-11-30T09:00:00Z", attempt: int = 1) -> dict[str, Any]:
-    return {
-        "room_id": room,
-        "reminder_id": sid,
-        "scheduled_time": slot,
-        "execution_id": str(uuid.uuid4()),
-        "attempt": str(attempt),
-    }
 
 
 def test_reminder_reaches_the_room_with_mention_and_html(stack: Stack, synapse: SynapseServer) -> None:

@@ -22,7 +22,7 @@ from cronbell.core.chat_text import ChatMessage, reminder_message
 from cronbell.settings import Settings
 from sandbox.chat import SinkChat
 from sandbox.clock import VirtualClock
-from tests.integration.test_chat_platforms import (
+from tests.support.fake_platform import (
     DISCORD_OK,
     DISCORD_TOKEN,
     KEY,
@@ -30,9 +30,10 @@ from tests.integration.test_chat_platforms import (
     SLACK_TOKEN,
     TELEGRAM_OK,
     TELEGRAM_TOKEN,
-    _secret,
+    FakePlatform,
+    Reply,
+    store_secret,
 )
-from tests.support.fake_platform import FakePlatform, Reply
 
 LONGEST_ID = "z" * 50  # the codec's longest id: every payload of it must still fit
 SID = "k3v9q2m8xa"
@@ -128,9 +129,9 @@ def test_webhook_carries_thread_and_actions_and_a_repeated_slot_is_recorded_once
 def test_several_platforms_each_with_its_own_secret(aws: None, platform: FakePlatform) -> None:
     env = {
         "CHAT_BACKEND": "slack, telegram",
-        "SLACK_TOKEN_SECRET": _secret("slack-token", json.dumps({"access_token": SLACK_TOKEN})),
-        "TELEGRAM_TOKEN_SECRET": _secret("telegram-token", TELEGRAM_TOKEN),
-        "CHAT_TOKEN_SECRET": _secret("shared-token", "not-for-any-platform-that-has-its-own"),
+        "SLACK_TOKEN_SECRET": store_secret("slack-token", json.dumps({"access_token": SLACK_TOKEN})),
+        "TELEGRAM_TOKEN_SECRET": store_secret("telegram-token", TELEGRAM_TOKEN),
+        "CHAT_TOKEN_SECRET": store_secret("shared-token", "not-for-any-platform-that-has-its-own"),
         "SLACK_API_URL": platform.url + "/slack",
         "TELEGRAM_API_URL": platform.url + "/tg",
     }
@@ -142,7 +143,7 @@ def test_a_shared_secret_keyed_by_platform_still_works(aws: None, platform: Fake
     tokens = {"slack": {"access_token": SLACK_TOKEN}, "telegram": TELEGRAM_TOKEN, "matrix": "unused"}
     env = {
         "CHAT_BACKEND": "slack, telegram",
-        "CHAT_TOKEN_SECRET": _secret("chat-tokens", json.dumps(tokens)),
+        "CHAT_TOKEN_SECRET": store_secret("chat-tokens", json.dumps(tokens)),
         "SLACK_API_URL": platform.url + "/slack",
         "TELEGRAM_API_URL": platform.url + "/tg",
     }
@@ -152,8 +153,8 @@ def test_a_shared_secret_keyed_by_platform_still_works(aws: None, platform: Fake
 def test_a_platform_without_its_own_secret_reads_the_shared_one(aws: None, platform: FakePlatform) -> None:
     env = {
         "CHAT_BACKEND": "slack,telegram",
-        "SLACK_TOKEN_SECRET": _secret("slack-own", SLACK_TOKEN),
-        "CHAT_TOKEN_SECRET": _secret("shared", TELEGRAM_TOKEN),
+        "SLACK_TOKEN_SECRET": store_secret("slack-own", SLACK_TOKEN),
+        "CHAT_TOKEN_SECRET": store_secret("shared", TELEGRAM_TOKEN),
         "SLACK_API_URL": platform.url + "/slack",
         "TELEGRAM_API_URL": platform.url + "/tg",
     }

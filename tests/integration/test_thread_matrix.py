@@ -9,10 +9,10 @@ import uuid
 import pytest
 
 from sandbox.synapse import SynapseServer
-from tests.integration.test_fire_matrix import fire_input, fresh_room, matrix_env
 from tests.support.aws import Stack
-from tests.support.envelopes import envelope
+from tests.support.envelopes import envelope, fire_input
 from tests.support.handlers import invoke
+from tests.support.synapse_rooms import fresh_room, matrix_env
 
 pytestmark = [pytest.mark.matrix, pytest.mark.slow]
 

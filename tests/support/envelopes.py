@@ -1,7 +1,8 @@
-"""Tool envelopes as a bot sends them."""
+"""Tool envelopes as a bot sends them, and the fire Input as Scheduler sends it."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 ROOM = "!room1:example.org"
@@ -29,4 +30,14 @@ def envelope(
             "timezone": timezone,
             "locale": locale,
         },
+    }
+
+
+def fire_input(room: str, sid: str, slot: str = "2026-11-30T09:00:00Z", attempt: int = 1) -> dict[str, Any]:
+    return {
+        "room_id": room,
+        "reminder_id": sid,
+        "scheduled_time": slot,
+        "execution_id": str(uuid.uuid4()),
+        "attempt": str(attempt),
     }

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+import boto3
+
 
 @dataclass
 class Seen:
@@ -72,3 +74,20 @@ class FakePlatform:
     def __exit__(self, *exc: object) -> None:
         self.server.shutdown()
         self.server.server_close()
+
+
+# ---- what each platform answers on success, and the credentials the tests give it -----------------
+
+SLACK_TOKEN = "xoxb-1111-2222-secretslacktoken"
+TELEGRAM_TOKEN = "123456:AAE-secret_telegram_token"
+DISCORD_TOKEN = "secret-discord-webhook-token"
+KEY = "rabc123-2026-12-01T09:00:00Z"  # an idempotency key: a schedule id and its slot
+
+SLACK_OK = Reply(200, {"ok": True, "channel": "C0123ABCD", "ts": "1700000000.000100"})
+TELEGRAM_OK = Reply(200, {"ok": True, "result": {"message_id": 77, "chat": {"id": -1001234567890}}})
+DISCORD_OK = Reply(200, {"id": "1180000000000000001", "channel_id": "1170000000000000000"})
+
+
+def store_secret(name: str, value: str) -> str:
+    """A Secrets Manager secret in the AWS of the current environment; its ARN."""
+    return str(boto3.client("secretsmanager").create_secret(Name=name, SecretString=value)["ARN"])

@@ -3,7 +3,8 @@ when it runs out of memory: no `except`, no `finally`, nothing after the kill ru
 
 Run as `python -m tests.support.fire_worker '<json>'` with the moto endpoint, the settings, the
 fake time, the fire Input, the chat file and where to die: "claim" (after the slot is claimed,
-before the post) or "post" (right after the post, before it is recorded).
+before the post) or "post" (right after the post, before it is recorded). Tests start it with
+`kill_a_worker`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -21,7 +23,7 @@ from cronbell.core.fire_event import parse_fire_event
 from cronbell.core.instants import parse_iso
 from cronbell.settings import Settings
 from cronbell.usecases import fire
-from tests.support.aws import FakeClock, Stack, set_aws_env
+from tests.support.aws import ROOT, FakeClock, Stack, set_aws_env
 from tests.support.lambda_timing import FileChat, remaining_on
 
 
@@ -62,6 +64,19 @@ def spec(stack: Stack, event: dict[str, Any], chat: Path, at: str) -> str:
             "at": at,
         }
     )
+
+
+def kill_a_worker(stack: Stack, event: dict[str, Any], chat: Path, at: str) -> None:
+    """Run one worker process for this fire Input and check that it died of SIGKILL where told."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'layers' / 'common'}{os.pathsep}{ROOT}"}
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.support.fire_worker", spec(stack, event, chat, at)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        timeout=120,
+    )
+    assert done.returncode == -signal.SIGKILL, done.stderr.decode()[-2000:]
 
 
 def main(raw: str) -> None:

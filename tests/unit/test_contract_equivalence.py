@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -23,6 +20,7 @@ from hypothesis import strategies as st
 
 from cronbell.core import arguments, validation
 from cronbell.core.errors import ToolError
+from tests.support.python_process import run_python
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -159,16 +157,6 @@ def test_runtime_validator_answers_like_the_models(tool: str) -> None:
 @given(tool=st.sampled_from(sorted(arguments.TOOL_ARGUMENTS)), args=st.one_of(st.sampled_from(JUNK), texts))
 def test_arguments_that_are_not_an_object(tool: str, args: Any) -> None:
     assert outcome(validation.parse, tool, args) == outcome(pydantic_parse, tool, args)
-
-
-def run_python(code: str) -> str:
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(["layers/common", "."])}
-    env.pop("AWS_LAMBDA_FUNCTION_NAME", None)  # no clients built while importing
-    done = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 0, done.stderr
-    return done.stdout
 
 
 @pytest.mark.parametrize("function", ["tools", "fire"])

@@ -16,7 +16,7 @@ from cronbell.core.models import Schedule
 from cronbell.core.timing import Timing
 from cronbell.core.views import describe, schedule_view
 from cronbell.usecases.create import check_ends, read_ends, read_until
-from tests.unit.test_contract_equivalence import run_python
+from tests.support.python_process import run_python
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
