@@ -181,7 +181,7 @@ def test_crashed_attempt_is_taken_over_after_the_lease(stack: Stack) -> None:
 
 def test_permanent_refusal_is_recorded_and_not_retried(stack: Stack) -> None:
     sid = create(stack, cron="0 9 * * *")
-    chat = RecordingChat(fail_with=PermanentChatError("M_FORBIDDEN 403"))
+    chat = RecordingChat(fail_with=PermanentChatError("M_FORBIDDEN 403", room_gone=True))
     metrics: list[str] = []
     out = run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"), metrics)
     assert out["outcome"] == "delivery_failed" and out["reason"] == "M_FORBIDDEN 403"

@@ -19,7 +19,6 @@ the schedule only when the room is gone or forbidden (or the schedule had no oth
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -44,7 +43,6 @@ HELD_POLL_SECONDS = 15  # how often a held slot is looked at again while it is w
 EARLY_SECONDS = 60  # Scheduler may invoke a target up to about a minute around its time
 Remaining = Callable[[], float]
 # a chat platform's refusal that means the room is gone or the bot may not post there (403/404)
-_ROOM_GONE = re.compile(r"\b(403|404)\b|M_FORBIDDEN|M_NOT_FOUND|channel_not_found|not_in_channel|is_archived")
 
 
 class RetryLater(Exception):
@@ -79,6 +77,7 @@ class _Delivery:
     message_id: str | None = None
     answer: str = ""  # the agent's answer, given to its next run as `previous`
     detail: str = ""  # the platform's or agent's own words for a failure, for the log and answer
+    room_gone: bool = False  # the platform said the room is gone or closed to the bot: no later run can post
     verdict: runs.Verdict = field(default_factory=lambda: runs.Verdict(0))
 
 
@@ -134,7 +133,7 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
     if one_shot and done.reason == runs.CHAT_ERROR:
         final = models.DELIVERY_FAILED  # its only occurrence never reached the room
     # one failed run never ends a schedule that has more to come: only a room gone or forbidden does
-    ends = schedule is not None and outcome == Outcome.DELIVERY_FAILED and (one_shot or _ROOM_GONE.search(detail))
+    ends = schedule is not None and outcome == Outcome.DELIVERY_FAILED and (one_shot or done.room_gone)
     if ends:
         final = models.DELIVERY_FAILED
     _record(job, event, deps, done, late, outcome, detail, final)
@@ -497,7 +496,8 @@ def _deliver(
         log.error("delivery refused by the chat platform", extra={"reason": err.reason})
         deps.metric("DeliveryFailed", 1)
         reason = runs.TOO_LARGE if "TOO_LARGE" in err.reason.upper() else runs.CHAT_REFUSED
-        return _Delivery(runs.FAILED, reason, verdict=runs.Verdict(streak + 1), detail=err.reason)
+        verdict = runs.Verdict(streak + 1)
+        return _Delivery(runs.FAILED, reason, verdict=verdict, detail=err.reason, room_gone=err.room_gone)
     deps.metric("Fired", 1)
     deps.metric("FireLatencySeconds", (deps.now() - parse_iso(event.slot)).total_seconds())
     return _Delivery(runs.DELIVERED, None, message_id, answer, verdict=verdict)
