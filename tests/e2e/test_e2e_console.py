@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.remote.webdriver import WebDriver
-from selenium.webdriver.support import expected_conditions
+from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.wait import WebDriverWait
 
 from tests.support.sandbox import Bot, StartSandbox
@@ -45,8 +46,18 @@ def press(browser: WebDriver, button_id: str) -> None:
     """Click a console button and wait for the page that the move's redirect loads."""
     page = browser.find_element(By.TAG_NAME, "html")
     browser.find_element(By.ID, button_id).click()
-    WebDriverWait(browser, 60).until(expected_conditions.staleness_of(page))
+    WebDriverWait(browser, 60).until(lambda _: _left(page))
     WebDriverWait(browser, 60).until(lambda b: b.find_elements(By.ID, "note"))
+
+
+def _left(page: WebElement) -> bool:
+    """Whether the browser has left `page`: its element is stale, or, caught mid-navigation,
+    detached from the document (Chromium's driver then answers with an inspector error)."""
+    try:
+        page.is_enabled()
+    except WebDriverException:
+        return True
+    return False
 
 
 def texts(browser: WebDriver, selector: str) -> list[str]:
