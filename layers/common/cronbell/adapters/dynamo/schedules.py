@@ -238,21 +238,13 @@ class ScheduleTable(Table):
             {
                 "Put": {
                     "TableName": self._table,
-                    "Item": dump(codec.audit_item(new)),
+                    "Item": dump(item),
                     "ConditionExpression": unchanged,
                     "ExpressionAttributeValues": dump({":v": old.version}),
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                 }
-            },
-            {
-                "Put": {
-                    "TableName": self._table,
-                    "Item": dump(codec.schedule_item(new)),
-                    "ConditionExpression": unchanged,
-                    "ExpressionAttributeValues": dump({":v": old.version}),
-                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
-                }
-            },
+            }
+            for item in (codec.audit_item(new), codec.schedule_item(new))
         ]
 
     def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None:
