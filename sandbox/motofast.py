@@ -40,6 +40,12 @@ moto checks an item's size (DynamoDB's 400 KB) whenever an attribute is set, ove
 and its size of a map builds a new value for every nested value at every level to ask its size: the same sum
 is taken over the values as they are (the same size, or the same error, for every kind of value).
 
+moto's scan of a table sorts every item by comparing key attribute objects, deep-copies every item before it
+applies the FilterExpression, and takes each item's size twice: the reconciler's daily scan, which filters the
+run records out, cost more each day of a long clock move. The same items are read in the same order, with the
+same pages (Limit and moto's 1 MB), counts and errors, but sorted by their key values, sized once, and copied
+only when the filter keeps them (a scan of an index, or with the legacy ScanFilter, is moto's own).
+
 Installed by the sandbox's moto server (so a clock move over weeks does not slow down as runs pile up in the
 table) and by the bench's processes; the integration tests run moto unchanged.
 """
@@ -349,6 +355,61 @@ def _install_plain_answers() -> None:
     DynamoHandler.serialized = plain_serialized  # type: ignore[method-assign]
 
 
+def _install_scan() -> None:
+    from moto.dynamodb.models import table as tables
+
+    scan = tables.Table.scan
+
+    def cheap_scan(
+        self: Any,
+        filters: dict[str, Any],
+        limit: int,
+        exclusive_start_key: dict[str, Any],
+        filter_expression: Any = None,
+        index_name: str | None = None,
+        consistent_read: bool = False,
+        projection_expression: Any = None,
+        segments: Any = (None, None),
+    ) -> Any:
+        """moto's scan of a table (no index, no legacy ScanFilter), in the same order, with the same pages,
+        counts and answer; the items are sorted by their key values, and only those the filter keeps are
+        copied."""
+        if index_name or filters or not self.range_key_attr:
+            return scan(
+                self, filters, limit, exclusive_start_key, filter_expression, index_name, consistent_read,
+                projection_expression, segments,
+            )  # fmt: skip
+        items = sorted(
+            (item for partition in self.items.values() for item in partition.values()),
+            key=lambda item: (item.hash_key.cast_value, item.range_key.cast_value),
+        )
+        keys = [self.hash_key_attr], [self.range_key_attr]
+        kept: list[Any] = []
+        scanned, size, last, last_evaluated_key = 0, 0, None, None
+        skipping = exclusive_start_key is not None
+        for item in items:
+            if not item.is_within_segment(segments):
+                continue
+            if skipping:
+                if self._item_comes_before_dct(item, exclusive_start_key, *keys, True):
+                    continue
+                skipping = False
+            item_size = item.size()
+            if scanned == limit or size + item_size > tables.RESULT_SIZE_LIMIT:
+                last_evaluated_key = self._get_last_evaluated_key(last, None)
+                break
+            if filter_expression is None or filter_expression.expr(item):
+                kept.append(copy.deepcopy(item))
+            size += item_size
+            scanned += 1
+            last = item
+        if projection_expression:
+            kept = [item.project(projection_expression) for item in kept]
+        return kept, scanned, last_evaluated_key
+
+    tables.Table.scan = cheap_scan  # type: ignore[method-assign]
+
+
 def install() -> None:
     global _installed
     if _installed:
@@ -414,4 +475,5 @@ def install() -> None:
     _install_tree_walks()
     _install_static_checks()
     _install_sizes()
+    _install_scan()
     _installed = True

@@ -10,7 +10,7 @@ from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
-from tests.support.tools import assert_consistent, call, ok, schedule_item
+from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item
 
 
 def run(stack: Stack, chat: RecordingChat | None = None) -> dict[str, int]:
@@ -151,4 +151,23 @@ def test_schedules_retired_under_their_live_key_move_to_their_retired_key(stack:
     assert [s["id"] for s in ok(call(stack, "list_reminders"))["schedules"]] == [kept]
     assert ok(call(stack, "reminder_history", {"id": old}))["id"] == old
     assert run(stack)["retired_moved"] == 0
+    assert_consistent(stack)
+
+
+def test_the_scan_leaves_run_records_on_the_server(stack: Stack) -> None:
+    """Runs pile up (one per occurrence, kept for the retention days); the reconciler needs none of them, so
+    its scan filters them out where they are stored: they are neither sent nor parsed, and nothing it
+    repairs changes."""
+    sid = ok(call(stack, "create_reminder", {"message": "daily", "cron": "0 9 * * *", "timezone": "UTC"}))["id"]
+    for day in range(1, 6):
+        assert fire_at(stack, sid, f"2026-12-0{day}T09:00:00Z")["outcome"] == "delivered"
+    runs = [i for i in stack.items() if i["sk"].startswith("f#")]
+    assert len(runs) == 5
+    pages: list[dict[str, Any]] = []
+    stack.ddb.meta.events.register("after-call.dynamodb.Scan", lambda parsed, **_: pages.append(parsed))
+    report = run(stack)
+    returned = [raw["sk"]["S"] for page in pages for raw in page["Items"]]
+    assert returned and not [sk for sk in returned if sk.startswith("f#")]
+    assert sum(page["ScannedCount"] for page in pages) == len(stack.items())  # every item was read
+    assert report["schedules"] == 1 and report["recreated"] == report["counters_repaired"] == 0
     assert_consistent(stack)

@@ -113,6 +113,39 @@ SCENARIO = textwrap.dedent(
         call("get_item", TableName="t", Key={"pk": {"S": "room"}, "sk": {"S": "typed"}},
              ProjectionExpression="m.l[1], n", ReturnConsumedCapacity="TOTAL")
         call("delete_item", TableName="t", Key={"pk": {"S": "room"}, "sk": {"S": "typed"}}, ReturnValues="ALL_OLD")
+        for table, kind in (("sc", "S"), ("num", "N")):  # scans: the same pages, counts and items
+            db.create_table(
+                TableName=table, BillingMode="PAY_PER_REQUEST",
+                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                      {"AttributeName": "sk", "AttributeType": kind}],
+            )
+            for n in range(240):
+                sk = f"{'fsx'[n % 3]}#{n:03d}" if kind == "S" else str([n, -n, n / 4][n % 3])
+                item = {"pk": {"S": f"p{n % 7}"}, "sk": {kind: sk}, "n": {"N": str(n)},
+                        "m": {"M": {"l": {"L": [{"S": "x" * (n % 5)}, {"NS": ["1", "2.5"]}]}}}}
+                if n % 40 == 0:
+                    item["big"] = {"S": "y" * 300000}  # pages end at moto's 1 MB
+                db.put_item(TableName=table, Item=item)
+            for kwargs in ({}, {"Limit": 7}, {"FilterExpression": "NOT begins_with(sk, :f)"},
+                           {"FilterExpression": "n > :ten", "Limit": 11},
+                           {"FilterExpression": "n > :ten", "ProjectionExpression": "sk, m.l[0]"},
+                           {"Segment": 1, "TotalSegments": 3},
+                           {"ScanFilter": {"n": {"AttributeValueList": [{"N": "100"}], "ComparisonOperator": "GT"}}}):
+                if kind == "N" and "begins_with" in kwargs.get("FilterExpression", ""):
+                    continue
+                values = {k: v for k, v in {":f": {"S": "f#"}, ":ten": {"N": "10"}}.items()
+                          if k in kwargs.get("FilterExpression", "")}
+                start = None
+                for page in range(200):
+                    extra = {"ExclusiveStartKey": start} if start else {}
+                    if values:
+                        extra["ExpressionAttributeValues"] = values
+                    call("scan", TableName=table, **kwargs, **extra)
+                    start = out[-1][1].get("LastEvaluatedKey") if len(out[-1]) == 2 else None
+                    if not start:
+                        break
+        call("scan", TableName="sc", FilterExpression="n > :v")
         db.create_table(  # a table with a stream: its records carry each update's old and new item
             TableName="st", BillingMode="PAY_PER_REQUEST", KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
             AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
@@ -248,3 +281,6 @@ def test_moto_answers_the_same_with_the_patches() -> None:
     errors = [entry[1]["Code"] if isinstance(entry[1], dict) else entry[1] for entry in plain if len(entry) == 3]
     assert "ValidationException" in errors and "TransactionCanceledException" in errors
     assert "ConditionalCheckFailedException" in errors and errors.count("ValueError") == 2
+    scans = [entry[1] for entry in plain if entry[0] == "scan" and len(entry) == 2]
+    assert any(s["Count"] < s["ScannedCount"] for s in scans)  # filters kept some items and left others
+    assert sum(1 for s in scans if "LastEvaluatedKey" in s) > 20  # pages ended by Limit and by size

@@ -19,11 +19,18 @@ class TableScans(Table):
     def scan(self, now: datetime) -> TableScan:
         """Every schedule under its live key (TTL-expired ones left out), room counter and dedupe
         pointer; the audit copies that still say live with no live item beside them (deleted by a
-        user), and the live schedules that have no audit copy yet (written before there were)."""
+        user), and the live schedules that have no audit copy yet (written before there were).
+
+        Run records are most of a table and none of this: the filter leaves them on the server (they are
+        still read, and paid for, but neither sent nor parsed)."""
         found = TableScan()
         copies: dict[codec.Key, dict[str, Any]] = {}  # audit copies that still say live
         audited: set[codec.Key] = set()
-        kwargs: dict[str, Any] = {"TableName": self._table}
+        kwargs: dict[str, Any] = {
+            "TableName": self._table,
+            "FilterExpression": "NOT begins_with(sk, :run)",
+            "ExpressionAttributeValues": {":run": {"S": codec.SLOT}},
+        }
         while True:
             out = self._db.scan(**kwargs)
             for raw in out.get("Items", []):
