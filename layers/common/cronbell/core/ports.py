@@ -135,6 +135,18 @@ class Pointer:
     kind: str = "dedupe"  # dedupe | name
 
 
+@dataclass(frozen=True)
+class OpenClaim:
+    """A slot an attempt claimed and did not complete: a delivery under way, or one whose every
+    attempt died."""
+
+    room_id: str
+    owner: str  # the schedule's id, or a template schedule's name
+    slot: str  # the occurrence as Scheduler names it (UTC)
+    claimed_at: str
+    message_id: str | None = None  # set when the message went out before the attempt died
+
+
 @dataclass
 class TableScan:
     schedules: list[Schedule] = field(default_factory=list)
@@ -142,6 +154,7 @@ class TableScan:
     pointers: list[Pointer] = field(default_factory=list)
     deleted: list[Schedule] = field(default_factory=list)  # audit copies still live, no live item: deleted
     uncopied: list[Schedule] = field(default_factory=list)  # live schedules written before audit copies
+    claims: list[OpenClaim] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -216,6 +229,7 @@ class Scans(Protocol):
     def finalize_deleted(self, schedule: Schedule, now: datetime) -> bool: ...
     def copy_audit(self, schedule: Schedule) -> bool: ...
     def drop_pointer(self, pointer: Pointer) -> bool: ...
+    def close_claim(self, claim: OpenClaim, now: datetime, run: Run, schedule: Schedule | None) -> bool: ...
 
 
 class Store(Schedules, Ledger, Scans, Protocol):

@@ -11,7 +11,10 @@
   to its retired key, so the room's listing stops reading it;
 - the audit copy of a schedule a user deleted (its live item removed alone, the copy still
   saying live) is finalized: status `deleted`, with its retention TTL;
-- a live schedule written before audit copies existed gets its copy.
+- a live schedule written before audit copies existed gets its copy;
+- a slot still claimed when no attempt of its event can be alive any more (every attempt died)
+  ends as its run: `delivered` when the message went out first, else `missed` (`lost`); a live
+  one-shot's is left to the missed path above, which records it with the schedule's end.
 Anything changed within the grace window is left alone (a create or update may be half done).
 Every action is idempotent or conditional, so two runs at once do no harm.
 """
@@ -29,7 +32,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core import chat_text, models, routing, runs, texts
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Entry, Schedule
-from cronbell.core.ports import BackendError, Busy, Conflict
+from cronbell.core.ports import BackendError, Busy, Conflict, OpenClaim
 from cronbell.core.runs import Run
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire import announce
@@ -51,6 +54,7 @@ class Report:
     retired_moved: int = 0
     deletes_finalized: int = 0
     audit_copied: int = 0
+    claims_closed: int = 0
     errors: int = 0
 
     def to_dict(self) -> dict[str, int]:
@@ -118,6 +122,14 @@ def reconcile(deps: Deps) -> Report:
     for schedule in table.deleted:
         if _guard(report, deps.store.finalize_deleted, schedule, now):
             report.deletes_finalized += 1
+    by_id = {(s.room_id, s.id): s for s in live}
+    abandoned = now - timedelta(seconds=settings.missed_after_seconds)  # outlasts Lambda's retries of an event
+    for claim in table.claims:
+        owner = by_id.get((claim.room_id, claim.owner))
+        if owner is not None and not owner.recurring:
+            continue
+        if parse_iso(claim.claimed_at) <= abandoned and _guard(report, _close_claim, claim, owner, deps):
+            report.claims_closed += 1
     for schedule in table.uncopied:
         if _guard(report, deps.store.copy_audit, schedule):
             report.audit_copied += 1
@@ -170,6 +182,19 @@ def _mark_missed(schedule: Schedule, deps: Deps, report: Report) -> None:
         report.notices += 1
     except Exception:  # the schedule is marked; a notice that cannot be posted is only logged
         log.warning("missed notice not posted", extra={"schedule_id": schedule.id})
+
+
+def _close_claim(claim: OpenClaim, schedule: Schedule | None, deps: Deps) -> bool:
+    """End an abandoned claim as its run (the schedule's zone, else UTC, gives its local time)."""
+    scheduled = runs.local_time(claim.slot, schedule.timezone if schedule is not None else "UTC")
+    if claim.message_id is not None:
+        run = Run(scheduled, runs.DELIVERED, message_id=claim.message_id)
+    else:
+        run = Run(scheduled, runs.MISSED, runs.LOST)
+    if not deps.store.close_claim(claim, deps.now(), run, schedule):
+        return False
+    announce(run, claim.owner, claim.room_id, deps, schedule)
+    return True
 
 
 def _recount(room: str, deps: Deps) -> bool:

@@ -29,12 +29,16 @@ from cronbell.core import models
 from cronbell.core.cron import Interval
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import Pointer, RoomCount
+from cronbell.core.ports import OpenClaim, Pointer, RoomCount
 from cronbell.core.runs import Run
 from cronbell.core.timing import Timing
 
 ROOM_SK = "room"
 SCHEDULE, RETIRED, POINTER, NAME, SLOT = "s#", "x#", "d#", "n#", "f#"
+CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
+INFLIGHT = "inflight_slot, inflight_until, inflight_attempts"  # a schedule's mark of its open claim
+# a recorded run bumps the version, so a change read before it cannot write back a stale last run
+BUMP = "version = if_not_exists(version, :z) + :one"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
@@ -198,6 +202,16 @@ def _interval_from(raw: dict[str, Any] | None) -> Interval | None:
 def slot_prefix(owner: str) -> str:
     """The sort-key prefix of every slot (and so every run) of one schedule."""
     return f"{SLOT}{owner}#"
+
+
+def claim_from_item(item: dict[str, Any]) -> OpenClaim | None:
+    """The open claim a slot holds; None for a done slot."""
+    state, claimed_at = item.get("state", {}).get("S"), item.get("claimed_at", {}).get("S")
+    if state not in (CLAIMED, SENT) or not claimed_at:
+        return None
+    owner, _, slot = item["sk"]["S"][len(SLOT) :].rpartition("#")
+    sent = item.get("detail", {}).get("S") if state == SENT else None
+    return OpenClaim(item["room_id"]["S"], owner, slot, claimed_at, sent)
 
 
 def run_from_item(item: dict[str, Any]) -> Run | None:

@@ -7,12 +7,13 @@ from typing import Any
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
-from cronbell.adapters.dynamo.codec import ROOM_SK, dump, key
+from cronbell.adapters.dynamo.codec import BUMP, INFLIGHT, ROOM_SK, dump, key
 from cronbell.adapters.dynamo.table import CANCELLED, Table
 from cronbell.core import models
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.ports import Pointer, TableScan
+from cronbell.core.ports import OpenClaim, Pointer, TableScan
+from cronbell.core.runs import Run
 
 
 class TableScans(Table):
@@ -21,15 +22,17 @@ class TableScans(Table):
         pointer; the audit copies that still say live with no live item beside them (deleted by a
         user), and the live schedules that have no audit copy yet (written before there were).
 
-        Run records are most of a table and none of this: the filter leaves them on the server (they are
-        still read, and paid for, but neither sent nor parsed)."""
+        Also the slots still claimed (open claims). Done slots hold the runs, most of a table and none
+        of this: the filter leaves them on the server (they are still read, and paid for, but neither
+        sent nor parsed)."""
         found = TableScan()
         copies: dict[codec.Key, dict[str, Any]] = {}  # audit copies that still say live
         audited: set[codec.Key] = set()
         kwargs: dict[str, Any] = {
             "TableName": self._table,
-            "FilterExpression": "NOT begins_with(sk, :run)",
-            "ExpressionAttributeValues": {":run": {"S": codec.SLOT}},
+            "FilterExpression": "NOT (begins_with(sk, :slot) AND #st = :done)",
+            "ExpressionAttributeNames": {"#st": "state"},
+            "ExpressionAttributeValues": dump({":slot": codec.SLOT, ":done": codec.DONE}),
         }
         while True:
             out = self._db.scan(**kwargs)
@@ -41,6 +44,9 @@ class TableScans(Table):
                     found.pointers.append(codec.pointer_from_item(raw))
                 elif sk.startswith(codec.SCHEDULE) and not codec.is_expired(raw, now):
                     found.schedules.append(codec.schedule_from_item(raw))
+                elif sk.startswith(codec.SLOT):
+                    if (claim := codec.claim_from_item(raw)) is not None:
+                        found.claims.append(claim)
                 elif sk.startswith(codec.RETIRED):
                     audited.add((room, sk[len(codec.RETIRED) :]))
                     if raw.get("status", {}).get("S") in models.LIVE_STATUSES:
@@ -114,6 +120,54 @@ class TableScans(Table):
                 },
             ]
         )
+
+    def close_claim(self, claim: OpenClaim, now: datetime, run: Run, schedule: Schedule | None) -> bool:
+        """Record `run` on a slot whose claim no attempt will complete, as long as it is still the claim
+        that was read (False otherwise), and on the schedule as its last run when that claim is still
+        its latest (no later occurrence has been claimed since)."""
+        room, slot = claim.room_id, codec.slot_sk(claim.owner, claim.slot)
+        closed = self._try(
+            [
+                {
+                    "Update": {
+                        "TableName": self._table,
+                        "Key": key(room, slot),
+                        "UpdateExpression": "SET #st = :done, outcome = :o, detail = :d, completed_at = :t, run = :run",
+                        "ConditionExpression": "#st IN (:claimed, :sent) AND claimed_at = :c",
+                        "ExpressionAttributeNames": {"#st": "state"},
+                        "ExpressionAttributeValues": dump(
+                            {
+                                ":done": codec.DONE,
+                                ":o": run.outcome,
+                                ":d": run.reason or run.message_id or "",
+                                ":t": iso_utc(now),
+                                ":run": run.to_dict(),
+                                ":claimed": codec.CLAIMED,
+                                ":sent": codec.SENT,
+                                ":c": claim.claimed_at,
+                            }
+                        ),
+                    }
+                }
+            ]
+        )
+        if closed and schedule is not None:
+            self._try(
+                [
+                    {
+                        "Update": {
+                            "TableName": self._table,
+                            "Key": key(room, codec.schedule_sk(schedule.id)),
+                            "UpdateExpression": f"SET last_run = :run, {BUMP} REMOVE {INFLIGHT}",
+                            "ConditionExpression": "inflight_slot = :slot",
+                            "ExpressionAttributeValues": dump(
+                                {":run": run.to_dict(), ":slot": claim.slot, ":z": 0, ":one": 1}
+                            ),
+                        }
+                    }
+                ]
+            )
+        return closed
 
     def _try(self, items: list[dict[str, Any]]) -> bool:
         """Run a conditional repair; False when a condition failed (something changed meanwhile)."""

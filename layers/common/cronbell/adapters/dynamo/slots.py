@@ -11,6 +11,11 @@ from typing import Any
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo.codec import (
+    BUMP,
+    CLAIMED,
+    DONE,
+    INFLIGHT,
+    SENT,
     dump,
     epoch,
     key,
@@ -28,13 +33,7 @@ from cronbell.core.models import Schedule
 from cronbell.core.ports import Claim, Finish
 from cronbell.core.runs import DELIVERED, Run
 
-CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
-# a recorded run bumps the version, so a change read before it cannot write back a stale last run
-_BUMP = "version = if_not_exists(version, :z) + :one"
-_RECORD_FIRE = (
-    f"SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one, {_BUMP}"
-    " REMOVE inflight_slot, inflight_until, inflight_attempts"
-)
+_RECORD_FIRE = f"SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one, {BUMP} REMOVE {INFLIGHT}"
 # a slot may be claimed when it has never been, or when its claim outlived the lease (a crash)
 _SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND lease_until < :t)"
 _CLAIM_SCHEDULE = "SET inflight_slot = :slot, inflight_until = :until, inflight_attempts = :n"
@@ -228,7 +227,7 @@ class SlotLedger(ScheduleTable):
             "Update": {
                 "TableName": self._table,
                 "Key": key(room, schedule_sk(schedule.id)),
-                "UpdateExpression": f"SET last_run = :run, {_BUMP}",
+                "UpdateExpression": f"SET last_run = :run, {BUMP}",
                 "ConditionExpression": "attribute_exists(sk)",
                 "ExpressionAttributeValues": dump({":run": run.to_dict(), ":z": 0, ":one": 1}),
             }
