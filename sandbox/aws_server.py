@@ -18,6 +18,7 @@ events cost more per message the more it held.
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 import threading
@@ -139,22 +140,22 @@ def _install_diversion() -> None:
     Rule._send_to_sqs_queue = send_or_divert  # type: ignore[method-assign]
 
 
-def _environ(request: AWSPreparedRequest) -> dict[str, Any]:
-    """The WSGI environ werkzeug's server would build for `request`."""
-    parts = urlsplit(request.url)
-    body = request.body
+def _body_bytes(body: Any) -> bytes:
     if body is None:
-        data = b""
-    elif isinstance(body, bytes | bytearray):
-        data = bytes(body)
-    elif isinstance(body, str):
-        data = body.encode()
-    else:
-        data = body.read()
-        if isinstance(data, str):
-            data = data.encode()
+        return b""
+    if isinstance(body, bytes | bytearray):
+        return bytes(body)
+    if isinstance(body, str):
+        return body.encode()
+    data = body.read()
+    return data.encode() if isinstance(data, str) else bytes(data)
+
+
+def _environ(method: str, url: str, headers: Iterable[tuple[str, Any]], data: bytes) -> dict[str, Any]:
+    """The WSGI environ werkzeug's server would build for this request."""
+    parts = urlsplit(url)
     environ: dict[str, Any] = {
-        "REQUEST_METHOD": request.method,
+        "REQUEST_METHOD": method,
         "SCRIPT_NAME": "",
         "PATH_INFO": unquote(parts.path, "latin-1") or "/",
         "RAW_URI": parts.path + (f"?{parts.query}" if parts.query else ""),
@@ -174,7 +175,7 @@ def _environ(request: AWSPreparedRequest) -> dict[str, Any]:
         "CONTENT_LENGTH": str(len(data)),
         "HTTP_HOST": parts.netloc,
     }
-    for name, value in request.headers.items():
+    for name, value in headers:
         value = value.decode("latin-1") if isinstance(value, bytes) else str(value)
         key = name.upper().replace("-", "_")
         if key == "CONTENT_TYPE":
@@ -184,19 +185,39 @@ def _environ(request: AWSPreparedRequest) -> dict[str, Any]:
     return environ
 
 
+def _server_for(url: str) -> _Atomic | None:
+    parts = urlsplit(url)
+    return _local_servers.get(f"{parts.scheme}://{parts.netloc}")
+
+
+def _joined(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for name, value in pairs:
+        headers[name] = f"{headers[name]}, {value}" if name in headers else value
+    return headers
+
+
+def answer_forwarded(request: dict[str, Any]) -> dict[str, Any]:
+    """A request a function process of the sandbox forwarded (`sandbox/runtime_worker.py`), answered by the
+    server of this process it is addressed to, in the same shape: method, url, headers, base64 body."""
+    app = _server_for(request["url"])
+    if app is None:
+        return {"status": 502, "headers": {}, "body": ""}
+    data = base64.b64decode(request["body"])
+    status, pairs, body = app.answer(_environ(request["method"], request["url"], request["headers"].items(), data))
+    return {"status": status, "headers": _joined(pairs), "body": base64.b64encode(body).decode()}
+
+
 def _answer_in_process(request: AWSPreparedRequest, **_: Any) -> AWSResponse | None:
     """botocore's `before-send`: a request to a server of this process is answered without HTTP."""
     if not _local_servers:
         return None
-    parts = urlsplit(request.url)
-    app = _local_servers.get(f"{parts.scheme}://{parts.netloc}")
+    app = _server_for(request.url)
     if app is None:
         return None
-    status, pairs, body = app.answer(_environ(request))
-    headers: dict[str, str] = {}
-    for name, value in pairs:
-        headers[name] = f"{headers[name]}, {value}" if name in headers else value
-    return AWSResponse(request.url, status, headers, _Raw(body))
+    environ = _environ(request.method, request.url, request.headers.items(), _body_bytes(request.body))
+    status, pairs, body = app.answer(environ)
+    return AWSResponse(request.url, status, _joined(pairs), _Raw(body))
 
 
 BUILTIN_HANDLERS.append(("before-send", _answer_in_process))  # clients created from now on consult it

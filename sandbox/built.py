@@ -13,7 +13,8 @@ import os
 import selectors
 import subprocess
 import threading
-from collections.abc import Mapping
+import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -72,21 +73,27 @@ def lambda_environment(spec: FunctionSpec, base: Mapping[str, str]) -> dict[str,
     return env
 
 
+# A forwarded AWS request -> its answer (sandbox.aws_server.answer_forwarded)
+AwsAnswer = Callable[[dict[str, Any]], dict[str, Any]]
+
+
 class _Process:
     """One execution environment: a worker process with its handler imported."""
 
-    def __init__(self, python: str, spec: FunctionSpec, env: Mapping[str, str]) -> None:
+    def __init__(self, python: str, spec: FunctionSpec, env: Mapping[str, str], aws: AwsAnswer | None) -> None:
         command = [python, "-I", str(WORKER), spec.handler, str(spec.code_dir), *map(str, layer_paths(spec))]
         self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=dict(env))
         self._started = False
+        self._aws = aws
+        assert self.proc.stdout is not None
+        self._selector = selectors.DefaultSelector()  # one for the process's life: a call reads many lines
+        self._selector.register(self.proc.stdout, selectors.EVENT_READ)
 
     def _line(self, timeout: float) -> dict[str, Any] | None:
         """The next answer line, or None when the process ended or the time ran out."""
         assert self.proc.stdout is not None
-        with selectors.DefaultSelector() as selector:
-            selector.register(self.proc.stdout, selectors.EVENT_READ)
-            if not selector.select(max(0.0, timeout)):
-                return None
+        if not self._selector.select(max(0.0, timeout)):
+            return None
         line = self.proc.stdout.readline()
         return json.loads(line) if line else None
 
@@ -95,11 +102,13 @@ class _Process:
             if self._line(START_TIMEOUT) is None:
                 raise FunctionError(_runtime_error("Runtime.ExitError", "the runtime process did not start"))
             self._started = True
-        assert self.proc.stdin is not None
-        self.proc.stdin.write((json.dumps(request) + "\n").encode())
-        self.proc.stdin.flush()
-        answer = self._line(timeout)
-        if answer is None:
+        self._send(request)
+        deadline = time.monotonic() + timeout
+        while (answer := self._line(deadline - time.monotonic())) is not None and "aws" in answer:
+            if self._aws is None:
+                break
+            self._send({"aws_answer": self._aws(answer["aws"])})  # an AWS call the handler is waiting on
+        if answer is None or "aws" in answer:
             timed_out = self.proc.poll() is None
             self.close()
             if timed_out:
@@ -109,10 +118,16 @@ class _Process:
             raise FunctionError(_runtime_error("Runtime.ExitError", "the runtime process exited"))
         return answer
 
+    def _send(self, message: Mapping[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write((json.dumps(message) + "\n").encode())
+        self.proc.stdin.flush()
+
     def close(self) -> None:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        self._selector.close()
         for stream in (self.proc.stdin, self.proc.stdout):
             if stream is not None:
                 stream.close()
@@ -123,14 +138,24 @@ def _runtime_error(error_type: str, message: str) -> dict[str, Any]:
 
 
 class BuiltFunction:
-    """A built function's handler as the sandbox's Lambda runtime calls it, run in worker processes."""
+    """A function's handler as the sandbox's Lambda runtime calls it, run in worker processes: a built one, or
+    (`aws` given) one of the source tree whose AWS calls the sandbox answers over the worker's streams."""
 
-    def __init__(self, python: str, spec: FunctionSpec, env: Mapping[str, str], clock: SandboxClock) -> None:
+    def __init__(
+        self,
+        python: str,
+        spec: FunctionSpec,
+        env: Mapping[str, str],
+        clock: SandboxClock,
+        aws: AwsAnswer | None = None,
+        warm: int = 1,
+    ) -> None:
         self.python = python
         self.spec = spec
         self.env = dict(env)
         self.clock = clock
-        self._idle: list[_Process] = [_Process(python, spec, self.env)]  # warm, as after a first call
+        self._aws = aws
+        self._idle: list[_Process] = [self._start() for _ in range(warm)]  # warm, as after a first call
         self._all = list(self._idle)
         self._lock = threading.Lock()
         self._closed = False
@@ -142,7 +167,7 @@ class BuiltFunction:
             if self._idle:
                 process = self._idle.pop()
             else:
-                process = _Process(self.python, self.spec, self.env)
+                process = self._start()
                 self._all.append(process)
         request = {
             "event": event,
@@ -168,6 +193,9 @@ class BuiltFunction:
         if "error" in answer:
             raise FunctionError(answer["error"])
         return answer["value"]
+
+    def _start(self) -> _Process:
+        return _Process(self.python, self.spec, self.env, self._aws)
 
     def close(self) -> None:
         with self._lock:

@@ -15,6 +15,7 @@ import threading
 import uuid
 from collections import deque
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -95,6 +96,7 @@ class SchedulerEngine:
         changes: Callable[[], int] | None = None,
         source: Callable[[], list[dict[str, Any]]] | None = None,
         remove: Callable[[str, str], bool] | None = None,
+        concurrency: int = 1,
     ) -> None:
         self.scheduler = scheduler  # a boto3 `scheduler` client on the moto server
         self.runtime = runtime
@@ -106,6 +108,8 @@ class SchedulerEngine:
         self.source = source  # every schedule, read at once; None: through the Scheduler API
         # (group, name) -> deleted from Scheduler's state directly, as Scheduler does; None: DeleteSchedule
         self.remove = remove
+        # fires due at the same instant delivered at once, each in an execution environment of its own
+        self.concurrency = max(1, concurrency)
         self.recent: deque[Fired] = deque(maxlen=RECENT)
         self._lock = threading.Lock()
         self._stopping = threading.Event()
@@ -183,22 +187,43 @@ class SchedulerEngine:
                 if self._stopping.is_set():
                     self.last = cursor
                     raise Stopped
-                due = heapq.heappop(heap)
-                cursor = due.when
+                batch = [heapq.heappop(heap)]
+                while self.concurrency > 1 and heap and heap[0].when == batch[0].when:
+                    batch.append(heapq.heappop(heap))
+                cursor = batch[0].when
                 self.clock.set(cursor)
-                result = self.fire(due.schedule, cursor)
-                fired.append(result)
-                self.recent.append(result)
-                last_fire[due.schedule["Arn"]] = cursor
+                results = self._fire_all(batch, cursor)
+                fired += results
+                self.recent.extend(results)
+                if len(results) < len(batch):  # stopped during the batch
+                    self.last = cursor
+                    raise Stopped
+                for due in batch:
+                    last_fire[due.schedule["Arn"]] = cursor
                 writes = self._writes()
-                if writes is None or seen is None or writes != seen + result.own_writes:
+                own = sum(result.own_writes for result in results)
+                if writes is None or seen is None or writes != seen + own:
                     heap = self._plan(self.schedules(), old, cursor, last_fire, new)
-                elif (again := self._next(due.schedule, cursor, cursor)) is not None:
-                    heapq.heappush(heap, _Due(again, due.order, due.schedule))
+                else:
+                    for due in batch:
+                        if (again := self._next(due.schedule, cursor, cursor)) is not None:
+                            heapq.heappush(heap, _Due(again, due.order, due.schedule))
                 seen = writes
             self.last = new
             self.clock.set(new)
             return fired
+
+    def _fire_all(self, batch: list[_Due], when: datetime) -> list[Fired]:
+        """Fire every schedule of the batch (all due at `when`), in its order; several at once, as Scheduler
+        invokes its targets, when there are several and the engine may."""
+        if len(batch) == 1:
+            return [self.fire(batch[0].schedule, when)]
+
+        def fire(due: _Due) -> Fired | None:
+            return None if self._stopping.is_set() else self.fire(due.schedule, when, separate=True)
+
+        with ThreadPoolExecutor(self.concurrency, thread_name_prefix="scheduler-fire") as pool:
+            return [result for result in pool.map(fire, batch) if result is not None]  # stopped: the rest not made
 
     def _writes(self) -> int | None:
         return self.changes() if self.changes is not None else None
@@ -233,11 +258,12 @@ class SchedulerEngine:
             log.warning("schedule %s never fires: %s", schedule.get("Name"), err)
             return None
 
-    def fire(self, schedule: dict[str, Any], when: datetime) -> Fired:
-        """Deliver one scheduled invocation to its target, as Scheduler would."""
+    def fire(self, schedule: dict[str, Any], when: datetime, *, separate: bool = False) -> Fired:
+        """Deliver one scheduled invocation to its target, as Scheduler would (`separate`: in an execution
+        environment of its own, when others run at the same time)."""
         name, group, arn = schedule["Name"], schedule.get("GroupName", "default"), schedule["Arn"]
         target = schedule.get("Target", {})
-        ok = self._deliver(schedule, target, when)
+        ok = self._deliver(schedule, target, when, separate)
         one_time = ScheduleTiming(schedule.get("ScheduleExpression", "")).one_time
         own_writes = 0
         if one_time and schedule.get("ActionAfterCompletion") == "DELETE":
@@ -250,7 +276,7 @@ class SchedulerEngine:
         log.info("fired %s/%s at %s ok=%s (%s)", group, name, when.isoformat(), ok, arn)
         return Fired(name, group, when, ok, own_writes=own_writes)
 
-    def _deliver(self, schedule: dict[str, Any], target: dict[str, Any], when: datetime) -> bool:
+    def _deliver(self, schedule: dict[str, Any], target: dict[str, Any], when: datetime, separate: bool) -> bool:
         target_arn = str(target.get("Arn", ""))
         raw_input = target.get("Input") or "{}"
         retry = target.get("RetryPolicy", {}) or {}
@@ -274,7 +300,7 @@ class SchedulerEngine:
             except FunctionNotFound:
                 error = f"Function not found: {target_arn}"
                 continue
-            outcome = self.runtime.invoke_event(spec, payload.encode())
+            outcome = self.runtime.invoke_event(spec, payload.encode(), separate=separate)
             return outcome.result.ok
         dead_letter = (target.get("DeadLetterConfig") or {}).get("Arn")
         if dead_letter:

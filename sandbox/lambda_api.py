@@ -87,13 +87,18 @@ class LambdaRuntime:
         clock: SandboxClock,
         send_to_queue: QueueSender,
         handlers: Mapping[str, Handler] | None = None,
+        scale_out: Callable[[FunctionSpec], Handler] | None = None,
     ) -> None:
-        """`handlers` replaces importing the functions into this process (`serve --built`)."""
+        """`handlers` replaces importing the functions into this process (`serve --built`). `scale_out` makes
+        the execution environments an invocation gets when it asks for one of its own (`separate=True`, the
+        scheduler engine's concurrent fires): processes, as Lambda scales a busy function out."""
         self.specs = dict(specs)
         self.clock = clock
         self.send_to_queue = send_to_queue
         self._external = dict(handlers or {})
         self._handlers: dict[str, Handler] = {}
+        self._scale_out = scale_out
+        self._separate: dict[str, Handler] = {}
         self._background: set[threading.Thread] = set()
         self._lock = threading.Lock()
 
@@ -139,12 +144,22 @@ class LambdaRuntime:
 
     # ------------------------------------------------------------------ invocation
 
-    def invoke(self, spec: FunctionSpec, payload: bytes, client_context: ClientContext | None = None) -> InvokeResult:
-        """A synchronous (RequestResponse) invocation. Raises ValueError for a payload that is not JSON."""
+    def invoke(
+        self,
+        spec: FunctionSpec,
+        payload: bytes,
+        client_context: ClientContext | None = None,
+        *,
+        separate: bool = False,
+    ) -> InvokeResult:
+        """A synchronous (RequestResponse) invocation. Raises ValueError for a payload that is not JSON.
+        `separate`: in an execution environment other than this process's, when the runtime can make one."""
         event = json.loads(payload) if payload.strip() else {}
         request_id = str(uuid.uuid4())
         context = LambdaContext(spec.name, spec.arn, spec.memory, spec.timeout, request_id, client_context)
-        handler = self._handlers.get(spec.logical_id)
+        handler = self._separate_handler(spec) if separate else None
+        if handler is None:
+            handler = self._handlers.get(spec.logical_id)
         if handler is None:
             handler = self._handlers[spec.logical_id] = _load_handler(spec)
         outcome: dict[str, Any] = {}
@@ -178,7 +193,16 @@ class LambdaRuntime:
             return InvokeResult(json.dumps(body).encode(), UNHANDLED, request_id)
         return InvokeResult(answer.encode(), None, request_id)
 
-    def invoke_event(self, spec: FunctionSpec, payload: bytes) -> AsyncOutcome:
+    def _separate_handler(self, spec: FunctionSpec) -> Handler | None:
+        if self._scale_out is None:
+            return None
+        with self._lock:
+            handler = self._separate.get(spec.logical_id)
+            if handler is None:
+                handler = self._separate[spec.logical_id] = self._scale_out(spec)
+            return handler
+
+    def invoke_event(self, spec: FunctionSpec, payload: bytes, *, separate: bool = False) -> AsyncOutcome:
         """An asynchronous (Event) invocation, run to the end: Lambda retries a handler error
         `MaximumRetryAttempts` times, then sends the event to the on-failure destination or the dead-letter
         queue. The sandbox retries at once instead of after a minute or two."""
@@ -187,7 +211,7 @@ class LambdaRuntime:
         for _ in range(1 + max(0, spec.max_retry_attempts)):
             attempts += 1
             try:
-                result = self.invoke(spec, payload)
+                result = self.invoke(spec, payload, separate=separate)
             except ValueError as err:
                 result = InvokeResult(json.dumps(error_payload(err)).encode(), UNHANDLED, str(uuid.uuid4()))
                 break
@@ -197,8 +221,10 @@ class LambdaRuntime:
         return AsyncOutcome(result, attempts)
 
     def close(self) -> None:
-        """Stop what runs outside this process (a built function's processes)."""
-        for handler in self._external.values():
+        """Stop what runs outside this process (a built function's processes, the scaled-out ones)."""
+        with self._lock:
+            separate, self._separate, self._scale_out = list(self._separate.values()), {}, None
+        for handler in [*self._external.values(), *separate]:
             close = getattr(handler, "close", None)
             if close is not None:
                 close()

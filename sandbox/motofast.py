@@ -58,6 +58,7 @@ import json
 import pickle
 import threading
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from typing import Any
 
 _installed = False
@@ -316,6 +317,45 @@ def _install_sizes() -> None:
 
     attribute.size = size
 
+    limited = dynamo_type.LimitedSizeDict
+    too_large = dynamo_type.ItemSizeTooLarge
+    bytesize = dynamo_type.bytesize
+    store = dict.__setitem__
+
+    def measured(value: Any) -> int:
+        return value.size() if type(value) is attribute else bytesize(str(value))
+
+    def held(attrs: dict[str, Any]) -> int:
+        """What moto's LimitedSizeDict counts as its size: every key and every value."""
+        return sum(len(k.encode("utf-8")) if type(k) is str else bytesize(str(k)) for k in attrs) + sum(
+            measured(v) for v in attrs.values()
+        )
+
+    def set_limited(self: Any, key: str, value: Any) -> None:
+        """moto's check (the stored keys and values, then the new pair, against 405,000 bytes; a key already
+        there is counted twice, as moto counts it), without building two lists of them first."""
+        if held(self) + bytesize(key) + measured(value) > 405000:
+            raise too_large
+        store(self, key, value)
+
+    def item_init(self: Any, hash_key: Any, range_key: Any, attrs: dict[str, Any]) -> None:
+        """moto's Item: each attribute set in turn, refused at the first that takes the item past the limit;
+        the running size is kept, where moto sums every attribute again at each one."""
+        self.hash_key = hash_key
+        self.range_key = range_key
+        self.attrs = limited()
+        total = 0
+        for key, value in attrs.items():
+            typed = attribute(value)
+            added = measured(typed)
+            if total + bytesize(key) + added > 405000:
+                raise too_large
+            store(self.attrs, key, typed)
+            total += (len(key.encode("utf-8")) if type(key) is str else bytesize(str(key))) + added
+
+    limited.__setitem__ = set_limited  # type: ignore[method-assign]
+    dynamo_type.Item.__init__ = item_init  # type: ignore[method-assign]
+
 
 def _install_json_paths() -> None:
     import jsonpath_ng.ext  # moto's EventBridge imports `parse` from here at each delivery
@@ -327,6 +367,118 @@ def _install_json_paths() -> None:
         return parse(path, debug)
 
     jsonpath_ng.ext.parse = cached_parse
+
+
+class _Unplanned(Exception):
+    """A shape the request plans below do not cover: moto's parser reads it."""
+
+
+def _install_json_requests() -> None:
+    """moto reads a JSON request's body by walking the operation's input shape over every value, asking each
+    structure for every one of its members (an AttributeValue has ten, for a value that holds one). The same
+    walk is compiled once per shape into a plan that looks up only the keys a value holds and writes the
+    members in the shape's order, with the same conversions (blobs, timestamps, numbers), the same values
+    left out (unknown keys, nulls) and the same answer; on any error, moto's parser reads the body again and
+    reports it as it always does."""
+    from operator import itemgetter
+
+    from moto.core import parse as parsing
+
+    parser_type = parsing.JSONParser
+    read = parser_type._parse_json_body
+    plans: dict[tuple[int, ...], tuple[Any, Callable[[Any], Any] | None]] = {}
+    first = itemgetter(0)
+    numbers: dict[str, Callable[[Any], Any]] = {"float": float, "double": float, "integer": int, "byte": int,
+                                                "short": int, "long": int}  # fmt: skip
+    generic = {"_parse_structure", "_parse_list", "_parse_map", "_parse_blob", "_parse_timestamp",
+               "_parse_float", "_parse_integer"}  # fmt: skip
+
+    def compile_shape(parser: Any, shape: Any, memo: dict[str, Callable[[Any], Any]]) -> Callable[[Any], Any]:
+        """The plan for a shape of the operation's service; named shapes are planned once (an AttributeValue
+        holds AttributeValues: botocore builds a new shape object each time one is reached)."""
+        if shape.name in memo:
+            return memo[shape.name]
+        kind = shape.type_name
+        handler = getattr(type(parser), f"_parse_{kind}", None)
+        if (
+            handler is not None
+            and handler.__name__ not in generic
+            and handler.__name__ not in ("_parse_double", "_parse_byte", "_parse_short", "_parse_long")
+        ):
+            raise _Unplanned(kind)
+        map_type = parser.MAP_TYPE
+        if kind == "structure":
+            if shape.is_document_type:
+                return _same
+            members: dict[str, tuple[int, str, Callable[[Any], Any]]] = {}
+
+            def structure(value: Any) -> Any:
+                if value is None:
+                    return None
+                out = map_type()
+                if len(value) == 1:
+                    for name, raw in value.items():
+                        member = members.get(name)
+                        if member is not None and raw is not None:
+                            out[member[1]] = member[2](raw)
+                    return out
+                found = [(*m, raw) for name, raw in value.items() if (m := members.get(name)) and raw is not None]
+                found.sort(key=first)
+                for _, member_name, plan, raw in found:
+                    out[member_name] = plan(raw)
+                return out
+
+            memo[shape.name] = structure
+            for index, (member_name, member) in enumerate(shape.members.items()):
+                json_name = member.serialization.get("name", member_name)
+                if json_name in members:  # two members read from one key: moto's parser
+                    raise _Unplanned(json_name)
+                members[json_name] = (index, member_name, compile_shape(parser, member, memo))
+            return structure
+        if kind == "list":
+            element = compile_shape(parser, shape.member, memo)
+            return lambda value: [element(item) for item in value]
+        if kind == "map":
+            key_plan, value_plan = compile_shape(parser, shape.key, memo), compile_shape(parser, shape.value, memo)
+
+            def mapping(value: Any) -> Any:
+                out = map_type()
+                for key, val in value.items():
+                    out[key_plan(key)] = value_plan(val)
+                return out
+
+            return mapping
+        if kind == "blob":
+            return parser._blob_parser
+        if kind == "timestamp":
+            return parser._timestamp_parser
+        return numbers.get(kind, _same)
+
+    def plan_for(parser: Any, shape: Any) -> Callable[[Any], Any] | None:
+        key = (id(shape), id(parser.MAP_TYPE), id(parser._blob_parser), id(parser._timestamp_parser))
+        found = plans.get(key)
+        if found is None or found[0] is not shape:
+            try:
+                plan: Callable[[Any], Any] | None = compile_shape(parser, shape, {})
+            except _Unplanned:
+                plan = None
+            found = plans[key] = (shape, plan)
+        return found[1]
+
+    def planned_read(self: Any, raw_body: Any, shape: Any) -> Any:
+        plan = plan_for(self, shape) if type(self) is parser_type else None
+        if plan is None:
+            return read(self, raw_body, shape)
+        try:
+            return plan(self._parse_body_as_json(raw_body))
+        except Exception:  # moto's parser reads it again and fails as it does
+            return read(self, raw_body, shape)
+
+    parser_type._parse_json_body = planned_read  # type: ignore[method-assign]
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 def _plain(value: Any) -> bool:
@@ -373,7 +525,8 @@ def _install_scan() -> None:
     ) -> Any:
         """moto's scan of a table (no index, no legacy ScanFilter), in the same order, with the same pages,
         counts and answer; the items are sorted by their key values, and only those the filter keeps are
-        copied."""
+        copied, when a projection is to be cut from them (moto's only caller, the Scan handler, reads them
+        under the server's lock to write the answer)."""
         if index_name or filters or not self.range_key_attr:
             return scan(
                 self, filters, limit, exclusive_start_key, filter_expression, index_name, consistent_read,
@@ -399,7 +552,7 @@ def _install_scan() -> None:
                 last_evaluated_key = self._get_last_evaluated_key(last, None)
                 break
             if filter_expression is None or filter_expression.expr(item):
-                kept.append(copy.deepcopy(item))
+                kept.append(copy.deepcopy(item) if projection_expression else item)  # only a projection changes it
             size += item_size
             scanned += 1
             last = item
@@ -476,4 +629,5 @@ def install() -> None:
     _install_static_checks()
     _install_sizes()
     _install_scan()
+    _install_json_requests()
     _installed = True

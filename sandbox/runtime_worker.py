@@ -12,17 +12,24 @@ standard error so that whatever the handler prints is a log line, as in Lambda.
 The virtual clock: each invocation carries the sandbox's `now` (null with the real clock), which this
 process installs into `cronbell.adapters.clock` (the one place cronbell reads the time), as the
 in-process sandbox does.
+
+With `SANDBOX_AWS_FORWARD` set to the sandbox's AWS endpoint, the AWS requests the handler makes to it do not
+go over HTTP: each is written as a JSON line `{"aws": request}` on the answers stream, and the sandbox,
+which holds moto's state, writes `{"aws_answer": response}` back on standard input (the same requests and
+answers, without a socket and an HTTP server thread per call). Other endpoints are reached over HTTP.
 """
 
 from __future__ import annotations
 
+import base64
 import importlib
+import io
 import json
 import os
 import sys
 import traceback
 from datetime import UTC, datetime
-from typing import Any
+from typing import IO, Any
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 del sys.path[0]  # this script's folder is no part of the function's path
@@ -51,6 +58,42 @@ def error_payload(err: BaseException, error_type: str | None = None) -> dict[str
     }
 
 
+class _Body(io.BytesIO):
+    """A response body as botocore reads it from urllib3."""
+
+    def stream(self, **_: Any) -> Any:
+        while chunk := self.read(65536):
+            yield chunk
+
+
+def _forward_aws(endpoint: str, answers: IO[str], replies: IO[str]) -> None:
+    """Hand every request to `endpoint` to the sandbox over the worker's own streams (see the module's note).
+    Registered before the handler is imported, so the clients it builds at init consult it."""
+    from botocore.awsrequest import AWSResponse
+    from botocore.handlers import BUILTIN_HANDLERS
+
+    def send(request: Any, **_: Any) -> Any:
+        if not request.url.startswith(endpoint):
+            return None
+        body = request.body
+        if body is None:
+            data = b""
+        elif isinstance(body, bytes | bytearray | str):
+            data = body.encode() if isinstance(body, str) else bytes(body)
+        else:
+            read = body.read()
+            data = read.encode() if isinstance(read, str) else bytes(read)
+        headers = {k: v.decode("latin-1") if isinstance(v, bytes) else str(v) for k, v in request.headers.items()}
+        forwarded = {"method": request.method, "url": request.url, "headers": headers,
+                     "body": base64.b64encode(data).decode()}  # fmt: skip
+        answers.write(json.dumps({"aws": forwarded}) + "\n")
+        answers.flush()
+        reply = json.loads(replies.readline())["aws_answer"]
+        return AWSResponse(request.url, reply["status"], reply["headers"], _Body(base64.b64decode(reply["body"])))
+
+    BUILTIN_HANDLERS.append(("before-send", send))
+
+
 def _load(handler: str) -> Any:
     module_name, _, function_name = handler.rpartition(".")
     return getattr(importlib.import_module(module_name), function_name)
@@ -63,6 +106,8 @@ def main(argv: list[str]) -> int:
     sys.path[:0] = [code_dir, *layer_dirs]
     os.chdir(code_dir)
     clock = _InvocationClock()
+    if os.environ.get("SANDBOX_AWS_FORWARD"):
+        _forward_aws(os.environ["SANDBOX_AWS_FORWARD"], answers, sys.stdin)
     try:
         handler = _load(handler_name)
         load_error = None
@@ -79,7 +124,7 @@ def main(argv: list[str]) -> int:
         clock_module.install(clock)
     answers.write(json.dumps({"ready": True, "python": sys.version.split()[0]}) + "\n")
     answers.flush()
-    for line in sys.stdin:
+    while line := sys.stdin.readline():
         request = json.loads(line)
         clock.at = datetime.fromisoformat(request["now"].replace("Z", "+00:00")) if request.get("now") else None
         client = request.get("client_context")

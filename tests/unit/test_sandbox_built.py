@@ -112,3 +112,65 @@ def test_an_error_keeps_lambdas_shape_and_a_timeout_kills_the_process(runtime: L
     assert error == "Unhandled" and answer["errorType"] == "Sandbox.Timedout"
     error, answer = _invoke(runtime, {})  # a new process takes the killed one's place
     assert error is None and answer["greeting"] == "hola"
+
+
+AWS_HANDLER = textwrap.dedent(
+    """
+    import boto3
+
+    SQS = boto3.client("sqs")  # built at init, as the functions build theirs
+
+    def lambda_handler(event, context):
+        url = SQS.create_queue(QueueName=event["queue"])["QueueUrl"]
+        SQS.send_message(QueueUrl=url, MessageBody="hello")
+        try:
+            SQS.get_queue_url(QueueName="no-such-queue")
+        except SQS.exceptions.QueueDoesNotExist as err:
+            missing = err.response["Error"]["Code"]
+        return {"url": url, "missing": missing}
+    """
+)
+
+
+def test_a_function_process_calls_the_sandboxs_moto_over_its_own_streams(tmp_path: Path) -> None:
+    """A scaled-out function's AWS calls reach the moto of the sandbox's process without HTTP: here the
+    server's listener is closed, so a request over HTTP would be refused, yet the calls are answered, errors
+    in AWS's shape included, and counted and kept as the server's own."""
+    from sandbox.aws_server import MotoServer, answer_forwarded
+
+    server = MotoServer(in_process=True).start()
+    server._server.shutdown()  # the listener goes; the server's state and its in-process answers stay
+    server._server.server_close()
+    code = tmp_path / "Fn"
+    code.mkdir()
+    (code / "app.py").write_text(AWS_HANDLER)
+    spec = FunctionSpec(
+        logical_id="Fn",
+        name="Fn",
+        arn="arn:aws:lambda:us-east-1:123456789012:function:Fn",
+        code_dir=code,
+        handler="app.lambda_handler",
+        timeout=20,
+        memory=128,
+        environment={},
+        layer_dirs=[],
+        max_retry_attempts=0,
+    )
+    aws = {"AWS_ENDPOINT_URL": server.url, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
+           "AWS_DEFAULT_REGION": "us-east-1", "SANDBOX_AWS_FORWARD": server.url}  # fmt: skip
+    function = BuiltFunction(sys.executable, spec, lambda_environment(spec, aws), VirtualClock(START), answer_forwarded)
+    runtime = LambdaRuntime({"Fn": spec}, VirtualClock(START), lambda arn, body: None, {"Fn": function})
+    runtime.load()
+    try:
+        error, answer = _invoke(runtime, {"queue": "forwarded"})
+        assert error is None, answer
+        assert answer["missing"] == "AWS.SimpleQueueService.NonExistentQueue"
+        assert server.calls["CreateQueue"] == 1 and server.calls["SendMessage"] == 1
+        import boto3  # in this process, the same state
+
+        sqs = boto3.client("sqs", endpoint_url=server.url, region_name="us-east-1")
+        body = sqs.receive_message(QueueUrl=str(answer["url"]))["Messages"][0]["Body"]
+        assert body == "hello"
+    finally:
+        runtime.close()
+        server.stop()

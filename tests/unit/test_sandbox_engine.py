@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import threading
+import time
 import urllib.request
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -17,7 +19,7 @@ from moto import mock_aws
 
 from sandbox.aws_server import MotoServer
 from sandbox.clock import VirtualClock
-from sandbox.engine import SchedulerEngine, fill_context
+from sandbox.engine import SchedulerEngine, Stopped, fill_context
 from sandbox.lambda_api import LambdaRuntime
 from sandbox.template import FunctionSpec
 
@@ -249,3 +251,54 @@ def test_next_due_is_the_earliest_fire_after_the_clock_of_any_enabled_schedule(w
     assert world.engine.next_due() == datetime(2030, 1, 7, 9, 0, tzinfo=UTC)  # 10:00 in Madrid
     world.engine.advance(datetime(2030, 1, 7, 9, 0, tzinfo=UTC))
     assert world.engine.next_due() == datetime(2030, 1, 14, 9, 0, tzinfo=UTC)
+
+
+def _separate_world(world: World, delay: float) -> tuple[SchedulerEngine, dict[str, Any]]:
+    """The world's function, with further execution environments that record how many run at once."""
+    seen: dict[str, Any] = {"active": 0, "peak": 0, "names": []}
+    lock = threading.Lock()
+
+    def environment(spec: FunctionSpec) -> Any:
+        def handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
+            with lock:
+                seen["active"] += 1
+                seen["peak"] = max(seen["peak"], seen["active"])
+            time.sleep(delay)
+            with lock:
+                seen["active"] -= 1
+                seen["names"].append(event["name"])
+                if len(seen["names"]) == seen.get("stop_after"):
+                    seen["engine"].stop()
+            return {"ok": True}
+
+        return handler
+
+    runtime = LambdaRuntime(world.runtime.specs, world.clock, world.send, scale_out=environment)
+    runtime.load()
+    seen["engine"] = SchedulerEngine(world.scheduler, runtime, world.clock, world.send, START, concurrency=3)
+    return seen["engine"], seen
+
+
+def test_fires_due_at_one_instant_run_at_once_each_in_an_environment_of_its_own(world: World) -> None:
+    engine, seen = _separate_world(world, delay=0.1)
+    for n in range(7):
+        world.create(f"same{n}", "at(2030-01-07T09:00:00)", {"name": f"same{n}"})
+    world.create("alone", "at(2030-01-07T09:01:00)", {"name": "alone"})
+    fired = engine.advance(START + timedelta(hours=2))
+    assert sorted(f.schedule for f in fired[:7]) == [f"same{n}" for n in range(7)]
+    assert fired[-1].schedule == "alone" and all(f.ok for f in fired) and len(fired) == 8
+    assert sorted(seen["names"]) == [f"same{n}" for n in range(7)]  # each once, in an environment of its own
+    assert seen["peak"] == 3  # three at a time, the engine's concurrency
+    assert [c["name"] for c in world.calls] == ["alone"]  # a fire on its own runs in the sandbox's process
+    assert world.clock.now() == START + timedelta(hours=2)
+
+
+def test_a_stop_ends_a_move_during_a_batch_of_fires_after_the_ones_under_way(world: World) -> None:
+    engine, seen = _separate_world(world, delay=0.2)
+    for n in range(30):  # ten rounds of three: two seconds
+        world.create(f"many{n}", "at(2030-01-07T09:00:00)", {"name": f"many{n}"})
+    seen["stop_after"] = 4  # stopped by the fourth fire to end
+    with pytest.raises(Stopped):
+        engine.advance(START + timedelta(hours=2))
+    assert 4 <= len(seen["names"]) <= 6 and seen["active"] == 0  # those under way ended; no more began
+    assert world.clock.now() == datetime(2030, 1, 7, 9, 0, tzinfo=UTC)  # the clock stays at the batch's time

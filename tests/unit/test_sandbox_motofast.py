@@ -284,3 +284,136 @@ def test_moto_answers_the_same_with_the_patches() -> None:
     scans = [entry[1] for entry in plain if entry[0] == "scan" and len(entry) == 2]
     assert any(s["Count"] < s["ScannedCount"] for s in scans)  # filters kept some items and left others
     assert sum(1 for s in scans if "LastEvaluatedKey" in s) > 20  # pages ended by Limit and by size
+
+
+REQUESTS = textwrap.dedent(
+    """
+    import json, random
+    from botocore.session import get_session
+    from moto.core.parse import JSONParser, default_blob_parser, default_timestamp_parser
+    from sandbox import motofast
+
+    rnd = random.Random(11)
+
+    def value(shape, depth=0):
+        if rnd.random() < 0.04:  # a value of the wrong kind, or a null
+            return rnd.choice([None, [], {}, "x", 3, True, 2.5, {"S": "a"}])
+        kind = shape.type_name
+        if kind == "structure":
+            names = list(shape.members)
+            chosen = rnd.sample(names, min(len(names), rnd.randint(0, 3 if depth > 2 else 6)))
+            out = {shape.members[n].serialization.get("name", n): value(shape.members[n], depth + 1) for n in chosen}
+            if rnd.random() < 0.1:
+                out["NotAMember"] = "ignored"
+            if rnd.random() < 0.1 and names:
+                out[names[0]] = None
+            return dict(rnd.sample(list(out.items()), len(out)))  # keys in any order
+        if kind == "list":
+            return [value(shape.member, depth + 1) for _ in range(rnd.randint(0, 3 if depth < 5 else 0))]
+        if kind == "map":
+            return {f"k{i}": value(shape.value, depth + 1) for i in range(rnd.randint(0, 3 if depth < 5 else 0))}
+        if kind == "blob":
+            return rnd.choice(["AAE=", "", "aGVsbG8=", "not base64!"])
+        if kind == "timestamp":
+            return rnd.choice([1796155479, 1796155479.25, "2026-12-01T09:00:00Z", "yesterday"])
+        if kind in ("integer", "long"):
+            return rnd.choice([0, 7, -3, "12", "x"])
+        if kind in ("float", "double"):
+            return rnd.choice([1.5, 2, "3.25", "NaN"])
+        if kind == "boolean":
+            return rnd.choice([True, False])
+        return rnd.choice(["", "a", "héllo"])
+
+    def read(parser, body, shape):
+        try:
+            return repr(parser._parse_json_body(body, shape))  # repr keeps key order, types and values
+        except Exception as err:
+            return type(err).__name__
+
+    session = get_session()
+    bodies = []
+    for service in ("dynamodb", "events", "sqs", "secretsmanager"):
+        model = session.get_service_model(service)
+        for name in model.operation_names:
+            shape = model.operation_model(name).input_shape
+            if shape is not None:
+                bodies += [(shape, json.dumps(value(shape)).encode()) for _ in range(25)]
+                bodies.append((shape, b"not json"))
+    parser = JSONParser(model.operation_model(name), default_timestamp_parser, default_blob_parser)
+    plain = [read(parser, body, shape) for shape, body in bodies]
+    motofast.install()
+    fast = [read(parser, body, shape) for shape, body in bodies]
+    print(json.dumps([plain, fast]))
+    """
+)
+
+
+def test_json_requests_are_read_the_same_with_the_patches() -> None:
+    """moto's reading of a JSON request body against its operation's shape (DynamoDB's every request) gives
+    the same parameters, in the same order and types, or the same error, for random bodies of every operation
+    of four services: members in any order, unknown keys, nulls, values of the wrong kind, blobs, timestamps."""
+    done = subprocess.run([sys.executable, "-c", REQUESTS], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    plain, fast = json.loads(done.stdout)
+    assert len(plain) > 2000
+    different = [(p, f) for p, f in zip(plain, fast, strict=True) if p != f]
+    assert not different, different[:3]
+    assert sum(1 for p in plain if p.startswith("{")) > 1500  # most bodies were read, not refused
+    assert len({p for p in plain if not p.startswith("{")}) >= 2  # and several kinds of error were seen
+
+
+LIMITS = textwrap.dedent(
+    """
+    import json, random, sys
+    from moto.dynamodb.models.dynamo_type import DynamoType, Item, LimitedSizeDict
+    if sys.argv[1] == "fast":
+        from sandbox import motofast
+        motofast.install()
+
+    rnd = random.Random(5)
+
+    def attrs(target):
+        out, size = {}, 0
+        while size < target:  # about `target` bytes, in attributes of every kind
+            key = rnd.choice(["a", "bé", "k" * rnd.randint(1, 40), "l" * rnd.randint(1, 20000)]) + str(len(out))
+            n = rnd.randint(0, 30000)
+            value = rnd.choice([{"S": "x" * n}, {"N": "12345"}, {"BOOL": True}, {"L": [{"S": "y" * n}]},
+                                {"M": {"z": {"S": "w" * n}}}])
+            out[key] = value
+            size += len(key) + n
+        return out
+
+    outcomes = []
+    for target in [1000, 100000, 380000, 400000, 404000, 406000, 420000, 800000] * 6:
+        data = attrs(target)
+        try:
+            item = Item(DynamoType({"S": "h"}), DynamoType({"S": "r"}), data)
+            outcomes.append(["item", sorted(item.attrs), item.size()])
+        except Exception as err:
+            outcomes.append(["item", type(err).__name__])
+        limited = LimitedSizeDict()
+        steps = []
+        for key, value in list(data.items()) + list(data.items())[:3]:  # then the first keys again
+            try:
+                limited[key] = DynamoType(value) if rnd.random() < 0.9 else str(value)
+                steps.append(len(limited))
+            except Exception as err:
+                steps.append(type(err).__name__)
+        outcomes.append(["dict", steps])
+    print(json.dumps(outcomes))
+    """
+)
+
+
+def test_item_limits_are_the_same_with_the_patches() -> None:
+    """moto's 400 KB check when an item is built or an attribute set is made without summing every attribute
+    again: the same items are refused at the same attribute, including keys set twice and plain values."""
+    runs = [
+        subprocess.run([sys.executable, "-c", LIMITS, mode], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        for mode in ("plain", "fast")
+    ]
+    assert all(run.returncode == 0 for run in runs), [run.stderr for run in runs]
+    plain, fast = (json.loads(run.stdout) for run in runs)
+    assert fast == plain
+    assert any(len(o) == 2 and o[0] == "item" for o in plain) and any(len(o) == 3 for o in plain)  # both kinds
+    assert any("ItemSizeTooLarge" in o[1] for o in plain if o[0] == "dict")
