@@ -254,10 +254,12 @@ def table(r: dict[str, Any]) -> str:
     lines += [
         "",
         "Sandbox engine, end to end (reminders created through the Invoke endpoint, then one POST /_sandbox/clock;"
-        " engine, fire function and webhook sink over HTTP in one process)",
+        " engine, moto and webhook sink in the sandbox's process; fires due together in fire function processes,"
+        " a fire alone in the sandbox's process)",
         f"  {b['schedules']:,} one-shots due in one minute ({b['creates_per_s']:.0f} creates/s):"
         f" {b['fired_ok']}/{b['fired']} fired in {b['fire_s']:.1f} s = {b['fires_per_s']:.0f} fires/s,"
-        f" {b['cpu_ms_per_fire']:.1f} ms CPU per fire, {b['messages']} messages, load {b['load']:.1f}"
+        f" CPU per fire {b['cpu_ms_per_fire']:.1f} ms in the sandbox + {b['function_cpu_ms_per_fire']:.1f} ms in"
+        f" {b['function_processes']} function processes, {b['messages']} messages, load {b['load']:.1f}"
         f"   <={SANDBOX_STORM_TARGET_S:.0f} s {verdict(storm_ok)}",
         f"  {m['schedules']} recurring reminders, {m['days']} virtual days in one move: {m['fired_ok']}/{m['fired']}"
         f" fired in {m['move_s']:.1f} s = {m['fires_per_s']:.0f} fires/s, {m['cpu_ms_per_fire']:.1f} ms CPU per fire,"

@@ -59,7 +59,7 @@ class Options:
     agent_timeout: int | None = None  # AgentTimeoutSeconds
     root: Path = ROOT
     built: bool = False  # run the functions from .aws-sam/build under the runtime's Python (sandbox/built.py)
-    concurrency: int = 2  # fires due at the same instant delivered at once, each in a process of its own
+    concurrency: int = 3  # fires due at the same instant delivered at once, each in a process of its own
     extra_parameters: dict[str, str] = field(default_factory=dict)
     environment: dict[str, str] = field(default_factory=dict)  # added to every function's (sandbox invoke)
 

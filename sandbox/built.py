@@ -141,6 +141,8 @@ class BuiltFunction:
     """A function's handler as the sandbox's Lambda runtime calls it, run in worker processes: a built one, or
     (`aws` given) one of the source tree whose AWS calls the sandbox answers over the worker's streams."""
 
+    ends_at_timeout = True  # a call that outlives its timeout kills its process and says so
+
     def __init__(
         self,
         python: str,
@@ -193,6 +195,11 @@ class BuiltFunction:
         if "error" in answer:
             raise FunctionError(answer["error"])
         return answer["value"]
+
+    def pids(self) -> list[int]:
+        """The processes running the function now."""
+        with self._lock:
+            return [process.proc.pid for process in self._all]
 
     def _start(self) -> _Process:
         return _Process(self.python, self.spec, self.env, self._aws)

@@ -43,6 +43,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--aws-port", type=int, default=5055)
     serve.add_argument("--chat", choices=("sink", "matrix"), default="sink")
     serve.add_argument("--clock", choices=("virtual", "real"), default="virtual")
+    serve.add_argument(
+        "--concurrency",
+        type=int,
+        default=Options.concurrency,
+        help="how many fires due at the same instant are delivered at once, each in a function process of its "
+        "own (1: one after another, in the sandbox's process)",
+    )
     _common(serve)
 
     invoke = commands.add_parser("invoke", help="run one event through one function, like `sam local invoke`")
@@ -106,7 +113,14 @@ def _options(args: argparse.Namespace, **overrides: object) -> Options:
 def serve(args: argparse.Namespace) -> int:
     """Run until SIGTERM or Ctrl-C. The signal handlers only note the request: raising from a handler
     can land inside a lock's bookkeeping and leave the process hanging."""
-    options = _options(args, lambda_port=args.lambda_port, aws_port=args.aws_port, chat=args.chat, clock=args.clock)
+    options = _options(
+        args,
+        lambda_port=args.lambda_port,
+        aws_port=args.aws_port,
+        chat=args.chat,
+        clock=args.clock,
+        concurrency=max(1, args.concurrency),
+    )
     requested: list[int] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda received, frame: requested.append(received))

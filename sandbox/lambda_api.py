@@ -170,10 +170,13 @@ class LambdaRuntime:
             except BaseException as err:  # a handler error of any kind is the function's error
                 outcome["error"] = err
 
-        worker = threading.Thread(target=run, name=f"lambda-{spec.logical_id}", daemon=True)
-        worker.start()
-        worker.join(spec.timeout)
-        if worker.is_alive():
+        if getattr(handler, "ends_at_timeout", False):  # a process that is killed at its timeout
+            run()
+        else:
+            worker = threading.Thread(target=run, name=f"lambda-{spec.logical_id}", daemon=True)
+            worker.start()
+            worker.join(spec.timeout)
+        if "value" not in outcome and "error" not in outcome:
             stamp = iso(self.clock.now())
             body: dict[str, Any] = {
                 "errorMessage": f"{stamp} {request_id} Task timed out after {spec.timeout:.2f} seconds",
@@ -201,6 +204,12 @@ class LambdaRuntime:
             if handler is None:
                 handler = self._separate[spec.logical_id] = self._scale_out(spec)
             return handler
+
+    def process_ids(self) -> list[int]:
+        """The processes the functions run in besides this one (built or scaled out), as far as they say."""
+        with self._lock:
+            handlers = [*self._external.values(), *self._separate.values()]
+        return [pid for handler in handlers for pid in getattr(handler, "pids", list)()]
 
     def invoke_event(self, spec: FunctionSpec, payload: bytes, *, separate: bool = False) -> AsyncOutcome:
         """An asynchronous (Event) invocation, run to the end: Lambda retries a handler error

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import queue
 import re
 import threading
 import urllib.parse
@@ -24,6 +25,9 @@ _MCP = "/mcp"
 
 
 class SandboxHTTPServer(ThreadingHTTPServer):
+    """A thread per request, as ThreadingHTTPServer serves them, but a thread that has answered waits for the
+    next request rather than ending (a storm's posts to the webhook sink would start a thread each)."""
+
     daemon_threads = True
     allow_reuse_address = True
 
@@ -32,6 +36,26 @@ class SandboxHTTPServer(ThreadingHTTPServer):
         self.sandbox = sandbox
         self._mcp: HttpEndpoint | None = None
         self._mcp_lock = threading.Lock()
+        self._waiting: queue.SimpleQueue[tuple[Any, Any] | None] = queue.SimpleQueue()
+        self._idle = 0
+        self._idle_lock = threading.Lock()
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self._idle_lock:
+            if self._idle:
+                self._idle -= 1
+                self._waiting.put((request, client_address))
+                return
+        threading.Thread(target=self._serve, args=(request, client_address), daemon=True).start()
+
+    def _serve(self, request: Any, client_address: Any) -> None:
+        while True:
+            self.process_request_thread(request, client_address)
+            with self._idle_lock:
+                self._idle += 1
+            if (taken := self._waiting.get()) is None:
+                return
+            request, client_address = taken
 
     def mcp(self) -> HttpEndpoint:
         """The MCP endpoint, started by its first request (the SDK is imported only when MCP is used)."""
@@ -44,6 +68,10 @@ class SandboxHTTPServer(ThreadingHTTPServer):
 
     def server_close(self) -> None:
         super().server_close()
+        with self._idle_lock:
+            idle, self._idle = self._idle, 0
+        for _ in range(idle):
+            self._waiting.put(None)
         if self._mcp is not None:
             self._mcp.close()
 

@@ -168,7 +168,9 @@ def test_a_function_process_calls_the_sandboxs_moto_over_its_own_streams(tmp_pat
         assert server.calls["CreateQueue"] == 1 and server.calls["SendMessage"] == 1
         import boto3  # in this process, the same state
 
-        sqs = boto3.client("sqs", endpoint_url=server.url, region_name="us-east-1")
+        sqs = boto3.client(
+            "sqs", endpoint_url=server.url, region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="t"
+        )
         body = sqs.receive_message(QueueUrl=str(answer["url"]))["Messages"][0]["Body"]
         assert body == "hello"
     finally:
