@@ -160,6 +160,8 @@ class Sandbox:
                         sys.path.insert(0, str(path))
             _install_clock(self.clock)
         self.runtime.load()
+        if o.concurrency > 1 and FIRE_FUNCTION in specs:  # the template's Scheduler target: warm for a storm
+            self.runtime.warm(FIRE_FUNCTION, o.concurrency)
         moto = self._moto
         self.engine = SchedulerEngine(
             self._client("scheduler"),

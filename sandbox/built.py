@@ -196,6 +196,14 @@ class BuiltFunction:
             raise FunctionError(answer["error"])
         return answer["value"]
 
+    def warm(self, count: int) -> None:
+        """Have at least `count` processes ready for calls (each imports its handler in the background)."""
+        with self._lock:
+            while not self._closed and len(self._all) < count:
+                process = self._start()
+                self._all.append(process)
+                self._idle.append(process)
+
     def pids(self) -> list[int]:
         """The processes running the function now."""
         with self._lock:

@@ -4,6 +4,10 @@ moto stores schedules but never fires them. The engine runs `advance(new)`: ever
 (last, new] is delivered in order of scheduled time, re-reading the schedule list after each fire so a
 schedule that a fire creates or deletes is seen. Lambda targets are invoked asynchronously with Lambda's
 retries; one-time schedules with ActionAfterCompletion DELETE are deleted after firing.
+
+Fires due at the same instant are delivered at once, as Scheduler invokes them, up to `concurrency` at a
+time, each in an execution environment of its own (the runtime's `separate` invocation); the next instant
+waits until they have all ended, so every fire sees the clock at its own time and what it changed.
 """
 
 from __future__ import annotations

@@ -205,6 +205,14 @@ class LambdaRuntime:
                 handler = self._separate[spec.logical_id] = self._scale_out(spec)
             return handler
 
+    def warm(self, name_or_arn: str, count: int) -> None:
+        """Start `count` further execution environments of a function now, as provisioned concurrency keeps
+        them, so fires due together do not wait for cold starts (a runtime that cannot scale out: nothing)."""
+        handler = self._separate_handler(self.find(name_or_arn))
+        warm = getattr(handler, "warm", None)
+        if warm is not None:
+            warm(count)
+
     def process_ids(self) -> list[int]:
         """The processes the functions run in besides this one (built or scaled out), as far as they say."""
         with self._lock:
