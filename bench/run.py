@@ -20,7 +20,7 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from bench import coldstart, package, storm
 from bench.common import ROOT, fake_aws_env, machine
@@ -47,10 +47,14 @@ def progress(message: str) -> None:
     print(f"[bench] {message}", file=sys.stderr, flush=True)
 
 
-def child(args: list[str], env: dict[str, str] | None = None, stdin: int | None = None) -> subprocess.Popen[bytes]:
+def child(
+    args: list[str], env: dict[str, str] | None = None, stdin: int | None = None, stderr: IO[bytes] | None = None
+) -> subprocess.Popen[bytes]:
     """Start a bench module in a fresh interpreter; handlers log to stdout, so that is discarded."""
     full = {**os.environ, **(env or {}), "PYTHONPATH": os.pathsep.join([str(ROOT / "layers" / "common"), str(ROOT)])}
-    return subprocess.Popen([sys.executable, "-m", *args], cwd=ROOT, env=full, stdin=stdin, stdout=subprocess.DEVNULL)
+    return subprocess.Popen(
+        [sys.executable, "-m", *args], cwd=ROOT, env=full, stdin=stdin, stdout=subprocess.DEVNULL, stderr=stderr
+    )
 
 
 def wait(*processes: subprocess.Popen[bytes]) -> None:
@@ -135,8 +139,12 @@ def fire_storm(tmp: Path, count: int, workers: int) -> dict[str, Any]:
 
 def sandbox_engine(tmp: Path, command: str, count: int) -> dict[str, Any]:
     """`bench.storm sandbox` (the one-shot storm) or `bench.storm month`, in a fresh interpreter."""
-    out = tmp / f"sandbox-{command}.json"
-    wait(child(["bench.storm", command, str(count), str(out)]))
+    out, log = tmp / f"sandbox-{command}.json", tmp / f"sandbox-{command}.log"
+    with log.open("wb") as errors:  # the function processes log there, a line or two per fire
+        process = child(["bench.storm", command, str(count), str(out)], stderr=errors)
+        code = process.wait()
+    if code != 0:
+        raise SystemExit(f"bench: bench.storm {command} failed:\n{log.read_text(errors='replace')[-3000:]}")
     figures: dict[str, Any] = json.loads(out.read_text())
     return figures
 
