@@ -54,28 +54,39 @@ CLOCK = textwrap.dedent(
 START = datetime(2030, 1, 7, 8, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def runtime(tmp_path: Path) -> Iterator[LambdaRuntime]:
+def _function(
+    tmp_path: Path,
+    source: str,
+    timeout: int,
+    environment: dict[str, str] | None = None,
+    layers: list[Path] | None = None,
+) -> FunctionSpec:
+    """A function `Fn` whose handler is `source`, in a folder of its own."""
     code = tmp_path / "Fn"
     code.mkdir()
-    (code / "app.py").write_text(HANDLER)
-    layer = tmp_path / "Layer" / "python" / "cronbell" / "adapters"
-    layer.mkdir(parents=True)
-    for folder in (layer.parent, layer):
-        (folder / "__init__.py").write_text("")
-    (layer / "clock.py").write_text(CLOCK)
-    spec = FunctionSpec(
+    (code / "app.py").write_text(source)
+    return FunctionSpec(
         logical_id="Fn",
         name="Fn",
         arn="arn:aws:lambda:us-east-1:123456789012:function:Fn",
         code_dir=code,
         handler="app.lambda_handler",
-        timeout=2,
+        timeout=timeout,
         memory=128,
-        environment={"GREETING": "hola"},
-        layer_dirs=[tmp_path / "Layer"],
+        environment=environment or {},
+        layer_dirs=layers or [],
         max_retry_attempts=0,
     )
+
+
+@pytest.fixture
+def runtime(tmp_path: Path) -> Iterator[LambdaRuntime]:
+    layer = tmp_path / "Layer" / "python" / "cronbell" / "adapters"
+    layer.mkdir(parents=True)
+    for folder in (layer.parent, layer):
+        (folder / "__init__.py").write_text("")
+    (layer / "clock.py").write_text(CLOCK)
+    spec = _function(tmp_path, HANDLER, timeout=2, environment={"GREETING": "hola"}, layers=[tmp_path / "Layer"])
     clock = VirtualClock(START)
     function = BuiltFunction(sys.executable, spec, lambda_environment(spec, {"PYTHONPATH": "/nowhere"}), clock)
     runtime = LambdaRuntime({"Fn": spec}, clock, lambda arn, body: None, {"Fn": function})
@@ -141,21 +152,7 @@ def test_a_function_process_calls_the_sandboxs_moto_over_its_own_streams(tmp_pat
     server = MotoServer(in_process=True).start()
     server._server.shutdown()  # the listener goes; the server's state and its in-process answers stay
     server._server.server_close()
-    code = tmp_path / "Fn"
-    code.mkdir()
-    (code / "app.py").write_text(AWS_HANDLER)
-    spec = FunctionSpec(
-        logical_id="Fn",
-        name="Fn",
-        arn="arn:aws:lambda:us-east-1:123456789012:function:Fn",
-        code_dir=code,
-        handler="app.lambda_handler",
-        timeout=20,
-        memory=128,
-        environment={},
-        layer_dirs=[],
-        max_retry_attempts=0,
-    )
+    spec = _function(tmp_path, AWS_HANDLER, timeout=20)
     aws = {"AWS_ENDPOINT_URL": server.url, "AWS_ACCESS_KEY_ID": "test", "AWS_SECRET_ACCESS_KEY": "test",
            "AWS_DEFAULT_REGION": "us-east-1", "SANDBOX_AWS_FORWARD": server.url}  # fmt: skip
     function = BuiltFunction(sys.executable, spec, lambda_environment(spec, aws), VirtualClock(START), answer_forwarded)
