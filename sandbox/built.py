@@ -157,10 +157,11 @@ class BuiltFunction:
         self.env = dict(env)
         self.clock = clock
         self._aws = aws
-        self._idle: list[_Process] = [self._start() for _ in range(warm)]  # warm, as after a first call
-        self._all = list(self._idle)
+        self._idle: list[_Process] = []
+        self._all: list[_Process] = []
         self._lock = threading.Lock()
         self._closed = False
+        self.warm(warm)  # as after a first call
 
     def __call__(self, event: Any, context: LambdaContext) -> Any:
         with self._lock:

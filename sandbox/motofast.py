@@ -400,11 +400,7 @@ def _install_json_requests() -> None:
             return memo[shape.name]
         kind = shape.type_name
         handler = getattr(type(parser), f"_parse_{kind}", None)
-        if (
-            handler is not None
-            and handler.__name__ not in generic
-            and handler.__name__ not in ("_parse_double", "_parse_byte", "_parse_short", "_parse_long")
-        ):
+        if handler is not None and handler.__name__ not in generic:  # aliases (_parse_long) keep their name
             raise _Unplanned(kind)
         map_type = parser.MAP_TYPE
         if kind == "structure":
@@ -416,14 +412,8 @@ def _install_json_requests() -> None:
                 if value is None:
                     return None
                 out = map_type()
-                if len(value) == 1:
-                    for name, raw in value.items():
-                        member = members.get(name)
-                        if member is not None and raw is not None:
-                            out[member[1]] = member[2](raw)
-                    return out
                 found = [(*m, raw) for name, raw in value.items() if (m := members.get(name)) and raw is not None]
-                found.sort(key=first)
+                found.sort(key=first)  # in the shape's order, as moto writes them
                 for _, member_name, plan, raw in found:
                     out[member_name] = plan(raw)
                 return out

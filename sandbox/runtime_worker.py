@@ -76,13 +76,9 @@ def _forward_aws(endpoint: str, answers: IO[str], replies: IO[str]) -> None:
         if not request.url.startswith(endpoint):
             return None
         body = request.body
-        if body is None:
-            data = b""
-        elif isinstance(body, bytes | bytearray | str):
-            data = body.encode() if isinstance(body, str) else bytes(body)
-        else:
-            read = body.read()
-            data = read.encode() if isinstance(read, str) else bytes(read)
+        if body is not None and not isinstance(body, bytes | bytearray | str):
+            body = body.read()  # a file-like body
+        data = body.encode() if isinstance(body, str) else bytes(body or b"")
         headers = {k: v.decode("latin-1") if isinstance(v, bytes) else str(v) for k, v in request.headers.items()}
         forwarded = {"method": request.method, "url": request.url, "headers": headers,
                      "body": base64.b64encode(data).decode()}  # fmt: skip
