@@ -31,3 +31,14 @@ def clock() -> Iterator[FakeClock]:
 @pytest.fixture
 def stack(moto_endpoint: str, clock: FakeClock) -> Stack:
     return provision(moto_endpoint, clock)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Print what the model-based searches covered (tests/support/figures.py)."""
+    from tests.support import figures
+
+    found = figures.lines()
+    if found:
+        terminalreporter.section("model-based search")
+        for line in found:
+            terminalreporter.write_line(line)

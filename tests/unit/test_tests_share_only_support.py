@@ -1,5 +1,6 @@
-"""Tests share helpers only through `tests/support/`: no test module imports another test module, in
-any form (`from tests.x.y import`, `import tests.x.y`, `from tests.x import y`, relative imports,
+"""Tests share helpers only through `tests/support/` and the reference model in `tests/model/` (its
+modules other than `test_*`): no test module imports another test module, in any form
+(`from tests.x.y import`, `import tests.x.y`, `from tests.x import y`, relative imports,
 `importlib.import_module("tests.x.y")`), so moving or deleting a test never breaks another."""
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from pathlib import Path
 import pytest
 
 TESTS = Path(__file__).resolve().parents[1]
-SHARED = "tests.support"
+SHARED = ("tests.support", "tests.model")
 
 
 def _shared(module: str) -> bool:
-    return module == SHARED or module.startswith(SHARED + ".")
+    inside = any(module == root or module.startswith(root + ".") for root in SHARED)
+    return inside and not module.rpartition(".")[2].startswith("test_")
 
 
 def _foreign(module: str) -> bool:
@@ -84,6 +86,7 @@ def test_the_scan_reads_every_test_directory() -> None:
         "def helper():\n    from tests.integration.test_fire_matrix import fire_input\n    return fire_input",
         "import importlib\nimportlib.import_module('tests.integration.test_fire_deaths')",
         "from tests.supporting import x",
+        "from tests.model.test_stateful import Machine",
     ],
 )
 def test_an_import_of_a_test_module_is_found(source: str) -> None:
