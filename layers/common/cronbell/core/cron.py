@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import calendar
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta
-from itertools import pairwise
+from itertools import islice, pairwise
 from zoneinfo import ZoneInfo
 
 from cronbell.core.clocks import (
@@ -478,20 +478,32 @@ def fire_days(fields: CronFields, start: date) -> Iterator[date]:
 def next_fires(spec: CronSpec, after: datetime, tz: ZoneInfo, count: int) -> list[datetime]:
     """The next `count` fires strictly after `after`, aware in `tz`, as Scheduler fires them in that zone:
     a local time that does not exist that day is skipped, a repeated one fires once (the first)."""
+    if count <= 0:
+        return []
+    return list(islice(fires_after(spec, after, tz), count))
+
+
+def fires_after(
+    spec: CronSpec,
+    after: datetime,
+    tz: ZoneInfo,
+    *,
+    passed_over: Callable[[date], bool] | None = None,
+    last_day: date | None = None,
+) -> Iterator[datetime]:
+    """The fires strictly after `after`, in order, lazily (as `next_fires`). A local day for which
+    `passed_over` is true is left out whole, at the cost of one call (a holiday: every fire of it
+    goes at once); none after the local date `last_day`."""
     fields = parse_fields(spec.expr)
     times = sorted(fields.times())
     after_utc = after.astimezone(UTC)  # compare instants: same-zone comparisons ignore `fold`
-    out: list[datetime] = []
-    if count <= 0:
-        return out
     for day in fire_days(fields, after.astimezone(tz).date()):
-        if not spec.keeps(day):
+        if last_day is not None and day > last_day:
+            return
+        if not spec.keeps(day) or (passed_over is not None and passed_over(day)):
             continue
         for hour, minute in times:
             aware, kind = localize(datetime(day.year, day.month, day.day, hour, minute), tz)
             if kind == NONEXISTENT or aware.astimezone(UTC) <= after_utc:
                 continue
-            out.append(aware)
-            if len(out) >= count:
-                return out
-    return out
+            yield aware

@@ -460,15 +460,21 @@ def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
     raise _mismatch(p)
 
 
-def read_calendar(t: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
-    """The instant a calendar phrase names, or None when it is not one (see the module's rules)."""
+def read_calendar(
+    t: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str], whole_day: bool = False
+) -> datetime | None:
+    """The instant a calendar phrase names, or None when it is not one (see the module's rules). With
+    `whole_day` (an end: `until`), a day named without a time of day, a part of the day or "end of the
+    day" is the last second of that day (23:59:59), so today is one too; a phrase with any of those
+    is the instant a one-shot would be."""
     p = _parts(t, language)
     if p is None:
         return None
-    hour, minute = _hour_and_minute(p, language, notes)
+    day_end = whole_day and p.clock is None and p.part is None and not p.end_of_day
+    hour, minute = (23, 59) if day_end else _hour_and_minute(p, language, notes)
     d = _date(p, (hour, minute), now_local)
     if p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6:
         d += timedelta(days=1)  # "tonight at 1" is after midnight
     if p.month is not None and p.year is None and d.year > now_local.year:
         notes.append(say("note.no_year", language, year=d.year))
-    return wall(datetime(d.year, d.month, d.day, hour, minute), tz, language, notes)
+    return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)

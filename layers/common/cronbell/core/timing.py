@@ -4,17 +4,39 @@ expression back."""
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
-from functools import cached_property
+from datetime import UTC, date, datetime, timedelta
+from functools import cached_property, partial
 from zoneinfo import ZoneInfo
 
 from cronbell.core import calendars
-from cronbell.core.cron import CronSpec, Interval, at_expression, eventbridge_expressions, interval_text, next_fires
+from cronbell.core.cron import (
+    CronSpec,
+    Interval,
+    at_expression,
+    eventbridge_expressions,
+    fires_after,
+    interval_text,
+    next_fires,
+)
 from cronbell.core.instants import iso_utc
 from cronbell.core.runs import SKIP_NEXT, SNOOZED
 
-HOLIDAY_MARGIN = 16  # extra occurrences looked at when holidays may be left out of a preview
+HORIZON_YEARS = 10  # how far ahead a recurrence's next occurrence is looked for (29 February: 8 years)
+
+
+def horizon_end(today: date) -> date:
+    """The last local date a recurrence's occurrences are looked for on, from `today`."""
+    try:
+        return today.replace(year=today.year + HORIZON_YEARS)
+    except ValueError:  # 29 February
+        return today.replace(year=today.year + HORIZON_YEARS, day=28)
+
+
+def _instant(t: datetime) -> datetime:
+    return t.astimezone(UTC)
 
 
 @dataclass(frozen=True)
@@ -85,15 +107,40 @@ class Timing:
     def upcoming(self, now: datetime, count: int, delivered: int = 0) -> list[datetime]:
         """The next fire instants after `now`, aware in the zone: a skipped occurrence is left
         out and a snoozed one is in; none past the end (`until`, or `count` with `delivered` runs
-        already delivered), and none on a holiday of the calendar."""
-        tz = self.tz
+        already delivered), and none on a holiday of the calendar. A run of holidays is passed over
+        a whole date at a time, so no number of them in a row ends the list early; the search stops
+        at `until`, or HORIZON_YEARS after `now`."""
         if not self.recurring:
             at = self.local_at
             return [at] if at > now else []
-        wanted = count + len(self.skips) + (HOLIDAY_MARGIN if self.calendar else 0)
-        fires = [t for t in next_fires(self.spec, now, tz, wanted) if iso_utc(t) not in self.skips]
-        fires += [t.astimezone(tz) for t in self.snoozes if t > now]
-        return self.within_ends(sorted(fires), delivered)[:count]
+        if self.count:
+            count = min(count, self.count - delivered)
+        out: list[datetime] = []
+        if count <= 0:
+            return out
+        for fire in heapq.merge(self._regular_after(now), self._snoozes_after(now), key=_instant):
+            if self.until is not None and _instant(fire) > _instant(self.until):
+                break
+            if out and _instant(out[-1]) == _instant(fire):
+                continue  # a snooze onto a regular occurrence's instant: one fire
+            out.append(fire)
+            if len(out) >= count:
+                break
+        return out
+
+    def _regular_after(self, now: datetime) -> Iterator[datetime]:
+        """The recurrence's own occurrences after `now`, without skipped ones and holidays."""
+        local_now = now.astimezone(self.tz)
+        last = horizon_end(local_now.date())
+        if self.until is not None:
+            last = min(last, self.until.astimezone(self.tz).date())
+        holiday = partial(calendars.is_holiday, self.calendar) if self.calendar else None
+        for fire in fires_after(self.spec, now, self.tz, passed_over=holiday, last_day=last):
+            if iso_utc(fire) not in self.skips:
+                yield fire
+
+    def _snoozes_after(self, now: datetime) -> list[datetime]:
+        return sorted((t.astimezone(self.tz) for t in self.snoozes if t > now), key=_instant)
 
     def fires_at(self, instant: datetime) -> bool:
         """Whether `instant` is one of this timing's own fire times (a snoozed one included). Compared
@@ -138,13 +185,6 @@ class Timing:
     @property
     def has_end(self) -> bool:
         return self.until is not None or self.count > 0
-
-    def within_ends(self, fires: list[datetime], delivered: int) -> list[datetime]:
-        """`fires` (in order) without those on a holiday, after `until`, or beyond `count`."""
-        kept = [t for t in fires if not self.is_holiday(t) and (self.until is None or t <= self.until)]
-        if self.count:
-            kept = kept[: max(0, self.count - delivered)]
-        return kept
 
     def is_holiday(self, occurrence: datetime) -> bool:
         """Whether a regular occurrence falls on a public holiday of the calendar, by its date in the

@@ -237,8 +237,17 @@ def _days_ahead_at(rest: str, now_local: datetime, tz: ZoneInfo, language: str, 
     return wall(datetime(day.year, day.month, day.day, clock[0], clock[1]), tz, language, notes)
 
 
-def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -> OneShot:
-    """Read a one-shot time. `now` is aware (any zone); the answer is in `tz`, strictly after `now`."""
+def parse_until(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -> OneShot:
+    """Read the end of a recurrence (`until`): any one-shot form, read as the same instant a one-shot
+    would be ("tonight" is 21:00, "tomorrow at 18:00" is 18:00), except that a day named without a
+    time of day means through that day: its last second, 23:59:59 ("2026-12-24", "tomorrow", "today",
+    "hoy", "el viernes"). Today's date is an end while that second is still ahead."""
+    return parse_one_shot(text, now, tz, locale, whole_day=True)
+
+
+def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en", *, whole_day: bool = False) -> OneShot:
+    """Read a one-shot time. `now` is aware (any zone); the answer is in `tz`, strictly after `now`.
+    `whole_day`: a day alone is its last second (see parse_until)."""
     if now.tzinfo is None:
         raise ValueError("now must be an aware datetime")
     language = texts.language(locale)
@@ -249,7 +258,7 @@ def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -
     now_local = now.astimezone(tz)
     notes: list[str] = []
     try:
-        at = _read(t, now, now_local, tz, language, notes)
+        at = _read(t, now, now_local, tz, language, notes, whole_day)
     except NoClockError as exc:
         raise _invalid(raw, language, phrase("reason.no_clock")) from exc
     except Unreadable as exc:
@@ -266,7 +275,9 @@ def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -
     return OneShot(at=at, notes=tuple(notes))
 
 
-def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
+def _read(
+    t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str], whole_day: bool = False
+) -> datetime | None:
     iso = re.fullmatch(_ISO, t)
     if iso:
         naive = datetime(
@@ -295,7 +306,7 @@ def _read(t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: st
         at = _days_ahead_at(rest, now_local, tz, language, notes)
         if at is not None:
             return at
-    at = read_calendar(t, now_local, tz, language, notes)
+    at = read_calendar(t, now_local, tz, language, notes, whole_day)
     if at is None and re.search(_PAST_WORDS, t):
         raise Unreadable(phrase("reason.past"))
     return at

@@ -21,8 +21,8 @@ from cronbell.core.errors import ToolError, refusal
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken
-from cronbell.core.timing import Timing
-from cronbell.core.when import parse_one_shot, resolve_timezone
+from cronbell.core.timing import HORIZON_YEARS, Timing
+from cronbell.core.when import parse_one_shot, parse_until, resolve_timezone
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.deps import Deps
 
@@ -96,10 +96,7 @@ def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: boo
 
 def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str) -> datetime:
     """`until` in any one-shot form, in `tz`; a date without a time of day means through its end."""
-    shot = parse_one_shot(text, now, tz, locale)
-    if texts.say("default_hour", locale, clock=f"{shot.at.hour:02d}:00") in shot.notes:
-        return shot.at.replace(hour=23, minute=59, second=59)
-    return shot.at
+    return parse_until(text, now, tz, locale).at
 
 
 def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -> None:
@@ -111,8 +108,9 @@ def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -
     if timing.count and delivered >= timing.count:
         raise refusal("invalid_arguments.count_reached", count=timing.count, delivered=delivered)
     if not timing.upcoming(now, 1, delivered):
-        until = texts.clock_text(timing.until, timing.tz) if timing.until else texts.say("never", locale)
-        raise refusal("invalid_arguments.until_before_first", until=until)
+        if timing.until is None:  # every occurrence within the horizon is a holiday
+            raise refusal("invalid_arguments.never_within", years=HORIZON_YEARS, calendar=timing.calendar)
+        raise refusal("invalid_arguments.until_before_first", until=texts.clock_text(timing.until, timing.tz))
 
 
 def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:

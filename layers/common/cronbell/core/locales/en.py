@@ -60,6 +60,9 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.until_before_first": (
         "it would never fire before its end ({until}): give a later `until` (or fewer holidays)"
     ),
+    "error.invalid_arguments.never_within": (
+        "it would never fire within the next {years} years: every occurrence falls on a public holiday in {calendar}"
+    ),
     "error.invalid_arguments.count_reached": (
         "it has delivered {delivered} run(s) already: `count` must be more than that, or 0 for no limit"
     ),

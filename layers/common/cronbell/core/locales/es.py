@@ -59,6 +59,9 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.until_before_first": (
         "nunca se dispararía antes de su fin ({until}): da un `until` posterior (o menos festivos)"
     ),
+    "error.invalid_arguments.never_within": (
+        "nunca se dispararía en los próximos {years} años: todas sus ejecuciones caen en festivos de {calendar}"
+    ),
     "error.invalid_arguments.count_reached": (
         "ya ha entregado {delivered} ejecución(es): `count` debe ser mayor, o 0 para no tener límite"
     ),
