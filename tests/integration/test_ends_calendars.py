@@ -3,7 +3,7 @@ the completion of a recurrence with its Scheduler entries gone."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -172,14 +172,144 @@ def test_the_reconciler_completes_a_recurrence_past_its_end_instead_of_recreatin
     assert room_live(stack) == 0
 
 
-def test_a_schedule_that_reached_its_end_while_paused_is_not_resumed_as_it_was(stack: Stack) -> None:
+def test_a_schedule_paused_past_its_end_may_be_given_a_new_end_before_it_is_resumed(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "until": "2026-12-02"}))["id"]
     ok(call(stack, "pause_reminder", {"id": sid}))
     stack.clock.current = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
-    refused = call(stack, "resume_reminder", {"id": sid})
-    assert refused["ok"] is False and refused["error"]["code"] == errors.INVALID_STATE
-    assert "update_reminder" in refused["error"]["message"]
     ok(call(stack, "update_reminder", {"id": sid, "until": "2026-12-10"}))
     resumed = ok(call(stack, "resume_reminder", {"id": sid}))
     assert resumed["status"] == "active" and resumed["next_fire"]["local"] == "2026-12-06T10:00:00+01:00"
+    assert_consistent(stack)
+
+
+# --- runs of holidays: the eves of Christmas and New Year -----------------------------------------
+
+MADRID_EVE = datetime(2026, 12, 24, 22, 30, tzinfo=UTC)  # 23:30 on Christmas Eve in Madrid
+NEW_YEAR_EVE = datetime(2026, 12, 31, 22, 30, tzinfo=UTC)  # 23:30 on 31 December in Madrid
+
+
+@pytest.mark.parametrize(
+    ("now", "cron", "calendar", "first", "second"),
+    [
+        (MADRID_EVE, "0 * * * *", "ES", "2026-12-26T00:00:00+01:00", "2026-12-26T01:00:00+01:00"),
+        (MADRID_EVE, "0 10 * * *", "ES", "2026-12-26T10:00:00+01:00", "2026-12-27T10:00:00+01:00"),
+        (MADRID_EVE, "0 * * * *", "ES-CT", "2026-12-27T00:00:00+01:00", "2026-12-27T01:00:00+01:00"),
+        (NEW_YEAR_EVE, "0 * * * *", "ES", "2027-01-02T00:00:00+01:00", "2027-01-02T01:00:00+01:00"),
+        (NEW_YEAR_EVE, "0 10 * * *", "ES", "2027-01-02T10:00:00+01:00", "2027-01-03T10:00:00+01:00"),
+        (NEW_YEAR_EVE, "30 * * * *", "US", "2027-01-02T00:30:00+01:00", "2027-01-02T01:30:00+01:00"),
+    ],
+)
+def test_on_a_holiday_eve_the_tools_see_the_fires_past_the_holidays(
+    stack: Stack, now: datetime, cron: str, calendar: str, first: str, second: str
+) -> None:
+    stack.clock.current = now
+    created = call(stack, "create_reminder", {"message": "x", "cron": cron, "skip_holidays": calendar, "count": 100})
+    result = ok(created)
+    sid = result["id"]
+    assert result["next_fire"]["local"] == first
+    assert [f["local"] for f in result["next_fires"]][:2] == [first, second]
+    (listed,) = ok(call(stack, "list_reminders"))["schedules"]
+    assert listed["next_fire"]["local"] == first
+    # an update that keeps the calendar is not "would never fire"
+    updated = ok(call(stack, "update_reminder", {"id": sid, "count": 50, "until": "2027-01-31"}))
+    assert updated["next_fire"]["local"] == first
+    skipped = ok(call(stack, "skip_next", {"id": sid}))
+    assert skipped["next_fire"]["local"] == second
+    snoozed = call(stack, "snooze_reminder", {"id": sid, "minutes": 10})
+    assert snoozed["ok"] is True, snoozed
+    job = {"name": "digest", "prompt": "p", "cron_expr": cron, "skip_holidays": calendar}
+    other = ok(call(stack, "cron_create", job))
+    assert other["next_fire"]["local"] == first
+    assert_consistent(stack)
+
+
+def test_an_until_that_only_holidays_precede_is_refused_and_changes_nothing(stack: Stack) -> None:
+    stack.clock.current = MADRID_EVE
+    args = {"message": "x", "cron": "0 * * * *", "skip_holidays": "ES-CT", "until": "2026-12-26"}
+    refused = call(stack, "create_reminder", args)
+    assert refused["ok"] is False and refused["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert "never fire" in refused["error"]["message"]
+    assert stack.items() == [] and stack.entries() == {}
+    ok(call(stack, "create_reminder", {**args, "until": "2026-12-27"}))
+
+
+def test_an_hourly_count_across_christmas_completes_only_after_its_last_delivery(stack: Stack) -> None:
+    chat = RecordingChat()
+    stack.clock.current = datetime(2026, 12, 24, 19, 30, tzinfo=UTC)  # 20:30 in Madrid
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 * * * *", "count": 6, "skip_holidays": "ES"}))[
+        "id"
+    ]
+    outcomes = []
+    for hour in range(20, 24 + 24 + 3):  # 21:00 on the 24th to 02:00 on the 26th, in UTC
+        slot = datetime(2026, 12, 24, tzinfo=UTC) + timedelta(hours=hour)
+        answer = fire_at(stack, sid, slot.strftime("%Y-%m-%dT%H:%M:%SZ"), chat)
+        outcomes.append(answer["outcome"])
+        if item(stack, sid)["status"] != "active":
+            break
+    # 21:00-23:00 on the 24th, 24 holiday runs, then 00:00-02:00 on the 26th
+    assert outcomes == ["delivered"] * 3 + ["skipped"] * 24 + ["delivered"] * 3
+    done = item(stack, sid)
+    assert done["status"] == "completed" and int(done["delivered_count"]) == 6 and len(chat.sent) == 6
+    assert stack.entries() == {} and room_live(stack) == 0
+
+
+def test_until_today_and_tonight_through_the_tools_in_both_languages(stack: Stack) -> None:
+    stack.clock.current = datetime(2026, 12, 1, 17, 0, tzinfo=UTC)  # 18:00 in Madrid
+    today = ok(call(stack, "create_reminder", {"message": "a", "cron": "*/30 * * * *", "until": "today"}))
+    assert today["until"] == "2026-12-01T23:59:59+01:00"
+    hoy = ok(call(stack, "create_reminder", {"message": "b", "cron": "*/30 * * * *", "until": "hoy"}, locale="es"))
+    assert hoy["until"] == "2026-12-01T23:59:59+01:00"
+    date = ok(call(stack, "create_reminder", {"message": "c", "cron": "*/30 * * * *", "until": "2026-12-01"}))
+    assert date["until"] == "2026-12-01T23:59:59+01:00"
+    tonight = ok(call(stack, "create_reminder", {"message": "d", "cron": "*/30 * * * *", "until": "tonight"}))
+    assert tonight["until"] == "2026-12-01T21:00:00+01:00" and tonight["next_fires"][-1]["local"] <= tonight["until"]
+    noche = call(stack, "create_reminder", {"message": "e", "cron": "*/30 * * * *", "until": "esta noche"}, locale="es")
+    assert ok(noche)["until"] == "2026-12-01T21:00:00+01:00"
+    assert "hasta el 1 dic 2026 21:00" in noche["text"], noche["text"]
+    assert_consistent(stack)
+
+
+# --- ends reached while paused ---------------------------------------------------------------------
+
+
+def test_resuming_a_schedule_whose_until_passed_while_paused_completes_it(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "until": "2026-12-02"}))["id"]
+    ok(call(stack, "pause_reminder", {"id": sid}))
+    assert room_live(stack) == 1
+    stack.clock.current = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+    answer = call(stack, "resume_reminder", {"id": sid})
+    result = ok(answer)
+    assert result["status"] == "completed" and result["id"] == sid
+    assert "reached its end" in answer["text"] and "completed" in answer["text"]
+    assert item(stack, sid)["status"] == "completed"
+    assert stack.entries() == {} and room_live(stack) == 0
+    assert ok(call(stack, "list_reminders"))["schedules"] == []
+    again = call(stack, "resume_reminder", {"id": sid})
+    assert again["ok"] is False
+    assert_consistent(stack)
+
+
+def test_resume_past_the_end_answers_in_spanish(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "until": "2026-12-02"}))["id"]
+    ok(call(stack, "pause_reminder", {"id": sid}))
+    stack.clock.current = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+    answer = call(stack, "resume_reminder", {"id": sid}, locale="es")
+    assert ok(answer)["status"] == "completed"
+    assert "llegó a su fin" in answer["text"] and "completad" in answer["text"], answer["text"]
+
+
+def test_the_reconciler_completes_a_schedule_paused_past_its_end(stack: Stack) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "until": "2026-12-02"}))["id"]
+    ok(call(stack, "pause_reminder", {"id": sid}))
+    kept = ok(call(stack, "create_reminder", {"message": "y", "cron": "0 11 * * *", "until": "2026-12-20"}))["id"]
+    ok(call(stack, "pause_reminder", {"id": kept}))
+    assert stack.entries()[sid]["State"] == "DISABLED"
+    stack.clock.current = datetime(2026, 12, 5, 12, 0, tzinfo=UTC)
+    report = reconcile(stack.deps())
+    assert report.errors == 0
+    assert item(stack, sid)["status"] == "completed" and sid not in stack.entries()
+    assert item(stack, kept)["status"] == "paused" and kept in stack.entries()  # its end is still ahead
+    assert room_live(stack) == 1
+    reconcile(stack.deps())  # nothing more to do
+    assert item(stack, sid)["status"] == "completed" and room_live(stack) == 1
     assert_consistent(stack)

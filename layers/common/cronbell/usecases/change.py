@@ -23,6 +23,7 @@ from cronbell.core.ports import BackendError, Busy, Conflict, Duplicate, LimitRe
 from cronbell.core.timing import Timing
 from cronbell.core.views import upcoming
 from cronbell.core.when import resolve_timezone
+from cronbell.usecases import ends
 from cronbell.usecases.answers import now_fields, schedule_answer
 from cronbell.usecases.create import (
     check_agent_target,
@@ -115,8 +116,9 @@ def resume_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise refusal("invalid_state.not_paused", id=old.id)
     if not old.recurring and old.timing.local_at <= deps.now():
         raise refusal("time_in_past.while_paused")
-    if old.recurring and old.timing.finished_after(deps.now(), old.delivered_count):
-        raise refusal("invalid_state.ended_while_paused", id=old.id)
+    if ends.ended(old, deps):  # its `until` passed or its `count` is used: it is completed
+        now_dict, now_text = now_fields(ctx, deps)
+        return ends.ended_while_paused(old, now_dict, now_text, locale, deps)
     new = replace(old, status=models.ACTIVE, status_reason="", failure_streak=0)  # a fresh start
     apply(old, new, deps)
     return schedule_answer("resumed", new, deps, locale)

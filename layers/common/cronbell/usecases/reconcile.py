@@ -34,6 +34,7 @@ from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Entry, Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, OpenClaim
 from cronbell.core.runs import Run
+from cronbell.usecases import ends
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire import announce
 
@@ -77,6 +78,9 @@ def reconcile(deps: Deps) -> Report:
         expected = _expected_entries(schedule, now)
         owned.update(e.name for e in schedule.entries())
         if _changed_since(schedule, settled):
+            continue
+        if schedule.status == models.PAUSED and ends.ended(schedule, deps):
+            _complete(schedule, deps, report)  # its end passed while paused: no fire will complete it
             continue
         state = "ENABLED" if schedule.status == models.ACTIVE else "DISABLED"
         missing = [e for e in expected if e.name not in entries]
@@ -153,7 +157,7 @@ def _changed_since(schedule: Schedule, settled: datetime) -> bool:
 
 def _complete(schedule: Schedule, deps: Deps, report: Report) -> None:
     try:
-        _guard(report, deps.store.retire, schedule, models.COMPLETED, deps.now())
+        _guard(report, ends.complete, schedule, deps)
     except (Busy, Conflict):
         return  # a delivery or a change got there first: the next run looks again
 

@@ -15,6 +15,10 @@ TEXTS: dict[str, str] = {
     "updated": "Updated {id}: {description}. Next: {next}. Now it is {now}.",
     "paused": "Paused {id}; it will not fire until resumed. Now it is {now}.",
     "resumed": "Resumed {id}: {description}. Next: {next}. Now it is {now}.",
+    "ended_while_paused": (
+        "{id} reached its end (`until` or `count`) while it was paused: it is completed now, with no fire left. "
+        "Now it is {now}."
+    ),
     "skipped": "The occurrence at {skipped} of {id} will be skipped. Next: {next}. Now it is {now}.",
     "snoozed": "Snoozed {id} to {next}. Now it is {now}.",
     "never": "no further fire",
@@ -65,9 +69,6 @@ TEXTS: dict[str, str] = {
     ),
     "error.invalid_arguments.count_reached": (
         "it has delivered {delivered} run(s) already: `count` must be more than that, or 0 for no limit"
-    ),
-    "error.invalid_state.ended_while_paused": (
-        "{id} reached its end (`until` or `count`) while it was paused: give it a new end with update_reminder first"
     ),
     "error.too_long": "{problems}",
     "error.invalid_time": "Cannot read the time {text!r}. Accepted forms: {forms}.",

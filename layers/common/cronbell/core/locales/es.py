@@ -14,6 +14,10 @@ TEXTS: dict[str, str] = {
     "updated": "Actualizado {id}: {description}. Próximo: {next}. Ahora son las {now}.",
     "paused": "Pausado {id}; no se ejecutará hasta reanudarlo. Ahora son las {now}.",
     "resumed": "Reanudado {id}: {description}. Próximo: {next}. Ahora son las {now}.",
+    "ended_while_paused": (
+        "{id} llegó a su fin (`until` o `count`) mientras estaba en pausa: queda completado, sin más ejecuciones. "
+        "Ahora son las {now}."
+    ),
     "skipped": "Se omitirá la ejecución de {id} del {skipped}. Próximo: {next}. Ahora son las {now}.",
     "snoozed": "Pospuesto {id} hasta {next}. Ahora son las {now}.",
     "never": "sin más ejecuciones",
@@ -64,9 +68,6 @@ TEXTS: dict[str, str] = {
     ),
     "error.invalid_arguments.count_reached": (
         "ya ha entregado {delivered} ejecución(es): `count` debe ser mayor, o 0 para no tener límite"
-    ),
-    "error.invalid_state.ended_while_paused": (
-        "{id} llegó a su fin (`until` o `count`) mientras estaba en pausa: dale un nuevo fin con update_reminder antes"
     ),
     "error.too_long": "{problems}",
     "error.invalid_time": "No entiendo la hora {text!r}. Formas aceptadas: {forms}.",

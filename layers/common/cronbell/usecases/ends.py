@@ -1,0 +1,51 @@
+"""A recurrence whose end passed while it was paused: `until` behind it, or its `count` used. Such a
+schedule has no occurrence left, so it ends `completed` wherever it is next looked at: by
+resume_reminder (which answers that it has ended) and by the daily reconciler."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from cronbell.core import models, texts
+from cronbell.core.errors import refusal
+from cronbell.core.models import Schedule
+from cronbell.core.ports import BackendError, Busy, Conflict
+from cronbell.usecases.deps import Deps
+
+log = logging.getLogger(__name__)
+
+
+def ended(schedule: Schedule, deps: Deps) -> bool:
+    """Whether a live recurrence has no occurrence left after now (its end passed or its count is used)."""
+    return schedule.recurring and schedule.timing.finished_after(deps.now(), schedule.delivered_count)
+
+
+def complete(schedule: Schedule, deps: Deps) -> None:
+    """Retire `schedule` as `completed` (its room place and pointers freed in the same transaction),
+    then remove its Scheduler entries (best effort: the reconciler sweeps what is left). Raises Busy
+    while a delivery holds it, Conflict when it changed meanwhile, BackendError."""
+    deps.store.retire(schedule, models.COMPLETED, deps.now())
+    for name in schedule.scheduler_names:
+        try:
+            deps.scheduler.delete(name)
+        except Exception:
+            log.warning("could not remove scheduler entry", extra={"entry": name})
+
+
+def ended_while_paused(
+    schedule: Schedule, now: dict[str, str], now_text: str, locale: str, deps: Deps
+) -> dict[str, Any]:
+    """resume_reminder's answer for a schedule whose end passed while it was paused: it is completed."""
+    try:
+        complete(schedule, deps)
+    except Busy:
+        raise refusal("busy") from None
+    except Conflict:
+        raise refusal("backend_error.changed_meanwhile") from None
+    except BackendError as err:
+        raise refusal("backend_error.not_saved_change") from err
+    return {
+        "result": {"id": schedule.id, "status": models.COMPLETED, "next_fire": None, "now": now},
+        "text": texts.say("ended_while_paused", locale, id=schedule.id, now=now_text),
+    }
