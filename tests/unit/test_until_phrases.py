@@ -79,6 +79,12 @@ def test_today_is_an_end_until_its_last_second(text: str, locale: str) -> None:
         assert read_until(text, MADRID, after, locale) == datetime(2026, 12, 21, 23, 59, 59, tzinfo=MADRID)
 
 
+def test_a_day_number_said_in_the_last_minute_of_its_day_is_that_day() -> None:
+    late = datetime(2026, 12, 20, 23, 59, 30, tzinfo=MADRID)
+    assert read_until("the 20th", MADRID, late, "en") == datetime(2026, 12, 20, 23, 59, 59, tzinfo=MADRID)
+    assert read_until("el día 20", MADRID, late, "es") == datetime(2026, 12, 20, 23, 59, 59, tzinfo=MADRID)
+
+
 def test_the_end_of_today_is_in_the_schedule_zone() -> None:
     # 02:00 on the 21st in Madrid is still the 20th in New York
     now = datetime(2026, 12, 21, 2, 0, tzinfo=MADRID)

@@ -472,7 +472,7 @@ def read_calendar(
         return None
     day_end = whole_day and p.clock is None and p.part is None and not p.end_of_day
     hour, minute = (23, 59) if day_end else _hour_and_minute(p, language, notes)
-    d = _date(p, (hour, minute), now_local)
+    d = _date(p, (24, 0) if day_end else (hour, minute), now_local)  # a day's end is after all its minutes
     if p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6:
         d += timedelta(days=1)  # "tonight at 1" is after midnight
     if p.month is not None and p.year is None and d.year > now_local.year:
