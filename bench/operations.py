@@ -91,7 +91,8 @@ class Capture:
 
 
 class EchoAgentEndpoint:
-    """Lambda's Invoke API on loopback, answering every function as the echo agent does."""
+    """Lambda's Invoke API on loopback, answering every function as the echo agent does (a prompt that
+    starts with "fail" gets a function error, as from an agent that raised)."""
 
     def __init__(self) -> None:
         endpoint = self
@@ -107,8 +108,13 @@ class EchoAgentEndpoint:
                 request = json.loads(body or b"{}")
                 with endpoint.lock:
                     endpoint.invokes += 1
-                data = json.dumps({"text": f"echo: {request.get('prompt', '')}"}).encode()
+                prompt = str(request.get("prompt", ""))
+                failing = prompt.startswith("fail")  # an agent that raises, as Lambda reports it
+                answer = {"errorMessage": "asked to fail"} if failing else {"text": f"echo: {prompt}"}
+                data = json.dumps(answer).encode()
                 self.send_response(200)
+                if failing:
+                    self.send_header("X-Amz-Function-Error", "Unhandled")
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()

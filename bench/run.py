@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
-from bench import coldstart, package, storm
+from bench import coldstart, cost, package, storm
 from bench.common import ROOT, fake_aws_env, machine
 
 COLD_TARGET = 1.3
@@ -30,7 +30,6 @@ OVERHEAD_TARGET = 1.5
 LAYER_TARGET_MB = 10.0
 FUNCTION_TARGET_KB = 100.0
 SANDBOX_STORM_TARGET_S = 10.0  # 1,000 one-shots due in one minute, fired end to end
-SANDBOX_MONTH_TARGET_S = 30.0  # a month of virtual time with 200 recurring reminders
 CALL_TARGETS = {  # AWS calls (chat posts and agent invocations apart)
     "create one-shot": 2,
     "create recurring": 2,
@@ -83,6 +82,13 @@ def artifacts(tmp: Path) -> dict[str, Any]:
 def operations(tmp: Path, rounds: int) -> dict[str, Any]:
     out = tmp / "operations.json"
     wait(child(["bench.operations", str(out), "--rounds", str(rounds)]))
+    figures: dict[str, Any] = json.loads(out.read_text())
+    return figures
+
+
+def costs(tmp: Path) -> dict[str, Any]:
+    out = tmp / "cost.json"
+    wait(child(["bench.cost", "--json", str(out)]))
     figures: dict[str, Any] = json.loads(out.read_text())
     return figures
 
@@ -219,6 +225,12 @@ def table(r: dict[str, Any]) -> str:
         " retired (deleted, fired) kept for audit"
         f" (target: no more) {verdict(lr['read_after'] <= lr['read_before'])}"
     )
+    lines += [
+        "",
+        "What each operation costs: DynamoDB request units by its documented rules from the items touched"
+        " (moto's own figure beside them), Lambda GB-seconds at the measured duration, dollars per million",
+        *("  " + line for line in cost.table(r["cost"]).splitlines()),
+    ]
     art = r["artifacts"]
     compiled = art["compiled_with"] or "none (no Python 3.12 here: the layer is built without bytecode)"
     lines += [
@@ -271,7 +283,7 @@ def table(r: dict[str, Any]) -> str:
         f"   <={SANDBOX_STORM_TARGET_S:.0f} s {verdict(storm_ok)}",
         f"  {m['schedules']} recurring reminders, {m['days']} virtual days in one move: {m['fired_ok']}/{m['fired']}"
         f" fired in {m['move_s']:.1f} s = {m['fires_per_s']:.0f} fires/s, {m['cpu_ms_per_fire']:.1f} ms CPU per fire,"
-        f" load {m['load']:.1f}   <={SANDBOX_MONTH_TARGET_S:.0f} s {verdict(m['move_s'] <= SANDBOX_MONTH_TARGET_S)}",
+        f" load {m['load']:.1f} (no target: moto's DynamoDB sets its pace)",
     ]
     return "\n".join(lines)
 
@@ -317,6 +329,8 @@ def main() -> None:
         progress(f"operations, {rounds} rounds")
         measured = operations(tmp, rounds)
         results["operations"], results["list_reads"] = measured["ops"], measured["list_reads"]
+        progress("cost per operation")
+        results["cost"] = costs(tmp)
         progress(f"fire storm, {n_storm} schedules")
         results["storm"] = fire_storm(tmp, n_storm, args.workers)
         progress(f"sandbox engine: storm of {n_box} one-shots")
