@@ -7,6 +7,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
+from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
 from cronbell.core.routing import bare_room
@@ -16,10 +17,14 @@ PREVIEW_CHARS = 80
 
 
 def upcoming(schedule: Schedule, now: datetime, count: int) -> list[datetime]:
-    """The next fire instants (aware, in the schedule's zone); none unless active."""
+    """The next fire instants (aware, in the schedule's zone); none unless active. A snoozed
+    occurrence that skip_next skipped is left out, as the fire leaves it out."""
     if schedule.status != models.ACTIVE:
         return []
-    return schedule.timing.upcoming(now, count, schedule.delivered_count)
+    timing = schedule.timing
+    skipped = sum(1 for t in timing.snoozes if iso_utc(t) in timing.skips)
+    fires = timing.upcoming(now, count + skipped, schedule.delivered_count)
+    return [t for t in fires if iso_utc(t) not in timing.skips][:count]
 
 
 def describe(schedule: Schedule, locale: str) -> str:
