@@ -88,7 +88,7 @@ def _named(ctx: Context, name: str, deps: Deps) -> Schedule | None:
     named = [
         s
         for s in deps.store.list_room(ctx.room_id, deps.now())
-        if s.name and s.name.casefold() == name.casefold() and s.status in models.LIVE_STATUSES
+        if s.name and models.name_fold(s.name) == models.name_fold(name) and s.status in models.LIVE_STATUSES
     ]
     if len(named) > 1:
         raise refusal("ambiguous", {"candidates": [s.id for s in named]}, count=len(named), name=name)
