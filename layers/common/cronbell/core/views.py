@@ -14,6 +14,9 @@ from cronbell.core.routing import bare_room
 from cronbell.core.timing import Timing
 
 PREVIEW_CHARS = 80
+# the statuses whose `status_reason` says why (failing, the platform's refusal, ...); a fired or
+# completed schedule's item may hold its last delivery's message id there, which is no reason
+REASONED_STATUSES = (models.PAUSED, models.DELIVERY_FAILED, models.MISSED)
 
 
 def upcoming(schedule: Schedule, now: datetime, count: int) -> list[datetime]:
@@ -98,7 +101,7 @@ def schedule_view(schedule: Schedule, now: datetime, locale: str, with_notes: bo
         view["target_agent"] = schedule.target_agent
         view["channel"] = bare_room(schedule.output_room)
         view["skills"] = list(schedule.skills)
-    if schedule.status_reason:
+    if schedule.status_reason and schedule.status in REASONED_STATUSES:
         view["status_reason"] = schedule.status_reason
     if with_notes and schedule.recurring and schedule.status == models.ACTIVE:
         notes = dst_notes(schedule.timing.spec, now, tz, locale)
