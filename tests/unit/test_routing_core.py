@@ -13,7 +13,16 @@ from cronbell.core.actions import MAX_ID, MAX_PAYLOAD_BYTES, BadPayload, decode,
 from cronbell.core.envelope import parse_request
 from cronbell.core.errors import ToolError
 from cronbell.core.models import MESSAGE, Schedule
-from cronbell.core.routing import SEPARATOR, allowed_key, output_allowed, room_key, routed, split_room_key
+from cronbell.core.routing import (
+    SEPARATOR,
+    allowed_key,
+    delivery_platform,
+    output_allowed,
+    platform_gone,
+    room_key,
+    routed,
+    split_room_key,
+)
 from cronbell.core.timing import Timing
 
 
@@ -195,3 +204,16 @@ def test_posts_go_to_the_thread_only_in_the_schedules_own_room() -> None:
     assert schedule.output_thread == "T"
     schedule.channel = "OTHER"
     assert schedule.output_thread == ""
+
+
+def test_a_room_of_a_platform_no_longer_configured_has_nowhere_to_go() -> None:
+    """Two platforms became one: a Slack room's schedules must not post to the same id on Matrix."""
+    slack_room = room_key("slack", "C0123", "matrix")
+    matrix_room = room_key("matrix", "!a:x", "matrix")
+    assert delivery_platform(slack_room, ("matrix", "slack")) == "slack"
+    assert delivery_platform(matrix_room, ("matrix", "slack")) == "matrix"
+    assert delivery_platform(slack_room, ("matrix",)) is None and platform_gone(slack_room, ("matrix",))
+    assert delivery_platform(matrix_room, ("matrix",)) == "matrix" and not platform_gone(matrix_room, ("matrix",))
+    telegram_room = room_key("telegram", "-100", "matrix")
+    assert platform_gone(telegram_room, ("matrix", "slack")) and not platform_gone(telegram_room, ("slack", "telegram"))
+    assert delivery_platform(matrix_room, ()) is None  # nothing configured: nowhere at all
