@@ -214,6 +214,8 @@ TEXTS: dict[str, str] = {
     # --- reasons inside refusals ---
     "reason.not_whole_number": "is not a whole number",
     "reason.not_a_number": "is not a number",
+    "reason.too_many_digits": "has too many digits to be any argument's value",
+    "reason.too_deep": "is nested too deeply",
     "reason.not_finite": "is not a finite number",
     "reason.not_boolean": "is not true or false",
     "reason.not_list": "is not a list",

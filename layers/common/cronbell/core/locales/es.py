@@ -225,6 +225,8 @@ TEXTS: dict[str, str] = {
     # --- motivos dentro de los rechazos ---
     "reason.not_whole_number": "no es un número entero",
     "reason.not_a_number": "no es un número",
+    "reason.too_many_digits": "tiene demasiadas cifras para ser el valor de un argumento",
+    "reason.too_deep": "está anidado a demasiada profundidad",
     "reason.not_finite": "no es un número finito",
     "reason.not_boolean": "no es true ni false",
     "reason.not_list": "no es una lista",
