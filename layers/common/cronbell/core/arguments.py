@@ -325,12 +325,14 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
     ),
     "snooze_reminder": (
         "Postpone the next fire of one schedule by `id`: give exactly one of `minutes` (later than its "
-        "time; from now for a reminder that already fired) or `until` (a time, in the user's zone). "
-        "A recurring schedule keeps its regular times after that."
+        "time; from now for a reminder that already fired) or `until` (a later time, in the user's zone). "
+        "A recurring schedule keeps its regular times after that. A snooze never moves a fire earlier, "
+        "resumes a paused schedule or moves a fire past the schedule's end; `occurrence` names one."
     ),
     "skip_next": (
-        "Skip only the next fire of a recurring schedule by `id`; later ones happen as usual. To stop it "
-        "for a while use `pause_reminder`; to move one fire use `snooze_reminder`."
+        "Skip only the next fire of a recurring schedule by `id` (or the coming one `occurrence` names); "
+        "later ones happen as usual. To stop it for a while use `pause_reminder`; to move one fire use "
+        "`snooze_reminder`."
     ),
     "reminder_history": (
         "Show what happened to the last runs of one schedule by `id` or unique name, newest first: "
