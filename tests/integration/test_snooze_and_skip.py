@@ -42,6 +42,11 @@ def test_snoozing_a_paused_one_shot_before_its_time_is_refused_and_leaves_it_pau
     assert "está en pausa" in spanish["text"] and "resume_reminder" in spanish["text"]
     listed = ok(call(stack, "list_reminders"))["schedules"][0]
     assert listed["status"] == "paused" and listed["next_fire"] is None
+    daily = ok(call(stack, "create_reminder", {"message": "y", "cron": "0 10 * * *"}))["id"]
+    ok(call(stack, "pause_reminder", {"id": daily}))
+    before = state(stack)
+    answer = unchanged(stack, call(stack, "snooze_reminder", {"id": daily, "minutes": 5}), errors.INVALID_STATE, before)
+    assert "resume_reminder" in answer["text"] and "2026-11-30 10:00" in answer["text"]
 
 
 def test_a_snooze_until_a_time_never_moves_an_occurrence_earlier(stack: Stack) -> None:

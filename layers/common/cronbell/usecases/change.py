@@ -180,6 +180,9 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         else:
             new = _one_shot_back(old, target, tz)
     elif old.recurring:
+        paused_next = old.timing.upcoming(now, 1, old.delivered_count) if old.status == models.PAUSED else []
+        if paused_next:  # a snooze never resumes a schedule
+            raise refusal("invalid_state.snooze_paused", id=old.id, when=_clock(paused_next[0], old))
         if old.status != models.ACTIVE:
             raise refusal("invalid_state.nothing_to_snooze", id=old.id, status=old.status)
         if occurrence is None:
