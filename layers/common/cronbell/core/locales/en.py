@@ -115,7 +115,7 @@ TEXTS: dict[str, str] = {
         "the occurrence of {id} at {when} was not delivered ({outcome}): there is nothing to remind again"
     ),
     "error.invalid_state.occurrence_superseded": (
-        "{id} was moved to {next} after that occurrence: snooze it without `occurrence` to move it again"
+        "{id} is now due at {next}, not at that occurrence: snooze it without `occurrence` to move that time"
     ),
     "error.invalid_arguments.occurrence": (
         "`occurrence` {text!r} is not an RFC3339 instant such as 2026-12-07T09:00:00Z"

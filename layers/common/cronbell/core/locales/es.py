@@ -120,7 +120,7 @@ TEXTS: dict[str, str] = {
         "la ejecución de {id} del {when} no se entregó ({outcome}): no hay nada que volver a recordar"
     ),
     "error.invalid_state.occurrence_superseded": (
-        "{id} se movió al {next} después de esa ejecución: posponlo sin `occurrence` para moverlo otra vez"
+        "a {id} ahora le toca el {next}, no esa ejecución: posponlo sin `occurrence` para mover esa hora"
     ),
     "error.invalid_arguments.occurrence": ("`occurrence` {text!r} no es un instante RFC3339 como 2026-12-07T09:00:00Z"),
     "error.invalid_arguments.not_an_occurrence": "{id} no tiene ninguna ejecución el {when}",
