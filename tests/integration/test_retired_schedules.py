@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
+from cronbell.usecases import tools
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
-from tests.support.envelopes import ROOM
+from tests.support.envelopes import ROOM, envelope
+from tests.support.faults import CallLog, faulty_deps
 from tests.support.lambda_timing import at_slot
 from tests.support.tools import call, fire_at, ok
 
@@ -79,3 +83,13 @@ def test_a_deleted_schedule_listed_keeps_its_last_run(stack: Stack) -> None:
     assert shown["last_run"] is not None and shown["last_run"]["outcome"] == "delivered"
     assert shown["last_run"]["scheduled_time"] == "2026-11-30T10:00:00+01:00"
     assert shown["fire_count"] == 1 and shown["last_fired"] is not None
+
+
+@pytest.mark.parametrize("failure", ["throttling", "500", "timeout"])
+def test_a_delete_whose_audit_copy_cannot_take_its_runs_is_still_a_delete(stack: Stack, failure: str) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "daily", "cron": "0 10 * * *"}))["id"]
+    assert fire_at(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "delivered"
+    log = CallLog(fail_at=1, failure=failure)  # DeleteItem, then the audit copy's UpdateItem
+    answer = tools.handle(envelope("delete_reminder", {"id": sid}), faulty_deps(stack, log))
+    assert answer["ok"] and log.calls[:2] == ["delete_item", "update_item"], (answer, log.calls)
+    assert listed(stack)[sid]["status"] == "deleted" and stack.entries() == {}
