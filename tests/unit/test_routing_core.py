@@ -7,6 +7,8 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cronbell.core import errors
 from cronbell.core.actions import MAX_ID, MAX_PAYLOAD_BYTES, BadPayload, decode, encode, reminder_actions
@@ -217,3 +219,30 @@ def test_a_room_of_a_platform_no_longer_configured_has_nowhere_to_go() -> None:
     telegram_room = room_key("telegram", "-100", "matrix")
     assert platform_gone(telegram_room, ("matrix", "slack")) and not platform_gone(telegram_room, ("slack", "telegram"))
     assert delivery_platform(matrix_room, ()) is None  # nothing configured: nowhere at all
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    schedule_id=st.text(alphabet="0123456789abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=MAX_ID),
+    minutes=st.integers(1, 99999),
+    occurrence=st.one_of(st.none(), st.datetimes(datetime(2000, 1, 1), datetime(4400, 1, 1), timezones=st.just(UTC))),
+    snooze=st.booleans(),
+)
+def test_every_button_payload_fits_and_decodes_to_its_call(
+    schedule_id: str, minutes: int, occurrence: datetime | None, snooze: bool
+) -> None:
+    arguments: dict = {"id": schedule_id}
+    if snooze:
+        arguments["minutes"] = minutes
+    if occurrence is not None:
+        arguments["occurrence"] = occurrence.replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    tool = "snooze_reminder" if snooze else "skip_next"
+    payload = encode(tool, arguments)
+    assert len(payload.encode("utf-8")) <= MAX_PAYLOAD_BYTES  # Telegram's 64 bytes; Discord 100, Slack 2,000
+    assert decode(payload) == {"tool": tool, "arguments": arguments}
+    for broken in (payload + "\n", payload + " ", " " + payload, payload.upper(), payload + "0"):
+        try:
+            decoded = decode(broken)
+        except BadPayload:
+            continue
+        assert encode(decoded["tool"], decoded["arguments"]) == broken  # only another canonical payload
