@@ -107,7 +107,9 @@ TEXTS: dict[str, str] = {
     "error.invalid_state.skip_one_shot": "skip_next applies to active recurring schedules; delete a one-shot",
     "error.invalid_state.nothing_to_skip": "it has no coming occurrence to skip",
     "error.invalid_state.nothing_to_snooze": "{id} is {status}: it has no coming occurrence to snooze",
-    "error.invalid_state.snooze_paused": "{id} is paused: resume it with resume_reminder first (it is due at {when})",
+    "error.invalid_state.snooze_paused": (
+        "{id} is paused: resume it with resume_reminder first (its next time is {when})"
+    ),
     "error.invalid_state.occurrence_past": (
         "the occurrence of {id} at {when} has already happened: there is nothing left to skip there"
     ),

@@ -114,7 +114,9 @@ TEXTS: dict[str, str] = {
     "error.invalid_state.nothing_to_snooze": (
         "el estado de {id} es `{status}`: no tiene ninguna ejecución próxima que posponer"
     ),
-    "error.invalid_state.snooze_paused": "{id} está en pausa: reanúdalo antes con resume_reminder (le toca el {when})",
+    "error.invalid_state.snooze_paused": (
+        "{id} está en pausa: reanúdalo antes con resume_reminder (su próxima hora es el {when})"
+    ),
     "error.invalid_state.occurrence_past": "la ejecución de {id} del {when} ya pasó: ya no hay nada que omitir ahí",
     "error.invalid_state.occurrence_not_delivered": (
         "la ejecución de {id} del {when} no se entregó ({outcome}): no hay nada que volver a recordar"
