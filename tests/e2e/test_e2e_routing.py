@@ -36,8 +36,12 @@ def test_reminder_and_agent_call_made_in_a_thread_come_back_in_it(start_sandbox:
         (THREAD, "echo: Summarise the thread"),
     ]
     # a reminder carries its quick actions; a one-shot has no "skip next"; an agent answer has none
-    assert messages[0]["actions"] == [
-        {"label": "Snooze 10 min", "tool": "snooze_reminder", "arguments": {"id": reminder, "minutes": 10}}
+    assert messages[0]["actions"] == [  # naming the occurrence it delivered
+        {
+            "label": "Snooze 10 min",
+            "tool": "snooze_reminder",
+            "arguments": {"id": reminder, "minutes": 10, "occurrence": "2030-01-07T08:30:00Z"},
+        }
     ]
     assert messages[2]["actions"] == []
     # each run's event names the thread its posts went to

@@ -58,9 +58,14 @@ def test_a_reminder_made_in_a_thread_is_stored_listed_and_delivered_in_it(stack:
     [(message, _key)] = chat.sent
     assert (message.room_id, message.thread_id, message.platform) == (ROOM, THREAD, "")
     # recurring: snooze 10 minutes and skip the next one, each decoding to exactly its tool call
+    # snooze names the occurrence delivered, skip the one after it
     assert [a.as_dict() for a in message.actions] == [
-        {"label": "Snooze 10 min", "tool": "snooze_reminder", "arguments": {"id": sid, "minutes": 10}},
-        {"label": "Skip next", "tool": "skip_next", "arguments": {"id": sid}},
+        {
+            "label": "Snooze 10 min",
+            "tool": "snooze_reminder",
+            "arguments": {"id": sid, "minutes": 10, "occurrence": "2026-11-30T09:00:00Z"},
+        },
+        {"label": "Skip next", "tool": "skip_next", "arguments": {"id": sid, "occurrence": "2026-12-01T09:00:00Z"}},
     ]
     assert [decode(a.payload) for a in message.actions] == [a.call() for a in message.actions]
 

@@ -17,7 +17,7 @@ from cronbell.adapters.chat.discord import DiscordChatSender
 from cronbell.adapters.chat.slack import SlackChatSender
 from cronbell.adapters.chat.telegram import TelegramChatSender
 from cronbell.adapters.chat.webhook import WebhookChatSender
-from cronbell.core.actions import decode, reminder_actions
+from cronbell.core.actions import MAX_ID, decode, encode, reminder_actions
 from cronbell.core.chat_text import ChatMessage, reminder_message
 from cronbell.settings import Settings
 from sandbox.chat import SinkChat
@@ -35,13 +35,26 @@ from tests.support.fake_platform import (
     store_secret,
 )
 
-LONGEST_ID = "z" * 50  # the codec's longest id: every payload of it must still fit
+LONGEST_ID = "z" * MAX_ID  # the codec's longest id: every payload of it must still fit
 SID = "k3v9q2m8xa"
+DELIVERED = "2030-01-07T09:00:00Z"  # the occurrence a post delivers: its snooze names it
+FOLLOWING = "2030-01-08T09:00:00Z"  # and its skip names the next one
 
 
-def message(thread: str = "", schedule_id: str = SID, recurring: bool = True, locale: str = "en") -> ChatMessage:
+def message(
+    thread: str = "", schedule_id: str = SID, recurring: bool = True, locale: str = "en", named: bool = True
+) -> ChatMessage:
     base = reminder_message("C0123", "U0ANA", "Stand up", locale)
-    return replace(base, thread_id=thread, actions=reminder_actions(schedule_id, recurring, locale))
+    occurrences = (DELIVERED, FOLLOWING) if named else ()
+    return replace(base, thread_id=thread, actions=reminder_actions(schedule_id, recurring, locale, *occurrences))
+
+
+def snooze_call(schedule_id: str = SID) -> dict:
+    return {"tool": "snooze_reminder", "arguments": {"id": schedule_id, "minutes": 10, "occurrence": DELIVERED}}
+
+
+def skip_call(schedule_id: str = SID) -> dict:
+    return {"tool": "skip_next", "arguments": {"id": schedule_id, "occurrence": FOLLOWING}}
 
 
 def test_slack_posts_in_the_thread_with_block_kit_buttons(platform: FakePlatform) -> None:
@@ -55,10 +68,7 @@ def test_slack_posts_in_the_thread_with_block_kit_buttons(platform: FakePlatform
         ("button", "Snooze 10 min", "cronbell_0"),
         ("button", "Skip next", "cronbell_1"),
     ]
-    assert [decode(b["value"]) for b in actions["elements"]] == [
-        {"tool": "snooze_reminder", "arguments": {"id": SID, "minutes": 10}},
-        {"tool": "skip_next", "arguments": {"id": SID}},
-    ]
+    assert [decode(b["value"]) for b in actions["elements"]] == [snooze_call(), skip_call()]
 
 
 def test_slack_without_thread_or_actions_sends_neither(platform: FakePlatform) -> None:
@@ -77,13 +87,14 @@ def test_telegram_posts_in_the_forum_topic_with_an_inline_keyboard(platform: Fak
     assert topic["chat_id"] == -1001234567890 and topic["message_thread_id"] == 42
     (row,) = topic["reply_markup"]["inline_keyboard"]
     assert [b["text"] for b in row] == ["Posponer 10 min", "Saltar la próxima"]
-    assert decode(row[0]["callback_data"]) == {"tool": "snooze_reminder", "arguments": {"id": SID, "minutes": 10}}
+    assert [decode(b["callback_data"]) for b in row] == [snooze_call(), skip_call()]
     assert "message_thread_id" not in reply
     assert reply["reply_parameters"] == {"message_id": 77, "allow_sending_without_reply": True}
     (row,) = reply["reply_markup"]["inline_keyboard"]
+    assert [decode(b["callback_data"]) for b in row] == [snooze_call(LONGEST_ID), skip_call(LONGEST_ID)]
     assert [len(b["callback_data"].encode()) for b in row] == [
-        len(f"cb1 s {LONGEST_ID} 10"),
-        len(f"cb1 k {LONGEST_ID}"),
+        len(f"cb1 s {LONGEST_ID} 10 123456"),  # 2030 is six base-36 digits
+        len(f"cb1 k {LONGEST_ID} 123456"),
     ]
     assert all(1 <= len(b["callback_data"].encode()) <= 64 for b in row)  # Telegram's limit
 
@@ -100,7 +111,7 @@ def test_discord_posts_in_the_thread_with_components(platform: FakePlatform) -> 
     assert row["type"] == 1
     assert [(b["type"], b["label"]) for b in row["components"]] == [(2, "Snooze 10 min"), (2, "Skip next")]
     assert all(len(b["custom_id"]) <= 100 for b in row["components"])  # Discord's limit
-    assert decode(row["components"][1]["custom_id"]) == {"tool": "skip_next", "arguments": {"id": LONGEST_ID}}
+    assert [decode(b["custom_id"]) for b in row["components"]] == [snooze_call(LONGEST_ID), skip_call(LONGEST_ID)]
 
 
 def test_webhook_carries_thread_and_actions_and_a_repeated_slot_is_recorded_once(platform: FakePlatform) -> None:
@@ -112,10 +123,11 @@ def test_webhook_carries_thread_and_actions_and_a_repeated_slot_is_recorded_once
         {
             "label": "Snooze 10 min",
             "tool": "snooze_reminder",
-            "arguments": {"id": SID, "minutes": 10},
-            "payload": f"cb1 s {SID} 10",
+            "arguments": {"id": SID, "minutes": 10, "occurrence": DELIVERED},
+            "payload": encode("snooze_reminder", snooze_call()["arguments"]),
         }
     ]
+    assert [decode(a["payload"]) for a in body["actions"]] == [snooze_call()]
     # the sandbox's sink is a receiver that remembers keys: the same slot posted twice is one message
     sink = SinkChat(VirtualClock(datetime(2030, 1, 7, tzinfo=UTC)))
     first = sink.receive(body, KEY)

@@ -8,6 +8,7 @@ import uuid
 
 import pytest
 
+from cronbell.core.actions import encode
 from sandbox.synapse import SynapseServer
 from tests.support.aws import Stack
 from tests.support.envelopes import envelope, fire_input
@@ -62,14 +63,16 @@ def test_a_reminder_made_in_a_thread_is_posted_in_it_and_nowhere_else(stack: Sta
         "is_falling_back": True,
         "m.in_reply_to": {"event_id": root},
     }
+    snooze = {"id": sid, "minutes": 10, "occurrence": "2026-11-30T09:00:00Z"}  # the occurrence delivered
+    skip = {"id": sid, "occurrence": "2026-12-01T09:00:00Z"}  # and the one after it
     assert content["org.cronbell.actions"] == [
         {
             "label": "Snooze 10 min",
             "tool": "snooze_reminder",
-            "arguments": {"id": sid, "minutes": 10},
-            "payload": f"cb1 s {sid} 10",
+            "arguments": snooze,
+            "payload": encode("snooze_reminder", snooze),
         },
-        {"label": "Skip next", "tool": "skip_next", "arguments": {"id": sid}, "payload": f"cb1 k {sid}"},
+        {"label": "Skip next", "tool": "skip_next", "arguments": skip, "payload": encode("skip_next", skip)},
     ]
     by_bot = [m for m in synapse.messages(room.user_token, room.room_id) if m["sender"] == room.bot_id]
     assert [(m["thread_id"], "Reply here" in m["body"]) for m in by_bot] == [(root, True), (None, False)]

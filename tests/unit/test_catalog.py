@@ -285,6 +285,8 @@ INBOUND_CASES: dict[str, Callable[[str], Any]] = {
     "bedrock: a number that is a word": refused_by_coerce("number", "many"),
     "bedrock: a number that is infinite": refused_by_coerce("number", "inf"),
     "bedrock: an array that is not text": refused_by_coerce("array", 5),
+    "bedrock: an integer with more digits than Python reads": refused_by_coerce("integer", "9" * 4301),
+    "bedrock: an array nested too deeply": refused_by_coerce("array", "[" * 5000 + "]" * 5000),
     "agentcore: a pinned room without a user": lambda loc: gateway(
         GATEWAY_TOOL, {"MCP_ROOM_ID": "!r:example.org", "MCP_LOCALE": loc}
     ),

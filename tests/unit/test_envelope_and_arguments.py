@@ -164,4 +164,4 @@ def test_runtime_arguments_are_read_only() -> None:
     with pytest.raises(AttributeError):
         _ = args.room_id
     assert args == validation.parse("snooze_reminder", '{"id": " x ", "minutes": 5}')
-    assert args.as_dict() == {"id": "x", "minutes": 5, "until": None}
+    assert args.as_dict() == {"id": "x", "minutes": 5, "until": None, "occurrence": None}

@@ -517,3 +517,44 @@ def test_an_agentcore_refusal_is_said_in_the_locale_the_trusted_context_would_ca
     result = agentcore.handle({"message": "x"}, spanish, TRUST, Recorder())
     answer = json.loads(result["content"][0]["text"])
     assert answer["error"]["code"] == errors.MISSING_CONTEXT and answer["text"].startswith("No se pudo hacer: ")
+
+
+@pytest.mark.parametrize(
+    ("kind", "value"),
+    [("integer", "9" * 4301), ("number", "9" * 4400), ("integer", "-" + "1" * 5000), ("number", "+" + "7" * 10_000)],
+)
+def test_a_number_too_long_to_read_is_a_reprompt_with_a_structured_error(kind: str, value: str) -> None:
+    event = bedrock_event("reminder_history", ("id", "string", "k3v9q2m8xa"), ("limit", kind, value))
+    recorder = Recorder()
+    answer = bedrock_agents.handle(event, recorder)
+    assert answer["response"]["functionResponse"]["responseState"] == "REPROMPT"
+    error = body(answer)["error"]
+    assert error["code"] == errors.INVALID_ARGUMENTS and "`limit`" in error["message"]
+    assert len(error["message"]) < 400  # the value is not echoed whole
+    assert recorder.envelopes == []
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        '{"skills": ' + "[" * 5000 + "]" * 5000 + "}",
+        '{"timezone": ' + '{"a": ' * 3000 + "1" + "}" * 3000 + "}",
+        "[" * 100_000,
+    ],
+)
+def test_options_nested_too_deeply_are_a_reprompt_with_a_structured_error(options: str) -> None:
+    event = bedrock_event(
+        "cron_create", ("name", "string", "d"), ("prompt", "string", "p"), ("options", "string", options)
+    )
+    recorder = Recorder()
+    answer = bedrock_agents.handle(event, recorder)
+    assert answer["response"]["functionResponse"]["responseState"] == "REPROMPT"
+    error = body(answer)["error"]
+    assert error["code"] == errors.INVALID_ARGUMENTS and "`options`" in error["message"]
+    assert len(error["message"]) < 400 and recorder.envelopes == []
+
+
+def test_an_array_parameter_nested_too_deeply_is_refused_as_invalid_arguments() -> None:
+    with pytest.raises(ToolError) as err:
+        bedrock_agents.coerce("skills", "array", "[" * 5000 + "]" * 5000)
+    assert err.value.code == errors.INVALID_ARGUMENTS and "`skills`" in err.value.message

@@ -7,13 +7,24 @@ from datetime import UTC, datetime
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from cronbell.core import errors
-from cronbell.core.actions import MAX_PAYLOAD_BYTES, BadPayload, decode, encode, reminder_actions
+from cronbell.core.actions import MAX_ID, MAX_PAYLOAD_BYTES, BadPayload, decode, encode, reminder_actions
 from cronbell.core.envelope import parse_request
 from cronbell.core.errors import ToolError
 from cronbell.core.models import MESSAGE, Schedule
-from cronbell.core.routing import SEPARATOR, allowed_key, output_allowed, room_key, routed, split_room_key
+from cronbell.core.routing import (
+    SEPARATOR,
+    allowed_key,
+    delivery_platform,
+    output_allowed,
+    platform_gone,
+    room_key,
+    routed,
+    split_room_key,
+)
 from cronbell.core.timing import Timing
 
 
@@ -21,8 +32,11 @@ from cronbell.core.timing import Timing
     "tool, arguments",
     [
         ("snooze_reminder", {"id": "k3v9q2m8xa", "minutes": 10}),
-        ("snooze_reminder", {"id": "z" * 50, "minutes": 99999}),
+        ("snooze_reminder", {"id": "z" * MAX_ID, "minutes": 99999}),
+        ("snooze_reminder", {"id": "z" * MAX_ID, "minutes": 99999, "occurrence": "4400-01-01T00:00:00Z"}),
+        ("snooze_reminder", {"id": "k3v9q2m8xa", "minutes": 10, "occurrence": "2026-11-30T09:00:00Z"}),
         ("skip_next", {"id": "k3v9q2m8xa"}),
+        ("skip_next", {"id": "z" * MAX_ID, "occurrence": "2026-12-01T09:00:07Z"}),
         ("skip_next", {"id": "a"}),
     ],
 )
@@ -44,14 +58,41 @@ def test_a_payload_decodes_to_exactly_its_tool_call_and_fits_every_platform(tool
         "cb1 d k3v9q2m8xa",  # delete is no button
         "cb2 k k3v9q2m8xa",
         "cb1 k K3V9Q2M8XA",
-        "cb1 k " + "z" * 51,
+        "cb1 k " + "z" * (MAX_ID + 1),
         "cb1  k k3v9q2m8xa",
         '{"tool": "delete_reminder"}',
+        "cb1 k k3v9q2m8xa\n",  # a trailing newline is no part of an id
+        "cb1 s k3v9q2m8xa 10\n",
+        "cb1 s k3v9q2m8xa \u00b2",  # a superscript two is a digit to str.isdigit, not to int
+        "cb1 s k3v9q2m8xa \u0661\u0660",  # Arabic-Indic digits
+        "cb1 s k3v9q2m8xa 10 tpb500 x",  # a field after the occurrence
+        "cb1 s k3v9q2m8xa 10 0tpb500",  # a leading zero
+        "cb1 s k3v9q2m8xa 10 TPB500",
+        "cb1 s k3v9q2m8xa 10 \u00b2",
+        "cb1 k k3v9q2m8xa tpb50-",
+        "cb1 k k3v9q2m8xa zzzzzzzz",  # past what seven base-36 digits hold
     ],
 )
 def test_anything_else_is_not_a_payload(payload: str) -> None:
-    with pytest.raises(BadPayload):
+    with pytest.raises(BadPayload) as refused:
         decode(payload)
+    assert isinstance(refused.value, ToolError) and refused.value.code == errors.INVALID_ARGUMENTS
+    english, spanish = refused.value.to_dict("en"), refused.value.to_dict("es")
+    assert english["code"] == spanish["code"] == "invalid_arguments"
+    assert english["message"] != spanish["message"]  # said from the catalogs, in the reader's language
+
+
+def test_an_occurrence_round_trips_as_rfc3339_utc_from_any_offset() -> None:
+    payload = encode("skip_next", {"id": "k3v9q2m8xa", "occurrence": "2026-12-01T10:00:00+01:00"})
+    assert payload == encode("skip_next", {"id": "k3v9q2m8xa", "occurrence": "2026-12-01T09:00:00Z"})
+    assert len(payload) == len("cb1 k k3v9q2m8xa") + 7
+    assert decode(payload) == {
+        "tool": "skip_next",
+        "arguments": {"id": "k3v9q2m8xa", "occurrence": "2026-12-01T09:00:00Z"},
+    }
+    for bad in ("2026-12-01 10:00", "tomorrow", "2026-12-01T09:00:00.5Z", 1796115600, "1999-12-31T23:59:59Z"):
+        with pytest.raises(ValueError):
+            encode("skip_next", {"id": "k3v9q2m8xa", "occurrence": bad})
 
 
 @pytest.mark.parametrize(
@@ -62,6 +103,8 @@ def test_anything_else_is_not_a_payload(payload: str) -> None:
         ("snooze_reminder", {"id": "k3v9q2m8xa", "minutes": 0}),
         ("skip_next", {"id": "room:!x"}),
         ("skip_next", {}),
+        ("skip_next", {"id": "k3v9q2m8xa", "minutes": 10}),
+        ("snooze_reminder", {"id": "k3v9q2m8xa", "minutes": 10, "until": "tomorrow"}),
     ],
 )
 def test_no_payload_for_calls_no_button_carries(tool: str, arguments: dict) -> None:
@@ -82,6 +125,14 @@ def test_actions_per_kind_and_locale() -> None:
         ("Saltar la próxima", "skip_next"),
     ]
     assert [decode(a.payload) for a in spanish] == [a.call() for a in spanish]
+    named = reminder_actions("k3v9q2m8xa", True, "en", "2026-11-30T10:00:00+01:00", "2026-12-01T09:00:00Z")
+    assert [a.arguments for a in named] == [
+        {"id": "k3v9q2m8xa", "minutes": 10, "occurrence": "2026-11-30T09:00:00Z"},
+        {"id": "k3v9q2m8xa", "occurrence": "2026-12-01T09:00:00Z"},
+    ]
+    assert [decode(a.payload) for a in named] == [a.call() for a in named]
+    # the last occurrence of a recurrence has nothing after it to skip
+    assert [a.tool for a in reminder_actions("k3v9q2m8xa", True, "en", "2026-11-30T09:00:00Z")] == ["snooze_reminder"]
 
 
 def test_room_keys_per_platform() -> None:
@@ -155,3 +206,43 @@ def test_posts_go_to_the_thread_only_in_the_schedules_own_room() -> None:
     assert schedule.output_thread == "T"
     schedule.channel = "OTHER"
     assert schedule.output_thread == ""
+
+
+def test_a_room_of_a_platform_no_longer_configured_has_nowhere_to_go() -> None:
+    """Two platforms became one: a Slack room's schedules must not post to the same id on Matrix."""
+    slack_room = room_key("slack", "C0123", "matrix")
+    matrix_room = room_key("matrix", "!a:x", "matrix")
+    assert delivery_platform(slack_room, ("matrix", "slack")) == "slack"
+    assert delivery_platform(matrix_room, ("matrix", "slack")) == "matrix"
+    assert delivery_platform(slack_room, ("matrix",)) is None and platform_gone(slack_room, ("matrix",))
+    assert delivery_platform(matrix_room, ("matrix",)) == "matrix" and not platform_gone(matrix_room, ("matrix",))
+    telegram_room = room_key("telegram", "-100", "matrix")
+    assert platform_gone(telegram_room, ("matrix", "slack")) and not platform_gone(telegram_room, ("slack", "telegram"))
+    assert delivery_platform(matrix_room, ()) is None  # nothing configured: nowhere at all
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    schedule_id=st.text(alphabet="0123456789abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=MAX_ID),
+    minutes=st.integers(1, 99999),
+    occurrence=st.one_of(st.none(), st.datetimes(datetime(2000, 1, 1), datetime(4400, 1, 1), timezones=st.just(UTC))),
+    snooze=st.booleans(),
+)
+def test_every_button_payload_fits_and_decodes_to_its_call(
+    schedule_id: str, minutes: int, occurrence: datetime | None, snooze: bool
+) -> None:
+    arguments: dict = {"id": schedule_id}
+    if snooze:
+        arguments["minutes"] = minutes
+    if occurrence is not None:
+        arguments["occurrence"] = occurrence.replace(microsecond=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    tool = "snooze_reminder" if snooze else "skip_next"
+    payload = encode(tool, arguments)
+    assert len(payload.encode("utf-8")) <= MAX_PAYLOAD_BYTES  # Telegram's 64 bytes; Discord 100, Slack 2,000
+    assert decode(payload) == {"tool": tool, "arguments": arguments}
+    for broken in (payload + "\n", payload + " ", " " + payload, payload.upper(), payload + "0"):
+        try:
+            decoded = decode(broken)
+        except BadPayload:
+            continue
+        assert encode(decoded["tool"], decoded["arguments"]) == broken  # only another canonical payload

@@ -62,6 +62,12 @@ def refused_with(field: str, value: Any, *, when_given: str, message: str) -> Ru
     return {"rule": "refused_with", "field": field, "value": value, "when_given": when_given, "message": message}
 
 
+OCCURRENCE_SNOOZE = (
+    "Optional, RFC3339: the scheduled time of the occurrence to snooze (a button under a delivered post "
+    "names it). A coming one moves later; one already delivered is reminded again from now."
+)
+OCCURRENCE_SKIP = "Optional, RFC3339: the scheduled time of the coming occurrence to skip; default: the next one."
+
 # the recurring forms the tool descriptions name
 REPEATS = (
     "five-field cron 'MIN HOUR DOM MON DOW', 'every monday at 10', 'every other monday at 10' or 'every 3 days at 9'."
@@ -223,8 +229,16 @@ class SnoozeReminder(_Args):
     until: Short | None = Field(
         None, description="The new time: the same forms as `create_reminder`'s `time`, in the user's zone."
     )
+    occurrence: Short | None = Field(None, description=OCCURRENCE_SNOOZE)
 
     RULES = (exactly_one("minutes", "until", message="give exactly one of `minutes` or `until`"),)
+
+
+class SkipNext(_Args):
+    """Skip the next occurrence of one recurring schedule, or the one `occurrence` names."""
+
+    id: Short = Field(description="The schedule id (from a list), or its unique name.")
+    occurrence: Short | None = Field(None, description=OCCURRENCE_SKIP)
 
 
 class ReminderHistory(_Args):
@@ -247,7 +261,7 @@ TOOL_ARGUMENTS: dict[str, type[_Args]] = {
     "pause_reminder": ById,
     "resume_reminder": ById,
     "snooze_reminder": SnoozeReminder,
-    "skip_next": ById,
+    "skip_next": SkipNext,
     "reminder_history": ReminderHistory,
 }
 
@@ -311,12 +325,14 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
     ),
     "snooze_reminder": (
         "Postpone the next fire of one schedule by `id`: give exactly one of `minutes` (later than its "
-        "time; from now for a reminder that already fired) or `until` (a time, in the user's zone). "
-        "A recurring schedule keeps its regular times after that."
+        "time; from now for a reminder that already fired) or `until` (a later time, in the user's zone). "
+        "A recurring schedule keeps its regular times after that. A snooze never moves a fire earlier, "
+        "resumes a paused schedule or moves a fire past the schedule's end; `occurrence` names one."
     ),
     "skip_next": (
-        "Skip only the next fire of a recurring schedule by `id`; later ones happen as usual. To stop it "
-        "for a while use `pause_reminder`; to move one fire use `snooze_reminder`."
+        "Skip only the next fire of a recurring schedule by `id` (or the coming one `occurrence` names); "
+        "later ones happen as usual. To stop it for a while use `pause_reminder`; to move one fire use "
+        "`snooze_reminder`."
     ),
     "reminder_history": (
         "Show what happened to the last runs of one schedule by `id` or unique name, newest first: "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -181,9 +182,18 @@ def snooze_name(schedule_id: str, index: int = 0) -> str:
     return f"{schedule_id}-snooze" + (f"-{index + 1}" if index else "")
 
 
+def name_fold(name: str) -> str:
+    """A name as names are compared: NFKC, case folded, without format characters (zero-width
+    spaces and joiners, byte-order marks), spacing collapsed. Two names that read the same are one."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(c for c in text if unicodedata.category(c) != "Cf")
+    return " ".join(unicodedata.normalize("NFKC", text.casefold()).split())
+
+
 def name_key(name: str) -> str:
-    """The key a live schedule's name holds in its room: names are unique regardless of case."""
-    return hashlib.sha256(" ".join(name.casefold().split()).encode()).hexdigest()[:24]
+    """The key a live schedule's name holds in its room: names are unique as name_fold compares them
+    (a plain name keeps the key it had when only case and spacing were folded)."""
+    return hashlib.sha256(name_fold(name).encode()).hexdigest()[:24]
 
 
 def dedupe_key(kind: str, body: str, when: str, timezone: str, target: str, channel: str, reminded: str) -> str:

@@ -33,6 +33,23 @@ def split_room_key(key: str) -> tuple[str, str]:
     return (platform, room_id) if sep else ("", key)
 
 
+def delivery_platform(key: str, platforms: tuple[str, ...]) -> str | None:
+    """The configured platform a store key's room lives on (`platforms`: the configured ones, the
+    default first), or None when the deployment no longer configures it. A room keyed for a platform
+    that was removed (two platforms became one) has nowhere to go: its room id means nothing on the
+    others, so a post for it must be refused (a failed run, `chat_refused`), never sent to the same
+    bare id elsewhere. A bare key is a room of the default platform."""
+    platform, _ = split_room_key(key)
+    if not platform:
+        return platforms[0] if platforms else None
+    return platform if platform in platforms else None
+
+
+def platform_gone(key: str, platforms: tuple[str, ...]) -> bool:
+    """Whether the room a store key names lives on a platform this deployment no longer configures."""
+    return delivery_platform(key, platforms) is None
+
+
 def routed(ctx: Context, platforms: tuple[str, ...]) -> Context:
     """The context with its room keyed by platform (`platforms`: the configured ones, the default
     first). A platform the deployment does not configure is refused."""

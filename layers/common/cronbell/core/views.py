@@ -7,19 +7,27 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
+from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
 from cronbell.core.routing import bare_room
 from cronbell.core.timing import Timing
 
 PREVIEW_CHARS = 80
+# the statuses whose `status_reason` says why (failing, the platform's refusal, ...); a fired or
+# completed schedule's item may hold its last delivery's message id there, which is no reason
+REASONED_STATUSES = (models.PAUSED, models.DELIVERY_FAILED, models.MISSED)
 
 
 def upcoming(schedule: Schedule, now: datetime, count: int) -> list[datetime]:
-    """The next fire instants (aware, in the schedule's zone); none unless active."""
+    """The next fire instants (aware, in the schedule's zone); none unless active. A snoozed
+    occurrence that skip_next skipped is left out, as the fire leaves it out."""
     if schedule.status != models.ACTIVE:
         return []
-    return schedule.timing.upcoming(now, count, schedule.delivered_count)
+    timing = schedule.timing
+    skipped = sum(1 for t in timing.snoozes if iso_utc(t) in timing.skips)
+    fires = timing.upcoming(now, count + skipped, schedule.delivered_count)
+    return [t for t in fires if iso_utc(t) not in timing.skips][:count]
 
 
 def describe(schedule: Schedule, locale: str) -> str:
@@ -93,7 +101,7 @@ def schedule_view(schedule: Schedule, now: datetime, locale: str, with_notes: bo
         view["target_agent"] = schedule.target_agent
         view["channel"] = bare_room(schedule.output_room)
         view["skills"] = list(schedule.skills)
-    if schedule.status_reason:
+    if schedule.status_reason and schedule.status in REASONED_STATUSES:
         view["status_reason"] = schedule.status_reason
     if with_notes and schedule.recurring and schedule.status == models.ACTIVE:
         notes = dst_notes(schedule.timing.spec, now, tz, locale)

@@ -49,6 +49,7 @@ OPTIONS = "options"
 EXAMPLE_OPTIONS = '{"timezone": "Europe/Madrid"}'
 
 _INT = re.compile(r"[+-]?\d+")
+SHOWN_CHARS = 60  # of a refused parameter's value, quoted in its error
 _TRUE = frozenset({"true", "yes", "1"})
 _FALSE = frozenset({"false", "no", "0"})
 
@@ -65,9 +66,16 @@ def _bad(name: str, kind: str, value: Any, why: Phrase) -> ToolError:
         {"problems": [phrase("problem", where=name, what=why)]},
         name=name,
         kind=phrase(f"type.{kind}"),
-        value=value,
+        value=_shown(value),
         why=why,
     )
+
+
+def _shown(value: Any) -> Any:
+    """A refused value as the error quotes it: a long text is cut, so the answer stays short."""
+    if isinstance(value, str) and len(value) > SHOWN_CHARS:
+        return value[: SHOWN_CHARS - 1] + "…"
+    return value
 
 
 def _numeric(name: str, kind: str, value: Any) -> int | float:
@@ -76,7 +84,10 @@ def _numeric(name: str, kind: str, value: Any) -> int | float:
         return value
     text = str(value).strip()
     if _INT.fullmatch(text):
-        return int(text)
+        try:
+            return int(text)
+        except ValueError:  # longer than Python reads an int (4,300 digits): no argument is that large
+            raise _bad(name, kind, value, phrase("reason.too_many_digits")) from None
     try:
         number = float(text)
     except ValueError:
@@ -128,6 +139,8 @@ def _array(name: str, value: Any) -> list[Any]:
         parsed = json.loads(text)
     except ValueError:
         parsed = None
+    except RecursionError:
+        raise _bad(name, "array", value, phrase("reason.too_deep")) from None
     if isinstance(parsed, list):
         return parsed
     if text.startswith("[") and text.endswith("]"):
@@ -167,6 +180,8 @@ def _options(value: Any) -> dict[str, Any]:
         except ValueError as err:
             why = phrase("reason.not_json", error=getattr(err, "msg", str(err)), example=EXAMPLE_OPTIONS)
             raise _bad(OPTIONS, "json_object", value, why) from None
+        except RecursionError:  # nested deeper than the decoder goes: no argument is
+            raise _bad(OPTIONS, "json_object", value, phrase("reason.too_deep")) from None
         if isinstance(parsed, dict):
             return parsed
     raise _bad(OPTIONS, "json_object", value, phrase("reason.not_an_object", example=EXAMPLE_OPTIONS))

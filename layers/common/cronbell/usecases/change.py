@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
-from cronbell.core.instants import iso_utc
+from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, Duplicate, LimitReached, NameTaken
+from cronbell.core.runs import DELIVERED
 from cronbell.core.timing import Timing
-from cronbell.core.views import upcoming
+from cronbell.core.views import short_date, upcoming
 from cronbell.core.when import resolve_timezone
 from cronbell.usecases import ends
 from cronbell.usecases.answers import now_fields, schedule_answer
@@ -38,6 +39,7 @@ from cronbell.usecases.deps import Deps
 from cronbell.usecases.manage import find
 
 log = logging.getLogger(__name__)
+HISTORY_LOOKBACK = 50  # runs read to find the delivered occurrence an old snooze button names
 
 
 # --- the tools -----------------------------------------------------------------------------------
@@ -125,59 +127,191 @@ def resume_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
 
 
 def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
+    """Skip the next occurrence, or the coming one `occurrence` names (a button names the occurrence
+    after the post it sits under, so a late tap never skips another one)."""
     locale = ctx.locale or deps.settings.default_locale
     schedule = find(ctx, args.id, deps)
     if not schedule.recurring or schedule.status != models.ACTIVE:
         raise refusal("invalid_state.skip_one_shot")
-    nexts = upcoming(schedule, deps.now(), 1)
-    if not nexts:
-        raise refusal("invalid_state.nothing_to_skip")
-    skipped = nexts[0]
+    now = deps.now()
+    named = getattr(args, "occurrence", None)
+    if named is not None:
+        skipped = _occurrence(named, schedule)
+        if skipped <= now:
+            raise refusal("invalid_state.occurrence_past", id=schedule.id, when=_clock(skipped, schedule))
+        if not _coming(schedule, skipped, now):
+            raise refusal("invalid_arguments.not_an_occurrence", id=schedule.id, when=_clock(skipped, schedule))
+    else:
+        nexts = upcoming(schedule, now, 1)
+        if not nexts:
+            raise refusal("invalid_state.nothing_to_skip")
+        skipped = nexts[0]
     try:
-        deps.store.set_skip(schedule, iso_utc(skipped), deps.now())
+        deps.store.set_skip(schedule, iso_utc(skipped), now)
     except Busy:
         raise _busy() from None
     except Conflict:
         raise refusal("backend_error.changed_meanwhile") from None
     new = replace(schedule, timing=schedule.timing.skipping(skipped))
-    answer = schedule_answer(
-        "skipped", new, deps, locale, skipped=texts.clock_text(skipped, ZoneInfo(schedule.timezone))
-    )
+    answer = schedule_answer("skipped", new, deps, locale, skipped=_clock(skipped, schedule))
     answer["result"]["skipped"] = iso_utc(skipped)
     return answer
 
 
 def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
-    """A one-shot (pending, or fired/missed: it comes back) moves to a new time; for a recurring
-    schedule, the next occurrence is skipped and delivered later instead."""
+    """Postpone one occurrence: the next one, or the one `occurrence` names.
+
+    A coming occurrence moves `minutes` after its own time, or to `until`, never earlier than it
+    was. A one-shot that fired or was missed (or whose time passed while it was paused) comes back
+    `minutes` from now; a recurring occurrence already delivered is reminded again `minutes` from now
+    (a button under its post). A paused schedule with a coming occurrence is refused (resume it
+    first), and so is a snooze past the schedule's end: its occurrence would never be delivered."""
     locale = ctx.locale or deps.settings.default_locale
     old = find(ctx, args.id, deps, live_only=False)
     if old.status == models.DELETED:
         raise refusal("not_found.deleted", id=old.id)
     now = deps.now()
     tz = ZoneInfo(old.timezone)
-    if old.recurring:
-        nexts = upcoming(old, now, 1)
-        if old.status != models.ACTIVE or not nexts:
+    named = getattr(args, "occurrence", None)
+    occurrence = _occurrence(named, old) if named is not None else None
+    if occurrence is not None and occurrence <= now:
+        target = _snooze_target(args, _delivered(old, occurrence, now, deps), tz, deps, locale)
+        if old.recurring:  # reminded again: the occurrence was delivered, nothing is skipped
+            snoozes = tuple(sorted([*(t for t in old.timing.snoozes if t > now), target.replace(microsecond=0)]))
+            new = replace(old, timing=replace(old.timing, snoozes=snoozes))
+        else:
+            new = _one_shot_back(old, target, tz)
+    elif old.recurring:
+        paused_next = old.timing.upcoming(now, 1, old.delivered_count) if old.status == models.PAUSED else []
+        if paused_next:  # a snooze never resumes a schedule
+            raise refusal("invalid_state.snooze_paused", id=old.id, when=_clock(paused_next[0], old))
+        if old.status != models.ACTIVE:
             raise refusal("invalid_state.nothing_to_snooze", id=old.id, status=old.status)
-        target = _snooze_target(args, nexts[0], tz, deps, locale)
-        new = replace(old, timing=old.timing.snoozed(nexts[0], target, now))
+        if occurrence is None:
+            nexts = upcoming(old, now, 1)
+            if not nexts:
+                raise refusal("invalid_state.nothing_to_snooze", id=old.id, status=old.status)
+            occurrence = nexts[0]
+        elif not _coming(old, occurrence, now):
+            raise refusal("invalid_arguments.not_an_occurrence", id=old.id, when=_clock(occurrence, old))
+        target = _snooze_target(args, occurrence, tz, deps, locale, old)
+        new = replace(old, timing=old.timing.snoozed(occurrence, target, now))
     else:
-        base = max(now, old.timing.local_at) if old.status == models.ACTIVE else now
-        target = _snooze_target(args, base, tz, deps, locale)
-        new = replace(old, status=models.ACTIVE, timing=Timing.once(target, tz), fired_at="", status_reason="")
-        new.with_dedupe_key()
+        due = old.timing.local_at
+        if occurrence is not None and occurrence != due:
+            raise refusal("invalid_arguments.not_an_occurrence", id=old.id, when=_clock(occurrence, old))
+        coming = old.status in models.LIVE_STATUSES and due > now
+        if old.status == models.PAUSED and coming:
+            raise refusal("invalid_state.snooze_paused", id=old.id, when=_clock(due, old))
+        base = max(now, due) if old.status == models.ACTIVE else now
+        target = _snooze_target(args, base, tz, deps, locale, old if coming else None)
+        new = _one_shot_back(old, target, tz)
+    if new.recurring:
+        _within_ends(new, target, now, locale)
     apply(old, new, deps)
-    return schedule_answer("snoozed", new, deps, locale)
+    answer = schedule_answer("snoozed", new, deps, locale, to=_clock(target, old))
+    answer["result"]["snoozed_to"] = iso_utc(target)
+    return answer
 
 
-def _snooze_target(args: Any, base: datetime, tz: ZoneInfo, deps: Deps, locale: str) -> datetime:
+def _one_shot_back(old: Schedule, target: datetime, tz: ZoneInfo) -> Schedule:
+    new = replace(old, status=models.ACTIVE, timing=Timing.once(target, tz), fired_at="", status_reason="")
+    new.with_dedupe_key()
+    return new
+
+
+def _clock(instant: datetime, schedule: Schedule) -> str:
+    return texts.clock_text(instant, ZoneInfo(schedule.timezone))
+
+
+def _occurrence(text: str, schedule: Schedule) -> datetime:
+    """The instant an `occurrence` argument names (RFC3339 with its offset), in the schedule's zone."""
+    try:
+        return parse_iso(text).astimezone(ZoneInfo(schedule.timezone))
+    except ValueError:
+        raise refusal("invalid_arguments.occurrence", text=text) from None
+
+
+def _coming(schedule: Schedule, occurrence: datetime, now: datetime) -> bool:
+    """Whether `occurrence` is one of the schedule's coming occurrences (not skipped, not past its end)."""
+    timing = schedule.timing
+    if occurrence <= now or not timing.fires_at(occurrence) or iso_utc(occurrence) in timing.skips:
+        return False
+    if timing.off_interval(occurrence) or timing.is_holiday(occurrence):
+        return False
+    if timing.until is not None and occurrence > timing.until:
+        return False
+    if timing.count:
+        wanted = occurrence.astimezone(UTC)
+        return wanted in [t.astimezone(UTC) for t in upcoming(schedule, now, timing.count - schedule.delivered_count)]
+    return True
+
+
+def _delivered(schedule: Schedule, occurrence: datetime, now: datetime, deps: Deps) -> datetime:
+    """A past occurrence a snooze names must be one the schedule delivered (a button sits under its
+    post): it is reminded again from now. A one-shot brought back or moved since is refused."""
+    wanted = occurrence.astimezone(UTC)
+    run = next(
+        (
+            r
+            for r in deps.store.runs(schedule.room_id, schedule.id, HISTORY_LOOKBACK)
+            if _same(r.scheduled_time, wanted)
+        ),
+        None,
+    )
+    if run is None:
+        raise refusal("invalid_arguments.not_an_occurrence", id=schedule.id, when=_clock(occurrence, schedule))
+    if run.outcome != DELIVERED:
+        raise refusal(
+            "invalid_state.occurrence_not_delivered",
+            id=schedule.id,
+            when=_clock(occurrence, schedule),
+            outcome=run.outcome,
+        )
+    if not schedule.recurring and schedule.status in models.LIVE_STATUSES:
+        due = schedule.timing.local_at
+        if due.astimezone(UTC) != wanted:
+            raise refusal("invalid_state.occurrence_superseded", id=schedule.id, next=_clock(due, schedule))
+    if schedule.status == models.PAUSED or (schedule.recurring and schedule.status != models.ACTIVE):
+        raise refusal("invalid_state.nothing_to_snooze", id=schedule.id, status=schedule.status)
+    return now
+
+
+def _same(scheduled_time: str, wanted: datetime) -> bool:
+    try:
+        return parse_iso(scheduled_time).astimezone(UTC) == wanted
+    except ValueError:
+        return False
+
+
+def _snooze_target(
+    args: Any, base: datetime, tz: ZoneInfo, deps: Deps, locale: str, schedule: Schedule | None = None
+) -> datetime:
+    """Where the snooze moves the occurrence at `base`. With `schedule`, `base` is a coming
+    occurrence, and a snooze `until` a time that is not later than it is refused: a snooze postpones."""
     if args.until is not None:
-        return plan_once(args.until, tz, deps.now(), locale).at or base
+        target = plan_once(args.until, tz, deps.now(), locale).at or base
+        if schedule is not None and target <= base:
+            raise refusal("invalid_time.snooze_not_later", to=_clock(target, schedule), when=_clock(base, schedule))
+        return target
     target = (base + timedelta(minutes=args.minutes)).astimezone(tz)
     if target <= deps.now():
         raise refusal("time_in_past.already")
     return target
+
+
+def _within_ends(new: Schedule, target: datetime, now: datetime, locale: str) -> None:
+    """A snoozed occurrence past the end (`until`, or after the last of `count` runs) would never be
+    delivered: refused, with the end named."""
+    timing = new.timing
+    if timing.until is not None and target > timing.until:
+        until = short_date(timing.until.astimezone(timing.tz), locale)
+        raise refusal("invalid_time.snooze_past_until", id=new.id, until=until)
+    if timing.count:
+        wanted = target.astimezone(UTC)
+        kept = upcoming(new, now, max(0, timing.count - new.delivered_count))
+        if wanted not in [t.astimezone(UTC) for t in kept]:
+            raise refusal("invalid_time.snooze_past_count", id=new.id, count=timing.count, to=_clock(target, new))
 
 
 # --- bringing entries and the item to the new schedule ------------------------------------------

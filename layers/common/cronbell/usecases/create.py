@@ -88,6 +88,8 @@ def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: boo
             calendar = ""
         else:
             try:
+                if not code.strip().isascii():  # "ıt".upper() is "IT": a code is ASCII letters only
+                    raise calendars.UnknownCalendar(code)
                 calendar = calendars.normalize(code)
             except calendars.UnknownCalendar:
                 raise refusal("invalid_arguments.skip_holidays", code=code, forms=calendars.FORMS) from None

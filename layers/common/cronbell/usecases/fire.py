@@ -27,7 +27,7 @@ from typing import Any
 
 from cronbell.adapters.chat.base import ChatMessage, PermanentChatError, TransientChatError
 from cronbell.core import chat_text, models, routing, runs, texts
-from cronbell.core.actions import Action, reminder_actions
+from cronbell.core.actions import Action, delivered_actions
 from cronbell.core.fire_event import FireEvent
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
@@ -491,7 +491,7 @@ def _deliver(
         due = texts.clock_text(parse_iso(event.slot), job.schedule.timing.tz)
         message = chat_text.with_note(message, texts.say("late_note", job.locale, due=due))
     try:
-        message_id = _post(deps, job, message, key, deadline, _actions(job))
+        message_id = _post(deps, job, message, key, deadline, _actions(job, event.slot))
     except PermanentChatError as err:
         log.error("delivery refused by the chat platform", extra={"reason": err.reason})
         deps.metric("DeliveryFailed", 1)
@@ -514,11 +514,11 @@ def _post(
         raise RetryLater(f"chat delivery failed, will retry: {err}") from err
 
 
-def _actions(job: _Job) -> tuple[Action, ...]:
+def _actions(job: _Job, slot: str = "") -> tuple[Action, ...]:
     """A delivered reminder's quick actions (snooze; skip the next one when it recurs)."""
     if job.kind != models.MESSAGE or job.schedule is None:
         return ()
-    return reminder_actions(job.schedule.id, job.schedule.recurring, job.locale)
+    return delivered_actions(job.schedule, job.locale, slot)  # they name the occurrence delivered
 
 
 def _failure_notice(job: _Job, verdict: runs.Verdict, reason: str) -> ChatMessage | None:

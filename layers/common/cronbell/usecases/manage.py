@@ -61,7 +61,7 @@ def reminder_history(args: ReminderHistory, ctx: Context, deps: Deps) -> dict[st
     schedule_id = ref if models.looks_like_id(ref) else ""
     found = deps.store.runs(ctx.room_id, schedule_id, args.limit) if schedule_id else []
     if not found:
-        schedule = find(ctx, args.id, deps, live_only=False)
+        schedule = _for_history(ctx, args.id, deps)
         if schedule.id != schedule_id:  # a name: its runs are not read yet
             schedule_id, found = schedule.id, deps.store.runs(ctx.room_id, schedule.id, args.limit)
     _, now_text = now_fields(ctx, deps)
@@ -69,6 +69,26 @@ def reminder_history(args: ReminderHistory, ctx: Context, deps: Deps) -> dict[st
         "result": {"id": schedule_id, "runs": [run.to_dict() for run in found]},
         "text": texts.say("history", locale, count=len(found), id=schedule_id, now=now_text),
     }
+
+
+def _for_history(ctx: Context, ref: str, deps: Deps) -> Schedule:
+    """The schedule whose history is asked for: by id, live or not; by name, the live one, else the
+    newest retired one of that name (fired, completed, deleted...: names are unique among live
+    schedules only, so several retired ones may share one)."""
+    try:
+        return find(ctx, ref, deps, live_only=False)
+    except ToolError as err:
+        if err.code != "not_found":
+            raise
+        wanted = models.name_fold(ref.strip())
+        retired = [
+            s
+            for s in deps.store.list_room(ctx.room_id, deps.now(), retired=True)
+            if s.name and s.status not in models.LIVE_STATUSES and models.name_fold(s.name) == wanted
+        ]
+        if not retired:
+            raise
+        return max(retired, key=lambda s: (s.updated_at or s.created_at, s.created_at))
 
 
 def find(ctx: Context, ref: str, deps: Deps, live_only: bool = True) -> Schedule:
@@ -88,7 +108,7 @@ def _named(ctx: Context, name: str, deps: Deps) -> Schedule | None:
     named = [
         s
         for s in deps.store.list_room(ctx.room_id, deps.now())
-        if s.name and s.name.casefold() == name.casefold() and s.status in models.LIVE_STATUSES
+        if s.name and models.name_fold(s.name) == models.name_fold(name) and s.status in models.LIVE_STATUSES
     ]
     if len(named) > 1:
         raise refusal("ambiguous", {"candidates": [s.id for s in named]}, count=len(named), name=name)

@@ -15,6 +15,7 @@ Either way the room's listing (one Query on `s#`) reads live schedules only.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
@@ -29,6 +30,7 @@ from cronbell.core.models import Schedule
 from cronbell.core.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, RoomCount, TooSoon
 from cronbell.core.runs import Run
 
+log = logging.getLogger(__name__)
 _COUNT_IN = "SET live = if_not_exists(live, :zero) + :one, rev = if_not_exists(rev, :zero) + :one"
 _COUNT_OUT = "SET live = if_not_exists(live, :one) - :one, rev = if_not_exists(rev, :zero) + :one"
 _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the rest is for races
@@ -336,7 +338,35 @@ class ScheduleTable(Table):
             if load(old).get("status") in models.LIVE_STATUSES:
                 raise Busy(schedule_id) from err  # live, so held by a delivery
             raise Gone(codec.schedule_from_item(old)) from err
-        return codec.schedule_from_item(out["Attributes"])
+        deleted = codec.schedule_from_item(out["Attributes"])
+        if deleted.last_run is not None:
+            self._keep_runs(deleted)
+        return deleted
+
+    def _keep_runs(self, deleted: Schedule) -> None:
+        """Give the audit copy a deleted schedule leaves its run fields as they were (a fire writes
+        them on the live item only), so a listing with `include_inactive` shows its last run. Only
+        for a schedule that ran; best effort: the copy stays as it was if this fails."""
+        fields = {
+            "last_run": deleted.last_run,
+            "fire_count": deleted.fire_count,
+            "last_fired_at": deleted.last_fired_at,
+            "delivered_count": deleted.delivered_count,
+            "failure_streak": deleted.failure_streak,
+        }
+        names = {f"#{i}": name for i, name in enumerate(fields)}
+        values = {f":{i}": value for i, value in enumerate(fields.values())}
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key=key(deleted.room_id, retired_sk(deleted.id)),
+                UpdateExpression="SET " + ", ".join(f"#{i} = :{i}" for i in range(len(fields))),
+                ConditionExpression="attribute_exists(sk)",
+                ExpressionAttributeNames=names,
+                ExpressionAttributeValues=dump(values),
+            )
+        except AwsError:
+            log.warning("a deleted schedule's audit copy keeps its older run fields", extra={"schedule_id": deleted.id})
 
     def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "", run: SlotRun = None) -> None:
         """Move a live schedule to a final status (missed), atomically freeing its room place and

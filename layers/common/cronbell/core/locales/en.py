@@ -20,7 +20,7 @@ TEXTS: dict[str, str] = {
         "Now it is {now}."
     ),
     "skipped": "The occurrence at {skipped} of {id} will be skipped. Next: {next}. Now it is {now}.",
-    "snoozed": "Snoozed {id} to {next}. Now it is {now}.",
+    "snoozed": "Snoozed {id} to {to}. Next: {next}. Now it is {now}.",
     "never": "no further fire",
     "reminder": "reminder",
     "agent_call": "agent call",
@@ -111,6 +111,39 @@ TEXTS: dict[str, str] = {
     "error.invalid_state.skip_one_shot": "skip_next applies to active recurring schedules; delete a one-shot",
     "error.invalid_state.nothing_to_skip": "it has no coming occurrence to skip",
     "error.invalid_state.nothing_to_snooze": "{id} is {status}: it has no coming occurrence to snooze",
+    "error.invalid_state.snooze_paused": (
+        "{id} is paused: resume it with resume_reminder first (its next time is {when})"
+    ),
+    "error.invalid_state.occurrence_past": (
+        "the occurrence of {id} at {when} has already happened: there is nothing left to skip there"
+    ),
+    "error.invalid_state.occurrence_not_delivered": (
+        "the occurrence of {id} at {when} was not delivered ({outcome}): there is nothing to remind again"
+    ),
+    "error.invalid_state.occurrence_superseded": (
+        "{id} is now due at {next}, not at that occurrence: snooze it without `occurrence` to move that time"
+    ),
+    "error.invalid_arguments.occurrence": (
+        "`occurrence` {text!r} is not an RFC3339 instant such as 2026-12-07T09:00:00Z"
+    ),
+    "error.invalid_arguments.not_an_occurrence": "{id} has no occurrence at {when}",
+    "error.invalid_arguments.payload": "this is not a cronbell button payload",
+    "error.invalid_arguments.payload_minutes": "a snooze button carries its minutes, a whole number from 1 to 99999",
+    "error.invalid_arguments.payload_fields": "the button payload has fields that do not belong to it",
+    "error.invalid_arguments.payload_occurrence": "the occurrence the button names is not an instant",
+    "error.invalid_arguments.payload_canonical": "the button payload is not written the one way cronbell writes it",
+    "error.invalid_time.snooze_not_later": (
+        "a snooze postpones: {to} is not later than the occurrence it moves ({when}); "
+        "use update_reminder to bring it forward"
+    ),
+    "error.invalid_time.snooze_past_until": (
+        "{id} ends on {until}: a snooze cannot move an occurrence past its end; snooze it to an earlier time, "
+        "or move the end first with update_reminder (`until`)"
+    ),
+    "error.invalid_time.snooze_past_count": (
+        "{id} ends after {count} runs and {to} comes after its last one: snooze it to an earlier time, "
+        "or raise `count` first with update_reminder"
+    ),
     "error.unknown_agent": "unknown agent {agent!r}; allowed: {known}",
     "error.unknown_agent.none": "unknown agent {agent!r}; allowed: none configured",
     "error.busy": "this schedule is being delivered right now; try again in a moment",
@@ -187,6 +220,8 @@ TEXTS: dict[str, str] = {
     # --- reasons inside refusals ---
     "reason.not_whole_number": "is not a whole number",
     "reason.not_a_number": "is not a number",
+    "reason.too_many_digits": "has too many digits to be any argument's value",
+    "reason.too_deep": "is nested too deeply",
     "reason.not_finite": "is not a finite number",
     "reason.not_boolean": "is not true or false",
     "reason.not_list": "is not a list",

@@ -19,7 +19,7 @@ TEXTS: dict[str, str] = {
         "Ahora son las {now}."
     ),
     "skipped": "Se omitirá la ejecución de {id} del {skipped}. Próximo: {next}. Ahora son las {now}.",
-    "snoozed": "Pospuesto {id} hasta {next}. Ahora son las {now}.",
+    "snoozed": "Pospuesto {id} al {to}. Próximo: {next}. Ahora son las {now}.",
     "never": "sin más ejecuciones",
     "reminder": "recordatorio",
     "agent_call": "llamada al agente",
@@ -118,6 +118,39 @@ TEXTS: dict[str, str] = {
     "error.invalid_state.nothing_to_snooze": (
         "el estado de {id} es `{status}`: no tiene ninguna ejecución próxima que posponer"
     ),
+    "error.invalid_state.snooze_paused": (
+        "{id} está en pausa: reanúdalo antes con resume_reminder (su próxima hora es el {when})"
+    ),
+    "error.invalid_state.occurrence_past": "la ejecución de {id} del {when} ya pasó: ya no hay nada que omitir ahí",
+    "error.invalid_state.occurrence_not_delivered": (
+        "la ejecución de {id} del {when} no se entregó ({outcome}): no hay nada que volver a recordar"
+    ),
+    "error.invalid_state.occurrence_superseded": (
+        "a {id} ahora le toca el {next}, no esa ejecución: posponlo sin `occurrence` para mover esa hora"
+    ),
+    "error.invalid_arguments.occurrence": ("`occurrence` {text!r} no es un instante RFC3339 como 2026-12-07T09:00:00Z"),
+    "error.invalid_arguments.not_an_occurrence": "{id} no tiene ninguna ejecución el {when}",
+    "error.invalid_arguments.payload": "esto no es el contenido de un botón de cronbell",
+    "error.invalid_arguments.payload_minutes": (
+        "un botón de posponer lleva sus minutos: un número entero de 1 a 99999"
+    ),
+    "error.invalid_arguments.payload_fields": "el contenido del botón tiene campos que no le corresponden",
+    "error.invalid_arguments.payload_occurrence": "la ejecución que nombra el botón no es un instante válido",
+    "error.invalid_arguments.payload_canonical": (
+        "el contenido del botón no está escrito de la única forma en que lo escribe cronbell"
+    ),
+    "error.invalid_time.snooze_not_later": (
+        "posponer es retrasar: el {to} no es posterior a la ejecución que mueve (el {when}); "
+        "usa update_reminder para adelantarla"
+    ),
+    "error.invalid_time.snooze_past_until": (
+        "{id} termina el {until}: no se puede posponer una ejecución más allá de su fin; posponla a una hora "
+        "anterior, o cambia antes el fin con update_reminder (`until`)"
+    ),
+    "error.invalid_time.snooze_past_count": (
+        "{id} termina tras {count} ejecuciones y el {to} cae después de la última: posponla a una hora "
+        "anterior, o aumenta antes `count` con update_reminder"
+    ),
     "error.unknown_agent": "agente desconocido {agent!r}; permitidos: {known}",
     "error.unknown_agent.none": "agente desconocido {agent!r}; no hay ninguno configurado",
     "error.busy": "esta programación se está entregando ahora mismo; inténtalo de nuevo en un momento",
@@ -198,6 +231,8 @@ TEXTS: dict[str, str] = {
     # --- motivos dentro de los rechazos ---
     "reason.not_whole_number": "no es un número entero",
     "reason.not_a_number": "no es un número",
+    "reason.too_many_digits": "tiene demasiadas cifras para ser el valor de un argumento",
+    "reason.too_deep": "está anidado a demasiada profundidad",
     "reason.not_finite": "no es un número finito",
     "reason.not_boolean": "no es true ni false",
     "reason.not_list": "no es una lista",
