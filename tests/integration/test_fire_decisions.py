@@ -337,3 +337,81 @@ def test_events_and_agent_requests_name_the_platform(stack: Stack) -> None:
         ("Schedule Paused", ROOM, "slack"),
         ("Run Finished", ROOM, "matrix"),
     ]
+
+
+# --- the record after a delivery, and the tools while one is under way ----------------------------
+class ChangingChat(RecordingChat):
+    """A post during which a change lands anyway (as one could once the claim's lease is over)."""
+
+    def __init__(self, change: Any) -> None:
+        super().__init__()
+        self.change = change
+
+    def send(self, message: Any, idempotency_key: str, deadline: float | None = None) -> str:
+        self.change()
+        return super().send(message, idempotency_key, deadline)
+
+
+def test_the_record_after_a_delivery_honours_a_change_that_landed_meanwhile(stack: Stack) -> None:
+    created = ok(call(stack, "create_reminder", {"message": "stand up", "cron": "0 9 * * *", "count": 1}))
+    sid, slot = created["id"], created["next_fire"]["utc"]
+
+    def raise_count() -> None:  # written behind the busy check, as a change after the lease would be
+        stack.ddb.update_item(
+            TableName=stack.settings.table_name,
+            Key={"room_id": {"S": ROOM}, "sk": {"S": f"s#{sid}"}},
+            UpdateExpression="SET #c = :c, version = version + :one",
+            ExpressionAttributeNames={"#c": "count"},
+            ExpressionAttributeValues={":c": {"N": "3"}, ":one": {"N": "1"}},
+        )
+
+    chat = ChangingChat(raise_count)
+    assert fire(stack, sid, slot, chat)["outcome"] == "delivered"
+    item = schedule_item(stack, sid)
+    assert item["status"] == "active" and item["count"] == 3 and item["delivered_count"] == 1
+    assert [r["outcome"] for r in history(stack, sid)] == ["delivered"]
+
+
+class SlowAgents(Agents):
+    def __init__(self) -> None:
+        super().__init__()
+        import threading
+
+        self.called, self.release = threading.Event(), threading.Event()
+
+    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+        self.called.set()
+        assert self.release.wait(30)
+        return "the answer"
+
+
+@pytest.mark.parametrize(
+    "tool,args,code",
+    [
+        ("update_reminder", {"count": 5}, "busy"),
+        ("update_reminder", {"until": "2026-12-24 18:00"}, "busy"),
+        ("delete_reminder", {}, "backend_error"),
+        ("cron_delete", {}, "backend_error"),
+    ],
+)
+def test_ends_and_deletes_during_a_delivery_change_nothing(
+    stack: Stack, tool: str, args: dict[str, Any], code: str
+) -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    sid = ok(call(stack, "cron_create", {"name": "digest", "prompt": "p", "cron_expr": "0 18 * * *"}))["id"]
+    stack.clock.current = parse_iso("2026-11-30T17:00:00Z")
+    agents = SlowAgents()
+    event = parse_fire_event(
+        {"room_id": ROOM, "reminder_id": sid, "scheduled_time": "2026-11-30T17:00:00Z"}, stack.clock.now()
+    )
+    with ThreadPoolExecutor(1) as pool:
+        delivery = pool.submit(fire_uc.fire, event, stack.deps(chat=RecordingChat, agents=agents), lambda: 300.0)
+        assert agents.called.wait(30)
+        before = schedule_item(stack, sid)
+        answer = call(stack, tool, {"id": sid, **args})
+        assert not answer["ok"] and answer["error"]["code"] == code, answer
+        assert schedule_item(stack, sid) == before
+        agents.release.set()
+        assert delivery.result()["outcome"] == "delivered"
+    ok(call(stack, tool, {"id": sid, **args}))  # once the delivery is over, the same call goes through
