@@ -238,15 +238,16 @@ def _tell_failure(
     rooms: list[tuple[str, str]],
 ) -> None:
     """The one notice a failure gets (at the start of a streak, or when it pauses the schedule), in
-    every room that must hear it; the run is failed whether or not a room takes it."""
+    every room that must hear it; the run is failed whether or not a room refuses it (a platform
+    failing transiently raises RetryLater, as a post does)."""
     text = _failure_text(job, verdict, f"{reason}: {texts.render(said, job.locale)}")
     if text is None:
         return
     for room, thread in rooms:
         try:
             _post(deps, chat_text.notice_message(room, text), room, thread, _notice_key(event, room, job), deadline)
-        except (PermanentChatError, RetryLater) as refused:
-            log.error("failure notice not posted", extra={"reason": str(refused)})
+        except PermanentChatError as refused:
+            log.error("failure notice refused by the chat platform", extra={"reason": refused.reason})
 
 
 def _notice_key(event: FireEvent, room: str, job: Job) -> str:
