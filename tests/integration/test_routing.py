@@ -142,7 +142,8 @@ def test_an_allowed_output_room_is_allowed_on_its_own_platform_only(multi: Stack
     multi.clock.advance(days=1)
     deps = multi.deps(chat=lambda: chat, agents=Echo())
     assert fire_uc.fire(parse_fire_event(event, multi.clock.now()), deps)["outcome"] == "forbidden_channel"
-    assert len(chat.sent) == 1
+    # its failed run is told in the schedule's own room only, on its own platform
+    assert [(m.platform, m.room_id) for m, _ in chat.sent[1:]] == [("slack", "C0123")]
 
 
 @pytest.mark.parametrize("platform", ["discord", "irc", "slack"])
