@@ -143,6 +143,15 @@ def test_an_occurrence_snoozed_between_read_and_claim_is_posted_once_at_its_snoo
     assert [(r["outcome"], r["reason"]) for r in history(stack, sid)] == [("delivered", None), ("skipped", "snoozed")]
 
 
+def test_a_schedule_resumed_between_read_and_record_is_delivered_not_recorded_paused(stack: Stack) -> None:
+    sid, slot = daily(stack)
+    ok(call(stack, "pause_reminder", {"id": sid}))
+    chat = RecordingChat()
+    resume = ChangeAfterRead(stack.deps().store, lambda: ok(call(stack, "resume_reminder", {"id": sid})))
+    assert fire(stack, sid, slot, chat, store=resume)["outcome"] == "delivered"
+    assert len(chat.sent) == 1 and [r["outcome"] for r in history(stack, sid)] == ["delivered"]
+
+
 # --- C3: an agent call that cannot run is a failed run ---------------------------------------------
 @pytest.mark.parametrize("cause", ["output room no longer allowed", "no agents configured"])
 def test_an_agent_call_that_cannot_run_fails_under_the_failure_policy(stack: Stack, cause: str) -> None:
