@@ -68,8 +68,11 @@ def test_a_failing_agent_gets_one_notice_then_one_pause_notice_and_is_paused(sta
     finished = [e["detail"] for e in events if e["detail_type"] == "Run Finished"]
     assert all(e["source"] == "cronbell" for e in events)
     assert sorted(json.dumps(d, sort_keys=True) for d in finished) == sorted(
-        json.dumps({**r, "schedule_id": sid, "room_id": bot.room_id, "thread_id": None}, sort_keys=True) for r in runs
-    )  # every finished run once
+        json.dumps(
+            {**r, "schedule_id": sid, "room_id": bot.room_id, "thread_id": None, "platform": "webhook"}, sort_keys=True
+        )
+        for r in runs
+    )  # every finished run once, naming the platform (the sink is the sandbox's webhook)
     assert [e["detail"]["schedule_id"] for e in events if e["detail_type"] == "Schedule Paused"] == [sid]
 
     assert bot.call("resume_reminder", id=sid)["ok"]

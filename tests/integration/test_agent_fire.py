@@ -77,6 +77,7 @@ def test_agent_answer_is_posted_with_the_contract_request(stack: Stack) -> None:
         "schedule_id": sid,
         "scheduled_time": "2026-11-30T17:00:00Z",
         "previous": None,
+        "platform": "matrix",  # the room's platform, named when it is the deployment's only one
     }
     [(message, _)] = chat.sent
     assert f"echo: Summarise {ROOM}" in message.text and message.room_id == ROOM
@@ -131,11 +132,17 @@ def test_empty_answer_posts_nothing(stack: Stack) -> None:
     assert chat.sent == []
 
 
-def test_no_agents_configured_skips(stack: Stack) -> None:
+def test_no_agents_configured_is_a_failed_run_the_room_hears_of(stack: Stack) -> None:
     sid = job(stack)
     chat = RecordingChat()
-    assert run(stack, FakeAgents(configured=False), chat, slot_event(sid))["outcome"] == "no_agents_configured"
-    assert chat.sent == []
+    agents = FakeAgents(configured=False)
+    out = run(stack, agents, chat, slot_event(sid))
+    assert (out["outcome"], out["reason"], out["paused"]) == ("no_agents_configured", "agent_error", False)
+    assert agents.calls == []
+    [(notice, _)] = chat.sent  # the first failure of a streak is told once
+    assert "summary" in notice.text and "agent_error" in notice.text
+    schedule = schedule_item(stack, sid)
+    assert schedule["failure_streak"] == 1 and schedule["last_run"]["reason"] == "agent_error"
 
 
 def static_input(room: str) -> dict[str, Any]:

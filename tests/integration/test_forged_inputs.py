@@ -82,4 +82,5 @@ def test_the_output_room_is_checked_again_when_it_fires(moto_endpoint: str, cloc
     agents, chat = Agents(), RecordingChat()
     event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": "2026-11-30T08:00:00Z"}
     assert fire(stack, event, agents, chat) == "forbidden_channel"
-    assert agents.prompts == [] and chat.sent == []
+    # nothing there: the failed run is told in the schedule's own room only
+    assert agents.prompts == [] and [message.room_id for message, _ in chat.sent] == [ROOM]

@@ -147,7 +147,8 @@ def test_an_allowed_output_room_is_allowed_on_its_own_platform_only(multi: Stack
     multi.clock.advance(days=1)
     deps = multi.deps(chat=lambda: chat, agents=Echo())
     assert fire_uc.fire(parse_fire_event(event, multi.clock.now()), deps)["outcome"] == "forbidden_channel"
-    assert len(chat.sent) == 1
+    # its failed run is told in the schedule's own room only, on its own platform
+    assert [(m.platform, m.room_id) for m, _ in chat.sent[1:]] == [("slack", "C0123")]
 
 
 @pytest.mark.parametrize("platform", ["discord", "irc", "slack"])
@@ -172,3 +173,24 @@ def test_the_same_reminder_in_a_thread_and_in_the_main_timeline_is_two_reminders
     again = ok(call(stack, "create_reminder", args, thread_id=THREAD))
     assert in_thread["id"] != main["id"]
     assert again["id"] == in_thread["id"]  # the same one in the same thread is a duplicate
+
+
+def test_a_schedule_whose_platform_was_removed_fails_and_is_never_posted_elsewhere(multi: Stack) -> None:
+    """Two platforms become one: a Slack room's reminder must not reach the same bare id on Matrix. Its
+    occurrence ends as a failed run (`chat_refused`) under the failure policy, and nothing is posted."""
+    args = {"message": "Standup", "cron": "0 10 * * *"}
+    on_slack = ok(call(multi, "create_reminder", args, room="C0123", platform="slack"))["id"]
+    on_matrix = ok(call(multi, "create_reminder", args, room="C0123"))["id"]
+    multi.settings = replace(multi.settings, chat_backend="matrix")
+    chat = RecordingChat()
+    multi.clock.advance(hours=2)
+    answer = fire_entry(multi, chat, on_slack, "2026-11-30T09:00:00Z")
+    assert (answer["outcome"], answer["reason"]) == ("platform_not_configured", "chat_refused")
+    assert chat.sent == []
+    assert fire_entry(multi, chat, on_matrix, "2026-11-30T09:00:00Z")["outcome"] == "delivered"
+    assert [(m.platform, m.room_id) for m, _ in chat.sent] == [("", "C0123")]
+    multi.settings = replace(multi.settings, chat_backend="matrix,slack")
+    history = ok(call(multi, "reminder_history", {"id": on_slack}, room="C0123", platform="slack"))["runs"]
+    assert [(run["outcome"], run["reason"]) for run in history] == [("failed", "chat_refused")]
+    (listed,) = ok(call(multi, "list_reminders", {}, room="C0123", platform="slack"))["schedules"]
+    assert listed["failure_streak"] == 1

@@ -94,7 +94,8 @@ class Claim(StrEnum):
     HELD = "held"  # claimed by an attempt whose lease is not over (running, or dead and not yet known)
     BUSY = "busy"  # another slot of the schedule is being delivered
     INACTIVE = "inactive"  # the schedule is no longer active
-    SENT = "sent"  # an earlier attempt posted but could not record it: record, do not post
+    SENT = "sent"  # an earlier attempt ended its run but could not record it: record what it noted
+    CHANGED = "changed"  # the schedule changed since it was read: read it again and decide again
 
 
 class Outcome(StrEnum):
@@ -112,6 +113,7 @@ class Outcome(StrEnum):
     SKIPPED = "skipped"  # skip_next, or the occurrence a snooze moved
     FAILED = "failed"  # the agent failed: recorded as a failed run, not as delivered
     MISSED = "missed"  # a recurring run that started too late to be worth posting
+    PLATFORM_GONE = "platform_not_configured"  # its room's chat platform was removed from the deployment
     FORBIDDEN_CHANNEL = "forbidden_channel"  # its output room is no longer allowed by the deployment
     OFF_INTERVAL = "off_interval"  # the off week or day of an every-N schedule: no occurrence, no run
     COMPLETED = "completed"  # past its end (`until`, `count`): nothing sent, the schedule completed
@@ -136,6 +138,19 @@ class Pointer:
 
 
 @dataclass(frozen=True)
+class Finish:
+    """What completing a slot records besides the slot: its run and, for a stored schedule, the
+    streak and pause the failure policy decided and the answer the next run is given. `room_gone`:
+    the platform said no later run can post there (the schedule ends)."""
+
+    run: Run
+    streak: int = 0
+    pause: bool = False
+    answer: dict[str, str] | None = None
+    room_gone: bool = False
+
+
+@dataclass(frozen=True)
 class OpenClaim:
     """A slot an attempt claimed and did not complete: a delivery under way, or one whose every
     attempt died."""
@@ -145,6 +160,7 @@ class OpenClaim:
     slot: str  # the occurrence as Scheduler names it (UTC)
     claimed_at: str
     message_id: str | None = None  # set when the message went out before the attempt died
+    noted: Finish | None = None  # the run (and verdict) an attempt ended and could not record
 
 
 @dataclass
@@ -163,17 +179,6 @@ class EntryState:
     state: str  # ENABLED | DISABLED
 
 
-@dataclass(frozen=True)
-class Finish:
-    """What completing a slot records besides the slot: its run and, for a stored schedule, the
-    streak and pause the failure policy decided and the answer the next run is given."""
-
-    run: Run
-    streak: int = 0
-    pause: bool = False
-    answer: dict[str, str] | None = None
-
-
 # --- interfaces ------------------------------------------------------------------------------
 class Schedules(Protocol):
     """The room's schedules, its live count and the dedupe pointers, changed atomically."""
@@ -187,7 +192,14 @@ class Schedules(Protocol):
     def unmark_manual_run(self, schedule: Schedule, slot: str) -> None: ...
     def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule: ...
     def retire(
-        self, schedule: Schedule, status: str, now: datetime, reason: str = "", run: tuple[str, Run] | None = None
+        self,
+        schedule: Schedule,
+        status: str,
+        now: datetime,
+        reason: str = "",
+        run: tuple[str, Run] | None = None,
+        *,
+        as_read: bool = False,
     ) -> None: ...
     def room_count(self, room_id: str) -> RoomCount | None: ...
     def recount(self, room_id: str, seen: RoomCount | None) -> int | None: ...
@@ -196,13 +208,18 @@ class Schedules(Protocol):
 class Ledger(Protocol):
     """Delivery slots: one (owner, scheduled time) is claimed before posting and done after.
     `schedule` is the stored schedule that owns the slot, or None for a template schedule (which
-    has no item of its own; `owner` names it)."""
+    has no item of its own; `owner` names it). Every write that also writes the schedule is
+    conditioned on the schedule's version as read: CHANGED (claim) or Conflict (record) when a
+    change landed since, so nothing is decided or recorded from a stale read."""
 
     def claim_slot(
         self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
     ) -> Claim: ...
     def held_until(self, room_id: str, owner: str, slot: str) -> datetime | None: ...
-    def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str) -> None: ...
+    def mark_slot_sent(
+        self, room_id: str, owner: str, slot: str, message_id: str, noted: Finish | None = None
+    ) -> None: ...
+    def open_claim(self, room_id: str, owner: str, slot: str) -> OpenClaim | None: ...
     def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None: ...
     def complete_slot(
         self,

@@ -22,8 +22,10 @@ def agent_request(
     schedule_id: str,
     slot: str,
     previous: dict[str, str] | None = None,
+    platform: str | None = None,
 ) -> dict[str, Any]:
-    """The agent contract's request; `previous` is the schedule's last delivered answer."""
+    """The agent contract's request; `previous` is the schedule's last delivered answer and
+    `platform` the chat platform `room_id` lives on (named even when it is the deployment's only one)."""
     return {
         "kind": "task",
         "from": "cronbell",
@@ -33,4 +35,5 @@ def agent_request(
         "schedule_id": schedule_id,
         "scheduled_time": slot,
         "previous": previous,
+        "platform": platform,
     }

@@ -13,8 +13,9 @@
   saying live) is finalized: status `deleted`, with its retention TTL;
 - a live schedule written before audit copies existed gets its copy;
 - a slot still claimed when no attempt of its event can be alive any more (every attempt died)
-  ends as its run: `delivered` when the message went out first, else `missed` (`lost`); a live
-  one-shot's is left to the missed path above, which records it with the schedule's end.
+  ends as its run: the run an attempt ended and noted on the slot (delivered or failed, with its
+  reason and the failure policy's verdict), else `missed` (`lost`); a live one-shot's regular slot
+  is left to the missed path above, which records it with the schedule's end.
 Anything changed within the grace window is left alone (a create or update may be half done).
 Every action is idempotent or conditional, so two runs at once do no harm.
 """
@@ -29,14 +30,14 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import chat_text, models, routing, runs, texts
+from cronbell.core import chat_text, firing, models, routing, runs, texts
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Entry, Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, OpenClaim
 from cronbell.core.runs import Run
 from cronbell.usecases import ends
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.fire import announce
+from cronbell.usecases.fire_writes import announce
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +131,7 @@ def reconcile(deps: Deps) -> Report:
     abandoned = now - timedelta(seconds=settings.missed_after_seconds)  # outlasts Lambda's retries of an event
     for claim in table.claims:
         owner = by_id.get((claim.room_id, claim.owner))
-        if owner is not None and not owner.recurring:
+        if owner is not None and not owner.recurring and not firing.slot_time(claim.slot)[1]:
             continue
         if parse_iso(claim.claimed_at) <= abandoned and _guard(report, _close_claim, claim, owner, deps):
             report.claims_closed += 1
@@ -189,15 +190,21 @@ def _mark_missed(schedule: Schedule, deps: Deps, report: Report) -> None:
 
 
 def _close_claim(claim: OpenClaim, schedule: Schedule | None, deps: Deps) -> bool:
-    """End an abandoned claim as its run (the schedule's zone, else UTC, gives its local time)."""
-    scheduled = runs.local_time(claim.slot, schedule.timezone if schedule is not None else "UTC")
-    if claim.message_id is not None:
-        run = Run(scheduled, runs.DELIVERED, message_id=claim.message_id)
+    """End an abandoned claim as its run: the run an attempt noted on it, with its real outcome,
+    reason and verdict; else, from a slot noted before runs were, a delivered one; else `lost` (the
+    schedule's zone, else UTC, gives its local time)."""
+    slot, manual = firing.slot_time(claim.slot)
+    scheduled = runs.local_time(slot, schedule.timezone if schedule is not None else "UTC")
+    if claim.noted is not None:
+        run = claim.noted.run
+    elif claim.message_id is not None:
+        run = Run(scheduled, runs.DELIVERED, manual=manual, message_id=claim.message_id)
     else:
-        run = Run(scheduled, runs.MISSED, runs.LOST)
+        run = Run(scheduled, runs.MISSED, runs.LOST, manual=manual)
     if not deps.store.close_claim(claim, deps.now(), run, schedule):
         return False
-    announce(run, claim.owner, claim.room_id, deps, schedule)
+    paused = claim.noted is not None and claim.noted.pause and schedule is not None
+    announce(run, claim.owner, claim.room_id, deps, schedule, pause=paused)
     return True
 
 

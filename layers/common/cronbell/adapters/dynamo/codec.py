@@ -29,7 +29,7 @@ from cronbell.core import models
 from cronbell.core.cron import Interval
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import OpenClaim, Pointer, RoomCount
+from cronbell.core.ports import Finish, OpenClaim, Pointer, RoomCount
 from cronbell.core.runs import Run
 from cronbell.core.timing import Timing
 
@@ -211,7 +211,37 @@ def claim_from_item(item: dict[str, Any]) -> OpenClaim | None:
         return None
     owner, _, slot = item["sk"]["S"][len(SLOT) :].rpartition("#")
     sent = item.get("detail", {}).get("S") if state == SENT else None
-    return OpenClaim(item["room_id"]["S"], owner, slot, claimed_at, sent)
+    noted = noted_from_item(item) if state == SENT else None
+    return OpenClaim(item["room_id"]["S"], owner, slot, claimed_at, sent or None, noted)
+
+
+def noted_dict(finish: Finish) -> dict[str, Any]:
+    """What an attempt notes on its slot when it cannot record its run (`noted`): the run as it ended
+    and the failure policy's verdict, so the retry (or the reconciler) records exactly that."""
+    return {
+        "run": finish.run.to_dict(),
+        "streak": finish.streak,
+        "pause": finish.pause,
+        "answer": finish.answer,
+        "room_gone": finish.room_gone,
+    }
+
+
+def noted_from_item(item: dict[str, Any]) -> Finish | None:
+    """The run noted on a `sent` slot; None when none was (a slot noted before runs were: its
+    `detail` is the message id of a delivered post)."""
+    raw = item.get("noted")
+    if not raw or "M" not in raw:
+        return None
+    data = load({"noted": raw})["noted"]
+    answer = data.get("answer")
+    return Finish(
+        run=Run.from_dict(data["run"]),
+        streak=int(data.get("streak") or 0),
+        pause=bool(data.get("pause", False)),
+        answer={str(k): str(v) for k, v in answer.items()} if isinstance(answer, dict) else None,
+        room_gone=bool(data.get("room_gone", False)),
+    )
 
 
 def run_from_item(item: dict[str, Any]) -> Run | None:

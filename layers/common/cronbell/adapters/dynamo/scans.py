@@ -13,7 +13,7 @@ from cronbell.core import models
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.ports import OpenClaim, Pointer, TableScan
-from cronbell.core.runs import Run
+from cronbell.core.runs import DELIVERED, Run
 
 
 class TableScans(Table):
@@ -152,21 +152,26 @@ class TableScans(Table):
             ]
         )
         if closed and schedule is not None:
-            self._try(
-                [
-                    {
-                        "Update": {
-                            "TableName": self._table,
-                            "Key": key(room, codec.schedule_sk(schedule.id)),
-                            "UpdateExpression": f"SET last_run = :run, {BUMP} REMOVE {INFLIGHT}",
-                            "ConditionExpression": "inflight_slot = :slot",
-                            "ExpressionAttributeValues": dump(
-                                {":run": run.to_dict(), ":slot": claim.slot, ":z": 0, ":one": 1}
-                            ),
-                        }
-                    }
-                ]
-            )
+            sets = f"last_run = :run, {BUMP}"
+            values: dict[str, Any] = {":run": run.to_dict(), ":slot": claim.slot, ":z": 0, ":one": 1}
+            if claim.noted is not None or run.outcome == DELIVERED:  # what the attempt would have recorded
+                sets += ", failure_streak = :streak"
+                values[":streak"] = claim.noted.streak if claim.noted is not None else 0
+            if run.outcome == DELIVERED and not run.manual:  # what `count` counts
+                sets += ", delivered_count = if_not_exists(delivered_count, :z) + :one"
+            if claim.noted is not None and claim.noted.pause:
+                sets += ", #s = :paused, status_reason = :failing, updated_at = :t"
+                values.update({":paused": models.PAUSED, ":failing": "failing", ":t": iso_utc(now)})
+            update: dict[str, Any] = {
+                "TableName": self._table,
+                "Key": key(room, codec.schedule_sk(schedule.id)),
+                "UpdateExpression": f"SET {sets} REMOVE {INFLIGHT}",
+                "ConditionExpression": "inflight_slot = :slot",
+                "ExpressionAttributeValues": dump(values),
+            }
+            if ":paused" in values:
+                update["ExpressionAttributeNames"] = {"#s": "status"}
+            self._try([{"Update": update}])
         return closed
 
     def _try(self, items: list[dict[str, Any]]) -> bool:

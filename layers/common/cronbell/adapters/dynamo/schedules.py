@@ -39,6 +39,19 @@ SlotRun = tuple[str, Run] | None  # (slot, run): a run recorded with a change
 _NO_RUN_SINCE = "attribute_not_exists(last_manual_run) OR last_manual_run <= :since"
 
 
+def same_version(schedule: Schedule) -> tuple[str, dict[str, Any]]:
+    """The condition that the schedule's item is still at the version `schedule` was read at (an item
+    written before versions were kept reads as version 0), and its value."""
+    if schedule.version:
+        return "version = :ver", {":ver": schedule.version}
+    return "(attribute_not_exists(version) OR version = :ver)", {":ver": 0}
+
+
+def stored_version(item: dict[str, Any]) -> int:
+    """The version of a schedule item (raw), 0 when it has none."""
+    return int(item.get("version", {}).get("N", "0"))
+
+
 def _in_flight(item: dict[str, Any], now: datetime) -> bool:
     """Whether a delivery holds the schedule stored in `item` (raw) at `now`."""
     return str(load(item).get("inflight_until", "")) >= iso_utc(now)
@@ -368,10 +381,20 @@ class ScheduleTable(Table):
         except AwsError:
             log.warning("a deleted schedule's audit copy keeps its older run fields", extra={"schedule_id": deleted.id})
 
-    def retire(self, schedule: Schedule, status: str, now: datetime, reason: str = "", run: SlotRun = None) -> None:
-        """Move a live schedule to a final status (missed), atomically freeing its room place and
-        dedupe pointer, with the run of `run` = (slot, run) recorded in the same transaction.
-        Raises Busy while a delivery holds it, Conflict if not live."""
+    def retire(
+        self,
+        schedule: Schedule,
+        status: str,
+        now: datetime,
+        reason: str = "",
+        run: SlotRun = None,
+        *,
+        as_read: bool = False,
+    ) -> None:
+        """Move a live schedule to a final status (missed, completed), atomically freeing its room
+        place and dedupe pointer, with the run of `run` = (slot, run) recorded in the same
+        transaction. Raises Busy while a delivery holds it, Conflict if not live (or, with
+        `as_read`, no longer at the version read)."""
         extra_set: dict[str, Any] = {}
         extra_items: list[dict[str, Any]] = []
         if run is not None:
@@ -380,7 +403,14 @@ class ScheduleTable(Table):
             item = self._run_item(schedule.room_id, schedule.id, slot, now, finished)
             extra_items.append({"Put": {"TableName": self._table, "Item": dump(item)}})
         self._finish(
-            schedule, status, now, reason=reason, extra_set=extra_set, extra_items=extra_items, require_idle=True
+            schedule,
+            status,
+            now,
+            reason=reason,
+            extra_set=extra_set,
+            extra_items=extra_items,
+            require_idle=True,
+            as_read=as_read,
         )
 
     def _run_item(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> dict[str, Any]:
@@ -406,6 +436,7 @@ class ScheduleTable(Table):
         extra_set: dict[str, Any] | None = None,
         extra_items: list[dict[str, Any]] | None = None,
         require_idle: bool = False,
+        as_read: bool = False,
     ) -> None:
         """Retire `schedule` (as read, plus `extra_set`) in one transaction: its live item goes,
         the retired copy takes its place under its retired key, the room counts one less and its
@@ -426,6 +457,10 @@ class ScheduleTable(Table):
         if require_idle:
             condition += f" AND {IDLE}"
             values[":t"] = iso_utc(now)
+        if as_read:
+            unchanged, version = same_version(schedule)
+            condition += f" AND {unchanged}"
+            values.update(version)
         room = schedule.room_id
         items = [
             *(extra_items or []),
@@ -456,6 +491,8 @@ class ScheduleTable(Table):
             if err.code != "TransactionCanceledException":
                 raise
             old = cancelled(err, items).get((room, schedule_sk(schedule.id)), {})
+            if as_read and stored_version(old) != schedule.version:
+                raise Conflict(schedule.id) from err  # changed since it was read
             if load(old).get("status") in models.LIVE_STATUSES and _in_flight(old, now):
                 raise Busy(schedule.id) from err
             raise Conflict(schedule.id) from err

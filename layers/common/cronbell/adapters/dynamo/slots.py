@@ -16,21 +16,23 @@ from cronbell.adapters.dynamo.codec import (
     DONE,
     INFLIGHT,
     SENT,
+    claim_from_item,
     dump,
     epoch,
     key,
     load,
+    noted_dict,
     run_from_item,
     schedule_sk,
     slot_prefix,
     slot_sk,
 )
-from cronbell.adapters.dynamo.schedules import ScheduleTable
+from cronbell.adapters.dynamo.schedules import ScheduleTable, same_version, stored_version
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core import models
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import Claim, Finish
+from cronbell.core.ports import Claim, Conflict, Finish, OpenClaim
 from cronbell.core.runs import DELIVERED, Run
 
 _RECORD_FIRE = f"SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one, {BUMP} REMOVE {INFLIGHT}"
@@ -47,8 +49,9 @@ class SlotLedger(ScheduleTable):
         """Claim one slot for delivery. DUPLICATE: done; HELD: claimed by an attempt whose lease
         is not over; SENT: posted by
         an attempt that could not record it; BUSY: another slot of the schedule is being
-        delivered; INACTIVE: the schedule is no longer active. A claim older than its lease (a
-        crashed attempt) is taken over."""
+        delivered; INACTIVE: the schedule is no longer active; CHANGED: the schedule is not at the
+        version read (a change, skip, snooze or another run landed since): read it again. A claim
+        older than its lease (a crashed attempt) is taken over."""
         t = iso_utc(now)
         until = iso_utc(now + timedelta(seconds=lease_seconds))
         put = {
@@ -72,6 +75,7 @@ class SlotLedger(ScheduleTable):
         }
         items = [put]
         if schedule is not None:
+            unchanged, version = same_version(schedule)
             items.insert(
                 0,
                 {
@@ -79,10 +83,11 @@ class SlotLedger(ScheduleTable):
                         "TableName": self._table,
                         "Key": key(room_id, schedule_sk(schedule.id)),
                         "UpdateExpression": _CLAIM_SCHEDULE,
-                        "ConditionExpression": "#s = :active AND " + _SCHEDULE_IDLE,
+                        "ConditionExpression": f"#s = :active AND {_SCHEDULE_IDLE} AND {unchanged}",
                         "ExpressionAttributeNames": {"#s": "status"},
                         "ExpressionAttributeValues": dump(
                             {
+                                **version,
                                 ":slot": slot,
                                 ":t": t,
                                 ":until": until,
@@ -104,7 +109,10 @@ class SlotLedger(ScheduleTable):
             if held is not None:
                 state = str(load(held).get("state", ""))
                 return {SENT: Claim.SENT, CLAIMED: Claim.HELD}.get(state, Claim.DUPLICATE)
-            old = load(next(iter(failed.values())))
+            raw = next(iter(failed.values()))
+            if raw and schedule is not None and stored_version(raw) != schedule.version:
+                return Claim.CHANGED
+            old = load(raw)
             return Claim.BUSY if old.get("status") == models.ACTIVE else Claim.INACTIVE
         return Claim.CLAIMED
 
@@ -114,16 +122,27 @@ class SlotLedger(ScheduleTable):
         item = load(out.get("Item") or {})
         return parse_iso(item["lease_until"]) if item.get("state") == CLAIMED else None
 
-    def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str) -> None:
-        """Note that the slot's message went out, when recording the fire itself failed: the
-        retry then records it instead of posting again. The claim stays held meanwhile."""
+    def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str, noted: Finish | None = None) -> None:
+        """Note that the slot's run ended (its message went out, or it failed), when recording it
+        failed: the retry (or the reconciler) then records what is noted, the run's real outcome and
+        verdict, instead of delivering again. The claim stays held meanwhile."""
+        values: dict[str, Any] = {":sent": SENT, ":d": message_id}
+        expression = "SET #st = :sent, detail = :d"
+        if noted is not None:
+            expression += ", noted = :n"
+            values[":n"] = noted_dict(noted)
         self._db.update_item(
             TableName=self._table,
             Key=key(room_id, slot_sk(owner, slot)),
-            UpdateExpression="SET #st = :sent, detail = :d",
+            UpdateExpression=expression,
             ExpressionAttributeNames={"#st": "state"},
-            ExpressionAttributeValues=dump({":sent": SENT, ":d": message_id}),
+            ExpressionAttributeValues=dump(values),
         )
+
+    def open_claim(self, room_id: str, owner: str, slot: str) -> OpenClaim | None:
+        """The slot's claim as it stands (with what an attempt noted on it); None once done."""
+        out = self._db.get_item(TableName=self._table, Key=key(room_id, slot_sk(owner, slot)), ConsistentRead=True)
+        return claim_from_item(out.get("Item") or {"sk": {"S": ""}})
 
     def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None:
         """Give a claim back after a failed attempt, so Lambda's retry can deliver at once. The
@@ -158,7 +177,8 @@ class SlotLedger(ScheduleTable):
         """Mark a slot done (outcome `delivered`, `failed`, ...) with its run, record the fire on
         the schedule (last run, failure streak, a pause the failure policy decided, the answer
         the next run is given) and clear its busy mark, in one transaction. With `final_status`
-        (fired, delivery_failed) the schedule also leaves the live set."""
+        (fired, delivery_failed) the schedule also leaves the live set. The schedule must still be
+        at the version read (`schedule.version`): Conflict otherwise, and nothing is written."""
         done: dict[str, Any] = {":done": DONE, ":o": str(outcome), ":d": detail, ":t": iso_utc(now)}
         slot_set = "SET #st = :done, outcome = :o, detail = :d, completed_at = :t"
         if finish is not None:
@@ -187,7 +207,9 @@ class SlotLedger(ScheduleTable):
             fired = {"last_fired_at": iso_utc(now), "fire_count": schedule.fire_count + 1, **ran}
             if final_status == models.FIRED:
                 fired["fired_at"] = iso_utc(now)
-            self._finish(schedule, final_status, now, reason=detail, extra_set=fired, extra_items=[slot_update])
+            self._finish(
+                schedule, final_status, now, reason=detail, extra_set=fired, extra_items=[slot_update], as_read=True
+            )
             return
         values: dict[str, Any] = {":t": iso_utc(now), ":z": 0, ":one": 1}
         names: dict[str, str] = {}
@@ -200,21 +222,30 @@ class SlotLedger(ScheduleTable):
         if ran:
             sets = ", ".join(f"#r{i} = :r{i}" for i in range(len(ran)))
             expression = expression.replace(" REMOVE ", f", {sets} REMOVE ")
+        unchanged, version = same_version(schedule)
+        values.update(version)
         record: dict[str, Any] = {
             "TableName": self._table,
             "Key": key(room_id, schedule_sk(schedule.id)),
             "UpdateExpression": expression,
-            "ConditionExpression": "attribute_exists(sk)",
+            "ConditionExpression": f"attribute_exists(sk) AND {unchanged}",
             "ExpressionAttributeValues": dump(values),
         }
         if names:
             record["ExpressionAttributeNames"] = names
-        self._transact([slot_update, {"Update": record}])
+        items = [slot_update, {"Update": record}]
+        try:
+            self._transact(items)
+        except AwsError as err:
+            if cancelled(err, items):
+                raise Conflict(schedule.id) from err
+            raise
 
     def record_run(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> bool:
         """Record a run that needed no delivery (skipped, missed) as a done slot, with the
         schedule's last run, in one transaction. False when the slot was already recorded (a
-        duplicate invocation): nothing changes then."""
+        duplicate invocation): nothing changes then. Conflict when the schedule is no longer at the
+        version read (or gone): nothing is written, and the fire decides again."""
         room = schedule.room_id
         slot_put = {
             "Put": {
@@ -223,20 +254,24 @@ class SlotLedger(ScheduleTable):
                 "ConditionExpression": "attribute_not_exists(sk)",
             }
         }
+        unchanged, version = same_version(schedule)
         last = {
             "Update": {
                 "TableName": self._table,
                 "Key": key(room, schedule_sk(schedule.id)),
                 "UpdateExpression": f"SET last_run = :run, {BUMP}",
-                "ConditionExpression": "attribute_exists(sk)",
-                "ExpressionAttributeValues": dump({":run": run.to_dict(), ":z": 0, ":one": 1}),
+                "ConditionExpression": f"attribute_exists(sk) AND {unchanged}",
+                "ExpressionAttributeValues": dump({":run": run.to_dict(), ":z": 0, ":one": 1, **version}),
             }
         }
         try:
             self._transact([slot_put, last])
         except AwsError as err:
-            if cancelled(err, [slot_put, last]):
+            failed = cancelled(err, [slot_put, last])
+            if (room, slot_sk(schedule.id, slot)) in failed:
                 return False
+            if failed:
+                raise Conflict(schedule.id) from err
             raise
         return True
 

@@ -1,0 +1,237 @@
+"""Every write of a fire: runs, completed slots, completions, pauses, entries removed, events.
+
+The fire use case (`usecases/fire.py`) decides (`core/firing.py`), claims and delivers; this module
+writes what that came to. A write that meets a schedule changed since it was read raises
+`Changed` (before anything was delivered: the fire reads and decides again) or, after a delivery,
+settles the run again against the schedule as it is now, so a stale status, streak or count is
+never written. A write that fails raises, so Lambda retries the event; a run is recorded once
+(its slot is written conditionally).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from typing import Any
+
+from cronbell.core import firing, models, routing, runs
+from cronbell.core.fire_event import FireEvent
+from cronbell.core.firing import Delivery, Job, Undelivered
+from cronbell.core.models import Schedule
+from cronbell.core.ports import BackendError, Busy, Conflict, Finish, Outcome
+from cronbell.core.runs import Run
+from cronbell.usecases.deps import Deps
+
+log = logging.getLogger(__name__)
+RECORD_TRIES = 3
+
+
+class RetryLater(Exception):
+    """Raised to make Lambda retry the event (its async retries, then the dead-letter queue)."""
+
+
+class Changed(Exception):
+    """The schedule changed between the fire's read and its write: read it again, decide again."""
+
+
+def run_of(event: FireEvent, zone: str, outcome: str, reason: str | None, late: int, message_id: str | None) -> Run:
+    return Run(
+        scheduled_time=runs.local_time(event.slot, zone),
+        outcome=outcome,
+        reason=reason,
+        manual=event.manual,
+        late_seconds=late,
+        message_id=message_id,
+    )
+
+
+def slot_key(event: FireEvent) -> str:
+    return firing.ledger_slot(event.slot, event.manual)
+
+
+# --- before any delivery ----------------------------------------------------------------------
+def remove_orphans(names: list[str] | tuple[str, ...], deps: Deps) -> None:
+    for name in names:
+        try:
+            deps.scheduler.delete(name)
+        except Exception:  # best effort: the reconciler sweeps what is left
+            log.warning("could not remove scheduler entry", extra={"entry": name})
+
+
+def remove_own_entries(names: tuple[str, ...], event: FireEvent, deps: Deps) -> None:
+    """A fire for no schedule removes only the entries that fire this id in this room."""
+    for name in names:
+        try:
+            deps.scheduler.delete_if_fires(name, event.room_id, event.schedule_id)
+        except Exception:  # best effort: the reconciler sweeps what is left
+            log.warning("could not remove scheduler entry", extra={"entry": name})
+
+
+def complete(schedule: Schedule, deps: Deps) -> None:
+    """A recurrence past its end becomes `completed` (if still as read) and its entries are removed."""
+    try:
+        deps.store.retire(schedule, models.COMPLETED, deps.now(), as_read=True)
+    except Conflict as err:
+        raise Changed() from err
+    except Busy:
+        log.info("schedule busy while completing it; its next fire tries again")
+        return
+    except BackendError:
+        log.warning("could not complete a schedule past its end; its next fire tries again")
+        return
+    remove_orphans(schedule.scheduler_names, deps)
+
+
+def undelivered(decision: Undelivered, event: FireEvent, deps: Deps) -> bool:
+    """Record an occurrence that is not delivered (paused, skipped, too late) as its run, completing
+    the schedule in the same write when it was its last. False: a duplicate invocation of an
+    occurrence already recorded. A write that fails raises (Lambda retries; the slot is written
+    conditionally, so the run is recorded once)."""
+    run = run_of(event, decision.timezone, decision.outcome, decision.reason, decision.late, None)
+    schedule = decision.schedule
+    now = deps.now()
+    if schedule is None:  # a template schedule: no item to hold a last run
+        if not deps.store.record_static_run(event.room_id, event.schedule_id, slot_key(event), now, run):
+            return False
+        announce(run, event.schedule_id, event.room_id, deps, None)
+        return True
+    try:
+        if decision.completes:
+            deps.store.retire(schedule, models.COMPLETED, now, run=(slot_key(event), run), as_read=True)
+        elif not deps.store.record_run(schedule, slot_key(event), now, run):
+            return False
+    except Conflict as err:
+        raise Changed() from err
+    except Busy as err:  # another slot of the schedule is being delivered: its retry completes it
+        raise RetryLater("the schedule is being delivered; its last run is recorded on the retry") from err
+    announce(run, event.schedule_id, event.room_id, deps, schedule)
+    if decision.completes:
+        remove_orphans(schedule.scheduler_names, deps)
+    return True
+
+
+# --- after a delivery -------------------------------------------------------------------------
+def record(job: Job, event: FireEvent, deps: Deps, done: Delivery, late: int) -> firing.Settlement:
+    """Record a delivered or failed run with what it does to its schedule. The run's outcome is
+    final; what it does to the schedule is settled against the schedule as it is when written (a
+    change that landed meanwhile is honoured, never overwritten). The claim is never given back:
+    when the record keeps failing, the slot notes the run, and Lambda's retry records exactly it."""
+    zone = job.timezone if job.schedule is None else job.schedule.timezone
+    run = run_of(event, zone, done.outcome, done.reason, late, done.message_id)
+    answer = runs.previous(run.scheduled_time, done.answer) if done.answer else None
+    schedule = job.schedule
+    pause_after = deps.settings.auto_pause_after
+    settled = firing.settle(schedule, event, done.outcome, done.reason, done.room_gone, done.pausable, pause_after)
+    finish = Finish(run, settled.streak, settled.pause, answer, done.room_gone)
+    return write_finish(job, event, deps, finish, done.pausable, done.detail)
+
+
+def write_finish(
+    job: Job, event: FireEvent, deps: Deps, finish: Finish, pausable: bool, detail: str
+) -> firing.Settlement:
+    """Complete the slot with `finish` (its streak and pause as decided against `job.schedule`)."""
+    store, schedule = deps.store, job.schedule
+    run = finish.run
+    outcome = firing.fire_outcome(run.outcome, run.reason)
+    note = detail if outcome == Outcome.DELIVERY_FAILED else (run.message_id or run.reason or "")
+    settled = _settled(schedule, event, finish, pausable, deps)
+    for attempt in range(RECORD_TRIES):
+        try:
+            store.complete_slot(
+                event.room_id,
+                event.schedule_id,
+                slot_key(event),
+                deps.now(),
+                outcome,
+                note,
+                schedule,
+                settled.final,
+                replace(finish, streak=settled.streak, pause=settled.pause),
+            )
+            break
+        except Conflict:  # changed since read: settle the run against the schedule as it is now
+            log.info("schedule changed during delivery; its run is settled against the change")
+            schedule = _fresh(event, deps)
+            settled = firing.settle(
+                schedule, event, run.outcome, run.reason, finish.room_gone, pausable, deps.settings.auto_pause_after
+            )
+        except BackendError:
+            deps.sleep(0.2 * 2**attempt)
+    else:
+        noted = replace(finish, streak=settled.streak, pause=settled.pause)
+        try:
+            store.mark_slot_sent(event.room_id, event.schedule_id, slot_key(event), run.message_id or "", noted)
+        except BackendError:
+            log.error("run ended but not recorded; the claim stays held so it is not delivered again")
+            return settled
+        raise RetryLater("run ended but not recorded yet; the retry records it")
+    if settled.remove_entries and schedule is not None:
+        remove_orphans(schedule.scheduler_names, deps)
+    if settled.pause and schedule is not None:
+        _disable_entries(replace(schedule, status=models.PAUSED), deps)
+    announce(run, event.schedule_id, event.room_id, deps, schedule, pause=settled.pause, streak=settled.streak)
+    return settled
+
+
+def _settled(
+    schedule: Schedule | None, event: FireEvent, finish: Finish, pausable: bool, deps: Deps
+) -> firing.Settlement:
+    """The settlement of a finish whose streak and pause were decided already (kept as decided)."""
+    run = finish.run
+    settled = firing.settle(
+        schedule, event, run.outcome, run.reason, finish.room_gone, pausable, deps.settings.auto_pause_after
+    )
+    return replace(settled, streak=finish.streak, pause=finish.pause and not settled.final)
+
+
+def _fresh(event: FireEvent, deps: Deps) -> Schedule | None:
+    """The schedule as it is now, if it is still live (a deleted one's run is recorded on its slot)."""
+    schedule = deps.store.get(event.room_id, event.schedule_id)
+    return schedule if schedule is not None and schedule.status in models.LIVE_STATUSES else None
+
+
+def _disable_entries(schedule: Schedule, deps: Deps) -> None:
+    """A schedule the failure policy paused stops firing, as pause_reminder does. Best effort:
+    a fire of an entry left enabled finds it paused and is recorded as skipped."""
+    now = deps.now()
+    for entry in schedule.entries():
+        try:
+            deps.scheduler.put_entry(entry, schedule, now)
+        except BackendError:
+            log.warning("entry of a paused schedule left enabled", extra={"entry": entry.name})
+
+
+def platform_of(room_key: str, deps: Deps) -> str:
+    """The chat platform a room (a store key) lives on, named even when it is the default one."""
+    return routing.split_room_key(room_key)[0] or deps.settings.default_platform
+
+
+def announce(
+    run: Run,
+    schedule_id: str,
+    room_id: str,
+    deps: Deps,
+    schedule: Schedule | None,
+    pause: bool = False,
+    streak: int | None = None,
+) -> None:
+    """Count the finished run by reason and publish it (and a policy pause) when a bus is set.
+    The run is recorded already: an event that cannot be sent is logged, never retried."""
+    deps.run_metric(run.outcome, run.reason or "")
+    if deps.events is None:
+        return
+    platform = platform_of(room_id, deps)
+    room_id = routing.bare_room(room_id)
+    thread_id = (schedule.output_thread or None) if schedule is not None else None
+    place = {"schedule_id": schedule_id, "room_id": room_id, "thread_id": thread_id, "platform": platform}
+    detail = {**run.to_dict(), **place}
+    try:
+        deps.events.publish("Run Finished", detail)
+        if pause:
+            paused: dict[str, Any] = dict(place)
+            if schedule is not None:
+                failures = streak if streak is not None else schedule.failure_streak + 1
+                paused.update(name=schedule.name or None, status_reason="failing", failure_streak=failures)
+            deps.events.publish("Schedule Paused", paused)
+    except BackendError:
+        log.warning("run event not published", extra={"outcome": run.outcome})

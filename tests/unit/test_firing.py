@@ -1,0 +1,138 @@
+"""What a fire does, decided without I/O from the schedule as read, the event, the time and the settings."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cronbell.core import firing, models, runs
+from cronbell.core.cron import parse_recurring
+from cronbell.core.fire_event import FireEvent
+from cronbell.core.firing import Limits
+from cronbell.core.models import Schedule
+from cronbell.core.ports import Outcome
+from cronbell.core.timing import Timing
+
+MADRID = ZoneInfo("Europe/Madrid")
+SLOT = "2026-12-01T08:00:00Z"  # 09:00 in Madrid, a Tuesday
+AT_SLOT = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
+
+
+def daily(**fields: object) -> Schedule:
+    timing = Timing.every(parse_recurring("0 9 * * *", 5, "en"), MADRID)
+    base = Schedule(
+        id="k3v9q2m8xa", room_id="!r:x", user_id="@u:x", agent_id="a", kind=models.MESSAGE, timing=timing,
+        locale="en", created_at="2026-11-30T08:00:00Z", text="stand-up",
+    )  # fmt: skip
+    return replace(base, **fields)  # type: ignore[arg-type]
+
+
+def agent_call(**fields: object) -> Schedule:
+    return daily(kind=models.AGENT_CALL, prompt="p", target_agent="echo", text="", **fields)
+
+
+def event(slot: str = SLOT, **fields: object) -> FireEvent:
+    return replace(FireEvent(room_id="!r:x", schedule_id="k3v9q2m8xa", slot=slot), **fields)  # type: ignore[arg-type]
+
+
+def test_a_due_occurrence_is_delivered_and_the_decision_writes_nothing() -> None:
+    decision = firing.decide(daily(), event(), AT_SLOT, Limits())
+    assert isinstance(decision, firing.Deliver) and decision.failure is None and decision.late == 0
+    assert decision.job.room_id == "!r:x" and decision.job.owner_room == "!r:x"
+
+
+def test_no_schedule_waits_within_the_grace_then_is_an_orphan() -> None:
+    assert isinstance(firing.decide(None, event(), AT_SLOT + timedelta(seconds=30), Limits()), firing.Wait)
+    orphan = firing.decide(None, event(), AT_SLOT + timedelta(minutes=2), Limits())
+    assert isinstance(orphan, firing.Orphan) and "k3v9q2m8xa" in orphan.names
+
+
+@pytest.mark.parametrize(
+    ("schedule", "now", "expected"),
+    [
+        (daily(status=models.PAUSED), AT_SLOT, (runs.SKIPPED, runs.PAUSED, Outcome.PAUSED)),
+        (daily(timing=daily().timing.skipping(AT_SLOT)), AT_SLOT, (runs.SKIPPED, runs.SKIP_NEXT, Outcome.SKIPPED)),
+        (daily(), AT_SLOT + timedelta(minutes=61), (runs.MISSED, runs.TOO_LATE, Outcome.MISSED)),
+    ],
+    ids=["paused", "skipped", "too late"],
+)
+def test_undelivered_occurrences(schedule: Schedule, now: datetime, expected: tuple[str, str, Outcome]) -> None:
+    decision = firing.decide(schedule, event(), now, Limits())
+    assert isinstance(decision, firing.Undelivered)
+    assert (decision.outcome, decision.reason, decision.answer) == expected
+
+
+def test_the_last_undelivered_occurrence_completes_its_schedule_in_the_same_write() -> None:
+    last = daily(timing=daily().timing.ends_with(datetime(2026, 12, 1, 9, 0, tzinfo=MADRID), 0, ""))
+    skipped = replace(last, timing=last.timing.skipping(AT_SLOT))
+    decision = firing.decide(skipped, event(), AT_SLOT, Limits())
+    assert isinstance(decision, firing.Undelivered) and decision.completes
+
+
+def test_a_fire_past_the_end_completes_and_a_retired_schedule_removes_its_entries() -> None:
+    counted = daily(timing=daily().timing.ends_with(None, 2, ""), delivered_count=2)
+    assert isinstance(firing.decide(counted, event(), AT_SLOT, Limits()), firing.Complete)
+    retired = firing.decide(daily(status=models.FIRED), event(), AT_SLOT, Limits())
+    assert isinstance(retired, firing.Retired) and retired.names == ("k3v9q2m8xa",)
+
+
+def test_a_time_that_is_not_the_schedules_own_is_refused() -> None:
+    decision = firing.decide(daily(), event("2026-12-01T08:30:00Z"), AT_SLOT + timedelta(minutes=30), Limits())
+    assert decision == firing.Nothing(Outcome.INVALID_INPUT, decision.why)  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("schedule", "limits", "reason", "owner_only"),
+    [
+        (agent_call(channel="!news:x"), Limits(), runs.CHAT_REFUSED, True),
+        (agent_call(), Limits(agents_configured=False), runs.AGENT_ERROR, False),
+    ],
+    ids=["output room no longer allowed", "no agents"],
+)
+def test_an_agent_call_that_cannot_run_is_delivered_as_a_failure(
+    schedule: Schedule, limits: Limits, reason: str, owner_only: bool
+) -> None:
+    decision = firing.decide(schedule, event(), AT_SLOT, limits)
+    assert isinstance(decision, firing.Deliver) and decision.failure is not None
+    assert (decision.failure.reason, decision.failure.owner_only) == (reason, owner_only)
+
+
+def test_a_failure_notice_goes_to_the_output_room_and_to_the_schedules_own_room() -> None:
+    job = firing.stored_job(agent_call(channel="!news:x"), Limits())
+    assert job.notice_rooms == [("!news:x", ""), ("!r:x", "")]
+    assert firing.stored_job(agent_call(), Limits()).notice_rooms == [("!r:x", "")]
+
+
+def test_settle_counts_the_streak_pauses_and_ends() -> None:
+    failing = daily(failure_streak=4)
+    paused = firing.settle(failing, event(), runs.FAILED, runs.AGENT_ERROR, False, True, 5)
+    assert (paused.final, paused.streak, paused.pause) == ("", 5, True)
+    refused = firing.settle(failing, event(), runs.FAILED, runs.CHAT_REFUSED, False, False, 5)
+    assert (refused.streak, refused.pause) == (5, False)  # a refused post never pauses
+    gone = firing.settle(failing, event(), runs.FAILED, runs.CHAT_REFUSED, True, False, 5)
+    assert gone.final == models.DELIVERY_FAILED and gone.remove_entries
+    delivered = firing.settle(failing, event(), runs.DELIVERED, None, False, True, 5)
+    assert (delivered.final, delivered.streak) == ("", 0)
+    counted = daily(timing=daily().timing.ends_with(None, 1, ""))
+    assert firing.settle(counted, event(), runs.DELIVERED, None, False, True, 5).final == models.COMPLETED
+    manual = firing.settle(counted, event(manual=True), runs.DELIVERED, None, False, True, 5)
+    assert manual.final == ""  # a manual run is not counted
+
+
+def test_a_manual_runs_ledger_slot_is_never_a_regular_occurrences() -> None:
+    manual = firing.ledger_slot(SLOT, True)
+    assert manual != firing.ledger_slot(SLOT, False) == SLOT
+    assert firing.slot_time(manual) == (SLOT, True) and firing.slot_time(SLOT) == (SLOT, False)
+    assert SLOT < manual < "2026-12-01T08:00:01Z"  # history keeps its order by time
+
+
+def test_a_fire_past_the_end_of_a_paused_schedule_completes_it() -> None:
+    ended = daily(status=models.PAUSED, timing=daily().timing.ends_with(AT_SLOT - timedelta(days=1), 0, ""))
+    assert isinstance(firing.decide(ended, event(), AT_SLOT, Limits()), firing.Complete)
+    counted = daily(status=models.PAUSED, timing=daily().timing.ends_with(None, 3, ""), delivered_count=3)
+    assert isinstance(firing.decide(counted, event(), AT_SLOT, Limits()), firing.Complete)
+    going = daily(status=models.PAUSED, timing=daily().timing.ends_with(None, 3, ""), delivered_count=2)
+    assert isinstance(firing.decide(going, event(), AT_SLOT, Limits()), firing.Undelivered)
