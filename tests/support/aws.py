@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import boto3
-from cfnlint.decode import decode
 
 from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.scheduler import SchedulerGateway
@@ -36,6 +35,8 @@ def free_port() -> int:
 @cache
 def template_yaml() -> Any:
     """template.yaml as cfn-lint reads it, decoded once per process (callers only read it)."""
+    from cfnlint.decode import decode  # a heavy import, which a worker process does without
+
     template, problems = decode(str(ROOT / "template.yaml"))
     assert template is not None, problems
     return template

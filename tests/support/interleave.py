@@ -84,10 +84,13 @@ class Cell:
     changes: tuple[tuple[Change, int], ...]  # each change with the boundary of the first fire it runs at
     fault: Fault | None = None
     arrival: timedelta = ARRIVAL  # when the first fire starts, after its slot (negative: early)
+    fault_at: int | None = None  # the boundary after which the fault begins (default: the last change's)
 
     @property
     def label(self) -> str:
         parts = [self.kind.name, *(f"{c.tool}{json.dumps(c.args)}@{b}" for c, b in self.changes)]
+        if self.fault_at is not None:
+            parts.append(f"fault after boundary {self.fault_at}")
         if self.fault:
             parts.append(f"{self.fault.mode} x{self.fault.times}" if self.fault.mode != "kill" else "SIGKILL")
         if self.arrival != ARRIVAL:
@@ -466,7 +469,8 @@ def play(base: Stack, cell: Cell, work: Path) -> Observation:
     """Play one cell (on a room and schedule group of its own) and return what it showed."""
     at = ""
     if cell.fault is not None and cell.fault.mode == "kill":
-        at = kill_spec(boundary_labels(base, cell.kind, cell.arrival, work), max(b for _, b in cell.changes))
+        arm = cell.fault_at if cell.fault_at is not None else max(b for _, b in cell.changes)
+        at = kill_spec(boundary_labels(base, cell.kind, cell.arrival, work), arm)
     stack, room = cell_stack(base)
     clock = stack.clock
     p, first_slot = _created(stack, room, cell, work)
@@ -487,7 +491,7 @@ def play(base: Stack, cell: Cell, work: Path) -> Observation:
         def armed() -> None:
             p.log.failing, p.log.failure = fault.times, fault.mode
 
-        arm = max((b for _, b in cell.changes), default=BEFORE)
+        arm = cell.fault_at if cell.fault_at is not None else max((b for _, b in cell.changes), default=BEFORE)
         if arm == BEFORE:
             armed()
         else:

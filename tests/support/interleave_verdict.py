@@ -131,17 +131,23 @@ class Definition:
     manual: tuple[datetime, ...] = ()
     paused: bool = False
     deleted: bool = False
+    # occurrences whose event went to the dead-letter queue (every Lambda attempt raised): not
+    # delivered, so not counted, and with no run to show (the queue holds them)
+    lost: frozenset[datetime] = frozenset()
 
     def regular(self) -> list[tuple[datetime, str]]:
-        """Each regular occurrence in order with its fate: `post`, `skip` (skipped or snoozed away)
-        or `end` (past until or count, no run); a snooze's target is an occurrence of its own."""
+        """Each regular occurrence in order with its fate: `post`, `skip` (skipped or snoozed away),
+        `lost` (dead-lettered) or `end` (past until or count, no run); a snooze's target is an
+        occurrence of its own."""
         moved = dict(self.snoozes)
         times = sorted(set(self.base) | set(moved.values()))
         out: list[tuple[datetime, str]] = []
         delivered = 0
         for t in times:
             past_until = self.until is not None and t > self.until and t not in moved.values()
-            if past_until or (self.count is not None and delivered >= self.count):
+            if minute(t) in self.lost:
+                out.append((t, "lost"))
+            elif past_until or (self.count is not None and delivered >= self.count):
                 out.append((t, "end"))
             elif t in self.skips or t in moved:
                 out.append((t, "skip"))
@@ -161,7 +167,7 @@ class Definition:
         """(time, manual) of what ends as a run when it reaches the fire function."""
         if self.deleted:
             return set()
-        regular = {(minute(t), False) for t, fate in self.regular() if fate != "end"}
+        regular = {(minute(t), False) for t, fate in self.regular() if fate in ("post", "skip")}
         return regular | {(minute(t), True) for t in self.manual}
 
     def skipped(self) -> set[datetime]:
@@ -242,8 +248,10 @@ def _instant(value: Any) -> datetime | None:
 def verdict(obs: Observation) -> list[str]:
     """Every way the cell broke the rules of the module docstring (empty: it kept them)."""
     problems: list[str] = []
+    lost = frozenset(minute(r.slot) for r in obs.reached if r.dead_lettered and not r.manual)
+    dead = {(minute(r.slot), r.manual) for r in obs.reached if r.dead_lettered}
     epochs: list[tuple[int, datetime, Definition]] = [
-        (-1, datetime.min.replace(tzinfo=obs.horizon.tzinfo), initial(obs.plan))
+        (-1, datetime.min.replace(tzinfo=obs.horizon.tzinfo), replace(initial(obs.plan), lost=lost))
     ]
     for change, answer in sorted(obs.changes, key=lambda ca: ca[1].seq):
         label = f"{change.tool} {change.args}"
@@ -277,7 +285,7 @@ def verdict(obs: Observation) -> list[str]:
         posted[key] += 1
         d = by_seq(p.seq)
         what = f"{'manual run' if p.manual else 'occurrence'} {p.slot.isoformat()}"
-        if key not in d.deliverable():
+        if key not in d.deliverable() and key not in dead:  # a dead-lettered post: see its runs
             problems.append(f"{what} posted although the schedule in force does not deliver it")
         if d.text not in p.text:
             problems.append(f"{what} posted {p.text!r}, not the text in force {d.text!r}")
@@ -297,7 +305,7 @@ def verdict(obs: Observation) -> list[str]:
         needed = key in by_time(t).deliverable() and key in fate_end(key).deliverable()
         if manual:  # a manual run is due when run_now answered
             needed = key in fate_end(key).deliverable()
-        if needed and not posted[key]:
+        if needed and not posted[key] and key not in dead:
             problems.append(f"{'manual run' if manual else 'occurrence'} {t.isoformat()} never posted")
 
     runs: dict[tuple[datetime, bool], list[Run]] = {}
