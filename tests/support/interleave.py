@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import copy
 import dataclasses
+import functools
 import json
 import uuid
 from collections import Counter
@@ -304,10 +305,7 @@ class Player:
         before = self.snapshot()
         reference = {"target": self.sid} if change.tool == "run_now" else {"id": self.sid}
         answer = self.tool(change.tool, {**change.args, **reference})
-        after = self.snapshot()
-        changed = after != before
-        if changed and _DEBUG:
-            _diff(before, after)
+        changed = self.snapshot() != before
         code = "" if answer["ok"] else str(answer["error"]["code"]).split(".")[0]
         result = answer.get("result") or {}
         self.log.answers.append(
@@ -410,23 +408,6 @@ def _as_written(entry: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-_DEBUG = bool(__import__("os").environ.get("INTERLEAVE_DEBUG"))
-
-
-def _diff(before: Any, after: Any) -> None:
-    bi, be = before
-    ai, ae = after
-    for x in bi:
-        if x not in ai:
-            print("ITEM BEFORE", x)
-    for x in ai:
-        if x not in bi:
-            print("ITEM AFTER ", x)
-    for n in set(be) | set(ae):
-        if be.get(n) != ae.get(n):
-            print("ENTRY", n, be.get(n), "->", ae.get(n))
-
-
 def _aware(value: Any) -> datetime | None:
     if value in (None, ""):
         return None
@@ -485,7 +466,7 @@ def play(base: Stack, cell: Cell, work: Path) -> Observation:
         if boundary == BEFORE:
             p.change(change)
         else:
-            hooks[boundary] = _then(hooks.get(boundary), lambda change=change: p.change(change))
+            hooks[boundary] = _then(hooks.get(boundary), functools.partial(p.change, change))
     if fault is not None and fault.mode != "kill":
 
         def armed() -> None:

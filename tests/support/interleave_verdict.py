@@ -176,7 +176,8 @@ class Definition:
     def upcoming(self, now: datetime, done: set[datetime]) -> datetime | None:
         """The next regular occurrence still to be posted: after `now`, and not posted already
         (`done`: a fire may come up to a minute early)."""
-        return next((t for t, fate in self.regular() if fate == "post" and t > now and minute(t) not in done), None)
+        ahead = (t for t, fate in self.regular() if fate in ("post", "lost") and t > now and minute(t) not in done)
+        return next(ahead, None)  # (what is lost to the dead-letter queue later was still ahead then)
 
 
 def initial(plan: Plan) -> Definition:
