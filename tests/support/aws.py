@@ -6,11 +6,11 @@ import os
 import socket
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import boto3
-from cfnlint.decode import decode
 
 from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.scheduler import SchedulerGateway
@@ -32,11 +32,19 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def table_definition() -> dict[str, Any]:
-    """The table's keys as template.yaml declares them (never a second copy)."""
+@cache
+def template_yaml() -> Any:
+    """template.yaml as cfn-lint reads it, decoded once per process (callers only read it)."""
+    from cfnlint.decode import decode  # a heavy import, which a worker process does without
+
     template, problems = decode(str(ROOT / "template.yaml"))
     assert template is not None, problems
-    props = template["Resources"]["ScheduleTable"]["Properties"]
+    return template
+
+
+def table_definition() -> dict[str, Any]:
+    """The table's keys as template.yaml declares them (never a second copy)."""
+    props = template_yaml()["Resources"]["ScheduleTable"]["Properties"]
     return {
         "AttributeDefinitions": props["AttributeDefinitions"],
         "KeySchema": props["KeySchema"],
@@ -48,9 +56,7 @@ def static_schedules(room: str, timezone: str = "UTC") -> dict[str, Any]:
     """The fire function's declaration of the template's schedules (its STATIC_SCHEDULES), for a room."""
     from cronbell.core.fire_event import static_declarations
 
-    template, problems = decode(str(ROOT / "template.yaml"))
-    assert template is not None, problems
-    env = template["Resources"]["FireFunction"]["Properties"]["Environment"]["Variables"]
+    env = template_yaml()["Resources"]["FireFunction"]["Properties"]["Environment"]["Variables"]
     raw = env["STATIC_SCHEDULES"]["Fn::Sub"]
     return static_declarations(raw.replace("${AnalysisOutputRoom}", room).replace("${AnalysisTimezone}", timezone))
 

@@ -3,8 +3,8 @@ when it runs out of memory: no `except`, no `finally`, nothing after the kill ru
 
 Run as `python -m tests.support.fire_worker '<json>'` with the moto endpoint, the settings, the
 fake time, the fire Input, the chat file and where to die: "claim" (after the slot is claimed,
-before the post) or "post" (right after the post, before it is recorded). Tests start it with
-`kill_a_worker`.
+before the post), "post" (right after the post, before it is recorded) or "call:N" (right after the
+fire's DynamoDB call number N, counted from 0, returned). Tests start it with `kill_a_worker`.
 """
 
 from __future__ import annotations
@@ -47,8 +47,32 @@ class DyingChat(FileChat):
         if self.at == "claim":
             die()
         out = super().send(message, idempotency_key, deadline)
-        die()
+        if self.at == "post":
+            die()
         return out
+
+
+class DyingClient:
+    """A DynamoDB client whose process dies right after its call number `after` returned."""
+
+    def __init__(self, client: Any, after: int) -> None:
+        self._client = client
+        self._after = after
+        self._calls = 0
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._client, name)
+        if name in ("meta", "exceptions", "get_paginator") or not callable(attr):
+            return attr
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            out = attr(*args, **kwargs)
+            self._calls += 1
+            if self._calls > self._after:
+                die()
+            return out
+
+        return call
 
 
 def spec(stack: Stack, event: dict[str, Any], chat: Path, at: str) -> str:
@@ -86,6 +110,8 @@ def main(raw: str) -> None:
     clock = FakeClock(parse_iso(args["now"]))
     stack = Stack(endpoint=args["endpoint"], clock=clock, settings=settings)
     chat = DyingChat(Path(args["chat"]), args["at"])
+    if args["at"].startswith("call:"):
+        stack.ddb = DyingClient(stack.ddb, int(args["at"].removeprefix("call:")))
     deps = stack.deps(chat=lambda: chat, agents=EchoAgents())
     fire.fire(parse_fire_event(args["event"], clock.now()), deps, remaining_seconds=remaining_on(clock))
     sys.exit(3)  # never reached: the worker dies inside the fire

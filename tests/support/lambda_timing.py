@@ -10,20 +10,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cfnlint.decode import decode
-
 from cronbell.adapters.chat.base import ChatMessage
 from cronbell.core.instants import parse_iso
-from tests.support.aws import ROOT, FakeClock
+from tests.support.aws import FakeClock, template_yaml
 
 RETRY_GAPS_SECONDS = (60, 120)  # Lambda async: after the first failure, after the second
 
 
 def fire_timeout_seconds() -> int:
     """FireFunction's Timeout in template.yaml (never a second copy)."""
-    template, problems = decode(str(ROOT / "template.yaml"))
-    assert template is not None, problems
-    return int(template["Resources"]["FireFunction"]["Properties"]["Timeout"])
+    return int(template_yaml()["Resources"]["FireFunction"]["Properties"]["Timeout"])
 
 
 def at_slot(clock: FakeClock, event: Any) -> None:

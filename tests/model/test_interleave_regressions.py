@@ -1,0 +1,178 @@
+"""Every distinct counterexample the interleaving explorer found, as the smallest cell that shows it.
+
+Each test plays one cell (tests/support/interleave.py) and asserts the verdict of
+tests/support/interleave_verdict.py: a change answered ok takes effect or, refused, changed nothing;
+nothing is posted twice; every occurrence that reached the fire function has exactly one run.
+Boundaries are counted from 0 among the fire's AWS calls: after its read (0), its claim (1), its chat
+post (2) and its record (3).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+
+from sandbox.aws_server import MotoServer
+from tests.support.aws import FakeClock, Stack, provision
+from tests.support.interleave import Cell, Fault, play
+from tests.support.interleave_cells import (
+    COUNTED,
+    EARLY,
+    MOVE_ONCE,
+    ONE_SHOT,
+    PAUSE,
+    RECURRING,
+    RUN_NOW,
+    SKIP,
+    SNOOZE,
+    TEXT,
+    paused,
+)
+from tests.support.interleave_verdict import Observation, verdict
+
+pytestmark = pytest.mark.slow
+READ, CLAIM, POST, RECORD = range(4)
+
+
+@pytest.fixture(scope="module")
+def local_moto(moto_endpoint: str) -> Iterator[str]:
+    server = MotoServer(in_process=True, fast_transactions=True).start()
+    yield server.url
+    server.stop()
+
+
+@pytest.fixture
+def base(local_moto: str, clock: FakeClock) -> Stack:
+    return provision(local_moto, clock)
+
+
+def judged(base: Stack, cell: Cell, work: Path) -> tuple[Observation, list[str]]:
+    observation = play(base, cell, work)
+    return observation, verdict(observation)
+
+
+# --- C2: a change between the fire's read and its claim is answered ok, then lost ---------------
+
+
+def test_a_new_text_answered_between_the_read_and_the_claim_is_the_text_posted(base: Stack, tmp_path: Path) -> None:
+    """update_reminder {message} after the fire read the schedule: answered ok, yet the fire posts
+    the text it read."""
+    observation, problems = judged(base, Cell(RECURRING, ((TEXT, READ),)), tmp_path)
+    assert observation.changes[0][1].ok
+    assert not problems, problems
+    assert "NEW-TEXT" in observation.posts[0].text
+
+
+def test_a_one_shot_moved_between_the_read_and_the_claim_posts_at_its_new_time_only(
+    base: Stack, tmp_path: Path
+) -> None:
+    """update_reminder {time, message} on a one-shot after its fire's read: answered ok, yet the old
+    text is posted at the old time, the one-shot is retired as fired and its new time never fires."""
+    observation, problems = judged(base, Cell(ONE_SHOT, ((MOVE_ONCE, READ),)), tmp_path)
+    assert observation.changes[0][1].ok
+    assert not problems, problems
+
+
+def test_a_one_shot_snoozed_between_the_read_and_the_claim_posts_at_the_snoozed_time(
+    base: Stack, tmp_path: Path
+) -> None:
+    """snooze_reminder on a one-shot after its fire's read: answered ok (10:30), yet it posts at
+    10:00 and never again."""
+    observation, problems = judged(base, Cell(ONE_SHOT, ((SNOOZE, READ),)), tmp_path)
+    assert observation.changes[0][1].ok
+    assert not problems, problems
+
+
+def test_a_schedule_paused_between_the_read_and_the_claim_ends_the_occurrence_as_a_run(
+    base: Stack, tmp_path: Path
+) -> None:
+    """pause_reminder after the fire's read: nothing is posted (right), but the claim finds the
+    schedule paused and the fire ends `inactive` with no run for an occurrence that reached it."""
+    _, problems = judged(base, Cell(RECURRING, ((PAUSE, READ),)), tmp_path)
+    assert not problems, problems
+
+
+def test_an_occurrence_skipped_between_an_early_fires_read_and_its_claim_is_not_posted(
+    base: Stack, tmp_path: Path
+) -> None:
+    """A fire arriving 30 s early (Scheduler's window; the fire accepts up to a minute) reads the
+    schedule; skip_next then skips that very occurrence and is answered ok; the fire posts it."""
+    _, problems = judged(base, Cell(RECURRING, ((SKIP, READ),), arrival=EARLY), tmp_path)
+    assert not problems, problems
+
+
+# --- a refusal that changes something -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("change", [MOVE_ONCE, SNOOZE], ids=["update_reminder time", "snooze_reminder"])
+def test_a_one_shot_change_refused_as_busy_leaves_its_entries_as_they_were(
+    base: Stack, tmp_path: Path, change: object
+) -> None:
+    """While its delivery holds a one-shot (after the claim), moving or snoozing it is refused as
+    busy, but the change first rewrites the Scheduler entry and then puts back the one-time entry
+    Scheduler already deleted when it fired: an `at()` entry in the past is left behind."""
+    observation, problems = judged(base, Cell(ONE_SHOT, ((change, CLAIM),)), tmp_path)  # type: ignore[arg-type]
+    assert observation.changes[0][1].code == "busy"
+    assert not problems, problems
+
+
+# --- run_now during a one-shot's own delivery ---------------------------------------------------
+
+
+def test_run_now_answered_during_a_one_shots_delivery_is_run(base: Stack, tmp_path: Path) -> None:
+    """run_now on a one-shot whose fire holds its claim is answered ok ("started"); by the time
+    the manual fire runs the one-shot is fired, so it ends `inactive`: no post and no run."""
+    observation, problems = judged(base, Cell(ONE_SHOT, ((RUN_NOW, CLAIM),)), tmp_path)
+    assert observation.changes[0][1].ok
+    assert not problems, problems
+
+
+# --- a fire that arrived early, then a change in the same minute --------------------------------
+
+
+@pytest.mark.parametrize("change", [SKIP, SNOOZE], ids=["skip_next", "snooze_reminder"])
+def test_a_change_after_an_early_delivery_targets_the_next_occurrence_not_the_delivered_one(
+    base: Stack, tmp_path: Path, change: object
+) -> None:
+    """An occurrence delivered 30 s early, then skip_next (or snooze) before its time: cronbell
+    takes the occurrence already posted as the next one. skip_next answers that it skipped 10:00,
+    which was posted, and tomorrow's still comes; snooze posts 10:00's message again at 10:30."""
+    _, problems = judged(base, Cell(RECURRING, ((change, RECORD),), arrival=EARLY), tmp_path)  # type: ignore[arg-type]
+    assert not problems, problems
+
+
+# --- faults -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("times", [1, 3])
+def test_a_record_applied_but_timed_out_counts_the_delivery_once(base: Stack, tmp_path: Path, times: int) -> None:
+    """The fire's record is applied but its answer times out. Three times: the fire then marks the
+    slot sent (over the done slot) and raises, and Lambda's retry records the delivery again from
+    the re-read schedule, which already counted it. Once: a fire that re-reads the schedule before
+    recording again counts it twice the same way. Either way a `count 2` schedule completes after
+    one delivery."""
+    cell = Cell(COUNTED, (), Fault("timeout after write", times), fault_at=POST)
+    observation, problems = judged(base, cell, tmp_path)
+    assert not problems, problems
+    assert len([p for p in observation.posts if not p.manual]) == 2
+
+
+def test_a_paused_run_whose_record_fails_is_retried_until_recorded(base: Stack, tmp_path: Path) -> None:
+    """A fire for a paused schedule records a `skipped`/`paused` run; when that write fails
+    (throttled), the fire logs it and ends `paused` without raising, so Lambda never retries and
+    the occurrence has no run."""
+    cell = Cell(paused(RECURRING), (), Fault("throttling", 1), fault_at=READ)
+    _, problems = judged(base, cell, tmp_path)
+    assert not problems, problems
+
+
+def test_the_cells_own_clock_starts_each_cell_afresh(base: Stack, tmp_path: Path) -> None:
+    """Two cells in a row on one stack do not see each other (a room and a group each)."""
+    first, _ = judged(base, Cell(RECURRING, ()), tmp_path)
+    second, problems = judged(base, Cell(RECURRING, ()), tmp_path)
+    assert not problems, problems
+    assert [p.slot for p in first.posts] == [p.slot for p in second.posts]
+    assert len(second.posts) == 3 and second.posts[0].at - second.posts[0].slot == timedelta(seconds=1)
