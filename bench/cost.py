@@ -18,6 +18,7 @@ import argparse
 import copy
 import json
 import math
+import os
 import re
 import sys
 import time
@@ -154,6 +155,7 @@ class Row:
     moto_units: float
     seconds: float
     scheduler_invocations: int = 0
+    which: str = ""  # each call with its units: "GetItem 1R, TransactWriteItems[2] 4W"
 
     @property
     def gb_seconds(self) -> float:
@@ -178,6 +180,7 @@ class Row:
             "gb_seconds": self.gb_seconds,
             "scheduler_invocations": self.scheduler_invocations,
             "dollars_per_million": round(self.dollars * 1e6, 4),
+            "which": self.which,
         }
 
 
@@ -198,7 +201,10 @@ class CostBench:
         total = Units()
         for call in calls:
             total += call.units
-        self.rows[operation] = Row(operation, len(calls), total, sum(c.moto_units for c in calls), seconds, scheduler)
+        which = ", ".join(_described(call) for call in calls)
+        self.rows[operation] = Row(
+            operation, len(calls), total, sum(c.moto_units for c in calls), seconds, scheduler, which
+        )
         return answer
 
     def _room(self, label: str, n: int) -> str:
@@ -285,6 +291,12 @@ class CostBench:
         return report(self.rows)
 
 
+def _described(call: Call) -> str:
+    items = f"[{len(call.keys)}]" if call.operation.startswith("Transact") else ""
+    spent = " ".join(f"{value:g}{unit}" for value, unit in ((call.units.read, "R"), (call.units.write, "W")) if value)
+    return f"{call.operation}{items} {spent or '0'}"
+
+
 def dynamodb_dollars(units: Units) -> float:
     return units.read * PRICE_READ_UNIT + units.write * PRICE_WRITE_UNIT
 
@@ -330,6 +342,10 @@ def table(figures: dict[str, Any]) -> str:
         f" {f['write_units']:>6.1f} {'':>6} {f['ms']:>7.1f} {f['gb_seconds']:>7.4f} {f['dollars_per_million']:>8.3f}"
     )
     lines.append("")
+    lines.append("DynamoDB calls (R read units, W write units; [n] items in a transaction):")
+    for name, op in figures["ops"].items():
+        lines.append(f"  {name:<40} {op['which']}")
+    lines.append("")
     lines.append(f"per million deliveries (prices of {figures['prices']['date']}, us-east-1, on demand, no free tier):")
     for name, dollars in figures["per_million_deliveries"].items():
         dynamo = figures["dynamodb_per_million_deliveries"][name]
@@ -346,11 +362,20 @@ def main() -> None:
     parser.add_argument("--json", help="also write the figures here")
     parser.add_argument("--record", action="store_true", help=f"write each operation's units to {BASELINE.name}")
     args = parser.parse_args()
-    bench = CostBench()
+    sys.stdout.flush()
+    kept = os.dup(1)
+    quiet = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(quiet, 1)  # the handlers log to stdout: the table alone is printed there
     try:
-        figures = bench.run()
+        bench = CostBench()
+        try:
+            figures = bench.run()
+        finally:
+            bench.bench.server.stop()
     finally:
-        bench.bench.server.stop()
+        sys.stdout.flush()
+        os.dup2(kept, 1)
+        os.close(quiet)
     print(table(figures))
     if args.json:
         Path(args.json).write_text(json.dumps(figures, indent=1), encoding="utf-8")
