@@ -204,7 +204,7 @@ def _failure(job: Job, schedule: Schedule, limits: Limits) -> Failure | None:
         platform = routing.split_room_key(schedule.output_room)[0]
         return Failure(
             runs.CHAT_REFUSED,
-            phrase("error.platform_gone", platform=platform),
+            phrase("platform_gone", platform=platform),
             Outcome.PLATFORM_GONE,
             "the room's chat platform is not configured in this deployment",
             owner_only=True,

@@ -149,7 +149,7 @@ TEXTS: dict[str, str] = {
     "error.busy": "this schedule is being delivered right now; try again in a moment",
     "error.name_taken": "another schedule of this room is named {name!r} ({id}); choose another name",
     "error.forbidden_channel": "answers can go to this room or to a room the deployment allows as output",
-    "error.platform_gone": "its room is on {platform}, which this deployment no longer configures",
+    "platform_gone": "its room is on {platform}, which this deployment no longer configures",
     "error.unknown_platform": "context.platform {platform!r} is not configured here; configured: {configured}",
     "error.backend_error": "the schedule store is not answering; try again shortly",
     "error.backend_error.delivering": "this schedule is being delivered right now; try again in a minute",

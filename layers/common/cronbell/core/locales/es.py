@@ -158,7 +158,7 @@ TEXTS: dict[str, str] = {
     "error.forbidden_channel": (
         "las respuestas pueden ir a esta sala o a una sala que el despliegue permita como salida"
     ),
-    "error.platform_gone": "su sala está en {platform}, que este despliegue ya no configura",
+    "platform_gone": "su sala está en {platform}, que este despliegue ya no configura",
     "error.unknown_platform": "context.platform {platform!r} no está configurada aquí; configuradas: {configured}",
     "error.backend_error": "el almacén de programaciones no responde; inténtalo de nuevo en un momento",
     "error.backend_error.delivering": "esta programación se está entregando ahora mismo; inténtalo en un minuto",
