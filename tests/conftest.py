@@ -33,6 +33,22 @@ def stack(moto_endpoint: str, clock: FakeClock) -> Stack:
     return provision(moto_endpoint, clock)
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """Under xdist, a worker hands its figures to the controller, which prints them all."""
+    from tests.support import figures
+
+    output = getattr(session.config, "workeroutput", None)
+    if output is not None:
+        output["figures"] = {search: dict(counts) for search, counts in figures.TALLIES.items()}
+
+
+def pytest_testnodedown(node: object, error: object) -> None:
+    from tests.support import figures
+
+    for search, counts in getattr(node, "workeroutput", {}).get("figures", {}).items():
+        figures.add(search, **counts)
+
+
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     """Print what the model-based searches covered (tests/support/figures.py)."""
     from tests.support import figures

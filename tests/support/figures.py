@@ -1,8 +1,8 @@
 """Figures a search reports (sequences, steps, interleavings, violations), printed at the end of the run.
 
 A test adds to a named tally; pytest's terminal summary (tests/conftest.py) prints every tally, so
-`make test` and `make verify` show what was searched, not only that it passed. Under xdist each
-worker prints its own share."""
+`make test` and `make verify` show what was searched, not only that it passed. Under xdist the
+workers hand their tallies to the controller (tests/conftest.py), which prints the sum."""
 
 from __future__ import annotations
 
