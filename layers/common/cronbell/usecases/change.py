@@ -22,7 +22,7 @@ from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, Duplicate, LimitReached, NameTaken
 from cronbell.core.runs import DELIVERED
 from cronbell.core.timing import Timing
-from cronbell.core.views import short_date, upcoming
+from cronbell.core.views import ran_through, short_date, upcoming
 from cronbell.core.when import resolve_timezone
 from cronbell.usecases import ends
 from cronbell.usecases.answers import now_fields, schedule_answer
@@ -137,7 +137,7 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     named = getattr(args, "occurrence", None)
     if named is not None:
         skipped = _occurrence(named, schedule)
-        if skipped <= now:
+        if skipped <= ran_through(schedule, now):  # past, or run already (a fire may come early)
             raise refusal("invalid_state.occurrence_past", id=schedule.id, when=_clock(skipped, schedule))
         if not _coming(schedule, skipped, now):
             raise refusal("invalid_arguments.not_an_occurrence", id=schedule.id, when=_clock(skipped, schedule))
@@ -174,7 +174,7 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     tz = ZoneInfo(old.timezone)
     named = getattr(args, "occurrence", None)
     occurrence = _occurrence(named, old) if named is not None else None
-    if occurrence is not None and occurrence <= now:
+    if occurrence is not None and occurrence <= ran_through(old, now):  # past, or run already
         target = _snooze_target(args, _delivered(old, occurrence, now, deps), tz, deps, locale)
         if old.recurring:  # reminded again: the occurrence was delivered, nothing is skipped
             snoozes = tuple(sorted([*(t for t in old.timing.snoozes if t > now), target.replace(microsecond=0)]))
@@ -235,7 +235,9 @@ def _occurrence(text: str, schedule: Schedule) -> datetime:
 def _coming(schedule: Schedule, occurrence: datetime, now: datetime) -> bool:
     """Whether `occurrence` is one of the schedule's coming occurrences (not skipped, not past its end)."""
     timing = schedule.timing
-    if occurrence <= now or not timing.fires_at(occurrence) or iso_utc(occurrence) in timing.skips:
+    if occurrence <= ran_through(schedule, now) or not timing.fires_at(occurrence):
+        return False
+    if iso_utc(occurrence) in timing.skips:
         return False
     if timing.off_interval(occurrence) or timing.is_holiday(occurrence):
         return False
