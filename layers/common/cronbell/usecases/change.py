@@ -320,7 +320,12 @@ def _within_ends(new: Schedule, target: datetime, now: datetime, locale: str) ->
 
 
 def apply(old: Schedule, new: Schedule, deps: Deps) -> None:
+    """Bring the entries and the item to `new`. A schedule a delivery holds (as read) is refused
+    `busy` before anything is written; a refusal that comes only with the item write (the claim
+    landed since the read) puts every entry back exactly as it was, so a refusal changes nothing."""
     new.updated_at = iso_utc(deps.now())
+    if old.held(deps.now()):
+        raise _busy()
     stops_firing = old.status == models.ACTIVE and new.status != models.ACTIVE
     try:
         if stops_firing:
@@ -358,34 +363,42 @@ def _busy() -> ToolError:
     return refusal("busy")
 
 
-def _sync(old: Schedule, new: Schedule, deps: Deps) -> list[str]:
+Touched = dict[str, bool]  # each entry name written, and whether an entry of that name was there before
+
+
+def _sync(old: Schedule, new: Schedule, deps: Deps) -> Touched:
     """Make the Scheduler entries those of `new`; returns the names touched, for _restore."""
     before = {e.name: e for e in old.entries()}
     after = {e.name: e for e in new.entries()}
-    touched: list[str] = []
+    touched: Touched = {}
     try:
         for name, entry in after.items():
             prev = before.get(name)
             if prev == entry and old.status == new.status:
                 continue
-            touched.append(name)
+            touched[name] = True  # not known yet: put back, should the write fail
             if prev is not None and prev.one_time != entry.one_time:
-                deps.scheduler.delete(name)  # UpdateSchedule cannot be trusted to switch the kind
-            deps.scheduler.put_entry(entry, new, deps.now())
+                # UpdateSchedule cannot be trusted to switch the kind
+                touched[name] = deps.scheduler.delete(name)
+                deps.scheduler.put_entry(entry, new, deps.now())
+            else:
+                touched[name] = deps.scheduler.put_entry(entry, new, deps.now())
         for name in before.keys() - after.keys():
-            touched.append(name)
-            deps.scheduler.delete(name)
+            touched[name] = True
+            touched[name] = deps.scheduler.delete(name)
     except BaseException:
         _restore(old, touched, deps)
         raise
     return touched
 
 
-def _restore(old: Schedule, touched: list[str], deps: Deps) -> None:
+def _restore(old: Schedule, touched: Touched, deps: Deps) -> None:
+    """Put the touched entries back as they were: an entry that was there is written as `old` has
+    it; one that was not (a fired one-time entry Scheduler deleted) is deleted again."""
     before = {e.name: e for e in old.entries()}
-    for name in touched:
+    for name, existed in touched.items():
         try:
-            if name in before:
+            if name in before and existed:
                 deps.scheduler.put_entry(before[name], old, deps.now())
             else:
                 deps.scheduler.delete(name)
