@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from cronbell.core.fire_event import parse_fire_event
@@ -60,3 +61,21 @@ def test_run_now_runs_one_schedule_at_most_once_per_min_interval(stack: Stack) -
     stack.clock.advance(minutes=stack.settings.min_interval_minutes)
     assert run_now(stack, sid, chat)[0]["ok"]
     assert len(chat.sent) == 3
+
+
+def test_run_now_on_a_one_shot_whose_own_fire_is_due_is_refused_as_busy(stack: Stack) -> None:
+    """Within Scheduler's minute around its time the one-shot is being posted anyway, once: a run
+    started then would find it fired and post nothing. Refused `busy` (in both languages), nothing
+    recorded; earlier, run_now runs it as usual."""
+    sid = ok(call(stack, "create_reminder", {"message": "m", "time": "2026-11-30 10:00"}))["id"]
+    stack.clock.current = datetime(2026, 11, 30, 8, 59, 30, tzinfo=UTC)  # 09:59:30 in Madrid
+    chat = RecordingChat()
+    before = stack.items()
+    answer, fired = run_now(stack, sid, chat)
+    assert not answer["ok"] and answer["error"]["code"] == "busy" and fired is None, answer
+    assert "10:00" in answer["text"] and stack.items() == before and not chat.sent
+    es = tools.handle(envelope("run_now", {"target": sid}, locale="es"), stack.deps(start_fire=lambda e: None))
+    assert es["error"]["code"] == "busy" and "se está entregando" in es["text"]
+    stack.clock.current = datetime(2026, 11, 30, 8, 58, 30, tzinfo=UTC)  # a minute and a half before
+    answer, fired = run_now(stack, sid, chat)
+    assert answer["ok"] and fired is not None and fired["outcome"] == "delivered", answer

@@ -122,12 +122,16 @@ def test_a_one_shot_change_refused_as_busy_leaves_its_entries_as_they_were(
 # --- run_now during a one-shot's own delivery ---------------------------------------------------
 
 
-def test_run_now_answered_during_a_one_shots_delivery_is_run(base: Stack, tmp_path: Path) -> None:
-    """run_now on a one-shot whose fire holds its claim is answered ok ("started"); by the time
-    the manual fire runs the one-shot is fired, so it ends `inactive`: no post and no run."""
-    observation, problems = judged(base, Cell(ONE_SHOT, ((RUN_NOW, CLAIM),)), tmp_path)
-    assert observation.changes[0][1].ok
-    assert not problems, problems
+def test_run_now_during_or_just_before_a_one_shots_delivery_is_refused_as_busy(base: Stack, tmp_path: Path) -> None:
+    """run_now on a one-shot whose fire holds its claim was answered ok ("started"); by the time
+    the manual fire ran the one-shot was fired, so it ended `inactive`: no post and no run. The
+    one-shot is being posted right then, once: run_now is refused as busy and changes nothing, at
+    every boundary before its record (after it, the one-shot is fired and run_now finds it so)."""
+    for boundary in (-1, READ, CLAIM, POST):
+        observation, problems = judged(base, Cell(ONE_SHOT, ((RUN_NOW, boundary),)), tmp_path)
+        assert observation.changes[0][1].code == "busy", boundary
+        assert not problems, problems
+        assert [p.manual for p in observation.posts] == [False]
 
 
 # --- a fire that arrived early, then a change in the same minute --------------------------------

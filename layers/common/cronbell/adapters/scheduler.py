@@ -33,10 +33,11 @@ class SchedulerGateway:
         self._role_arn = role_arn
         self._dlq_arn = dlq_arn
 
-    def put_entry(self, entry: Entry, schedule: Schedule, now: datetime, *, new: bool = False) -> None:
+    def put_entry(self, entry: Entry, schedule: Schedule, now: datetime, *, new: bool = False) -> bool:
         """Write one of a schedule's entries: CreateSchedule when `new` (a duplicate name fails),
         else create-or-replace. UpdateSchedule resets whatever it is not given, so every write
-        sends the whole definition. The description records when cronbell wrote it, on its clock."""
+        sends the whole definition. The description records when cronbell wrote it, on its clock.
+        True when an entry of that name was there and is replaced; False when it is created."""
         target: dict[str, Any] = {
             "Arn": self._target_arn,
             "RoleArn": self._role_arn,
@@ -60,13 +61,15 @@ class SchedulerGateway:
             definition["EndDate"] = entry.end_date
         if new:
             self._client.create_schedule(**definition)
-            return
+            return False
         try:
             self._client.update_schedule(**definition)
         except AwsError as err:
             if err.code != _NOT_FOUND:
                 raise
             self._client.create_schedule(**definition)
+            return False
+        return True
 
     def written_at(self, name: str) -> datetime | None:
         """When cronbell last wrote this entry (None if it is gone or not one of ours)."""

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from cronbell.core.instants import iso_utc
 from cronbell.core.timing import Timing
 
 # kinds of action
@@ -87,10 +88,15 @@ class Schedule:
     # asynchronous retries do not say which attempt an invocation is
     inflight_slot: str = ""
     inflight_attempts: int = 0
+    inflight_until: str = ""  # RFC3339 UTC end of the open claim's lease: a delivery holds it until then
 
     @property
     def recurring(self) -> bool:
         return self.timing.recurring
+
+    def held(self, now: datetime) -> bool:
+        """Whether a delivery held the schedule when it was read (its claim's lease not over at `now`)."""
+        return bool(self.inflight_until) and self.inflight_until >= iso_utc(now)
 
     def delivery_attempt(self, slot: str) -> int:
         """The number of the attempt about to claim `slot`: 1 for the first."""

@@ -106,10 +106,10 @@ class Timing:
 
     def upcoming(self, now: datetime, count: int, delivered: int = 0) -> list[datetime]:
         """The next fire instants after `now`, aware in the zone: a skipped occurrence is left
-        out and a snoozed one is in; none past the end (`until`, or `count` with `delivered` runs
-        already delivered), and none on a holiday of the calendar. A run of holidays is passed over
-        a whole date at a time, so no number of them in a row ends the list early; the search stops
-        at `until`, or HORIZON_YEARS after `now`."""
+        out and a snoozed one is in (unless skipped since); none past the end (`until`, or `count`
+        with `delivered` runs already delivered), and none on a holiday of the calendar. A run of
+        holidays is passed over a whole date at a time, so no number of them in a row ends the list
+        early; the search stops at `until`, or HORIZON_YEARS after `now`."""
         if not self.recurring:
             at = self.local_at
             return [at] if at > now else []
@@ -140,7 +140,10 @@ class Timing:
                 yield fire
 
     def _snoozes_after(self, now: datetime) -> list[datetime]:
-        return sorted((t.astimezone(self.tz) for t in self.snoozes if t > now), key=_instant)
+        """The snoozed occurrences after `now`, without those skip_next skipped since (their fire is
+        recorded `skipped`, so they are no coming fire and use none of `count`)."""
+        kept = (t for t in self.snoozes if t > now and iso_utc(t) not in self.skips)
+        return sorted((t.astimezone(self.tz) for t in kept), key=_instant)
 
     def fires_at(self, instant: datetime) -> bool:
         """Whether `instant` is one of this timing's own fire times (a snoozed one included). Compared

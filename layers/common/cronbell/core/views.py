@@ -7,7 +7,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
-from cronbell.core.instants import iso_utc
+from cronbell.core.instants import parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
 from cronbell.core.routing import bare_room
@@ -20,14 +20,24 @@ REASONED_STATUSES = (models.PAUSED, models.DELIVERY_FAILED, models.MISSED)
 
 
 def upcoming(schedule: Schedule, now: datetime, count: int) -> list[datetime]:
-    """The next fire instants (aware, in the schedule's zone); none unless active. A snoozed
-    occurrence that skip_next skipped is left out, as the fire leaves it out."""
+    """The next fire instants (aware, in the schedule's zone) still to be run; none unless active."""
     if schedule.status != models.ACTIVE:
         return []
-    timing = schedule.timing
-    skipped = sum(1 for t in timing.snoozes if iso_utc(t) in timing.skips)
-    fires = timing.upcoming(now, count + skipped, schedule.delivered_count)
-    return [t for t in fires if iso_utc(t) not in timing.skips][:count]
+    return schedule.timing.upcoming(ran_through(schedule, now), count, schedule.delivered_count)
+
+
+def ran_through(schedule: Schedule, now: datetime) -> datetime:
+    """The instant after which a schedule's occurrences are still to come: `now`, or the scheduled
+    time of its last regular run when that is later (Scheduler may invoke up to a minute early, so
+    an occurrence can be run before its time: it is not the next one any more)."""
+    last = schedule.last_run or {}
+    if last.get("manual") or not last.get("scheduled_time"):
+        return now
+    try:
+        ran = parse_iso(str(last["scheduled_time"]))
+    except ValueError:
+        return now
+    return max(now, ran)
 
 
 def describe(schedule: Schedule, locale: str) -> str:

@@ -22,7 +22,7 @@ from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, Duplicate, LimitReached, NameTaken
 from cronbell.core.runs import DELIVERED
 from cronbell.core.timing import Timing
-from cronbell.core.views import short_date, upcoming
+from cronbell.core.views import ran_through, short_date, upcoming
 from cronbell.core.when import resolve_timezone
 from cronbell.usecases import ends
 from cronbell.usecases.answers import now_fields, schedule_answer
@@ -137,7 +137,7 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     named = getattr(args, "occurrence", None)
     if named is not None:
         skipped = _occurrence(named, schedule)
-        if skipped <= now:
+        if skipped <= ran_through(schedule, now):  # past, or run already (a fire may come early)
             raise refusal("invalid_state.occurrence_past", id=schedule.id, when=_clock(skipped, schedule))
         if not _coming(schedule, skipped, now):
             raise refusal("invalid_arguments.not_an_occurrence", id=schedule.id, when=_clock(skipped, schedule))
@@ -174,7 +174,7 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     tz = ZoneInfo(old.timezone)
     named = getattr(args, "occurrence", None)
     occurrence = _occurrence(named, old) if named is not None else None
-    if occurrence is not None and occurrence <= now:
+    if occurrence is not None and occurrence <= ran_through(old, now):  # past, or run already
         target = _snooze_target(args, _delivered(old, occurrence, now, deps), tz, deps, locale)
         if old.recurring:  # reminded again: the occurrence was delivered, nothing is skipped
             snoozes = tuple(sorted([*(t for t in old.timing.snoozes if t > now), target.replace(microsecond=0)]))
@@ -235,7 +235,9 @@ def _occurrence(text: str, schedule: Schedule) -> datetime:
 def _coming(schedule: Schedule, occurrence: datetime, now: datetime) -> bool:
     """Whether `occurrence` is one of the schedule's coming occurrences (not skipped, not past its end)."""
     timing = schedule.timing
-    if occurrence <= now or not timing.fires_at(occurrence) or iso_utc(occurrence) in timing.skips:
+    if occurrence <= ran_through(schedule, now) or not timing.fires_at(occurrence):
+        return False
+    if iso_utc(occurrence) in timing.skips:
         return False
     if timing.off_interval(occurrence) or timing.is_holiday(occurrence):
         return False
@@ -318,7 +320,12 @@ def _within_ends(new: Schedule, target: datetime, now: datetime, locale: str) ->
 
 
 def apply(old: Schedule, new: Schedule, deps: Deps) -> None:
+    """Bring the entries and the item to `new`. A schedule a delivery holds (as read) is refused
+    `busy` before anything is written; a refusal that comes only with the item write (the claim
+    landed since the read) puts every entry back exactly as it was, so a refusal changes nothing."""
     new.updated_at = iso_utc(deps.now())
+    if old.held(deps.now()):
+        raise _busy()
     stops_firing = old.status == models.ACTIVE and new.status != models.ACTIVE
     try:
         if stops_firing:
@@ -356,34 +363,42 @@ def _busy() -> ToolError:
     return refusal("busy")
 
 
-def _sync(old: Schedule, new: Schedule, deps: Deps) -> list[str]:
+Touched = dict[str, bool]  # each entry name written, and whether an entry of that name was there before
+
+
+def _sync(old: Schedule, new: Schedule, deps: Deps) -> Touched:
     """Make the Scheduler entries those of `new`; returns the names touched, for _restore."""
     before = {e.name: e for e in old.entries()}
     after = {e.name: e for e in new.entries()}
-    touched: list[str] = []
+    touched: Touched = {}
     try:
         for name, entry in after.items():
             prev = before.get(name)
             if prev == entry and old.status == new.status:
                 continue
-            touched.append(name)
+            touched[name] = True  # not known yet: put back, should the write fail
             if prev is not None and prev.one_time != entry.one_time:
-                deps.scheduler.delete(name)  # UpdateSchedule cannot be trusted to switch the kind
-            deps.scheduler.put_entry(entry, new, deps.now())
+                # UpdateSchedule cannot be trusted to switch the kind
+                touched[name] = deps.scheduler.delete(name)
+                deps.scheduler.put_entry(entry, new, deps.now())
+            else:
+                touched[name] = deps.scheduler.put_entry(entry, new, deps.now())
         for name in before.keys() - after.keys():
-            touched.append(name)
-            deps.scheduler.delete(name)
+            touched[name] = True
+            touched[name] = deps.scheduler.delete(name)
     except BaseException:
         _restore(old, touched, deps)
         raise
     return touched
 
 
-def _restore(old: Schedule, touched: list[str], deps: Deps) -> None:
+def _restore(old: Schedule, touched: Touched, deps: Deps) -> None:
+    """Put the touched entries back as they were: an entry that was there is written as `old` has
+    it; one that was not (a fired one-time entry Scheduler deleted) is deleted again."""
     before = {e.name: e for e in old.entries()}
-    for name in touched:
+    for name, existed in touched.items():
         try:
-            if name in before:
+            if name in before and existed:
                 deps.scheduler.put_entry(before[name], old, deps.now())
             else:
                 deps.scheduler.delete(name)

@@ -4,13 +4,14 @@ room's own schedules."""
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from cronbell.core import models, routing, texts
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.fire_event import manual_input
+from cronbell.core.firing import EARLY_SECONDS
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, Gone, TooSoon
@@ -187,6 +188,7 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
     if deps.start_fire is None:
         raise refusal("internal_error.run_now")
     now = deps.now()
+    _refuse_when_its_own_fire_is_due(schedule, now)
     event = manual_input(schedule.room_id, schedule.id, iso_utc(now), f"run-now-{deps.new_id()}")
     slot = event["scheduled_time"]
     interval = timedelta(minutes=deps.settings.min_interval_minutes)
@@ -216,3 +218,15 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
         "result": {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]},
         "text": texts.say("run_started", locale, id=schedule.id, room=routing.bare_room(schedule.output_room)),
     }
+
+
+def _refuse_when_its_own_fire_is_due(schedule: Schedule, now: datetime) -> None:
+    """A one-shot whose own fire is under way (its delivery holds it) or due within Scheduler's
+    window of a minute is refused `busy`: it is being posted right now, once; a manual run started
+    then would find it fired and post nothing. A recurrence's manual run waits for the delivery."""
+    if schedule.recurring:
+        return
+    due = schedule.timing.local_at
+    if schedule.held(now) or abs((due - now).total_seconds()) <= EARLY_SECONDS:
+        when = texts.clock_text(due, schedule.timing.tz)
+        raise refusal("busy.one_shot_due", id=schedule.id, when=when)

@@ -43,7 +43,7 @@ _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
 _NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count", "inflight_attempts")
-_LEDGER = ("inflight_slot", "inflight_attempts")  # written by the delivery ledger alone (slots.py)
+_LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until")  # written by the delivery ledger alone (slots.py)
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
 
