@@ -65,7 +65,7 @@ class Post:
     """A message the room must see: an occurrence (`slot` set), or a notice about a schedule."""
 
     schedule: str
-    what: str  # "occurrence" | "failure_notice" | "pause_notice"
+    what: str  # "occurrence" | "failure_notice" | "pause_notice" | "works_again" (may share the post)
     slot: datetime | None = None
     manual: bool = False
 
@@ -363,6 +363,8 @@ class Room:
             return
         self._record(s, Run(slot, "delivered", None, manual=manual, late_seconds=late))
         self.posts.append(Post(s.sid, "occurrence", slot, manual))
+        if s.streak:
+            self.posts.append(Post(s.sid, "works_again"))  # in the delivered post, or one of its own
         s.streak = 0
         if manual:
             return
