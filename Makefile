@@ -94,4 +94,4 @@ clean:
 # CRONBELL_VERIFY_MINUTES sets the time, CRONBELL_MODEL_EXCLUDE=H4,C1 leaves known defect areas out).
 .PHONY: verify
 verify: $(STAMP)
-	CRONBELL_VERIFY=1 $(BIN)/python -m pytest tests/model -p no:cacheprovider -s -x
+	CRONBELL_VERIFY=1 $(BIN)/python -m pytest tests/model -p no:cacheprovider -s

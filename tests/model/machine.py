@@ -8,6 +8,7 @@ tests/model/test_regressions.py replays the sequences it found."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -17,16 +18,18 @@ from zoneinfo import ZoneInfo
 
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
+from cronbell.adapters.chat.base import ChatMessage
 from cronbell.core.ports import AgentError
 from tests.model.reference import Flags, Room, Run, Schedule, Settings
 from tests.support.aws import GROUP, FakeClock, Stack, provision
-from tests.support.chat import RecordingChat
+from tests.support.chat import RecordingChat, TransientChatError
 from tests.support.envelopes import envelope
 from tests.support.handlers import configure_env, invoke
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS
 from tests.support.scheduler_oracle import due
 
 AUTO_PAUSE_AFTER = 3
+POST_MARK = "ding"  # every message and prompt holds it: a post with it is an occurrence, without it a notice
 
 
 class FakeAgents:
@@ -41,6 +44,19 @@ class FakeAgents:
         if FakeAgents.failing:
             raise AgentError("the agent failed")
         return f"echo: {request['prompt']}"
+
+
+@dataclass
+class FlakyChat(RecordingChat):
+    """A recording chat platform whose next `down` posts fail transiently (as a 503 would)."""
+
+    down: int = 0
+
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        if self.down:
+            self.down -= 1
+            raise TransientChatError("503 from the platform")
+        return super().send(message, idempotency_key, deadline)
 
 
 def iso_z(when: datetime) -> str:
@@ -60,7 +76,7 @@ class Harness:
     flags: Flags = field(default_factory=Flags)
     clock: FakeClock = field(init=False)
     stack: Stack = field(init=False)
-    chat: RecordingChat = field(init=False)
+    chat: FlakyChat = field(init=False)
     room: Room = field(init=False)
     started: list[dict[str, Any]] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
@@ -71,22 +87,20 @@ class Harness:
         self.clock = FakeClock(self.start)
         clock_module.install(self.clock)
         self.stack = provision(self.endpoint, self.clock)
-        self.chat = RecordingChat()
+        self.chat = FlakyChat()
         FakeAgents.failing = False
         wiring.build_sender = lambda settings: self.chat  # type: ignore[assignment]
         wiring.LambdaAgents = FakeAgents  # type: ignore[assignment,misc]
         wiring._start_fire = lambda settings: self.started.append  # type: ignore[assignment]
         configure_env(self.stack, AUTO_PAUSE_AFTER=str(AUTO_PAUSE_AFTER))
-        self.room = Room(
-            now=self.start, settings=Settings(auto_pause_after=AUTO_PAUSE_AFTER), flags=self.flags
-        )
+        self.room = Room(now=self.start, settings=Settings(auto_pause_after=AUTO_PAUSE_AFTER), flags=self.flags)
 
     # -- tools
 
     def tool(self, name: str, /, timezone: str = "UTC", **arguments: Any) -> dict[str, Any]:
         answer: dict[str, Any] = invoke("tools", envelope(name, arguments, timezone=timezone))
         json.dumps(answer)
-        self.log.append(f"{name} {arguments} -> {answer['ok'] and 'ok' or answer['error']['code']}")
+        self.log.append(f"{name} {arguments} -> {(answer['ok'] and 'ok') or answer['error']['code']}")
         return answer
 
     def create(self, schedule: Schedule, **arguments: Any) -> dict[str, Any]:
@@ -94,9 +108,9 @@ class Harness:
         answer = self.tool(tool, timezone=schedule.timezone, **arguments)
         if not answer["ok"] and schedule.until is not None and schedule.cron is not None:
             ends = self.room.regular(schedule, self.clock.now(), schedule.until)
-            if ends and answer["error"]["code"] not in ("too_frequent",):
-                if self.flags.until_soon or schedule.until.date() != self.clock.now().date():
-                    self.problems.append(f"refused {arguments} ({answer['error']}), occurrences before until: {ends[:2]}")
+            today = schedule.until.date() == self.clock.now().date()
+            if ends and answer["error"]["code"] != "too_frequent" and (self.flags.until_soon or not today):
+                self.problems.append(f"refused {arguments} ({answer['error']}), occurrences before until: {ends[:2]}")
         if answer["ok"] and not answer["result"].get("duplicate"):
             schedule.sid = answer["result"]["id"]
             if not self.flags.holiday_ends and schedule.calendar and (schedule.count or schedule.until):
@@ -145,23 +159,25 @@ class Harness:
                 entry = entries[fire.entry]
                 if entry["ScheduleExpression"].startswith("at(") and entry.get("ActionAfterCompletion") == "DELETE":
                     self._forget(fire.entry)
-        self.clock.current = end
-        self.room.move(end)
+        self.clock.current = max(self.clock.current, end)  # a retry may have gone past the end
+        self.room.move(self.clock.now())
         for sid, when in self.room.missing(expected, seen):
             problems.append(f"Scheduler would not fire {sid} at {iso_z(when)}")
         self.problems += problems
         return problems
 
     def _forget(self, name: str) -> None:
-        try:
+        with contextlib.suppress(self.stack.scheduler.exceptions.ResourceNotFoundException):
             self.stack.scheduler.delete_schedule(Name=name, GroupName=GROUP)
-        except self.stack.scheduler.exceptions.ResourceNotFoundException:
-            pass
+
+    def chat_outage(self, posts: int) -> None:
+        """The chat platform fails the next `posts` posts transiently."""
+        self.chat.down = self.room.chat_down = posts
 
     def _deliver(self, sid: str, slot: datetime, event: dict[str, Any], manual: bool = False) -> None:
         """One asynchronous event: Lambda's retries after a raise, on the virtual clock."""
         at = self.clock.now()
-        self.room.fire(sid, slot, at, agent_ok=not FakeAgents.failing, manual=manual)
+        self.room.fire(sid, slot, at, agent_ok=not FakeAgents.failing, manual=manual, retry_gaps=RETRY_GAPS_SECONDS)
         gaps = list(RETRY_GAPS_SECONDS)
         while True:
             try:
@@ -228,7 +244,9 @@ def compare(h: Harness, full: bool = False) -> list[str]:
             nf = want.next_fire
             local = parse(nf).astimezone(ZoneInfo(s.timezone)).isoformat() if nf else None
             if (c["enabled"], c["next_fire"]) != (want.enabled, local):
-                problems.append(f"{sid}: cron_list says {(c['enabled'], c['next_fire'])}, model {(want.enabled, local)}")
+                problems.append(
+                    f"{sid}: cron_list says {(c['enabled'], c['next_fire'])}, model {(want.enabled, local)}"
+                )
         if item is not None and not full and len(s.runs) == h.compared_runs.get(sid, 0):
             # no new run in the model: the item's last_run must not have moved either
             last = item.get("last_run")
@@ -244,8 +262,13 @@ def compare(h: Harness, full: bool = False) -> list[str]:
             continue
         got_runs = sorted(
             (
-                (parse(r["scheduled_time"]).astimezone(ZoneInfo(s.timezone)).isoformat(),)
-                + (r["outcome"], r["reason"], r["manual"], r["late_seconds"])
+                (
+                    parse(r["scheduled_time"]).astimezone(ZoneInfo(s.timezone)).isoformat(),
+                    r["outcome"],
+                    r["reason"],
+                    r["manual"],
+                    r["late_seconds"],
+                )
                 for r in history["result"]["runs"]
             ),
             reverse=True,
@@ -264,8 +287,8 @@ def compare_posts(h: Harness) -> list[str]:
     others: Counter[str] = Counter()
     for message, key in h.chat.sent:
         sid, _, rest = key.partition("-")
-        if rest.endswith("Z") and len(rest) == 20:
-            got[(sid, rest)] += 1
+        if POST_MARK in message.text:
+            got[(sid, rest[:20])] += 1
         else:
             others[sid] += 1
     want: Counter[tuple[str, str]] = Counter()

@@ -93,6 +93,9 @@ class Schedule:
     created: datetime = field(default_factory=lambda: datetime.min.replace(tzinfo=UTC))
     last_manual: datetime | None = None
     stopped: datetime | None = None  # the slot whose run ended it, or paused it (failing)
+    every: int = 1  # "every other monday at 10": 2 (weeks); "every 3 days at 9": 3 (days)
+    unit: str = "weeks"
+    anchor: date | None = None  # the local date of the first occurrence after the schedule was made
 
     @property
     def recurring(self) -> bool:
@@ -156,6 +159,7 @@ class Room:
     flags: Flags = field(default_factory=Flags)
     schedules: dict[str, Schedule] = field(default_factory=dict)
     posts: list[Post] = field(default_factory=list)
+    chat_down: int = 0  # the chat's next posts that fail transiently (a 5xx, a timeout)
 
     # -- occurrences
 
@@ -166,7 +170,22 @@ class Room:
         end = min(until, s.until) if s.until is not None else until
         if end <= after:
             return []
-        return cron_between(s.cron, s.timezone, after, end)
+        found = cron_between(s.cron, s.timezone, after, end)
+        if s.every > 1 and s.anchor is not None:
+            found = [t for t in found if self._on_interval(s, local_date(t, s.timezone))]
+        return found
+
+    @staticmethod
+    def _on_interval(s: Schedule, day: date) -> bool:
+        """Every N days from the anchor, or every N weeks (Monday to Sunday) from the anchor's week."""
+        assert s.anchor is not None
+        if day < s.anchor:
+            return False
+        if s.unit == "days":
+            return (day - s.anchor).days % s.every == 0
+        monday = day - timedelta(days=day.weekday())
+        first = s.anchor - timedelta(days=s.anchor.weekday())
+        return ((monday - first).days // 7) % s.every == 0
 
     def holiday(self, s: Schedule, slot: datetime) -> bool:
         return s.calendar is not None and is_holiday(s.calendar, local_date(slot, s.timezone))
@@ -228,7 +247,9 @@ class Room:
             out |= {(s.sid, t) for t in slots}
         return out
 
-    def missing(self, expected: set[tuple[str, datetime]], seen: set[tuple[str, datetime]]) -> list[tuple[str, datetime]]:
+    def missing(
+        self, expected: set[tuple[str, datetime]], seen: set[tuple[str, datetime]]
+    ) -> list[tuple[str, datetime]]:
         """The expected fires that did not come, leaving out those after a schedule stopped on the way."""
         out = []
         for sid, t in sorted(expected - seen, key=lambda x: (x[1], x[0])):
@@ -242,6 +263,9 @@ class Room:
 
     def created(self, s: Schedule) -> None:
         s.created = self.now
+        if s.cron is not None and s.every > 1:
+            first = cron_between(s.cron, s.timezone, self.now, self.now + timedelta(days=15))[0]
+            s.anchor = local_date(first, s.timezone)
         self.schedules[s.sid] = s
 
     def delete(self, sid: str) -> None:
@@ -311,21 +335,35 @@ class Room:
             if s.status == "paused" and s.cron is None and s.at is not None and s.at <= to:
                 s.unspecified = True  # a one-shot whose time passed while paused: not decided
 
-    def fire(self, sid: str, slot: datetime, at: datetime, agent_ok: bool = True, manual: bool = False) -> None:
-        """A fire of (sid, slot) starting at `at`: exactly one run per occurrence, duplicates nothing."""
+    def fire(
+        self,
+        sid: str,
+        slot: datetime,
+        at: datetime,
+        agent_ok: bool = True,
+        manual: bool = False,
+        retry_gaps: tuple[int, ...] = (60, 120),
+    ) -> None:
+        """One asynchronous event for (sid, slot) whose first attempt starts at `at`: an attempt whose
+        post fails transiently raises, and Lambda tries again after each gap; the attempt that
+        decides the run is the one whose start `late_seconds` and the lateness rule measure."""
+        gaps = list(retry_gaps)
+        while self._fire_once(sid, slot, at, agent_ok, manual, last=not gaps) == "retry":
+            at += timedelta(seconds=gaps.pop(0))
+
+    def _fire_once(self, sid: str, slot: datetime, at: datetime, agent_ok: bool, manual: bool, last: bool) -> str:
         self.now = max(self.now, at)
         s = self.schedules.get(sid)
         if s is None or s.status not in LIVE or s.ran(slot, manual):
-            return
+            return "done"
         if not manual and not self._is_occurrence(s, slot):
-            return
+            return "done"
         late = int((at - slot).total_seconds())
         if manual:
             s.last_manual = slot
             if not self.flags.run_now_slot and self._is_occurrence(s, slot):
                 s.unspecified = True
-            self._attempt(s, slot, late, agent_ok, manual=True)
-            return
+            return self._attempt(s, slot, late, agent_ok, manual=True, last=last)
         if s.status == "paused":
             self._record(s, Run(slot, "skipped", "paused", late_seconds=late))
         elif slot in s.cancelled or (slot in s.skips and slot not in s.snoozes):
@@ -336,10 +374,11 @@ class Room:
             self._record(s, Run(slot, "skipped", "holiday", late_seconds=late))
         elif s.recurring and late > self.settings.max_lateness_minutes * 60:
             self._record(s, Run(slot, "missed", "too_late", late_seconds=late))
-        else:
-            self._attempt(s, slot, late, agent_ok, manual=False)
+        elif self._attempt(s, slot, late, agent_ok, manual=False, last=last) == "retry":
+            return "retry"
         s.snoozes.discard(slot)
         self._settle(s, after=slot)
+        return "done"
 
     def _is_occurrence(self, s: Schedule, slot: datetime) -> bool:
         if slot in s.snoozes or slot in s.cancelled:
@@ -348,29 +387,39 @@ class Room:
             return s.at == slot
         return bool(self.regular(s, slot - timedelta(seconds=1), slot))
 
-    def _attempt(self, s: Schedule, slot: datetime, late: int, agent_ok: bool, manual: bool) -> None:
+    def _attempt(self, s: Schedule, slot: datetime, late: int, agent_ok: bool, manual: bool, last: bool) -> str:
         if s.kind == "agent_call" and not agent_ok:
-            self._record(s, Run(slot, "failed", "agent_error", manual=manual, late_seconds=late))
-            s.streak += 1
-            if s.streak == 1:
-                self.posts.append(Post(s.sid, "failure_notice"))
-            limit = self.settings.auto_pause_after
-            if limit and s.streak >= limit and s.status == "active":
-                s.status, s.status_reason, s.stopped = "paused", "failing", slot
-                self.posts.append(Post(s.sid, "pause_notice"))
-            if not manual and s.cron is None and s.status == "active":
-                s.unspecified = True  # a one-shot agent call that failed: its status is not decided
-            return
+            self._failed(s, slot, late, "agent_error", manual)
+            return "done"
+        if self.chat_down:
+            self.chat_down -= 1
+            if not last:
+                return "retry"
+            self._failed(s, slot, late, "chat_error", manual)
+            return "done"
         self._record(s, Run(slot, "delivered", None, manual=manual, late_seconds=late))
         self.posts.append(Post(s.sid, "occurrence", slot, manual))
         if s.streak:
             self.posts.append(Post(s.sid, "works_again"))  # in the delivered post, or one of its own
         s.streak = 0
         if manual:
-            return
+            return "done"
         s.delivered += 1
         if s.cron is None:
             s.status, s.stopped = "fired", slot
+        return "done"
+
+    def _failed(self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool) -> None:
+        self._record(s, Run(slot, "failed", reason, manual=manual, late_seconds=late))
+        s.streak += 1
+        if s.streak == 1:
+            self.posts.append(Post(s.sid, "failure_notice"))
+        limit = self.settings.auto_pause_after
+        if limit and s.streak >= limit and s.status == "active":
+            s.status, s.status_reason, s.stopped = "paused", "failing", slot
+            self.posts.append(Post(s.sid, "pause_notice"))
+        if not manual and s.cron is None and s.status == "active":
+            s.unspecified = True  # a one-shot that failed: its status is not decided
 
     def _record(self, s: Schedule, run: Run) -> None:
         s.runs.append(run)
@@ -379,6 +428,5 @@ class Room:
         """A recurring schedule ends (completed) once nothing remains to reach the fire function."""
         if s.cron is None or s.status not in LIVE:
             return
-        if not self.remaining(s, after or self.now):
-            if s.status == "active":
-                s.status, s.stopped = "completed", after
+        if not self.remaining(s, after or self.now) and s.status == "active":
+            s.status, s.stopped = "completed", after

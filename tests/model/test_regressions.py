@@ -11,7 +11,7 @@ import pytest
 
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
-from tests.model.machine import Harness, compare
+from tests.model.machine import POST_MARK, Harness, compare
 from tests.model.reference import Schedule
 from tests.support import aws as aws_support
 
@@ -35,14 +35,14 @@ def recurring(h: Harness, cron: str, zone: str = "Europe/Madrid", **extra: objec
     s.calendar = extra.get("skip_holidays")  # type: ignore[assignment]
     until = extra.get("until")
     s.until = datetime.fromisoformat(str(until).replace("Z", "+00:00")) if until else None
-    answer = h.create(s, message="m", cron=cron, **extra)
+    answer = h.create(s, message=POST_MARK, cron=cron, **extra)
     assert answer["ok"], answer
     return s.sid
 
 
 def agrees(h: Harness) -> None:
     problems = compare(h, full=True)
-    assert not problems, "\n".join(problems + ["-- steps:"] + h.log)
+    assert not problems, "\n".join([*problems, "-- steps:", *h.log])
 
 
 def test_a_skipped_snoozed_occurrence_leaves_next_fire(room: functools.partial[Harness]) -> None:
@@ -82,7 +82,7 @@ def test_snoozing_a_paused_one_shot_keeps_it_paused(room: functools.partial[Harn
     """H2: a paused one-shot, snoozed, stays paused; only its time moves."""
     h = room(MONDAY)
     s = Schedule("", "message", "Europe/Madrid", at=MONDAY + timedelta(hours=2))
-    assert h.create(s, message="m", time=s.at.isoformat())["ok"]  # type: ignore[union-attr]
+    assert h.create(s, message=POST_MARK, time=s.at.isoformat())["ok"]  # type: ignore[union-attr]
     assert h.tool("pause_reminder", id=s.sid)["ok"]
     h.room.pause(s.sid)
     assert h.tool("snooze_reminder", id=s.sid, minutes=10)["ok"]

@@ -14,15 +14,22 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-import pytest
 import hypothesis.core as hypothesis_core
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+    run_state_machine_as_test,
+)
 
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
-from tests.model.machine import FakeAgents, Harness, compare, iso_z
+from tests.model.machine import POST_MARK, FakeAgents, Harness, compare, iso_z
 from tests.model.reference import Flags, Schedule
 from tests.support import aws as aws_support
 from tests.support import figures
@@ -57,6 +64,7 @@ LATENESS = [0, 0, 0, 30, 59 * 60, 61 * 60, 3 * 3600]
 SNOOZES = [10, 25, 45, 95]
 FLAGS = Flags.without(os.environ.get("CRONBELL_MODEL_EXCLUDE", ""))  # e.g. "H4,C1": known defects left out
 ENDPOINT = ""
+MARK = POST_MARK  # in every message and prompt: a post holding it is an occurrence, any other a notice
 
 
 class Room(RuleBasedStateMachine):
@@ -93,14 +101,14 @@ class Room(RuleBasedStateMachine):
         at = h.clock.now().replace(second=0, microsecond=0) + timedelta(minutes=minutes)
         schedule = Schedule("", "agent_call" if agent else "message", zone, at=at)
         if agent:
-            h.create(schedule, name=f"job {len(h.room.schedules)}", prompt="p", fire_at=at.isoformat())
+            h.create(schedule, name=f"job {len(h.room.schedules)}", prompt=MARK, fire_at=at.isoformat())
         elif relative:
             at = h.clock.now() + timedelta(minutes=minutes)
             schedule.at = at
-            h.create(schedule, message=f"m{len(h.room.schedules)}", time=f"in {minutes} minutes")
+            h.create(schedule, message=f"{MARK} {len(h.room.schedules)}", time=f"in {minutes} minutes")
         else:
             local = at.astimezone(ZoneInfo(zone)).isoformat()
-            h.create(schedule, message=f"m{len(h.room.schedules)}", time=local)
+            h.create(schedule, message=f"{MARK} {len(h.room.schedules)}", time=local)
 
     @precondition(lambda self: self.h is not None and self.live_count() < 6)
     @rule(
@@ -126,9 +134,22 @@ class Room(RuleBasedStateMachine):
         if calendar is not None:
             extra["skip_holidays"] = calendar
         if agent:
-            h.create(schedule, name=f"job {len(h.room.schedules)}", prompt="p", cron_expr=cron, **extra)
+            h.create(schedule, name=f"job {len(h.room.schedules)}", prompt=MARK, cron_expr=cron, **extra)
         else:
-            h.create(schedule, message=f"m{len(h.room.schedules)}", cron=cron, **extra)
+            h.create(schedule, message=f"{MARK} {len(h.room.schedules)}", cron=cron, **extra)
+
+    @precondition(lambda self: self.h is not None and self.live_count() < 6)
+    @rule(
+        phrase=st.sampled_from(
+            [("every other monday at 10", "0 10 * * 1", 2, "weeks"), ("every 3 days at 9", "0 9 * * *", 3, "days")]
+        ),
+        zone=st.sampled_from(ZONES),
+    )
+    def create_interval(self, phrase: tuple[str, str, int, str], zone: str) -> None:
+        h = self.harness
+        words, cron, every, unit = phrase
+        schedule = Schedule("", "message", zone, cron=cron, every=every, unit=unit)
+        h.create(schedule, message=f"{MARK} {len(h.room.schedules)}", cron=words)
 
     # -- changing
 
@@ -206,14 +227,27 @@ class Room(RuleBasedStateMachine):
         ids = self.ids("active", "paused")
         sid = ids[pick % len(ids)]
         s = self.harness.room.schedules[sid]
-        arguments = {"prompt": "q"} if s.kind == "agent_call" else {"message": f"changed {self.steps}"}
+        arguments = {"prompt": f"{MARK} again"} if s.kind == "agent_call" else {"message": f"{MARK} {self.steps}"}
         if not self.harness.tool("update_reminder", id=sid, **arguments)["ok"]:
             self.harness.problems.append(f"update_reminder {sid} refused")
 
-    @precondition(lambda self: self.h is not None)
+    @precondition(lambda self: self.h is not None and not self.h.room.chat_down)
     @rule(failing=st.booleans())
     def agents_fail(self, failing: bool) -> None:
         FakeAgents.failing = failing
+
+    @precondition(
+        lambda self: (
+            self.h is not None
+            and not FakeAgents.failing
+            and not self.h.room.chat_down
+            and not any(s.streak for s in self.h.room.schedules.values())
+        )
+    )
+    @rule(posts=st.integers(1, 2))
+    def chat_outage(self, posts: int) -> None:
+        """The platform answers 503 to the next posts: the fire raises and Lambda's retry delivers."""
+        self.harness.chat_outage(posts)
 
     # -- time
 
@@ -232,7 +266,7 @@ class Room(RuleBasedStateMachine):
         problems = compare(self.h)
         if problems:
             figures.add("stateful", violations=1)
-            detail = "\n".join(problems + ["-- steps:"] + self.h.log[-60:])
+            detail = "\n".join([*problems, "-- steps:", *self.h.log[-60:]])
             raise AssertionError(detail)
 
     def teardown(self) -> None:
