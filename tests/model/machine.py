@@ -107,7 +107,8 @@ class Harness:
         tool = "cron_create" if schedule.kind == "agent_call" else "create_reminder"
         answer = self.tool(tool, timezone=schedule.timezone, **arguments)
         if not answer["ok"] and schedule.until is not None and schedule.cron is not None:
-            ends = self.room.regular(schedule, self.clock.now(), schedule.until)
+            probe = Room(now=self.clock.now(), flags=self.flags)  # what would post before the end
+            ends = probe.upcoming(schedule, limit=2)
             today = schedule.until.date() == self.clock.now().date()
             if ends and answer["error"]["code"] != "too_frequent" and (self.flags.until_soon or not today):
                 self.problems.append(f"refused {arguments} ({answer['error']}), occurrences before until: {ends[:2]}")

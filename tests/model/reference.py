@@ -34,12 +34,13 @@ class Flags:
     paused_past_until: bool = True  # L6: a paused schedule past `until` completes
     run_now_slot: bool = True  # M2: run_now in the second of a regular occurrence is a run of its own
     until_soon: bool = True  # M3: an `until` later today is accepted
+    manual_retry_lateness: bool = True  # N1: a run_now posted by a retry counts its lateness from it
 
     @classmethod
     def without(cls, areas: str) -> Flags:
-        """Flags with the named defect areas (C1, H2, H3, H4, L6, M2, M3; comma-separated) not checked."""
+        """Flags with the named defect areas (C1, H2, H3, H4, L6, M2, M3, N1; comma-separated) not checked."""
         names = {"C1": "holiday_ends", "H2": "snooze_paused", "H3": "snooze_past_until", "H4": "skipped_snooze"}
-        names |= {"L6": "paused_past_until", "M2": "run_now_slot", "M3": "until_soon"}
+        names |= {"L6": "paused_past_until", "M2": "run_now_slot", "M3": "until_soon", "N1": "manual_retry_lateness"}
         off = {names[a.strip().upper()]: False for a in areas.split(",") if a.strip()}
         return cls(**off)
 
@@ -190,16 +191,19 @@ class Room:
     def holiday(self, s: Schedule, slot: datetime) -> bool:
         return s.calendar is not None and is_holiday(s.calendar, local_date(slot, s.timezone))
 
-    def upcoming(self, s: Schedule, limit: int = 1, horizon_days: int = 800) -> list[datetime]:
-        """The next fires after now that will post (not skipped, not snoozed away, not a holiday),
-        snoozes included, as long as the count allows."""
+    def upcoming(
+        self, s: Schedule, limit: int = 1, horizon_days: int = 800, since: datetime | None = None
+    ) -> list[datetime]:
+        """The next fires after `since` (default now) that will post (not skipped, not snoozed away,
+        not a holiday), snoozes included, as long as the count allows."""
+        since = since or self.now
         left = None if s.count is None else s.count - s.delivered
         if left is not None and left <= 0:
             return []
-        pending = sorted(t for t in s.snoozes if t > self.now and t not in s.cancelled)
+        pending = sorted(t for t in s.snoozes if t > since and t not in s.cancelled)
         out: list[datetime] = []
-        start, step = self.now, timedelta(days=31)
-        end = self.now + timedelta(days=horizon_days)
+        start, step = since, timedelta(days=31)
+        end = since + timedelta(days=horizon_days)
         while start < end and len(out) < limit + len(pending):
             for t in self.regular(s, start, min(start + step, end)):
                 if t in s.skips or t in s.snoozed_away:
@@ -222,16 +226,8 @@ class Room:
         return found[0] if found else None
 
     def remaining(self, s: Schedule, after: datetime) -> bool:
-        """Whether an occurrence that must reach the fire function is still to come after `after`."""
-        if s.count is not None and s.delivered >= s.count:
-            return False
-        if any(t > after for t in s.snoozes):
-            return True
-        if s.cron is None:
-            return s.at is not None and s.at > after
-        if s.until is None:
-            return True
-        return bool(self.regular(s, after, s.until))
+        """Whether anything that will post is still to come after `after`."""
+        return bool(self.upcoming(s, since=after))
 
     def expected_fires(self, after: datetime, until: datetime) -> set[tuple[str, datetime]]:
         """What must reach the fire function in (after, until] for the schedules active now: every
@@ -345,8 +341,9 @@ class Room:
         retry_gaps: tuple[int, ...] = (60, 120),
     ) -> None:
         """One asynchronous event for (sid, slot) whose first attempt starts at `at`: an attempt whose
-        post fails transiently raises, and Lambda tries again after each gap; the attempt that
-        decides the run is the one whose start `late_seconds` and the lateness rule measure."""
+        post fails transiently raises, and Lambda tries again after each gap. Each attempt is judged
+        at its own start (the lateness rule), and the run's `late_seconds` is the start of the
+        attempt that decides it."""
         gaps = list(retry_gaps)
         while self._fire_once(sid, slot, at, agent_ok, manual, last=not gaps) == "retry":
             at += timedelta(seconds=gaps.pop(0))
@@ -393,6 +390,8 @@ class Room:
             return "done"
         if self.chat_down:
             self.chat_down -= 1
+            if manual and not self.flags.manual_retry_lateness:
+                s.unspecified = True
             if not last:
                 return "retry"
             self._failed(s, slot, late, "chat_error", manual)

@@ -128,3 +128,35 @@ def test_run_now_in_the_second_of_a_regular_occurrence_is_a_run_of_its_own(
     h.advance(60)
     h.run_now(sid)
     agrees(h)
+
+
+def test_a_run_now_delivered_by_a_retry_counts_its_lateness_from_the_retry(room: functools.partial[Harness]) -> None:
+    """N1: run_now while the platform answers 503 once: Lambda's retry a minute later posts it, and
+    the manual run says it started 60 s after it was asked for, as a regular run does."""
+    h = room(MONDAY)
+    sid = recurring(h, "0 10 * * *")
+    h.chat_outage(1)
+    h.run_now(sid)
+    agrees(h)
+
+
+def test_a_regular_run_delivered_by_a_retry_counts_its_lateness_from_the_retry(
+    room: functools.partial[Harness],
+) -> None:
+    """The same for a regular occurrence: two 503s, the third attempt posts, 180 s late."""
+    h = room(MONDAY)
+    recurring(h, "0 10 * * *")
+    h.chat_outage(2)
+    h.advance(61)
+    agrees(h)
+
+
+def test_a_recurring_schedule_whose_last_posting_occurrence_is_a_holiday_is_refused(
+    room: functools.partial[Harness],
+) -> None:
+    """Every 1 January, skipping ES holidays, until 6 January: it would never post."""
+    h = room(datetime(2026, 12, 30, 20, 0, tzinfo=UTC))
+    s = Schedule("", "message", "UTC", cron="0 0 1 1 *", until=datetime(2027, 1, 6, 19, 3, tzinfo=UTC))
+    s.calendar = "ES"
+    answer = h.create(s, message=POST_MARK, cron=s.cron, until="2027-01-06T19:03:00Z", skip_holidays="ES")
+    assert not answer["ok"] and not h.problems, answer
