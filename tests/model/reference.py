@@ -362,13 +362,13 @@ class Room:
                 s.unspecified = True
             return self._attempt(s, slot, late, agent_ok, manual=True, last=last)
         if s.status == "paused":
-            self._record(s, Run(slot, "skipped", "paused", late_seconds=late))
+            self._record(s, Run(slot, "skipped", "paused"))
         elif slot in s.cancelled or (slot in s.skips and slot not in s.snoozes):
-            self._record(s, Run(slot, "skipped", "skip_next", late_seconds=late))
+            self._record(s, Run(slot, "skipped", "skip_next"))
         elif slot in s.snoozed_away and slot not in s.snoozes:
-            self._record(s, Run(slot, "skipped", "snoozed", late_seconds=late))
+            self._record(s, Run(slot, "skipped", "snoozed"))
         elif slot not in s.snoozes and self.holiday(s, slot):
-            self._record(s, Run(slot, "skipped", "holiday", late_seconds=late))
+            self._record(s, Run(slot, "skipped", "holiday"))
         elif s.recurring and late > self.settings.max_lateness_minutes * 60:
             self._record(s, Run(slot, "missed", "too_late", late_seconds=late))
         elif self._attempt(s, slot, late, agent_ok, manual=False, last=last) == "retry":
