@@ -160,3 +160,14 @@ def test_a_recurring_schedule_whose_last_posting_occurrence_is_a_holiday_is_refu
     s.calendar = "ES"
     answer = h.create(s, message=POST_MARK, cron=s.cron, until="2027-01-06T19:03:00Z", skip_holidays="ES")
     assert not answer["ok"] and not h.problems, answer
+
+
+def test_a_yearly_schedule_on_a_fixed_holiday_never_shows_a_next_fire(room: functools.partial[Harness]) -> None:
+    """Every 1 January at 00:00, skipping ES holidays (1 January always is one): nothing will ever
+    post, so it is refused, or at least never shows a next fire on a holiday."""
+    h = room(MONDAY)
+    s = Schedule("", "agent_call", "America/New_York", cron="0 0 1 1 *", count=2)
+    s.calendar = "ES"
+    answer = h.create(s, name="job", prompt=POST_MARK, cron_expr="0 0 1 1 *", count=2, skip_holidays="ES")
+    if answer["ok"]:
+        agrees(h)
