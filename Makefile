@@ -89,3 +89,9 @@ format: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(SAM_VENV) $(RUNTIME_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache
+
+# The long model-based search (about 20 minutes; the seed is printed: CRONBELL_VERIFY_SEED=N repeats it,
+# CRONBELL_VERIFY_MINUTES sets the time, CRONBELL_MODEL_EXCLUDE=H4,C1 leaves known defect areas out).
+.PHONY: verify
+verify: $(STAMP)
+	CRONBELL_VERIFY=1 $(BIN)/python -m pytest tests/model -p no:cacheprovider -s

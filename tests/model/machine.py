@@ -1,0 +1,317 @@
+"""The stateful comparison: the real handlers (tools envelope, fire Input) on the moto server with a
+virtual clock, a recording chat platform and a fake agent, against the reference model.
+
+`Harness` drives the handlers and Scheduler (what moto holds fires as tests/support/scheduler_oracle.py
+reads it); `Comparison` reads the room back through the tools and lists every difference from the
+model. tests/model/test_stateful.py builds a Hypothesis state machine on them and
+tests/model/test_regressions.py replays the sequences it found."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from cronbell import wiring
+from cronbell.adapters import clock as clock_module
+from cronbell.adapters.chat.base import ChatMessage
+from cronbell.core.ports import AgentError
+from tests.model.reference import Flags, Room, Run, Schedule, Settings
+from tests.support.aws import GROUP, FakeClock, Stack, provision
+from tests.support.chat import RecordingChat, TransientChatError
+from tests.support.envelopes import envelope
+from tests.support.handlers import configure_env, invoke
+from tests.support.lambda_timing import RETRY_GAPS_SECONDS
+from tests.support.scheduler_oracle import due
+
+AUTO_PAUSE_AFTER = 3
+POST_MARK = "ding"  # every message and prompt holds it: a post with it is an occurrence, without it a notice
+
+
+class FakeAgents:
+    """Stands in for the agent Lambdas: answers as the echo agent, or fails while `failing`."""
+
+    failing = False
+
+    def __init__(self, allowlist: Any = None) -> None:
+        self.configured = True
+
+    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+        if FakeAgents.failing:
+            raise AgentError("the agent failed")
+        return f"echo: {request['prompt']}"
+
+
+@dataclass
+class FlakyChat(RecordingChat):
+    """A recording chat platform whose next `down` posts fail transiently (as a 503 would)."""
+
+    down: int = 0
+
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        if self.down:
+            self.down -= 1
+            raise TransientChatError("503 from the platform")
+        return super().send(message, idempotency_key, deadline)
+
+
+def iso_z(when: datetime) -> str:
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def parse(text: str) -> datetime:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
+
+
+@dataclass
+class Harness:
+    """One room on a freshly provisioned stack, and the model beside it."""
+
+    endpoint: str
+    start: datetime
+    flags: Flags = field(default_factory=Flags)
+    clock: FakeClock = field(init=False)
+    stack: Stack = field(init=False)
+    chat: FlakyChat = field(init=False)
+    room: Room = field(init=False)
+    started: list[dict[str, Any]] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    compared_runs: dict[str, int] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.clock = FakeClock(self.start)
+        clock_module.install(self.clock)
+        self.stack = provision(self.endpoint, self.clock)
+        self.chat = FlakyChat()
+        FakeAgents.failing = False
+        wiring.build_sender = lambda settings: self.chat  # type: ignore[assignment]
+        wiring.LambdaAgents = FakeAgents  # type: ignore[assignment,misc]
+        wiring._start_fire = lambda settings: self.started.append  # type: ignore[assignment]
+        configure_env(self.stack, AUTO_PAUSE_AFTER=str(AUTO_PAUSE_AFTER))
+        self.room = Room(now=self.start, settings=Settings(auto_pause_after=AUTO_PAUSE_AFTER), flags=self.flags)
+
+    # -- tools
+
+    def tool(self, name: str, /, timezone: str = "UTC", **arguments: Any) -> dict[str, Any]:
+        answer: dict[str, Any] = invoke("tools", envelope(name, arguments, timezone=timezone))
+        json.dumps(answer)
+        self.log.append(f"{name} {arguments} -> {(answer['ok'] and 'ok') or answer['error']['code']}")
+        return answer
+
+    def create(self, schedule: Schedule, **arguments: Any) -> dict[str, Any]:
+        tool = "cron_create" if schedule.kind == "agent_call" else "create_reminder"
+        answer = self.tool(tool, timezone=schedule.timezone, **arguments)
+        if not answer["ok"] and schedule.until is not None and schedule.cron is not None:
+            probe = Room(now=self.clock.now(), flags=self.flags)  # what would post before the end
+            ends = probe.upcoming(schedule, limit=2)
+            today = schedule.until.date() == self.clock.now().date()
+            if ends and answer["error"]["code"] != "too_frequent" and (self.flags.until_soon or not today):
+                self.problems.append(f"refused {arguments} ({answer['error']}), occurrences before until: {ends[:2]}")
+        if answer["ok"] and not answer["result"].get("duplicate"):
+            schedule.sid = answer["result"]["id"]
+            if not self.flags.holiday_ends and schedule.calendar and (schedule.count or schedule.until):
+                schedule.unspecified = True
+            self.room.created(schedule)
+        return answer
+
+    def run_now(self, sid: str) -> dict[str, Any]:
+        self.started.clear()
+        allowed = self.room.run_now_allowed(sid)
+        answer = self.tool("run_now", target=sid)
+        if answer["ok"] != allowed:
+            self.problems.append(f"run_now {sid} answered {answer}, the model expected ok={allowed}")
+        for event in list(self.started):
+            self._deliver(sid, parse(event["scheduled_time"]), event, manual=True)
+        self.started.clear()
+        return answer
+
+    # -- Scheduler
+
+    def advance(self, minutes: int, late_seconds: int = 0, duplicate: bool = False) -> list[str]:
+        """Move the clock; every fire due on the way starts in order, `late_seconds` after its time
+        (never past the move's end), optionally delivered twice. Answers what Scheduler missed or
+        added compared with the model."""
+        before, end = self.clock.now(), self.clock.now() + timedelta(minutes=minutes)
+        problems: list[str] = []
+        expected = self.room.expected_fires(before, end)
+        seen: set[tuple[str, datetime]] = set()
+        cursor = before
+        while True:
+            entries = self.stack.entries()
+            fires = due(entries, cursor, end)
+            if not fires:
+                break
+            first = fires[0]
+            cursor = first.when
+            for fire in [f for f in fires if f.when == first.when]:
+                sid = fire.event["reminder_id"]
+                seen.add((sid, fire.when))
+                start = min(fire.when + timedelta(seconds=late_seconds), end)
+                if self.clock.now() < start:
+                    self.clock.current = start
+                self._deliver(sid, fire.when, fire.event)
+                if duplicate:
+                    self._deliver(sid, fire.when, {**fire.event, "attempt": "2"})
+                entry = entries[fire.entry]
+                if entry["ScheduleExpression"].startswith("at(") and entry.get("ActionAfterCompletion") == "DELETE":
+                    self._forget(fire.entry)
+        self.clock.current = max(self.clock.current, end)  # a retry may have gone past the end
+        self.room.move(self.clock.now())
+        for sid, when in self.room.missing(expected, seen):
+            problems.append(f"Scheduler would not fire {sid} at {iso_z(when)}")
+        self.problems += problems
+        return problems
+
+    def _forget(self, name: str) -> None:
+        with contextlib.suppress(self.stack.scheduler.exceptions.ResourceNotFoundException):
+            self.stack.scheduler.delete_schedule(Name=name, GroupName=GROUP)
+
+    def chat_outage(self, posts: int) -> None:
+        """The chat platform fails the next `posts` posts transiently."""
+        self.chat.down = self.room.chat_down = posts
+
+    def _deliver(self, sid: str, slot: datetime, event: dict[str, Any], manual: bool = False) -> None:
+        """One asynchronous event: Lambda's retries after a raise, on the virtual clock."""
+        at = self.clock.now()
+        self.room.fire(sid, slot, at, agent_ok=not FakeAgents.failing, manual=manual, retry_gaps=RETRY_GAPS_SECONDS)
+        gaps = list(RETRY_GAPS_SECONDS)
+        while True:
+            try:
+                result = invoke("fire", event)
+                self.log.append(f"fire {sid} {iso_z(slot)} at {iso_z(at)} -> {result.get('outcome')}")
+                return
+            except Exception as err:  # Lambda retries a fire that raises
+                self.log.append(f"fire {sid} {iso_z(slot)} raised {type(err).__name__}: {err}")
+                if not gaps:
+                    return
+                self.clock.advance(seconds=gaps.pop(0))
+
+
+@dataclass(frozen=True)
+class Seen:
+    status: str
+    enabled: bool
+    next_fire: str | None
+
+
+def model_view(room: Room, s: Schedule) -> Seen:
+    nf = room.next_fire(s)
+    return Seen(s.status, s.status == "active", iso_z(nf) if nf else None)
+
+
+def run_view(s: Schedule, run: Run) -> tuple[Any, ...]:
+    local = run.scheduled.astimezone(ZoneInfo(s.timezone)).isoformat()
+    return (local, run.outcome, run.reason, run.manual, run.late_seconds)
+
+
+def compare(h: Harness, full: bool = False) -> list[str]:
+    """Every difference between what the tools answer and what the model predicts."""
+    room, problems = h.room, list(h.problems)
+    h.problems.clear()
+    listing = h.tool("list_reminders", include_inactive=True)
+    assert listing["ok"], listing
+    real = {item["id"]: item for item in listing["result"]["schedules"]}
+    compact = {i["id"]: i for i in h.tool("cron_list")["result"]}
+    live = set(compact)
+    for sid, s in room.schedules.items():
+        if s.unspecified:
+            continue
+        want = model_view(room, s)
+        item = real.get(sid)
+        if s.status in ("active", "paused") and sid not in live:
+            problems.append(f"{sid}: the model has it {s.status}, list_reminders does not list it")
+        if s.status not in ("active", "paused") and sid in live:
+            problems.append(f"{sid}: the model has it {s.status}, list_reminders lists it")
+        if item is not None:
+            nf = item["next_fire"]["utc"] if item.get("next_fire") else None
+            got = Seen(item["status"], item["enabled"], nf)
+            if s.status == "deleted" and got.status == "deleted":
+                got = want
+            if got != want:
+                problems.append(f"{sid}: list says {got}, the model {want}")
+            if s.status == "paused" and s.status_reason == "failing" and item.get("status_reason") != "failing":
+                problems.append(f"{sid}: paused by the failure policy, status_reason {item.get('status_reason')}")
+            if item.get("failure_streak", 0) != s.streak and s.status in ("active", "paused"):
+                problems.append(f"{sid}: failure_streak {item.get('failure_streak')}, the model {s.streak}")
+        elif s.status != "deleted":
+            problems.append(f"{sid}: missing from list_reminders include_inactive (model: {s.status})")
+        if s.status in ("active", "paused") and sid in compact:
+            c = compact[sid]
+            nf = want.next_fire
+            local = parse(nf).astimezone(ZoneInfo(s.timezone)).isoformat() if nf else None
+            if (c["enabled"], c["next_fire"]) != (want.enabled, local):
+                problems.append(
+                    f"{sid}: cron_list says {(c['enabled'], c['next_fire'])}, model {(want.enabled, local)}"
+                )
+        if item is not None and not full and len(s.runs) == h.compared_runs.get(sid, 0):
+            # no new run in the model: the item's last_run must not have moved either
+            last = item.get("last_run")
+            got_last = None if last is None else (parse(last["scheduled_time"]), last["outcome"], last["manual"])
+            want_last = None if not s.runs else (s.runs[-1].scheduled, s.runs[-1].outcome, s.runs[-1].manual)
+            if s.status != "deleted" and got_last != want_last:
+                problems.append(f"{sid}: last_run {got_last}, the model {want_last}")
+            continue
+        h.compared_runs[sid] = len(s.runs)
+        history = h.tool("reminder_history", id=sid, limit=50)
+        if not history["ok"]:
+            problems.append(f"{sid}: reminder_history refused: {history['error']}")
+            continue
+        got_runs = sorted(
+            (
+                (
+                    parse(r["scheduled_time"]).astimezone(ZoneInfo(s.timezone)).isoformat(),
+                    r["outcome"],
+                    r["reason"],
+                    r["manual"],
+                    r["late_seconds"],
+                )
+                for r in history["result"]["runs"]
+            ),
+            reverse=True,
+        )
+        want_runs = sorted((run_view(s, r) for r in s.runs), reverse=True)[:50]
+        if got_runs != want_runs:
+            problems.append(f"{sid}: history {got_runs}, the model {want_runs}")
+    problems += compare_posts(h)
+    return problems
+
+
+def compare_posts(h: Harness) -> list[str]:
+    """Each occurrence delivered is posted once (keyed by schedule and slot); notices as the policy says."""
+    room = h.room
+    got: Counter[tuple[str, str]] = Counter()
+    others: Counter[str] = Counter()
+    for message, key in h.chat.sent:
+        sid, _, rest = key.partition("-")
+        if POST_MARK in message.text:
+            got[(sid, rest[:20])] += 1
+        else:
+            others[sid] += 1
+    want: Counter[tuple[str, str]] = Counter()
+    notices: Counter[str] = Counter()
+    optional: Counter[str] = Counter()
+    for post in room.posts:
+        if post.what == "occurrence" and post.slot is not None:
+            want[(post.schedule, iso_z(post.slot))] += 1
+        elif post.what == "works_again":
+            optional[post.schedule] += 1
+        else:
+            notices[post.schedule] += 1
+    skip = {sid for sid, s in room.schedules.items() if s.unspecified}
+    problems = []
+    for key in sorted(set(got) | set(want)):
+        if key[0] in skip:
+            continue
+        if got[key] != want[key]:
+            problems.append(f"posts of {key}: {got[key]}, the model {want[key]}")
+    for sid in sorted(set(others) | set(notices) | set(optional)):
+        if sid in skip:
+            continue
+        if not notices[sid] <= others[sid] <= notices[sid] + optional[sid]:
+            problems.append(f"notices about {sid}: {others[sid]}, the model {notices[sid]} (+{optional[sid]} optional)")
+    return problems

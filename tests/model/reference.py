@@ -1,0 +1,431 @@
+"""The reference model of one room's schedules: what the tools and the fire function must do, as a
+slow, brute-force, executable reading of DESIGN.md, docs/skill.md and docs/semantics.md.
+
+It imports nothing of cronbell. It learns a schedule only from a tool call and its answer (the id,
+and that the call was accepted), and it is told the clock's moves and each fire Scheduler sends
+(schedule, scheduled time, the instant the fire starts). From those it predicts every schedule's
+status, `next_fire`, the runs in its history and the posts in the room. Occurrences are enumerated
+with croniter over local wall times, one at a time; holidays are looked up per local date.
+
+`Flags` switches off parts of the model where a known defect is being fixed, so a search can look
+for other discrepancies; every flag defaults to the correct behaviour."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, timedelta
+from functools import cache
+from zoneinfo import ZoneInfo
+
+import holidays
+from croniter import croniter
+
+LIVE = ("active", "paused")
+
+
+@dataclass(frozen=True)
+class Flags:
+    """Known defect areas (docs/semantics.md names the rule each one checks). True: checked."""
+
+    holiday_ends: bool = True  # C1: holidays with count/until, next_fire on holiday eves
+    snooze_paused: bool = True  # H2: snoozing a paused one-shot keeps it paused
+    snooze_past_until: bool = True  # H3: a snooze past `until` is still delivered
+    skipped_snooze: bool = True  # H4: a skipped snoozed occurrence leaves next_fire
+    paused_past_until: bool = True  # L6: a paused schedule past `until` completes
+    run_now_slot: bool = True  # M2: run_now in the second of a regular occurrence is a run of its own
+    until_soon: bool = True  # M3: an `until` later today is accepted
+    manual_retry_lateness: bool = True  # N1: a run_now posted by a retry counts its lateness from it
+
+    @classmethod
+    def without(cls, areas: str) -> Flags:
+        """Flags with the named defect areas (C1, H2, H3, H4, L6, M2, M3, N1; comma-separated) not checked."""
+        names = {"C1": "holiday_ends", "H2": "snooze_paused", "H3": "snooze_past_until", "H4": "skipped_snooze"}
+        names |= {"L6": "paused_past_until", "M2": "run_now_slot", "M3": "until_soon", "N1": "manual_retry_lateness"}
+        off = {names[a.strip().upper()]: False for a in areas.split(",") if a.strip()}
+        return cls(**off)
+
+
+@dataclass(frozen=True)
+class Settings:
+    min_interval_minutes: int = 5
+    auto_pause_after: int = 5
+    max_lateness_minutes: int = 60
+
+
+@dataclass
+class Run:
+    scheduled: datetime  # UTC
+    outcome: str
+    reason: str | None
+    manual: bool = False
+    late_seconds: int = 0
+
+
+@dataclass
+class Post:
+    """A message the room must see: an occurrence (`slot` set), or a notice about a schedule."""
+
+    schedule: str
+    what: str  # "occurrence" | "failure_notice" | "pause_notice" | "works_again" (may share the post)
+    slot: datetime | None = None
+    manual: bool = False
+
+
+@dataclass
+class Schedule:
+    sid: str
+    kind: str  # "message" | "agent_call"
+    timezone: str
+    cron: str | None = None  # five fields, as croniter reads them
+    at: datetime | None = None  # a one-shot's instant (UTC)
+    count: int | None = None
+    until: datetime | None = None  # UTC
+    calendar: str | None = None  # skip_holidays
+    status: str = "active"
+    status_reason: str | None = None
+    skips: set[datetime] = field(default_factory=set)  # regular occurrences skipped by skip_next
+    snoozed_away: set[datetime] = field(default_factory=set)  # regular occurrences a snooze moved
+    snoozes: set[datetime] = field(default_factory=set)  # pending snoozed occurrences
+    cancelled: set[datetime] = field(default_factory=set)  # snoozed occurrences skipped by skip_next
+    delivered: int = 0
+    streak: int = 0
+    runs: list[Run] = field(default_factory=list)
+    unspecified: bool = False  # a case the rules leave open: stop comparing this schedule
+    created: datetime = field(default_factory=lambda: datetime.min.replace(tzinfo=UTC))
+    last_manual: datetime | None = None
+    stopped: datetime | None = None  # the slot whose run ended it, or paused it (failing)
+    every: int = 1  # "every other monday at 10": 2 (weeks); "every 3 days at 9": 3 (days)
+    unit: str = "weeks"
+    anchor: date | None = None  # the local date of the first occurrence after the schedule was made
+
+    @property
+    def recurring(self) -> bool:
+        return self.cron is not None
+
+    def ran(self, slot: datetime, manual: bool = False) -> bool:
+        return any(r.scheduled == slot and r.manual == manual for r in self.runs)
+
+
+# --- time, by brute force -------------------------------------------------------------------------
+
+
+def wall_to_utc(wall: datetime, tz: ZoneInfo) -> datetime | None:
+    """A local wall time on the timeline: None when it does not exist (spring forward); the first
+    of the two when it happens twice (fall back)."""
+    aware = wall.replace(tzinfo=tz, fold=0)
+    if aware.astimezone(UTC).astimezone(tz).replace(tzinfo=None) != wall:
+        return None
+    return aware.astimezone(UTC)
+
+
+def cron_between(expression: str, timezone: str, after: datetime, until: datetime) -> list[datetime]:
+    """Every instant t with after < t <= until at which the five-field expression matches a local
+    wall time in the zone (croniter walks wall times; each is placed with wall_to_utc)."""
+    tz = ZoneInfo(timezone)
+    walk = croniter(expression, (after.astimezone(tz) - timedelta(days=1)).replace(tzinfo=None, second=0))
+    limit = (until.astimezone(tz) + timedelta(days=1)).replace(tzinfo=None)
+    out: list[datetime] = []
+    while (wall := walk.get_next(datetime)) <= limit:
+        when = wall_to_utc(wall, tz)
+        if when is not None and after < when <= until and when not in out:
+            out.append(when)
+    return out
+
+
+@cache
+def _calendar(code: str, year: int) -> holidays.HolidayBase:
+    country, _, subdivision = code.partition("-")
+    return holidays.country_holidays(country, subdiv=subdivision or None, years=year)
+
+
+def is_holiday(code: str, day: date) -> bool:
+    return day in _calendar(code, day.year)
+
+
+def local_date(when: datetime, timezone: str) -> date:
+    return when.astimezone(ZoneInfo(timezone)).date()
+
+
+def iso_local(when: datetime, timezone: str) -> str:
+    return when.astimezone(ZoneInfo(timezone)).isoformat()
+
+
+# --- the model ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Room:
+    now: datetime
+    settings: Settings = field(default_factory=Settings)
+    flags: Flags = field(default_factory=Flags)
+    schedules: dict[str, Schedule] = field(default_factory=dict)
+    posts: list[Post] = field(default_factory=list)
+    chat_down: int = 0  # the chat's next posts that fail transiently (a 5xx, a timeout)
+
+    # -- occurrences
+
+    def regular(self, s: Schedule, after: datetime, until: datetime) -> list[datetime]:
+        """The schedule's own occurrences in (after, until], before skips, snoozes and holidays."""
+        if s.cron is None:
+            return [s.at] if s.at is not None and after < s.at <= until else []
+        end = min(until, s.until) if s.until is not None else until
+        if end <= after:
+            return []
+        found = cron_between(s.cron, s.timezone, after, end)
+        if s.every > 1 and s.anchor is not None:
+            found = [t for t in found if self._on_interval(s, local_date(t, s.timezone))]
+        return found
+
+    @staticmethod
+    def _on_interval(s: Schedule, day: date) -> bool:
+        """Every N days from the anchor, or every N weeks (Monday to Sunday) from the anchor's week."""
+        assert s.anchor is not None
+        if day < s.anchor:
+            return False
+        if s.unit == "days":
+            return (day - s.anchor).days % s.every == 0
+        monday = day - timedelta(days=day.weekday())
+        first = s.anchor - timedelta(days=s.anchor.weekday())
+        return ((monday - first).days // 7) % s.every == 0
+
+    def holiday(self, s: Schedule, slot: datetime) -> bool:
+        return s.calendar is not None and is_holiday(s.calendar, local_date(slot, s.timezone))
+
+    def upcoming(
+        self, s: Schedule, limit: int = 1, horizon_days: int = 800, since: datetime | None = None
+    ) -> list[datetime]:
+        """The next fires after `since` (default now) that will post (not skipped, not snoozed away,
+        not a holiday), snoozes included, as long as the count allows."""
+        since = since or self.now
+        left = None if s.count is None else s.count - s.delivered
+        if left is not None and left <= 0:
+            return []
+        pending = sorted(t for t in s.snoozes if t > since and t not in s.cancelled)
+        out: list[datetime] = []
+        start, step = since, timedelta(days=31)
+        end = since + timedelta(days=horizon_days)
+        while start < end and len(out) < limit + len(pending):
+            for t in self.regular(s, start, min(start + step, end)):
+                if t in s.skips or t in s.snoozed_away:
+                    continue
+                if self.holiday(s, t) and self.flags.holiday_ends:
+                    continue
+                out.append(t)
+            start += step
+            if s.cron is None:
+                break
+        merged = sorted(set(out) | set(pending))
+        if left is not None:
+            merged = merged[:left]
+        return merged[:limit]
+
+    def next_fire(self, s: Schedule) -> datetime | None:
+        if s.status != "active":
+            return None
+        found = self.upcoming(s)
+        return found[0] if found else None
+
+    def remaining(self, s: Schedule, after: datetime) -> bool:
+        """Whether anything that will post is still to come after `after`."""
+        return bool(self.upcoming(s, since=after))
+
+    def expected_fires(self, after: datetime, until: datetime) -> set[tuple[str, datetime]]:
+        """What must reach the fire function in (after, until] for the schedules active now: every
+        occurrence (skipped ones too, since each becomes a run) and every pending snooze. Call it
+        before the move and pass the answer to `missing` after it."""
+        out: set[tuple[str, datetime]] = set()
+        for s in self.schedules.values():
+            if s.status != "active" or s.unspecified:
+                continue
+            s.stopped = None
+            slots = set(self.regular(s, after, until)) | {t for t in s.snoozes if after < t <= until}
+            slots -= {t for t in s.cancelled}
+            out |= {(s.sid, t) for t in slots}
+        return out
+
+    def missing(
+        self, expected: set[tuple[str, datetime]], seen: set[tuple[str, datetime]]
+    ) -> list[tuple[str, datetime]]:
+        """The expected fires that did not come, leaving out those after a schedule stopped on the way."""
+        out = []
+        for sid, t in sorted(expected - seen, key=lambda x: (x[1], x[0])):
+            s = self.schedules[sid]
+            if s.unspecified or (s.stopped is not None and t > s.stopped):
+                continue
+            out.append((sid, t))
+        return out
+
+    # -- tools
+
+    def created(self, s: Schedule) -> None:
+        s.created = self.now
+        if s.cron is not None and s.every > 1:
+            first = cron_between(s.cron, s.timezone, self.now, self.now + timedelta(days=15))[0]
+            s.anchor = local_date(first, s.timezone)
+        self.schedules[s.sid] = s
+
+    def delete(self, sid: str) -> None:
+        self.schedules[sid].status = "deleted"
+
+    def pause(self, sid: str) -> None:
+        self.schedules[sid].status = "paused"
+
+    def resume(self, sid: str) -> None:
+        s = self.schedules[sid]
+        s.status, s.status_reason, s.streak = "active", None, 0
+        self._settle(s)
+
+    def skip_next(self, sid: str) -> datetime | None:
+        s = self.schedules[sid]
+        target = self.next_fire(s)
+        if target is None:
+            return None
+        if target in s.snoozes:
+            s.cancelled.add(target)
+            if not self.flags.skipped_snooze:
+                s.unspecified = True
+        else:
+            s.skips.add(target)
+        return target
+
+    def snooze(self, sid: str, minutes: int) -> datetime | None:
+        """Postpone the next fire by `minutes`; a delivered one-shot comes back `minutes` from now."""
+        s = self.schedules[sid]
+        if s.cron is None:
+            if s.status == "fired":
+                s.at, s.status = self.now + timedelta(minutes=minutes), "active"
+                return s.at
+            assert s.at is not None
+            s.at = s.at + timedelta(minutes=minutes)
+            if s.status == "paused" and not self.flags.snooze_paused:
+                s.unspecified = True
+            return s.at
+        target = self.next_fire(s)
+        if target is None:
+            return None
+        moved = target + timedelta(minutes=minutes)
+        if target in s.snoozes:
+            s.snoozes.discard(target)
+        else:
+            s.snoozed_away.add(target)
+        s.snoozes.add(moved)
+        if s.until is not None and moved > s.until and not self.flags.snooze_past_until:
+            s.unspecified = True
+        return moved
+
+    def run_now_allowed(self, sid: str) -> bool:
+        s = self.schedules[sid]
+        gap = timedelta(minutes=self.settings.min_interval_minutes)
+        return s.last_manual is None or self.now - s.last_manual >= gap
+
+    # -- clock and fires
+
+    def move(self, to: datetime) -> None:
+        self.now = to
+        for s in self.schedules.values():
+            if s.status == "paused" and s.until is not None and s.until <= to and s.cron is not None:
+                if self.flags.paused_past_until:
+                    s.status = "completed"
+                else:
+                    s.unspecified = True
+            if s.status == "paused" and s.cron is None and s.at is not None and s.at <= to:
+                s.unspecified = True  # a one-shot whose time passed while paused: not decided
+
+    def fire(
+        self,
+        sid: str,
+        slot: datetime,
+        at: datetime,
+        agent_ok: bool = True,
+        manual: bool = False,
+        retry_gaps: tuple[int, ...] = (60, 120),
+    ) -> None:
+        """One asynchronous event for (sid, slot) whose first attempt starts at `at`: an attempt whose
+        post fails transiently raises, and Lambda tries again after each gap. Each attempt is judged
+        at its own start (the lateness rule), and the run's `late_seconds` is the start of the
+        attempt that decides it."""
+        gaps = list(retry_gaps)
+        while self._fire_once(sid, slot, at, agent_ok, manual, last=not gaps) == "retry":
+            at += timedelta(seconds=gaps.pop(0))
+
+    def _fire_once(self, sid: str, slot: datetime, at: datetime, agent_ok: bool, manual: bool, last: bool) -> str:
+        self.now = max(self.now, at)
+        s = self.schedules.get(sid)
+        if s is None or s.status not in LIVE or s.ran(slot, manual):
+            return "done"
+        if not manual and not self._is_occurrence(s, slot):
+            return "done"
+        late = int((at - slot).total_seconds())
+        if manual:
+            s.last_manual = slot
+            if not self.flags.run_now_slot and self._is_occurrence(s, slot):
+                s.unspecified = True
+            return self._attempt(s, slot, late, agent_ok, manual=True, last=last)
+        if s.status == "paused":
+            self._record(s, Run(slot, "skipped", "paused"))
+        elif slot in s.cancelled or (slot in s.skips and slot not in s.snoozes):
+            self._record(s, Run(slot, "skipped", "skip_next"))
+        elif slot in s.snoozed_away and slot not in s.snoozes:
+            self._record(s, Run(slot, "skipped", "snoozed"))
+        elif slot not in s.snoozes and self.holiday(s, slot):
+            self._record(s, Run(slot, "skipped", "holiday"))
+        elif s.recurring and late > self.settings.max_lateness_minutes * 60:
+            self._record(s, Run(slot, "missed", "too_late", late_seconds=late))
+        elif self._attempt(s, slot, late, agent_ok, manual=False, last=last) == "retry":
+            return "retry"
+        s.snoozes.discard(slot)
+        self._settle(s, after=slot)
+        return "done"
+
+    def _is_occurrence(self, s: Schedule, slot: datetime) -> bool:
+        if slot in s.snoozes or slot in s.cancelled:
+            return True
+        if s.cron is None:
+            return s.at == slot
+        return bool(self.regular(s, slot - timedelta(seconds=1), slot))
+
+    def _attempt(self, s: Schedule, slot: datetime, late: int, agent_ok: bool, manual: bool, last: bool) -> str:
+        if s.kind == "agent_call" and not agent_ok:
+            self._failed(s, slot, late, "agent_error", manual)
+            return "done"
+        if self.chat_down:
+            self.chat_down -= 1
+            if manual and not self.flags.manual_retry_lateness:
+                s.unspecified = True
+            if not last:
+                return "retry"
+            self._failed(s, slot, late, "chat_error", manual)
+            return "done"
+        self._record(s, Run(slot, "delivered", None, manual=manual, late_seconds=late))
+        self.posts.append(Post(s.sid, "occurrence", slot, manual))
+        if s.streak:
+            self.posts.append(Post(s.sid, "works_again"))  # in the delivered post, or one of its own
+        s.streak = 0
+        if manual:
+            return "done"
+        s.delivered += 1
+        if s.cron is None:
+            s.status, s.stopped = "fired", slot
+        return "done"
+
+    def _failed(self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool) -> None:
+        self._record(s, Run(slot, "failed", reason, manual=manual, late_seconds=late))
+        s.streak += 1
+        if s.streak == 1:
+            self.posts.append(Post(s.sid, "failure_notice"))
+        limit = self.settings.auto_pause_after
+        if limit and s.streak >= limit and s.status == "active":
+            s.status, s.status_reason, s.stopped = "paused", "failing", slot
+            self.posts.append(Post(s.sid, "pause_notice"))
+        if not manual and s.cron is None and s.status == "active":
+            s.unspecified = True  # a one-shot that failed: its status is not decided
+
+    def _record(self, s: Schedule, run: Run) -> None:
+        s.runs.append(run)
+
+    def _settle(self, s: Schedule, after: datetime | None = None) -> None:
+        """A recurring schedule ends (completed) once nothing remains to reach the fire function."""
+        if s.cron is None or s.status not in LIVE:
+            return
+        if not self.remaining(s, after or self.now) and s.status == "active":
+            s.status, s.stopped = "completed", after

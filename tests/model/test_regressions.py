@@ -1,0 +1,173 @@
+"""Counterexamples the stateful search found, each replayed as the shortest sequence that shows it:
+the real handlers against the reference model (tests/model/machine.py)."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from cronbell import wiring
+from cronbell.adapters import clock as clock_module
+from tests.model.machine import POST_MARK, Harness, compare
+from tests.model.reference import Schedule
+from tests.support import aws as aws_support
+
+pytestmark = pytest.mark.xdist_group("model")
+
+MONDAY = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)  # 09:00 in Madrid
+
+
+@pytest.fixture
+def room(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[functools.partial[Harness]]:
+    monkeypatch.setattr(aws_support, "decode", functools.cache(aws_support.decode))
+    for name in ("build_sender", "LambdaAgents", "_start_fire"):
+        monkeypatch.setattr(wiring, name, getattr(wiring, name))
+    yield functools.partial(Harness, moto_endpoint)
+    clock_module.install(clock_module.SystemClock())
+
+
+def recurring(h: Harness, cron: str, zone: str = "Europe/Madrid", **extra: object) -> str:
+    s = Schedule("", "message", zone, cron=cron)
+    s.count = extra.get("count")  # type: ignore[assignment]
+    s.calendar = extra.get("skip_holidays")  # type: ignore[assignment]
+    until = extra.get("until")
+    s.until = datetime.fromisoformat(str(until).replace("Z", "+00:00")) if until else None
+    answer = h.create(s, message=POST_MARK, cron=cron, **extra)
+    assert answer["ok"], answer
+    return s.sid
+
+
+def agrees(h: Harness) -> None:
+    problems = compare(h, full=True)
+    assert not problems, "\n".join([*problems, "-- steps:", *h.log])
+
+
+def test_a_skipped_snoozed_occurrence_leaves_next_fire(room: functools.partial[Harness]) -> None:
+    """H4: skip_next on the snoozed occurrence cancels it; next_fire is the regular one after it."""
+    h = room(MONDAY)
+    sid = recurring(h, "0 10 * * *")
+    assert h.tool("snooze_reminder", id=sid, minutes=25)["ok"]
+    h.room.snooze(sid, 25)
+    assert h.tool("skip_next", id=sid)["ok"]
+    h.room.skip_next(sid)
+    agrees(h)
+    h.advance(2 * 1440)
+    agrees(h)
+
+
+def test_holidays_do_not_end_a_counted_schedule_early(room: functools.partial[Harness]) -> None:
+    """C1: daily at 10 in Madrid, 3 times, skipping ES holidays, from 7 December: 8 December is a
+    holiday, so the third delivered run is on the 10th, and next_fire never goes null on the way."""
+    h = room(datetime(2026, 12, 7, 8, 0, tzinfo=UTC))
+    recurring(h, "0 10 * * *", count=3, skip_holidays="ES")
+    agrees(h)
+    for _ in range(5):
+        h.advance(1440)
+        agrees(h)
+
+
+def test_holiday_eve_keeps_next_fire(room: functools.partial[Harness]) -> None:
+    """C1: on 24 December a daily reminder skipping ES holidays has its next fire on the 26th."""
+    h = room(datetime(2026, 12, 24, 12, 0, tzinfo=UTC))
+    recurring(h, "0 10 * * *", skip_holidays="ES", until="2026-12-31T12:00:00Z")
+    agrees(h)
+    h.advance(1440)
+    agrees(h)
+
+
+def test_snoozing_a_paused_one_shot_keeps_it_paused(room: functools.partial[Harness]) -> None:
+    """H2: a paused one-shot, snoozed, stays paused; only its time moves."""
+    h = room(MONDAY)
+    s = Schedule("", "message", "Europe/Madrid", at=MONDAY + timedelta(hours=2))
+    assert h.create(s, message=POST_MARK, time=s.at.isoformat())["ok"]  # type: ignore[union-attr]
+    assert h.tool("pause_reminder", id=s.sid)["ok"]
+    h.room.pause(s.sid)
+    assert h.tool("snooze_reminder", id=s.sid, minutes=10)["ok"]
+    h.room.snooze(s.sid, 10)
+    agrees(h)
+
+
+def test_a_snooze_past_until_is_still_delivered(room: functools.partial[Harness]) -> None:
+    """H3: the last occurrence before `until`, snoozed past it, is delivered, then the schedule ends."""
+    h = room(MONDAY)
+    sid = recurring(h, "0 10 * * *", until="2026-11-30T09:10:00Z")
+    assert h.tool("snooze_reminder", id=sid, minutes=25)["ok"]
+    h.room.snooze(sid, 25)
+    agrees(h)
+    h.advance(120)
+    agrees(h)
+
+
+def test_a_paused_schedule_past_until_completes(room: functools.partial[Harness]) -> None:
+    """L6: paused, then `until` passes: the schedule reads completed."""
+    h = room(MONDAY)
+    sid = recurring(h, "0 10 * * *", until="2026-12-01T12:00:00Z")
+    assert h.tool("pause_reminder", id=sid)["ok"]
+    h.room.pause(sid)
+    h.advance(2 * 1440)
+    agrees(h)
+
+
+def test_until_later_today_is_accepted(room: functools.partial[Harness]) -> None:
+    """M3: at 09:00 in Madrid, every hour on the hour until 13:00 today is a valid schedule."""
+    h = room(MONDAY)
+    recurring(h, "0 * * * *", until="2026-11-30T12:00:00Z")
+    agrees(h)
+
+
+def test_run_now_in_the_second_of_a_regular_occurrence_is_a_run_of_its_own(
+    room: functools.partial[Harness],
+) -> None:
+    """M2: at 10:00 exactly the regular occurrence runs, and a run_now in that same second is a
+    second, manual run; both are posted."""
+    h = room(MONDAY)
+    sid = recurring(h, "0 10 * * *")
+    h.advance(60)
+    h.run_now(sid)
+    agrees(h)
+
+
+def test_a_run_now_delivered_by_a_retry_counts_its_lateness_from_the_retry(room: functools.partial[Harness]) -> None:
+    """N1: run_now while the platform answers 503 once: Lambda's retry a minute later posts it, and
+    the manual run says it started 60 s after it was asked for, as a regular run does."""
+    h = room(MONDAY)
+    sid = recurring(h, "0 10 * * *")
+    h.chat_outage(1)
+    h.run_now(sid)
+    agrees(h)
+
+
+def test_a_regular_run_delivered_by_a_retry_counts_its_lateness_from_the_retry(
+    room: functools.partial[Harness],
+) -> None:
+    """The same for a regular occurrence: two 503s, the third attempt posts, 180 s late."""
+    h = room(MONDAY)
+    recurring(h, "0 10 * * *")
+    h.chat_outage(2)
+    h.advance(61)
+    agrees(h)
+
+
+def test_a_recurring_schedule_whose_last_posting_occurrence_is_a_holiday_is_refused(
+    room: functools.partial[Harness],
+) -> None:
+    """Every 1 January, skipping ES holidays, until 6 January: it would never post."""
+    h = room(datetime(2026, 12, 30, 20, 0, tzinfo=UTC))
+    s = Schedule("", "message", "UTC", cron="0 0 1 1 *", until=datetime(2027, 1, 6, 19, 3, tzinfo=UTC))
+    s.calendar = "ES"
+    answer = h.create(s, message=POST_MARK, cron=s.cron, until="2027-01-06T19:03:00Z", skip_holidays="ES")
+    assert not answer["ok"] and not h.problems, answer
+
+
+def test_a_yearly_schedule_on_a_fixed_holiday_never_shows_a_next_fire(room: functools.partial[Harness]) -> None:
+    """Every 1 January at 00:00, skipping ES holidays (1 January always is one): nothing will ever
+    post, so it is refused, or at least never shows a next fire on a holiday."""
+    h = room(MONDAY)
+    s = Schedule("", "agent_call", "America/New_York", cron="0 0 1 1 *", count=2)
+    s.calendar = "ES"
+    answer = h.create(s, name="job", prompt=POST_MARK, cron_expr="0 0 1 1 *", count=2, skip_holidays="ES")
+    if answer["ok"]:
+        agrees(h)
