@@ -28,10 +28,10 @@ class Flags:
     """Known defect areas (docs/semantics.md names the rule each one checks). True: checked."""
 
     holiday_ends: bool = True  # C1: holidays with count/until, next_fire on holiday eves
-    snooze_paused: bool = True  # H2: snoozing a paused one-shot keeps it paused
-    snooze_past_until: bool = True  # H3: a snooze past `until` is still delivered
+    snooze_paused: bool = True  # H2: snoozing a paused one-shot with its time to come is refused
+    snooze_past_until: bool = True  # H3: a snooze past `until` is refused
     skipped_snooze: bool = True  # H4: a skipped snoozed occurrence leaves next_fire
-    paused_past_until: bool = True  # L6: a paused schedule past `until` completes
+    paused_past_until: bool = True  # L6: resuming a schedule paused past `until` completes it
     run_now_slot: bool = True  # M2: run_now in the second of a regular occurrence is a run of its own
     until_soon: bool = True  # M3: an `until` later today is accepted
     manual_retry_lateness: bool = True  # N1: a run_now posted by a retry counts its lateness from it
@@ -118,6 +118,9 @@ def wall_to_utc(wall: datetime, tz: ZoneInfo) -> datetime | None:
     return aware.astimezone(UTC)
 
 
+HORIZON_DAYS = 3653  # previews look ten years ahead (docs/semantics.md, "Ends and calendars")
+
+
 def cron_between(expression: str, timezone: str, after: datetime, until: datetime) -> list[datetime]:
     """Every instant t with after < t <= until at which the five-field expression matches a local
     wall time in the zone (croniter walks wall times; each is placed with wall_to_utc)."""
@@ -192,7 +195,7 @@ class Room:
         return s.calendar is not None and is_holiday(s.calendar, local_date(slot, s.timezone))
 
     def upcoming(
-        self, s: Schedule, limit: int = 1, horizon_days: int = 800, since: datetime | None = None
+        self, s: Schedule, limit: int = 1, horizon_days: int = HORIZON_DAYS, since: datetime | None = None
     ) -> list[datetime]:
         """The next fires after `since` (default now) that will post (not skipped, not snoozed away,
         not a holiday), snoozes included, as long as the count allows."""
@@ -271,9 +274,24 @@ class Room:
         self.schedules[sid].status = "paused"
 
     def resume(self, sid: str) -> None:
+        """Resuming ends a recurrence whose `until` passed while it was paused (docs/semantics.md)."""
         s = self.schedules[sid]
+        if s.cron is not None and s.until is not None and s.until <= self.now and self.flags.paused_past_until:
+            s.status, s.status_reason = "completed", None
+            return
         s.status, s.status_reason, s.streak = "active", None, 0
         self._settle(s)
+
+    def snooze_refused(self, sid: str, minutes: int) -> bool:
+        """A snooze never resumes a paused schedule with an occurrence to come, and never moves an
+        occurrence past `until` (docs/semantics.md, "Changes")."""
+        s = self.schedules[sid]
+        if s.cron is None:
+            return s.status == "paused" and s.at is not None and s.at > self.now and self.flags.snooze_paused
+        target = self.next_fire(s)
+        if target is None or s.until is None or not self.flags.snooze_past_until:
+            return False
+        return target + timedelta(minutes=minutes) > s.until
 
     def skip_next(self, sid: str) -> datetime | None:
         s = self.schedules[sid]
@@ -323,11 +341,6 @@ class Room:
     def move(self, to: datetime) -> None:
         self.now = to
         for s in self.schedules.values():
-            if s.status == "paused" and s.until is not None and s.until <= to and s.cron is not None:
-                if self.flags.paused_past_until:
-                    s.status = "completed"
-                else:
-                    s.unspecified = True
             if s.status == "paused" and s.cron is None and s.at is not None and s.at <= to:
                 s.unspecified = True  # a one-shot whose time passed while paused: not decided
 

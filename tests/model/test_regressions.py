@@ -13,7 +13,6 @@ from cronbell import wiring
 from cronbell.adapters import clock as clock_module
 from tests.model.machine import POST_MARK, Harness, compare
 from tests.model.reference import Schedule
-from tests.support import aws as aws_support
 
 pytestmark = pytest.mark.xdist_group("model")
 
@@ -22,7 +21,6 @@ MONDAY = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)  # 09:00 in Madrid
 
 @pytest.fixture
 def room(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[functools.partial[Harness]]:
-    monkeypatch.setattr(aws_support, "decode", functools.cache(aws_support.decode))
     for name in ("build_sender", "LambdaAgents", "_start_fire"):
         monkeypatch.setattr(wiring, name, getattr(wiring, name))
     yield functools.partial(Harness, moto_endpoint)
@@ -78,36 +76,41 @@ def test_holiday_eve_keeps_next_fire(room: functools.partial[Harness]) -> None:
     agrees(h)
 
 
-def test_snoozing_a_paused_one_shot_keeps_it_paused(room: functools.partial[Harness]) -> None:
-    """H2: a paused one-shot, snoozed, stays paused; only its time moves."""
+def test_snoozing_a_paused_one_shot_is_refused_and_leaves_it_paused(room: functools.partial[Harness]) -> None:
+    """H2: a paused one-shot with its time to come is not snoozed: it stays paused at its time."""
     h = room(MONDAY)
     s = Schedule("", "message", "Europe/Madrid", at=MONDAY + timedelta(hours=2))
     assert h.create(s, message=POST_MARK, time=s.at.isoformat())["ok"]  # type: ignore[union-attr]
     assert h.tool("pause_reminder", id=s.sid)["ok"]
     h.room.pause(s.sid)
-    assert h.tool("snooze_reminder", id=s.sid, minutes=10)["ok"]
-    h.room.snooze(s.sid, 10)
+    assert h.room.snooze_refused(s.sid, 10)
+    assert h.tool("snooze_reminder", id=s.sid, minutes=10)["error"]["code"] == "invalid_state"
     agrees(h)
 
 
-def test_a_snooze_past_until_is_still_delivered(room: functools.partial[Harness]) -> None:
-    """H3: the last occurrence before `until`, snoozed past it, is delivered, then the schedule ends."""
+def test_a_snooze_past_until_is_refused_and_the_occurrence_posts_at_its_time(
+    room: functools.partial[Harness],
+) -> None:
+    """H3: the last occurrence before `until` cannot be snoozed past it; it posts at its own time."""
     h = room(MONDAY)
     sid = recurring(h, "0 10 * * *", until="2026-11-30T09:10:00Z")
-    assert h.tool("snooze_reminder", id=sid, minutes=25)["ok"]
-    h.room.snooze(sid, 25)
+    assert h.room.snooze_refused(sid, 25)
+    assert h.tool("snooze_reminder", id=sid, minutes=25)["error"]["code"] == "invalid_time"
     agrees(h)
     h.advance(120)
     agrees(h)
 
 
-def test_a_paused_schedule_past_until_completes(room: functools.partial[Harness]) -> None:
-    """L6: paused, then `until` passes: the schedule reads completed."""
+def test_resuming_a_schedule_paused_past_until_completes_it(room: functools.partial[Harness]) -> None:
+    """L6: paused, then `until` passes: resuming it completes it."""
     h = room(MONDAY)
     sid = recurring(h, "0 10 * * *", until="2026-12-01T12:00:00Z")
     assert h.tool("pause_reminder", id=sid)["ok"]
     h.room.pause(sid)
     h.advance(2 * 1440)
+    agrees(h)
+    assert h.tool("resume_reminder", id=sid)["result"]["status"] == "completed"
+    h.room.resume(sid)
     agrees(h)
 
 
@@ -162,9 +165,12 @@ def test_a_recurring_schedule_whose_last_posting_occurrence_is_a_holiday_is_refu
     assert not answer["ok"] and not h.problems, answer
 
 
-def test_a_yearly_schedule_on_a_fixed_holiday_never_shows_a_next_fire(room: functools.partial[Harness]) -> None:
-    """Every 1 January at 00:00, skipping ES holidays (1 January always is one): nothing will ever
-    post, so it is refused, or at least never shows a next fire on a holiday."""
+def test_a_yearly_schedule_on_new_years_day_skipping_spains_holidays_fires_when_the_calendar_lists_none(
+    room: functools.partial[Harness],
+) -> None:
+    """Every 1 January at 00:00 (New York), skipping ES holidays: the `holidays` data lists no national
+    holiday on 1 January 2034 (a Sunday; the regions move it), so that is its next fire, found within
+    the ten years previews look ahead. (Found when the model looked only 800 days ahead.)"""
     h = room(MONDAY)
     s = Schedule("", "agent_call", "America/New_York", cron="0 0 1 1 *", count=2)
     s.calendar = "ES"

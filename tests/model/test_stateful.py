@@ -6,7 +6,6 @@ search whose seed is printed. Every counterexample becomes a test in test_regres
 
 from __future__ import annotations
 
-import functools
 import os
 import random
 import time
@@ -31,7 +30,6 @@ from cronbell import wiring
 from cronbell.adapters import clock as clock_module
 from tests.model.machine import POST_MARK, FakeAgents, Harness, compare, iso_z
 from tests.model.reference import Flags, Schedule
-from tests.support import aws as aws_support
 from tests.support import figures
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("model")]
@@ -191,9 +189,12 @@ class Room(RuleBasedStateMachine):
         s = h.room.schedules[sid]
         if s.kind == "agent_call" or (s.recurring and h.room.next_fire(s) is None):
             return
+        refused = h.room.snooze_refused(sid, minutes)
         if h.tool("snooze_reminder", id=sid, minutes=minutes)["ok"]:
+            if refused:
+                h.problems.append(f"snooze_reminder {sid} answered ok where the model refuses it")
             h.room.snooze(sid, minutes)
-        else:
+        elif not refused:
             h.problems.append(f"snooze_reminder {sid} refused")
 
     @precondition(lambda self: self.h is not None and self.ids("paused", recurring=False))
@@ -202,7 +203,12 @@ class Room(RuleBasedStateMachine):
         ids = self.ids("paused", recurring=False)
         sid = ids[pick % len(ids)]
         h = self.harness
-        if h.room.schedules[sid].kind == "message" and h.tool("snooze_reminder", id=sid, minutes=minutes)["ok"]:
+        if h.room.schedules[sid].kind != "message":
+            return
+        refused = h.room.snooze_refused(sid, minutes)
+        if h.tool("snooze_reminder", id=sid, minutes=minutes)["ok"]:
+            if refused:
+                h.problems.append(f"snooze_reminder {sid} answered ok for a paused one-shot still to come")
             h.room.snooze(sid, minutes)
 
     @precondition(lambda self: self.h is not None and self.ids("active", "paused"))
@@ -293,7 +299,6 @@ def budget() -> tuple[settings, float]:
 def test_the_room_agrees_with_the_reference_model(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> None:
     global ENDPOINT
     ENDPOINT = moto_endpoint
-    monkeypatch.setattr(aws_support, "decode", functools.cache(aws_support.decode))  # template.yaml, once
     for name in ("build_sender", "LambdaAgents", "_start_fire"):
         monkeypatch.setattr(wiring, name, getattr(wiring, name))  # the harness replaces them; put back after
     chosen, minutes = budget()

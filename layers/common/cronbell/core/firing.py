@@ -187,7 +187,7 @@ def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: L
         return Undelivered(schedule, runs.SKIPPED, reason, 0, Outcome.SKIPPED, completes, timezone=schedule.timezone)
     if not event.manual and schedule.timing.is_holiday(slot):
         return Undelivered(schedule, runs.SKIPPED, runs.HOLIDAY, 0, Outcome.SKIPPED, completes, True, schedule.timezone)
-    late = 0 if event.manual else runs.late_seconds(event.slot, now)
+    late = runs.late_seconds(event.slot, now)  # a manual run retried by Lambda is late by its retry too
     if runs.too_late(late, schedule.recurring, event.manual, limits.max_lateness_minutes):
         return Undelivered(
             schedule, runs.MISSED, runs.TOO_LATE, late, Outcome.MISSED, completes, True, schedule.timezone
@@ -261,7 +261,7 @@ def decide_static(
         return Nothing(Outcome.INVALID_INPUT, "static Input that the template does not declare (name or room)")
     if prompt is None:
         return Nothing(Outcome.INVALID_INPUT, "static schedule names a prompt file this function does not ship")
-    late = 0 if event.manual else runs.late_seconds(event.slot, now)
+    late = runs.late_seconds(event.slot, now)  # a manual run retried by Lambda is late by its retry too
     if runs.too_late(late, True, event.manual, limits.max_lateness_minutes):
         return Undelivered(None, runs.MISSED, runs.TOO_LATE, late, Outcome.MISSED, False, True, action.timezone)
     job = Job(
