@@ -129,7 +129,7 @@ def test_a_pause_noted_on_an_abandoned_slot_disables_its_entries_in_the_same_pas
     schedule = store.get(ROOM, sid)
     assert store.claim_slot(ROOM, sid, SLOT, stack.clock.now(), 305, schedule) == "claimed"
     failed = Run("2026-11-30T10:00:00+01:00", "failed", "chat_error")
-    assert store.mark_slot_sent(ROOM, sid, SLOT, "", Finish(failed, streak=5, pause=True)) is True
+    store.mark_slot_sent(ROOM, sid, SLOT, "", Finish(failed, streak=5, pause=True))
     assert {e["State"] for e in stack.entries().values()} == {"ENABLED"}
     stack.clock.advance(seconds=stack.settings.missed_after_seconds + 60)
 
