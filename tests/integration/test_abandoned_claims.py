@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from cronbell.core.ports import Finish
+from cronbell.core.runs import Run
 from cronbell.usecases.reconcile import reconcile
 from tests.support import fire_worker
 from tests.support.aws import Stack
@@ -114,6 +116,28 @@ def test_a_slot_whose_message_went_out_ends_delivered_and_a_later_run_stays_the_
     assert [(r["outcome"], r["message_id"]) for r in runs][1] == ("delivered", "$posted")
     assert runs[1]["scheduled_time"] == "2026-11-30T10:00:00+01:00"
     assert schedule_item(stack, sid)["last_run"] == runs[0]  # the later run is still the last one
+    assert_consistent(stack)
+
+
+def test_a_pause_noted_on_an_abandoned_slot_disables_its_entries_in_the_same_pass(stack: Stack) -> None:
+    """An attempt whose failed run paused the schedule (the failure policy) could not record it and
+    died: the reconciler records the pause and disables the schedule's entries in the same pass, as
+    the fire's own record would have, so the next occurrence is not fired at a paused schedule."""
+    sid = ok(call(stack, "create_reminder", {"message": "r", "cron": "0 10 * * *"}))["id"]
+    stack.clock.advance(hours=1, seconds=1)
+    store = stack.deps().store
+    schedule = store.get(ROOM, sid)
+    assert store.claim_slot(ROOM, sid, SLOT, stack.clock.now(), 305, schedule) == "claimed"
+    failed = Run("2026-11-30T10:00:00+01:00", "failed", "chat_error")
+    store.mark_slot_sent(ROOM, sid, SLOT, "", Finish(failed, streak=5, pause=True))
+    assert {e["State"] for e in stack.entries().values()} == {"ENABLED"}
+    stack.clock.advance(seconds=stack.settings.missed_after_seconds + 60)
+
+    assert run(stack)["claims_closed"] == 1
+    item = schedule_item(stack, sid)
+    assert item["status"] == "paused" and item["status_reason"] == "failing"
+    entries = stack.entries()
+    assert entries and {e["State"] for e in entries.values()} == {"DISABLED"}
     assert_consistent(stack)
 
 

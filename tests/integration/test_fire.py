@@ -261,6 +261,67 @@ def test_posted_but_not_recorded_is_recorded_by_the_retry_without_posting_again(
     assert schedule_item(stack, sid)["status"] == "fired"
 
 
+class AnswerLost(DynamoStore):
+    """Each record write is applied, but its answer never comes back (a read timeout), `lost` times."""
+
+    lost = 1
+
+    def complete_slot(self, *args: Any, **kwargs: Any) -> None:
+        from cronbell.adapters.aws import AwsError
+        from tests.support.faults import timeout
+
+        super().complete_slot(*args, **kwargs)
+        if self.lost:
+            self.lost -= 1
+            raise AwsError(timeout("TransactWriteItems"))
+
+
+@pytest.mark.parametrize("lost", [1, 3], ids=["once", "every try"])
+def test_a_record_applied_but_unanswered_counts_the_delivery_once(stack: Stack, lost: int) -> None:
+    """The retry of a record that was applied meets the slot done (and the version it bumped): it
+    is recorded, never counted again, and the slot is never noted `sent` over its done run."""
+    sid = create(stack, cron="0 10 * * *", count=2)
+    chat = RecordingChat()
+    store = AnswerLost(stack.ddb, stack.settings.table_name, stack.settings.retention_days)
+    store.lost = lost
+    out = run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z"), store=store, sleep=lambda _: None)
+    assert out["outcome"] == "delivered" and len(chat.sent) == 1
+    item = schedule_item(stack, sid)
+    assert item["status"] == "active" and int(item["delivered_count"]) == 1 and int(item["fire_count"]) == 1
+    slot = next(i for i in stack.items() if i["sk"].startswith(f"f#{sid}#"))
+    assert slot["state"] == "done" and slot["run"]["message_id"] == out["message_id"]
+    # its second occurrence is delivered, and is the one that completes it
+    assert run(stack, chat, scheduler_input(sid, "2026-12-01T09:00:00Z"))["outcome"] == "delivered"
+    assert len(chat.sent) == 2 and schedule_item(stack, sid)["status"] == "completed"
+
+
+def test_a_delivered_run_that_retires_its_schedule_stores_no_status_reason(stack: Stack) -> None:
+    """A fired one-shot, or a recurrence completed by its last delivery, keeps no status_reason (its
+    message id stays in last_run); only a failure that ends a schedule says why."""
+    once = create(stack, time="2026-11-30 10:00")
+    counted = create(stack, cron="0 10 * * *", count=1)
+    chat = RecordingChat()
+    for sid in (once, counted):
+        assert run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z"))["outcome"] == "delivered"
+    fired, completed = schedule_item(stack, once), schedule_item(stack, counted)
+    assert fired["status"] == "fired" and completed["status"] == "completed"
+    for item in (fired, completed):
+        assert not item.get("status_reason") and item["last_run"]["message_id"]
+
+
+def test_a_done_slot_is_never_noted_sent(stack: Stack) -> None:
+    """Noting a slot `sent` (its record failed) never overwrites a slot whose run is recorded."""
+    sid = create(stack, time="2026-11-30 10:00")
+    chat = RecordingChat()
+    stack.clock.advance(hours=1)
+    assert run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z"))["outcome"] == "delivered"
+    store = stack.deps().store
+    before = next(i for i in stack.items() if i["sk"].startswith(f"f#{sid}#"))
+    marked = store.mark_slot_sent(ROOM, sid, "2026-11-30T09:00:00Z", "$other")
+    assert next(i for i in stack.items() if i["sk"].startswith(f"f#{sid}#")) == before
+    assert marked is False
+
+
 def test_fire_racing_its_own_create_is_retried_not_cleaned_up(stack: Stack) -> None:
     """A one-shot due within seconds can fire between its entry and its item being written."""
     stack.plant_entry("racing2345", expression="at(2026-11-30T08:00:30)")

@@ -160,15 +160,18 @@ def write_finish(
     else:
         noted = replace(finish, streak=settled.streak, pause=settled.pause)
         try:
-            store.mark_slot_sent(event.room_id, event.schedule_id, slot_key(event), run.message_id or "", noted)
+            sent = run.message_id or ""
+            marked = store.mark_slot_sent(event.room_id, event.schedule_id, slot_key(event), sent, noted)
         except BackendError:
             log.error("run ended but not recorded; the claim stays held so it is not delivered again")
             return settled
-        raise RetryLater("run ended but not recorded yet; the retry records it")
+        if marked:
+            raise RetryLater("run ended but not recorded yet; the retry records it")
+        log.info("the slot is done already: a record whose answer was lost had been applied")
     if settled.remove_entries and schedule is not None:
         remove_orphans(schedule.scheduler_names, deps)
     if settled.pause and schedule is not None:
-        _disable_entries(replace(schedule, status=models.PAUSED), deps)
+        disable_entries(replace(schedule, status=models.PAUSED), deps)
     announce(run, event.schedule_id, event.room_id, deps, schedule, pause=settled.pause, streak=settled.streak)
     return settled
 
@@ -190,7 +193,7 @@ def _fresh(event: FireEvent, deps: Deps) -> Schedule | None:
     return schedule if schedule is not None and schedule.status in models.LIVE_STATUSES else None
 
 
-def _disable_entries(schedule: Schedule, deps: Deps) -> None:
+def disable_entries(schedule: Schedule, deps: Deps) -> None:
     """A schedule the failure policy paused stops firing, as pause_reminder does. Best effort:
     a fire of an entry left enabled finds it paused and is recorded as skipped."""
     now = deps.now()

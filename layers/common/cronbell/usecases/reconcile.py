@@ -37,7 +37,7 @@ from cronbell.core.ports import BackendError, Busy, Conflict, OpenClaim
 from cronbell.core.runs import Run
 from cronbell.usecases import ends
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.fire_writes import announce
+from cronbell.usecases.fire_writes import announce, disable_entries
 
 log = logging.getLogger(__name__)
 
@@ -204,8 +204,19 @@ def _close_claim(claim: OpenClaim, schedule: Schedule | None, deps: Deps) -> boo
     if not deps.store.close_claim(claim, deps.now(), run, schedule):
         return False
     paused = claim.noted is not None and claim.noted.pause and schedule is not None
+    if paused:
+        _disable_paused(claim, deps)
     announce(run, claim.owner, claim.room_id, deps, schedule, pause=paused)
     return True
+
+
+def _disable_paused(claim: OpenClaim, deps: Deps) -> None:
+    """A pause noted on a closed claim stops the schedule's entries now, as the fire's record
+    does, not on the next pass. Read again: the pause lands only while that claim was still the
+    schedule's latest, so entries are disabled only for a schedule that is paused."""
+    schedule = deps.store.get(claim.room_id, claim.owner)
+    if schedule is not None and schedule.status == models.PAUSED:
+        disable_entries(schedule, deps)
 
 
 def _recount(room: str, deps: Deps) -> bool:

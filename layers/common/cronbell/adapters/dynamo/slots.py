@@ -19,6 +19,7 @@ from cronbell.adapters.dynamo.codec import (
     claim_from_item,
     dump,
     epoch,
+    identity,
     key,
     load,
     noted_dict,
@@ -32,7 +33,7 @@ from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core import models
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import Claim, Conflict, Finish, OpenClaim
+from cronbell.core.ports import Busy, Claim, Conflict, Finish, OpenClaim
 from cronbell.core.runs import DELIVERED, Run
 
 _RECORD_FIRE = f"SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one, {BUMP} REMOVE {INFLIGHT}"
@@ -40,6 +41,15 @@ _RECORD_FIRE = f"SET last_fired_at = :t, fire_count = if_not_exists(fire_count, 
 _SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND lease_until < :t)"
 _CLAIM_SCHEDULE = "SET inflight_slot = :slot, inflight_until = :until, inflight_attempts = :n"
 _SCHEDULE_IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t OR inflight_slot = :slot)"
+# a slot's run is recorded once: a write that ends a slot never overwrites one already done
+_NOT_DONE = "(attribute_not_exists(#st) OR #st <> :done)"
+
+
+def _already_done(err: AwsError, slot_write: dict[str, Any]) -> bool:
+    """Whether a cancelled transaction whose first item is `slot_write` failed because the slot is
+    done already: a retry of a write that was applied but whose answer never came back."""
+    old = cancelled(err, [slot_write]).get(identity(slot_write))
+    return old is not None and load(old).get("state") == DONE
 
 
 class SlotLedger(ScheduleTable):
@@ -122,22 +132,30 @@ class SlotLedger(ScheduleTable):
         item = load(out.get("Item") or {})
         return parse_iso(item["lease_until"]) if item.get("state") == CLAIMED else None
 
-    def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str, noted: Finish | None = None) -> None:
+    def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str, noted: Finish | None = None) -> bool:
         """Note that the slot's run ended (its message went out, or it failed), when recording it
         failed: the retry (or the reconciler) then records what is noted, the run's real outcome and
-        verdict, instead of delivering again. The claim stays held meanwhile."""
-        values: dict[str, Any] = {":sent": SENT, ":d": message_id}
+        verdict, instead of delivering again. The claim stays held meanwhile. False when the slot is
+        done already (a record that was applied though its answer was lost): nothing is written."""
+        values: dict[str, Any] = {":sent": SENT, ":d": message_id, ":done": DONE}
         expression = "SET #st = :sent, detail = :d"
         if noted is not None:
             expression += ", noted = :n"
             values[":n"] = noted_dict(noted)
-        self._db.update_item(
-            TableName=self._table,
-            Key=key(room_id, slot_sk(owner, slot)),
-            UpdateExpression=expression,
-            ExpressionAttributeNames={"#st": "state"},
-            ExpressionAttributeValues=dump(values),
-        )
+        try:
+            self._db.update_item(
+                TableName=self._table,
+                Key=key(room_id, slot_sk(owner, slot)),
+                UpdateExpression=expression,
+                ConditionExpression=_NOT_DONE,
+                ExpressionAttributeNames={"#st": "state"},
+                ExpressionAttributeValues=dump(values),
+            )
+        except AwsError as err:
+            if err.code == CONDITION_FAILED:
+                return False
+            raise
+        return True
 
     def open_claim(self, room_id: str, owner: str, slot: str) -> OpenClaim | None:
         """The slot's claim as it stands (with what an attempt noted on it); None once done."""
@@ -178,7 +196,9 @@ class SlotLedger(ScheduleTable):
         the schedule (last run, failure streak, a pause the failure policy decided, the answer
         the next run is given) and clear its busy mark, in one transaction. With `final_status`
         (fired, delivery_failed) the schedule also leaves the live set. The schedule must still be
-        at the version read (`schedule.version`): Conflict otherwise, and nothing is written."""
+        at the version read (`schedule.version`): Conflict otherwise, and nothing is written. A slot
+        done already is left as it is, and the call succeeds: its run was recorded by this same
+        write, applied though its answer was lost (a record is never counted twice)."""
         done: dict[str, Any] = {":done": DONE, ":o": str(outcome), ":d": detail, ":t": iso_utc(now)}
         slot_set = "SET #st = :done, outcome = :o, detail = :d, completed_at = :t"
         if finish is not None:
@@ -189,10 +209,34 @@ class SlotLedger(ScheduleTable):
                 "TableName": self._table,
                 "Key": key(room_id, slot_sk(owner, slot)),
                 "UpdateExpression": slot_set,
+                "ConditionExpression": _NOT_DONE,
                 "ExpressionAttributeNames": {"#st": "state"},
                 "ExpressionAttributeValues": dump(done),
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
             }
         }
+        try:
+            self._record(room_id, slot_update, now, outcome, detail, schedule, final_status, finish)
+        except AwsError as err:
+            if not _already_done(err, slot_update):
+                raise
+        except (Conflict, Busy) as err:  # the schedule's condition failed too, or alone
+            cause = err.__cause__
+            if not (isinstance(cause, AwsError) and _already_done(cause, slot_update)):
+                raise
+
+    def _record(
+        self,
+        room_id: str,
+        slot_update: dict[str, Any],
+        now: datetime,
+        outcome: str,
+        detail: str,
+        schedule: Schedule | None,
+        final_status: str,
+        finish: Finish | None,
+    ) -> None:
+        """complete_slot's transaction: the slot's write first (its cancellation reason is read)."""
         if schedule is None:
             self._transact([slot_update])
             return
@@ -207,8 +251,10 @@ class SlotLedger(ScheduleTable):
             fired = {"last_fired_at": iso_utc(now), "fire_count": schedule.fire_count + 1, **ran}
             if final_status == models.FIRED:
                 fired["fired_at"] = iso_utc(now)
+            delivered = finish.run.outcome == DELIVERED if finish is not None else outcome == DELIVERED
+            reason = "" if delivered else detail  # a delivered run's detail is its message id, no reason
             self._finish(
-                schedule, final_status, now, reason=detail, extra_set=fired, extra_items=[slot_update], as_read=True
+                schedule, final_status, now, reason=reason, extra_set=fired, extra_items=[slot_update], as_read=True
             )
             return
         values: dict[str, Any] = {":t": iso_utc(now), ":z": 0, ":one": 1}
@@ -237,7 +283,8 @@ class SlotLedger(ScheduleTable):
         try:
             self._transact(items)
         except AwsError as err:
-            if cancelled(err, items):
+            failed = cancelled(err, items)
+            if (room_id, schedule_sk(schedule.id)) in failed:
                 raise Conflict(schedule.id) from err
             raise
 
