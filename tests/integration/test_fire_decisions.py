@@ -291,26 +291,24 @@ def test_an_undelivered_run_whose_record_failed_is_retried_and_recorded_once(sta
 
 
 # --- M2: a manual run in the same second as a regular occurrence -----------------------------------
-def test_run_now_in_the_second_of_a_one_shot_leaves_it_its_own_slot(stack: Stack) -> None:
+def test_run_now_in_the_second_of_a_one_shot_is_refused_and_its_own_fire_runs(stack: Stack) -> None:
+    """A one-shot due now is being posted once by its own fire: run_now is refused `busy` (a manual run
+    would find it fired and post nothing), and the regular fire delivers it, marks it fired and leaves
+    the reconciler nothing to call missed."""
     sid = ok(call(stack, "create_reminder", {"message": "stand up", "time": "2026-11-30 10:00"}))["id"]
     stack.clock.current = parse_iso("2026-11-30T09:00:00Z")
     chat = RecordingChat()
     started: list[dict[str, Any]] = []
-    ok(tools.handle(envelope("run_now", {"kind": "cron", "target": sid}), stack.deps(start_fire=started.append)))
-    [manual] = started
-    assert manual["scheduled_time"] == "2026-11-30T09:00:00Z"  # the same second as its planned run
-    wired = stack.deps(chat=lambda: chat)
-    assert fire_uc.fire(parse_fire_event(manual, stack.clock.now()), wired)["outcome"] == "delivered"
+    refused = tools.handle(envelope("run_now", {"kind": "cron", "target": sid}), stack.deps(start_fire=started.append))
+    assert refused["error"]["code"] == "busy" and started == []
     assert fire(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"
-    assert len(chat.sent) == 2
-    item = schedule_item(stack, sid)
-    assert item["status"] == "fired"
-    runs = history(stack, sid)
-    assert sorted((r["outcome"], r["manual"]) for r in runs) == [("delivered", False), ("delivered", True)]
+    assert len(chat.sent) == 1
+    assert schedule_item(stack, sid)["status"] == "fired"
+    assert [(r["outcome"], r["manual"]) for r in history(stack, sid)] == [("delivered", False)]
     stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)  # Scheduler's own
     stack.clock.advance(seconds=stack.settings.missed_after_seconds + 1)
     report = reconcile(stack.deps(chat=RecordingChat))
-    assert report.missed == 0 and len(history(stack, sid)) == 2
+    assert report.missed == 0 and len(history(stack, sid)) == 1
 
 
 def test_run_now_in_the_second_of_a_counted_occurrence_does_not_take_its_count(stack: Stack) -> None:
