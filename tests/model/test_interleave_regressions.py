@@ -9,14 +9,12 @@ post (2) and its record (3).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from sandbox.aws_server import MotoServer
-from tests.support.aws import FakeClock, Stack, provision
+from tests.support.aws import Stack
 from tests.support.interleave import Cell, Fault, play
 from tests.support.interleave_cells import (
     COUNTED,
@@ -35,18 +33,6 @@ from tests.support.interleave_verdict import Observation, verdict
 
 pytestmark = pytest.mark.slow
 READ, CLAIM, POST, RECORD = range(4)
-
-
-@pytest.fixture(scope="module")
-def local_moto(moto_endpoint: str) -> Iterator[str]:
-    server = MotoServer(in_process=True, fast_transactions=True).start()
-    yield server.url
-    server.stop()
-
-
-@pytest.fixture
-def base(local_moto: str, clock: FakeClock) -> Stack:
-    return provision(local_moto, clock)
 
 
 def judged(base: Stack, cell: Cell, work: Path) -> tuple[Observation, list[str]]:

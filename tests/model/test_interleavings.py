@@ -19,15 +19,13 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
 import pytest
 
-from sandbox.aws_server import MotoServer
 from tests.support import figures
-from tests.support.aws import FakeClock, Stack, provision
+from tests.support.aws import Stack
 from tests.support.interleave import ARRIVAL, BEFORE, Cell, Fault, Kind, boundary_labels
 from tests.support.interleave_cells import (
     AGENT,
@@ -53,21 +51,6 @@ from tests.support.interleave_cells import (
 from tests.support.interleave_verdict import Change
 
 pytestmark = pytest.mark.slow
-
-
-@pytest.fixture(scope="module")
-def local_moto(moto_endpoint: str) -> Iterator[str]:
-    """A moto server that this process's clients reach without HTTP (a killed worker still reaches it
-    over HTTP), with moto's transaction backup limited to the items a transaction names. (The
-    session's server stays as it is; its fixture sets the test credentials.)"""
-    server = MotoServer(in_process=True, fast_transactions=True).start()
-    yield server.url
-    server.stop()
-
-
-@pytest.fixture
-def base(local_moto: str, clock: FakeClock) -> Stack:
-    return provision(local_moto, clock)
 
 
 CASES = matrix_ids()

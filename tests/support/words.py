@@ -17,8 +17,9 @@ ENGLISH = {
 
 
 def english_words(text: str) -> set[str]:
-    """English function words in `text`, leaving out quoted values, code spans and tokens like @daily."""
-    text = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"|@\w+|\b[\w.-]*_[\w.-]*\b", " ", text)
+    """English function words in `text`, leaving out quoted values, code spans, tokens like @daily and
+    tokens with a digit (ids such as `yuwnpew6be`, which would otherwise split into words)."""
+    text = re.sub(r"`[^`]*`|'[^']*'|\"[^\"]*\"|@\w+|\b[\w.-]*_[\w.-]*\b|\b\w*\d\w*\b", " ", text)
     return {word for word in re.findall(r"[a-záéíóúñü]+", text.lower()) if word in ENGLISH}
 
 
