@@ -7,7 +7,7 @@ from typing import Any
 
 from cronbell.adapters.aws import AwsError, Translating, translated
 from cronbell.core import models
-from cronbell.core.fire_event import fires, scheduler_input
+from cronbell.core.fire_event import fires, repeat_input, scheduler_input
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Entry, Schedule
 from cronbell.core.ports import EntryState
@@ -21,6 +21,12 @@ _WRITTEN = "written "
 
 
 _NOT_FOUND = "ResourceNotFoundException"
+
+
+def _input(entry: Entry, schedule: Schedule) -> str:
+    if entry.repeat:
+        return repeat_input(schedule.room_id, schedule.id, entry.repeat_of, entry.repeat)
+    return scheduler_input(schedule.room_id, schedule.id)
 
 
 class SchedulerGateway:
@@ -41,7 +47,7 @@ class SchedulerGateway:
         target: dict[str, Any] = {
             "Arn": self._target_arn,
             "RoleArn": self._role_arn,
-            "Input": scheduler_input(schedule.room_id, schedule.id),
+            "Input": _input(entry, schedule),
             "RetryPolicy": RETRY_POLICY,
         }
         if self._dlq_arn:
@@ -52,7 +58,8 @@ class SchedulerGateway:
             "ScheduleExpression": entry.expression,
             "ScheduleExpressionTimezone": entry.timezone,
             "FlexibleTimeWindow": {"Mode": "OFF"},
-            "State": "ENABLED" if schedule.status == models.ACTIVE else "DISABLED",
+            # a repeat goes on after a one-shot fired (or a recurrence completed): only a pause stops it
+            "State": "ENABLED" if schedule.status == models.ACTIVE or entry.repeat else "DISABLED",
             "ActionAfterCompletion": "DELETE" if entry.one_time else "NONE",
             "Description": f"cronbell {schedule.kind} in {schedule.room_id}; {_WRITTEN}{iso_utc(now)}"[:512],
             "Target": target,

@@ -68,6 +68,16 @@ OCCURRENCE_SNOOZE = (
 )
 OCCURRENCE_SKIP = "Optional, RFC3339: the scheduled time of the coming occurrence to skip; default: the next one."
 
+REPEAT_EVERY = (
+    "Optional, minutes (5 to 240): after each delivery, post the reminder again this often until someone "
+    "acknowledges it (done_reminder, or the Done button)."
+)
+REPEAT_TIMES = "With `repeat_every`: at most this many posts again (1 to 20, default 6)."
+ESCALATE_TO = (
+    "With `repeat_every`, optional: a user id to mention in this room, or an allowed output room, told once "
+    "when the repeats run out unacknowledged."
+)
+
 # the recurring forms the tool descriptions name
 REPEATS = (
     "five-field cron 'MIN HOUR DOM MON DOW', 'every monday at 10', 'every other monday at 10' or 'every 3 days at 9'."
@@ -103,6 +113,9 @@ class CreateReminder(_Args):
     until: Short | None = Field(None, description=UNTIL)
     count: int | None = Field(None, ge=1, le=MAX_COUNT, description=COUNT)
     skip_holidays: Short | None = Field(None, description=SKIP_HOLIDAYS)
+    repeat_every: int | None = Field(None, ge=5, le=240, description=REPEAT_EVERY)
+    repeat_times: int | None = Field(None, ge=1, le=20, description=REPEAT_TIMES)
+    escalate_to: Short | None = Field(None, description=ESCALATE_TO)
 
     RULES = (
         exactly_one("time", "cron", message="give exactly one of `time` (once) or `cron` (recurring)"),
@@ -175,6 +188,9 @@ UPDATABLE = (
     "until",
     "count",
     "skip_holidays",
+    "repeat_every",
+    "repeat_times",
+    "escalate_to",
 )
 
 
@@ -208,6 +224,11 @@ class UpdateReminder(_Args):
     skip_holidays: Short | None = Field(
         None, description="New holiday calendar of a recurring schedule, as in create; 'none' removes it."
     )
+    repeat_every: int | None = Field(
+        None, ge=0, le=240, description="New minutes between repeats (5 to 240), as in create; 0 stops repeating."
+    )
+    repeat_times: int | None = Field(None, ge=1, le=20, description=REPEAT_TIMES)
+    escalate_to: Short | None = Field(None, description="New user or room to escalate to; 'none' removes it.")
 
     RULES = (
         at_least_one(*UPDATABLE, message=f"give at least one field to change: {', '.join(UPDATABLE)}"),
@@ -263,6 +284,7 @@ TOOL_ARGUMENTS: dict[str, type[_Args]] = {
     "snooze_reminder": SnoozeReminder,
     "skip_next": SkipNext,
     "reminder_history": ReminderHistory,
+    "done_reminder": ById,
 }
 
 # What each tool is for, as the model reads it in its tool list. These carry the lessons users
@@ -272,7 +294,8 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly one). "
         "Before computing a time, read the current time `now` from the last answer of these tools; write "
         "times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user before "
-        "creating it; it may end (`until`, `count`) and skip public holidays (`skip_holidays`). Sending the "
+        "creating it; it may end (`until`, `count`) and skip public holidays (`skip_holidays`). It may be "
+        "posted again until someone says it is done (`repeat_every`, `repeat_times`, `escalate_to`). Sending the "
         "same reminder twice returns the existing one."
     ),
     "list_reminders": (
@@ -333,6 +356,10 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "Skip only the next fire of a recurring schedule by `id` (or the coming one `occurrence` names); "
         "later ones happen as usual. To stop it for a while use `pause_reminder`; to move one fire use "
         "`snooze_reminder`."
+    ),
+    "done_reminder": (
+        "Acknowledge the occurrence of a repeating reminder (`repeat_every`) that is being posted again, by "
+        "`id`: its repeats stop and no escalation follows. The Done button under its posts sends the same call."
     ),
     "reminder_history": (
         "Show what happened to the last runs of one schedule by `id` or unique name, newest first: "

@@ -36,6 +36,10 @@ class Run:
     manual: bool = False
     late_seconds: int = 0
     message_id: str | None = None
+    # repeat until done (core/repeats.py); a run of a schedule that does not repeat has none of them
+    acknowledged_at: str | None = None  # RFC3339 UTC of done_reminder on this occurrence
+    repeats: int = 0  # posts after the first
+    escalated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -49,6 +53,9 @@ class Run:
             manual=bool(data.get("manual", False)),
             late_seconds=int(data.get("late_seconds") or 0),
             message_id=str(data["message_id"]) if data.get("message_id") else None,
+            acknowledged_at=str(data["acknowledged_at"]) if data.get("acknowledged_at") else None,
+            repeats=int(data.get("repeats") or 0),
+            escalated=bool(data.get("escalated", False)),
         )
 
 

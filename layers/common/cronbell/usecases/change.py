@@ -34,6 +34,7 @@ from cronbell.usecases.create import (
     plan_once,
     plan_recurring,
     read_ends,
+    read_repeats,
 )
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.manage import find
@@ -93,6 +94,11 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         new.timing = ends.applied_to(new.timing)
     if new.timing != old.timing:
         check_ends(new.timing, deps.now(), new.locale, old.delivered_count)
+    repeating = read_repeats(args, ctx, deps, old)
+    if repeating and agent_call:
+        raise refusal("invalid_arguments.repeat_reminders_only")
+    for field, value in repeating.items():
+        setattr(new, field, value)
     new.with_dedupe_key()
     apply(old, new, deps)
     return schedule_answer("updated", new, deps, locale, notes)
@@ -103,7 +109,7 @@ def pause_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     old = find(ctx, args.id, deps)
     if old.status == models.PAUSED:
         raise refusal("invalid_state", id=old.id)
-    apply(old, replace(old, status=models.PAUSED), deps)
+    apply(old, replace(old, status=models.PAUSED, repeat_slot=""), deps)  # a pause stops the current repeats
     now_dict, now_text = now_fields(ctx, deps)
     return {
         "result": {"id": old.id, "status": models.PAUSED, "now": now_dict},
@@ -208,6 +214,7 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         new = _one_shot_back(old, target, tz)
     if new.recurring:
         _within_ends(new, target, now, locale)
+    new = replace(new, repeat_slot="")  # a snooze stops the current repeats; the snoozed post repeats anew
     apply(old, new, deps)
     answer = schedule_answer("snoozed", new, deps, locale, to=_clock(target, old))
     answer["result"]["snoozed_to"] = iso_utc(target)

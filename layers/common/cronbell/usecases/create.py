@@ -14,7 +14,7 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import calendars, errors, models, routing, texts
+from cronbell.core import calendars, errors, models, repeats, routing, texts
 from cronbell.core.cron import CronSpec, anchored, next_fires, parse_recurring
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
@@ -140,7 +140,8 @@ def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str,
     else:
         when = _plan_once_or_hint(args.time or "", tz, deps, locale)
     when = _with_ends(when, args, deps, locale)
-    draft = _draft(ctx, deps, when, kind=models.MESSAGE, text=args.message, locale=locale)
+    repeating = read_repeats(args, ctx, deps, None)
+    draft = _draft(ctx, deps, when, kind=models.MESSAGE, text=args.message, locale=locale, **repeating)
     return _persist(draft, when, deps, locale)
 
 
@@ -153,6 +154,44 @@ def _with_ends(when: When, args: Any, deps: Deps, locale: str) -> When:
     when = replace(when, ends=ends)
     check_ends(when.timing, deps.now(), locale)
     return when
+
+
+_CLEAR_ESCALATION = ("none", "ninguno", "ninguna", "nadie", "nobody")
+
+
+def read_repeats(args: Any, ctx: Context, deps: Deps, old: Schedule | None) -> dict[str, Any]:
+    """`repeat_every`, `repeat_times` and `escalate_to` as a schedule stores them (core/repeats.py);
+    with `old` (update) what is not given stays, `repeat_every: 0` stops repeating and
+    `escalate_to: "none"` removes the escalation. Empty when nothing is given."""
+    every, times, escalate = args.repeat_every, args.repeat_times, args.escalate_to
+    if every is None and times is None and escalate is None:
+        return {}
+    fields: dict[str, Any] = {
+        "repeat_every": old.repeat_every if old is not None else 0,
+        "repeat_times": (old.repeat_times if old is not None else 0) or repeats.DEFAULT_TIMES,
+        "escalate_to": old.escalate_to if old is not None else "",
+    }
+    if every is not None:
+        if every and every < repeats.MIN_EVERY:
+            raise refusal("invalid_arguments.repeat_every", low=repeats.MIN_EVERY, high=repeats.MAX_EVERY)
+        fields["repeat_every"] = every
+    if times is not None:
+        fields["repeat_times"] = times
+    if escalate is not None:
+        target = escalate.strip()
+        if old is not None and target.casefold() in _CLEAR_ESCALATION:
+            target = ""
+        elif not target.startswith("@"):  # a room: one the deployment allows as output
+            key = routing.allowed_key(target, deps.settings.default_platform)
+            allowed = deps.settings.allowed_output_rooms
+            if not routing.output_allowed(key, ctx.room_id, allowed, deps.settings.default_platform):
+                raise refusal("forbidden_channel")
+        fields["escalate_to"] = target
+    if not fields["repeat_every"] and (times is not None or (escalate is not None and fields["escalate_to"])):
+        raise refusal("invalid_arguments.repeat_needs_every")
+    if not fields["repeat_every"]:
+        fields["repeat_slot"] = ""
+    return fields
 
 
 def _plan_once_or_hint(text: str, tz: ZoneInfo, deps: Deps, locale: str) -> When:

@@ -10,7 +10,7 @@ from cronbell.core import routing, validation
 from cronbell.core.envelope import Context, parse_request, refused, success
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.ports import BackendError
-from cronbell.usecases import change, create, manage
+from cronbell.usecases import acknowledge, change, create, manage
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -32,6 +32,7 @@ USE_CASES: dict[str, Handler] = {
     "snooze_reminder": change.snooze_reminder,
     "skip_next": change.skip_next,
     "reminder_history": manage.reminder_history,
+    "done_reminder": acknowledge.done_reminder,
 }
 
 

@@ -23,6 +23,7 @@ from cronbell.adapters.dynamo.codec import (
     key,
     load,
     noted_dict,
+    retired_sk,
     run_from_item,
     schedule_sk,
     slot_prefix,
@@ -33,7 +34,7 @@ from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core import models
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import Busy, Claim, Conflict, Finish, OpenClaim
+from cronbell.core.ports import Busy, Claim, Conflict, Finish, OpenClaim, RepeatClaim
 from cronbell.core.runs import DELIVERED, Run
 
 _RECORD_FIRE = f"SET last_fired_at = :t, fire_count = if_not_exists(fire_count, :z) + :one, {BUMP} REMOVE {INFLIGHT}"
@@ -247,6 +248,8 @@ class SlotLedger(ScheduleTable):
                 ran["last_answer"] = finish.answer
             if finish.run.outcome == DELIVERED and not finish.run.manual:  # what `count` counts
                 ran["delivered_count"] = schedule.delivered_count + 1
+            if finish.repeat_slot is not None:  # the occurrence that repeats from now on
+                ran["repeat_slot"] = finish.repeat_slot
         if final_status:
             fired = {"last_fired_at": iso_utc(now), "fire_count": schedule.fire_count + 1, **ran}
             if final_status == models.FIRED:
@@ -348,3 +351,112 @@ class SlotLedger(ScheduleTable):
         )
         found = (run_from_item(item) for item in out.get("Items", []))
         return [run for run in found if run is not None]
+
+    # --- repeat until done (core/repeats.py) ------------------------------------------------------
+    def _repeat_items(
+        self, schedule: Schedule, occurrence: str, run_set: str, run_condition: str, values: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        """The occurrence's run (its done slot) updated under `run_condition`, and a check that the
+        occurrence is still the schedule's current one and the schedule neither paused nor deleted."""
+        room = schedule.room_id
+        sk = schedule_sk(schedule.id) if schedule.status in models.LIVE_STATUSES else retired_sk(schedule.id)
+        run_write = {
+            "Update": {
+                "TableName": self._table,
+                "Key": key(room, slot_sk(schedule.id, occurrence)),
+                "UpdateExpression": run_set,
+                "ConditionExpression": f"#st = :done AND {run_condition}",
+                "ExpressionAttributeNames": {"#st": "state"},
+                "ExpressionAttributeValues": dump({":done": DONE, **values}),
+                "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+            }
+        }
+        current = {
+            "ConditionCheck": {
+                "TableName": self._table,
+                "Key": key(room, sk),
+                "ConditionExpression": "repeat_slot = :occ AND NOT (#s IN (:paused, :deleted))",
+                "ExpressionAttributeNames": {"#s": "status"},
+                "ExpressionAttributeValues": dump(
+                    {":occ": occurrence, ":paused": models.PAUSED, ":deleted": models.DELETED}
+                ),
+            }
+        }
+        return [run_write, current]
+
+    def claim_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> RepeatClaim:
+        """Claim post `number` after `occurrence`: its run's `repeats` moves from number - 1 to number
+        (an escalation also marks the run escalated) only while the run is unacknowledged and the
+        occurrence is the schedule's current one. A post is so claimed once, and never after an
+        acknowledgement written before the claim."""
+        unacked = "(attribute_not_exists(#run.acknowledged_at) OR attribute_type(#run.acknowledged_at, :nul))"
+        values: dict[str, Any] = {":prev": number - 1, ":k": number, ":nul": "NULL"}
+        run_set = "SET #run.repeats = :k"
+        if escalation:
+            run_set, values = "SET #run.escalated = :yes", {":prev": number - 1, ":nul": "NULL", ":yes": True}
+            values[":no"] = False
+            condition = f"#run.repeats = :prev AND #run.escalated = :no AND {unacked}"
+        else:
+            condition = f"#run.repeats = :prev AND {unacked}"
+        items = self._repeat_items(schedule, occurrence, run_set, condition, values)
+        items[0]["Update"]["ExpressionAttributeNames"]["#run"] = "run"
+        try:
+            self._transact(items)
+        except AwsError as err:
+            failed = cancelled(err, items)
+            if not failed:
+                raise
+            old = failed.get(identity(items[0]))
+            if old is None:
+                return RepeatClaim.STOPPED
+            run = load(old).get("run") or {}
+            if run.get("acknowledged_at"):
+                return RepeatClaim.ACKNOWLEDGED
+            if int(run.get("repeats") or 0) >= number or (escalation and run.get("escalated")):
+                return RepeatClaim.DUPLICATE
+            return RepeatClaim.STOPPED
+        return RepeatClaim.CLAIMED
+
+    def release_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> None:
+        """Give a claimed post back (its chat post failed transiently), so Lambda's retry posts it."""
+        values: dict[str, Any]
+        if escalation:
+            run_set, condition, values = (
+                "SET #run.escalated = :no",
+                "#run.escalated = :yes",
+                {":no": False, ":yes": True},
+            )
+        else:
+            run_set, condition, values = (
+                "SET #run.repeats = :prev",
+                "#run.repeats = :k",
+                {":prev": number - 1, ":k": number},
+            )
+        self._db.update_item(
+            TableName=self._table,
+            Key=key(schedule.room_id, slot_sk(schedule.id, occurrence)),
+            UpdateExpression=run_set,
+            ConditionExpression=condition,
+            ExpressionAttributeNames={"#run": "run"},
+            ExpressionAttributeValues=dump(values),
+        )
+
+    def acknowledge(self, schedule: Schedule, occurrence: str, now: datetime) -> bool:
+        """Acknowledge the schedule's current occurrence: its run gains `acknowledged_at`. False when
+        it was acknowledged already or no longer repeats (a later occurrence, a snooze, a pause)."""
+        unacked = "(attribute_not_exists(#run.acknowledged_at) OR attribute_type(#run.acknowledged_at, :nul))"
+        values = {":at": iso_utc(now), ":nul": "NULL"}
+        items = self._repeat_items(schedule, occurrence, "SET #run.acknowledged_at = :at", unacked, values)
+        items[0]["Update"]["ExpressionAttributeNames"]["#run"] = "run"
+        try:
+            self._transact(items)
+        except AwsError as err:
+            if cancelled(err, items):
+                return False
+            raise
+        return True
+
+    def run_at(self, room_id: str, owner: str, slot: str) -> Run | None:
+        """The run recorded on one slot, if it is done."""
+        out = self._db.get_item(TableName=self._table, Key=key(room_id, slot_sk(owner, slot)), ConsistentRead=True)
+        return run_from_item(out["Item"]) if "Item" in out else None
