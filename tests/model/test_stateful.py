@@ -336,6 +336,9 @@ class Room(RuleBasedStateMachine):
             problems = compare(self.h, full=True)
             assert not problems, "\n".join(problems)
         figures.add("stateful", sequences=1, steps=self.steps, violations=0)
+        if REPEATS and self.h is not None:
+            posts = [p.what for p in self.h.room.posts]
+            figures.add("stateful", repeats=posts.count("repeat"), escalations=posts.count("escalation"))
         FakeAgents.failing = False
 
 

@@ -36,6 +36,7 @@ VALID: dict[str, dict[str, Any]] = {
     "snooze_reminder": {"id": "k3v9q2m8xa", "minutes": 15},
     "skip_next": {"id": "k3v9q2m8xa"},
     "reminder_history": {"id": "k3v9q2m8xa", "limit": 5},
+    "done_reminder": {"id": "k3v9q2m8xa"},
 }
 
 
@@ -260,7 +261,7 @@ def test_update_needs_a_change_and_one_kind_of_time(parse: Any) -> None:
     u = "update_reminder"
     assert parse(u, {"id": "standup", "cron": "0 9 * * 1-5"}).cron == "0 9 * * 1-5"
     for field in arguments.UPDATABLE:  # each one alone is a change
-        value = {"cron": "0 9 * * *", "count": 3}.get(field, "x")
+        value = {"cron": "0 9 * * *", "count": 3, "repeat_every": 10, "repeat_times": 2}.get(field, "x")
         assert getattr(parse(u, {"id": "standup", field: value}), field) == value
     assert refusal(parse, u, {"id": "standup"}) == errors.INVALID_ARGUMENTS
     assert refusal(parse, u, {"id": "standup", "message": None, "time": None}) == errors.INVALID_ARGUMENTS

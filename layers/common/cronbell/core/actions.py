@@ -173,7 +173,7 @@ def decode(payload: str) -> dict[str, Any]:
             raise BadPayload("payload_minutes")
         arguments["minutes"] = int(rest[0])
         rest = rest[1:]
-    if len(rest) > 1:
+    if len(rest) > (0 if tool == "done_reminder" else 1):  # Done names the schedule alone
         raise BadPayload("payload_fields")
     if rest:
         if not _OCCURRENCE.fullmatch(rest[0]):

@@ -294,9 +294,9 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly one). "
         "Before computing a time, read the current time `now` from the last answer of these tools; write "
         "times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user before "
-        "creating it; it may end (`until`, `count`) and skip public holidays (`skip_holidays`). It may be "
-        "posted again until someone says it is done (`repeat_every`, `repeat_times`, `escalate_to`). Sending the "
-        "same reminder twice returns the existing one."
+        "creating it; it may end (`until`, `count`), skip public holidays (`skip_holidays`) and be posted again "
+        "until someone says it is done (`repeat_every`, `repeat_times`, `escalate_to`); the same reminder twice "
+        "returns the existing one."
     ),
     "list_reminders": (
         "List this room's schedules (reminders and agent calls): `id`, `status`, `next_fire` in local "

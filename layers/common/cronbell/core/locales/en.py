@@ -223,9 +223,10 @@ TEXTS: dict[str, str] = {
     "rule.refused_with.recurring.cron": "`cron` is recurring; use `time` for a one-shot reminder",
     "rule.exactly_one.cron_expr.fire_at": "give exactly one of `cron_expr` (recurring) or `fire_at` (RFC3339, once)",
     "rule.refused_with.recurring.fire_at": "`fire_at` runs once; use `cron_expr` for a recurring job",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays": (
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays"
+    ".repeat_every.repeat_times.escalate_to": (
         "give at least one field to change: message, prompt, time, cron, timezone, target_agent, channel, name, "
-        "until, count, skip_holidays"
+        "until, count, skip_holidays, repeat_every, repeat_times, escalate_to"
     ),
     "rule.at_most_one.time.cron": "give `time` (once) or `cron` (recurring), not both",
     "rule.exactly_one.minutes.until": "give exactly one of `minutes` or `until`",

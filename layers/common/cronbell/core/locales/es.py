@@ -236,9 +236,10 @@ TEXTS: dict[str, str] = {
         "da exactamente uno de `cron_expr` (periódico) o `fire_at` (RFC3339, una vez)"
     ),
     "rule.refused_with.recurring.fire_at": "`fire_at` se ejecuta una vez; usa `cron_expr` para una tarea periódica",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays": (
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays"
+    ".repeat_every.repeat_times.escalate_to": (
         "da al menos un campo que cambiar: `message`, `prompt`, `time`, `cron`, `timezone`, `target_agent`, "
-        "`channel`, `name`, `until`, `count`, `skip_holidays`"
+        "`channel`, `name`, `until`, `count`, `skip_holidays`, `repeat_every`, `repeat_times`, `escalate_to`"
     ),
     "rule.at_most_one.time.cron": "da `time` (una vez) o `cron` (periódico), no ambos",
     "rule.exactly_one.minutes.until": "da exactamente uno de `minutes` o `until`",
