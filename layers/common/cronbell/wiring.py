@@ -7,6 +7,7 @@ import json
 import logging
 import os
 import time
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,20 @@ def deps() -> Deps:
         run_metric=count_run,
         events=BusEvents(aws.client("events"), s.event_bus_name) if s.event_bus_name else None,
     )
+
+
+def fire_deps(own_arn: str) -> Deps:
+    """The fire function's dependencies: the entries it writes (a reminder's repeats) target the
+    function itself, whose ARN the invocation gives (its template cannot name it without a cycle).
+    Built on `deps()` at each call (a gateway over the same cached client), so it follows it."""
+    found = deps()
+    s = found.settings
+    if s.fire_function_arn or not own_arn:
+        return found
+    gateway = SchedulerGateway(
+        aws.client("scheduler"), s.schedule_group, own_arn, s.scheduler_role_arn, s.scheduler_dlq_arn
+    )
+    return replace(found, scheduler=gateway)
 
 
 def warm_up() -> None:
