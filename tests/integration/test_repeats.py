@@ -8,6 +8,7 @@ import json
 from datetime import timedelta
 from typing import Any
 
+from cronbell.core import repeats
 from cronbell.core.actions import decode
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.core.instants import iso_utc, parse_iso
@@ -21,8 +22,10 @@ BOSS = "@boss:example.org"
 SLOT = "2026-11-30T09:30:00Z"
 
 
-def repeat_entries(stack: Stack, sid: str) -> dict[str, dict[str, Any]]:
-    return {name: e for name, e in stack.entries().items() if name.startswith(f"{sid}-repeat-")}
+def repeat_entries(stack: Stack, sid: str, slot: str = SLOT) -> dict[str, dict[str, Any]]:
+    """The repeat entries of one occurrence, by `<id>-repeat-<k>`."""
+    prefix = repeats.entry_name(sid, slot, 0)[:-1]
+    return {f"{sid}-repeat-{n[len(prefix) :]}": e for n, e in stack.entries().items() if n.startswith(prefix)}
 
 
 def fire_entry(stack: Stack, entry: dict[str, Any], chat: RecordingChat) -> dict[str, Any]:
@@ -104,16 +107,19 @@ def test_a_snooze_a_pause_or_a_later_occurrence_stops_the_current_repeats(stack:
     daily = ok(call(stack, "create_reminder", {"message": "Water", "cron": "0 12 * * *", "repeat_every": 30}))["id"]
     fire_at(stack, daily, "2026-11-30T11:00:00Z", chat)
     fire_at(stack, daily, "2026-12-01T11:00:00Z", chat)  # the next day's post is the current one now
-    old = json.loads(repeat_entries(stack, daily)[f"{daily}-repeat-1"]["Target"]["Input"])
-    assert old["repeat_of"] == "2026-12-01T11:00:00Z"  # one entry name per number: the newer occurrence's
+    earlier = repeat_entries(stack, daily, "2026-11-30T11:00:00Z")[f"{daily}-repeat-1"]
+    assert json.loads(earlier["Target"]["Input"])["repeat_of"] == "2026-11-30T11:00:00Z"  # names of its own
+    assert fire_entry(stack, earlier, chat)["outcome"] == "stopped"  # superseded by the later occurrence
     ok(call(stack, "pause_reminder", {"id": daily}))
     ok(call(stack, "resume_reminder", {"id": daily}))  # resuming does not bring the repeats back
-    assert fire_entry(stack, repeat_entries(stack, daily)[f"{daily}-repeat-1"], chat)["outcome"] == "stopped"
+    latest = repeat_entries(stack, daily, "2026-12-01T11:00:00Z")[f"{daily}-repeat-1"]
+    assert fire_entry(stack, latest, chat)["outcome"] == "stopped"
     gone = ok(call(stack, "create_reminder", {"message": "Walk", "cron": "0 14 * * *", "repeat_every": 5}))["id"]
     fire_at(stack, gone, "2026-12-01T13:00:00Z", chat)
     ok(call(stack, "delete_reminder", {"id": gone}))
     posts = len(chat.sent)
-    assert fire_entry(stack, repeat_entries(stack, gone)[f"{gone}-repeat-1"], chat)["outcome"] == "stopped"
+    entry = repeat_entries(stack, gone, "2026-12-01T13:00:00Z")[f"{gone}-repeat-1"]
+    assert fire_entry(stack, entry, chat)["outcome"] == "stopped"
     assert len(chat.sent) == posts
 
 

@@ -5,7 +5,7 @@ A reminder with `repeat_every` is posted again, after an occurrence is delivered
 someone acknowledges it (`done_reminder`, the Done button); when the repeats run out
 unacknowledged and `escalate_to` is set, one more fire, an interval later, posts the escalation.
 
-Each repeat is a one-time Scheduler entry of the occurrence, `<id>-repeat-<k>`, whose Input names
+Each repeat is a one-time Scheduler entry of the occurrence, `<id>-repeat-<occurrence>-<k>`, whose Input names
 the occurrence (`repeat_of`) and the repeat (`repeat`, the escalation being `repeat_times + 1`);
 the fire of repeat k writes the entry of k + 1 before it posts, so the chain never waits on a
 loop inside a Lambda. A repeat is claimed on the occurrence's own run (its `repeats` count moves
@@ -57,20 +57,21 @@ def due(base: datetime, every_minutes: int, number: int) -> datetime:
     return base.replace(microsecond=0) + timedelta(minutes=every_minutes * number)
 
 
-def entry_name(schedule_id: str, number: int) -> str:
-    return f"{schedule_id}{ENTRY_INFIX}{number}"
-
-
-def owner_of_entry(name: str) -> str | None:
-    """The schedule id of a repeat entry's name, or None when it is not one."""
-    base, infix, number = name.partition(ENTRY_INFIX)
-    return base if infix and number.isdigit() and number[:1] != "0" else None
+def entry_name(schedule_id: str, occurrence: str, number: int) -> str:
+    """`<id>-repeat-<occurrence>-<k>`, the occurrence as its epoch second in base 36: each occurrence's
+    chain has names of its own, so a later occurrence never overwrites an earlier one's entry."""
+    seconds = int(parse_iso(occurrence).timestamp())
+    digits = ""
+    while seconds:
+        seconds, digit = divmod(seconds, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+    return f"{schedule_id}{ENTRY_INFIX}{digits or '0'}-{number}"
 
 
 def entry(schedule: Schedule, occurrence: str, base: datetime, number: int) -> Entry:
     """The one-time entry of fire `number` of `occurrence`."""
     when = due(base, schedule.repeat_every, number)
-    name = entry_name(schedule.id, number)
+    name = entry_name(schedule.id, occurrence, number)
     return Entry(name, at_expression(when.astimezone(UTC)), "UTC", True, repeat_of=occurrence, repeat=number)
 
 

@@ -44,6 +44,15 @@ class Run:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def stored(self) -> dict[str, Any]:
+        """The run as the store keeps it: the repeat fields only once they say something (a run of a
+        schedule that does not repeat costs no more than before them); `from_dict` reads both."""
+        data = asdict(self)
+        for name, unset in _UNSET.items():
+            if data[name] == unset:
+                del data[name]
+        return data
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Run:
         return cls(
@@ -57,6 +66,9 @@ class Run:
             repeats=int(data.get("repeats") or 0),
             escalated=bool(data.get("escalated", False)),
         )
+
+
+_UNSET: dict[str, Any] = {"acknowledged_at": None, "repeats": 0, "escalated": False}
 
 
 def local_time(slot: str, zone: str) -> str:

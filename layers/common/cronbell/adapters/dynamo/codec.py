@@ -224,7 +224,7 @@ def noted_dict(finish: Finish) -> dict[str, Any]:
     """What an attempt notes on its slot when it cannot record its run (`noted`): the run as it ended
     and the failure policy's verdict, so the retry (or the reconciler) records exactly that."""
     return {
-        "run": finish.run.to_dict(),
+        "run": finish.run.stored(),
         "streak": finish.streak,
         "pause": finish.pause,
         "answer": finish.answer,

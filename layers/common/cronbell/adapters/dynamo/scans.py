@@ -141,7 +141,7 @@ class TableScans(Table):
                                 ":o": run.outcome,
                                 ":d": run.reason or run.message_id or "",
                                 ":t": iso_utc(now),
-                                ":run": run.to_dict(),
+                                ":run": run.stored(),
                                 ":claimed": codec.CLAIMED,
                                 ":sent": codec.SENT,
                                 ":c": claim.claimed_at,
@@ -153,7 +153,7 @@ class TableScans(Table):
         )
         if closed and schedule is not None:
             sets = f"last_run = :run, {BUMP}"
-            values: dict[str, Any] = {":run": run.to_dict(), ":slot": claim.slot, ":z": 0, ":one": 1}
+            values: dict[str, Any] = {":run": run.stored(), ":slot": claim.slot, ":z": 0, ":one": 1}
             if claim.noted is not None or run.outcome == DELIVERED:  # what the attempt would have recorded
                 sets += ", failure_streak = :streak"
                 values[":streak"] = claim.noted.streak if claim.noted is not None else 0

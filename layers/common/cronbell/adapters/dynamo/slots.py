@@ -204,7 +204,7 @@ class SlotLedger(ScheduleTable):
         slot_set = "SET #st = :done, outcome = :o, detail = :d, completed_at = :t"
         if finish is not None:
             slot_set += ", run = :run"
-            done[":run"] = finish.run.to_dict()
+            done[":run"] = finish.run.stored()
         slot_update = {
             "Update": {
                 "TableName": self._table,
@@ -243,7 +243,7 @@ class SlotLedger(ScheduleTable):
             return
         ran: dict[str, Any] = {}
         if finish is not None:
-            ran = {"last_run": finish.run.to_dict(), "failure_streak": finish.streak}
+            ran = {"last_run": finish.run.stored(), "failure_streak": finish.streak}
             if finish.answer is not None:
                 ran["last_answer"] = finish.answer
             if finish.run.outcome == DELIVERED and not finish.run.manual:  # what `count` counts
@@ -311,7 +311,7 @@ class SlotLedger(ScheduleTable):
                 "Key": key(room, schedule_sk(schedule.id)),
                 "UpdateExpression": f"SET last_run = :run, {BUMP}",
                 "ConditionExpression": f"attribute_exists(sk) AND {unchanged}",
-                "ExpressionAttributeValues": dump({":run": run.to_dict(), ":z": 0, ":one": 1, **version}),
+                "ExpressionAttributeValues": dump({":run": run.stored(), ":z": 0, ":one": 1, **version}),
             }
         }
         try:
@@ -392,12 +392,16 @@ class SlotLedger(ScheduleTable):
         unacked = "(attribute_not_exists(#run.acknowledged_at) OR attribute_type(#run.acknowledged_at, :nul))"
         values: dict[str, Any] = {":prev": number - 1, ":k": number, ":nul": "NULL"}
         run_set = "SET #run.repeats = :k"
+        # a run stores its repeat fields only once they are set (Run.stored): none yet is 0
+        repeats_at = (
+            "(attribute_not_exists(#run.repeats) OR #run.repeats = :prev)" if number == 1 else "#run.repeats = :prev"
+        )
         if escalation:
             run_set, values = "SET #run.escalated = :yes", {":prev": number - 1, ":nul": "NULL", ":yes": True}
             values[":no"] = False
-            condition = f"#run.repeats = :prev AND #run.escalated = :no AND {unacked}"
+            condition = f"{repeats_at} AND (attribute_not_exists(#run.escalated) OR #run.escalated = :no) AND {unacked}"
         else:
-            condition = f"#run.repeats = :prev AND {unacked}"
+            condition = f"{repeats_at} AND {unacked}"
         items = self._repeat_items(schedule, occurrence, run_set, condition, values)
         items[0]["Update"]["ExpressionAttributeNames"]["#run"] = "run"
         try:
