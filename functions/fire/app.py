@@ -7,7 +7,7 @@ from cronbell.core.fire_event import BadFireEvent, parse_fire_event
 from cronbell.core.ports import Outcome
 from cronbell.observability import logger, metrics
 from cronbell.usecases.fire import fire
-from cronbell.wiring import fire_deps, warm_up
+from cronbell.wiring import deps, warm_up, with_own_arn
 
 warm_up()
 
@@ -23,6 +23,8 @@ def lambda_handler(event: Any, context: Any) -> dict[str, Any]:
     logger.set_correlation_id(f"{parsed.schedule_id}@{parsed.slot}")
     logger.append_keys(schedule_id=parsed.schedule_id, slot=parsed.slot, attempt=parsed.attempt)
     own = getattr(context, "invoked_function_arn", "") or ""
-    result = fire(parsed, fire_deps(own), remaining_seconds=lambda: context.get_remaining_time_in_millis() / 1000.0)
+    result = fire(
+        parsed, with_own_arn(deps(), own), remaining_seconds=lambda: context.get_remaining_time_in_millis() / 1000.0
+    )
     logger.info("fire done", extra={"outcome": result["outcome"]})
     return result

@@ -1,5 +1,5 @@
 """Repeat until done against the reference model, in directed sequences the stateful search also
-draws (tests/model/test_stateful.py with CRONBELL_MODEL_REPEATS=1): repeats running out into the
+draws (tests/model/test_stateful.py): repeats running out into the
 escalation, an acknowledgement between two repeats, a snooze and a pause stopping them, duplicates
 of every repeat fire, and a daily reminder whose next occurrence supersedes the current one."""
 

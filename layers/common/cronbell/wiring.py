@@ -74,18 +74,13 @@ def deps() -> Deps:
     )
 
 
-def fire_deps(own_arn: str) -> Deps:
+def with_own_arn(found: Deps, own_arn: str) -> Deps:
     """The fire function's dependencies: the entries it writes (a reminder's repeats) target the
     function itself, whose ARN the invocation gives (its template cannot name it without a cycle).
-    Built on `deps()` at each call (a gateway over the same cached client), so it follows it."""
-    found = deps()
-    s = found.settings
-    if s.fire_function_arn or not own_arn:
+    A gateway over the same cached client, built at each call, so it follows `deps()`."""
+    if found.settings.fire_function_arn or not own_arn or not isinstance(found.scheduler, SchedulerGateway):
         return found
-    gateway = SchedulerGateway(
-        aws.client("scheduler"), s.schedule_group, own_arn, s.scheduler_role_arn, s.scheduler_dlq_arn
-    )
-    return replace(found, scheduler=gateway)
+    return replace(found, scheduler=found.scheduler.targeting(own_arn))
 
 
 def warm_up() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from copy import copy as copy_of
 from datetime import datetime
 from typing import Any
 
@@ -38,6 +39,12 @@ class SchedulerGateway:
         self._target_arn = target_arn
         self._role_arn = role_arn
         self._dlq_arn = dlq_arn
+
+    def targeting(self, target_arn: str) -> SchedulerGateway:
+        """The same gateway writing entries that invoke `target_arn` (the fire function's own ARN)."""
+        copy = copy_of(self)
+        copy._target_arn = target_arn
+        return copy
 
     def put_entry(self, entry: Entry, schedule: Schedule, now: datetime, *, new: bool = False) -> bool:
         """Write one of a schedule's entries: CreateSchedule when `new` (a duplicate name fails),
