@@ -37,6 +37,8 @@ ROOM_SK = "room"
 SCHEDULE, RETIRED, POINTER, NAME, SLOT = "s#", "x#", "d#", "n#", "f#"
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 INFLIGHT = "inflight_slot, inflight_until, inflight_attempts"  # a schedule's mark of its open claim
+# what a slot holds only while it is claimed: a done slot keeps its state, outcome and run alone
+CLAIM_ONLY = "claimed_at, lease_until, detail, noted"
 # a recorded run bumps the version, so a change read before it cannot write back a stale last run
 BUMP = "version = if_not_exists(version, :z) + :one"
 _ser = TypeSerializer()
@@ -103,6 +105,8 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     (what Scheduler was given) and never read back: the timing owns its expressions."""
     t = schedule.timing
     plain = {name: getattr(schedule, name) for name in _PLAIN if name not in ("id", "room_id", *_LEDGER)}
+    if schedule.last_run:
+        plain["last_run"] = run_fields(Run.from_dict(schedule.last_run))
     return {
         **plain,
         "timezone": t.zone,
@@ -219,7 +223,7 @@ def noted_dict(finish: Finish) -> dict[str, Any]:
     """What an attempt notes on its slot when it cannot record its run (`noted`): the run as it ended
     and the failure policy's verdict, so the retry (or the reconciler) records exactly that."""
     return {
-        "run": finish.run.to_dict(),
+        "run": run_fields(finish.run),
         "streak": finish.streak,
         "pause": finish.pause,
         "answer": finish.answer,
@@ -242,6 +246,12 @@ def noted_from_item(item: dict[str, Any]) -> Finish | None:
         answer={str(k): str(v) for k, v in answer.items()} if isinstance(answer, dict) else None,
         room_gone=bool(data.get("room_gone", False)),
     )
+
+
+def run_fields(run: Run) -> dict[str, Any]:
+    """A run as stored (on its slot, as a schedule's `last_run`, in a note): what `reminder_history`
+    shows, with the fields at their defaults left out (`Run.from_dict` reads them back)."""
+    return {k: v for k, v in run.to_dict().items() if v or k in ("scheduled_time", "outcome")}
 
 
 def run_from_item(item: dict[str, Any]) -> Run | None:

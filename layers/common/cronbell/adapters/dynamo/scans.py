@@ -132,16 +132,14 @@ class TableScans(Table):
                     "Update": {
                         "TableName": self._table,
                         "Key": key(room, slot),
-                        "UpdateExpression": "SET #st = :done, outcome = :o, detail = :d, completed_at = :t, run = :run",
+                        "UpdateExpression": f"SET #st = :done, outcome = :o, run = :run REMOVE {codec.CLAIM_ONLY}",
                         "ConditionExpression": "#st IN (:claimed, :sent) AND claimed_at = :c",
                         "ExpressionAttributeNames": {"#st": "state"},
                         "ExpressionAttributeValues": dump(
                             {
                                 ":done": codec.DONE,
                                 ":o": run.outcome,
-                                ":d": run.reason or run.message_id or "",
-                                ":t": iso_utc(now),
-                                ":run": run.to_dict(),
+                                ":run": codec.run_fields(run),
                                 ":claimed": codec.CLAIMED,
                                 ":sent": codec.SENT,
                                 ":c": claim.claimed_at,
@@ -153,7 +151,7 @@ class TableScans(Table):
         )
         if closed and schedule is not None:
             sets = f"last_run = :run, {BUMP}"
-            values: dict[str, Any] = {":run": run.to_dict(), ":slot": claim.slot, ":z": 0, ":one": 1}
+            values: dict[str, Any] = {":run": codec.run_fields(run), ":slot": claim.slot, ":z": 0, ":one": 1}
             if claim.noted is not None or run.outcome == DELIVERED:  # what the attempt would have recorded
                 sets += ", failure_streak = :streak"
                 values[":streak"] = claim.noted.streak if claim.noted is not None else 0

@@ -399,7 +399,7 @@ class ScheduleTable(Table):
         extra_items: list[dict[str, Any]] = []
         if run is not None:
             slot, finished = run
-            extra_set["last_run"] = finished.to_dict()
+            extra_set["last_run"] = codec.run_fields(finished)
             item = self._run_item(schedule.room_id, schedule.id, slot, now, finished)
             extra_items.append({"Put": {"TableName": self._table, "Item": dump(item)}})
         self._finish(
@@ -420,9 +420,7 @@ class ScheduleTable(Table):
             "sk": codec.slot_sk(owner, slot),
             "state": "done",
             "outcome": run.outcome,
-            "detail": run.reason or "",
-            "completed_at": iso_utc(now),
-            "run": run.to_dict(),
+            "run": codec.run_fields(run),
             "expires_at": epoch(now + self._retention),
         }
 
@@ -437,10 +435,12 @@ class ScheduleTable(Table):
         extra_items: list[dict[str, Any]] | None = None,
         require_idle: bool = False,
         as_read: bool = False,
+        free_place: bool = True,
     ) -> None:
         """Retire `schedule` (as read, plus `extra_set`) in one transaction: its live item goes,
-        the retired copy takes its place under its retired key, the room counts one less and its
-        pointers are dropped. The live item must still be live (and idle, when asked). Raises Busy
+        the retired copy takes its place under its retired key and, with `free_place`, the room
+        counts one less and its pointers are dropped (without, they are freed lazily, as a user's
+        delete frees them). The live item must still be live (and idle, when asked). Raises Busy
         while a delivery holds it, Conflict otherwise."""
         sets: dict[str, Any] = {
             "status": status,
@@ -475,16 +475,21 @@ class ScheduleTable(Table):
                 }
             },
             {"Put": {"TableName": self._table, "Item": dump(retired)}},
-            {
-                "Update": {
-                    "TableName": self._table,
-                    "Key": key(room, ROOM_SK),
-                    "UpdateExpression": _COUNT_OUT,
-                    "ExpressionAttributeValues": dump({":one": 1, ":zero": 0}),
-                }
-            },
-            *({"Delete": {"TableName": self._table, "Key": key(room, sk)}} for sk in codec.pointer_sks(schedule)),
         ]
+        if free_place:
+            items.append(
+                {
+                    "Update": {
+                        "TableName": self._table,
+                        "Key": key(room, ROOM_SK),
+                        "UpdateExpression": _COUNT_OUT,
+                        "ExpressionAttributeValues": dump({":one": 1, ":zero": 0}),
+                    }
+                }
+            )
+            items += [
+                {"Delete": {"TableName": self._table, "Key": key(room, sk)}} for sk in codec.pointer_sks(schedule)
+            ]
         try:
             self._transact(items)
         except AwsError as err:

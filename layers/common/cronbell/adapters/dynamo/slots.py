@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from cronbell.adapters.aws import AwsError
+from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import (
     BUMP,
     CLAIMED,
@@ -199,11 +200,12 @@ class SlotLedger(ScheduleTable):
         at the version read (`schedule.version`): Conflict otherwise, and nothing is written. A slot
         done already is left as it is, and the call succeeds: its run was recorded by this same
         write, applied though its answer was lost (a record is never counted twice)."""
-        done: dict[str, Any] = {":done": DONE, ":o": str(outcome), ":d": detail, ":t": iso_utc(now)}
-        slot_set = "SET #st = :done, outcome = :o, detail = :d, completed_at = :t"
+        done: dict[str, Any] = {":done": DONE, ":o": str(outcome)}
+        slot_set = "SET #st = :done, outcome = :o"
         if finish is not None:
             slot_set += ", run = :run"
-            done[":run"] = finish.run.to_dict()
+            done[":run"] = codec.run_fields(finish.run)
+        slot_set += f" REMOVE {codec.CLAIM_ONLY}"
         slot_update = {
             "Update": {
                 "TableName": self._table,
@@ -242,7 +244,7 @@ class SlotLedger(ScheduleTable):
             return
         ran: dict[str, Any] = {}
         if finish is not None:
-            ran = {"last_run": finish.run.to_dict(), "failure_streak": finish.streak}
+            ran = {"last_run": codec.run_fields(finish.run), "failure_streak": finish.streak}
             if finish.answer is not None:
                 ran["last_answer"] = finish.answer
             if finish.run.outcome == DELIVERED and not finish.run.manual:  # what `count` counts
@@ -254,7 +256,14 @@ class SlotLedger(ScheduleTable):
             delivered = finish.run.outcome == DELIVERED if finish is not None else outcome == DELIVERED
             reason = "" if delivered else detail  # a delivered run's detail is its message id, no reason
             self._finish(
-                schedule, final_status, now, reason=reason, extra_set=fired, extra_items=[slot_update], as_read=True
+                schedule,
+                final_status,
+                now,
+                reason=reason,
+                extra_set=fired,
+                extra_items=[slot_update],
+                as_read=True,
+                free_place=False,
             )
             return
         values: dict[str, Any] = {":t": iso_utc(now), ":z": 0, ":one": 1}
@@ -308,7 +317,7 @@ class SlotLedger(ScheduleTable):
                 "Key": key(room, schedule_sk(schedule.id)),
                 "UpdateExpression": f"SET last_run = :run, {BUMP}",
                 "ConditionExpression": f"attribute_exists(sk) AND {unchanged}",
-                "ExpressionAttributeValues": dump({":run": run.to_dict(), ":z": 0, ":one": 1, **version}),
+                "ExpressionAttributeValues": dump({":run": codec.run_fields(run), ":z": 0, ":one": 1, **version}),
             }
         }
         try:
