@@ -13,7 +13,7 @@ from bench.phrases import load
 from cronbell.core import errors, texts
 from cronbell.core.errors import ToolError
 from cronbell.core.when import parse_one_shot, parse_until
-from cronbell.usecases.create import read_until
+from cronbell.usecases.planning import read_until
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
