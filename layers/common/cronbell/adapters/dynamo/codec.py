@@ -19,7 +19,7 @@ Keys (partition `room_id`, sort `sk`):
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -75,6 +75,27 @@ def slot_sk(owner: str, slot: str) -> str:
     return f"{slot_prefix(owner)}{slot}"
 
 
+@dataclass(frozen=True)
+class SlotRef:
+    """One delivery slot: the room, the schedule (or template schedule) that owns it, its time."""
+
+    room_id: str
+    owner: str
+    slot: str
+
+    @property
+    def sk(self) -> str:
+        return slot_sk(self.owner, self.slot)
+
+    @property
+    def key(self) -> dict[str, Any]:
+        return key(self.room_id, self.sk)
+
+    @property
+    def identity(self) -> Key:
+        return self.room_id, self.sk
+
+
 def key(room_id: str, sk: str) -> dict[str, Any]:
     """The DynamoDB key of an item."""
     return dump({"room_id": room_id, "sk": sk})
@@ -105,8 +126,6 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     (what Scheduler was given) and never read back: the timing owns its expressions."""
     t = schedule.timing
     plain = {name: getattr(schedule, name) for name in _PLAIN if name not in ("id", "room_id", *_LEDGER)}
-    if schedule.last_run:
-        plain["last_run"] = run_fields(Run.from_dict(schedule.last_run))
     return {
         **plain,
         "timezone": t.zone,
@@ -146,6 +165,17 @@ def schedule_item(schedule: Schedule) -> dict[str, Any]:
 def audit_item(schedule: Schedule) -> dict[str, Any]:
     """The audit copy of a live schedule: its item under its retired key, with no TTL while live."""
     return {**schedule_item(schedule), "sk": retired_sk(schedule.id)}
+
+
+def retired_item(schedule: Schedule, changes: dict[str, Any]) -> dict[str, Any]:
+    """The final copy of a schedule retired with `changes` (status, TTL, run fields), under its
+    retired key."""
+    return {**schedule_item(schedule), **changes, "sk": retired_sk(schedule.id)}
+
+
+def moved_item(raw: dict[str, Any], schedule_id: str) -> dict[str, Any]:
+    """A schedule retired under its live key (raw, as it is), under its retired key."""
+    return {**raw, "sk": {"S": retired_sk(schedule_id)}}
 
 
 def retired_from_item(item: dict[str, Any]) -> Schedule:
@@ -208,6 +238,37 @@ def slot_prefix(owner: str) -> str:
     return f"{SLOT}{owner}#"
 
 
+def claim_item(ref: SlotRef, claimed_at: str, lease_until: str, expires_at: int) -> dict[str, Any]:
+    """A slot claimed by one attempt until its lease ends; it expires with the retention, should no
+    attempt ever complete it."""
+    return {
+        "room_id": ref.room_id,
+        "sk": ref.sk,
+        "state": CLAIMED,
+        "claimed_at": claimed_at,
+        "lease_until": lease_until,
+        "expires_at": expires_at,
+    }
+
+
+def run_item(ref: SlotRef, run: Run, expires_at: int) -> dict[str, Any]:
+    """A done slot that holds a run which needed no delivery (skipped, missed, too late)."""
+    return {
+        "room_id": ref.room_id,
+        "sk": ref.sk,
+        "state": DONE,
+        "outcome": run.outcome,
+        "run": run_fields(run),
+        "expires_at": expires_at,
+    }
+
+
+def lease_from_item(item: dict[str, Any]) -> datetime | None:
+    """When a claimed slot's lease ends; None when the slot is not claimed."""
+    data = load(item)
+    return parse_iso(data["lease_until"]) if data.get("state") == CLAIMED else None
+
+
 def claim_from_item(item: dict[str, Any]) -> OpenClaim | None:
     """The open claim a slot holds; None for a done slot."""
     state, claimed_at = item.get("state", {}).get("S"), item.get("claimed_at", {}).get("S")
@@ -223,7 +284,7 @@ def noted_dict(finish: Finish) -> dict[str, Any]:
     """What an attempt notes on its slot when it cannot record its run (`noted`): the run as it ended
     and the failure policy's verdict, so the retry (or the reconciler) records exactly that."""
     return {
-        "run": run_fields(finish.run),
+        "run": last_run_fields(finish.run),
         "streak": finish.streak,
         "pause": finish.pause,
         "answer": finish.answer,
@@ -249,9 +310,14 @@ def noted_from_item(item: dict[str, Any]) -> Finish | None:
 
 
 def run_fields(run: Run) -> dict[str, Any]:
-    """A run as stored (on its slot, as a schedule's `last_run`, in a note): what `reminder_history`
-    shows, with the fields at their defaults left out (`Run.from_dict` reads them back)."""
+    """A run as its slot stores it (most of a table's items): what `reminder_history` shows, with the
+    fields at their defaults left out (`Run.from_dict` reads them back)."""
     return {k: v for k, v in run.to_dict().items() if v or k in ("scheduled_time", "outcome")}
+
+
+def last_run_fields(run: Run) -> dict[str, Any]:
+    """A run as a schedule's `last_run` (and a note) stores it: whole, as listings show it."""
+    return run.to_dict()
 
 
 def run_from_item(item: dict[str, Any]) -> Run | None:
@@ -267,6 +333,27 @@ def is_expired(item: dict[str, Any], now: datetime) -> bool:
     """TTL deletion is lazy in DynamoDB (and absent in moto): an expired item is read as gone."""
     expires = item.get("expires_at")
     return expires is not None and int(expires["N"]) <= epoch(now)
+
+
+def stored_version(item: dict[str, Any]) -> int:
+    """The version of a schedule item (raw), 0 when it has none."""
+    return int(item.get("version", {}).get("N", "0"))
+
+
+def in_flight(item: dict[str, Any], now: datetime) -> bool:
+    """Whether a delivery holds the schedule stored in `item` (raw) at `now`."""
+    return str(load(item).get("inflight_until", "")) >= iso_utc(now)
+
+
+def run_counters(schedule: Schedule) -> dict[str, Any]:
+    """What a fire writes on a live item only (its last run and counts), for an audit copy."""
+    return {
+        "last_run": schedule.last_run,
+        "fire_count": schedule.fire_count,
+        "last_fired_at": schedule.last_fired_at,
+        "delivered_count": schedule.delivered_count,
+        "failure_streak": schedule.failure_streak,
+    }
 
 
 # --- room counters and pointers --------------------------------------------------------------
