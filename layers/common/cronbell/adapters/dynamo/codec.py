@@ -335,6 +335,21 @@ def is_expired(item: dict[str, Any], now: datetime) -> bool:
     return expires is not None and int(expires["N"]) <= epoch(now)
 
 
+def status_of(item: dict[str, Any]) -> str:
+    """A schedule item's status (raw), "" for no item."""
+    return str(item.get("status", {}).get("S", ""))
+
+
+def says_live(item: dict[str, Any]) -> bool:
+    """Whether a schedule item (raw), or an audit copy, says it is live (active or paused)."""
+    return status_of(item) in models.LIVE_STATUSES
+
+
+def state_of(item: dict[str, Any]) -> str:
+    """A slot item's state (raw): claimed, sent or done; "" for no item."""
+    return str(item.get("state", {}).get("S", ""))
+
+
 def stored_version(item: dict[str, Any]) -> int:
     """The version of a schedule item (raw), 0 when it has none."""
     return int(item.get("version", {}).get("N", "0"))
@@ -357,6 +372,11 @@ def run_counters(schedule: Schedule) -> dict[str, Any]:
 
 
 # --- room counters and pointers --------------------------------------------------------------
+def live_count(item: dict[str, Any]) -> int:
+    """The live count a room's counter item (raw) holds, 0 when it has none."""
+    return int(item.get("live", {}).get("N", "0"))
+
+
 def room_count(item: dict[str, Any]) -> RoomCount | None:
     if "live" not in item:
         return None
@@ -367,10 +387,15 @@ def pointer_item(room_id: str, sk: str, schedule_id: str) -> dict[str, Any]:
     return dump({"room_id": room_id, "sk": sk, "schedule_id": schedule_id})
 
 
+def pointer_target(item: dict[str, Any]) -> str:
+    """The schedule a pointer item (raw) names, "" for none."""
+    return str(item.get("schedule_id", {}).get("S", ""))
+
+
 def pointer_from_item(item: dict[str, Any]) -> Pointer:
     sk = item["sk"]["S"]
     kind = "name" if sk.startswith(NAME) else "dedupe"
-    return Pointer(item["room_id"]["S"], sk[len(POINTER) :], item.get("schedule_id", {}).get("S", ""), kind)
+    return Pointer(item["room_id"]["S"], sk[len(POINTER) :], pointer_target(item), kind)
 
 
 def pointer_sk(pointer: Pointer) -> str:

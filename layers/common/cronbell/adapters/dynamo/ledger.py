@@ -12,7 +12,7 @@ from typing import Any
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
-from cronbell.adapters.dynamo.codec import BUMP, CLAIMED, DONE, INFLIGHT, SENT, SlotRef, dump, key, load, schedule_sk
+from cronbell.adapters.dynamo.codec import BUMP, CLAIMED, DONE, INFLIGHT, SENT, SlotRef, dump, key, schedule_sk
 from cronbell.adapters.dynamo.expressions import Update, same_version
 from cronbell.adapters.dynamo.retirement import Retirement
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
@@ -34,7 +34,7 @@ def _already_done(err: AwsError, slot_write: dict[str, Any]) -> bool:
     """Whether a cancelled transaction whose first item is `slot_write` failed because the slot is
     done already: a retry of a write that was applied but whose answer never came back."""
     old = cancelled(err, [slot_write]).get(codec.identity(slot_write))
-    return old is not None and load(old).get("state") == DONE
+    return old is not None and codec.state_of(old) == DONE
 
 
 class SlotLedger:
@@ -341,9 +341,9 @@ def _refused_claim(ref: SlotRef, failed: dict[codec.Key, dict[str, Any]], schedu
     busy with another slot, or no longer active."""
     held = failed.get(ref.identity)
     if held is not None:
-        state = str(load(held).get("state", ""))
+        state = codec.state_of(held)
         return {SENT: Claim.SENT, CLAIMED: Claim.HELD}.get(state, Claim.DUPLICATE)
     raw = next(iter(failed.values()))
     if raw and schedule is not None and codec.stored_version(raw) != schedule.version:
         return Claim.CHANGED
-    return Claim.BUSY if load(raw).get("status") == models.ACTIVE else Claim.INACTIVE
+    return Claim.BUSY if codec.status_of(raw) == models.ACTIVE else Claim.INACTIVE

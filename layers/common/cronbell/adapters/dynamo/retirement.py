@@ -9,7 +9,7 @@ from typing import Any
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
-from cronbell.adapters.dynamo.codec import SlotRef, dump, key, load, schedule_sk
+from cronbell.adapters.dynamo.codec import SlotRef, dump, key, schedule_sk
 from cronbell.adapters.dynamo.expressions import IDLE, LIVE, same_version
 from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.table import CANCELLED, Table, cancelled
@@ -100,7 +100,7 @@ class Retirement:
             old = cancelled(err, items).get((schedule.room_id, schedule_sk(schedule.id)), {})
             if as_read and codec.stored_version(old) != schedule.version:
                 raise Conflict(schedule.id) from err  # changed since it was read
-            if load(old).get("status") in models.LIVE_STATUSES and codec.in_flight(old, now):
+            if codec.says_live(old) and codec.in_flight(old, now):
                 raise Busy(schedule.id) from err
             raise Conflict(schedule.id) from err
 

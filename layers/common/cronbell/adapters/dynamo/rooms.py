@@ -14,7 +14,6 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import ROOM_SK, dump, key
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table
-from cronbell.core import models
 from cronbell.core.models import Schedule
 from cronbell.core.ports import RoomCount
 
@@ -87,7 +86,7 @@ class Rooms:
             ExpressionAttributeValues=dump({":r": room_id, ":p": codec.SCHEDULE}),
             ConsistentRead=True,
         )
-        live = sum(1 for item in raw if item.get("status", {}).get("S") in models.LIVE_STATUSES)
+        live = sum(1 for item in raw if codec.says_live(item))
         if (seen.live if seen else 0) == live:
             return live
         values: dict[str, Any] = {}

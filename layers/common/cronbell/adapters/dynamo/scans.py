@@ -142,7 +142,7 @@ class TableScans:
         schedules had keys of their own) to its retired key, attributes and TTL as they are, so the
         room's listing stops reading it. False when it is live (again) or changed meanwhile."""
         raw = self._t.get(key(room_id, codec.schedule_sk(schedule_id)))
-        if raw is None or raw.get("status", {}).get("S") in models.LIVE_STATUSES:
+        if raw is None or codec.says_live(raw):
             return False
         unchanged = {":s": raw["status"], ":v": raw.get("version", {"N": "0"})}
         return self._t.try_transact(
@@ -199,7 +199,7 @@ class _Found:
         room, sk = raw["room_id"]["S"], raw["sk"]["S"]
         found = self.table
         if sk == ROOM_SK:
-            found.counters[room] = int(raw.get("live", {}).get("N", "0"))
+            found.counters[room] = codec.live_count(raw)
         elif sk.startswith((codec.POINTER, codec.NAME)):
             found.pointers.append(codec.pointer_from_item(raw))
         elif sk.startswith(codec.SCHEDULE) and not codec.is_expired(raw, self._now):
@@ -209,7 +209,7 @@ class _Found:
                 found.claims.append(claim)
         elif sk.startswith(codec.RETIRED):
             self._audited.add((room, sk[len(codec.RETIRED) :]))
-            if raw.get("status", {}).get("S") in models.LIVE_STATUSES:
+            if codec.says_live(raw):
                 self._copies[(room, sk[len(codec.RETIRED) :])] = raw
 
     def result(self) -> TableScan:

@@ -199,7 +199,7 @@ class Schedules:
         """Each pointer that failed names a live schedule (Duplicate, NameTaken) or is stale: taken
         over by the next attempt."""
         for sk in pointers:
-            holder_id = failed[sk].get("schedule_id", {}).get("S", "")
+            holder_id = codec.pointer_target(failed[sk])
             holder = self.get(room, holder_id)
             if holder is not None and holder.status in models.LIVE_STATUSES:
                 raise Duplicate(holder) if sk.startswith(codec.POINTER) else NameTaken(holder)
@@ -294,7 +294,7 @@ class Schedules:
         old = err.response.get("Item")
         if old is None:  # no live item: only a retired copy can say what it was
             return Gone(self._retired(room_id, schedule_id))
-        if load(old).get("status") in models.LIVE_STATUSES:
+        if codec.says_live(old):
             return Busy(schedule_id)  # live, so held by a delivery
         return Gone(codec.schedule_from_item(old))
 
