@@ -5,15 +5,15 @@ Keys (partition `room_id`, sort `sk`):
   x#<id>              the schedule's audit copy: written with the live item by every transaction
                       that creates it or changes its definition, and, once the schedule is retired
                       (deleted, fired, missed, ...), its retired copy, kept until its retention TTL.
-                      A fire's retirement writes the final copy in its transaction; a user's delete
-                      removes the live item alone, so a copy that still says live with no live item
-                      beside it is a deleted schedule (read as such; the reconciler finalizes it).
-                      However many the room keeps, listing its live schedules never reads them
+                      A retirement writes the final copy in its transaction; a user's delete removes
+                      the live item alone: a copy that says live with no live item beside it is a
+                      deleted schedule's (the reconciler finalizes it). Listings of live ones never
+                      read them
   room                the room's counter (`live`, guarded by MaxPerRoom) and its revision (`rev`)
   d#<dedupe key>      points at the live schedule with that action, time, zone and person
   n#<name key>        points at the live schedule with that name
   f#<id>#<slot time>  one delivery slot: claimed before sending, done after (exactly once); once
-                      done it holds the occurrence's run (`run`), so a schedule's history is one
+                      done it holds its state, outcome and run alone, so a schedule's history is one
                       Query on `f#<id>#` that the room's listing (`s#`) never reads
 """
 
@@ -45,7 +45,7 @@ _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
 _NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count", "inflight_attempts")
-_LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until")  # written by the delivery ledger alone (slots.py)
+_LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until")  # written by the delivery ledger alone
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
 
