@@ -74,7 +74,7 @@ class Update:
 
 # --- conditions ----------------------------------------------------------------------------------
 IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t)"  # no delivery holds the schedule at :t
-LIVE = "#s IN (:active, :paused)"  # with LIVE_VALUES and {"#s": "status"}
+LIVE = "#s IN (:active, :paused)"  # its names: {"#s": "status"}; its values: :active, :paused
 
 
 def same_version(schedule: Schedule) -> tuple[str, dict[str, Any]]:
