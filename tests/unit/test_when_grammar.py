@@ -79,7 +79,7 @@ CALENDAR = [
     ("10am on the 24th", "en", "2026-10-24 10:00", ""),
     ("24 dec 2026 10:00", "en", "2026-12-24 10:00", ""),
     ("december 24th, 2026 10am", "en", "2026-12-24 10:00", ""),
-    ("a las nueve y media", "es", "2026-10-24 09:30", ""),
+    ("a las nueve y media", "es", "2026-10-23 21:30", ""),  # 12-hour clock: 09:30 has passed
     ("mañana a la una", "es", "2026-10-24 01:00", ""),
     ("el lunes a las cinco de la tarde", "es", "2026-10-26 17:00", ""),
     ("el jueves que viene a las 10", "es", "2026-10-29 10:00", ""),
@@ -332,7 +332,7 @@ def test_a_full_date_in_the_past_is_past_not_next_year() -> None:
         parse_one_shot("october 1 2026 at 9", now_in(MADRID), MADRID)
     assert info.value.code == TIME_IN_PAST
     with pytest.raises(ToolError) as info:
-        parse_one_shot("today at 9", now_in(MADRID), MADRID)
+        parse_one_shot("today at 9am", now_in(MADRID), MADRID)
     assert info.value.code == TIME_IN_PAST
 
 

@@ -471,10 +471,45 @@ def read_calendar(
     if p is None:
         return None
     day_end = whole_day and p.clock is None and p.part is None and not p.end_of_day
+    if _twelve_hour(p):
+        return _next_of_two(p, now_local, tz, language, notes)
     hour, minute = (23, 59) if day_end else _hour_and_minute(p, language, notes)
     d = _date(p, (24, 0) if day_end else (hour, minute), now_local)  # a day's end is after all its minutes
-    if p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6:
-        d += timedelta(days=1)  # "tonight at 1" is after midnight
+    night = p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6
+    if night and not (p.this_part and now_local.hour < 6):
+        d += timedelta(days=1)  # "tonight at 1" is after midnight; said after midnight, it is the coming one
     if p.month is not None and p.year is None and d.year > now_local.year:
         notes.append(say("note.no_year", language, year=d.year))
     return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)
+
+
+_BARE_CLOCK = r"(?:(?:half|quarter) (?:past|to) )?[1-9]|(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}|menos \d{1,2}))?(?: (?:en punto|o'?clock))?"
+
+
+def _twelve_hour(p: _Parts) -> bool:
+    """A clock of 1 to 12 without am/pm, a part of the day or a day other than today: it has two readings."""
+    if p.clock is None or p.part is not None or not re.fullmatch(_BARE_CLOCK, p.clock):
+        return False
+    others = replace(p, clock=None, offset=None)
+    return p.offset in (None, 0) and not others.names_a_day()
+
+
+def _next_of_two(p: _Parts, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
+    """The 12-hour rule: '4:30' is whichever of 04:30 and 16:30 comes first (never more than 12 hours
+    away); with 'today', the first of them still ahead today. The reading is said in the notes."""
+    read = parse_clock(p.clock or "")
+    if read is None:
+        raise Unreadable(phrase("reason.no_clock"))
+    hour, minute = read
+    now_hm = (now_local.hour, now_local.minute)
+    found: list[datetime] = []
+    for h in sorted({hour % 12, hour % 12 + 12}):
+        d = now_local.date() if (h, minute) > now_hm else now_local.date() + timedelta(days=1)
+        if p.offset == 0 and d != now_local.date():
+            continue
+        found.append(datetime(d.year, d.month, d.day, h, minute))
+    if not found:
+        raise Unreadable(phrase("reason.past"))
+    at = min(found)
+    notes.append(say("note.twelve_hour", language, said=p.clock, clock=f"{at:%H:%M}"))
+    return wall(at, tz, language, notes)
