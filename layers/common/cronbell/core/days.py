@@ -483,7 +483,10 @@ def read_calendar(
     return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)
 
 
-_BARE_CLOCK = r"(?:(?:half|quarter) (?:past|to) )?[1-9]|(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}|menos \d{1,2}))?(?: (?:en punto|o'?clock))?"
+_BARE_CLOCK = (
+    r"(?:(?:half|quarter) (?:past|to) )?(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}|menos \d{1,2}))?"
+    r"(?: (?:en punto|o'?clock))?"
+)
 
 
 def _twelve_hour(p: _Parts) -> bool:

@@ -281,7 +281,10 @@ TEXTS: dict[str, str] = {
     "note.nonexistent": "{wall} does not exist in {zone} (clocks go forward); using {clock} ({offset}) instead.",
     "note.ambiguous": "{wall} happens twice in {zone} (clocks go back); using the first one ({offset}).",
     "note.second_occurrence": "{wall} happens twice in {zone}; this is the second one ({offset}).",
-    "note.twelve_hour": "{said} has no am/pm: read as {clock}, the next {said} on a 12-hour clock (pass am/pm or a 24-hour time to choose).",
+    "note.twelve_hour": (
+        "{said} has no am/pm: read as {clock}, the next {said} on a 12-hour clock "
+        "(pass am/pm or a 24-hour time to choose)."
+    ),
     "note.no_year": "No year given: taken as {year}.",
     "note.dst_forward_one": (
         "On {day} clocks in {zone} go forward from {old} to {new}: the {clocks} run does not happen that day "

@@ -299,7 +299,10 @@ TEXTS: dict[str, str] = {
         "se usa la primera ({offset})."
     ),
     "note.second_occurrence": "La hora {wall} ocurre dos veces en {zone}; esta es la segunda ({offset}).",
-    "note.twelve_hour": "{said} no dice mañana ni tarde: leído como {clock}, el próximo {said} en un reloj de 12 horas (di de la mañana, de la tarde o la hora en 24 horas para elegir).",
+    "note.twelve_hour": (
+        "{said} no dice mañana ni tarde: leído como {clock}, el próximo {said} en un reloj de 12 horas "
+        "(di de la mañana, de la tarde o la hora en 24 horas para elegir)."
+    ),
     "note.no_year": "Sin año: se entiende {year}.",
     "note.dst_forward_one": (
         "El {day} en {zone} los relojes se adelantan de {old} a {new}: la ejecución de las {clocks} no ocurre "
