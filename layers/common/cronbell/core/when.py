@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from cronbell.core import texts
+from cronbell.core import lexicon, texts
 from cronbell.core.clocks import (
     MAX_YEAR,
     WEEKDAY_WORDS,
@@ -107,14 +107,7 @@ _AMOUNT = (
     r"(?P<n>\d+)\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|months?|years?"
     r"|segundos?|minutos?|horas?|dias?|semanas?|mes|meses|anos?)"
 )
-_NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "un": 1, "una": 1, "uno": 1, "two": 2, "dos": 2, "three": 3, "tres": 3,
-    "four": 4, "cuatro": 4, "five": 5, "cinco": 5, "six": 6, "seis": 6, "seven": 7, "siete": 7,
-    "eight": 8, "ocho": 8, "nine": 9, "nueve": 9, "ten": 10, "diez": 10, "eleven": 11, "once": 11,
-    "twelve": 12, "doce": 12, "fifteen": 15, "quince": 15, "twenty": 20, "veinte": 20, "thirty": 30,
-    "treinta": 30, "forty": 40, "cuarenta": 40, "forty-five": 45, "fifty": 50, "cincuenta": 50,
-    "sixty": 60, "sesenta": 60, "ninety": 90, "noventa": 90, "a couple of": 2, "a couple": 2,
-}  # fmt: skip
+_NUMBER_WORDS = lexicon.NUMBER_WORDS
 
 
 # words that name the past ("2 days ago", "last friday", "ayer", "el lunes pasado"), said as the reason
@@ -124,7 +117,7 @@ _PAST_WORDS = (
 )
 
 # words of courtesy around a time ("remind me on friday at 3pm please", "por favor, mañana a las 9")
-_COURTESY = r"\b(?:please|pls|plz|kindly|remind me|por favor|recuerdamelo|recuerdame|avisame)\b"
+_COURTESY = rf"\b(?:{lexicon.alternatives(lexicon.COURTESY)})\b"
 
 
 def _without_courtesy(t: str) -> str:

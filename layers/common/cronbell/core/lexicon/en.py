@@ -1,0 +1,52 @@
+"""English words the time grammar reads: normalized (lower case, no accents)."""
+
+from __future__ import annotations
+
+# weekday numbers follow date.weekday(): Monday 0 ... Sunday 6
+WEEKDAYS = {
+    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
+    "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
+    "sunday": 6, "sun": 6,
+}  # fmt: skip
+WEEKDAYS_OWN = {"weds": 2}  # read only in this language
+MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+    "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sep": 9, "sept": 9,
+    "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}  # fmt: skip
+MONTHS_OWN: dict[str, int] = {}
+MONTH_FIRST = True  # "12/24" is December 24
+BARE_DAY_AFTER_WEEKDAY = True  # "friday 8" may be the 8th or 8 o'clock: refused as ambiguous
+# counts in amounts of time ("in two weeks", "a couple of days")
+NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+    "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90, "a couple of": 2, "a couple": 2,
+}  # fmt: skip
+# hours said in words, where they can only be a time of day ("at ten", "seven pm")
+HOURS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+# minutes after an hour ("ten thirty", "seven oh five")
+MINUTES = {"fifteen": 15, "thirty": 30, "forty-five": 45, "forty five": 45, "oh five": 5}
+# minutes before "past"/"to" an hour ("twenty to nine")
+MINUTES_PAST = {
+    "five": 5, "ten": 10, "a quarter": 15, "quarter": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25,
+    "half": 30,
+}  # fmt: skip
+ORDINALS = [
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+    "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+    "twentieth",
+]  # fmt: skip
+# the part of the day a word names, as a clock period
+PARTS = {"tonight": "noche", "night": "noche", "evening": "noche", "afternoon": "tarde", "morning": "manana"}
+# the default hour of a part of the day named without a time
+PART_HOURS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21}
+NAMED_CLOCKS = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
+FILLERS = {"at", "on", "the", "of", "a", "in", "around", "about", "by", "for"}
+# words around a time that say nothing about it
+COURTESY = ["please", "pls", "plz", "kindly", "remind me"]
+# words that say a time is approximate ("about 20 minutes", "4ish")
+APPROXIMATELY = ["about", "around", "roughly", "approximately", "approx", "circa", "or so"]

@@ -1,0 +1,33 @@
+"""Spanish words the time grammar reads: normalized (lower case, no accents)."""
+
+from __future__ import annotations
+
+# weekday numbers follow date.weekday(): Monday 0 ... Sunday 6
+WEEKDAYS = {"lunes": 0, "martes": 1, "miercoles": 2, "jueves": 3, "viernes": 4, "sabado": 5, "domingo": 6}
+WEEKDAYS_OWN = {"lun": 0, "mie": 2, "jue": 3, "vie": 4, "sab": 5, "dom": 6}  # "sun" is English, "dom" is not
+MONTHS = {
+    "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
+    "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
+}  # fmt: skip
+MONTHS_OWN = {"ene": 1, "abr": 4, "ago": 8, "set": 9, "dic": 12}  # "ago" is English for the past
+MONTH_FIRST = False  # "24/12" is 24 December
+BARE_DAY_AFTER_WEEKDAY = False  # "el viernes 8" is the 8th
+NUMBERS = {
+    "un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
+    "nueve": 9, "diez": 10, "once": 11, "doce": 12, "quince": 15, "veinte": 20, "treinta": 30, "cuarenta": 40,
+    "cincuenta": 50, "sesenta": 60, "noventa": 90, "un par de": 2,
+}  # fmt: skip
+HOURS = {
+    "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
+    "nueve": 9, "diez": 10, "once": 11, "doce": 12,
+}  # fmt: skip
+MINUTES: dict[str, int] = {}
+# minutes after "y" / "menos" ("las nueve y diez", "las doce menos veinte")
+MINUTES_PAST = {"cinco": 5, "diez": 10, "veinte": 20, "veinticinco": 25}
+ORDINALS: list[str] = []
+PARTS = {"noche": "noche", "tarde": "tarde", "manana": "manana"}
+PART_HOURS = {"manana": 9, "tarde": 15, "noche": 21}
+NAMED_CLOCKS = {"mediodia": (12, 0), "el mediodia": (12, 0), "medianoche": (0, 0), "la medianoche": (0, 0)}
+FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia"}
+COURTESY = ["por favor", "recuerdamelo", "recuerdame", "avisame"]
+APPROXIMATELY = ["unos", "unas", "aproximadamente", "mas o menos", "como", "alrededor de"]
