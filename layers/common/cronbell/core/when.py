@@ -147,9 +147,25 @@ def _hours_and(minutes: int) -> Callable[[re.Match[str]], str]:
     return spell
 
 
+_FRACTIONS = {"1/4": 15, "1/2": 30, "3/4": 45}
+_APPROXIMATELY = lexicon.alternatives(lexicon.APPROXIMATELY)
+
+
+def _exactly(text: str) -> str:
+    """'about 20 minutes', '20 minutes or so', 'unos 20 minutos' -> '20 minutes': read as the amount named."""
+    return re.sub(rf"^(?:{_APPROXIMATELY}) |,? (?:{_APPROXIMATELY})$", "", text)
+
+
 def _words_to_digits(text: str) -> str:
     """'two weeks' -> '2 weeks', 'a fortnight' -> '2 weeks', 'half an hour' -> '30 minutes', 'hora y media' ->
-    '1 hours 30 minutes', 'two and a half hours' -> '2 hours 30 minutes', '1.5 hours' -> '90 minutes'."""
+    '1 hours 30 minutes', 'two and a half hours' -> '2 hours 30 minutes', '1.5 hours' -> '90 minutes',
+    '1/4 hour' -> '15 minutes', '1 1/2 hours' -> '1 hours 30 minutes'."""
+    text = re.sub(
+        r"\b(?:(\d+) )?([13]/4|1/2) (?:of an? |de )?(?:hours?|horas?)\b",
+        lambda m: f"{m[1] + ' hours ' if m[1] else ''}{_FRACTIONS[m[2]]} minutes",
+        text,
+    )
+    text = re.sub(r"\b(?:a |one )?quarter hour\b", "15 minutes", text)
     text = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", text)
     text = re.sub(r"\b(?:a quarter of an hour|quarter of an hour|quarter hour|un cuarto de hora)\b", "15 minutes", text)
     text = re.sub(r"\b(?:three quarters of an hour|tres cuartos de hora)\b", "45 minutes", text)
@@ -181,7 +197,7 @@ class _Amount:
 
 def _relative(rest: str) -> _Amount | None:
     """'30 minutes', 'an hour', '1 hour and 30 minutes', '1h30m', 'two weeks', 'in 2 years'."""
-    rest = _words_to_digits(rest)
+    rest = _words_to_digits(_exactly(rest))
     # amounts are separated by a comma, "and", "y", or nothing at all before a number ("1h30m")
     parts = [p for p in re.split(r"\s*(?:,|\band\b|\by\b)\s*|\s+(?=\d)|(?<=[a-z])(?=\d)", rest) if p]
     if not parts:

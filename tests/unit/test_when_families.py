@@ -1,0 +1,53 @@
+"""The families of one-shot phrases widened beyond the first grammar: fractions and approximations, clock
+words and idioms, zones named in the phrase, dates without a time, counted days, named holidays and the
+stated conventions. Expected times are worked out by hand for `NOW`, Wednesday 2026-05-13 10:23 in Madrid
+(UTC+02:00), unless a case names its own."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cronbell.core.errors import ToolError
+from cronbell.core.when import parse_one_shot
+
+MADRID = ZoneInfo("Europe/Madrid")
+NEW_YORK = ZoneInfo("America/New_York")
+NOW = datetime(2026, 5, 13, 10, 23, tzinfo=MADRID)
+
+
+def local(text: str, language: str = "en", now: datetime = NOW, zone: ZoneInfo = MADRID) -> str:
+    return f"{parse_one_shot(text, now, zone, language).at:%Y-%m-%d %H:%M}"
+
+
+def notes(text: str, language: str = "en", now: datetime = NOW, zone: ZoneInfo = MADRID) -> tuple[str, ...]:
+    return parse_one_shot(text, now, zone, language).notes
+
+
+FRACTIONS = [
+    ("in 1/4 hour", "en", "2026-05-13 10:38"),
+    ("in 3/4 hour", "en", "2026-05-13 11:08"),
+    ("in 1 1/2 hours", "en", "2026-05-13 11:53"),
+    ("in a quarter hour", "en", "2026-05-13 10:38"),
+    ("in about 20 minutes", "en", "2026-05-13 10:43"),
+    ("in 20 minutes or so", "en", "2026-05-13 10:43"),
+    ("in roughly an hour", "en", "2026-05-13 11:23"),
+    ("en 1/2 hora", "es", "2026-05-13 10:53"),
+    ("en unos 20 minutos", "es", "2026-05-13 10:43"),
+    ("en 10 minutos aproximadamente", "es", "2026-05-13 10:33"),
+    ("en más o menos una hora", "es", "2026-05-13 11:23"),
+    ("en veinte horas", "es", "2026-05-14 06:23"),
+]
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), FRACTIONS)
+def test_fractions_and_approximate_amounts(text: str, language: str, expected: str) -> None:
+    assert local(text, language) == expected
+
+
+@pytest.mark.parametrize("text", ["in a few minutes", "en unos días", "in a day or two", "in about a while"])
+def test_an_amount_without_a_number_is_refused(text: str) -> None:
+    with pytest.raises(ToolError):
+        parse_one_shot(text, NOW, MADRID, "en")
