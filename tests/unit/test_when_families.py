@@ -51,3 +51,26 @@ def test_fractions_and_approximate_amounts(text: str, language: str, expected: s
 def test_an_amount_without_a_number_is_refused(text: str) -> None:
     with pytest.raises(ToolError):
         parse_one_shot(text, NOW, MADRID, "en")
+
+
+CLOCK_WORDS = [
+    ("eleven fifteen am", "en", "2026-05-13 11:15"),
+    ("seven oh five pm", "en", "2026-05-13 19:05"),
+    ("a quarter past midday", "en", "2026-05-13 12:15"),
+    ("quarter to midnight", "en", "2026-05-13 23:45"),
+    ("ten after 4pm", "en", "2026-05-13 16:10"),
+    ("at 4pm sharp", "en", "2026-05-13 16:00"),
+    ("4ish", "en", "2026-05-13 16:00"),  # the 12-hour rule: 04:00 has passed
+    ("at 5 pm-ish", "en", "2026-05-13 17:00"),
+    ("at 1530", "en", "2026-05-13 15:30"),
+    ("at 0930", "en", "2026-05-14 09:30"),
+    ("las siete cero cinco pm", "es", "2026-05-13 19:05"),
+    ("a las cuatro y veinte", "es", "2026-05-13 16:20"),
+    ("a las 3 de la madrugada", "es", "2026-05-14 03:00"),
+    ("sobre las 11", "es", "2026-05-13 11:00"),
+]
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), CLOCK_WORDS)
+def test_clock_words_and_idioms(text: str, language: str, expected: str) -> None:
+    assert local(text, language) == expected

@@ -59,15 +59,21 @@ def _clock_words(t: str) -> str:
     'a las nueve y media' -> 'a las 9 y media', 'seven pm' -> '7 pm', 'half past ten' -> 'half past 10'."""
     before = r"(?:at|a las|a la|@|around|about|by|sobre las|hacia las|past|to)"
     after = r"(?:am|pm|o'?clock|in the|de la|por la|y media|y cuarto|menos cuarto|en punto)"
+    # "eleven fifteen am", "seven oh five pm", "siete cero cinco": an hour and its minutes in words
+    minutes = lexicon.alternatives(_MINUTE_WORDS)
+    t = re.sub(rf"\b({_HOUR_WORD}) (?=(?:{minutes})\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
     # "at five to nine": the five counts minutes, not hours
     t = re.sub(rf"\b({before}) ({_HOUR_WORD})\b(?! (?:past|after|to)\b)", lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}", t)
     t = re.sub(rf"\b({_HOUR_WORD}) (?={after}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
-    minutes = "|".join(_MINUTE_WORDS)
+    minutes = lexicon.alternatives(_MINUTE_WORDS)
     t = re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
     named = "|".join(sorted(_MINUTES_PAST, key=len, reverse=True))
+    # minutes from a named clock: "a quarter past noon" is 12:15pm, "ten to midnight" 12am less ten
+    hours = lexicon.alternatives(lexicon.NAMED_HOURS)
+    t = re.sub(rf"\b(past|after|to) ({hours})\b", lambda m: f"{m[1]} {lexicon.NAMED_HOURS[m[2]]}", t)
     t = re.sub(
-        rf"\b(?P<min>{named}|\d{{1,2}})(?: minutes?)? (?P<way>past|after|to) (?P<h>\d{{1,2}})\b(?!:)"
-        r"(?P<ampm> ?[ap]m\b)?",
+        rf"\b(?P<min>{named}|\d{{1,2}})(?: minutes?)? (?P<way>past|after|to) (?P<h>\d{{1,2}})"
+        r"(?P<ampm> ?[ap]m\b)?(?![\w:])",
         _past_or_to,
         t,
     )
@@ -77,10 +83,17 @@ def _clock_words(t: str) -> str:
     )
 
 
+def _clock_idioms(t: str) -> str:
+    """'4ish' -> '4', '5 pm-ish' -> '5 pm' (an approximate time is the time named), 'at 1530' -> 'at 15:30'."""
+    t = re.sub(r"\b(\d{1,2}(?::\d\d)?)-?ish\b", r"at \1", t)  # "4ish": a time of day, not a day number
+    t = re.sub(r"(?<=[\dm]) ?-?ish\b", "", t)
+    return re.sub(rf"\b({CLOCK_AT}) ([01]\d|2[0-3])([0-5]\d)\b(?![:/.-]\d)", lambda m: f"{m[1]} {m[2]}:{m[3]}", t)
+
+
 def prepare(t: str, language: str) -> str:
     """Ordinal words to digits, hours in words to digits, 'noonish' to 'noon', '9a' to '9am', 'dec.' to
     'dec', 'tues.' to 'tues', '17 h' to '17h', '@' to 'at'."""
-    t = re.sub(r"@", " at ", t)
+    t = _clock_idioms(re.sub(r"@", " at ", t))
     t = _clock_words(re.sub(r" +", " ", t).strip())
     t = re.sub(r"\b(twenty|thirty)[- ](first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b",
                lambda m: f"{(20 if m[1] == 'twenty' else 30) + _ORDINAL_WORDS.index(m[2]) + 1}th", t)  # fmt: skip

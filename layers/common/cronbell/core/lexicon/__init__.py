@@ -34,6 +34,7 @@ MINUTES_PAST: dict[str, int] = _union("MINUTES_PAST")
 PERIOD_OF: dict[str, str] = _union("PARTS")
 PART_HOURS: dict[str, int] = _union("PART_HOURS")
 NAMED_CLOCKS: dict[str, tuple[int, int]] = _union("NAMED_CLOCKS")
+NAMED_HOURS: dict[str, str] = _union("NAMED_HOURS")
 ORDINAL_WORDS: list[str] = [w for module in LANGUAGES.values() for w in module.ORDINALS]
 FILLERS: frozenset[str] = frozenset(w for module in LANGUAGES.values() for w in module.FILLERS)
 COURTESY: list[str] = [w for module in LANGUAGES.values() for w in module.COURTESY]

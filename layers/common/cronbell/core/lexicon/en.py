@@ -29,7 +29,11 @@ HOURS = {
     "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
 # minutes after an hour ("ten thirty", "seven oh five")
-MINUTES = {"fifteen": 15, "thirty": 30, "forty-five": 45, "forty five": 45, "oh five": 5}
+MINUTES = {
+    "oh five": 5, "ten": 10, "fifteen": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25, "thirty": 30,
+    "thirty-five": 35, "thirty five": 35, "forty": 40, "forty-five": 45, "forty five": 45, "fifty": 50,
+    "fifty-five": 55, "fifty five": 55,
+}  # fmt: skip
 # minutes before "past"/"to" an hour ("twenty to nine")
 MINUTES_PAST = {
     "five": 5, "ten": 10, "a quarter": 15, "quarter": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25,
@@ -45,7 +49,9 @@ PARTS = {"tonight": "noche", "night": "noche", "evening": "noche", "afternoon": 
 # the default hour of a part of the day named without a time
 PART_HOURS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21}
 NAMED_CLOCKS = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
-FILLERS = {"at", "on", "the", "of", "a", "in", "around", "about", "by", "for"}
+# a named clock as an hour with am/pm, where minutes count from it ("a quarter past noon", "ten to midnight")
+NAMED_HOURS = {"noon": "12pm", "midday": "12pm", "midnight": "12am"}
+FILLERS = {"at", "on", "the", "of", "a", "in", "around", "about", "by", "for", "sharp"}
 # words around a time that say nothing about it
 COURTESY = ["please", "pls", "plz", "kindly", "remind me"]
 # words that say a time is approximate ("about 20 minutes", "4ish")

@@ -21,13 +21,14 @@ HOURS = {
     "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
     "nueve": 9, "diez": 10, "once": 11, "doce": 12,
 }  # fmt: skip
-MINUTES: dict[str, int] = {}
+MINUTES = {"cero cinco": 5, "cero uno": 1, "cero dos": 2, "cero tres": 3, "cero cuatro": 4}
 # minutes after "y" / "menos" ("las nueve y diez", "las doce menos veinte")
 MINUTES_PAST = {"cinco": 5, "diez": 10, "veinte": 20, "veinticinco": 25}
 ORDINALS: list[str] = []
 PARTS = {"noche": "noche", "tarde": "tarde", "manana": "manana"}
 PART_HOURS = {"manana": 9, "tarde": 15, "noche": 21}
 NAMED_CLOCKS = {"mediodia": (12, 0), "el mediodia": (12, 0), "medianoche": (0, 0), "la medianoche": (0, 0)}
+NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am"}
 FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia"}
 COURTESY = ["por favor", "recuerdamelo", "recuerdame", "avisame"]
 APPROXIMATELY = ["unos", "unas", "aproximadamente", "mas o menos", "como", "alrededor de"]
