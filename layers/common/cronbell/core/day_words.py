@@ -62,11 +62,10 @@ def _clock_words(t: str) -> str:
     # "eleven fifteen am", "seven oh five pm", "siete cero cinco": an hour and its minutes in words
     minutes = lexicon.alternatives(_MINUTE_WORDS)
     t = re.sub(rf"\b({_HOUR_WORD}) (?=(?:{minutes})\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
+    t = re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
     # "at five to nine": the five counts minutes, not hours
     t = re.sub(rf"\b({before}) ({_HOUR_WORD})\b(?! (?:past|after|to)\b)", lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}", t)
     t = re.sub(rf"\b({_HOUR_WORD}) (?={after}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
-    minutes = lexicon.alternatives(_MINUTE_WORDS)
-    t = re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
     named = "|".join(sorted(_MINUTES_PAST, key=len, reverse=True))
     # minutes from a named clock: "a quarter past noon" is 12:15pm, "ten to midnight" 12am less ten
     hours = lexicon.alternatives(lexicon.NAMED_HOURS)
