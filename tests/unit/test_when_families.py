@@ -74,3 +74,30 @@ CLOCK_WORDS = [
 @pytest.mark.parametrize(("text", "language", "expected"), CLOCK_WORDS)
 def test_clock_words_and_idioms(text: str, language: str, expected: str) -> None:
     assert local(text, language) == expected
+
+
+ZONES = [
+    ("5pm CET", "en", "2026-05-13 18:00", "17:00 CET is 18:00 in Europe/Madrid"),  # CET is UTC+01:00 all year
+    ("10am PST", "en", "2026-05-13 20:00", "10:00 PST is 20:00"),
+    ("Friday 9:00 GMT", "en", "2026-05-15 11:00", "09:00 GMT is 11:00"),
+    ("at 3pm ET", "en", "2026-05-13 21:00", "15:00 ET is 21:00"),  # New York's own offset, -04:00 in May
+    ("at 9am New York time", "en", "2026-05-13 15:00", "09:00 America/New_York is 15:00"),
+    ("at 14:00 UTC+3", "en", "2026-05-13 13:00", "14:00 UTC+3 is 13:00"),
+    ("mañana a las 10 CET", "es", "2026-05-14 11:00", "10:00 CET son las 11:00"),
+    ("a las 15:00 hora de Nueva York", "es", "2026-05-13 21:00", "15:00 America/New_York son las 21:00"),
+]
+
+
+@pytest.mark.parametrize(("text", "language", "expected", "said"), ZONES)
+def test_a_zone_named_in_the_phrase_is_converted_and_both_are_said(
+    text: str, language: str, expected: str, said: str
+) -> None:
+    assert local(text, language) == expected
+    assert any(said in note for note in notes(text, language)), notes(text, language)
+
+
+@pytest.mark.parametrize("text", ["at 9am IST", "at 9 CST", "at 9am UTC+19"])
+def test_a_zone_that_names_several_or_none_is_refused_with_the_reason(text: str) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot(text, NOW, MADRID, "en")
+    assert "more than one time zone" in info.value.message

@@ -31,7 +31,8 @@ from cronbell.core.clocks import (
 )
 from cronbell.core.days import read_calendar
 from cronbell.core.errors import ToolError, refusal
-from cronbell.core.texts import Phrase, Word, phrase, words
+from cronbell.core.named_zones import take_zone
+from cronbell.core.texts import Phrase, Word, phrase, say, words
 
 
 @dataclass(frozen=True)
@@ -304,6 +305,17 @@ def _read(
             raise ValueError(off)
         return (naive - sign * offset).replace(tzinfo=UTC).astimezone(tz)
 
+    named = take_zone(t)
+    if named is not None:  # "5pm CET": read in the zone named, answered in the schedule's, both said
+        rest, source, said = named
+        if not rest:
+            raise Unreadable(phrase("reason.no_clock"))
+        at = _read(rest, now, now.astimezone(source), source, language, notes, whole_day)  # type: ignore[arg-type]
+        if at is None:
+            return None
+        notes.append(say("note.zone", language, said=f"{at:%H:%M} {said}", clock=f"{at.astimezone(tz):%H:%M}",
+                         zone=tz_label(tz)))  # fmt: skip
+        return at.astimezone(tz)
     # "de hoy en ocho (días)" is a week from today, "de hoy en quince" two weeks: an idiom, not a count
     t = re.sub(r"^de hoy en (ocho|quince)(?: dias)?$", lambda m: f"dentro de {1 if m[1] == 'ocho' else 2} semanas", t)
     relative = re.fullmatch(_RELATIVE, t)

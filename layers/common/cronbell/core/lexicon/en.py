@@ -56,3 +56,9 @@ FILLERS = {"at", "on", "the", "of", "a", "in", "around", "about", "by", "for", "
 COURTESY = ["please", "pls", "plz", "kindly", "remind me"]
 # words that say a time is approximate ("about 20 minutes", "4ish")
 APPROXIMATELY = ["about", "around", "roughly", "approximately", "approx", "circa", "or so"]
+# city names that are not the last part of a zone id, for "9am <city> time"
+CITIES = {
+    "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles", "boston": "America/New_York",
+    "washington": "America/New_York", "miami": "America/New_York", "mexico city": "America/Mexico_City",
+    "rio": "America/Sao_Paulo", "delhi": "Asia/Kolkata", "mumbai": "Asia/Kolkata", "beijing": "Asia/Shanghai",
+}  # fmt: skip

@@ -32,3 +32,11 @@ NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am"}
 FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia"}
 COURTESY = ["por favor", "recuerdamelo", "recuerdame", "avisame"]
 APPROXIMATELY = ["unos", "unas", "aproximadamente", "mas o menos", "como", "alrededor de"]
+# city names in Spanish, for "a las 10 hora de <ciudad>"
+CITIES = {
+    "nueva york": "America/New_York", "londres": "Europe/London", "ciudad de mexico": "America/Mexico_City",
+    "mexico": "America/Mexico_City", "tokio": "Asia/Tokyo", "paris": "Europe/Paris", "berlin": "Europe/Berlin",
+    "roma": "Europe/Rome", "lisboa": "Europe/Lisbon", "sao paulo": "America/Sao_Paulo", "pekin": "Asia/Shanghai",
+    "canarias": "Atlantic/Canary", "espana": "Europe/Madrid", "argentina": "America/Argentina/Buenos_Aires",
+    "colombia": "America/Bogota", "chile": "America/Santiago", "peru": "America/Lima",
+}  # fmt: skip

@@ -239,6 +239,7 @@ TEXTS: dict[str, str] = {
     "reason.twice": "it names a day or a time twice",
     "reason.position": "a weekday's place in a month (the first monday of june) is not read as a date",
     "reason.day_missing": "name the day of the month too",
+    "reason.zone_ambiguous": "{zone} names more than one time zone; say the city or the offset (UTC+05:30)",
     "reason.day_or_hour": (
         "{number} could be the day of the month or the hour; write 'on the {number}' for the day or 'at {number}' "
         "for the hour"
@@ -285,6 +286,7 @@ TEXTS: dict[str, str] = {
         "{said} has no am/pm: read as {clock}, the next {said} on a 12-hour clock "
         "(pass am/pm or a 24-hour time to choose)."
     ),
+    "note.zone": "{said} is {clock} in {zone}.",
     "note.no_year": "No year given: taken as {year}.",
     "note.dst_forward_one": (
         "On {day} clocks in {zone} go forward from {old} to {new}: the {clocks} run does not happen that day "

@@ -250,6 +250,7 @@ TEXTS: dict[str, str] = {
     "reason.twice": "nombra dos veces un día o una hora",
     "reason.position": "el puesto de un día en un mes (el primer lunes de junio) no se lee como una fecha",
     "reason.day_missing": "indica también el día del mes",
+    "reason.zone_ambiguous": "{zone} nombra más de una zona horaria; di la ciudad o el desfase (UTC+05:30)",
     "reason.day_or_hour": (
         "{number} puede ser el día del mes o la hora; escribe 'el día {number}' para el día o 'a las {number}' "
         "para la hora"
@@ -303,6 +304,7 @@ TEXTS: dict[str, str] = {
         "{said} no dice mañana ni tarde: leído como {clock}, el próximo {said} en un reloj de 12 horas "
         "(di de la mañana, de la tarde o la hora en 24 horas para elegir)."
     ),
+    "note.zone": "{said} son las {clock} en {zone}.",
     "note.no_year": "Sin año: se entiende {year}.",
     "note.dst_forward_one": (
         "El {day} en {zone} los relojes se adelantan de {old} a {new}: la ejecución de las {clocks} no ocurre "
