@@ -101,3 +101,51 @@ def test_a_zone_that_names_several_or_none_is_refused_with_the_reason(text: str)
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, NOW, MADRID, "en")
     assert "more than one time zone" in info.value.message
+
+
+DATES = [  # NOW is Wednesday 2026-05-13 10:23
+    ("the first monday of june", "en", "2026-06-01 09:00"),
+    ("the last tuesday of april", "en", "2027-04-27 09:00"),
+    ("the second sunday of may at 10am", "en", "2027-05-09 10:00"),
+    ("el último viernes de noviembre", "es", "2026-11-27 09:00"),
+    ("el tercer jueves de mayo", "es", "2026-05-21 09:00"),
+    ("el seis de junio", "es", "2026-06-06 09:00"),
+    ("el día doce", "es", "2026-06-12 09:00"),
+    ("junio 6", "es", "2026-06-06 09:00"),
+    ("6-16", "en", "2026-06-16 09:00"),
+    ("16-6", "es", "2026-06-16 09:00"),
+    ("friday this week", "en", "2026-05-15 09:00"),
+    ("el jueves de esta semana", "es", "2026-05-14 09:00"),
+]
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), DATES)
+def test_dates_without_a_time_take_the_default_hour_and_say_it(text: str, language: str, expected: str) -> None:
+    assert local(text, language) == expected
+    if expected.endswith("09:00") and "am" not in text:
+        assert any("09:00" in note for note in notes(text, language)), notes(text, language)
+
+
+@pytest.mark.parametrize(("text", "language"), [("monday this week", "en"), ("el lunes de esta semana", "es")])
+def test_a_weekday_of_this_week_already_past_is_refused(text: str, language: str) -> None:
+    with pytest.raises(ToolError):
+        parse_one_shot(text, NOW, MADRID, language)
+
+
+CONVENTIONS = [
+    ("next friday", "en", "2026-05-15 09:00"),  # the coming one, never today
+    ("end of the day", "en", "2026-05-13 18:00"),
+    ("end of the week", "en", "2026-05-15 18:00"),
+    ("this weekend", "en", "2026-05-16 09:00"),
+    ("end of the month", "en", "2026-05-31 18:00"),
+    ("first thing tomorrow", "en", "2026-05-14 09:00"),
+    ("a final de semana", "es", "2026-05-15 18:00"),
+    ("este fin de semana", "es", "2026-05-16 09:00"),
+    ("a fin de mes", "es", "2026-05-31 18:00"),
+    ("mañana a primera hora", "es", "2026-05-14 09:00"),
+]
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), CONVENTIONS)
+def test_the_stated_conventions(text: str, language: str, expected: str) -> None:
+    assert local(text, language) == expected

@@ -269,8 +269,6 @@ REFUSED = [
     ("tuesday december 9 at 9", "en", "that date is not a Tuesday"),  # 9 December 2026 is a Wednesday
     ("el martes 9 de diciembre", "es", "esa fecha no es martes"),
     ("tomorrow friday", "en", "that date is not a Friday"),  # tomorrow is Saturday
-    ("the first monday of june", "en", "is not read as a date"),
-    ("el último viernes de noviembre", "es", "no se lee como una fecha"),
     ("december at 9", "en", "name the day of the month too"),
     ("tomorrow at 9 tomorrow", "en", "names a day or a time twice"),
     ("friday monday", "en", "names a day or a time twice"),
@@ -302,7 +300,6 @@ UNREADABLE = [
     "friday at 25:00",
     "a las 9 de la mañana de la tarde",
     "the day before yesterday",
-    "this weekend",
     "la semana que viene",
     "next month",
     "once upon a time",

@@ -96,8 +96,13 @@ def prepare(t: str, language: str) -> str:
     t = _clock_words(re.sub(r" +", " ", t).strip())
     t = re.sub(r"\b(twenty|thirty)[- ](first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b",
                lambda m: f"{(20 if m[1] == 'twenty' else 30) + _ORDINAL_WORDS.index(m[2]) + 1}th", t)  # fmt: skip
-    t = re.sub(r"\bthirtieth\b", "30th", t)
+    t = re.sub(r"\bfirst thing\b", "first_thing", re.sub(r"\bthirtieth\b", "30th", t))
     t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: f"{_ORDINAL_WORDS.index(m[1]) + 1}th", t)
+    days, mon = lexicon.alternatives(lexicon.DAY_NUMBERS), alternatives(words_of(language)[1])
+    t = re.sub(
+        rf"\b({days}) (?=(?:de )?(?:{mon})\b)", lambda m: f"{lexicon.DAY_NUMBERS[m[1]]} ", t
+    )  # "el seis de junio"
+    t = re.sub(rf"\bdia ({days})\b", lambda m: f"dia {lexicon.DAY_NUMBERS[m[1]]}", t)  # "el día doce"
     t = re.sub(r"\bprimero\b", "1", t)
     t = re.sub(r"\b12 (noon|midnight)\b|\b(noon)ish\b", lambda m: m[1] or m[2], t)
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)

@@ -84,6 +84,9 @@ class _Parts:
     month_ahead: int | None = None  # "the 1st of next month" 1, "the 20th of this month" 0
     of_month: bool = False  # "the first of the month": a day number follows or precedes
     year_ahead: bool = False  # "june 5th next year"
+    weekend: bool = False  # "this weekend": its next Saturday or Sunday
+    week_this: bool = False  # "thursday this week": the weekday in this week (Monday to Sunday), never the next
+    position: int | None = None  # "the 2nd monday of june" 2, "the last" -1
     bare_day: bool = False  # English "friday 8": a number after a weekday, without "the" or an ordinal
 
     def set(self, **values: object) -> None:
@@ -107,9 +110,7 @@ def _parts(t: str, language: str) -> _Parts | None:
     weekdays, months = words_of(language)
     wd, mon = alternatives(weekdays), alternatives(months)
     day_words = {*weekdays, *months, "el", "the", "dia", "day"}
-    position = r"\d{1,2}" + ORD + r"|last|primer|primero|segundo|tercer|tercero|cuarto|quinto|ultimo"
-    if re.search(rf"{NUM}(?:{position}) (?:{wd}) (?:of|de|del|in|en)\b", s):  # "the 1st monday of june"
-        raise Unreadable(phrase("reason.position"))
+    positions = lexicon.alternatives(lexicon.POSITIONS)
 
     def numeric(m: re.Match[str]) -> None:
         a, b = int(m["a"]), int(m["b"])
@@ -140,6 +141,9 @@ def _parts(t: str, language: str) -> _Parts | None:
     def relative(days: int) -> object:
         return lambda m: p.set(offset=days)
 
+    def position(m: re.Match[str]) -> None:
+        p.set(weekday=weekdays[m["wd"]], position=lexicon.POSITIONS[m["n"]])
+
     def weekday(m: re.Match[str]) -> None:
         p.set(weekday=weekdays[m["wd"]])
         if m["pre"] in ("next", "coming", "this coming", "proximo", "el proximo") or m["post"]:
@@ -166,7 +170,7 @@ def _parts(t: str, language: str) -> _Parts | None:
     steps: list[tuple[str, str, object]] = [
         (rf"{NUM}(?P<y>\d{{4}})[-/.](?P<mo>\d{{1,2}})[-/.](?P<d>\d{{1,2}}){END}", "<d>", iso),
         (rf"{NUM}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?P<y>\d{{4}}|\d{{2}}))?{END}", "<d>", numeric),
-        (rf"{NUM}(?P<a>\d{{1,2}})-(?P<b>\d{{1,2}})-(?P<y>\d{{4}}|\d{{2}}){END}", "<d>", numeric),
+        (rf"{NUM}(?P<a>\d{{1,2}})-(?P<b>\d{{1,2}})(?:-(?P<y>\d{{4}}|\d{{2}}))?{END}", "<d>", numeric),
         (rf"{NUM}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?P<y>\d{{4}}|\d{{2}}){END}", "<d>", numeric),
         (
             r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)\b|\beod\b"
@@ -181,6 +185,27 @@ def _parts(t: str, language: str) -> _Parts | None:
             r"|del? (?=mes que viene|proximo mes|mes proximo))",
             "<d>",
             lambda m: p.set(last_day=True),
+        ),
+        (
+            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month\b"
+            r"|\b(?:a|al|para) (?:fin|final) de(?:l)? mes\b",
+            "<d>",
+            lambda m: p.set(last_day=True, end_of_day=True),
+        ),
+        (
+            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week\b|\b(?:a|al) final de (?:la )?semana\b",
+            "<w>",
+            lambda m: p.set(weekday=4, end_of_day=True),
+        ),
+        (
+            r"\b(?:this|the) weekend\b|\b(?:este|el) fin de semana\b",
+            "<w>",
+            lambda m: p.set(weekend=True),
+        ),
+        (
+            r"\bfirst_thing(?: in the morning)?\b|\ba primera hora(?: de la manana)?\b",
+            "<p>",
+            lambda m: p.set(part="morning"),
         ),
         (rf"\b{NAMED_CLOCK}\b", "<c>", named),
         (rf"(?:\b(?P<at>{CLOCK_AT}) )?{NUM}(?P<c>{CLOCK}){END}", "<c>", clock),
@@ -218,6 +243,8 @@ def _parts(t: str, language: str) -> _Parts | None:
             "<y>",
             lambda m: p.set(year_ahead=True),
         ),
+        (r"\b(?:of |de )?(?:this week|esta semana)\b", "<k>", lambda m: p.set(week_this=True)),
+        (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:of|de|del|in|en)\b)", "<w>", position),
         (r"\b(?:el )?proximo (?=(?:dia )?\d)", " ", lambda m: None),  # "el próximo 15 de mayo", "el próximo día 15"
         (
             rf"\b(?:(?P<pre>next|this coming|coming|this|el proximo|proximo|este) )?(?P<wd>{wd})\b"
@@ -274,7 +301,16 @@ def _fits(p: _Parts, d: date) -> bool:
         and (p.year is None or d.year == p.year)
         and (p.weekday is None or d.weekday() == p.weekday)
         and (not p.last_day or (d + timedelta(days=1)).day == 1)
+        and (not p.weekend or d.weekday() >= 5)
+        and (p.position is None or _in_place(d, p.position))
     )
+
+
+def _in_place(d: date, position: int) -> bool:
+    """Whether `d` is the `position`-th of its weekday in its month (-1: the last)."""
+    if position < 0:
+        return (d + timedelta(days=7)).month != d.month
+    return (d.day - 1) // 7 == position - 1
 
 
 def _mismatch(p: _Parts) -> Unreadable:
@@ -307,7 +343,12 @@ def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
         if not _fits(p, d):
             raise _mismatch(p)
         return d
-    if p.offset is not None or p.this_part or (p.end_of_day and p.weekday is None and p.day is None):
+    if p.week_this:  # "thursday this week": that day of this week, or the past
+        if p.weekday is None or p.offset is not None or p.week_ahead:
+            raise Unreadable(phrase("reason.weekday_missing" if p.weekday is None else "reason.twice"))
+        return today + timedelta(days=p.weekday - today.weekday())
+    alone_day = p.weekday is None and p.day is None and not p.last_day and not p.weekend
+    if p.offset is not None or p.this_part or (p.end_of_day and alone_day):
         d = today + timedelta(days=p.offset or 0)
         if not _fits(p, d):
             raise _mismatch(p)
@@ -319,9 +360,9 @@ def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
         if not _fits(p, d):
             raise _mismatch(p)
         return d
-    if (p.month is not None or p.year is not None) and p.day is None and not p.last_day:
+    if (p.month is not None or p.year is not None) and p.day is None and not p.last_day and p.position is None:
         raise Unreadable(phrase("reason.day_missing"))
-    if p.month is not None and p.weekday is not None:
+    if p.month is not None and p.weekday is not None and p.position is None:
         # "tuesday december 8": the date is December 8's next one; the weekday only confirms it
         d = _date(replace(p, weekday=None), hm, now_local)
         if d.weekday() != p.weekday:

@@ -62,3 +62,5 @@ CITIES = {
     "washington": "America/New_York", "miami": "America/New_York", "mexico city": "America/Mexico_City",
     "rio": "America/Sao_Paulo", "delhi": "Asia/Kolkata", "mumbai": "Asia/Kolkata", "beijing": "Asia/Shanghai",
 }  # fmt: skip
+DAY_NUMBERS: dict[str, int] = {}  # day numbers are ordinals in English ("the sixth of june")
+POSITIONS = {"1th": 1, "2th": 2, "3th": 3, "4th": 4, "5th": 5, "1st": 1, "2nd": 2, "3rd": 3, "last": -1}

@@ -40,3 +40,13 @@ CITIES = {
     "canarias": "Atlantic/Canary", "espana": "Europe/Madrid", "argentina": "America/Argentina/Buenos_Aires",
     "colombia": "America/Bogota", "chile": "America/Santiago", "peru": "America/Lima",
 }  # fmt: skip
+# day numbers in words ("el seis de junio", "el día doce")
+DAY_NUMBERS = {
+    "uno": 1, "primero": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
+    "nueve": 9, "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15, "dieciseis": 16,
+    "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuno": 21, "veintiun": 21,
+    "veintidos": 22, "veintitres": 23, "veinticuatro": 24, "veinticinco": 25, "veintiseis": 26, "veintisiete": 27,
+    "veintiocho": 28, "veintinueve": 29, "treinta": 30, "treinta y uno": 31,
+}  # fmt: skip
+# the place of a weekday in its month ("el primer lunes de junio", "el último viernes de mayo")
+POSITIONS = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
