@@ -20,7 +20,7 @@ Resolution (documented in docs/skill.md, stated in the answer when a default is 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -34,6 +34,7 @@ from cronbell.core.clocks import (
     valid_date,
     wall,
 )
+from cronbell.core.day_parts import Parts, next_of_two, twelve_hour
 from cronbell.core.day_words import (
     CLOCK,
     CLOCK_AT,
@@ -66,46 +67,8 @@ SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 Fe
 _PERIODS = {**PERIOD_OF, "evening": "tarde"}
 
 
-@dataclass
-class _Parts:
-    clock: str | None = None  # the clock's text, read once the part of the day is known
-    part: str | None = None  # morning, tarde, ...
-    this_part: bool = False  # "this morning", "tonight", "esta tarde": today
-    offset: int | None = None  # today 0, tomorrow 1, the day after 2
-    weekday: int | None = None
-    next_week: bool = False  # "next friday": never today
-    this_week: bool = False  # "this friday": today too
-    day: int | None = None
-    month: int | None = None
-    year: int | None = None
-    last_day: bool = False
-    end_of_day: bool = False
-    week_ahead: bool = False  # "friday next week": the weekday in the week (Monday to Sunday) after this one
-    month_ahead: int | None = None  # "the 1st of next month" 1, "the 20th of this month" 0
-    of_month: bool = False  # "the first of the month": a day number follows or precedes
-    year_ahead: bool = False  # "june 5th next year"
-    weekend: bool = False  # "this weekend": its next Saturday or Sunday
-    week_this: bool = False  # "thursday this week": the weekday in this week (Monday to Sunday), never the next
-    position: int | None = None  # "the 2nd monday of june" 2, "the last" -1
-    bare_day: bool = False  # English "friday 8": a number after a weekday, without "the" or an ordinal
-
-    def set(self, **values: object) -> None:
-        for name, value in values.items():
-            if _given(getattr(self, name)):
-                raise Unreadable(phrase("reason.twice"))
-            setattr(self, name, value)
-
-    def names_a_day(self) -> bool:
-        return any(_given(getattr(self, f.name)) for f in fields(self) if f.name not in ("clock",))
-
-
-def _given(value: object) -> bool:
-    """A part is given when it is not None or False; 0 is a value (Monday, today)."""
-    return value is not None and value is not False
-
-
-def _parts(t: str, language: str) -> _Parts | None:
-    p = _Parts()
+def _parts(t: str, language: str) -> Parts | None:
+    p = Parts()
     s = f" {prepare(t, language)} "
     weekdays, months = words_of(language)
     wd, mon = alternatives(weekdays), alternatives(months)
@@ -272,7 +235,7 @@ def _parts(t: str, language: str) -> _Parts | None:
     return p
 
 
-def _hour_and_minute(p: _Parts, language: str, notes: list[str]) -> tuple[int, int]:
+def _hour_and_minute(p: Parts, language: str, notes: list[str]) -> tuple[int, int]:
     if p.clock is not None:
         period = "madrugada" if p.part == "madrugada" else _PERIODS.get(p.part or "")
         named = re.fullmatch(NAMED_CLOCKS, p.clock)  # "midnight tonight": the clock names its own hour
@@ -294,7 +257,7 @@ def _hour_and_minute(p: _Parts, language: str, notes: list[str]) -> tuple[int, i
     return hour, 0
 
 
-def _fits(p: _Parts, d: date) -> bool:
+def _fits(p: Parts, d: date) -> bool:
     return (
         (p.day is None or d.day == p.day)
         and (p.month is None or d.month == p.month)
@@ -313,13 +276,13 @@ def _in_place(d: date, position: int) -> bool:
     return (d.day - 1) // 7 == position - 1
 
 
-def _mismatch(p: _Parts) -> Unreadable:
+def _mismatch(p: Parts) -> Unreadable:
     if p.weekday is not None:
         return Unreadable(phrase("reason.weekday_mismatch", weekday=Word("weekdays", p.weekday)))
     return Unreadable(phrase("reason.no_such_day"))
 
 
-def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
+def _date(p: Parts, hm: tuple[int, int], now_local: datetime) -> date:
     today = now_local.date()
     if p.month_ahead is not None:  # "the 1st of next month": that month of this year or the next
         if p.month is not None or p.year is not None or (p.day is None and not p.last_day):
@@ -391,8 +354,8 @@ def read_calendar(
     if p is None:
         return None
     day_end = whole_day and p.clock is None and p.part is None and not p.end_of_day
-    if _twelve_hour(p):
-        return _next_of_two(p, now_local, tz, language, notes)
+    if twelve_hour(p):
+        return next_of_two(p, now_local, tz, language, notes)
     hour, minute = (23, 59) if day_end else _hour_and_minute(p, language, notes)
     d = _date(p, (24, 0) if day_end else (hour, minute), now_local)  # a day's end is after all its minutes
     night = p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6
@@ -401,39 +364,3 @@ def read_calendar(
     if p.month is not None and p.year is None and d.year > now_local.year:
         notes.append(say("note.no_year", language, year=d.year))
     return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)
-
-
-_BARE_CLOCK = (
-    r"(?:(?:half|quarter) (?:past|to) )?(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?"
-    r"(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}|menos \d{1,2}))?"
-    r"(?: (?:en punto|o'?clock))?"
-)
-
-
-def _twelve_hour(p: _Parts) -> bool:
-    """A clock of 1 to 12 without am/pm, a part of the day or a day other than today: it has two readings."""
-    if p.clock is None or p.part is not None or not re.fullmatch(_BARE_CLOCK, p.clock):
-        return False
-    others = replace(p, clock=None, offset=None)
-    return p.offset in (None, 0) and not others.names_a_day()
-
-
-def _next_of_two(p: _Parts, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
-    """The 12-hour rule: '4:30' is whichever of 04:30 and 16:30 comes first (never more than 12 hours
-    away); with 'today', the first of them still ahead today. The reading is said in the notes."""
-    read = parse_clock(p.clock or "")
-    if read is None:
-        raise Unreadable(phrase("reason.no_clock"))
-    hour, minute = read
-    now_hm = (now_local.hour, now_local.minute)
-    found: list[datetime] = []
-    for h in sorted({hour % 12, hour % 12 + 12}):
-        d = now_local.date() if (h, minute) > now_hm else now_local.date() + timedelta(days=1)
-        if p.offset == 0 and d != now_local.date():
-            continue
-        found.append(datetime(d.year, d.month, d.day, h, minute))
-    if not found:
-        raise Unreadable(phrase("reason.past"))
-    at = min(found)
-    notes.append(say("note.twelve_hour", language, said=p.clock, clock=f"{at:%H:%M}"))
-    return wall(at, tz, language, notes)
