@@ -149,3 +149,17 @@ CONVENTIONS = [
 @pytest.mark.parametrize(("text", "language", "expected"), CONVENTIONS)
 def test_the_stated_conventions(text: str, language: str, expected: str) -> None:
     assert local(text, language) == expected
+
+
+COUNTED = [  # NOW is Wednesday 2026-05-13 10:23
+    ("four saturdays from now", "en", "2026-06-06 09:00"),
+    ("2 mondays from now", "en", "2026-05-25 09:00"),
+    ("in 3 weekdays", "en", "2026-05-18 10:23"),  # Thursday, Friday, Monday
+    ("in 1 weekday", "en", "2026-05-14 10:23"),
+    ("dentro de dos sábados", "es", "2026-05-23 09:00"),
+]
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), COUNTED)
+def test_counted_days(text: str, language: str, expected: str) -> None:
+    assert local(text, language) == expected

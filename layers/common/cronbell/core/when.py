@@ -29,7 +29,7 @@ from cronbell.core.clocks import (
     valid_date,
     wall,
 )
-from cronbell.core.days import read_calendar
+from cronbell.core.days import DEFAULT_HOUR, read_calendar
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.named_zones import take_zone
 from cronbell.core.texts import Phrase, Word, phrase, say, words
@@ -247,6 +247,27 @@ def _days_ahead_at(rest: str, now_local: datetime, tz: ZoneInfo, language: str, 
     return wall(datetime(day.year, day.month, day.day, clock[0], clock[1]), tz, language, notes)
 
 
+_WEEKDAY_NAMES = lexicon.alternatives(WEEKDAY_WORDS)
+
+
+def _counted(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
+    """'3 weekdays' (Monday to Friday after today, at the time it is now), 'four saturdays' / 'dos sábados'
+    (the Nth of that weekday after today, at the default hour)."""
+    match = re.fullmatch(
+        rf"(?P<n>\d{{1,2}}) (?:(?P<workday>weekdays?)|(?P<wd>{_WEEKDAY_NAMES})(?:e?s)?)", _words_to_digits(rest)
+    )
+    if match is None or not 1 <= int(match["n"]) <= 60:
+        return None
+    day, left = now_local.date(), int(match["n"])
+    while left:
+        day += timedelta(days=1)
+        left -= day.weekday() < 5 if match["workday"] else day.weekday() == WEEKDAY_WORDS[match["wd"]]
+    if match["workday"]:
+        return wall(datetime.combine(day, now_local.time().replace(second=0, microsecond=0)), tz, language, notes)
+    notes.append(say("default_hour", language, clock=f"{DEFAULT_HOUR:02d}:00"))
+    return wall(datetime(day.year, day.month, day.day, DEFAULT_HOUR), tz, language, notes)
+
+
 def parse_until(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -> OneShot:
     """Read the end of a recurrence (`until`): any one-shot form, read as the same instant a one-shot
     would be ("tonight" is 21:00, "tomorrow at 18:00" is 18:00), except that a day named without a
@@ -324,7 +345,7 @@ def _read(
         amount = _relative(rest)
         if amount is not None:
             return _after(amount, now_local, tz, language, notes)
-        at = _days_ahead_at(rest, now_local, tz, language, notes)
+        at = _days_ahead_at(rest, now_local, tz, language, notes) or _counted(rest, now_local, tz, language, notes)
         if at is not None:
             return at
     at = read_calendar(t, now_local, tz, language, notes, whole_day)
