@@ -163,3 +163,52 @@ COUNTED = [  # NOW is Wednesday 2026-05-13 10:23
 @pytest.mark.parametrize(("text", "language", "expected"), COUNTED)
 def test_counted_days(text: str, language: str, expected: str) -> None:
     assert local(text, language) == expected
+
+
+NY_NOW = datetime(2026, 11, 2, 10, 0, tzinfo=NEW_YORK)  # Monday
+HOLIDAYS = [  # (phrase, language, zone, now, expected)
+    ("on Christmas", "en", MADRID, NOW, "2026-12-25 09:00"),
+    ("Christmas Eve at 7pm", "en", MADRID, NOW, "2026-12-24 19:00"),
+    ("Thanksgiving", "en", NEW_YORK, NY_NOW, "2026-11-26 09:00"),  # the fourth Thursday of November
+    ("Mother's Day", "en", NEW_YORK, NY_NOW, "2027-05-09 09:00"),  # the second Sunday of May in the US
+    ("el día de la madre", "es", MADRID, NOW, "2027-05-02 09:00"),  # the first Sunday of May in Spain
+    ("Easter Monday", "en", MADRID, NOW, "2027-03-29 09:00"),
+    ("Nochebuena a las 21:00", "es", MADRID, NOW, "2026-12-24 21:00"),
+    ("Reyes", "es", MADRID, NOW, "2027-01-06 09:00"),
+    ("christmas 2027", "en", MADRID, NOW, "2027-12-25 09:00"),
+]
+
+
+@pytest.mark.parametrize(("text", "language", "zone", "now", "expected"), HOLIDAYS)
+def test_named_holidays_are_their_next_date_in_the_zone_country(
+    text: str, language: str, zone: ZoneInfo, now: datetime, expected: str
+) -> None:
+    assert local(text, language, now, zone) == expected
+    said = notes(text, language, now, zone)
+    assert any(expected[:10] in note and ("ES" in note or "US" in note) for note in said), said
+
+
+def test_a_country_argument_decides_over_the_zone() -> None:
+    got = parse_one_shot("Thanksgiving", NOW, MADRID, "en", country="US")
+    assert f"{got.at:%Y-%m-%d %H:%M}" == "2026-11-26 09:00"
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "said"),
+    [
+        ("Thanksgiving", "en", "thanksgiving is not a holiday in ES"),
+        ("Diwali", "en", "diwali is not a holiday in ES"),
+        ("on Festivus Day", "en", "is not a holiday known in ES"),
+        ("el día de San Patricio", "es", "no es una fiesta conocida en ES"),
+    ],
+)
+def test_a_holiday_the_country_does_not_keep_is_refused_naming_the_country(text: str, language: str, said: str) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot(text, NOW, MADRID, language)
+    assert said in info.value.text(language)
+
+
+def test_a_holiday_in_a_zone_without_a_country_asks_for_one() -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot("on Christmas", NOW, ZoneInfo("UTC"), "en")
+    assert "holiday of a country" in info.value.message

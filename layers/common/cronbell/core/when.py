@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from cronbell.core import lexicon, texts
+from cronbell.core import lexicon, named_days, texts
 from cronbell.core.clocks import (
     MAX_YEAR,
     WEEKDAY_WORDS,
@@ -268,17 +268,20 @@ def _counted(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes:
     return wall(datetime(day.year, day.month, day.day, DEFAULT_HOUR), tz, language, notes)
 
 
-def parse_until(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -> OneShot:
+def parse_until(text: str, now: datetime, tz: ZoneInfo, locale: str = "en", country: str | None = None) -> OneShot:
     """Read the end of a recurrence (`until`): any one-shot form, read as the same instant a one-shot
     would be ("tonight" is 21:00, "tomorrow at 18:00" is 18:00), except that a day named without a
     time of day means through that day: its last second, 23:59:59 ("2026-12-24", "tomorrow", "today",
     "hoy", "el viernes"). Today's date is an end while that second is still ahead."""
-    return parse_one_shot(text, now, tz, locale, whole_day=True)
+    return parse_one_shot(text, now, tz, locale, whole_day=True, country=country)
 
 
-def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en", *, whole_day: bool = False) -> OneShot:
+def parse_one_shot(
+    text: str, now: datetime, tz: ZoneInfo, locale: str = "en", *, whole_day: bool = False, country: str | None = None
+) -> OneShot:
     """Read a one-shot time. `now` is aware (any zone); the answer is in `tz`, strictly after `now`.
-    `whole_day`: a day alone is its last second (see parse_until)."""
+    `whole_day`: a day alone is its last second (see parse_until). `country` (ISO 3166-1, the schedule's
+    `skip_holidays` when it has one) is where a named holiday is looked up; by default, the zone's country."""
     if now.tzinfo is None:
         raise ValueError("now must be an aware datetime")
     language = texts.language(locale)
@@ -289,7 +292,8 @@ def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en", *
     now_local = now.astimezone(tz)
     notes: list[str] = []
     try:
-        at = _read(t, now, now_local, tz, language, notes, whole_day)
+        where = (country or "").partition("-")[0].upper() or named_days.zone_country(tz_label(tz))
+        at = _read(t, now, now_local, tz, language, notes, whole_day, where)
     except NoClockError as exc:
         raise _invalid(raw, language, phrase("reason.no_clock")) from exc
     except Unreadable as exc:
@@ -306,8 +310,15 @@ def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en", *
     return OneShot(at=at, notes=tuple(notes))
 
 
-def _read(
-    t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str], whole_day: bool = False
+def _read(  # noqa: C901
+    t: str,
+    now: datetime,
+    now_local: datetime,
+    tz: ZoneInfo,
+    language: str,
+    notes: list[str],
+    whole_day: bool = False,
+    country: str | None = None,
 ) -> datetime | None:
     iso = re.fullmatch(_ISO, t)
     if iso:
@@ -331,7 +342,7 @@ def _read(
         rest, source, said = named
         if not rest:
             raise Unreadable(phrase("reason.no_clock"))
-        at = _read(rest, now, now.astimezone(source), source, language, notes, whole_day)  # type: ignore[arg-type]
+        at = _read(rest, now, now.astimezone(source), source, language, notes, whole_day, country)  # type: ignore[arg-type]
         if at is None:
             return None
         notes.append(say("note.zone", language, said=f"{at:%H:%M} {said}", clock=f"{at.astimezone(tz):%H:%M}",
@@ -349,9 +360,45 @@ def _read(
         if at is not None:
             return at
     at = read_calendar(t, now_local, tz, language, notes, whole_day)
+    holiday = named_days.find(t) if at is None else None
+    if holiday is not None:
+        at = _holiday(t, holiday, now_local, tz, language, notes, whole_day, country)
     if at is None and re.search(_PAST_WORDS, t):
         raise Unreadable(phrase("reason.past"))
+    if at is None and holiday is None:
+        reason = named_days.unknown(t, country)
+        if reason is not None:
+            raise reason
     return at
+
+
+def _holiday(
+    t: str,
+    found: tuple[re.Match[str], str],
+    now_local: datetime,
+    tz: ZoneInfo,
+    language: str,
+    notes: list[str],
+    whole_day: bool,
+    country: str | None,
+) -> datetime | None:
+    """'christmas eve at 8pm': the phrase read again with the holiday's next date (in `country`) in its place."""
+    match, key = found
+    said = match["name"]
+    year = int(match["year"]) if match["year"] else None
+    for day in named_days.dates(key, country, year or now_local.year, said):
+        if year is not None and day.year != year:
+            raise Unreadable(phrase("reason.holiday_not_there", name=said, country=country))
+        read: list[str] = []
+        text = f"{t[: match.start()]} {day.isoformat()} {t[match.end() :]}"
+        at = read_calendar(re.sub(r" +", " ", text).strip(), now_local, tz, language, read, whole_day)
+        if at is None:
+            return None
+        if year is not None or at > now_local:
+            notes.append(say("note.holiday", language, name=said, country=country, date=day.isoformat()))
+            notes.extend(read)
+            return at
+    return None
 
 
 def _after(amount: _Amount, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:

@@ -37,6 +37,7 @@ NAMED_CLOCKS: dict[str, tuple[int, int]] = _union("NAMED_CLOCKS")
 NAMED_HOURS: dict[str, str] = _union("NAMED_HOURS")
 DAY_NUMBERS: dict[str, int] = _union("DAY_NUMBERS")
 POSITIONS: dict[str, int] = _union("POSITIONS")
+HOLIDAYS: dict[str, str] = _union("HOLIDAYS")
 ORDINAL_WORDS: list[str] = [w for module in LANGUAGES.values() for w in module.ORDINALS]
 FILLERS: frozenset[str] = frozenset(w for module in LANGUAGES.values() for w in module.FILLERS)
 COURTESY: list[str] = [w for module in LANGUAGES.values() for w in module.COURTESY]

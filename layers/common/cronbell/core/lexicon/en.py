@@ -64,3 +64,19 @@ CITIES = {
 }  # fmt: skip
 DAY_NUMBERS: dict[str, int] = {}  # day numbers are ordinals in English ("the sixth of june")
 POSITIONS = {"1th": 1, "2th": 2, "3th": 3, "4th": 4, "5th": 5, "1st": 1, "2nd": 2, "3rd": 3, "last": -1}
+# holidays and observances by name (core/named_days.py finds their dates for the user's country)
+HOLIDAYS = {
+    "christmas day": "christmas", "christmas": "christmas", "xmas": "christmas", "christmas eve": "christmas_eve",
+    "xmas eve": "christmas_eve", "new year's eve": "new_years_eve", "new years eve": "new_years_eve",
+    "new year's day": "new_year", "new years day": "new_year", "new year's": "new_year",
+    "thanksgiving day": "thanksgiving", "thanksgiving": "thanksgiving", "mother's day": "mothers_day",
+    "mothers day": "mothers_day", "mothering sunday": "mothers_day", "father's day": "fathers_day",
+    "fathers day": "fathers_day", "easter sunday": "easter", "easter": "easter", "easter monday": "easter_monday",
+    "good friday": "good_friday", "maundy thursday": "maundy_thursday", "holy thursday": "maundy_thursday",
+    "halloween": "halloween", "valentine's day": "valentines", "valentines day": "valentines",
+    "valentine's": "valentines", "boxing day": "boxing_day", "independence day": "independence_day",
+    "the fourth of july": "fourth_of_july", "fourth of july": "fourth_of_july", "labor day": "labor_day",
+    "labour day": "labor_day", "memorial day": "memorial_day", "diwali": "diwali", "deepavali": "diwali",
+    "epiphany": "epiphany", "juneteenth": "juneteenth", "mlk day": "mlk_day", "martin luther king day": "mlk_day",
+    "all saints' day": "all_saints", "all saints day": "all_saints",
+}  # fmt: skip

@@ -50,3 +50,18 @@ DAY_NUMBERS = {
 }  # fmt: skip
 # the place of a weekday in its month ("el primer lunes de junio", "el último viernes de mayo")
 POSITIONS = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
+# holidays and observances by name (core/named_days.py finds their dates for the user's country)
+HOLIDAYS = {
+    "navidad": "christmas", "dia de navidad": "christmas", "nochebuena": "christmas_eve",
+    "nochevieja": "new_years_eve", "ano nuevo": "new_year", "dia de ano nuevo": "new_year", "reyes": "epiphany",
+    "dia de reyes": "epiphany", "dia de los reyes magos": "epiphany", "epifania": "epiphany",
+    "dia de la madre": "mothers_day", "dia del padre": "fathers_day", "viernes santo": "good_friday",
+    "jueves santo": "maundy_thursday", "domingo de pascua": "easter", "domingo de resurreccion": "easter",
+    "pascua": "easter", "lunes de pascua": "easter_monday", "san valentin": "valentines",
+    "dia de san valentin": "valentines", "dia de los enamorados": "valentines", "dia de muertos": "day_of_the_dead",
+    "dia de los muertos": "day_of_the_dead", "dia de la independencia": "independence_day",
+    "dia del trabajo": "labor_day", "dia del trabajador": "labor_day", "dia de la hispanidad": "hispanic_day",
+    "dia de accion de gracias": "thanksgiving", "accion de gracias": "thanksgiving",
+    "la inmaculada": "immaculate_conception", "inmaculada concepcion": "immaculate_conception",
+    "dia de todos los santos": "all_saints", "todos los santos": "all_saints", "la asuncion": "assumption",
+}  # fmt: skip

@@ -240,6 +240,9 @@ TEXTS: dict[str, str] = {
     "reason.position": "a weekday's place in a month (the first monday of june) is not read as a date",
     "reason.day_missing": "name the day of the month too",
     "reason.zone_ambiguous": "{zone} names more than one time zone; say the city or the offset (UTC+05:30)",
+    "reason.holiday_no_country": "{name} is a holiday of a country: pass the timezone of a city, or say the date",
+    "reason.holiday_not_there": "{name} is not a holiday in {country}; say the date instead",
+    "reason.holiday_unknown": "{name} is not a holiday known in {country}; say the date instead",
     "reason.day_or_hour": (
         "{number} could be the day of the month or the hour; write 'on the {number}' for the day or 'at {number}' "
         "for the hour"
@@ -287,6 +290,7 @@ TEXTS: dict[str, str] = {
         "(pass am/pm or a 24-hour time to choose)."
     ),
     "note.zone": "{said} is {clock} in {zone}.",
+    "note.holiday": "{name} in {country}: {date}.",
     "note.no_year": "No year given: taken as {year}.",
     "note.dst_forward_one": (
         "On {day} clocks in {zone} go forward from {old} to {new}: the {clocks} run does not happen that day "

@@ -251,6 +251,9 @@ TEXTS: dict[str, str] = {
     "reason.position": "el puesto de un día en un mes (el primer lunes de junio) no se lee como una fecha",
     "reason.day_missing": "indica también el día del mes",
     "reason.zone_ambiguous": "{zone} nombra más de una zona horaria; di la ciudad o el desfase (UTC+05:30)",
+    "reason.holiday_no_country": "{name} es una fiesta de un país: indica la zona horaria de una ciudad o di la fecha",
+    "reason.holiday_not_there": "{name} no es una fiesta en {country}; di la fecha",
+    "reason.holiday_unknown": "{name} no es una fiesta conocida en {country}; di la fecha",
     "reason.day_or_hour": (
         "{number} puede ser el día del mes o la hora; escribe 'el día {number}' para el día o 'a las {number}' "
         "para la hora"
@@ -305,6 +308,7 @@ TEXTS: dict[str, str] = {
         "(di de la mañana, de la tarde o la hora en 24 horas para elegir)."
     ),
     "note.zone": "{said} son las {clock} en {zone}.",
+    "note.holiday": "{name} en {country}: {date}.",
     "note.no_year": "Sin año: se entiende {year}.",
     "note.dst_forward_one": (
         "El {day} en {zone} los relojes se adelantan de {old} a {new}: la ejecución de las {clocks} no ocurre "
