@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from functools import cache
 from pathlib import Path
-from zoneinfo import TZPATH
+from zoneinfo import TZPATH, ZoneInfo
 
 from cronbell.core import lexicon
 from cronbell.core.clocks import Unreadable
-from cronbell.core.texts import phrase
+from cronbell.core.days import read_calendar
+from cronbell.core.texts import phrase, say
 
 Rule = Callable[[int, str], "date | None"]  # (year, country) -> the date that year, or None
 
@@ -78,11 +79,19 @@ RULES: dict[str, Rule] = {
 }  # fmt: skip
 # the English names of the `holidays` package that a key means, where no rule gives its date
 LIBRARY_NAMES = {
-    "thanksgiving": ("thanksgiving",), "independence_day": ("independence day",), "labor_day": ("labor day", "labour day"),
-    "memorial_day": ("memorial day",), "boxing_day": ("boxing day",), "diwali": ("diwali", "deepavali"),
-    "epiphany": ("epiphany",), "immaculate_conception": ("immaculate conception",), "all_saints": ("all saints",),
-    "assumption": ("assumption",), "mlk_day": ("martin luther king",), "juneteenth": ("juneteenth",),
-}  # fmt: skip
+    "thanksgiving": ("thanksgiving",),
+    "independence_day": ("independence day",),
+    "labor_day": ("labor day", "labour day"),
+    "memorial_day": ("memorial day",),
+    "boxing_day": ("boxing day",),
+    "diwali": ("diwali", "deepavali"),
+    "epiphany": ("epiphany",),
+    "immaculate_conception": ("immaculate conception",),
+    "all_saints": ("all saints",),
+    "assumption": ("assumption",),
+    "mlk_day": ("martin luther king",),
+    "juneteenth": ("juneteenth",),
+}
 _UNKNOWN = re.compile(r"^(?:on |the |el |la )*(?:[a-z']+ ){0,3}(?:day|eve)$|^(?:el )?dia de(?:l| la| los)? [a-z ]+$")
 
 
@@ -123,7 +132,7 @@ def _library_date(key: str, year: int, country: str) -> date | None:
     for fits in (str.__eq__, str.startswith, str.__contains__):
         for day, name in named:
             if any(fits(name, fragment) for fragment in fragments):
-                return day  # type: ignore[no-any-return]
+                return day
     return None
 
 
@@ -154,4 +163,33 @@ def unknown(t: str, country: str | None) -> Unreadable | None:
     """The reason for a phrase that names a day the lexicon does not know ('on Festivus Day')."""
     if _UNKNOWN.fullmatch(t):
         return Unreadable(phrase("reason.holiday_unknown", name=t, country=country or "?"))
+    return None
+
+
+def read_holiday(
+    t: str,
+    found: tuple[re.Match[str], str],
+    now_local: datetime,
+    tz: ZoneInfo,
+    language: str,
+    notes: list[str],
+    whole_day: bool,
+    country: str | None,
+) -> datetime | None:
+    """'christmas eve at 8pm': the phrase read again with the holiday's next date (in `country`) in its place."""
+    match, key = found
+    said = match["name"]
+    year = int(match["year"]) if match["year"] else None
+    for day in dates(key, country, year or now_local.year, said):
+        if year is not None and day.year != year:
+            raise Unreadable(phrase("reason.holiday_not_there", name=said, country=country))
+        read: list[str] = []
+        text = f"{t[: match.start()]} {day.isoformat()} {t[match.end() :]}"
+        at = read_calendar(re.sub(r" +", " ", text).strip(), now_local, tz, language, read, whole_day)
+        if at is None:
+            return None
+        if year is not None or at > now_local:
+            notes.append(say("note.holiday", language, name=said, country=country, date=day.isoformat()))
+            notes.extend(read)
+            return at
     return None

@@ -310,7 +310,7 @@ def parse_one_shot(
     return OneShot(at=at, notes=tuple(notes))
 
 
-def _read(  # noqa: C901
+def _read(
     t: str,
     now: datetime,
     now_local: datetime,
@@ -362,7 +362,7 @@ def _read(  # noqa: C901
     at = read_calendar(t, now_local, tz, language, notes, whole_day)
     holiday = named_days.find(t) if at is None else None
     if holiday is not None:
-        at = _holiday(t, holiday, now_local, tz, language, notes, whole_day, country)
+        at = named_days.read_holiday(t, holiday, now_local, tz, language, notes, whole_day, country)
     if at is None and re.search(_PAST_WORDS, t):
         raise Unreadable(phrase("reason.past"))
     if at is None and holiday is None:
@@ -370,35 +370,6 @@ def _read(  # noqa: C901
         if reason is not None:
             raise reason
     return at
-
-
-def _holiday(
-    t: str,
-    found: tuple[re.Match[str], str],
-    now_local: datetime,
-    tz: ZoneInfo,
-    language: str,
-    notes: list[str],
-    whole_day: bool,
-    country: str | None,
-) -> datetime | None:
-    """'christmas eve at 8pm': the phrase read again with the holiday's next date (in `country`) in its place."""
-    match, key = found
-    said = match["name"]
-    year = int(match["year"]) if match["year"] else None
-    for day in named_days.dates(key, country, year or now_local.year, said):
-        if year is not None and day.year != year:
-            raise Unreadable(phrase("reason.holiday_not_there", name=said, country=country))
-        read: list[str] = []
-        text = f"{t[: match.start()]} {day.isoformat()} {t[match.end() :]}"
-        at = read_calendar(re.sub(r" +", " ", text).strip(), now_local, tz, language, read, whole_day)
-        if at is None:
-            return None
-        if year is not None or at > now_local:
-            notes.append(say("note.holiday", language, name=said, country=country, date=day.isoformat()))
-            notes.extend(read)
-            return at
-    return None
 
 
 def _after(amount: _Amount, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
