@@ -84,6 +84,7 @@ def _clock_words(t: str) -> str:
 
 def _clock_idioms(t: str) -> str:
     """'4ish' -> '4', '5 pm-ish' -> '5 pm' (an approximate time is the time named), 'at 1530' -> 'at 15:30'."""
+    t = re.sub(r"\b(\d{1,2}) o'?clock ?([ap]m)\b", r"\1\2", t)  # "4 o'clock pm"
     t = re.sub(r"\b(\d{1,2}(?::\d\d)?)-?ish\b", r"at \1", t)  # "4ish": a time of day, not a day number
     t = re.sub(r"(?<=[\dm]) ?-?ish\b", "", t)
     return re.sub(rf"\b({CLOCK_AT}) ([01]\d|2[0-3])([0-5]\d)\b(?![:/.-]\d)", lambda m: f"{m[1]} {m[2]}:{m[3]}", t)

@@ -258,6 +258,7 @@ TEXTS: dict[str, str] = {
     "cron.unknown_macro": "unknown macro {macro!r}",
     "cron.eventbridge": "that is EventBridge syntax, give standard five-field cron",
     "cron.unreadable": "not a cron expression or a known phrase",
+    "cron.window": "the hours must run from the first to a later one in the same day (between 9 and 17)",
     "cron.hours_divide": "every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12); use cron for other cycles",
     "cron.minutes_divide": "every N minutes needs N to divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); use cron",
     "cron.not_a_value": "{token!r} is not a valid {field} value",

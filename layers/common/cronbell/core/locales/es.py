@@ -269,6 +269,7 @@ TEXTS: dict[str, str] = {
     "cron.unknown_macro": "macro desconocida {macro!r}",
     "cron.eventbridge": "eso es sintaxis de EventBridge; da cron estándar de cinco campos",
     "cron.unreadable": "no es una expresión cron ni una frase conocida",
+    "cron.window": "las horas deben ir de la primera a otra más tarde del mismo día (entre las 9 y las 17)",
     "cron.hours_divide": "cada N horas necesita que N divida 24 (1, 2, 3, 4, 6, 8, 12); usa cron para otros ciclos",
     "cron.minutes_divide": "cada N minutos necesita que N divida 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); usa cron",
     "cron.not_a_value": "{token!r} no es un valor válido de {field}",
