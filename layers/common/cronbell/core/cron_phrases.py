@@ -213,8 +213,7 @@ def phrase_to_cron(t: str) -> str | Phrase | None:
     times = re.fullmatch(rf"(?P<n>{_TIMES_A_DAY}) (?:a|per|al) (?:day|dia),? (?P<rest>.+)", t)
     if times:  # "twice a day at 9 and 21": every day, at as many times as it says
         t = f"every day {times['rest']}"
-        clock = re.sub(r"^(?:at|a las|a la) ", "", times["rest"])
-        said = _clocks(clock)
+        said = _clocks(re.sub(r"^(?:at|a las|a la) ", "", times["rest"]))
         if said is None or len(said[1].split(",")) != _TIMES[times["n"]]:
             return None
     at = r"(?:at|a las|a la|@|a(?= mediodia| medianoche))"
