@@ -375,6 +375,8 @@ LISTS: dict[str, tuple[str, ...]] = {
         "tomorrow morning / this afternoon / tonight at 8 / end of the day / the last day of the month at 9",
         "friday next week / the first of next month / twenty to nine / quarter past 5 pm / 11-jan-2027",
         "in 3 days at 9 (a day without a time: 09:00; morning 09:00, afternoon 15:00, evening 19:00, "
-        "night 21:00, end of the day 18:00; an hour without am/pm is on the 24-hour clock)",
+        "night 21:00, end of the day 18:00; an hour of 1 to 12 alone, without am/pm, is the next of its two "
+        "readings, within 12 hours; with a day, on the 24-hour clock)",
+        "5pm CET / 10am PST / 9am New York time / on Christmas / new year's eve at 8pm / the last friday of may",
     ),
 }  # fmt: skip

@@ -392,6 +392,8 @@ LISTS: dict[str, tuple[str, ...]] = {
         "mañana por la mañana / esta tarde / esta noche a las 10 / al final del día / el último día del mes a las 9",
         "el viernes de la semana que viene / el 1 del mes que viene / las nueve menos cuarto / 3 de marzo de 2027",
         "dentro de 3 días a las 9 (un día sin hora: 09:00; mañana 09:00, tarde 15:00, noche 21:00, "
-        "final del día 18:00; una hora sin «de la tarde» o pm va en reloj de 24 horas)",
+        "final del día 18:00; una hora de 1 a 12 sola, sin «de la tarde» ni pm, es la próxima de sus dos "
+        "lecturas, dentro de 12 horas; con un día, en reloj de 24 horas)",
+        "a las 17:00 CET / a las 10 hora de Madrid / Nochebuena / el día de la madre / el primer lunes de junio",
     ),
 }  # fmt: skip
