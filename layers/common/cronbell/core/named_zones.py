@@ -51,15 +51,28 @@ def _offset_zone(hours: int, minutes: int = 0) -> tzinfo:
 @cache
 def _patterns() -> list[tuple[re.Pattern[str], str]]:
     abbreviations = lexicon.alternatives(set(FIXED_HOURS) - _WORDS)
-    cities = lexicon.alternatives(_cities())
     found = [
         (r"\b(?:utc|gmt) ?(?P<sign>[+-])(?P<h>\d{1,2})(?::?(?P<m>\d{2}))?(?![\w:])", "offset"),
         (rf"\b(?P<region>{lexicon.alternatives(REGIONS)})\b", "region"),
         (rf"\b(?P<ambiguous>{'|'.join(AMBIGUOUS)})\b", "ambiguous"),
-        (rf"\b(?:in )?(?P<city>{cities}) time\b|\b(?:hora|horario) (?:de |del? )?(?P<city2>{cities})\b", "city"),
+        (r"\b(?:in )?(?P<city>(?:[a-z]+ ){0,3}?[a-z]+) time\b", "city"),
+        (r"\b(?:hora|horario) (?:de |del )?(?P<city2>[a-z]+(?: [a-z]+){0,3})", "city"),
         (rf"(?<=[\d m])(?P<abbr>{abbreviations})\b", "abbreviation"),
     ]
     return [(re.compile(pattern), kind) for pattern, kind in found]
+
+
+def _city(match: re.Match[str]) -> tuple[str, str] | None:
+    """The zone of the city a match names and the words that name it: the city is the last words
+    before 'time' ('9am new york time') or the first after 'hora de' ('hora de buenos aires')."""
+    before = match.groupdict().get("city")
+    words = (before or match["city2"]).split()
+    spans = [words[i:] for i in range(len(words))] if before else [words[:i] for i in range(len(words), 0, -1)]
+    for span in spans:
+        name = " ".join(span)
+        if name in _cities():
+            return _cities()[name], name
+    return None
 
 
 def take_zone(t: str) -> tuple[str, tzinfo, str] | None:
@@ -68,7 +81,19 @@ def take_zone(t: str) -> tuple[str, tzinfo, str] | None:
         match = pattern.search(t)
         if match is None:
             continue
-        rest = re.sub(r" +", " ", t[: match.start()] + " " + t[match.end() :]).strip(" ,")
+        start, end = match.start(), match.end()
+        if kind == "city":
+            city = _city(match)
+            if city is None:
+                continue
+            zone = ZoneInfo(city[0])
+            if match.groupdict().get("city"):  # "9am new york time": only the city's words go, with "in" and "time"
+                start = match.start() + match[0].index(city[1]) - (3 if match[0].startswith("in ") else 0)
+            else:
+                end = match.start("city2") + len(city[1])
+            rest = re.sub(r" +", " ", t[:start] + " " + t[end:]).strip(" ,")
+            return rest, zone, zone.key
+        rest = re.sub(r" +", " ", t[:start] + " " + t[end:]).strip(" ,")
         said = match[0].strip()
         if kind == "ambiguous":
             raise Unreadable(phrase("reason.zone_ambiguous", zone=said.upper()))
@@ -79,8 +104,5 @@ def take_zone(t: str) -> tuple[str, tzinfo, str] | None:
             return rest, _offset_zone(hours if match["sign"] == "+" else -hours, minutes), said.upper()
         if kind == "region":
             return rest, ZoneInfo(REGIONS[match["region"]]), said.upper() if len(said) == 2 else said
-        if kind == "city":
-            zone = ZoneInfo(_cities()[match["city"] or match["city2"]])
-            return rest, zone, zone.key
         return rest, _offset_zone(FIXED_HOURS[match["abbr"]]), said.upper()
     return None
