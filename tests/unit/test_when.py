@@ -89,7 +89,7 @@ SPANISH = [
     ("MAÑANA A LAS 10 DE LA MAÑANA", "2026-05-14T10:00:00+02:00"),
     ("manana a las 21:00", "2026-05-14T21:00:00+02:00"),
     ("mañana a las 6 de la tarde", "2026-05-14T18:00:00+02:00"),
-    ("mañana a la 1", "2026-05-14T01:00:00+02:00"),
+    ("mañana a la 1", "2026-05-14T13:00:00+02:00"),  # with a day, an hour of 1 to 5 is in the afternoon
     ("mañana a las 8 menos cuarto", "2026-05-14T07:45:00+02:00"),
     ("hoy a las 18:00", "2026-05-13T18:00:00+02:00"),
     ("pasado mañana a las 9", "2026-05-15T09:00:00+02:00"),
@@ -264,7 +264,7 @@ def test_madrid_spring_gap_is_shifted_forward_with_a_note() -> None:
     assert got.notes == (
         "2026-03-29 02:30 does not exist in Europe/Madrid (clocks go forward); using 03:30 (UTC+02:00) instead.",
     )
-    spanish = parse_one_shot("el domingo a las 2:30", now, MADRID, "es")
+    spanish = parse_one_shot("el domingo a las 2:30 de la madrugada", now, MADRID, "es")
     assert spanish.at.isoformat() == "2026-03-29T03:30:00+02:00"
     assert "no existe en Europe/Madrid" in spanish.notes[0]
 

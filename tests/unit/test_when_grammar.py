@@ -80,7 +80,7 @@ CALENDAR = [
     ("24 dec 2026 10:00", "en", "2026-12-24 10:00", ""),
     ("december 24th, 2026 10am", "en", "2026-12-24 10:00", ""),
     ("a las nueve y media", "es", "2026-10-23 21:30", ""),  # 12-hour clock: 09:30 has passed
-    ("mañana a la una", "es", "2026-10-24 01:00", ""),
+    ("mañana a la una", "es", "2026-10-24 13:00", ""),  # with a day: the afternoon
     ("el lunes a las cinco de la tarde", "es", "2026-10-26 17:00", ""),
     ("el jueves que viene a las 10", "es", "2026-10-29 10:00", ""),
     # parts of the day, with and without a time
@@ -227,7 +227,7 @@ def test_instants_across_the_autumn_change() -> None:
 
 
 def test_a_repeated_wall_time_is_the_first_and_named() -> None:
-    got = parse_one_shot("el domingo a las 2:30", now_in(MADRID), MADRID, "es")
+    got = parse_one_shot("el domingo a las 2:30 de la madrugada", now_in(MADRID), MADRID, "es")
     assert got.at.isoformat() == "2026-10-25T02:30:00+02:00"
     assert "ocurre dos veces" in got.notes[0]
     got = parse_one_shot("november 1 at 1:30am", now_in(NEW_YORK), NEW_YORK, "en")

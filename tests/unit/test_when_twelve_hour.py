@@ -1,5 +1,6 @@
 """The 12-hour rule: an hour of 1 to 12 said without am/pm, a part of the day or a day other than today
-is whichever of its two readings comes first, never more than 12 hours away, and the answer says which.
+is whichever of its two readings comes first, never more than 12 hours away; with a day named, an hour of
+1 to 5 alone is in the afternoon. The answer says which reading was taken.
 Expected times are worked out by hand for the `now` of each case."""
 
 from __future__ import annotations
@@ -38,7 +39,14 @@ CASES = [
     ("at 04:30", "en", at(4, 5, 10), at(5, 4, 30)),
     ("at 4:30am", "en", at(4, 5, 10), at(5, 4, 30)),
     ("a las 4 de la mañana", "es", at(4, 5, 10), at(5, 4, 0)),
-    ("tomorrow at 4", "en", at(4, 5, 10), at(5, 4, 0)),
+    # with a day named, an hour of 1 to 5 alone is in the afternoon, 6 to 12 as said
+    ("tomorrow at 4", "en", at(4, 5, 10), at(5, 16, 0)),
+    ("friday at 2:30", "en", at(4, 5, 10), at(8, 14, 30)),
+    ("mañana a la una", "es", at(4, 5, 10), at(5, 13, 0)),
+    ("tomorrow at 6", "en", at(4, 5, 10), at(5, 6, 0)),
+    ("tomorrow at 9", "en", at(4, 5, 10), at(5, 9, 0)),
+    ("tomorrow at 4am", "en", at(4, 5, 10), at(5, 4, 0)),
+    ("mañana a las 4 de la madrugada", "es", at(4, 5, 10), at(5, 4, 0)),
 ]
 
 
@@ -56,6 +64,11 @@ def test_a_bare_hour_is_the_next_of_its_two_readings(
 def test_the_answer_says_the_reading(language: str, text: str, said: str) -> None:
     notes = parse_one_shot(text, at(4, 5, 10), MADRID, language).notes
     assert any(said in note for note in notes), notes
+
+
+def test_the_afternoon_reading_of_an_hour_with_a_day_is_said() -> None:
+    notes = parse_one_shot("tomorrow at 4", at(4, 5, 10), MADRID, "en").notes
+    assert any("read as 16:00" in note for note in notes), notes
 
 
 def test_today_with_both_readings_past_is_refused_as_past() -> None:

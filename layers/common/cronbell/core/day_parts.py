@@ -1,6 +1,7 @@
 """The parts a calendar phrase names (core/days.py reads them), and the 12-hour rule: an hour of 1 to 12
 said without am/pm, a part of the day or a day other than today is whichever of its two readings comes first,
-never more than 12 hours away, and the answer says which."""
+never more than 12 hours away; with a day named, an hour of 1 to 5 is in the afternoon. The answer says
+which reading was taken."""
 
 from __future__ import annotations
 
@@ -64,6 +65,17 @@ def twelve_hour(p: Parts) -> bool:
         return False
     others = replace(p, clock=None, offset=None)
     return p.offset in (None, 0) and not others.names_a_day()
+
+
+AFTERNOON_HOURS = range(1, 6)  # with a day named, an hour of 1 to 5 alone is in the afternoon
+
+
+def afternoon_hour(p: Parts, hour: int) -> bool:
+    """'friday at 3', 'mañana a la una': with a day named, a bare hour of 1 to 5 is 13:00 to 17:59 (people
+    do not set reminders for 3 at night without saying so); 7 to 12 stay as they are."""
+    return (
+        p.clock is not None and p.part is None and hour in AFTERNOON_HOURS and bool(re.fullmatch(_BARE_CLOCK, p.clock))
+    )
 
 
 def next_of_two(p: Parts, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:

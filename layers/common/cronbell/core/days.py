@@ -34,7 +34,7 @@ from cronbell.core.clocks import (
     valid_date,
     wall,
 )
-from cronbell.core.day_parts import Parts, next_of_two, twelve_hour
+from cronbell.core.day_parts import Parts, afternoon_hour, next_of_two, twelve_hour
 from cronbell.core.day_words import (
     CLOCK,
     CLOCK_AT,
@@ -357,6 +357,9 @@ def read_calendar(
     if twelve_hour(p):
         return next_of_two(p, now_local, tz, language, notes)
     hour, minute = (23, 59) if day_end else _hour_and_minute(p, language, notes)
+    if afternoon_hour(p, hour):  # "friday at 3": 15:00, said
+        hour += 12
+        notes.append(say("note.afternoon_hour", language, said=p.clock, clock=f"{hour:02d}:{minute:02d}"))
     d = _date(p, (24, 0) if day_end else (hour, minute), now_local)  # a day's end is after all its minutes
     night = p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6
     if night and not (p.this_part and now_local.hour < 6):

@@ -292,6 +292,10 @@ TEXTS: dict[str, str] = {
     ),
     "note.zone": "{said} is {clock} in {zone}.",
     "note.holiday": "{name} in {country}: {date}.",
+    "note.afternoon_hour": (
+        "{said} has no am/pm: read as {clock} (an hour of 1 to 5 with a day is in the afternoon; "
+        "pass am or a 24-hour time for the night)."
+    ),
     "note.no_year": "No year given: taken as {year}.",
     "note.dst_forward_one": (
         "On {day} clocks in {zone} go forward from {old} to {new}: the {clocks} run does not happen that day "
@@ -376,7 +380,7 @@ LISTS: dict[str, tuple[str, ...]] = {
         "friday next week / the first of next month / twenty to nine / quarter past 5 pm / 11-jan-2027",
         "in 3 days at 9 (a day without a time: 09:00; morning 09:00, afternoon 15:00, evening 19:00, "
         "night 21:00, end of the day 18:00; an hour of 1 to 12 alone, without am/pm, is the next of its two "
-        "readings, within 12 hours; with a day, on the 24-hour clock)",
+        "readings, within 12 hours; with a day, 1 to 5 is the afternoon)",
         "5pm CET / 10am PST / 9am New York time / on Christmas / new year's eve at 8pm / the last friday of may",
     ),
 }  # fmt: skip

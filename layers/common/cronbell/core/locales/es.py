@@ -310,6 +310,10 @@ TEXTS: dict[str, str] = {
     ),
     "note.zone": "{said} son las {clock} en {zone}.",
     "note.holiday": "{name} en {country}: {date}.",
+    "note.afternoon_hour": (
+        "{said} no dice mañana ni tarde: leído como {clock} (una hora de 1 a 5 con un día es de la tarde; "
+        "di de la madrugada o la hora en 24 horas para la noche)."
+    ),
     "note.no_year": "Sin año: se entiende {year}.",
     "note.dst_forward_one": (
         "El {day} en {zone} los relojes se adelantan de {old} a {new}: la ejecución de las {clocks} no ocurre "
@@ -393,7 +397,7 @@ LISTS: dict[str, tuple[str, ...]] = {
         "el viernes de la semana que viene / el 1 del mes que viene / las nueve menos cuarto / 3 de marzo de 2027",
         "dentro de 3 días a las 9 (un día sin hora: 09:00; mañana 09:00, tarde 15:00, noche 21:00, "
         "final del día 18:00; una hora de 1 a 12 sola, sin «de la tarde» ni pm, es la próxima de sus dos "
-        "lecturas, dentro de 12 horas; con un día, en reloj de 24 horas)",
+        "lecturas, dentro de 12 horas; con un día, de 1 a 5 es de la tarde)",
         "a las 17:00 CET / a las 10 hora de Madrid / Nochebuena / el día de la madre / el primer lunes de junio",
     ),
 }  # fmt: skip
