@@ -212,3 +212,15 @@ def test_a_holiday_in_a_zone_without_a_country_asks_for_one() -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot("on Christmas", NOW, ZoneInfo("UTC"), "en")
     assert "holiday of a country" in info.value.message
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("half three", "2026-05-13 15:30"),
+        ("tomorrow at half 5", "2026-05-14 17:30"),
+        ("half an hour from now", "2026-05-13 10:53"),
+    ],
+)
+def test_british_half_an_hour_after(text: str, expected: str) -> None:
+    assert local(text) == expected

@@ -63,6 +63,12 @@ def _clock_words(t: str) -> str:
     minutes = lexicon.alternatives(_MINUTE_WORDS)
     t = re.sub(rf"\b({_HOUR_WORD}) (?=(?:{minutes})\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
     t = re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
+    # British "half three" is 3:30 ("half an hour", "half past" are not hours)
+    t = re.sub(
+        rf"\bhalf ({_HOUR_WORD}|\d{{1,2}})\b(?![:.]| (?:hours?|past|to)\b)",
+        lambda m: f"{_HOUR_WORDS.get(m[1], m[1])}:30",
+        t,
+    )
     # "at five to nine": the five counts minutes, not hours
     t = re.sub(rf"\b({before}) ({_HOUR_WORD})\b(?! (?:past|after|to)\b)", lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}", t)
     t = re.sub(rf"\b({_HOUR_WORD}) (?={after}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
