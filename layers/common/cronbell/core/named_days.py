@@ -76,6 +76,19 @@ RULES: dict[str, Rule] = {
     "fourth_of_july": _by_country({"US": _fixed(7, 4)}),
     "day_of_the_dead": _by_country({"MX": _fixed(11, 2)}),
     "hispanic_day": _by_country({"ES": _fixed(10, 12)}),
+    "st_patricks_day": _by_country({c: _fixed(3, 17) for c in ("IE", "US", "GB", "CA", "AU", "NZ")}),
+    "black_friday": _by_country({"US": lambda year, country: _nth(11, 3, 4)(year, country) + timedelta(days=1)}),
+    "cinco_de_mayo": _by_country({"MX": _fixed(5, 5), "US": _fixed(5, 5)}),
+    "april_fools": _by_country({c: _fixed(4, 1) for c in ("US", "GB", "CA", "AU", "NZ", "IE", "IN")}),
+    "innocents_day": _by_country({c: _fixed(12, 28) for c in ("ES", "MX", "AR", "CO", "CL", "PE", "VE")}),
+    "groundhog_day": _by_country({"US": _fixed(2, 2), "CA": _fixed(2, 2)}),
+    "earth_day": _fixed(4, 22),
+    "ash_wednesday": _from_easter(-46), "shrove_tuesday": _from_easter(-47), "palm_sunday": _from_easter(-7),
+    "holy_saturday": _from_easter(-1), "ascension": _from_easter(39), "pentecost": _from_easter(49),
+    "st_johns_eve": _by_country({"ES": _fixed(6, 23)}), "st_johns_day": _by_country({"ES": _fixed(6, 24)}),
+    "st_josephs_day": _by_country({"ES": _fixed(3, 19)}),
+    "guadalupe": _by_country({"MX": _fixed(12, 12)}),
+    "childrens_day": _by_country({"MX": _fixed(4, 30), "AR": _nth(8, SUNDAY, 3)}),
 }  # fmt: skip
 # the English names of the `holidays` package that a key means, where no rule gives its date
 LIBRARY_NAMES = {
@@ -91,6 +104,21 @@ LIBRARY_NAMES = {
     "assumption": ("assumption",),
     "mlk_day": ("martin luther king",),
     "juneteenth": ("juneteenth",),
+    "veterans_day": ("veterans day",),
+    "columbus_day": ("columbus day",),
+    "presidents_day": ("washington's birthday", "presidents day"),
+    "constitution_day": ("constitution day",),
+    "chinese_new_year": ("chinese new year", "spring festival", "lunar new year"),
+    "eid_al_fitr": ("eid al-fitr",),
+    "eid_al_adha": ("eid al-adha",),
+    "holi": ("holi",),
+    "dussehra": ("dussehra",),
+    "hanukkah": ("hanukkah",),
+    "passover": ("passover", "pesach"),
+    "yom_kippur": ("yom kippur",),
+    "rosh_hashanah": ("rosh hashanah",),
+    "carnival": ("carnival monday", "carnival"),
+    "remembrance_day": ("remembrance day",),
 }
 _UNKNOWN = re.compile(r"^(?:on |the |el |la )*(?:[a-z']+ ){0,3}(?:day|eve)$|^(?:el )?dia de(?:l| la| los)? [a-z ]+$")
 

@@ -80,3 +80,19 @@ HOLIDAYS = {
     "epiphany": "epiphany", "juneteenth": "juneteenth", "mlk day": "mlk_day", "martin luther king day": "mlk_day",
     "all saints' day": "all_saints", "all saints day": "all_saints",
 }  # fmt: skip
+HOLIDAYS.update({
+    "st patrick's day": "st_patricks_day", "st. patrick's day": "st_patricks_day",
+    "saint patrick's day": "st_patricks_day", "st patricks day": "st_patricks_day",
+    "black friday": "black_friday", "cinco de mayo": "cinco_de_mayo",
+    "april fools' day": "april_fools", "april fools day": "april_fools", "april fool's day": "april_fools",
+    "groundhog day": "groundhog_day", "earth day": "earth_day", "ash wednesday": "ash_wednesday",
+    "shrove tuesday": "shrove_tuesday", "mardi gras": "shrove_tuesday", "pancake day": "shrove_tuesday",
+    "palm sunday": "palm_sunday", "holy saturday": "holy_saturday", "ascension day": "ascension",
+    "pentecost": "pentecost", "whit sunday": "pentecost", "veterans day": "veterans_day",
+    "veterans' day": "veterans_day", "columbus day": "columbus_day", "presidents day": "presidents_day",
+    "presidents' day": "presidents_day", "president's day": "presidents_day", "constitution day": "constitution_day",
+    "chinese new year": "chinese_new_year", "lunar new year": "chinese_new_year", "eid al-fitr": "eid_al_fitr",
+    "eid al-adha": "eid_al_adha", "holi": "holi", "dussehra": "dussehra", "hanukkah": "hanukkah",
+    "chanukah": "hanukkah", "passover": "passover", "yom kippur": "yom_kippur", "rosh hashanah": "rosh_hashanah",
+    "remembrance day": "remembrance_day", "new year": "new_year", "nye": "new_years_eve", "xmas day": "christmas",
+})  # fmt: skip

@@ -65,3 +65,13 @@ HOLIDAYS = {
     "la inmaculada": "immaculate_conception", "inmaculada concepcion": "immaculate_conception",
     "dia de todos los santos": "all_saints", "todos los santos": "all_saints", "la asuncion": "assumption",
 }  # fmt: skip
+HOLIDAYS.update({
+    "dia de los inocentes": "innocents_day", "los santos inocentes": "innocents_day",
+    "miercoles de ceniza": "ash_wednesday", "martes de carnaval": "shrove_tuesday", "domingo de ramos": "palm_sunday",
+    "sabado santo": "holy_saturday", "pentecostes": "pentecost", "dia de la ascension": "ascension",
+    "noche de san juan": "st_johns_eve", "san juan": "st_johns_day", "dia de san juan": "st_johns_day",
+    "san jose": "st_josephs_day", "dia de san jose": "st_josephs_day", "dia de la virgen de guadalupe": "guadalupe",
+    "dia de la guadalupana": "guadalupe", "dia del nino": "childrens_day", "dia de la constitucion": "constitution_day",
+    "ano nuevo chino": "chinese_new_year", "carnaval": "carnival", "lunes de carnaval": "carnival",
+    "dia de la tierra": "earth_day", "cinco de mayo": "cinco_de_mayo", "viernes negro": "black_friday",
+})  # fmt: skip
