@@ -38,10 +38,12 @@ def _easter(year: int) -> date:
     return date(year, month, day + 1)
 
 
-def _nth(month: int, weekday: int, n: int) -> Rule:
+def _nth(month: int, weekday: int, n: int, after: int = 0) -> Rule:
+    """The `n`th `weekday` of `month`, and `after` days more (Black Friday: the day after Thanksgiving)."""
+
     def rule(year: int, country: str) -> date:
         first = date(year, month, 1)
-        return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
+        return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1) + after)
 
     return rule
 
@@ -77,7 +79,7 @@ RULES: dict[str, Rule] = {
     "day_of_the_dead": _by_country({"MX": _fixed(11, 2)}),
     "hispanic_day": _by_country({"ES": _fixed(10, 12)}),
     "st_patricks_day": _by_country({c: _fixed(3, 17) for c in ("IE", "US", "GB", "CA", "AU", "NZ")}),
-    "black_friday": _by_country({"US": lambda year, country: _nth(11, 3, 4)(year, country) + timedelta(days=1)}),
+    "black_friday": _by_country({"US": _nth(11, 3, 4, after=1)}),
     "cinco_de_mayo": _by_country({"MX": _fixed(5, 5), "US": _fixed(5, 5)}),
     "april_fools": _by_country({c: _fixed(4, 1) for c in ("US", "GB", "CA", "AU", "NZ", "IE", "IN")}),
     "innocents_day": _by_country({c: _fixed(12, 28) for c in ("ES", "MX", "AR", "CO", "CL", "PE", "VE")}),
