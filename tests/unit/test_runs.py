@@ -62,6 +62,7 @@ def test_run_round_trips_and_shows_its_time_in_the_schedule_zone() -> None:
         "manual": False,
         "late_seconds": 4,
         "message_id": None,
+        "moved_from": None,
     }
 
 

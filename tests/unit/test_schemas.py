@@ -260,7 +260,8 @@ def test_update_needs_a_change_and_one_kind_of_time(parse: Any) -> None:
     u = "update_reminder"
     assert parse(u, {"id": "standup", "cron": "0 9 * * 1-5"}).cron == "0 9 * * 1-5"
     for field in arguments.UPDATABLE:  # each one alone is a change
-        value = {"cron": "0 9 * * *", "count": 3}.get(field, "x")
+        samples = {"cron": "0 9 * * *", "count": 3, "business_days": True, "business_day_of_month": -1}
+        value = {**samples, "on_holiday": "after"}.get(field, "x")
         assert getattr(parse(u, {"id": "standup", field: value}), field) == value
     assert refusal(parse, u, {"id": "standup"}) == errors.INVALID_ARGUMENTS
     assert refusal(parse, u, {"id": "standup", "message": None, "time": None}) == errors.INVALID_ARGUMENTS

@@ -34,6 +34,19 @@ SKIP_HOLIDAYS = (
     "Recurring only: skip public holidays of this calendar, an ISO 3166-1 country code with an "
     "optional subdivision: 'ES', 'ES-MD', 'US', 'US-CA', 'GB-SCT'."
 )
+BUSINESS_DAYS = (
+    "Recurring only, needs `skip_holidays` (the calendar): fire only on Monday to Friday that are not "
+    "its public holidays."
+)
+BUSINESS_DAY_OF_MONTH = (
+    "Recurring only, needs `skip_holidays`: fire on this business day of each month, 1 to 23, or -1 for "
+    "the last, at the times of `cron` (day fields `*`, e.g. '0 9 * * *')."
+)
+ON_HOLIDAY = (
+    "Recurring only, needs `skip_holidays`: an occurrence on a holiday (or, with business days, a day off) "
+    "is skipped ('skip', the default) or moved once to the previous ('before') or next ('after') business day."
+)
+OnHoliday = Literal["skip", "before", "after"]
 
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Message = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MESSAGE)]
@@ -103,6 +116,9 @@ class CreateReminder(_Args):
     until: Short | None = Field(None, description=UNTIL)
     count: int | None = Field(None, ge=1, le=MAX_COUNT, description=COUNT)
     skip_holidays: Short | None = Field(None, description=SKIP_HOLIDAYS)
+    business_days: bool | None = Field(None, description=BUSINESS_DAYS)
+    business_day_of_month: int | None = Field(None, ge=-1, le=23, description=BUSINESS_DAY_OF_MONTH)
+    on_holiday: OnHoliday | None = Field(None, description=ON_HOLIDAY)
 
     RULES = (
         exactly_one("time", "cron", message="give exactly one of `time` (once) or `cron` (recurring)"),
@@ -143,6 +159,9 @@ class CronCreate(_Args):
     until: Short | None = Field(None, description=UNTIL)
     count: int | None = Field(None, ge=1, le=MAX_COUNT, description=COUNT)
     skip_holidays: Short | None = Field(None, description=SKIP_HOLIDAYS)
+    business_days: bool | None = Field(None, description=BUSINESS_DAYS)
+    business_day_of_month: int | None = Field(None, ge=-1, le=23, description=BUSINESS_DAY_OF_MONTH)
+    on_holiday: OnHoliday | None = Field(None, description=ON_HOLIDAY)
 
     RULES = (
         exactly_one(
@@ -175,6 +194,9 @@ UPDATABLE = (
     "until",
     "count",
     "skip_holidays",
+    "business_days",
+    "business_day_of_month",
+    "on_holiday",
 )
 
 
@@ -208,6 +230,11 @@ class UpdateReminder(_Args):
     skip_holidays: Short | None = Field(
         None, description="New holiday calendar of a recurring schedule, as in create; 'none' removes it."
     )
+    business_days: bool | None = Field(None, description="Business days only (true) or not (false), as in create.")
+    business_day_of_month: int | None = Field(
+        None, ge=-1, le=23, description="New business day of the month, as in create; 0 removes it."
+    )
+    on_holiday: OnHoliday | None = Field(None, description="What an occurrence on a holiday does, as in create.")
 
     RULES = (
         at_least_one(*UPDATABLE, message=f"give at least one field to change: {', '.join(UPDATABLE)}"),

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
 from cronbell.core.instants import parse_iso
+from cronbell.core.business import AFTER, BEFORE, LAST
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
 from cronbell.core.routing import bare_room
@@ -54,8 +55,16 @@ def describe_ends(timing: Timing, locale: str) -> list[str]:
         out.append(texts.say("ends.until", locale, date=short_date(timing.until.astimezone(timing.tz), locale)))
     if timing.count:
         out.append(texts.say("ends.count_one" if timing.count == 1 else "ends.count", locale, count=timing.count))
-    if timing.calendar:
+    if timing.business_day == LAST:
+        out.append(texts.say("ends.business_day_last", locale, calendar=timing.calendar))
+    elif timing.business_day:
+        out.append(texts.say("ends.business_day", locale, n=timing.business_day, calendar=timing.calendar))
+    elif timing.business_days:
+        out.append(texts.say("ends.business_days", locale, calendar=timing.calendar))
+    elif timing.calendar:
         out.append(texts.say("ends.holidays", locale, calendar=timing.calendar))
+    if timing.on_holiday in (BEFORE, AFTER):
+        out.append(texts.say(f"ends.moved_{timing.on_holiday}", locale))
     return out
 
 
@@ -74,6 +83,9 @@ def ends_view(schedule: Schedule) -> dict[str, Any]:
         "count": timing.count or None,
         "delivered_count": schedule.delivered_count,
         "skip_holidays": timing.calendar or None,
+        "business_days": timing.business_days,
+        "business_day_of_month": timing.business_day or None,
+        "on_holiday": timing.on_holiday,
     }
 
 

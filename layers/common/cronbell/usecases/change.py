@@ -29,6 +29,7 @@ from cronbell.usecases.answers import now_fields, schedule_answer
 from cronbell.usecases.create import (
     check_agent_target,
     check_ends,
+    kept_ends,
     name_taken,
     output_room,
     plan_once,
@@ -84,8 +85,8 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
             when = plan_once(at.isoformat(), tz, deps.now(), new.locale)
         notes = when.notes
         new.timing = when.timing  # a new time forgets what was skipped or snoozed
-        if new.recurring:  # ...but a recurrence keeps its end and calendar
-            new.timing = new.timing.ends_with(old.timing.until, old.timing.count, old.timing.calendar)
+        if new.recurring:  # ...but a recurrence keeps its end, calendar and business-day rules
+            new.timing = kept_ends(new.timing, old.timing, when.ends)
     ends = read_ends(args, tz, deps.now(), new.locale, clearing=True)
     if ends is not None:
         if not new.recurring:

@@ -14,8 +14,10 @@ from datetime import date, datetime
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import calendars, errors, models, routing, texts
-from cronbell.core.cron import CronSpec, anchored, next_fires, parse_recurring
+from cronbell.core import business, calendars, errors, models, routing, texts
+from cronbell.core.business import Rules
+from cronbell.core.clocks import normalize
+from cronbell.core.cron import EVERY_DAY, CronSpec, anchored, next_fires, parse_fields, parse_recurring
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.instants import iso_utc
@@ -60,13 +62,35 @@ class Ends:
     count: int | None = None  # 0 (update only) removes the limit
     calendar: str | None = None  # "" (update only) removes the calendar
     no_until: bool = False  # `until: "never"` (update only) removes the end date
+    business_days: bool | None = None
+    business_day: int | None = None  # 0 (update only) removes it
+    on_holiday: str | None = None
 
     def applied_to(self, timing: Timing) -> Timing:
         """The timing with the ends given here; what is not given stays as it was."""
-        return timing.ends_with(
+        timing = timing.ends_with(
             None if self.no_until else self.until or timing.until,
             timing.count if self.count is None else self.count,
             timing.calendar if self.calendar is None else self.calendar,
+        )
+        rules = timing.rules
+        return timing.with_rules(
+            Rules(
+                rules.calendar,
+                rules.business_days if self.business_days is None else self.business_days,
+                rules.business_day if self.business_day is None else self.business_day,
+                rules.on_holiday if self.on_holiday is None else self.on_holiday,
+            )
+        )
+
+    def over(self, phrase: Ends | None) -> Ends:
+        """These ends given as arguments, over the business-day rules a phrase named."""
+        if phrase is None:
+            return self
+        return replace(
+            self,
+            business_days=phrase.business_days if self.business_days is None else self.business_days,
+            business_day=phrase.business_day if self.business_day is None else self.business_day,
         )
 
 
@@ -78,7 +102,12 @@ def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: boo
     """The ends and calendar of the arguments, or None when none is given. `clearing` (update) also
     takes `until: "never"`, `count: 0` and `skip_holidays: "none"`, which remove them."""
     until_text, count, code = args.until, args.count, args.skip_holidays
-    if until_text is None and count is None and code is None:
+    business_days, business_day = getattr(args, "business_days", None), getattr(args, "business_day_of_month", None)
+    on_holiday = getattr(args, "on_holiday", None)
+    if business_day == 0 and not clearing:
+        raise refusal("invalid_arguments.business_day_of_month")
+    rules = (business_days, business_day, on_holiday)
+    if until_text is None and count is None and code is None and rules == (None, None, None):
         return None
     no_until = clearing and until_text is not None and until_text.strip().casefold() in _CLEAR_UNTIL
     until = read_until(until_text, tz, now, locale) if until_text is not None and not no_until else None
@@ -93,7 +122,32 @@ def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: boo
                 calendar = calendars.normalize(code)
             except calendars.UnknownCalendar:
                 raise refusal("invalid_arguments.skip_holidays", code=code, forms=calendars.FORMS) from None
-    return Ends(until, count, calendar, no_until)
+    return Ends(until, count, calendar, no_until, *rules)
+
+
+def check_rules(timing: Timing) -> None:
+    """Business-day rules read a holiday calendar; the n-th business day takes only times of day."""
+    rules = timing.rules
+    given = [
+        name
+        for name, on in (
+            ("business_days", rules.business_days),
+            ("business_day_of_month", bool(rules.business_day)),
+            ("on_holiday", rules.on_holiday != business.SKIP),
+        )
+        if on
+    ]
+    if given and not rules.calendar:
+        raise refusal("invalid_arguments.needs_calendar", field=given[0], forms=calendars.FORMS)
+    if rules.business_day and (timing.interval is not None or parse_fields(timing.cron).day_rule != EVERY_DAY):
+        raise refusal("invalid_arguments.business_day_of_month")
+
+
+def kept_ends(new: Timing, old: Timing, phrase: Ends | None) -> Timing:
+    """A recurrence given a new time keeps its end, calendar and business-day rules, except those
+    the new phrase names ('every business day at 9')."""
+    kept = new.ends_with(old.until, old.count, old.calendar).with_rules(old.rules)
+    return kept if phrase is None else phrase.applied_to(kept)
 
 
 def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str) -> datetime:
@@ -103,10 +157,11 @@ def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str) -> datetime:
 
 def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -> None:
     """Ends apply to recurrences only, and must leave at least one occurrence to fire."""
-    if not (timing.has_end or timing.calendar):
+    if not (timing.has_end or timing.calendar or timing.rules.any):
         return
     if not timing.recurring:
         raise refusal("invalid_arguments.ends_recurring_only")
+    check_rules(timing)
     if timing.count and delivered >= timing.count:
         raise refusal("invalid_arguments.count_reached", count=timing.count, delivered=delivered)
     if not timing.upcoming(now, 1, delivered):
@@ -123,11 +178,19 @@ def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
 def plan_recurring(
     text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False, keep: date | None = None
 ) -> When:
-    """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`)."""
-    spec = anchored(parse_recurring(text, deps.settings.min_interval_minutes, locale), deps.now(), tz, keep)
+    """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`).
+    A business-day phrase is the phrase it stands on plus its rule (core/business.py)."""
+    found = business.read_phrase(normalize(text)) if isinstance(text, str) else None
+    spec = parse_recurring(found[0] if found else text, deps.settings.min_interval_minutes, locale)
+    if found:
+        spec = replace(spec, source=text)
+    spec = anchored(spec, deps.now(), tz, keep)
     if once:  # a cron expression asked to run a single time: its next occurrence
         return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
-    return When(tz=tz, spec=spec)
+    rules = None
+    if found:
+        rules = Ends(business_days=found[1] == 0, business_day=found[1])
+    return When(tz=tz, spec=spec, ends=rules)
 
 
 def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -146,11 +209,11 @@ def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str,
 
 def _with_ends(when: When, args: Any, deps: Deps, locale: str) -> When:
     ends = read_ends(args, when.tz, deps.now(), locale)
-    if ends is None:
+    if ends is None and when.ends is None:
         return when
     if when.spec is None:
         raise refusal("invalid_arguments.ends_recurring_only")
-    when = replace(when, ends=ends)
+    when = replace(when, ends=ends.over(when.ends) if ends is not None else when.ends)
     check_ends(when.timing, deps.now(), locale)
     return when
 

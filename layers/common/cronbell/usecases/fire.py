@@ -161,7 +161,7 @@ def _recover(job: Job, event: FireEvent, deps: Deps, late: int) -> dict[str, Any
     if noted is None:  # noted before runs were: its message went out
         zone = job.schedule.timezone if job.schedule is not None else job.timezone
         message_id = claim.message_id if claim is not None else None
-        run = writes.run_of(event, zone, runs.DELIVERED, None, late, message_id)
+        run = writes.run_of(event, zone, runs.DELIVERED, None, late, message_id, job.schedule)
         noted = Finish(run)
     pausable = noted.pause or noted.run.reason not in (runs.CHAT_REFUSED, runs.TOO_LARGE)
     outcome = firing.fire_outcome(noted.run.outcome, noted.run.reason)

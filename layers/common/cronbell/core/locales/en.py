@@ -67,6 +67,13 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.never_within": (
         "it would never fire within the next {years} years: every occurrence falls on a public holiday in {calendar}"
     ),
+    "error.invalid_arguments.needs_calendar": (
+        "`{field}` needs a holiday calendar: give `skip_holidays` too (such as {forms})"
+    ),
+    "error.invalid_arguments.business_day_of_month": (
+        "`business_day_of_month` is 1 to 23, or -1 for the last; with it, `cron` gives only the times of day "
+        "(day fields `*`, such as '0 9 * * *'), and it does not go with every N weeks or days"
+    ),
     "error.invalid_arguments.count_reached": (
         "it has delivered {delivered} run(s) already: `count` must be more than that, or 0 for no limit"
     ),
@@ -213,9 +220,9 @@ TEXTS: dict[str, str] = {
     "rule.refused_with.recurring.cron": "`cron` is recurring; use `time` for a one-shot reminder",
     "rule.exactly_one.cron_expr.fire_at": "give exactly one of `cron_expr` (recurring) or `fire_at` (RFC3339, once)",
     "rule.refused_with.recurring.fire_at": "`fire_at` runs once; use `cron_expr` for a recurring job",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays": (
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays.business_days.business_day_of_month.on_holiday": (
         "give at least one field to change: message, prompt, time, cron, timezone, target_agent, channel, name, "
-        "until, count, skip_holidays"
+        "until, count, skip_holidays, business_days, business_day_of_month, on_holiday"
     ),
     "rule.at_most_one.time.cron": "give `time` (once) or `cron` (recurring), not both",
     "rule.exactly_one.minutes.until": "give exactly one of `minutes` or `until`",
@@ -303,6 +310,11 @@ TEXTS: dict[str, str] = {
     "ends.count": "{count} times",
     "ends.count_one": "once",
     "ends.holidays": "skipping public holidays in {calendar}",
+    "ends.business_days": "on business days in {calendar}",
+    "ends.business_day": "on business day {n} of the month in {calendar}",
+    "ends.business_day_last": "on the last business day of the month in {calendar}",
+    "ends.moved_before": "moved to the previous business day when it falls on a day off",
+    "ends.moved_after": "moved to the next business day when it falls on a day off",
     # --- previews ---
     "now": "{weekday} {date} {clock} ({zone}, {offset})",
     "preview.and": " and ",

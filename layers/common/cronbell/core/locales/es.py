@@ -66,6 +66,13 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.never_within": (
         "nunca se dispararía en los próximos {years} años: todas sus ejecuciones caen en festivos de {calendar}"
     ),
+    "error.invalid_arguments.needs_calendar": (
+        "`{field}` necesita un calendario de festivos: da también `skip_holidays` (como {forms})"
+    ),
+    "error.invalid_arguments.business_day_of_month": (
+        "`business_day_of_month` va de 1 a 23, o -1 para el último; con él, `cron` da solo las horas del día "
+        "(campos de día `*`, como '0 9 * * *'), y no se combina con cada N semanas o días"
+    ),
     "error.invalid_arguments.count_reached": (
         "ya ha entregado {delivered} ejecución(es): `count` debe ser mayor, o 0 para no tener límite"
     ),
@@ -224,9 +231,9 @@ TEXTS: dict[str, str] = {
         "da exactamente uno de `cron_expr` (periódico) o `fire_at` (RFC3339, una vez)"
     ),
     "rule.refused_with.recurring.fire_at": "`fire_at` se ejecuta una vez; usa `cron_expr` para una tarea periódica",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays": (
+    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays.business_days.business_day_of_month.on_holiday": (
         "da al menos un campo que cambiar: `message`, `prompt`, `time`, `cron`, `timezone`, `target_agent`, "
-        "`channel`, `name`, `until`, `count`, `skip_holidays`"
+        "`channel`, `name`, `until`, `count`, `skip_holidays`, `business_days`, `business_day_of_month`, `on_holiday`"
     ),
     "rule.at_most_one.time.cron": "da `time` (una vez) o `cron` (periódico), no ambos",
     "rule.exactly_one.minutes.until": "da exactamente uno de `minutes` o `until`",
@@ -321,6 +328,11 @@ TEXTS: dict[str, str] = {
     "ends.count": "{count} veces",
     "ends.count_one": "una vez",
     "ends.holidays": "salvo festivos de {calendar}",
+    "ends.business_days": "en días hábiles de {calendar}",
+    "ends.business_day": "el día hábil {n} del mes en {calendar}",
+    "ends.business_day_last": "el último día hábil del mes en {calendar}",
+    "ends.moved_before": "pasa al día hábil anterior cuando cae en un día no hábil",
+    "ends.moved_after": "pasa al día hábil siguiente cuando cae en un día no hábil",
     # --- vistas previas ---
     "now": "{weekday} {date} {clock} ({zone}, {offset})",
     "preview.and": " y ",
