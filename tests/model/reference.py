@@ -282,7 +282,9 @@ class Room:
         """Whether `slot` is an occurrence on a holiday that stays there (its run is skipped)."""
         if s.calendar is None or s.cron is None:
             return False
-        return any(t == slot and kind == "holiday" for t, kind, _ in self.occurrences(s, slot - timedelta(seconds=1), slot))
+        return any(
+            t == slot and kind == "holiday" for t, kind, _ in self.occurrences(s, slot - timedelta(seconds=1), slot)
+        )
 
     def moved_from(self, s: Schedule, slot: datetime) -> datetime | None:
         if s.cron is None or s.on_holiday == "skip":

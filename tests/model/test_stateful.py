@@ -202,7 +202,10 @@ class Room(RuleBasedStateMachine):
         schedule.on_holiday = on_holiday or "skip"
         extra: dict[str, Any] = {"skip_holidays": calendar}
         when: str = cron
-        phrases = {("0 9 * * 1-5", 0): "every business day at 9", ("0 17 * * *", -1): "the last business day of the month at 17:00"}
+        phrases = {
+            ("0 9 * * 1-5", 0): "every business day at 9",
+            ("0 17 * * *", -1): "the last business day of the month at 17:00",
+        }
         if words and (cron, nth) in phrases:
             when = phrases[(cron, nth)]
         elif nth:

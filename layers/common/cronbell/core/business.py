@@ -160,7 +160,10 @@ _PHRASES = (  # (pattern over normalized text, what the rest is read as, busines
         r"(?:on )?the " + _EN_NTH + r" (?:business|working) day of (?:the|every|each) month (?P<rest>at .+)",
         "every day {rest}",
     ),
-    (r"(?:el )?" + _ES_NTH + r" dia (?:habil|laborable) (?:del|de cada) mes (?P<rest>a las? .+)", "todos los dias {rest}"),
+    (
+        r"(?:el )?" + _ES_NTH + r" dia (?:habil|laborable) (?:del|de cada) mes (?P<rest>a las? .+)",
+        "todos los dias {rest}",
+    ),
 )
 
 

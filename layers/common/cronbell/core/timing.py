@@ -18,7 +18,6 @@ from cronbell.core.cron import (
     Interval,
     at_expression,
     eventbridge_expressions,
-    fires_after,
     interval_text,
     next_fires,
 )
@@ -157,7 +156,8 @@ class Timing:
         if not self.recurring:
             return None
         wanted = instant.astimezone(UTC)
-        last = instant.astimezone(self.tz).date() + timedelta(days=1)
+        ahead = business.MOVE_DAYS + 1 if self.rules.moves else 1  # a move `before` comes from a later day
+        last = instant.astimezone(self.tz).date() + timedelta(days=ahead)
         for found in self._occurrences(instant - timedelta(seconds=1), last):
             at = found.at.astimezone(UTC)
             if at >= wanted:
@@ -199,7 +199,10 @@ class Timing:
             minute, hour, _ = business.time_fields(self.spec)
             specs.append(CronSpec(f"{minute} {hour} * * 1-5", ""))
         wanted = [instant.astimezone(UTC)]
-        return any([t.astimezone(UTC) for t in next_fires(spec, instant - timedelta(seconds=1), self.tz, 1)] == wanted for spec in specs)
+        return any(
+            [t.astimezone(UTC) for t in next_fires(spec, instant - timedelta(seconds=1), self.tz, 1)] == wanted
+            for spec in specs
+        )
 
     def off_interval(self, instant: datetime) -> bool:
         """Whether `instant` is a fire of an entry that is no occurrence: the off week of 'every other

@@ -7,8 +7,8 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
-from cronbell.core.instants import parse_iso
 from cronbell.core.business import AFTER, BEFORE, LAST
+from cronbell.core.instants import parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
 from cronbell.core.routing import bare_room

@@ -16,8 +16,8 @@ from typing import Any
 
 from cronbell.core import firing, models, routing, runs
 from cronbell.core.fire_event import FireEvent
-from cronbell.core.instants import parse_iso
 from cronbell.core.firing import Delivery, Job, Undelivered
+from cronbell.core.instants import parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, Finish, Outcome
 from cronbell.core.runs import Run

@@ -26,11 +26,11 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
 from cronbell.core import models
+from cronbell.core.business import SKIP
 from cronbell.core.cron import Interval
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import Finish, OpenClaim, Pointer, RoomCount
-from cronbell.core.business import SKIP
 from cronbell.core.runs import Run
 from cronbell.core.timing import Timing
 

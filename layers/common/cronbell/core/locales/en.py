@@ -220,7 +220,10 @@ TEXTS: dict[str, str] = {
     "rule.refused_with.recurring.cron": "`cron` is recurring; use `time` for a one-shot reminder",
     "rule.exactly_one.cron_expr.fire_at": "give exactly one of `cron_expr` (recurring) or `fire_at` (RFC3339, once)",
     "rule.refused_with.recurring.fire_at": "`fire_at` runs once; use `cron_expr` for a recurring job",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays.business_days.business_day_of_month.on_holiday": (
+    (
+        "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays"
+        ".business_days.business_day_of_month.on_holiday"
+    ): (
         "give at least one field to change: message, prompt, time, cron, timezone, target_agent, channel, name, "
         "until, count, skip_holidays, business_days, business_day_of_month, on_holiday"
     ),

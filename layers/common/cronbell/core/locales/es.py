@@ -231,7 +231,10 @@ TEXTS: dict[str, str] = {
         "da exactamente uno de `cron_expr` (periódico) o `fire_at` (RFC3339, una vez)"
     ),
     "rule.refused_with.recurring.fire_at": "`fire_at` se ejecuta una vez; usa `cron_expr` para una tarea periódica",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays.business_days.business_day_of_month.on_holiday": (
+    (
+        "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays"
+        ".business_days.business_day_of_month.on_holiday"
+    ): (
         "da al menos un campo que cambiar: `message`, `prompt`, `time`, `cron`, `timezone`, `target_agent`, "
         "`channel`, `name`, `until`, `count`, `skip_holidays`, `business_days`, `business_day_of_month`, `on_holiday`"
     ),
