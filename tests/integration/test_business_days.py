@@ -132,6 +132,13 @@ def test_refusals_change_nothing(stack: Stack, args: dict[str, Any], words: str)
     assert not spanish["ok"] and spanish["error"]["code"] == errors.INVALID_ARGUMENTS
 
 
+def test_a_business_day_phrase_needs_a_time_of_day(stack: Stack) -> None:
+    for locale, words in (("es", "el tercer día hábil del mes"), ("en", "every business day")):
+        answer = call(stack, "create_reminder", {"message": "x", "cron": words, "skip_holidays": "ES"}, locale=locale)
+        assert answer["error"]["code"] == errors.INVALID_CRON, answer
+    assert stack.entries() == {}
+
+
 def test_update_sets_and_removes_the_rules(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 9 * * *", "skip_holidays": "ES"}))["id"]
     updated = ok(call(stack, "update_reminder", {"id": sid, "business_day_of_month": -1}))
