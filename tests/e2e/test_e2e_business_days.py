@@ -61,7 +61,11 @@ def test_business_days_over_the_year_end(start_sandbox: StartSandbox) -> None:
         "create_reminder", message="invoices", cron="the last business day of the month at 17:00", skip_holidays="ES"
     )
     first = month_es.call(
-        "create_reminder", locale="es", message="nóminas", cron="el primer día hábil del mes a las 9", skip_holidays="ES"
+        "create_reminder",
+        locale="es",
+        message="nóminas",
+        cron="el primer día hábil del mes a las 9",
+        skip_holidays="ES",
     )
     assert last["ok"] and first["ok"], (last, first)
 

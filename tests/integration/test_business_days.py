@@ -95,8 +95,11 @@ def test_business_days_leave_days_off_out_without_a_run(stack: Stack) -> None:
 )
 def test_business_day_of_the_month_phrases(stack: Stack, locale: str, words: str, first: str) -> None:
     args = {"message": "x", "cron": words, "skip_holidays": "ES"}
-    result = ok(call(stack, "create_reminder", args, locale=locale))
+    answer = call(stack, "create_reminder", args, locale=locale)
+    result = ok(answer)
     assert result["next_fire"]["local"] == first
+    said = {"en": "business day", "es": "día hábil"}[locale]
+    assert said in answer["text"] and ("every day" not in answer["text"]), answer["text"]
     assert result["business_day_of_month"] in (-1, 1, 3)
 
 
@@ -141,7 +144,9 @@ def test_a_business_day_phrase_needs_a_time_of_day(stack: Stack) -> None:
 
 def test_update_sets_and_removes_the_rules(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 9 * * *", "skip_holidays": "ES"}))["id"]
-    updated = ok(call(stack, "update_reminder", {"id": sid, "business_day_of_month": -1}))
+    answer = call(stack, "update_reminder", {"id": sid, "business_day_of_month": -1})
+    assert "on the last business day of the month at 09:00, business days of ES" in answer["text"], answer["text"]
+    updated = ok(answer)
     assert updated["next_fire"]["local"] == "2026-12-31T09:00:00+01:00"  # 30 November's 09:00 is now
     assert schedule_item(stack, sid)["business_day_of_month"] == -1
     assert [e["ScheduleExpression"] for e in stack.entries().values()] == ["cron(0 9 ? * 2-6 *)"]

@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
 from cronbell.core.business import AFTER, BEFORE, LAST
+from cronbell.core.cron import parse_fields
 from cronbell.core.instants import parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
@@ -45,6 +46,11 @@ def describe(schedule: Schedule, locale: str) -> str:
     timing = schedule.timing
     if not timing.recurring:
         return describe_at(timing.local_at, locale)
+    if timing.business_day:  # the expression gives only the times of day
+        clocks = texts.join([f"{h:02d}:{m:02d}" for h, m in sorted(parse_fields(timing.cron).times())], locale)
+        key = "preview.business_day_last" if timing.business_day == LAST else "preview.business_day"
+        first = texts.say(key, locale, n=timing.business_day, clocks=clocks)
+        return ", ".join([first, *describe_ends(timing, locale)])
     return ", ".join([describe_cron(timing.spec, locale), *describe_ends(timing, locale)])
 
 
@@ -55,10 +61,8 @@ def describe_ends(timing: Timing, locale: str) -> list[str]:
         out.append(texts.say("ends.until", locale, date=short_date(timing.until.astimezone(timing.tz), locale)))
     if timing.count:
         out.append(texts.say("ends.count_one" if timing.count == 1 else "ends.count", locale, count=timing.count))
-    if timing.business_day == LAST:
-        out.append(texts.say("ends.business_day_last", locale, calendar=timing.calendar))
-    elif timing.business_day:
-        out.append(texts.say("ends.business_day", locale, n=timing.business_day, calendar=timing.calendar))
+    if timing.business_day:
+        out.append(texts.say("ends.calendar", locale, calendar=timing.calendar))
     elif timing.business_days:
         out.append(texts.say("ends.business_days", locale, calendar=timing.calendar))
     elif timing.calendar:

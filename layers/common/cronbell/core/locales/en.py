@@ -314,8 +314,9 @@ TEXTS: dict[str, str] = {
     "ends.count_one": "once",
     "ends.holidays": "skipping public holidays in {calendar}",
     "ends.business_days": "on business days in {calendar}",
-    "ends.business_day": "on business day {n} of the month in {calendar}",
-    "ends.business_day_last": "on the last business day of the month in {calendar}",
+    "ends.calendar": "business days of {calendar}",
+    "preview.business_day": "on business day {n} of the month at {clocks}",
+    "preview.business_day_last": "on the last business day of the month at {clocks}",
     "ends.moved_before": "moved to the previous business day when it falls on a day off",
     "ends.moved_after": "moved to the next business day when it falls on a day off",
     # --- previews ---

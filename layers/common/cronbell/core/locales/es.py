@@ -332,8 +332,9 @@ TEXTS: dict[str, str] = {
     "ends.count_one": "una vez",
     "ends.holidays": "salvo festivos de {calendar}",
     "ends.business_days": "en días hábiles de {calendar}",
-    "ends.business_day": "el día hábil {n} del mes en {calendar}",
-    "ends.business_day_last": "el último día hábil del mes en {calendar}",
+    "ends.calendar": "días hábiles de {calendar}",
+    "preview.business_day": "el día hábil {n} del mes a las {clocks}",
+    "preview.business_day_last": "el último día hábil del mes a las {clocks}",
     "ends.moved_before": "pasa al día hábil anterior cuando cae en un día no hábil",
     "ends.moved_after": "pasa al día hábil siguiente cuando cae en un día no hábil",
     # --- vistas previas ---
