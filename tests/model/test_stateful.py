@@ -311,6 +311,31 @@ class Room(RuleBasedStateMachine):
         if not self.harness.tool("update_reminder", id=sid, **arguments)["ok"]:
             self.harness.problems.append(f"update_reminder {sid} refused")
 
+    @precondition(lambda self: self.h is not None and self.calendar_ids())
+    @rule(pick=st.integers(0, 50), on_holiday=st.sampled_from(["skip", "before", "after"]))
+    def update_on_holiday(self, pick: int, on_holiday: str) -> None:
+        """A schedule with a calendar changes where its occurrences on holidays go; what it skipped stays
+        skipped. Refused when nothing would be left to post."""
+        ids = self.calendar_ids()
+        sid = ids[pick % len(ids)]
+        h = self.harness
+        s = h.room.schedules[sid]
+        before, s.on_holiday = s.on_holiday, on_holiday
+        left = bool(h.room.upcoming(s))
+        s.on_holiday = before
+        answer = h.tool("update_reminder", timezone=s.timezone, id=sid, on_holiday=on_holiday)
+        if answer["ok"]:
+            s.on_holiday = on_holiday
+            if not left:
+                h.problems.append(f"update_reminder {sid} on_holiday={on_holiday} accepted with nothing left")
+        elif left and answer["error"]["code"] != "busy":
+            h.problems.append(f"update_reminder {sid} on_holiday={on_holiday} refused: {answer['error']}")
+
+    def calendar_ids(self) -> list[str]:
+        return [
+            sid for sid in self.ids("active", "paused", recurring=True) if self.harness.room.schedules[sid].calendar
+        ]
+
     @precondition(lambda self: self.h is not None and not self.h.room.chat_down)
     @rule(failing=st.booleans())
     def agents_fail(self, failing: bool) -> None:
