@@ -13,7 +13,7 @@ import pytest
 
 from cronbell.core import business
 from cronbell.core.clocks import normalize
-from cronbell.core.cron import parse_recurring
+from cronbell.core.cron import anchored, parse_recurring
 from cronbell.core.timing import Timing
 from tests.model.reference import Room, Schedule
 
@@ -111,3 +111,39 @@ def test_phrases(words: str, reading: tuple[str, int]) -> None:
 @pytest.mark.parametrize("words", ["el tercer día hábil del mes", "every business day", "every business hour at 9"])
 def test_phrases_without_a_time_are_not_read(words: str) -> None:
     assert business.read_phrase(normalize(words)) is None
+
+
+@pytest.mark.parametrize("on_holiday", ["skip", "before", "after"])
+@pytest.mark.parametrize("until_days", [5, 36, 40])
+def test_until_bounds_moved_occurrences_as_the_model_does(on_holiday: str, until_days: int) -> None:
+    until = datetime(2026, 12, 20, 8, tzinfo=UTC) + timedelta(days=until_days)  # across Christmas and New Year
+    for cron in ("0 9 25 12 *", "0 9 1 * *", "0 10 * * *"):
+        t = replace(timing(cron, "Europe/Madrid", "ES", cron == "0 10 * * *", 0, on_holiday), until=until)
+        model = Schedule("x", "message", "Europe/Madrid", cron=cron, calendar="ES", on_holiday=on_holiday, until=until)
+        model.business_days = cron == "0 10 * * *"
+        got = [x.astimezone(UTC) for x in t.upcoming(START, 100)]
+        assert got == Room(now=START).upcoming(model, limit=100), (cron, on_holiday, until)
+        assert all(x <= until for x in got)
+
+
+@pytest.mark.parametrize("on_holiday", ["before", "after"])
+def test_every_other_week_moves_as_the_model_does(on_holiday: str) -> None:
+    spec = anchored(parse_recurring("every other thursday at 10", 5), START, MADRID)
+    t = replace(Timing.every(spec, MADRID).ends_with(None, 0, "ES"), on_holiday=on_holiday)
+    model = Schedule("x", "message", "Europe/Madrid", cron="0 10 * * 4", calendar="ES", on_holiday=on_holiday)
+    model.every, model.unit = 2, "weeks"
+    room = Room(now=START)
+    room.created(model)
+    end = START + timedelta(days=DAYS)
+    got = [x.astimezone(UTC) for x in t.upcoming(START, 40) if x <= end]
+    assert got == room.upcoming(model, limit=40, horizon_days=DAYS)[: len(got)]
+    assert any(room.moved_from(model, x) for x in got)  # some Thursday holiday moved
+    for at in got:
+        assert t.moved_from(at) == room.moved_from(model, at)
+
+
+def test_count_counts_moved_runs_and_the_count_left_bounds_the_preview() -> None:
+    t = replace(timing("0 9 25 12 *", "Europe/Madrid", "ES", False, 0, "after"), count=2)
+    assert len(t.upcoming(START, 5)) == 2
+    assert t.upcoming(START, 5, delivered=1) == [datetime(2026, 12, 28, 9, tzinfo=MADRID)]
+    assert t.finished_after(datetime(2026, 12, 28, 9, tzinfo=MADRID), 2)
