@@ -158,3 +158,18 @@ def test_update_sets_and_removes_the_rules(stack: Stack) -> None:
     refused = call(stack, "update_reminder", {"id": sid, "on_holiday": "after", "skip_holidays": "none"})
     assert refused["error"]["code"] == errors.INVALID_ARGUMENTS
     assert_consistent(stack)
+
+
+def test_a_snooze_moves_the_moved_occurrence(stack: Stack) -> None:
+    args = {"message": "pay", "cron": "0 9 25 12 *", "skip_holidays": "ES", "on_holiday": "before"}
+    sid = ok(call(stack, "create_reminder", args))["id"]
+    snoozed = ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 30}))
+    assert snoozed["next_fire"]["local"] == "2026-12-24T09:30:00+01:00", snoozed
+    chat = RecordingChat()
+    assert fire_at(stack, sid, "2026-12-24T08:00:00Z", chat)["outcome"] == "skipped"
+    assert fire_at(stack, sid, "2026-12-24T08:30:00Z", chat)["outcome"] == "delivered"
+    assert sorted((r["scheduled_time"], r["reason"], r["moved_from"]) for r in runs(stack, sid)) == [
+        ("2026-12-24T09:00:00+01:00", "snoozed", "2026-12-25T09:00:00+01:00"),
+        ("2026-12-24T09:30:00+01:00", None, None),
+    ]
+    assert len(chat.sent) == 1
