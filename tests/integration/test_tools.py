@@ -267,6 +267,9 @@ def test_cron_create_stores_agent_call_and_lists(stack: Stack) -> None:
             "count": None,
             "delivered_count": 0,
             "skip_holidays": None,
+            "business_days": False,
+            "business_day_of_month": None,
+            "on_holiday": "skip",
         }
     ]
     # either family's delete works on either family's ids
