@@ -299,7 +299,8 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
         "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly one). "
         "Before computing a time, read the current time `now` from the last answer of these tools; write "
         "times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user before "
-        "creating it; it may end (`until`, `count`) and skip public holidays (`skip_holidays`). Sending the "
+        "creating it; it may end (`until`, `count`), skip public holidays (`skip_holidays`) and keep to business "
+        "days or move off holidays (`business_days`, `business_day_of_month`, `on_holiday`). Sending the "
         "same reminder twice returns the existing one."
     ),
     "list_reminders": (
@@ -315,8 +316,9 @@ TOOL_DESCRIPTIONS: dict[str, str] = {
     "cron_create": (
         "Schedule an agent call: at fire time `target_agent` (default: the calling agent) gets `prompt` "
         "and its answer is posted to `channel` (default: this room). Give exactly one of `cron_expr` "
-        "(recurring) or `fire_at` (once), in the user's zone; a recurring one may end (`until`, `count`) and "
-        "skip public holidays (`skip_holidays`). The agent will not see this chat: write a "
+        "(recurring) or `fire_at` (once), in the user's zone; a recurring one may end (`until`, `count`), "
+        "skip public holidays (`skip_holidays`) and keep to business days (`business_days`, `business_day_of_month`, "
+        "`on_holiday`). The agent will not see this chat: write a "
         "prompt that stands alone, with every name, place and detail it needs. Confirm recurring "
         "schedules with the user first."
     ),
