@@ -121,10 +121,11 @@ class Harness:
 
     def run_now(self, sid: str) -> dict[str, Any]:
         self.started.clear()
-        allowed = self.room.run_now_allowed(sid)
+        busy = self.room.run_now_busy(sid)
+        allowed = not busy and self.room.run_now_allowed(sid)
         answer = self.tool("run_now", target=sid)
-        if answer["ok"] != allowed:
-            self.problems.append(f"run_now {sid} answered {answer}, the model expected ok={allowed}")
+        if answer["ok"] != allowed or (busy and answer["error"]["code"] != "busy"):
+            self.problems.append(f"run_now {sid} answered {answer}, the model expected ok={allowed}, busy={busy}")
         for event in list(self.started):
             self._deliver(sid, parse(event["scheduled_time"]), event, manual=True)
         self.started.clear()

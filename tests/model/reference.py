@@ -331,6 +331,29 @@ class Room:
             s.unspecified = True
         return moved
 
+    def run_now_busy(self, sid: str) -> bool:
+        """run_now is refused `busy` while an occurrence after which nothing is left is due: one
+        reaching the fire function within a minute of now (Scheduler's window) that has not run, a
+        one-shot's own or a recurrence's last (nothing would post after it once it is delivered).
+        The occurrences run already are those up to the last run, when that run is a regular one
+        (docs/semantics.md, "Changes": run_now)."""
+        s = self.schedules[sid]
+        window = timedelta(seconds=60)
+        if s.cron is None:
+            return s.at is not None and abs(s.at - self.now) <= window
+        if s.count is None and s.until is None:
+            return False
+        since = self.now - window - timedelta(seconds=1)
+        if s.runs and not s.runs[-1].manual:
+            since = max(since, s.runs[-1].scheduled)
+        end = self.now + window
+        due = set(self.regular(s, since, end)) | {t for t in s.snoozes | s.cancelled if since < t <= end}
+        s.delivered += 1  # as if the due occurrence were delivered: is anything left after it?
+        try:
+            return any(not self.remaining(s, t) for t in due)
+        finally:
+            s.delivered -= 1
+
     def run_now_allowed(self, sid: str) -> bool:
         s = self.schedules[sid]
         gap = timedelta(minutes=self.settings.min_interval_minutes)

@@ -177,3 +177,23 @@ def test_a_yearly_schedule_on_new_years_day_skipping_spains_holidays_fires_when_
     answer = h.create(s, name="job", prompt=POST_MARK, cron_expr="0 0 1 1 *", count=2, skip_holidays="ES")
     if answer["ok"]:
         agrees(h)
+
+
+def test_run_now_while_a_last_occurrence_is_due_is_refused_busy_by_model_and_code(
+    room: functools.partial[Harness],
+) -> None:
+    """A minute before 10:00, run_now on a one-shot due then, or on a daily reminder with `count` 1,
+    is refused busy: that occurrence is being posted once and the schedule then ends. With `count` 2
+    it is a manual run of its own. Then 10:00 posts each of them once."""
+    h = room(MONDAY)
+    once = Schedule("", "message", "Europe/Madrid", at=MONDAY + timedelta(hours=1))
+    assert h.create(once, message=POST_MARK, time="2026-11-30 10:00")["ok"]
+    last = recurring(h, "0 10 * * *", count=1)
+    more = recurring(h, "0 10 * * *", count=2)
+    h.advance(59)
+    for sid, busy in ((once.sid, True), (last, True), (more, False)):
+        assert h.room.run_now_busy(sid) is busy
+        assert (h.run_now(sid)["ok"]) is not busy
+    agrees(h)
+    h.advance(2)
+    agrees(h)
