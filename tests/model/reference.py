@@ -164,6 +164,7 @@ class Room:
     schedules: dict[str, Schedule] = field(default_factory=dict)
     posts: list[Post] = field(default_factory=list)
     chat_down: int = 0  # the chat's next posts that fail transiently (a 5xx, a timeout)
+    platform_gone: bool = False  # the room's chat platform is not configured in the deployment now
 
     # -- occurrences
 
@@ -421,6 +422,9 @@ class Room:
         return bool(self.regular(s, slot - timedelta(seconds=1), slot))
 
     def _attempt(self, s: Schedule, slot: datetime, late: int, agent_ok: bool, manual: bool, last: bool) -> str:
+        if self.platform_gone:  # never posted elsewhere: a failed run, and no room to tell
+            self._failed(s, slot, late, "chat_refused", manual, told=False)
+            return "done"
         if s.kind == "agent_call" and not agent_ok:
             self._failed(s, slot, late, "agent_error", manual)
             return "done"
@@ -444,15 +448,20 @@ class Room:
             s.status, s.stopped = "fired", slot
         return "done"
 
-    def _failed(self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool) -> None:
+    def _failed(self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool, told: bool = True) -> None:
+        """A failed run under the failure policy; `told`: its notices reach a room."""
         self._record(s, Run(slot, "failed", reason, manual=manual, late_seconds=late))
         s.streak += 1
-        if s.streak == 1:
+        if reason == "chat_refused" and not manual and s.cron is None:
+            s.status, s.stopped = "delivery_failed", slot  # a one-shot whose only run was refused
+            return
+        if s.streak == 1 and told:
             self.posts.append(Post(s.sid, "failure_notice"))
         limit = self.settings.auto_pause_after
         if limit and s.streak >= limit and s.status == "active":
             s.status, s.status_reason, s.stopped = "paused", "failing", slot
-            self.posts.append(Post(s.sid, "pause_notice"))
+            if told:
+                self.posts.append(Post(s.sid, "pause_notice"))
         if not manual and s.cron is None and s.status == "active":
             s.unspecified = True  # a one-shot that failed: its status is not decided
 

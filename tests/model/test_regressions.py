@@ -197,3 +197,17 @@ def test_run_now_while_a_last_occurrence_is_due_is_refused_busy_by_model_and_cod
     agrees(h)
     h.advance(2)
     agrees(h)
+
+
+def test_a_removed_platforms_runs_fail_and_are_never_posted(room: functools.partial[Harness]) -> None:
+    """The room's platform is removed for three days: the daily reminder's runs fail `chat_refused`
+    (the third pauses it, failing) and a one-shot's only run ends it `delivery_failed`; nothing is
+    posted, and no notice either (the room is on the removed platform)."""
+    h = room(MONDAY)
+    daily = recurring(h, "0 10 * * *")
+    once = Schedule("", "message", "Europe/Madrid", at=MONDAY + timedelta(hours=2))
+    assert h.create(once, message=POST_MARK, time="2026-11-30 11:00")["ok"]
+    h.advance(3 * 1440, platform_removed=True)
+    agrees(h)
+    assert h.room.schedules[daily].status == "paused" and h.room.schedules[once.sid].status == "delivery_failed"
+    assert not h.chat.sent

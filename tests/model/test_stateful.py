@@ -262,6 +262,13 @@ class Room(RuleBasedStateMachine):
     def advance(self, minutes: int, late: int, duplicate: bool) -> None:
         self.harness.advance(minutes, late_seconds=late, duplicate=duplicate)
 
+    @precondition(lambda self: self.h is not None and self.ids("active"))
+    @rule(minutes=st.sampled_from(MOVES))
+    def advance_with_the_platform_removed(self, minutes: int) -> None:
+        """A deployment change between fires: the room's platform is removed while the clock moves
+        (every attempted run fails, `chat_refused`, and is never posted), then configured again."""
+        self.harness.advance(minutes, platform_removed=True)
+
     # -- after every step
 
     @invariant()
