@@ -118,6 +118,7 @@ def wall_to_utc(wall: datetime, tz: ZoneInfo) -> datetime | None:
     return aware.astimezone(UTC)
 
 
+COMING = 50  # how many coming fires a named occurrence is looked for among
 HORIZON_DAYS = 3653  # previews look ten years ahead (docs/semantics.md, "Ends and calendars")
 
 
@@ -331,6 +332,70 @@ class Room:
         if s.until is not None and moved > s.until and not self.flags.snooze_past_until:
             s.unspecified = True
         return moved
+
+    # -- the buttons under a delivered post name their occurrence (docs/semantics.md, "Changes")
+
+    def ran_through(self, s: Schedule) -> datetime:
+        """Occurrences up to now, or up to the last run when it is a regular one, are not coming."""
+        last = s.runs[-1] if s.runs else None
+        return max(self.now, last.scheduled) if last is not None and not last.manual else self.now
+
+    def _within_ends(self, s: Schedule, target: datetime) -> bool:
+        """A snoozed fire at `target` is delivered: not past `until`, within the `count` left."""
+        if s.until is not None and target > s.until:
+            return False
+        return s.count is None or target in self.upcoming(s, limit=COMING)
+
+    def skip_occurrence(self, sid: str, occurrence: datetime) -> str:
+        """skip_next naming `occurrence`: a coming one is skipped; one past or run already is
+        `invalid_state`; a time that is no coming occurrence `invalid_arguments`. Answers the
+        error code, "" when accepted (and then applied)."""
+        s = self.schedules[sid]
+        if occurrence <= self.ran_through(s):
+            return "invalid_state"
+        if occurrence not in self.upcoming(s, limit=COMING):
+            return "invalid_arguments"
+        (s.cancelled if occurrence in s.snoozes else s.skips).add(occurrence)
+        return ""
+
+    def snooze_occurrence(self, sid: str, occurrence: datetime, minutes: int) -> str:
+        """snooze_reminder naming `occurrence`. A coming one moves `minutes` after its own time; one
+        past must have a delivered regular run (the button under its post) and is reminded again
+        `minutes` from now, skipping nothing (a fired one-shot comes back). A snooze past the end is
+        `invalid_time`. Answers the error code, "" when accepted (and then applied)."""
+        s = self.schedules[sid]
+        if occurrence <= self.ran_through(s):
+            found = [r for r in s.runs if r.scheduled == occurrence and not r.manual]
+            if not found:
+                return "invalid_arguments"
+            if found[-1].outcome != "delivered":
+                return "invalid_state"
+            target = self.now + timedelta(minutes=minutes)
+            if s.cron is None:
+                if s.status == "paused" or (s.status in LIVE and s.at != occurrence):
+                    return "invalid_state"
+                s.at, s.status = target, "active"
+                return ""
+            if s.status != "active":
+                return "invalid_state"
+            s.snoozes.add(target)
+            if not self._within_ends(s, target):
+                s.snoozes.discard(target)
+                return "invalid_time"
+            return ""
+        if s.cron is None or occurrence not in self.upcoming(s, limit=COMING):
+            return "invalid_arguments"
+        kept = (set(s.snoozes), set(s.snoozed_away))
+        moved = occurrence + timedelta(minutes=minutes)
+        if occurrence in s.snoozes:
+            s.snoozes.discard(occurrence)
+        else:
+            s.snoozed_away.add(occurrence)
+        s.snoozes.add(moved)
+        if not self._within_ends(s, moved):
+            s.snoozes, s.snoozed_away = kept
+            return "invalid_time"
+        return ""
 
     def run_now_busy(self, sid: str) -> bool:
         """run_now is refused `busy` while an occurrence after which nothing is left is due: one

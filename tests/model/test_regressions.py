@@ -211,3 +211,25 @@ def test_a_removed_platforms_runs_fail_and_are_never_posted(room: functools.part
     agrees(h)
     assert h.room.schedules[daily].status == "paused" and h.room.schedules[once.sid].status == "delivery_failed"
     assert not h.chat.sent
+
+
+def test_the_buttons_name_their_occurrence(room: functools.partial[Harness]) -> None:
+    """Under the 10:00 post: snooze (naming 10:00, tapped at 10:01) reminds again at 10:11 and skips
+    nothing; skip naming 10:00 is refused (it happened); skip naming tomorrow's 10:00 skips it. The
+    model and the code answer alike, and the next two days agree."""
+    h = room(MONDAY)
+    sid = recurring(h, "0 10 * * *")
+    h.advance(61)
+    ten, tomorrow = MONDAY + timedelta(hours=1), MONDAY + timedelta(days=1, hours=1)
+    calls = [
+        ("snooze_reminder", ten, h.room.snooze_occurrence(sid, ten, 10), {"minutes": 10}),
+        ("skip_next", ten, h.room.skip_occurrence(sid, ten), {}),
+        ("skip_next", tomorrow, h.room.skip_occurrence(sid, tomorrow), {}),
+    ]
+    assert [want for _, _, want, _ in calls] == ["", "invalid_state", ""]
+    for tool, occurrence, want, extra in calls:
+        answer = h.tool(tool, id=sid, occurrence=occurrence.isoformat(), **extra)
+        assert ("" if answer["ok"] else answer["error"]["code"]) == want, answer
+    agrees(h)
+    h.advance(2 * 1440)
+    agrees(h)
