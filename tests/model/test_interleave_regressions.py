@@ -169,6 +169,19 @@ def test_a_record_applied_but_timed_out_counts_the_delivery_once(base: Stack, tm
     assert len([p for p in observation.posts if not p.manual]) == 2
 
 
+def test_a_snoozed_away_occurrence_lost_to_the_dead_letter_queue_is_not_the_next_one(
+    base: Stack, tmp_path: Path
+) -> None:
+    """`make verify`, seed 768144: tomorrow's 10:00 snoozed to 10:30, today's 10:00 delivered, then
+    skip_next after its record, and tomorrow's 10:00 fire (a `skipped`/`snoozed` run) failing all
+    of Lambda's attempts. skip_next rightly skipped 10:30, the next fire; the verdict took the
+    snoozed-away 10:00, whose event went to the dead-letter queue, for a coming occurrence."""
+    cell = Cell(COUNTED, ((SNOOZE, -1), (SKIP, RECORD)), Fault("timeout", 3))
+    observation, problems = judged(base, cell, tmp_path)
+    assert [c[1].ok for c in observation.changes] == [True, True]
+    assert not problems, problems
+
+
 def test_a_paused_run_whose_record_fails_is_retried_until_recorded(base: Stack, tmp_path: Path) -> None:
     """A fire for a paused schedule records a `skipped`/`paused` run; when that write fails
     (throttled), the fire logs it and ends `paused` without raising, so Lambda never retries and
