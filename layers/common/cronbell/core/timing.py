@@ -204,6 +204,21 @@ class Timing:
             for spec in specs
         )
 
+    def fires_between(self, after: datetime, until: datetime) -> list[datetime]:
+        """Every instant in (after, until] at which a fire of this timing reaches the fire function
+        as an occurrence: its own times up to `until` of the schedule (skipped ones and holidays
+        included, off-interval days not, moved ones where they moved to), and its snoozes. Aware in the
+        zone, in order."""
+        found = [t.astimezone(self.tz) for t in self.snoozes if after < t <= until]
+        if not self.recurring:
+            found.append(self.local_at)
+        else:
+            for occurrence in self._occurrences(after):
+                if _instant(occurrence.at) > _instant(until):
+                    break
+                found.append(occurrence.at)
+        return sorted({t for t in found if after < t <= until}, key=_instant)
+
     def off_interval(self, instant: datetime) -> bool:
         """Whether `instant` is a fire of an entry that is no occurrence: the off week of 'every other
         monday', a day the business-day rules leave out, the time an occurrence was moved away from,
