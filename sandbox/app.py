@@ -115,7 +115,6 @@ class Sandbox:
                     **self._chat_secret("matrix", json.dumps({"access_token": accounts.bot_token})),
                 }
             )
-            parameters["AnalysisOutputRoom"] = accounts.room_id  # the static schedule posts to the demo room
         else:
             signing_secret = secrets.token_urlsafe(24)
             self.sink = SinkChat(self.clock, signing_secret)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -16,7 +16,7 @@ from cronbell.core.fire_event import parse_fire_event
 from cronbell.core.ports import AgentError, AgentTimeout
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
-from tests.support.aws import ROOT, Stack
+from tests.support.aws import ROOT, Stack, static_schedules
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
 from tests.support.lambda_timing import at_slot
@@ -165,6 +165,25 @@ def test_static_schedule_from_the_template_fires_once(stack: Stack) -> None:
     assert ROOM in request["prompt"] and "2026-11-30T17:00:00Z" in request["prompt"] and "{" not in request["prompt"]
     assert run(stack, agents, chat, event)["outcome"] == "duplicate"
     assert len(chat.sent) == 1
+
+
+def test_a_static_schedule_posts_to_a_room_of_another_platform(stack: Stack) -> None:
+    """AnalysisOutputRoom=slack:C0123 in a matrix,slack deployment: the run is kept under the Slack
+    room's key, and the answer posted to C0123 on Slack."""
+    from cronbell.settings import Settings
+
+    declared = json.dumps(
+        {"daily-analysis": asdict(static_schedules(ROOM)["daily-analysis"]) | {"room_id": "slack:C0123"}}
+    )
+    keyed = Settings.from_env({"CHAT_BACKEND": "matrix,slack", "STATIC_SCHEDULES": declared})
+    stack.settings = replace(stack.settings, chat_backend="matrix,slack", static_schedules=keyed.static_schedules)
+    agents, chat = FakeAgents(), RecordingChat()
+    out = run(stack, agents, chat, static_input("slack:C0123"))
+    assert out["outcome"] == "delivered", out
+    [(message, _)] = chat.sent
+    assert (message.platform, message.room_id) == ("slack", "C0123")
+    (delivered,) = stack.deps().store.runs("slack\x1fC0123", "static-daily-analysis", 5)
+    assert delivered.outcome == "delivered"
 
 
 def test_a_static_run_that_starts_too_late_is_missed_like_any_recurring_one(stack: Stack) -> None:

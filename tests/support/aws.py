@@ -57,7 +57,9 @@ def static_schedules(room: str, timezone: str = "UTC") -> dict[str, Any]:
     from cronbell.core.fire_event import static_declarations
 
     env = template_yaml()["Resources"]["FireFunction"]["Properties"]["Environment"]["Variables"]
-    raw = env["STATIC_SCHEDULES"]["Fn::Sub"]
+    condition, declared, _without = env["STATIC_SCHEDULES"]["Fn::If"]  # declared only when a room is given
+    assert condition == "HasAnalysisRoom"
+    raw = declared["Fn::Sub"]
     return static_declarations(raw.replace("${AnalysisOutputRoom}", room).replace("${AnalysisTimezone}", timezone))
 
 
