@@ -289,3 +289,34 @@ def test_the_agent_functions_pattern_takes_only_id_and_arn_pairs() -> None:
 def test_an_agent_id_given_twice_is_refused_at_start() -> None:
     with pytest.raises(SettingsError, match="AGENTS must be one function per agent id"):
         Settings.from_env({"AGENTS": f"echo={ECHO_ARN},echo={RESEARCH}"})
+
+
+# --- what the functions are told alike -------------------------------------------------------------
+
+
+@pytest.mark.parametrize("variable", ["CHAT_BACKEND", "AGENTS", "STATIC_SCHEDULES", "DEFAULT_TIMEZONE"])
+def test_the_functions_that_read_a_setting_are_told_the_same(variable: str) -> None:
+    """The tools function routes a context's room by the chat backends as the fire function delivers
+    by them: a Slack room created through the tools is the Slack room the fire posts to."""
+    template = template_yaml()
+    resolve = resolver(template, {"ChatBackend": "slack,matrix", "AnalysisOutputRoom": "slack:C0123"})
+    told = {
+        logical_id: resolve(template["Resources"][logical_id]["Properties"]["Environment"]["Variables"]).get(variable)
+        for logical_id in ("ToolsFunction", "FireFunction", "ReconcileFunction")
+    }
+    assert told["ToolsFunction"] == told["FireFunction"] is not None
+    assert told["ReconcileFunction"] in (None, told["FireFunction"])
+
+
+def test_list_reminders_shows_the_template_schedule_of_its_room_read_only() -> None:
+    from datetime import UTC, datetime
+
+    from cronbell.core.cron import eventbridge_expressions, parse_recurring
+    from cronbell.core.views import template_schedule_view
+
+    (action,) = static_settings("!news:example.org").static_schedules.values()
+    expression = template_yaml()["Resources"]["DailyAnalysisSchedule"]["Properties"]["ScheduleExpression"]
+    assert eventbridge_expressions(parse_recurring(action.cron_expr, 1)) == [expression]  # the same time, twice
+    view = template_schedule_view(action, datetime(2026, 12, 4, 18, 30, tzinfo=UTC), None)
+    assert view["read_only"] is True and view["name"] == "daily-analysis" and view["target_agent"] == "echo"
+    assert view["next_fire"] == {"local": "2026-12-05T18:00:00+01:00", "utc": "2026-12-05T17:00:00Z"}
