@@ -319,4 +319,47 @@ def test_list_reminders_shows_the_template_schedule_of_its_room_read_only() -> N
     assert eventbridge_expressions(parse_recurring(action.cron_expr, 1)) == [expression]  # the same time, twice
     view = template_schedule_view(action, datetime(2026, 12, 4, 18, 30, tzinfo=UTC), None)
     assert view["read_only"] is True and view["name"] == "daily-analysis" and view["target_agent"] == "echo"
-    assert view["next_fire"] == {"local": "2026-12-05T18:00:00+01:00", "utc": "2026-12-05T17:00:00Z"}
+    assert view["next_fire"] == {"local": "2026-12-05T18:00:00+00:00", "utc": "2026-12-05T18:00:00Z"}
+
+
+# --- 5. what `sam deploy --guided` asks, and what samconfig.toml pins --------------------------------
+
+FIRST_ASKED = ["DefaultTimezone", "DefaultLocale", "AgentFunctions", "AnalysisOutputRoom"]
+
+
+def test_guided_deploy_asks_the_chat_and_the_defaults_first() -> None:
+    """`sam deploy --guided` asks the parameters in the template's order."""
+    order = list(template_yaml()["Parameters"])
+    chat = ["ChatBackend"] + [need.parameter for p in platforms.REGISTRY.values() for need in (*p.needs, p.secret)]
+    asked_first = order[: len(set(chat)) + 1 + len(FIRST_ASKED)]
+    assert asked_first[0] == "ChatBackend"
+    assert set(asked_first) == set(chat) | {platforms.SHARED_SECRET.parameter} | set(FIRST_ASKED)
+    for name in order[len(asked_first) :]:  # everything asked later keeps a default
+        assert "Default" in template_yaml()["Parameters"][name], name
+
+
+def test_every_parameter_is_in_one_console_group_in_the_asking_order() -> None:
+    groups = template_yaml()["Metadata"]["AWS::CloudFormation::Interface"]["ParameterGroups"]
+    grouped = [name for group in groups for name in group["Parameters"]]
+    order = list(template_yaml()["Parameters"])
+    assert sorted(grouped) == sorted(order) and len(set(grouped)) == len(grouped)
+    assert grouped[:9] == order[:9]  # the chat delivery group leads, as the guided questions do
+
+
+def test_samconfig_pins_no_region_zone_or_platform() -> None:
+    import tomllib
+
+    from tests.support.aws import ROOT
+
+    config = tomllib.loads((ROOT / "samconfig.toml").read_text(encoding="utf-8"))
+    for env in config.values():
+        if not isinstance(env, dict):
+            continue
+        for command in env.values():
+            assert "region" not in command
+            assert "parameter_overrides" not in command
+    assert (
+        config["default"]["global"]["parameters"]["stack_name"] != config["dev"]["global"]["parameters"]["stack_name"]
+    )
+    assert template_yaml()["Parameters"]["DefaultTimezone"]["Default"] == "UTC"
+    assert template_yaml()["Parameters"]["AnalysisTimezone"]["Default"] == "UTC"
