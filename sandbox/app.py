@@ -21,6 +21,7 @@ from typing import Any
 
 import boto3
 
+from cronbell.settings import agent_map
 from sandbox.aws_server import MotoServer, answer_forwarded
 from sandbox.built import BUILD_DIR, BuiltFunction, built_functions, built_root, lambda_environment, runtime_python
 from sandbox.chat import MatrixChat, SinkChat
@@ -145,7 +146,7 @@ class Sandbox:
         if AGENT_FUNCTION in specs:
             for spec in specs.values():
                 if "AGENTS" in spec.environment:
-                    agents = json.loads(spec.environment["AGENTS"] or "{}")
+                    agents = agent_map(spec.environment["AGENTS"])  # the template's id=arn pairs, or JSON
                     agents.setdefault("echo", AGENT_FUNCTION)
                     spec.environment["AGENTS"] = json.dumps(agents)
         if o.built:
