@@ -363,3 +363,17 @@ def test_samconfig_pins_no_region_zone_or_platform() -> None:
     )
     assert template_yaml()["Parameters"]["DefaultTimezone"]["Default"] == "UTC"
     assert template_yaml()["Parameters"]["AnalysisTimezone"]["Default"] == "UTC"
+
+
+def test_what_sam_delete_leaves_is_the_table_alone() -> None:
+    """The README's "What `sam delete` leaves": the table is retained; every log group is the stack's,
+    named after its function, and deleted with it."""
+    resources = sam_transformed()["Resources"]
+    retained = {k for k, r in resources.items() if r.get("DeletionPolicy") == "Retain"}
+    assert retained == {"ScheduleTable"}
+    groups = {k: r for k, r in resources.items() if r["Type"] == "AWS::Logs::LogGroup"}
+    functions = {k for k, r in resources.items() if r["Type"] == "AWS::Lambda::Function"}
+    named = {r["Properties"]["LogGroupName"]["Fn::Sub"] for r in groups.values()}
+    assert named == {f"/aws/lambda/${{{f}}}" for f in functions}
+    assert all(r["DeletionPolicy"] == "Delete" for r in groups.values())
+    assert all(r["Properties"]["RetentionInDays"] == {"Ref": "LogRetentionInDays"} for r in groups.values())
