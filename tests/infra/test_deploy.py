@@ -317,7 +317,7 @@ def test_list_reminders_shows_the_template_schedule_of_its_room_read_only() -> N
     (action,) = static_settings("!news:example.org").static_schedules.values()
     expression = template_yaml()["Resources"]["DailyAnalysisSchedule"]["Properties"]["ScheduleExpression"]
     assert eventbridge_expressions(parse_recurring(action.cron_expr, 1)) == [expression]  # the same time, twice
-    view = template_schedule_view(action, datetime(2026, 12, 4, 18, 30, tzinfo=UTC), None)
+    view = template_schedule_view(action, datetime(2026, 12, 4, 18, 30, tzinfo=UTC))
     assert view["read_only"] is True and view["name"] == "daily-analysis" and view["target_agent"] == "echo"
     assert view["next_fire"] == {"local": "2026-12-05T18:00:00+00:00", "utc": "2026-12-05T18:00:00Z"}
 

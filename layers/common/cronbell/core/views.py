@@ -141,7 +141,7 @@ def cron_view(schedule: Schedule, now: datetime) -> dict[str, Any]:
     }
 
 
-def template_schedule_view(action: StaticAction, now: datetime, last_run: dict[str, Any] | None) -> dict[str, Any]:
+def template_schedule_view(action: StaticAction, now: datetime) -> dict[str, Any]:
     """A schedule template.yaml declares for this room, as list_reminders shows it: read only (no tool
     changes or deletes it; the deployment's parameters do)."""
     tz = ZoneInfo(action.timezone)
@@ -153,6 +153,5 @@ def template_schedule_view(action: StaticAction, now: datetime, last_run: dict[s
         "timezone": action.timezone,
         "target_agent": action.target_agent,
         "next_fire": instant(fires[0], tz) if fires else None,
-        "last_run": last_run,
         "read_only": True,
     }

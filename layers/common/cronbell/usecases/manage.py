@@ -43,13 +43,10 @@ def list_reminders(args: ListReminders, ctx: Context, deps: Deps) -> dict[str, A
 
 
 def _template_schedules(ctx: Context, deps: Deps) -> list[dict[str, Any]]:
-    """The template's schedules that post to this room, read only, each with its last run."""
-    out = []
-    for action in deps.settings.static_schedules.values():
-        if action.room_id == ctx.room_id:
-            runs = deps.store.runs(ctx.room_id, f"static-{action.name}", 1)
-            out.append(template_schedule_view(action, deps.now(), runs[0].to_dict() if runs else None))
-    return out
+    """The template's schedules that post to this room, read only, from the declaration alone: the
+    listing stays one Query, so their runs are not read here."""
+    actions = deps.settings.static_schedules.values()
+    return [template_schedule_view(a, deps.now()) for a in actions if a.room_id == ctx.room_id]
 
 
 def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
