@@ -14,6 +14,7 @@ import cfnlint.api
 import cfnlint.decode
 import pytest
 
+from cronbell.core import platforms
 from cronbell.settings import PLATFORM_SECRET_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -53,13 +54,10 @@ FIRE_ENV = {
     "AGENT_TIMEOUT_MAX_SECONDS",
 }
 # each platform's own secret parameter (and its condition), then the shared one
+# (from the platform registry, cronbell.core.platforms; each condition is named after its parameter)
 SECRET_PARAMETERS = {
-    "matrix": ("MatrixTokenSecretArn", "HasMatrixTokenSecret"),
-    "slack": ("SlackTokenSecretArn", "HasSlackTokenSecret"),
-    "telegram": ("TelegramTokenSecretArn", "HasTelegramTokenSecret"),
-    "discord": ("DiscordWebhookSecretArn", "HasDiscordWebhookSecret"),
-    "webhook": ("WebhookSigningSecretArn", "HasWebhookSigningSecret"),
-    "": ("ChatTokenSecretArn", "HasChatTokenSecret"),
+    name: (secret.parameter, f"Has{secret.parameter.removesuffix('Arn')}")
+    for name, secret in [*((p.name, p.secret) for p in platforms.REGISTRY.values()), ("", platforms.SHARED_SECRET)]
 }
 SECRET_READERS = ("FireFunction", "ReconcileFunction")  # they post; the tools and the agent never do
 # what the code calls (tests/infra/test_iam_coverage.py proves each is used and sufficient)
