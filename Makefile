@@ -13,7 +13,7 @@ RUNTIME_PY = $(shell scripts/runtime-python.sh)
 WITH_RUNTIME = PATH="$(dir $(RUNTIME_PY)):$$PATH" SAM_CLI_TELEMETRY=0
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench build browser
+.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench build browser smoke
 
 venv: $(STAMP)
 
@@ -40,6 +40,12 @@ build: $(SAM_STAMP) $(RUNTIME_STAMP)
 	@test -n "$(RUNTIME_PY)"
 	$(WITH_RUNTIME) $(SAM_VENV)/bin/sam validate --lint
 	$(WITH_RUNTIME) $(SAM_VENV)/bin/sam build
+
+# Against a deployed stack, with your AWS credentials: creates, lists, runs now and deletes one reminder in
+# ROOM (PLATFORM: the room's platform when the stack has several). scripts/smoke.py says what it checks.
+smoke: $(STAMP)
+	@test -n "$(STACK)" && test -n "$(ROOM)" || { echo "usage: make smoke STACK=name ROOM=room-id [PLATFORM=slack]" >&2; exit 2; }
+	$(BIN)/python scripts/smoke.py --stack '$(STACK)' --room '$(ROOM)' $(if $(PLATFORM),--platform '$(PLATFORM)')
 
 demo: $(STAMP)
 	$(BIN)/python -m sandbox demo

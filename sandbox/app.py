@@ -21,6 +21,7 @@ from typing import Any
 
 import boto3
 
+from cronbell.settings import agent_map
 from sandbox.aws_server import MotoServer, answer_forwarded
 from sandbox.built import BUILD_DIR, BuiltFunction, built_functions, built_root, lambda_environment, runtime_python
 from sandbox.chat import MatrixChat, SinkChat
@@ -115,7 +116,6 @@ class Sandbox:
                     **self._chat_secret("matrix", json.dumps({"access_token": accounts.bot_token})),
                 }
             )
-            parameters["AnalysisOutputRoom"] = accounts.room_id  # the static schedule posts to the demo room
         else:
             signing_secret = secrets.token_urlsafe(24)
             self.sink = SinkChat(self.clock, signing_secret)
@@ -146,7 +146,7 @@ class Sandbox:
         if AGENT_FUNCTION in specs:
             for spec in specs.values():
                 if "AGENTS" in spec.environment:
-                    agents = json.loads(spec.environment["AGENTS"] or "{}")
+                    agents = agent_map(spec.environment["AGENTS"])  # the template's id=arn pairs, or JSON
                     agents.setdefault("echo", AGENT_FUNCTION)
                     spec.environment["AGENTS"] = json.dumps(agents)
         if o.built:

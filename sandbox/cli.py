@@ -28,6 +28,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-per-room", type=int, default=None, help="MaxPerRoom")
     parser.add_argument("--agent-timeout", type=int, default=None, help="AgentTimeoutSeconds")
     parser.add_argument(
+        "--parameter",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a template parameter (repeatable), e.g. --parameter AnalysisOutputRoom='!news:localhost'",
+    )
+    parser.add_argument(
         "--built",
         action="store_true",
         help="run the functions from .aws-sam/build (make build) under the runtime's Python, not the source tree",
@@ -104,6 +111,7 @@ def _options(args: argparse.Namespace, **overrides: object) -> Options:
         max_per_room=args.max_per_room,
         agent_timeout=args.agent_timeout,
         built=args.built,
+        extra_parameters=dict(item.partition("=")[::2] for item in args.parameter),
     )
     for key, value in overrides.items():
         setattr(options, key, value)

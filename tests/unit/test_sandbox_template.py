@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cronbell.settings import agent_map
 from sandbox.template import NO_VALUE, Stack, TemplateError, load_template
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,4 +166,4 @@ def test_the_project_template_resolves_for_every_function() -> None:
     tools = functions["ToolsFunction"].environment
     assert tools["DEFAULT_TIMEZONE"] == "Europe/Madrid"
     assert tools["FIRE_FUNCTION_ARN"] == functions["FireFunction"].arn
-    assert json.loads(tools["AGENTS"])["echo"].endswith(":function:EchoAgentFunction")
+    assert agent_map(tools["AGENTS"])["echo"].endswith(":function:EchoAgentFunction")

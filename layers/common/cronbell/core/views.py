@@ -8,7 +8,8 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
 from cronbell.core.business import AFTER, BEFORE, LAST
-from cronbell.core.cron import parse_fields
+from cronbell.core.cron import next_fires, parse_fields, parse_recurring
+from cronbell.core.fire_event import StaticAction
 from cronbell.core.instants import parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
@@ -152,4 +153,20 @@ def cron_view(schedule: Schedule, now: datetime) -> dict[str, Any]:
         "last_run": schedule.last_run,
         "failure_streak": schedule.failure_streak,
         **ends_view(schedule),
+    }
+
+
+def template_schedule_view(action: StaticAction, now: datetime) -> dict[str, Any]:
+    """A schedule template.yaml declares for this room, as list_reminders shows it: read only (no tool
+    changes or deletes it; the deployment's parameters do)."""
+    tz = ZoneInfo(action.timezone)
+    fires = next_fires(parse_recurring(action.cron_expr, 1), now, tz, 1) if action.cron_expr else []
+    return {
+        "name": action.name,
+        "kind": models.AGENT_CALL,
+        "cron_expr": action.cron_expr or None,
+        "timezone": action.timezone,
+        "target_agent": action.target_agent,
+        "next_fire": instant(fires[0], tz) if fires else None,
+        "read_only": True,
     }

@@ -15,7 +15,7 @@ from cronbell.core.firing import EARLY_SECONDS, slot_time
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, Gone, TooSoon
-from cronbell.core.views import cron_view, describe, ran_through, schedule_view
+from cronbell.core.views import cron_view, describe, ran_through, schedule_view, template_schedule_view
 from cronbell.usecases.answers import now_fields
 from cronbell.usecases.deps import Deps
 
@@ -35,10 +35,18 @@ def list_reminders(args: ListReminders, ctx: Context, deps: Deps) -> dict[str, A
         schedules = [s for s in schedules if s.status in models.LIVE_STATUSES]
     now_dict, now_text = now_fields(ctx, deps)
     key = "listed" if schedules else "listed_none"
-    return {
-        "result": {"now": now_dict, "schedules": [schedule_view(s, now, locale) for s in schedules]},
-        "text": texts.say(key, locale, count=len(schedules), now=now_text),
-    }
+    result: dict[str, Any] = {"now": now_dict, "schedules": [schedule_view(s, now, locale) for s in schedules]}
+    declared = _template_schedules(ctx, deps)
+    if declared:  # only in a room the deployment's own schedules post to
+        result["template_schedules"] = declared
+    return {"result": result, "text": texts.say(key, locale, count=len(schedules), now=now_text)}
+
+
+def _template_schedules(ctx: Context, deps: Deps) -> list[dict[str, Any]]:
+    """The template's schedules that post to this room, read only, from the declaration alone: the
+    listing stays one Query, so their runs are not read here."""
+    actions = deps.settings.static_schedules.values()
+    return [template_schedule_view(a, deps.now()) for a in actions if a.room_id == ctx.room_id]
 
 
 def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
