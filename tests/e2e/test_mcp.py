@@ -71,7 +71,8 @@ def answer_of(result: CallToolResult) -> dict[str, Any]:
     """The tools answer a call carried, checked against the contract's shape on the way."""
     answer = result.structured_content
     assert isinstance(answer, dict), result
-    assert [(item.type, getattr(item, "text", None)) for item in result.content] == [("text", answer["text"])]
+    (item,) = result.content  # one text item: the whole answer as JSON
+    assert item.type == "text" and json.loads(item.text) == answer
     assert result.is_error is not answer["ok"]
     return answer
 

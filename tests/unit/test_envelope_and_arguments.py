@@ -7,12 +7,13 @@ import pytest
 from cronbell.core import arguments, errors, validation
 from cronbell.core.envelope import parse_request
 from cronbell.core.errors import ToolError
+from tests.support.registry import TOOL_ARGUMENTS
 
 CTX = {"room_id": "!r:x", "user_id": "@u:x"}
 
 
 def pydantic_parse(tool: str, args: Any) -> Any:
-    return arguments.parse(arguments.TOOL_ARGUMENTS[tool], args)
+    return arguments.parse(TOOL_ARGUMENTS[tool], args)
 
 
 # The run-time validator and the models it is generated from must answer alike: every case runs on both.

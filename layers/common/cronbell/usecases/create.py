@@ -98,7 +98,10 @@ def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: boo
 
 def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str) -> datetime:
     """`until` in any one-shot form, in `tz`; a date without a time of day means through its end."""
-    return parse_until(text, now, tz, locale).at
+    try:
+        return parse_until(text, now, tz, locale).at
+    except ToolError as err:
+        raise err.about("until") from None
 
 
 def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -> None:
@@ -112,11 +115,15 @@ def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -
     if not timing.upcoming(now, 1, delivered):
         if timing.until is None:  # every occurrence within the horizon is a holiday
             raise refusal("invalid_arguments.never_within", years=HORIZON_YEARS, calendar=timing.calendar)
-        raise refusal("invalid_arguments.until_before_first", until=texts.clock_text(timing.until, timing.tz))
+        raise refusal("invalid_arguments.until_before_first", until=texts.Moment(timing.until, timing.tz))
 
 
-def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
-    shot = parse_one_shot(text, now, tz, locale)
+def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str, argument: str = "time") -> When:
+    """A one-shot at `text`; a refusal names the argument it came from."""
+    try:
+        shot = parse_one_shot(text, now, tz, locale)
+    except ToolError as err:
+        raise err.about(argument) from None
     return When(tz=tz, at=shot.at, notes=shot.notes)
 
 
@@ -182,7 +189,7 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
     if args.cron_expr is not None:
         when = plan_recurring(args.cron_expr, tz, deps, locale, once=args.recurring is False)
     else:
-        when = plan_once(args.fire_at or "", tz, deps.now(), locale)
+        when = plan_once(args.fire_at or "", tz, deps.now(), locale, "fire_at")
     when = _with_ends(when, args, deps, locale)
     draft = _draft(
         ctx,
@@ -270,7 +277,7 @@ def _undo(names: list[str], deps: Deps) -> None:
 
 
 def _answer(schedule: Schedule, when: When, deps: Deps, locale: str, duplicate: bool) -> dict[str, Any]:
-    kind = texts.say("agent_call" if schedule.kind == models.AGENT_CALL else "reminder", locale)
-    answer = schedule_answer("duplicate" if duplicate else "created", schedule, deps, locale, when.notes, what=kind)
+    key = "duplicate" if duplicate else f"created.{schedule.kind}"
+    answer = schedule_answer(key, schedule, deps, locale, when.notes)
     answer["result"]["duplicate"] = duplicate
     return answer
