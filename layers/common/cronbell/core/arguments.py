@@ -18,6 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
+from cronbell.core.texts import Phrase, phrase
 from cronbell.core.validation import arguments_object, broken_rule, refusal
 
 MAX_MESSAGE = 2000
@@ -248,6 +249,44 @@ class ReminderHistory(_Args):
     limit: int = Field(10, ge=1, le=50, description="How many runs, newest first: 1 to 50 (default 10).")
 
 
+# pydantic's error types -> the catalog's plain words for them ("problem.<key>") and the values they take
+_PROBLEMS: dict[str, tuple[str, dict[str, str]]] = {
+    "string_type": ("string", {}),
+    "string_unicode": ("not_unicode", {}),
+    "bool_type": ("boolean", {}),
+    "int_type": ("integer", {}),
+    "list_type": ("list", {}),
+    "missing": ("required", {}),
+    "extra_forbidden": ("extra", {}),
+    "invalid_key": ("key_type", {}),
+    "literal_error": ("one_of", {"allowed": "expected"}),
+    "string_too_short": ("min_length", {"n": "min_length"}),
+    "string_too_long": ("max_length", {"n": "max_length"}),
+    "greater_than_equal": ("at_least", {"n": "ge"}),
+    "less_than_equal": ("at_most", {"n": "le"}),
+    "too_long": ("max_items", {"n": "max_length", "count": "actual_length"}),
+}
+
+
+def _said(error: Any) -> Phrase:
+    """One of pydantic's errors in the catalog's words (never pydantic's own message)."""
+    where = ".".join(str(p) for p in error["loc"]) or "arguments"
+    if error["type"] == "value_error":  # a broken cross-field rule: its own message, in the catalog's words
+        rule = str(error["ctx"]["error"])
+        return next((phrase(k) for k, v in _rule_texts().items() if v == rule), phrase("problem.as_given", text=rule))
+    key, names = _PROBLEMS[error["type"]]
+    values = {name: error["ctx"][ctx] for name, ctx in names.items()}
+    if key in ("min_length", "max_length") and values["n"] == 1:
+        key += "_one"
+    return phrase("problem", where=where, what=phrase(f"problem.{key}", **values))
+
+
+def _rule_texts() -> dict[str, str]:
+    from cronbell.core.locales import texts as catalog
+
+    return {k: v for k, v in catalog("en").items() if k.startswith("rule.")}
+
+
 def parse(model: type[_Args], arguments: Any) -> Any:
     """Validate `arguments` (an object, JSON text or None) into `model`, or raise a ToolError that says
     what is wrong: the reference that `cronbell.core.validation.parse` answers like."""
@@ -255,12 +294,6 @@ def parse(model: type[_Args], arguments: Any) -> Any:
     try:
         return model.model_validate(arguments)
     except ValidationError as err:
-        problems = []
-        too_long = False
-        for e in err.errors(include_url=False, include_input=False):
-            where = ".".join(str(p) for p in e["loc"]) or "arguments"
-            # a broken rule's own message, without pydantic's "Value error, " in front
-            message = str(e["ctx"]["error"]) if e["type"] == "value_error" else e["msg"]
-            problems.append(f"{where}: {message}")
-            too_long = too_long or e["type"] in ("string_too_long", "too_long")
-        raise refusal(problems, too_long) from None
+        errors = err.errors(include_url=False, include_input=False)
+        too_long = any(e["type"] in ("string_too_long", "too_long") for e in errors)
+        raise refusal([_said(e) for e in errors], too_long) from None

@@ -140,7 +140,8 @@ def closest_forms(text: str, language: str) -> list[str]:
     """The few accepted forms most like `text` (the words and kinds of number they share), best first;
     the general ones when none shares anything."""
     lines = accepted_forms(language)
-    forms = [form.strip() for line in lines for form in line.split(" / ")]
+    # each form alone, without the long notes some carry ("(a day without a time: 09:00; ...)")
+    forms = [re.sub(r"\s*\([^)]{30,}\)", "", form).strip() for line in lines for form in line.split(" / ")]
 
     def tokens(t: str) -> set[str]:
         t = normalize(t)

@@ -224,7 +224,7 @@ TEXTS: dict[str, str] = {
     "problem.not_unicode": "debe ser un texto válido; no se pudo leer como texto unicode",
     "problem.one_of": "debe ser {allowed}",
     "problem.string": "debe ser un texto",
-    "problem.min_length_one": "el texto debe tener al menos {n} carácter",
+    "problem.min_length_one": "no puede estar vacío",
     "problem.min_length": "el texto debe tener al menos {n} caracteres",
     "problem.max_length_one": "el texto debe tener como mucho {n} carácter",
     "problem.max_length": "el texto debe tener como mucho {n} caracteres",
