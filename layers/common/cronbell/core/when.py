@@ -79,12 +79,18 @@ def resolve_timezone(name: str | None, fallback: str) -> ZoneInfo:
 
 
 def now_phrase(now: datetime, tz: tzinfo) -> Phrase:
-    """'Wednesday 2026-05-13 10:23 (Europe/Madrid, UTC+02:00)', in the reader's language."""
+    """'Wednesday 13 May 2026, 10:23 (Europe/Madrid, UTC+02:00)', in the reader's language."""
     local = now.astimezone(tz)
+    date = phrase(
+        "date_year",
+        weekday=Word("weekdays", local.weekday()),
+        day=local.day,
+        month=Word("months", local.month - 1),
+        year=local.year,
+    )
     return phrase(
         "now",
-        weekday=Word("weekdays", local.weekday()),
-        date=f"{local:%Y-%m-%d}",
+        date=date,
         clock=f"{local:%H:%M}",
         zone=tz_label(tz),
         offset=format_offset(local),

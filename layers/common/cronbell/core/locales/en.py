@@ -321,7 +321,7 @@ TEXTS: dict[str, str] = {
     "ends.count_one": "once",
     "ends.holidays": "skipping public holidays in {calendar}",
     # --- previews ---
-    "now": "{weekday} {date} {clock} ({zone}, {offset})",
+    "now": "{date}, {clock} ({zone}, {offset})",
     "preview.and": " and ",
     "preview.at": "at {date} {clock} ({zone})",
     "preview.at_one": "at {date} {clock} ({zone})",

@@ -342,7 +342,7 @@ TEXTS: dict[str, str] = {
     "ends.count_one": "una vez",
     "ends.holidays": "salvo festivos de {calendar}",
     # --- vistas previas ---
-    "now": "{weekday} {date} {clock} ({zone}, {offset})",
+    "now": "{date}, {clock} ({zone}, {offset})",
     "preview.and": " y ",
     "preview.at": "el {date} a las {clock} ({zone})",
     "preview.at_one": "el {date} a la {clock} ({zone})",
