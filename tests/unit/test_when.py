@@ -253,7 +253,7 @@ def test_past_times_are_refused_with_the_current_time(text: str) -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, NOW, MADRID, "en")
     assert info.value.code == TIME_IN_PAST
-    assert "it is now Wednesday 2026-05-13 10:23 (Europe/Madrid, UTC+02:00)" in info.value.message
+    assert "it is now Wednesday 13 May 2026, 10:23 (Europe/Madrid, UTC+02:00)" in info.value.message
     assert info.value.details == {"now": "2026-05-13T10:23:17+02:00"}
 
 
@@ -261,7 +261,7 @@ def test_past_time_message_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot("hoy a las 9", NOW, MADRID, "es")
     assert info.value.code == TIME_IN_PAST
-    assert "ahora es miércoles 2026-05-13 10:23 (Europe/Madrid" in info.value.text("es")
+    assert "ahora es miércoles 13 de mayo de 2026, 10:23 (Europe/Madrid" in info.value.text("es")
 
 
 def test_day_and_month_without_year_rolls_to_next_year_with_a_note() -> None:

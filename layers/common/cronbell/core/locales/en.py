@@ -28,7 +28,8 @@ TEXTS: dict[str, str] = {
         "{id} reached its end (`until` or `count`) while it was paused: it is completed now, with no fire left. {now}"
     ),
     "skipped": "The occurrence of {id}{about} on {skipped} will be skipped; {when}. {now}",
-    "snoozed": "Snoozed {id}{about} to {to}. {now}",
+    "snoozed": "Snoozed {id}{about} to {to}; {when}. {now}",
+    "snoozed.once": "Snoozed {id}{about} to {to}. {now}",
     "when.once": "{next}",
     "when.once_none": "it will not fire again",
     "when.recurring": "{description}; next {next}",

@@ -30,7 +30,8 @@ TEXTS: dict[str, str] = {
         "ejecutarse. {now}"
     ),
     "skipped": "Se omitirá la ejecución de {id}{about} del {skipped}; {when}. {now}",
-    "snoozed": "Se pospone {id}{about} al {to}. {now}",
+    "snoozed": "Se pospone {id}{about} al {to}; {when}. {now}",
+    "snoozed.once": "Se pospone {id}{about} al {to}. {now}",
     "when.once": "el {next}",
     "when.once_none": "no volverá a ejecutarse",
     "when.recurring": "{description}; la próxima, el {next}",
