@@ -209,8 +209,8 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     if new.recurring:
         _within_ends(new, target, now, locale)
     apply(old, new, deps)
-    coming = upcoming(new, deps.now(), 1)
-    said_once = not new.recurring or (coming and coming[0] == target)  # its new time is its next: said once
+    nexts = upcoming(new, deps.now(), 1)
+    said_once = not new.recurring or bool(nexts and nexts[0] == target)  # its new time is its next: once
     key = "snoozed.once" if said_once else "snoozed"
     answer = schedule_answer(key, new, deps, locale, to=_clock(target, old))
     answer["result"]["snoozed_to"] = iso_utc(target)
