@@ -81,7 +81,8 @@ def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: boo
     if until_text is None and count is None and code is None:
         return None
     no_until = clearing and until_text is not None and until_text.strip().casefold() in _CLEAR_UNTIL
-    until = read_until(until_text, tz, now, locale) if until_text is not None and not no_until else None
+    country = None if code is None or code.strip().casefold() in _CLEAR_CALENDAR else code.strip()
+    until = read_until(until_text, tz, now, locale, country) if until_text is not None and not no_until else None
     calendar: str | None = None
     if code is not None:
         if clearing and code.strip().casefold() in _CLEAR_CALENDAR:
@@ -96,10 +97,11 @@ def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: boo
     return Ends(until, count, calendar, no_until)
 
 
-def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str) -> datetime:
-    """`until` in any one-shot form, in `tz`; a date without a time of day means through its end."""
+def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str, country: str | None = None) -> datetime:
+    """`until` in any one-shot form, in `tz`; a date without a time of day means through its end; a named
+    holiday is looked up in `country` (the `skip_holidays` calendar), else in the zone's country."""
     try:
-        return parse_until(text, now, tz, locale).at
+        return parse_until(text, now, tz, locale, country).at
     except ToolError as err:
         raise err.about("until") from None
 
