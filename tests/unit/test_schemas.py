@@ -336,3 +336,25 @@ def test_the_registry_is_the_one_table_of_tools() -> None:
     for tool in TOOLS:
         assert USE_CASES[tool.name] is tool.use_case
         assert TOOL_DESCRIPTIONS[tool.name] == tool.description
+
+
+def test_the_bedrock_guide_lists_every_options_key_and_the_argument_counts() -> None:
+    """docs/bedrock-and-mcp.md matches the generated functions: each large tool's argument count, its direct
+    parameters, and one row (with the model's meaning) per key of its `options`."""
+    guide = (ROOT / "docs" / "bedrock-and-mcp.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `(\w+)` \| `(\w+)` \| (.+) \|$", guide, re.M))
+    documented = {(tool, key) for tool, key, _ in rows}
+    expected = set()
+    for function in schemas.documents()[schemas.BEDROCK]["functions"]:
+        name = function["name"]
+        if schemas.BEDROCK_OPTIONS not in function["parameters"]:
+            continue
+        model = TOOL_ARGUMENTS[name]
+        options = [arg for arg in model.model_fields if arg not in function["parameters"]]
+        expected |= {(name, key) for key in options}
+        direct = ", ".join(f"`{p}`" for p in model.model_fields if p in function["parameters"])
+        assert f"`{name}` ({len(model.model_fields)} arguments) has {direct} and `options`" in guide, name
+        for tool, key, meaning in rows:
+            if tool == name:
+                assert meaning == model.model_fields[key].description, (tool, key)
+    assert documented == expected
