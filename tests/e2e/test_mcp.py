@@ -142,7 +142,7 @@ def test_a_refusal_is_an_error_result_carrying_the_tools_answer(sandbox: Sandbox
 
     async def scenario(client: Client) -> list[dict[str, Any]]:
         return [
-            answer_of(await client.call_tool("create_reminder", {"message": "Stand-up", "time": "yesterday at 25:99"})),
+            answer_of(await client.call_tool("create_reminder", {"message": "Stand-up", "time": "tomorrow at 25:99"})),
             answer_of(await client.call_tool("no_such_tool", {})),
             answer_of(await client.call_tool("list_reminders", {})),
         ]
