@@ -118,6 +118,7 @@ def wall_to_utc(wall: datetime, tz: ZoneInfo) -> datetime | None:
     return aware.astimezone(UTC)
 
 
+COMING = 50  # how many coming fires a named occurrence is looked for among
 HORIZON_DAYS = 3653  # previews look ten years ahead (docs/semantics.md, "Ends and calendars")
 
 
@@ -164,6 +165,7 @@ class Room:
     schedules: dict[str, Schedule] = field(default_factory=dict)
     posts: list[Post] = field(default_factory=list)
     chat_down: int = 0  # the chat's next posts that fail transiently (a 5xx, a timeout)
+    platform_gone: bool = False  # the room's chat platform is not configured in the deployment now
 
     # -- occurrences
 
@@ -331,6 +333,93 @@ class Room:
             s.unspecified = True
         return moved
 
+    # -- the buttons under a delivered post name their occurrence (docs/semantics.md, "Changes")
+
+    def ran_through(self, s: Schedule) -> datetime:
+        """Occurrences up to now, or up to the last run when it is a regular one, are not coming."""
+        last = s.runs[-1] if s.runs else None
+        return max(self.now, last.scheduled) if last is not None and not last.manual else self.now
+
+    def _within_ends(self, s: Schedule, target: datetime) -> bool:
+        """A snoozed fire at `target` is delivered: not past `until`, within the `count` left."""
+        if s.until is not None and target > s.until:
+            return False
+        return s.count is None or target in self.upcoming(s, limit=COMING)
+
+    def skip_occurrence(self, sid: str, occurrence: datetime) -> str:
+        """skip_next naming `occurrence`: a coming one is skipped; one past or run already is
+        `invalid_state`; a time that is no coming occurrence `invalid_arguments`. Answers the
+        error code, "" when accepted (and then applied)."""
+        s = self.schedules[sid]
+        if occurrence <= self.ran_through(s):
+            return "invalid_state"
+        if occurrence not in self.upcoming(s, limit=COMING):
+            return "invalid_arguments"
+        (s.cancelled if occurrence in s.snoozes else s.skips).add(occurrence)
+        return ""
+
+    def snooze_occurrence(self, sid: str, occurrence: datetime, minutes: int) -> str:
+        """snooze_reminder naming `occurrence`. A coming one moves `minutes` after its own time; one
+        past must have a delivered regular run (the button under its post) and is reminded again
+        `minutes` from now, skipping nothing (a fired one-shot comes back). A snooze past the end is
+        `invalid_time`. Answers the error code, "" when accepted (and then applied)."""
+        s = self.schedules[sid]
+        if occurrence <= self.ran_through(s):
+            found = [r for r in s.runs if r.scheduled == occurrence and not r.manual]
+            if not found:
+                return "invalid_arguments"
+            if found[-1].outcome != "delivered":
+                return "invalid_state"
+            target = self.now + timedelta(minutes=minutes)
+            if s.cron is None:
+                if s.status == "paused" or (s.status in LIVE and s.at != occurrence):
+                    return "invalid_state"
+                s.at, s.status = target, "active"
+                return ""
+            if s.status != "active":
+                return "invalid_state"
+            s.snoozes.add(target)
+            if not self._within_ends(s, target):
+                s.snoozes.discard(target)
+                return "invalid_time"
+            return ""
+        if s.cron is None or occurrence not in self.upcoming(s, limit=COMING):
+            return "invalid_arguments"
+        kept = (set(s.snoozes), set(s.snoozed_away))
+        moved = occurrence + timedelta(minutes=minutes)
+        if occurrence in s.snoozes:
+            s.snoozes.discard(occurrence)
+        else:
+            s.snoozed_away.add(occurrence)
+        s.snoozes.add(moved)
+        if not self._within_ends(s, moved):
+            s.snoozes, s.snoozed_away = kept
+            return "invalid_time"
+        return ""
+
+    def run_now_busy(self, sid: str) -> bool:
+        """run_now is refused `busy` while an occurrence after which nothing is left is due: one
+        reaching the fire function within a minute of now (Scheduler's window) that has not run, a
+        one-shot's own or a recurrence's last (nothing would post after it once it is delivered).
+        The occurrences run already are those up to the last run, when that run is a regular one
+        (docs/semantics.md, "Changes": run_now)."""
+        s = self.schedules[sid]
+        window = timedelta(seconds=60)
+        if s.cron is None:
+            return s.at is not None and abs(s.at - self.now) <= window
+        if s.count is None and s.until is None:
+            return False
+        since = self.now - window - timedelta(seconds=1)
+        if s.runs and not s.runs[-1].manual:
+            since = max(since, s.runs[-1].scheduled)
+        end = self.now + window
+        due = set(self.regular(s, since, end)) | {t for t in s.snoozes | s.cancelled if since < t <= end}
+        s.delivered += 1  # as if the due occurrence were delivered: is anything left after it?
+        try:
+            return any(not self.remaining(s, t) for t in due)
+        finally:
+            s.delivered -= 1
+
     def run_now_allowed(self, sid: str) -> bool:
         s = self.schedules[sid]
         gap = timedelta(minutes=self.settings.min_interval_minutes)
@@ -398,6 +487,9 @@ class Room:
         return bool(self.regular(s, slot - timedelta(seconds=1), slot))
 
     def _attempt(self, s: Schedule, slot: datetime, late: int, agent_ok: bool, manual: bool, last: bool) -> str:
+        if self.platform_gone:  # never posted elsewhere: a failed run, and no room to tell
+            self._failed(s, slot, late, "chat_refused", manual, told=False)
+            return "done"
         if s.kind == "agent_call" and not agent_ok:
             self._failed(s, slot, late, "agent_error", manual)
             return "done"
@@ -421,15 +513,20 @@ class Room:
             s.status, s.stopped = "fired", slot
         return "done"
 
-    def _failed(self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool) -> None:
+    def _failed(self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool, told: bool = True) -> None:
+        """A failed run under the failure policy; `told`: its notices reach a room."""
         self._record(s, Run(slot, "failed", reason, manual=manual, late_seconds=late))
         s.streak += 1
-        if s.streak == 1:
+        if reason == "chat_refused" and not manual and s.cron is None:
+            s.status, s.stopped = "delivery_failed", slot  # a one-shot whose only run was refused
+            return
+        if s.streak == 1 and told:
             self.posts.append(Post(s.sid, "failure_notice"))
         limit = self.settings.auto_pause_after
         if limit and s.streak >= limit and s.status == "active":
             s.status, s.status_reason, s.stopped = "paused", "failing", slot
-            self.posts.append(Post(s.sid, "pause_notice"))
+            if told:
+                self.posts.append(Post(s.sid, "pause_notice"))
         if not manual and s.cron is None and s.status == "active":
             s.unspecified = True  # a one-shot that failed: its status is not decided
 

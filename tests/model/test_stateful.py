@@ -211,6 +211,51 @@ class Room(RuleBasedStateMachine):
                 h.problems.append(f"snooze_reminder {sid} answered ok for a paused one-shot still to come")
             h.room.snooze(sid, minutes)
 
+    def named(self, s: Schedule, which: str) -> datetime | None:
+        """The occurrence a button names: the last delivered regular run's (the snooze button under
+        its post), or a coming one (a skip button names the one after the post it sits under)."""
+        if which == "delivered":
+            found = [r.scheduled for r in s.runs if r.outcome == "delivered" and not r.manual]
+            return found[-1] if found else None
+        coming = self.harness.room.upcoming(s, limit=2)
+        index = 0 if which == "next" else 1
+        return coming[index] if len(coming) > index else None
+
+    def button(self, tool: str, sid: str, occurrence: datetime, want: str, **arguments: Any) -> None:
+        h = self.harness
+        answer = h.tool(tool, id=sid, occurrence=iso_z(occurrence), **arguments)
+        got = "" if answer["ok"] else answer["error"]["code"]
+        if got != want:
+            h.problems.append(f"{tool} {sid} occurrence {iso_z(occurrence)}: {got or 'ok'}, the model {want or 'ok'}")
+
+    @precondition(lambda self: self.h is not None and self.ids("active", recurring=True))
+    @rule(pick=st.integers(0, 50), which=st.sampled_from(["next", "second", "delivered"]))
+    def tap_skip_button(self, pick: int, which: str) -> None:
+        ids = self.ids("active", recurring=True)
+        sid = ids[pick % len(ids)]
+        occurrence = self.named(self.harness.room.schedules[sid], which)
+        if occurrence is not None:
+            self.button("skip_next", sid, occurrence, self.harness.room.skip_occurrence(sid, occurrence))
+
+    @precondition(lambda self: self.h is not None and self.ids("active", "fired"))
+    @rule(
+        pick=st.integers(0, 50),
+        which=st.sampled_from(["delivered", "delivered", "next", "second"]),
+        minutes=st.sampled_from(SNOOZES),
+    )
+    def tap_snooze_button(self, pick: int, which: str, minutes: int) -> None:
+        ids = self.ids("active", "fired")
+        sid = ids[pick % len(ids)]
+        h = self.harness
+        s = h.room.schedules[sid]
+        if s.kind == "agent_call" or (not s.recurring and which != "delivered"):
+            return
+        occurrence = self.named(s, which)
+        if occurrence is not None:
+            self.button(
+                "snooze_reminder", sid, occurrence, h.room.snooze_occurrence(sid, occurrence, minutes), minutes=minutes
+            )
+
     @precondition(lambda self: self.h is not None and self.ids("active", "paused"))
     @rule(pick=st.integers(0, 50))
     def delete(self, pick: int) -> None:
@@ -261,6 +306,13 @@ class Room(RuleBasedStateMachine):
     @rule(minutes=st.sampled_from(MOVES), late=st.sampled_from(LATENESS), duplicate=st.booleans())
     def advance(self, minutes: int, late: int, duplicate: bool) -> None:
         self.harness.advance(minutes, late_seconds=late, duplicate=duplicate)
+
+    @precondition(lambda self: self.h is not None and self.ids("active"))
+    @rule(minutes=st.sampled_from(MOVES))
+    def advance_with_the_platform_removed(self, minutes: int) -> None:
+        """A deployment change between fires: the room's platform is removed while the clock moves
+        (every attempted run fails, `chat_refused`, and is never posted), then configured again."""
+        self.harness.advance(minutes, platform_removed=True)
 
     # -- after every step
 

@@ -13,7 +13,7 @@ from bench.phrases import load
 from cronbell.core import errors, texts
 from cronbell.core.errors import ToolError
 from cronbell.core.when import parse_one_shot, parse_until
-from cronbell.usecases.create import read_until
+from cronbell.usecases.planning import read_until
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -122,7 +122,7 @@ def test_on_the_corpus_until_is_the_one_shot_or_the_end_of_a_day_named_alone() -
 def test_a_holiday_named_as_an_end_is_read_in_the_skip_holidays_country() -> None:
     from types import SimpleNamespace
 
-    from cronbell.usecases.create import read_ends
+    from cronbell.usecases.planning import read_ends
 
     now = datetime(2026, 5, 13, 10, 23, tzinfo=ZoneInfo("Europe/Madrid"))
     args = SimpleNamespace(until="Thanksgiving", count=None, skip_holidays="US")

@@ -156,6 +156,21 @@ class Timing:
         found = next_fires(self.spec, instant - timedelta(seconds=1), self.tz, 1)
         return [t.astimezone(UTC) for t in found] == [wanted]
 
+    def fires_between(self, after: datetime, until: datetime) -> list[datetime]:
+        """Every instant in (after, until] at which a fire of this timing reaches the fire function
+        as an occurrence: its own times up to `until` of the schedule (skipped ones and holidays
+        included, off-interval days not), and its snoozes. Aware in the zone, in order."""
+        found = [t.astimezone(self.tz) for t in self.snoozes if after < t <= until]
+        if not self.recurring:
+            found.append(self.local_at)
+        else:
+            for fire in fires_after(self.spec, after, self.tz):
+                if fire > until:
+                    break
+                if (self.until is None or fire <= self.until) and not self.off_interval(fire):
+                    found.append(fire)
+        return sorted({t for t in found if after < t <= until}, key=_instant)
+
     def off_interval(self, instant: datetime) -> bool:
         """Whether `instant` is a fire of the weekly or daily entry on a day the interval does not keep
         (the off week of 'every other monday'). Decided from the timing alone, with no read or write:

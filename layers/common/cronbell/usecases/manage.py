@@ -12,11 +12,11 @@ from cronbell.core import models, routing, texts
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.fire_event import manual_input
-from cronbell.core.firing import EARLY_SECONDS
+from cronbell.core.firing import EARLY_SECONDS, slot_time
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, Gone, TooSoon
-from cronbell.core.views import cron_view, describe, schedule_view
+from cronbell.core.views import cron_view, describe, ran_through, schedule_view
 from cronbell.usecases.answers import about, item_said, listing_said, now_fields, zone_of
 from cronbell.usecases.deps import Deps
 
@@ -249,11 +249,32 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
 
 
 def _refuse_when_its_own_fire_is_due(schedule: Schedule, now: datetime) -> None:
-    """A one-shot whose own fire is under way (its delivery holds it) or due within Scheduler's
-    window of a minute is refused `busy`: it is being posted right now, once; a manual run started
-    then would find it fired and post nothing. A recurrence's manual run waits for the delivery."""
-    if schedule.recurring:
-        return
-    due = schedule.timing.local_at
-    if schedule.held(now) or abs((due - now).total_seconds()) <= EARLY_SECONDS:
-        raise refusal("busy.one_shot_due", id=schedule.id, when=texts.Moment(due, schedule.timing.tz))
+    """run_now is refused `busy` while an occurrence that ends the schedule is due (within
+    Scheduler's window of a minute around it, not run yet) or under way (its delivery holds the
+    schedule): a one-shot's own, or a recurrence's last (its `count` or `until` reached by it). That
+    occurrence is being posted right then, once, and the schedule then ends: a manual run started
+    then would find it ended and post nothing. Any other delivery of a recurrence is waited for."""
+    ending = _ending_occurrence(schedule, now)
+    if ending is not None:
+        when = texts.Moment(ending, schedule.timing.tz)
+        key = "busy.last_occurrence_due" if schedule.recurring else "busy.one_shot_due"
+        raise refusal(key, id=schedule.id, when=when)
+
+
+def _ending_occurrence(schedule: Schedule, now: datetime) -> datetime | None:
+    """The occurrence due or under way after which the schedule has nothing left, if any."""
+    timing = schedule.timing
+    if not schedule.recurring:
+        at = timing.local_at
+        return at if schedule.held(now) or abs((at - now).total_seconds()) <= EARLY_SECONDS else None
+    if not timing.has_end:
+        return None
+    window = timedelta(seconds=EARLY_SECONDS)
+    since = ran_through(schedule, now - window - timedelta(seconds=1))  # run already: not due
+    due = timing.fires_between(since, now + window)
+    if schedule.held(now) and schedule.inflight_slot:
+        held, manual = slot_time(schedule.inflight_slot)
+        if not manual:
+            due.append(parse_iso(held).astimezone(timing.tz))
+    ending = [t for t in due if timing.finished_after(t, schedule.delivered_count + 1)]
+    return min(ending) if ending else None

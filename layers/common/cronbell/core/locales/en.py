@@ -166,6 +166,7 @@ TEXTS: dict[str, str] = {
     "error.unknown_agent.none": "unknown agent {agent!r}; allowed: none configured",
     "error.busy": "this schedule is being delivered right now; try again in a moment",
     "error.busy.one_shot_due": "{id} is being delivered now (due at {when}); it is posted once, no other run starts",
+    "error.busy.last_occurrence_due": "{id} is posting its last occurrence ({when}); once, then it ends",
     "error.name_taken": "another schedule of this room is named {name!r} ({id}); choose another name",
     "error.forbidden_channel": "answers can go to this room or to a room the deployment allows as output",
     "platform_gone": "its room is on {platform}, which this deployment no longer configures",

@@ -176,6 +176,7 @@ TEXTS: dict[str, str] = {
     "error.unknown_agent.none": "agente desconocido {agent!r}; no hay ninguno configurado",
     "error.busy": "esta programación se está entregando ahora mismo; inténtalo de nuevo en un momento",
     "error.busy.one_shot_due": "{id} se está entregando ahora (a las {when}); se publica una vez, sin otra ejecución",
+    "error.busy.last_occurrence_due": "{id} publica ahora su última ejecución ({when}); una vez, y termina",
     "error.name_taken": "otra programación de esta sala se llama {name!r} ({id}); elige otro nombre",
     "error.forbidden_channel": (
         "las respuestas pueden ir a esta sala o a una sala que el despliegue permita como salida"
