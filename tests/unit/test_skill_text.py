@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from cronbell.core import business, errors, models, runs
-from cronbell.core.arguments import TOOL_ARGUMENTS
 from cronbell.core.models import Schedule
 from cronbell.core.runs import Run
 from cronbell.core.timing import Timing
 from cronbell.core.views import cron_view, schedule_view
+from tests.support.registry import TOOL_ARGUMENTS
 
 SKILL = Path(__file__).resolve().parents[2] / "docs" / "skill.md"
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")

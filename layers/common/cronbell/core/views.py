@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -74,10 +74,11 @@ def describe_ends(timing: Timing, locale: str) -> list[str]:
 
 
 def short_date(local: datetime, locale: str) -> str:
-    """'24 Dec 2026' / '24 dic 2026', with the time of day unless it is the end of the day."""
-    month = texts.words("months", locale)[local.month - 1][:3]
-    day = f"{local.day} {month} {local.year}"
-    return day if (local.hour, local.minute) == (23, 59) else f"{day} {local:%H:%M}"
+    """'Thursday 24 December 2026' / 'jueves 24 de diciembre de 2026', with the time of day unless it is
+    the end of the day ('Thursday 24 December 2026, 18:00')."""
+    if (local.hour, local.minute) == (23, 59):
+        return texts.date_text(local, locale)
+    return texts.when_text(local, local.tzinfo or UTC, locale)
 
 
 def ends_view(schedule: Schedule) -> dict[str, Any]:
@@ -170,3 +171,88 @@ def template_schedule_view(action: StaticAction, now: datetime) -> dict[str, Any
         "next_fire": instant(fires[0], tz) if fires else None,
         "read_only": True,
     }
+
+
+# --- the shapes of `result`, as JSON Schema (read by scripts/schemas.py for the tools' output schemas) ---
+
+_INSTANT = {
+    "type": ["object", "null"],
+    "description": "An instant in the schedule's zone and in UTC.",
+    "properties": {"local": {"type": "string"}, "utc": {"type": "string"}},
+}
+_NOW = {**_INSTANT, "type": "object", "description": "The current time, in the context's or the schedule's zone."}
+_RUN = {
+    "type": ["object", "null"],
+    "description": "What happened to one occurrence.",
+    "properties": {
+        "scheduled_time": {"type": "string"},
+        "outcome": {"type": "string", "enum": ["delivered", "failed", "skipped", "missed"]},
+        "reason": {"type": ["string", "null"]},
+        "manual": {"type": "boolean"},
+        "late_seconds": {"type": ["integer", "number", "null"]},
+        "moved_from": {"type": ["string", "null"]},
+    },
+}
+_SCHEDULE = {
+    "type": "object",
+    "description": "One schedule as list_reminders shows it.",
+    "properties": {
+        "id": {"type": "string"},
+        "kind": {"type": "string", "enum": [models.MESSAGE, models.AGENT_CALL]},
+        "name": {"type": ["string", "null"]},
+        "preview": {"type": "string"},
+        "status": {"type": "string"},
+        "enabled": {"type": "boolean"},
+        "timezone": {"type": "string"},
+        "next_fire": _INSTANT,
+        "last_run": _RUN,
+        "now": _NOW,
+    },
+    "required": ["id"],
+}
+_CRON_ITEM = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": ["string", "null"]},
+        "cron_expr": {"type": ["string", "null"]},
+        "fire_at": {"type": ["string", "null"]},
+        "timezone": {"type": "string"},
+        "enabled": {"type": "boolean"},
+        "kind": {"type": "string"},
+        "next_fire": {"type": ["string", "null"]},
+    },
+    "required": ["id", "kind", "next_fire"],
+}
+RESULTS: dict[str, dict[str, Any]] = {
+    "schedule": _SCHEDULE,
+    "listing": {
+        "type": "object",
+        "properties": {
+            "now": _NOW,
+            "schedules": {"type": "array", "items": _SCHEDULE},
+            "template_schedules": {
+                "type": "array",
+                "description": "The deployment's own schedules that post to this room, read only.",
+                "items": {"type": "object"},
+            },
+        },
+        "required": ["now", "schedules"],
+    },
+    "cron_list": {"type": "array", "items": _CRON_ITEM},
+    "deleted": {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "deleted": {"type": "boolean"}, "now": _NOW},
+        "required": ["id", "deleted"],
+    },
+    "run": {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "started": {"type": "boolean"}, "scheduled_time": {"type": "string"}},
+        "required": ["id", "started"],
+    },
+    "history": {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "runs": {"type": "array", "items": _RUN}},
+        "required": ["id", "runs"],
+    },
+}

@@ -122,7 +122,10 @@ def kept_ends(new: Timing, old: Timing, phrase: Ends | None) -> Timing:
 def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str, country: str | None = None) -> datetime:
     """`until` in any one-shot form, in `tz`; a date without a time of day means through its end; a named
     holiday is looked up in `country` (the `skip_holidays` calendar), else in the zone's country."""
-    return parse_until(text, now, tz, locale, country).at
+    try:
+        return parse_until(text, now, tz, locale, country).at
+    except ToolError as err:
+        raise err.about("until") from None
 
 
 def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -> None:
@@ -137,7 +140,7 @@ def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -
     if not timing.upcoming(now, 1, delivered):
         if timing.until is None:  # every occurrence within the horizon is a holiday
             raise refusal("invalid_arguments.never_within", years=HORIZON_YEARS, calendar=timing.calendar)
-        raise refusal("invalid_arguments.until_before_first", until=texts.clock_text(timing.until, timing.tz))
+        raise refusal("invalid_arguments.until_before_first", until=texts.Moment(timing.until, timing.tz))
 
 
 def check_rules(timing: Timing) -> None:
@@ -158,8 +161,12 @@ def check_rules(timing: Timing) -> None:
         raise refusal("invalid_arguments.business_day_of_month")
 
 
-def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
-    shot = parse_one_shot(text, now, tz, locale)
+def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str, argument: str = "time") -> When:
+    """A one-shot at `text`; a refusal names the argument it came from."""
+    try:
+        shot = parse_one_shot(text, now, tz, locale)
+    except ToolError as err:
+        raise err.about(argument) from None
     return When(tz=tz, at=shot.at, notes=shot.notes)
 
 
