@@ -13,7 +13,7 @@ RUNTIME_PY = $(shell scripts/runtime-python.sh)
 WITH_RUNTIME = PATH="$(dir $(RUNTIME_PY)):$$PATH" SAM_CLI_TELEMETRY=0
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench build browser
+.PHONY: demo test lint typecheck checkov unit sandbox-tests integration e2e local format clean venv schemas bench build browser
 
 venv: $(STAMP)
 
@@ -68,8 +68,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The pure tier, in seconds: no process, no server (the slow property searches are left to `make test`).
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests/unit
+	$(BIN)/python -m pytest tests/unit -m "not slow" -n 0
+
+# The sandbox's own parts (moto server, Lambda endpoint, engine, function processes).
+sandbox-tests: $(STAMP)
+	$(BIN)/python -m pytest tests/sandbox
 
 integration: $(STAMP)
 	$(BIN)/python -m pytest tests/integration

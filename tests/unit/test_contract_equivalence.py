@@ -128,6 +128,7 @@ def pydantic_parse(tool: str, args: Any) -> Any:
     return arguments.parse(arguments.TOOL_ARGUMENTS[tool], args)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tool", sorted(arguments.TOOL_ARGUMENTS))
 def test_runtime_validator_answers_like_the_models(tool: str) -> None:
     seen: Counter[str] = Counter()
