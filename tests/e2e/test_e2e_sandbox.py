@@ -18,7 +18,7 @@ import boto3
 import pytest
 
 from sandbox.demo import SandboxProcess
-from sandbox.template import REGION
+from sandbox.stack import REGION
 from tests.support.sandbox import Bot, StartSandbox, instant
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]

@@ -21,7 +21,7 @@ from sandbox.aws_server import MotoServer
 from sandbox.clock import VirtualClock
 from sandbox.engine import SchedulerEngine, Stopped, fill_context
 from sandbox.lambda_api import LambdaRuntime
-from sandbox.template import FunctionSpec
+from sandbox.stack import FunctionSpec
 
 REGION = "us-east-1"
 START = datetime(2030, 1, 7, 8, 0, tzinfo=UTC)  # a Monday
