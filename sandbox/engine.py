@@ -173,7 +173,12 @@ class SchedulerEngine:
         The schedules are read once and each one's next fire kept in a heap; they are read again only when
         Scheduler's state may have changed (a fire created, changed or deleted a schedule), so a move costs
         one heap step per fire rather than a pass over every schedule. Raises Stopped when `stop()` is called
-        during the move: the fires made so far stay made and the clock stays at the last of them."""
+        during the move: the fires made so far stay made and the clock stays at the last of them.
+
+        An asynchronous invocation still running (a `run_now`'s fire) ends first, at the instant it was asked
+        for: the clock moves only then (for at most the longest function timeout, as Lambda would end it)."""
+        longest = max((spec.timeout for spec in self.runtime.specs.values()), default=30)
+        self.runtime.wait_background(timeout=float(longest))
         with self._lock:
             if self._stopping.is_set():
                 raise Stopped
