@@ -273,6 +273,22 @@ class Sandbox:
 
     # ------------------------------------------------------------------ what the endpoints call
 
+    def dead_letters(self) -> list[dict[str, Any]]:
+        """Every message in the stack's queues (its dead-letter queues), oldest first, read without receiving
+        them (from moto's state in this process, so a consumer still gets them)."""
+        from moto.sqs.models import sqs_backends
+
+        if self.stack is None:
+            return []
+        queues = sqs_backends[ACCOUNT_ID][REGION].queues
+        out = []
+        for logical_id in self.stack.of_type("AWS::SQS::Queue"):
+            name = self.stack.physical_name(logical_id).rsplit("/", 1)[-1]
+            queue = queues.get(name)
+            for message in list(queue._messages) if queue is not None else []:
+                out.append({"queue": logical_id, "body": message.body, "sent": float(message.sent_timestamp or 0)})
+        return sorted(out, key=lambda m: m["sent"])
+
     def send_to_queue(self, queue_arn: str, body: str) -> None:
         sqs = self._client("sqs")
         url = sqs.get_queue_url(QueueName=queue_arn.rsplit(":", 1)[-1])["QueueUrl"]

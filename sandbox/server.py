@@ -218,7 +218,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, sandbox.info())
         elif url.path == "/_sandbox/ui":
             if sandbox.ready:
-                self._page(ui.render(ui.read(sandbox), query.get("note", "")))
+                console = ui.read(sandbox, query.get("room", ""), query.get("schedule", ""))
+                self._page(ui.render(console, query.get("note", "")))
             else:
                 self._send(503, {"error": "the sandbox is starting"})
         else:
