@@ -46,7 +46,7 @@ demo: $(STAMP)
 
 # Flags go to `python -m sandbox serve`: make local ARGS="--lambda-port 3301" (after `make build`: ARGS=--built).
 local: $(STAMP)
-	$(BIN)/python -m sandbox serve --chat matrix $(ARGS)
+	$(BIN)/python -m sandbox serve --chat matrix --log-file sandbox-functions.log $(ARGS)
 
 test: lint typecheck checkov build browser
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
