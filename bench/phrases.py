@@ -1,11 +1,15 @@
-"""How well the one-shot grammar reads what people type: every phrase of tests/unit/one_shot_corpus.tsv is
-sent as a one-shot `time` for its reference `now`, and each answer is one of
+"""How well the time grammar reads what people type: every phrase of tests/unit/one_shot_corpus.tsv and
+tests/unit/phrase_families.tsv is sent as a one-shot `time` for its reference `now`, and every phrase of
+tests/unit/recurring_corpus.tsv as a recurring `cron`; each answer is one of
 
   - meant: resolved to the expected instant, or refused where a refusal is expected;
   - refused: refused where an instant is expected (the user is asked again: safe, but a miss);
   - misread: resolved to another instant, or resolved where a refusal is expected (the worst case).
 
     python -m bench.phrases [--show refused|misread|all] [--dateparser]
+
+The figures are printed overall, by language, by kind and by family (the twelve-hour clock, clock words,
+fractions, dates, zones, holidays, recurring phrases, conventions, and must-refuse phrases).
 
 `--dateparser` measures the dateparser package on the same table for comparison (when it is installed:
 it is not a dependency), with PREFER_DATES_FROM=future, the same zone and reference time, the language's
@@ -24,8 +28,13 @@ from zoneinfo import ZoneInfo
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT / "tests" / "unit" / "one_shot_corpus.tsv"
+FAMILIES_CORPUS = ROOT / "tests" / "unit" / "phrase_families.tsv"
+RECURRING_CORPUS = ROOT / "tests" / "unit" / "recurring_corpus.tsv"
 REFUSE = "refuse"
 KINDS = ("date", "datetime", "time", "relative")
+FAMILIES = (
+    "twelve_hour", "clock_words", "fractions", "dates", "zones", "holidays", "recurring", "conventions", "refuse",
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -36,18 +45,54 @@ class Row:
     now: datetime  # aware, in `zone`
     kind: str
     expected: datetime | None  # aware, in `zone`; None: a refusal is expected
+    family: str = ""  # the family of phrases it belongs to (phrase_families.tsv); "" in the first corpus
 
 
 def load(path: Path = CORPUS) -> list[Row]:
+    """Rows of `phrase, language, zone, now, kind, expected[, family]`."""
     rows = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.startswith("#"):
             continue
-        phrase, language, zone_name, now, kind, expected = line.split("\t")
+        phrase, language, zone_name, now, kind, expected, *family = line.split("\t")
         zone = ZoneInfo(zone_name)
         wanted = None if expected == REFUSE else datetime.strptime(expected, "%Y-%m-%d %H:%M").replace(tzinfo=zone)
-        rows.append(Row(phrase, language, zone, datetime.fromisoformat(now).replace(tzinfo=zone), kind, wanted))
+        at = datetime.fromisoformat(now).replace(tzinfo=zone)
+        rows.append(Row(phrase, language, zone, at, kind, wanted, family[0] if family else ""))
     return rows
+
+
+@dataclass(frozen=True)
+class RecurringRow:
+    phrase: str
+    language: str
+    expected: str | None  # the five-field expression meant; None: a refusal is expected
+    family: str = "recurring"
+
+
+def load_recurring(path: Path = RECURRING_CORPUS) -> list[RecurringRow]:
+    """Rows of `phrase, language, expected cron or refuse`."""
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        phrase, language, expected = line.split("\t")
+        rows.append(RecurringRow(phrase, language, None if expected == REFUSE else expected))
+    return rows
+
+
+def recurring_outcome(row: RecurringRow) -> tuple[str, str | None]:
+    """(meant / refused / misread, the expression read)."""
+    from cronbell.core.cron import parse_recurring
+    from cronbell.core.errors import ToolError
+
+    try:
+        got = parse_recurring(row.phrase, 5, row.language).expr
+    except ToolError:
+        return ("meant" if row.expected is None else "refused"), None
+    if row.expected is not None and got == parse_recurring(row.expected, 5).expr:
+        return "meant", got
+    return "misread", got
 
 
 Reader = Callable[[Row], "datetime | None"]  # the instant read, or None when refused
@@ -107,7 +152,8 @@ def measure(rows: Iterable[Row], read: Reader) -> tuple[dict[str, Score], list[t
         got = read(row)
         outcome = verdict(row, got)
         answers.append((row, got, outcome))
-        for key in ("all", row.language, row.kind, f"{row.language} {row.kind}"):
+        family = [row.family, f"{row.language} {row.family}"] if row.family else []
+        for key in ("all", row.language, row.kind, f"{row.language} {row.kind}", *family):
             scores.setdefault(key, Score()).add(row, outcome)
     return scores, answers
 
@@ -115,9 +161,26 @@ def measure(rows: Iterable[Row], read: Reader) -> tuple[dict[str, Score], list[t
 def report(title: str, scores: dict[str, Score]) -> None:
     print(title)
     keys = ["all", "en", "es", *KINDS, *(f"{lang} {kind}" for lang in ("en", "es") for kind in KINDS)]
+    keys += [key for family in FAMILIES for key in (family, f"en {family}", f"es {family}")]
     for key in keys:
         if key in scores:
             print("  " + scores[key].line(key))
+
+
+def add_recurring(scores: dict[str, Score], rows: list[RecurringRow], show: str | None) -> None:
+    """Score the recurring phrases into `scores` (overall, by language, as the family 'recurring')."""
+    for row in rows:
+        outcome, got = recurring_outcome(row)
+        for key in ("all", row.language, row.family, f"{row.language} {row.family}"):
+            score = scores.setdefault(key, Score())
+            score.refusals += row.expected is None
+            score.answerable += row.expected is not None
+            score.meant += outcome == "meant" and row.expected is not None
+            score.refused_right += outcome == "meant" and row.expected is None
+            score.refused += outcome == "refused"
+            score.misread += outcome == "misread"
+        if show and outcome != "meant" and show in ("all", outcome):
+            print(f"    {outcome:<8} {row.language} {row.phrase!r}: {got or REFUSE} != {row.expected or REFUSE}")
 
 
 def dateparser_reader() -> Reader:
@@ -146,15 +209,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--show", choices=("refused", "misread", "all"), help="list the rows with that answer")
     parser.add_argument("--dateparser", action="store_true", help="measure dateparser on the same table too")
-    parser.add_argument("--corpus", type=Path, default=CORPUS, help="another table of the same columns")
+    parser.add_argument("--corpus", type=Path, help="another table of the same columns, measured alone")
     args = parser.parse_args(argv)
-    rows = load(args.corpus)
-    print(f"{len(rows)} phrases from {args.corpus}")
+    rows = load(args.corpus) if args.corpus else [*load(CORPUS), *load(FAMILIES_CORPUS)]
+    recurring = [] if args.corpus else load_recurring()
+    print(f"{len(rows)} one-shot and {len(recurring)} recurring phrases")
     readers: list[tuple[str, Reader]] = [("cronbell", cronbell_reader)]
     if args.dateparser:
         readers.append(("dateparser", dateparser_reader()))
     for name, read in readers:
         scores, answers = measure(rows, read)
+        if name == "cronbell":
+            add_recurring(scores, recurring, args.show)
         report(name, scores)
         for row, got, outcome in answers:
             if args.show and outcome != "meant" and args.show in ("all", outcome):

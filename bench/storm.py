@@ -106,14 +106,20 @@ def seed(endpoint: str, count: int, prefix: str = "") -> tuple[dict[str, str], l
 
 
 def live_counts(endpoint: str, table: str, rooms: set[str]) -> Counter[int]:
-    """How many rooms hold each live count after the storm (every one-shot fired: all zero)."""
+    """How many rooms hold each number of live schedules after the storm (every one-shot fired: all
+    zero). The items are counted, not the room's counter: a fire's retirement frees it lazily."""
     import boto3
 
     db = boto3.client("dynamodb", region_name=REGION, endpoint_url=endpoint)
     out: Counter[int] = Counter()
     for room in rooms:
-        item = db.get_item(TableName=table, Key={"room_id": {"S": room}, "sk": {"S": "room"}}).get("Item", {})
-        out[int(item.get("live", {}).get("N", "-1"))] += 1
+        items = db.query(
+            TableName=table,
+            KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
+            ExpressionAttributeValues={":r": {"S": room}, ":p": {"S": "s#"}},
+            ConsistentRead=True,
+        ).get("Items", [])
+        out[sum(1 for item in items if item.get("status", {}).get("S") in ("active", "paused"))] += 1
     return out
 
 

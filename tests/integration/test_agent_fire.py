@@ -12,6 +12,7 @@ from typing import Any
 from cfnlint.decode import decode
 
 from cronbell.adapters.chat.base import PermanentChatError
+from cronbell.adapters.dynamo import DynamoStore
 from cronbell.core.fire_event import parse_fire_event
 from cronbell.core.ports import AgentError, AgentTimeout
 from cronbell.usecases import fire as fire_uc
@@ -19,6 +20,7 @@ from cronbell.usecases import tools
 from tests.support.aws import ROOT, Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
+from tests.support.faults import CallLog
 from tests.support.lambda_timing import at_slot
 from tests.support.tools import ok, schedule_item
 
@@ -165,6 +167,28 @@ def test_static_schedule_from_the_template_fires_once(stack: Stack) -> None:
     assert ROOM in request["prompt"] and "2026-11-30T17:00:00Z" in request["prompt"] and "{" not in request["prompt"]
     assert run(stack, agents, chat, event)["outcome"] == "duplicate"
     assert len(chat.sent) == 1
+
+
+def test_a_static_fire_claims_and_completes_its_slot_with_one_conditional_write_each(stack: Stack) -> None:
+    """A template schedule has no item: its slot alone is written, so no transaction (twice the units)."""
+    log = CallLog()
+    store = DynamoStore(log.wrap(stack.ddb), stack.settings.table_name, stack.settings.retention_days)
+    agents, chat = FakeAgents(), RecordingChat()
+    event = static_input(ROOM)
+    at_slot(stack.clock, event)
+    deps = stack.deps(
+        store=store,
+        chat=lambda: chat,
+        agents=agents,
+        prompt_file=lambda name: (ROOT / "functions" / "fire" / "prompts" / name).read_text(),
+    )
+    assert fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps)["outcome"] == "delivered"
+    assert log.calls == ["put_item", "update_item"]
+    (slot,) = [i for i in stack.items() if i["sk"].startswith("f#static-daily-analysis#")]
+    assert slot["state"] == "done" and slot["run"]["outcome"] == "delivered" and "lease_until" not in slot
+    log.calls.clear()
+    assert fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps)["outcome"] == "duplicate"
+    assert log.calls == ["put_item"] and len(chat.sent) == 1
 
 
 def test_a_static_run_that_starts_too_late_is_missed_like_any_recurring_one(stack: Stack) -> None:

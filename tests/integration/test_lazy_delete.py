@@ -16,7 +16,7 @@ from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack, provision
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
-from tests.support.tools import assert_consistent, call, live_items, ok
+from tests.support.tools import assert_consistent, call, fire_at, live_items, ok
 
 LIMIT = 12
 
@@ -166,4 +166,26 @@ def test_a_stale_pointer_taken_over_meanwhile_is_not_removed(stack: Stack) -> No
     # and a pointer whose own schedule is live is never removed
     assert store.drop_pointer(Pointer(ROOM, key, second)) is False
     assert pointers(stack) == {key: second}
+    assert_consistent(stack)
+
+
+def test_a_fired_one_shot_frees_its_place_and_pointer_lazily_and_both_are_taken_over(
+    moto_endpoint: str, clock: Any
+) -> None:
+    stack = provision(moto_endpoint, clock, max_per_room=LIMIT)
+    ids = [ok(create(stack, i))["id"] for i in range(LIMIT)]
+    chat, start = RecordingChat(), stack.clock.current
+    assert fire_at(stack, ids[0], "2026-12-01T08:00:00Z", chat)["outcome"] == "delivered"
+    stack.deps().scheduler.delete(ids[0])  # Scheduler deletes a one-time entry once it ran
+    stack.clock.current = start  # so that the same reminder may be asked for again
+    # the retirement wrote the slot, the live item and its retired copy alone
+    assert room_counter(stack) == LIMIT and len(live_items(stack)) == LIMIT - 1
+    assert ids[0] in pointers(stack).values()
+    assert_consistent(stack)
+    again = ok(create(stack, 0))  # the same reminder again: the room recounts, the pointer is taken over
+    assert again["id"] != ids[0] and ids[0] not in pointers(stack).values()
+    assert room_counter(stack) == len(live_items(stack)) == LIMIT
+    refused = create(stack, 200)
+    assert refused["ok"] is False and refused["error"]["code"] == errors.LIMIT_REACHED
+    assert len(chat.sent) == 1
     assert_consistent(stack)

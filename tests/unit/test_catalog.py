@@ -136,7 +136,7 @@ def core_refusals() -> list[ToolError]:
         lambda: parse_one_shot("pronto", NOW, MADRID, "es"),
         lambda: parse_one_shot("mañana de madrugada", NOW, MADRID, "es"),
         lambda: parse_one_shot("12/24 a las 9", NOW, MADRID, "es"),
-        lambda: parse_one_shot("el primer lunes de junio", NOW, MADRID, "es"),
+        lambda: parse_one_shot("el día de Acción de Gracias", NOW, MADRID, "es"),
         lambda: parse_one_shot("el martes 9 de diciembre", NOW, MADRID, "es"),
         lambda: parse_one_shot("diciembre a las 9", NOW, MADRID, "es"),
         lambda: parse_one_shot("mañana a las 9 mañana a las 10", NOW, MADRID, "es"),

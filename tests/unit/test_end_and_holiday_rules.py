@@ -15,7 +15,7 @@ from cronbell.core.errors import ToolError
 from cronbell.core.models import Schedule
 from cronbell.core.timing import Timing
 from cronbell.core.views import describe, schedule_view
-from cronbell.usecases.create import check_ends, read_ends, read_until
+from cronbell.usecases.planning import check_ends, read_ends, read_until
 from tests.support.python_process import run_python
 
 MADRID = ZoneInfo("Europe/Madrid")

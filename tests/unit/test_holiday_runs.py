@@ -18,7 +18,7 @@ from cronbell.core import errors
 from cronbell.core.cron import anchored, next_fires, parse_recurring
 from cronbell.core.errors import ToolError
 from cronbell.core.timing import HORIZON_YEARS, Timing
-from cronbell.usecases.create import check_ends
+from cronbell.usecases.planning import check_ends
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")

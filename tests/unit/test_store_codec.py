@@ -143,3 +143,35 @@ def test_an_audit_copy_is_the_live_item_under_the_retired_key_and_reads_as_delet
     assert alone.status == models.DELETED and alone.timing == live.timing
     fired = codec.dump({**codec.schedule_item(live), "status": models.FIRED})
     assert codec.retired_from_item(fired).status == models.FIRED  # a final copy says what it became
+
+
+def test_a_done_slot_holds_its_run_without_the_fields_at_their_defaults_and_reads_it_back_whole() -> None:
+    from cronbell.core.runs import Run
+
+    ref = codec.SlotRef("!r:x", "k3v9q2m8xa", "2026-11-30T08:00:00Z")
+    run = Run("2026-11-30T09:00:00+01:00", "skipped", "skip_next")
+    item = codec.run_item(ref, run, 1_800_000_000)
+    assert item["sk"] == "f#k3v9q2m8xa#2026-11-30T08:00:00Z" and item["state"] == codec.DONE
+    assert item["run"] == {"scheduled_time": "2026-11-30T09:00:00+01:00", "outcome": "skipped", "reason": "skip_next"}
+    assert codec.run_from_item(codec.dump(item)) == run
+    assert codec.claim_from_item(codec.dump(item)) is None  # a done slot is no open claim
+    claimed = codec.dump(codec.claim_item(ref, "2026-11-30T08:00:01Z", "2026-11-30T08:05:06Z", 1_800_000_000))
+    assert codec.lease_from_item(claimed) == datetime(2026, 11, 30, 8, 5, 6, tzinfo=UTC)
+    claim = codec.claim_from_item(claimed)
+    assert claim is not None and (claim.room_id, claim.owner, claim.slot) == (ref.room_id, ref.owner, ref.slot)
+
+
+def test_an_update_names_every_attribute_and_value_it_writes_and_removes() -> None:
+    from cronbell.adapters.dynamo.expressions import Update
+
+    update = Update().set("count", 3).clause("version = version + :one", one=1).remove("until, skip_holidays")
+    request = update.request("version = :v", {"#s": "status"}, {":v": 7})
+    assert request["UpdateExpression"] == "SET #u0 = :u0, version = version + :one REMOVE #r0, #r1"
+    assert request["ExpressionAttributeNames"] == {
+        "#u0": "count",
+        "#r0": "until",
+        "#r1": "skip_holidays",
+        "#s": "status",
+    }
+    assert codec.load(request["ExpressionAttributeValues"]) == {":u0": 3, ":one": 1, ":v": 7}
+    assert request["ConditionExpression"] == "version = :v"

@@ -13,7 +13,7 @@ from bench.phrases import load
 from cronbell.core import errors, texts
 from cronbell.core.errors import ToolError
 from cronbell.core.when import parse_one_shot, parse_until
-from cronbell.usecases.create import read_until
+from cronbell.usecases.planning import read_until
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -117,3 +117,19 @@ def test_on_the_corpus_until_is_the_one_shot_or_the_end_of_a_day_named_alone() -
         assert default in shot.notes, row
         assert end.time() == time(23, 59, 59) and end.date() <= shot.at.date(), row
     assert differ >= 40  # the corpus names many days alone
+
+
+def test_a_holiday_named_as_an_end_is_read_in_the_skip_holidays_country() -> None:
+    from types import SimpleNamespace
+
+    from cronbell.usecases.planning import read_ends
+
+    now = datetime(2026, 5, 13, 10, 23, tzinfo=ZoneInfo("Europe/Madrid"))
+    args = SimpleNamespace(until="Thanksgiving", count=None, skip_holidays="US")
+    ends = read_ends(args, ZoneInfo("Europe/Madrid"), now, "en")
+    assert ends is not None and f"{ends.until:%Y-%m-%d %H:%M:%S}" == "2026-11-26 23:59:59"
+    with pytest.raises(ToolError) as info:  # without a calendar, the zone's country: Spain keeps no Thanksgiving
+        read_ends(
+            SimpleNamespace(until="Thanksgiving", count=None, skip_holidays=None), ZoneInfo("Europe/Madrid"), now, "en"
+        )
+    assert "not a holiday in ES" in info.value.message

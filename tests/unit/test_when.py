@@ -26,7 +26,8 @@ ENGLISH = [
     ("2026-06-01 9:00", "2026-06-01T09:00:00+02:00"),
     ("11:00", "2026-05-13T11:00:00+02:00"),
     ("09:00", "2026-05-14T09:00:00+02:00"),
-    ("10:23", "2026-05-14T10:23:00+02:00"),
+    ("10:23", "2026-05-13T22:23:00+02:00"),  # 12-hour clock: the next 10:23 is tonight
+    ("09:30", "2026-05-14T09:30:00+02:00"),  # a leading zero is the 24-hour clock
     ("at 7pm", "2026-05-13T19:00:00+02:00"),
     ("at noon", "2026-05-13T12:00:00+02:00"),
     ("in 30 minutes", "2026-05-13T10:53:17+02:00"),
@@ -88,7 +89,7 @@ SPANISH = [
     ("MAÑANA A LAS 10 DE LA MAÑANA", "2026-05-14T10:00:00+02:00"),
     ("manana a las 21:00", "2026-05-14T21:00:00+02:00"),
     ("mañana a las 6 de la tarde", "2026-05-14T18:00:00+02:00"),
-    ("mañana a la 1", "2026-05-14T01:00:00+02:00"),
+    ("mañana a la 1", "2026-05-14T13:00:00+02:00"),  # with a day, an hour of 1 to 5 is in the afternoon
     ("mañana a las 8 menos cuarto", "2026-05-14T07:45:00+02:00"),
     ("hoy a las 18:00", "2026-05-13T18:00:00+02:00"),
     ("pasado mañana a las 9", "2026-05-15T09:00:00+02:00"),
@@ -105,7 +106,8 @@ SPANISH = [
     ("el 24 de diciembre de 2026 a las 20:00", "2026-12-24T20:00:00+01:00"),
     ("a las 21:00", "2026-05-13T21:00:00+02:00"),
     ("a las 9 y media de la noche", "2026-05-13T21:30:00+02:00"),
-    ("a las 10", "2026-05-14T10:00:00+02:00"),  # 10:00 today has passed: tomorrow
+    ("a las 10", "2026-05-13T22:00:00+02:00"),  # 12-hour clock: 10:00 has passed, 22:00 is next
+    ("a las 10 de la mañana", "2026-05-14T10:00:00+02:00"),  # 10:00 today has passed: tomorrow
     ("en 1h30m", "2026-05-13T11:53:17+02:00"),
     ("dentro de 3 días a las 9", "2026-05-16T09:00:00+02:00"),
     ("en 2 semanas a las 10", "2026-05-27T10:00:00+02:00"),
@@ -183,7 +185,6 @@ INVALID = [
     "el dia 31 de febrero a las 9",
     "13/05/2026 10:00",  # not a month/day date: refused, never read the other way
     "mañana de madrugada",  # the small hours have no default hour
-    "the first monday of june",  # a position in the month repeats
     "last friday",
     "next week",
     "december",
@@ -220,8 +221,9 @@ PAST = [
     "2026-05-13 10:00",
     "2026-05-13T08:23:00Z",  # 10:23:00 in Madrid, 17 s ago
     "2020-01-01T00:00:00Z",
-    "today at 9",
-    "hoy a las 10:23",
+    "today at 9am",
+    "hoy a las 10:23 de la mañana",
+    "hoy a las 09:00",
     "in 0 minutes",
     "el 1 de enero de 2026 a las 9",
 ]
@@ -238,7 +240,7 @@ def test_past_times_are_refused_with_the_current_time(text: str) -> None:
 
 def test_past_time_message_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
-        parse_one_shot("hoy a las 9", NOW, MADRID, "es")
+        parse_one_shot("hoy a las 9 de la mañana", NOW, MADRID, "es")
     assert info.value.code == TIME_IN_PAST
     assert "ahora es miércoles 2026-05-13 10:23 (Europe/Madrid" in info.value.text("es")
 
@@ -262,7 +264,7 @@ def test_madrid_spring_gap_is_shifted_forward_with_a_note() -> None:
     assert got.notes == (
         "2026-03-29 02:30 does not exist in Europe/Madrid (clocks go forward); using 03:30 (UTC+02:00) instead.",
     )
-    spanish = parse_one_shot("el domingo a las 2:30", now, MADRID, "es")
+    spanish = parse_one_shot("el domingo a las 2:30 de la madrugada", now, MADRID, "es")
     assert spanish.at.isoformat() == "2026-03-29T03:30:00+02:00"
     assert "no existe en Europe/Madrid" in spanish.notes[0]
 

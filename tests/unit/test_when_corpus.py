@@ -9,11 +9,23 @@ from collections import Counter
 
 import pytest
 
-from bench.phrases import Row, cronbell_reader, load, measure, verdict
+from bench.phrases import (
+    FAMILIES,
+    FAMILIES_CORPUS,
+    Row,
+    cronbell_reader,
+    load,
+    load_recurring,
+    measure,
+    recurring_outcome,
+    verdict,
+)
 from cronbell.core.errors import INVALID_TIME, TIME_IN_PAST, ToolError
 from cronbell.core.when import parse_one_shot
 
 ROWS = load()
+FAMILY_ROWS = load(FAMILIES_CORPUS)
+RECURRING = load_recurring()
 
 
 def test_the_corpus_is_broad_and_balanced() -> None:
@@ -53,3 +65,30 @@ def test_the_verdicts_tell_a_misread_from_a_refusal() -> None:
     assert verdict(row, None) == "refused"
     assert verdict(refusal_row, None) == "meant"
     assert verdict(refusal_row, refusal_row.now) == "misread"
+
+
+def test_the_families_corpus_covers_every_family_in_both_languages() -> None:
+    families = Counter((row.family, row.language) for row in FAMILY_ROWS)
+    one_shot = [family for family in FAMILIES if family != "recurring"]
+    assert all(families[(family, language)] >= 20 for family in one_shot for language in ("en", "es")), families
+    refusals = sum(row.expected is None for row in FAMILY_ROWS) + sum(row.expected is None for row in RECURRING)
+    assert len(FAMILY_ROWS) + len(RECURRING) >= 1500 and refusals >= 150
+    assert {row.language for row in RECURRING} == {"en", "es"}
+
+
+def test_the_families_corpus_is_read_as_meant_at_least_97_percent_and_never_misread() -> None:
+    scores, answers = measure(FAMILY_ROWS, cronbell_reader)
+    misread = [(row.phrase, row.language, got) for row, got, outcome in answers if outcome == "misread"]
+    assert misread == []
+    for family in FAMILIES:
+        if family in scores and scores[family].answerable:
+            assert scores[family].meant >= 0.97 * scores[family].answerable, (family, scores[family])
+    assert scores["all"].refused_right == scores["all"].refusals
+
+
+def test_the_recurring_corpus_is_read_as_meant_and_every_refusal_refused() -> None:
+    outcomes = [(row, *recurring_outcome(row)) for row in RECURRING]
+    assert [(row.phrase, got) for row, outcome, got in outcomes if outcome == "misread"] == []
+    meant = sum(outcome == "meant" for row, outcome, _ in outcomes if row.expected is not None)
+    assert meant >= 0.97 * sum(row.expected is not None for row in RECURRING)
+    assert all(outcome == "meant" for row, outcome, _ in outcomes if row.expected is None)

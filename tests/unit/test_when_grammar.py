@@ -79,8 +79,8 @@ CALENDAR = [
     ("10am on the 24th", "en", "2026-10-24 10:00", ""),
     ("24 dec 2026 10:00", "en", "2026-12-24 10:00", ""),
     ("december 24th, 2026 10am", "en", "2026-12-24 10:00", ""),
-    ("a las nueve y media", "es", "2026-10-24 09:30", ""),
-    ("mañana a la una", "es", "2026-10-24 01:00", ""),
+    ("a las nueve y media", "es", "2026-10-23 21:30", ""),  # 12-hour clock: 09:30 has passed
+    ("mañana a la una", "es", "2026-10-24 13:00", ""),  # with a day: the afternoon
     ("el lunes a las cinco de la tarde", "es", "2026-10-26 17:00", ""),
     ("el jueves que viene a las 10", "es", "2026-10-29 10:00", ""),
     # parts of the day, with and without a time
@@ -227,7 +227,7 @@ def test_instants_across_the_autumn_change() -> None:
 
 
 def test_a_repeated_wall_time_is_the_first_and_named() -> None:
-    got = parse_one_shot("el domingo a las 2:30", now_in(MADRID), MADRID, "es")
+    got = parse_one_shot("el domingo a las 2:30 de la madrugada", now_in(MADRID), MADRID, "es")
     assert got.at.isoformat() == "2026-10-25T02:30:00+02:00"
     assert "ocurre dos veces" in got.notes[0]
     got = parse_one_shot("november 1 at 1:30am", now_in(NEW_YORK), NEW_YORK, "en")
@@ -269,8 +269,6 @@ REFUSED = [
     ("tuesday december 9 at 9", "en", "that date is not a Tuesday"),  # 9 December 2026 is a Wednesday
     ("el martes 9 de diciembre", "es", "esa fecha no es martes"),
     ("tomorrow friday", "en", "that date is not a Friday"),  # tomorrow is Saturday
-    ("the first monday of june", "en", "is not read as a date"),
-    ("el último viernes de noviembre", "es", "no se lee como una fecha"),
     ("december at 9", "en", "name the day of the month too"),
     ("tomorrow at 9 tomorrow", "en", "names a day or a time twice"),
     ("friday monday", "en", "names a day or a time twice"),
@@ -302,7 +300,6 @@ UNREADABLE = [
     "friday at 25:00",
     "a las 9 de la mañana de la tarde",
     "the day before yesterday",
-    "this weekend",
     "la semana que viene",
     "next month",
     "once upon a time",
@@ -332,7 +329,7 @@ def test_a_full_date_in_the_past_is_past_not_next_year() -> None:
         parse_one_shot("october 1 2026 at 9", now_in(MADRID), MADRID)
     assert info.value.code == TIME_IN_PAST
     with pytest.raises(ToolError) as info:
-        parse_one_shot("today at 9", now_in(MADRID), MADRID)
+        parse_one_shot("today at 9am", now_in(MADRID), MADRID)
     assert info.value.code == TIME_IN_PAST
 
 

@@ -7,34 +7,12 @@ import re
 import unicodedata
 from datetime import UTC, date, datetime, timedelta, tzinfo
 
+from cronbell.core.lexicon import MONTH_WORDS, NAMED_CLOCKS, PERIOD_OF, WEEKDAY_WORDS
 from cronbell.core.texts import Phrase, say
 
-MAX_YEAR = 2199  # EventBridge Scheduler's last year
+__all__ = ["MONTH_WORDS", "PERIOD_OF", "WEEKDAY_WORDS"]  # read from here by the grammar modules
 
-# weekday numbers follow date.weekday(): Monday 0 ... Sunday 6
-WEEKDAY_WORDS: dict[str, int] = {
-    "monday": 0, "mon": 0, "lunes": 0,
-    "tuesday": 1, "tue": 1, "tues": 1, "martes": 1,
-    "wednesday": 2, "wed": 2, "miercoles": 2,
-    "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "jueves": 3,
-    "friday": 4, "fri": 4, "viernes": 4,
-    "saturday": 5, "sat": 5, "sabado": 5,
-    "sunday": 6, "sun": 6, "domingo": 6,
-}  # fmt: skip
-MONTH_WORDS: dict[str, int] = {
-    "january": 1, "jan": 1, "enero": 1,
-    "february": 2, "feb": 2, "febrero": 2,
-    "march": 3, "mar": 3, "marzo": 3,
-    "april": 4, "apr": 4, "abril": 4,
-    "may": 5, "mayo": 5,
-    "june": 6, "jun": 6, "junio": 6,
-    "july": 7, "jul": 7, "julio": 7,
-    "august": 8, "aug": 8, "agosto": 8,
-    "september": 9, "sep": 9, "sept": 9, "septiembre": 9, "setiembre": 9,
-    "october": 10, "oct": 10, "octubre": 10,
-    "november": 11, "nov": 11, "noviembre": 11,
-    "december": 12, "dec": 12, "diciembre": 12,
-}  # fmt: skip
+MAX_YEAR = 2199  # EventBridge Scheduler's last year
 
 # localize() kinds
 EXISTS = ""
@@ -118,10 +96,7 @@ def _as_digits(match: re.Match[str]) -> str:
     return f"{hour}:{30 if match['part'] == 'half' else 15:02d}"
 
 
-_NAMED_CLOCKS = {
-    "noon": (12, 0), "midday": (12, 0), "mediodia": (12, 0), "el mediodia": (12, 0),
-    "midnight": (0, 0), "medianoche": (0, 0), "la medianoche": (0, 0),
-}  # fmt: skip
+_NAMED_CLOCKS = NAMED_CLOCKS
 
 
 def parse_clock(text: str) -> tuple[int, int] | None:
@@ -171,14 +146,6 @@ def parse_clock(text: str) -> tuple[int, int] | None:
     if before:
         hour, minute = divmod((hour * 60 - before) % (24 * 60), 60)
     return hour, minute
-
-
-# the part of the day a word names, as parse_clock's period ("8 de la noche" is 20:00)
-PERIOD_OF = {
-    "tonight": "noche", "night": "noche", "evening": "noche", "noche": "noche",
-    "afternoon": "tarde", "tarde": "tarde",
-    "morning": "manana", "manana": "manana",
-}  # fmt: skip
 
 
 def parse_clock_in(text: str, period: str) -> tuple[int, int] | None:

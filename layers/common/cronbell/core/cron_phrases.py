@@ -69,7 +69,7 @@ def _month_days(text: str) -> str | None:
     patterns = (
         r"(?:every|each) month on (?:the )?(?:days? )?(?P<d>.+)",
         r"monthly on (?:the )?(?:days? )?(?P<d>.+)",
-        r"(?:on|every|each) (?:the )?(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
+        r"(?:(?:on|every|each) (?:the )?|the )(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
         r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
         r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
     )
@@ -134,6 +134,28 @@ def _part_of_day(days: str) -> str | None:
     return PERIOD_OF.get(match["part"]) if match and match["part"] != "tonight" else None
 
 
+_WINDOW = (
+    r"(?P<every>.+?),? (?:between|from|entre|de|desde) (?:las? )?(?P<a>\d{1,2})(?::00|h)?"
+    r" (?:and|to|until|till|y|a|hasta) (?:las? )?(?P<b>\d{1,2})(?::00|h)?"
+)
+
+
+def _window(t: str) -> str | Phrase | None:
+    """'every 15 minutes between 9 and 17', 'cada hora de 8 a 20': the interval within those hours, from the
+    first up to the last time before the second (17:00 itself is not included)."""
+    match = re.fullmatch(_WINDOW, t)
+    if match is None:
+        return None
+    every = _interval(match["every"])
+    if not isinstance(every, str):
+        return every
+    first, last = int(match["a"]), int(match["b"])
+    minute, hour, rest = every.split(" ", 2)
+    if hour != "*" or not first < last <= 24:
+        return phrase("cron.window")
+    return f"{minute} {first}-{last - 1} {rest}" if last - 1 > first else f"{minute} {first} {rest}"
+
+
 def _interval(t: str) -> str | Phrase | None:
     t = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", t)
     t = re.sub(r"\b(?:quarter of an hour|quarter hour|cuarto de hora)\b", "15 minutes", t)
@@ -175,18 +197,26 @@ def _clocks(text: str, period: str | None = None) -> tuple[str, str] | None:
     return str(minutes.pop()), ",".join(str(h) for h in hours)
 
 
+_TIMES = {"twice": 2, "two times": 2, "three times": 3, "four times": 4, "dos veces": 2, "tres veces": 3}
+_TIMES_A_DAY = "|".join(_TIMES)
 _DAYS_START = (
-    r"(?:every|each|on|todos|todas|cada|los|el|de|from|daily|weekdays|weekends"
+    r"(?:everyday|every|each|on|todos|todas|cada|los|el|de|from|daily|weekdays|weekends"
     r"|diariamente|a diario|entre semana)"
 )
 
 
 def phrase_to_cron(t: str) -> str | Phrase | None:
     """A recurring phrase in normalized text -> a five-field expression (a Phrase: the reason of a known refusal)."""
-    interval = _interval(t)
+    interval = _window(t) or _interval(t)
     if interval is not None:
         return interval
-    at = r"(?:at|a las|a la|@)"
+    times = re.fullmatch(rf"(?P<n>{_TIMES_A_DAY}) (?:a|per|al) (?:day|dia),? (?P<rest>.+)", t)
+    if times:  # "twice a day at 9 and 21": every day, at as many times as it says
+        t = f"every day {times['rest']}"
+        said = _clocks(re.sub(r"^(?:at|a las|a la) ", "", times["rest"]))
+        if said is None or len(said[1].split(",")) != _TIMES[times["n"]]:
+            return None
+    at = r"(?:at|a las|a la|@|a(?= mediodia| medianoche))"
     candidates = []
     bare_clock = r"\d{1,2}(?:[:.h]\d{2})?h? ?(?:am|pm)?"  # a time of day without "at": "every tuesday 14:00"
     for match in (

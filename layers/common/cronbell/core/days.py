@@ -20,14 +20,13 @@ Resolution (documented in docs/skill.md, stated in the answer when a default is 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields, replace
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from cronbell.core import lexicon
 from cronbell.core.clocks import (
-    MONTH_WORDS,
     PERIOD_OF,
-    WEEKDAY_WORDS,
     NoClockError,
     Unreadable,
     parse_clock,
@@ -35,10 +34,25 @@ from cronbell.core.clocks import (
     valid_date,
     wall,
 )
+from cronbell.core.day_parts import Parts, afternoon_hour, next_of_two, twelve_hour
+from cronbell.core.day_words import (
+    CLOCK,
+    CLOCK_AT,
+    END,
+    FILLERS,
+    NAMED_CLOCK,
+    NAMED_CLOCKS,
+    NUM,
+    ORD,
+    alternatives,
+    prepare,
+    take,
+    words_of,
+)
+from cronbell.core.lexicon import PART_HOURS
 from cronbell.core.texts import Word, phrase, say
 
 DEFAULT_HOUR = 9  # a day named without a time of day
-PART_HOURS = {"morning": 9, "manana": 9, "afternoon": 15, "tarde": 15, "evening": 19, "night": 21, "noche": 21}
 END_OF_DAY_HOUR = 18
 # the hours a clock with its own am/pm or period may have within a named part of the day
 _PART_RANGES = {
@@ -51,192 +65,21 @@ SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 Fe
 
 # the evening is afternoon hours on a 12-hour clock ("quarter to six in the evening" is 17:45)
 _PERIODS = {**PERIOD_OF, "evening": "tarde"}
-# abbreviations only Spanish uses ("ago" is English for the past, "mar" stays March)
-_SPANISH_WEEKDAYS = {"lun": 0, "mie": 2, "jue": 3, "vie": 4, "sab": 5, "dom": 6}
-_SPANISH_MONTHS = {"ene": 1, "abr": 4, "ago": 8, "set": 9, "dic": 12}
 
 
-def _words_of(language: str) -> tuple[dict[str, int], dict[str, int]]:
-    if language == "es":
-        return {**WEEKDAY_WORDS, **_SPANISH_WEEKDAYS}, {**MONTH_WORDS, **_SPANISH_MONTHS}
-    return {**WEEKDAY_WORDS, "weds": 2}, MONTH_WORDS
-
-
-def _alternatives(names: dict[str, int]) -> str:
-    return "|".join(sorted(names, key=len, reverse=True))
-
-
-_ORD = r"(?:st|nd|rd|th|º|ª|o|ro|do|to|er|ero)"
-_NUM = r"(?<![\w:/.])"  # a number that is not part of a word, a time or a date
-_END = r"(?![\w:/])"
-_ORDINAL_WORDS = [
-    "first",
-    "second",
-    "third",
-    "fourth",
-    "fifth",
-    "sixth",
-    "seventh",
-    "eighth",
-    "ninth",
-    "tenth",
-    "eleventh",
-    "twelfth",
-    "thirteenth",
-    "fourteenth",
-    "fifteenth",
-    "sixteenth",
-    "seventeenth",
-    "eighteenth",
-    "nineteenth",
-    "twentieth",
-]
-_CLOCK = (
-    r"(?:(?:half|quarter) (?:past|to) )?\d{1,2}(?:[:.h]\d{2})?h?(?:\s?(?:am|pm))?"
-    r"(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}|menos \d{1,2}))?"
-    r"(?: (?:de la|por la|en la) (?:manana|tarde|noche|madrugada)| del mediodia)?"
-    r"(?: (?:en punto|o'?clock|horas|hrs))?"
-)
-_CLOCK_AT = r"(?:at about|at around|at|a eso de las|a eso de la|a las|a la|las|la|sobre las|hacia las|around|about|by)"
-_NAMED_CLOCKS = r"(?:noon|midday|el mediodia|mediodia|midnight|la medianoche|medianoche)"
-_NAMED_CLOCK = rf"(?:(?:at|a|al|a las) )?(?<!del )(?P<c>{_NAMED_CLOCKS})"
-_FILLERS = {"at", "on", "the", "of", "a", "las", "la", "el", "de", "del", "en", "por", "in", "around", "about"}
-_FILLERS |= {"sobre", "hacia", "by", "for", ",", "para", "dia"}
-
-
-@dataclass
-class _Parts:
-    clock: str | None = None  # the clock's text, read once the part of the day is known
-    part: str | None = None  # morning, tarde, ...
-    this_part: bool = False  # "this morning", "tonight", "esta tarde": today
-    offset: int | None = None  # today 0, tomorrow 1, the day after 2
-    weekday: int | None = None
-    next_week: bool = False  # "next friday": never today
-    this_week: bool = False  # "this friday": today too
-    day: int | None = None
-    month: int | None = None
-    year: int | None = None
-    last_day: bool = False
-    end_of_day: bool = False
-    week_ahead: bool = False  # "friday next week": the weekday in the week (Monday to Sunday) after this one
-    month_ahead: int | None = None  # "the 1st of next month" 1, "the 20th of this month" 0
-    of_month: bool = False  # "the first of the month": a day number follows or precedes
-    year_ahead: bool = False  # "june 5th next year"
-    bare_day: bool = False  # English "friday 8": a number after a weekday, without "the" or an ordinal
-
-    def set(self, **values: object) -> None:
-        for name, value in values.items():
-            if _given(getattr(self, name)):
-                raise Unreadable(phrase("reason.twice"))
-            setattr(self, name, value)
-
-    def names_a_day(self) -> bool:
-        return any(_given(getattr(self, f.name)) for f in fields(self) if f.name not in ("clock",))
-
-
-def _given(value: object) -> bool:
-    """A part is given when it is not None or False; 0 is a value (Monday, today)."""
-    return value is not None and value is not False
-
-
-_HOUR_WORDS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5,
-    "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10, "once": 11, "doce": 12,
-}  # fmt: skip
-_HOUR_WORD = "|".join(_HOUR_WORDS)
-_MINUTE_WORDS = {"fifteen": 15, "thirty": 30, "forty-five": 45, "forty five": 45, "oh five": 5}
-# minutes before "past" / "to" an hour, and after "y" / "menos" in Spanish
-_MINUTES_PAST = {
-    "five": 5, "ten": 10, "a quarter": 15, "quarter": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25,
-    "half": 30, "cinco": 5, "diez": 10, "veinte": 20, "veinticinco": 25,
-}  # fmt: skip
-
-
-def _past_or_to(m: re.Match[str]) -> str:
-    """'twenty to 9' -> '9 menos 20' (8:40), 'ten past 10' -> '10:10', '5 past 9 pm' -> '9:05 pm'.
-    Digits before "to" would read as a range ("5 to 9"), and there is no "half to": both are left as they are."""
-    minutes = _MINUTES_PAST[m["min"]] if m["min"] in _MINUTES_PAST else int(m["min"])
-    hour = int(m["h"])
-    if minutes > 59 or hour > 12:
-        return m[0]
-    if m["way"] == "to":
-        if m["min"] == "half" or m["min"].isdigit():
-            return m[0]
-        return f"{hour}{m['ampm'] or ''} menos {minutes}"  # the hour's am/pm or part of the day comes first
-    return f"{hour}:{minutes:02d}{m['ampm'] or ''}"
-
-
-def _clock_words(t: str) -> str:
-    """Hours in words where they can only be a time of day: 'at ten thirty' -> 'at 10:30',
-    'a las nueve y media' -> 'a las 9 y media', 'seven pm' -> '7 pm', 'half past ten' -> 'half past 10'."""
-    before = r"(?:at|a las|a la|@|around|about|by|sobre las|hacia las|past|to)"
-    after = r"(?:am|pm|o'?clock|in the|de la|por la|y media|y cuarto|menos cuarto|en punto)"
-    # "at five to nine": the five counts minutes, not hours
-    t = re.sub(rf"\b({before}) ({_HOUR_WORD})\b(?! (?:past|after|to)\b)", lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}", t)
-    t = re.sub(rf"\b({_HOUR_WORD}) (?={after}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
-    minutes = "|".join(_MINUTE_WORDS)
-    t = re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
-    named = "|".join(sorted(_MINUTES_PAST, key=len, reverse=True))
-    t = re.sub(
-        rf"\b(?P<min>{named}|\d{{1,2}})(?: minutes?)? (?P<way>past|after|to) (?P<h>\d{{1,2}})\b(?!:)"
-        r"(?P<ampm> ?[ap]m\b)?",
-        _past_or_to,
-        t,
-    )
-    spanish = "cinco|diez|veinte|veinticinco"  # "las 9 y diez" -> "las 9 y 10", "las 12 menos diez"
-    return re.sub(
-        rf"(?<![\w:])(\d{{1,2}}) (y|menos) ({spanish})\b", lambda m: f"{m[1]} {m[2]} {_MINUTES_PAST[m[3]]}", t
-    )
-
-
-def _prepare(t: str, language: str) -> str:
-    """Ordinal words to digits, hours in words to digits, 'noonish' to 'noon', '9a' to '9am', 'dec.' to
-    'dec', 'tues.' to 'tues', '17 h' to '17h', '@' to 'at'."""
-    t = re.sub(r"@", " at ", t)
-    t = _clock_words(re.sub(r" +", " ", t).strip())
-    t = re.sub(r"\b(twenty|thirty)[- ](first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b",
-               lambda m: f"{(20 if m[1] == 'twenty' else 30) + _ORDINAL_WORDS.index(m[2]) + 1}th", t)  # fmt: skip
-    t = re.sub(r"\bthirtieth\b", "30th", t)
-    t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: f"{_ORDINAL_WORDS.index(m[1]) + 1}th", t)
-    t = re.sub(r"\bprimero\b", "1", t)
-    t = re.sub(r"\b12 (noon|midnight)\b|\b(noon)ish\b", lambda m: m[1] or m[2], t)
-    t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
-    t = re.sub(r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b", r"\1h", t)
-    weekdays, months = _words_of(language)
-    t = re.sub(rf"\b({_alternatives(weekdays)}|{_alternatives(months)})\.", r"\1", t)
-    mon = _alternatives(months)
-    t = re.sub(rf"\b(\d{{1,2}})-({mon})\b-?", r"\1 \2 ", t)  # "11-jan-2027", "7-sep"
-    return re.sub(rf"\b({mon})-(?=\d)", r"\1 ", t).strip()  # "jan-11-2027"
-
-
-def _take(s: str, pattern: str, marker: str, read: object) -> str:
-    """Replace every match of `pattern` in `s` with `marker`, after `read(match)` accepts it (a reader
-    that returns False leaves that match in place)."""
-    out, last = [], 0
-    for match in re.finditer(pattern, s):
-        if read(match) is False:  # type: ignore[operator]
-            continue
-        out.append(s[last : match.start()] + f" {marker} ")
-        last = match.end()
-    return re.sub(r" +", " ", "".join(out) + s[last:])
-
-
-def _parts(t: str, language: str) -> _Parts | None:
-    p = _Parts()
-    s = f" {_prepare(t, language)} "
-    weekdays, months = _words_of(language)
-    wd, mon = _alternatives(weekdays), _alternatives(months)
+def _parts(t: str, language: str) -> Parts | None:
+    p = Parts()
+    s = f" {prepare(t, language)} "
+    weekdays, months = words_of(language)
+    wd, mon = alternatives(weekdays), alternatives(months)
     day_words = {*weekdays, *months, "el", "the", "dia", "day"}
-    position = r"\d{1,2}" + _ORD + r"|last|primer|primero|segundo|tercer|tercero|cuarto|quinto|ultimo"
-    if re.search(rf"{_NUM}(?:{position}) (?:{wd}) (?:of|de|del|in|en)\b", s):  # "the 1st monday of june"
-        raise Unreadable(phrase("reason.position"))
+    positions = lexicon.alternatives(lexicon.POSITIONS)
 
     def numeric(m: re.Match[str]) -> None:
         a, b = int(m["a"]), int(m["b"])
         year = int(m["y"]) if m["y"] else None
         year = year + 2000 if year is not None and year < 100 else year
-        month, day = (a, b) if language == "en" else (b, a)
+        month, day = (a, b) if lexicon.of(language).month_first else (b, a)
         if not 1 <= month <= 12 or not 1 <= day <= 31:
             raise Unreadable(phrase("reason.numeric_order", text=m[0].strip()))
         p.set(day=day, month=month, year=year)
@@ -261,6 +104,9 @@ def _parts(t: str, language: str) -> _Parts | None:
     def relative(days: int) -> object:
         return lambda m: p.set(offset=days)
 
+    def position(m: re.Match[str]) -> None:
+        p.set(weekday=weekdays[m["wd"]], position=lexicon.POSITIONS[m["n"]])
+
     def weekday(m: re.Match[str]) -> None:
         p.set(weekday=weekdays[m["wd"]])
         if m["pre"] in ("next", "coming", "this coming", "proximo", "el proximo") or m["post"]:
@@ -279,16 +125,16 @@ def _parts(t: str, language: str) -> _Parts | None:
 
     def day_after_weekday(m: re.Match[str]) -> None:
         day(m)
-        p.bare_day = language == "en" and not m["the"] and not m["ord"]
+        p.bare_day = lexicon.of(language).bare_day_after_weekday and not m["the"] and not m["ord"]
 
     def year(m: re.Match[str]) -> None:
         p.set(year=int(m["y"]))
 
     steps: list[tuple[str, str, object]] = [
-        (rf"{_NUM}(?P<y>\d{{4}})[-/.](?P<mo>\d{{1,2}})[-/.](?P<d>\d{{1,2}}){_END}", "<d>", iso),
-        (rf"{_NUM}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?P<y>\d{{4}}|\d{{2}}))?{_END}", "<d>", numeric),
-        (rf"{_NUM}(?P<a>\d{{1,2}})-(?P<b>\d{{1,2}})-(?P<y>\d{{4}}|\d{{2}}){_END}", "<d>", numeric),
-        (rf"{_NUM}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?P<y>\d{{4}}|\d{{2}}){_END}", "<d>", numeric),
+        (rf"{NUM}(?P<y>\d{{4}})[-/.](?P<mo>\d{{1,2}})[-/.](?P<d>\d{{1,2}}){END}", "<d>", iso),
+        (rf"{NUM}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?P<y>\d{{4}}|\d{{2}}))?{END}", "<d>", numeric),
+        (rf"{NUM}(?P<a>\d{{1,2}})-(?P<b>\d{{1,2}})(?:-(?P<y>\d{{4}}|\d{{2}}))?{END}", "<d>", numeric),
+        (rf"{NUM}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?P<y>\d{{4}}|\d{{2}}){END}", "<d>", numeric),
         (
             r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)\b|\beod\b"
             r"|\b(?:al |a |para el )?(?:final|fin) del dia\b",
@@ -303,8 +149,29 @@ def _parts(t: str, language: str) -> _Parts | None:
             "<d>",
             lambda m: p.set(last_day=True),
         ),
-        (rf"\b{_NAMED_CLOCK}\b", "<c>", named),
-        (rf"(?:\b(?P<at>{_CLOCK_AT}) )?{_NUM}(?P<c>{_CLOCK}){_END}", "<c>", clock),
+        (
+            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month\b"
+            r"|\b(?:a|al|para) (?:fin|final) de(?:l)? mes\b",
+            "<d>",
+            lambda m: p.set(last_day=True, end_of_day=True),
+        ),
+        (
+            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week\b|\b(?:a|al) final de (?:la )?semana\b",
+            "<w>",
+            lambda m: p.set(weekday=4, end_of_day=True),
+        ),
+        (
+            r"\b(?:this|the) weekend\b|\b(?:este|el) fin de semana\b",
+            "<w>",
+            lambda m: p.set(weekend=True),
+        ),
+        (
+            r"\bfirst_thing(?: in the morning)?\b|\ba primera hora(?: de la manana)?\b",
+            "<p>",
+            lambda m: p.set(part="morning"),
+        ),
+        (rf"\b{NAMED_CLOCK}\b", "<c>", named),
+        (rf"(?:\b(?P<at>{CLOCK_AT}) )?{NUM}(?P<c>{CLOCK}){END}", "<c>", clock),
         (
             r"\b(?P<this>tonight)\b|\b(?P<this2>this|esta) (?P<p>morning|afternoon|evening|night|manana|tarde|noche)\b",
             "<p>",
@@ -339,6 +206,8 @@ def _parts(t: str, language: str) -> _Parts | None:
             "<y>",
             lambda m: p.set(year_ahead=True),
         ),
+        (r"\b(?:of |de )?(?:this week|esta semana)\b", "<k>", lambda m: p.set(week_this=True)),
+        (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:of|de|del|in|en)\b)", "<w>", position),
         (r"\b(?:el )?proximo (?=(?:dia )?\d)", " ", lambda m: None),  # "el próximo 15 de mayo", "el próximo día 15"
         (
             rf"\b(?:(?P<pre>next|this coming|coming|this|el proximo|proximo|este) )?(?P<wd>{wd})\b"
@@ -347,18 +216,18 @@ def _parts(t: str, language: str) -> _Parts | None:
             weekday,
         ),
         (rf"\b(?P<mon>{mon})\b", "<m>", month),
-        (rf"<m>,? (?:the )?(?P<d>\d{{1,2}}){_ORD}?{_END}", "<m> <d>", day),
-        (rf"{_NUM}(?P<d>\d{{1,2}}){_ORD}? (?:of |de )?<m>", "<d> <m>", day),
-        (rf"<w>,? (?P<the>the |el )?(?P<d>\d{{1,2}})(?P<ord>{_ORD})?{_END}", "<w> <d>", day_after_weekday),
-        (rf"{_NUM}(?P<d>\d{{1,2}}){_ORD}{_END}", "<d>", day),
-        (rf"\b(?:el (?:dia )?|dia )(?P<d>\d{{1,2}}){_END}", "<d>", day),
-        (rf"{_NUM}(?P<y>(?:19|2\d)\d\d){_END}", "<y>", year),
+        (rf"<m>,? (?:the )?(?P<d>\d{{1,2}}){ORD}?{END}", "<m> <d>", day),
+        (rf"{NUM}(?P<d>\d{{1,2}}){ORD}? (?:of |de )?<m>", "<d> <m>", day),
+        (rf"<w>,? (?P<the>the |el )?(?P<d>\d{{1,2}})(?P<ord>{ORD})?{END}", "<w> <d>", day_after_weekday),
+        (rf"{NUM}(?P<d>\d{{1,2}}){ORD}{END}", "<d>", day),
+        (rf"\b(?:el (?:dia )?|dia )(?P<d>\d{{1,2}}){END}", "<d>", day),
+        (rf"{NUM}(?P<y>(?:19|2\d)\d\d){END}", "<y>", year),
     ]
     for pattern, marker, read in steps:
-        s = _take(s, pattern, marker, read)
+        s = take(s, pattern, marker, read)
     if p.clock is None and (p.offset is not None or p.part is not None):  # "tomorrow 9"
-        s = _take(s, rf"{_NUM}(?P<c>\d{{1,2}}){_END}", "<c>", lambda m: p.set(clock=m["c"]))
-    left = [w for w in re.split(r"[\s,]+", s) if w and w not in _FILLERS and not re.fullmatch(r"<\w>", w)]
+        s = take(s, rf"{NUM}(?P<c>\d{{1,2}}){END}", "<c>", lambda m: p.set(clock=m["c"]))
+    left = [w for w in re.split(r"[\s,]+", s) if w and w not in FILLERS and not re.fullmatch(r"<\w>", w)]
     if left or not (p.clock or p.names_a_day()):
         return None
     if p.bare_day and p.clock is None:  # "friday 8", "friday 8 in the evening": the 8th, or 8 o'clock?
@@ -366,10 +235,10 @@ def _parts(t: str, language: str) -> _Parts | None:
     return p
 
 
-def _hour_and_minute(p: _Parts, language: str, notes: list[str]) -> tuple[int, int]:
+def _hour_and_minute(p: Parts, language: str, notes: list[str]) -> tuple[int, int]:
     if p.clock is not None:
         period = "madrugada" if p.part == "madrugada" else _PERIODS.get(p.part or "")
-        named = re.fullmatch(_NAMED_CLOCKS, p.clock)  # "midnight tonight": the clock names its own hour
+        named = re.fullmatch(NAMED_CLOCKS, p.clock)  # "midnight tonight": the clock names its own hour
         got = parse_clock_in(p.clock, period) if period and not named else parse_clock(p.clock)
         if got is None:
             raise Unreadable(phrase("reason.no_clock"))
@@ -388,23 +257,32 @@ def _hour_and_minute(p: _Parts, language: str, notes: list[str]) -> tuple[int, i
     return hour, 0
 
 
-def _fits(p: _Parts, d: date) -> bool:
+def _fits(p: Parts, d: date) -> bool:
     return (
         (p.day is None or d.day == p.day)
         and (p.month is None or d.month == p.month)
         and (p.year is None or d.year == p.year)
         and (p.weekday is None or d.weekday() == p.weekday)
         and (not p.last_day or (d + timedelta(days=1)).day == 1)
+        and (not p.weekend or d.weekday() >= 5)
+        and (p.position is None or _in_place(d, p.position))
     )
 
 
-def _mismatch(p: _Parts) -> Unreadable:
+def _in_place(d: date, position: int) -> bool:
+    """Whether `d` is the `position`-th of its weekday in its month (-1: the last)."""
+    if position < 0:
+        return (d + timedelta(days=7)).month != d.month
+    return (d.day - 1) // 7 == position - 1
+
+
+def _mismatch(p: Parts) -> Unreadable:
     if p.weekday is not None:
         return Unreadable(phrase("reason.weekday_mismatch", weekday=Word("weekdays", p.weekday)))
     return Unreadable(phrase("reason.no_such_day"))
 
 
-def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
+def _date(p: Parts, hm: tuple[int, int], now_local: datetime) -> date:
     today = now_local.date()
     if p.month_ahead is not None:  # "the 1st of next month": that month of this year or the next
         if p.month is not None or p.year is not None or (p.day is None and not p.last_day):
@@ -428,7 +306,12 @@ def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
         if not _fits(p, d):
             raise _mismatch(p)
         return d
-    if p.offset is not None or p.this_part or (p.end_of_day and p.weekday is None and p.day is None):
+    if p.week_this:  # "thursday this week": that day of this week, or the past
+        if p.weekday is None or p.offset is not None or p.week_ahead:
+            raise Unreadable(phrase("reason.weekday_missing" if p.weekday is None else "reason.twice"))
+        return today + timedelta(days=p.weekday - today.weekday())
+    alone_day = p.weekday is None and p.day is None and not p.last_day and not p.weekend
+    if p.offset is not None or p.this_part or (p.end_of_day and alone_day):
         d = today + timedelta(days=p.offset or 0)
         if not _fits(p, d):
             raise _mismatch(p)
@@ -440,9 +323,9 @@ def _date(p: _Parts, hm: tuple[int, int], now_local: datetime) -> date:
         if not _fits(p, d):
             raise _mismatch(p)
         return d
-    if (p.month is not None or p.year is not None) and p.day is None and not p.last_day:
+    if (p.month is not None or p.year is not None) and p.day is None and not p.last_day and p.position is None:
         raise Unreadable(phrase("reason.day_missing"))
-    if p.month is not None and p.weekday is not None:
+    if p.month is not None and p.weekday is not None and p.position is None:
         # "tuesday december 8": the date is December 8's next one; the weekday only confirms it
         d = _date(replace(p, weekday=None), hm, now_local)
         if d.weekday() != p.weekday:
@@ -471,10 +354,16 @@ def read_calendar(
     if p is None:
         return None
     day_end = whole_day and p.clock is None and p.part is None and not p.end_of_day
+    if twelve_hour(p):
+        return next_of_two(p, now_local, tz, language, notes)
     hour, minute = (23, 59) if day_end else _hour_and_minute(p, language, notes)
+    if afternoon_hour(p, hour):  # "friday at 3": 15:00, said
+        hour += 12
+        notes.append(say("note.afternoon_hour", language, said=p.clock, clock=f"{hour:02d}:{minute:02d}"))
     d = _date(p, (24, 0) if day_end else (hour, minute), now_local)  # a day's end is after all its minutes
-    if p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6:
-        d += timedelta(days=1)  # "tonight at 1" is after midnight
+    night = p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6
+    if night and not (p.this_part and now_local.hour < 6):
+        d += timedelta(days=1)  # "tonight at 1" is after midnight; said after midnight, it is the coming one
     if p.month is not None and p.year is None and d.year > now_local.year:
         notes.append(say("note.no_year", language, year=d.year))
     return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)

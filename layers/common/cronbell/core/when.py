@@ -14,7 +14,7 @@ from fractions import Fraction
 from functools import cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from cronbell.core import texts
+from cronbell.core import lexicon, named_days, texts
 from cronbell.core.clocks import (
     MAX_YEAR,
     WEEKDAY_WORDS,
@@ -29,9 +29,10 @@ from cronbell.core.clocks import (
     valid_date,
     wall,
 )
-from cronbell.core.days import read_calendar
+from cronbell.core.days import DEFAULT_HOUR, read_calendar
 from cronbell.core.errors import ToolError, refusal
-from cronbell.core.texts import Phrase, Word, phrase, words
+from cronbell.core.named_zones import take_zone
+from cronbell.core.texts import Phrase, Word, phrase, say, words
 
 
 @dataclass(frozen=True)
@@ -107,14 +108,7 @@ _AMOUNT = (
     r"(?P<n>\d+)\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|months?|years?"
     r"|segundos?|minutos?|horas?|dias?|semanas?|mes|meses|anos?)"
 )
-_NUMBER_WORDS = {
-    "a": 1, "an": 1, "one": 1, "un": 1, "una": 1, "uno": 1, "two": 2, "dos": 2, "three": 3, "tres": 3,
-    "four": 4, "cuatro": 4, "five": 5, "cinco": 5, "six": 6, "seis": 6, "seven": 7, "siete": 7,
-    "eight": 8, "ocho": 8, "nine": 9, "nueve": 9, "ten": 10, "diez": 10, "eleven": 11, "once": 11,
-    "twelve": 12, "doce": 12, "fifteen": 15, "quince": 15, "twenty": 20, "veinte": 20, "thirty": 30,
-    "treinta": 30, "forty": 40, "cuarenta": 40, "forty-five": 45, "fifty": 50, "cincuenta": 50,
-    "sixty": 60, "sesenta": 60, "ninety": 90, "noventa": 90, "a couple of": 2, "a couple": 2,
-}  # fmt: skip
+_NUMBER_WORDS = lexicon.NUMBER_WORDS
 
 
 # words that name the past ("2 days ago", "last friday", "ayer", "el lunes pasado"), said as the reason
@@ -124,7 +118,7 @@ _PAST_WORDS = (
 )
 
 # words of courtesy around a time ("remind me on friday at 3pm please", "por favor, mañana a las 9")
-_COURTESY = r"\b(?:please|pls|plz|kindly|remind me|por favor|recuerdamelo|recuerdame|avisame)\b"
+_COURTESY = rf"\b(?:{lexicon.alternatives(lexicon.COURTESY)})\b"
 
 
 def _without_courtesy(t: str) -> str:
@@ -154,9 +148,25 @@ def _hours_and(minutes: int) -> Callable[[re.Match[str]], str]:
     return spell
 
 
+_FRACTIONS = {"1/4": 15, "1/2": 30, "3/4": 45}
+_APPROXIMATELY = lexicon.alternatives(lexicon.APPROXIMATELY)
+
+
+def _exactly(text: str) -> str:
+    """'about 20 minutes', '20 minutes or so', 'unos 20 minutos' -> '20 minutes': read as the amount named."""
+    return re.sub(rf"^(?:{_APPROXIMATELY}) |,? (?:{_APPROXIMATELY})$", "", text)
+
+
 def _words_to_digits(text: str) -> str:
     """'two weeks' -> '2 weeks', 'a fortnight' -> '2 weeks', 'half an hour' -> '30 minutes', 'hora y media' ->
-    '1 hours 30 minutes', 'two and a half hours' -> '2 hours 30 minutes', '1.5 hours' -> '90 minutes'."""
+    '1 hours 30 minutes', 'two and a half hours' -> '2 hours 30 minutes', '1.5 hours' -> '90 minutes',
+    '1/4 hour' -> '15 minutes', '1 1/2 hours' -> '1 hours 30 minutes'."""
+    text = re.sub(
+        r"\b(?:(\d+) )?([13]/4|1/2) (?:of an? |de )?(?:hours?|horas?)\b",
+        lambda m: f"{m[1] + ' hours ' if m[1] else ''}{_FRACTIONS[m[2]]} minutes",
+        text,
+    )
+    text = re.sub(r"\b(?:a |one )?quarter hour\b", "15 minutes", text)
     text = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", text)
     text = re.sub(r"\b(?:a quarter of an hour|quarter of an hour|quarter hour|un cuarto de hora)\b", "15 minutes", text)
     text = re.sub(r"\b(?:three quarters of an hour|tres cuartos de hora)\b", "45 minutes", text)
@@ -188,7 +198,7 @@ class _Amount:
 
 def _relative(rest: str) -> _Amount | None:
     """'30 minutes', 'an hour', '1 hour and 30 minutes', '1h30m', 'two weeks', 'in 2 years'."""
-    rest = _words_to_digits(rest)
+    rest = _words_to_digits(_exactly(rest))
     # amounts are separated by a comma, "and", "y", or nothing at all before a number ("1h30m")
     parts = [p for p in re.split(r"\s*(?:,|\band\b|\by\b)\s*|\s+(?=\d)|(?<=[a-z])(?=\d)", rest) if p]
     if not parts:
@@ -237,17 +247,41 @@ def _days_ahead_at(rest: str, now_local: datetime, tz: ZoneInfo, language: str, 
     return wall(datetime(day.year, day.month, day.day, clock[0], clock[1]), tz, language, notes)
 
 
-def parse_until(text: str, now: datetime, tz: ZoneInfo, locale: str = "en") -> OneShot:
+_WEEKDAY_NAMES = lexicon.alternatives(WEEKDAY_WORDS)
+
+
+def _counted(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
+    """'3 weekdays' (Monday to Friday after today, at the time it is now), 'four saturdays' / 'dos sábados'
+    (the Nth of that weekday after today, at the default hour)."""
+    match = re.fullmatch(
+        rf"(?P<n>\d{{1,2}}) (?:(?P<workday>weekdays?)|(?P<wd>{_WEEKDAY_NAMES})(?:e?s)?)", _words_to_digits(rest)
+    )
+    if match is None or not 1 <= int(match["n"]) <= 60:
+        return None
+    day, left = now_local.date(), int(match["n"])
+    while left:
+        day += timedelta(days=1)
+        left -= day.weekday() < 5 if match["workday"] else day.weekday() == WEEKDAY_WORDS[match["wd"]]
+    if match["workday"]:
+        return wall(datetime.combine(day, now_local.time().replace(second=0, microsecond=0)), tz, language, notes)
+    notes.append(say("default_hour", language, clock=f"{DEFAULT_HOUR:02d}:00"))
+    return wall(datetime(day.year, day.month, day.day, DEFAULT_HOUR), tz, language, notes)
+
+
+def parse_until(text: str, now: datetime, tz: ZoneInfo, locale: str = "en", country: str | None = None) -> OneShot:
     """Read the end of a recurrence (`until`): any one-shot form, read as the same instant a one-shot
     would be ("tonight" is 21:00, "tomorrow at 18:00" is 18:00), except that a day named without a
     time of day means through that day: its last second, 23:59:59 ("2026-12-24", "tomorrow", "today",
     "hoy", "el viernes"). Today's date is an end while that second is still ahead."""
-    return parse_one_shot(text, now, tz, locale, whole_day=True)
+    return parse_one_shot(text, now, tz, locale, whole_day=True, country=country)
 
 
-def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en", *, whole_day: bool = False) -> OneShot:
+def parse_one_shot(
+    text: str, now: datetime, tz: ZoneInfo, locale: str = "en", *, whole_day: bool = False, country: str | None = None
+) -> OneShot:
     """Read a one-shot time. `now` is aware (any zone); the answer is in `tz`, strictly after `now`.
-    `whole_day`: a day alone is its last second (see parse_until)."""
+    `whole_day`: a day alone is its last second (see parse_until). `country` (ISO 3166-1, the schedule's
+    `skip_holidays` when it has one) is where a named holiday is looked up; by default, the zone's country."""
     if now.tzinfo is None:
         raise ValueError("now must be an aware datetime")
     language = texts.language(locale)
@@ -258,7 +292,8 @@ def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en", *
     now_local = now.astimezone(tz)
     notes: list[str] = []
     try:
-        at = _read(t, now, now_local, tz, language, notes, whole_day)
+        where = (country or "").partition("-")[0].upper() or named_days.zone_country(tz_label(tz))
+        at = _read(t, now, now_local, tz, language, notes, whole_day, where)
     except NoClockError as exc:
         raise _invalid(raw, language, phrase("reason.no_clock")) from exc
     except Unreadable as exc:
@@ -276,7 +311,14 @@ def parse_one_shot(text: str, now: datetime, tz: ZoneInfo, locale: str = "en", *
 
 
 def _read(
-    t: str, now: datetime, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str], whole_day: bool = False
+    t: str,
+    now: datetime,
+    now_local: datetime,
+    tz: ZoneInfo,
+    language: str,
+    notes: list[str],
+    whole_day: bool = False,
+    country: str | None = None,
 ) -> datetime | None:
     iso = re.fullmatch(_ISO, t)
     if iso:
@@ -295,6 +337,17 @@ def _read(
             raise ValueError(off)
         return (naive - sign * offset).replace(tzinfo=UTC).astimezone(tz)
 
+    named = take_zone(t)
+    if named is not None:  # "5pm CET": read in the zone named, answered in the schedule's, both said
+        rest, source, said = named
+        if not rest:
+            raise Unreadable(phrase("reason.no_clock"))
+        at = _read(rest, now, now.astimezone(source), source, language, notes, whole_day, country)  # type: ignore[arg-type]
+        if at is None:
+            return None
+        notes.append(say("note.zone", language, said=f"{at:%H:%M} {said}", clock=f"{at.astimezone(tz):%H:%M}",
+                         zone=tz_label(tz)))  # fmt: skip
+        return at.astimezone(tz)
     # "de hoy en ocho (días)" is a week from today, "de hoy en quince" two weeks: an idiom, not a count
     t = re.sub(r"^de hoy en (ocho|quince)(?: dias)?$", lambda m: f"dentro de {1 if m[1] == 'ocho' else 2} semanas", t)
     relative = re.fullmatch(_RELATIVE, t)
@@ -303,12 +356,19 @@ def _read(
         amount = _relative(rest)
         if amount is not None:
             return _after(amount, now_local, tz, language, notes)
-        at = _days_ahead_at(rest, now_local, tz, language, notes)
+        at = _days_ahead_at(rest, now_local, tz, language, notes) or _counted(rest, now_local, tz, language, notes)
         if at is not None:
             return at
     at = read_calendar(t, now_local, tz, language, notes, whole_day)
+    holiday = named_days.find(t) if at is None else None
+    if holiday is not None:
+        at = named_days.read_holiday(t, holiday, now_local, tz, language, notes, whole_day, country)
     if at is None and re.search(_PAST_WORDS, t):
         raise Unreadable(phrase("reason.past"))
+    if at is None and holiday is None:
+        reason = named_days.unknown(t, country)
+        if reason is not None:
+            raise reason
     return at
 
 

@@ -16,27 +16,27 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
 from cronbell.core.envelope import Context
-from cronbell.core.errors import ToolError, refusal
+from cronbell.core.errors import refusal
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Busy, Conflict, Duplicate, LimitReached, NameTaken
+from cronbell.core.ports import Busy, Conflict
 from cronbell.core.runs import DELIVERED
 from cronbell.core.timing import Timing
 from cronbell.core.views import ran_through, short_date, upcoming
 from cronbell.core.when import resolve_timezone
 from cronbell.usecases import ends
 from cronbell.usecases.answers import now_fields, schedule_answer
-from cronbell.usecases.create import (
+from cronbell.usecases.change_writes import apply, busy
+from cronbell.usecases.deps import Deps
+from cronbell.usecases.manage import find
+from cronbell.usecases.planning import (
     check_agent_target,
     check_ends,
-    name_taken,
     output_room,
     plan_once,
     plan_recurring,
     read_ends,
 )
-from cronbell.usecases.deps import Deps
-from cronbell.usecases.manage import find
 
 log = logging.getLogger(__name__)
 HISTORY_LOOKBACK = 50  # runs read to find the delivered occurrence an old snooze button names
@@ -49,7 +49,24 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     old = find(ctx, args.id, deps)
     new = replace(old)
-    agent_call = old.kind == models.AGENT_CALL
+    _update_definition(new, args, ctx, deps)
+    tz = resolve_timezone(args.timezone, old.timezone) if args.timezone else ZoneInfo(old.timezone)
+    notes = _update_time(old, new, args, tz, deps)
+    ends = read_ends(args, tz, deps.now(), new.locale, clearing=True)
+    if ends is not None:
+        if not new.recurring:
+            raise refusal("invalid_arguments.ends_recurring_only")
+        new.timing = ends.applied_to(new.timing)
+    if new.timing != old.timing:
+        check_ends(new.timing, deps.now(), new.locale, old.delivered_count)
+    new.with_dedupe_key()
+    apply(old, new, deps)
+    return schedule_answer("updated", new, deps, locale, notes)
+
+
+def _update_definition(new: Schedule, args: Any, ctx: Context, deps: Deps) -> None:
+    """What is posted or asked (the message, or an agent call's prompt, agent, channel and name)."""
+    agent_call = new.kind == models.AGENT_CALL
     if args.message is not None:
         if agent_call:
             raise refusal("invalid_arguments.prompt_not_message")
@@ -67,35 +84,28 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     if args.target_agent is not None or args.channel is not None:
         check_agent_target(new.target_agent, new.output_room, ctx, deps)
 
-    tz = resolve_timezone(args.timezone, old.timezone) if args.timezone else ZoneInfo(old.timezone)
-    notes: tuple[str, ...] = ()
-    if args.time is not None or args.cron is not None or args.timezone:
-        if args.time is not None:
-            when = plan_once(args.time, tz, deps.now(), new.locale)
-        elif args.cron is not None:
-            when = plan_recurring(args.cron, tz, deps, new.locale)
-        elif old.recurring:  # same expression, new zone; every N weeks or days keeps its weeks or days
-            anchor = old.timing.interval.anchor if old.timing.interval else None
-            when = plan_recurring(old.timing.spec.source, tz, deps, new.locale, keep=anchor)
-        else:  # same wall-clock time, new zone
-            at = old.timing.local_at.replace(tzinfo=tz)
-            if at <= deps.now():
-                raise refusal("time_in_past.new_zone")
-            when = plan_once(at.isoformat(), tz, deps.now(), new.locale)
-        notes = when.notes
-        new.timing = when.timing  # a new time forgets what was skipped or snoozed
-        if new.recurring:  # ...but a recurrence keeps its end and calendar
-            new.timing = new.timing.ends_with(old.timing.until, old.timing.count, old.timing.calendar)
-    ends = read_ends(args, tz, deps.now(), new.locale, clearing=True)
-    if ends is not None:
-        if not new.recurring:
-            raise refusal("invalid_arguments.ends_recurring_only")
-        new.timing = ends.applied_to(new.timing)
-    if new.timing != old.timing:
-        check_ends(new.timing, deps.now(), new.locale, old.delivered_count)
-    new.with_dedupe_key()
-    apply(old, new, deps)
-    return schedule_answer("updated", new, deps, locale, notes)
+
+def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: Deps) -> tuple[str, ...]:
+    """A new time, expression or zone, when one is given (its notes returned); a new time forgets
+    what was skipped or snoozed, but a recurrence keeps its end and calendar."""
+    if args.time is None and args.cron is None and not args.timezone:
+        return ()
+    if args.time is not None:
+        when = plan_once(args.time, tz, deps.now(), new.locale)
+    elif args.cron is not None:
+        when = plan_recurring(args.cron, tz, deps, new.locale)
+    elif old.recurring:  # same expression, new zone; every N weeks or days keeps its weeks or days
+        anchor = old.timing.interval.anchor if old.timing.interval else None
+        when = plan_recurring(old.timing.spec.source, tz, deps, new.locale, keep=anchor)
+    else:  # same wall-clock time, new zone
+        at = old.timing.local_at.replace(tzinfo=tz)
+        if at <= deps.now():
+            raise refusal("time_in_past.new_zone")
+        when = plan_once(at.isoformat(), tz, deps.now(), new.locale)
+    new.timing = when.timing
+    if new.recurring:
+        new.timing = new.timing.ends_with(old.timing.until, old.timing.count, old.timing.calendar)
+    return when.notes
 
 
 def pause_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -149,7 +159,7 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     try:
         deps.store.set_skip(schedule, iso_utc(skipped), now)
     except Busy:
-        raise _busy() from None
+        raise busy() from None
     except Conflict:
         raise refusal("backend_error.changed_meanwhile") from None
     new = replace(schedule, timing=schedule.timing.skipping(skipped))
@@ -171,47 +181,66 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     if old.status == models.DELETED:
         raise refusal("not_found.deleted", id=old.id)
     now = deps.now()
-    tz = ZoneInfo(old.timezone)
     named = getattr(args, "occurrence", None)
     occurrence = _occurrence(named, old) if named is not None else None
     if occurrence is not None and occurrence <= ran_through(old, now):  # past, or run already
-        target = _snooze_target(args, _delivered(old, occurrence, now, deps), tz, deps, locale)
-        if old.recurring:  # reminded again: the occurrence was delivered, nothing is skipped
-            snoozes = tuple(sorted([*(t for t in old.timing.snoozes if t > now), target.replace(microsecond=0)]))
-            new = replace(old, timing=replace(old.timing, snoozes=snoozes))
-        else:
-            new = _one_shot_back(old, target, tz)
+        new, target = _snooze_again(old, occurrence, args, deps, locale)
     elif old.recurring:
-        paused_next = old.timing.upcoming(now, 1, old.delivered_count) if old.status == models.PAUSED else []
-        if paused_next:  # a snooze never resumes a schedule
-            raise refusal("invalid_state.snooze_paused", id=old.id, when=_clock(paused_next[0], old))
-        if old.status != models.ACTIVE:
-            raise refusal("invalid_state.nothing_to_snooze", id=old.id, status=old.status)
-        if occurrence is None:
-            nexts = upcoming(old, now, 1)
-            if not nexts:
-                raise refusal("invalid_state.nothing_to_snooze", id=old.id, status=old.status)
-            occurrence = nexts[0]
-        elif not _coming(old, occurrence, now):
-            raise refusal("invalid_arguments.not_an_occurrence", id=old.id, when=_clock(occurrence, old))
-        target = _snooze_target(args, occurrence, tz, deps, locale, old)
-        new = replace(old, timing=old.timing.snoozed(occurrence, target, now))
+        new, target = _snooze_coming(old, occurrence, args, deps, locale)
     else:
-        due = old.timing.local_at
-        if occurrence is not None and occurrence != due:
-            raise refusal("invalid_arguments.not_an_occurrence", id=old.id, when=_clock(occurrence, old))
-        coming = old.status in models.LIVE_STATUSES and due > now
-        if old.status == models.PAUSED and coming:
-            raise refusal("invalid_state.snooze_paused", id=old.id, when=_clock(due, old))
-        base = max(now, due) if old.status == models.ACTIVE else now
-        target = _snooze_target(args, base, tz, deps, locale, old if coming else None)
-        new = _one_shot_back(old, target, tz)
+        new, target = _snooze_one_shot(old, occurrence, args, deps, locale)
     if new.recurring:
         _within_ends(new, target, now, locale)
     apply(old, new, deps)
     answer = schedule_answer("snoozed", new, deps, locale, to=_clock(target, old))
     answer["result"]["snoozed_to"] = iso_utc(target)
     return answer
+
+
+Snoozed = tuple[Schedule, datetime]  # the schedule snoozed, and where its occurrence moved
+
+
+def _snooze_again(old: Schedule, occurrence: datetime, args: Any, deps: Deps, locale: str) -> Snoozed:
+    """A delivered occurrence is reminded again from now: nothing is skipped."""
+    now, tz = deps.now(), ZoneInfo(old.timezone)
+    target = _snooze_target(args, _delivered(old, occurrence, now, deps), tz, deps, locale)
+    if not old.recurring:
+        return _one_shot_back(old, target, tz), target
+    snoozes = tuple(sorted([*(t for t in old.timing.snoozes if t > now), target.replace(microsecond=0)]))
+    return replace(old, timing=replace(old.timing, snoozes=snoozes)), target
+
+
+def _snooze_coming(old: Schedule, occurrence: datetime | None, args: Any, deps: Deps, locale: str) -> Snoozed:
+    """A recurrence's coming occurrence (the next one, or the one named) moves later."""
+    now = deps.now()
+    paused_next = old.timing.upcoming(now, 1, old.delivered_count) if old.status == models.PAUSED else []
+    if paused_next:  # a snooze never resumes a schedule
+        raise refusal("invalid_state.snooze_paused", id=old.id, when=_clock(paused_next[0], old))
+    if old.status != models.ACTIVE:
+        raise refusal("invalid_state.nothing_to_snooze", id=old.id, status=old.status)
+    if occurrence is None:
+        nexts = upcoming(old, now, 1)
+        if not nexts:
+            raise refusal("invalid_state.nothing_to_snooze", id=old.id, status=old.status)
+        occurrence = nexts[0]
+    elif not _coming(old, occurrence, now):
+        raise refusal("invalid_arguments.not_an_occurrence", id=old.id, when=_clock(occurrence, old))
+    target = _snooze_target(args, occurrence, ZoneInfo(old.timezone), deps, locale, old)
+    return replace(old, timing=old.timing.snoozed(occurrence, target, now)), target
+
+
+def _snooze_one_shot(old: Schedule, occurrence: datetime | None, args: Any, deps: Deps, locale: str) -> Snoozed:
+    """A one-shot moves later, or, once it fired or was missed, comes back from now."""
+    now, tz = deps.now(), ZoneInfo(old.timezone)
+    due = old.timing.local_at
+    if occurrence is not None and occurrence != due:
+        raise refusal("invalid_arguments.not_an_occurrence", id=old.id, when=_clock(occurrence, old))
+    coming = old.status in models.LIVE_STATUSES and due > now
+    if old.status == models.PAUSED and coming:
+        raise refusal("invalid_state.snooze_paused", id=old.id, when=_clock(due, old))
+    base = max(now, due) if old.status == models.ACTIVE else now
+    target = _snooze_target(args, base, tz, deps, locale, old if coming else None)
+    return _one_shot_back(old, target, tz), target
 
 
 def _one_shot_back(old: Schedule, target: datetime, tz: ZoneInfo) -> Schedule:
@@ -314,93 +343,3 @@ def _within_ends(new: Schedule, target: datetime, now: datetime, locale: str) ->
         kept = upcoming(new, now, max(0, timing.count - new.delivered_count))
         if wanted not in [t.astimezone(UTC) for t in kept]:
             raise refusal("invalid_time.snooze_past_count", id=new.id, count=timing.count, to=_clock(target, new))
-
-
-# --- bringing entries and the item to the new schedule ------------------------------------------
-
-
-def apply(old: Schedule, new: Schedule, deps: Deps) -> None:
-    """Bring the entries and the item to `new`. A schedule a delivery holds (as read) is refused
-    `busy` before anything is written; a refusal that comes only with the item write (the claim
-    landed since the read) puts every entry back exactly as it was, so a refusal changes nothing."""
-    new.updated_at = iso_utc(deps.now())
-    if old.held(deps.now()):
-        raise _busy()
-    stops_firing = old.status == models.ACTIVE and new.status != models.ACTIVE
-    try:
-        if stops_firing:
-            _write(old, new, deps)
-            _sync(old, new, deps)
-            return
-        touched = _sync(old, new, deps)
-        try:
-            _write(old, new, deps)
-        except BaseException:
-            _restore(old, touched, deps)
-            raise
-    except BackendError as err:
-        log.error("change failed", extra={"schedule_id": old.id, "error": str(err)})
-        raise refusal("backend_error.not_saved_change") from err
-
-
-def _write(old: Schedule, new: Schedule, deps: Deps) -> None:
-    try:
-        deps.store.replace(old, new, deps.settings.max_per_room, deps.now())
-    except Busy:
-        raise _busy() from None
-    except NameTaken as taken:
-        raise name_taken(new.name, taken) from None
-    except Duplicate as dup:
-        raise refusal("duplicate", id=dup.existing.id) from None
-    except LimitReached:
-        raise refusal("limit_reached.change") from None
-    except Conflict:
-        raise refusal("backend_error.changed_list") from None
-
-
-def _busy() -> ToolError:
-    """A change that meets a delivery under way is refused, never applied and then lost."""
-    return refusal("busy")
-
-
-Touched = dict[str, bool]  # each entry name written, and whether an entry of that name was there before
-
-
-def _sync(old: Schedule, new: Schedule, deps: Deps) -> Touched:
-    """Make the Scheduler entries those of `new`; returns the names touched, for _restore."""
-    before = {e.name: e for e in old.entries()}
-    after = {e.name: e for e in new.entries()}
-    touched: Touched = {}
-    try:
-        for name, entry in after.items():
-            prev = before.get(name)
-            if prev == entry and old.status == new.status:
-                continue
-            touched[name] = True  # not known yet: put back, should the write fail
-            if prev is not None and prev.one_time != entry.one_time:
-                # UpdateSchedule cannot be trusted to switch the kind
-                touched[name] = deps.scheduler.delete(name)
-                deps.scheduler.put_entry(entry, new, deps.now())
-            else:
-                touched[name] = deps.scheduler.put_entry(entry, new, deps.now())
-        for name in before.keys() - after.keys():
-            touched[name] = True
-            touched[name] = deps.scheduler.delete(name)
-    except BaseException:
-        _restore(old, touched, deps)
-        raise
-    return touched
-
-
-def _restore(old: Schedule, touched: Touched, deps: Deps) -> None:
-    """Put the touched entries back as they were: an entry that was there is written as `old` has
-    it; one that was not (a fired one-time entry Scheduler deleted) is deleted again."""
-    before = {e.name: e for e in old.entries()}
-    for name, existed in touched.items():
-        try:
-            if name in before and existed:
-                deps.scheduler.put_entry(before[name], old, deps.now())
-            else:
-                deps.scheduler.delete(name)
-        except BackendError:
-            log.warning("could not restore scheduler entry; the reconciler will", extra={"entry": name})

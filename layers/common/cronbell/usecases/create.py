@@ -9,125 +9,35 @@ function finds no schedule, sends nothing and removes them), and the reconciler 
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass, replace
-from datetime import date, datetime
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import calendars, errors, models, routing, texts
-from cronbell.core.cron import CronSpec, anchored, next_fires, parse_recurring
+from cronbell.core import errors, models, texts
+from cronbell.core.cron import parse_recurring
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken
-from cronbell.core.timing import HORIZON_YEARS, Timing
-from cronbell.core.when import parse_one_shot, parse_until, resolve_timezone
+from cronbell.core.when import resolve_timezone
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.deps import Deps
+from cronbell.usecases.planning import (
+    When,
+    check_agent_target,
+    check_ends,
+    name_taken,
+    output_room,
+    plan_once,
+    plan_recurring,
+    read_ends,
+)
 
 if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments
     from cronbell.core.arguments import CreateReminder, CronCreate
 
 log = logging.getLogger(__name__)
-
-
-@dataclass(frozen=True)
-class When:
-    """A validated schedule: either a local one-shot instant or a cron spec, in a zone."""
-
-    tz: ZoneInfo
-    at: datetime | None = None
-    spec: CronSpec | None = None
-    notes: tuple[str, ...] = ()
-    ends: Ends | None = None  # a recurrence's end and calendar
-
-    @property
-    def timing(self) -> Timing:
-        """The one conversion from a parsed time to what a schedule stores."""
-        if self.spec is not None:
-            timing = Timing.every(self.spec, self.tz)
-            return timing if self.ends is None else self.ends.applied_to(timing)
-        assert self.at is not None
-        return Timing.once(self.at, self.tz)
-
-
-@dataclass(frozen=True)
-class Ends:
-    """`until`, `count` and `skip_holidays` as read from the arguments (None: not given)."""
-
-    until: datetime | None = None
-    count: int | None = None  # 0 (update only) removes the limit
-    calendar: str | None = None  # "" (update only) removes the calendar
-    no_until: bool = False  # `until: "never"` (update only) removes the end date
-
-    def applied_to(self, timing: Timing) -> Timing:
-        """The timing with the ends given here; what is not given stays as it was."""
-        return timing.ends_with(
-            None if self.no_until else self.until or timing.until,
-            timing.count if self.count is None else self.count,
-            timing.calendar if self.calendar is None else self.calendar,
-        )
-
-
-_CLEAR_UNTIL = ("never", "nunca")
-_CLEAR_CALENDAR = ("none", "ninguno", "ninguna")
-
-
-def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: bool = False) -> Ends | None:
-    """The ends and calendar of the arguments, or None when none is given. `clearing` (update) also
-    takes `until: "never"`, `count: 0` and `skip_holidays: "none"`, which remove them."""
-    until_text, count, code = args.until, args.count, args.skip_holidays
-    if until_text is None and count is None and code is None:
-        return None
-    no_until = clearing and until_text is not None and until_text.strip().casefold() in _CLEAR_UNTIL
-    until = read_until(until_text, tz, now, locale) if until_text is not None and not no_until else None
-    calendar: str | None = None
-    if code is not None:
-        if clearing and code.strip().casefold() in _CLEAR_CALENDAR:
-            calendar = ""
-        else:
-            try:
-                if not code.strip().isascii():  # "ıt".upper() is "IT": a code is ASCII letters only
-                    raise calendars.UnknownCalendar(code)
-                calendar = calendars.normalize(code)
-            except calendars.UnknownCalendar:
-                raise refusal("invalid_arguments.skip_holidays", code=code, forms=calendars.FORMS) from None
-    return Ends(until, count, calendar, no_until)
-
-
-def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str) -> datetime:
-    """`until` in any one-shot form, in `tz`; a date without a time of day means through its end."""
-    return parse_until(text, now, tz, locale).at
-
-
-def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -> None:
-    """Ends apply to recurrences only, and must leave at least one occurrence to fire."""
-    if not (timing.has_end or timing.calendar):
-        return
-    if not timing.recurring:
-        raise refusal("invalid_arguments.ends_recurring_only")
-    if timing.count and delivered >= timing.count:
-        raise refusal("invalid_arguments.count_reached", count=timing.count, delivered=delivered)
-    if not timing.upcoming(now, 1, delivered):
-        if timing.until is None:  # every occurrence within the horizon is a holiday
-            raise refusal("invalid_arguments.never_within", years=HORIZON_YEARS, calendar=timing.calendar)
-        raise refusal("invalid_arguments.until_before_first", until=texts.clock_text(timing.until, timing.tz))
-
-
-def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
-    shot = parse_one_shot(text, now, tz, locale)
-    return When(tz=tz, at=shot.at, notes=shot.notes)
-
-
-def plan_recurring(
-    text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False, keep: date | None = None
-) -> When:
-    """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`)."""
-    spec = anchored(parse_recurring(text, deps.settings.min_interval_minutes, locale), deps.now(), tz, keep)
-    if once:  # a cron expression asked to run a single time: its next occurrence
-        return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
-    return When(tz=tz, spec=spec)
 
 
 def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -200,22 +110,6 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
     return _persist(draft, when, deps, locale)
 
 
-def output_room(channel: str, ctx: Context, deps: Deps) -> str:
-    """The store key of a `channel` argument: a room on the platform of the caller's room."""
-    return routing.room_key(ctx.platform, channel, deps.settings.default_platform)
-
-
-def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> None:
-    """Agents only from the deployment's allowlist; answers only to this room or an allowed one."""
-    settings = deps.settings
-    if not agent or agent not in settings.agents:
-        if not settings.agents:
-            raise refusal("unknown_agent.none", agent=agent)
-        raise refusal("unknown_agent", agent=agent, known=", ".join(sorted(settings.agents)))
-    if not routing.output_allowed(channel, ctx.room_id, settings.allowed_output_rooms, settings.default_platform):
-        raise refusal("forbidden_channel")
-
-
 def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
     schedule = Schedule(
         id=deps.new_id(),
@@ -254,10 +148,6 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
         log.error("create failed, nothing kept", extra={"schedule_id": schedule.id, "error": str(err)})
         raise refusal("backend_error.not_created") from err
     return _answer(schedule, when, deps, locale, duplicate=False)
-
-
-def name_taken(name: str, taken: NameTaken) -> ToolError:
-    return refusal("name_taken", {"existing": taken.holder.id}, name=name, id=taken.holder.id)
 
 
 def _undo(names: list[str], deps: Deps) -> None:

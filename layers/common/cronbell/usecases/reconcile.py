@@ -33,7 +33,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core import chat_text, firing, models, routing, runs, texts
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Entry, Schedule
-from cronbell.core.ports import BackendError, Busy, Conflict, OpenClaim
+from cronbell.core.ports import BackendError, Busy, Conflict, EntryState, OpenClaim, TableScan
 from cronbell.core.runs import Run
 from cronbell.usecases import ends
 from cronbell.usecases.deps import Deps
@@ -63,83 +63,148 @@ class Report:
         return asdict(self)
 
 
+@dataclass
+class _Pass:
+    """What every repair pass reads: one scan of the table and one listing of the entries."""
+
+    deps: Deps
+    now: datetime
+    settled: datetime  # anything changed after this is left alone (a create or update may be half done)
+    table: TableScan
+    entries: dict[str, EntryState]
+    live: list[Schedule]
+    report: Report
+
+
 def reconcile(deps: Deps) -> Report:
-    settings = deps.settings
     now = deps.now()
-    settled = now - timedelta(seconds=settings.reconcile_grace_seconds)
-    report = Report()
     table = deps.store.scan(now)
-    schedules, counters = table.schedules, table.counters
     entries = {e.name: e for e in deps.scheduler.list_entries()}
-    report.schedules, report.entries = len(schedules), len(entries)
-    live = [s for s in schedules if s.status in models.LIVE_STATUSES]
+    live = [s for s in table.schedules if s.status in models.LIVE_STATUSES]
+    report = Report(schedules=len(table.schedules), entries=len(entries))
+    settled = now - timedelta(seconds=deps.settings.reconcile_grace_seconds)
+    run = _Pass(deps, now, settled, table, entries, live, report)
+    for repair in _PASSES:
+        repair(run)
+    log.info("reconciled", extra=report.to_dict())
+    return report
 
-    owned: set[str] = set()
-    for schedule in live:
-        expected = _expected_entries(schedule, now)
-        owned.update(e.name for e in schedule.entries())
-        if _changed_since(schedule, settled):
-            continue
-        if schedule.status == models.PAUSED and ends.ended(schedule, deps):
-            _complete(schedule, deps, report)  # its end passed while paused: no fire will complete it
-            continue
-        state = "ENABLED" if schedule.status == models.ACTIVE else "DISABLED"
-        missing = [e for e in expected if e.name not in entries]
-        wrong = [e for e in expected if e.name in entries and entries[e.name].state != state]
-        if not missing and not wrong:
-            continue
-        if not schedule.recurring and schedule.status == models.ACTIVE and schedule.timing.local_at <= now:
-            if missing and schedule.timing.local_at <= now - timedelta(seconds=settings.missed_after_seconds):
-                _mark_missed(schedule, deps, report)
-            continue  # its entry fired: a retry may still deliver it
-        if schedule.recurring and schedule.timing.finished_after(now, schedule.delivered_count):
-            # past its end (`until`, `count`): completed, not given its entries back
-            if schedule.status == models.ACTIVE and missing:
-                _complete(schedule, deps, report)
-            continue
-        for entry in [*missing, *wrong]:
-            _guard(report, deps.scheduler.put_entry, entry, schedule, now)
-        report.recreated += len(missing)
-        report.state_fixed += len(wrong)
 
-    for name in entries:
+def _repair_entries(run: _Pass) -> None:
+    """Every live schedule's entries as its status says, or its end (completed, missed) when due."""
+    for schedule in run.live:
+        if not _changed_since(schedule, run.settled):
+            _repair_schedule(schedule, run)
+
+
+def _repair_schedule(schedule: Schedule, run: _Pass) -> None:
+    deps, now, report = run.deps, run.now, run.report
+    if schedule.status == models.PAUSED and ends.ended(schedule, deps):
+        _complete(schedule, deps, report)  # its end passed while paused: no fire will complete it
+        return
+    entries = run.entries
+    expected = _expected_entries(schedule, now)
+    state = "ENABLED" if schedule.status == models.ACTIVE else "DISABLED"
+    missing = [e for e in expected if e.name not in entries]
+    wrong = [e for e in expected if e.name in entries and entries[e.name].state != state]
+    if (not missing and not wrong) or _ended_instead(schedule, bool(missing), run):
+        return
+    for entry in [*missing, *wrong]:
+        _guard(report, deps.scheduler.put_entry, entry, schedule, now)
+    report.recreated += len(missing)
+    report.state_fixed += len(wrong)
+
+
+def _ended_instead(schedule: Schedule, missing: bool, run: _Pass) -> bool:
+    """Whether a schedule whose entries disagree is past its time instead: a one-shot that fired
+    (missed, once no retry can deliver it) or a recurrence past its end (completed)."""
+    deps, now = run.deps, run.now
+    if not schedule.recurring and schedule.status == models.ACTIVE and schedule.timing.local_at <= now:
+        if missing and schedule.timing.local_at <= now - timedelta(seconds=deps.settings.missed_after_seconds):
+            _mark_missed(schedule, deps, run.report)
+        return True  # its entry fired: a retry may still deliver it
+    if schedule.recurring and schedule.timing.finished_after(now, schedule.delivered_count):
+        # past its end (`until`, `count`): completed, not given its entries back
+        if schedule.status == models.ACTIVE and missing:
+            _complete(schedule, deps, run.report)
+        return True
+    return False
+
+
+def _delete_orphan_entries(run: _Pass) -> None:
+    """Entries of ours that no live schedule owns (once a create has had time to write its item)."""
+    owned = {e.name for schedule in run.live for e in schedule.entries()}
+    scheduler = run.deps.scheduler
+    for name in run.entries:
         if models.owner_of(name) is None or name in owned:
             continue
-        written = deps.scheduler.written_at(name)
-        if written is None or written > settled:
+        written = scheduler.written_at(name)
+        if written is None or written > run.settled:
             continue  # a create writes the entry first and the item second: give it time
-        if _guard(report, deps.scheduler.delete, name):
-            report.orphans_deleted += 1
+        if _guard(run.report, scheduler.delete, name):
+            run.report.orphans_deleted += 1
 
-    actual = Counter(s.room_id for s in live)
+
+def _recount_rooms(run: _Pass) -> None:
+    counters = run.table.counters
+    actual = Counter(s.room_id for s in run.live)
     for room in set(counters) | set(actual):
-        if counters.get(room, 0) != actual[room] and _guard(report, _recount, room, deps):
-            report.counters_repaired += 1
-    live_ids = {(s.room_id, s.id) for s in live}
-    for pointer in table.pointers:
-        if (pointer.room_id, pointer.schedule_id) not in live_ids and _guard(report, deps.store.drop_pointer, pointer):
-            report.pointers_removed += 1
-    for schedule in schedules:
-        if schedule.status not in models.LIVE_STATUSES and _guard(
-            report, deps.store.move_retired, schedule.room_id, schedule.id
-        ):
-            report.retired_moved += 1
-    for schedule in table.deleted:
-        if _guard(report, deps.store.finalize_deleted, schedule, now):
-            report.deletes_finalized += 1
-    by_id = {(s.room_id, s.id): s for s in live}
-    abandoned = now - timedelta(seconds=settings.missed_after_seconds)  # outlasts Lambda's retries of an event
-    for claim in table.claims:
+        if counters.get(room, 0) != actual[room] and _guard(run.report, _recount, room, run.deps):
+            run.report.counters_repaired += 1
+
+
+def _drop_pointers(run: _Pass) -> None:
+    live_ids = {(s.room_id, s.id) for s in run.live}
+    for pointer in run.table.pointers:
+        if (pointer.room_id, pointer.schedule_id) in live_ids:
+            continue
+        if _guard(run.report, run.deps.store.drop_pointer, pointer):
+            run.report.pointers_removed += 1
+
+
+def _move_retired(run: _Pass) -> None:
+    for schedule in run.table.schedules:
+        if schedule.status in models.LIVE_STATUSES:
+            continue
+        if _guard(run.report, run.deps.store.move_retired, schedule.room_id, schedule.id):
+            run.report.retired_moved += 1
+
+
+def _finalize_deletes(run: _Pass) -> None:
+    for schedule in run.table.deleted:
+        if _guard(run.report, run.deps.store.finalize_deleted, schedule, run.now):
+            run.report.deletes_finalized += 1
+
+
+def _close_claims(run: _Pass) -> None:
+    """Claims no attempt of their event can still complete; a live one-shot's regular slot is left
+    to the missed path (`_repair_schedule`), which records it with the schedule's end."""
+    by_id = {(s.room_id, s.id): s for s in run.live}
+    abandoned = run.now - timedelta(seconds=run.deps.settings.missed_after_seconds)  # outlasts Lambda's retries
+    for claim in run.table.claims:
         owner = by_id.get((claim.room_id, claim.owner))
         if owner is not None and not owner.recurring and not firing.slot_time(claim.slot)[1]:
             continue
-        if parse_iso(claim.claimed_at) <= abandoned and _guard(report, _close_claim, claim, owner, deps):
-            report.claims_closed += 1
-    for schedule in table.uncopied:
-        if _guard(report, deps.store.copy_audit, schedule):
-            report.audit_copied += 1
-    log.info("reconciled", extra=report.to_dict())
-    return report
+        if parse_iso(claim.claimed_at) <= abandoned and _guard(run.report, _close_claim, claim, owner, run.deps):
+            run.report.claims_closed += 1
+
+
+def _copy_audits(run: _Pass) -> None:
+    for schedule in run.table.uncopied:
+        if _guard(run.report, run.deps.store.copy_audit, schedule):
+            run.report.audit_copied += 1
+
+
+_PASSES: tuple[Callable[[_Pass], None], ...] = (
+    _repair_entries,
+    _delete_orphan_entries,
+    _recount_rooms,
+    _drop_pointers,
+    _move_retired,
+    _finalize_deletes,
+    _close_claims,
+    _copy_audits,
+)
 
 
 def _expected_entries(schedule: Schedule, now: datetime) -> list[Entry]:

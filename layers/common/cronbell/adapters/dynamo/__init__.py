@@ -1,15 +1,138 @@
-"""The DynamoDB single-table store, split by concern: `codec` (keys, items <-> domain values),
-`schedules` (schedules, room counts, dedupe pointers), `slots` (the delivery ledger) and
-`scans` (the reconciler's reads). Every failure reaches callers as a domain error."""
+"""The DynamoDB single-table store, composed of parts that each hold the one `table.Table`:
+`schedules` (schedules, with `rooms`: the room's count and pointers, and `retirement`), `ledger`
+(the delivery slots) and `scans` (the reconciler's reads and repairs). `codec` owns every item's
+shape and `expressions` builds their update expressions. Every failure reaches callers as a
+domain error."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Any
+
+from cronbell.adapters.dynamo.ledger import SlotLedger
+from cronbell.adapters.dynamo.retirement import Retirement, SlotRun
+from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.scans import TableScans
-from cronbell.adapters.dynamo.slots import SlotLedger
+from cronbell.adapters.dynamo.schedules import Schedules
+from cronbell.adapters.dynamo.table import Table
+from cronbell.core.models import Schedule
+from cronbell.core.ports import Claim, Finish, OpenClaim, Pointer, RoomCount, TableScan
+from cronbell.core.runs import Run
 
 
-class DynamoStore(SlotLedger, TableScans):
-    """The `cronbell.core.ports.Store` on one DynamoDB table."""
+class DynamoStore:
+    """The `cronbell.core.ports.Store` on one DynamoDB table: each port method is one part's."""
+
+    def __init__(self, client: Any, table: str, retention_days: int) -> None:
+        self.table = Table(client, table, retention_days)
+        rooms = Rooms(self.table)
+        retirement = Retirement(self.table, rooms)
+        self.schedules = Schedules(self.table, rooms, retirement)
+        self.ledger = SlotLedger(self.table, retirement)
+        self.scans = TableScans(self.table)
+
+    # --- Schedules ---------------------------------------------------------------------------
+    def get(self, room_id: str, schedule_id: str) -> Schedule | None:
+        return self.schedules.get(room_id, schedule_id)
+
+    def list_room(self, room_id: str, now: datetime, retired: bool = False) -> list[Schedule]:
+        return self.schedules.list_room(room_id, now, retired)
+
+    def insert(self, schedule: Schedule, max_per_room: int) -> None:
+        self.schedules.insert(schedule, max_per_room)
+
+    def replace(self, old: Schedule, new: Schedule, max_per_room: int, now: datetime) -> None:
+        self.schedules.replace(old, new, max_per_room, now)
+
+    def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None:
+        self.schedules.set_skip(schedule, slot, now)
+
+    def mark_manual_run(self, schedule: Schedule, slot: str, not_since: str) -> None:
+        self.schedules.mark_manual_run(schedule, slot, not_since)
+
+    def unmark_manual_run(self, schedule: Schedule, slot: str) -> None:
+        self.schedules.unmark_manual_run(schedule, slot)
+
+    def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule:
+        return self.schedules.delete(room_id, schedule_id, now)
+
+    def retire(
+        self,
+        schedule: Schedule,
+        status: str,
+        now: datetime,
+        reason: str = "",
+        run: SlotRun = None,
+        *,
+        as_read: bool = False,
+    ) -> None:
+        self.schedules.retire(schedule, status, now, reason, run, as_read=as_read)
+
+    def room_count(self, room_id: str) -> RoomCount | None:
+        return self.schedules.room_count(room_id)
+
+    def recount(self, room_id: str, seen: RoomCount | None) -> int | None:
+        return self.schedules.recount(room_id, seen)
+
+    # --- Ledger ------------------------------------------------------------------------------
+    def claim_slot(
+        self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
+    ) -> Claim:
+        return self.ledger.claim_slot(room_id, owner, slot, now, lease_seconds, schedule)
+
+    def held_until(self, room_id: str, owner: str, slot: str) -> datetime | None:
+        return self.ledger.held_until(room_id, owner, slot)
+
+    def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str, noted: Finish | None = None) -> bool:
+        return self.ledger.mark_slot_sent(room_id, owner, slot, message_id, noted)
+
+    def open_claim(self, room_id: str, owner: str, slot: str) -> OpenClaim | None:
+        return self.ledger.open_claim(room_id, owner, slot)
+
+    def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None:
+        self.ledger.release_slot(room_id, owner, slot, schedule)
+
+    def complete_slot(
+        self,
+        room_id: str,
+        owner: str,
+        slot: str,
+        now: datetime,
+        outcome: str,
+        detail: str = "",
+        schedule: Schedule | None = None,
+        final_status: str = "",
+        finish: Finish | None = None,
+    ) -> None:
+        self.ledger.complete_slot(room_id, owner, slot, now, outcome, detail, schedule, final_status, finish)
+
+    def record_run(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> bool:
+        return self.ledger.record_run(schedule, slot, now, run)
+
+    def record_static_run(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> bool:
+        return self.ledger.record_static_run(room_id, owner, slot, now, run)
+
+    def runs(self, room_id: str, owner: str, limit: int) -> list[Run]:
+        return self.ledger.runs(room_id, owner, limit)
+
+    # --- Scans -------------------------------------------------------------------------------
+    def scan(self, now: datetime) -> TableScan:
+        return self.scans.scan(now)
+
+    def move_retired(self, room_id: str, schedule_id: str) -> bool:
+        return self.scans.move_retired(room_id, schedule_id)
+
+    def finalize_deleted(self, schedule: Schedule, now: datetime) -> bool:
+        return self.scans.finalize_deleted(schedule, now)
+
+    def copy_audit(self, schedule: Schedule) -> bool:
+        return self.scans.copy_audit(schedule)
+
+    def drop_pointer(self, pointer: Pointer) -> bool:
+        return self.scans.drop_pointer(pointer)
+
+    def close_claim(self, claim: OpenClaim, now: datetime, run: Run, schedule: Schedule | None) -> bool:
+        return self.scans.close_claim(claim, now, run, schedule)
 
 
 __all__ = ["DynamoStore"]

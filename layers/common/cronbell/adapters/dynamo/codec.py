@@ -5,21 +5,21 @@ Keys (partition `room_id`, sort `sk`):
   x#<id>              the schedule's audit copy: written with the live item by every transaction
                       that creates it or changes its definition, and, once the schedule is retired
                       (deleted, fired, missed, ...), its retired copy, kept until its retention TTL.
-                      A fire's retirement writes the final copy in its transaction; a user's delete
-                      removes the live item alone, so a copy that still says live with no live item
-                      beside it is a deleted schedule (read as such; the reconciler finalizes it).
-                      However many the room keeps, listing its live schedules never reads them
+                      A retirement writes the final copy in its transaction; a user's delete removes
+                      the live item alone: a copy that says live with no live item beside it is a
+                      deleted schedule's (the reconciler finalizes it). Listings of live ones never
+                      read them
   room                the room's counter (`live`, guarded by MaxPerRoom) and its revision (`rev`)
   d#<dedupe key>      points at the live schedule with that action, time, zone and person
   n#<name key>        points at the live schedule with that name
   f#<id>#<slot time>  one delivery slot: claimed before sending, done after (exactly once); once
-                      done it holds the occurrence's run (`run`), so a schedule's history is one
+                      done it holds its state, outcome and run alone, so a schedule's history is one
                       Query on `f#<id>#` that the room's listing (`s#`) never reads
 """
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import dataclass, fields, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -37,13 +37,15 @@ ROOM_SK = "room"
 SCHEDULE, RETIRED, POINTER, NAME, SLOT = "s#", "x#", "d#", "n#", "f#"
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 INFLIGHT = "inflight_slot, inflight_until, inflight_attempts"  # a schedule's mark of its open claim
+# what a slot holds only while it is claimed: a done slot keeps its state, outcome and run alone
+CLAIM_ONLY = "claimed_at, lease_until, detail, noted"
 # a recorded run bumps the version, so a change read before it cannot write back a stale last run
 BUMP = "version = if_not_exists(version, :z) + :one"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
 _NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count", "inflight_attempts")
-_LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until")  # written by the delivery ledger alone (slots.py)
+_LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until")  # written by the delivery ledger alone
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
 
@@ -71,6 +73,27 @@ def pointer_sks(schedule: Schedule) -> list[str]:
 
 def slot_sk(owner: str, slot: str) -> str:
     return f"{slot_prefix(owner)}{slot}"
+
+
+@dataclass(frozen=True)
+class SlotRef:
+    """One delivery slot: the room, the schedule (or template schedule) that owns it, its time."""
+
+    room_id: str
+    owner: str
+    slot: str
+
+    @property
+    def sk(self) -> str:
+        return slot_sk(self.owner, self.slot)
+
+    @property
+    def key(self) -> dict[str, Any]:
+        return key(self.room_id, self.sk)
+
+    @property
+    def identity(self) -> Key:
+        return self.room_id, self.sk
 
 
 def key(room_id: str, sk: str) -> dict[str, Any]:
@@ -144,6 +167,17 @@ def audit_item(schedule: Schedule) -> dict[str, Any]:
     return {**schedule_item(schedule), "sk": retired_sk(schedule.id)}
 
 
+def retired_item(schedule: Schedule, changes: dict[str, Any]) -> dict[str, Any]:
+    """The final copy of a schedule retired with `changes` (status, TTL, run fields), under its
+    retired key."""
+    return {**schedule_item(schedule), **changes, "sk": retired_sk(schedule.id)}
+
+
+def moved_item(raw: dict[str, Any], schedule_id: str) -> dict[str, Any]:
+    """A schedule retired under its live key (raw, as it is), under its retired key."""
+    return {**raw, "sk": {"S": retired_sk(schedule_id)}}
+
+
 def retired_from_item(item: dict[str, Any]) -> Schedule:
     """The schedule an audit copy holds, when no live item stands beside it: one that still says
     live was deleted by a user (its live item removed alone) and is read as deleted."""
@@ -204,6 +238,37 @@ def slot_prefix(owner: str) -> str:
     return f"{SLOT}{owner}#"
 
 
+def claim_item(ref: SlotRef, claimed_at: str, lease_until: str, expires_at: int) -> dict[str, Any]:
+    """A slot claimed by one attempt until its lease ends; it expires with the retention, should no
+    attempt ever complete it."""
+    return {
+        "room_id": ref.room_id,
+        "sk": ref.sk,
+        "state": CLAIMED,
+        "claimed_at": claimed_at,
+        "lease_until": lease_until,
+        "expires_at": expires_at,
+    }
+
+
+def run_item(ref: SlotRef, run: Run, expires_at: int) -> dict[str, Any]:
+    """A done slot that holds a run which needed no delivery (skipped, missed, too late)."""
+    return {
+        "room_id": ref.room_id,
+        "sk": ref.sk,
+        "state": DONE,
+        "outcome": run.outcome,
+        "run": run_fields(run),
+        "expires_at": expires_at,
+    }
+
+
+def lease_from_item(item: dict[str, Any]) -> datetime | None:
+    """When a claimed slot's lease ends; None when the slot is not claimed."""
+    data = load(item)
+    return parse_iso(data["lease_until"]) if data.get("state") == CLAIMED else None
+
+
 def claim_from_item(item: dict[str, Any]) -> OpenClaim | None:
     """The open claim a slot holds; None for a done slot."""
     state, claimed_at = item.get("state", {}).get("S"), item.get("claimed_at", {}).get("S")
@@ -219,7 +284,7 @@ def noted_dict(finish: Finish) -> dict[str, Any]:
     """What an attempt notes on its slot when it cannot record its run (`noted`): the run as it ended
     and the failure policy's verdict, so the retry (or the reconciler) records exactly that."""
     return {
-        "run": finish.run.to_dict(),
+        "run": last_run_fields(finish.run),
         "streak": finish.streak,
         "pause": finish.pause,
         "answer": finish.answer,
@@ -244,6 +309,17 @@ def noted_from_item(item: dict[str, Any]) -> Finish | None:
     )
 
 
+def run_fields(run: Run) -> dict[str, Any]:
+    """A run as its slot stores it (most of a table's items): what `reminder_history` shows, with the
+    fields at their defaults left out (`Run.from_dict` reads them back)."""
+    return {k: v for k, v in run.to_dict().items() if v or k in ("scheduled_time", "outcome")}
+
+
+def last_run_fields(run: Run) -> dict[str, Any]:
+    """A run as a schedule's `last_run` (and a note) stores it: whole, as listings show it."""
+    return run.to_dict()
+
+
 def run_from_item(item: dict[str, Any]) -> Run | None:
     """The run a done slot holds; None for a slot still in flight or written before runs."""
     raw = item.get("run")
@@ -259,7 +335,48 @@ def is_expired(item: dict[str, Any], now: datetime) -> bool:
     return expires is not None and int(expires["N"]) <= epoch(now)
 
 
+def status_of(item: dict[str, Any]) -> str:
+    """A schedule item's status (raw), "" for no item."""
+    return str(item.get("status", {}).get("S", ""))
+
+
+def says_live(item: dict[str, Any]) -> bool:
+    """Whether a schedule item (raw), or an audit copy, says it is live (active or paused)."""
+    return status_of(item) in models.LIVE_STATUSES
+
+
+def state_of(item: dict[str, Any]) -> str:
+    """A slot item's state (raw): claimed, sent or done; "" for no item."""
+    return str(item.get("state", {}).get("S", ""))
+
+
+def stored_version(item: dict[str, Any]) -> int:
+    """The version of a schedule item (raw), 0 when it has none."""
+    return int(item.get("version", {}).get("N", "0"))
+
+
+def in_flight(item: dict[str, Any], now: datetime) -> bool:
+    """Whether a delivery holds the schedule stored in `item` (raw) at `now`."""
+    return str(load(item).get("inflight_until", "")) >= iso_utc(now)
+
+
+def run_counters(schedule: Schedule) -> dict[str, Any]:
+    """What a fire writes on a live item only (its last run and counts), for an audit copy."""
+    return {
+        "last_run": schedule.last_run,
+        "fire_count": schedule.fire_count,
+        "last_fired_at": schedule.last_fired_at,
+        "delivered_count": schedule.delivered_count,
+        "failure_streak": schedule.failure_streak,
+    }
+
+
 # --- room counters and pointers --------------------------------------------------------------
+def live_count(item: dict[str, Any]) -> int:
+    """The live count a room's counter item (raw) holds, 0 when it has none."""
+    return int(item.get("live", {}).get("N", "0"))
+
+
 def room_count(item: dict[str, Any]) -> RoomCount | None:
     if "live" not in item:
         return None
@@ -270,10 +387,15 @@ def pointer_item(room_id: str, sk: str, schedule_id: str) -> dict[str, Any]:
     return dump({"room_id": room_id, "sk": sk, "schedule_id": schedule_id})
 
 
+def pointer_target(item: dict[str, Any]) -> str:
+    """The schedule a pointer item (raw) names, "" for none."""
+    return str(item.get("schedule_id", {}).get("S", ""))
+
+
 def pointer_from_item(item: dict[str, Any]) -> Pointer:
     sk = item["sk"]["S"]
     kind = "name" if sk.startswith(NAME) else "dedupe"
-    return Pointer(item["room_id"]["S"], sk[len(POINTER) :], item.get("schedule_id", {}).get("S", ""), kind)
+    return Pointer(item["room_id"]["S"], sk[len(POINTER) :], pointer_target(item), kind)
 
 
 def pointer_sk(pointer: Pointer) -> str:

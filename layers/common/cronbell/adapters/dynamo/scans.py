@@ -5,10 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import BUMP, INFLIGHT, ROOM_SK, dump, key
-from cronbell.adapters.dynamo.table import CANCELLED, Table
+from cronbell.adapters.dynamo.expressions import LIVE, Update
+from cronbell.adapters.dynamo.table import Table
 from cronbell.core import models
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
@@ -16,7 +16,10 @@ from cronbell.core.ports import OpenClaim, Pointer, TableScan
 from cronbell.core.runs import DELIVERED, Run
 
 
-class TableScans(Table):
+class TableScans:
+    def __init__(self, table: Table) -> None:
+        self._t = table
+
     def scan(self, now: datetime) -> TableScan:
         """Every schedule under its live key (TTL-expired ones left out), room counter and dedupe
         pointer; the audit copies that still say live with no live item beside them (deleted by a
@@ -25,59 +28,38 @@ class TableScans(Table):
         Also the slots still claimed (open claims). Done slots hold the runs, most of a table and none
         of this: the filter leaves them on the server (they are still read, and paid for, but neither
         sent nor parsed)."""
-        found = TableScan()
-        copies: dict[codec.Key, dict[str, Any]] = {}  # audit copies that still say live
-        audited: set[codec.Key] = set()
+        found = _Found(TableScan(), now)
         kwargs: dict[str, Any] = {
-            "TableName": self._table,
+            "TableName": self._t.name,
             "FilterExpression": "NOT (begins_with(sk, :slot) AND #st = :done)",
             "ExpressionAttributeNames": {"#st": "state"},
             "ExpressionAttributeValues": dump({":slot": codec.SLOT, ":done": codec.DONE}),
         }
         while True:
-            out = self._db.scan(**kwargs)
+            out = self._t.db.scan(**kwargs)
             for raw in out.get("Items", []):
-                room, sk = raw["room_id"]["S"], raw["sk"]["S"]
-                if sk == ROOM_SK:
-                    found.counters[room] = int(raw.get("live", {}).get("N", "0"))
-                elif sk.startswith((codec.POINTER, codec.NAME)):
-                    found.pointers.append(codec.pointer_from_item(raw))
-                elif sk.startswith(codec.SCHEDULE) and not codec.is_expired(raw, now):
-                    found.schedules.append(codec.schedule_from_item(raw))
-                elif sk.startswith(codec.SLOT):
-                    if (claim := codec.claim_from_item(raw)) is not None:
-                        found.claims.append(claim)
-                elif sk.startswith(codec.RETIRED):
-                    audited.add((room, sk[len(codec.RETIRED) :]))
-                    if raw.get("status", {}).get("S") in models.LIVE_STATUSES:
-                        copies[(room, sk[len(codec.RETIRED) :])] = raw
+                found.add(raw)
             if "LastEvaluatedKey" not in out:
-                break
+                return found.result()
             kwargs["ExclusiveStartKey"] = out["LastEvaluatedKey"]
-        under_live = {(s.room_id, s.id) for s in found.schedules}
-        found.deleted = [codec.schedule_from_item(raw) for k, raw in copies.items() if k not in under_live]
-        found.uncopied = [
-            s for s in found.schedules if s.status in models.LIVE_STATUSES and (s.room_id, s.id) not in audited
-        ]
-        return found
 
     def finalize_deleted(self, schedule: Schedule, now: datetime) -> bool:
         """Mark the audit copy of a schedule a user deleted as deleted, with its retention TTL,
         checked in the same transaction to have no live item (a scan may see a copy before the
         live item a create wrote beside it). False when that changed meanwhile."""
         room = schedule.room_id
-        return self._try(
+        return self._t.try_transact(
             [
                 {
                     "ConditionCheck": {
-                        "TableName": self._table,
+                        "TableName": self._t.name,
                         "Key": key(room, codec.schedule_sk(schedule.id)),
                         "ConditionExpression": "attribute_not_exists(sk)",
                     }
                 },
                 {
                     "Update": {
-                        "TableName": self._table,
+                        "TableName": self._t.name,
                         "Key": key(room, codec.retired_sk(schedule.id)),
                         "UpdateExpression": "SET #s = :d, expires_at = :e, updated_at = :t, version = :next",
                         "ConditionExpression": "version = :v AND #s IN (:active, :paused)",
@@ -85,7 +67,7 @@ class TableScans(Table):
                         "ExpressionAttributeValues": dump(
                             {
                                 ":d": models.DELETED,
-                                ":e": codec.epoch(now + self._retention),
+                                ":e": self._t.expires(now),
                                 ":t": iso_utc(now),
                                 ":v": schedule.version,
                                 ":next": schedule.version + 1,
@@ -101,11 +83,11 @@ class TableScans(Table):
     def copy_audit(self, schedule: Schedule) -> bool:
         """Write the audit copy of a live schedule written before there were any, checked in the
         same transaction to be at the version read. False when it changed meanwhile."""
-        return self._try(
+        return self._t.try_transact(
             [
                 {
                     "ConditionCheck": {
-                        "TableName": self._table,
+                        "TableName": self._t.name,
                         "Key": key(schedule.room_id, codec.schedule_sk(schedule.id)),
                         "ConditionExpression": "version = :v",
                         "ExpressionAttributeValues": dump({":v": schedule.version}),
@@ -113,7 +95,7 @@ class TableScans(Table):
                 },
                 {
                     "Put": {
-                        "TableName": self._table,
+                        "TableName": self._t.name,
                         "Item": dump(codec.audit_item(schedule)),
                         "ConditionExpression": "attribute_not_exists(sk)",
                     }
@@ -125,108 +107,76 @@ class TableScans(Table):
         """Record `run` on a slot whose claim no attempt will complete, as long as it is still the claim
         that was read (False otherwise), and on the schedule as its last run when that claim is still
         its latest (no later occurrence has been claimed since)."""
-        room, slot = claim.room_id, codec.slot_sk(claim.owner, claim.slot)
-        closed = self._try(
-            [
-                {
-                    "Update": {
-                        "TableName": self._table,
-                        "Key": key(room, slot),
-                        "UpdateExpression": "SET #st = :done, outcome = :o, detail = :d, completed_at = :t, run = :run",
-                        "ConditionExpression": "#st IN (:claimed, :sent) AND claimed_at = :c",
-                        "ExpressionAttributeNames": {"#st": "state"},
-                        "ExpressionAttributeValues": dump(
-                            {
-                                ":done": codec.DONE,
-                                ":o": run.outcome,
-                                ":d": run.reason or run.message_id or "",
-                                ":t": iso_utc(now),
-                                ":run": run.to_dict(),
-                                ":claimed": codec.CLAIMED,
-                                ":sent": codec.SENT,
-                                ":c": claim.claimed_at,
-                            }
-                        ),
-                    }
-                }
-            ]
-        )
+        update = Update().clause("#st = :done", done=codec.DONE).set("outcome", run.outcome)
+        update.set("run", codec.run_fields(run)).remove(codec.CLAIM_ONLY)
+        values = {":claimed": codec.CLAIMED, ":sent": codec.SENT, ":c": claim.claimed_at}
+        closing = {
+            "TableName": self._t.name,
+            "Key": codec.SlotRef(claim.room_id, claim.owner, claim.slot).key,
+            **update.request("#st IN (:claimed, :sent) AND claimed_at = :c", {"#st": "state"}, values),
+        }
+        closed = self._t.try_transact([{"Update": closing}])
         if closed and schedule is not None:
-            sets = f"last_run = :run, {BUMP}"
-            values: dict[str, Any] = {":run": run.to_dict(), ":slot": claim.slot, ":z": 0, ":one": 1}
-            if claim.noted is not None or run.outcome == DELIVERED:  # what the attempt would have recorded
-                sets += ", failure_streak = :streak"
-                values[":streak"] = claim.noted.streak if claim.noted is not None else 0
-            if run.outcome == DELIVERED and not run.manual:  # what `count` counts
-                sets += ", delivered_count = if_not_exists(delivered_count, :z) + :one"
-            if claim.noted is not None and claim.noted.pause:
-                sets += ", #s = :paused, status_reason = :failing, updated_at = :t"
-                values.update({":paused": models.PAUSED, ":failing": "failing", ":t": iso_utc(now)})
-            update: dict[str, Any] = {
-                "TableName": self._table,
-                "Key": key(room, codec.schedule_sk(schedule.id)),
-                "UpdateExpression": f"SET {sets} REMOVE {INFLIGHT}",
-                "ConditionExpression": "inflight_slot = :slot",
-                "ExpressionAttributeValues": dump(values),
-            }
-            if ":paused" in values:
-                update["ExpressionAttributeNames"] = {"#s": "status"}
-            self._try([{"Update": update}])
+            self._t.try_transact([{"Update": self._closed_on_schedule(claim, now, run, schedule)}])
         return closed
 
-    def _try(self, items: list[dict[str, Any]]) -> bool:
-        """Run a conditional repair; False when a condition failed (something changed meanwhile)."""
-        try:
-            self._transact(items)
-        except AwsError as err:
-            if err.code == CANCELLED:
-                return False
-            raise
-        return True
+    def _closed_on_schedule(self, claim: OpenClaim, now: datetime, run: Run, schedule: Schedule) -> dict[str, Any]:
+        """The schedule's part of a closed claim: what the attempt would have recorded, while that
+        claim is still its latest."""
+        update = Update().set("last_run", codec.last_run_fields(run)).clause(BUMP, z=0, one=1)
+        if claim.noted is not None or run.outcome == DELIVERED:  # what the attempt would have recorded
+            update.set("failure_streak", claim.noted.streak if claim.noted is not None else 0)
+        if run.outcome == DELIVERED and not run.manual:  # what `count` counts
+            update.clause("delivered_count = if_not_exists(delivered_count, :z) + :one")
+        if claim.noted is not None and claim.noted.pause:
+            update.set_all({"status": models.PAUSED, "status_reason": "failing", "updated_at": iso_utc(now)})
+        update.remove(INFLIGHT)
+        return {
+            "TableName": self._t.name,
+            "Key": key(claim.room_id, codec.schedule_sk(schedule.id)),
+            **update.request("inflight_slot = :slot", values={":slot": claim.slot}),
+        }
 
     def move_retired(self, room_id: str, schedule_id: str) -> bool:
         """Move a schedule retired under its live key (as deletes and fires did before retired
         schedules had keys of their own) to its retired key, attributes and TTL as they are, so the
         room's listing stops reading it. False when it is live (again) or changed meanwhile."""
-        out = self._db.get_item(
-            TableName=self._table, Key=key(room_id, codec.schedule_sk(schedule_id)), ConsistentRead=True
-        )
-        raw = out.get("Item")
-        if raw is None or raw.get("status", {}).get("S") in models.LIVE_STATUSES:
+        raw = self._t.get(key(room_id, codec.schedule_sk(schedule_id)))
+        if raw is None or codec.says_live(raw):
             return False
         unchanged = {":s": raw["status"], ":v": raw.get("version", {"N": "0"})}
-        return self._try(
+        return self._t.try_transact(
             [
                 {
                     "Delete": {
-                        "TableName": self._table,
+                        "TableName": self._t.name,
                         "Key": key(room_id, codec.schedule_sk(schedule_id)),
                         "ConditionExpression": "#s = :s AND (attribute_not_exists(version) OR version = :v)",
                         "ExpressionAttributeNames": {"#s": "status"},
                         "ExpressionAttributeValues": unchanged,
                     }
                 },
-                {"Put": {"TableName": self._table, "Item": {**raw, "sk": {"S": codec.retired_sk(schedule_id)}}}},
+                {"Put": {"TableName": self._t.name, "Item": codec.moved_item(raw, schedule_id)}},
             ]
         )
 
     def drop_pointer(self, pointer: Pointer) -> bool:
         """Remove a dedupe pointer whose schedule is no longer live, checked in the same
         transaction; False when it is live again or the pointer moved on."""
-        return self._try(
+        return self._t.try_transact(
             [
                 {
                     "ConditionCheck": {
-                        "TableName": self._table,
+                        "TableName": self._t.name,
                         "Key": key(pointer.room_id, codec.schedule_sk(pointer.schedule_id)),
-                        "ConditionExpression": "attribute_not_exists(sk) OR NOT (#s IN (:active, :paused))",
+                        "ConditionExpression": f"attribute_not_exists(sk) OR NOT ({LIVE})",
                         "ExpressionAttributeNames": {"#s": "status"},
                         "ExpressionAttributeValues": dump({":active": models.ACTIVE, ":paused": models.PAUSED}),
                     }
                 },
                 {
                     "Delete": {
-                        "TableName": self._table,
+                        "TableName": self._t.name,
                         "Key": key(pointer.room_id, codec.pointer_sk(pointer)),
                         "ConditionExpression": "schedule_id = :id",
                         "ExpressionAttributeValues": dump({":id": pointer.schedule_id}),
@@ -234,3 +184,39 @@ class TableScans(Table):
                 },
             ]
         )
+
+
+class _Found:
+    """What a scan found, sorted by kind of item as the pages come."""
+
+    def __init__(self, table: TableScan, now: datetime) -> None:
+        self.table = table
+        self._now = now
+        self._copies: dict[codec.Key, dict[str, Any]] = {}  # audit copies that still say live
+        self._audited: set[codec.Key] = set()
+
+    def add(self, raw: dict[str, Any]) -> None:
+        room, sk = raw["room_id"]["S"], raw["sk"]["S"]
+        found = self.table
+        if sk == ROOM_SK:
+            found.counters[room] = codec.live_count(raw)
+        elif sk.startswith((codec.POINTER, codec.NAME)):
+            found.pointers.append(codec.pointer_from_item(raw))
+        elif sk.startswith(codec.SCHEDULE) and not codec.is_expired(raw, self._now):
+            found.schedules.append(codec.schedule_from_item(raw))
+        elif sk.startswith(codec.SLOT):
+            if (claim := codec.claim_from_item(raw)) is not None:
+                found.claims.append(claim)
+        elif sk.startswith(codec.RETIRED):
+            self._audited.add((room, sk[len(codec.RETIRED) :]))
+            if codec.says_live(raw):
+                self._copies[(room, sk[len(codec.RETIRED) :])] = raw
+
+    def result(self) -> TableScan:
+        found = self.table
+        under_live = {(s.room_id, s.id) for s in found.schedules}
+        found.deleted = [codec.schedule_from_item(raw) for k, raw in self._copies.items() if k not in under_live]
+        found.uncopied = [
+            s for s in found.schedules if s.status in models.LIVE_STATUSES and (s.room_id, s.id) not in self._audited
+        ]
+        return found

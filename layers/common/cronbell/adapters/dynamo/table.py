@@ -1,14 +1,14 @@
-"""The table every store concern shares: its client (whose failures arrive as AwsError), its
-name, its retention, and transactions whose cancellation reasons are read by item identity."""
+"""The table every store part holds: its client (whose failures arrive as AwsError), its name, its
+retention, and transactions whose cancellation reasons are read by item identity."""
 
 from __future__ import annotations
 
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from cronbell.adapters.aws import AwsError, Translating
-from cronbell.adapters.dynamo.codec import Key, identity
+from cronbell.adapters.dynamo.codec import Key, epoch, identity
 
 _CONFLICT_PAUSE_SECONDS = 0.05  # times the attempt number
 _CONFLICT_ATTEMPTS = 4
@@ -36,29 +36,51 @@ def _only_conflicts(err: AwsError) -> bool:
 
 
 class Table:
-    def __init__(self, client: Any, table: str, retention_days: int) -> None:
-        self._db = Translating(client)
-        self._table = table
-        self._retention = timedelta(days=retention_days)
+    """One DynamoDB table: the schedules, the ledger and the scans each hold it."""
 
-    def _transact(self, items: list[dict[str, Any]]) -> None:
+    def __init__(self, client: Any, name: str, retention_days: int) -> None:
+        self.db = Translating(client)
+        self.name = name
+        self.retention = timedelta(days=retention_days)
+
+    def expires(self, now: datetime) -> int:
+        """The TTL (epoch seconds) of an item retired or recorded at `now`."""
+        return epoch(now + self.retention)
+
+    def transact(self, items: list[dict[str, Any]]) -> None:
         """TransactWriteItems, run again after a pause while DynamoDB cancels it only because
         another transaction is writing one of the same items (TransactionConflict): two fires of
         one slot at once, or creates racing in one room."""
         for attempt in range(1, _CONFLICT_ATTEMPTS + 1):
             try:
-                self._db.transact_write_items(TransactItems=items)
+                self.db.transact_write_items(TransactItems=items)
                 return
             except AwsError as err:
                 if attempt == _CONFLICT_ATTEMPTS or not _only_conflicts(err):
                     raise
             time.sleep(_CONFLICT_PAUSE_SECONDS * attempt)
 
-    def _query_all(self, **kwargs: Any) -> list[dict[str, Any]]:
+    def try_transact(self, items: list[dict[str, Any]]) -> bool:
+        """A conditional repair; False when a condition failed (something changed meanwhile)."""
+        try:
+            self.transact(items)
+        except AwsError as err:
+            if err.code == CANCELLED:
+                return False
+            raise
+        return True
+
+    def get(self, key: dict[str, Any]) -> dict[str, Any] | None:
+        """One item, read strongly consistent (raw), or None."""
+        out = self.db.get_item(TableName=self.name, Key=key, ConsistentRead=True)
+        item: dict[str, Any] | None = out.get("Item")
+        return item
+
+    def query_all(self, **kwargs: Any) -> list[dict[str, Any]]:
         """Every item of a query, page after page."""
         items: list[dict[str, Any]] = []
         while True:
-            out = self._db.query(TableName=self._table, **kwargs)
+            out = self.db.query(TableName=self.name, **kwargs)
             items += out.get("Items", [])
             if "LastEvaluatedKey" not in out:
                 return items

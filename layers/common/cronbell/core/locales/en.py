@@ -239,6 +239,10 @@ TEXTS: dict[str, str] = {
     "reason.twice": "it names a day or a time twice",
     "reason.position": "a weekday's place in a month (the first monday of june) is not read as a date",
     "reason.day_missing": "name the day of the month too",
+    "reason.zone_ambiguous": "{zone} names more than one time zone; say the city or the offset (UTC+05:30)",
+    "reason.holiday_no_country": "{name} is a holiday of a country: pass the timezone of a city, or say the date",
+    "reason.holiday_not_there": "{name} is not a holiday in {country}; say the date instead",
+    "reason.holiday_unknown": "{name} is not a holiday known in {country}; say the date instead",
     "reason.day_or_hour": (
         "{number} could be the day of the month or the hour; write 'on the {number}' for the day or 'at {number}' "
         "for the hour"
@@ -254,6 +258,7 @@ TEXTS: dict[str, str] = {
     "cron.unknown_macro": "unknown macro {macro!r}",
     "cron.eventbridge": "that is EventBridge syntax, give standard five-field cron",
     "cron.unreadable": "not a cron expression or a known phrase",
+    "cron.window": "the hours must run from the first to a later one in the same day (between 9 and 17)",
     "cron.hours_divide": "every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12); use cron for other cycles",
     "cron.minutes_divide": "every N minutes needs N to divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); use cron",
     "cron.not_a_value": "{token!r} is not a valid {field} value",
@@ -281,6 +286,16 @@ TEXTS: dict[str, str] = {
     "note.nonexistent": "{wall} does not exist in {zone} (clocks go forward); using {clock} ({offset}) instead.",
     "note.ambiguous": "{wall} happens twice in {zone} (clocks go back); using the first one ({offset}).",
     "note.second_occurrence": "{wall} happens twice in {zone}; this is the second one ({offset}).",
+    "note.twelve_hour": (
+        "{said} has no am/pm: read as {clock}, the next {said} on a 12-hour clock "
+        "(pass am/pm or a 24-hour time to choose)."
+    ),
+    "note.zone": "{said} is {clock} in {zone}.",
+    "note.holiday": "{name} in {country}: {date}.",
+    "note.afternoon_hour": (
+        "{said} has no am/pm: read as {clock} (an hour of 1 to 5 with a day is in the afternoon; "
+        "pass am or a 24-hour time for the night)."
+    ),
     "note.no_year": "No year given: taken as {year}.",
     "note.dst_forward_one": (
         "On {day} clocks in {zone} go forward from {old} to {new}: the {clocks} run does not happen that day "
@@ -364,6 +379,8 @@ LISTS: dict[str, tuple[str, ...]] = {
         "tomorrow morning / this afternoon / tonight at 8 / end of the day / the last day of the month at 9",
         "friday next week / the first of next month / twenty to nine / quarter past 5 pm / 11-jan-2027",
         "in 3 days at 9 (a day without a time: 09:00; morning 09:00, afternoon 15:00, evening 19:00, "
-        "night 21:00, end of the day 18:00; an hour without am/pm is on the 24-hour clock)",
+        "night 21:00, end of the day 18:00; an hour of 1 to 12 alone, without am/pm, is the next of its two "
+        "readings, within 12 hours; with a day, 1 to 5 is the afternoon)",
+        "5pm CET / 10am PST / 9am New York time / on Christmas / new year's eve at 8pm / the last friday of may",
     ),
 }  # fmt: skip

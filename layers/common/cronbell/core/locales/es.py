@@ -250,6 +250,10 @@ TEXTS: dict[str, str] = {
     "reason.twice": "nombra dos veces un día o una hora",
     "reason.position": "el puesto de un día en un mes (el primer lunes de junio) no se lee como una fecha",
     "reason.day_missing": "indica también el día del mes",
+    "reason.zone_ambiguous": "{zone} nombra más de una zona horaria; di la ciudad o el desfase (UTC+05:30)",
+    "reason.holiday_no_country": "{name} es una fiesta de un país: indica la zona horaria de una ciudad o di la fecha",
+    "reason.holiday_not_there": "{name} no es una fiesta en {country}; di la fecha",
+    "reason.holiday_unknown": "{name} no es una fiesta conocida en {country}; di la fecha",
     "reason.day_or_hour": (
         "{number} puede ser el día del mes o la hora; escribe 'el día {number}' para el día o 'a las {number}' "
         "para la hora"
@@ -265,6 +269,7 @@ TEXTS: dict[str, str] = {
     "cron.unknown_macro": "macro desconocida {macro!r}",
     "cron.eventbridge": "eso es sintaxis de EventBridge; da cron estándar de cinco campos",
     "cron.unreadable": "no es una expresión cron ni una frase conocida",
+    "cron.window": "las horas deben ir de la primera a otra más tarde del mismo día (entre las 9 y las 17)",
     "cron.hours_divide": "cada N horas necesita que N divida 24 (1, 2, 3, 4, 6, 8, 12); usa cron para otros ciclos",
     "cron.minutes_divide": "cada N minutos necesita que N divida 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); usa cron",
     "cron.not_a_value": "{token!r} no es un valor válido de {field}",
@@ -299,6 +304,16 @@ TEXTS: dict[str, str] = {
         "se usa la primera ({offset})."
     ),
     "note.second_occurrence": "La hora {wall} ocurre dos veces en {zone}; esta es la segunda ({offset}).",
+    "note.twelve_hour": (
+        "{said} no dice mañana ni tarde: leído como {clock}, el próximo {said} en un reloj de 12 horas "
+        "(di de la mañana, de la tarde o la hora en 24 horas para elegir)."
+    ),
+    "note.zone": "{said} son las {clock} en {zone}.",
+    "note.holiday": "{name} en {country}: {date}.",
+    "note.afternoon_hour": (
+        "{said} no dice mañana ni tarde: leído como {clock} (una hora de 1 a 5 con un día es de la tarde; "
+        "di de la madrugada o la hora en 24 horas para la noche)."
+    ),
     "note.no_year": "Sin año: se entiende {year}.",
     "note.dst_forward_one": (
         "El {day} en {zone} los relojes se adelantan de {old} a {new}: la ejecución de las {clocks} no ocurre "
@@ -381,6 +396,8 @@ LISTS: dict[str, tuple[str, ...]] = {
         "mañana por la mañana / esta tarde / esta noche a las 10 / al final del día / el último día del mes a las 9",
         "el viernes de la semana que viene / el 1 del mes que viene / las nueve menos cuarto / 3 de marzo de 2027",
         "dentro de 3 días a las 9 (un día sin hora: 09:00; mañana 09:00, tarde 15:00, noche 21:00, "
-        "final del día 18:00; una hora sin «de la tarde» o pm va en reloj de 24 horas)",
+        "final del día 18:00; una hora de 1 a 12 sola, sin «de la tarde» ni pm, es la próxima de sus dos "
+        "lecturas, dentro de 12 horas; con un día, de 1 a 5 es de la tarde)",
+        "a las 17:00 CET / a las 10 hora de Madrid / Nochebuena / el día de la madre / el primer lunes de junio",
     ),
 }  # fmt: skip

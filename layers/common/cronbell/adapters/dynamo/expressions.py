@@ -1,0 +1,85 @@
+"""UpdateExpressions built from their parts, never patched as text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cronbell.adapters.dynamo.codec import dump
+from cronbell.core.models import Schedule
+
+
+class Update:
+    """SET and REMOVE clauses with their names and values. `set` names the attribute through a
+    placeholder (any attribute name is safe); `clause` adds a clause written out, with its values."""
+
+    def __init__(self) -> None:
+        self._sets: list[str] = []
+        self._removes: list[str] = []
+        self.names: dict[str, str] = {}
+        self.values: dict[str, Any] = {}
+
+    def set(self, attribute: str, value: Any) -> Update:
+        i = len(self._sets)
+        self._sets.append(f"#u{i} = :u{i}")
+        self.names[f"#u{i}"] = attribute
+        self.values[f":u{i}"] = value
+        return self
+
+    def set_all(self, attributes: dict[str, Any]) -> Update:
+        for attribute, value in attributes.items():
+            self.set(attribute, value)
+        return self
+
+    def clause(self, text: str, **values: Any) -> Update:
+        """A SET clause as written (`fire_count = if_not_exists(fire_count, :z) + :one`), its values
+        named without their colon (`z=0, one=1`)."""
+        self._sets.append(text)
+        self.values.update({f":{name}": value for name, value in values.items()})
+        return self
+
+    def remove(self, *attributes: str) -> Update:
+        """REMOVE each attribute (a text may list several, comma separated), named by placeholder."""
+        for attribute in (a.strip() for text in attributes for a in text.split(",")):
+            if attribute:
+                i = len(self._removes)
+                self._removes.append(f"#r{i}")
+                self.names[f"#r{i}"] = attribute
+        return self
+
+    @property
+    def expression(self) -> str:
+        parts = []
+        if self._sets:
+            parts.append("SET " + ", ".join(self._sets))
+        if self._removes:
+            parts.append("REMOVE " + ", ".join(self._removes))
+        return " ".join(parts)
+
+    def request(
+        self, condition: str = "", names: dict[str, str] | None = None, values: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """The UpdateItem (or transaction Update) fields: the expression, the condition and every
+        name and value either uses."""
+        out: dict[str, Any] = {"UpdateExpression": self.expression}
+        if condition:
+            out["ConditionExpression"] = condition
+        all_names = {**self.names, **(names or {})}
+        all_values = {**self.values, **(values or {})}
+        if all_names:
+            out["ExpressionAttributeNames"] = all_names
+        if all_values:
+            out["ExpressionAttributeValues"] = dump(all_values)
+        return out
+
+
+# --- conditions ----------------------------------------------------------------------------------
+IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t)"  # no delivery holds the schedule at :t
+LIVE = "#s IN (:active, :paused)"  # its names: {"#s": "status"}; its values: :active, :paused
+
+
+def same_version(schedule: Schedule) -> tuple[str, dict[str, Any]]:
+    """The condition that the schedule's item is still at the version `schedule` was read at (an item
+    written before versions were kept reads as version 0), and its value."""
+    if schedule.version:
+        return "version = :ver", {":ver": schedule.version}
+    return "(attribute_not_exists(version) OR version = :ver)", {":ver": 0}

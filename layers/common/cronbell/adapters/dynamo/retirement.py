@@ -1,0 +1,118 @@
+"""A schedule leaving the live set (fired, missed, completed, delivery_failed) in one transaction:
+its live item goes, its final copy takes its place under its retired key, and the room's place
+and pointers are freed with it, or lazily (rooms.py)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from cronbell.adapters.aws import AwsError
+from cronbell.adapters.dynamo import codec
+from cronbell.adapters.dynamo.codec import SlotRef, dump, key, schedule_sk
+from cronbell.adapters.dynamo.expressions import IDLE, LIVE, same_version
+from cronbell.adapters.dynamo.rooms import Rooms
+from cronbell.adapters.dynamo.table import CANCELLED, Table, cancelled
+from cronbell.core import models
+from cronbell.core.instants import iso_utc
+from cronbell.core.models import Schedule
+from cronbell.core.ports import Busy, Conflict
+from cronbell.core.runs import Run
+
+SlotRun = tuple[str, Run] | None  # (slot, run): a run recorded with the retirement
+
+
+class Retirement:
+    def __init__(self, table: Table, rooms: Rooms) -> None:
+        self._t = table
+        self._rooms = rooms
+
+    def retire(
+        self,
+        schedule: Schedule,
+        status: str,
+        now: datetime,
+        reason: str = "",
+        run: SlotRun = None,
+        *,
+        as_read: bool = False,
+    ) -> None:
+        """Move a live schedule to a final status (missed, completed), atomically freeing its room
+        place and dedupe pointer, with the run of `run` = (slot, run) recorded in the same
+        transaction. Raises Busy while a delivery holds it, Conflict if not live (or, with
+        `as_read`, no longer at the version read)."""
+        changes: dict[str, Any] = {}
+        before: list[dict[str, Any]] = []
+        if run is not None:
+            slot, finished = run
+            changes["last_run"] = codec.last_run_fields(finished)
+            item = codec.run_item(SlotRef(schedule.room_id, schedule.id, slot), finished, self._t.expires(now))
+            before.append({"Put": {"TableName": self._t.name, "Item": dump(item)}})
+        self.finish(schedule, status, now, reason=reason, changes=changes, before=before, idle=True, as_read=as_read)
+
+    def finish(
+        self,
+        schedule: Schedule,
+        status: str,
+        now: datetime,
+        *,
+        reason: str = "",
+        changes: dict[str, Any] | None = None,
+        before: list[dict[str, Any]] | None = None,
+        idle: bool = False,
+        as_read: bool = False,
+        free_place: bool = True,
+    ) -> None:
+        """Retire `schedule` (as read, plus `changes`) in one transaction, after the writes of
+        `before`. The live item must still be live (and idle, with `idle`; at the version read,
+        with `as_read`). With `free_place`, the room counts one less and its pointers are dropped
+        in the same transaction; without, they are freed lazily. Raises Busy while a delivery holds
+        it, Conflict otherwise (the cause, the cancelled transaction, says which item failed)."""
+        final = {
+            "status": status,
+            "expires_at": self._t.expires(now),
+            "updated_at": iso_utc(now),
+            "version": schedule.version + 1,
+            **({"status_reason": reason} if reason else {}),
+            **(changes or {}),
+        }
+        condition, values = self._still_live(schedule, now, idle, as_read)
+        items = [
+            *(before or []),
+            {
+                "Delete": {
+                    "TableName": self._t.name,
+                    "Key": key(schedule.room_id, schedule_sk(schedule.id)),
+                    "ConditionExpression": condition,
+                    "ExpressionAttributeNames": {"#s": "status"},
+                    "ExpressionAttributeValues": dump(values),
+                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                }
+            },
+            {"Put": {"TableName": self._t.name, "Item": dump(codec.retired_item(schedule, final))}},
+            *(self._rooms.free(schedule) if free_place else []),
+        ]
+        try:
+            self._t.transact(items)
+        except AwsError as err:
+            if err.code != CANCELLED:
+                raise
+            old = cancelled(err, items).get((schedule.room_id, schedule_sk(schedule.id)), {})
+            if as_read and codec.stored_version(old) != schedule.version:
+                raise Conflict(schedule.id) from err  # changed since it was read
+            if codec.says_live(old) and codec.in_flight(old, now):
+                raise Busy(schedule.id) from err
+            raise Conflict(schedule.id) from err
+
+    @staticmethod
+    def _still_live(schedule: Schedule, now: datetime, idle: bool, as_read: bool) -> tuple[str, dict[str, Any]]:
+        condition = LIVE
+        values: dict[str, Any] = {":active": models.ACTIVE, ":paused": models.PAUSED}
+        if idle:
+            condition += f" AND {IDLE}"
+            values[":t"] = iso_utc(now)
+        if as_read:
+            unchanged, version = same_version(schedule)
+            condition += f" AND {unchanged}"
+            values.update(version)
+        return condition, values

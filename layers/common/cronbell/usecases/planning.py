@@ -1,0 +1,138 @@
+"""What create and change share: a time read into a `When` (a one-shot instant or a recurrence, with
+its ends and calendar), the checks on ends, agents and output rooms, and the refusal of a name taken."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from cronbell.core import calendars, routing, texts
+from cronbell.core.cron import CronSpec, anchored, next_fires, parse_recurring
+from cronbell.core.envelope import Context
+from cronbell.core.errors import ToolError, refusal
+from cronbell.core.ports import NameTaken
+from cronbell.core.timing import HORIZON_YEARS, Timing
+from cronbell.core.when import parse_one_shot, parse_until
+from cronbell.usecases.deps import Deps
+
+
+@dataclass(frozen=True)
+class When:
+    """A validated schedule: either a local one-shot instant or a cron spec, in a zone."""
+
+    tz: ZoneInfo
+    at: datetime | None = None
+    spec: CronSpec | None = None
+    notes: tuple[str, ...] = ()
+    ends: Ends | None = None  # a recurrence's end and calendar
+
+    @property
+    def timing(self) -> Timing:
+        """The one conversion from a parsed time to what a schedule stores."""
+        if self.spec is not None:
+            timing = Timing.every(self.spec, self.tz)
+            return timing if self.ends is None else self.ends.applied_to(timing)
+        assert self.at is not None
+        return Timing.once(self.at, self.tz)
+
+
+@dataclass(frozen=True)
+class Ends:
+    """`until`, `count` and `skip_holidays` as read from the arguments (None: not given)."""
+
+    until: datetime | None = None
+    count: int | None = None  # 0 (update only) removes the limit
+    calendar: str | None = None  # "" (update only) removes the calendar
+    no_until: bool = False  # `until: "never"` (update only) removes the end date
+
+    def applied_to(self, timing: Timing) -> Timing:
+        """The timing with the ends given here; what is not given stays as it was."""
+        return timing.ends_with(
+            None if self.no_until else self.until or timing.until,
+            timing.count if self.count is None else self.count,
+            timing.calendar if self.calendar is None else self.calendar,
+        )
+
+
+_CLEAR_UNTIL = ("never", "nunca")
+_CLEAR_CALENDAR = ("none", "ninguno", "ninguna")
+
+
+def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: bool = False) -> Ends | None:
+    """The ends and calendar of the arguments, or None when none is given. `clearing` (update) also
+    takes `until: "never"`, `count: 0` and `skip_holidays: "none"`, which remove them."""
+    until_text, count, code = args.until, args.count, args.skip_holidays
+    if until_text is None and count is None and code is None:
+        return None
+    no_until = clearing and until_text is not None and until_text.strip().casefold() in _CLEAR_UNTIL
+    country = None if code is None or code.strip().casefold() in _CLEAR_CALENDAR else code.strip()
+    until = read_until(until_text, tz, now, locale, country) if until_text is not None and not no_until else None
+    calendar: str | None = None
+    if code is not None:
+        if clearing and code.strip().casefold() in _CLEAR_CALENDAR:
+            calendar = ""
+        else:
+            try:
+                if not code.strip().isascii():  # "ıt".upper() is "IT": a code is ASCII letters only
+                    raise calendars.UnknownCalendar(code)
+                calendar = calendars.normalize(code)
+            except calendars.UnknownCalendar:
+                raise refusal("invalid_arguments.skip_holidays", code=code, forms=calendars.FORMS) from None
+    return Ends(until, count, calendar, no_until)
+
+
+def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str, country: str | None = None) -> datetime:
+    """`until` in any one-shot form, in `tz`; a date without a time of day means through its end; a named
+    holiday is looked up in `country` (the `skip_holidays` calendar), else in the zone's country."""
+    return parse_until(text, now, tz, locale, country).at
+
+
+def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -> None:
+    """Ends apply to recurrences only, and must leave at least one occurrence to fire."""
+    if not (timing.has_end or timing.calendar):
+        return
+    if not timing.recurring:
+        raise refusal("invalid_arguments.ends_recurring_only")
+    if timing.count and delivered >= timing.count:
+        raise refusal("invalid_arguments.count_reached", count=timing.count, delivered=delivered)
+    if not timing.upcoming(now, 1, delivered):
+        if timing.until is None:  # every occurrence within the horizon is a holiday
+            raise refusal("invalid_arguments.never_within", years=HORIZON_YEARS, calendar=timing.calendar)
+        raise refusal("invalid_arguments.until_before_first", until=texts.clock_text(timing.until, timing.tz))
+
+
+def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
+    shot = parse_one_shot(text, now, tz, locale)
+    return When(tz=tz, at=shot.at, notes=shot.notes)
+
+
+def plan_recurring(
+    text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False, keep: date | None = None
+) -> When:
+    """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`)."""
+    spec = anchored(parse_recurring(text, deps.settings.min_interval_minutes, locale), deps.now(), tz, keep)
+    if once:  # a cron expression asked to run a single time: its next occurrence
+        return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
+    return When(tz=tz, spec=spec)
+
+
+def output_room(channel: str, ctx: Context, deps: Deps) -> str:
+    """The store key of a `channel` argument: a room on the platform of the caller's room."""
+    return routing.room_key(ctx.platform, channel, deps.settings.default_platform)
+
+
+def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> None:
+    """Agents only from the deployment's allowlist; answers only to this room or an allowed one."""
+    settings = deps.settings
+    if not agent or agent not in settings.agents:
+        if not settings.agents:
+            raise refusal("unknown_agent.none", agent=agent)
+        raise refusal("unknown_agent", agent=agent, known=", ".join(sorted(settings.agents)))
+    if not routing.output_allowed(channel, ctx.room_id, settings.allowed_output_rooms, settings.default_platform):
+        raise refusal("forbidden_channel")
+
+
+def name_taken(name: str, taken: NameTaken) -> ToolError:
+    return refusal("name_taken", {"existing": taken.holder.id}, name=name, id=taken.holder.id)
