@@ -19,8 +19,8 @@ import pytest
 from mcp import Client, MCPError, StdioServerParameters
 from mcp_types import INVALID_PARAMS, CallToolResult
 
-from sandbox.app import free_port
 from sandbox.demo import SandboxProcess
+from tests.support.aws import free_port
 from tests.support.sandbox import Bot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("mcp")]

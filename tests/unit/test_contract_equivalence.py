@@ -129,6 +129,7 @@ def pydantic_parse(tool: str, args: Any) -> Any:
     return arguments.parse(TOOL_ARGUMENTS[tool], args)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tool", sorted(TOOL_ARGUMENTS))
 def test_runtime_validator_answers_like_the_models(tool: str) -> None:
     seen: Counter[str] = Counter()

@@ -363,6 +363,7 @@ TOKENS = (
 )  # fmt: skip
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None, derandomize=True)
 @given(st.lists(st.sampled_from(TOKENS), min_size=1, max_size=7), st.sampled_from(["en", "es"]))
 def test_any_mix_of_words_is_read_or_refused(words: list[str], language: str) -> None:
