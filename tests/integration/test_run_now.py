@@ -79,3 +79,25 @@ def test_run_now_on_a_one_shot_whose_own_fire_is_due_is_refused_as_busy(stack: S
     stack.clock.current = datetime(2026, 11, 30, 8, 58, 30, tzinfo=UTC)  # a minute and a half before
     answer, fired = run_now(stack, sid, chat)
     assert answer["ok"] and fired is not None and fired["outcome"] == "delivered", answer
+
+
+def test_run_now_on_a_recurrence_whose_last_occurrence_is_due_is_refused_as_busy(stack: Stack) -> None:
+    """Daily at 10:00, `count` 1: within the minute around 10:00 its last occurrence is being posted
+    and the schedule then completes, so a manual run started then would find it completed. Refused
+    `busy` (in both languages), nothing recorded. With a second occurrence left (`count` 2), or a
+    minute and a half earlier, run_now runs as usual."""
+    last = ok(call(stack, "create_reminder", {"message": "m", "cron": "0 10 * * *", "count": 1}))["id"]
+    more = ok(call(stack, "create_reminder", {"message": "n", "cron": "0 10 * * *", "count": 2}))["id"]
+    stack.clock.current = datetime(2026, 11, 30, 9, 0, 30, tzinfo=UTC)  # 10:00:30 in Madrid
+    chat = RecordingChat()
+    before = stack.items()
+    answer, fired = run_now(stack, last, chat)
+    assert not answer["ok"] and answer["error"]["code"] == "busy" and fired is None, answer
+    assert "10:00" in answer["text"] and stack.items() == before and not chat.sent
+    es = tools.handle(envelope("run_now", {"target": last}, locale="es"), stack.deps(start_fire=lambda e: None))
+    assert es["error"]["code"] == "busy" and "última ejecución" in es["text"]
+    answer, fired = run_now(stack, more, chat)
+    assert answer["ok"] and fired is not None and fired["outcome"] == "delivered", answer
+    stack.clock.current = datetime(2026, 11, 30, 8, 58, 30, tzinfo=UTC)  # a minute and a half before
+    answer, fired = run_now(stack, last, chat)
+    assert answer["ok"] and fired is not None and fired["outcome"] == "delivered", answer

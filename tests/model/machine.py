@@ -30,6 +30,7 @@ from tests.support.scheduler_oracle import due
 
 AUTO_PAUSE_AFTER = 3
 BOSS = "@boss:example.org"  # whom an escalation mentions
+PLATFORMS, PLATFORM = "matrix,slack", "slack"  # the deployment's platforms; the room's is the second
 POST_MARK = "ding"  # every message and prompt holds it: a post with it is an occurrence, without it a notice
 
 
@@ -93,13 +94,15 @@ class Harness:
         wiring.build_sender = lambda settings: self.chat  # type: ignore[assignment]
         wiring.LambdaAgents = FakeAgents  # type: ignore[assignment,misc]
         wiring._start_fire = lambda settings: self.started.append  # type: ignore[assignment]
-        configure_env(self.stack, AUTO_PAUSE_AFTER=str(AUTO_PAUSE_AFTER))
+        configure_env(self.stack, AUTO_PAUSE_AFTER=str(AUTO_PAUSE_AFTER), CHAT_BACKEND=PLATFORMS)
         self.room = Room(now=self.start, settings=Settings(auto_pause_after=AUTO_PAUSE_AFTER), flags=self.flags)
 
     # -- tools
 
     def tool(self, name: str, /, timezone: str = "UTC", **arguments: Any) -> dict[str, Any]:
-        answer: dict[str, Any] = invoke("tools", envelope(name, arguments, timezone=timezone))
+        call = envelope(name, arguments, timezone=timezone)
+        call["context"]["platform"] = PLATFORM  # the room lives on the second platform: it can be removed
+        answer: dict[str, Any] = invoke("tools", call)
         json.dumps(answer)
         self.log.append(f"{name} {arguments} -> {(answer['ok'] and 'ok') or answer['error']['code']}")
         return answer
@@ -122,10 +125,11 @@ class Harness:
 
     def run_now(self, sid: str) -> dict[str, Any]:
         self.started.clear()
-        allowed = self.room.run_now_allowed(sid)
+        busy = self.room.run_now_busy(sid)
+        allowed = not busy and self.room.run_now_allowed(sid)
         answer = self.tool("run_now", target=sid)
-        if answer["ok"] != allowed:
-            self.problems.append(f"run_now {sid} answered {answer}, the model expected ok={allowed}")
+        if answer["ok"] != allowed or (busy and answer["error"]["code"] != "busy"):
+            self.problems.append(f"run_now {sid} answered {answer}, the model expected ok={allowed}, busy={busy}")
         for event in list(self.started):
             self._deliver(sid, parse(event["scheduled_time"]), event, manual=True)
         self.started.clear()
@@ -133,10 +137,24 @@ class Harness:
 
     # -- Scheduler
 
-    def advance(self, minutes: int, late_seconds: int = 0, duplicate: bool = False) -> list[str]:
+    def advance(
+        self, minutes: int, late_seconds: int = 0, duplicate: bool = False, platform_removed: bool = False
+    ) -> list[str]:
         """Move the clock; every fire due on the way starts in order, `late_seconds` after its time
-        (never past the move's end), optionally delivered twice. Answers what Scheduler missed or
-        added compared with the model."""
+        (never past the move's end), optionally delivered twice. With `platform_removed`, the
+        deployment configures only the default platform meanwhile (no tool is called then), and the
+        room's platform again afterwards. Answers what Scheduler missed or added compared with the model."""
+        if platform_removed:
+            configure_env(self.stack, AUTO_PAUSE_AFTER=str(AUTO_PAUSE_AFTER), CHAT_BACKEND="matrix")
+            self.room.platform_gone = True
+        try:
+            return self._advance(minutes, late_seconds, duplicate)
+        finally:
+            if platform_removed:
+                configure_env(self.stack, AUTO_PAUSE_AFTER=str(AUTO_PAUSE_AFTER), CHAT_BACKEND=PLATFORMS)
+                self.room.platform_gone = False
+
+    def _advance(self, minutes: int, late_seconds: int, duplicate: bool) -> list[str]:
         before, end = self.clock.now(), self.clock.now() + timedelta(minutes=minutes)
         problems: list[str] = []
         expected = self.room.expected_fires(before, end)
@@ -221,15 +239,21 @@ def model_view(room: Room, s: Schedule) -> Seen:
 
 def run_view(s: Schedule, run: Run) -> tuple[Any, ...]:
     local = run.scheduled.astimezone(ZoneInfo(s.timezone)).isoformat()
+    moved = run.moved_from.astimezone(ZoneInfo(s.timezone)).isoformat() if run.moved_from else None
     acked = iso_z(run.acknowledged_at) if run.acknowledged_at else None
-    return (local, run.outcome, run.reason, run.manual, run.late_seconds, acked, run.repeats, run.escalated)
+    fields = (run.outcome, run.reason, run.manual, run.late_seconds, moved)
+    return (local, *fields, acked, run.repeats, run.escalated)
+
+
+def moved_view(s: Schedule, text: str | None) -> str | None:
+    return parse(text).astimezone(ZoneInfo(s.timezone)).isoformat() if text else None
 
 
 def history_view(s: Schedule, r: dict[str, Any]) -> tuple[Any, ...]:
     """A run of reminder_history as run_view shows the model's."""
     local = parse(r["scheduled_time"]).astimezone(ZoneInfo(s.timezone)).isoformat()
     acked = iso_z(parse(r["acknowledged_at"])) if r.get("acknowledged_at") else None
-    fields = (r["outcome"], r["reason"], r["manual"], r["late_seconds"])
+    fields = (r["outcome"], r["reason"], r["manual"], r["late_seconds"], moved_view(s, r.get("moved_from")))
     return (local, *fields, acked, r.get("repeats", 0), bool(r.get("escalated", False)))
 
 

@@ -59,6 +59,7 @@ class Run:
     reason: str | None
     manual: bool = False
     late_seconds: int = 0
+    moved_from: datetime | None = None  # UTC: the original time of an occurrence `on_holiday` moved
     acknowledged_at: datetime | None = None  # done_reminder (or the Done button) on this occurrence
     repeats: int = 0  # posts of the occurrence after the first
     escalated: bool = False
@@ -118,6 +119,9 @@ class Schedule:
     every: int = 1  # "every other monday at 10": 2 (weeks); "every 3 days at 9": 3 (days)
     unit: str = "weeks"
     anchor: date | None = None  # the local date of the first occurrence after the schedule was made
+    business_days: bool = False  # occurrences only on Monday-Friday that are not holidays of `calendar`
+    business_day: int = 0  # the N-th (1-23) or last (-1) business day of the month; 0: none
+    on_holiday: str = "skip"  # skip | before | after: where an occurrence on a day off goes
     repeat_every: int | None = None  # minutes between the posts of an occurrence until acknowledged
     repeat_times: int = 6
     escalate_to: str | None = None
@@ -150,6 +154,7 @@ def wall_to_utc(wall: datetime, tz: ZoneInfo) -> datetime | None:
     return aware.astimezone(UTC)
 
 
+COMING = 50  # how many coming fires a named occurrence is looked for among
 HORIZON_DAYS = 3653  # previews look ten years ahead (docs/semantics.md, "Ends and calendars")
 
 
@@ -177,6 +182,26 @@ def is_holiday(code: str, day: date) -> bool:
     return day in _calendar(code, day.year)
 
 
+def is_business_day(code: str, day: date) -> bool:
+    return day.weekday() < 5 and not is_holiday(code, day)
+
+
+def business_day_of_month(code: str, year: int, month: int, n: int) -> date | None:
+    """The n-th (or, for -1, the last) business day of a month, by walking its days; None when the
+    month has fewer than n."""
+    day, found = date(year, month, 1), []
+    while day.month == month:
+        if is_business_day(code, day):
+            found.append(day)
+        day += timedelta(days=1)
+    if n == -1:
+        return found[-1] if found else None
+    return found[n - 1] if len(found) >= n else None
+
+
+MOVE_DAYS = 31  # how far `on_holiday` looks for the business day an occurrence moves to
+
+
 def local_date(when: datetime, timezone: str) -> date:
     return when.astimezone(ZoneInfo(timezone)).date()
 
@@ -196,20 +221,84 @@ class Room:
     schedules: dict[str, Schedule] = field(default_factory=dict)
     posts: list[Post] = field(default_factory=list)
     chat_down: int = 0  # the chat's next posts that fail transiently (a 5xx, a timeout)
+    platform_gone: bool = False  # the room's chat platform is not configured in the deployment now
 
     # -- occurrences
 
-    def regular(self, s: Schedule, after: datetime, until: datetime) -> list[datetime]:
-        """The schedule's own occurrences in (after, until], before skips, snoozes and holidays."""
+    def raw(self, s: Schedule, after: datetime, until: datetime) -> list[datetime]:
+        """The instants in (after, until] at which the schedule's expression (with its interval and its
+        business day of the month) matches, before anything moves or is skipped; none past `until`."""
         if s.cron is None:
             return [s.at] if s.at is not None and after < s.at <= until else []
         end = min(until, s.until) if s.until is not None else until
         if end <= after:
             return []
         found = cron_between(s.cron, s.timezone, after, end)
-        if s.every > 1 and s.anchor is not None:
-            found = [t for t in found if self._on_interval(s, local_date(t, s.timezone))]
-        return found
+        return [t for t in found if self._day_has(s, local_date(t, s.timezone))]
+
+    def _day_has(self, s: Schedule, day: date) -> bool:
+        """Whether the schedule's own rules pick this local date (its expression matches a wall time
+        of it, and the interval and the business day of the month keep it)."""
+        start = datetime.combine(day, datetime.min.time()) - timedelta(minutes=1)
+        if croniter(s.cron, start).get_next(datetime).date() != day:
+            return False
+        if s.every > 1 and s.anchor is not None and not self._on_interval(s, day):
+            return False
+        if s.business_day:
+            assert s.calendar is not None
+            return business_day_of_month(s.calendar, day.year, day.month, s.business_day) == day
+        return True
+
+    def _day_off(self, s: Schedule, day: date) -> bool:
+        if s.calendar is None:
+            return False
+        return is_holiday(s.calendar, day) or (s.business_days and day.weekday() >= 5)
+
+    def _moved(self, s: Schedule, t: datetime) -> datetime | None:
+        """Where `on_holiday` moves the occurrence `t` on a day off: the previous or next business day
+        at the same wall time, unless a day of the schedule's own lies on the way or is that day, the
+        wall time does not exist there, or no business day comes within MOVE_DAYS."""
+        assert s.calendar is not None
+        tz = ZoneInfo(s.timezone)
+        wall = t.astimezone(tz).replace(tzinfo=None)
+        step = timedelta(days=-1 if s.on_holiday == "before" else 1)
+        day = wall.date()
+        for _ in range(MOVE_DAYS):
+            day += step
+            if self._day_has(s, day):
+                return None
+            if is_business_day(s.calendar, day):
+                moved = wall_to_utc(datetime.combine(day, wall.time()), tz)
+                if moved is None or (s.until is not None and moved > s.until):
+                    return None
+                return moved
+        return None
+
+    def occurrences(self, s: Schedule, after: datetime, until: datetime) -> list[tuple[datetime, str, datetime | None]]:
+        """(instant, kind, moved from) of the occurrences in (after, until]: kind `regular`, `holiday`
+        (a day off that stays where it is: its run is skipped) or `moved`. With business-day rules a
+        day off that does not move is no occurrence at all."""
+        if s.cron is None:
+            return [(t, "regular", None) for t in self.raw(s, after, until)]
+        margin = timedelta(days=MOVE_DAYS + 2) if s.on_holiday != "skip" else timedelta(0)
+        out: list[tuple[datetime, str, datetime | None]] = []
+        for t in self.raw(s, after - margin, until + margin):
+            if not self._day_off(s, local_date(t, s.timezone)):
+                found: tuple[datetime, str, datetime | None] | None = (t, "regular", None)
+            elif s.on_holiday != "skip" and (moved := self._moved(s, t)) is not None:
+                found = (moved, "moved", t)
+            elif not (s.business_days or s.business_day):
+                found = (t, "holiday", None)
+            else:
+                found = None
+            if found is not None and after < found[0] <= until:
+                out.append(found)
+        return sorted(out)
+
+    def regular(self, s: Schedule, after: datetime, until: datetime) -> list[datetime]:
+        """The schedule's own occurrences in (after, until], before skips and snoozes (holidays
+        that stay in place included)."""
+        return [t for t, _, _ in self.occurrences(s, after, until)]
 
     @staticmethod
     def _on_interval(s: Schedule, day: date) -> bool:
@@ -224,7 +313,18 @@ class Room:
         return ((monday - first).days // 7) % s.every == 0
 
     def holiday(self, s: Schedule, slot: datetime) -> bool:
-        return s.calendar is not None and is_holiday(s.calendar, local_date(slot, s.timezone))
+        """Whether `slot` is an occurrence on a holiday that stays there (its run is skipped)."""
+        if s.calendar is None or s.cron is None:
+            return False
+        return any(
+            t == slot and kind == "holiday" for t, kind, _ in self.occurrences(s, slot - timedelta(seconds=1), slot)
+        )
+
+    def moved_from(self, s: Schedule, slot: datetime) -> datetime | None:
+        if s.cron is None or s.on_holiday == "skip":
+            return None
+        found = [m for t, kind, m in self.occurrences(s, slot - timedelta(seconds=1), slot) if t == slot and m]
+        return found[0] if found else None
 
     def upcoming(
         self, s: Schedule, limit: int = 1, horizon_days: int = HORIZON_DAYS, since: datetime | None = None
@@ -240,10 +340,10 @@ class Room:
         start, step = since, timedelta(days=31)
         end = since + timedelta(days=horizon_days)
         while start < end and len(out) < limit + len(pending):
-            for t in self.regular(s, start, min(start + step, end)):
+            for t, kind, _ in self.occurrences(s, start, min(start + step, end)):
                 if t in s.skips or t in s.snoozed_away:
                     continue
-                if self.holiday(s, t) and self.flags.holiday_ends:
+                if kind == "holiday" and self.flags.holiday_ends:
                     continue
                 out.append(t)
             start += step
@@ -418,6 +518,93 @@ class Room:
             s.unspecified = True
         return moved
 
+    # -- the buttons under a delivered post name their occurrence (docs/semantics.md, "Changes")
+
+    def ran_through(self, s: Schedule) -> datetime:
+        """Occurrences up to now, or up to the last run when it is a regular one, are not coming."""
+        last = s.runs[-1] if s.runs else None
+        return max(self.now, last.scheduled) if last is not None and not last.manual else self.now
+
+    def _within_ends(self, s: Schedule, target: datetime) -> bool:
+        """A snoozed fire at `target` is delivered: not past `until`, within the `count` left."""
+        if s.until is not None and target > s.until:
+            return False
+        return s.count is None or target in self.upcoming(s, limit=COMING)
+
+    def skip_occurrence(self, sid: str, occurrence: datetime) -> str:
+        """skip_next naming `occurrence`: a coming one is skipped; one past or run already is
+        `invalid_state`; a time that is no coming occurrence `invalid_arguments`. Answers the
+        error code, "" when accepted (and then applied)."""
+        s = self.schedules[sid]
+        if occurrence <= self.ran_through(s):
+            return "invalid_state"
+        if occurrence not in self.upcoming(s, limit=COMING):
+            return "invalid_arguments"
+        (s.cancelled if occurrence in s.snoozes else s.skips).add(occurrence)
+        return ""
+
+    def snooze_occurrence(self, sid: str, occurrence: datetime, minutes: int) -> str:
+        """snooze_reminder naming `occurrence`. A coming one moves `minutes` after its own time; one
+        past must have a delivered regular run (the button under its post) and is reminded again
+        `minutes` from now, skipping nothing (a fired one-shot comes back). A snooze past the end is
+        `invalid_time`. Answers the error code, "" when accepted (and then applied)."""
+        s = self.schedules[sid]
+        if occurrence <= self.ran_through(s):
+            found = [r for r in s.runs if r.scheduled == occurrence and not r.manual]
+            if not found:
+                return "invalid_arguments"
+            if found[-1].outcome != "delivered":
+                return "invalid_state"
+            target = self.now + timedelta(minutes=minutes)
+            if s.cron is None:
+                if s.status == "paused" or (s.status in LIVE and s.at != occurrence):
+                    return "invalid_state"
+                s.at, s.status = target, "active"
+                return ""
+            if s.status != "active":
+                return "invalid_state"
+            s.snoozes.add(target)
+            if not self._within_ends(s, target):
+                s.snoozes.discard(target)
+                return "invalid_time"
+            return ""
+        if s.cron is None or occurrence not in self.upcoming(s, limit=COMING):
+            return "invalid_arguments"
+        kept = (set(s.snoozes), set(s.snoozed_away))
+        moved = occurrence + timedelta(minutes=minutes)
+        if occurrence in s.snoozes:
+            s.snoozes.discard(occurrence)
+        else:
+            s.snoozed_away.add(occurrence)
+        s.snoozes.add(moved)
+        if not self._within_ends(s, moved):
+            s.snoozes, s.snoozed_away = kept
+            return "invalid_time"
+        return ""
+
+    def run_now_busy(self, sid: str) -> bool:
+        """run_now is refused `busy` while an occurrence after which nothing is left is due: one
+        reaching the fire function within a minute of now (Scheduler's window) that has not run, a
+        one-shot's own or a recurrence's last (nothing would post after it once it is delivered).
+        The occurrences run already are those up to the last run, when that run is a regular one
+        (docs/semantics.md, "Changes": run_now)."""
+        s = self.schedules[sid]
+        window = timedelta(seconds=60)
+        if s.cron is None:
+            return s.at is not None and abs(s.at - self.now) <= window
+        if s.count is None and s.until is None:
+            return False
+        since = self.now - window - timedelta(seconds=1)
+        if s.runs and not s.runs[-1].manual:
+            since = max(since, s.runs[-1].scheduled)
+        end = self.now + window
+        due = set(self.regular(s, since, end)) | {t for t in s.snoozes | s.cancelled if since < t <= end}
+        s.delivered += 1  # as if the due occurrence were delivered: is anything left after it?
+        try:
+            return any(not self.remaining(s, t) for t in due)
+        finally:
+            s.delivered -= 1
+
     def run_now_allowed(self, sid: str) -> bool:
         s = self.schedules[sid]
         gap = timedelta(minutes=self.settings.min_interval_minutes)
@@ -485,6 +672,9 @@ class Room:
         return bool(self.regular(s, slot - timedelta(seconds=1), slot))
 
     def _attempt(self, s: Schedule, slot: datetime, late: int, agent_ok: bool, manual: bool, last: bool) -> str:
+        if self.platform_gone:  # never posted elsewhere: a failed run, and no room to tell
+            self._failed(s, slot, late, "chat_refused", manual, told=False)
+            return "done"
         if s.kind == "agent_call" and not agent_ok:
             self._failed(s, slot, late, "agent_error", manual)
             return "done"
@@ -511,19 +701,26 @@ class Room:
             s.status, s.stopped = "fired", slot
         return "done"
 
-    def _failed(self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool) -> None:
+    def _failed(self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool, told: bool = True) -> None:
+        """A failed run under the failure policy; `told`: its notices reach a room."""
         self._record(s, Run(slot, "failed", reason, manual=manual, late_seconds=late))
         s.streak += 1
-        if s.streak == 1:
+        if reason == "chat_refused" and not manual and s.cron is None:
+            s.status, s.stopped = "delivery_failed", slot  # a one-shot whose only run was refused
+            return
+        if s.streak == 1 and told:
             self.posts.append(Post(s.sid, "failure_notice"))
         limit = self.settings.auto_pause_after
         if limit and s.streak >= limit and s.status == "active":
             s.status, s.status_reason, s.stopped = "paused", "failing", slot
-            self.posts.append(Post(s.sid, "pause_notice"))
+            if told:
+                self.posts.append(Post(s.sid, "pause_notice"))
         if not manual and s.cron is None and s.status == "active":
             s.unspecified = True  # a one-shot that failed: its status is not decided
 
     def _record(self, s: Schedule, run: Run) -> None:
+        if not run.manual:
+            run.moved_from = self.moved_from(s, run.scheduled)
         s.runs.append(run)
 
     def _settle(self, s: Schedule, after: datetime | None = None) -> None:

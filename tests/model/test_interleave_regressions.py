@@ -17,6 +17,7 @@ import pytest
 from tests.support.aws import Stack
 from tests.support.interleave import Cell, Fault, play
 from tests.support.interleave_cells import (
+    COUNT_1,
     COUNTED,
     EARLY,
     MOVE_ONCE,
@@ -120,6 +121,24 @@ def test_run_now_during_or_just_before_a_one_shots_delivery_is_refused_as_busy(b
         assert [p.manual for p in observation.posts] == [False]
 
 
+@pytest.mark.parametrize("fault", [None, Fault("timeout after write", 2), Fault("timeout", 2)])
+@pytest.mark.parametrize("boundary", [-1, READ, CLAIM, POST])
+def test_run_now_during_a_recurrences_last_delivery_is_refused_as_busy(
+    base: Stack, tmp_path: Path, boundary: int, fault: Fault | None
+) -> None:
+    """`make verify`, seed 288459: `count` lowered to 1, then run_now while the occurrence that uses
+    it is delivered (here after the post, its record then timing out twice). run_now was answered
+    "started", the delivery completed the schedule, and the manual fire, waiting for the delivery,
+    then found it completed: no post and no run. The occurrence due or under way is the schedule's
+    last: run_now is refused busy and changes nothing, at every boundary before its record."""
+    cell = Cell(COUNTED, ((COUNT_1, -1), (RUN_NOW, boundary)), fault)
+    observation, problems = judged(base, cell, tmp_path)
+    assert observation.changes[0][1].ok
+    assert observation.changes[1][1].code == "busy", observation.changes[1][1]
+    assert not problems, problems
+    assert [p.manual for p in observation.posts] == [False]
+
+
 # --- a fire that arrived early, then a change in the same minute --------------------------------
 
 
@@ -148,6 +167,19 @@ def test_a_record_applied_but_timed_out_counts_the_delivery_once(base: Stack, tm
     observation, problems = judged(base, cell, tmp_path)
     assert not problems, problems
     assert len([p for p in observation.posts if not p.manual]) == 2
+
+
+def test_a_snoozed_away_occurrence_lost_to_the_dead_letter_queue_is_not_the_next_one(
+    base: Stack, tmp_path: Path
+) -> None:
+    """`make verify`, seed 768144: tomorrow's 10:00 snoozed to 10:30, today's 10:00 delivered, then
+    skip_next after its record, and tomorrow's 10:00 fire (a `skipped`/`snoozed` run) failing all
+    of Lambda's attempts. skip_next rightly skipped 10:30, the next fire; the verdict took the
+    snoozed-away 10:00, whose event went to the dead-letter queue, for a coming occurrence."""
+    cell = Cell(COUNTED, ((SNOOZE, -1), (SKIP, RECORD)), Fault("timeout", 3))
+    observation, problems = judged(base, cell, tmp_path)
+    assert [c[1].ok for c in observation.changes] == [True, True]
+    assert not problems, problems
 
 
 def test_a_paused_run_whose_record_fails_is_retried_until_recorded(base: Stack, tmp_path: Path) -> None:

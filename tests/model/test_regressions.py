@@ -177,3 +177,59 @@ def test_a_yearly_schedule_on_new_years_day_skipping_spains_holidays_fires_when_
     answer = h.create(s, name="job", prompt=POST_MARK, cron_expr="0 0 1 1 *", count=2, skip_holidays="ES")
     if answer["ok"]:
         agrees(h)
+
+
+def test_run_now_while_a_last_occurrence_is_due_is_refused_busy_by_model_and_code(
+    room: functools.partial[Harness],
+) -> None:
+    """A minute before 10:00, run_now on a one-shot due then, or on a daily reminder with `count` 1,
+    is refused busy: that occurrence is being posted once and the schedule then ends. With `count` 2
+    it is a manual run of its own. Then 10:00 posts each of them once."""
+    h = room(MONDAY)
+    once = Schedule("", "message", "Europe/Madrid", at=MONDAY + timedelta(hours=1))
+    assert h.create(once, message=POST_MARK, time="2026-11-30 10:00")["ok"]
+    last = recurring(h, "0 10 * * *", count=1)
+    more = recurring(h, "0 10 * * *", count=2)
+    h.advance(59)
+    for sid, busy in ((once.sid, True), (last, True), (more, False)):
+        assert h.room.run_now_busy(sid) is busy
+        assert (h.run_now(sid)["ok"]) is not busy
+    agrees(h)
+    h.advance(2)
+    agrees(h)
+
+
+def test_a_removed_platforms_runs_fail_and_are_never_posted(room: functools.partial[Harness]) -> None:
+    """The room's platform is removed for three days: the daily reminder's runs fail `chat_refused`
+    (the third pauses it, failing) and a one-shot's only run ends it `delivery_failed`; nothing is
+    posted, and no notice either (the room is on the removed platform)."""
+    h = room(MONDAY)
+    daily = recurring(h, "0 10 * * *")
+    once = Schedule("", "message", "Europe/Madrid", at=MONDAY + timedelta(hours=2))
+    assert h.create(once, message=POST_MARK, time="2026-11-30 11:00")["ok"]
+    h.advance(3 * 1440, platform_removed=True)
+    agrees(h)
+    assert h.room.schedules[daily].status == "paused" and h.room.schedules[once.sid].status == "delivery_failed"
+    assert not h.chat.sent
+
+
+def test_the_buttons_name_their_occurrence(room: functools.partial[Harness]) -> None:
+    """Under the 10:00 post: snooze (naming 10:00, tapped at 10:01) reminds again at 10:11 and skips
+    nothing; skip naming 10:00 is refused (it happened); skip naming tomorrow's 10:00 skips it. The
+    model and the code answer alike, and the next two days agree."""
+    h = room(MONDAY)
+    sid = recurring(h, "0 10 * * *")
+    h.advance(61)
+    ten, tomorrow = MONDAY + timedelta(hours=1), MONDAY + timedelta(days=1, hours=1)
+    calls = [
+        ("snooze_reminder", ten, h.room.snooze_occurrence(sid, ten, 10), {"minutes": 10}),
+        ("skip_next", ten, h.room.skip_occurrence(sid, ten), {}),
+        ("skip_next", tomorrow, h.room.skip_occurrence(sid, tomorrow), {}),
+    ]
+    assert [want for _, _, want, _ in calls] == ["", "invalid_state", ""]
+    for tool, occurrence, want, extra in calls:
+        answer = h.tool(tool, id=sid, occurrence=occurrence.isoformat(), **extra)
+        assert ("" if answer["ok"] else answer["error"]["code"]) == want, answer
+    agrees(h)
+    h.advance(2 * 1440)
+    agrees(h)

@@ -145,12 +145,12 @@ class Definition:
         delivered = 0
         for t in times:
             past_until = self.until is not None and t > self.until and t not in moved.values()
-            if minute(t) in self.lost:
-                out.append((t, "lost"))
-            elif past_until or (self.count is not None and delivered >= self.count):
+            if past_until or (self.count is not None and delivered >= self.count):
                 out.append((t, "end"))
-            elif t in self.skips or t in moved:
+            elif t in self.skips or t in moved:  # lost or not, it would never post: not ahead
                 out.append((t, "skip"))
+            elif minute(t) in self.lost:
+                out.append((t, "lost"))
             else:
                 out.append((t, "post"))
                 delivered += 1

@@ -36,6 +36,7 @@ class Run:
     manual: bool = False
     late_seconds: int = 0
     message_id: str | None = None
+    moved_from: str | None = None  # RFC3339 in the zone: the original time of an occurrence `on_holiday` moved
     # repeat until done (core/repeats.py); a run of a schedule that does not repeat has none of them
     acknowledged_at: str | None = None  # RFC3339 UTC of done_reminder on this occurrence
     repeats: int = 0  # posts after the first
@@ -62,6 +63,7 @@ class Run:
             manual=bool(data.get("manual", False)),
             late_seconds=int(data.get("late_seconds") or 0),
             message_id=str(data["message_id"]) if data.get("message_id") else None,
+            moved_from=str(data["moved_from"]) if data.get("moved_from") else None,
             acknowledged_at=str(data["acknowledged_at"]) if data.get("acknowledged_at") else None,
             repeats=int(data.get("repeats") or 0),
             escalated=bool(data.get("escalated", False)),
