@@ -83,6 +83,7 @@ def test_lost_one_shot_is_marked_missed_with_one_notice(stack: Stack) -> None:
     lost = {"scheduled_time": "2026-11-30T10:00:00+01:00", "outcome": "missed", "reason": "lost"}
     (found,) = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
     unset = {"acknowledged_at": None, "repeats": 0, "escalated": False}  # a run that never repeated
+    unset["moved_from"] = None  # nor moved
     assert found == {**lost, "manual": False, "late_seconds": 0, "message_id": None, **unset}
     assert {**item(stack, sid)["last_run"], **unset} == found  # stored without the unset repeat fields
 

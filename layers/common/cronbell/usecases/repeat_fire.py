@@ -16,13 +16,12 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cronbell.adapters.chat.base import PermanentChatError, TransientChatError
 from cronbell.core import chat_text, repeats, routing
 from cronbell.core.actions import delivered_actions
 from cronbell.core.fire_event import FireEvent
 from cronbell.core.instants import parse_iso
 from cronbell.core.models import Schedule
-from cronbell.core.ports import RepeatClaim
+from cronbell.core.ports import PermanentChatError, RepeatClaim, TransientChatError
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import RetryLater
