@@ -93,7 +93,7 @@ class Harness:
         FakeAgents.failing = False
         wiring.build_sender = lambda settings: self.chat  # type: ignore[assignment]
         wiring.LambdaAgents = FakeAgents  # type: ignore[assignment,misc]
-        wiring._start_fire = lambda settings: self.started.append  # type: ignore[assignment]
+        wiring._start_fire = lambda settings, *_: self.started.append  # type: ignore[assignment]
         configure_env(self.stack, AUTO_PAUSE_AFTER=str(AUTO_PAUSE_AFTER), CHAT_BACKEND=PLATFORMS)
         self.room = Room(now=self.start, settings=Settings(auto_pause_after=AUTO_PAUSE_AFTER), flags=self.flags)
 
