@@ -130,9 +130,9 @@ def test_the_sandboxs_own_page_and_clients_without_an_origin_are_served(server: 
     ("length", "status", "words"),
     [
         (None, 411, "needs a Content-Length"),
-        ("-1", 400, "is not a whole number of bytes"),
-        ("12abc", 400, "is not a whole number of bytes"),
-        ("1e3", 400, "is not a whole number of bytes"),
+        ("-1", 400, "Content-Length is not a whole number of bytes"),
+        ("12abc", 400, "Content-Length is not a whole number of bytes"),
+        ("1e3", 400, "Content-Length is not a whole number of bytes"),
         (str(MAX_REQUEST_BYTES + 1), 413, f"smaller than {MAX_REQUEST_BYTES} bytes"),
     ],
 )
