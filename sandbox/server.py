@@ -302,7 +302,9 @@ class SandboxHTTPServer:
 
     def __init__(self, port: int, sandbox: Sandbox) -> None:
         self.sandbox = sandbox
-        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # IPPROTO_TCP named, not left 0: asyncio sets TCP_NODELAY only on a socket whose proto says TCP, and
+        # without it each answer's body waits for the client's delayed ACK of its headers (~40 ms a request)
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         self._socket.bind(("127.0.0.1", port))
         self._socket.listen(256)
@@ -324,6 +326,10 @@ class SandboxHTTPServer:
             self._server.run(sockets=[self._socket])
         finally:
             self._done.set()
+
+    def open_connections(self) -> list[Any]:
+        """uvicorn's protocol objects of the connections open now (each has its `transport`)."""
+        return list(self._server.server_state.connections)
 
     def shutdown(self) -> None:
         self._server.should_exit = True
