@@ -117,7 +117,11 @@ if __name__ == "__main__":
 PARTS = {
     "boto3": ("boto3", True),
     "argument validation (contract)": ("cronbell.core.validation", True),
-    "date and cron grammar": ("cronbell.core.when cronbell.core.cron", False),
+    "date and cron grammar": (
+        "cronbell.core.when cronbell.core.amounts cronbell.core.zone_ids cronbell.core.cron"
+        " cronbell.core.cron_fields cronbell.core.cron_expressions cronbell.core.cron_fires",
+        False,
+    ),
     "Powertools": ("aws_lambda_powertools", True),
 }
 

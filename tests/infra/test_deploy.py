@@ -311,7 +311,8 @@ def test_the_functions_that_read_a_setting_are_told_the_same(variable: str) -> N
 def test_list_reminders_shows_the_template_schedule_of_its_room_read_only() -> None:
     from datetime import UTC, datetime
 
-    from cronbell.core.cron import eventbridge_expressions, parse_recurring
+    from cronbell.core.cron import parse_recurring
+    from cronbell.core.cron_expressions import eventbridge_expressions
     from cronbell.core.views import template_schedule_view
 
     (action,) = static_settings("!news:example.org").static_schedules.values()

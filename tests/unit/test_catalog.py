@@ -21,7 +21,8 @@ from cronbell.core.cron import CronSpec, parse_recurring
 from cronbell.core.envelope import parse_request, refused
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.preview import describe_at, describe_cron, dst_notes
-from cronbell.core.when import parse_one_shot, resolve_timezone
+from cronbell.core.when import parse_one_shot
+from cronbell.core.zone_ids import resolve_timezone
 from cronbell.inbound import agentcore, bedrock_agents, common
 from tests.support.words import english_in_answer, english_words
 

@@ -8,14 +8,10 @@ from zoneinfo import ZoneInfo
 import pytest
 from croniter import croniter
 
-from cronbell.core.cron import (
-    CronSpec,
-    at_expression,
-    eventbridge_expressions,
-    next_fires,
-    parse_fields,
-    parse_recurring,
-)
+from cronbell.core.cron import CronSpec, parse_recurring
+from cronbell.core.cron_expressions import at_expression, eventbridge_expressions
+from cronbell.core.cron_fields import parse_fields
+from cronbell.core.cron_fires import next_fires
 from cronbell.core.errors import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
 
 MADRID = ZoneInfo("Europe/Madrid")

@@ -16,7 +16,9 @@ from croniter import croniter
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.cron import eventbridge_expressions, next_fires, parse_recurring
+from cronbell.core.cron import parse_recurring
+from cronbell.core.cron_expressions import eventbridge_expressions
+from cronbell.core.cron_fires import next_fires
 from cronbell.core.errors import ToolError
 
 COUNT = 50

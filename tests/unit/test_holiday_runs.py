@@ -15,7 +15,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cronbell.core import errors
-from cronbell.core.cron import anchored, next_fires, parse_recurring
+from cronbell.core.cron import anchored, parse_recurring
+from cronbell.core.cron_fires import next_fires
 from cronbell.core.errors import ToolError
 from cronbell.core.timing import HORIZON_YEARS, Timing
 from cronbell.usecases.planning import check_ends

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.cron import Interval, anchored, eventbridge_expressions, interval_text, parse_recurring
+from cronbell.core.cron import Interval, anchored, interval_text, parse_recurring
+from cronbell.core.cron_expressions import eventbridge_expressions
 from cronbell.core.cron_phrases import DAYS, WEEKS
 from cronbell.core.errors import INVALID_CRON, ToolError
 from cronbell.core.preview import describe_cron, dst_notes

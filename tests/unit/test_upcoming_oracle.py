@@ -21,7 +21,8 @@ from croniter import CroniterBadDateError, croniter
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.cron import DAYS, WEEKS, CronSpec, Interval, parse_recurring
+from cronbell.core.cron import CronSpec, Interval, parse_recurring
+from cronbell.core.cron_phrases import DAYS, WEEKS
 from cronbell.core.errors import ToolError
 from cronbell.core.timing import Timing
 

@@ -25,7 +25,10 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core import calendars
 from cronbell.core.clocks import NONEXISTENT, localize
-from cronbell.core.cron import CronSpec, eventbridge_expressions, fires_after, parse_fields
+from cronbell.core.cron import CronSpec
+from cronbell.core.cron_expressions import eventbridge_expressions
+from cronbell.core.cron_fields import parse_fields
+from cronbell.core.cron_fires import fires_after
 
 SKIP, BEFORE, AFTER = "skip", "before", "after"
 ON_HOLIDAY = (SKIP, BEFORE, AFTER)

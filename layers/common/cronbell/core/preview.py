@@ -6,7 +6,8 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
 from cronbell.core.clocks import format_offset, tz_label
-from cronbell.core.cron import BY_DOM, BY_DOW, EITHER, CronFields, CronSpec, parse_fields
+from cronbell.core.cron import CronSpec
+from cronbell.core.cron_fields import BY_DOM, BY_DOW, EITHER, CronFields, parse_fields
 from cronbell.core.cron_phrases import WEEKS
 from cronbell.core.texts import date_text, join, language, say, words
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from cronbell.core import routing
-from cronbell.core.cron import at_expression
+from cronbell.core.cron_expressions import at_expression
 from cronbell.core.instants import parse_iso
 from cronbell.core.models import Entry, Schedule
 

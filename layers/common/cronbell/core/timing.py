@@ -13,14 +13,9 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core import business
 from cronbell.core.business import Occurrence, Rules
-from cronbell.core.cron import (
-    CronSpec,
-    Interval,
-    at_expression,
-    eventbridge_expressions,
-    interval_text,
-    next_fires,
-)
+from cronbell.core.cron import CronSpec, Interval, interval_text
+from cronbell.core.cron_expressions import at_expression, eventbridge_expressions
+from cronbell.core.cron_fires import next_fires
 from cronbell.core.instants import iso_utc
 from cronbell.core.runs import SKIP_NEXT, SNOOZED
 

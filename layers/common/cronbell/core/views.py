@@ -8,7 +8,9 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
 from cronbell.core.business import AFTER, BEFORE, LAST
-from cronbell.core.cron import next_fires, parse_fields, parse_recurring
+from cronbell.core.cron import parse_recurring
+from cronbell.core.cron_fields import parse_fields
+from cronbell.core.cron_fires import next_fires
 from cronbell.core.fire_event import StaticAction
 from cronbell.core.instants import parse_iso
 from cronbell.core.models import Schedule

@@ -23,7 +23,7 @@ from cronbell.core.ports import Busy, Conflict
 from cronbell.core.runs import DELIVERED
 from cronbell.core.timing import Timing
 from cronbell.core.views import ran_through, short_date, upcoming
-from cronbell.core.when import resolve_timezone
+from cronbell.core.zone_ids import resolve_timezone
 from cronbell.usecases import ends
 from cronbell.usecases.answers import about, now_fields, schedule_answer
 from cronbell.usecases.change_writes import apply, busy

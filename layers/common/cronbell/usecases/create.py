@@ -20,7 +20,7 @@ from cronbell.core.errors import ToolError, refusal
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken
-from cronbell.core.when import resolve_timezone
+from cronbell.core.zone_ids import resolve_timezone
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.planning import (

@@ -11,7 +11,9 @@ from zoneinfo import ZoneInfo
 from cronbell.core import business, calendars, routing, texts
 from cronbell.core.business import Rules
 from cronbell.core.clocks import normalize
-from cronbell.core.cron import EVERY_DAY, CronSpec, anchored, next_fires, parse_fields, parse_recurring
+from cronbell.core.cron import CronSpec, anchored, parse_recurring
+from cronbell.core.cron_fields import EVERY_DAY, parse_fields
+from cronbell.core.cron_fires import next_fires
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.ports import NameTaken
