@@ -21,6 +21,7 @@ import holidays
 from croniter import croniter
 
 LIVE = ("active", "paused")
+RAN_OUT = ("fired", "completed", "missed", "delivery_failed")  # ended by its own runs, not by its owner
 
 
 @dataclass(frozen=True)
@@ -453,7 +454,9 @@ class Room:
     def _fire_once(self, sid: str, slot: datetime, at: datetime, agent_ok: bool, manual: bool, last: bool) -> str:
         self.now = max(self.now, at)
         s = self.schedules.get(sid)
-        if s is None or s.status not in LIVE or s.ran(slot, manual):
+        # a manual run answered "started" is delivered even once its schedule ran out meanwhile
+        # (a late attempt at its last occurrence completed it): the schedule stays as it ended
+        if s is None or s.status not in (RAN_OUT + LIVE if manual else LIVE) or s.ran(slot, manual):
             return "done"
         if not manual and not self._is_occurrence(s, slot):
             return "done"
