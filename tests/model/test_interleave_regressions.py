@@ -20,6 +20,7 @@ from tests.support.interleave_cells import (
     COUNT_1,
     COUNTED,
     EARLY,
+    LATE,
     MOVE_ONCE,
     ONE_SHOT,
     PAUSE,
@@ -201,8 +202,6 @@ def test_the_cells_own_clock_starts_each_cell_afresh(base: Stack, tmp_path: Path
 
 
 # --- run_now answered, then a late attempt at the last occurrence completes the schedule ---------
-
-LATE = timedelta(minutes=2)  # Lambda's retry of the occurrence after a chat outage: past Scheduler's minute
 
 
 @pytest.mark.parametrize("boundary", [-1, READ], ids=["before its read", "after its read"])
