@@ -13,7 +13,7 @@ RUNTIME_PY = $(shell scripts/runtime-python.sh)
 WITH_RUNTIME = PATH="$(dir $(RUNTIME_PY)):$$PATH" SAM_CLI_TELEMETRY=0
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo test lint typecheck checkov unit integration e2e local format clean venv schemas bench build browser
+.PHONY: demo test lint typecheck checkov unit sandbox-tests integration e2e local format clean venv schemas bench build browser smoke
 
 venv: $(STAMP)
 
@@ -41,12 +41,18 @@ build: $(SAM_STAMP) $(RUNTIME_STAMP)
 	$(WITH_RUNTIME) $(SAM_VENV)/bin/sam validate --lint
 	$(WITH_RUNTIME) $(SAM_VENV)/bin/sam build
 
+# Against a deployed stack, with your AWS credentials: creates, lists, runs now and deletes one reminder in
+# ROOM (PLATFORM: the room's platform when the stack has several). scripts/smoke.py says what it checks.
+smoke: $(STAMP)
+	@test -n "$(STACK)" && test -n "$(ROOM)" || { echo "usage: make smoke STACK=name ROOM=room-id [PLATFORM=slack]" >&2; exit 2; }
+	$(BIN)/python scripts/smoke.py --stack '$(STACK)' --room '$(ROOM)' $(if $(PLATFORM),--platform '$(PLATFORM)')
+
 demo: $(STAMP)
 	$(BIN)/python -m sandbox demo
 
 # Flags go to `python -m sandbox serve`: make local ARGS="--lambda-port 3301" (after `make build`: ARGS=--built).
 local: $(STAMP)
-	$(BIN)/python -m sandbox serve --chat matrix $(ARGS)
+	$(BIN)/python -m sandbox serve --chat matrix --log-file sandbox-functions.log $(ARGS)
 
 test: lint typecheck checkov build browser
 	$(BIN)/python -m pytest -n 2 --dist loadgroup
@@ -68,8 +74,13 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The pure tier, in seconds: no process, no server (the slow property searches are left to `make test`).
 unit: $(STAMP)
-	$(BIN)/python -m pytest tests/unit
+	$(BIN)/python -m pytest tests/unit -m "not slow" -n 0
+
+# The sandbox's own parts (moto server, Lambda endpoint, engine, function processes).
+sandbox-tests: $(STAMP)
+	$(BIN)/python -m pytest tests/sandbox
 
 integration: $(STAMP)
 	$(BIN)/python -m pytest tests/integration

@@ -21,15 +21,24 @@ from typing import Any
 
 import boto3
 
+from cronbell.settings import agent_map
 from sandbox.aws_server import MotoServer, answer_forwarded
 from sandbox.built import BUILD_DIR, BuiltFunction, built_functions, built_root, lambda_environment, runtime_python
 from sandbox.chat import MatrixChat, SinkChat
 from sandbox.clock import RealClock, SandboxClock, VirtualClock, iso, parse_instant
 from sandbox.engine import SchedulerEngine, Stopped
 from sandbox.lambda_api import Handler, LambdaRuntime
-from sandbox.provision import clients, events_recorder, provision
 from sandbox.server import SandboxHTTPServer
-from sandbox.template import ACCOUNT_ID, REGION, FunctionSpec, Stack, load_template, stack_name_from_samconfig
+from sandbox.stack import (
+    ACCOUNT_ID,
+    REGION,
+    Deployment,
+    FunctionSpec,
+    clients,
+    deploy,
+    events_recorder,
+    stack_name_from_samconfig,
+)
 
 log = logging.getLogger("sandbox")
 
@@ -75,7 +84,7 @@ class Sandbox:
         self._events: list[dict[str, Any]] = []  # every event the stack published, oldest first
         self._events_lock = threading.Lock()
         self.matrix: MatrixChat | None = None
-        self.stack: Stack | None = None
+        self.stack: Deployment | None = None
         self._moto: MotoServer | None = None
         self._http: SandboxHTTPServer | None = None
         self._stop = threading.Event()
@@ -115,7 +124,6 @@ class Sandbox:
                     **self._chat_secret("matrix", json.dumps({"access_token": accounts.bot_token})),
                 }
             )
-            parameters["AnalysisOutputRoom"] = accounts.room_id  # the static schedule posts to the demo room
         else:
             signing_secret = secrets.token_urlsafe(24)
             self.sink = SinkChat(self.clock, signing_secret)
@@ -127,26 +135,19 @@ class Sandbox:
                 }
             )
         code_root = built_root(o.root) if o.built else o.root
-        template = load_template(code_root / "template.yaml")
-        declared = template.get("Parameters", {}) or {}
-        self.stack = Stack(
-            template,
-            code_root,
-            {k: v for k, v in parameters.items() if k in declared},
-            stack_name=stack_name_from_samconfig(o.root),
-            aws_endpoint=self.aws_endpoint,
+        self.stack = deploy(
+            code_root / "template.yaml", parameters, self.aws_endpoint, stack_name=stack_name_from_samconfig(o.root)
         )
-        provision(self.stack, self.aws_endpoint)
-        bus = str(self.stack.resolve({"Ref": "EventBusName"})) if "EventBusName" in declared else ""
+        bus = self.stack.parameters.get("EventBusName", "")
         if bus:
             self._moto.divert_queue(events_recorder(clients(self.aws_endpoint, REGION), bus), self._record_event)
-        specs = self.stack.functions()
+        specs = self.stack.functions
         for spec in specs.values():
             spec.environment.update(o.environment)
         if AGENT_FUNCTION in specs:
             for spec in specs.values():
                 if "AGENTS" in spec.environment:
-                    agents = json.loads(spec.environment["AGENTS"] or "{}")
+                    agents = agent_map(spec.environment["AGENTS"])  # the template's id=arn pairs, or JSON
                     agents.setdefault("echo", AGENT_FUNCTION)
                     spec.environment["AGENTS"] = json.dumps(agents)
         if o.built:
@@ -271,6 +272,22 @@ class Sandbox:
                 log.exception("scheduler tick failed")
 
     # ------------------------------------------------------------------ what the endpoints call
+
+    def dead_letters(self) -> list[dict[str, Any]]:
+        """Every message in the stack's queues (its dead-letter queues), oldest first, read without receiving
+        them (from moto's state in this process, so a consumer still gets them)."""
+        from moto.sqs.models import sqs_backends
+
+        if self.stack is None:
+            return []
+        queues = sqs_backends[ACCOUNT_ID][REGION].queues
+        out = []
+        for logical_id in self.stack.of_type("AWS::SQS::Queue"):
+            name = self.stack.physical_name(logical_id).rsplit("/", 1)[-1]
+            queue = queues.get(name)
+            for message in list(queue._messages) if queue is not None else []:
+                out.append({"queue": logical_id, "body": message.body, "sent": float(message.sent_timestamp or 0)})
+        return sorted(out, key=lambda m: m["sent"])
 
     def send_to_queue(self, queue_arn: str, body: str) -> None:
         sqs = self._client("sqs")

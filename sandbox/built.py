@@ -21,7 +21,7 @@ from typing import Any
 from sandbox.clock import SandboxClock, iso
 from sandbox.lambda_api import FunctionError
 from sandbox.lambda_context import LambdaContext
-from sandbox.template import FunctionSpec
+from sandbox.stack import FunctionSpec
 
 BUILD_DIR = Path(".aws-sam") / "build"
 RUNTIME_VENV = Path(".venv-runtime")

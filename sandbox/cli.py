@@ -6,11 +6,13 @@ import argparse
 import contextlib
 import json
 import logging
+import os
 import signal
 import sys
 import time
 import urllib.parse
 from pathlib import Path
+from typing import TextIO
 
 from sandbox.app import ROOT, Options, Sandbox
 from sandbox.built import BuildMissing, built_root, runtime_python
@@ -28,6 +30,13 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--max-per-room", type=int, default=None, help="MaxPerRoom")
     parser.add_argument("--agent-timeout", type=int, default=None, help="AgentTimeoutSeconds")
     parser.add_argument(
+        "--parameter",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a template parameter (repeatable), e.g. --parameter AnalysisOutputRoom='!news:localhost'",
+    )
+    parser.add_argument(
         "--built",
         action="store_true",
         help="run the functions from .aws-sam/build (make build) under the runtime's Python, not the source tree",
@@ -43,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--aws-port", type=int, default=5055)
     serve.add_argument("--chat", choices=("sink", "matrix"), default="sink")
     serve.add_argument("--clock", choices=("virtual", "real"), default="virtual")
+    serve.add_argument(
+        "--log-file",
+        default=None,
+        help="send the functions' and the sandbox's logs to this file (appended); the terminal keeps the banner",
+    )
     serve.add_argument(
         "--concurrency",
         type=int,
@@ -104,6 +118,7 @@ def _options(args: argparse.Namespace, **overrides: object) -> Options:
         max_per_room=args.max_per_room,
         agent_timeout=args.agent_timeout,
         built=args.built,
+        extra_parameters=dict(item.partition("=")[::2] for item in args.parameter),
     )
     for key, value in overrides.items():
         setattr(options, key, value)
@@ -124,10 +139,13 @@ def serve(args: argparse.Namespace) -> int:
     requested: list[int] = []
     for signum in (signal.SIGTERM, signal.SIGINT):
         signal.signal(signum, lambda received, frame: requested.append(received))
+    terminal = sys.stdout
+    if args.log_file:
+        terminal = _logs_to(Path(args.log_file))
     sandbox = Sandbox(options)
     try:
         sandbox.start()
-        print(banner(sandbox), flush=True)
+        print(banner(sandbox, args.log_file or ""), file=terminal, flush=True)
         while not requested:
             time.sleep(0.2)
     finally:
@@ -135,8 +153,23 @@ def serve(args: argparse.Namespace) -> int:
     return 0
 
 
-def banner(sandbox: Sandbox) -> str:
+def _logs_to(path: Path) -> TextIO:
+    """Point this process's stdout and stderr (the functions' logs, the sandbox's, its child processes') at
+    `path`; returns a stream on the terminal they had."""
+    terminal = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1, encoding="utf-8")
+    print(f"cronbell sandbox: logs go to {path}", file=terminal, flush=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    log = path.open("a", encoding="utf-8")
+    os.dup2(log.fileno(), sys.stdout.fileno())
+    os.dup2(log.fileno(), sys.stderr.fileno())
+    log.close()
+    return terminal
+
+
+def banner(sandbox: Sandbox, log_file: str = "") -> str:
     info = sandbox.info()
+    timezone, locale = sandbox.options.timezone or "Europe/Madrid", "en"
     matrix = info.get("matrix")
     room = matrix["room_id"] if matrix else "ROOM"  # in matrix mode the bot can post to its room only
     lines = [
@@ -151,6 +184,8 @@ def banner(sandbox: Sandbox) -> str:
             f"                    move it: curl -X POST {info['lambda_endpoint']}/_sandbox/clock "
             "-d '{\"advance_seconds\": 3600}'"
         )
+    if log_file:
+        lines.append(f"  logs            : {log_file}   (tail -f it: the functions' JSON lines)")
     if sandbox.options.built:
         lines.append(f"  functions run   : as built by `sam build` ({info['code']}), each in a Python 3.12 process")
     lines += [
@@ -163,10 +198,14 @@ def banner(sandbox: Sandbox) -> str:
         '                     aws_access_key_id="test", aws_secret_access_key="test")',
         '  event = {"tool": "create_reminder",',
         '           "arguments": {"message": "stand-up", "time": "in 10 minutes"},',
-        f'           "context": {{"room_id": "{room}", "user_id": "@ana:localhost", "agent_id": "echo"}}}}',
+        f'           "context": {{"room_id": "{room}", "user_id": "@ana:localhost", "agent_id": "echo",',
+        f'                       "timezone": "{timezone}", "locale": "{locale}"}}}}',
         '  print(json.load(lam.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event))["Payload"]))',
     ]
-    lines += ["", *mcp_help(info["lambda_endpoint"], *((matrix["room_id"], matrix["user"]) if matrix else ()))]
+    lines += [
+        "",
+        *mcp_help(info["lambda_endpoint"], room, matrix["user"] if matrix else "@ana:localhost", timezone),
+    ]
     if matrix:
         lines += [
             "",
@@ -182,10 +221,14 @@ def banner(sandbox: Sandbox) -> str:
     return "\n".join(lines)
 
 
-def mcp_help(lambda_endpoint: str, room: str = "ROOM", user: str = "@ana:localhost") -> list[str]:
+def mcp_help(
+    lambda_endpoint: str, room: str = "ROOM", user: str = "@ana:localhost", timezone: str = "Europe/Madrid"
+) -> list[str]:
     """How an MCP client connects: the URL for HTTP clients, a command for clients that start one."""
-    query = urllib.parse.urlencode({"room_id": room, "user_id": user, "agent_id": "echo"}, safe="!@:")
-    args = ["-m", "sandbox", "mcp", "--room", room, "--user", user, "--agent", "echo", "--lambda-url", lambda_endpoint]
+    context = {"room_id": room, "user_id": user, "agent_id": "echo", "timezone": timezone, "locale": "en"}
+    query = urllib.parse.urlencode(context, safe="!@:/")
+    args = ["-m", "sandbox", "mcp", "--room", room, "--user", user, "--agent", "echo", "--timezone", timezone]
+    args += ["--locale", "en", "--lambda-url", lambda_endpoint]
     return [
         "MCP, for any agent (the URL's query string is the context: room_id, user_id, agent_id, timezone, locale,",
         "  thread_id, platform):",

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import heapq
+import json
 import logging
 import threading
 import uuid
@@ -43,6 +44,8 @@ class Fired:
     scheduled_time: datetime
     ok: bool
     own_writes: int = 0  # Scheduler writes the engine itself made for this fire
+    outcome: str = ""  # what the target answered (the fire function's run outcome and reason), for the console
+    reason: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -173,7 +176,12 @@ class SchedulerEngine:
         The schedules are read once and each one's next fire kept in a heap; they are read again only when
         Scheduler's state may have changed (a fire created, changed or deleted a schedule), so a move costs
         one heap step per fire rather than a pass over every schedule. Raises Stopped when `stop()` is called
-        during the move: the fires made so far stay made and the clock stays at the last of them."""
+        during the move: the fires made so far stay made and the clock stays at the last of them.
+
+        An asynchronous invocation still running (a `run_now`'s fire) ends first, at the instant it was asked
+        for: the clock moves only then (for at most the longest function timeout, as Lambda would end it)."""
+        longest = max((spec.timeout for spec in self.runtime.specs.values()), default=30)
+        self.runtime.wait_background(timeout=float(longest))
         with self._lock:
             if self._stopping.is_set():
                 raise Stopped
@@ -267,7 +275,7 @@ class SchedulerEngine:
         environment of its own, when others run at the same time)."""
         name, group, arn = schedule["Name"], schedule.get("GroupName", "default"), schedule["Arn"]
         target = schedule.get("Target", {})
-        ok = self._deliver(schedule, target, when, separate)
+        ok, answer = self._deliver(schedule, target, when, separate)
         one_time = ScheduleTiming(schedule.get("ScheduleExpression", "")).one_time
         own_writes = 0
         if one_time and schedule.get("ActionAfterCompletion") == "DELETE":
@@ -278,9 +286,13 @@ class SchedulerEngine:
                 with contextlib.suppress(self.scheduler.exceptions.ResourceNotFoundException):
                     self.scheduler.delete_schedule(Name=name, GroupName=group)
         log.info("fired %s/%s at %s ok=%s (%s)", group, name, when.isoformat(), ok, arn)
-        return Fired(name, group, when, ok, own_writes=own_writes)
+        outcome, reason = str(answer.get("outcome") or ""), str(answer.get("reason") or answer.get("error") or "")
+        return Fired(name, group, when, ok, own_writes=own_writes, outcome=outcome, reason=reason)
 
-    def _deliver(self, schedule: dict[str, Any], target: dict[str, Any], when: datetime, separate: bool) -> bool:
+    def _deliver(
+        self, schedule: dict[str, Any], target: dict[str, Any], when: datetime, separate: bool
+    ) -> tuple[bool, dict[str, Any]]:
+        """Whether the target ran without error, and its answer when it gave a JSON object."""
         target_arn = str(target.get("Arn", ""))
         raw_input = target.get("Input") or "{}"
         retry = target.get("RetryPolicy", {}) or {}
@@ -299,13 +311,17 @@ class SchedulerEngine:
             try:
                 if ":sqs:" in target_arn:
                     self.send_to_queue(target_arn, payload)
-                    return True
+                    return True, {}
                 spec = self.runtime.find(target_arn)
             except FunctionNotFound:
                 error = f"Function not found: {target_arn}"
                 continue
             outcome = self.runtime.invoke_event(spec, payload.encode(), separate=separate)
-            return outcome.result.ok
+            try:
+                answer = json.loads(outcome.result.payload)
+            except ValueError:
+                answer = None
+            return outcome.result.ok, answer if isinstance(answer, dict) else {}
         dead_letter = (target.get("DeadLetterConfig") or {}).get("Arn")
         if dead_letter:
             body = fill_context(
@@ -313,4 +329,4 @@ class SchedulerEngine:
             )
             self.send_to_queue(dead_letter, body)
         log.error("schedule %s could not invoke its target: %s", schedule.get("Name"), error)
-        return False
+        return False, {"reason": error}

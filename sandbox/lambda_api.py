@@ -22,7 +22,7 @@ from typing import Any
 from sandbox.clock import SandboxClock, iso
 from sandbox.lambda_context import ClientContext, LambdaContext
 from sandbox.lambda_context import parse_client_context as parse_client_context  # the server imports it here
-from sandbox.template import FunctionSpec
+from sandbox.stack import FunctionSpec
 
 log = logging.getLogger("sandbox.lambda")
 

@@ -69,9 +69,11 @@ def load_tools(path: Path = TOOLS_FILE) -> types.ListToolsResult:
 
 
 def tool_result(answer: dict[str, Any]) -> types.CallToolResult:
-    """The tools answer as an MCP result: the answer itself as structured content, its text as the one text item."""
+    """The tools answer as an MCP result: the answer itself as structured content, and the whole answer as JSON
+    in the one text item, as AgentCore Gateway returns it (many hosts show the model only `content`: the ids,
+    times and codes must be there too)."""
     return types.CallToolResult(
-        content=[types.TextContent(type="text", text=str(answer.get("text", "")))],
+        content=[types.TextContent(type="text", text=json.dumps(answer, ensure_ascii=False))],
         structured_content=answer,
         is_error=not answer.get("ok"),
     )

@@ -63,6 +63,27 @@ from typing import Any
 
 _installed = False
 
+# The one moto release these replacements were written for and compared with (tests/sandbox/test_sandbox_motofast.py):
+# they replace moto internals by name, so any other release must be checked again before they are trusted on it.
+WRITTEN_FOR = "5.2.5"
+
+
+class MotoVersionError(RuntimeError):
+    """moto is not the release motofast was written for."""
+
+
+def check_moto_version(version: str | None = None) -> None:
+    """Refuse, loudly, a moto release other than `WRITTEN_FOR`."""
+    if version is None:
+        import moto
+
+        version = str(moto.__version__)
+    if version != WRITTEN_FOR:
+        raise MotoVersionError(
+            f"sandbox/motofast.py was written for moto {WRITTEN_FOR} and moto {version} is installed: compare its"
+            " replacements with the new moto (tests/sandbox/test_sandbox_motofast.py), then update WRITTEN_FOR"
+        )
+
 
 class _NoTableCopy:
     """Stands in for the `copy` module inside moto's DynamoDB backend: tables are not copied, nor the item an
@@ -555,6 +576,7 @@ def _install_scan() -> None:
 
 def install() -> None:
     global _installed
+    check_moto_version()
     if _installed:
         return
     from moto.dynamodb import models

@@ -22,6 +22,46 @@ log = logging.getLogger("sandbox.http")
 
 _INVOKE = re.compile(r"^/2015-03-31/functions/([^/]+)/invocations/?$")
 _MCP = "/mcp"
+MAX_REQUEST_BYTES = 6 * 1024 * 1024  # Lambda's limit on an Invoke request (6,291,456 bytes), for every route
+
+
+class Refused(Exception):
+    """A request answered before its body is read: its status, error code and message."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code, self.message = status, code, message
+
+
+def check_request(
+    port: int, method: str, host: str | None, origin: str | None, content_length: str | None, chunked: bool
+) -> int:
+    """The number of body bytes to read, or `Refused`: the Host must name this server (a DNS-rebinding page
+    names another); an Origin, when a browser sends one, must be this server's own page (a page elsewhere
+    must not create reminders or move the clock); a body comes with a Content-Length that is a whole number
+    of bytes no larger than Lambda's 6 MB."""
+    allowed_hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
+    if (host or "").strip().lower() not in allowed_hosts:
+        raise Refused(421, "InvalidHost", f"Host {host!r} is not this sandbox: use 127.0.0.1:{port}")
+    if origin is not None and origin.strip().lower() not in {f"http://{name}" for name in allowed_hosts}:
+        raise Refused(403, "InvalidOrigin", f"Origin {origin!r} may not call the sandbox (only its own pages may)")
+    if content_length is None:
+        if chunked:
+            raise Refused(411, "LengthRequired", "a chunked body is not accepted: send a Content-Length")
+        if method == "POST":
+            raise Refused(411, "LengthRequired", "a POST needs a Content-Length (0 for no body)")
+        return 0
+    text = content_length.strip()
+    if not text.isdigit():
+        raise Refused(400, "InvalidContentLength", f"Content-Length {content_length!r} is not a whole number of bytes")
+    length = int(text)
+    if length > MAX_REQUEST_BYTES:
+        raise Refused(
+            413,
+            "RequestEntityTooLargeException",
+            f"Request must be smaller than {MAX_REQUEST_BYTES} bytes for the InvokeFunction operation",
+        )
+    return length
 
 
 class SandboxHTTPServer(ThreadingHTTPServer):
@@ -78,6 +118,7 @@ class SandboxHTTPServer(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     server: SandboxHTTPServer
+    body = b""
     protocol_version = "HTTP/1.1"
     # headers and body go out in two writes: with Nagle's algorithm on, the second waits for the client's
     # delayed ACK (40 ms on Linux), which made every call on a kept-alive connection take 40 ms or more
@@ -88,9 +129,23 @@ class _Handler(BaseHTTPRequestHandler):
 
     # ------------------------------------------------------------------ plumbing
 
-    def _body(self) -> bytes:
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length else b""
+    def _checked(self) -> bool:
+        """Read the body into `self.body` if the request passes `check_request`; else answer it and close."""
+        try:
+            length = check_request(
+                self.server.server_address[1],
+                self.command,
+                self.headers.get("Host"),
+                self.headers.get("Origin"),
+                self.headers.get("Content-Length"),
+                "chunked" in (self.headers.get("Transfer-Encoding") or "").lower(),
+            )
+        except Refused as refused:
+            self.close_connection = True  # the body, if any, is not read: the connection cannot be reused
+            self._send(refused.status, {"Type": "User", "message": refused.message}, {"x-amzn-ErrorType": refused.code})
+            return False
+        self.body = self.rfile.read(length) if length else b""
+        return True
 
     def _send(self, status: int, body: Any = None, headers: dict[str, str] | None = None, raw: bool = False) -> None:
         data = b"" if body is None else (body if raw else json.dumps(body).encode())
@@ -133,6 +188,8 @@ class _Handler(BaseHTTPRequestHandler):
     # ------------------------------------------------------------------ routes
 
     def do_GET(self) -> None:
+        if not self._checked():
+            return
         url = urllib.parse.urlsplit(self.path)
         query = dict(urllib.parse.parse_qsl(url.query))
         sandbox = self.server.sandbox
@@ -161,15 +218,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, sandbox.info())
         elif url.path == "/_sandbox/ui":
             if sandbox.ready:
-                self._page(ui.render(ui.read(sandbox), query.get("note", "")))
+                console = ui.read(sandbox, query.get("room", ""), query.get("schedule", ""))
+                self._page(ui.render(console, query.get("note", "")))
             else:
                 self._send(503, {"error": "the sandbox is starting"})
         else:
             self._send(404, {"error": f"no route {url.path}"})
 
     def do_POST(self) -> None:
+        if not self._checked():
+            return
         url = urllib.parse.urlsplit(self.path)
-        body = self._body()
+        body = self.body
         if url.path == "/_sandbox/ui/clock":
             self._console_move(body)
             return
@@ -209,8 +269,10 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(404, {"error": f"no route {url.path}"})
 
     def do_DELETE(self) -> None:
+        if not self._checked():
+            return
         if urllib.parse.urlsplit(self.path).path == _MCP:
-            self.server.mcp().handle(self, self._body())
+            self.server.mcp().handle(self, self.body)
         else:
             self._send(404, {"error": f"no route {self.path}"})
 

@@ -1,5 +1,7 @@
-"""The sandbox console, `GET /_sandbox/ui`: rooms and their schedules, recent fires and messages, and buttons
-that move the virtual clock. One server-rendered page, no script and no build step.
+"""The sandbox console, `GET /_sandbox/ui`: rooms and their schedules, recent runs (outcome and reason),
+messages (actions, mentions, thread), the events the stack published, its dead-letter queues, one schedule's
+history (`?room=R&schedule=ID`), a filter by room (`?room=R`), and buttons that move the virtual clock. One
+server-rendered page that reloads itself every few seconds, no script and no build step.
 
 Schedules are read as a bot reads them, through the ToolsFunction's `list_reminders` with each room's
 context; rooms are the partition keys of the schedule table and the rooms in Scheduler's targets."""
@@ -11,6 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from html import escape
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from sandbox.clock import iso, parse_instant
@@ -21,6 +24,8 @@ if TYPE_CHECKING:
 CONSOLE_USER = "@console:sandbox"
 RECENT_MESSAGES = 25
 RECENT_FIRES = 25
+RECENT_EVENTS = 25
+REFRESH_SECONDS = 5  # the page reloads itself, so a change made by a bot shows without a click
 MOVES = {"hour": timedelta(hours=1), "day": timedelta(days=1), "week": timedelta(weeks=1)}
 
 
@@ -40,19 +45,32 @@ class Console:
     rooms: list[Room]
     fires: list[dict[str, Any]]
     messages: list[dict[str, Any]]
+    room_filter: str = ""
+    all_rooms: list[str] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    dead_letters: list[dict[str, Any]] = field(default_factory=list)
+    history: tuple[str, list[dict[str, Any]], str] | None = None  # schedule id, its runs (newest first), error
 
 
 # ---------------------------------------------------------------------------------------- reading
 
 
-def read(sandbox: Sandbox) -> Console:
+def read(sandbox: Sandbox, room: str = "", schedule: str = "") -> Console:
     timezone = sandbox.options.timezone or "UTC"
-    rooms = [_room(sandbox, room_id, timezone) for room_id in room_ids(sandbox)]
-    messages = [m for room in rooms for m in sandbox.messages(room.room_id)]
+    every_room = room_ids(sandbox)
+    shown = [r for r in every_room if r == room] if room else every_room
+    rooms = [_room(sandbox, room_id, timezone) for room_id in shown]
+    messages = [m for r in rooms for m in sandbox.messages(r.room_id)]
     messages.sort(key=lambda m: str(m.get("ts", "")), reverse=True)
+    events = [e for r in rooms for e in sandbox.events(r.room_id)][-RECENT_EVENTS:]
     engine = sandbox.engine
-    fires = [f.to_dict() for f in reversed(engine.recent)][:RECENT_FIRES] if engine else []
+    fires = [_fire(f) for f in reversed(engine.recent)][:RECENT_FIRES] if engine else []
     return Console(
+        room_filter=room,
+        all_rooms=every_room,
+        events=list(reversed(events)),
+        dead_letters=sandbox.dead_letters(),
+        history=_history(sandbox, room, schedule, timezone) if room and schedule else None,
         now=sandbox.clock.now(),
         timezone=timezone,
         virtual=sandbox.clock.virtual,
@@ -95,6 +113,21 @@ def _room(sandbox: Sandbox, room_id: str, timezone: str) -> Room:
     if not answer.get("ok"):
         return Room(room_id, error=str((answer.get("error") or {}).get("message") or answer))
     return Room(room_id, list(answer["result"].get("schedules", [])))
+
+
+def _fire(fired: Any) -> dict[str, Any]:
+    return {**fired.to_dict(), "outcome": fired.outcome, "reason": fired.reason}
+
+
+def _history(sandbox: Sandbox, room_id: str, schedule_id: str, timezone: str) -> tuple[str, list[dict[str, Any]], str]:
+    answer = sandbox.call_tool(
+        "reminder_history",
+        {"id": schedule_id},
+        {"room_id": room_id, "user_id": CONSOLE_USER, "agent_id": "console", "timezone": timezone},
+    )
+    if not answer.get("ok"):
+        return schedule_id, [], str((answer.get("error") or {}).get("message") or answer)
+    return schedule_id, list(answer["result"].get("runs", [])), ""
 
 
 # ---------------------------------------------------------------------------------------- moving
@@ -149,15 +182,16 @@ def _last_run(schedule: dict[str, Any], tz: ZoneInfo) -> str:
     return _when(schedule.get("last_fired"), tz)
 
 
-def _schedule_row(s: dict[str, Any]) -> str:
+def _schedule_row(s: dict[str, Any], room_id: str) -> str:
     tz = _zone(str(s.get("timezone") or "UTC"))
+    link = "/_sandbox/ui?" + urlencode({"room": room_id, "schedule": str(s.get("id", ""))})
     status = escape(str(s.get("status", "")))
     what = escape(str(s.get("name") or s.get("preview") or ""))
     if s.get("kind") == "agent_call":
         what = f'<span class="tag agent">agent {escape(str(s.get("target_agent", "")))}</span> {what}'
     return (
         f'<tr class="schedule" data-id="{escape(str(s.get("id", "")))}">'
-        f"<td><code>{escape(str(s.get('id', '')))}</code></td>"
+        f'<td><a class="history" href="{escape(link)}"><code>{escape(str(s.get("id", "")))}</code></a></td>'
         f"<td>{what}</td>"
         f"<td>{escape(str(s.get('description') or s.get('schedule') or ''))}</td>"
         f"<td>{escape(str(s.get('timezone', '')))}</td>"
@@ -177,35 +211,120 @@ def _room_section(room: Room) -> str:
         return head + f'<p class="error">{escape(room.error)}</p></section>'
     if not room.schedules:
         return head + '<p class="empty">No schedules.</p></section>'
-    rows = "".join(_schedule_row(s) for s in room.schedules)
+    rows = "".join(_schedule_row(s, room.room_id) for s in room.schedules)
     return (
         head + "<table><thead><tr><th>id</th><th>what</th><th>when</th><th>zone</th><th>status</th>"
-        f"<th>next fire</th><th>last run</th></tr></thead><tbody>{rows}</tbody></table></section>"
+        "<th>next fire (schedule's zone)</th><th>last run (schedule's zone)</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table></section>"
     )
 
 
-def _fires(fires: list[dict[str, Any]], tz: ZoneInfo) -> str:
+def _outcome(ok: bool, outcome: str, reason: str) -> str:
+    """A run's outcome as a tag (the target's own word, else whether it ran), and its reason."""
+    word = outcome or ("ran" if ok else "failed")
+    kind = escape(word if outcome else ("delivered" if ok else "failed"))
+    return f'<span class="tag {kind}">{escape(word)}</span>' + (
+        f' <span class="reason">{escape(reason)}</span>' if reason else ""
+    )
+
+
+def _fires(fires: list[dict[str, Any]], tz: ZoneInfo, zone: str) -> str:
     if not fires:
         return '<p class="empty">Nothing has fired yet.</p>'
     rows = "".join(
         f'<tr class="fire"><td class="t">{_when(f["scheduled_time"], tz)}</td>'
         f"<td><code>{escape(f['schedule'])}</code></td>"
-        f'<td><span class="tag {"delivered" if f["ok"] else "failed"}">{"ok" if f["ok"] else "failed"}</span></td></tr>'
+        f"<td>{_outcome(bool(f['ok']), str(f.get('outcome') or ''), str(f.get('reason') or ''))}</td></tr>"
         for f in fires
     )
-    return f"<table><thead><tr><th>scheduled</th><th>schedule</th><th></th></tr></thead><tbody>{rows}</tbody></table>"
+    return (
+        f"<table><thead><tr><th>scheduled ({escape(zone)})</th><th>schedule</th><th>outcome</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+    )
 
 
-def _messages(messages: list[dict[str, Any]], tz: ZoneInfo) -> str:
+def _history_panel(history: tuple[str, list[dict[str, Any]], str], tz: ZoneInfo, zone: str) -> str:
+    schedule_id, runs, error = history
+    head = f'<h2>History of <code>{escape(schedule_id)}</code></h2><div class="panel" id="history">'
+    if error:
+        return head + f'<p class="error">{escape(error)}</p></div>'
+    if not runs:
+        return head + '<p class="empty">No runs yet.</p></div>'
+    rows = "".join(
+        f'<tr class="run"><td class="t">{_when(r.get("scheduled_time"), tz)}</td>'
+        f"<td>{_outcome(r.get('outcome') == 'delivered', str(r.get('outcome') or ''), str(r.get('reason') or ''))}</td>"
+        f"<td>{'manual' if r.get('manual') else ''}</td><td>{escape(str(r.get('late_seconds', '')))}</td></tr>"
+        for r in runs
+    )
+    return (
+        head + f"<table><thead><tr><th>scheduled ({escape(zone)})</th><th>outcome</th><th></th><th>late (s)</th>"
+        f"</tr></thead><tbody>{rows}</tbody></table></div>"
+    )
+
+
+def _events(events: list[dict[str, Any]]) -> str:
+    if not events:
+        return '<p class="empty">No events yet.</p>'
+    rows = "".join(
+        f'<tr class="event"><td>{escape(str(e.get("detail_type", "")))}</td>'
+        f"<td><code>{escape(str(e.get('detail', {}).get('room_id', '')))}</code></td>"
+        f'<td class="text"><code>{escape(json.dumps(e.get("detail", {}), ensure_ascii=False))}</code></td></tr>'
+        for e in events
+    )
+    return f"<table><thead><tr><th>event</th><th>room</th><th>detail</th></tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _dead_letters(letters: list[dict[str, Any]]) -> str:
+    if not letters:
+        return '<p class="empty">The dead-letter queues are empty.</p>'
+    rows = "".join(
+        f'<tr class="dead-letter"><td><code>{escape(str(d["queue"]))}</code></td>'
+        f'<td class="text"><code>{escape(str(d["body"]))}</code></td></tr>'
+        for d in letters
+    )
+    return f"<table><thead><tr><th>queue</th><th>message</th></tr></thead><tbody>{rows}</tbody></table>"
+
+
+def _room_filter(console: Console) -> str:
+    options = '<option value="">every room</option>' + "".join(
+        f'<option value="{escape(r)}"{" selected" if r == console.room_filter else ""}>{escape(r)}</option>'
+        for r in console.all_rooms
+    )
+    return (
+        '<form method="get" action="/_sandbox/ui" class="filter"><label for="room">Room</label> '
+        f'<select name="room" id="room">{options}</select> <button type="submit" id="filter">Show</button></form>'
+    )
+
+
+def _messages(messages: list[dict[str, Any]], tz: ZoneInfo, zone: str) -> str:
     if not messages:
         return '<p class="empty">No messages yet.</p>'
     rows = "".join(
         f'<tr class="message"><td class="t">{_when(m.get("ts"), tz)}</td>'
         f"<td><code>{escape(str(m.get('room_id', '')))}</code></td>"
-        f'<td class="text">{escape(str(m.get("text", "")))}</td></tr>'
+        f'<td class="text">{escape(str(m.get("text", "")))}{_message_extras(m)}</td></tr>'
         for m in messages
     )
-    return f"<table><thead><tr><th>posted</th><th>room</th><th>text</th></tr></thead><tbody>{rows}</tbody></table>"
+    return (
+        f"<table><thead><tr><th>posted ({escape(zone)})</th><th>room</th><th>text</th></tr></thead>"
+        f"<tbody>{rows}</tbody></table>"
+    )
+
+
+def _message_extras(m: dict[str, Any]) -> str:
+    """A message's mentions, thread and quick actions, under its text."""
+    parts = []
+    if m.get("mentions"):
+        parts.append('<span class="mentions">mentions ' + ", ".join(escape(str(u)) for u in m["mentions"]) + "</span>")
+    if m.get("thread_id"):
+        parts.append(f'<span class="thread">in thread <code>{escape(str(m["thread_id"]))}</code></span>')
+    for action in m.get("actions") or []:
+        parts.append(
+            f'<span class="tag action" title="{escape(str(action.get("tool", "")))} '
+            f'{escape(json.dumps(action.get("arguments") or {}, ensure_ascii=False))}">'
+            f"{escape(str(action.get('label', '')))}</span>"
+        )
+    return f'<div class="extras">{" ".join(parts)}</div>' if parts else ""
 
 
 def _controls(console: Console) -> str:
@@ -245,8 +364,17 @@ code{font-size:12px;color:#374151}.t{white-space:nowrap;font-variant-numeric:tab
 .paused,.skipped{background:#fff3d6;color:#7a5300}.failed,.missed,.deleted{background:#fde2e1;color:#8f1d18}
 .agent{background:#ece6ff;color:#4a2fa0}
 .columns{display:grid;grid-template-columns:1fr 1.6fr;gap:12px}.empty{color:#8a93a5;margin:4px 0}
-.error{color:#8f1d18}
+.error{color:#8f1d18}.extras{margin-top:3px;color:#5a6478;font-size:12px;display:flex;gap:8px;flex-wrap:wrap}
+.action{background:#e8f1ff;color:#1d4f91}.reason{color:#5a6478;font-size:12px}.filter{margin:8px 0}
 """
+
+
+def _self_url(console: Console) -> str:
+    """The page as it is shown (its room and schedule), for the reload."""
+    query = {"room": console.room_filter} if console.room_filter else {}
+    if console.history is not None:
+        query["schedule"] = console.history[0]
+    return "/_sandbox/ui" + ("?" + urlencode(query) if query else "")
 
 
 def render(console: Console, note: str = "") -> str:
@@ -255,6 +383,7 @@ def render(console: Console, note: str = "") -> str:
     rooms = "".join(_room_section(r) for r in console.rooms) or '<p class="empty">No rooms yet.</p>'
     return (
         '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>cronbell sandbox</title>'
+        f'<meta http-equiv="refresh" content="{REFRESH_SECONDS}; url={escape(_self_url(console))}">'
         f'<meta name="viewport" content="width=device-width, initial-scale=1"><style>{STYLE}</style></head><body>'
         "<header><h1>cronbell sandbox</h1>"
         f'<div class="clock" id="now" data-now="{iso(console.now)}"><b>{local.strftime("%a %d %b %Y %H:%M:%S")}</b>'
@@ -262,10 +391,14 @@ def render(console: Console, note: str = "") -> str:
         "</small></div>"
         f"{_controls(console)}</header><main>"
         + (f'<p class="note" id="note">{escape(note)}</p>' if note else "")
+        + _room_filter(console)
+        + (_history_panel(console.history, tz, console.timezone) if console.history is not None else "")
         + f"<h2>Rooms and schedules</h2>{rooms}"
-        '<div class="columns"><div><h2>Recent fires</h2><div class="panel" id="fires">'
-        f"{_fires(console.fires, tz)}</div></div>"
+        '<div class="columns"><div><h2>Recent runs</h2><div class="panel" id="fires">'
+        f"{_fires(console.fires, tz, console.timezone)}</div></div>"
         '<div><h2>Recent messages</h2><div class="panel" id="messages">'
-        f"{_messages(console.messages, tz)}</div></div></div>"
+        f"{_messages(console.messages, tz, console.timezone)}</div></div></div>"
+        f'<h2>Events published</h2><div class="panel" id="events">{_events(console.events)}</div>'
+        f'<h2>Dead-letter queues</h2><div class="panel" id="dead-letters">{_dead_letters(console.dead_letters)}</div>'
         "</main></body></html>"
     )

@@ -3,11 +3,13 @@
     python scripts/schemas.py            # (re)write the files
     python scripts/schemas.py --check    # exit 1, naming the files that are out of date
 
-One source: `cronbell.core.arguments.TOOL_ARGUMENTS` (the strict pydantic models, with their `RULES`)
-and `TOOL_DESCRIPTIONS`. Each provider gets the plain JSON Schema subset it accepts: no pydantic
+One source: the tools' registrations, `cronbell.usecases.tools.TOOLS` (name, argument model, title,
+description, annotations, result shape), with the strict pydantic models of `cronbell.core.arguments`
+(and their `RULES`). Each provider gets the plain JSON Schema subset it accepts: no pydantic
 titles, optionals as their plain type (not `anyOf` with null), `additionalProperties: false`, sorted
 `required`. Rules that span fields ("exactly one of `time` or `cron`") stay in the descriptions for
-the model to read.
+the model to read. MCP's `tools/list` also gets each tool's `title`, `annotations` and an `outputSchema`: the
+answer envelope `{ok, result | error, text}` with the tool's own `result` (`cronbell.core.views.RESULTS`).
 
 The tools function validates arguments without pydantic, against `layers/common/cronbell/core/
 contract.json` (read by `cronbell.core.validation`): per tool, JSON-schema-like properties in the
@@ -33,7 +35,12 @@ if str(ROOT / "layers" / "common") not in sys.path:
 from annotated_types import Ge, Le, MaxLen  # noqa: E402
 from pydantic import StringConstraints  # noqa: E402
 
-from cronbell.core.arguments import TOOL_ARGUMENTS, TOOL_DESCRIPTIONS, _Args  # noqa: E402
+from cronbell.core.arguments import _Args  # noqa: E402
+from cronbell.core.views import RESULTS  # noqa: E402
+from cronbell.usecases.tools import BY_NAME, TOOLS, argument_models  # noqa: E402
+
+TOOL_ARGUMENTS: dict[str, type[_Args]] = argument_models()
+TOOL_DESCRIPTIONS: dict[str, str] = {tool.name: tool.description for tool in TOOLS}
 
 OPENAI = "docs/tools/openai.json"
 ANTHROPIC = "docs/tools/anthropic.json"
@@ -177,11 +184,41 @@ def anthropic_tools() -> list[dict[str, Any]]:
     ]
 
 
+def output_schema(name: str) -> dict[str, Any]:
+    """The answer envelope of tool `name`: `result` when ok, `error` when not, `text` always."""
+    return {
+        "type": "object",
+        "properties": {
+            "ok": {"type": "boolean", "description": "Whether the call did what it asked."},
+            "result": {**RESULTS[BY_NAME[name].result], "description": "What the call did (when ok)."},
+            "error": {
+                "type": "object",
+                "description": "Why nothing was done (when not ok): a stable code and a sentence.",
+                "properties": {
+                    "code": {"type": "string", "description": "One of the stable codes the README lists."},
+                    "message": {"type": "string"},
+                    "details": {"type": "object"},
+                },
+                "required": ["code", "message"],
+            },
+            "text": {"type": "string", "description": "One or two lines to relay to the user."},
+        },
+        "required": ["ok", "text"],
+    }
+
+
 def mcp_tools() -> dict[str, Any]:
     """The result of MCP's `tools/list`."""
     return {
         "tools": [
-            {"name": name, "description": TOOL_DESCRIPTIONS[name], "inputSchema": parameters(model)}
+            {
+                "name": name,
+                "title": BY_NAME[name].title,
+                "description": TOOL_DESCRIPTIONS[name],
+                "inputSchema": parameters(model),
+                "outputSchema": output_schema(name),
+                "annotations": BY_NAME[name].hints.annotations(),
+            }
             for name, model in TOOL_ARGUMENTS.items()
         ]
     }

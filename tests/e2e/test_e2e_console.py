@@ -5,7 +5,11 @@ A screenshot of the console after a few moves is saved to test-artifacts/sandbox
 
 from __future__ import annotations
 
+import json
 import shutil
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +22,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.wait import WebDriverWait
 
+from tests.support.html import parse_html
 from tests.support.sandbox import Bot, StartSandbox
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -101,6 +106,7 @@ def test_console_shows_rooms_schedules_fires_and_messages_and_moves_the_clock(
 
     fires = texts(browser, "tr.fire")
     assert any(call in row for row in fires) and any(standup in row for row in fires)
+    assert any(call in row and "delivered" in row for row in fires)  # each run with its outcome
     messages = "\n".join(texts(browser, "tr.message"))
     assert "Call the printer people" in messages and "Stand-up in the small room" in messages
     rows = {row.get_attribute("data-id"): row.text for row in browser.find_elements(By.CSS_SELECTOR, "tr.schedule")}
@@ -109,3 +115,59 @@ def test_console_shows_rooms_schedules_fires_and_messages_and_moves_the_clock(
     ARTIFACTS.mkdir(exist_ok=True)
     assert browser.save_screenshot(str(ARTIFACTS / "sandbox-console.png"))
     assert (ARTIFACTS / "sandbox-console.png").stat().st_size > 10_000
+
+
+def _page(url: str) -> str:
+    with urllib.request.urlopen(url, timeout=60) as answer:
+        return str(answer.read().decode("utf-8"))
+
+
+def _panel(page: str, element_id: str) -> str:
+    start = page.index(f'id="{element_id}"')
+    return parse_html(page[page.index(">", start) + 1 : page.index("</div>", start)]).text
+
+
+def _post(url: str, body: bytes, headers: dict[str, str]) -> int:
+    request = urllib.request.Request(url, data=body, headers=headers, method="POST")
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as err:
+        return int(err.code)
+
+
+def test_console_filters_a_room_shows_runs_history_and_events_and_refuses_other_pages(
+    start_sandbox: StartSandbox,
+) -> None:
+    sandbox = start_sandbox("--start", "2030-01-07T07:40:00Z", "--timezone", "Europe/Madrid")
+    team = Bot(sandbox, "!team:localhost")
+    call = team.create(message="Call the printer people", time="in 10 minutes")
+    Bot(sandbox, "!ana-dm:localhost").create(message="Water the plants", time="in 20 minutes")
+    assert len(team.advance(3600)) == 2
+
+    page = _page(f"{sandbox.url}/_sandbox/ui?" + urllib.parse.urlencode({"room": "!team:localhost"}))
+    rooms = [attrs.get("data-room") for tag, attrs in parse_html(page).tags if tag == "section"]
+    assert rooms == ["!team:localhost"]
+    runs = _panel(page, "fires")
+    assert "scheduled (Europe/Madrid)" in runs and "delivered" in runs
+    messages = _panel(page, "messages")
+    assert "posted (Europe/Madrid)" in messages
+    assert "Call the printer people" in messages and "Water the plants" not in messages
+    assert "!team:localhost" in _panel(page, "events")
+    assert "The dead-letter queues are empty." in _panel(page, "dead-letters")
+
+    history = _page(
+        f"{sandbox.url}/_sandbox/ui?" + urllib.parse.urlencode({"room": "!team:localhost", "schedule": call})
+    )
+    assert "delivered" in _panel(history, "history")
+
+    # a page elsewhere can neither move the clock with the console's form nor create a reminder
+    before = sandbox.get("/_sandbox/clock")["now"]
+    form = {"Origin": "http://evil.example", "Content-Type": "application/x-www-form-urlencoded"}
+    assert _post(f"{sandbox.url}/_sandbox/ui/clock", b"move=week", form) == 403
+    assert sandbox.get("/_sandbox/clock")["now"] == before
+    event = {"tool": "create_reminder", "arguments": {"message": "x", "time": "in 1 hour"}, "context": {}}
+    invoke = f"{sandbox.url}/2015-03-31/functions/ToolsFunction/invocations"
+    assert _post(invoke, json.dumps(event).encode(), {"Origin": "http://evil.example"}) == 403
+    listed = team.call("list_reminders", include_inactive=True)["result"]["schedules"]
+    assert [s["id"] for s in listed] == [call]

@@ -18,7 +18,7 @@ import boto3
 import pytest
 
 from sandbox.demo import SandboxProcess
-from sandbox.template import REGION
+from sandbox.stack import REGION
 from tests.support.sandbox import Bot, StartSandbox, instant
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
@@ -209,3 +209,22 @@ def test_run_now_fires_through_an_asynchronous_invoke(start_sandbox: StartSandbo
     (message,) = bot.messages()
     assert "echo: ping" in message["text"]
     assert message["ts"] == "2030-01-07T08:00:00Z"  # the clock did not move
+
+
+def test_a_log_file_takes_the_functions_logs_and_the_banner_shows_timezone_and_locale(
+    start_sandbox: StartSandbox, tmp_path: Path
+) -> None:
+    log_file = tmp_path / "functions.log"
+    sandbox = start_sandbox(
+        "--start", "2030-01-07T07:40:00Z", "--timezone", "Europe/Madrid", "--log-file", str(log_file)
+    )
+    bot = Bot(sandbox, "!logs:localhost")
+    schedule_id = bot.create(message="Log me", time="in 10 minutes")
+    assert len(bot.advance(3600)) == 1
+    fires = [json.loads(line) for line in log_file.read_text().splitlines() if '"fire done"' in line]
+    assert [line["schedule_id"] for line in fires] == [schedule_id]
+    terminal = sandbox.log.read_text()
+    assert f"logs go to {log_file}" in terminal and "cronbell sandbox is up." in terminal
+    assert '"fire done"' not in terminal
+    assert '"timezone": "Europe/Madrid", "locale": "en"' in terminal  # the boto3 snippet's context
+    assert "timezone=Europe/Madrid&locale=en" in terminal  # the MCP URL's

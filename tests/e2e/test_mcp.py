@@ -19,8 +19,8 @@ import pytest
 from mcp import Client, MCPError, StdioServerParameters
 from mcp_types import INVALID_PARAMS, CallToolResult
 
-from sandbox.app import free_port
 from sandbox.demo import SandboxProcess
+from tests.support.aws import free_port
 from tests.support.sandbox import Bot
 
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("mcp")]
@@ -71,7 +71,8 @@ def answer_of(result: CallToolResult) -> dict[str, Any]:
     """The tools answer a call carried, checked against the contract's shape on the way."""
     answer = result.structured_content
     assert isinstance(answer, dict), result
-    assert [(item.type, getattr(item, "text", None)) for item in result.content] == [("text", answer["text"])]
+    (item,) = result.content  # one text item: the whole answer as JSON
+    assert item.type == "text" and json.loads(item.text) == answer
     assert result.is_error is not answer["ok"]
     return answer
 
@@ -141,7 +142,7 @@ def test_a_refusal_is_an_error_result_carrying_the_tools_answer(sandbox: Sandbox
 
     async def scenario(client: Client) -> list[dict[str, Any]]:
         return [
-            answer_of(await client.call_tool("create_reminder", {"message": "Stand-up", "time": "yesterday at 25:99"})),
+            answer_of(await client.call_tool("create_reminder", {"message": "Stand-up", "time": "tomorrow at 25:99"})),
             answer_of(await client.call_tool("no_such_tool", {})),
             answer_of(await client.call_tool("list_reminders", {})),
         ]

@@ -27,6 +27,7 @@ from botocore.client import BaseClient
 from cfnlint.decode import decode
 
 from cronbell.adapters import clock as clock_module
+from cronbell.core import platforms
 from cronbell.core.instants import iso_utc
 from cronbell.core.routing import room_key
 from cronbell.settings import PLATFORM_SECRET_ENV
@@ -44,13 +45,7 @@ FIRE_DLQ_ARN = f"arn:aws:sqs:{REGION}:{ACCOUNT}:cronbell-fire-dlq"
 EVENT_BUS = "cronbell-runs"
 # a room on each platform besides Matrix (the default), and the template parameter of each one's secret
 PLATFORM_ROOMS = {"slack": "C0IAM", "telegram": "-1001234567890", "discord": "ops", "webhook": "hook-room"}
-SECRET_PARAMETERS = {
-    "matrix": "MatrixTokenSecretArn",
-    "slack": "SlackTokenSecretArn",
-    "telegram": "TelegramTokenSecretArn",
-    "discord": "DiscordWebhookSecretArn",
-    "webhook": "WebhookSigningSecretArn",
-}
+SECRET_PARAMETERS = {p.name: p.secret.parameter for p in platforms.REGISTRY.values()}
 
 # TransactWriteItems has no IAM action of its own: each item is authorized as its single-item action.
 TRANSACT_ITEM_ACTIONS = {

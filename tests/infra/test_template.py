@@ -14,6 +14,7 @@ import cfnlint.api
 import cfnlint.decode
 import pytest
 
+from cronbell.core import platforms
 from cronbell.settings import PLATFORM_SECRET_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,8 +32,10 @@ TOOLS_ENV = {
     "MAX_PER_ROOM",
     "MIN_INTERVAL_MINUTES",
     "RETENTION_DAYS",
+    "CHAT_BACKEND",
     "AGENTS",
     "ALLOWED_OUTPUT_ROOMS",
+    "STATIC_SCHEDULES",
     "AGENT_TIMEOUT_SECONDS",
 }
 FIRE_ENV = {
@@ -51,13 +54,10 @@ FIRE_ENV = {
     "AGENT_TIMEOUT_MAX_SECONDS",
 }
 # each platform's own secret parameter (and its condition), then the shared one
+# (from the platform registry, cronbell.core.platforms; each condition is named after its parameter)
 SECRET_PARAMETERS = {
-    "matrix": ("MatrixTokenSecretArn", "HasMatrixTokenSecret"),
-    "slack": ("SlackTokenSecretArn", "HasSlackTokenSecret"),
-    "telegram": ("TelegramTokenSecretArn", "HasTelegramTokenSecret"),
-    "discord": ("DiscordWebhookSecretArn", "HasDiscordWebhookSecret"),
-    "webhook": ("WebhookSigningSecretArn", "HasWebhookSigningSecret"),
-    "": ("ChatTokenSecretArn", "HasChatTokenSecret"),
+    name: (secret.parameter, f"Has{secret.parameter.removesuffix('Arn')}")
+    for name, secret in [*((p.name, p.secret) for p in platforms.REGISTRY.values()), ("", platforms.SHARED_SECRET)]
 }
 SECRET_READERS = ("FireFunction", "ReconcileFunction")  # they post; the tools and the agent never do
 # what the code calls (tests/infra/test_iam_coverage.py proves each is used and sufficient)
@@ -253,7 +253,11 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
         assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
     for action in ("DeleteSchedule", "GetSchedule"):
         assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
-    assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [{"EchoAgentFunction"}]
+    # the example agent, and AgentFunctions' functions (tests/infra/test_deploy.py proves which)
+    assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [
+        {"EchoAgentFunction"},
+        {"AgentFunctions"},
+    ]
     assert [references(r) for r in by_action.pop("sqs:SendMessage")] == [{"FireDeadLetterQueue"}]
     assert by_action.pop("secretsmanager:GetSecretValue") == [
         {"Fn::If": [condition, {"Ref": parameter}, {"Ref": "AWS::NoValue"}]}
@@ -271,6 +275,7 @@ BUS = "arn:${AWS::Partition}:events:${AWS::Region}:${AWS::AccountId}:event-bus/$
     [
         ("HasAnyChatSecret", "", "secretsmanager:GetSecretValue"),
         ("HasEventBus", "EventBusName", "events:PutEvents"),
+        ("HasAgentFunctions", "AgentFunctions", "lambda:InvokeFunction"),
     ],
 )
 def test_optional_statements_exist_only_with_their_parameter(
@@ -281,7 +286,7 @@ def test_optional_statements_exist_only_with_their_parameter(
         assert template["Parameters"][parameter]["Default"] == ""
     (policy,) = _props(template, "FireFunction")["Policies"]
     guarded = {s["Fn::If"][0]: s["Fn::If"][1:] for s in policy["Statement"] if "Fn::If" in s}
-    assert set(guarded) == {"HasAnyChatSecret", "HasEventBus"}
+    assert set(guarded) == {"HasAnyChatSecret", "HasEventBus", "HasAgentFunctions"}
     granted, otherwise = guarded[condition]
     assert granted["Action"] == action
     assert otherwise == {"Ref": "AWS::NoValue"}
@@ -358,13 +363,6 @@ def test_fire_function_must_not_reference_tools_function(template: dict[str, Any
     assert "ToolsFunction" not in references(_resource(template, "FireFunction"))
 
 
-def test_agents_allowlist_names_the_echo_agent(template: dict[str, Any]) -> None:
-    for logical_id in ("ToolsFunction", "FireFunction"):
-        agents = _props(template, logical_id)["Environment"]["Variables"]["AGENTS"]
-        rendered = agents["Fn::Sub"].replace("${EchoAgentFunction.Arn}", "arn:aws:lambda:eu-west-1:1:function:e")
-        assert json.loads(rendered) == {"echo": "arn:aws:lambda:eu-west-1:1:function:e"}
-
-
 def test_timeouts_leave_room_for_the_longest_agent_call(template: dict[str, Any]) -> None:
     fire = _props(template, "FireFunction")
     max_agent = int(fire["Environment"]["Variables"]["AGENT_TIMEOUT_MAX_SECONDS"])
@@ -431,55 +429,8 @@ def test_the_calendar_layer_ships_the_holiday_code_only(template: dict[str, Any]
     assert (ROOT / code["EchoAgentFunction"] / "app.py").is_file()
 
 
-def test_daily_analysis_schedule_input_is_the_fire_contract(template: dict[str, Any]) -> None:
-    props = _props(template, "DailyAnalysisSchedule")
-    assert props["Name"] == "daily-analysis"
-    assert props["ScheduleExpression"] == "cron(0 18 * * ? *)"
-    assert props["ScheduleExpressionTimezone"] == {"Ref": "AnalysisTimezone"}
-    assert props["FlexibleTimeWindow"] == {"Mode": "OFF"}
-    assert references(props["GroupName"]) == {"ScheduleGroup"}
-    target = props["Target"]
-    assert references(target["Arn"]) == {"FireFunction"}
-    assert references(target["RoleArn"]) == {"SchedulerInvokeRole"}
-    assert references(target["DeadLetterConfig"]["Arn"]) == {"SchedulerDeadLetterQueue"}
-    assert 0 <= target["RetryPolicy"]["MaximumRetryAttempts"] <= 185
-    assert 60 <= target["RetryPolicy"]["MaximumEventAgeInSeconds"] <= 86400
-
-    room = template["Parameters"]["AnalysisOutputRoom"]["Default"]
-    text = target["Input"]["Fn::Sub"]
-    assert references(target["Input"]) == {"AnalysisOutputRoom"}
-    payload = json.loads(text.replace("${AnalysisOutputRoom}", room))
-    assert payload["room_id"] == room
-    assert payload["static"] == "daily-analysis"
-    assert payload["scheduled_time"] == "<aws.scheduler.scheduled-time>"
-    assert payload["execution_id"] == "<aws.scheduler.execution-id>"
-    assert payload["attempt"] == "<aws.scheduler.attempt-number>"
-    assert "action" not in payload  # what runs is the fire function's declaration, never the Input's
-    declared = _props(template, "FireFunction")["Environment"]["Variables"]["STATIC_SCHEDULES"]
-    assert references(declared) == {"AnalysisOutputRoom", "AnalysisTimezone"}
-    zone = template["Parameters"]["AnalysisTimezone"]["Default"]
-    action = json.loads(declared["Fn::Sub"].replace("${AnalysisOutputRoom}", room).replace("${AnalysisTimezone}", zone))
-    assert action == {
-        "daily-analysis": {
-            "room_id": room,
-            "target_agent": "echo",
-            "prompt_template": "daily-analysis.txt",
-            "timezone": zone,
-        }
-    }
-    assert references(_props(template, "DailyAnalysisSchedule")["ScheduleExpressionTimezone"]) == {"AnalysisTimezone"}
-
-
-def test_analysis_room_pattern_keeps_the_input_valid_json(template: dict[str, Any]) -> None:
-    pattern = re.compile(template["Parameters"]["AnalysisOutputRoom"]["AllowedPattern"])
-    assert pattern.fullmatch(template["Parameters"]["AnalysisOutputRoom"]["Default"])
-    assert pattern.fullmatch("!abc:example.org")
-    for bad in ('!a"b:example.org', "!ab\\c:example.org", "abc:example.org", "!abc", "!a b:example.org"):
-        assert not pattern.fullmatch(bad), bad
-
-
 def test_daily_analysis_prompt_uses_only_known_placeholders(template: dict[str, Any]) -> None:
-    declared = _props(template, "FireFunction")["Environment"]["Variables"]["STATIC_SCHEDULES"]["Fn::Sub"]
+    declared = _props(template, "FireFunction")["Environment"]["Variables"]["STATIC_SCHEDULES"]["Fn::If"][1]["Fn::Sub"]
     assert '"prompt_template": "daily-analysis.txt"' in declared
     text = (PROMPTS / "daily-analysis.txt").read_text(encoding="utf-8")
     fields = {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -17,7 +17,7 @@ from cronbell.core.fire_event import parse_fire_event
 from cronbell.core.ports import AgentError, AgentTimeout
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
-from tests.support.aws import ROOT, Stack
+from tests.support.aws import ROOT, Stack, static_schedules
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
 from tests.support.faults import CallLog
@@ -169,6 +169,25 @@ def test_static_schedule_from_the_template_fires_once(stack: Stack) -> None:
     assert len(chat.sent) == 1
 
 
+def test_a_static_schedule_posts_to_a_room_of_another_platform(stack: Stack) -> None:
+    """AnalysisOutputRoom=slack:C0123 in a matrix,slack deployment: the run is kept under the Slack
+    room's key, and the answer posted to C0123 on Slack."""
+    from cronbell.settings import Settings
+
+    declared = json.dumps(
+        {"daily-analysis": asdict(static_schedules(ROOM)["daily-analysis"]) | {"room_id": "slack:C0123"}}
+    )
+    keyed = Settings.from_env({"CHAT_BACKEND": "matrix,slack", "STATIC_SCHEDULES": declared})
+    stack.settings = replace(stack.settings, chat_backend="matrix,slack", static_schedules=keyed.static_schedules)
+    agents, chat = FakeAgents(), RecordingChat()
+    out = run(stack, agents, chat, static_input("slack:C0123"))
+    assert out["outcome"] == "delivered", out
+    [(message, _)] = chat.sent
+    assert (message.platform, message.room_id) == ("slack", "C0123")
+    (delivered,) = stack.deps().store.runs("slack\x1fC0123", "static-daily-analysis", 5)
+    assert delivered.outcome == "delivered"
+
+
 def test_a_static_fire_claims_and_completes_its_slot_with_one_conditional_write_each(stack: Stack) -> None:
     """A template schedule has no item: its slot alone is written, so no transaction (twice the units)."""
     log = CallLog()
@@ -237,3 +256,16 @@ def test_a_failure_notice_the_room_refuses_still_ends_as_one_failed_run(stack: S
     assert out["outcome"] == "failed" and out["reason"] == "agent_error"
     schedule = schedule_item(stack, sid)
     assert schedule["failure_streak"] == 1 and schedule["last_run"]["outcome"] == "failed"
+
+
+def test_list_reminders_shows_the_rooms_template_schedule_read_only(stack: Stack) -> None:
+    listing = ok(tools.handle(envelope("list_reminders", {}), stack.deps()))
+    (declared,) = listing["template_schedules"]
+    assert (declared["name"], declared["read_only"], declared["target_agent"]) == ("daily-analysis", True, "echo")
+    assert declared["next_fire"]["utc"] == "2026-11-30T18:00:00Z"  # 18:00 in UTC, the declaration's zone
+    assert listing["schedules"] == []  # no tool can change or delete it
+    elsewhere = ok(tools.handle(envelope("list_reminders", {}, room="!other:example.org"), stack.deps()))
+    assert "template_schedules" not in elsewhere
+    refused = tools.handle(envelope("delete_reminder", {"id": "daily-analysis"}), stack.deps())
+    assert refused["ok"] is False
+    assert ok(tools.handle(envelope("list_reminders", {}), stack.deps()))["template_schedules"] == [declared]

@@ -53,7 +53,7 @@ def test_update_timezone_of_recurring(stack: Stack) -> None:
     [
         ({"prompt": "x"}, errors.INVALID_ARGUMENTS),
         ({"target_agent": "echo"}, errors.INVALID_ARGUMENTS),
-        ({"time": "yesterday at noon"}, errors.INVALID_TIME),
+        ({"time": "yesterday at noon"}, errors.TIME_IN_PAST),
         ({"time": "2026-11-29 10:00"}, errors.TIME_IN_PAST),
         ({"cron": "* * * * *"}, errors.TOO_FREQUENT),
         ({"timezone": "Nowhere/Land"}, errors.INVALID_TIMEZONE),

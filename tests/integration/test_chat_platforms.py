@@ -13,7 +13,6 @@ import time
 import traceback
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from html.parser import HTMLParser
 from typing import Any
 
 import pytest
@@ -41,6 +40,7 @@ from tests.support.fake_platform import (
     Seen,
     store_secret,
 )
+from tests.support.html import parse_html
 
 WEBHOOK_SECRET = "shared-webhook-secret"
 ATTACK = "<!channel> <!here> <!everyone> @channel @here @everyone <@U0BADBAD1> <@&123> <https://evil.example|x>"
@@ -92,26 +92,6 @@ def telegram(platform: FakePlatform) -> TelegramChatSender:
 def discord(platform: FakePlatform, query: str = "") -> DiscordChatSender:
     url = f"{platform.url}/api/webhooks/1234/{DISCORD_TOKEN}{query}"
     return DiscordChatSender(lambda: url, timeout=5)
-
-
-class _Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-        self.text = ""
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_data(self, data: str) -> None:
-        self.text += data
-
-
-def parse_html(text: str) -> _Tags:
-    parser = _Tags()
-    parser.feed(text)
-    parser.close()
-    return parser
 
 
 # ---- Slack ---------------------------------------------------------------------------------------------

@@ -33,7 +33,9 @@ def test_ends_and_calendar_are_stored_shown_and_given_to_scheduler(stack: Stack)
     )
     result = ok(created)
     sid = result["id"]
-    assert created["text"].startswith(f"Scheduled reminder {sid}: every day at 10:00, until 24 Dec 2026, 20 times,")
+    assert created["text"].startswith(
+        f"Scheduled reminder {sid} “stand-up”: every day at 10:00, until Thursday 24 December 2026, 20 times,"
+    )
     assert "skipping public holidays in ES" in created["text"]
     assert (result["until"], result["count"], result["skip_holidays"]) == ("2026-12-24T23:59:59+01:00", 20, "ES")
     assert result["delivered_count"] == 0
@@ -65,7 +67,7 @@ def test_ends_and_calendar_are_stored_shown_and_given_to_scheduler(stack: Stack)
         ({"cron": "0 9 * * *", "skip_holidays": "ES-XX"}, errors.INVALID_ARGUMENTS, "ISO 3166-1"),
         ({"cron": "0 9 * * *", "count": 0}, errors.INVALID_ARGUMENTS, "count"),
         ({"cron": "0 9 * * *", "count": 1001}, errors.INVALID_ARGUMENTS, "count"),
-        ({"cron": "0 9 * * *", "until": "whenever"}, errors.INVALID_TIME, "Accepted forms"),
+        ({"cron": "0 9 * * *", "until": "whenever"}, errors.INVALID_TIME, "The closest accepted forms"),
     ],
 )
 def test_refusals_are_structured_and_change_nothing(stack: Stack, args: dict[str, Any], code: str, words: str) -> None:
@@ -147,7 +149,7 @@ def test_update_sets_changes_and_clears_the_ends(stack: Stack) -> None:
     chat = RecordingChat()
     sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *"}))["id"]
     changed = call(stack, "update_reminder", {"id": sid, "count": 3, "until": "2026-12-31", "skip_holidays": "US-CA"})
-    assert ", until 31 Dec 2026, 3 times, skipping public holidays in US-CA" in changed["text"]
+    assert ", until Thursday 31 December 2026, 3 times, skipping public holidays in US-CA" in changed["text"]
     assert "EndDate" in stack.entries()[sid]
     # a new cron keeps the ends
     kept = ok(call(stack, "update_reminder", {"id": sid, "cron": "0 11 * * *"}))
@@ -270,7 +272,7 @@ def test_until_today_and_tonight_through_the_tools_in_both_languages(stack: Stac
     assert tonight["until"] == "2026-12-01T21:00:00+01:00" and tonight["next_fires"][-1]["local"] <= tonight["until"]
     noche = call(stack, "create_reminder", {"message": "e", "cron": "*/30 * * * *", "until": "esta noche"}, locale="es")
     assert ok(noche)["until"] == "2026-12-01T21:00:00+01:00"
-    assert "hasta el 1 dic 2026 21:00" in noche["text"], noche["text"]
+    assert "hasta el martes 1 de diciembre de 2026, 21:00" in noche["text"], noche["text"]
     assert_consistent(stack)
 
 

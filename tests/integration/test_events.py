@@ -51,7 +51,7 @@ def error(code: str) -> Callable[[dict[str, Any]], bool]:
 
 
 EXPECT: dict[str, Callable[[Any], bool]] = {
-    "tools-create-reminder-es.json": lambda a: ok(a) and "Ahora" in a["text"],
+    "tools-create-reminder-es.json": lambda a: ok(a) and "Son las" in a["text"],
     "tools-create-reminder-rfc3339.json": lambda a: ok(a) and a["result"]["next_fire"]["utc"] == "2030-01-15T09:30:00Z",
     "tools-create-recurring.json": lambda a: ok(a) and a["result"]["recurring"],
     "tools-invalid-time.json": error(errors.INVALID_TIME),

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 from cronbell import wiring
 from cronbell.adapters import aws
 from cronbell.core import errors
-from cronbell.core.arguments import TOOL_ARGUMENTS, parse
+from cronbell.core.arguments import parse
 from cronbell.inbound import bedrock_agents
 from cronbell.usecases import tools
 from cronbell.usecases.fire import RetryLater
@@ -31,6 +31,7 @@ from tests.support.aws import FakeClock, Stack, provision
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import OTHER_ROOM, ROOM, USER, envelope
 from tests.support.handlers import LambdaContext, configure_env, invoke, load_handler
+from tests.support.registry import TOOL_ARGUMENTS
 
 pytestmark = pytest.mark.slow
 

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from cronbell.core import errors
-from cronbell.core.arguments import TOOL_ARGUMENTS
 from cronbell.usecases import tools
 from tests.support.aws import FakeClock, Stack, provision
 from tests.support.envelopes import OTHER_ROOM, ROOM, USER, envelope
 from tests.support.handlers import LambdaContext, configure_env, invoke, load_handler
+from tests.support.registry import TOOL_ARGUMENTS
 
 INTRUDER = {"room_id": OTHER_ROOM, "user_id": "@mallory:example.org", "agent_id": "echo"}
 

@@ -112,7 +112,7 @@ def test_bedrock_sample_events_create_then_list(env: Stack) -> None:
     assert "responseState" not in created["response"]["functionResponse"]
     assert created["sessionAttributes"]["room_id"] == BEDROCK_ROOM  # kept for the next turn
     answer = bedrock_body(created)
-    assert answer["ok"] is True and "Ahora" in answer["text"]
+    assert answer["ok"] is True and "Son las" in answer["text"]
     assert answer["result"]["next_fire"]["local"] == "2026-12-01T09:00:00+01:00"  # mañana a las 9, Madrid
     [item] = live(env, BEDROCK_ROOM)
     assert item["user_id"] == "@lucia:example.org" and item["id"] == answer["result"]["id"]

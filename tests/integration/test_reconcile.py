@@ -7,7 +7,7 @@ from typing import Any
 
 from cronbell.usecases import tools
 from cronbell.usecases.reconcile import reconcile
-from tests.support.aws import Stack
+from tests.support.aws import Stack, template_yaml
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
 from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item
@@ -42,13 +42,21 @@ def test_missing_entries_are_recreated_after_the_grace_window(stack: Stack) -> N
 
 
 def test_orphan_entries_are_deleted_but_not_static_or_fresh_ones(stack: Stack) -> None:
+    """The template's own schedules share the group (the reconciler's daily run among them): never orphans."""
+    template_names = {
+        r["Properties"]["Name"]
+        for r in template_yaml()["Resources"].values()
+        if r["Type"] == "AWS::Scheduler::Schedule"
+    }
+    assert {"daily-analysis", "cronbell-reconcile"} <= template_names
     stack.plant_entry("abcdefghjk")
     stack.plant_entry("abcdefghjk-2", owner="abcdefghjk")
-    stack.plant_entry("daily-analysis")
+    for name in template_names:
+        stack.plant_entry(name)
     stack.clock.advance(minutes=16)
     report = run(stack)
     assert report["orphans_deleted"] == 2
-    assert set(stack.entries()) == {"daily-analysis"}
+    assert set(stack.entries()) == template_names
 
 
 def test_fresh_orphan_is_left_alone(stack: Stack) -> None:

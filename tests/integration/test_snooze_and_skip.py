@@ -37,7 +37,7 @@ def test_snoozing_a_paused_one_shot_before_its_time_is_refused_and_leaves_it_pau
     ok(call(stack, "pause_reminder", {"id": sid}))
     before = state(stack)
     answer = unchanged(stack, call(stack, "snooze_reminder", {"id": sid, "minutes": 10}), errors.INVALID_STATE, before)
-    assert "paused" in answer["text"] and "2026-12-02 09:00" in answer["text"]
+    assert "paused" in answer["text"] and "Wednesday 2 December 2026, 09:00" in answer["text"]
     spanish = call(stack, "snooze_reminder", {"id": sid, "minutes": 10}, locale="es")
     assert "está en pausa" in spanish["text"] and "resume_reminder" in spanish["text"]
     listed = ok(call(stack, "list_reminders"))["schedules"][0]
@@ -46,7 +46,7 @@ def test_snoozing_a_paused_one_shot_before_its_time_is_refused_and_leaves_it_pau
     ok(call(stack, "pause_reminder", {"id": daily}))
     before = state(stack)
     answer = unchanged(stack, call(stack, "snooze_reminder", {"id": daily, "minutes": 5}), errors.INVALID_STATE, before)
-    assert "resume_reminder" in answer["text"] and "2026-11-30 10:00" in answer["text"]
+    assert "resume_reminder" in answer["text"] and "Monday 30 November 2026, 10:00" in answer["text"]
 
 
 def test_a_snooze_until_a_time_never_moves_an_occurrence_earlier(stack: Stack) -> None:
@@ -56,7 +56,7 @@ def test_a_snooze_until_a_time_never_moves_an_occurrence_earlier(stack: Stack) -
     for sid in (one, daily):
         answer = call(stack, "snooze_reminder", {"id": sid, "until": "2026-11-30 12:00"})
         unchanged(stack, answer, errors.INVALID_TIME, before)
-        assert "2026-11-30 18:00" in answer["text"]
+        assert "Monday 30 November 2026, 18:00" in answer["text"]
         assert (
             "posponer es retrasar" in call(stack, "snooze_reminder", {"id": sid, "until": "12:00"}, locale="es")["text"]
         )
@@ -75,10 +75,11 @@ def test_a_snooze_past_until_is_refused_in_both_languages(stack: Stack) -> None:
     before = state(stack)
     answer = call(stack, "snooze_reminder", {"id": sid, "until": "2026-12-03 09:00"})
     unchanged(stack, answer, errors.INVALID_TIME, before)
-    assert "ends on 1 Dec 2026" in answer["text"] and "update_reminder" in answer["text"]
+    assert "ends on Tuesday 1 December 2026" in answer["text"] and "update_reminder" in answer["text"]
     spanish = call(stack, "snooze_reminder", {"id": sid, "minutes": 3 * 24 * 60}, locale="es")
     unchanged(stack, spanish, errors.INVALID_TIME, before)
-    assert "termina el 1 dic 2026" in spanish["text"] and "sin más ejecuciones" not in spanish["text"]
+    said = spanish["text"]
+    assert "termina el martes 1 de diciembre de 2026" in said and "sin más ejecuciones" not in said
     inside = ok(call(stack, "snooze_reminder", {"id": sid, "until": "2026-12-01 20:00"}))
     assert inside["next_fire"]["local"] == "2026-12-01T10:00:00+01:00"
     assert "2026-12-01T20:00:00+01:00" in [f["local"] for f in inside["next_fires"]]
@@ -100,11 +101,11 @@ def test_a_snooze_past_the_last_counted_run_is_refused(stack: Stack) -> None:
 def test_the_snooze_answer_names_where_the_occurrence_went(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *"}))["id"]
     answer = call(stack, "snooze_reminder", {"id": sid, "minutes": 2 * 24 * 60})  # today's, to Wednesday
-    assert "Snoozed" in answer["text"] and " to 2026-12-02 10:00 CET" in answer["text"]
-    assert "Next: 2026-12-01 10:00 CET" in answer["text"]
+    assert "Snoozed" in answer["text"] and " to Wednesday 2 December, 10:00" in answer["text"]
+    assert "next Tuesday 1 December, 10:00" in answer["text"]
     assert ok(answer)["next_fire"]["local"] == "2026-12-01T10:00:00+01:00"
     spanish = call(stack, "snooze_reminder", {"id": sid, "minutes": 60}, locale="es")["text"]
-    assert "Pospuesto" in spanish and "al 2026-12-01 11:00 CET" in spanish  # tomorrow's, one hour
+    assert "Se pospone" in spanish and "al martes 1 de diciembre, 11:00" in spanish  # tomorrow's, one hour
 
 
 # --- H4: skipping a snoozed occurrence ------------------------------------------------------------
@@ -214,4 +215,4 @@ def test_a_one_shots_snooze_button_brings_it_back_and_an_old_one_does_not_move_i
     before = state(stack)
     answer = call(stack, snooze["tool"], snooze["arguments"])  # the same old button again
     unchanged(stack, answer, errors.INVALID_STATE, before)
-    assert "2026-11-30 09:40" in answer["text"]
+    assert "Monday 30 November 2026, 09:40" in answer["text"]

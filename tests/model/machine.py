@@ -262,7 +262,12 @@ def model_view(room: Room, s: Schedule) -> Seen:
 
 def run_view(s: Schedule, run: Run) -> tuple[Any, ...]:
     local = run.scheduled.astimezone(ZoneInfo(s.timezone)).isoformat()
-    return (local, run.outcome, run.reason, run.manual, run.late_seconds)
+    moved = run.moved_from.astimezone(ZoneInfo(s.timezone)).isoformat() if run.moved_from else None
+    return (local, run.outcome, run.reason, run.manual, run.late_seconds, moved)
+
+
+def moved_view(s: Schedule, text: str | None) -> str | None:
+    return parse(text).astimezone(ZoneInfo(s.timezone)).isoformat() if text else None
 
 
 def compare(h: Harness, full: bool = False) -> list[str]:
@@ -325,6 +330,7 @@ def compare(h: Harness, full: bool = False) -> list[str]:
                     r["reason"],
                     r["manual"],
                     r["late_seconds"],
+                    moved_view(s, r.get("moved_from")),
                 )
                 for r in history["result"]["runs"]
             ),

@@ -60,6 +60,7 @@ class Run:
     reason: str | None
     manual: bool = False
     late_seconds: int = 0
+    moved_from: datetime | None = None  # UTC: the original time of an occurrence `on_holiday` moved
 
 
 @dataclass
@@ -99,6 +100,9 @@ class Schedule:
     unit: str = "weeks"
     anchor: date | None = None  # the local date of the first occurrence after the schedule was made
     elsewhere: bool = False  # an agent call whose answers go to another room (one AllowedOutputRooms names)
+    business_days: bool = False  # occurrences only on Monday-Friday that are not holidays of `calendar`
+    business_day: int = 0  # the N-th (1-23) or last (-1) business day of the month; 0: none
+    on_holiday: str = "skip"  # skip | before | after: where an occurrence on a day off goes
 
     @property
     def recurring(self) -> bool:
@@ -148,6 +152,26 @@ def is_holiday(code: str, day: date) -> bool:
     return day in _calendar(code, day.year)
 
 
+def is_business_day(code: str, day: date) -> bool:
+    return day.weekday() < 5 and not is_holiday(code, day)
+
+
+def business_day_of_month(code: str, year: int, month: int, n: int) -> date | None:
+    """The n-th (or, for -1, the last) business day of a month, by walking its days; None when the
+    month has fewer than n."""
+    day, found = date(year, month, 1), []
+    while day.month == month:
+        if is_business_day(code, day):
+            found.append(day)
+        day += timedelta(days=1)
+    if n == -1:
+        return found[-1] if found else None
+    return found[n - 1] if len(found) >= n else None
+
+
+MOVE_DAYS = 31  # how far `on_holiday` looks for the business day an occurrence moves to
+
+
 def local_date(when: datetime, timezone: str) -> date:
     return when.astimezone(ZoneInfo(timezone)).date()
 
@@ -173,17 +197,80 @@ class Room:
 
     # -- occurrences
 
-    def regular(self, s: Schedule, after: datetime, until: datetime) -> list[datetime]:
-        """The schedule's own occurrences in (after, until], before skips, snoozes and holidays."""
+    def raw(self, s: Schedule, after: datetime, until: datetime) -> list[datetime]:
+        """The instants in (after, until] at which the schedule's expression (with its interval and its
+        business day of the month) matches, before anything moves or is skipped; none past `until`."""
         if s.cron is None:
             return [s.at] if s.at is not None and after < s.at <= until else []
         end = min(until, s.until) if s.until is not None else until
         if end <= after:
             return []
         found = cron_between(s.cron, s.timezone, after, end)
-        if s.every > 1 and s.anchor is not None:
-            found = [t for t in found if self._on_interval(s, local_date(t, s.timezone))]
-        return found
+        return [t for t in found if self._day_has(s, local_date(t, s.timezone))]
+
+    def _day_has(self, s: Schedule, day: date) -> bool:
+        """Whether the schedule's own rules pick this local date (its expression matches a wall time
+        of it, and the interval and the business day of the month keep it)."""
+        start = datetime.combine(day, datetime.min.time()) - timedelta(minutes=1)
+        if croniter(s.cron, start).get_next(datetime).date() != day:
+            return False
+        if s.every > 1 and s.anchor is not None and not self._on_interval(s, day):
+            return False
+        if s.business_day:
+            assert s.calendar is not None
+            return business_day_of_month(s.calendar, day.year, day.month, s.business_day) == day
+        return True
+
+    def _day_off(self, s: Schedule, day: date) -> bool:
+        if s.calendar is None:
+            return False
+        return is_holiday(s.calendar, day) or (s.business_days and day.weekday() >= 5)
+
+    def _moved(self, s: Schedule, t: datetime) -> datetime | None:
+        """Where `on_holiday` moves the occurrence `t` on a day off: the previous or next business day
+        at the same wall time, unless a day of the schedule's own lies on the way or is that day, the
+        wall time does not exist there, or no business day comes within MOVE_DAYS."""
+        assert s.calendar is not None
+        tz = ZoneInfo(s.timezone)
+        wall = t.astimezone(tz).replace(tzinfo=None)
+        step = timedelta(days=-1 if s.on_holiday == "before" else 1)
+        day = wall.date()
+        for _ in range(MOVE_DAYS):
+            day += step
+            if self._day_has(s, day):
+                return None
+            if is_business_day(s.calendar, day):
+                moved = wall_to_utc(datetime.combine(day, wall.time()), tz)
+                if moved is None or (s.until is not None and moved > s.until):
+                    return None
+                return moved
+        return None
+
+    def occurrences(self, s: Schedule, after: datetime, until: datetime) -> list[tuple[datetime, str, datetime | None]]:
+        """(instant, kind, moved from) of the occurrences in (after, until]: kind `regular`, `holiday`
+        (a day off that stays where it is: its run is skipped) or `moved`. With business-day rules a
+        day off that does not move is no occurrence at all."""
+        if s.cron is None:
+            return [(t, "regular", None) for t in self.raw(s, after, until)]
+        margin = timedelta(days=MOVE_DAYS + 2) if s.on_holiday != "skip" else timedelta(0)
+        out: list[tuple[datetime, str, datetime | None]] = []
+        for t in self.raw(s, after - margin, until + margin):
+            if not self._day_off(s, local_date(t, s.timezone)):
+                found: tuple[datetime, str, datetime | None] | None = (t, "regular", None)
+            elif s.on_holiday != "skip" and (moved := self._moved(s, t)) is not None:
+                found = (moved, "moved", t)
+            elif not (s.business_days or s.business_day):
+                found = (t, "holiday", None)
+            else:
+                found = None
+            if found is not None and after < found[0] <= until:
+                out.append(found)
+        return sorted(out)
+
+    def regular(self, s: Schedule, after: datetime, until: datetime) -> list[datetime]:
+        """The schedule's own occurrences in (after, until], before skips and snoozes (holidays
+        that stay in place included)."""
+        return [t for t, _, _ in self.occurrences(s, after, until)]
 
     @staticmethod
     def _on_interval(s: Schedule, day: date) -> bool:
@@ -198,7 +285,18 @@ class Room:
         return ((monday - first).days // 7) % s.every == 0
 
     def holiday(self, s: Schedule, slot: datetime) -> bool:
-        return s.calendar is not None and is_holiday(s.calendar, local_date(slot, s.timezone))
+        """Whether `slot` is an occurrence on a holiday that stays there (its run is skipped)."""
+        if s.calendar is None or s.cron is None:
+            return False
+        return any(
+            t == slot and kind == "holiday" for t, kind, _ in self.occurrences(s, slot - timedelta(seconds=1), slot)
+        )
+
+    def moved_from(self, s: Schedule, slot: datetime) -> datetime | None:
+        if s.cron is None or s.on_holiday == "skip":
+            return None
+        found = [m for t, kind, m in self.occurrences(s, slot - timedelta(seconds=1), slot) if t == slot and m]
+        return found[0] if found else None
 
     def upcoming(
         self, s: Schedule, limit: int = 1, horizon_days: int = HORIZON_DAYS, since: datetime | None = None
@@ -214,10 +312,10 @@ class Room:
         start, step = since, timedelta(days=31)
         end = since + timedelta(days=horizon_days)
         while start < end and len(out) < limit + len(pending):
-            for t in self.regular(s, start, min(start + step, end)):
+            for t, kind, _ in self.occurrences(s, start, min(start + step, end)):
                 if t in s.skips or t in s.snoozed_away:
                     continue
-                if self.holiday(s, t) and self.flags.holiday_ends:
+                if kind == "holiday" and self.flags.holiday_ends:
                     continue
                 out.append(t)
             start += step
@@ -544,6 +642,8 @@ class Room:
             s.unspecified = True  # a one-shot that failed: its status is not decided
 
     def _record(self, s: Schedule, run: Run) -> None:
+        if not run.manual:
+            run.moved_from = self.moved_from(s, run.scheduled)
         s.runs.append(run)
 
     def _settle(self, s: Schedule, after: datetime | None = None) -> None:

@@ -150,12 +150,86 @@ class Room(RuleBasedStateMachine):
             [("every other monday at 10", "0 10 * * 1", 2, "weeks"), ("every 3 days at 9", "0 9 * * *", 3, "days")]
         ),
         zone=st.sampled_from(ZONES),
+        moves=st.sampled_from([None, None, ("ES", "after"), ("US", "before"), ("GB", "skip")]),
     )
-    def create_interval(self, phrase: tuple[str, str, int, str], zone: str) -> None:
+    def create_interval(self, phrase: tuple[str, str, int, str], zone: str, moves: tuple[str, str] | None) -> None:
         h = self.harness
         words, cron, every, unit = phrase
         schedule = Schedule("", "message", zone, cron=cron, every=every, unit=unit)
-        h.create(schedule, message=f"{MARK} {len(h.room.schedules)}", cron=words)
+        extra: dict[str, Any] = {}
+        if moves is not None:
+            schedule.calendar, schedule.on_holiday = moves
+            extra = {"skip_holidays": moves[0], "on_holiday": moves[1]}
+        h.create(schedule, message=f"{MARK} {len(h.room.schedules)}", cron=words, **extra)
+
+    @precondition(lambda self: self.h is not None and self.live_count() < 6)
+    @rule(
+        rule_=st.sampled_from(
+            [
+                ("0 9 * * 1-5", True, 0),  # every business day at 9
+                ("0 10 * * *", True, 0),
+                ("30 1 * * *", True, 0),  # in the hour a DST change skips or repeats
+                ("0 9 15 * *", True, 0),  # a payment day
+                ("0 12 24,31 12 *", False, 0),
+                ("0 9 25 12 *", False, 0),
+                ("0 9 1 1 *", False, 0),
+                ("0 10 * * 4,5", False, 0),
+                ("0 9 * * *", True, 1),  # the first business day of the month
+                ("0 9 * * *", True, 3),
+                ("0 17 * * *", True, -1),  # the last business day of the month
+                ("0 9 * * *", True, 23),  # a month may not have 23
+            ]
+        ),
+        words=st.booleans(),
+        zone=st.sampled_from(ZONES),
+        agent=st.booleans(),
+        on_holiday=st.sampled_from(["skip", "before", "after", None]),
+        count=st.one_of(st.none(), st.integers(1, 4)),
+        until_hours=st.one_of(st.none(), st.integers(3, 24 * 12)),
+        calendar=st.sampled_from(["ES", "US", "ES-MD", "GB"]),
+    )
+    def create_business(
+        self,
+        rule_: tuple[str, bool, int],
+        words: bool,
+        zone: str,
+        agent: bool,
+        on_holiday: str | None,
+        count: int | None,
+        until_hours: int | None,
+        calendar: str,
+    ) -> None:
+        """Business days, the N-th business day of the month and occurrences moved off holidays,
+        with ends; given as arguments or, for the phrases the grammar reads, as words."""
+        h = self.harness
+        cron, business, nth = rule_
+        until = h.clock.now().replace(second=0, microsecond=0) + timedelta(hours=until_hours) if until_hours else None
+        kind = "agent_call" if agent else "message"
+        schedule = Schedule("", kind, zone, cron=cron, count=count, until=until, calendar=calendar)
+        schedule.business_days, schedule.business_day = business and not nth, nth
+        schedule.on_holiday = on_holiday or "skip"
+        extra: dict[str, Any] = {"skip_holidays": calendar}
+        when: str = cron
+        phrases = {
+            ("0 9 * * 1-5", 0): "every business day at 9",
+            ("0 17 * * *", -1): "the last business day of the month at 17:00",
+        }
+        if words and (cron, nth) in phrases:
+            when = phrases[(cron, nth)]
+        elif nth:
+            extra["business_day_of_month"] = nth
+        elif business:
+            extra["business_days"] = True
+        if on_holiday is not None:
+            extra["on_holiday"] = on_holiday
+        if count is not None:
+            extra["count"] = count
+        if until is not None:
+            extra["until"] = iso_z(until)
+        if agent:
+            h.create(schedule, name=f"job {len(h.room.schedules)}", prompt=MARK, cron_expr=when, **extra)
+        else:
+            h.create(schedule, message=f"{MARK} {len(h.room.schedules)}", cron=when, **extra)
 
     # -- changing
 
@@ -289,6 +363,31 @@ class Room(RuleBasedStateMachine):
         arguments = {"prompt": f"{MARK} again"} if s.kind == "agent_call" else {"message": f"{MARK} {self.steps}"}
         if not self.harness.tool("update_reminder", id=sid, **arguments)["ok"]:
             self.harness.problems.append(f"update_reminder {sid} refused")
+
+    @precondition(lambda self: self.h is not None and self.calendar_ids())
+    @rule(pick=st.integers(0, 50), on_holiday=st.sampled_from(["skip", "before", "after"]))
+    def update_on_holiday(self, pick: int, on_holiday: str) -> None:
+        """A schedule with a calendar changes where its occurrences on holidays go; what it skipped stays
+        skipped. Refused when nothing would be left to post."""
+        ids = self.calendar_ids()
+        sid = ids[pick % len(ids)]
+        h = self.harness
+        s = h.room.schedules[sid]
+        before, s.on_holiday = s.on_holiday, on_holiday
+        left = bool(h.room.upcoming(s))
+        s.on_holiday = before
+        answer = h.tool("update_reminder", timezone=s.timezone, id=sid, on_holiday=on_holiday)
+        if answer["ok"]:
+            s.on_holiday = on_holiday
+            if not left:
+                h.problems.append(f"update_reminder {sid} on_holiday={on_holiday} accepted with nothing left")
+        elif left and answer["error"]["code"] != "busy":
+            h.problems.append(f"update_reminder {sid} on_holiday={on_holiday} refused: {answer['error']}")
+
+    def calendar_ids(self) -> list[str]:
+        return [
+            sid for sid in self.ids("active", "paused", recurring=True) if self.harness.room.schedules[sid].calendar
+        ]
 
     @precondition(lambda self: self.h is not None and not self.h.room.chat_down)
     @rule(failing=st.booleans())

@@ -12,8 +12,7 @@ from typing import Any
 
 import boto3
 
-from cronbell.adapters.dynamo import DynamoStore
-from cronbell.adapters.scheduler import SchedulerGateway
+from cronbell.core.ports import ChatSender
 from cronbell.settings import Settings
 from cronbell.usecases.deps import Deps
 
@@ -24,6 +23,10 @@ GROUP = "cronbell-test"
 TABLE = "cronbell-test"
 FIRE_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:FireFunction"
 ROLE_ARN = f"arn:aws:iam::{ACCOUNT}:role/cronbell-scheduler"
+
+
+def _no_chat() -> ChatSender:
+    raise RuntimeError("no chat sender in these dependencies")
 
 
 def free_port() -> int:
@@ -57,7 +60,9 @@ def static_schedules(room: str, timezone: str = "UTC") -> dict[str, Any]:
     from cronbell.core.fire_event import static_declarations
 
     env = template_yaml()["Resources"]["FireFunction"]["Properties"]["Environment"]["Variables"]
-    raw = env["STATIC_SCHEDULES"]["Fn::Sub"]
+    condition, declared, _without = env["STATIC_SCHEDULES"]["Fn::If"]  # declared only when a room is given
+    assert condition == "HasAnalysisRoom"
+    raw = declared["Fn::Sub"]
     return static_declarations(raw.replace("${AnalysisOutputRoom}", room).replace("${AnalysisTimezone}", timezone))
 
 
@@ -106,21 +111,25 @@ class Stack:
         self.sqs = boto3.client("sqs", region_name=REGION, endpoint_url=self.endpoint)
 
     def deps(self, **overrides: Any) -> Deps:
-        s = self.settings
-        values: dict[str, Any] = {
-            "settings": s,
-            "store": DynamoStore(self.ddb, s.table_name, s.retention_days),
-            "scheduler": SchedulerGateway(
-                self.scheduler,
-                s.schedule_group,
-                s.fire_function_arn,
-                s.scheduler_role_arn,
-                s.scheduler_dlq_arn,
-            ),
-            "now": self.clock.now,
+        """The functions' own dependencies (cronbell.wiring.build) on this moto server and clock. What a
+        test stands in for is off unless it passes its own: no chat, no agents, no waiting, no
+        asynchronous fire, no metrics."""
+        from cronbell import wiring
+
+        clients = {"dynamodb": self.ddb, "scheduler": self.scheduler, "sqs": self.sqs}
+
+        def client(service: str) -> Any:
+            return clients.get(service) or boto3.client(service, region_name=REGION, endpoint_url=self.endpoint)
+
+        boundaries: dict[str, Any] = {
+            "start_fire": None,
+            "sleep": lambda seconds: None,
+            "chat": _no_chat,
+            "agents": None,
+            "metric": lambda name, value: None,
+            "run_metric": lambda outcome, reason: None,
         }
-        values.update(overrides)
-        return Deps(**values)
+        return wiring.build(self.settings, client, self.clock.now, **{**boundaries, **overrides})
 
     def plant_entry(self, name: str, owner: str = "", room: str = "", expression: str = "cron(0 9 * * ? *)") -> None:
         """A Scheduler entry made behind cronbell's back (an orphan, a leftover, a racing create):

@@ -38,6 +38,11 @@ SAME_EVERYWHERE = {
     "error.too_long",
     "problem",
     "problem.as_given",
+    "when",
+    "listed.item",
+    "history.item",
+    "history.item_reason",
+    "about_argument",
 }
 
 

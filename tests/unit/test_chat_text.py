@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from html.parser import HTMLParser
 
 import pytest
 
@@ -22,31 +21,10 @@ from cronbell.core.chat_text import (
     reminder_message,
 )
 from cronbell.core.texts import language
+from tests.support.html import parse_html
 
 ROOM = "!abc:example.org"
 ANA = "@ana:example.org"
-
-
-class _Tags(HTMLParser):
-    """Collects the tags and attributes a client would render."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-        self.text = ""
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-    def handle_data(self, data: str) -> None:
-        self.text += data
-
-
-def parse(html: str) -> _Tags:
-    parser = _Tags()
-    parser.feed(html)
-    parser.close()
-    return parser
 
 
 def test_reminder_in_english_mentions_the_user() -> None:
@@ -79,7 +57,7 @@ def test_display_name_is_the_localpart() -> None:
 def test_html_in_the_reminder_text_is_escaped() -> None:
     attack = '<img src=x onerror=alert(1)> <a href="https://evil">click</a> & <script>x</script>'
     msg = reminder_message(ROOM, ANA, attack, "en")
-    tags = parse(msg.html).tags
+    tags = parse_html(msg.html).tags
     assert [tag for tag, _ in tags] == ["a"], "only the mention link is markup"
     assert tags[0][1] == {"href": "https://matrix.to/#/@ana:example.org"}
     assert "&lt;img src=x onerror=alert(1)&gt;" in msg.html
@@ -90,7 +68,7 @@ def test_html_in_the_reminder_text_is_escaped() -> None:
 
 def test_a_hostile_user_id_cannot_break_the_link() -> None:
     msg = reminder_message(ROOM, '@x"><script>:example.org', "hi", "en")
-    tags = parse(msg.html).tags
+    tags = parse_html(msg.html).tags
     assert [tag for tag, _ in tags] == ["a"]
     assert tags[0][1]["href"] == 'https://matrix.to/#/@x"><script>:example.org'
 
@@ -102,7 +80,7 @@ def test_room_mentions_are_neutralized(text: str) -> None:
         agent_answer_message(ROOM, "daily", text, "en"),
         notice_message(ROOM, text),
     ):
-        for rendered in (msg.text, parse(msg.html).text):
+        for rendered in (msg.text, parse_html(msg.html).text):
             assert not re.search(r"@room\b", rendered, re.IGNORECASE), rendered
             assert "@" + WORD_JOINER in rendered
         assert msg.text.replace(WORD_JOINER, "").lower().count("@room") == 1

@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 from cronbell.core import arguments, validation
 from cronbell.core.errors import ToolError
 from tests.support.python_process import run_python
+from tests.support.registry import TOOL_ARGUMENTS
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -80,7 +81,7 @@ def values(prop: dict[str, Any], edges: bool) -> st.SearchStrategy[Any]:
 def argument_dicts(tool: str) -> st.SearchStrategy[dict[Any, Any]]:
     """Well-formed objects (each field given, None or left out; the rules hold or not), objects with
     values just past their limits, objects with values of every other JSON kind, and unknown keys."""
-    model = arguments.TOOL_ARGUMENTS[tool]
+    model = TOOL_ARGUMENTS[tool]
     props = model.model_json_schema().get("properties", {})
     required = {name for name, info in model.model_fields.items() if info.is_required()}
 
@@ -125,10 +126,11 @@ def outcome(parse: Any, tool: str, args: Any) -> tuple[str, Any]:
 
 
 def pydantic_parse(tool: str, args: Any) -> Any:
-    return arguments.parse(arguments.TOOL_ARGUMENTS[tool], args)
+    return arguments.parse(TOOL_ARGUMENTS[tool], args)
 
 
-@pytest.mark.parametrize("tool", sorted(arguments.TOOL_ARGUMENTS))
+@pytest.mark.slow
+@pytest.mark.parametrize("tool", sorted(TOOL_ARGUMENTS))
 def test_runtime_validator_answers_like_the_models(tool: str) -> None:
     seen: Counter[str] = Counter()
 
@@ -154,7 +156,7 @@ def test_runtime_validator_answers_like_the_models(tool: str) -> None:
 
 
 @settings(max_examples=200, derandomize=True, deadline=None)
-@given(tool=st.sampled_from(sorted(arguments.TOOL_ARGUMENTS)), args=st.one_of(st.sampled_from(JUNK), texts))
+@given(tool=st.sampled_from(sorted(TOOL_ARGUMENTS)), args=st.one_of(st.sampled_from(JUNK), texts))
 def test_arguments_that_are_not_an_object(tool: str, args: Any) -> None:
     assert outcome(validation.parse, tool, args) == outcome(pydantic_parse, tool, args)
 

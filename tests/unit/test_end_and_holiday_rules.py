@@ -168,10 +168,16 @@ def schedule(timing: Timing) -> Schedule:
 def test_answers_state_the_end_in_both_languages() -> None:
     until = datetime(2026, 12, 24, 23, 59, 59, tzinfo=MADRID)
     s = schedule(every("0 9 * * *", until=until, count=3, calendar="ES"))
-    assert describe(s, "en") == "every day at 09:00, until 24 Dec 2026, 3 times, skipping public holidays in ES"
-    assert describe(s, "es") == "todos los días a las 09:00, hasta el 24 dic 2026, 3 veces, salvo festivos de ES"
+    assert (
+        describe(s, "en")
+        == "every day at 09:00, until Thursday 24 December 2026, 3 times, skipping public holidays in ES"
+    )
+    assert (
+        describe(s, "es")
+        == "todos los días a las 09:00, hasta el jueves 24 de diciembre de 2026, 3 veces, salvo festivos de ES"
+    )
     timed = schedule(every("0 9 * * *", until=datetime(2026, 12, 24, 18, 0, tzinfo=MADRID), count=1))
-    assert describe(timed, "en") == "every day at 09:00, until 24 Dec 2026 18:00, once"
+    assert describe(timed, "en") == "every day at 09:00, until Thursday 24 December 2026, 18:00, once"
     view = schedule_view(s, NOW, "en")
     assert view["until"] == "2026-12-24T23:59:59+01:00" and view["count"] == 3 and view["skip_holidays"] == "ES"
     assert [t[:10] for t in (f["local"] for f in view["next_fires"])] == ["2026-12-21", "2026-12-22", "2026-12-23"]

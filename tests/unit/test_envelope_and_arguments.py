@@ -7,12 +7,13 @@ import pytest
 from cronbell.core import arguments, errors, validation
 from cronbell.core.envelope import parse_request
 from cronbell.core.errors import ToolError
+from tests.support.registry import TOOL_ARGUMENTS
 
 CTX = {"room_id": "!r:x", "user_id": "@u:x"}
 
 
 def pydantic_parse(tool: str, args: Any) -> Any:
-    return arguments.parse(arguments.TOOL_ARGUMENTS[tool], args)
+    return arguments.parse(TOOL_ARGUMENTS[tool], args)
 
 
 # The run-time validator and the models it is generated from must answer alike: every case runs on both.
@@ -146,14 +147,35 @@ def test_every_problem_is_reported_field_by_field(parse: Any) -> None:
     assert info.value.code == errors.TOO_LONG
     assert info.value.details == {
         "problems": [
-            "message: String should have at most 2000 characters",
-            "time: Input should be a valid string",
-            "room_id: Extra inputs are not permitted",
+            "`message` must be at most 2000 characters long",
+            "`time` must be text",
+            "`room_id` is not an argument of this tool",
         ]
     }
     with pytest.raises(ToolError) as info:
         parse("create_reminder", {"message": "hi"})
-    assert info.value.details == {"problems": ["arguments: give exactly one of `time` (once) or `cron` (recurring)"]}
+    assert info.value.details == {"problems": ["give exactly one of `time` (once) or `cron` (recurring)"]}
+
+
+PYDANTIC_WORDS = ("Input should", "String should", "Field required", "Extra inputs", "List should", "valid string")
+
+
+@PARSERS
+def test_english_refusals_are_in_plain_words_not_the_models_own(parse: Any) -> None:
+    cases = [
+        ("create_reminder", {"message": "", "time": 9, "recurring": "yes", "cron": None, "extra": 1}),
+        ("create_reminder", {"time": "9"}),
+        ("cron_create", {"name": "n", "prompt": "p", "fire_at": "x", "skills": ["a"] * 50}),
+        ("snooze_reminder", {"id": "a", "minutes": 0}),
+        ("snooze_reminder", {"id": "a", "minutes": 10**9}),
+        ("run_now", {"kind": "other", "target": "a"}),
+        ("list_reminders", {"include_inactive": 3, 7: 1}),
+    ]
+    for tool, args in cases:
+        with pytest.raises(ToolError) as info:
+            parse(tool, args)
+        assert not any(words in info.value.message for words in PYDANTIC_WORDS), info.value.message
+        assert all(p.startswith("`") for p in info.value.details["problems"]), info.value.details
 
 
 def test_runtime_arguments_are_read_only() -> None:

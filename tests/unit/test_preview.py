@@ -102,13 +102,15 @@ def test_instant_in_zone_and_utc() -> None:
 def test_madrid_notes_for_spring_and_autumn() -> None:
     spec = parse_recurring("30 2 * * *", 1)
     assert dst_notes(spec, JAN_1, MADRID, "en") == [
-        "On 2026-03-29 clocks in Europe/Madrid go forward from 02:00 to 03:00: the 02:30 run does not happen "
+        "On Sunday 29 March 2026 clocks in Europe/Madrid go forward from 02:00 to 03:00: the 02:30 run does not happen "
         "that day (Scheduler skips a local time that does not exist).",
-        "On 2026-10-25 clocks in Europe/Madrid go back from 03:00 to 02:00: 02:30 happens twice and the "
+        "On Sunday 25 October 2026 clocks in Europe/Madrid go back from 03:00 to 02:00: 02:30 happens twice and the "
         "schedule runs once, at the first occurrence (UTC+02:00).",
     ]
     spanish = dst_notes(spec, JAN_1, MADRID, "es")
-    assert spanish[0].startswith("El 2026-03-29 en Europe/Madrid los relojes se adelantan de 02:00 a 03:00")
+    assert spanish[0].startswith(
+        "El domingo 29 de marzo de 2026 en Europe/Madrid los relojes se adelantan de 02:00 a 03:00"
+    )
     assert "la ejecución de las 02:30 no ocurre ese día" in spanish[0]
     assert "se ejecuta una sola vez, en la primera (UTC+02:00)" in spanish[1]
 
@@ -116,8 +118,8 @@ def test_madrid_notes_for_spring_and_autumn() -> None:
 def test_new_york_notes_list_every_affected_time() -> None:
     spec = parse_recurring("*/15 1-2 * * *", 1)
     spring, autumn = dst_notes(spec, JAN_1, NEW_YORK, "en")
-    assert "On 2026-03-08" in spring and "the runs at 02:00, 02:15, 02:30 and 02:45 do not happen" in spring
-    assert "On 2026-11-01" in autumn and "01:00, 01:15, 01:30 and 01:45 happen twice" in autumn
+    assert "On Sunday 8 March 2026" in spring and "the runs at 02:00, 02:15, 02:30 and 02:45 do not happen" in spring
+    assert "On Sunday 1 November 2026" in autumn and "01:00, 01:15, 01:30 and 01:45 happen twice" in autumn
     assert "(UTC-04:00)" in autumn
 
 
@@ -140,13 +142,13 @@ def test_horizon_and_start() -> None:
     assert len(dst_notes(spec, JAN_1, MADRID, "en", horizon_days=100)) == 1
     after_spring = datetime(2026, 4, 1, tzinfo=UTC)
     notes = dst_notes(spec, after_spring, MADRID, "en")
-    assert [n[:13] for n in notes] == ["On 2026-10-25", "On 2027-03-28"]
+    assert [n.split(" clocks")[0] for n in notes] == ["On Sunday 25 October 2026", "On Sunday 28 March 2027"]
 
 
 def test_half_hour_zones() -> None:
     spec = parse_recurring("30 2 * * *", 1)
     assert dst_notes(spec, JAN_1, KOLKATA, "en") == []  # no DST
     adelaide = dst_notes(spec, JAN_1, ADELAIDE, "en")
-    assert [n[:13] for n in adelaide] == ["On 2026-04-05", "On 2026-10-04"]
+    assert [n.split(" clocks")[0] for n in adelaide] == ["On Sunday 5 April 2026", "On Sunday 4 October 2026"]
     assert "go back from 03:00 to 02:00" in adelaide[0] and "(UTC+10:30)" in adelaide[0]
     assert "go forward from 02:00 to 03:00" in adelaide[1]

@@ -12,10 +12,11 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from cronbell.core import arguments, errors, validation
-from cronbell.core.arguments import MAX_SNOOZE_MINUTES, TOOL_ARGUMENTS, TOOL_DESCRIPTIONS, parse
+from cronbell.core.arguments import MAX_SNOOZE_MINUTES, parse
 from cronbell.core.errors import ToolError
-from cronbell.usecases.tools import USE_CASES
+from cronbell.usecases.tools import TOOLS, USE_CASES
 from scripts import schemas
+from tests.support.registry import TOOL_ARGUMENTS, TOOL_DESCRIPTIONS
 
 ROOT = Path(__file__).resolve().parents[2]
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
@@ -260,7 +261,8 @@ def test_update_needs_a_change_and_one_kind_of_time(parse: Any) -> None:
     u = "update_reminder"
     assert parse(u, {"id": "standup", "cron": "0 9 * * 1-5"}).cron == "0 9 * * 1-5"
     for field in arguments.UPDATABLE:  # each one alone is a change
-        value = {"cron": "0 9 * * *", "count": 3}.get(field, "x")
+        samples = {"cron": "0 9 * * *", "count": 3, "business_days": True, "business_day_of_month": -1}
+        value = {**samples, "on_holiday": "after"}.get(field, "x")
         assert getattr(parse(u, {"id": "standup", field: value}), field) == value
     assert refusal(parse, u, {"id": "standup"}) == errors.INVALID_ARGUMENTS
     assert refusal(parse, u, {"id": "standup", "message": None, "time": None}) == errors.INVALID_ARGUMENTS
@@ -298,3 +300,62 @@ def test_snooze_takes_exactly_one_delay_within_a_week(parse: Any) -> None:
         {"id": "x", "minutes": 1.5},
     ):
         assert refusal(parse, s, bad) == errors.INVALID_ARGUMENTS, bad
+
+
+# what DESIGN says of each tool's annotations; a tool added to the registry must be added here too
+READ_ONLY = {"list_reminders", "cron_list", "reminder_history", "get_quiet_hours"}
+DESTRUCTIVE = {"delete_reminder", "cron_delete"}
+OPEN_WORLD = {"cron_create", "run_now"}
+NOT_IDEMPOTENT = {"run_now", "snooze_reminder", "skip_next"}  # the same call again does more
+
+
+def test_every_mcp_tool_has_a_title_annotations_and_an_output_schema() -> None:
+    from jsonschema import Draft202012Validator
+
+    listed = schemas.documents()[schemas.MCP]["tools"]
+    assert [t["name"] for t in listed] == [tool.name for tool in TOOLS]
+    titles = [t["title"] for t in listed]
+    assert len(set(titles)) == len(titles) and all(t and t[0].isupper() for t in titles)
+    for tool in listed:
+        name, hints = tool["name"], tool["annotations"]
+        assert hints["readOnlyHint"] is (name in READ_ONLY), name
+        assert hints["openWorldHint"] is (name in OPEN_WORLD), name
+        if name not in READ_ONLY:
+            assert hints["destructiveHint"] is (name in DESTRUCTIVE), name
+            assert hints["idempotentHint"] is (name not in NOT_IDEMPOTENT), name
+        Draft202012Validator.check_schema(tool["outputSchema"])
+        assert tool["outputSchema"]["type"] == "object"
+        assert tool["outputSchema"]["required"] == ["ok", "text"]
+        assert set(tool["outputSchema"]["properties"]) == {"ok", "result", "error", "text"}
+
+
+def test_the_registry_is_the_one_table_of_tools() -> None:
+    """USE_CASES, the argument models, the contract and every format list the registered tools, in order."""
+    names = [tool.name for tool in TOOLS]
+    assert list(USE_CASES) == names == validation.tool_names() == list(TOOL_ARGUMENTS)
+    assert len(set(names)) == len(names)
+    for tool in TOOLS:
+        assert USE_CASES[tool.name] is tool.use_case
+        assert TOOL_DESCRIPTIONS[tool.name] == tool.description
+
+
+def test_the_bedrock_guide_lists_every_options_key_and_the_argument_counts() -> None:
+    """docs/bedrock-and-mcp.md matches the generated functions: each large tool's argument count, its direct
+    parameters, and one row (with the model's meaning) per key of its `options`."""
+    guide = (ROOT / "docs" / "bedrock-and-mcp.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\| `(\w+)` \| `(\w+)` \| (.+) \|$", guide, re.M))
+    documented = {(tool, key) for tool, key, _ in rows}
+    expected = set()
+    for function in schemas.documents()[schemas.BEDROCK]["functions"]:
+        name = function["name"]
+        if schemas.BEDROCK_OPTIONS not in function["parameters"]:
+            continue
+        model = TOOL_ARGUMENTS[name]
+        options = [arg for arg in model.model_fields if arg not in function["parameters"]]
+        expected |= {(name, key) for key in options}
+        direct = ", ".join(f"`{p}`" for p in model.model_fields if p in function["parameters"])
+        assert f"`{name}` ({len(model.model_fields)} arguments) has {direct} and `options`" in guide, name
+        for tool, key, meaning in rows:
+            if tool == name:
+                assert meaning == model.model_fields[key].description, (tool, key)
+    assert documented == expected

@@ -6,12 +6,12 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cronbell.core import errors, models, runs
-from cronbell.core.arguments import TOOL_ARGUMENTS
+from cronbell.core import business, errors, models, runs
 from cronbell.core.models import Schedule
 from cronbell.core.runs import Run
 from cronbell.core.timing import Timing
 from cronbell.core.views import cron_view, schedule_view
+from tests.support.registry import TOOL_ARGUMENTS
 
 SKILL = Path(__file__).resolve().parents[2] / "docs" / "skill.md"
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
@@ -21,6 +21,7 @@ VIEW_FIELDS = {"id", "kind", "name", "preview", "description", "timezone", "enab
 VIEW_FIELDS |= {"next_fire", "next_fires", "last_fired", "cron_expr", "fire_at", "delivered_count"}
 ANSWER_FIELDS = {"now", "local", "utc", "schedules", "duplicate", "notes", "dst_notes"}
 CLEARING_WORDS = {"never", "none"}  # update_reminder's values that remove an end or a calendar
+CLEARING_WORDS |= set(business.ON_HOLIDAY)  # the values of `on_holiday`
 RUN_WORDS = set(Run.__dataclass_fields__) | {"runs", "last_run", "failure_streak", "status_reason", "failing"}
 RUN_WORDS |= {value for key, value in vars(runs).items() if key.isupper() and isinstance(value, str)}
 STATUSES = {models.ACTIVE, models.PAUSED, models.FIRED, models.DELETED, models.MISSED, models.DELIVERY_FAILED}

@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import holidays
+import pytest
 from croniter import CroniterBadDateError, croniter
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
@@ -199,6 +200,7 @@ def timing_of(case: dict) -> Timing:
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_upcoming_is_the_brute_force_enumeration(drawn: tuple[dict, datetime, int]) -> None:

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo, available_timezones
 import pytest
 
 from cronbell.core.errors import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
-from cronbell.core.when import OneShot, accepted_forms, parse_one_shot, resolve_timezone
+from cronbell.core.when import CLOSEST_FORMS, OneShot, accepted_forms, parse_one_shot, resolve_timezone
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -185,7 +185,6 @@ INVALID = [
     "el dia 31 de febrero a las 9",
     "13/05/2026 10:00",  # not a month/day date: refused, never read the other way
     "mañana de madrugada",  # the small hours have no default hour
-    "last friday",
     "next week",
     "december",
     "tomorrow friday",  # tomorrow is Thursday
@@ -199,8 +198,30 @@ def test_invalid_phrases(text: str) -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, NOW, MADRID, "en")
     assert info.value.code == INVALID_TIME
-    assert "in 30 minutes" in info.value.message  # lists the accepted forms
-    assert "tomorrow at 9" in " ".join(info.value.details["accepted"])
+    named = [line.removeprefix("- ") for line in info.value.message.splitlines()[1:]]
+    assert 1 <= len(named) <= CLOSEST_FORMS  # a few lines: the closest forms, not all of them
+    forms = [form.strip() for line in info.value.details["accepted"] for form in line.split(" / ")]
+    assert all(any(form.startswith(name) for form in forms) for name in named), named
+    assert "tomorrow at 9" in " ".join(info.value.details["accepted"])  # the details hold every form
+
+
+def test_the_closest_forms_are_named() -> None:
+    def named(text: str) -> list[str]:
+        with pytest.raises(ToolError) as info:
+            parse_one_shot(text, NOW, MADRID, "en")
+        return [line.removeprefix("- ") for line in info.value.message.splitlines()[1:]]
+
+    assert named("next blursday at 10")[0] == "next monday at 10"
+    assert named("2026-13-01T10:00:00Z")[0].startswith("2026-12-31T23:59:00Z")
+    assert named("blah") == ["2026-12-31 23:59", "tomorrow at 9", "in 30 minutes"]  # nothing alike: the general ones
+
+
+@pytest.mark.parametrize("text", ["last friday", "yesterday at 9", "2 days ago", "ayer a las 9", "2020-01-01 09:00"])
+def test_a_time_in_the_past_is_time_in_past_whatever_its_form(text: str) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot(text, NOW, MADRID, "en")
+    assert info.value.code == TIME_IN_PAST
+    assert "it is now" in info.value.message
 
 
 def test_invalid_message_in_spanish() -> None:
@@ -234,7 +255,7 @@ def test_past_times_are_refused_with_the_current_time(text: str) -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, NOW, MADRID, "en")
     assert info.value.code == TIME_IN_PAST
-    assert "it is now Wednesday 2026-05-13 10:23 (Europe/Madrid, UTC+02:00)" in info.value.message
+    assert "it is now Wednesday 13 May 2026, 10:23 (Europe/Madrid, UTC+02:00)" in info.value.message
     assert info.value.details == {"now": "2026-05-13T10:23:17+02:00"}
 
 
@@ -242,7 +263,7 @@ def test_past_time_message_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot("hoy a las 9 de la mañana", NOW, MADRID, "es")
     assert info.value.code == TIME_IN_PAST
-    assert "ahora es miércoles 2026-05-13 10:23 (Europe/Madrid" in info.value.text("es")
+    assert "ahora es miércoles 13 de mayo de 2026, 10:23 (Europe/Madrid" in info.value.text("es")
 
 
 def test_day_and_month_without_year_rolls_to_next_year_with_a_note() -> None:

@@ -1,84 +1,155 @@
-"""Deployment configuration, parsed once from the environment the template gives each function."""
+"""Deployment configuration, parsed once from the environment the template gives each function.
+
+Each setting is one declaration: a field of `Settings` whose metadata names its environment variable
+and its parser, and whose default is the field's own. `Settings.from_env` reads every declared
+variable, parses it, and refuses the whole environment at once (`SettingsError`, naming each bad
+variable and what it expected) before any function does anything. A variable that is absent or
+empty means the default.
+"""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
-from cronbell.core.fire_event import StaticAction, static_declarations
+from cronbell.core import platforms, routing
+from cronbell.core.fire_event import BadFireEvent, StaticAction, static_declarations
 
-
-def _int(env: Mapping[str, str], name: str, default: int) -> int:
-    raw = env.get(name, "").strip()
-    return int(raw) if raw else default
-
-
-def _csv(env: Mapping[str, str], name: str) -> tuple[str, ...]:
-    return tuple(part.strip() for part in env.get(name, "").split(",") if part.strip())
+Parser = Callable[[str], Any]
 
 
-# Each chat platform's own secret (template parameter -> variable): the Matrix access token, the Slack and
-# Telegram bot tokens, the Discord channel's webhook URL, the generic webhook's HMAC signing secret.
-PLATFORM_SECRET_ENV = {
-    "matrix": "MATRIX_TOKEN_SECRET",
-    "slack": "SLACK_TOKEN_SECRET",
-    "telegram": "TELEGRAM_TOKEN_SECRET",
-    "discord": "DISCORD_WEBHOOK_SECRET",
-    "webhook": "WEBHOOK_SIGNING_SECRET",
-}
+class SettingsError(ValueError):
+    """The environment holds a value a setting cannot take; the message names every one of them."""
+
+
+def setting(env: str, default: Any, parse: Parser = str, factory: Callable[[], Any] | None = None) -> Any:
+    """A field read from `env` with `parse` (a ValueError says what was expected); `factory` for defaults
+    that are containers."""
+    meta = {"env": env, "parse": parse}
+    if factory is not None:
+        return field(default_factory=factory, metadata=meta)
+    return field(default=default, metadata=meta)
+
+
+def whole_number(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        raise ValueError("a whole number") from None
+    if value < 0:
+        raise ValueError("a whole number, 0 or more")
+    return value
+
+
+def url(raw: str) -> str:
+    return raw.rstrip("/")
+
+
+def csv(raw: str) -> tuple[str, ...]:
+    return tuple(part.strip() for part in raw.split(",") if part.strip())
+
+
+def one_of(*allowed: str) -> Parser:
+    def parse(raw: str) -> str:
+        if raw not in allowed:
+            raise ValueError(f"one of {', '.join(allowed)}")
+        return raw
+
+    return parse
+
+
+def backends(raw: str) -> str:
+    names = [part.strip().lower() for part in raw.split(",") if part.strip()]
+    unknown = [name for name in names if name not in platforms.PLATFORMS]
+    if unknown:
+        raise ValueError(f"chat platforms among {', '.join(platforms.PLATFORMS)} (not {', '.join(unknown)})")
+    return ",".join(dict.fromkeys(names))
+
+
+def agent_map(raw: str) -> dict[str, str]:
+    """The agents allowlist, agent id -> function name or ARN: a JSON object, or `id=target` pairs
+    separated by commas (as the template's AgentFunctions parameter writes them)."""
+    text = raw.strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            raise ValueError("a JSON object of agent id -> function name or ARN") from None
+        pairs: list[tuple[Any, Any]] = list(data.items()) if isinstance(data, dict) else [("", "")]
+    else:
+        pairs = [(entry.partition("=")[0], entry.partition("=")[2]) for entry in csv(text)]
+    found: dict[str, str] = {}
+    for agent, target in pairs:
+        if not (isinstance(agent, str) and isinstance(target, str) and agent.strip() and target.strip()):
+            raise ValueError("agent id=function name or ARN, separated by commas")
+        if found.get(agent.strip(), target.strip()) != target.strip():
+            raise ValueError(f"one function per agent id ({agent.strip()} is given twice)")
+        found[agent.strip()] = target.strip()
+    return found
+
+
+def statics(raw: str) -> dict[str, StaticAction]:
+    try:
+        return static_declarations(raw)
+    except (BadFireEvent, ValueError) as err:
+        raise ValueError(f"the template's schedule declarations ({err})") from None
 
 
 @dataclass(frozen=True)
 class Settings:
-    table_name: str = "cronbell"
-    schedule_group: str = "cronbell"
-    fire_function_arn: str = ""
-    scheduler_role_arn: str = ""
-    scheduler_dlq_arn: str = ""
-    default_timezone: str = "UTC"
-    default_locale: str = "en"
-    max_per_room: int = 50
-    min_interval_minutes: int = 5
-    retention_days: int = 30
-    # chat delivery: one backend, or several ("matrix,slack"; the first is the default platform)
-    chat_backend: str = "matrix"  # matrix | slack | telegram | discord | webhook, comma-separated
-    matrix_homeserver_url: str = ""
-    # Secrets Manager id/ARN, or "ssm:/parameter/name": each platform's own (PLATFORM_SECRET_ENV), else the
-    # shared CHAT_TOKEN_SECRET (one backend: its token; deployments from before one secret per platform:
-    # a JSON object keyed by platform)
+    table_name: str = setting("TABLE_NAME", "cronbell")
+    schedule_group: str = setting("SCHEDULE_GROUP", "cronbell")
+    fire_function_arn: str = setting("FIRE_FUNCTION_ARN", "")
+    scheduler_role_arn: str = setting("SCHEDULER_ROLE_ARN", "")
+    scheduler_dlq_arn: str = setting("SCHEDULER_DLQ_ARN", "")
+    default_timezone: str = setting("DEFAULT_TIMEZONE", "UTC")
+    default_locale: str = setting("DEFAULT_LOCALE", "en")
+    max_per_room: int = setting("MAX_PER_ROOM", 50, whole_number)
+    min_interval_minutes: int = setting("MIN_INTERVAL_MINUTES", 5, whole_number)
+    retention_days: int = setting("RETENTION_DAYS", 30, whole_number)
+    # chat delivery: one backend, or several ("matrix,slack"; the first is the default platform);
+    # what each needs is its entry in cronbell.core.platforms
+    chat_backend: str = setting("CHAT_BACKEND", "matrix", backends)
+    matrix_homeserver_url: str = setting("MATRIX_HOMESERVER_URL", "", url)
+    # Secrets Manager id/ARN, or "ssm:/parameter/name": each platform's own (its entry's `secret`), else
+    # the shared CHAT_TOKEN_SECRET (one backend: its token; several: a JSON object keyed by platform)
     platform_secrets: Mapping[str, str] = field(default_factory=dict)
-    chat_token_secret: str = ""
-    chat_webhook_url: str = ""
-    slack_api_url: str = "https://slack.com/api"  # another value only for tests
-    telegram_api_url: str = "https://api.telegram.org"  # or a self-hosted Bot API server; tests
+    chat_token_secret: str = setting(platforms.SHARED_SECRET.env, "")
+    chat_webhook_url: str = setting("CHAT_WEBHOOK_URL", "")
+    slack_api_url: str = setting("SLACK_API_URL", "https://slack.com/api", url)  # another value only for tests
+    telegram_api_url: str = setting("TELEGRAM_API_URL", "https://api.telegram.org", url)  # or a self-hosted one
     # agents
-    agents: Mapping[str, str] = field(default_factory=dict)  # agent id -> function name or ARN
-    agent_timeout_seconds: int = 120
-    agent_timeout_max_seconds: int = 240
-    allowed_output_rooms: tuple[str, ...] = ()
-    static_schedules: Mapping[str, StaticAction] = field(default_factory=dict)  # those template.yaml declares
+    agents: Mapping[str, str] = setting("AGENTS", None, agent_map, factory=dict)  # agent id -> function name/ARN
+    agent_timeout_seconds: int = setting("AGENT_TIMEOUT_SECONDS", 120, whole_number)
+    agent_timeout_max_seconds: int = setting("AGENT_TIMEOUT_MAX_SECONDS", 240, whole_number)
+    allowed_output_rooms: tuple[str, ...] = setting("ALLOWED_OUTPUT_ROOMS", (), csv)
+    # the schedules template.yaml declares, each room keyed as the store keys it (from_env)
+    static_schedules: Mapping[str, StaticAction] = setting("STATIC_SCHEDULES", None, statics, factory=dict)
     # exactly-once: the longest a claimed slot blocks another attempt (else the invocation's time left)
-    slot_lease_seconds: int = 900
+    slot_lease_seconds: int = setting("SLOT_LEASE_SECONDS", 900, whole_number)
     # reconciler: leave anything changed within this window alone (a create or update in flight)
-    reconcile_grace_seconds: int = 900
+    reconcile_grace_seconds: int = setting("RECONCILE_GRACE_SECONDS", 900, whole_number)
     # a one-shot whose entry is gone this long after its time was lost (Lambda retries up to 6 h)
-    missed_after_seconds: int = 23400
-    missed_policy: str = "notify"  # notify: post a "missed reminder" notice | silent: only mark it
+    missed_after_seconds: int = setting("MISSED_AFTER_SECONDS", 23400, whole_number)
+    # notify: post a "missed reminder" notice | silent: only mark it
+    missed_policy: str = setting("MISSED_POLICY", "notify", one_of("notify", "silent"))
     # runs: the failure policy, lateness and where finished runs are announced
-    auto_pause_after: int = 5  # consecutive failed runs that pause a schedule; 0: never
+    auto_pause_after: int = setting("AUTO_PAUSE_AFTER", 5, whole_number)  # failed runs that pause; 0: never
     # FireFunction's EventInvokeConfig MaximumRetryAttempts: a chat outage that outlasts the last
     # attempt is recorded as a failed run (chat_error) instead of raising once more
-    fire_retries: int = 2
-    max_lateness_minutes: int = 60  # a recurring run starting later than this is missed (too_late)
-    event_bus_name: str = ""  # EventBridge bus for Run Finished / Schedule Paused; empty: off
+    fire_retries: int = setting("FIRE_RETRIES", 2, whole_number)
+    max_lateness_minutes: int = setting("MAX_LATENESS_MINUTES", 60, whole_number)  # later: missed (too_late)
+    event_bus_name: str = setting("EVENT_BUS_NAME", "")  # EventBridge bus for Run Finished / Schedule Paused
 
     @property
     def chat_backends(self) -> tuple[str, ...]:
         """The configured chat platforms, the default one first."""
         names = [part.strip().lower() for part in self.chat_backend.split(",") if part.strip()]
-        return tuple(dict.fromkeys(names)) or ("matrix",)
+        return tuple(dict.fromkeys(names)) or (platforms.PLATFORMS[0],)
 
     @property
     def default_platform(self) -> str:
@@ -90,36 +161,41 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Every declared setting from the environment; raises SettingsError naming each bad value."""
         e = os.environ if env is None else env
-        return cls(
-            table_name=e.get("TABLE_NAME", cls.table_name),
-            schedule_group=e.get("SCHEDULE_GROUP", cls.schedule_group),
-            fire_function_arn=e.get("FIRE_FUNCTION_ARN", ""),
-            scheduler_role_arn=e.get("SCHEDULER_ROLE_ARN", ""),
-            scheduler_dlq_arn=e.get("SCHEDULER_DLQ_ARN", ""),
-            default_timezone=e.get("DEFAULT_TIMEZONE", "") or "UTC",
-            default_locale=e.get("DEFAULT_LOCALE", "") or "en",
-            max_per_room=_int(e, "MAX_PER_ROOM", 50),
-            min_interval_minutes=_int(e, "MIN_INTERVAL_MINUTES", 5),
-            retention_days=_int(e, "RETENTION_DAYS", 30),
-            chat_backend=e.get("CHAT_BACKEND", "") or "matrix",
-            matrix_homeserver_url=e.get("MATRIX_HOMESERVER_URL", "").rstrip("/"),
-            platform_secrets={p: e[var].strip() for p, var in PLATFORM_SECRET_ENV.items() if e.get(var, "").strip()},
-            chat_token_secret=e.get("CHAT_TOKEN_SECRET", ""),
-            chat_webhook_url=e.get("CHAT_WEBHOOK_URL", ""),
-            slack_api_url=e.get("SLACK_API_URL", "").rstrip("/") or cls.slack_api_url,
-            telegram_api_url=e.get("TELEGRAM_API_URL", "").rstrip("/") or cls.telegram_api_url,
-            agents=json.loads(e.get("AGENTS", "") or "{}"),
-            agent_timeout_seconds=_int(e, "AGENT_TIMEOUT_SECONDS", 120),
-            agent_timeout_max_seconds=_int(e, "AGENT_TIMEOUT_MAX_SECONDS", 240),
-            allowed_output_rooms=_csv(e, "ALLOWED_OUTPUT_ROOMS"),
-            static_schedules=static_declarations(e.get("STATIC_SCHEDULES", "")),
-            slot_lease_seconds=_int(e, "SLOT_LEASE_SECONDS", 900),
-            reconcile_grace_seconds=_int(e, "RECONCILE_GRACE_SECONDS", 900),
-            missed_after_seconds=_int(e, "MISSED_AFTER_SECONDS", 23400),
-            missed_policy=e.get("MISSED_POLICY", "") or "notify",
-            auto_pause_after=_int(e, "AUTO_PAUSE_AFTER", 5),
-            fire_retries=_int(e, "FIRE_RETRIES", 2),
-            max_lateness_minutes=_int(e, "MAX_LATENESS_MINUTES", 60),
-            event_bus_name=e.get("EVENT_BUS_NAME", ""),
-        )
+        values: dict[str, Any] = {}
+        problems: list[str] = []
+        for f in dataclasses.fields(cls):
+            name = f.metadata.get("env")
+            raw = (e.get(name) or "").strip() if name else ""
+            if not raw:
+                continue
+            try:
+                values[f.name] = f.metadata["parse"](raw)
+            except ValueError as err:
+                problems.append(f"{name} must be {err}")
+        if problems:
+            raise SettingsError("bad deployment settings: " + "; ".join(problems))
+        values["platform_secrets"] = {
+            p.name: (e.get(p.secret.env) or "").strip()
+            for p in platforms.REGISTRY.values()
+            if (e.get(p.secret.env) or "").strip()
+        }
+        settings = cls(**values)
+        if settings.static_schedules:  # a declared room, platform-qualified or bare, as the store keys it
+            keyed = {
+                name: dataclasses.replace(
+                    action, room_id=routing.allowed_key(action.room_id, settings.default_platform)
+                )
+                for name, action in settings.static_schedules.items()
+            }
+            settings = dataclasses.replace(settings, static_schedules=keyed)
+        return settings
+
+
+def declared() -> dict[str, dataclasses.Field[Any]]:
+    """The settings read from the environment, by variable name."""
+    return {f.metadata["env"]: f for f in dataclasses.fields(Settings) if "env" in f.metadata}
+
+
+PLATFORM_SECRET_ENV = {p.name: p.secret.env for p in platforms.REGISTRY.values()}  # platform -> its secret's variable

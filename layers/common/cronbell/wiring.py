@@ -7,6 +7,9 @@ import json
 import logging
 import os
 import time
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -30,10 +33,10 @@ def settings() -> Settings:
     return Settings.from_env()
 
 
-def _start_fire(s: Settings) -> Any:
+def _start_fire(s: Settings, client: Callable[[str], Any]) -> Any:
     def start(event: dict[str, Any]) -> None:
         aws.translated(
-            aws.client("lambda").invoke,
+            client("lambda").invoke,
             FunctionName=s.fire_function_arn,
             InvocationType="Event",
             Payload=json.dumps(event).encode(),
@@ -48,29 +51,41 @@ def _prompt_file(name: str) -> str:
     return (_PROMPTS / "prompts" / Path(name).name).read_text(encoding="utf-8")
 
 
-@cache
-def deps() -> Deps:
-    s = settings()
-    return Deps(
+def build(
+    s: Settings,
+    client: Callable[[str], Any] = aws.client,
+    now: Callable[[], datetime] = clock.now,
+    **replaced: Any,
+) -> Deps:
+    """Every dependency of the use cases, from the settings and an AWS client factory. The functions
+    use it through `deps()`; the integration tests build theirs with it too (their own clients and
+    clock, and `replaced` for what they stand in for: the chat, the agents, sleeping, ...)."""
+    built = Deps(
         settings=s,
-        store=DynamoStore(aws.client("dynamodb"), s.table_name, s.retention_days),
+        store=DynamoStore(client("dynamodb"), s.table_name, s.retention_days),
         scheduler=SchedulerGateway(
-            aws.client("scheduler"),
+            client("scheduler"),
             s.schedule_group,
             s.fire_function_arn,
             s.scheduler_role_arn,
             s.scheduler_dlq_arn,
         ),
-        now=clock.now,
-        start_fire=_start_fire(s) if s.fire_function_arn else None,
+        now=now,
+        start_fire=_start_fire(s, client) if s.fire_function_arn else None,
         sleep=time.sleep,
         chat=cache(lambda: build_sender(s)),
         agents=LambdaAgents(s.agents),
         prompt_file=_prompt_file,
         metric=count,
         run_metric=count_run,
-        events=BusEvents(aws.client("events"), s.event_bus_name) if s.event_bus_name else None,
+        events=BusEvents(client("events"), s.event_bus_name) if s.event_bus_name else None,
     )
+    return replace(built, **replaced) if replaced else built
+
+
+@cache
+def deps() -> Deps:
+    return build(settings())
 
 
 def warm_up() -> None:

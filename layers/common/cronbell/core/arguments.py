@@ -18,6 +18,7 @@ from typing import Annotated, Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
+from cronbell.core.texts import Phrase, phrase
 from cronbell.core.validation import arguments_object, broken_rule, refusal
 
 MAX_MESSAGE = 2000
@@ -34,6 +35,19 @@ SKIP_HOLIDAYS = (
     "Recurring only: skip public holidays of this calendar, an ISO 3166-1 country code with an "
     "optional subdivision: 'ES', 'ES-MD', 'US', 'US-CA', 'GB-SCT'."
 )
+BUSINESS_DAYS = (
+    "Recurring only, needs `skip_holidays` (the calendar): fire only on Monday to Friday that are not "
+    "its public holidays."
+)
+BUSINESS_DAY_OF_MONTH = (
+    "Recurring only, needs `skip_holidays`: fire on this business day of each month, 1 to 23, or -1 for "
+    "the last, at the times of `cron` (day fields `*`, e.g. '0 9 * * *')."
+)
+ON_HOLIDAY = (
+    "Recurring only, needs `skip_holidays`: an occurrence on a holiday (or, with business days, a day off) "
+    "is skipped ('skip', the default) or moved once to the previous ('before') or next ('after') business day."
+)
+OnHoliday = Literal["skip", "before", "after"]
 
 _Text = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1)]
 Message = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=MAX_MESSAGE)]
@@ -103,6 +117,9 @@ class CreateReminder(_Args):
     until: Short | None = Field(None, description=UNTIL)
     count: int | None = Field(None, ge=1, le=MAX_COUNT, description=COUNT)
     skip_holidays: Short | None = Field(None, description=SKIP_HOLIDAYS)
+    business_days: bool | None = Field(None, description=BUSINESS_DAYS)
+    business_day_of_month: int | None = Field(None, ge=-1, le=23, description=BUSINESS_DAY_OF_MONTH)
+    on_holiday: OnHoliday | None = Field(None, description=ON_HOLIDAY)
 
     RULES = (
         exactly_one("time", "cron", message="give exactly one of `time` (once) or `cron` (recurring)"),
@@ -143,6 +160,9 @@ class CronCreate(_Args):
     until: Short | None = Field(None, description=UNTIL)
     count: int | None = Field(None, ge=1, le=MAX_COUNT, description=COUNT)
     skip_holidays: Short | None = Field(None, description=SKIP_HOLIDAYS)
+    business_days: bool | None = Field(None, description=BUSINESS_DAYS)
+    business_day_of_month: int | None = Field(None, ge=-1, le=23, description=BUSINESS_DAY_OF_MONTH)
+    on_holiday: OnHoliday | None = Field(None, description=ON_HOLIDAY)
 
     RULES = (
         exactly_one(
@@ -175,6 +195,9 @@ UPDATABLE = (
     "until",
     "count",
     "skip_holidays",
+    "business_days",
+    "business_day_of_month",
+    "on_holiday",
 )
 
 
@@ -208,6 +231,11 @@ class UpdateReminder(_Args):
     skip_holidays: Short | None = Field(
         None, description="New holiday calendar of a recurring schedule, as in create; 'none' removes it."
     )
+    business_days: bool | None = Field(None, description="Business days only (true) or not (false), as in create.")
+    business_day_of_month: int | None = Field(
+        None, ge=-1, le=23, description="New business day of the month, as in create; 0 removes it."
+    )
+    on_holiday: OnHoliday | None = Field(None, description="What an occurrence on a holiday does, as in create.")
 
     RULES = (
         at_least_one(*UPDATABLE, message=f"give at least one field to change: {', '.join(UPDATABLE)}"),
@@ -248,98 +276,42 @@ class ReminderHistory(_Args):
     limit: int = Field(10, ge=1, le=50, description="How many runs, newest first: 1 to 50 (default 10).")
 
 
-# Every tool's argument model, by tool name (the names are a public contract).
-TOOL_ARGUMENTS: dict[str, type[_Args]] = {
-    "create_reminder": CreateReminder,
-    "list_reminders": ListReminders,
-    "delete_reminder": ById,
-    "cron_create": CronCreate,
-    "cron_list": CronList,
-    "cron_delete": ById,
-    "run_now": RunNow,
-    "update_reminder": UpdateReminder,
-    "pause_reminder": ById,
-    "resume_reminder": ById,
-    "snooze_reminder": SnoozeReminder,
-    "skip_next": SkipNext,
-    "reminder_history": ReminderHistory,
+# pydantic's error types -> the catalog's plain words for them ("problem.<key>") and the values they take
+_PROBLEMS: dict[str, tuple[str, dict[str, str]]] = {
+    "string_type": ("string", {}),
+    "string_unicode": ("not_unicode", {}),
+    "bool_type": ("boolean", {}),
+    "int_type": ("integer", {}),
+    "list_type": ("list", {}),
+    "missing": ("required", {}),
+    "extra_forbidden": ("extra", {}),
+    "invalid_key": ("key_type", {}),
+    "literal_error": ("one_of", {"allowed": "expected"}),
+    "string_too_short": ("min_length", {"n": "min_length"}),
+    "string_too_long": ("max_length", {"n": "max_length"}),
+    "greater_than_equal": ("at_least", {"n": "ge"}),
+    "less_than_equal": ("at_most", {"n": "le"}),
+    "too_long": ("max_items", {"n": "max_length", "count": "actual_length"}),
 }
 
-# What each tool is for, as the model reads it in its tool list. These carry the lessons users
-# taught the bots the hard way: read the clock first, stay in the user's zone, confirm, update.
-TOOL_DESCRIPTIONS: dict[str, str] = {
-    "create_reminder": (
-        "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly one). "
-        "Before computing a time, read the current time `now` from the last answer of these tools; write "
-        "times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user before "
-        "creating it; it may end (`until`, `count`) and skip public holidays (`skip_holidays`). Sending the "
-        "same reminder twice returns the existing one."
-    ),
-    "list_reminders": (
-        "List this room's schedules (reminders and agent calls): `id`, `status`, `next_fire` in local "
-        "time and UTC, and the current time `now`. Call it to get an id before changing a schedule, and "
-        "to read `now` before computing a time. `include_inactive` adds fired, deleted and failed ones."
-    ),
-    "delete_reminder": (
-        "Delete one of this room's schedules by `id` (from `list_reminders` or `cron_list`) or its unique "
-        "name; it never fires again. To change a schedule use `update_reminder`, not delete and create. "
-        "Confirm with the user before deleting a recurring schedule."
-    ),
-    "cron_create": (
-        "Schedule an agent call: at fire time `target_agent` (default: the calling agent) gets `prompt` "
-        "and its answer is posted to `channel` (default: this room). Give exactly one of `cron_expr` "
-        "(recurring) or `fire_at` (once), in the user's zone; a recurring one may end (`until`, `count`) and "
-        "skip public holidays (`skip_holidays`). The agent will not see this chat: write a "
-        "prompt that stands alone, with every name, place and detail it needs. Confirm recurring "
-        "schedules with the user first."
-    ),
-    "cron_list": (
-        "List this room's active and paused schedules as a compact array: `id`, `name`, `cron_expr`, "
-        "`fire_at`, `timezone`, `enabled`, `kind`, `next_fire` (local time). Its ids work with every "
-        "tool that takes an `id`."
-    ),
-    "cron_delete": (
-        "Delete one of this room's schedules by `id` (from `cron_list` or `list_reminders`) or its unique "
-        "name; the same as `delete_reminder`. To change a schedule use `update_reminder`, not delete and "
-        "create."
-    ),
-    "run_now": (
-        "Fire one of this room's schedules right now, as if its time had come; `target` is its id or "
-        "name. Its regular schedule does not change. Use it to try an agent call, or when the user asks "
-        "to run it now."
-    ),
-    "update_reminder": (
-        "Change a schedule in place, keeping its id: pass `id` and only what changes (`message` for "
-        "reminders, `prompt` for agent calls, `time` or `cron`, `timezone`, `name`, `target_agent`, "
-        "`channel`, `until`, `count`, `skip_holidays`). Prefer it to deleting and creating again. Compute new "
-        "times from the current time in the last answer, in the user's zone, and confirm a changed recurring "
-        "schedule with the user."
-    ),
-    "pause_reminder": (
-        "Pause one of this room's schedules by `id`: it stops firing but is kept, and `resume_reminder` "
-        "turns it back on. Use it when the user wants a break, instead of deleting."
-    ),
-    "resume_reminder": (
-        "Turn a paused schedule back on by `id`. It fires again from its next regular time; fires "
-        "that fell while it was paused are not replayed."
-    ),
-    "snooze_reminder": (
-        "Postpone the next fire of one schedule by `id`: give exactly one of `minutes` (later than its "
-        "time; from now for a reminder that already fired) or `until` (a later time, in the user's zone). "
-        "A recurring schedule keeps its regular times after that. A snooze never moves a fire earlier, "
-        "resumes a paused schedule or moves a fire past the schedule's end; `occurrence` names one."
-    ),
-    "skip_next": (
-        "Skip only the next fire of a recurring schedule by `id` (or the coming one `occurrence` names); "
-        "later ones happen as usual. To stop it for a while use `pause_reminder`; to move one fire use "
-        "`snooze_reminder`."
-    ),
-    "reminder_history": (
-        "Show what happened to the last runs of one schedule by `id` or unique name, newest first: "
-        "`outcome` (delivered, failed, skipped, missed), `reason`, `late_seconds`, `manual`. Use it to "
-        "answer whether a schedule ran or why it did not; `list_reminders` shows only the last run."
-    ),
-}
+
+def _said(error: Any) -> Phrase:
+    """One of pydantic's errors in the catalog's words (never pydantic's own message)."""
+    where = ".".join(str(p) for p in error["loc"]) or "arguments"
+    if error["type"] == "value_error":  # a broken cross-field rule: its own message, in the catalog's words
+        rule = str(error["ctx"]["error"])
+        return next((phrase(k) for k, v in _rule_texts().items() if v == rule), phrase("problem.as_given", text=rule))
+    key, names = _PROBLEMS[error["type"]]
+    values = {name: error["ctx"][ctx] for name, ctx in names.items()}
+    if key in ("min_length", "max_length") and values["n"] == 1:
+        key += "_one"
+    return phrase("problem", where=where, what=phrase(f"problem.{key}", **values))
+
+
+def _rule_texts() -> dict[str, str]:
+    from cronbell.core.locales import texts as catalog
+
+    return {k: v for k, v in catalog("en").items() if k.startswith("rule.")}
 
 
 def parse(model: type[_Args], arguments: Any) -> Any:
@@ -349,12 +321,6 @@ def parse(model: type[_Args], arguments: Any) -> Any:
     try:
         return model.model_validate(arguments)
     except ValidationError as err:
-        problems = []
-        too_long = False
-        for e in err.errors(include_url=False, include_input=False):
-            where = ".".join(str(p) for p in e["loc"]) or "arguments"
-            # a broken rule's own message, without pydantic's "Value error, " in front
-            message = str(e["ctx"]["error"]) if e["type"] == "value_error" else e["msg"]
-            problems.append(f"{where}: {message}")
-            too_long = too_long or e["type"] in ("string_too_long", "too_long")
-        raise refusal(problems, too_long) from None
+        errors = err.errors(include_url=False, include_input=False)
+        too_long = any(e["type"] in ("string_too_long", "too_long") for e in errors)
+        raise refusal([_said(e) for e in errors], too_long) from None

@@ -67,6 +67,14 @@ class ToolError(Exception):
     def __repr__(self) -> str:
         return f"ToolError({self.code!r}, {self.message!r})"
 
+    def about(self, argument: str) -> ToolError:
+        """This refusal as one about the argument `argument`: named in front of its sentence and in
+        `details.argument` (a refusal that names one already is returned as it is)."""
+        if "argument" in self.said_details:
+            return self
+        said = texts.Phrase("about_argument", {"argument": argument, "what": self.phrase or self.message})
+        return ToolError(self.code, said.render("en"), {**self.said_details, "argument": argument}, said)
+
 
 def refusal(key: str, details: dict[str, Any] | None = None, **values: Any) -> ToolError:
     """The refusal whose sentence is catalog key `error.<key>`; its code is the key's first part."""

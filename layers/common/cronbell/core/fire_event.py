@@ -67,6 +67,7 @@ class StaticAction:
     prompt_template: str = ""  # a file under the fire function's prompts/ folder
     skills: tuple[str, ...] = ()
     timezone: str = "UTC"
+    cron_expr: str = ""  # when it runs, in five-field cron (the template's own ScheduleExpression, for listings)
 
 
 @dataclass(frozen=True)
@@ -157,6 +158,9 @@ def _declared(name: str, action: Any) -> StaticAction:
     if not isinstance(skills, list) or not all(isinstance(s, str) for s in skills):
         raise BadFireEvent("`skills` must be a list of strings")
     zone = action.get("timezone", "UTC")
+    cron_expr = action.get("cron_expr", "")
+    if not isinstance(cron_expr, str):
+        raise BadFireEvent("`cron_expr` must be a five-field cron expression")
     return StaticAction(
         name=name,
         room_id=_text(action, "room_id"),
@@ -165,4 +169,5 @@ def _declared(name: str, action: Any) -> StaticAction:
         prompt_template=template,
         skills=tuple(skills),
         timezone=zone if isinstance(zone, str) else "UTC",
+        cron_expr=cron_expr,
     )

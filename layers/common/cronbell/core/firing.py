@@ -165,7 +165,7 @@ def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: L
         age = (now - parse_iso(event.slot)).total_seconds()
         if event.on_time and 0 <= age < UNKNOWN_GRACE_SECONDS:
             return Wait("no schedule yet for this fire; it may still be being created")
-        names = [*models.scheduler_names(event.schedule_id, 2), models.snooze_name(event.schedule_id)]
+        names = [*models.scheduler_names(event.schedule_id, 3), models.snooze_name(event.schedule_id)]
         return Orphan(tuple(names))
     if schedule.status in models.LIVE_STATUSES and _off_interval(schedule, event):
         return Nothing(Outcome.OFF_INTERVAL, "off-interval fire of an every-N schedule")

@@ -163,7 +163,9 @@ def ends_text(timing: Timing) -> str:
     if not (timing.has_end or timing.calendar):
         return ""
     until = timing.until.isoformat() if timing.until else ""
-    return f"\x1f{until}\x1f{timing.count}\x1f{timing.calendar}"
+    rules = timing.rules
+    business = f"\x1f{rules.business_days:d}\x1f{rules.business_day}\x1f{rules.on_holiday}" if rules.any else ""
+    return f"\x1f{until}\x1f{timing.count}\x1f{timing.calendar}{business}"
 
 
 def scheduler_names(schedule_id: str, count: int) -> list[str]:

@@ -12,9 +12,39 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
+from cronbell.core.chat_text import ChatMessage
 from cronbell.core.models import Entry, Schedule
 from cronbell.core.runs import Run
 from cronbell.core.texts import Phrase, render
+
+
+# --- chat delivery ---------------------------------------------------------------------------
+class TransientChatError(Exception):
+    """Delivery may succeed later: rate limited past the deadline, 5xx, timeout, connection error."""
+
+
+class PermanentChatError(Exception):
+    """Delivery will not succeed by retrying (bad token, not in the room, ...): record it, do not retry.
+
+    `reason` is short and safe to log and store: an error code and status, never a token or message text.
+    `room_gone`: the room itself is gone or closed to the bot (deleted, left, forbidden), so later runs
+    will fail too; any other permanent refusal concerns this one message only.
+    """
+
+    def __init__(self, reason: str, room_gone: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.room_gone = room_gone
+
+
+class ChatSender(Protocol):
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        """Post the message; returns the platform's message id.
+
+        The same `idempotency_key` must not post twice. `deadline` is a `time.monotonic()` value past
+        which the sender must not wait (for a rate limit or a slow server).
+        """
+        ...
 
 
 # --- domain errors ---------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core.clocks import format_offset, tz_label
 from cronbell.core.cron import BY_DOM, BY_DOW, EITHER, CronFields, CronSpec, parse_fields
 from cronbell.core.cron_phrases import WEEKS
-from cronbell.core.texts import join, language, say, words
+from cronbell.core.texts import date_text, join, language, say, words
 
 _MAX_LISTED_TIMES = 6
 
@@ -223,7 +223,7 @@ def dst_notes(spec: CronSpec, after: datetime, tz: ZoneInfo, locale: str, horizo
             say(
                 key,
                 lang,
-                day=f"{hits[0]:%Y-%m-%d}",
+                day=date_text(hits[0], lang),
                 zone=zone,
                 old=f"{start:%H:%M}",
                 new=f"{stop:%H:%M}",

@@ -15,9 +15,9 @@ from cronbell.core.actions import Action
 from cronbell.core.chat_text import ChatMessage
 from cronbell.core.envelope import Context
 from cronbell.core.errors import refusal
+from cronbell.core.platforms import PLATFORMS  # the chat backends a deployment may configure
 
 SEPARATOR = "\x1f"
-PLATFORMS = ("matrix", "slack", "telegram", "discord", "webhook")  # the chat backends a deployment may configure
 
 
 def room_key(platform: str, room_id: str, default_platform: str) -> str:

@@ -36,6 +36,7 @@ class Run:
     manual: bool = False
     late_seconds: int = 0
     message_id: str | None = None
+    moved_from: str | None = None  # RFC3339 in the zone: the original time of an occurrence `on_holiday` moved
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -49,6 +50,7 @@ class Run:
             manual=bool(data.get("manual", False)),
             late_seconds=int(data.get("late_seconds") or 0),
             message_id=str(data["message_id"]) if data.get("message_id") else None,
+            moved_from=str(data["moved_from"]) if data.get("moved_from") else None,
         )
 
 

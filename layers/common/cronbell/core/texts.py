@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -57,6 +57,19 @@ class Listing:
         return self.sep.join(items[:-1]) + say(self.last, locale) + items[-1]
 
 
+@dataclass(frozen=True)
+class Moment:
+    """An instant said in the reader's language with its weekday: 'Friday 4 December, 17:00' / 'viernes 4
+    de diciembre, 17:00', in `tz`; the year too unless it is `year` (the reader's current year)."""
+
+    at: datetime
+    tz: tzinfo
+    year: int = 0
+
+    def render(self, locale: str | None) -> str:
+        return when_text(self.at, self.tz, locale, self.year)
+
+
 def phrase(key: str, **values: Any) -> Phrase:
     return Phrase(key, values)
 
@@ -74,7 +87,7 @@ def say(key: str, locale: str | None, **values: Any) -> str:
 
 def render(value: Any, locale: str | None) -> Any:
     """`value` with every Phrase in it rendered (through lists, tuples and dicts)."""
-    if isinstance(value, Phrase | Word | Listing):
+    if isinstance(value, Phrase | Word | Listing | Moment):
         return value.render(locale)
     if isinstance(value, list | tuple):
         return type(value)(render(v, locale) for v in value)
@@ -99,3 +112,29 @@ def clock_text(dt: datetime, tz: ZoneInfo) -> str:
     """'2026-12-01 09:00 CET (Europe/Madrid)': unambiguous for the model and the user."""
     local = dt.astimezone(tz)
     return f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({tz.key})"
+
+
+def date_text(local: datetime, locale: str | None, year: int = 0) -> str:
+    """'Friday 4 December' / 'viernes 4 de diciembre' (with the year unless it is `year`)."""
+    return say(
+        "date" if local.year == year else "date_year",
+        locale,
+        weekday=Word("weekdays", local.weekday()),
+        day=local.day,
+        month=Word("months", local.month - 1),
+        year=local.year,
+    )
+
+
+def when_text(dt: datetime, tz: tzinfo, locale: str | None, year: int = 0) -> str:
+    """'Friday 4 December, 17:00' / 'viernes 4 de diciembre, 17:00': a date is never said without its weekday."""
+    local = dt.astimezone(tz)
+    return say("when", locale, date=date_text(local, locale, year), clock=f"{local:%H:%M}")
+
+
+def now_sentence(now: datetime, tz: ZoneInfo, locale: str | None) -> str:
+    """'Now it is 09:00 on Monday 30 November 2026 (Europe/Madrid).' / 'Son las 09:00 del lunes 30 de
+    noviembre de 2026 (Europe/Madrid).': the one place an answer names its zone."""
+    local = now.astimezone(tz)
+    key = "now_is_one" if local.hour == 1 else "now_is"
+    return say(key, locale, clock=f"{local:%H:%M}", date=date_text(local, locale), zone=tz.key)

@@ -8,16 +8,16 @@ import heapq
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, timedelta
-from functools import cached_property, partial
+from functools import cached_property
 from zoneinfo import ZoneInfo
 
-from cronbell.core import calendars
+from cronbell.core import business
+from cronbell.core.business import Occurrence, Rules
 from cronbell.core.cron import (
     CronSpec,
     Interval,
     at_expression,
     eventbridge_expressions,
-    fires_after,
     interval_text,
     next_fires,
 )
@@ -53,6 +53,9 @@ class Timing:
     until: datetime | None = None  # no occurrence after this instant (aware)
     count: int = 0  # delivered runs after which the schedule is completed; 0: no limit
     calendar: str = ""  # public-holiday calendar whose holidays are skipped (`ES-MD`); "": none
+    business_days: bool = False  # occurrences only on business days of the calendar
+    business_day: int = 0  # the n-th (1-23) or last (-1) business day of the month; 0: none
+    on_holiday: str = business.SKIP  # skip | before | after (core/business.py)
 
     @classmethod
     def once(cls, at: datetime, zone: ZoneInfo) -> Timing:
@@ -93,6 +96,8 @@ class Timing:
         """The Scheduler expressions of the regular entries. A one-shot is `at()` in UTC, so an
         instant in a repeated DST hour is never ambiguous; a recurrence runs in its zone."""
         if self.recurring:
+            if self.rules.any:
+                return tuple(business.expressions(self.spec, self.rules))
             return tuple(eventbridge_expressions(self.spec))
         return (at_expression(self.local_at.astimezone(UTC)),)
 
@@ -128,16 +133,43 @@ class Timing:
                 break
         return out
 
+    @property
+    def rules(self) -> Rules:
+        return Rules(self.calendar, self.business_days, self.business_day, self.on_holiday)
+
+    def _occurrences(self, after: datetime, last: date | None = None) -> Iterator[Occurrence]:
+        """The recurrence's own occurrences after `after` (holidays that stay included), up to `until`
+        or HORIZON_YEARS ahead."""
+        end = horizon_end(after.astimezone(self.tz).date()) if last is None else last
+        if self.until is not None:
+            end = min(end, self.until.astimezone(self.tz).date())
+        return business.occurrences(self.spec, self.rules, after, self.tz, end, self.until)
+
     def _regular_after(self, now: datetime) -> Iterator[datetime]:
         """The recurrence's own occurrences after `now`, without skipped ones and holidays."""
-        local_now = now.astimezone(self.tz)
-        last = horizon_end(local_now.date())
-        if self.until is not None:
-            last = min(last, self.until.astimezone(self.tz).date())
-        holiday = partial(calendars.is_holiday, self.calendar) if self.calendar else None
-        for fire in fires_after(self.spec, now, self.tz, passed_over=holiday, last_day=last):
-            if iso_utc(fire) not in self.skips:
-                yield fire
+        for found in self._occurrences(now):
+            if not found.holiday and iso_utc(found.at) not in self.skips:
+                yield found.at
+
+    def occurrence(self, instant: datetime) -> Occurrence | None:
+        """The regular occurrence at `instant`, if it is one (a holiday that stays, or a moved one)."""
+        if not self.recurring:
+            return None
+        wanted = instant.astimezone(UTC)
+        ahead = business.MOVE_DAYS + 1 if self.rules.moves else 1  # a move `before` comes from a later day
+        last = instant.astimezone(self.tz).date() + timedelta(days=ahead)
+        for found in self._occurrences(instant - timedelta(seconds=1), last):
+            at = found.at.astimezone(UTC)
+            if at >= wanted:
+                return found if at == wanted else None
+        return None
+
+    def moved_from(self, instant: datetime) -> datetime | None:
+        """The original time of the occurrence `on_holiday` moved to `instant`, if it is one."""
+        if not self.rules.moves:
+            return None
+        found = self.occurrence(instant)
+        return found.moved_from if found is not None else None
 
     def _snoozes_after(self, now: datetime) -> list[datetime]:
         """The snoozed occurrences after `now`, without those skip_next skipped since (their fire is
@@ -146,38 +178,57 @@ class Timing:
         return sorted((t.astimezone(self.tz) for t in kept), key=_instant)
 
     def fires_at(self, instant: datetime) -> bool:
-        """Whether `instant` is one of this timing's own fire times (a snoozed one included). Compared
-        in UTC: Python never finds a wall time in a repeated DST hour equal to an instant of another zone."""
+        """Whether `instant` is one of this timing's own fire times (a snoozed one included; with
+        business-day rules, an occurrence as they place it). Compared in UTC: Python never finds a wall
+        time in a repeated DST hour equal to an instant of another zone."""
         wanted = instant.astimezone(UTC)
         if wanted in (t.astimezone(UTC) for t in self.snoozes):
             return True
         if not self.recurring:
             return self.local_at.astimezone(UTC) == wanted
+        if self.rules.any:
+            return self.occurrence(instant) is not None
         found = next_fires(self.spec, instant - timedelta(seconds=1), self.tz, 1)
         return [t.astimezone(UTC) for t in found] == [wanted]
+
+    def _entry_fires(self, instant: datetime) -> bool:
+        """Whether one of the regular entries fires at `instant` (every week or day of an interval; on
+        every weekday at the expression's times when business-day rules add that entry)."""
+        specs = [replace(self.spec, interval=None)]
+        if self.rules.any:
+            minute, hour, _ = business.time_fields(self.spec)
+            specs.append(CronSpec(f"{minute} {hour} * * 1-5", ""))
+        wanted = [instant.astimezone(UTC)]
+        return any(
+            [t.astimezone(UTC) for t in next_fires(spec, instant - timedelta(seconds=1), self.tz, 1)] == wanted
+            for spec in specs
+        )
 
     def fires_between(self, after: datetime, until: datetime) -> list[datetime]:
         """Every instant in (after, until] at which a fire of this timing reaches the fire function
         as an occurrence: its own times up to `until` of the schedule (skipped ones and holidays
-        included, off-interval days not), and its snoozes. Aware in the zone, in order."""
+        included, off-interval days not, moved ones where they moved to), and its snoozes. Aware in the
+        zone, in order."""
         found = [t.astimezone(self.tz) for t in self.snoozes if after < t <= until]
         if not self.recurring:
             found.append(self.local_at)
         else:
-            for fire in fires_after(self.spec, after, self.tz):
-                if fire > until:
+            for occurrence in self._occurrences(after):
+                if _instant(occurrence.at) > _instant(until):
                     break
-                if (self.until is None or fire <= self.until) and not self.off_interval(fire):
-                    found.append(fire)
+                found.append(occurrence.at)
         return sorted({t for t in found if after < t <= until}, key=_instant)
 
     def off_interval(self, instant: datetime) -> bool:
-        """Whether `instant` is a fire of the weekly or daily entry on a day the interval does not keep
-        (the off week of 'every other monday'). Decided from the timing alone, with no read or write:
-        such a fire is no occurrence, so it posts nothing and leaves no run (a snoozed one is kept)."""
-        if self.interval is None or instant.astimezone(UTC) in (t.astimezone(UTC) for t in self.snoozes):
+        """Whether `instant` is a fire of an entry that is no occurrence: the off week of 'every other
+        monday', a day the business-day rules leave out, the time an occurrence was moved away from,
+        a weekday without a moved occurrence. Decided from the timing alone, with no read or write:
+        such a fire posts nothing and leaves no run (a snoozed one is kept)."""
+        if not self.recurring or instant.astimezone(UTC) in (t.astimezone(UTC) for t in self.snoozes):
             return False
-        return not self.interval.keeps(instant.astimezone(self.tz).date())
+        if self.interval is None and not self.rules.any:
+            return False
+        return self._entry_fires(instant) and self.occurrence(instant) is None
 
     def skipping(self, occurrence: datetime) -> Timing:
         """One more occurrence not to deliver; earlier skips stay."""
@@ -209,7 +260,8 @@ class Timing:
         schedule's zone. A snoozed occurrence was asked for by name and is never a holiday's."""
         if not self.calendar or occurrence in self.snoozes:
             return False
-        return calendars.is_holiday(self.calendar, occurrence.astimezone(self.tz).date())
+        found = self.occurrence(occurrence)
+        return found is not None and found.holiday
 
     def ended_by(self, occurrence: datetime, delivered: int) -> bool:
         """Whether `occurrence` lies beyond the end: after `until`, or after `count` delivered runs."""
@@ -223,3 +275,13 @@ class Timing:
 
     def ends_with(self, until: datetime | None, count: int, calendar: str) -> Timing:
         return replace(self, until=until, count=count, calendar=calendar)
+
+    def with_rules(self, rules: Rules) -> Timing:
+        """The timing with these calendar and business-day rules."""
+        return replace(
+            self,
+            calendar=rules.calendar,
+            business_days=rules.business_days,
+            business_day=rules.business_day,
+            on_holiday=rules.on_holiday,
+        )

@@ -122,8 +122,7 @@ def _rule_problem(rule: dict[str, Any]) -> Phrase:
     """A broken cross-field rule, in the catalog's words when it has them (`rule.<kind>.<fields>`)."""
     names = rule.get("fields") or [rule.get("field"), rule.get("when_given")]
     key = f"rule.{rule['rule']}.{'.'.join(str(n) for n in names)}"
-    what = phrase(key) if texts.has(key) else phrase("problem.as_given", text=str(rule["message"]))
-    return phrase("problem", where="arguments", what=what)
+    return phrase(key) if texts.has(key) else phrase("problem.as_given", text=str(rule["message"]))
 
 
 def broken_rule(rules: list[dict[str, Any]], values: dict[str, Any]) -> str | None:
@@ -155,9 +154,6 @@ def _broken(rules: list[dict[str, Any]], values: dict[str, Any]) -> dict[str, An
         if broken:
             return rule
     return None
-
-
-NOT_UNICODE = "Input should be a valid string, unable to parse raw data as a unicode string"
 
 
 def _is_unicode(text: str) -> bool:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core import models, texts
+from cronbell.core.business import AFTER, BEFORE, LAST
+from cronbell.core.cron import next_fires, parse_fields, parse_recurring
+from cronbell.core.fire_event import StaticAction
 from cronbell.core.instants import parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
@@ -44,6 +47,11 @@ def describe(schedule: Schedule, locale: str) -> str:
     timing = schedule.timing
     if not timing.recurring:
         return describe_at(timing.local_at, locale)
+    if timing.business_day:  # the expression gives only the times of day
+        clocks = texts.join([f"{h:02d}:{m:02d}" for h, m in sorted(parse_fields(timing.cron).times())], locale)
+        key = "preview.business_day_last" if timing.business_day == LAST else "preview.business_day"
+        first = texts.say(key, locale, n=timing.business_day, clocks=clocks)
+        return ", ".join([first, *describe_ends(timing, locale)])
     return ", ".join([describe_cron(timing.spec, locale), *describe_ends(timing, locale)])
 
 
@@ -54,16 +62,23 @@ def describe_ends(timing: Timing, locale: str) -> list[str]:
         out.append(texts.say("ends.until", locale, date=short_date(timing.until.astimezone(timing.tz), locale)))
     if timing.count:
         out.append(texts.say("ends.count_one" if timing.count == 1 else "ends.count", locale, count=timing.count))
-    if timing.calendar:
+    if timing.business_day:
+        out.append(texts.say("ends.calendar", locale, calendar=timing.calendar))
+    elif timing.business_days:
+        out.append(texts.say("ends.business_days", locale, calendar=timing.calendar))
+    elif timing.calendar:
         out.append(texts.say("ends.holidays", locale, calendar=timing.calendar))
+    if timing.on_holiday in (BEFORE, AFTER):
+        out.append(texts.say(f"ends.moved_{timing.on_holiday}", locale))
     return out
 
 
 def short_date(local: datetime, locale: str) -> str:
-    """'24 Dec 2026' / '24 dic 2026', with the time of day unless it is the end of the day."""
-    month = texts.words("months", locale)[local.month - 1][:3]
-    day = f"{local.day} {month} {local.year}"
-    return day if (local.hour, local.minute) == (23, 59) else f"{day} {local:%H:%M}"
+    """'Thursday 24 December 2026' / 'jueves 24 de diciembre de 2026', with the time of day unless it is
+    the end of the day ('Thursday 24 December 2026, 18:00')."""
+    if (local.hour, local.minute) == (23, 59):
+        return texts.date_text(local, locale)
+    return texts.when_text(local, local.tzinfo or UTC, locale)
 
 
 def ends_view(schedule: Schedule) -> dict[str, Any]:
@@ -74,6 +89,9 @@ def ends_view(schedule: Schedule) -> dict[str, Any]:
         "count": timing.count or None,
         "delivered_count": schedule.delivered_count,
         "skip_holidays": timing.calendar or None,
+        "business_days": timing.business_days,
+        "business_day_of_month": timing.business_day or None,
+        "on_holiday": timing.on_holiday,
     }
 
 
@@ -137,3 +155,104 @@ def cron_view(schedule: Schedule, now: datetime) -> dict[str, Any]:
         "failure_streak": schedule.failure_streak,
         **ends_view(schedule),
     }
+
+
+def template_schedule_view(action: StaticAction, now: datetime) -> dict[str, Any]:
+    """A schedule template.yaml declares for this room, as list_reminders shows it: read only (no tool
+    changes or deletes it; the deployment's parameters do)."""
+    tz = ZoneInfo(action.timezone)
+    fires = next_fires(parse_recurring(action.cron_expr, 1), now, tz, 1) if action.cron_expr else []
+    return {
+        "name": action.name,
+        "kind": models.AGENT_CALL,
+        "cron_expr": action.cron_expr or None,
+        "timezone": action.timezone,
+        "target_agent": action.target_agent,
+        "next_fire": instant(fires[0], tz) if fires else None,
+        "read_only": True,
+    }
+
+
+# --- the shapes of `result`, as JSON Schema (read by scripts/schemas.py for the tools' output schemas) ---
+
+_INSTANT = {
+    "type": ["object", "null"],
+    "description": "An instant in the schedule's zone and in UTC.",
+    "properties": {"local": {"type": "string"}, "utc": {"type": "string"}},
+}
+_NOW = {**_INSTANT, "type": "object", "description": "The current time, in the context's or the schedule's zone."}
+_RUN = {
+    "type": ["object", "null"],
+    "description": "What happened to one occurrence.",
+    "properties": {
+        "scheduled_time": {"type": "string"},
+        "outcome": {"type": "string", "enum": ["delivered", "failed", "skipped", "missed"]},
+        "reason": {"type": ["string", "null"]},
+        "manual": {"type": "boolean"},
+        "late_seconds": {"type": ["integer", "number", "null"]},
+        "moved_from": {"type": ["string", "null"]},
+    },
+}
+_SCHEDULE = {
+    "type": "object",
+    "description": "One schedule as list_reminders shows it.",
+    "properties": {
+        "id": {"type": "string"},
+        "kind": {"type": "string", "enum": [models.MESSAGE, models.AGENT_CALL]},
+        "name": {"type": ["string", "null"]},
+        "preview": {"type": "string"},
+        "status": {"type": "string"},
+        "enabled": {"type": "boolean"},
+        "timezone": {"type": "string"},
+        "next_fire": _INSTANT,
+        "last_run": _RUN,
+        "now": _NOW,
+    },
+    "required": ["id"],
+}
+_CRON_ITEM = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "name": {"type": ["string", "null"]},
+        "cron_expr": {"type": ["string", "null"]},
+        "fire_at": {"type": ["string", "null"]},
+        "timezone": {"type": "string"},
+        "enabled": {"type": "boolean"},
+        "kind": {"type": "string"},
+        "next_fire": {"type": ["string", "null"]},
+    },
+    "required": ["id", "kind", "next_fire"],
+}
+RESULTS: dict[str, dict[str, Any]] = {
+    "schedule": _SCHEDULE,
+    "listing": {
+        "type": "object",
+        "properties": {
+            "now": _NOW,
+            "schedules": {"type": "array", "items": _SCHEDULE},
+            "template_schedules": {
+                "type": "array",
+                "description": "The deployment's own schedules that post to this room, read only.",
+                "items": {"type": "object"},
+            },
+        },
+        "required": ["now", "schedules"],
+    },
+    "cron_list": {"type": "array", "items": _CRON_ITEM},
+    "deleted": {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "deleted": {"type": "boolean"}, "now": _NOW},
+        "required": ["id", "deleted"],
+    },
+    "run": {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "started": {"type": "boolean"}, "scheduled_time": {"type": "string"}},
+        "required": ["id", "started"],
+    },
+    "history": {
+        "type": "object",
+        "properties": {"id": {"type": "string"}, "runs": {"type": "array", "items": _RUN}},
+        "required": ["id", "runs"],
+    },
+}

@@ -32,7 +32,7 @@ from cronbell.core.clocks import (
 from cronbell.core.days import DEFAULT_HOUR, read_calendar
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.named_zones import take_zone
-from cronbell.core.texts import Phrase, Word, phrase, say, words
+from cronbell.core.texts import Moment, Phrase, Word, phrase, say, words
 
 
 @dataclass(frozen=True)
@@ -80,12 +80,18 @@ def resolve_timezone(name: str | None, fallback: str) -> ZoneInfo:
 
 
 def now_phrase(now: datetime, tz: tzinfo) -> Phrase:
-    """'Wednesday 2026-05-13 10:23 (Europe/Madrid, UTC+02:00)', in the reader's language."""
+    """'Wednesday 13 May 2026, 10:23 (Europe/Madrid, UTC+02:00)', in the reader's language."""
     local = now.astimezone(tz)
+    date = phrase(
+        "date_year",
+        weekday=Word("weekdays", local.weekday()),
+        day=local.day,
+        month=Word("months", local.month - 1),
+        year=local.year,
+    )
     return phrase(
         "now",
-        weekday=Word("weekdays", local.weekday()),
-        date=f"{local:%Y-%m-%d}",
+        date=date,
         clock=f"{local:%H:%M}",
         zone=tz_label(tz),
         offset=format_offset(local),
@@ -125,9 +131,32 @@ def _without_courtesy(t: str) -> str:
     return re.sub(r"^[\s,]+|[\s,]+$", "", re.sub(r"\s+", " ", re.sub(_COURTESY, " ", t)))
 
 
+CLOSEST_FORMS = 3  # the accepted forms an `invalid_time` refusal names
+# the forms named when none is like the text: an exact date and time, a day ahead, a delay
+_GENERAL_FORMS = (1, 4, 3)
+
+
+def closest_forms(text: str, language: str) -> list[str]:
+    """The few accepted forms most like `text` (the words and kinds of number they share), best first;
+    the general ones when none shares anything."""
+    lines = accepted_forms(language)
+    # each form alone, without the long notes some carry ("(a day without a time: 09:00; ...)")
+    forms = [re.sub(r"\s*\([^)]{30,}\)", "", form).strip() for line in lines for form in line.split(" / ")]
+
+    def tokens(t: str) -> set[str]:
+        t = normalize(t)
+        shapes = {"#" * len(n) for n in re.findall(r"\d+", t)}  # a number's length: a year, an hour
+        return {w for w in re.findall(r"[a-z]+", t) if len(w) > 1} | shapes | set(re.findall(r"[:/-]", t))
+
+    wanted = tokens(text)
+    scored = sorted(((len(wanted & tokens(form)), -i) for i, form in enumerate(forms)), reverse=True)
+    best = [forms[-i] for score, i in scored if score > 0][:CLOSEST_FORMS]
+    return best or [lines[i].split(" / ")[0].strip() for i in _GENERAL_FORMS]
+
+
 def _invalid(text: str, language: str, reason: Phrase | None = None) -> ToolError:
     forms = accepted_forms(language)
-    listed = "; ".join(forms)
+    listed = "".join(f"\n- {form}" for form in closest_forms(text, language))
     if reason is None:
         return refusal("invalid_time", {"accepted": forms}, text=text, forms=listed)
     return refusal("invalid_time.because", {"accepted": forms}, text=text, reason=reason, forms=listed)
@@ -135,7 +164,14 @@ def _invalid(text: str, language: str, reason: Phrase | None = None) -> ToolErro
 
 def _past(at: datetime, now: datetime, tz: tzinfo) -> ToolError:
     details = {"now": now.astimezone(tz).isoformat(timespec="seconds")}
-    return refusal("time_in_past", details, when=f"{at:%Y-%m-%d %H:%M}", now=now_phrase(now, tz))
+    when = Moment(at, tz, now.astimezone(tz).year)
+    return refusal("time_in_past", details, when=when, now=now_phrase(now, tz))
+
+
+def _past_words(text: str, now: datetime, tz: tzinfo) -> ToolError:
+    """'yesterday at 9', 'hace dos días': a time in the past said in words is refused as any time in the past."""
+    details = {"now": now.astimezone(tz).isoformat(timespec="seconds")}
+    return refusal("time_in_past.words", details, text=text, now=now_phrase(now, tz))
 
 
 def _hours_and(minutes: int) -> Callable[[re.Match[str]], str]:
@@ -297,6 +333,8 @@ def parse_one_shot(
     except NoClockError as exc:
         raise _invalid(raw, language, phrase("reason.no_clock")) from exc
     except Unreadable as exc:
+        if isinstance(exc.reason, Phrase) and exc.reason.key == "reason.past":
+            raise _past_words(raw, now, tz) from exc
         raise _invalid(raw, language, exc.reason) from exc
     except (ValueError, OverflowError) as exc:
         raise _invalid(raw, language) from exc

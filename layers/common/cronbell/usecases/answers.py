@@ -1,26 +1,88 @@
-"""The shape every answer about a schedule takes: the schedule, now, the next fire, one line."""
+"""The shape every answer about a schedule takes: the schedule, now, the next fire, one line.
+
+The line is written to be relayed as it is: every date with its weekday, the schedule named by its id and
+what it says (or its name), each time said once, the zone named once (in the sentence that says what time
+it is now), and no room id."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import texts
+from cronbell.core import models, texts
 from cronbell.core.envelope import Context
 from cronbell.core.instants import iso_utc
 from cronbell.core.models import Schedule
-from cronbell.core.views import describe, schedule_view, upcoming
+from cronbell.core.texts import Moment
+from cronbell.core.views import describe, preview, schedule_view, upcoming
 from cronbell.usecases.deps import Deps
+
+LISTED_ITEMS = 10  # a listing's text names this many items at most; its result holds them all
+ABOUT_CHARS = 40  # a message's preview in a sentence
+
+
+def zone_of(ctx: Context, deps: Deps) -> ZoneInfo:
+    try:
+        return ZoneInfo(ctx.timezone or deps.settings.default_timezone)
+    except (ValueError, KeyError):
+        return ZoneInfo("UTC")
 
 
 def now_fields(ctx: Context, deps: Deps) -> tuple[dict[str, str], str]:
-    """The current time in the context's zone, as a result field and as text."""
+    """The current time in the context's zone, as a result field and as the sentence that says it."""
     now = deps.now()
-    try:
-        tz = ZoneInfo(ctx.timezone or deps.settings.default_timezone)
-    except (ValueError, KeyError):
-        tz = ZoneInfo("UTC")
-    return {"local": now.astimezone(tz).isoformat(timespec="seconds"), "utc": iso_utc(now)}, texts.clock_text(now, tz)
+    tz = zone_of(ctx, deps)
+    locale = ctx.locale or deps.settings.default_locale
+    local = now.astimezone(tz).isoformat(timespec="seconds")
+    return {"local": local, "utc": iso_utc(now)}, texts.now_sentence(now, tz, locale)
+
+
+def about(schedule: Schedule, locale: str) -> str:
+    """' “Call the dentist”': what a reminder says, or an agent call's name, after its id."""
+    text = schedule.name if schedule.kind == models.AGENT_CALL and schedule.name else schedule.body
+    short = preview(text)
+    if len(short) > ABOUT_CHARS:
+        short = short[: ABOUT_CHARS - 1].rstrip() + "…"
+    return " " + texts.say("quoted", locale, text=short) if short else ""
+
+
+def when_said(schedule: Schedule, now: datetime, locale: str) -> str:
+    """When it fires, each time once: a one-shot's date, or a recurrence and its next date."""
+    tz = ZoneInfo(schedule.timezone)
+    nexts = upcoming(schedule, now, 1)
+    nxt = texts.when_text(nexts[0], tz, locale, now.astimezone(tz).year) if nexts else ""
+    if not schedule.recurring:
+        return texts.say("when.once", locale, next=nxt) if nexts else texts.say("when.once_none", locale)
+    description = describe(schedule, locale)
+    if not nexts:
+        return texts.say("when.recurring_none", locale, description=description)
+    return texts.say("when.recurring", locale, description=description, next=nxt)
+
+
+def item_said(schedule: Schedule, now: datetime, locale: str) -> str:
+    """One item of a listing: 'k3v9q2m8xa “Call the dentist”, next Friday 4 December, 17:00'."""
+    tz = ZoneInfo(schedule.timezone)
+    nexts = upcoming(schedule, now, 1)
+    if nexts:
+        when = texts.say("listed.next", locale, next=texts.when_text(nexts[0], tz, locale, now.astimezone(tz).year))
+    elif schedule.status == models.PAUSED:
+        when = texts.say("listed.paused", locale)
+    else:
+        when = texts.say("listed.none", locale)
+    return texts.say("listed.item", locale, id=schedule.id, about=about(schedule, locale), when=when)
+
+
+def listing_said(key: str, items: list[str], locale: str, now: str, **values: Any) -> str:
+    """'<key>': the first LISTED_ITEMS items named, and how many there are in all."""
+    if not items:
+        return texts.say(f"{key}_none", locale, now=now, **values)
+    shown = items[:LISTED_ITEMS]
+    variant = key if len(items) > 1 else f"{key}_one"
+    if len(items) > LISTED_ITEMS:
+        variant = f"{key}_more"
+    return texts.say(variant, locale, count=len(items), shown=len(shown), items="; ".join(shown), now=now, **values)
 
 
 def schedule_answer(
@@ -34,15 +96,16 @@ def schedule_answer(
     all_notes = list(notes) + list(view.get("dst_notes", []))
     if all_notes:
         view["notes"] = all_notes
-    nexts = upcoming(schedule, now, 1)
+    year = now.astimezone(tz).year
+    values = {k: replace(v, year=year) if isinstance(v, Moment) else v for k, v in extra.items()}
     text = texts.say(
         key,
         locale,
         id=schedule.id,
-        description=describe(schedule, locale),
-        next=texts.clock_text(nexts[0], tz) if nexts else texts.say("never", locale),
-        now=texts.clock_text(now, tz),
-        **extra,
+        about=about(schedule, locale),
+        when=when_said(schedule, now, locale),
+        now=texts.now_sentence(now, tz, locale),
+        **values,
     )
     if all_notes:
         text += " " + " ".join(all_notes)

@@ -25,13 +25,14 @@ from cronbell.core.timing import Timing
 from cronbell.core.views import ran_through, short_date, upcoming
 from cronbell.core.when import resolve_timezone
 from cronbell.usecases import ends
-from cronbell.usecases.answers import now_fields, schedule_answer
+from cronbell.usecases.answers import about, now_fields, schedule_answer
 from cronbell.usecases.change_writes import apply, busy
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.manage import find
 from cronbell.usecases.planning import (
     check_agent_target,
     check_ends,
+    kept_ends,
     output_room,
     plan_once,
     plan_recurring,
@@ -100,11 +101,11 @@ def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: De
     else:  # same wall-clock time, new zone
         at = old.timing.local_at.replace(tzinfo=tz)
         if at <= deps.now():
-            raise refusal("time_in_past.new_zone")
+            raise refusal("time_in_past.new_zone").about("timezone")
         when = plan_once(at.isoformat(), tz, deps.now(), new.locale)
     new.timing = when.timing
     if new.recurring:
-        new.timing = new.timing.ends_with(old.timing.until, old.timing.count, old.timing.calendar)
+        new.timing = kept_ends(new.timing, old.timing, when.ends)
     return when.notes
 
 
@@ -117,7 +118,7 @@ def pause_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     now_dict, now_text = now_fields(ctx, deps)
     return {
         "result": {"id": old.id, "status": models.PAUSED, "now": now_dict},
-        "text": texts.say("paused", locale, id=old.id, now=now_text),
+        "text": texts.say("paused", locale, id=old.id, about=about(old, locale), now=now_text),
     }
 
 
@@ -192,7 +193,10 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     if new.recurring:
         _within_ends(new, target, now, locale)
     apply(old, new, deps)
-    answer = schedule_answer("snoozed", new, deps, locale, to=_clock(target, old))
+    nexts = upcoming(new, deps.now(), 1)
+    said_once = not new.recurring or bool(nexts and nexts[0] == target)  # its new time is its next: once
+    key = "snoozed.once" if said_once else "snoozed"
+    answer = schedule_answer(key, new, deps, locale, to=_clock(target, old))
     answer["result"]["snoozed_to"] = iso_utc(target)
     return answer
 
@@ -249,8 +253,9 @@ def _one_shot_back(old: Schedule, target: datetime, tz: ZoneInfo) -> Schedule:
     return new
 
 
-def _clock(instant: datetime, schedule: Schedule) -> str:
-    return texts.clock_text(instant, ZoneInfo(schedule.timezone))
+def _clock(instant: datetime, schedule: Schedule) -> texts.Moment:
+    """An occurrence as a sentence names it, with its weekday, in the schedule's zone."""
+    return texts.Moment(instant, ZoneInfo(schedule.timezone))
 
 
 def _occurrence(text: str, schedule: Schedule) -> datetime:
@@ -321,13 +326,13 @@ def _snooze_target(
     """Where the snooze moves the occurrence at `base`. With `schedule`, `base` is a coming
     occurrence, and a snooze `until` a time that is not later than it is refused: a snooze postpones."""
     if args.until is not None:
-        target = plan_once(args.until, tz, deps.now(), locale).at or base
+        target = plan_once(args.until, tz, deps.now(), locale, "until").at or base
         if schedule is not None and target <= base:
             raise refusal("invalid_time.snooze_not_later", to=_clock(target, schedule), when=_clock(base, schedule))
         return target
     target = (base + timedelta(minutes=args.minutes)).astimezone(tz)
     if target <= deps.now():
-        raise refusal("time_in_past.already")
+        raise refusal("time_in_past.already").about("minutes")
     return target
 
 

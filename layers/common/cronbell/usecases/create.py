@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import errors, models, texts
+from cronbell.core import errors, models
 from cronbell.core.cron import parse_recurring
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
@@ -56,11 +56,11 @@ def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str,
 
 def _with_ends(when: When, args: Any, deps: Deps, locale: str) -> When:
     ends = read_ends(args, when.tz, deps.now(), locale)
-    if ends is None:
+    if ends is None and when.ends is None:
         return when
     if when.spec is None:
         raise refusal("invalid_arguments.ends_recurring_only")
-    when = replace(when, ends=ends)
+    when = replace(when, ends=ends.over(when.ends) if ends is not None else when.ends)
     check_ends(when.timing, deps.now(), locale)
     return when
 
@@ -92,7 +92,7 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
     if args.cron_expr is not None:
         when = plan_recurring(args.cron_expr, tz, deps, locale, once=args.recurring is False)
     else:
-        when = plan_once(args.fire_at or "", tz, deps.now(), locale)
+        when = plan_once(args.fire_at or "", tz, deps.now(), locale, "fire_at")
     when = _with_ends(when, args, deps, locale)
     draft = _draft(
         ctx,
@@ -160,7 +160,7 @@ def _undo(names: list[str], deps: Deps) -> None:
 
 
 def _answer(schedule: Schedule, when: When, deps: Deps, locale: str, duplicate: bool) -> dict[str, Any]:
-    kind = texts.say("agent_call" if schedule.kind == models.AGENT_CALL else "reminder", locale)
-    answer = schedule_answer("duplicate" if duplicate else "created", schedule, deps, locale, when.notes, what=kind)
+    key = "duplicate" if duplicate else f"created.{schedule.kind}"
+    answer = schedule_answer(key, schedule, deps, locale, when.notes)
     answer["result"]["duplicate"] = duplicate
     return answer

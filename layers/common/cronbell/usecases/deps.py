@@ -7,9 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from cronbell.adapters.chat.base import ChatSender
 from cronbell.core import models
-from cronbell.core.ports import Agents, Entries, Events, Store
+from cronbell.core.ports import Agents, ChatSender, Entries, Events, Store
 from cronbell.settings import Settings
 
 

@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
-from cronbell.core import firing, models, runs
+from cronbell.core import firing, models, routing, runs
 from cronbell.core.fire_event import FireEvent
 from cronbell.core.firing import Decision, Deliver, Delivery, Failure, Job, Limits
 from cronbell.core.ports import Claim, Finish, Outcome
@@ -45,6 +46,8 @@ Remaining = Callable[[], float]
 
 def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60.0) -> dict[str, Any]:
     result: dict[str, Any] = {"schedule_id": event.schedule_id, "slot": event.slot}
+    if event.static:  # the template writes its room as AnalysisOutputRoom takes it: bare or platform-qualified
+        event = replace(event, room_id=routing.allowed_key(event.room_id, deps.settings.default_platform))
     for _ in range(DECISIONS):
         try:
             return {**result, **_fire_once(event, deps, remaining_seconds)}
@@ -161,7 +164,7 @@ def _recover(job: Job, event: FireEvent, deps: Deps, late: int) -> dict[str, Any
     if noted is None:  # noted before runs were: its message went out
         zone = job.schedule.timezone if job.schedule is not None else job.timezone
         message_id = claim.message_id if claim is not None else None
-        run = writes.run_of(event, zone, runs.DELIVERED, None, late, message_id)
+        run = writes.run_of(event, zone, runs.DELIVERED, None, late, message_id, job.schedule)
         noted = Finish(run)
     pausable = noted.pause or noted.run.reason not in (runs.CHAT_REFUSED, runs.TOO_LARGE)
     outcome = firing.fire_outcome(noted.run.outcome, noted.run.reason)

@@ -8,13 +8,13 @@ import logging
 import time
 from collections.abc import Callable
 
-from cronbell.adapters.chat.base import ChatMessage, PermanentChatError, TransientChatError
 from cronbell.core import chat_text, firing, models, routing, runs, texts
 from cronbell.core.actions import Action, delivered_actions
+from cronbell.core.chat_text import ChatMessage
 from cronbell.core.fire_event import FireEvent
 from cronbell.core.firing import Delivery, Failure, Job
 from cronbell.core.instants import iso_utc, parse_iso
-from cronbell.core.ports import AgentError, AgentTimeout, Outcome
+from cronbell.core.ports import AgentError, AgentTimeout, Outcome, PermanentChatError, TransientChatError
 from cronbell.core.prompts import agent_request, fill_prompt
 from cronbell.core.texts import Phrase
 from cronbell.usecases import fire_writes as writes

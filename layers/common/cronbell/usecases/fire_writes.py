@@ -17,6 +17,7 @@ from typing import Any
 from cronbell.core import firing, models, routing, runs
 from cronbell.core.fire_event import FireEvent
 from cronbell.core.firing import Delivery, Job, Undelivered
+from cronbell.core.instants import parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, Finish, Outcome
 from cronbell.core.runs import Run
@@ -34,7 +35,17 @@ class Changed(Exception):
     """The schedule changed between the fire's read and its write: read it again, decide again."""
 
 
-def run_of(event: FireEvent, zone: str, outcome: str, reason: str | None, late: int, message_id: str | None) -> Run:
+def run_of(
+    event: FireEvent,
+    zone: str,
+    outcome: str,
+    reason: str | None,
+    late: int,
+    message_id: str | None,
+    schedule: Schedule | None = None,
+) -> Run:
+    """The run of one fire; a regular occurrence that `on_holiday` moved carries its original time."""
+    moved = None if schedule is None or event.manual else schedule.timing.moved_from(parse_iso(event.slot))
     return Run(
         scheduled_time=runs.local_time(event.slot, zone),
         outcome=outcome,
@@ -42,6 +53,7 @@ def run_of(event: FireEvent, zone: str, outcome: str, reason: str | None, late: 
         manual=event.manual,
         late_seconds=late,
         message_id=message_id,
+        moved_from=moved.isoformat(timespec="seconds") if moved is not None else None,
     )
 
 
@@ -87,7 +99,7 @@ def undelivered(decision: Undelivered, event: FireEvent, deps: Deps) -> bool:
     the schedule in the same write when it was its last. False: a duplicate invocation of an
     occurrence already recorded. A write that fails raises (Lambda retries; the slot is written
     conditionally, so the run is recorded once)."""
-    run = run_of(event, decision.timezone, decision.outcome, decision.reason, decision.late, None)
+    run = run_of(event, decision.timezone, decision.outcome, decision.reason, decision.late, None, decision.schedule)
     schedule = decision.schedule
     now = deps.now()
     if schedule is None:  # a template schedule: no item to hold a last run
@@ -117,7 +129,7 @@ def record(job: Job, event: FireEvent, deps: Deps, done: Delivery, late: int) ->
     change that landed meanwhile is honoured, never overwritten). The claim is never given back:
     when the record keeps failing, the slot notes the run, and Lambda's retry records exactly it."""
     zone = job.timezone if job.schedule is None else job.schedule.timezone
-    run = run_of(event, zone, done.outcome, done.reason, late, done.message_id)
+    run = run_of(event, zone, done.outcome, done.reason, late, done.message_id, job.schedule)
     answer = runs.previous(run.scheduled_time, done.answer) if done.answer else None
     schedule = job.schedule
     pause_after = deps.settings.auto_pause_after

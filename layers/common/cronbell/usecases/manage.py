@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
 
 from cronbell.core import models, routing, texts
 from cronbell.core.envelope import Context
@@ -15,8 +16,8 @@ from cronbell.core.firing import EARLY_SECONDS, slot_time
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
 from cronbell.core.ports import BackendError, Busy, Conflict, Gone, TooSoon
-from cronbell.core.views import cron_view, describe, ran_through, schedule_view
-from cronbell.usecases.answers import now_fields
+from cronbell.core.views import cron_view, describe, ran_through, schedule_view, template_schedule_view
+from cronbell.usecases.answers import about, item_said, listing_said, now_fields, zone_of
 from cronbell.usecases.deps import Deps
 
 if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments
@@ -34,11 +35,19 @@ def list_reminders(args: ListReminders, ctx: Context, deps: Deps) -> dict[str, A
     if not args.include_inactive:  # a schedule retired before retired ones moved keys is still read
         schedules = [s for s in schedules if s.status in models.LIVE_STATUSES]
     now_dict, now_text = now_fields(ctx, deps)
-    key = "listed" if schedules else "listed_none"
-    return {
-        "result": {"now": now_dict, "schedules": [schedule_view(s, now, locale) for s in schedules]},
-        "text": texts.say(key, locale, count=len(schedules), now=now_text),
-    }
+    items = [item_said(s, now, locale) for s in schedules]
+    result: dict[str, Any] = {"now": now_dict, "schedules": [schedule_view(s, now, locale) for s in schedules]}
+    declared = _template_schedules(ctx, deps)
+    if declared:  # only in a room the deployment's own schedules post to
+        result["template_schedules"] = declared
+    return {"result": result, "text": listing_said("listed", items, locale, now_text)}
+
+
+def _template_schedules(ctx: Context, deps: Deps) -> list[dict[str, Any]]:
+    """The template's schedules that post to this room, read only, from the declaration alone: the
+    listing stays one Query, so their runs are not read here."""
+    actions = deps.settings.static_schedules.values()
+    return [template_schedule_view(a, deps.now()) for a in actions if a.room_id == ctx.room_id]
 
 
 def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -46,10 +55,10 @@ def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
     now = deps.now()
     live = [s for s in deps.store.list_room(ctx.room_id, now) if s.status in models.LIVE_STATUSES]
     _, now_text = now_fields(ctx, deps)
-    key = "listed" if live else "listed_none"
+    items = [item_said(s, now, locale) for s in live]
     return {
         "result": [cron_view(s, now) for s in live],
-        "text": texts.say(key, locale, count=len(live), now=now_text),
+        "text": listing_said("listed", items, locale, now_text),
     }
 
 
@@ -66,10 +75,27 @@ def reminder_history(args: ReminderHistory, ctx: Context, deps: Deps) -> dict[st
         if schedule.id != schedule_id:  # a name: its runs are not read yet
             schedule_id, found = schedule.id, deps.store.runs(ctx.room_id, schedule.id, args.limit)
     _, now_text = now_fields(ctx, deps)
+    runs = [run.to_dict() for run in found]
+    tz = zone_of(ctx, deps)
+    items = [_run_said(run, tz, deps.now().astimezone(tz).year, locale) for run in runs]
     return {
-        "result": {"id": schedule_id, "runs": [run.to_dict() for run in found]},
-        "text": texts.say("history", locale, count=len(found), id=schedule_id, now=now_text),
+        "result": {"id": schedule_id, "runs": runs},
+        "text": listing_said("history", items, locale, now_text, id=schedule_id),
     }
+
+
+def _run_said(run: dict[str, Any], tz: ZoneInfo, year: int, locale: str) -> str:
+    """'Monday 30 November, 09:00: delivered' (and its reason, when it has one)."""
+    try:
+        when = texts.when_text(parse_iso(str(run["scheduled_time"])), tz, locale, year)
+    except ValueError:
+        when = str(run.get("scheduled_time"))
+    outcome = (
+        texts.say(f"outcome.{run['outcome']}", locale) if texts.has(f"outcome.{run['outcome']}") else run["outcome"]
+    )
+    if run.get("reason"):
+        return texts.say("history.item_reason", locale, when=when, outcome=outcome, reason=run["reason"])
+    return texts.say("history.item", locale, when=when, outcome=outcome)
 
 
 def _for_history(ctx: Context, ref: str, deps: Deps) -> Schedule:
@@ -144,7 +170,14 @@ def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
     result = {"id": schedule.id, "deleted": True, "now": now_dict}
     if pending:
         result["entries_pending_cleanup"] = pending
-    text = texts.say("deleted", locale, id=schedule.id, description=describe(schedule, locale), now=now_text)
+    when = (
+        describe(schedule, locale)
+        if schedule.recurring
+        else texts.when_text(
+            schedule.timing.local_at, schedule.timing.tz, locale, deps.now().astimezone(schedule.timing.tz).year
+        )
+    )
+    text = texts.say("deleted", locale, id=schedule.id, about=about(schedule, locale), when=when, now=now_text)
     return {"result": result, "text": text}
 
 
@@ -214,9 +247,12 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
         except BackendError:
             log.warning("a manual run that did not start stays recorded", extra={"schedule_id": schedule.id})
         raise refusal("backend_error.not_started") from err
+    where = "run.here" if routing.bare_room(schedule.output_room) == routing.bare_room(ctx.room_id) else "run.channel"
     return {
         "result": {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]},
-        "text": texts.say("run_started", locale, id=schedule.id, room=routing.bare_room(schedule.output_room)),
+        "text": texts.say(
+            "run_started", locale, id=schedule.id, about=about(schedule, locale), where=texts.phrase(where)
+        ),
     }
 
 
@@ -229,7 +265,7 @@ def _refuse_when_its_own_fire_is_due(schedule: Schedule, now: datetime) -> None:
     attempt ends the schedule is still delivered: `firing.decide`.)"""
     ending = _ending_occurrence(schedule, now)
     if ending is not None:
-        when = texts.clock_text(ending, schedule.timing.tz)
+        when = texts.Moment(ending, schedule.timing.tz)
         key = "busy.last_occurrence_due" if schedule.recurring else "busy.one_shot_due"
         raise refusal(key, id=schedule.id, when=when)
 

@@ -3,13 +3,15 @@ its ends and calendar), the checks on ends, agents and output rooms, and the ref
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import calendars, routing, texts
-from cronbell.core.cron import CronSpec, anchored, next_fires, parse_recurring
+from cronbell.core import business, calendars, routing, texts
+from cronbell.core.business import Rules
+from cronbell.core.clocks import normalize
+from cronbell.core.cron import EVERY_DAY, CronSpec, anchored, next_fires, parse_fields, parse_recurring
 from cronbell.core.envelope import Context
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.ports import NameTaken
@@ -46,13 +48,35 @@ class Ends:
     count: int | None = None  # 0 (update only) removes the limit
     calendar: str | None = None  # "" (update only) removes the calendar
     no_until: bool = False  # `until: "never"` (update only) removes the end date
+    business_days: bool | None = None
+    business_day: int | None = None  # 0 (update only) removes it
+    on_holiday: str | None = None
 
     def applied_to(self, timing: Timing) -> Timing:
         """The timing with the ends given here; what is not given stays as it was."""
-        return timing.ends_with(
+        timing = timing.ends_with(
             None if self.no_until else self.until or timing.until,
             timing.count if self.count is None else self.count,
             timing.calendar if self.calendar is None else self.calendar,
+        )
+        rules = timing.rules
+        return timing.with_rules(
+            Rules(
+                rules.calendar,
+                rules.business_days if self.business_days is None else self.business_days,
+                rules.business_day if self.business_day is None else self.business_day,
+                rules.on_holiday if self.on_holiday is None else self.on_holiday,
+            )
+        )
+
+    def over(self, phrase: Ends | None) -> Ends:
+        """These ends given as arguments, over the business-day rules a phrase named."""
+        if phrase is None:
+            return self
+        return replace(
+            self,
+            business_days=phrase.business_days if self.business_days is None else self.business_days,
+            business_day=phrase.business_day if self.business_day is None else self.business_day,
         )
 
 
@@ -64,7 +88,12 @@ def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: boo
     """The ends and calendar of the arguments, or None when none is given. `clearing` (update) also
     takes `until: "never"`, `count: 0` and `skip_holidays: "none"`, which remove them."""
     until_text, count, code = args.until, args.count, args.skip_holidays
-    if until_text is None and count is None and code is None:
+    business_days, business_day = getattr(args, "business_days", None), getattr(args, "business_day_of_month", None)
+    on_holiday = getattr(args, "on_holiday", None)
+    if business_day == 0 and not clearing:
+        raise refusal("invalid_arguments.business_day_of_month")
+    rules = (business_days, business_day, on_holiday)
+    if until_text is None and count is None and code is None and rules == (None, None, None):
         return None
     no_until = clearing and until_text is not None and until_text.strip().casefold() in _CLEAR_UNTIL
     country = None if code is None or code.strip().casefold() in _CLEAR_CALENDAR else code.strip()
@@ -80,42 +109,81 @@ def read_ends(args: Any, tz: ZoneInfo, now: datetime, locale: str, clearing: boo
                 calendar = calendars.normalize(code)
             except calendars.UnknownCalendar:
                 raise refusal("invalid_arguments.skip_holidays", code=code, forms=calendars.FORMS) from None
-    return Ends(until, count, calendar, no_until)
+    return Ends(until, count, calendar, no_until, *rules)
+
+
+def kept_ends(new: Timing, old: Timing, phrase: Ends | None) -> Timing:
+    """A recurrence given a new time keeps its end, calendar and business-day rules, except those
+    the new phrase names ('every business day at 9')."""
+    kept = new.ends_with(old.until, old.count, old.calendar).with_rules(old.rules)
+    return kept if phrase is None else phrase.applied_to(kept)
 
 
 def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str, country: str | None = None) -> datetime:
     """`until` in any one-shot form, in `tz`; a date without a time of day means through its end; a named
     holiday is looked up in `country` (the `skip_holidays` calendar), else in the zone's country."""
-    return parse_until(text, now, tz, locale, country).at
+    try:
+        return parse_until(text, now, tz, locale, country).at
+    except ToolError as err:
+        raise err.about("until") from None
 
 
 def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -> None:
     """Ends apply to recurrences only, and must leave at least one occurrence to fire."""
-    if not (timing.has_end or timing.calendar):
+    if not (timing.has_end or timing.calendar or timing.rules.any):
         return
     if not timing.recurring:
         raise refusal("invalid_arguments.ends_recurring_only")
+    check_rules(timing)
     if timing.count and delivered >= timing.count:
         raise refusal("invalid_arguments.count_reached", count=timing.count, delivered=delivered)
     if not timing.upcoming(now, 1, delivered):
         if timing.until is None:  # every occurrence within the horizon is a holiday
             raise refusal("invalid_arguments.never_within", years=HORIZON_YEARS, calendar=timing.calendar)
-        raise refusal("invalid_arguments.until_before_first", until=texts.clock_text(timing.until, timing.tz))
+        raise refusal("invalid_arguments.until_before_first", until=texts.Moment(timing.until, timing.tz))
 
 
-def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str) -> When:
-    shot = parse_one_shot(text, now, tz, locale)
+def check_rules(timing: Timing) -> None:
+    """Business-day rules read a holiday calendar; the n-th business day takes only times of day."""
+    rules = timing.rules
+    given = [
+        name
+        for name, on in (
+            ("business_days", rules.business_days),
+            ("business_day_of_month", bool(rules.business_day)),
+            ("on_holiday", rules.on_holiday != business.SKIP),
+        )
+        if on
+    ]
+    if given and not rules.calendar:
+        raise refusal("invalid_arguments.needs_calendar", field=given[0], forms=calendars.FORMS)
+    if rules.business_day and (timing.interval is not None or parse_fields(timing.cron).day_rule != EVERY_DAY):
+        raise refusal("invalid_arguments.business_day_of_month")
+
+
+def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str, argument: str = "time") -> When:
+    """A one-shot at `text`; a refusal names the argument it came from."""
+    try:
+        shot = parse_one_shot(text, now, tz, locale)
+    except ToolError as err:
+        raise err.about(argument) from None
     return When(tz=tz, at=shot.at, notes=shot.notes)
 
 
 def plan_recurring(
     text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False, keep: date | None = None
 ) -> When:
-    """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`)."""
-    spec = anchored(parse_recurring(text, deps.settings.min_interval_minutes, locale), deps.now(), tz, keep)
+    """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`).
+    A business-day phrase is the phrase it stands on plus its rule (core/business.py)."""
+    found = business.read_phrase(normalize(text)) if isinstance(text, str) else None
+    spec = parse_recurring(found[0] if found else text, deps.settings.min_interval_minutes, locale)
+    if found:
+        spec = replace(spec, source=text)
+    spec = anchored(spec, deps.now(), tz, keep)
     if once:  # a cron expression asked to run a single time: its next occurrence
         return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
-    return When(tz=tz, spec=spec)
+    rules = Ends(business_days=found[1] == 0, business_day=found[1]) if found else None
+    return When(tz=tz, spec=spec, ends=rules)
 
 
 def output_room(channel: str, ctx: Context, deps: Deps) -> str:

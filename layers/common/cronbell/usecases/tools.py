@@ -1,9 +1,19 @@
-"""The tools function's use case: one envelope in, one answer out, never an unhandled error."""
+"""The tools: one registration each, and the tools function's use case (one envelope in, one answer out,
+never an unhandled error).
+
+A tool is declared once, in `TOOLS`: its name (a public contract), its argument model (by its name in
+`cronbell.core.arguments`, the strict pydantic models that the run time never imports), its title and
+description as a model reads them, its use case, its MCP annotations and the shape of its `result`.
+`USE_CASES` and `scripts/schemas.py` (every file of `docs/tools/` and `core/contract.json`) derive from it,
+and so do the tests' tables. Adding a tool is one `Tool(...)` here, its model, its use case and its
+sentences in the catalogs, then `make schemas`.
+"""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from cronbell.core import routing, validation
@@ -17,22 +27,241 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[Any, Context, Deps], dict[str, Any]]
 
-# tool name -> use case; the arguments' contract is core/contract.json (from core.arguments' models)
-USE_CASES: dict[str, Handler] = {
-    "create_reminder": create.create_reminder,
-    "list_reminders": manage.list_reminders,
-    "delete_reminder": manage.delete,
-    "cron_create": create.cron_create,
-    "cron_list": lambda _args, ctx, deps: manage.cron_list(ctx, deps),
-    "cron_delete": manage.delete,
-    "run_now": manage.run_now,
-    "update_reminder": change.update_reminder,
-    "pause_reminder": change.pause_reminder,
-    "resume_reminder": change.resume_reminder,
-    "snooze_reminder": change.snooze_reminder,
-    "skip_next": change.skip_next,
-    "reminder_history": manage.reminder_history,
-}
+
+@dataclass(frozen=True)
+class Hints:
+    """MCP's tool annotations: what a host may assume about a call. `idempotent`: the same call again
+    changes nothing more; `open_world`: the call makes something outside the store act (an agent)."""
+
+    read_only: bool = False
+    destructive: bool = False
+    idempotent: bool = False
+    open_world: bool = False
+
+    def annotations(self) -> dict[str, bool]:
+        """As MCP writes them; destructive and idempotent mean something only for a tool that writes."""
+        if self.read_only:
+            return {"readOnlyHint": True, "openWorldHint": self.open_world}
+        return {
+            "readOnlyHint": False,
+            "destructiveHint": self.destructive,
+            "idempotentHint": self.idempotent,
+            "openWorldHint": self.open_world,
+        }
+
+
+READ_ONLY = Hints(read_only=True)
+WRITE = Hints()
+WRITE_IDEMPOTENT = Hints(idempotent=True)
+DESTRUCTIVE = Hints(destructive=True, idempotent=True)
+AGENT_WRITE = Hints(open_world=True)
+AGENT_WRITE_IDEMPOTENT = Hints(idempotent=True, open_world=True)
+
+
+@dataclass(frozen=True)
+class Tool:
+    name: str
+    arguments: str  # the name of its model in cronbell.core.arguments
+    title: str
+    use_case: Handler
+    hints: Hints
+    result: str  # the shape of `result` in a successful answer: a key of cronbell.core.views.RESULTS
+    description: str
+
+
+def _cron_list(_args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
+    return manage.cron_list(ctx, deps)
+
+
+TOOLS: tuple[Tool, ...] = (
+    Tool(
+        "create_reminder",
+        arguments="CreateReminder",
+        title="Create a reminder",
+        use_case=create.create_reminder,
+        hints=WRITE_IDEMPOTENT,
+        result="schedule",
+        description=(
+            "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly one). "
+            "Before computing a time, read the current time `now` from the last answer of these tools; write "
+            "times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user before "
+            "creating it; it may end (`until`, `count`), skip public holidays (`skip_holidays`) and keep to "
+            "business days or move off holidays (`business_days`, `business_day_of_month`, `on_holiday`). "
+            "Sending the same reminder twice returns the existing one."
+        ),
+    ),
+    Tool(
+        "list_reminders",
+        arguments="ListReminders",
+        title="List reminders",
+        use_case=manage.list_reminders,
+        hints=READ_ONLY,
+        result="listing",
+        description=(
+            "List this room's schedules (reminders and agent calls): `id`, `status`, `next_fire` in local time "
+            "and UTC, and the current time `now`. Call it to get an id before changing a schedule, and to read "
+            "`now` before computing a time. `include_inactive` adds fired, deleted and failed ones."
+        ),
+    ),
+    Tool(
+        "delete_reminder",
+        arguments="ById",
+        title="Delete a reminder",
+        use_case=manage.delete,
+        hints=DESTRUCTIVE,
+        result="deleted",
+        description=(
+            "Delete one of this room's schedules by `id` (from `list_reminders` or `cron_list`) or its unique "
+            "name; it never fires again. To change a schedule use `update_reminder`, not delete and create. "
+            "Confirm with the user before deleting a recurring schedule."
+        ),
+    ),
+    Tool(
+        "cron_create",
+        arguments="CronCreate",
+        title="Schedule an agent call",
+        use_case=create.cron_create,
+        hints=AGENT_WRITE_IDEMPOTENT,
+        result="schedule",
+        description=(
+            "Schedule an agent call: at fire time `target_agent` (default: the calling agent) gets `prompt` and "
+            "its answer is posted to `channel` (default: this room). Give exactly one of `cron_expr` (recurring) "
+            "or `fire_at` (once), in the user's zone; a recurring one may end (`until`, `count`), skip public "
+            "holidays (`skip_holidays`) and keep to business days (`business_days`, `business_day_of_month`, "
+            "`on_holiday`). The agent will not see this chat: write a prompt that stands alone, with "
+            "every name, place and detail it needs. Confirm recurring schedules with the user first."
+        ),
+    ),
+    Tool(
+        "cron_list",
+        arguments="CronList",
+        title="List agent calls and reminders (compact)",
+        use_case=_cron_list,
+        hints=READ_ONLY,
+        result="cron_list",
+        description=(
+            "List this room's active and paused schedules as a compact array: `id`, `name`, `cron_expr`, "
+            "`fire_at`, `timezone`, `enabled`, `kind`, `next_fire` (local time). Its ids work with every tool "
+            "that takes an `id`."
+        ),
+    ),
+    Tool(
+        "cron_delete",
+        arguments="ById",
+        title="Delete an agent call",
+        use_case=manage.delete,
+        hints=DESTRUCTIVE,
+        result="deleted",
+        description=(
+            "Delete one of this room's schedules by `id` (from `cron_list` or `list_reminders`) or its unique "
+            "name; the same as `delete_reminder`. To change a schedule use `update_reminder`, not delete and "
+            "create."
+        ),
+    ),
+    Tool(
+        "run_now",
+        arguments="RunNow",
+        title="Run a schedule now",
+        use_case=manage.run_now,
+        hints=AGENT_WRITE,
+        result="run",
+        description=(
+            "Fire one of this room's schedules right now, as if its time had come; `target` is its id or name. "
+            "Its regular schedule does not change. Use it to try an agent call, or when the user asks to run it "
+            "now."
+        ),
+    ),
+    Tool(
+        "update_reminder",
+        arguments="UpdateReminder",
+        title="Change a schedule",
+        use_case=change.update_reminder,
+        hints=WRITE_IDEMPOTENT,
+        result="schedule",
+        description=(
+            "Change a schedule in place, keeping its id: pass `id` and only what changes (`message` for "
+            "reminders, `prompt` for agent calls, `time` or `cron`, `timezone`, `name`, `target_agent`, "
+            "`channel`, `until`, `count`, `skip_holidays`, `business_days`, `business_day_of_month`, `on_holiday`). "
+            "Prefer it to deleting and creating again. Compute new "
+            "times from the current time in the last answer, in the user's zone, and confirm a changed recurring "
+            "schedule with the user."
+        ),
+    ),
+    Tool(
+        "pause_reminder",
+        arguments="ById",
+        title="Pause a schedule",
+        use_case=change.pause_reminder,
+        hints=WRITE_IDEMPOTENT,
+        result="schedule",
+        description=(
+            "Pause one of this room's schedules by `id`: it stops firing but is kept, and `resume_reminder` turns "
+            "it back on. Use it when the user wants a break, instead of deleting."
+        ),
+    ),
+    Tool(
+        "resume_reminder",
+        arguments="ById",
+        title="Resume a paused schedule",
+        use_case=change.resume_reminder,
+        hints=WRITE_IDEMPOTENT,
+        result="schedule",
+        description=(
+            "Turn a paused schedule back on by `id`. It fires again from its next regular time; fires that fell "
+            "while it was paused are not replayed."
+        ),
+    ),
+    Tool(
+        "snooze_reminder",
+        arguments="SnoozeReminder",
+        title="Snooze the next fire",
+        use_case=change.snooze_reminder,
+        hints=WRITE,
+        result="schedule",
+        description=(
+            "Postpone the next fire of one schedule by `id`: give exactly one of `minutes` (later than its time; "
+            "from now for a reminder that already fired) or `until` (a later time, in the user's zone). A "
+            "recurring schedule keeps its regular times after that. A snooze never moves a fire earlier, resumes "
+            "a paused schedule or moves a fire past the schedule's end; `occurrence` names one."
+        ),
+    ),
+    Tool(
+        "skip_next",
+        arguments="SkipNext",
+        title="Skip the next fire",
+        use_case=change.skip_next,
+        hints=WRITE,
+        result="schedule",
+        description=(
+            "Skip only the next fire of a recurring schedule by `id` (or the coming one `occurrence` names); "
+            "later ones happen as usual. To stop it for a while use `pause_reminder`; to move one fire use "
+            "`snooze_reminder`."
+        ),
+    ),
+    Tool(
+        "reminder_history",
+        arguments="ReminderHistory",
+        title="Show a schedule's runs",
+        use_case=manage.reminder_history,
+        hints=READ_ONLY,
+        result="history",
+        description=(
+            "Show what happened to the last runs of one schedule by `id` or unique name, newest first: `outcome` "
+            "(delivered, failed, skipped, missed), `reason`, `late_seconds`, `manual`. Use it to answer whether a "
+            "schedule ran or why it did not; `list_reminders` shows only the last run."
+        ),
+    ),
+)
+
+BY_NAME: dict[str, Tool] = {tool.name: tool for tool in TOOLS}
+USE_CASES: dict[str, Handler] = {tool.name: tool.use_case for tool in TOOLS}
+
+
+def argument_models() -> dict[str, Any]:
+    """Tool name -> its pydantic argument model (imports pydantic: for the generator and the tests only)."""
+    from cronbell.core import arguments
+
+    return {tool.name: getattr(arguments, tool.arguments) for tool in TOOLS}
 
 
 def handle(event: Any, deps: Deps) -> dict[str, Any]:

@@ -5,10 +5,12 @@ Discord, and a signed generic webhook), chosen per deployment by `CHAT_BACKEND` 
 from __future__ import annotations
 
 from collections.abc import Callable
+from importlib import import_module
 
 from cronbell.adapters.chat.base import ChatMessage, ChatSender, PermanentChatError, TransientChatError
-from cronbell.core.routing import PLATFORMS
-from cronbell.settings import PLATFORM_SECRET_ENV, Settings
+from cronbell.core import platforms
+from cronbell.core.platforms import PLATFORMS
+from cronbell.settings import Settings
 
 __all__ = [
     "BACKENDS",
@@ -58,39 +60,18 @@ class RoutingSender:
 
 
 def platform_sender(settings: Settings, backend: str) -> ChatSender:
-    """The sender of one backend (one of BACKENDS), with that platform's secret."""
+    """The sender of one backend, as its entry in `cronbell.core.platforms` declares it: the settings it
+    needs are checked, then its module's `sender(settings, secret, refresh)` builds it with the
+    platform's secret (`secret` None when the platform goes without one)."""
+    platform = platforms.REGISTRY.get(backend)
+    if platform is None:
+        raise ValueError(f"unknown chat backend {backend!r} (expected one of {', '.join(BACKENDS)})")
     secret_ref = settings.chat_secret(backend)
-    missing = [
-        *(["MATRIX_HOMESERVER_URL"] if backend == "matrix" and not settings.matrix_homeserver_url else []),
-        *(["CHAT_WEBHOOK_URL"] if backend == "webhook" and not settings.chat_webhook_url else []),
-    ]
-    if backend in ("matrix", "slack", "telegram", "discord") and not secret_ref:  # the webhook may go unsigned
-        missing.append(f"{PLATFORM_SECRET_ENV[backend]} (or CHAT_TOKEN_SECRET)")
+    missing = [need.env for need in platform.needs if not getattr(settings, need.setting)]
+    if platform.secret_required and not secret_ref:
+        missing.append(f"{platform.secret.env} (or {platforms.SHARED_SECRET.env})")
     if missing:
         raise ValueError(f"the {backend} chat backend needs {' and '.join(missing)}")
-    if backend == "matrix":
-        from cronbell.adapters.chat.matrix import MatrixChatSender
-
-        return MatrixChatSender(
-            settings.matrix_homeserver_url,
-            _secret(settings, backend),
-            token_refresher=_secret(settings, backend, refresh=True),
-        )
-    if backend == "slack":
-        from cronbell.adapters.chat.slack import SlackChatSender
-
-        return SlackChatSender(_secret(settings, backend), api_url=settings.slack_api_url)
-    if backend == "telegram":
-        from cronbell.adapters.chat.telegram import TelegramChatSender
-
-        return TelegramChatSender(_secret(settings, backend), api_url=settings.telegram_api_url)
-    if backend == "discord":
-        from cronbell.adapters.chat.discord import DiscordChatSender
-
-        return DiscordChatSender(_secret(settings, backend))  # the secret holds the webhook URL
-    if backend == "webhook":
-        from cronbell.adapters.chat.webhook import WebhookChatSender
-
-        signing = _secret(settings, backend) if secret_ref else None
-        return WebhookChatSender(settings.chat_webhook_url, secret_provider=signing)
-    raise ValueError(f"unknown chat backend {backend!r} (expected one of {', '.join(BACKENDS)})")
+    build = import_module(platform.sender_module).sender
+    secret = _secret(settings, backend) if secret_ref else None
+    return build(settings, secret, _secret(settings, backend, refresh=True) if secret_ref else None)

@@ -1,4 +1,5 @@
-"""The chat sender interface the fire use case codes against, and the HTTP plumbing the senders share."""
+"""The HTTP plumbing the chat senders share. The interface they implement (`ChatSender`) and its
+errors are the use cases' own, in `cronbell.core.ports`; they are named here too for the senders."""
 
 from __future__ import annotations
 
@@ -10,41 +11,14 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from cronbell.core.chat_text import ChatMessage
+from cronbell.core.ports import ChatSender, PermanentChatError, TransientChatError
 
 __all__ = ["ChatMessage", "ChatSender", "PermanentChatError", "TransientChatError"]
 
 log = logging.getLogger(__name__)
-
-
-class TransientChatError(Exception):
-    """Delivery may succeed later: rate limited past the deadline, 5xx, timeout, connection error."""
-
-
-class PermanentChatError(Exception):
-    """Delivery will not succeed by retrying (bad token, not in the room, ...): record it, do not retry.
-
-    `reason` is short and safe to log and store: an error code and status, never a token or message text.
-    `room_gone`: the room itself is gone or closed to the bot (deleted, left, forbidden), so later runs
-    will fail too; any other permanent refusal concerns this one message only.
-    """
-
-    def __init__(self, reason: str, room_gone: bool = False) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.room_gone = room_gone
-
-
-class ChatSender(Protocol):
-    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
-        """Post the message; returns the platform's message id.
-
-        The same `idempotency_key` must not post twice. `deadline` is a `time.monotonic()` value past
-        which the sender must not wait (for a rate limit or a slow server).
-        """
-        ...
 
 
 @dataclass(frozen=True)

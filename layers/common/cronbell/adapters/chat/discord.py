@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import urllib.parse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cronbell.adapters.chat.base import (
     ChatMessage,
@@ -30,6 +30,9 @@ SUPPRESS_EMBEDS = 1 << 2  # no link previews, like Slack's unfurl_links and Tele
 MAX_CHARS = 2000 - 32  # Discord refuses content over 2000 characters; room for the mention's markup
 USER_ID = re.compile(r"^[0-9]{15,21}$")  # a snowflake
 _MARKDOWN = re.compile(r"([\\*_~`|])")
+
+if TYPE_CHECKING:
+    from cronbell.settings import Settings
 
 
 def _literal(text: str) -> str:
@@ -125,3 +128,10 @@ class DiscordChatSender:
             raise PermanentChatError(f"discord answered {answer.status}{detail}", room_gone=answer.status in (403, 404))
 
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
+
+
+def sender(
+    settings: Settings, secret: Callable[[], str], refresh: Callable[[], str] | None = None
+) -> DiscordChatSender:
+    """The deployment's Discord sender (cronbell.core.platforms): the secret holds the webhook URL."""
+    return DiscordChatSender(secret)

@@ -8,7 +8,7 @@ import json
 import time
 import urllib.parse
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cronbell.adapters.chat.base import (
     ChatMessage,
@@ -18,6 +18,9 @@ from cronbell.adapters.chat.base import (
     request_timeout,
     wait_for_rate_limit,
 )
+
+if TYPE_CHECKING:
+    from cronbell.settings import Settings
 
 
 def txn_id(idempotency_key: str) -> str:
@@ -146,3 +149,8 @@ class MatrixChatSender:
         if not token:
             raise PermanentChatError("chat token is empty")
         return token
+
+
+def sender(settings: Settings, secret: Callable[[], str], refresh: Callable[[], str]) -> MatrixChatSender:
+    """The deployment's Matrix sender (cronbell.core.platforms): its homeserver, its token, read again on a 401."""
+    return MatrixChatSender(settings.matrix_homeserver_url, secret, token_refresher=refresh)

@@ -8,7 +8,8 @@ DynamoDB, which lets one invocation per slot reach this sender. A request whose 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from cronbell.adapters.chat.base import (
     ApiSender,
@@ -32,6 +33,9 @@ _ERROR_CODE = re.compile(r"^[a-z0-9_]{1,64}$")
 # (channel_not_found, not_in_channel, invalid_auth, account_inactive, is_archived, msg_too_long, ...)
 TRANSIENT_ERRORS = frozenset({"ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"})
 ROOM_GONE = frozenset({"channel_not_found", "not_in_channel", "is_archived", "channel_is_archived"})
+
+if TYPE_CHECKING:
+    from cronbell.settings import Settings
 
 
 def escape(text: str) -> str:
@@ -116,3 +120,8 @@ class SlackChatSender(ApiSender):
             raise PermanentChatError(f"slack {error} ({answer.status})", room_gone=error in ROOM_GONE)
 
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
+
+
+def sender(settings: Settings, secret: Callable[[], str], refresh: Callable[[], str] | None = None) -> SlackChatSender:
+    """The deployment's Slack sender (cronbell.core.platforms)."""
+    return SlackChatSender(secret, api_url=settings.slack_api_url)

@@ -10,7 +10,8 @@ from __future__ import annotations
 import html
 import re
 import urllib.parse
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from cronbell.adapters.chat.base import (
     ApiSender,
@@ -44,6 +45,9 @@ _KNOWN_PROBLEMS = (
     "group chat was upgraded to a supergroup chat",
     "Unauthorized",
 )
+
+if TYPE_CHECKING:
+    from cronbell.settings import Settings
 
 
 def _defuse(text: str) -> str:
@@ -131,3 +135,10 @@ class TelegramChatSender(ApiSender):
             raise PermanentChatError(f"telegram answered {answer.status}{_problem(body)}", room_gone=gone)
 
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
+
+
+def sender(
+    settings: Settings, secret: Callable[[], str], refresh: Callable[[], str] | None = None
+) -> TelegramChatSender:
+    """The deployment's Telegram sender (cronbell.core.platforms)."""
+    return TelegramChatSender(secret, api_url=settings.telegram_api_url)

@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import time
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from cronbell.adapters.chat.base import (
     ChatMessage,
@@ -36,6 +37,9 @@ from cronbell.adapters.chat.base import (
 
 SIGNATURE_HEADER = "X-Cronbell-Signature"
 TIMESTAMP_HEADER = "X-Cronbell-Timestamp"
+
+if TYPE_CHECKING:
+    from cronbell.settings import Settings
 
 
 def signature(secret: str, timestamp: str, body: bytes) -> str:
@@ -99,3 +103,10 @@ class WebhookChatSender:
             raise PermanentChatError(f"webhook answered {answer.status}", room_gone=answer.status in (403, 404, 410))
 
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
+
+
+def sender(
+    settings: Settings, secret: Callable[[], str] | None, refresh: Callable[[], str] | None = None
+) -> WebhookChatSender:
+    """The deployment's generic webhook (cronbell.core.platforms), signed when it has a secret."""
+    return WebhookChatSender(settings.chat_webhook_url, secret_provider=secret)

@@ -26,6 +26,7 @@ from typing import Any
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
 from cronbell.core import models
+from cronbell.core.business import SKIP
 from cronbell.core.cron import Interval
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Schedule
@@ -147,7 +148,8 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     }
 
 
-ENDS = ("until", "count", "skip_holidays")  # attributes of a recurrence's end and calendar, when it has them
+# attributes of a recurrence's end, calendar and business-day rules, when it has them
+ENDS = ("until", "count", "skip_holidays", "business_days", "business_day_of_month", "on_holiday")
 
 
 def ends_fields(t: Timing) -> dict[str, Any]:
@@ -159,6 +161,12 @@ def ends_fields(t: Timing) -> dict[str, Any]:
         ends["count"] = t.count
     if t.calendar:
         ends["skip_holidays"] = t.calendar
+    if t.business_days:
+        ends["business_days"] = True
+    if t.business_day:
+        ends["business_day_of_month"] = t.business_day
+    if t.on_holiday != SKIP:
+        ends["on_holiday"] = t.on_holiday
     return ends
 
 
@@ -220,6 +228,9 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         until=parse_iso(data["until"]) if data.get("until") else None,
         count=int(data.get("count", 0)),
         calendar=data.get("skip_holidays", ""),
+        business_days=bool(data.get("business_days", False)),
+        business_day=int(data.get("business_day_of_month", 0)),
+        on_holiday=data.get("on_holiday", SKIP),
     )
     return Schedule(timing=timing, **{k: data[k] for k in _PLAIN if k in data})
 

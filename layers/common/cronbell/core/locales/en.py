@@ -5,25 +5,42 @@ from __future__ import annotations
 
 TEXTS: dict[str, str] = {
     # --- tool answers ---
-    "created": "Scheduled {what} {id}: {description}. Next: {next}. Now it is {now}.",
-    "duplicate": "An identical schedule already exists ({id}): {description}. Next: {next}. Now it is {now}.",
-    "listed": "{count} schedule(s) in this room. Now it is {now}.",
-    "listed_none": "No schedules in this room. Now it is {now}.",
-    "deleted": "Deleted {id} ({description}). Now it is {now}.",
-    "run_started": "Running {id} now; its result will be posted in {room}.",
+    "created.message": "Scheduled reminder {id}{about}: {when}. {now}",
+    "created.agent_call": "Scheduled agent call {id}{about}: {when}. {now}",
+    "duplicate": "An identical schedule already exists, {id}{about}: {when}. {now}",
+    "listed": "{count} schedules in this room: {items}. {now}",
+    "listed_one": "1 schedule in this room: {items}. {now}",
+    "listed_more": "{count} schedules in this room; the first {shown}: {items}; the result lists them all. {now}",
+    "listed_none": "No schedules in this room. {now}",
+    "listed.item": "{id}{about}, {when}",
+    "listed.next": "next {next}",
+    "listed.paused": "paused",
+    "listed.none": "no fire to come",
+    "deleted": "Deleted {id}{about} ({when}). {now}",
+    "run_started": "Running {id}{about} now; its result will be posted {where}.",
+    "run.here": "in this room",
+    "run.channel": "in its channel",
     "error": "Could not do that: {message}",
-    "updated": "Updated {id}: {description}. Next: {next}. Now it is {now}.",
-    "paused": "Paused {id}; it will not fire until resumed. Now it is {now}.",
-    "resumed": "Resumed {id}: {description}. Next: {next}. Now it is {now}.",
+    "updated": "Updated {id}{about}: {when}. {now}",
+    "paused": "Paused {id}{about}; it will not fire until resumed. {now}",
+    "resumed": "Resumed {id}{about}: {when}. {now}",
     "ended_while_paused": (
-        "{id} reached its end (`until` or `count`) while it was paused: it is completed now, with no fire left. "
-        "Now it is {now}."
+        "{id} reached its end (`until` or `count`) while it was paused: it is completed now, with no fire left. {now}"
     ),
-    "skipped": "The occurrence at {skipped} of {id} will be skipped. Next: {next}. Now it is {now}.",
-    "snoozed": "Snoozed {id} to {to}. Next: {next}. Now it is {now}.",
-    "never": "no further fire",
-    "reminder": "reminder",
-    "agent_call": "agent call",
+    "skipped": "The occurrence of {id}{about} on {skipped} will be skipped; {when}. {now}",
+    "snoozed": "Snoozed {id}{about} to {to}; {when}. {now}",
+    "snoozed.once": "Snoozed {id}{about} to {to}. {now}",
+    "when.once": "{next}",
+    "when.once_none": "it will not fire again",
+    "when.recurring": "{description}; next {next}",
+    "when.recurring_none": "{description}; it will not fire again",
+    "quoted": "“{text}”",
+    "date": "{weekday} {day} {month}",
+    "date_year": "{weekday} {day} {month} {year}",
+    "when": "{date}, {clock}",
+    "now_is": "Now it is {clock} on {date} ({zone}).",
+    "now_is_one": "Now it is {clock} on {date} ({zone}).",
+    "about_argument": "`{argument}`: {what}",
     "default_hour": "No time of day given: taken as {clock}.",
     # --- chat messages and notices ---
     "missed": "⏰ Missed reminder for {user} (it was due {due}): {text}",
@@ -67,16 +84,24 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.never_within": (
         "it would never fire within the next {years} years: every occurrence falls on a public holiday in {calendar}"
     ),
+    "error.invalid_arguments.needs_calendar": (
+        "`{field}` needs a holiday calendar: give `skip_holidays` too (such as {forms})"
+    ),
+    "error.invalid_arguments.business_day_of_month": (
+        "`business_day_of_month` is 1 to 23, or -1 for the last; with it, `cron` gives only the times of day "
+        "(day fields `*`, such as '0 9 * * *'), and it does not go with every N weeks or days"
+    ),
     "error.invalid_arguments.count_reached": (
-        "it has delivered {delivered} run(s) already: `count` must be more than that, or 0 for no limit"
+        "it has delivered {delivered} runs already: `count` must be more than that, or 0 for no limit"
     ),
     "error.too_long": "{problems}",
-    "error.invalid_time": "Cannot read the time {text!r}. Accepted forms: {forms}.",
-    "error.invalid_time.because": "Cannot read the time {text!r}: {reason}. Accepted forms: {forms}.",
+    "error.invalid_time": "Cannot read the time {text!r}. The closest accepted forms:{forms}",
+    "error.invalid_time.because": "Cannot read the time {text!r}: {reason}. The closest accepted forms:{forms}",
     "error.invalid_time.repeats": (
         "{text!r} repeats: send it as `cron` (or add `recurring: true`) to create a recurring reminder"
     ),
-    "error.time_in_past": "That time ({when}) is in the past: it is now {now}.",
+    "error.time_in_past": "that time ({when}) is in the past: it is now {now}",
+    "error.time_in_past.words": "{text!r} names a time in the past: it is now {now}",
     "error.time_in_past.new_zone": "that wall-clock time has already passed in the new zone",
     "error.time_in_past.while_paused": "its time passed while it was paused; use snooze_reminder to set a new one",
     "error.time_in_past.already": "that is already past",
@@ -190,33 +215,36 @@ TEXTS: dict[str, str] = {
         "MCP_TRUST_PROPAGATED_HEADERS=true on the function"
     ),
     # --- problems with arguments, field by field (English as the reference models say it) ---
-    "problem": "{where}: {what}",
+    "problem": "`{where}` {what}",
     "problem.as_given": "{text}",
     "problem.or": " or ",
-    "problem.not_unicode": "Input should be a valid string, unable to parse raw data as a unicode string",
-    "problem.one_of": "Input should be {allowed}",
-    "problem.string": "Input should be a valid string",
-    "problem.min_length_one": "String should have at least {n} character",
-    "problem.min_length": "String should have at least {n} characters",
-    "problem.max_length_one": "String should have at most {n} character",
-    "problem.max_length": "String should have at most {n} characters",
-    "problem.boolean": "Input should be a valid boolean",
-    "problem.integer": "Input should be a valid integer",
-    "problem.at_least": "Input should be greater than or equal to {n}",
-    "problem.at_most": "Input should be less than or equal to {n}",
-    "problem.list": "Input should be a valid list",
-    "problem.max_items": "List should have at most {n} items after validation, not {count}",
-    "problem.required": "Field required",
-    "problem.key_type": "Keys should be strings",
-    "problem.extra": "Extra inputs are not permitted",
+    "problem.not_unicode": "must be valid text (it holds a broken character)",
+    "problem.one_of": "must be {allowed}",
+    "problem.string": "must be text",
+    "problem.min_length_one": "must not be empty",
+    "problem.min_length": "must be at least {n} characters long",
+    "problem.max_length_one": "must be at most {n} character long",
+    "problem.max_length": "must be at most {n} characters long",
+    "problem.boolean": "must be true or false",
+    "problem.integer": "must be a whole number",
+    "problem.at_least": "must be {n} or more",
+    "problem.at_most": "must be {n} or less",
+    "problem.list": "must be a list",
+    "problem.max_items": "must hold at most {n} items, not {count}",
+    "problem.required": "is required",
+    "problem.key_type": "is not an argument name: names are text",
+    "problem.extra": "is not an argument of this tool",
     # cross-field rules: "rule.<rule>.<fields>", the same words as the contract's rules
     "rule.exactly_one.time.cron": "give exactly one of `time` (once) or `cron` (recurring)",
     "rule.refused_with.recurring.cron": "`cron` is recurring; use `time` for a one-shot reminder",
     "rule.exactly_one.cron_expr.fire_at": "give exactly one of `cron_expr` (recurring) or `fire_at` (RFC3339, once)",
     "rule.refused_with.recurring.fire_at": "`fire_at` runs once; use `cron_expr` for a recurring job",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays": (
+    (
+        "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays"
+        ".business_days.business_day_of_month.on_holiday"
+    ): (
         "give at least one field to change: message, prompt, time, cron, timezone, target_agent, channel, name, "
-        "until, count, skip_holidays"
+        "until, count, skip_holidays, business_days, business_day_of_month, on_holiday"
     ),
     "rule.at_most_one.time.cron": "give `time` (once) or `cron` (recurring), not both",
     "rule.exactly_one.minutes.until": "give exactly one of `minutes` or `until`",
@@ -319,8 +347,14 @@ TEXTS: dict[str, str] = {
     "ends.count": "{count} times",
     "ends.count_one": "once",
     "ends.holidays": "skipping public holidays in {calendar}",
+    "ends.business_days": "on business days in {calendar}",
+    "ends.calendar": "business days of {calendar}",
+    "preview.business_day": "on business day {n} of the month at {clocks}",
+    "preview.business_day_last": "on the last business day of the month at {clocks}",
+    "ends.moved_before": "moved to the previous business day when it falls on a day off",
+    "ends.moved_after": "moved to the next business day when it falls on a day off",
     # --- previews ---
-    "now": "{weekday} {date} {clock} ({zone}, {offset})",
+    "now": "{date}, {clock} ({zone}, {offset})",
     "preview.and": " and ",
     "preview.at": "at {date} {clock} ({zone})",
     "preview.at_one": "at {date} {clock} ({zone})",
@@ -357,7 +391,16 @@ TEXTS: dict[str, str] = {
     "run_recovered": "✅ {name} works again.",
     "run_paused": "⏸️ {name} failed {count} times in a row and is paused. Resume it with resume_reminder {id}.",
     "late_note": "(late: it was due {due})",
-    "history": "{count} run(s) of {id}, newest first. Now it is {now}.",
+    "history": "{count} runs of {id}, newest first: {items}. {now}",
+    "history_one": "1 run of {id}: {items}. {now}",
+    "history_more": "{count} runs of {id}, newest first; the first {shown}: {items}; the result lists them all. {now}",
+    "history_none": "{id} has no runs yet. {now}",
+    "history.item": "{when}: {outcome}",
+    "history.item_reason": "{when}: {outcome} (`{reason}`)",
+    "outcome.delivered": "delivered",
+    "outcome.failed": "failed",
+    "outcome.skipped": "skipped",
+    "outcome.missed": "missed",
 }
 
 LISTS: dict[str, tuple[str, ...]] = {

@@ -4,25 +4,45 @@ from __future__ import annotations
 
 TEXTS: dict[str, str] = {
     # --- respuestas de las herramientas ---
-    "created": "Programado {what} {id}: {description}. Próximo: {next}. Ahora son las {now}.",
-    "duplicate": "Ya existe uno idéntico ({id}): {description}. Próximo: {next}. Ahora son las {now}.",
-    "listed": "{count} programación(es) en esta sala. Ahora son las {now}.",
-    "listed_none": "No hay programaciones en esta sala. Ahora son las {now}.",
-    "deleted": "Eliminado {id} ({description}). Ahora son las {now}.",
-    "run_started": "Ejecutando {id} ahora; el resultado se publicará en {room}.",
-    "error": "No se pudo hacer: {message}",
-    "updated": "Actualizado {id}: {description}. Próximo: {next}. Ahora son las {now}.",
-    "paused": "Pausado {id}; no se ejecutará hasta reanudarlo. Ahora son las {now}.",
-    "resumed": "Reanudado {id}: {description}. Próximo: {next}. Ahora son las {now}.",
-    "ended_while_paused": (
-        "{id} llegó a su fin (`until` o `count`) mientras estaba en pausa: queda completado, sin más ejecuciones. "
-        "Ahora son las {now}."
+    "created.message": "Recordatorio {id}{about} programado: {when}. {now}",
+    "created.agent_call": "Llamada al agente {id}{about} programada: {when}. {now}",
+    "duplicate": "Ya existe una programación idéntica, {id}{about}: {when}. {now}",
+    "listed": "{count} programaciones en esta sala: {items}. {now}",
+    "listed_one": "Una programación en esta sala: {items}. {now}",
+    "listed_more": (
+        "{count} programaciones en esta sala; las {shown} primeras: {items}; el resultado las incluye todas. {now}"
     ),
-    "skipped": "Se omitirá la ejecución de {id} del {skipped}. Próximo: {next}. Ahora son las {now}.",
-    "snoozed": "Pospuesto {id} al {to}. Próximo: {next}. Ahora son las {now}.",
-    "never": "sin más ejecuciones",
-    "reminder": "recordatorio",
-    "agent_call": "llamada al agente",
+    "listed_none": "No hay ninguna programación en esta sala. {now}",
+    "listed.item": "{id}{about}, {when}",
+    "listed.next": "próxima: {next}",
+    "listed.paused": "en pausa",
+    "listed.none": "sin ejecución pendiente",
+    "deleted": "Se ha eliminado {id}{about} ({when}). {now}",
+    "run_started": "Se ejecuta {id}{about} ahora; el resultado se publicará {where}.",
+    "run.here": "en esta sala",
+    "run.channel": "en su canal",
+    "error": "No se pudo hacer: {message}",
+    "updated": "Cambio guardado en {id}{about}: {when}. {now}",
+    "paused": "{id}{about} queda en pausa; no se ejecutará hasta que se reanude. {now}",
+    "resumed": "Se reanuda {id}{about}: {when}. {now}",
+    "ended_while_paused": (
+        "{id} llegó a su fin (`until` o `count`) mientras estaba en pausa: queda completado y no volverá a "
+        "ejecutarse. {now}"
+    ),
+    "skipped": "Se omitirá la ejecución de {id}{about} del {skipped}; {when}. {now}",
+    "snoozed": "Se pospone {id}{about} al {to}; {when}. {now}",
+    "snoozed.once": "Se pospone {id}{about} al {to}. {now}",
+    "when.once": "el {next}",
+    "when.once_none": "no volverá a ejecutarse",
+    "when.recurring": "{description}; la próxima, el {next}",
+    "when.recurring_none": "{description}; no volverá a ejecutarse",
+    "quoted": "«{text}»",
+    "date": "{weekday} {day} de {month}",
+    "date_year": "{weekday} {day} de {month} de {year}",
+    "when": "{date}, {clock}",
+    "now_is": "Son las {clock} del {date} ({zone}).",
+    "now_is_one": "Es la {clock} del {date} ({zone}).",
+    "about_argument": "`{argument}`: {what}",
     "default_hour": "Sin hora del día: se entiende las {clock}.",
     # --- mensajes del chat y avisos ---
     "missed": "⏰ Recordatorio perdido para {user} (era para {due}): {text}",
@@ -66,16 +86,24 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.never_within": (
         "nunca se dispararía en los próximos {years} años: todas sus ejecuciones caen en festivos de {calendar}"
     ),
+    "error.invalid_arguments.needs_calendar": (
+        "`{field}` necesita un calendario de festivos: da también `skip_holidays` (como {forms})"
+    ),
+    "error.invalid_arguments.business_day_of_month": (
+        "`business_day_of_month` va de 1 a 23, o -1 para el último; con él, `cron` da solo las horas del día "
+        "(campos de día `*`, como '0 9 * * *'), y no se combina con cada N semanas o días"
+    ),
     "error.invalid_arguments.count_reached": (
-        "ya ha entregado {delivered} ejecución(es): `count` debe ser mayor, o 0 para no tener límite"
+        "ya ha entregado {delivered} ejecuciones: `count` debe ser mayor, o 0 para no tener límite"
     ),
     "error.too_long": "{problems}",
-    "error.invalid_time": "No entiendo la hora {text!r}. Formas aceptadas: {forms}.",
-    "error.invalid_time.because": "No entiendo la hora {text!r}: {reason}. Formas aceptadas: {forms}.",
+    "error.invalid_time": "No entiendo la hora {text!r}. Las formas aceptadas más parecidas:{forms}",
+    "error.invalid_time.because": "No entiendo la hora {text!r}: {reason}. Las formas aceptadas más parecidas:{forms}",
     "error.invalid_time.repeats": (
         "{text!r} se repite: envíalo como `cron` (o añade `recurring: true`) para crear un recordatorio periódico"
     ),
-    "error.time_in_past": "Esa hora ({when}) ya ha pasado: ahora es {now}.",
+    "error.time_in_past": "esa hora ({when}) ya ha pasado: ahora es {now}",
+    "error.time_in_past.words": "{text!r} nombra un momento pasado: ahora es {now}",
     "error.time_in_past.new_zone": "esa hora local ya ha pasado en la nueva zona",
     "error.time_in_past.while_paused": "su hora pasó mientras estaba en pausa; usa snooze_reminder para fijar otra",
     "error.time_in_past.already": "esa hora ya ha pasado",
@@ -205,7 +233,7 @@ TEXTS: dict[str, str] = {
     "problem.not_unicode": "debe ser un texto válido; no se pudo leer como texto unicode",
     "problem.one_of": "debe ser {allowed}",
     "problem.string": "debe ser un texto",
-    "problem.min_length_one": "el texto debe tener al menos {n} carácter",
+    "problem.min_length_one": "no puede estar vacío",
     "problem.min_length": "el texto debe tener al menos {n} caracteres",
     "problem.max_length_one": "el texto debe tener como mucho {n} carácter",
     "problem.max_length": "el texto debe tener como mucho {n} caracteres",
@@ -225,9 +253,12 @@ TEXTS: dict[str, str] = {
         "da exactamente uno de `cron_expr` (periódico) o `fire_at` (RFC3339, una vez)"
     ),
     "rule.refused_with.recurring.fire_at": "`fire_at` se ejecuta una vez; usa `cron_expr` para una tarea periódica",
-    "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays": (
+    (
+        "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays"
+        ".business_days.business_day_of_month.on_holiday"
+    ): (
         "da al menos un campo que cambiar: `message`, `prompt`, `time`, `cron`, `timezone`, `target_agent`, "
-        "`channel`, `name`, `until`, `count`, `skip_holidays`"
+        "`channel`, `name`, `until`, `count`, `skip_holidays`, `business_days`, `business_day_of_month`, `on_holiday`"
     ),
     "rule.at_most_one.time.cron": "da `time` (una vez) o `cron` (periódico), no ambos",
     "rule.exactly_one.minutes.until": "da exactamente uno de `minutes` o `until`",
@@ -337,8 +368,14 @@ TEXTS: dict[str, str] = {
     "ends.count": "{count} veces",
     "ends.count_one": "una vez",
     "ends.holidays": "salvo festivos de {calendar}",
+    "ends.business_days": "en días hábiles de {calendar}",
+    "ends.calendar": "días hábiles de {calendar}",
+    "preview.business_day": "el día hábil {n} del mes a las {clocks}",
+    "preview.business_day_last": "el último día hábil del mes a las {clocks}",
+    "ends.moved_before": "pasa al día hábil anterior cuando cae en un día no hábil",
+    "ends.moved_after": "pasa al día hábil siguiente cuando cae en un día no hábil",
     # --- vistas previas ---
-    "now": "{weekday} {date} {clock} ({zone}, {offset})",
+    "now": "{date}, {clock} ({zone}, {offset})",
     "preview.and": " y ",
     "preview.at": "el {date} a las {clock} ({zone})",
     "preview.at_one": "el {date} a la {clock} ({zone})",
@@ -375,7 +412,19 @@ TEXTS: dict[str, str] = {
     "run_recovered": "✅ {name} vuelve a funcionar.",
     "run_paused": "⏸️ {name} ha fallado {count} veces seguidas y está en pausa. Reanúdalo con resume_reminder {id}.",
     "late_note": "(con retraso: era para {due})",
-    "history": "{count} ejecución(es) de {id}, de la más reciente a la más antigua. Ahora son las {now}.",
+    "history": "{count} ejecuciones de {id}, de la más reciente a la más antigua: {items}. {now}",
+    "history_one": "Una ejecución de {id}: {items}. {now}",
+    "history_more": (
+        "{count} ejecuciones de {id}, de la más reciente a la más antigua; las {shown} primeras: {items}; "
+        "el resultado las incluye todas. {now}"
+    ),
+    "history_none": "{id} aún no tiene ninguna ejecución. {now}",
+    "history.item": "{when}: {outcome}",
+    "history.item_reason": "{when}: {outcome} (`{reason}`)",
+    "outcome.delivered": "entregada",
+    "outcome.failed": "fallida",
+    "outcome.skipped": "omitida",
+    "outcome.missed": "perdida",
 }
 
 LISTS: dict[str, tuple[str, ...]] = {

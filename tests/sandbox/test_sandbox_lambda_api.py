@@ -20,7 +20,7 @@ from botocore.config import Config
 from sandbox.clock import VirtualClock
 from sandbox.lambda_api import LambdaRuntime
 from sandbox.server import SandboxHTTPServer
-from sandbox.template import FunctionSpec
+from sandbox.stack import FunctionSpec
 
 HANDLER = textwrap.dedent(
     """

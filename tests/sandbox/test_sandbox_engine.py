@@ -21,7 +21,7 @@ from sandbox.aws_server import MotoServer
 from sandbox.clock import VirtualClock
 from sandbox.engine import SchedulerEngine, Stopped, fill_context
 from sandbox.lambda_api import LambdaRuntime
-from sandbox.template import FunctionSpec
+from sandbox.stack import FunctionSpec
 
 REGION = "us-east-1"
 START = datetime(2030, 1, 7, 8, 0, tzinfo=UTC)  # a Monday
@@ -30,6 +30,7 @@ FUNCTION_ARN = "arn:aws:lambda:us-east-1:123456789012:function:Target"
 HANDLER = textwrap.dedent(
     """
     import os
+    import time
     import boto3
 
     CALLS = []
@@ -38,6 +39,9 @@ HANDLER = textwrap.dedent(
         CALLS.append(event)
         if event.get("fail"):
             raise RuntimeError("boom")
+        if event.get("sleep"):
+            time.sleep(event["sleep"])
+            CALLS.append({"done": event["sleep"]})
         if event.get("spawn"):
             boto3.client("scheduler", region_name="us-east-1").create_schedule(
                 Name="spawned", GroupName="g", ScheduleExpression=event["spawn"],
@@ -302,3 +306,21 @@ def test_a_stop_ends_a_move_during_a_batch_of_fires_after_the_ones_under_way(wor
         engine.advance(START + timedelta(hours=2))
     assert 4 <= len(seen["names"]) <= 6 and seen["active"] == 0  # those under way ended; no more began
     assert world.clock.now() == datetime(2030, 1, 7, 9, 0, tzinfo=UTC)  # the clock stays at the batch's time
+
+
+def test_the_clock_waits_for_a_run_now_still_running_before_it_moves(world: World) -> None:
+    """A run_now is an asynchronous invocation of the fire function: it runs at the instant it was asked for,
+    and the clock moves on only once it has ended (else its post lands hours later in virtual time)."""
+    spec = world.runtime.find("Target")
+    seen: list[bool] = []
+    set_clock = world.clock.set
+
+    def recording_set(value: datetime) -> None:
+        seen.append(any("done" in call for call in world.calls))
+        set_clock(value)
+
+    world.clock.set = recording_set  # type: ignore[method-assign]
+    world.runtime.invoke_event_background(spec, json.dumps({"sleep": 0.5}).encode())
+    world.engine.advance(START + timedelta(hours=3))
+    assert seen == [True]
+    assert world.clock.now() == START + timedelta(hours=3)

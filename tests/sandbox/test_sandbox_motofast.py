@@ -417,3 +417,43 @@ def test_item_limits_are_the_same_with_the_patches() -> None:
     assert fast == plain
     assert any(len(o) == 2 and o[0] == "item" for o in plain) and any(len(o) == 3 for o in plain)  # both kinds
     assert any("ItemSizeTooLarge" in o[1] for o in plain if o[0] == "dict")
+
+
+def test_motofast_refuses_a_moto_release_it_was_not_written_for() -> None:
+    from sandbox import motofast
+
+    motofast.check_moto_version(motofast.WRITTEN_FOR)  # the release it was written for passes
+    for other in ("5.2.6", "5.3.0", "6.0.0"):
+        try:
+            motofast.check_moto_version(other)
+        except motofast.MotoVersionError as err:
+            assert other in str(err) and motofast.WRITTEN_FOR in str(err)
+        else:
+            raise AssertionError(f"moto {other} was accepted")
+
+
+def test_installing_motofast_on_another_moto_release_fails_before_it_changes_anything() -> None:
+    script = textwrap.dedent(
+        """
+        import moto
+        from moto.dynamodb import models
+        before = models.DynamoDBBackend.transact_write_items
+        moto.__version__ = "9.9.9"
+        from sandbox import motofast
+        try:
+            motofast.install()
+        except motofast.MotoVersionError as err:
+            assert models.DynamoDBBackend.transact_write_items is before
+            print("refused:", err)
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": f"{ROOT / 'layers/common'}:{ROOT}"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("refused: sandbox/motofast.py was written for moto 5.2.5 and moto 9.9.9")

@@ -15,7 +15,7 @@ import pytest
 from sandbox.built import BuiltFunction, lambda_environment
 from sandbox.clock import VirtualClock
 from sandbox.lambda_api import LambdaRuntime
-from sandbox.template import FunctionSpec
+from sandbox.stack import FunctionSpec
 
 HANDLER = textwrap.dedent(
     """

@@ -170,7 +170,7 @@ def test_a_schedule_removed_from_state_is_gone_without_an_api_write(server: Moto
 
 def _bus_to_queue(server: MotoServer, region: str) -> tuple[Any, Any, str, str, str]:
     """A bus, a queue and the sandbox's recorder rule (source cronbell) between them, in `region`."""
-    from sandbox.provision import clients, events_recorder
+    from sandbox.stack import clients, events_recorder
 
     bus = f"bus-{uuid.uuid4().hex[:8]}"
     c = clients(server.url, region)

@@ -1,0 +1,29 @@
+"""The integration tests' dependencies are the composition root's (cronbell.wiring.build): a dependency
+added there reaches every test that uses `Stack.deps`, and only the test's stand-ins differ."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from cronbell import wiring
+from tests.support.aws import Stack
+
+STOOD_IN = {"start_fire", "sleep", "chat", "agents", "metric", "run_metric"}  # Stack.deps' boundaries
+
+
+def test_stack_deps_are_built_by_the_composition_root(stack: Stack) -> None:
+    tests = stack.deps()
+    functions = wiring.build(stack.settings, lambda service: stack.ddb if service == "dynamodb" else stack.scheduler)
+    for f in dataclasses.fields(tests):
+        if f.name in STOOD_IN or f.name == "now":
+            continue
+        assert type(getattr(tests, f.name)) is type(getattr(functions, f.name)), f.name
+    assert tests.prompt_file is functions.prompt_file and tests.settings is stack.settings
+    assert tests.now is not functions.now and tests.now() == stack.clock.now()
+
+
+def test_a_test_stands_in_for_what_it_names_and_nothing_else(stack: Stack) -> None:
+    marker = object()
+    deps = stack.deps(agents=marker)
+    assert deps.agents is marker and deps.start_fire is None
+    assert type(deps.store).__name__ == "DynamoStore"

@@ -1,0 +1,80 @@
+"""Settings: one declaration each, read once with every bad value named; the platform registry as the
+one list of chat platforms; the use cases' ports owned by the core."""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from cronbell.core import platforms, routing
+from cronbell.settings import Settings, SettingsError, declared
+
+PACKAGE = Path(__file__).resolve().parents[2] / "layers" / "common" / "cronbell"
+
+
+def test_every_setting_has_its_default_once_and_an_absent_or_empty_variable_keeps_it() -> None:
+    defaults = Settings()
+    assert Settings.from_env({}) == defaults
+    assert Settings.from_env({name: "" for name in declared()}) == defaults
+    for variable, f in declared().items():
+        assert variable.isupper() and f.metadata["parse"], variable
+
+
+def test_each_value_is_parsed_by_its_declaration() -> None:
+    s = Settings.from_env(
+        {
+            "MAX_PER_ROOM": "7",
+            "MATRIX_HOMESERVER_URL": "https://m.example.org/",
+            "ALLOWED_OUTPUT_ROOMS": " slack:C1 , !n:x ,",
+            "CHAT_BACKEND": "Slack, matrix,slack",
+            "AGENTS": '{"echo": "EchoAgentFunction"}',
+            "SLACK_TOKEN_SECRET": " arn:slack ",
+        }
+    )
+    assert (s.max_per_room, s.matrix_homeserver_url, s.allowed_output_rooms) == (
+        7,
+        "https://m.example.org",
+        ("slack:C1", "!n:x"),
+    )
+    assert s.chat_backends == ("slack", "matrix") and s.agents == {"echo": "EchoAgentFunction"}
+    assert s.chat_secret("slack") == "arn:slack" and s.chat_secret("matrix") == ""
+
+
+def test_every_bad_value_is_named_at_once() -> None:
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env(
+            {"MAX_PER_ROOM": "fifty", "MISSED_POLICY": "loud", "CHAT_BACKEND": "matrix,irc", "AGENTS": "{"}
+        )
+    message = str(refused.value)
+    for expected in (
+        "MAX_PER_ROOM must be a whole number",
+        "MISSED_POLICY must be one of notify, silent",
+        "CHAT_BACKEND must be chat platforms among matrix, slack, telegram, discord, webhook (not irc)",
+        "AGENTS must be a JSON object",
+    ):
+        assert expected in message
+    with pytest.raises(SettingsError, match="RETENTION_DAYS must be a whole number, 0 or more"):
+        Settings.from_env({"RETENTION_DAYS": "-1"})
+
+
+def test_the_platform_registry_is_the_one_list_of_platforms() -> None:
+    assert routing.PLATFORMS is platforms.PLATFORMS
+    assert platforms.PLATFORMS[0] == Settings().default_platform
+    fields = {f.name for f in dataclasses.fields(Settings)}
+    for platform in platforms.REGISTRY.values():
+        assert all(need.setting in fields for need in platform.needs), platform.name
+        module = PACKAGE / Path(*platform.sender_module.split(".")[1:]).with_suffix(".py")
+        assert "def sender(" in module.read_text(encoding="utf-8"), module
+
+
+def test_no_use_case_or_core_module_imports_an_adapter() -> None:
+    for folder in ("usecases", "core"):
+        for path in (PACKAGE / folder).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.module:
+                    assert not node.module.startswith("cronbell.adapters"), (path.name, node.module)
+                if isinstance(node, ast.Import):
+                    assert not any(a.name.startswith("cronbell.adapters") for a in node.names), path.name
