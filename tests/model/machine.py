@@ -106,7 +106,7 @@ class Harness:
         FakeAgents.failing = False
         wiring.build_sender = lambda settings: self.chat  # type: ignore[assignment]
         wiring.LambdaAgents = FakeAgents  # type: ignore[assignment,misc]
-        wiring._start_fire = lambda settings: self.started.append  # type: ignore[assignment]
+        wiring._start_fire = lambda settings, client: self.started.append  # type: ignore[assignment]
         self.deploy()
         self.room = Room(now=self.start, settings=Settings(auto_pause_after=AUTO_PAUSE_AFTER), flags=self.flags)
 
