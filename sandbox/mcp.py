@@ -5,22 +5,18 @@ The context (room, user, agent, zone, locale, thread, platform) is what the bot'
 URL's query string over streamable HTTP, the command line over stdio; never the model's arguments, which reach
 ToolsFunction unchanged, so a `room_id` argument is refused there exactly as it is for a bot.
 
-The protocol is the official MCP Python SDK's (a development dependency, imported only when MCP is used). The
-sandbox's HTTP server is the standard library's, so `/mcp` requests are handed to the SDK's ASGI transport
-through a small bridge (`HttpEndpoint`) that runs the SDK on one event loop of its own.
+The protocol is the official MCP Python SDK's (a development dependency, imported only when MCP is used); its
+streamable HTTP app (`HttpEndpoint`) is mounted at `/mcp` in the sandbox's ASGI application.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-import queue
-import threading
 import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Callable, Mapping
-from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from typing import Any
 
@@ -161,9 +157,10 @@ def serve_stdio(lambda_url: str, context: dict[str, str]) -> None:
 
 
 class HttpEndpoint:
-    """`/mcp` on the Lambda port: the SDK's streamable HTTP transport (stateless, JSON answers: every request
-    carries its own context, so there is no session to keep) on an event loop thread, fed by the standard
-    library's request handler threads."""
+    """`/mcp`: the SDK's streamable HTTP transport (stateless, JSON answers: every request carries its own
+    context, so there is no session to keep), an ASGI app mounted in the sandbox's HTTP port
+    (sandbox/server.py). The SDK's session manager runs in a task of the port's event loop from the first
+    request until `close`."""
 
     def __init__(self, lambda_url: str) -> None:
         port = urllib.parse.urlsplit(lambda_url).port
@@ -176,133 +173,34 @@ class HttpEndpoint:
                 allowed_origins=[f"http://127.0.0.1:{port}", f"http://localhost:{port}"],
             ),
         )
-        self._loop = asyncio.new_event_loop()
-        self._stopped: asyncio.Event | None = None
-        started = threading.Event()
-        self._thread = threading.Thread(target=self._run, args=(started,), name="sandbox-mcp", daemon=True)
-        self._thread.start()
-        started.wait(30)
+        self._started = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
 
-    def _run(self, started: threading.Event) -> None:
-        asyncio.set_event_loop(self._loop)
+    async def _run(self) -> None:
+        async with self.manager.run():
+            self._started.set()
+            await self._stop.wait()
 
-        async def main() -> None:
-            self._stopped = asyncio.Event()
-            async with self.manager.run():
-                started.set()
-                await self._stopped.wait()
+    async def close(self) -> None:
+        if self._task is not None:
+            self._stop.set()
+            await self._task
 
-        self._loop.run_until_complete(main())
-
-    def close(self) -> None:
-        if self._stopped is not None and self._loop.is_running():
-            self._loop.call_soon_threadsafe(self._stopped.set)
-        self._thread.join(5)
-
-    def handle(self, handler: BaseHTTPRequestHandler, body: bytes) -> None:
-        """Answer one request on `handler`. A URL without room or user is refused before the SDK sees it, with a
-        JSON-RPC error the MCP client shows as is."""
-        url = urllib.parse.urlsplit(handler.path)
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """Answer one request. A URL without room or user is refused before the SDK sees it, with a JSON-RPC
+        error the MCP client shows as is."""
+        query = dict(urllib.parse.parse_qsl(scope.get("query_string", b"").decode("latin-1")))
         try:
-            context_from(dict(urllib.parse.parse_qsl(url.query)))
+            context_from(query)
         except MissingContext as err:
             error = {"jsonrpc": "2.0", "id": None, "error": {"code": types.INVALID_PARAMS, "message": str(err)}}
             data = json.dumps(error).encode()
-            handler.send_response(400)
-            handler.send_header("Content-Type", "application/json")
-            handler.send_header("Content-Length", str(len(data)))
-            handler.end_headers()
-            handler.wfile.write(data)
+            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+            await send({"type": "http.response.start", "status": 400, "headers": headers})
+            await send({"type": "http.response.body", "body": data})
             return
-        _AsgiExchange(handler, body, self._loop).run(self.manager.handle_request)
-
-
-class _AsgiExchange:
-    """One HTTP request served by an ASGI app on another thread's loop: the request in, the app's messages
-    written back by the handler thread as they come (chunked when the app gives no length)."""
-
-    _DONE = object()
-
-    def __init__(self, handler: BaseHTTPRequestHandler, body: bytes, loop: asyncio.AbstractEventLoop) -> None:
-        self.handler = handler
-        self.body = body
-        self.loop = loop
-        self.body_sent = False
-        self.outbox: queue.Queue[Any] = queue.Queue()
-        self.disconnected = asyncio.Event()
-        self.chunked = False
-        self.broken = False
-
-    def scope(self) -> dict[str, Any]:
-        h = self.handler
-        url = urllib.parse.urlsplit(h.path)
-        return {
-            "type": "http",
-            "asgi": {"version": "3.0"},
-            "http_version": "1.1",
-            "method": h.command,
-            "scheme": "http",
-            "path": url.path,
-            "raw_path": url.path.encode(),
-            "query_string": url.query.encode(),
-            "root_path": "",
-            "headers": [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in h.headers.items()],
-            "client": tuple(h.client_address[:2]),
-            "server": tuple(h.connection.getsockname()[:2]),
-        }
-
-    async def receive(self) -> dict[str, Any]:
-        if not self.body_sent:
-            self.body_sent = True
-            return {"type": "http.request", "body": self.body, "more_body": False}
-        await self.disconnected.wait()
-        return {"type": "http.disconnect"}
-
-    async def send(self, message: dict[str, Any]) -> None:
-        self.outbox.put(message)
-
-    def run(self, app: Callable[..., Any]) -> None:
-        future = asyncio.run_coroutine_threadsafe(app(self.scope(), self.receive, self.send), self.loop)
-        future.add_done_callback(lambda _: self.outbox.put(self._DONE))
-        started = False
-        while (message := self.outbox.get()) is not self._DONE:
-            if message["type"] == "http.response.start":
-                started = True
-                self._start(message)
-            elif message["type"] == "http.response.body":
-                self._write(message.get("body", b""), last=not message.get("more_body", False))
-        self.loop.call_soon_threadsafe(self.disconnected.set)
-        error = None if future.cancelled() else future.exception()
-        if error is not None and not started:
-            self._start({"status": 500, "headers": [(b"content-type", b"text/plain")]})
-            self._write(f"MCP endpoint error: {error}".encode(), last=True)
-
-    def _start(self, message: dict[str, Any]) -> None:
-        h = self.handler
-        h.send_response(message["status"])
-        names = set()
-        for key, value in message.get("headers", []):
-            name = key.decode("latin-1")
-            names.add(name.lower())
-            h.send_header(name, value.decode("latin-1"))
-        if "content-length" not in names:
-            self.chunked = True
-            h.send_header("Transfer-Encoding", "chunked")
-        h.end_headers()
-
-    def _write(self, data: bytes, last: bool) -> None:
-        if self.broken:
-            return
-        try:
-            if self.chunked:
-                if data:
-                    self.handler.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
-                if last:
-                    self.handler.wfile.write(b"0\r\n\r\n")
-            else:
-                self.handler.wfile.write(data)
-            self.handler.wfile.flush()
-        except OSError:  # the client went away: tell the app, stop writing
-            self.broken = True
-            self.handler.close_connection = True
-            self.loop.call_soon_threadsafe(self.disconnected.set)
+        if self._task is None:
+            self._task = asyncio.create_task(self._run())
+        await self._started.wait()
+        await self.manager.handle_request(scope, receive, send)

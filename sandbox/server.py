@@ -1,27 +1,40 @@
-"""The HTTP endpoints on the Lambda port: Lambda's Invoke API plus the sandbox's own `/_sandbox/*` routes."""
+"""The sandbox's HTTP port, one ASGI application (Starlette, served by uvicorn): Lambda's Invoke API, the
+sandbox's own `/_sandbox/*` routes, the console and the MCP SDK's streamable HTTP app at `/mcp`. Every request
+passes `check_request` before it is routed."""
 
 from __future__ import annotations
 
 import json
 import logging
-import queue
-import re
+import socket
+import sys
 import threading
 import urllib.parse
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Awaitable, Callable, MutableMapping
 from typing import TYPE_CHECKING, Any
+
+import h11
+import uvicorn
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, RedirectResponse, Response
+from starlette.routing import Route
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from sandbox import ui
 from sandbox.lambda_api import FunctionNotFound, parse_client_context
 
 if TYPE_CHECKING:
     from sandbox.app import Sandbox
-    from sandbox.mcp import HttpEndpoint
 
 log = logging.getLogger("sandbox.http")
 
-_INVOKE = re.compile(r"^/2015-03-31/functions/([^/]+)/invocations/?$")
-_MCP = "/mcp"
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+
 MAX_REQUEST_BYTES = 6 * 1024 * 1024  # Lambda's limit on an Invoke request (6,291,456 bytes), for every route
 
 
@@ -64,246 +77,263 @@ def check_request(
     return length
 
 
-class SandboxHTTPServer(ThreadingHTTPServer):
-    """A thread per request, as ThreadingHTTPServer serves them, but a thread that has answered waits for the
-    next request rather than ending (a storm's posts to the webhook sink would start a thread each)."""
+class _Checked:
+    """ASGI middleware: `check_request` on every HTTP request, before any route reads it."""
 
-    daemon_threads = True
-    allow_reuse_address = True
+    def __init__(self, app: Any, port: Callable[[], int]) -> None:
+        self.app, self.port = app, port
 
-    def __init__(self, port: int, sandbox: Sandbox) -> None:
-        super().__init__(("127.0.0.1", port), _Handler)
-        self.sandbox = sandbox
-        self._mcp: HttpEndpoint | None = None
-        self._mcp_lock = threading.Lock()
-        self._waiting: queue.SimpleQueue[tuple[Any, Any] | None] = queue.SimpleQueue()
-        self._idle = 0
-        self._idle_lock = threading.Lock()
-
-    def process_request(self, request: Any, client_address: Any) -> None:
-        with self._idle_lock:
-            if self._idle:
-                self._idle -= 1
-                self._waiting.put((request, client_address))
-                return
-        threading.Thread(target=self._serve, args=(request, client_address), daemon=True).start()
-
-    def _serve(self, request: Any, client_address: Any) -> None:
-        while True:
-            self.process_request_thread(request, client_address)
-            with self._idle_lock:
-                self._idle += 1
-            if (taken := self._waiting.get()) is None:
-                return
-            request, client_address = taken
-
-    def mcp(self) -> HttpEndpoint:
-        """The MCP endpoint, started by its first request (the SDK is imported only when MCP is used)."""
-        with self._mcp_lock:
-            if self._mcp is None:
-                from sandbox.mcp import HttpEndpoint
-
-                self._mcp = HttpEndpoint(self.sandbox.lambda_endpoint)
-            return self._mcp
-
-    def server_close(self) -> None:
-        super().server_close()
-        with self._idle_lock:
-            idle, self._idle = self._idle, 0
-        for _ in range(idle):
-            self._waiting.put(None)
-        if self._mcp is not None:
-            self._mcp.close()
-
-
-class _Handler(BaseHTTPRequestHandler):
-    server: SandboxHTTPServer
-    body = b""
-    protocol_version = "HTTP/1.1"
-    # headers and body go out in two writes: with Nagle's algorithm on, the second waits for the client's
-    # delayed ACK (40 ms on Linux), which made every call on a kept-alive connection take 40 ms or more
-    disable_nagle_algorithm = True
-
-    def log_message(self, format: str, *args: Any) -> None:
-        log.debug("%s " + format, self.address_string(), *args)
-
-    # ------------------------------------------------------------------ plumbing
-
-    def _checked(self) -> bool:
-        """Read the body into `self.body` if the request passes `check_request`; else answer it and close."""
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         try:
-            length = check_request(
-                self.server.server_address[1],
-                self.command,
-                self.headers.get("Host"),
-                self.headers.get("Origin"),
-                self.headers.get("Content-Length"),
-                "chunked" in (self.headers.get("Transfer-Encoding") or "").lower(),
+            check_request(
+                self.port(),
+                scope["method"],
+                headers.get("host"),
+                headers.get("origin"),
+                headers.get("content-length"),
+                "chunked" in headers.get("transfer-encoding", "").lower(),
             )
         except Refused as refused:
-            self.close_connection = True  # the body, if any, is not read: the connection cannot be reused
-            self._send(refused.status, {"Type": "User", "message": refused.message}, {"x-amzn-ErrorType": refused.code})
-            return False
-        self.body = self.rfile.read(length) if length else b""
-        return True
+            answer = _aws_error(refused.status, refused.code, refused.message)
+            answer.headers["Connection"] = "close"  # the body is not read: the connection cannot be reused
+            await answer(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
-    def _send(self, status: int, body: Any = None, headers: dict[str, str] | None = None, raw: bool = False) -> None:
-        data = b"" if body is None else (body if raw else json.dumps(body).encode())
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for key, value in (headers or {}).items():
-            self.send_header(key, value)
-        self.end_headers()
-        if data:
-            self.wfile.write(data)
 
-    def _page(self, html: str) -> None:
-        data = html.encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+def _json(status: int, body: Any = None, headers: dict[str, str] | None = None) -> Response:
+    if body is None:
+        return Response(status_code=status, headers=headers, media_type="application/json")
+    return Response(json.dumps(body), status_code=status, headers=headers, media_type="application/json")
 
-    def _console_move(self, body: bytes) -> None:
+
+def _aws_error(status: int, code: str, message: str) -> Response:
+    return _json(status, {"Type": "User", "message": message}, {"x-amzn-ErrorType": code})
+
+
+def build_app(sandbox: Sandbox, port: Callable[[], int]) -> Any:
+    """The whole port as one ASGI application; `/mcp` starts the MCP SDK on its first request."""
+    mcp_app = _LazyMcp(sandbox)
+
+    async def health(request: Request) -> Response:
+        return _json(200, {"ok": True}) if sandbox.ready else _json(503, {"ok": False})
+
+    async def clock(request: Request) -> Response:
+        if request.method == "GET":
+            return _json(200, {"now": sandbox.now_iso()})
+        data = await _json_body(request)
+        if isinstance(data, Response):
+            return data
+        status, answer = await run_in_threadpool(sandbox.move_clock, data)
+        return _json(status, answer)
+
+    def _room_read(read: Callable[[str], Any]) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            room_id = request.query_params.get("room_id", "")
+            if not room_id:
+                return _json(400, {"error": "room_id is required"})
+            return _json(200, await run_in_threadpool(read, room_id))
+
+        return endpoint
+
+    async def info(request: Request) -> Response:
+        return _json(200, await run_in_threadpool(sandbox.info))
+
+    async def console(request: Request) -> Response:
+        if not sandbox.ready:
+            return _json(503, {"error": "the sandbox is starting"})
+        q = request.query_params
+        page = await run_in_threadpool(
+            lambda: ui.render(ui.read(sandbox, q.get("room", ""), q.get("schedule", "")), q.get("note", ""))
+        )
+        return HTMLResponse(page)
+
+    async def console_move(request: Request) -> Response:
         """A console button: move the clock, then show the console again (a form post, then a redirect)."""
-        sandbox = self.server.sandbox
-        move = dict(urllib.parse.parse_qsl(body.decode("utf-8", errors="replace"))).get("move", "")
-        request = ui.move_request(move, sandbox)
-        if request is None:
+        move = dict(urllib.parse.parse_qsl((await request.body()).decode("utf-8", errors="replace"))).get("move", "")
+        move_request = ui.move_request(move, sandbox)
+        if move_request is None:
             note = "Nothing is scheduled to fire." if move == "next" else f"Unknown move {move!r}."
         else:
-            status, answer = sandbox.move_clock(request)
+            status, answer = await run_in_threadpool(sandbox.move_clock, move_request)
             note = ui.moved_note(answer) if status == 200 else str(answer.get("error"))
-        location = "/_sandbox/ui?" + urllib.parse.urlencode({"note": note})
-        self.send_response(303)
-        self.send_header("Location", location)
-        self.send_header("Content-Length", "0")
-        self.end_headers()
+        return RedirectResponse("/_sandbox/ui?" + urllib.parse.urlencode({"note": note}), status_code=303)
 
-    def _aws_error(self, status: int, code: str, message: str) -> None:
-        self._send(status, {"Type": "User", "message": message}, {"x-amzn-ErrorType": code})
-
-    # ------------------------------------------------------------------ routes
-
-    def do_GET(self) -> None:
-        if not self._checked():
-            return
-        url = urllib.parse.urlsplit(self.path)
-        query = dict(urllib.parse.parse_qsl(url.query))
-        sandbox = self.server.sandbox
-        if url.path == _MCP:
-            self.server.mcp().handle(self, b"")
-        elif url.path == "/_sandbox/health":
-            if sandbox.ready:
-                self._send(200, {"ok": True})
-            else:
-                self._send(503, {"ok": False})
-        elif url.path == "/_sandbox/clock":
-            self._send(200, {"now": sandbox.now_iso()})
-        elif url.path == "/_sandbox/messages":
-            room_id = query.get("room_id", "")
-            if not room_id:
-                self._send(400, {"error": "room_id is required"})
-            else:
-                self._send(200, sandbox.messages(room_id))
-        elif url.path == "/_sandbox/events":
-            room_id = query.get("room_id", "")
-            if not room_id:
-                self._send(400, {"error": "room_id is required"})
-            else:
-                self._send(200, sandbox.events(room_id))
-        elif url.path == "/_sandbox/info":
-            self._send(200, sandbox.info())
-        elif url.path == "/_sandbox/ui":
-            if sandbox.ready:
-                console = ui.read(sandbox, query.get("room", ""), query.get("schedule", ""))
-                self._page(ui.render(console, query.get("note", "")))
-            else:
-                self._send(503, {"error": "the sandbox is starting"})
-        else:
-            self._send(404, {"error": f"no route {url.path}"})
-
-    def do_POST(self) -> None:
-        if not self._checked():
-            return
-        url = urllib.parse.urlsplit(self.path)
-        body = self.body
-        if url.path == "/_sandbox/ui/clock":
-            self._console_move(body)
-            return
-        match = _INVOKE.match(url.path)
-        if match:
-            self._invoke(urllib.parse.unquote(match.group(1)), body)
-            return
-        if url.path == _MCP:
-            self.server.mcp().handle(self, body)
-            return
+    async def sink(request: Request) -> Response:
+        if sandbox.sink is None:
+            return _json(404, {"error": "the sandbox is not running the sink chat backend"})
+        body = await request.body()
+        data = await _json_body(request)
+        if isinstance(data, Response):
+            return data
+        sink = sandbox.sink
         try:
-            data = json.loads(body) if body.strip() else {}
-        except ValueError:
-            self._send(400, {"error": "the body is not JSON"})
-            return
-        sandbox = self.server.sandbox
-        if url.path == "/_sandbox/clock":
-            status, answer = sandbox.move_clock(data)
-            self._send(status, answer)
-        elif url.path == "/_sandbox/sink":
-            if sandbox.sink is None:
-                self._send(404, {"error": "the sandbox is not running the sink chat backend"})
-                return
-            try:
-                sandbox.sink.check_signature(
-                    body, self.headers.get("X-Cronbell-Timestamp") or "", self.headers.get("X-Cronbell-Signature") or ""
-                )
-                message_id = sandbox.sink.receive(data, self.headers.get("Idempotency-Key") or "")
-            except PermissionError as err:
-                self._send(401, {"error": str(err)})
-                return
-            except ValueError as err:
-                self._send(400, {"error": str(err)})
-                return
-            self._send(200, {"id": message_id})
-        else:
-            self._send(404, {"error": f"no route {url.path}"})
-
-    def do_DELETE(self) -> None:
-        if not self._checked():
-            return
-        if urllib.parse.urlsplit(self.path).path == _MCP:
-            self.server.mcp().handle(self, self.body)
-        else:
-            self._send(404, {"error": f"no route {self.path}"})
-
-    def _invoke(self, name: str, payload: bytes) -> None:
-        runtime = self.server.sandbox.runtime
-        if runtime is None:
-            self._aws_error(503, "ServiceException", "the sandbox is starting")
-            return
-        try:
-            spec = runtime.find(name)
-        except FunctionNotFound:
-            self._aws_error(404, "ResourceNotFoundException", f"Function not found: {name}")
-            return
-        kind = self.headers.get("X-Amz-Invocation-Type") or "RequestResponse"
-        try:
-            client_context = parse_client_context(self.headers.get("X-Amz-Client-Context"))
-            if payload.strip():
-                json.loads(payload)
+            sink.check_signature(
+                body, request.headers.get("X-Cronbell-Timestamp", ""), request.headers.get("X-Cronbell-Signature", "")
+            )
+            message_id = sink.receive(data, request.headers.get("Idempotency-Key", ""))
+        except PermissionError as err:
+            return _json(401, {"error": str(err)})
         except ValueError as err:
-            self._aws_error(400, "InvalidRequestContentException", f"Could not parse request body: {err}")
-            return
-        if kind == "DryRun":
-            self._send(204)
-        elif kind == "Event":
-            runtime.invoke_event_background(spec, payload)
-            self._send(202)
-        elif kind == "RequestResponse":
-            result = runtime.invoke(spec, payload, client_context)
-            headers = {"X-Amz-Executed-Version": "$LATEST", "x-amzn-RequestId": result.request_id}
-            if result.function_error:
-                headers["X-Amz-Function-Error"] = result.function_error
-            self._send(200, result.payload, headers, raw=True)
-        else:
-            self._aws_error(400, "InvalidParameterValueException", f"unknown invocation type {kind}")
+            return _json(400, {"error": str(err)})
+        return _json(200, {"id": message_id})
+
+    async def invoke(request: Request) -> Response:
+        payload = await request.body()
+        return await run_in_threadpool(_invoke, sandbox, request.path_params["name"], payload, request.headers)
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = exc.status_code if isinstance(exc, HTTPException) else 500
+        return _json(status, {"error": f"no route {request.url.path}" if status in (404, 405) else str(exc)})
+
+    routes = [
+        Route("/_sandbox/health", health, methods=["GET"]),
+        Route("/_sandbox/clock", clock, methods=["GET", "POST"]),
+        Route("/_sandbox/messages", _room_read(lambda room: sandbox.messages(room)), methods=["GET"]),
+        Route("/_sandbox/events", _room_read(lambda room: sandbox.events(room)), methods=["GET"]),
+        Route("/_sandbox/info", info, methods=["GET"]),
+        Route("/_sandbox/ui", console, methods=["GET"]),
+        Route("/_sandbox/ui/clock", console_move, methods=["POST"]),
+        Route("/_sandbox/sink", sink, methods=["POST"]),
+        Route("/2015-03-31/functions/{name}/invocations", invoke, methods=["POST"]),
+        Route("/2015-03-31/functions/{name}/invocations/", invoke, methods=["POST"]),
+        Route("/mcp", mcp_app),
+    ]
+    app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, lifespan=mcp_app.lifespan)
+    return _Checked(app, port)
+
+
+async def _json_body(request: Request) -> Any:
+    body = await request.body()
+    try:
+        return json.loads(body) if body.strip() else {}
+    except ValueError:
+        return _json(400, {"error": "the body is not JSON"})
+
+
+def _invoke(sandbox: Sandbox, name: str, payload: bytes, headers: Any) -> Response:
+    """Lambda's Invoke: RequestResponse, Event (202, run in the background) and DryRun (204)."""
+    runtime = sandbox.runtime
+    if runtime is None:
+        return _aws_error(503, "ServiceException", "the sandbox is starting")
+    try:
+        spec = runtime.find(name)
+    except FunctionNotFound:
+        return _aws_error(404, "ResourceNotFoundException", f"Function not found: {name}")
+    kind = headers.get("X-Amz-Invocation-Type") or "RequestResponse"
+    try:
+        client_context = parse_client_context(headers.get("X-Amz-Client-Context"))
+        if payload.strip():
+            json.loads(payload)
+    except ValueError as err:
+        return _aws_error(400, "InvalidRequestContentException", f"Could not parse request body: {err}")
+    if kind == "DryRun":
+        return Response(status_code=204)
+    if kind == "Event":
+        runtime.invoke_event_background(spec, payload)
+        return _json(202)
+    if kind == "RequestResponse":
+        result = runtime.invoke(spec, payload, client_context)
+        answer = {"X-Amz-Executed-Version": "$LATEST", "x-amzn-RequestId": result.request_id}
+        if result.function_error:
+            answer["X-Amz-Function-Error"] = result.function_error
+        return Response(result.payload, status_code=200, headers=answer, media_type="application/json")
+    return _aws_error(400, "InvalidParameterValueException", f"unknown invocation type {kind}")
+
+
+class _LazyMcp:
+    """`/mcp`: the MCP SDK's app (sandbox/mcp.py), imported and started by its first request."""
+
+    def __init__(self, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        self._endpoint: Any = None
+        self._lock = threading.Lock()
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        with self._lock:
+            if self._endpoint is None:
+                from sandbox.mcp import HttpEndpoint
+
+                self._endpoint = HttpEndpoint(self.sandbox.lambda_endpoint)
+        await self._endpoint(scope, receive, send)
+
+    def lifespan(self, app: Any) -> Any:
+        lazy = self
+
+        class _Lifespan:
+            async def __aenter__(self) -> None:
+                return None
+
+            async def __aexit__(self, *exc: object) -> None:
+                if lazy._endpoint is not None:
+                    await lazy._endpoint.close()
+
+        return _Lifespan()
+
+
+class _H11(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol, whose answer to a request h11 cannot read says why, in Lambda's error shape:
+    a Content-Length that is not a whole number of bytes is refused there, before any route sees it."""
+
+    def send_400_response(self, msg: str) -> None:
+        error = sys.exc_info()[1]  # called while h11's error is being handled
+        detail = str(error) if error is not None else msg
+        if "content-length" in detail.lower():
+            detail = "the Content-Length is not a whole number of bytes"
+        data = json.dumps({"Type": "User", "message": f"Invalid HTTP request: {detail}"}).encode()
+        headers = [
+            (b"content-type", b"application/json"),
+            (b"x-amzn-errortype", b"InvalidContentLength" if "Content-Length" in detail else b"BadRequest"),
+            (b"connection", b"close"),
+        ]
+        self.transport.write(self.conn.send(h11.Response(status_code=400, headers=headers, reason=b"Bad Request")))
+        self.transport.write(self.conn.send(h11.Data(data=data)))
+        self.transport.write(self.conn.send(h11.EndOfMessage()))
+        self.transport.close()
+
+
+class SandboxHTTPServer:
+    """The ASGI application on 127.0.0.1:port, served by uvicorn on a thread of its own: the socket is bound
+    at once (its port goes into the functions' environment), requests are served from `serve_forever`."""
+
+    def __init__(self, port: int, sandbox: Sandbox) -> None:
+        self.sandbox = sandbox
+        # IPPROTO_TCP named, not left 0: asyncio sets TCP_NODELAY only on a socket whose proto says TCP, and
+        # without it each answer's body waits for the client's delayed ACK of its headers (~40 ms a request)
+        self._socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+        self._socket.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._socket.bind(("127.0.0.1", port))
+        self._socket.listen(256)
+        self.server_address: tuple[str, int] = self._socket.getsockname()
+        config = uvicorn.Config(
+            build_app(sandbox, lambda: self.server_address[1]),
+            log_level="warning",
+            access_log=False,
+            lifespan="on",
+            http=_H11,
+            timeout_keep_alive=75,
+            timeout_graceful_shutdown=3,
+        )
+        self._server = uvicorn.Server(config)
+        self._done = threading.Event()
+
+    def serve_forever(self, poll_interval: float = 0.1) -> None:
+        try:
+            self._server.run(sockets=[self._socket])
+        finally:
+            self._done.set()
+
+    def open_connections(self) -> list[Any]:
+        """uvicorn's protocol objects of the connections open now (each has its `transport`)."""
+        return list(self._server.server_state.connections)
+
+    def shutdown(self) -> None:
+        self._server.should_exit = True
+        self._done.wait(10)
+
+    def server_close(self) -> None:
+        self._socket.close()

@@ -42,7 +42,7 @@ EXPECT: dict[str, Callable[[Any, str], bool]] = {
         a["outcome"] == "delivered" and "seeded reminder" in log and "posted in !abc:example.org: ⏰" in log
     ),
     "tools-create-recurring.json": lambda a, _: a["ok"] and a["result"]["recurring"] is True,
-    "tools-create-reminder-es.json": lambda a, _: a["ok"] and "Ahora" in a["text"],
+    "tools-create-reminder-es.json": lambda a, _: a["ok"] and "programado" in a["text"] and "Son las" in a["text"],
     "tools-create-reminder-rfc3339.json": lambda a, _: (
         a["ok"] and a["result"]["next_fire"]["utc"] == "2030-01-15T09:30:00Z"
     ),

@@ -201,6 +201,8 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
         return {"room_id": room, "reminder_id": sid, "scheduled_time": at, "execution_id": "e", "attempt": "1"}
 
     once = ok(tool("create_reminder", {"message": "Call mum", "time": "2026-11-30 10:00"}))["id"]
+    pills = {"message": "Pills", "time": "2026-11-30 10:00", "repeat_every": 10, "repeat_times": 1}
+    pills_id = ok(tool("create_reminder", pills))["id"]
     elsewhere = on_each_platform("Call mum", "2026-11-30 10:00")
     rent = ok(tool("create_reminder", {"message": "Pay rent", "cron": "0 9 1 * 5"}))["id"]
     assert ok(tool("create_reminder", {"message": "Pay rent", "cron": "0 9 1 * FRI"}))["duplicate"] is True
@@ -219,6 +221,10 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
 
     clock.advance(hours=1)
     assert fire(slot(once, "2026-11-30T09:00:00Z")) == "delivered"  # token from Secrets Manager, marked fired
+    assert fire(slot(pills_id, "2026-11-30T09:00:00Z")) == "delivered"  # writes its first repeat's entry
+    repeat = {**slot(pills_id, "2026-11-30T09:10:00Z"), "repeat_of": "2026-11-30T09:00:00Z", "repeat": 1}
+    assert fire(repeat) == "repeated"  # claimed on the run, while the occurrence is current
+    assert ok(tool("done_reminder", {"id": pills_id}))["acknowledged"] is True
     for platform, sid in elsewhere.items():  # each platform's token from its own secret
         room = room_key(platform, PLATFORM_ROOMS[platform], "matrix")
         assert fire(slot(sid, "2026-11-30T09:00:00Z", room=room)) == "delivered", platform
@@ -276,12 +282,12 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     report = rec.under("ReconcileFunction", lambda: invoke("reconcile", {}))
     assert report["recreated"] == 1 and report["missed"] == 5 and report["notices"] == 5, str(report)
     # orphans: the one planted, and the fired one-shots' at() entries (moto, unlike Scheduler, keeps them)
-    assert report["orphans_deleted"] == 2 + len(elsewhere), str(report)
+    assert report["orphans_deleted"] == 3 + len(elsewhere), str(report)  # "once", the pills, the planted one
     # counters: the one planted, and ROOM's, left high by its two deletes and the old-style one; their
     # three dedupe pointers go too, and the name pointer of the deleted digest. A delivered one-shot
     # frees its place and pointer lazily too: the rooms where they fired are recounted, and their
     # pointers go
-    fired = 1 + len(elsewhere)
+    fired = 2 + len(elsewhere)  # "once", the pills, and the one-shot on each other platform
     assert report["counters_repaired"] == 2 + len(elsewhere), str(report)
     assert report["pointers_removed"] == 4 + fired, str(report)
     # the old-style delete's item moves to its retired key; the two deletes' audit copies are finalized
@@ -353,6 +359,11 @@ def policy_statements(logical_id: str, resolve: Callable[[Any], Any]) -> list[di
     props = template()["Resources"][logical_id]["Properties"]
     if template()["Resources"][logical_id]["Type"] == "AWS::IAM::Role":
         documents = [policy["PolicyDocument"] for policy in props.get("Policies", [])]
+        documents += [  # and the policies attached to it as resources of their own
+            r["Properties"]["PolicyDocument"]
+            for r in template()["Resources"].values()
+            if r["Type"] == "AWS::IAM::Policy" and {"Ref": logical_id} in r["Properties"].get("Roles", [])
+        ]
     else:
         documents = props.get("Policies", [])
     return [s for doc in resolve(documents) for s in as_list(doc["Statement"])]

@@ -62,7 +62,7 @@ SECRET_PARAMETERS = {
 SECRET_READERS = ("FireFunction", "ReconcileFunction")  # they post; the tools and the agent never do
 # what the code calls (tests/infra/test_iam_coverage.py proves each is used and sufficient)
 FIRE_DYNAMO_ACTIONS = {"dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"}
-TOOLS_DYNAMO_ACTIONS = FIRE_DYNAMO_ACTIONS | {"dynamodb:Query"}
+TOOLS_DYNAMO_ACTIONS = FIRE_DYNAMO_ACTIONS | {"dynamodb:Query", "dynamodb:ConditionCheckItem"}
 GROUP_SCHEDULES = "arn:${AWS::Partition}:scheduler:${AWS::Region}:${AWS::AccountId}:schedule/${ScheduleGroup}/*"
 
 
@@ -131,6 +131,15 @@ def statements_of(document: Any) -> list[dict[str, Any]]:
     return statements
 
 
+def attached_documents(template: dict[str, Any], role: str) -> list[dict[str, Any]]:
+    """The documents of the AWS::IAM::Policy resources attached to a role (`Roles: [!Ref role]`)."""
+    return [
+        resource["Properties"]["PolicyDocument"]
+        for resource in template["Resources"].values()
+        if resource["Type"] == "AWS::IAM::Policy" and {"Ref": role} in resource["Properties"].get("Roles", [])
+    ]
+
+
 def role_statements(template: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """Every permission statement of the template, by owning resource (roles and SAM functions)."""
     found: dict[str, list[dict[str, Any]]] = {}
@@ -138,6 +147,7 @@ def role_statements(template: dict[str, Any]) -> dict[str, list[dict[str, Any]]]
         props = resource.get("Properties", {})
         if resource["Type"] == "AWS::IAM::Role":
             docs = [policy["PolicyDocument"] for policy in props.get("Policies", [])]
+            docs += attached_documents(template, logical_id)
         elif resource["Type"] == "AWS::Serverless::Function":
             docs = list(props.get("Policies", []))
         else:
@@ -236,6 +246,7 @@ def test_tools_function_permissions(template: dict[str, Any]) -> None:
         assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
     assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
     assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [{"FireFunction"}]
+    assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # Run Acknowledged, on that one bus
     assert by_action == {}
 
     (pass_role,) = [s for s in statements if "iam:PassRole" in _as_list(s["Action"])]
@@ -251,8 +262,10 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
 
     for action in FIRE_DYNAMO_ACTIONS:
         assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
-    for action in ("DeleteSchedule", "GetSchedule"):
+    for action in ("DeleteSchedule", "GetSchedule", "CreateSchedule", "UpdateSchedule"):  # orphans, repeats
         assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
+    assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
+    assert [references(r) for r in by_action.pop("dynamodb:ConditionCheckItem")] == [{"ScheduleTable"}]
     # the example agent, and AgentFunctions' functions (tests/infra/test_deploy.py proves which)
     assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [
         {"EchoAgentFunction"},
@@ -470,6 +483,6 @@ def test_globals(template: dict[str, Any]) -> None:
 
 def test_the_scheduler_role_invokes_only_the_fire_function_itself(template: dict[str, Any]) -> None:
     """Entries target the function's own ARN; no version or alias (`:*`) is granted."""
-    [policy] = _props(template, "SchedulerInvokeRole")["Policies"]
-    [invoke] = [s for s in policy["PolicyDocument"]["Statement"] if s["Action"] == "lambda:InvokeFunction"]
+    [policy] = attached_documents(template, "SchedulerInvokeRole")
+    [invoke] = [s for s in policy["Statement"] if s["Action"] == "lambda:InvokeFunction"]
     assert invoke["Resource"] == {"Fn::GetAtt": ["FireFunction", "Arn"]}

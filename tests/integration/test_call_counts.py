@@ -110,7 +110,7 @@ def test_delete_is_one_delete_item_and_the_scheduler_entry(stack: Stack, calls: 
     sid = tool("create_reminder", message="gone", time="in 30 minutes")["result"]["id"]
     deleted, answer = measured(calls, lambda: tool("delete_reminder", id=sid))
     assert deleted == {"DeleteItem": 1, "DeleteSchedule": 1}
-    assert answer["text"].startswith(f"Deleted {sid} (at 2026-11-30 09:30")  # the schedule as it was
+    assert answer["text"].startswith(f"Deleted {sid} “gone” (Monday 30 November, 09:30)")  # the schedule as it was
     # the live item is gone; the audit copy the create wrote stays, under a key the listing never reads
     (kept,) = [item for item in stack.items() if item.get("id") == sid]
     assert kept["sk"] == f"x#{sid}" and kept["status"] == "active" and "expires_at" not in kept

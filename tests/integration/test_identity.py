@@ -45,6 +45,7 @@ def valid_arguments(tool: str, ids: dict[str, str]) -> dict[str, Any]:
         "snooze_reminder": {"id": ids["reminder"], "minutes": 30},
         "skip_next": {"id": ids["reminder"]},
         "reminder_history": {"id": ids["reminder"], "limit": 5},
+        "done_reminder": {"id": ids["reminder"]},
     }
     return table[tool]
 

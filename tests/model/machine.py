@@ -30,6 +30,7 @@ from tests.support.lambda_timing import RETRY_GAPS_SECONDS
 from tests.support.scheduler_oracle import due
 
 AUTO_PAUSE_AFTER = 3
+BOSS = "@boss:example.org"  # whom an escalation mentions
 PLATFORMS, PLATFORM = "matrix,slack", "slack"  # the deployment's platforms; the room's is the second
 ELSEWHERE = "C0NEWS"  # another room on the room's platform, where some agent calls post
 AGENTS = '{"echo": "EchoAgentFunction"}'  # the agent every agent call targets (the envelope's)
@@ -106,7 +107,7 @@ class Harness:
         FakeAgents.failing = False
         wiring.build_sender = lambda settings: self.chat  # type: ignore[assignment]
         wiring.LambdaAgents = FakeAgents  # type: ignore[assignment,misc]
-        wiring._start_fire = lambda settings, client: self.started.append  # type: ignore[assignment]
+        wiring._start_fire = lambda settings, *_: self.started.append  # type: ignore[assignment]
         self.deploy()
         self.room = Room(now=self.start, settings=Settings(auto_pause_after=AUTO_PAUSE_AFTER), flags=self.flags)
 
@@ -195,6 +196,8 @@ class Harness:
         before, end = self.clock.now(), self.clock.now() + timedelta(minutes=minutes)
         problems: list[str] = []
         expected = self.room.expected_fires(before, end)
+        repeats_expected = self.room.repeat_fires(before, end)
+        repeats_seen: set[tuple[str, datetime, int]] = set()
         seen: set[tuple[str, datetime]] = set()
         cursor = before
         while True:
@@ -206,7 +209,10 @@ class Harness:
             cursor = first.when
             for fire in [f for f in fires if f.when == first.when]:
                 sid = fire.event["reminder_id"]
-                seen.add((sid, fire.when))
+                if "repeat_of" in fire.event:
+                    repeats_seen.add((sid, parse(fire.event["repeat_of"]), int(fire.event["repeat"])))
+                else:
+                    seen.add((sid, fire.when))
                 start = min(fire.when + timedelta(seconds=late_seconds), end)
                 if self.clock.now() < start:
                     self.clock.current = start
@@ -220,6 +226,12 @@ class Harness:
         self.room.move(self.clock.now())
         for sid, when in self.room.missing(expected, seen):
             problems.append(f"Scheduler would not fire {sid} at {iso_z(when)}")
+        for sid, slot, k in sorted(repeats_expected - repeats_seen, key=lambda x: (x[1], x[0], x[2])):
+            s = self.room.schedules[sid]
+            c = s.current
+            if s.unspecified or c is None or c.slot != slot or c.stopped or c.acked is not None:
+                continue  # stopped on the way (a later occurrence, a pause on a retry's clock)
+            problems.append(f"Scheduler would not fire repeat {k} of {sid} {iso_z(slot)}")
         self.problems += problems
         return problems
 
@@ -234,7 +246,10 @@ class Harness:
     def _deliver(self, sid: str, slot: datetime, event: dict[str, Any], manual: bool = False) -> None:
         """One asynchronous event: Lambda's retries after a raise, on the virtual clock."""
         at = self.clock.now()
-        self.room.fire(sid, slot, at, agent_ok=not FakeAgents.failing, manual=manual, retry_gaps=RETRY_GAPS_SECONDS)
+        if "repeat_of" in event:
+            self.room.fire_repeat(sid, parse(event["repeat_of"]), int(event["repeat"]), at)
+        else:
+            self.room.fire(sid, slot, at, agent_ok=not FakeAgents.failing, manual=manual, retry_gaps=RETRY_GAPS_SECONDS)
         gaps = list(RETRY_GAPS_SECONDS)
         while True:
             try:
@@ -263,11 +278,21 @@ def model_view(room: Room, s: Schedule) -> Seen:
 def run_view(s: Schedule, run: Run) -> tuple[Any, ...]:
     local = run.scheduled.astimezone(ZoneInfo(s.timezone)).isoformat()
     moved = run.moved_from.astimezone(ZoneInfo(s.timezone)).isoformat() if run.moved_from else None
-    return (local, run.outcome, run.reason, run.manual, run.late_seconds, moved)
+    acked = iso_z(run.acknowledged_at) if run.acknowledged_at else None
+    fields = (run.outcome, run.reason, run.manual, run.late_seconds, moved)
+    return (local, *fields, acked, run.repeats, run.escalated)
 
 
 def moved_view(s: Schedule, text: str | None) -> str | None:
     return parse(text).astimezone(ZoneInfo(s.timezone)).isoformat() if text else None
+
+
+def history_view(s: Schedule, r: dict[str, Any]) -> tuple[Any, ...]:
+    """A run of reminder_history as run_view shows the model's."""
+    local = parse(r["scheduled_time"]).astimezone(ZoneInfo(s.timezone)).isoformat()
+    acked = iso_z(parse(r["acknowledged_at"])) if r.get("acknowledged_at") else None
+    fields = (r["outcome"], r["reason"], r["manual"], r["late_seconds"], moved_view(s, r.get("moved_from")))
+    return (local, *fields, acked, r.get("repeats", 0), bool(r.get("escalated", False)))
 
 
 def compare(h: Harness, full: bool = False) -> list[str]:
@@ -322,20 +347,7 @@ def compare(h: Harness, full: bool = False) -> list[str]:
         if not history["ok"]:
             problems.append(f"{sid}: reminder_history refused: {history['error']}")
             continue
-        got_runs = sorted(
-            (
-                (
-                    parse(r["scheduled_time"]).astimezone(ZoneInfo(s.timezone)).isoformat(),
-                    r["outcome"],
-                    r["reason"],
-                    r["manual"],
-                    r["late_seconds"],
-                    moved_view(s, r.get("moved_from")),
-                )
-                for r in history["result"]["runs"]
-            ),
-            reverse=True,
-        )
+        got_runs = sorted((history_view(s, r) for r in history["result"]["runs"]), reverse=True)
         want_runs = sorted((run_view(s, r) for r in s.runs), reverse=True)[:50]
         if got_runs != want_runs:
             problems.append(f"{sid}: history {got_runs}, the model {want_runs}")
@@ -344,14 +356,23 @@ def compare(h: Harness, full: bool = False) -> list[str]:
 
 
 def compare_posts(h: Harness) -> list[str]:
-    """Each occurrence delivered is posted once (keyed by schedule and slot); notices as the policy says."""
+    """Each occurrence delivered is posted once (keyed by schedule and slot), each repeat and each
+    escalation at most as the model says (keyed `<id>-<slot>-repeat-<k>`, `<id>-<slot>-escalation`);
+    notices as the policy says."""
     room = h.room
     got: Counter[tuple[str, str]] = Counter()
     others: Counter[str] = Counter()
     for message, key in h.chat.sent:
         sid, _, rest = key.partition("-")
-        if POST_MARK in message.text:
-            got[(sid, rest[:20])] += 1
+        slot, tail = rest[:20], rest[20:]
+        if tail.startswith("-repeat-"):
+            got[(sid, f"{slot} repeat")] += 1
+        elif tail == "-escalation":
+            got[(sid, f"{slot} escalation")] += 1
+            if BOSS not in message.mentions:
+                h.problems.append(f"the escalation of {sid} {slot} does not mention {BOSS}")
+        elif POST_MARK in message.text:
+            got[(sid, slot)] += 1
         else:
             others[sid] += 1
     want: Counter[tuple[str, str]] = Counter()
@@ -360,6 +381,8 @@ def compare_posts(h: Harness) -> list[str]:
     for post in room.posts:
         if post.what == "occurrence" and post.slot is not None:
             want[(post.schedule, iso_z(post.slot))] += 1
+        elif post.what in ("repeat", "escalation") and post.slot is not None:
+            want[(post.schedule, f"{iso_z(post.slot)} {post.what}")] += 1
         elif post.what == "works_again":
             optional[post.schedule] += 1
         else:

@@ -61,6 +61,27 @@ class Run:
     manual: bool = False
     late_seconds: int = 0
     moved_from: datetime | None = None  # UTC: the original time of an occurrence `on_holiday` moved
+    acknowledged_at: datetime | None = None  # done_reminder (or the Done button) on this occurrence
+    repeats: int = 0  # posts of the occurrence after the first
+    escalated: bool = False
+
+
+@dataclass
+class Repeating:
+    """The current occurrence of a schedule with `repeat_every`: delivered at `base`, posted again
+    at base + k * every (k = 1..times) until acknowledged, then escalated at base + (times + 1) *
+    every when `escalate_to` is set. A later delivered occurrence, a snooze, a pause or a delete
+    stops it (docs/semantics.md, "Repeat until done")."""
+
+    slot: datetime  # the occurrence (UTC)
+    base: datetime  # the start of its delivery
+    posted: int = 0  # repeats posted so far
+    escalated: bool = False
+    acked: datetime | None = None
+    stopped: bool = False
+
+    def due(self, every: int, k: int) -> datetime:
+        return self.base + timedelta(minutes=every * k)
 
 
 @dataclass
@@ -68,7 +89,7 @@ class Post:
     """A message the room must see: an occurrence (`slot` set), or a notice about a schedule."""
 
     schedule: str
-    what: str  # "occurrence" | "failure_notice" | "pause_notice" | "works_again" (may share the post)
+    what: str  # "occurrence" | "repeat" | "escalation" | "failure_notice" | "pause_notice" | "works_again"
     slot: datetime | None = None
     manual: bool = False
 
@@ -103,6 +124,10 @@ class Schedule:
     business_days: bool = False  # occurrences only on Monday-Friday that are not holidays of `calendar`
     business_day: int = 0  # the N-th (1-23) or last (-1) business day of the month; 0: none
     on_holiday: str = "skip"  # skip | before | after: where an occurrence on a day off goes
+    repeat_every: int | None = None  # minutes between the posts of an occurrence until acknowledged
+    repeat_times: int = 6
+    escalate_to: str | None = None
+    current: Repeating | None = None
 
     @property
     def recurring(self) -> bool:
@@ -110,6 +135,13 @@ class Schedule:
 
     def ran(self, slot: datetime, manual: bool = False) -> bool:
         return any(r.scheduled == slot and r.manual == manual for r in self.runs)
+
+    def run_of(self, slot: datetime) -> Run | None:
+        return next((r for r in reversed(self.runs) if r.scheduled == slot and not r.manual), None)
+
+    def stop_repeats(self) -> None:
+        if self.current is not None:
+            self.current.stopped = True
 
 
 # --- time, by brute force -------------------------------------------------------------------------
@@ -373,9 +405,62 @@ class Room:
 
     def delete(self, sid: str) -> None:
         self.schedules[sid].status = "deleted"
+        self.schedules[sid].stop_repeats()
 
     def pause(self, sid: str) -> None:
+        """A pause stops the current repeats; resuming does not bring them back."""
         self.schedules[sid].status = "paused"
+        self.schedules[sid].stop_repeats()
+
+    def done(self, sid: str) -> bool:
+        """done_reminder: the current occurrence is acknowledged (its later repeats and its escalation
+        are never posted). False: nothing to acknowledge (no occurrence repeating, or done already)."""
+        s = self.schedules[sid]
+        c = s.current
+        if c is None or c.acked is not None or c.stopped:
+            return False
+        c.acked = self.now
+        run = s.run_of(c.slot)
+        if run is not None:
+            run.acknowledged_at = self.now
+        return True
+
+    def repeat_fires(self, after: datetime, until: datetime) -> set[tuple[str, datetime, int]]:
+        """The repeat (k <= times) and escalation (k = times + 1) fires due in (after, until] that
+        would post: each is a one-shot the previous post created, so only the next one is known."""
+        out: set[tuple[str, datetime, int]] = set()
+        for s in self.schedules.values():
+            c = s.current
+            if s.unspecified or c is None or c.stopped or c.acked is not None or s.repeat_every is None:
+                continue
+            k = c.posted + 1
+            last = s.repeat_times + (1 if s.escalate_to else 0)
+            if k <= last and after < c.due(s.repeat_every, k) <= until:
+                out.add((s.sid, c.slot, k))
+        return out
+
+    def fire_repeat(self, sid: str, slot: datetime, k: int, at: datetime) -> None:
+        """Repeat `k` of the occurrence `slot` (the escalation when k = times + 1) reaching the fire
+        function at `at`: posted at most once, and never once the occurrence was acknowledged, stopped
+        or superseded by a later one, or the schedule paused or deleted."""
+        self.now = max(self.now, at)
+        s = self.schedules.get(sid)
+        if s is None or s.status in ("deleted", "paused") or s.repeat_every is None:
+            return
+        c = s.current
+        if c is None or c.slot != slot or c.stopped or c.acked is not None or k != c.posted + 1:
+            return
+        run = s.run_of(slot)
+        if k <= s.repeat_times:
+            c.posted = k
+            if run is not None:
+                run.repeats = k
+            self.posts.append(Post(sid, "repeat", slot))
+        elif k == s.repeat_times + 1 and s.escalate_to and not c.escalated:
+            c.posted, c.escalated = k, True
+            if run is not None:
+                run.escalated = True
+            self.posts.append(Post(sid, "escalation", slot))
 
     def resume(self, sid: str) -> None:
         """Resuming ends a recurrence whose `until` passed while it was paused (docs/semantics.md)."""
@@ -411,8 +496,10 @@ class Room:
         return target
 
     def snooze(self, sid: str, minutes: int) -> datetime | None:
-        """Postpone the next fire by `minutes`; a delivered one-shot comes back `minutes` from now."""
+        """Postpone the next fire by `minutes`; a delivered one-shot comes back `minutes` from now.
+        The current repeats stop; the snoozed occurrence, once delivered, repeats anew."""
         s = self.schedules[sid]
+        s.stop_repeats()
         if s.cron is None:
             if s.status == "fired":
                 s.at, s.status = self.now + timedelta(minutes=minutes), "active"
@@ -611,6 +698,9 @@ class Room:
             return "done"
         self._record(s, Run(slot, "delivered", None, manual=manual, late_seconds=late))
         self.posts.append(Post(s.sid, "occurrence", slot, manual))
+        if s.repeat_every is not None and s.kind == "message" and not manual:
+            s.stop_repeats()  # a later occurrence is the current one
+            s.current = Repeating(slot, base=slot + timedelta(seconds=late))
         if s.streak:
             self.posts.append(Post(s.sid, "works_again"))  # in the delivered post, or one of its own
         s.streak = 0

@@ -28,7 +28,7 @@ from hypothesis.stateful import (
 
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
-from tests.model.machine import DEPLOYMENTS, ELSEWHERE, POST_MARK, FakeAgents, Harness, compare, iso_z
+from tests.model.machine import BOSS, DEPLOYMENTS, ELSEWHERE, POST_MARK, FakeAgents, Harness, compare, iso_z
 from tests.model.reference import Flags, Schedule
 from tests.support import figures
 
@@ -63,6 +63,9 @@ SNOOZES = [10, 25, 45, 95]
 FLAGS = Flags.without(os.environ.get("CRONBELL_MODEL_EXCLUDE", ""))  # e.g. "H4,C1": known defects left out
 ENDPOINT = ""
 MARK = POST_MARK  # in every message and prompt: a post holding it is an occurrence, any other a notice
+# repeat until done (docs/semantics.md): CRONBELL_MODEL_REPEATS=0 leaves it out of the search
+REPEATS = os.environ.get("CRONBELL_MODEL_REPEATS", "1") != "0"
+REPEAT_EVERY = [5, 10, 30]
 
 
 class Room(RuleBasedStateMachine):
@@ -230,6 +233,59 @@ class Room(RuleBasedStateMachine):
             h.create(schedule, name=f"job {len(h.room.schedules)}", prompt=MARK, cron_expr=when, **extra)
         else:
             h.create(schedule, message=f"{MARK} {len(h.room.schedules)}", cron=when, **extra)
+
+    @precondition(lambda self: REPEATS and self.h is not None and self.live_count() < 6)
+    @rule(
+        cron=st.one_of(st.none(), st.sampled_from(CRONS)),
+        minutes=st.integers(2, 90),  # soon: its repeats fall within the sequence
+        zone=st.sampled_from(ZONES),
+        every=st.sampled_from(REPEAT_EVERY),
+        times=st.integers(1, 3),
+        escalate=st.booleans(),
+        count=st.one_of(st.none(), st.integers(1, 3)),
+    )
+    def create_repeating(
+        self, cron: str | None, minutes: int, zone: str, every: int, times: int, escalate: bool, count: int | None
+    ) -> None:
+        """A reminder that is posted again every `every` minutes until done, then escalated."""
+        h = self.harness
+        extra: dict[str, Any] = {"repeat_every": every, "repeat_times": times}
+        if escalate:
+            extra["escalate_to"] = BOSS
+        if cron is None:
+            schedule = Schedule("", "message", zone, at=h.clock.now() + timedelta(minutes=minutes))
+            arguments = {"time": f"in {minutes} minutes"}
+        else:
+            schedule = Schedule("", "message", zone, cron=cron, count=count)
+            arguments = {"cron": cron, **({"count": count} if count is not None else {})}
+        schedule.repeat_every, schedule.repeat_times = every, times
+        schedule.escalate_to = BOSS if escalate else None
+        answer = h.create(schedule, message=f"{MARK} {len(h.room.schedules)}", **arguments, **extra)
+        if not answer["ok"] and answer["error"]["code"] != "duplicate":
+            h.problems.append(f"a repeating reminder refused: {answer['error']}")
+
+    @precondition(
+        lambda self: (
+            REPEATS
+            and self.h is not None
+            and any(s.repeat_every and not s.unspecified for s in self.h.room.schedules.values())
+        )
+    )
+    @rule(pick=st.integers(0, 50))
+    def done(self, pick: int) -> None:
+        """done_reminder (what the Done button sends) on a repeating reminder, whatever its state."""
+        h = self.harness
+        ids = [sid for sid, s in h.room.schedules.items() if s.repeat_every and not s.unspecified]
+        sid = ids[pick % len(ids)]
+        answer = h.tool("done_reminder", id=sid)
+        live = h.room.schedules[sid].status != "deleted"
+        acknowledged = h.room.done(sid) if answer["ok"] else False
+        if answer["ok"] != live:
+            h.problems.append(f"done_reminder {sid} answered {answer.get('error') or 'ok'}, the model: live={live}")
+        elif answer["ok"] and answer["result"].get("acknowledged") != acknowledged:
+            h.problems.append(
+                f"done_reminder {sid} acknowledged={answer['result'].get('acknowledged')}, model {acknowledged}"
+            )
 
     # -- changing
 
@@ -442,6 +498,9 @@ class Room(RuleBasedStateMachine):
             problems = compare(self.h, full=True)
             assert not problems, "\n".join(problems)
         figures.add("stateful", sequences=1, steps=self.steps, violations=0)
+        if REPEATS and self.h is not None:
+            posts = [p.what for p in self.h.room.posts]
+            figures.add("stateful", repeats=posts.count("repeat"), escalations=posts.count("escalation"))
         FakeAgents.failing = False
 
 

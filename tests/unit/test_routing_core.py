@@ -38,6 +38,8 @@ from cronbell.core.timing import Timing
         ("skip_next", {"id": "k3v9q2m8xa"}),
         ("skip_next", {"id": "z" * MAX_ID, "occurrence": "2026-12-01T09:00:07Z"}),
         ("skip_next", {"id": "a"}),
+        ("done_reminder", {"id": "k3v9q2m8xa"}),
+        ("done_reminder", {"id": "z" * MAX_ID}),
     ],
 )
 def test_a_payload_decodes_to_exactly_its_tool_call_and_fits_every_platform(tool: str, arguments: dict) -> None:
@@ -55,7 +57,8 @@ def test_a_payload_decodes_to_exactly_its_tool_call_and_fits_every_platform(tool
         "cb1 s k3v9q2m8xa 010",  # not canonical
         "cb1 s k3v9q2m8xa -5",
         "cb1 k k3v9q2m8xa 10",  # skip with an extra field
-        "cb1 d k3v9q2m8xa",  # delete is no button
+        "cb1 x k3v9q2m8xa",  # delete is no button
+        "cb1 d k3v9q2m8xa tvvr0g",  # done names no occurrence
         "cb2 k k3v9q2m8xa",
         "cb1 k K3V9Q2M8XA",
         "cb1 k " + "z" * (MAX_ID + 1),

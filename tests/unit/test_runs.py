@@ -63,6 +63,9 @@ def test_run_round_trips_and_shows_its_time_in_the_schedule_zone() -> None:
         "late_seconds": 4,
         "message_id": None,
         "moved_from": None,
+        "acknowledged_at": None,
+        "repeats": 0,
+        "escalated": False,
     }
 
 

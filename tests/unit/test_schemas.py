@@ -37,6 +37,7 @@ VALID: dict[str, dict[str, Any]] = {
     "snooze_reminder": {"id": "k3v9q2m8xa", "minutes": 15},
     "skip_next": {"id": "k3v9q2m8xa"},
     "reminder_history": {"id": "k3v9q2m8xa", "limit": 5},
+    "done_reminder": {"id": "k3v9q2m8xa"},
 }
 
 
@@ -262,6 +263,7 @@ def test_update_needs_a_change_and_one_kind_of_time(parse: Any) -> None:
     assert parse(u, {"id": "standup", "cron": "0 9 * * 1-5"}).cron == "0 9 * * 1-5"
     for field in arguments.UPDATABLE:  # each one alone is a change
         samples = {"cron": "0 9 * * *", "count": 3, "business_days": True, "business_day_of_month": -1}
+        samples |= {"repeat_every": 10, "repeat_times": 2}
         value = {**samples, "on_holiday": "after"}.get(field, "x")
         assert getattr(parse(u, {"id": "standup", field: value}), field) == value
     assert refusal(parse, u, {"id": "standup"}) == errors.INVALID_ARGUMENTS

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from copy import copy as copy_of
 from datetime import datetime
 from typing import Any
 
 from cronbell.adapters.aws import AwsError, Translating, translated
 from cronbell.core import models
-from cronbell.core.fire_event import fires, scheduler_input
+from cronbell.core.fire_event import fires, repeat_input, scheduler_input
 from cronbell.core.instants import iso_utc, parse_iso
 from cronbell.core.models import Entry, Schedule
 from cronbell.core.ports import EntryState
@@ -23,6 +24,12 @@ _WRITTEN = "written "
 _NOT_FOUND = "ResourceNotFoundException"
 
 
+def _input(entry: Entry, schedule: Schedule) -> str:
+    if entry.repeat:
+        return repeat_input(schedule.room_id, schedule.id, entry.repeat_of, entry.repeat)
+    return scheduler_input(schedule.room_id, schedule.id)
+
+
 class SchedulerGateway:
     """The `cronbell.core.ports.Entries` on EventBridge Scheduler; failures arrive as AwsError."""
 
@@ -33,6 +40,12 @@ class SchedulerGateway:
         self._role_arn = role_arn
         self._dlq_arn = dlq_arn
 
+    def targeting(self, target_arn: str) -> SchedulerGateway:
+        """The same gateway writing entries that invoke `target_arn` (the fire function's own ARN)."""
+        copy = copy_of(self)
+        copy._target_arn = target_arn
+        return copy
+
     def put_entry(self, entry: Entry, schedule: Schedule, now: datetime, *, new: bool = False) -> bool:
         """Write one of a schedule's entries: CreateSchedule when `new` (a duplicate name fails),
         else create-or-replace. UpdateSchedule resets whatever it is not given, so every write
@@ -41,7 +54,7 @@ class SchedulerGateway:
         target: dict[str, Any] = {
             "Arn": self._target_arn,
             "RoleArn": self._role_arn,
-            "Input": scheduler_input(schedule.room_id, schedule.id),
+            "Input": _input(entry, schedule),
             "RetryPolicy": RETRY_POLICY,
         }
         if self._dlq_arn:
@@ -52,7 +65,8 @@ class SchedulerGateway:
             "ScheduleExpression": entry.expression,
             "ScheduleExpressionTimezone": entry.timezone,
             "FlexibleTimeWindow": {"Mode": "OFF"},
-            "State": "ENABLED" if schedule.status == models.ACTIVE else "DISABLED",
+            # a repeat goes on after a one-shot fired (or a recurrence completed): only a pause stops it
+            "State": "ENABLED" if schedule.status == models.ACTIVE or entry.repeat else "DISABLED",
             "ActionAfterCompletion": "DELETE" if entry.one_time else "NONE",
             "Description": f"cronbell {schedule.kind} in {schedule.room_id}; {_WRITTEN}{iso_utc(now)}"[:512],
             "Target": target,

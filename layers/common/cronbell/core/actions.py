@@ -36,7 +36,7 @@ _MINUTES = re.compile(r"[1-9][0-9]{0,4}")  # ASCII digits only: "²" is a digit 
 _OCCURRENCE = re.compile(r"[1-9a-z][0-9a-z]{5,6}")  # epoch seconds in base 36, from 2000 to the year 4453
 _FIRST_OCCURRENCE = 946684800  # 2000-01-01: no button names an earlier one
 _DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-_CODES = {"snooze_reminder": "s", "skip_next": "k"}
+_CODES = {"snooze_reminder": "s", "skip_next": "k", "done_reminder": "d"}
 _TOOLS = {code: tool for tool, code in _CODES.items()}
 
 
@@ -95,13 +95,21 @@ def reminder_actions(
 def delivered_actions(schedule: Schedule, locale: str, slot: str = "") -> tuple[Action, ...]:
     """The actions under the post of `slot` (RFC3339), the occurrence being delivered: snooze names
     it, skip names the occurrence that comes after it. Without a slot, the actions name none."""
+    done = done_actions(schedule, locale)
     if not slot:
-        return reminder_actions(schedule.id, schedule.recurring, locale)
+        return (*done, *reminder_actions(schedule.id, schedule.recurring, locale))
     from cronbell.core.views import upcoming  # views -> routing -> actions: read here, not at import
 
     delivered = parse_iso(slot)
     after = upcoming(replace(schedule, delivered_count=schedule.delivered_count + 1), delivered, 1)
-    return reminder_actions(schedule.id, schedule.recurring, locale, delivered, after[0] if after else None)
+    return (*done, *reminder_actions(schedule.id, schedule.recurring, locale, delivered, after[0] if after else None))
+
+
+def done_actions(schedule: Schedule, locale: str) -> tuple[Action, ...]:
+    """Done (`done_reminder {id}`), under the posts of a reminder that repeats until acknowledged."""
+    if schedule.repeat_every <= 0 or schedule.kind != "message":
+        return ()
+    return (Action(texts.say("chat.action.done_reminder", locale), "done_reminder", {"id": schedule.id}),)
 
 
 def _iso(occurrence: datetime | str) -> str:
@@ -122,7 +130,11 @@ def encode(tool: str, arguments: dict[str, Any]) -> str:
     schedule_id = arguments.get("id")
     if code is None or not isinstance(schedule_id, str) or not _ID.fullmatch(schedule_id):
         raise ValueError(f"no button payload for {tool}")
-    allowed = {"id", "occurrence", *(["minutes"] if tool == "snooze_reminder" else [])}
+    allowed = {
+        "id",
+        *(["occurrence"] if tool != "done_reminder" else []),
+        *(["minutes"] if tool == "snooze_reminder" else []),
+    }
     if set(arguments) - allowed:
         raise ValueError(f"no button payload carries {', '.join(sorted(set(arguments) - allowed))}")
     parts = [PREFIX, code, schedule_id]
@@ -161,7 +173,7 @@ def decode(payload: str) -> dict[str, Any]:
             raise BadPayload("payload_minutes")
         arguments["minutes"] = int(rest[0])
         rest = rest[1:]
-    if len(rest) > 1:
+    if len(rest) > (0 if tool == "done_reminder" else 1):  # Done names the schedule alone
         raise BadPayload("payload_fields")
     if rest:
         if not _OCCURRENCE.fullmatch(rest[0]):

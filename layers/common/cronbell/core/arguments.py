@@ -82,6 +82,16 @@ OCCURRENCE_SNOOZE = (
 )
 OCCURRENCE_SKIP = "Optional, RFC3339: the scheduled time of the coming occurrence to skip; default: the next one."
 
+REPEAT_EVERY = (
+    "Optional, minutes (5 to 240): after each delivery, post the reminder again this often until someone "
+    "acknowledges it (done_reminder, or the Done button)."
+)
+REPEAT_TIMES = "With `repeat_every`: at most this many posts again (1 to 20, default 6)."
+ESCALATE_TO = (
+    "With `repeat_every`, optional: a user id to mention in this room, or an allowed output room, told once "
+    "when the repeats run out unacknowledged."
+)
+
 # the recurring forms the tool descriptions name
 REPEATS = (
     "five-field cron 'MIN HOUR DOM MON DOW', 'every monday at 10', 'every other monday at 10' or 'every 3 days at 9'."
@@ -120,6 +130,9 @@ class CreateReminder(_Args):
     business_days: bool | None = Field(None, description=BUSINESS_DAYS)
     business_day_of_month: int | None = Field(None, ge=-1, le=23, description=BUSINESS_DAY_OF_MONTH)
     on_holiday: OnHoliday | None = Field(None, description=ON_HOLIDAY)
+    repeat_every: int | None = Field(None, ge=5, le=240, description=REPEAT_EVERY)
+    repeat_times: int | None = Field(None, ge=1, le=20, description=REPEAT_TIMES)
+    escalate_to: Short | None = Field(None, description=ESCALATE_TO)
 
     RULES = (
         exactly_one("time", "cron", message="give exactly one of `time` (once) or `cron` (recurring)"),
@@ -198,6 +211,9 @@ UPDATABLE = (
     "business_days",
     "business_day_of_month",
     "on_holiday",
+    "repeat_every",
+    "repeat_times",
+    "escalate_to",
 )
 
 
@@ -236,6 +252,11 @@ class UpdateReminder(_Args):
         None, ge=-1, le=23, description="New business day of the month, as in create; 0 removes it."
     )
     on_holiday: OnHoliday | None = Field(None, description="What an occurrence on a holiday does, as in create.")
+    repeat_every: int | None = Field(
+        None, ge=0, le=240, description="New minutes between repeats (5 to 240), as in create; 0 stops repeating."
+    )
+    repeat_times: int | None = Field(None, ge=1, le=20, description=REPEAT_TIMES)
+    escalate_to: Short | None = Field(None, description="New user or room to escalate to; 'none' removes it.")
 
     RULES = (
         at_least_one(*UPDATABLE, message=f"give at least one field to change: {', '.join(UPDATABLE)}"),

@@ -120,6 +120,43 @@ def reminder_message(room_id: str, user_id: str, text: str, locale: str) -> Chat
     )
 
 
+def repeat_note(number: int, times: int, locale: str) -> str:
+    """The line under a repeated reminder: which repeat it is, and how to stop them."""
+    return say("chat.repeat_note", locale, number=number, times=times)
+
+
+def escalation_message(room_id: str, mention: str, user_id: str, text: str, times: int, locale: str) -> ChatMessage:
+    """ "⚠️ @boss Not acknowledged after 3 reminder(s) to @ana: <text>", mentioning `mention` (a user
+    id; "" when the escalation goes to a room of its own) and naming the user reminded."""
+    body_text = _safe(text)
+    plain = say("chat.escalation", locale, who="{who}", times=times, user=mention_label(user_id), text=body_text)
+    marked = say("chat.escalation", locale, who="{who}", times=times, user="\x00", text="\x01")
+    head, _, rest = marked.partition("{who}")
+    before_user, _, after_user = rest.partition("\x00")
+    between, _, tail = after_user.partition("\x01")
+    who_text = f"{mention_label(mention)} " if mention else ""
+    who_html = f"{mention_link(mention)} " if mention else ""
+    spans = (
+        Span(head),
+        *((Span(mention, MENTION), Span(" ")) if mention else ()),
+        Span(before_user),
+        Span(user_id, MENTION),
+        Span(between),
+        Span(body_text),
+        Span(tail),
+    )
+    return ChatMessage(
+        room_id=room_id,
+        text=plain.replace("{who}", who_text),
+        html=(
+            f"{_html(head)}{who_html}{_html(before_user)}{mention_link(user_id)}{_html(between)}"
+            f"{_html(body_text)}{_html(tail)}"
+        ),
+        mentions=(mention,) if mention else (),
+        spans=tuple(s for s in spans if s.text),
+    )
+
+
 def agent_answer_message(room_id: str, name: str, answer: str, locale: str) -> ChatMessage:
     """An agent's answer, under a short header naming the schedule that asked for it."""
     label = say("chat.task", locale)

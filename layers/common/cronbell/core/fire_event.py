@@ -34,6 +34,13 @@ def scheduler_input(room_id: str, schedule_id: str) -> str:
     )
 
 
+def repeat_input(room_id: str, schedule_id: str, occurrence: str, number: int) -> str:
+    """The Target.Input of a repeat's one-time entry (core/repeats.py): the regular Input plus the
+    occurrence it posts again (`repeat_of`, RFC3339 UTC) and which post after it (`repeat`)."""
+    data = json.loads(scheduler_input(room_id, schedule_id))
+    return json.dumps({**data, "repeat_of": occurrence, "repeat": number})
+
+
 def manual_input(room_id: str, schedule_id: str, scheduled_time: str, execution_id: str) -> dict[str, Any]:
     """The Input of a run started by hand (run_now), as Scheduler would send it."""
     return {
@@ -80,6 +87,8 @@ class FireEvent:
     static: str = ""  # the name of a schedule declared in template.yaml
     on_time: bool = True  # False when the Input carried no scheduled time (a hand-made event)
     manual: bool = False  # a run started by hand (run_now): the regular schedule does not change
+    repeat_of: str = ""  # a repeat's fire: the occurrence (RFC3339 UTC) it posts again
+    repeat: int = 0  # which post after the occurrence (the escalation: repeat_times + 1)
 
 
 def _text(event: dict[str, Any], key: str, required: bool = True) -> str:
@@ -112,6 +121,7 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
     except ValueError:
         attempt = 1
     execution = event.get("execution_id", "")
+    repeat_of, repeat = _repeat(event)
     return FireEvent(
         room_id=room_id,
         schedule_id=schedule_id,
@@ -121,7 +131,23 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
         static=static,
         on_time=on_time,
         manual=event.get("run_now") is True,
+        repeat_of=repeat_of,
+        repeat=repeat,
     )
+
+
+def _repeat(event: dict[str, Any]) -> tuple[str, int]:
+    """A repeat's occurrence and number, both or neither; anything else is refused."""
+    if "repeat_of" not in event and "repeat" not in event:
+        return "", 0
+    raw, number = event.get("repeat_of"), event.get("repeat")
+    try:
+        occurrence = iso_utc(parse_iso(raw)) if isinstance(raw, str) else ""
+    except ValueError:
+        occurrence = ""
+    if not occurrence or isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= 100:
+        raise BadFireEvent("`repeat_of` must be an RFC3339 instant and `repeat` a whole number from 1")
+    return occurrence, number
 
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")

@@ -51,6 +51,8 @@ class Entry:
     timezone: str
     one_time: bool
     end_date: datetime | None = None  # Scheduler's EndDate: a recurring entry fires nothing after it
+    repeat_of: str = ""  # a repeat's entry (core/repeats.py): the occurrence it posts again (RFC3339 UTC)
+    repeat: int = 0  # and which post after it (the escalation: repeat_times + 1)
 
 
 @dataclass
@@ -91,6 +93,11 @@ class Schedule:
     inflight_slot: str = ""
     inflight_attempts: int = 0
     inflight_until: str = ""  # RFC3339 UTC end of the open claim's lease: a delivery holds it until then
+    # repeat until done (core/repeats.py): minutes between posts (0: none), how many, whom to tell
+    repeat_every: int = 0
+    repeat_times: int = 0
+    escalate_to: str = ""  # a user id mentioned in the room, or a room key
+    repeat_slot: str = ""  # RFC3339 UTC of the occurrence that repeats now ("" = none)
 
     @property
     def recurring(self) -> bool:

@@ -128,6 +128,15 @@ class Claim(StrEnum):
     CHANGED = "changed"  # the schedule changed since it was read: read it again and decide again
 
 
+class RepeatClaim(StrEnum):
+    """What claiming one repeat (or the escalation) of an occurrence found."""
+
+    CLAIMED = "claimed"  # this attempt posts it
+    DUPLICATE = "duplicate"  # posted already (a duplicate or a retry): the chain goes on
+    ACKNOWLEDGED = "acknowledged"  # the occurrence was acknowledged: the chain ends
+    STOPPED = "stopped"  # no longer the current occurrence, or the schedule paused or deleted: it ends
+
+
 class Outcome(StrEnum):
     """How one fire ended: the fire function's answer, its log and its metrics say which."""
 
@@ -178,6 +187,7 @@ class Finish:
     pause: bool = False
     answer: dict[str, str] | None = None
     room_gone: bool = False
+    repeat_slot: str | None = None  # the occurrence that repeats from now on ("" stops; None: unchanged)
 
 
 @dataclass(frozen=True)
@@ -266,6 +276,10 @@ class Ledger(Protocol):
     def record_run(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> bool: ...
     def record_static_run(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> bool: ...
     def runs(self, room_id: str, owner: str, limit: int) -> list[Run]: ...
+    def run_at(self, room_id: str, owner: str, slot: str) -> Run | None: ...
+    def claim_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> RepeatClaim: ...
+    def release_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> None: ...
+    def acknowledge(self, schedule: Schedule, occurrence: str, now: datetime) -> bool: ...
 
 
 class Scans(Protocol):

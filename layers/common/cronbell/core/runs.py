@@ -37,9 +37,22 @@ class Run:
     late_seconds: int = 0
     message_id: str | None = None
     moved_from: str | None = None  # RFC3339 in the zone: the original time of an occurrence `on_holiday` moved
+    # repeat until done (core/repeats.py); a run of a schedule that does not repeat has none of them
+    acknowledged_at: str | None = None  # RFC3339 UTC of done_reminder on this occurrence
+    repeats: int = 0  # posts after the first
+    escalated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+    def stored(self) -> dict[str, Any]:
+        """The run as the store keeps it: the repeat fields only once they say something (a run of a
+        schedule that does not repeat costs no more than before them); `from_dict` reads both."""
+        data = asdict(self)
+        for name, unset in _UNSET.items():
+            if data[name] == unset:
+                del data[name]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Run:
@@ -51,7 +64,13 @@ class Run:
             late_seconds=int(data.get("late_seconds") or 0),
             message_id=str(data["message_id"]) if data.get("message_id") else None,
             moved_from=str(data["moved_from"]) if data.get("moved_from") else None,
+            acknowledged_at=str(data["acknowledged_at"]) if data.get("acknowledged_at") else None,
+            repeats=int(data.get("repeats") or 0),
+            escalated=bool(data.get("escalated", False)),
         )
+
+
+_UNSET: dict[str, Any] = {"acknowledged_at": None, "repeats": 0, "escalated": False}
 
 
 def local_time(slot: str, zone: str) -> str:

@@ -191,6 +191,9 @@ _RUN = {
         "manual": {"type": "boolean"},
         "late_seconds": {"type": ["integer", "number", "null"]},
         "moved_from": {"type": ["string", "null"]},
+        "acknowledged_at": {"type": ["string", "null"]},
+        "repeats": {"type": "integer"},
+        "escalated": {"type": "boolean"},
     },
 }
 _SCHEDULE = {
@@ -240,6 +243,16 @@ RESULTS: dict[str, dict[str, Any]] = {
         "required": ["now", "schedules"],
     },
     "cron_list": {"type": "array", "items": _CRON_ITEM},
+    "acknowledged": {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "acknowledged": {"type": "boolean"},
+            "occurrence": {"type": "string"},
+            "now": _NOW,
+        },
+        "required": ["id", "acknowledged"],
+    },
     "deleted": {
         "type": "object",
         "properties": {"id": {"type": "string"}, "deleted": {"type": "boolean"}, "now": _NOW},

@@ -38,6 +38,7 @@ from cronbell.usecases.planning import (
     plan_recurring,
     read_ends,
 )
+from cronbell.usecases.repeat_settings import read_repeats
 
 log = logging.getLogger(__name__)
 HISTORY_LOOKBACK = 50  # runs read to find the delivered occurrence an old snooze button names
@@ -60,6 +61,11 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         new.timing = ends.applied_to(new.timing)
     if new.timing != old.timing:
         check_ends(new.timing, deps.now(), new.locale, old.delivered_count)
+    repeating = read_repeats(args, ctx, deps, old)
+    if repeating and old.kind == models.AGENT_CALL:
+        raise refusal("invalid_arguments.repeat_reminders_only")
+    for field, value in repeating.items():
+        setattr(new, field, value)
     new.with_dedupe_key()
     apply(old, new, deps)
     return schedule_answer("updated", new, deps, locale, notes)
@@ -114,7 +120,7 @@ def pause_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     old = find(ctx, args.id, deps)
     if old.status == models.PAUSED:
         raise refusal("invalid_state", id=old.id)
-    apply(old, replace(old, status=models.PAUSED), deps)
+    apply(old, replace(old, status=models.PAUSED, repeat_slot=""), deps)  # a pause stops the current repeats
     now_dict, now_text = now_fields(ctx, deps)
     return {
         "result": {"id": old.id, "status": models.PAUSED, "now": now_dict},
@@ -192,6 +198,7 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         new, target = _snooze_one_shot(old, occurrence, args, deps, locale)
     if new.recurring:
         _within_ends(new, target, now, locale)
+    new = replace(new, repeat_slot="")  # a snooze stops the current repeats; the snoozed post repeats anew
     apply(old, new, deps)
     nexts = upcoming(new, deps.now(), 1)
     said_once = not new.recurring or bool(nexts and nexts[0] == target)  # its new time is its next: once

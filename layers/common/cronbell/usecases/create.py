@@ -33,6 +33,7 @@ from cronbell.usecases.planning import (
     plan_recurring,
     read_ends,
 )
+from cronbell.usecases.repeat_settings import read_repeats
 
 if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments
     from cronbell.core.arguments import CreateReminder, CronCreate
@@ -50,7 +51,8 @@ def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str,
     else:
         when = _plan_once_or_hint(args.time or "", tz, deps, locale)
     when = _with_ends(when, args, deps, locale)
-    draft = _draft(ctx, deps, when, kind=models.MESSAGE, text=args.message, locale=locale)
+    repeating = read_repeats(args, ctx, deps, None)
+    draft = _draft(ctx, deps, when, kind=models.MESSAGE, text=args.message, locale=locale, **repeating)
     return _persist(draft, when, deps, locale)
 
 

@@ -32,6 +32,7 @@ from cronbell.core.firing import Decision, Deliver, Delivery, Failure, Job, Limi
 from cronbell.core.ports import Claim, Finish, Outcome
 from cronbell.usecases import fire_delivery as delivery
 from cronbell.usecases import fire_writes as writes
+from cronbell.usecases import repeat_fire
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import Changed, RetryLater, announce
 
@@ -46,6 +47,8 @@ Remaining = Callable[[], float]
 
 def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60.0) -> dict[str, Any]:
     result: dict[str, Any] = {"schedule_id": event.schedule_id, "slot": event.slot}
+    if event.repeat:  # a repeat (or the escalation) of an occurrence delivered already
+        return {**result, **repeat_fire.fire(event, deps, remaining_seconds)}
     if event.static:  # the template writes its room as AnalysisOutputRoom takes it: bare or platform-qualified
         event = replace(event, room_id=routing.allowed_key(event.room_id, deps.settings.default_platform))
     for _ in range(DECISIONS):
@@ -75,6 +78,8 @@ def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> di
         return {"outcome": Outcome.INACTIVE}
     streak = job.schedule.failure_streak if job.schedule is not None else 0
     try:
+        if decision.failure is None:
+            writes.start_repeats(job.schedule, event, decision.late, deps)
         if decision.failure is not None:
             done = delivery.fail_early(job, decision.failure, event, deps, remaining_seconds, streak)
         else:

@@ -14,7 +14,7 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from cronbell.core import firing, models, routing, runs
+from cronbell.core import firing, models, repeats, routing, runs
 from cronbell.core.fire_event import FireEvent
 from cronbell.core.firing import Delivery, Job, Undelivered
 from cronbell.core.instants import parse_iso
@@ -122,6 +122,47 @@ def undelivered(decision: Undelivered, event: FireEvent, deps: Deps) -> bool:
     return True
 
 
+# --- repeat until done (core/repeats.py) --------------------------------------------------------
+def repeat_slot(schedule: Schedule | None, event: FireEvent, outcome: str) -> str | None:
+    """The occurrence a delivered regular run of a repeating schedule makes the current one (its
+    record writes it); None leaves the schedule's current occurrence as it is."""
+    if schedule is None or event.manual or outcome != runs.DELIVERED or not repeats.repeats(schedule):
+        return None
+    return event.slot
+
+
+def start_repeats(schedule: Schedule | None, event: FireEvent, late: int, deps: Deps) -> None:
+    """Before an occurrence of a repeating schedule is posted, the one-time entry of its first
+    repeat: a post that then fails leaves an entry whose fire finds the occurrence not current."""
+    if schedule is None or event.manual or not repeats.repeats(schedule):
+        return
+    put_repeat_entry(repeats.entry(schedule, event.slot, repeats.started(event.slot, late), 1), schedule, deps)
+
+
+def put_repeat_entry(entry: models.Entry, schedule: Schedule, deps: Deps) -> None:
+    """Create a repeat's one-time entry (an entry of that name already there is the same one)."""
+    try:
+        deps.scheduler.put_entry(entry, schedule, deps.now())
+    except BackendError:
+        raise RetryLater("the next repeat's entry could not be written; the retry writes it") from None
+
+
+def announce_repeat(detail_type: str, run: Run, schedule: Schedule, deps: Deps) -> None:
+    """`Run Acknowledged` or `Run Escalated`, with the run as `detail` (and where it is)."""
+    if deps.events is None:
+        return
+    place = {
+        "schedule_id": schedule.id,
+        "room_id": routing.bare_room(schedule.output_room),
+        "thread_id": schedule.output_thread or None,
+        "platform": platform_of(schedule.output_room, deps),
+    }
+    try:
+        deps.events.publish(detail_type, {**run.to_dict(), **place})
+    except BackendError:
+        log.warning("repeat event not published", extra={"detail_type": detail_type})
+
+
 # --- after a delivery -------------------------------------------------------------------------
 def record(job: Job, event: FireEvent, deps: Deps, done: Delivery, late: int) -> firing.Settlement:
     """Record a delivered or failed run with what it does to its schedule. The run's outcome is
@@ -134,7 +175,8 @@ def record(job: Job, event: FireEvent, deps: Deps, done: Delivery, late: int) ->
     schedule = job.schedule
     pause_after = deps.settings.auto_pause_after
     settled = firing.settle(schedule, event, done.outcome, done.reason, done.room_gone, done.pausable, pause_after)
-    finish = Finish(run, settled.streak, settled.pause, answer, done.room_gone)
+    current = repeat_slot(schedule, event, done.outcome)
+    finish = Finish(run, settled.streak, settled.pause, answer, done.room_gone, current)
     return write_finish(job, event, deps, finish, done.pausable, done.detail)
 
 

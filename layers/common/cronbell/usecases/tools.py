@@ -20,7 +20,7 @@ from cronbell.core import routing, validation
 from cronbell.core.envelope import Context, parse_request, refused, success
 from cronbell.core.errors import ToolError, refusal
 from cronbell.core.ports import BackendError
-from cronbell.usecases import change, create, manage
+from cronbell.usecases import acknowledge, change, create, manage
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -85,8 +85,9 @@ TOOLS: tuple[Tool, ...] = (
             "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly one). "
             "Before computing a time, read the current time `now` from the last answer of these tools; write "
             "times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user before "
-            "creating it; it may end (`until`, `count`), skip public holidays (`skip_holidays`) and keep to "
-            "business days or move off holidays (`business_days`, `business_day_of_month`, `on_holiday`). "
+            "creating it; it may end (`until`, `count`), skip public holidays (`skip_holidays`), keep to "
+            "business days or move off holidays (`business_days`, `business_day_of_month`, `on_holiday`) and be "
+            "posted again until someone says it is done (`repeat_every`, `repeat_times`, `escalate_to`). "
             "Sending the same reminder twice returns the existing one."
         ),
     ),
@@ -249,6 +250,18 @@ TOOLS: tuple[Tool, ...] = (
             "Show what happened to the last runs of one schedule by `id` or unique name, newest first: `outcome` "
             "(delivered, failed, skipped, missed), `reason`, `late_seconds`, `manual`. Use it to answer whether a "
             "schedule ran or why it did not; `list_reminders` shows only the last run."
+        ),
+    ),
+    Tool(
+        "done_reminder",
+        arguments="ById",
+        title="Mark a repeating reminder done",
+        use_case=acknowledge.done_reminder,
+        hints=WRITE_IDEMPOTENT,
+        result="acknowledged",
+        description=(
+            "Acknowledge the occurrence of a repeating reminder (`repeat_every`) that is being posted again, by "
+            "`id`: its repeats stop and no escalation follows. The Done button under its posts sends the same call."
         ),
     ),
 )

@@ -10,13 +10,14 @@ from datetime import datetime
 from typing import Any
 
 from cronbell.adapters.dynamo.ledger import SlotLedger
+from cronbell.adapters.dynamo.repeats import RepeatLedger
 from cronbell.adapters.dynamo.retirement import Retirement, SlotRun
 from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.scans import TableScans
 from cronbell.adapters.dynamo.schedules import Schedules
 from cronbell.adapters.dynamo.table import Table
 from cronbell.core.models import Schedule
-from cronbell.core.ports import Claim, Finish, OpenClaim, Pointer, RoomCount, TableScan
+from cronbell.core.ports import Claim, Finish, OpenClaim, Pointer, RepeatClaim, RoomCount, TableScan
 from cronbell.core.runs import Run
 
 
@@ -30,6 +31,7 @@ class DynamoStore:
         self.schedules = Schedules(self.table, rooms, retirement)
         self.ledger = SlotLedger(self.table, retirement)
         self.scans = TableScans(self.table)
+        self.repeats = RepeatLedger(self.table)
 
     # --- Schedules ---------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
@@ -114,6 +116,19 @@ class DynamoStore:
 
     def runs(self, room_id: str, owner: str, limit: int) -> list[Run]:
         return self.ledger.runs(room_id, owner, limit)
+
+    # --- Repeats (core/repeats.py) -------------------------------------------------------------
+    def run_at(self, room_id: str, owner: str, slot: str) -> Run | None:
+        return self.repeats.run_at(room_id, owner, slot)
+
+    def claim_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> RepeatClaim:
+        return self.repeats.claim_repeat(schedule, occurrence, number, escalation)
+
+    def release_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> None:
+        self.repeats.release_repeat(schedule, occurrence, number, escalation)
+
+    def acknowledge(self, schedule: Schedule, occurrence: str, now: datetime) -> bool:
+        return self.repeats.acknowledge(schedule, occurrence, now)
 
     # --- Scans -------------------------------------------------------------------------------
     def scan(self, now: datetime) -> TableScan:

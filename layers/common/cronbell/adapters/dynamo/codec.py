@@ -45,7 +45,10 @@ BUMP = "version = if_not_exists(version, :z) + :one"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
-_NUMBERS = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count", "inflight_attempts")
+_NUMBERS: tuple[str, ...] = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count")
+_NUMBERS += ("inflight_attempts", "repeat_every", "repeat_times")
+# repeat until done: written only by a schedule that repeats (items without them read as none)
+_REPEATS = ("repeat_every", "repeat_times", "escalate_to", "repeat_slot")
 _LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until")  # written by the delivery ledger alone
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
@@ -132,7 +135,9 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     """Every stored attribute of a schedule but its key. `expressions` is written for operators
     (what Scheduler was given) and never read back: the timing owns its expressions."""
     t = schedule.timing
-    plain = {name: getattr(schedule, name) for name in _PLAIN if name not in ("id", "room_id", *_LEDGER)}
+    plain = {name: getattr(schedule, name) for name in _PLAIN if name not in ("id", "room_id", *_LEDGER, *_REPEATS)}
+    if schedule.repeat_every or schedule.repeat_times:  # 0 with a count kept: stopped repeating
+        plain.update({name: getattr(schedule, name) for name in _REPEATS})
     return {
         **plain,
         "timezone": t.zone,
@@ -333,8 +338,9 @@ def run_fields(run: Run) -> dict[str, Any]:
 
 
 def last_run_fields(run: Run) -> dict[str, Any]:
-    """A run as a schedule's `last_run` (and a note) stores it: whole, as listings show it."""
-    return run.to_dict()
+    """A run as a schedule's `last_run` (and a note) stores it: whole, as listings show it, but for
+    the repeat fields while unset (a schedule that does not repeat stores no more than before them)."""
+    return run.stored()
 
 
 def run_from_item(item: dict[str, Any]) -> Run | None:

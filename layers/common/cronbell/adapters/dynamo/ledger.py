@@ -335,6 +335,8 @@ def _ran(schedule: Schedule, finish: Finish | None) -> dict[str, Any]:
         ran["last_answer"] = finish.answer
     if finish.run.outcome == DELIVERED and not finish.run.manual:  # what `count` counts
         ran["delivered_count"] = schedule.delivered_count + 1
+    if finish.repeat_slot is not None:  # the occurrence that repeats from now on (core/repeats.py)
+        ran["repeat_slot"] = finish.repeat_slot
     return ran
 
 

@@ -48,6 +48,11 @@ TEXTS: dict[str, str] = {
     "chat.task": "Scheduled task",
     "chat.action.snooze_reminder": "Snooze {minutes} min",
     "chat.action.skip_next": "Skip next",
+    "chat.action.done_reminder": "Done",
+    "chat.repeat_note": "Reminder {number} of {times} more, until someone taps Done.",
+    "chat.escalation": "⚠️ {who}Not acknowledged after {times} reminder(s) to {user}: {text}",
+    "done": "Acknowledged {id}: its repeats stop. Now it is {now}.",
+    "done_nothing": "{id} has no occurrence repeating now (acknowledged already, or stopped). Now it is {now}.",
     "chat.agent_failed": "⚠️ {label}: {reason}",
     "agent.timeout": "the agent did not answer within {seconds} s",
     "agent.unreachable": "the agent could not be reached ({error})",
@@ -74,6 +79,11 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.skip_holidays": (
         "`skip_holidays` {code!r} is not a known holiday calendar: give an ISO 3166-1 country code with an "
         "optional subdivision, such as {forms}"
+    ),
+    "error.invalid_arguments.repeat_every": "`repeat_every` is in minutes, from {low} to {high} (0 stops repeating)",
+    "error.invalid_arguments.repeat_needs_every": "`repeat_times` and `escalate_to` need `repeat_every`",
+    "error.invalid_arguments.repeat_reminders_only": (
+        "`repeat_every`, `repeat_times` and `escalate_to` apply to reminders only (create_reminder)"
     ),
     "error.invalid_arguments.ends_recurring_only": (
         "`until`, `count` and `skip_holidays` apply to recurring schedules only (`cron`, `cron_expr`)"
@@ -242,9 +252,11 @@ TEXTS: dict[str, str] = {
     (
         "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays"
         ".business_days.business_day_of_month.on_holiday"
+        ".repeat_every.repeat_times.escalate_to"
     ): (
         "give at least one field to change: message, prompt, time, cron, timezone, target_agent, channel, name, "
-        "until, count, skip_holidays, business_days, business_day_of_month, on_holiday"
+        "until, count, skip_holidays, business_days, business_day_of_month, on_holiday, repeat_every, repeat_times, "
+        "escalate_to"
     ),
     "rule.at_most_one.time.cron": "give `time` (once) or `cron` (recurring), not both",
     "rule.exactly_one.minutes.until": "give exactly one of `minutes` or `until`",

@@ -50,6 +50,13 @@ TEXTS: dict[str, str] = {
     "chat.task": "Tarea programada",
     "chat.action.snooze_reminder": "Posponer {minutes} min",
     "chat.action.skip_next": "Saltar la próxima",
+    "chat.action.done_reminder": "Hecho",
+    "chat.repeat_note": "Recordatorio {number} de {times} más, hasta que alguien pulse Hecho.",
+    "chat.escalation": "⚠️ {who}Sin confirmar tras {times} recordatorio(s) a {user}: {text}",
+    "done": "Confirmado {id}: sus repeticiones se detienen. Ahora son las {now}.",
+    "done_nothing": (
+        "{id} no tiene ahora ninguna ejecución que se repita (ya confirmada, o detenida). Ahora son las {now}."
+    ),
     "chat.agent_failed": "⚠️ {label}: {reason}",
     "agent.timeout": "el agente no respondió en {seconds} s",
     "agent.unreachable": "no se pudo contactar con el agente ({error})",
@@ -76,6 +83,11 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.skip_holidays": (
         "`skip_holidays` {code!r} no es un calendario de festivos conocido: da un código de país ISO 3166-1 con "
         "una subdivisión opcional, como {forms}"
+    ),
+    "error.invalid_arguments.repeat_every": "`repeat_every` va en minutos, de {low} a {high} (0 deja de repetir)",
+    "error.invalid_arguments.repeat_needs_every": "`repeat_times` y `escalate_to` necesitan `repeat_every`",
+    "error.invalid_arguments.repeat_reminders_only": (
+        "`repeat_every`, `repeat_times` y `escalate_to` solo se aplican a recordatorios (create_reminder)"
     ),
     "error.invalid_arguments.ends_recurring_only": (
         "`until`, `count` y `skip_holidays` solo se aplican a programaciones periódicas (`cron`, `cron_expr`)"
@@ -256,9 +268,11 @@ TEXTS: dict[str, str] = {
     (
         "rule.at_least_one.message.prompt.time.cron.timezone.target_agent.channel.name.until.count.skip_holidays"
         ".business_days.business_day_of_month.on_holiday"
+        ".repeat_every.repeat_times.escalate_to"
     ): (
         "da al menos un campo que cambiar: `message`, `prompt`, `time`, `cron`, `timezone`, `target_agent`, "
-        "`channel`, `name`, `until`, `count`, `skip_holidays`, `business_days`, `business_day_of_month`, `on_holiday`"
+        "`channel`, `name`, `until`, `count`, `skip_holidays`, `business_days`, `business_day_of_month`, `on_holiday`, "
+        "`repeat_every`, `repeat_times`, `escalate_to`"
     ),
     "rule.at_most_one.time.cron": "da `time` (una vez) o `cron` (periódico), no ambos",
     "rule.exactly_one.minutes.until": "da exactamente uno de `minutes` o `until`",

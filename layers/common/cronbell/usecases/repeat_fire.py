@@ -1,0 +1,99 @@
+"""The fire of a repeat, or of the escalation, of an occurrence delivered already (core/repeats.py).
+
+1. read the schedule and decide (`core/repeats.decide`: pure): a deleted or paused schedule, or an
+   occurrence that is no longer the current one, ends the chain with nothing posted;
+2. claim the post on the occurrence's run (the store's conditional write): posted already, or
+   acknowledged, or stopped meanwhile, and nothing is posted; a duplicate still makes sure the
+   chain's next entry exists;
+3. write the chain's next one-time entry, then post into the occurrence's room and thread. A post
+   that fails transiently gives the claim back and raises, so Lambda's retry posts it.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+from cronbell.core import chat_text, repeats, routing
+from cronbell.core.actions import delivered_actions
+from cronbell.core.fire_event import FireEvent
+from cronbell.core.instants import parse_iso
+from cronbell.core.models import Schedule
+from cronbell.core.ports import PermanentChatError, RepeatClaim, TransientChatError
+from cronbell.usecases import fire_writes as writes
+from cronbell.usecases.deps import Deps
+from cronbell.usecases.fire_writes import RetryLater
+
+log = logging.getLogger(__name__)
+Remaining = Callable[[], float]
+
+
+def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str, Any]:
+    schedule = deps.store.get(event.room_id, event.schedule_id)
+    chain = repeats.RepeatFire(event.repeat_of, event.repeat)
+    verdict = repeats.decide(schedule, chain, event.slot, deps.now())
+    answer: dict[str, Any] = {"repeat_of": chain.occurrence, "repeat": chain.number}
+    if not verdict.post or schedule is None:
+        log.info(f"{verdict.why}; nothing posted")
+        return {**answer, "outcome": "stopped"}
+    claim = deps.store.claim_repeat(schedule, chain.occurrence, chain.number, verdict.escalation)
+    if claim in (RepeatClaim.ACKNOWLEDGED, RepeatClaim.STOPPED):
+        return {**answer, "outcome": str(claim)}
+    following = repeats.next_entry(schedule, chain, parse_iso(event.slot))
+    try:
+        if following is not None:
+            writes.put_repeat_entry(following, schedule, deps)
+        if claim == RepeatClaim.DUPLICATE:
+            deps.metric("DuplicateSuppressed", 1)
+            return {**answer, "outcome": "duplicate"}
+        message_id = _post(schedule, chain, verdict.escalation, deps, remaining_seconds)
+    except BaseException:
+        if claim == RepeatClaim.CLAIMED:
+            deps.store.release_repeat(schedule, chain.occurrence, chain.number, verdict.escalation)
+        raise
+    if verdict.escalation:
+        run = deps.store.run_at(schedule.room_id, schedule.id, chain.occurrence)
+        if run is not None:
+            writes.announce_repeat("Run Escalated", run, schedule, deps)
+    deps.metric("Escalated" if verdict.escalation else "Repeated", 1)
+    return {**answer, "outcome": "escalated" if verdict.escalation else "repeated", "message_id": message_id}
+
+
+def _post(
+    schedule: Schedule, chain: repeats.RepeatFire, escalation: bool, deps: Deps, remaining_seconds: Remaining
+) -> str:
+    """Post the repeat (the reminder again, with its actions) or the escalation, in the occurrence's
+    room and thread; an escalation to another room goes to that room's main timeline."""
+    deadline = time.monotonic() + max(1.0, remaining_seconds() - 10.0)
+    key = repeats.occurrence_key(schedule.id, chain.occurrence, chain, escalation)
+    room, thread = schedule.output_room, schedule.output_thread
+    if escalation:
+        target = repeats.escalation_room(schedule, deps.settings.allowed_output_rooms, deps.settings.default_platform)
+        mention = "" if target else schedule.escalate_to
+        message = chat_text.escalation_message(
+            room, mention, schedule.user_id, schedule.text, schedule.repeat_times, schedule.locale
+        )
+        if target:
+            room, thread = target, ""
+        actions: tuple[Any, ...] = ()
+    else:
+        message = chat_text.reminder_message(room, schedule.user_id, schedule.text, schedule.locale)
+        message = chat_text.with_note(
+            message, chat_text.repeat_note(chain.number, schedule.repeat_times, schedule.locale)
+        )
+        actions = delivered_actions(schedule, schedule.locale, chain.occurrence)
+    try:
+        return delivery_post(deps, routing.addressed(message, room, thread, actions), key, deadline)
+    except PermanentChatError as err:
+        log.error("repeat refused by the chat platform", extra={"reason": err.reason})
+        deps.metric("DeliveryFailed", 1)
+        return ""
+
+
+def delivery_post(deps: Deps, message: chat_text.ChatMessage, key: str, deadline: float) -> str:
+    try:
+        return deps.chat().send(message, idempotency_key=key, deadline=deadline)
+    except TransientChatError as err:
+        raise RetryLater(f"chat delivery failed, will retry: {err}") from err

@@ -1,0 +1,49 @@
+"""`repeat_every`, `repeat_times` and `escalate_to` read from create_reminder's and update_reminder's
+arguments (core/repeats.py holds the rules)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cronbell.core import repeats, routing
+from cronbell.core.envelope import Context
+from cronbell.core.errors import refusal
+from cronbell.core.models import Schedule
+from cronbell.usecases.deps import Deps
+
+_CLEAR_ESCALATION = ("none", "ninguno", "ninguna", "nadie", "nobody")
+
+
+def read_repeats(args: Any, ctx: Context, deps: Deps, old: Schedule | None) -> dict[str, Any]:
+    """`repeat_every`, `repeat_times` and `escalate_to` as a schedule stores them (core/repeats.py);
+    with `old` (update) what is not given stays, `repeat_every: 0` stops repeating and
+    `escalate_to: "none"` removes the escalation. Empty when nothing is given."""
+    every, times, escalate = args.repeat_every, args.repeat_times, args.escalate_to
+    if every is None and times is None and escalate is None:
+        return {}
+    fields: dict[str, Any] = {
+        "repeat_every": old.repeat_every if old is not None else 0,
+        "repeat_times": (old.repeat_times if old is not None else 0) or repeats.DEFAULT_TIMES,
+        "escalate_to": old.escalate_to if old is not None else "",
+    }
+    if every is not None:
+        if every and every < repeats.MIN_EVERY:
+            raise refusal("invalid_arguments.repeat_every", low=repeats.MIN_EVERY, high=repeats.MAX_EVERY)
+        fields["repeat_every"] = every
+    if times is not None:
+        fields["repeat_times"] = times
+    if escalate is not None:
+        target = escalate.strip()
+        if old is not None and target.casefold() in _CLEAR_ESCALATION:
+            target = ""
+        elif not target.startswith("@"):  # a room: one the deployment allows as output
+            key = routing.allowed_key(target, deps.settings.default_platform)
+            allowed = deps.settings.allowed_output_rooms
+            if not routing.output_allowed(key, ctx.room_id, allowed, deps.settings.default_platform):
+                raise refusal("forbidden_channel")
+        fields["escalate_to"] = target
+    if not fields["repeat_every"] and (times is not None or (escalate is not None and fields["escalate_to"])):
+        raise refusal("invalid_arguments.repeat_needs_every")
+    if not fields["repeat_every"]:
+        fields["repeat_slot"] = ""
+    return fields

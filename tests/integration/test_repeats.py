@@ -1,0 +1,143 @@
+"""Repeat until done, then escalate (core/repeats.py): the one-time entries of an occurrence's
+repeats, each claimed on the occurrence's run, the Done button, and what stops the repeats (a moto
+server and the fire use case; the clock starts on Monday 30 Nov 2026, 09:00 in Madrid)."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+from typing import Any
+
+from cronbell.core import repeats
+from cronbell.core.actions import decode
+from cronbell.core.fire_event import parse_fire_event
+from cronbell.core.instants import iso_utc, parse_iso
+from cronbell.usecases import fire as fire_uc
+from tests.support.aws import Stack
+from tests.support.chat import RecordingChat
+from tests.support.lambda_timing import at_slot
+from tests.support.tools import call, fire_at, ok
+
+BOSS = "@boss:example.org"
+SLOT = "2026-11-30T09:30:00Z"
+
+
+def repeat_entries(stack: Stack, sid: str, slot: str = SLOT) -> dict[str, dict[str, Any]]:
+    """The repeat entries of one occurrence, by `<id>-repeat-<k>`."""
+    prefix = repeats.entry_name(sid, slot, 0)[:-1]
+    return {f"{sid}-repeat-{n[len(prefix) :]}": e for n, e in stack.entries().items() if n.startswith(prefix)}
+
+
+def fire_entry(stack: Stack, entry: dict[str, Any], chat: RecordingChat) -> dict[str, Any]:
+    """Fire a one-time entry as Scheduler would: its Input with the scheduled time filled in."""
+    when = entry["ScheduleExpression"][3:-1] + "Z"
+    event = json.loads(entry["Target"]["Input"])
+    event.update(scheduled_time=when, execution_id="x", attempt="1")
+    at_slot(stack.clock, event)
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
+
+
+def history(stack: Stack, sid: str) -> list[dict[str, Any]]:
+    runs: list[dict[str, Any]] = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
+    return runs
+
+
+def create(stack: Stack, **extra: Any) -> str:
+    arguments = {"message": "Take the pills", "time": "2026-11-30 10:30", "repeat_every": 10, **extra}
+    sid: str = ok(call(stack, "create_reminder", arguments))["id"]
+    return sid
+
+
+def test_repeats_run_out_then_the_escalation_is_posted_once(stack: Stack) -> None:
+    sid = create(stack, repeat_times=2, escalate_to=BOSS)
+    chat = RecordingChat()
+    assert fire_at(stack, sid, SLOT, chat)["outcome"] == "delivered"
+    first = repeat_entries(stack, sid)
+    assert list(first) == [f"{sid}-repeat-1"]
+    assert first[f"{sid}-repeat-1"]["ScheduleExpression"] == "at(2026-11-30T09:40:00)"
+    assert first[f"{sid}-repeat-1"]["State"] == "ENABLED"  # the one-shot is fired; its repeats go on
+    assert next(a.tool for a in chat.sent[-1][0].actions) == "done_reminder"
+    for number in (1, 2):
+        entry = repeat_entries(stack, sid)[f"{sid}-repeat-{number}"]
+        assert fire_entry(stack, entry, chat)["outcome"] == "repeated"
+        assert fire_entry(stack, entry, chat)["outcome"] == "duplicate"  # a duplicate posts nothing
+    escalation = repeat_entries(stack, sid)[f"{sid}-repeat-3"]
+    assert escalation["ScheduleExpression"] == "at(2026-11-30T10:00:00)"
+    assert fire_entry(stack, escalation, chat)["outcome"] == "escalated"
+    assert fire_entry(stack, escalation, chat)["outcome"] == "duplicate"
+    keys = [key for _, key in chat.sent]
+    assert keys == [f"{sid}-{SLOT}", f"{sid}-{SLOT}-repeat-1", f"{sid}-{SLOT}-repeat-2", f"{sid}-{SLOT}-escalation"]
+    message = chat.sent[-1][0]
+    assert BOSS in message.mentions and "Take the pills" in message.text and "2 reminder(s)" in message.text
+    assert "2 of 2" not in message.text and "Reminder 2 of 2" in chat.sent[2][0].text
+    (run,) = history(stack, sid)
+    assert (run["repeats"], run["escalated"], run["acknowledged_at"]) == (2, True, None)
+    assert ok(call(stack, "done_reminder", {"id": sid}))["acknowledged"] is True  # late, but it is done
+    assert history(stack, sid)[0]["acknowledged_at"] == iso_utc(stack.clock.now())
+
+
+def test_the_done_button_stops_every_later_repeat_and_the_escalation(stack: Stack) -> None:
+    sid = create(stack, repeat_times=3, escalate_to=BOSS)
+    chat = RecordingChat()
+    fire_at(stack, sid, SLOT, chat)
+    fire_entry(stack, repeat_entries(stack, sid)[f"{sid}-repeat-1"], chat)
+    (done,) = [decode(a.payload) for a in chat.sent[-1][0].actions if a.tool == "done_reminder"]
+    assert done == {"tool": "done_reminder", "arguments": {"id": sid}}
+    stack.clock.current += timedelta(minutes=3)
+    answer = call(stack, "done_reminder", done["arguments"], locale="es")
+    assert answer["ok"] and answer["result"]["acknowledged"] is True and "Confirmado" in answer["text"]
+    again = call(stack, "done_reminder", done["arguments"])
+    assert again["result"]["acknowledged"] is False and "no occurrence repeating" in again["text"]
+    posts = len(chat.sent)
+    assert fire_entry(stack, repeat_entries(stack, sid)[f"{sid}-repeat-2"], chat)["outcome"] == "acknowledged"
+    assert len(chat.sent) == posts and f"{sid}-repeat-3" not in repeat_entries(stack, sid)
+    (run,) = history(stack, sid)
+    assert run["repeats"] == 1 and run["escalated"] is False
+    assert parse_iso(run["acknowledged_at"]) == parse_iso("2026-11-30T09:43:00Z")
+
+
+def test_a_snooze_a_pause_or_a_later_occurrence_stops_the_current_repeats(stack: Stack) -> None:
+    chat = RecordingChat()
+    snoozed = create(stack, message="Stretch")
+    fire_at(stack, snoozed, SLOT, chat)
+    ok(call(stack, "snooze_reminder", {"id": snoozed, "minutes": 30}))
+    entry = repeat_entries(stack, snoozed)[f"{snoozed}-repeat-1"]
+    assert fire_entry(stack, entry, chat)["outcome"] == "stopped"
+    assert ok(call(stack, "done_reminder", {"id": snoozed}))["acknowledged"] is False
+    daily = ok(call(stack, "create_reminder", {"message": "Water", "cron": "0 12 * * *", "repeat_every": 30}))["id"]
+    fire_at(stack, daily, "2026-11-30T11:00:00Z", chat)
+    fire_at(stack, daily, "2026-12-01T11:00:00Z", chat)  # the next day's post is the current one now
+    earlier = repeat_entries(stack, daily, "2026-11-30T11:00:00Z")[f"{daily}-repeat-1"]
+    assert json.loads(earlier["Target"]["Input"])["repeat_of"] == "2026-11-30T11:00:00Z"  # names of its own
+    assert fire_entry(stack, earlier, chat)["outcome"] == "stopped"  # superseded by the later occurrence
+    ok(call(stack, "pause_reminder", {"id": daily}))
+    ok(call(stack, "resume_reminder", {"id": daily}))  # resuming does not bring the repeats back
+    latest = repeat_entries(stack, daily, "2026-12-01T11:00:00Z")[f"{daily}-repeat-1"]
+    assert fire_entry(stack, latest, chat)["outcome"] == "stopped"
+    gone = ok(call(stack, "create_reminder", {"message": "Walk", "cron": "0 14 * * *", "repeat_every": 5}))["id"]
+    fire_at(stack, gone, "2026-12-01T13:00:00Z", chat)
+    ok(call(stack, "delete_reminder", {"id": gone}))
+    posts = len(chat.sent)
+    entry = repeat_entries(stack, gone, "2026-12-01T13:00:00Z")[f"{gone}-repeat-1"]
+    assert fire_entry(stack, entry, chat)["outcome"] == "stopped"
+    assert len(chat.sent) == posts
+
+
+def test_repeat_arguments_are_checked_and_agent_calls_never_repeat(stack: Stack) -> None:
+    refused = call(stack, "create_reminder", {"message": "x", "time": "in 1 hour", "repeat_times": 2})
+    assert refused["ok"] is False and refused["error"]["code"] == "invalid_arguments"
+    assert "repeat_every" in refused["text"]
+    low = call(stack, "create_reminder", {"message": "x", "time": "in 1 hour", "repeat_every": 4})
+    assert low["ok"] is False and low["error"]["code"] == "invalid_arguments"
+    room = call(
+        stack, "create_reminder", {"message": "x", "time": "in 1 hour", "repeat_every": 5, "escalate_to": "!x:y"}
+    )
+    assert room["ok"] is False and room["error"]["code"] == "forbidden_channel"
+    job = ok(call(stack, "cron_create", {"name": "j", "prompt": "p", "cron_expr": "0 9 * * *"}))["id"]
+    update = call(stack, "update_reminder", {"id": job, "repeat_every": 10})
+    assert update["ok"] is False and update["error"]["code"] == "invalid_arguments"
+    sid = create(stack)
+    ok(call(stack, "update_reminder", {"id": sid, "repeat_every": 0}))
+    chat = RecordingChat()
+    fire_at(stack, sid, SLOT, chat)
+    assert not repeat_entries(stack, sid) and all(a.tool != "done_reminder" for a in chat.sent[-1][0].actions)
