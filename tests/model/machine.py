@@ -19,7 +19,8 @@ from zoneinfo import ZoneInfo
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
 from cronbell.adapters.chat.base import ChatMessage
-from cronbell.core.ports import AgentError
+from cronbell.core.ports import AgentError, UnknownAgent
+from cronbell.core.texts import phrase
 from tests.model.reference import Flags, Room, Run, Schedule, Settings
 from tests.support.aws import GROUP, FakeClock, Stack, provision
 from tests.support.chat import RecordingChat, TransientChatError
@@ -31,18 +32,31 @@ from tests.support.scheduler_oracle import due
 AUTO_PAUSE_AFTER = 3
 BOSS = "@boss:example.org"  # whom an escalation mentions
 PLATFORMS, PLATFORM = "matrix,slack", "slack"  # the deployment's platforms; the room's is the second
+ELSEWHERE = "C0NEWS"  # another room on the room's platform, where some agent calls post
+AGENTS = '{"echo": "EchoAgentFunction"}'  # the agent every agent call targets (the envelope's)
+# the deployment changes a clock move can be made under (no tool is called then), and what each sets
+DEPLOYMENTS: dict[str, dict[str, str]] = {
+    "platform removed": {"CHAT_BACKEND": "matrix"},
+    "output room disallowed": {"ALLOWED_OUTPUT_ROOMS": ""},
+    "no agents": {"AGENTS": "{}"},
+    "agent removed": {"AGENTS": '{"other": "OtherAgentFunction"}'},
+}
 POST_MARK = "ding"  # every message and prompt holds it: a post with it is an occurrence, without it a notice
 
 
 class FakeAgents:
-    """Stands in for the agent Lambdas: answers as the echo agent, or fails while `failing`."""
+    """Stands in for the agent Lambdas of the deployment's allowlist: answers as the echo agent, or
+    fails while `failing`; an agent the allowlist does not name is unknown, as to LambdaAgents."""
 
     failing = False
 
     def __init__(self, allowlist: Any = None) -> None:
-        self.configured = True
+        self.allowlist = dict(allowlist or {})
+        self.configured = bool(self.allowlist)
 
     def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+        if agent_id not in self.allowlist:
+            raise UnknownAgent(phrase("agent.unknown", agent=agent_id))
         if FakeAgents.failing:
             raise AgentError("the agent failed")
         return f"echo: {request['prompt']}"
@@ -94,8 +108,19 @@ class Harness:
         wiring.build_sender = lambda settings: self.chat  # type: ignore[assignment]
         wiring.LambdaAgents = FakeAgents  # type: ignore[assignment,misc]
         wiring._start_fire = lambda settings, *_: self.started.append  # type: ignore[assignment]
-        configure_env(self.stack, AUTO_PAUSE_AFTER=str(AUTO_PAUSE_AFTER), CHAT_BACKEND=PLATFORMS)
+        self.deploy()
         self.room = Room(now=self.start, settings=Settings(auto_pause_after=AUTO_PAUSE_AFTER), flags=self.flags)
+
+    def deploy(self, **changed: str) -> None:
+        """The functions' environment: both platforms, the other room allowed, the echo agent; then
+        `changed`."""
+        env = {
+            "AUTO_PAUSE_AFTER": str(AUTO_PAUSE_AFTER),
+            "CHAT_BACKEND": PLATFORMS,
+            "ALLOWED_OUTPUT_ROOMS": f"{PLATFORM}:{ELSEWHERE}",
+            "AGENTS": AGENTS,
+        }
+        configure_env(self.stack, **{**env, **changed})
 
     # -- tools
 
@@ -138,21 +163,34 @@ class Harness:
     # -- Scheduler
 
     def advance(
-        self, minutes: int, late_seconds: int = 0, duplicate: bool = False, platform_removed: bool = False
+        self,
+        minutes: int,
+        late_seconds: int = 0,
+        duplicate: bool = False,
+        platform_removed: bool = False,
+        deployment: str = "",
     ) -> list[str]:
         """Move the clock; every fire due on the way starts in order, `late_seconds` after its time
-        (never past the move's end), optionally delivered twice. With `platform_removed`, the
-        deployment configures only the default platform meanwhile (no tool is called then), and the
-        room's platform again afterwards. Answers what Scheduler missed or added compared with the model."""
-        if platform_removed:
-            configure_env(self.stack, AUTO_PAUSE_AFTER=str(AUTO_PAUSE_AFTER), CHAT_BACKEND="matrix")
-            self.room.platform_gone = True
+        (never past the move's end), optionally delivered twice. Under a `deployment` change (one of
+        DEPLOYMENTS; `platform_removed` is "platform removed") the functions run with it meanwhile (no
+        tool is called then), and as before afterwards. Answers what Scheduler missed or added
+        compared with the model."""
+        deployment = deployment or ("platform removed" if platform_removed else "")
+        flag = {
+            "platform removed": "platform_gone",
+            "output room disallowed": "output_forbidden",
+            "no agents": "agents_gone",
+            "agent removed": "agents_gone",
+        }.get(deployment)
+        if flag is not None:
+            self.deploy(**DEPLOYMENTS[deployment])
+            setattr(self.room, flag, True)
         try:
             return self._advance(minutes, late_seconds, duplicate)
         finally:
-            if platform_removed:
-                configure_env(self.stack, AUTO_PAUSE_AFTER=str(AUTO_PAUSE_AFTER), CHAT_BACKEND=PLATFORMS)
-                self.room.platform_gone = False
+            if flag is not None:
+                self.deploy()
+                setattr(self.room, flag, False)
 
     def _advance(self, minutes: int, late_seconds: int, duplicate: bool) -> list[str]:
         before, end = self.clock.now(), self.clock.now() + timedelta(minutes=minutes)

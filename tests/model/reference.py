@@ -21,6 +21,7 @@ import holidays
 from croniter import croniter
 
 LIVE = ("active", "paused")
+RAN_OUT = ("fired", "completed", "missed", "delivery_failed")  # ended by its own runs, not by its owner
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,7 @@ class Schedule:
     every: int = 1  # "every other monday at 10": 2 (weeks); "every 3 days at 9": 3 (days)
     unit: str = "weeks"
     anchor: date | None = None  # the local date of the first occurrence after the schedule was made
+    elsewhere: bool = False  # an agent call whose answers go to another room (one AllowedOutputRooms names)
     business_days: bool = False  # occurrences only on Monday-Friday that are not holidays of `calendar`
     business_day: int = 0  # the N-th (1-23) or last (-1) business day of the month; 0: none
     on_holiday: str = "skip"  # skip | before | after: where an occurrence on a day off goes
@@ -222,6 +224,8 @@ class Room:
     posts: list[Post] = field(default_factory=list)
     chat_down: int = 0  # the chat's next posts that fail transiently (a 5xx, a timeout)
     platform_gone: bool = False  # the room's chat platform is not configured in the deployment now
+    output_forbidden: bool = False  # the other room is no longer in AllowedOutputRooms
+    agents_gone: bool = False  # the agents' allowlist no longer names the agent the calls target
 
     # -- occurrences
 
@@ -638,7 +642,9 @@ class Room:
     def _fire_once(self, sid: str, slot: datetime, at: datetime, agent_ok: bool, manual: bool, last: bool) -> str:
         self.now = max(self.now, at)
         s = self.schedules.get(sid)
-        if s is None or s.status not in LIVE or s.ran(slot, manual):
+        # a manual run answered "started" is delivered even once its schedule ran out meanwhile
+        # (a late attempt at its last occurrence completed it): the schedule stays as it ended
+        if s is None or s.status not in (RAN_OUT + LIVE if manual else LIVE) or s.ran(slot, manual):
             return "done"
         if not manual and not self._is_occurrence(s, slot):
             return "done"
@@ -675,8 +681,12 @@ class Room:
         if self.platform_gone:  # never posted elsewhere: a failed run, and no room to tell
             self._failed(s, slot, late, "chat_refused", manual, told=False)
             return "done"
-        if s.kind == "agent_call" and not agent_ok:
-            self._failed(s, slot, late, "agent_error", manual)
+        if s.kind == "agent_call" and s.elsewhere and self.output_forbidden:
+            # never posted to a room no longer allowed; its notices go to the schedule's own room only
+            self._failed(s, slot, late, "chat_refused", manual, rooms=1)
+            return "done"
+        if s.kind == "agent_call" and (not agent_ok or self.agents_gone):  # an unknown agent is an agent error
+            self._failed(s, slot, late, "agent_error", manual, rooms=2 if s.elsewhere else 1)
             return "done"
         if self.chat_down:
             self.chat_down -= 1
@@ -701,20 +711,23 @@ class Room:
             s.status, s.stopped = "fired", slot
         return "done"
 
-    def _failed(self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool, told: bool = True) -> None:
-        """A failed run under the failure policy; `told`: its notices reach a room."""
+    def _failed(
+        self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool, told: bool = True, rooms: int = 1
+    ) -> None:
+        """A failed run under the failure policy; `told`: its notices reach a room; `rooms`: how many
+        rooms each notice goes to (an agent call posting elsewhere tells its own room too)."""
         self._record(s, Run(slot, "failed", reason, manual=manual, late_seconds=late))
         s.streak += 1
         if reason == "chat_refused" and not manual and s.cron is None:
             s.status, s.stopped = "delivery_failed", slot  # a one-shot whose only run was refused
             return
         if s.streak == 1 and told:
-            self.posts.append(Post(s.sid, "failure_notice"))
+            self.posts += [Post(s.sid, "failure_notice")] * rooms
         limit = self.settings.auto_pause_after
         if limit and s.streak >= limit and s.status == "active":
             s.status, s.status_reason, s.stopped = "paused", "failing", slot
             if told:
-                self.posts.append(Post(s.sid, "pause_notice"))
+                self.posts += [Post(s.sid, "pause_notice")] * rooms
         if not manual and s.cron is None and s.status == "active":
             s.unspecified = True  # a one-shot that failed: its status is not decided
 

@@ -20,6 +20,7 @@ from tests.support.interleave_cells import (
     COUNT_1,
     COUNTED,
     EARLY,
+    LATE,
     MOVE_ONCE,
     ONE_SHOT,
     PAUSE,
@@ -198,3 +199,23 @@ def test_the_cells_own_clock_starts_each_cell_afresh(base: Stack, tmp_path: Path
     assert not problems, problems
     assert [p.slot for p in first.posts] == [p.slot for p in second.posts]
     assert len(second.posts) == 3 and second.posts[0].at - second.posts[0].slot == timedelta(seconds=1)
+
+
+# --- run_now answered, then a late attempt at the last occurrence completes the schedule ---------
+
+
+@pytest.mark.parametrize("boundary", [-1, READ], ids=["before its read", "after its read"])
+def test_run_now_answered_before_a_late_last_occurrence_completes_the_schedule_still_runs(
+    base: Stack, tmp_path: Path, boundary: int
+) -> None:
+    """`count` lowered to 1; the occurrence that uses it reaches the fire function two minutes late
+    (a retry after a chat outage), so run_now, called just before that attempt claims it (or after
+    its read), is not refused `busy` and is answered "started". That attempt delivers the
+    occurrence and completes the schedule; the manual fire then found it completed and ended with no
+    post and no run. The manual run is delivered: it was answered "started" before the end."""
+    cell = Cell(COUNTED, ((COUNT_1, -1), (RUN_NOW, boundary)), arrival=LATE)
+    observation, problems = judged(base, cell, tmp_path)
+    assert [answer.ok for _, answer in observation.changes] == [True, True], observation.changes
+    assert not problems, problems
+    assert sorted(p.manual for p in observation.posts) == [False, True]
+    assert sorted((r.outcome, r.manual) for r in observation.runs) == [("delivered", False), ("delivered", True)]

@@ -11,7 +11,7 @@ import pytest
 
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
-from tests.model.machine import POST_MARK, Harness, compare
+from tests.model.machine import ELSEWHERE, POST_MARK, Harness, compare
 from tests.model.reference import Schedule
 
 pytestmark = pytest.mark.xdist_group("model")
@@ -233,3 +233,49 @@ def test_the_buttons_name_their_occurrence(room: functools.partial[Harness]) -> 
     agrees(h)
     h.advance(2 * 1440)
     agrees(h)
+
+
+def agent_calls(h: Harness) -> tuple[str, str]:
+    """A daily agent call posting in the room, and one posting in the other, allowed room."""
+    own = Schedule("", "agent_call", "Europe/Madrid", cron="0 10 * * *")
+    assert h.create(own, name="own", prompt=POST_MARK, cron_expr="0 10 * * *")["ok"]
+    away = Schedule("", "agent_call", "Europe/Madrid", cron="0 11 * * *", elsewhere=True)
+    assert h.create(away, name="away", prompt=POST_MARK, cron_expr="0 11 * * *", channel=ELSEWHERE)["ok"]
+    return own.sid, away.sid
+
+
+def test_an_output_room_no_longer_allowed_fails_its_agent_calls_runs(room: functools.partial[Harness]) -> None:
+    """The other room is taken out of AllowedOutputRooms for three days: the agent call posting
+    there fails each run `chat_refused` (the third pauses it, failing), told in its own room only,
+    never posted there; the one posting in its own room is delivered; allowed again, nothing changes
+    for the paused one until it is resumed."""
+    h = room(MONDAY)
+    own, away = agent_calls(h)
+    reminder = recurring(h, "0 12 * * *")
+    h.advance(3 * 1440, deployment="output room disallowed")
+    agrees(h)
+    schedules = h.room.schedules
+    assert [r.reason for r in schedules[away].runs] == ["chat_refused"] * 3 and schedules[away].status == "paused"
+    assert {r.outcome for r in schedules[own].runs + schedules[reminder].runs} == {"delivered"}
+    h.advance(1440)
+    agrees(h)
+
+
+@pytest.mark.parametrize("change", ["no agents", "agent removed"])
+def test_an_agent_removed_fails_its_schedules_runs_with_agent_error(
+    room: functools.partial[Harness], change: str
+) -> None:
+    """No agents configured, or the allowlist no longer naming the agent the calls target, for two
+    days: every agent call's run fails `agent_error` under the failure policy (the notices of the one
+    posting elsewhere go to both rooms); a reminder is delivered; with the agent back, they deliver."""
+    h = room(MONDAY)
+    own, away = agent_calls(h)
+    reminder = recurring(h, "0 12 * * *")
+    h.advance(2 * 1440, deployment=change)
+    agrees(h)
+    schedules = h.room.schedules
+    assert {(r.outcome, r.reason) for r in schedules[own].runs + schedules[away].runs} == {("failed", "agent_error")}
+    assert {r.outcome for r in schedules[reminder].runs} == {"delivered"}
+    h.advance(1440)
+    agrees(h)
+    assert schedules[own].runs[-1].outcome == schedules[away].runs[-1].outcome == "delivered"

@@ -28,7 +28,7 @@ from hypothesis.stateful import (
 
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
-from tests.model.machine import BOSS, POST_MARK, FakeAgents, Harness, compare, iso_z
+from tests.model.machine import BOSS, DEPLOYMENTS, ELSEWHERE, POST_MARK, FakeAgents, Harness, compare, iso_z
 from tests.model.reference import Flags, Schedule
 from tests.support import figures
 
@@ -110,6 +110,14 @@ class Room(RuleBasedStateMachine):
         else:
             local = at.astimezone(ZoneInfo(zone)).isoformat()
             h.create(schedule, message=f"{MARK} {len(h.room.schedules)}", time=local)
+
+    @precondition(lambda self: self.h is not None and self.live_count() < 6)
+    @rule(cron=st.sampled_from(CRONS), zone=st.sampled_from(ZONES))
+    def create_agent_call_elsewhere(self, cron: str, zone: str) -> None:
+        """A recurring agent call whose answers go to another room, one AllowedOutputRooms names."""
+        h = self.harness
+        schedule = Schedule("", "agent_call", zone, cron=cron, elsewhere=True)
+        h.create(schedule, name=f"job {len(h.room.schedules)}", prompt=MARK, cron_expr=cron, channel=ELSEWHERE)
 
     @precondition(lambda self: self.h is not None and self.live_count() < 6)
     @rule(
@@ -463,11 +471,14 @@ class Room(RuleBasedStateMachine):
         self.harness.advance(minutes, late_seconds=late, duplicate=duplicate)
 
     @precondition(lambda self: self.h is not None and self.ids("active"))
-    @rule(minutes=st.sampled_from(MOVES))
-    def advance_with_the_platform_removed(self, minutes: int) -> None:
-        """A deployment change between fires: the room's platform is removed while the clock moves
-        (every attempted run fails, `chat_refused`, and is never posted), then configured again."""
-        self.harness.advance(minutes, platform_removed=True)
+    @rule(minutes=st.sampled_from(MOVES), change=st.sampled_from(sorted(DEPLOYMENTS)))
+    def advance_under_a_deployment_change(self, minutes: int, change: str) -> None:
+        """A deployment change between fires, undone afterwards: the room's platform removed (every
+        attempted run fails `chat_refused` and is never posted), the other room of the agent calls
+        posting there taken out of AllowedOutputRooms (theirs fail `chat_refused`, told in the
+        schedule's own room only), no agents or not the one they call (every agent call's run fails
+        `agent_error`). Never dropped without a run: the model says which run each occurrence ends as."""
+        self.harness.advance(minutes, deployment=change)
 
     # -- after every step
 

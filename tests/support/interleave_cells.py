@@ -47,6 +47,13 @@ COUNTED = Kind(
     Plan(DAILY, OLD, True, count=2),
     horizon=timedelta(days=3, hours=3),
 )
+LAST = Kind(
+    "recurring, count 1",
+    "create_reminder",
+    {"message": OLD, "cron": "0 10 * * *", "count": 1},
+    Plan(DAILY, OLD, True, count=1),
+    horizon=timedelta(days=3, hours=3),
+)
 AGENT = Kind(
     "agent call",
     "cron_create",
@@ -90,12 +97,19 @@ MATRIX: dict[str, tuple[Kind, tuple[Change, ...]]] = {
 # occurrence whose fire is already under way
 EARLY = timedelta(seconds=-30)
 EARLY_MATRIX = {name: (MATRIX[name][0], (SKIP, SNOOZE)) for name in ("recurring", "counted", "agent")}
+# an attempt two minutes late (Lambda's retry after a chat outage), past Scheduler's minute: run_now is
+# not refused then, even when that occurrence is the schedule's last and completes it. (A snooze then
+# is left out: it is answered ok for the next day's occurrence, which the late delivery leaves
+# beyond `count`; docs/reliability.md, known limits.)
+LATE = timedelta(minutes=2)
+LATE_MATRIX: dict[str, tuple[Kind, tuple[Change, ...]]] = {"last, late": (LAST, (RUN_NOW, TEXT, SKIP, PAUSE, DELETE))}
 
 
 def matrix_ids() -> list[tuple[str, str, timedelta]]:
     """(kind, change tool and effect, arrival) of every deterministic test."""
     out = [(name, _change_id(c), ARRIVAL) for name, (_, changes) in MATRIX.items() for c in changes]
     out += [(name, _change_id(c), EARLY) for name, (_, changes) in EARLY_MATRIX.items() for c in changes]
+    out += [(name, _change_id(c), LATE) for name, (_, changes) in LATE_MATRIX.items() for c in changes]
     return out
 
 
@@ -104,7 +118,7 @@ def _change_id(change: Change) -> str:
 
 
 def lookup(kind_name: str, change_id: str) -> tuple[Kind, Change]:
-    kind, changes = MATRIX[kind_name]
+    kind, changes = {**MATRIX, **LATE_MATRIX}[kind_name]
     return kind, next(c for c in changes if _change_id(c) == change_id)
 
 

@@ -136,3 +136,20 @@ def test_a_fire_past_the_end_of_a_paused_schedule_completes_it() -> None:
     assert isinstance(firing.decide(counted, event(), AT_SLOT, Limits()), firing.Complete)
     going = daily(status=models.PAUSED, timing=daily().timing.ends_with(None, 3, ""), delivered_count=2)
     assert isinstance(firing.decide(going, event(), AT_SLOT, Limits()), firing.Undelivered)
+
+
+@pytest.mark.parametrize("status", models.RAN_OUT)
+def test_a_manual_run_answered_before_its_schedule_ran_out_is_still_delivered(status: str) -> None:
+    """run_now answered "started" (its slot recorded), then the schedule ended by its own runs: the
+    manual fire still delivers its one run, and the run leaves the schedule as it ended. A manual
+    slot run_now never recorded, a regular occurrence, or a deleted schedule deliver nothing."""
+    ended = daily(status=status, last_manual_run=SLOT)
+    decision = firing.decide(ended, event(manual=True), AT_SLOT, Limits())
+    assert isinstance(decision, firing.Deliver) and decision.failure is None
+    settled = firing.settle(ended, event(manual=True), runs.FAILED, runs.CHAT_REFUSED, True, True, 1)
+    assert settled == firing.Settlement("", 1, False, False)
+    forged = firing.decide(daily(status=status), event(manual=True), AT_SLOT, Limits())
+    assert isinstance(forged, firing.Retired)
+    assert isinstance(firing.decide(ended, event(), AT_SLOT, Limits()), firing.Retired)
+    deleted = daily(status=models.DELETED, last_manual_run=SLOT)
+    assert isinstance(firing.decide(deleted, event(manual=True), AT_SLOT, Limits()), firing.Retired)

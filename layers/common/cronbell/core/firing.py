@@ -173,7 +173,7 @@ def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: L
         if not event.manual and schedule.timing.ended_by(parse_iso(event.slot), schedule.delivered_count):
             return Complete(schedule)  # its end came while it was paused: no occurrence is left
         return Undelivered(schedule, runs.SKIPPED, runs.PAUSED, 0, Outcome.PAUSED, timezone=schedule.timezone)
-    if schedule.status != models.ACTIVE:
+    if schedule.status != models.ACTIVE and not _asked_before_its_end(schedule, event, now):
         return Retired(schedule.status, tuple(schedule.scheduler_names))
     if not own_slot(schedule, event, now):
         return Nothing(Outcome.INVALID_INPUT, "fire for a time that is not one of the schedule's own")
@@ -194,6 +194,13 @@ def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: L
         )
     job = stored_job(schedule, limits)
     return Deliver(job, late, _failure(job, schedule, limits))
+
+
+def _asked_before_its_end(schedule: Schedule, event: FireEvent, now: datetime) -> bool:
+    """A manual run that run_now answered "started" while the schedule was active, of a schedule
+    that ran out since (a late attempt at its last occurrence completed it, a one-shot fired): it
+    is still delivered, once, as run_now said; the schedule stays as it ended."""
+    return event.manual and schedule.status in models.RAN_OUT and own_slot(schedule, event, now)
 
 
 def _failure(job: Job, schedule: Schedule, limits: Limits) -> Failure | None:
@@ -356,6 +363,8 @@ def settle(
     reached the room; a recurrence ends on its last run, or when the room is gone or forbidden."""
     streak = schedule.failure_streak if schedule is not None else 0
     judged = verdict(outcome, streak, pausable, pause_after if schedule is not None else 0)
+    if schedule is not None and schedule.status in models.RAN_OUT:  # a manual run after its end
+        return Settlement("", judged.streak, False, False)
     one_shot = schedule is not None and not schedule.recurring and not event.manual
     failed_post = outcome == runs.FAILED and reason not in (runs.AGENT_TIMEOUT, runs.AGENT_ERROR)
     if one_shot:

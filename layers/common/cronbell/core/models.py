@@ -26,6 +26,8 @@ DELIVERY_FAILED = "delivery_failed"  # the chat platform refused permanently
 COMPLETED = "completed"  # recurring, reached its end (`until` or `count`)
 
 LIVE_STATUSES = (ACTIVE, PAUSED)  # count against the room limit, own Scheduler entries
+# the final statuses a schedule reaches through its own runs (never through its owner, as deleted)
+RAN_OUT = (FIRED, COMPLETED, MISSED, DELIVERY_FAILED)
 
 _ID_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"  # no 0/o, 1/l/i: easy to read back
 ID_LENGTH = 10

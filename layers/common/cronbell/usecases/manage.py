@@ -260,8 +260,9 @@ def _refuse_when_its_own_fire_is_due(schedule: Schedule, now: datetime) -> None:
     """run_now is refused `busy` while an occurrence that ends the schedule is due (within
     Scheduler's window of a minute around it, not run yet) or under way (its delivery holds the
     schedule): a one-shot's own, or a recurrence's last (its `count` or `until` reached by it). That
-    occurrence is being posted right then, once, and the schedule then ends: a manual run started
-    then would find it ended and post nothing. Any other delivery of a recurrence is waited for."""
+    occurrence is being posted right then, once, and the schedule then ends: no manual run is added
+    to it. Any other delivery of a recurrence is waited for. (A manual run answered before a late
+    attempt ends the schedule is still delivered: `firing.decide`.)"""
     ending = _ending_occurrence(schedule, now)
     if ending is not None:
         when = texts.Moment(ending, schedule.timing.tz)

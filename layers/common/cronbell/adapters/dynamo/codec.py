@@ -62,6 +62,12 @@ def retired_sk(schedule_id: str) -> str:
     return f"{RETIRED}{schedule_id}"
 
 
+def item_key(schedule: Schedule) -> dict[str, Any]:
+    """The key of the item a schedule was read from: its live item, or its retired copy."""
+    live = schedule.status in models.LIVE_STATUSES
+    return key(schedule.room_id, schedule_sk(schedule.id) if live else retired_sk(schedule.id))
+
+
 def dedupe_sk(key: str) -> str:
     return f"{POINTER}{key}"
 

@@ -85,20 +85,22 @@ class SlotLedger:
         return Claim.CLAIMED
 
     def _mark_in_flight(self, ref: SlotRef, schedule: Schedule, t: str, until: str) -> dict[str, Any]:
-        """The schedule's part of a claim: still active, at the version read, and held by no other slot."""
+        """The schedule's part of a claim: still active, at the version read, and held by no other
+        slot. A schedule that ran out after run_now was answered (its manual run is still delivered)
+        is marked on its retired copy, still in the final status read."""
         unchanged, version = same_version(schedule)
         values = {
             **version,
             ":slot": ref.slot,
             ":t": t,
             ":until": until,
-            ":active": models.ACTIVE,
+            ":active": _claimable_status(schedule),
             ":n": schedule.delivery_attempt(ref.slot),
         }
         return {
             "Update": {
                 "TableName": self._t.name,
-                "Key": key(ref.room_id, schedule_sk(schedule.id)),
+                "Key": codec.item_key(schedule),
                 "UpdateExpression": _CLAIM_SCHEDULE,
                 "ConditionExpression": f"#s = :active AND {_SCHEDULE_IDLE} AND {unchanged}",
                 "ExpressionAttributeNames": {"#s": "status"},
@@ -142,7 +144,7 @@ class SlotLedger:
             {"Delete": {"TableName": self._t.name, "Key": SlotRef(room_id, owner, slot).key}}
         ]
         if schedule is not None:
-            schedule_key = key(room_id, schedule_sk(schedule.id))
+            schedule_key = codec.item_key(schedule)
             items.append(
                 {
                     "Update": {
@@ -252,14 +254,14 @@ class SlotLedger:
         unchanged, version = same_version(schedule)
         record = {
             "TableName": self._t.name,
-            "Key": key(schedule.room_id, schedule_sk(schedule.id)),
+            "Key": codec.item_key(schedule),
             **update.request(f"attribute_exists(sk) AND {unchanged}", values=version),
         }
         items = [slot_update, {"Update": record}]
         try:
             self._t.transact(items)
         except AwsError as err:
-            if (schedule.room_id, schedule_sk(schedule.id)) in cancelled(err, items):
+            if codec.identity({"Update": record}) in cancelled(err, items):
                 raise Conflict(schedule.id) from err
             raise
 
@@ -348,4 +350,11 @@ def _refused_claim(ref: SlotRef, failed: dict[codec.Key, dict[str, Any]], schedu
     raw = next(iter(failed.values()))
     if raw and schedule is not None and codec.stored_version(raw) != schedule.version:
         return Claim.CHANGED
-    return Claim.BUSY if codec.status_of(raw) == models.ACTIVE else Claim.INACTIVE
+    claimable = _claimable_status(schedule) if schedule is not None else models.ACTIVE
+    return Claim.BUSY if raw and codec.status_of(raw) == claimable else Claim.INACTIVE
+
+
+def _claimable_status(schedule: Schedule) -> str:
+    """The status a schedule's item must still have for one of its slots to be claimed: active, or
+    for a manual run of a schedule that ran out since run_now was answered, the final status read."""
+    return schedule.status if schedule.status in models.RAN_OUT else models.ACTIVE

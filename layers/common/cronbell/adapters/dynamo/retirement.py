@@ -19,6 +19,9 @@ from cronbell.core.models import Schedule
 from cronbell.core.ports import Busy, Conflict
 from cronbell.core.runs import Run
 
+# run_now records its manual run apart from the version: a retirement written from an earlier read
+# would drop it, and the manual fire would then find no run of its own to deliver
+_SAME_MANUAL_RUN = "(attribute_not_exists(last_manual_run) OR last_manual_run = :manual)"
 SlotRun = tuple[str, Run] | None  # (slot, run): a run recorded with the retirement
 
 
@@ -98,8 +101,9 @@ class Retirement:
             if err.code != CANCELLED:
                 raise
             old = cancelled(err, items).get((schedule.room_id, schedule_sk(schedule.id)), {})
-            if as_read and codec.stored_version(old) != schedule.version:
-                raise Conflict(schedule.id) from err  # changed since it was read
+            manual = str(old.get("last_manual_run", {}).get("S", ""))
+            if as_read and (codec.stored_version(old) != schedule.version or manual != schedule.last_manual_run):
+                raise Conflict(schedule.id) from err  # changed (or run_now answered) since it was read
             if codec.says_live(old) and codec.in_flight(old, now):
                 raise Busy(schedule.id) from err
             raise Conflict(schedule.id) from err
@@ -111,8 +115,9 @@ class Retirement:
         if idle:
             condition += f" AND {IDLE}"
             values[":t"] = iso_utc(now)
-        if as_read:
+        if as_read:  # and no run_now answered since the read: its retired copy keeps that manual run
             unchanged, version = same_version(schedule)
-            condition += f" AND {unchanged}"
+            condition += f" AND {unchanged} AND {_SAME_MANUAL_RUN}"
             values.update(version)
+            values[":manual"] = schedule.last_manual_run
         return condition, values
