@@ -477,6 +477,8 @@ class Room:
         s = self.schedules[sid]
         if s.cron is None:
             return s.status == "paused" and s.at is not None and s.at > self.now and self.flags.snooze_paused
+        if self.snooze_busy(sid):
+            return True
         target = self.next_fire(s)
         if target is None or s.until is None or not self.flags.snooze_past_until:
             return False
@@ -553,6 +555,8 @@ class Room:
         `minutes` from now, skipping nothing (a fired one-shot comes back). A snooze past the end is
         `invalid_time`. Answers the error code, "" when accepted (and then applied)."""
         s = self.schedules[sid]
+        if self.snooze_busy(sid):
+            return "busy"
         if occurrence <= self.ran_through(s):
             found = [r for r in s.runs if r.scheduled == occurrence and not r.manual]
             if not found:
@@ -586,7 +590,17 @@ class Room:
             return "invalid_time"
         return ""
 
-    def run_now_busy(self, sid: str) -> bool:
+    def snooze_busy(self, sid: str) -> bool:
+        """A recurrence's snooze is refused `busy` while its last occurrence is due, or passed
+        without its run for less than `MaxLatenessMinutes` (a late attempt may still deliver it and
+        complete the schedule) (docs/semantics.md, "Changes": snooze)."""
+        s = self.schedules[sid]
+        if s.cron is None or s.status != "active":
+            return False
+        minutes = self.settings.max_lateness_minutes
+        return self.run_now_busy(sid, back=timedelta(minutes=minutes) if minutes > 0 else timedelta(hours=6))
+
+    def run_now_busy(self, sid: str, back: timedelta = timedelta(seconds=60)) -> bool:
         """run_now is refused `busy` while an occurrence after which nothing is left is due: one
         reaching the fire function within a minute of now (Scheduler's window) that has not run, a
         one-shot's own or a recurrence's last (nothing would post after it once it is delivered).
@@ -598,7 +612,7 @@ class Room:
             return s.at is not None and abs(s.at - self.now) <= window
         if s.count is None and s.until is None:
             return False
-        since = self.now - window - timedelta(seconds=1)
+        since = self.now - max(back, window) - timedelta(seconds=1)
         if s.runs and not s.runs[-1].manual:
             since = max(since, s.runs[-1].scheduled)
         end = self.now + window

@@ -20,6 +20,7 @@ from tests.support.interleave_cells import (
     COUNT_1,
     COUNTED,
     EARLY,
+    LAST,
     LATE,
     MOVE_ONCE,
     ONE_SHOT,
@@ -219,3 +220,18 @@ def test_run_now_answered_before_a_late_last_occurrence_completes_the_schedule_s
     assert not problems, problems
     assert sorted(p.manual for p in observation.posts) == [False, True]
     assert sorted((r.outcome, r.manual) for r in observation.runs) == [("delivered", False), ("delivered", True)]
+
+
+@pytest.mark.parametrize("boundary", [-1, READ])
+def test_a_snooze_before_a_late_last_occurrence_is_delivered_is_refused_as_busy(
+    base: Stack, tmp_path: Path, boundary: int
+) -> None:
+    """A daily reminder with `count` 1 whose occurrence reaches the fire function two minutes late
+    (a retry after a chat outage). A snooze just before that attempt claims it was answered ok for
+    the next day's occurrence; the late delivery then used the one `count` run and completed the
+    schedule, so the snoozed occurrence was never posted. While the last occurrence is still to be
+    delivered, a snooze is refused busy and changes nothing; that occurrence is posted once."""
+    observation, problems = judged(base, Cell(LAST, ((SNOOZE, boundary),), arrival=LATE), tmp_path)
+    assert observation.changes[0][1].code == "busy", observation.changes[0][1]
+    assert not problems, problems
+    assert [p.manual for p in observation.posts] == [False]

@@ -98,11 +98,10 @@ MATRIX: dict[str, tuple[Kind, tuple[Change, ...]]] = {
 EARLY = timedelta(seconds=-30)
 EARLY_MATRIX = {name: (MATRIX[name][0], (SKIP, SNOOZE)) for name in ("recurring", "counted", "agent")}
 # an attempt two minutes late (Lambda's retry after a chat outage), past Scheduler's minute: run_now is
-# not refused then, even when that occurrence is the schedule's last and completes it. (A snooze then
-# is left out: it is answered ok for the next day's occurrence, which the late delivery leaves
-# beyond `count`; docs/reliability.md, known limits.)
+# not refused then, even when that occurrence is the schedule's last and completes it; a snooze is
+# refused `busy` until that late occurrence has run (it would leave the snoozed one beyond `count`)
 LATE = timedelta(minutes=2)
-LATE_MATRIX: dict[str, tuple[Kind, tuple[Change, ...]]] = {"last, late": (LAST, (RUN_NOW, TEXT, SKIP, PAUSE, DELETE))}
+LATE_MATRIX: dict[str, tuple[Kind, tuple[Change, ...]]] = {"last, late": (LAST, (RUN_NOW, TEXT, SKIP, SNOOZE, PAUSE, DELETE))}
 
 
 def matrix_ids() -> list[tuple[str, str, timedelta]]:

@@ -28,7 +28,7 @@ from cronbell.usecases import ends
 from cronbell.usecases.answers import about, now_fields, schedule_answer
 from cronbell.usecases.change_writes import apply, busy
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.manage import find
+from cronbell.usecases.manage import find, refuse_while_the_last_occurrence_is_pending
 from cronbell.usecases.planning import (
     check_agent_target,
     check_ends,
@@ -190,6 +190,8 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     now = deps.now()
     named = getattr(args, "occurrence", None)
     occurrence = _occurrence(named, old) if named is not None else None
+    if old.status == models.ACTIVE:
+        refuse_while_the_last_occurrence_is_pending(old, now, _pending_seconds(deps))
     if occurrence is not None and occurrence <= ran_through(old, now):  # past, or run already
         new, target = _snooze_again(old, occurrence, args, deps, locale)
     elif old.recurring:
@@ -206,6 +208,15 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     answer = schedule_answer(key, new, deps, locale, to=_clock(target, old))
     answer["result"]["snoozed_to"] = iso_utc(target)
     return answer
+
+
+LAMBDA_MAX_EVENT_SECONDS = 6 * 3600  # how long a late attempt can still come when lateness has no limit
+
+
+def _pending_seconds(deps: Deps) -> int:
+    """How long after its time an occurrence not run yet may still be delivered by a late attempt."""
+    minutes = deps.settings.max_lateness_minutes
+    return minutes * 60 if minutes > 0 else LAMBDA_MAX_EVENT_SECONDS
 
 
 Snoozed = tuple[Schedule, datetime]  # the schedule snoozed, and where its occurrence moved

@@ -270,8 +270,20 @@ def _refuse_when_its_own_fire_is_due(schedule: Schedule, now: datetime) -> None:
         raise refusal(key, id=schedule.id, when=when)
 
 
-def _ending_occurrence(schedule: Schedule, now: datetime) -> datetime | None:
-    """The occurrence due or under way after which the schedule has nothing left, if any."""
+def refuse_while_the_last_occurrence_is_pending(schedule: Schedule, now: datetime, late_seconds: int) -> None:
+    """A recurrence's snooze is refused `busy` while its last occurrence (after which nothing is
+    left) is due, under way, or passed without its run for less than `late_seconds` (Lambda may
+    still deliver it late, after a chat outage): that delivery would use the last `count` run and
+    complete the schedule, leaving the snoozed occurrence unposted."""
+    ending = _ending_occurrence(schedule, now, late_seconds) if schedule.recurring else None
+    if ending is not None:
+        raise refusal("busy.last_occurrence_due", id=schedule.id, when=texts.Moment(ending, schedule.timing.tz))
+
+
+def _ending_occurrence(schedule: Schedule, now: datetime, back: int = EARLY_SECONDS) -> datetime | None:
+    """The occurrence due or under way after which the schedule has nothing left, if any. Due is
+    within Scheduler's minute around now, or, with `back`, up to that many seconds ago without its
+    run yet (a late attempt may still deliver it)."""
     timing = schedule.timing
     if not schedule.recurring:
         at = timing.local_at
@@ -279,7 +291,7 @@ def _ending_occurrence(schedule: Schedule, now: datetime) -> datetime | None:
     if not timing.has_end:
         return None
     window = timedelta(seconds=EARLY_SECONDS)
-    since = ran_through(schedule, now - window - timedelta(seconds=1))  # run already: not due
+    since = ran_through(schedule, now - timedelta(seconds=max(back, EARLY_SECONDS) + 1))  # run already: not due
     due = timing.fires_between(since, now + window)
     if schedule.held(now) and schedule.inflight_slot:
         held, manual = slot_time(schedule.inflight_slot)
