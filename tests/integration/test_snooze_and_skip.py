@@ -10,7 +10,7 @@ from cronbell.core import errors
 from cronbell.core.actions import decode
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
-from tests.support.tools import assert_consistent, call, fire_at, ok
+from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item
 
 
 def unchanged(stack: Stack, answer: dict[str, Any], code: str, before: tuple[Any, Any]) -> dict[str, Any]:
@@ -216,3 +216,27 @@ def test_a_one_shots_snooze_button_brings_it_back_and_an_old_one_does_not_move_i
     answer = call(stack, snooze["tool"], snooze["arguments"])  # the same old button again
     unchanged(stack, answer, errors.INVALID_STATE, before)
     assert "Monday 30 November 2026, 09:40" in answer["text"]
+
+
+# --- a snooze while the last occurrence may still be delivered late -----------------------------
+
+
+def test_a_snooze_while_the_last_counted_occurrence_may_still_be_delivered_late_is_refused_busy(
+    stack: Stack,
+) -> None:
+    sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "count": 2}))["id"]
+    gone = ok(call(stack, "create_reminder", {"message": "y", "cron": "0 9 * * *", "count": 1}))["id"]
+    chat = RecordingChat()
+    assert fire_at(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"  # 1 of 2
+    stack.clock.advance(hours=24, minutes=5)  # Tuesday 10:05: the last is not run, a retry may come
+    before = state(stack)
+    answer = unchanged(stack, call(stack, "snooze_reminder", {"id": sid, "minutes": 30}), errors.BUSY, before)
+    assert "last occurrence" in answer["text"] and "10:00" in answer["text"]
+    spanish = call(stack, "snooze_reminder", {"id": sid, "minutes": 30}, locale="es")
+    assert "última ejecución" in spanish["text"] and "10:00" in spanish["text"]
+    snooze, _ = buttons(chat)  # the button under Monday's post
+    unchanged(stack, call(stack, snooze["tool"], snooze["arguments"]), errors.BUSY, before)
+    # an ending occurrence passed more than MaxLatenessMinutes ago without its run: decided as usual
+    assert ok(call(stack, "snooze_reminder", {"id": gone, "minutes": 30}))["snoozed_to"] == "2026-12-02T08:30:00Z"
+    assert fire_at(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"  # the late attempt
+    assert schedule_item(stack, sid)["status"] == "completed"

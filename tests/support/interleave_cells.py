@@ -101,7 +101,9 @@ EARLY_MATRIX = {name: (MATRIX[name][0], (SKIP, SNOOZE)) for name in ("recurring"
 # not refused then, even when that occurrence is the schedule's last and completes it; a snooze is
 # refused `busy` until that late occurrence has run (it would leave the snoozed one beyond `count`)
 LATE = timedelta(minutes=2)
-LATE_MATRIX: dict[str, tuple[Kind, tuple[Change, ...]]] = {"last, late": (LAST, (RUN_NOW, TEXT, SKIP, SNOOZE, PAUSE, DELETE))}
+LATE_MATRIX: dict[str, tuple[Kind, tuple[Change, ...]]] = {
+    "last, late": (LAST, (RUN_NOW, TEXT, SKIP, SNOOZE, PAUSE, DELETE))
+}
 
 
 def matrix_ids() -> list[tuple[str, str, timedelta]]:
