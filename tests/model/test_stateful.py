@@ -65,7 +65,8 @@ ENDPOINT = ""
 MARK = POST_MARK  # in every message and prompt: a post holding it is an occurrence, any other a notice
 # repeat until done (docs/semantics.md): CRONBELL_MODEL_REPEATS=0 leaves it out of the search
 REPEATS = os.environ.get("CRONBELL_MODEL_REPEATS", "1") != "0"
-REPEAT_EVERY = [5, 10, 30]
+REPEAT_EVERY = [5, 5, 10, 10, 30]  # small ones weighted: their repeats fall within a short sequence
+REPEAT_LATENESS = [0, 0, 30, 4 * 60]
 
 
 class Room(RuleBasedStateMachine):
@@ -74,9 +75,13 @@ class Room(RuleBasedStateMachine):
         self.h: Harness | None = None
         self.steps = 0
 
-    @initialize(start=st.sampled_from(STARTS))
-    def provision(self, start: datetime) -> None:
+    @initialize(start=st.sampled_from(STARTS), repeating=st.booleans())
+    def provision(self, start: datetime, repeating: bool) -> None:
+        """A fresh room; in about half the sequences a repeating one-shot is due soon from the start,
+        so that a short sequence still sees its repeats and its escalation."""
         self.h = Harness(ENDPOINT, start, flags=FLAGS)
+        if REPEATS and repeating:
+            self.create_repeating(None, 15, "Europe/Madrid", 5, 2, True, None)
 
     @property
     def harness(self) -> Harness:
@@ -254,7 +259,7 @@ class Room(RuleBasedStateMachine):
             extra["escalate_to"] = BOSS
         if cron is None:
             schedule = Schedule("", "message", zone, at=h.clock.now() + timedelta(minutes=minutes))
-            arguments = {"time": f"in {minutes} minutes"}
+            arguments: dict[str, Any] = {"time": f"in {minutes} minutes"}
         else:
             schedule = Schedule("", "message", zone, cron=cron, count=count)
             arguments = {"cron": cron, **({"count": count} if count is not None else {})}
@@ -480,6 +485,47 @@ class Room(RuleBasedStateMachine):
         `agent_error`). Never dropped without a run: the model says which run each occurrence ends as."""
         self.harness.advance(minutes, deployment=change)
 
+    def repeat_targets(self) -> list[datetime]:
+        """What a repeating reminder has coming soon, as the model sees it: the next repeat or
+        escalation of each current occurrence, and the next occurrence of each live schedule with
+        `repeat_every` (its delivery starts the repeats)."""
+        room = self.harness.room
+        now = self.harness.clock.now()
+        soon = now + timedelta(hours=26)
+        out = []
+        for s in room.schedules.values():
+            if s.unspecified or s.repeat_every is None:
+                continue
+            c = s.current
+            last = s.repeat_times + (1 if s.escalate_to else 0)
+            if s.status == "active" and c is not None and not c.stopped and c.acked is None and c.posted < last:
+                out.append(c.due(s.repeat_every, c.posted + 1))
+            nf = room.next_fire(s) if s.status == "active" else None
+            if nf is not None:
+                out.append(nf)
+        return sorted(t for t in out if now < t <= soon)
+
+    @precondition(lambda self: REPEATS and self.h is not None and self.repeat_targets())
+    @rule(
+        which=st.integers(0, 3),
+        past=st.sampled_from([0, 0, 1, 2]),
+        late=st.sampled_from(REPEAT_LATENESS),
+        duplicate=st.booleans(),
+        moves=st.integers(1, 4),
+    )
+    def advance_to_a_repeat(self, which: int, past: int, late: int, duplicate: bool, moves: int) -> None:
+        """Small clock moves, each to just past a coming repeat, escalation or occurrence of a
+        repeating reminder: Scheduler delivers the one-shots the previous post created, in order
+        (the long moves of `advance` rarely stop between two posts of an occurrence)."""
+        h = self.harness
+        for _ in range(moves):
+            targets = self.repeat_targets()
+            if not targets:
+                return
+            target = targets[min(which, len(targets) - 1)]
+            minutes = -(-int((target - h.clock.now()).total_seconds()) // 60) + past
+            h.advance(max(minutes, 1), late_seconds=late, duplicate=duplicate)
+
     # -- after every step
 
     @invariant()
@@ -525,7 +571,11 @@ def test_the_room_agrees_with_the_reference_model(moto_endpoint: str, monkeypatc
     chosen, minutes = budget()
     try:
         if not minutes:
+            before = dict(figures.TALLIES["stateful"])
             run_state_machine_as_test(Room, settings=chosen)
+            reached = {k: figures.TALLIES["stateful"][k] - before.get(k, 0) for k in ("repeats", "escalations")}
+            if REPEATS:  # coverage must not drop silently: the budget reaches both
+                assert reached["repeats"] > 0 and reached["escalations"] > 0, reached
             return
         seed = int(os.environ.get("CRONBELL_VERIFY_SEED") or random.SystemRandom().getrandbits(32))
         print(f"\nmodel search: seed {seed} (CRONBELL_VERIFY_SEED={seed} repeats it), {minutes:g} minutes")
