@@ -738,7 +738,9 @@ class Room:
         if s.streak == 1 and told:
             self.posts += [Post(s.sid, "failure_notice")] * rooms
         limit = self.settings.auto_pause_after
-        if limit and s.streak >= limit and s.status == "active":
+        # a failure on a recurrence's last occurrence ends it (completed, in _settle): nothing to pause
+        last = not manual and s.cron is not None and not self.remaining(s, slot)
+        if limit and s.streak >= limit and s.status == "active" and not last:
             s.status, s.status_reason, s.stopped = "paused", "failing", slot
             if told:
                 self.posts += [Post(s.sid, "pause_notice")] * rooms

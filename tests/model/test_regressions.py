@@ -279,3 +279,38 @@ def test_an_agent_removed_fails_its_schedules_runs_with_agent_error(
     h.advance(1440)
     agrees(h)
     assert schedules[own].runs[-1].outcome == schedules[away].runs[-1].outcome == "delivered"
+
+
+def test_a_failure_reaching_the_pause_limit_on_the_last_occurrence_completes_it(
+    room: functools.partial[Harness],
+) -> None:
+    """Every six hours in New York until 22:00Z on 1 November (the day the clocks go back, so 12:00
+    is its last occurrence), with the platform removed: the three runs fail `chat_refused`, and the
+    third, which reaches the auto-pause limit, is the last one. Nothing is left to pause for: the
+    reminder is `completed`, no reason, its failing runs kept."""
+    h = room(datetime(2026, 10, 31, 22, 0, tzinfo=UTC))
+    sid = recurring(h, "0 */6 * * *", "America/New_York", count=4, until="2026-11-01T22:00:00Z")
+    h.advance(1440, platform_removed=True)
+    agrees(h)
+    s = h.room.schedules[sid]
+    assert [r.reason for r in s.runs] == ["chat_refused"] * 3
+    assert (s.status, s.status_reason) == ("completed", None)
+
+
+def test_an_agent_calls_failure_on_its_last_occurrence_completes_it_and_tells_no_pause(
+    room: functools.partial[Harness],
+) -> None:
+    """The same schedule as an agent call in the room, with no agents configured: its room hears of
+    the first failure only; the third, on the last occurrence, completes it and says nothing of a
+    pause."""
+    h = room(datetime(2026, 10, 31, 22, 0, tzinfo=UTC))
+    call = Schedule("", "agent_call", "America/New_York", cron="0 */6 * * *")
+    call.until = datetime(2026, 11, 1, 22, 0, tzinfo=UTC)
+    answer = h.create(call, name="call", prompt=POST_MARK, cron_expr="0 */6 * * *", until="2026-11-01T22:00:00Z")
+    assert answer["ok"], answer
+    h.advance(1440, deployment="no agents")
+    agrees(h)
+    s = h.room.schedules[call.sid]
+    assert [r.reason for r in s.runs] == ["agent_error"] * 3
+    assert (s.status, s.status_reason) == ("completed", None)
+    assert len(h.chat.sent) == 1

@@ -122,6 +122,17 @@ def test_settle_counts_the_streak_pauses_and_ends() -> None:
     assert manual.final == ""  # a manual run is not counted
 
 
+def test_a_failure_reaching_the_limit_on_the_last_occurrence_completes_without_a_pause() -> None:
+    last = daily(failure_streak=4, timing=daily().timing.ends_with(datetime(2026, 12, 1, 9, 0, tzinfo=MADRID), 0, ""))
+    ended = firing.settle(last, event(), runs.FAILED, runs.AGENT_ERROR, False, True, 5)
+    assert (ended.final, ended.streak, ended.pause, ended.remove_entries) == (models.COMPLETED, 5, False, True)
+    told = firing.failure_verdict(last, event(), 4, 5)
+    assert (told.streak, told.notice, told.pause) == (5, None, False)  # no pause notice
+    assert firing.failure_verdict(last, event(), 0, 5).notice == "failing"
+    assert firing.failure_verdict(daily(), event(), 4, 5).notice == "paused"  # occurrences to come
+    assert firing.failure_verdict(last, event(manual=True), 4, 5).pause  # a manual run ends nothing
+
+
 def test_a_manual_runs_ledger_slot_is_never_a_regular_occurrences() -> None:
     manual = firing.ledger_slot(SLOT, True)
     assert manual != firing.ledger_slot(SLOT, False) == SLOT

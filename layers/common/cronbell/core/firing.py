@@ -349,6 +349,14 @@ def verdict(outcome: str, streak: int, pausable: bool, auto_pause_after: int) ->
     return runs.judge(outcome, streak, auto_pause_after)
 
 
+def failure_verdict(schedule: Schedule | None, event: FireEvent, streak: int, auto_pause_after: int) -> runs.Verdict:
+    """The failure policy's verdict for a failed run of `schedule`, before it is recorded. A failure on
+    a recurrence's last occurrence ends it (`completed`, as `settle` records): with nothing left to
+    pause for, it never pauses it and says nothing of a pause."""
+    ends = schedule is None or end_status(schedule, event, delivered=False) != ""
+    return verdict(runs.FAILED, streak, True, 0 if ends else auto_pause_after)
+
+
 def settle(
     schedule: Schedule | None,
     event: FireEvent,

@@ -45,7 +45,7 @@ def fail_early(
     log.error(f"run not delivered: {failure.detail}")
     deps.metric(_FAILURE_METRICS.get(failure.outcome, "AgentsNotConfigured"), 1)
     deadline = time.monotonic() + max(1.0, remaining_seconds() - 10.0)
-    verdict = firing.verdict(runs.FAILED, streak, True, deps.settings.auto_pause_after if job.schedule else 0)
+    verdict = firing.failure_verdict(job.schedule, event, streak, deps.settings.auto_pause_after)
     rooms = [(job.owner_room, job.owner_thread)] if failure.owner_only else job.notice_rooms
     rooms = [(room, thread) for room, thread in rooms if not routing.platform_gone(room, deps.settings.chat_backends)]
     _tell_failure(job, verdict, failure.reason, failure.said, event, deps, deadline, rooms)
@@ -101,7 +101,7 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
             answer = _ask(job, event, deps)
         except AgentError as err:
             reason = runs.AGENT_TIMEOUT if isinstance(err, AgentTimeout) else runs.AGENT_ERROR
-            verdict = firing.verdict(runs.FAILED, streak, True, deps.settings.auto_pause_after if job.schedule else 0)
+            verdict = firing.failure_verdict(job.schedule, event, streak, deps.settings.auto_pause_after)
             _tell_failure(job, verdict, reason, err.said, event, deps, deadline, job.notice_rooms)
             return Delivery(runs.FAILED, reason, verdict=verdict, detail=err.reason)
         if not answer:
