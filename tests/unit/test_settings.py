@@ -78,3 +78,28 @@ def test_no_use_case_or_core_module_imports_an_adapter() -> None:
                     assert not node.module.startswith("cronbell.adapters"), (path.name, node.module)
                 if isinstance(node, ast.Import):
                     assert not any(a.name.startswith("cronbell.adapters") for a in node.names), path.name
+
+
+def test_no_function_in_the_use_cases_or_adapters_is_above_complexity_20() -> None:
+    from radon.complexity import cc_visit
+
+    too_complex = [
+        (path.relative_to(PACKAGE).as_posix(), block.name, block.complexity)
+        for folder in ("usecases", "adapters")
+        for path in sorted((PACKAGE / folder).rglob("*.py"))
+        for block in cc_visit(path.read_text(encoding="utf-8"))
+        if block.complexity > 20
+    ]
+    assert too_complex == []
+
+
+def test_no_runtime_module_is_far_above_400_lines() -> None:
+    """The catalogs are text, and the codec is the one module that knows every item's shape."""
+    exempt = {"core/locales/en.py", "core/locales/es.py", "adapters/dynamo/codec.py"}
+    long = [
+        (name, lines)
+        for path in PACKAGE.rglob("*.py")
+        if (name := path.relative_to(PACKAGE).as_posix()) not in exempt
+        and (lines := len(path.read_text(encoding="utf-8").splitlines())) > 420
+    ]
+    assert long == []

@@ -33,17 +33,23 @@ def read_repeats(args: Any, ctx: Context, deps: Deps, old: Schedule | None) -> d
     if times is not None:
         fields["repeat_times"] = times
     if escalate is not None:
-        target = escalate.strip()
-        if old is not None and target.casefold() in _CLEAR_ESCALATION:
-            target = ""
-        elif not target.startswith("@"):  # a room: one the deployment allows as output
-            key = routing.allowed_key(target, deps.settings.default_platform)
-            allowed = deps.settings.allowed_output_rooms
-            if not routing.output_allowed(key, ctx.room_id, allowed, deps.settings.default_platform):
-                raise refusal("forbidden_channel")
-        fields["escalate_to"] = target
+        fields["escalate_to"] = _escalation(escalate, ctx, deps, clearing=old is not None)
     if not fields["repeat_every"] and (times is not None or (escalate is not None and fields["escalate_to"])):
         raise refusal("invalid_arguments.repeat_needs_every")
     if not fields["repeat_every"]:
         fields["repeat_slot"] = ""
     return fields
+
+
+def _escalation(escalate: str, ctx: Context, deps: Deps, *, clearing: bool) -> str:
+    """A user to mention (`@...`), or a room the deployment allows as output; on update, "none"
+    removes it."""
+    target = escalate.strip()
+    if clearing and target.casefold() in _CLEAR_ESCALATION:
+        return ""
+    if not target.startswith("@"):
+        key = routing.allowed_key(target, deps.settings.default_platform)
+        allowed = deps.settings.allowed_output_rooms
+        if not routing.output_allowed(key, ctx.room_id, allowed, deps.settings.default_platform):
+            raise refusal("forbidden_channel")
+    return target
