@@ -116,10 +116,11 @@ if __name__ == "__main__":
 # Parts of a handler's import, from `python -X importtime`: part -> (modules, with the modules they import)
 PARTS = {
     "boto3": ("boto3", True),
-    "argument validation (contract)": ("cronbell.core.validation", True),
+    "argument validation (contract)": ("cronbell.core.contract.validation", True),
     "date and cron grammar": (
-        "cronbell.core.when cronbell.core.amounts cronbell.core.zone_ids cronbell.core.cron"
-        " cronbell.core.cron_fields cronbell.core.cron_expressions cronbell.core.cron_fires",
+        "cronbell.core.language.when cronbell.core.language.amounts cronbell.core.language.zone_ids "
+        "cronbell.core.domain.cron"
+        " cronbell.core.domain.cron_fields cronbell.core.domain.cron_expressions cronbell.core.domain.cron_fires",
         False,
     ),
     "Powertools": ("aws_lambda_powertools", True),

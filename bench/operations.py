@@ -385,7 +385,7 @@ def _dedupe_of(calls: list[tuple[str, str, dict[str, Any]]]) -> str:
 
 
 def _fresh_id() -> str:
-    from cronbell.core.models import new_id
+    from cronbell.core.domain.models import new_id
 
     return new_id()
 

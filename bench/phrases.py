@@ -83,8 +83,8 @@ def load_recurring(path: Path = RECURRING_CORPUS) -> list[RecurringRow]:
 
 def recurring_outcome(row: RecurringRow) -> tuple[str, str | None]:
     """(meant / refused / misread, the expression read)."""
-    from cronbell.core.cron import parse_recurring
-    from cronbell.core.errors import ToolError
+    from cronbell.core.contract.errors import ToolError
+    from cronbell.core.domain.cron import parse_recurring
 
     try:
         got = parse_recurring(row.phrase, 5, row.language).expr
@@ -99,8 +99,8 @@ Reader = Callable[[Row], "datetime | None"]  # the instant read, or None when re
 
 
 def cronbell_reader(row: Row) -> datetime | None:
-    from cronbell.core.errors import ToolError
-    from cronbell.core.when import parse_one_shot
+    from cronbell.core.contract.errors import ToolError
+    from cronbell.core.language.when import parse_one_shot
 
     try:
         return parse_one_shot(row.phrase, row.now, row.zone, row.language).at

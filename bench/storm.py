@@ -54,7 +54,7 @@ def seed(endpoint: str, count: int, prefix: str = "") -> tuple[dict[str, str], l
     from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
     from cronbell.adapters.dynamo.codec import ROOM_SK, dedupe_sk, schedule_sk
-    from cronbell.core.models import new_id
+    from cronbell.core.domain.models import new_id
     from cronbell.usecases import tools
     from tests.support.aws import START, FakeClock, provision
     from tests.support.envelopes import ROOM, envelope

@@ -30,7 +30,7 @@ _LAYER_SOURCE = str(Path(__file__).resolve().parents[1] / "layers" / "common")
 if _LAYER_SOURCE not in sys.path:  # cronbell's own rule for ids, whichever code the functions run
     sys.path.append(_LAYER_SOURCE)
 
-from cronbell.core.models import looks_like_id  # noqa: E402
+from cronbell.core.domain.models import looks_like_id  # noqa: E402
 
 # A function's logical id and an event in, the function's JSON answer out.
 Invoke = Callable[[str, dict[str, Any]], Any]

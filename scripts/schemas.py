@@ -4,15 +4,15 @@
     python scripts/schemas.py --check    # exit 1, naming the files that are out of date
 
 One source: the tools' registrations, `cronbell.usecases.tools.TOOLS` (name, argument model, title,
-description, annotations, result shape), with the strict pydantic models of `cronbell.core.arguments`
+description, annotations, result shape), with the strict pydantic models of `cronbell.core.contract.arguments`
 (and their `RULES`). Each provider gets the plain JSON Schema subset it accepts: no pydantic
 titles, optionals as their plain type (not `anyOf` with null), `additionalProperties: false`, sorted
 `required`. Rules that span fields ("exactly one of `time` or `cron`") stay in the descriptions for
 the model to read. MCP's `tools/list` also gets each tool's `title`, `annotations` and an `outputSchema`: the
-answer envelope `{ok, result | error, text}` with the tool's own `result` (`cronbell.core.views.RESULTS`).
+answer envelope `{ok, result | error, text}` with the tool's own `result` (`cronbell.core.text.views.RESULTS`).
 
-The tools function validates arguments without pydantic, against `layers/common/cronbell/core/
-contract.json` (read by `cronbell.core.validation`): per tool, JSON-schema-like properties in the
+The tools function validates arguments without pydantic, against `layers/common/cronbell/core/contract/
+contract.json` (read by `cronbell.core.contract.validation`): per tool, JSON-schema-like properties in the
 models' field order (type, `nullable`, `default`, `stripWhitespace`, `minLength`/`maxLength` counted
 after stripping, `minimum`/`maximum`, `maxItems`, `items`, `enum`), `required`,
 `additionalProperties: false` and the models' `rules`. A construct the run-time validator does not
@@ -35,8 +35,8 @@ if str(ROOT / "layers" / "common") not in sys.path:
 from annotated_types import Ge, Le, MaxLen  # noqa: E402
 from pydantic import StringConstraints  # noqa: E402
 
-from cronbell.core.arguments import _Args  # noqa: E402
-from cronbell.core.views import RESULTS  # noqa: E402
+from cronbell.core.contract.arguments import _Args  # noqa: E402
+from cronbell.core.text.views import RESULTS  # noqa: E402
 from cronbell.usecases.tools import BY_NAME, TOOLS, argument_models  # noqa: E402
 
 TOOL_ARGUMENTS: dict[str, type[_Args]] = argument_models()
@@ -46,7 +46,7 @@ OPENAI = "docs/tools/openai.json"
 ANTHROPIC = "docs/tools/anthropic.json"
 BEDROCK = "docs/tools/bedrock-agent-functions.json"
 MCP = "docs/tools/mcp-tools.json"
-CONTRACT = "layers/common/cronbell/core/contract.json"
+CONTRACT = "layers/common/cronbell/core/contract/contract.json"
 
 BEDROCK_TYPES = ("string", "number", "integer", "boolean", "array")
 BEDROCK_PARAMETER_DESCRIPTION_MAX = 500
@@ -304,7 +304,7 @@ def bedrock_functions() -> dict[str, Any]:
 
 
 def _runtime_property(annotation: Any, metadata: list[Any], where: str) -> dict[str, Any]:
-    """One field's type and constraints as `cronbell.core.validation` reads them."""
+    """One field's type and constraints as `cronbell.core.contract.validation` reads them."""
     if get_origin(annotation) is Annotated:
         return _runtime_property(get_args(annotation)[0], [*annotation.__metadata__, *metadata], where)
     if get_origin(annotation) in (Union, types.UnionType):
@@ -347,7 +347,7 @@ def _runtime_property(annotation: Any, metadata: list[Any], where: str) -> dict[
 
 
 def runtime_contract() -> dict[str, Any]:
-    """What `cronbell.core.validation` checks, per tool (see the module docstring)."""
+    """What `cronbell.core.contract.validation` checks, per tool (see the module docstring)."""
     tools: dict[str, Any] = {}
     for name, model in TOOL_ARGUMENTS.items():
         if model.model_config.get("extra") != "forbid" or not model.model_config.get("strict"):
@@ -371,7 +371,7 @@ def runtime_contract() -> dict[str, Any]:
             "rules": [dict(rule) for rule in model.RULES],
         }
     return {
-        "about": "The tools' argument contract, generated from cronbell.core.arguments by scripts/schemas.py.",
+        "about": "The tools' argument contract, generated from cronbell.core.contract.arguments by scripts/schemas.py.",
         "tools": tools,
     }
 

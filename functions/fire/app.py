@@ -3,8 +3,8 @@
 from typing import Any
 
 from cronbell.adapters import clock
-from cronbell.core.fire_event import BadFireEvent, parse_fire_event
-from cronbell.core.ports import Outcome
+from cronbell.core.domain.fire_event import BadFireEvent, parse_fire_event
+from cronbell.core.domain.ports import Outcome
 from cronbell.observability import logger, metrics
 from cronbell.usecases.fire import fire
 from cronbell.wiring import deps, warm_up, with_own_arn

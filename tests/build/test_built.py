@@ -67,7 +67,7 @@ def test_the_built_layer_fits_its_budget(built: Path) -> None:
     print(f"built layer: {size / 1e6:.2f} MB of files")
     assert 1_000_000 < size <= LAYER_BUDGET_BYTES, f"the built layer holds {size / 1e6:.2f} MB of files"
     # what the functions import at run time is in it, with bytecode of the runtime's version
-    assert (layer / "python" / "cronbell" / "core" / "contract.json").is_file()
+    assert (layer / "python" / "cronbell" / "core" / "contract" / "contract.json").is_file()
     assert (layer / "python" / "aws_lambda_powertools").is_dir()
     assert list((layer / "python" / "cronbell" / "__pycache__").glob("*.cpython-312.pyc"))
     for function in ("ToolsFunction", "FireFunction", "ReconcileFunction", "EchoAgentFunction"):

@@ -14,7 +14,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.e2e, pytest.mark.matrix, pytest.mark
 
 ROOT = Path(__file__).resolve().parents[2]
 VARYING = [
-    (re.compile(r"\b[2-9a-hjkmnp-z]{10}\b"), "<id>"),  # schedule ids (cronbell.core.models' alphabet)
+    (re.compile(r"\b[2-9a-hjkmnp-z]{10}\b"), "<id>"),  # schedule ids (cronbell.core.domain.models' alphabet)
     (re.compile(r"![A-Za-z0-9_-]+(:[a-z.]+)?"), "<room>"),
     (re.compile(r"127\.0\.0\.1:\d+"), "127.0.0.1:<port>"),
     (re.compile(r"(login \S+) / \S+"), r"\1 / <password>"),

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core import models, platforms, routing
+from cronbell.core.domain import models, platforms, routing
 from cronbell.settings import Settings, SettingsError, agent_map
 from tests.support.aws import template_yaml
 from tests.support.cfn import holds, resolver, sam_transformed
@@ -311,9 +311,9 @@ def test_the_functions_that_read_a_setting_are_told_the_same(variable: str) -> N
 def test_list_reminders_shows_the_template_schedule_of_its_room_read_only() -> None:
     from datetime import UTC, datetime
 
-    from cronbell.core.cron import parse_recurring
-    from cronbell.core.cron_expressions import eventbridge_expressions
-    from cronbell.core.views import template_schedule_view
+    from cronbell.core.domain.cron import parse_recurring
+    from cronbell.core.domain.cron_expressions import eventbridge_expressions
+    from cronbell.core.text.views import template_schedule_view
 
     (action,) = static_settings("!news:example.org").static_schedules.values()
     expression = template_yaml()["Resources"]["DailyAnalysisSchedule"]["Properties"]["ScheduleExpression"]

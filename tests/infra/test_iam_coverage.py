@@ -27,9 +27,9 @@ from botocore.client import BaseClient
 from cfnlint.decode import decode
 
 from cronbell.adapters import clock as clock_module
-from cronbell.core import platforms
-from cronbell.core.instants import iso_utc
-from cronbell.core.routing import room_key
+from cronbell.core.domain import platforms
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.routing import room_key
 from cronbell.settings import PLATFORM_SECRET_ENV
 from cronbell.usecases.fire import RetryLater
 from tests.support.aws import ACCOUNT, FIRE_ARN, GROUP, REGION, ROLE_ARN, ROOT, START, TABLE, FakeClock, provision

@@ -14,7 +14,7 @@ import cfnlint.api
 import cfnlint.decode
 import pytest
 
-from cronbell.core import platforms
+from cronbell.core.domain import platforms
 from cronbell.settings import PLATFORM_SECRET_ENV
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -54,7 +54,7 @@ FIRE_ENV = {
     "AGENT_TIMEOUT_MAX_SECONDS",
 }
 # each platform's own secret parameter (and its condition), then the shared one
-# (from the platform registry, cronbell.core.platforms; each condition is named after its parameter)
+# (from the platform registry, cronbell.core.domain.platforms; each condition is named after its parameter)
 SECRET_PARAMETERS = {
     name: (secret.parameter, f"Has{secret.parameter.removesuffix('Arn')}")
     for name, secret in [*((p.name, p.secret) for p in platforms.REGISTRY.values()), ("", platforms.SHARED_SECRET)]

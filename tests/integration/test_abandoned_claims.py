@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.ports import Finish
-from cronbell.core.runs import Run
+from cronbell.core.domain.ports import Finish
+from cronbell.core.domain.runs import Run
 from cronbell.usecases.reconcile import reconcile
 from tests.support import fire_worker
 from tests.support.aws import Stack

@@ -13,8 +13,8 @@ from cfnlint.decode import decode
 
 from cronbell.adapters.chat.base import PermanentChatError
 from cronbell.adapters.dynamo import DynamoStore
-from cronbell.core.fire_event import parse_fire_event
-from cronbell.core.ports import AgentError, AgentTimeout
+from cronbell.core.domain.fire_event import parse_fire_event
+from cronbell.core.domain.ports import AgentError, AgentTimeout
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from tests.support.aws import ROOT, Stack, static_schedules

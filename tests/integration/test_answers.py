@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core import texts
+from cronbell.core.text import texts
 from cronbell.usecases import tools
 from cronbell.usecases.answers import LISTED_ITEMS
 from tests.support.aws import Stack

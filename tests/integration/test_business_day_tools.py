@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core import errors
+from cronbell.core.contract import errors
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item

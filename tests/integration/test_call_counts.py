@@ -19,7 +19,7 @@ import pytest
 
 from cronbell import wiring
 from cronbell.adapters import aws
-from cronbell.core.ports import AgentTimeout
+from cronbell.core.domain.ports import AgentTimeout
 from cronbell.usecases.fire import RetryLater
 from tests.support import runs
 from tests.support.aws import ROOT, Stack

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from cronbell.adapters.chat.slack import SlackChatSender
-from cronbell.core.fire_event import parse_fire_event
+from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from tests.support.aws import Stack
 from tests.support.envelopes import ROOM

@@ -23,7 +23,7 @@ from cronbell.adapters.chat.discord import DiscordChatSender
 from cronbell.adapters.chat.slack import SlackChatSender
 from cronbell.adapters.chat.telegram import TelegramChatSender
 from cronbell.adapters.chat.webhook import WebhookChatSender
-from cronbell.core.chat_text import WORD_JOINER, agent_answer_message, notice_message, reminder_message
+from cronbell.core.text.chat_text import WORD_JOINER, agent_answer_message, notice_message, reminder_message
 from cronbell.settings import PLATFORM_SECRET_ENV, Settings
 from sandbox.chat import SinkChat
 from sandbox.clock import VirtualClock

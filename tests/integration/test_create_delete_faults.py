@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core import errors
+from cronbell.core.contract import errors
 from cronbell.usecases import tools
 from tests.support.aws import Stack
 from tests.support.envelopes import envelope

@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from cronbell.core import errors
-from cronbell.core.fire_event import parse_fire_event
-from cronbell.core.models import Schedule
+from cronbell.core.contract import errors
+from cronbell.core.domain.fire_event import parse_fire_event
+from cronbell.core.domain.models import Schedule
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from tests.support.aws import GROUP, Stack

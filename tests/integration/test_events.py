@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cronbell import wiring
-from cronbell.core import errors
+from cronbell.core.contract import errors
 from tests.support.aws import Stack
 from tests.support.handlers import EVENTS, LambdaContext, configure_env, invoke, load_handler
 from tests.support.lambda_timing import at_slot

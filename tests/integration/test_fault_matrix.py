@@ -19,8 +19,8 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.chat.base import ChatMessage
 from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.scheduler import SchedulerGateway
-from cronbell.core.fire_event import parse_fire_event
-from cronbell.core.runs import Run
+from cronbell.core.domain.fire_event import parse_fire_event
+from cronbell.core.domain.runs import Run
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.deps import Deps

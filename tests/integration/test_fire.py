@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from cronbell.adapters.dynamo import DynamoStore
-from cronbell.core.fire_event import parse_fire_event
+from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.fire import RetryLater

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.fire_event import parse_fire_event
+from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from tests.support import fire_worker
 from tests.support.aws import Stack

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cronbell.core.fire_event import parse_fire_event
+from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from tests.support.aws import ROOT, Stack

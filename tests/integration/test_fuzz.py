@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from cronbell import wiring
 from cronbell.adapters import aws
-from cronbell.core import errors
-from cronbell.core.arguments import parse
+from cronbell.core.contract import errors
+from cronbell.core.contract.arguments import parse
 from cronbell.inbound import bedrock_agents
 from cronbell.usecases import tools
 from cronbell.usecases.fire import RetryLater

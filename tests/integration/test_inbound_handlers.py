@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from cronbell.core import errors
-from cronbell.core.routing import room_key
+from cronbell.core.contract import errors
+from cronbell.core.domain.routing import room_key
 from cronbell.inbound import agentcore
 from tests.support.aws import ROOT, Stack
 from tests.support.fake_platform import FakePlatform

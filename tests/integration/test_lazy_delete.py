@@ -9,8 +9,9 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from cronbell.core import errors, models
-from cronbell.core.ports import Pointer
+from cronbell.core.contract import errors
+from cronbell.core.domain import models
+from cronbell.core.domain.ports import Pointer
 from cronbell.usecases import tools
 from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack, provision

@@ -21,7 +21,7 @@ from cronbell.adapters.chat.base import (
 )
 from cronbell.adapters.chat.matrix import MatrixChatSender
 from cronbell.adapters.secrets import chat_token
-from cronbell.core.chat_text import agent_answer_message, notice_message, reminder_message
+from cronbell.core.text.chat_text import agent_answer_message, notice_message, reminder_message
 from cronbell.settings import Settings
 from sandbox.synapse import MatrixRoom, SynapseServer
 from tests.support.aws import free_port

@@ -7,7 +7,8 @@ import hashlib
 
 import pytest
 
-from cronbell.core import errors, models
+from cronbell.core.contract import errors
+from cronbell.core.domain import models
 from tests.support.aws import Stack
 from tests.support.tools import assert_consistent, call, ok
 

@@ -1,4 +1,4 @@
-"""Repeat until done, then escalate (core/repeats.py): the one-time entries of an occurrence's
+"""Repeat until done, then escalate (core/domain/repeats.py): the one-time entries of an occurrence's
 repeats, each claimed on the occurrence's run, the Done button, and what stops the repeats (a moto
 server and the fire use case; the clock starts on Monday 30 Nov 2026, 09:00 in Madrid)."""
 
@@ -8,10 +8,10 @@ import json
 from datetime import timedelta
 from typing import Any
 
-from cronbell.core import repeats
-from cronbell.core.actions import decode
-from cronbell.core.fire_event import parse_fire_event
-from cronbell.core.instants import iso_utc, parse_iso
+from cronbell.core.domain import repeats
+from cronbell.core.domain.actions import decode
+from cronbell.core.domain.fire_event import parse_fire_event
+from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.usecases import fire as fire_uc
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat

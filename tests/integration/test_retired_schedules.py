@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.fire_event import parse_fire_event
+from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from tests.support.aws import Stack

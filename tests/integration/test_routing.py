@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from cronbell.core import errors
-from cronbell.core.actions import decode
-from cronbell.core.fire_event import parse_fire_event
+from cronbell.core.contract import errors
+from cronbell.core.domain.actions import decode
+from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from tests.support.aws import Stack

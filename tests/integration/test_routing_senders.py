@@ -17,8 +17,8 @@ from cronbell.adapters.chat.discord import DiscordChatSender
 from cronbell.adapters.chat.slack import SlackChatSender
 from cronbell.adapters.chat.telegram import TelegramChatSender
 from cronbell.adapters.chat.webhook import WebhookChatSender
-from cronbell.core.actions import MAX_ID, decode, encode, reminder_actions
-from cronbell.core.chat_text import ChatMessage, reminder_message
+from cronbell.core.domain.actions import MAX_ID, decode, encode, reminder_actions
+from cronbell.core.text.chat_text import ChatMessage, reminder_message
 from cronbell.settings import Settings
 from sandbox.chat import SinkChat
 from sandbox.clock import VirtualClock

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from cronbell.core import errors
-from cronbell.core.actions import decode
+from cronbell.core.contract import errors
+from cronbell.core.domain.actions import decode
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item

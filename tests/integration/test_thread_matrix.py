@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from cronbell.core.actions import encode
+from cronbell.core.domain.actions import encode
 from sandbox.synapse import SynapseServer
 from tests.support.aws import Stack
 from tests.support.envelopes import envelope, fire_input

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core import errors
+from cronbell.core.contract import errors
 from cronbell.usecases import tools
 from tests.support.aws import FIRE_ARN, ROLE_ARN, Stack, provision
 from tests.support.envelopes import OTHER_ROOM, ROOM, USER, envelope

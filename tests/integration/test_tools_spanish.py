@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cronbell.core import errors
+from cronbell.core.contract import errors
 from tests.support.aws import Stack, provision
 from tests.support.tools import call, ok
 from tests.support.words import english_words

@@ -19,8 +19,8 @@ from zoneinfo import ZoneInfo
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
 from cronbell.adapters.chat.base import ChatMessage
-from cronbell.core.ports import AgentError, UnknownAgent
-from cronbell.core.texts import phrase
+from cronbell.core.domain.ports import AgentError, UnknownAgent
+from cronbell.core.text.texts import phrase
 from tests.model.reference import Flags, Room, Run, Schedule, Settings
 from tests.support.aws import GROUP, FakeClock, Stack, provision
 from tests.support.chat import RecordingChat, TransientChatError

@@ -12,7 +12,7 @@ from typing import Any
 
 import boto3
 
-from cronbell.core.ports import ChatSender
+from cronbell.core.domain.ports import ChatSender
 from cronbell.settings import Settings
 from cronbell.usecases.deps import Deps
 
@@ -57,7 +57,7 @@ def table_definition() -> dict[str, Any]:
 
 def static_schedules(room: str, timezone: str = "UTC") -> dict[str, Any]:
     """The fire function's declaration of the template's schedules (its STATIC_SCHEDULES), for a room."""
-    from cronbell.core.fire_event import static_declarations
+    from cronbell.core.domain.fire_event import static_declarations
 
     env = template_yaml()["Resources"]["FireFunction"]["Properties"]["Environment"]["Variables"]
     condition, declared, _without = env["STATIC_SCHEDULES"]["Fn::If"]  # declared only when a room is given
@@ -134,8 +134,8 @@ class Stack:
     def plant_entry(self, name: str, owner: str = "", room: str = "", expression: str = "cron(0 9 * * ? *)") -> None:
         """A Scheduler entry made behind cronbell's back (an orphan, a leftover, a racing create):
         it fires `owner` (default: the entry's name) in `room`, written now on the test clock."""
-        from cronbell.core.fire_event import scheduler_input
-        from cronbell.core.instants import iso_utc
+        from cronbell.core.domain.fire_event import scheduler_input
+        from cronbell.core.domain.instants import iso_utc
         from tests.support.envelopes import ROOM
 
         room = room or ROOM

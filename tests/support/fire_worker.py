@@ -19,8 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from cronbell.adapters.chat.base import ChatMessage
-from cronbell.core.fire_event import parse_fire_event
-from cronbell.core.instants import parse_iso
+from cronbell.core.domain.fire_event import parse_fire_event
+from cronbell.core.domain.instants import parse_iso
 from cronbell.settings import Settings
 from cronbell.usecases import fire
 from tests.support.aws import ROOT, FakeClock, Stack, set_aws_env

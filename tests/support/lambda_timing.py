@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from cronbell.adapters.chat.base import ChatMessage
-from cronbell.core.instants import parse_iso
+from cronbell.core.domain.instants import parse_iso
 from tests.support.aws import FakeClock, template_yaml
 
 RETRY_GAPS_SECONDS = (60, 120)  # Lambda async: after the first failure, after the second

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from cronbell.core.instants import iso_utc
+from cronbell.core.domain.instants import iso_utc
 
 FIRST = datetime(2025, 1, 1, 8, tzinfo=UTC)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from cronbell.core.fire_event import parse_fire_event
+from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from tests.support.aws import Stack

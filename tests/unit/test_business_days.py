@@ -1,4 +1,4 @@
-"""Business days in the pure core: the occurrences `core/business.py` places agree with the reference
+"""Business days in the pure core: the occurrences `core/domain/business.py` places agree with the reference
 model's brute-force reading (tests/model/reference.py) over two years of public holidays, DST changes
 and year ends; the fire side tells occurrences, moved ones and days off apart; the phrases."""
 
@@ -11,10 +11,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core import business
-from cronbell.core.clocks import normalize
-from cronbell.core.cron import anchored, parse_recurring
-from cronbell.core.timing import Timing
+from cronbell.core.domain import business
+from cronbell.core.domain.cron import anchored, parse_recurring
+from cronbell.core.domain.timing import Timing
+from cronbell.core.language.clocks import normalize
 from tests.model.reference import Room, Schedule
 
 START = datetime(2026, 11, 20, 8, tzinfo=UTC)

@@ -15,14 +15,15 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core import errors, locales, texts, validation
-from cronbell.core.chat_text import agent_answer_message, agent_failed_message, reminder_message
-from cronbell.core.cron import CronSpec, parse_recurring
-from cronbell.core.envelope import parse_request, refused
-from cronbell.core.errors import ToolError, refusal
-from cronbell.core.preview import describe_at, describe_cron, dst_notes
-from cronbell.core.when import parse_one_shot
-from cronbell.core.zone_ids import resolve_timezone
+from cronbell.core.contract import errors, validation
+from cronbell.core.contract.envelope import parse_request, refused
+from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain.cron import CronSpec, parse_recurring
+from cronbell.core.language.when import parse_one_shot
+from cronbell.core.language.zone_ids import resolve_timezone
+from cronbell.core.text import locales, texts
+from cronbell.core.text.chat_text import agent_answer_message, agent_failed_message, reminder_message
+from cronbell.core.text.preview import describe_at, describe_cron, dst_notes
 from cronbell.inbound import agentcore, bedrock_agents, common
 from tests.support.words import english_in_answer, english_words
 

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from cronbell.core.chat_text import (
+from cronbell.core.text.chat_text import (
     MAX_TEXT_CHARS,
     MENTION,
     STRONG,
@@ -20,7 +20,7 @@ from cronbell.core.chat_text import (
     notice_message,
     reminder_message,
 )
-from cronbell.core.texts import language
+from cronbell.core.text.texts import language
 from tests.support.html import parse_html
 
 ROOM = "!abc:example.org"

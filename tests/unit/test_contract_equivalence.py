@@ -1,4 +1,4 @@
-"""The run-time validator (`cronbell.core.validation`, pydantic-free) and the strict pydantic models it is
+"""The run-time validator (`cronbell.core.contract.validation`, pydantic-free) and the strict pydantic models it is
 generated from accept and refuse exactly the same arguments, with the same values and the same errors.
 
 Values are drawn per field from the models' own JSON schema (pydantic's, not the generated contract):
@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cronbell.core import arguments, validation
-from cronbell.core.errors import ToolError
+from cronbell.core.contract import arguments, validation
+from cronbell.core.contract.errors import ToolError
 from tests.support.python_process import run_python
 from tests.support.registry import TOOL_ARGUMENTS
 
@@ -170,7 +170,7 @@ def test_the_handlers_never_import_pydantic(function: str) -> None:
         "spec.loader.exec_module(module)\n"
         "assert hasattr(module, 'lambda_handler')\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'pydantic_core')"
-        " or m == 'cronbell.core.arguments'))\n"
+        " or m == 'cronbell.core.contract.arguments'))\n"
     )
     assert run_python(code).strip() == "[]"
 
@@ -179,7 +179,7 @@ def test_a_tool_call_through_the_runtime_needs_no_pydantic() -> None:
     code = (
         "import sys\n"
         "sys.modules['pydantic'] = None  # any import of it fails\n"
-        "from cronbell.core import validation\n"
+        "from cronbell.core.contract import validation\n"
         'args = validation.parse(\'create_reminder\', \'{"message": " hi ", "time": "10:00"}\')\n'
         "print(args.message, args.time, args.cron)\n"
     )

@@ -8,11 +8,11 @@ from zoneinfo import ZoneInfo
 import pytest
 from croniter import croniter
 
-from cronbell.core.cron import CronSpec, parse_recurring
-from cronbell.core.cron_expressions import at_expression, eventbridge_expressions
-from cronbell.core.cron_fields import parse_fields
-from cronbell.core.cron_fires import next_fires
-from cronbell.core.errors import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
+from cronbell.core.contract.errors import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
+from cronbell.core.domain.cron import CronSpec, parse_recurring
+from cronbell.core.domain.cron_expressions import at_expression, eventbridge_expressions
+from cronbell.core.domain.cron_fields import parse_fields
+from cronbell.core.domain.cron_fires import next_fires
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")

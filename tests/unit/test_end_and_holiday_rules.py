@@ -9,12 +9,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core import calendars, errors, models
-from cronbell.core.cron import parse_recurring
-from cronbell.core.errors import ToolError
-from cronbell.core.models import Schedule
-from cronbell.core.timing import Timing
-from cronbell.core.views import describe, schedule_view
+from cronbell.core.contract import errors
+from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain import calendars, models
+from cronbell.core.domain.cron import parse_recurring
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.timing import Timing
+from cronbell.core.text.views import describe, schedule_view
 from cronbell.usecases.planning import check_ends, read_ends, read_until
 from tests.support.python_process import run_python
 
@@ -206,7 +207,8 @@ def test_a_cold_start_does_not_import_the_holiday_data(function: str) -> None:
         f"spec = importlib.util.spec_from_file_location('app', 'functions/{function}/app.py')\n"
         "module = importlib.util.module_from_spec(spec)\n"
         "spec.loader.exec_module(module)\n"
-        "import cronbell.core.timing, cronbell.core.calendars, cronbell.usecases.fire, cronbell.usecases.create\n"
+        "import cronbell.core.domain.timing, cronbell.core.domain.calendars, cronbell.usecases.fire, "
+        "cronbell.usecases.create\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'holidays'))\n"
     )
     assert run_python(code).strip() == "[]"

@@ -4,9 +4,9 @@ from typing import Any
 
 import pytest
 
-from cronbell.core import arguments, errors, validation
-from cronbell.core.envelope import parse_request
-from cronbell.core.errors import ToolError
+from cronbell.core.contract import arguments, errors, validation
+from cronbell.core.contract.envelope import parse_request
+from cronbell.core.contract.errors import ToolError
 from tests.support.registry import TOOL_ARGUMENTS
 
 CTX = {"room_id": "!r:x", "user_id": "@u:x"}

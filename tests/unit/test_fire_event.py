@@ -5,7 +5,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.fire_event import BadFireEvent, parse_fire_event, static_declarations
+from cronbell.core.domain.fire_event import BadFireEvent, parse_fire_event, static_declarations
 
 NOW = datetime(2026, 12, 1, 9, 0, 30, tzinfo=UTC)
 

@@ -14,11 +14,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core import errors
-from cronbell.core.cron import anchored, parse_recurring
-from cronbell.core.cron_fires import next_fires
-from cronbell.core.errors import ToolError
-from cronbell.core.timing import HORIZON_YEARS, Timing
+from cronbell.core.contract import errors
+from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain.cron import anchored, parse_recurring
+from cronbell.core.domain.cron_fires import next_fires
+from cronbell.core.domain.timing import HORIZON_YEARS, Timing
 from cronbell.usecases.planning import check_ends
 
 MADRID = ZoneInfo("Europe/Madrid")

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from cronbell import inbound
-from cronbell.core import arguments as a
-from cronbell.core import errors, validation
-from cronbell.core.envelope import failure, parse_request, success
-from cronbell.core.errors import ToolError
+from cronbell.core.contract import arguments as a
+from cronbell.core.contract import errors, validation
+from cronbell.core.contract.envelope import failure, parse_request, success
+from cronbell.core.contract.errors import ToolError
 from cronbell.inbound import agentcore, bedrock_agents
 
 ROOT = Path(__file__).resolve().parents[2]

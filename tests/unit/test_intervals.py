@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.cron import Interval, anchored, interval_text, parse_recurring
-from cronbell.core.cron_expressions import eventbridge_expressions
-from cronbell.core.cron_phrases import DAYS, WEEKS
-from cronbell.core.errors import INVALID_CRON, ToolError
-from cronbell.core.preview import describe_cron, dst_notes
-from cronbell.core.timing import Timing
+from cronbell.core.contract.errors import INVALID_CRON, ToolError
+from cronbell.core.domain.cron import Interval, anchored, interval_text, parse_recurring
+from cronbell.core.domain.cron_expressions import eventbridge_expressions
+from cronbell.core.domain.timing import Timing
+from cronbell.core.language.cron_phrases import DAYS, WEEKS
+from cronbell.core.text.preview import describe_cron, dst_notes
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")

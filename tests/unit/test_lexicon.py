@@ -8,9 +8,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core import lexicon
-from cronbell.core.errors import ToolError
-from cronbell.core.when import parse_one_shot
+from cronbell.core.contract.errors import ToolError
+from cronbell.core.language import lexicon
+from cronbell.core.language.when import parse_one_shot
 
 MADRID = ZoneInfo("Europe/Madrid")
 NOW = datetime(2026, 5, 13, 10, 0, tzinfo=MADRID)  # Wednesday

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.cron import parse_recurring
-from cronbell.core.preview import describe_at, describe_cron, dst_notes, instant
+from cronbell.core.domain.cron import parse_recurring
+from cronbell.core.text.preview import describe_at, describe_cron, dst_notes, instant
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")

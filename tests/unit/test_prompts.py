@@ -3,7 +3,7 @@ from __future__ import annotations
 import pytest
 
 from cronbell.adapters.agents import AgentError, parse_answer
-from cronbell.core.prompts import fill_prompt
+from cronbell.core.text.prompts import fill_prompt
 
 
 def test_fill_known_placeholders_only() -> None:

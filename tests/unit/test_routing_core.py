@@ -10,12 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cronbell.core import errors
-from cronbell.core.actions import MAX_ID, MAX_PAYLOAD_BYTES, BadPayload, decode, encode, reminder_actions
-from cronbell.core.envelope import parse_request
-from cronbell.core.errors import ToolError
-from cronbell.core.models import MESSAGE, Schedule
-from cronbell.core.routing import (
+from cronbell.core.contract import errors
+from cronbell.core.contract.envelope import parse_request
+from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain.actions import MAX_ID, MAX_PAYLOAD_BYTES, BadPayload, decode, encode, reminder_actions
+from cronbell.core.domain.models import MESSAGE, Schedule
+from cronbell.core.domain.routing import (
     SEPARATOR,
     allowed_key,
     delivery_platform,
@@ -25,7 +25,7 @@ from cronbell.core.routing import (
     routed,
     split_room_key,
 )
-from cronbell.core.timing import Timing
+from cronbell.core.domain.timing import Timing
 
 
 @pytest.mark.parametrize(

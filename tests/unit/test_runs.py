@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from cronbell.core import runs
-from cronbell.core.runs import Run, Verdict, judge
+from cronbell.core.domain import runs
+from cronbell.core.domain.runs import Run, Verdict, judge
 
 SLOT = "2026-12-07T08:00:00Z"
 AT = datetime(2026, 12, 7, 8, tzinfo=UTC)
@@ -75,7 +75,7 @@ def test_previous_is_cut_to_four_thousand_characters() -> None:
 
 @pytest.mark.parametrize("locale", ["en", "es"])
 def test_the_run_sentences_exist_in_both_languages(locale: str) -> None:
-    from cronbell.core import texts
+    from cronbell.core.text import texts
 
     said = [
         texts.say("run_failing", locale, name="digest", reason="agent_timeout: slow"),

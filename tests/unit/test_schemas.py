@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from cronbell.core import arguments, errors, validation
-from cronbell.core.arguments import MAX_SNOOZE_MINUTES, parse
-from cronbell.core.errors import ToolError
+from cronbell.core.contract import arguments, errors, validation
+from cronbell.core.contract.arguments import MAX_SNOOZE_MINUTES, parse
+from cronbell.core.contract.errors import ToolError
 from cronbell.usecases.tools import TOOLS, USE_CASES
 from scripts import schemas
 from tests.support.registry import TOOL_ARGUMENTS, TOOL_DESCRIPTIONS

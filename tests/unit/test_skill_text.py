@@ -6,11 +6,12 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cronbell.core import business, errors, models, runs
-from cronbell.core.models import Schedule
-from cronbell.core.runs import Run
-from cronbell.core.timing import Timing
-from cronbell.core.views import cron_view, schedule_view
+from cronbell.core.contract import errors
+from cronbell.core.domain import business, models, runs
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.runs import Run
+from cronbell.core.domain.timing import Timing
+from cronbell.core.text.views import cron_view, schedule_view
 from tests.support.registry import TOOL_ARGUMENTS
 
 SKILL = Path(__file__).resolve().parents[2] / "docs" / "skill.md"

@@ -10,10 +10,10 @@ from botocore.exceptions import ClientError
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.table import cancelled
-from cronbell.core import models
-from cronbell.core.cron import CronSpec, Interval, anchored
-from cronbell.core.models import Schedule
-from cronbell.core.timing import Timing
+from cronbell.core.domain import models
+from cronbell.core.domain.cron import CronSpec, Interval, anchored
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.timing import Timing
 
 MADRID = ZoneInfo("Europe/Madrid")
 NOW = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)
@@ -146,7 +146,7 @@ def test_an_audit_copy_is_the_live_item_under_the_retired_key_and_reads_as_delet
 
 
 def test_a_done_slot_holds_its_run_without_the_fields_at_their_defaults_and_reads_it_back_whole() -> None:
-    from cronbell.core.runs import Run
+    from cronbell.core.domain.runs import Run
 
     ref = codec.SlotRef("!r:x", "k3v9q2m8xa", "2026-11-30T08:00:00Z")
     run = Run("2026-11-30T09:00:00+01:00", "skipped", "skip_next")

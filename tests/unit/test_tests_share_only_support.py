@@ -102,7 +102,7 @@ def test_an_import_of_a_test_module_is_found(source: str) -> None:
         "from tests import support",
         "from ..support.envelopes import envelope",
         "import testsuite.integration",
-        "from cronbell.core import models",
+        "from cronbell.core.domain import models",
         "import importlib\nimportlib.import_module('tests.support.fire_worker')",
     ],
 )

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.cron import parse_recurring
-from cronbell.core.timing import Timing
+from cronbell.core.domain.cron import parse_recurring
+from cronbell.core.domain.timing import Timing
 
 MADRID = ZoneInfo("Europe/Madrid")
 
@@ -70,9 +70,9 @@ def test_a_snoozed_occurrence_skipped_since_is_no_upcoming_fire_and_does_not_use
 def test_an_occurrence_run_early_is_no_longer_the_next_one_in_views() -> None:
     """Scheduler may invoke up to a minute early: once the 10:00 occurrence has its run (delivered
     at 09:59:30), next_fire, next_fires and cron_list's next_fire show tomorrow's at 09:59:45."""
-    from cronbell.core import models
-    from cronbell.core.models import Schedule
-    from cronbell.core.views import cron_view, schedule_view, upcoming
+    from cronbell.core.domain import models
+    from cronbell.core.domain.models import Schedule
+    from cronbell.core.text.views import cron_view, schedule_view, upcoming
 
     s = Schedule(
         id="k3v9q2m8xa", room_id="!r:x", user_id="@u:x", agent_id="a", kind=models.MESSAGE,

@@ -10,9 +10,10 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from bench.phrases import load
-from cronbell.core import errors, texts
-from cronbell.core.errors import ToolError
-from cronbell.core.when import parse_one_shot, parse_until
+from cronbell.core.contract import errors
+from cronbell.core.contract.errors import ToolError
+from cronbell.core.language.when import parse_one_shot, parse_until
+from cronbell.core.text import texts
 from cronbell.usecases.planning import read_until
 
 MADRID = ZoneInfo("Europe/Madrid")

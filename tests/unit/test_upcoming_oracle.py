@@ -21,10 +21,10 @@ from croniter import CroniterBadDateError, croniter
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.cron import CronSpec, Interval, parse_recurring
-from cronbell.core.cron_phrases import DAYS, WEEKS
-from cronbell.core.errors import ToolError
-from cronbell.core.timing import Timing
+from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain.cron import CronSpec, Interval, parse_recurring
+from cronbell.core.domain.timing import Timing
+from cronbell.core.language.cron_phrases import DAYS, WEEKS
 
 ZONES = ("Europe/Madrid", "America/New_York", "Australia/Sydney", "America/Santiago", "Asia/Kolkata", "UTC")
 CALENDARS = ("", "ES", "ES-CT", "US", "GB", "AU", "CL")

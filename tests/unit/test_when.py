@@ -7,9 +7,9 @@ from zoneinfo import ZoneInfo, available_timezones
 
 import pytest
 
-from cronbell.core.errors import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
-from cronbell.core.when import CLOSEST_FORMS, OneShot, accepted_forms, parse_one_shot
-from cronbell.core.zone_ids import resolve_timezone
+from cronbell.core.contract.errors import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
+from cronbell.core.language.when import CLOSEST_FORMS, OneShot, accepted_forms, parse_one_shot
+from cronbell.core.language.zone_ids import resolve_timezone
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")

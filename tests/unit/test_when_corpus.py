@@ -20,8 +20,8 @@ from bench.phrases import (
     recurring_outcome,
     verdict,
 )
-from cronbell.core.errors import INVALID_TIME, TIME_IN_PAST, ToolError
-from cronbell.core.when import parse_one_shot
+from cronbell.core.contract.errors import INVALID_TIME, TIME_IN_PAST, ToolError
+from cronbell.core.language.when import parse_one_shot
 
 ROWS = load()
 FAMILY_ROWS = load(FAMILIES_CORPUS)

@@ -10,8 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.errors import ToolError
-from cronbell.core.when import parse_one_shot
+from cronbell.core.contract.errors import ToolError
+from cronbell.core.language.when import parse_one_shot
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")

@@ -1,4 +1,4 @@
-"""The calendar grammar (core/days.py) and the amounts of time, as a user writes them, in English and
+"""The calendar grammar (core/language/days.py) and the amounts of time, as a user writes them, in English and
 Spanish, in three zones and across the autumn DST change. Expected wall-clock times are worked out by
 hand from a calendar for a fixed `now`: Friday 2026-10-23 10:00 local time. Madrid's clocks go back on
 Sunday 2026-10-25 (03:00 -> 02:00), New York's on Sunday 2026-11-01; Tokyo keeps UTC+09:00."""
@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.errors import INVALID_TIME, TIME_IN_PAST, ToolError
-from cronbell.core.when import parse_one_shot
+from cronbell.core.contract.errors import INVALID_TIME, TIME_IN_PAST, ToolError
+from cronbell.core.language.when import parse_one_shot
 
 ZONES = [ZoneInfo("Europe/Madrid"), ZoneInfo("America/New_York"), ZoneInfo("Asia/Tokyo")]
 MADRID, NEW_YORK, TOKYO = ZONES

@@ -16,8 +16,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from cronbell.core import platforms, routing
-from cronbell.core.fire_event import BadFireEvent, StaticAction, static_declarations
+from cronbell.core.domain import platforms, routing
+from cronbell.core.domain.fire_event import BadFireEvent, StaticAction, static_declarations
 
 Parser = Callable[[str], Any]
 
@@ -112,7 +112,7 @@ class Settings:
     min_interval_minutes: int = setting("MIN_INTERVAL_MINUTES", 5, whole_number)
     retention_days: int = setting("RETENTION_DAYS", 30, whole_number)
     # chat delivery: one backend, or several ("matrix,slack"; the first is the default platform);
-    # what each needs is its entry in cronbell.core.platforms
+    # what each needs is its entry in cronbell.core.domain.platforms
     chat_backend: str = setting("CHAT_BACKEND", "matrix", backends)
     matrix_homeserver_url: str = setting("MATRIX_HOMESERVER_URL", "", url)
     # Secrets Manager id/ARN, or "ssm:/parameter/name": each platform's own (its entry's `secret`), else

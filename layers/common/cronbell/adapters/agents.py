@@ -11,8 +11,8 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 
-from cronbell.core.ports import AgentError, AgentTimeout, UnknownAgent
-from cronbell.core.texts import phrase
+from cronbell.core.domain.ports import AgentError, AgentTimeout, UnknownAgent
+from cronbell.core.text.texts import phrase
 
 
 @cache
@@ -37,7 +37,7 @@ def parse_answer(payload: Any) -> str:
 
 
 class LambdaAgents:
-    """The `cronbell.core.ports.Agents` as Lambda functions from the deployment's allowlist."""
+    """The `cronbell.core.domain.ports.Agents` as Lambda functions from the deployment's allowlist."""
 
     def __init__(self, allowlist: Mapping[str, str]) -> None:
         self._allowlist = dict(allowlist)

@@ -6,13 +6,13 @@ import json
 from typing import Any
 
 from cronbell.adapters.aws import Translating
-from cronbell.core.ports import BackendError
+from cronbell.core.domain.ports import BackendError
 
 SOURCE = "cronbell"
 
 
 class BusEvents:
-    """The `cronbell.core.ports.Events` on an EventBridge bus."""
+    """The `cronbell.core.domain.ports.Events` on an EventBridge bus."""
 
     def __init__(self, client: Any, bus_name: str) -> None:
         self._client = Translating(client)

@@ -7,11 +7,11 @@ from datetime import datetime
 from typing import Any
 
 from cronbell.adapters.aws import AwsError, Translating, translated
-from cronbell.core import models
-from cronbell.core.fire_event import fires, repeat_input, scheduler_input
-from cronbell.core.instants import iso_utc, parse_iso
-from cronbell.core.models import Entry, Schedule
-from cronbell.core.ports import EntryState
+from cronbell.core.domain import models
+from cronbell.core.domain.fire_event import fires, repeat_input, scheduler_input
+from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.models import Entry, Schedule
+from cronbell.core.domain.ports import EntryState
 
 # Scheduler retries failures to invoke the fire function (throttling, permissions); after
 # this many attempts or this age the event goes to the dead-letter queue.
@@ -31,7 +31,7 @@ def _input(entry: Entry, schedule: Schedule) -> str:
 
 
 class SchedulerGateway:
-    """The `cronbell.core.ports.Entries` on EventBridge Scheduler; failures arrive as AwsError."""
+    """The `cronbell.core.domain.ports.Entries` on EventBridge Scheduler; failures arrive as AwsError."""
 
     def __init__(self, client: Any, group: str, target_arn: str, role_arn: str, dlq_arn: str) -> None:
         self._client = Translating(client)

@@ -29,9 +29,9 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from cronbell.core import errors, validation
-from cronbell.core.errors import ToolError, refusal
-from cronbell.core.texts import Listing, Phrase, phrase
+from cronbell.core.contract import errors, validation
+from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.text.texts import Listing, Phrase, phrase
 from cronbell.inbound.common import CONTEXT_KEYS, Call, answer, answer_text
 
 REQUIRED_KEYS = ("room_id", "user_id")

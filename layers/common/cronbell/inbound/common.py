@@ -8,8 +8,8 @@ from collections.abc import Callable
 from dataclasses import fields
 from typing import Any
 
-from cronbell.core.envelope import Context, refused
-from cronbell.core.errors import ToolError, refusal
+from cronbell.core.contract.envelope import Context, refused
+from cronbell.core.contract.errors import ToolError, refusal
 
 log = logging.getLogger(__name__)
 

@@ -2,16 +2,17 @@
 
 The acknowledgement is written on the occurrence's run, on the condition that the occurrence is
 still the schedule's current one and not acknowledged yet (the store's one conditional write), so a
-repeat claimed after it is never posted (core/repeats.py). Nothing to acknowledge is no error: the
+repeat claimed after it is never posted (core/domain/repeats.py). Nothing to acknowledge is no error: the
 answer says so (`acknowledged: false`)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cronbell.core import models, repeats, texts
-from cronbell.core.envelope import Context
-from cronbell.core.errors import refusal
+from cronbell.core.contract.envelope import Context
+from cronbell.core.contract.errors import refusal
+from cronbell.core.domain import models, repeats
+from cronbell.core.text import texts
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.answers import now_fields
 from cronbell.usecases.deps import Deps

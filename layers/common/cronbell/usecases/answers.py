@@ -11,12 +11,13 @@ from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import models, texts
-from cronbell.core.envelope import Context
-from cronbell.core.instants import iso_utc
-from cronbell.core.models import Schedule
-from cronbell.core.texts import Moment
-from cronbell.core.views import describe, preview, schedule_view, upcoming
+from cronbell.core.contract.envelope import Context
+from cronbell.core.domain import models
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
+from cronbell.core.text import texts
+from cronbell.core.text.texts import Moment
+from cronbell.core.text.views import describe, preview, schedule_view, upcoming
 from cronbell.usecases.deps import Deps
 
 LISTED_ITEMS = 10  # a listing's text names this many items at most; its result holds them all

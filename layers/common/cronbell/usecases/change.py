@@ -14,16 +14,17 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import models, texts
-from cronbell.core.envelope import Context
-from cronbell.core.errors import refusal
-from cronbell.core.instants import iso_utc, parse_iso
-from cronbell.core.models import Schedule
-from cronbell.core.ports import Busy, Conflict
-from cronbell.core.runs import DELIVERED
-from cronbell.core.timing import Timing
-from cronbell.core.views import ran_through, short_date, upcoming
-from cronbell.core.zone_ids import resolve_timezone
+from cronbell.core.contract.envelope import Context
+from cronbell.core.contract.errors import refusal
+from cronbell.core.domain import models
+from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import Busy, Conflict
+from cronbell.core.domain.runs import DELIVERED
+from cronbell.core.domain.timing import Timing
+from cronbell.core.language.zone_ids import resolve_timezone
+from cronbell.core.text import texts
+from cronbell.core.text.views import ran_through, short_date, upcoming
 from cronbell.usecases import ends
 from cronbell.usecases.answers import about, now_fields, schedule_answer
 from cronbell.usecases.change_writes import apply, busy

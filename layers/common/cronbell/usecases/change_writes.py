@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import logging
 
-from cronbell.core import models
-from cronbell.core.errors import ToolError, refusal
-from cronbell.core.instants import iso_utc
-from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Busy, Conflict, Duplicate, LimitReached, NameTaken
+from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain import models
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import BackendError, Busy, Conflict, Duplicate, LimitReached, NameTaken
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.planning import name_taken
 

@@ -13,14 +13,15 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import errors, models
-from cronbell.core.cron import parse_recurring
-from cronbell.core.envelope import Context
-from cronbell.core.errors import ToolError, refusal
-from cronbell.core.instants import iso_utc
-from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken
-from cronbell.core.zone_ids import resolve_timezone
+from cronbell.core.contract import errors
+from cronbell.core.contract.envelope import Context
+from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain import models
+from cronbell.core.domain.cron import parse_recurring
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken
+from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.planning import (
@@ -36,7 +37,7 @@ from cronbell.usecases.planning import (
 from cronbell.usecases.repeat_settings import read_repeats
 
 if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments
-    from cronbell.core.arguments import CreateReminder, CronCreate
+    from cronbell.core.contract.arguments import CreateReminder, CronCreate
 
 log = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from cronbell.core import models
-from cronbell.core.ports import Agents, ChatSender, Entries, Events, Store
+from cronbell.core.domain import models
+from cronbell.core.domain.ports import Agents, ChatSender, Entries, Events, Store
 from cronbell.settings import Settings
 
 

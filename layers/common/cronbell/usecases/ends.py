@@ -7,10 +7,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from cronbell.core import models, texts
-from cronbell.core.errors import refusal
-from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Busy, Conflict
+from cronbell.core.contract.errors import refusal
+from cronbell.core.domain import models
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import BackendError, Busy, Conflict
+from cronbell.core.text import texts
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)

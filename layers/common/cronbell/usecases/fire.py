@@ -1,7 +1,7 @@
 """The fire path: one (schedule, scheduled time) slot delivered at most once.
 
 1. read the schedule (or the template's declaration) and decide what the fire does
-   (`core/firing.decide`: pure, it writes nothing);
+   (`core/domain/firing.decide`: pure, it writes nothing);
 2. claim the slot: a conditional write, on the schedule's version as read, so a duplicate or
    concurrent invocation stops here and a change that landed since the read makes the fire read
    and decide again;
@@ -26,10 +26,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from cronbell.core import firing, models, routing, runs
-from cronbell.core.fire_event import FireEvent
-from cronbell.core.firing import Decision, Deliver, Delivery, Failure, Job, Limits
-from cronbell.core.ports import Claim, Finish, Outcome
+from cronbell.core.domain import firing, models, routing, runs
+from cronbell.core.domain.fire_event import FireEvent
+from cronbell.core.domain.firing import Decision, Deliver, Delivery, Failure, Job, Limits
+from cronbell.core.domain.ports import Claim, Finish, Outcome
 from cronbell.usecases import fire_delivery as delivery
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases import repeat_fire

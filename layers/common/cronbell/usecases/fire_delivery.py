@@ -1,6 +1,6 @@
 """Delivering one claimed slot: the reminder posted, or the agent asked and its answer posted, or a
 failed run's notice told to the rooms that must hear it. Returns what delivery did (a
-`core/firing.Delivery`); it writes nothing to the store (`usecases/fire_writes.py` records it)."""
+`core/domain/firing.Delivery`); it writes nothing to the store (`usecases/fire_writes.py` records it)."""
 
 from __future__ import annotations
 
@@ -8,15 +8,16 @@ import logging
 import time
 from collections.abc import Callable
 
-from cronbell.core import chat_text, firing, models, routing, runs, texts
-from cronbell.core.actions import Action, delivered_actions
-from cronbell.core.chat_text import ChatMessage
-from cronbell.core.fire_event import FireEvent
-from cronbell.core.firing import Delivery, Failure, Job
-from cronbell.core.instants import iso_utc, parse_iso
-from cronbell.core.ports import AgentError, AgentTimeout, Outcome, PermanentChatError, TransientChatError
-from cronbell.core.prompts import agent_request, fill_prompt
-from cronbell.core.texts import Phrase
+from cronbell.core.domain import firing, models, routing, runs
+from cronbell.core.domain.actions import Action, delivered_actions
+from cronbell.core.domain.fire_event import FireEvent
+from cronbell.core.domain.firing import Delivery, Failure, Job
+from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.ports import AgentError, AgentTimeout, Outcome, PermanentChatError, TransientChatError
+from cronbell.core.text import chat_text, texts
+from cronbell.core.text.chat_text import ChatMessage
+from cronbell.core.text.prompts import agent_request, fill_prompt
+from cronbell.core.text.texts import Phrase
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import RetryLater

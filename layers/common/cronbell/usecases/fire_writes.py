@@ -1,6 +1,6 @@
 """Every write of a fire: runs, completed slots, completions, pauses, entries removed, events.
 
-The fire use case (`usecases/fire.py`) decides (`core/firing.py`), claims and delivers; this module
+The fire use case (`usecases/fire.py`) decides (`core/domain/firing.py`), claims and delivers; this module
 writes what that came to. A write that meets a schedule changed since it was read raises
 `Changed` (before anything was delivered: the fire reads and decides again) or, after a delivery,
 settles the run again against the schedule as it is now, so a stale status, streak or count is
@@ -14,13 +14,13 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from cronbell.core import firing, models, repeats, routing, runs
-from cronbell.core.fire_event import FireEvent
-from cronbell.core.firing import Delivery, Job, Undelivered
-from cronbell.core.instants import parse_iso
-from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Busy, Conflict, Finish, Outcome
-from cronbell.core.runs import Run
+from cronbell.core.domain import firing, models, repeats, routing, runs
+from cronbell.core.domain.fire_event import FireEvent
+from cronbell.core.domain.firing import Delivery, Job, Undelivered
+from cronbell.core.domain.instants import parse_iso
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import BackendError, Busy, Conflict, Finish, Outcome
+from cronbell.core.domain.runs import Run
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -122,7 +122,7 @@ def undelivered(decision: Undelivered, event: FireEvent, deps: Deps) -> bool:
     return True
 
 
-# --- repeat until done (core/repeats.py) --------------------------------------------------------
+# --- repeat until done (core/domain/repeats.py) --------------------------------------------------------
 def repeat_slot(schedule: Schedule | None, event: FireEvent, outcome: str) -> str | None:
     """The occurrence a delivered regular run of a repeating schedule makes the current one (its
     record writes it); None leaves the schedule's current occurrence as it is."""

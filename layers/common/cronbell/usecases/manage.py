@@ -8,20 +8,21 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import models, routing, texts
-from cronbell.core.envelope import Context
-from cronbell.core.errors import ToolError, refusal
-from cronbell.core.fire_event import manual_input
-from cronbell.core.firing import EARLY_SECONDS, slot_time
-from cronbell.core.instants import iso_utc, parse_iso
-from cronbell.core.models import Schedule
-from cronbell.core.ports import BackendError, Busy, Conflict, Gone, TooSoon
-from cronbell.core.views import cron_view, describe, ran_through, schedule_view, template_schedule_view
+from cronbell.core.contract.envelope import Context
+from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain import models, routing
+from cronbell.core.domain.fire_event import manual_input
+from cronbell.core.domain.firing import EARLY_SECONDS, slot_time
+from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import BackendError, Busy, Conflict, Gone, TooSoon
+from cronbell.core.text import texts
+from cronbell.core.text.views import cron_view, describe, ran_through, schedule_view, template_schedule_view
 from cronbell.usecases.answers import about, item_said, listing_said, now_fields, zone_of
 from cronbell.usecases.deps import Deps
 
 if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments
-    from cronbell.core.arguments import ById, ListReminders, ReminderHistory, RunNow
+    from cronbell.core.contract.arguments import ById, ListReminders, ReminderHistory, RunNow
 
 log = logging.getLogger(__name__)
 

@@ -8,17 +8,18 @@ from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import business, calendars, routing, texts
-from cronbell.core.business import Rules
-from cronbell.core.clocks import normalize
-from cronbell.core.cron import CronSpec, anchored, parse_recurring
-from cronbell.core.cron_fields import EVERY_DAY, parse_fields
-from cronbell.core.cron_fires import next_fires
-from cronbell.core.envelope import Context
-from cronbell.core.errors import ToolError, refusal
-from cronbell.core.ports import NameTaken
-from cronbell.core.timing import HORIZON_YEARS, Timing
-from cronbell.core.when import parse_one_shot, parse_until
+from cronbell.core.contract.envelope import Context
+from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain import business, calendars, routing
+from cronbell.core.domain.business import Rules
+from cronbell.core.domain.cron import CronSpec, anchored, parse_recurring
+from cronbell.core.domain.cron_fields import EVERY_DAY, parse_fields
+from cronbell.core.domain.cron_fires import next_fires
+from cronbell.core.domain.ports import NameTaken
+from cronbell.core.domain.timing import HORIZON_YEARS, Timing
+from cronbell.core.language.clocks import normalize
+from cronbell.core.language.when import parse_one_shot, parse_until
+from cronbell.core.text import texts
 from cronbell.usecases.deps import Deps
 
 
@@ -176,7 +177,7 @@ def plan_recurring(
     text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False, keep: date | None = None
 ) -> When:
     """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`).
-    A business-day phrase is the phrase it stands on plus its rule (core/business.py)."""
+    A business-day phrase is the phrase it stands on plus its rule (core/domain/business.py)."""
     found = business.read_phrase(normalize(text)) if isinstance(text, str) else None
     spec = parse_recurring(found[0] if found else text, deps.settings.min_interval_minutes, locale)
     if found:

@@ -30,11 +30,12 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core import chat_text, firing, models, routing, runs, texts
-from cronbell.core.instants import iso_utc, parse_iso
-from cronbell.core.models import Entry, Schedule
-from cronbell.core.ports import BackendError, Busy, Conflict, EntryState, OpenClaim, TableScan
-from cronbell.core.runs import Run
+from cronbell.core.domain import firing, models, routing, runs
+from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.models import Entry, Schedule
+from cronbell.core.domain.ports import BackendError, Busy, Conflict, EntryState, OpenClaim, TableScan
+from cronbell.core.domain.runs import Run
+from cronbell.core.text import chat_text, texts
 from cronbell.usecases import ends
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import announce, disable_entries

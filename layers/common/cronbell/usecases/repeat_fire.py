@@ -1,6 +1,6 @@
-"""The fire of a repeat, or of the escalation, of an occurrence delivered already (core/repeats.py).
+"""The fire of a repeat, or of the escalation, of an occurrence delivered already (core/domain/repeats.py).
 
-1. read the schedule and decide (`core/repeats.decide`: pure): a deleted or paused schedule, or an
+1. read the schedule and decide (`core/domain/repeats.decide`: pure): a deleted or paused schedule, or an
    occurrence that is no longer the current one, ends the chain with nothing posted;
 2. claim the post on the occurrence's run (the store's conditional write): posted already, or
    acknowledged, or stopped meanwhile, and nothing is posted; a duplicate still makes sure the
@@ -16,12 +16,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cronbell.core import chat_text, repeats, routing
-from cronbell.core.actions import delivered_actions
-from cronbell.core.fire_event import FireEvent
-from cronbell.core.instants import parse_iso
-from cronbell.core.models import Schedule
-from cronbell.core.ports import PermanentChatError, RepeatClaim, TransientChatError
+from cronbell.core.domain import repeats, routing
+from cronbell.core.domain.actions import delivered_actions
+from cronbell.core.domain.fire_event import FireEvent
+from cronbell.core.domain.instants import parse_iso
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import PermanentChatError, RepeatClaim, TransientChatError
+from cronbell.core.text import chat_text
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import RetryLater

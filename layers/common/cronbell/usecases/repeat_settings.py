@@ -1,21 +1,21 @@
 """`repeat_every`, `repeat_times` and `escalate_to` read from create_reminder's and update_reminder's
-arguments (core/repeats.py holds the rules)."""
+arguments (core/domain/repeats.py holds the rules)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from cronbell.core import repeats, routing
-from cronbell.core.envelope import Context
-from cronbell.core.errors import refusal
-from cronbell.core.models import Schedule
+from cronbell.core.contract.envelope import Context
+from cronbell.core.contract.errors import refusal
+from cronbell.core.domain import repeats, routing
+from cronbell.core.domain.models import Schedule
 from cronbell.usecases.deps import Deps
 
 _CLEAR_ESCALATION = ("none", "ninguno", "ninguna", "nadie", "nobody")
 
 
 def read_repeats(args: Any, ctx: Context, deps: Deps, old: Schedule | None) -> dict[str, Any]:
-    """`repeat_every`, `repeat_times` and `escalate_to` as a schedule stores them (core/repeats.py);
+    """`repeat_every`, `repeat_times` and `escalate_to` as a schedule stores them (core/domain/repeats.py);
     with `old` (update) what is not given stays, `repeat_every: 0` stops repeating and
     `escalate_to: "none"` removes the escalation. Empty when nothing is given."""
     every, times, escalate = args.repeat_every, args.repeat_times, args.escalate_to

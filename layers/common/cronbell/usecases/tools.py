@@ -2,9 +2,9 @@
 never an unhandled error).
 
 A tool is declared once, in `TOOLS`: its name (a public contract), its argument model (by its name in
-`cronbell.core.arguments`, the strict pydantic models that the run time never imports), its title and
+`cronbell.core.contract.arguments`, the strict pydantic models that the run time never imports), its title and
 description as a model reads them, its use case, its MCP annotations and the shape of its `result`.
-`USE_CASES` and `scripts/schemas.py` (every file of `docs/tools/` and `core/contract.json`) derive from it,
+`USE_CASES` and `scripts/schemas.py` (every file of `docs/tools/` and `core/contract/contract.json`) derive from it,
 and so do the tests' tables. Adding a tool is one `Tool(...)` here, its model, its use case and its
 sentences in the catalogs, then `make schemas`.
 """
@@ -16,10 +16,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from cronbell.core import routing, validation
-from cronbell.core.envelope import Context, parse_request, refused, success
-from cronbell.core.errors import ToolError, refusal
-from cronbell.core.ports import BackendError
+from cronbell.core.contract import validation
+from cronbell.core.contract.envelope import Context, parse_request, refused, success
+from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain import routing
+from cronbell.core.domain.ports import BackendError
 from cronbell.usecases import acknowledge, change, create, manage
 from cronbell.usecases.deps import Deps
 
@@ -61,11 +62,11 @@ AGENT_WRITE_IDEMPOTENT = Hints(idempotent=True, open_world=True)
 @dataclass(frozen=True)
 class Tool:
     name: str
-    arguments: str  # the name of its model in cronbell.core.arguments
+    arguments: str  # the name of its model in cronbell.core.contract.arguments
     title: str
     use_case: Handler
     hints: Hints
-    result: str  # the shape of `result` in a successful answer: a key of cronbell.core.views.RESULTS
+    result: str  # the shape of `result` in a successful answer: a key of cronbell.core.text.views.RESULTS
     description: str
 
 
@@ -272,7 +273,7 @@ USE_CASES: dict[str, Handler] = {tool.name: tool.use_case for tool in TOOLS}
 
 def argument_models() -> dict[str, Any]:
     """Tool name -> its pydantic argument model (imports pydantic: for the generator and the tests only)."""
-    from cronbell.core import arguments
+    from cronbell.core.contract import arguments
 
     return {tool.name: getattr(arguments, tool.arguments) for tool in TOOLS}
 

@@ -8,8 +8,8 @@ from collections.abc import Callable
 from importlib import import_module
 
 from cronbell.adapters.chat.base import ChatMessage, ChatSender, PermanentChatError, TransientChatError
-from cronbell.core import platforms
-from cronbell.core.platforms import PLATFORMS
+from cronbell.core.domain import platforms
+from cronbell.core.domain.platforms import PLATFORMS
 from cronbell.settings import Settings
 
 __all__ = [
@@ -60,7 +60,7 @@ class RoutingSender:
 
 
 def platform_sender(settings: Settings, backend: str) -> ChatSender:
-    """The sender of one backend, as its entry in `cronbell.core.platforms` declares it: the settings it
+    """The sender of one backend, as its entry in `cronbell.core.domain.platforms` declares it: the settings it
     needs are checked, then its module's `sender(settings, secret, refresh)` builds it with the
     platform's secret (`secret` None when the platform goes without one)."""
     platform = platforms.REGISTRY.get(backend)

@@ -1,5 +1,5 @@
 """The HTTP plumbing the chat senders share. The interface they implement (`ChatSender`) and its
-errors are the use cases' own, in `cronbell.core.ports`; they are named here too for the senders."""
+errors are the use cases' own, in `cronbell.core.domain.ports`; they are named here too for the senders."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from cronbell.core.chat_text import ChatMessage
-from cronbell.core.ports import ChatSender, PermanentChatError, TransientChatError
+from cronbell.core.domain.ports import ChatSender, PermanentChatError, TransientChatError
+from cronbell.core.text.chat_text import ChatMessage
 
 __all__ = ["ChatMessage", "ChatSender", "PermanentChatError", "TransientChatError"]
 

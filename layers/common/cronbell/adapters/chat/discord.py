@@ -24,7 +24,7 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
-from cronbell.core.chat_text import MENTION, STRONG, Span, fit, mention_label
+from cronbell.core.text.chat_text import MENTION, STRONG, Span, fit, mention_label
 
 SUPPRESS_EMBEDS = 1 << 2  # no link previews, like Slack's unfurl_links and Telegram's web page preview
 MAX_CHARS = 2000 - 32  # Discord refuses content over 2000 characters; room for the mention's markup
@@ -133,5 +133,5 @@ class DiscordChatSender:
 def sender(
     settings: Settings, secret: Callable[[], str], refresh: Callable[[], str] | None = None
 ) -> DiscordChatSender:
-    """The deployment's Discord sender (cronbell.core.platforms): the secret holds the webhook URL."""
+    """The deployment's Discord sender (cronbell.core.domain.platforms): the secret holds the webhook URL."""
     return DiscordChatSender(secret)

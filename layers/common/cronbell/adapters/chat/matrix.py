@@ -152,5 +152,6 @@ class MatrixChatSender:
 
 
 def sender(settings: Settings, secret: Callable[[], str], refresh: Callable[[], str]) -> MatrixChatSender:
-    """The deployment's Matrix sender (cronbell.core.platforms): its homeserver, its token, read again on a 401."""
+    """The deployment's Matrix sender (cronbell.core.domain.platforms): its homeserver, its token, read again on a
+    401."""
     return MatrixChatSender(settings.matrix_homeserver_url, secret, token_refresher=refresh)

@@ -23,7 +23,7 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
-from cronbell.core.chat_text import MENTION, STRONG, WORD_JOINER, mention_label
+from cronbell.core.text.chat_text import MENTION, STRONG, WORD_JOINER, mention_label
 
 DEFAULT_API_URL = "https://slack.com/api"
 USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")  # U… for users, W… for Enterprise Grid users
@@ -123,5 +123,5 @@ class SlackChatSender(ApiSender):
 
 
 def sender(settings: Settings, secret: Callable[[], str], refresh: Callable[[], str] | None = None) -> SlackChatSender:
-    """The deployment's Slack sender (cronbell.core.platforms)."""
+    """The deployment's Slack sender (cronbell.core.domain.platforms)."""
     return SlackChatSender(secret, api_url=settings.slack_api_url)

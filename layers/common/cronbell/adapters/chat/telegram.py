@@ -25,7 +25,7 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
-from cronbell.core.chat_text import MENTION, STRONG, WORD_JOINER, Span, fit, mention_label
+from cronbell.core.text.chat_text import MENTION, STRONG, WORD_JOINER, Span, fit, mention_label
 
 DEFAULT_API_URL = "https://api.telegram.org"
 MAX_CHARS = 4096 - 64  # Telegram's limit counts the text after its HTML is parsed; room for the mention
@@ -140,5 +140,5 @@ class TelegramChatSender(ApiSender):
 def sender(
     settings: Settings, secret: Callable[[], str], refresh: Callable[[], str] | None = None
 ) -> TelegramChatSender:
-    """The deployment's Telegram sender (cronbell.core.platforms)."""
+    """The deployment's Telegram sender (cronbell.core.domain.platforms)."""
     return TelegramChatSender(secret, api_url=settings.telegram_api_url)

@@ -108,5 +108,5 @@ class WebhookChatSender:
 def sender(
     settings: Settings, secret: Callable[[], str] | None, refresh: Callable[[], str] | None = None
 ) -> WebhookChatSender:
-    """The deployment's generic webhook (cronbell.core.platforms), signed when it has a secret."""
+    """The deployment's generic webhook (cronbell.core.domain.platforms), signed when it has a secret."""
     return WebhookChatSender(settings.chat_webhook_url, secret_provider=secret)

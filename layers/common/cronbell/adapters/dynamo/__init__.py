@@ -16,13 +16,13 @@ from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.scans import TableScans
 from cronbell.adapters.dynamo.schedules import Schedules
 from cronbell.adapters.dynamo.table import Table
-from cronbell.core.models import Schedule
-from cronbell.core.ports import Claim, Finish, OpenClaim, Pointer, RepeatClaim, RoomCount, TableScan
-from cronbell.core.runs import Run
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import Claim, Finish, OpenClaim, Pointer, RepeatClaim, RoomCount, TableScan
+from cronbell.core.domain.runs import Run
 
 
 class DynamoStore:
-    """The `cronbell.core.ports.Store` on one DynamoDB table: each port method is one part's."""
+    """The `cronbell.core.domain.ports.Store` on one DynamoDB table: each port method is one part's."""
 
     def __init__(self, client: Any, table: str, retention_days: int) -> None:
         self.table = Table(client, table, retention_days)
@@ -117,7 +117,7 @@ class DynamoStore:
     def runs(self, room_id: str, owner: str, limit: int) -> list[Run]:
         return self.ledger.runs(room_id, owner, limit)
 
-    # --- Repeats (core/repeats.py) -------------------------------------------------------------
+    # --- Repeats (core/domain/repeats.py) -------------------------------------------------------------
     def run_at(self, room_id: str, owner: str, slot: str) -> Run | None:
         return self.repeats.run_at(room_id, owner, slot)
 

@@ -25,14 +25,14 @@ from typing import Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
-from cronbell.core import models
-from cronbell.core.business import SKIP
-from cronbell.core.cron import Interval
-from cronbell.core.instants import iso_utc, parse_iso
-from cronbell.core.models import Schedule
-from cronbell.core.ports import Finish, OpenClaim, Pointer, RoomCount
-from cronbell.core.runs import Run
-from cronbell.core.timing import Timing
+from cronbell.core.domain import models
+from cronbell.core.domain.business import SKIP
+from cronbell.core.domain.cron import Interval
+from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import Finish, OpenClaim, Pointer, RoomCount
+from cronbell.core.domain.runs import Run
+from cronbell.core.domain.timing import Timing
 
 ROOM_SK = "room"
 SCHEDULE, RETIRED, POINTER, NAME, SLOT = "s#", "x#", "d#", "n#", "f#"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from cronbell.adapters.dynamo.codec import dump
-from cronbell.core.models import Schedule
+from cronbell.core.domain.models import Schedule
 
 
 class Update:

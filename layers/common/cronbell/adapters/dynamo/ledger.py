@@ -16,11 +16,11 @@ from cronbell.adapters.dynamo.codec import BUMP, CLAIMED, DONE, INFLIGHT, SENT, 
 from cronbell.adapters.dynamo.expressions import Update, same_version
 from cronbell.adapters.dynamo.retirement import Retirement
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
-from cronbell.core import models
-from cronbell.core.instants import iso_utc
-from cronbell.core.models import Schedule
-from cronbell.core.ports import Busy, Claim, Conflict, Finish, OpenClaim
-from cronbell.core.runs import DELIVERED, Run
+from cronbell.core.domain import models
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import Busy, Claim, Conflict, Finish, OpenClaim
+from cronbell.core.domain.runs import DELIVERED, Run
 
 # a slot may be claimed when it has never been, or when its claim outlived the lease (a crash)
 _SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND lease_until < :t)"
@@ -335,7 +335,7 @@ def _ran(schedule: Schedule, finish: Finish | None) -> dict[str, Any]:
         ran["last_answer"] = finish.answer
     if finish.run.outcome == DELIVERED and not finish.run.manual:  # what `count` counts
         ran["delivered_count"] = schedule.delivered_count + 1
-    if finish.repeat_slot is not None:  # the occurrence that repeats from now on (core/repeats.py)
+    if finish.repeat_slot is not None:  # the occurrence that repeats from now on (core/domain/repeats.py)
         ran["repeat_slot"] = finish.repeat_slot
     return ran
 

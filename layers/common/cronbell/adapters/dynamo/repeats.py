@@ -1,4 +1,4 @@
-"""Repeat until done (core/repeats.py) on the ledger's done slots: a repeat claimed, given back, an
+"""Repeat until done (core/domain/repeats.py) on the ledger's done slots: a repeat claimed, given back, an
 occurrence acknowledged. Each write is conditioned on the occurrence's run (its `repeats`, its
 `acknowledged_at`) and checks that the occurrence is still the schedule's current one
 (`repeat_slot`) and the schedule neither paused nor deleted."""
@@ -12,11 +12,11 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import DONE, SlotRef, dump, identity, key, load, run_from_item
 from cronbell.adapters.dynamo.table import Table, cancelled
-from cronbell.core import models
-from cronbell.core.instants import iso_utc
-from cronbell.core.models import Schedule
-from cronbell.core.ports import RepeatClaim
-from cronbell.core.runs import Run
+from cronbell.core.domain import models
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import RepeatClaim
+from cronbell.core.domain.runs import Run
 
 # a run stores its repeat fields only once they are set (codec.run_fields): none yet reads as unset
 _UNACKED = "(attribute_not_exists(#run.acknowledged_at) OR attribute_type(#run.acknowledged_at, :nul))"

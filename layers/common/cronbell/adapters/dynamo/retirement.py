@@ -13,11 +13,11 @@ from cronbell.adapters.dynamo.codec import SlotRef, dump, key, schedule_sk
 from cronbell.adapters.dynamo.expressions import IDLE, LIVE, same_version
 from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.table import CANCELLED, Table, cancelled
-from cronbell.core import models
-from cronbell.core.instants import iso_utc
-from cronbell.core.models import Schedule
-from cronbell.core.ports import Busy, Conflict
-from cronbell.core.runs import Run
+from cronbell.core.domain import models
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import Busy, Conflict
+from cronbell.core.domain.runs import Run
 
 # run_now records its manual run apart from the version: a retirement written from an earlier read
 # would drop it, and the manual fire would then find no run of its own to deliver

@@ -14,8 +14,8 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import ROOM_SK, dump, key
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table
-from cronbell.core.models import Schedule
-from cronbell.core.ports import RoomCount
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import RoomCount
 
 _COUNT_IN = "SET live = if_not_exists(live, :zero) + :one, rev = if_not_exists(rev, :zero) + :one"
 _COUNT_OUT = "SET live = if_not_exists(live, :one) - :one, rev = if_not_exists(rev, :zero) + :one"

@@ -9,11 +9,11 @@ from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import BUMP, INFLIGHT, ROOM_SK, dump, key
 from cronbell.adapters.dynamo.expressions import LIVE, Update
 from cronbell.adapters.dynamo.table import Table
-from cronbell.core import models
-from cronbell.core.instants import iso_utc
-from cronbell.core.models import Schedule
-from cronbell.core.ports import OpenClaim, Pointer, TableScan
-from cronbell.core.runs import DELIVERED, Run
+from cronbell.core.domain import models
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import OpenClaim, Pointer, TableScan
+from cronbell.core.domain.runs import DELIVERED, Run
 
 
 class TableScans:

@@ -23,10 +23,10 @@ from cronbell.adapters.dynamo.expressions import IDLE, LIVE, Update
 from cronbell.adapters.dynamo.retirement import Retirement, SlotRun
 from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
-from cronbell.core import models
-from cronbell.core.instants import iso_utc
-from cronbell.core.models import Schedule
-from cronbell.core.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, RoomCount, TooSoon
+from cronbell.core.domain import models
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, RoomCount, TooSoon
 
 log = logging.getLogger(__name__)
 _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the rest is for races

@@ -1,0 +1,79 @@
+"""The tools envelope: `{tool, arguments, context}` in, `{ok, result|error, text}` out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.text import texts
+
+MAX_ID = 255
+
+
+@dataclass(frozen=True)
+class Context:
+    """Who is acting and where: written by the bot's code, never by the model."""
+
+    room_id: str
+    user_id: str
+    agent_id: str = ""
+    timezone: str = ""
+    locale: str = ""
+    thread_id: str = ""  # the thread the conversation happens in, if any
+    platform: str = ""  # which configured chat backend the room lives on ("" = the default)
+
+
+@dataclass(frozen=True)
+class Request:
+    tool: str
+    arguments: Any
+    context: Context
+
+
+def _field(ctx: dict[str, Any], name: str, required: bool) -> str:
+    value = ctx.get(name)
+    if isinstance(value, str):
+        value = value.strip()
+    if value is None or value == "":
+        if required:
+            raise refusal("missing_context.required", name=name)
+        return ""
+    if not isinstance(value, str) or len(value) > MAX_ID or not value.isprintable():
+        raise refusal("missing_context.printable", name=name)
+    return value
+
+
+def parse_request(event: Any) -> Request:
+    if not isinstance(event, dict):
+        raise refusal("invalid_request")
+    tool = event.get("tool")
+    if not isinstance(tool, str) or not tool:
+        raise refusal("invalid_request.tool")
+    ctx = event.get("context")
+    if not isinstance(ctx, dict):
+        raise refusal("missing_context")
+    context = Context(
+        room_id=_field(ctx, "room_id", True),
+        user_id=_field(ctx, "user_id", True),
+        agent_id=_field(ctx, "agent_id", False),
+        timezone=_field(ctx, "timezone", False),
+        locale=_field(ctx, "locale", False),
+        thread_id=_field(ctx, "thread_id", False),
+        platform=_field(ctx, "platform", False).lower(),
+    )
+    return Request(tool=tool[:100], arguments=event.get("arguments"), context=context)
+
+
+def success(result: Any, text: str) -> dict[str, Any]:
+    return {"ok": True, "result": result, "text": text}
+
+
+def failure(error: ToolError, text: str, locale: str | None = "en") -> dict[str, Any]:
+    return {"ok": False, "error": error.to_dict(locale), "text": text}
+
+
+def refused(error: ToolError, locale: str | None) -> dict[str, Any]:
+    """The answer to a refusal, every word of it in the language of `locale`."""
+    message = error.text(locale)
+    return failure(error, texts.say("error", locale, message=message), locale)

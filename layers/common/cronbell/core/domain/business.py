@@ -1,0 +1,195 @@
+"""Business days: which occurrences of a recurrence a holiday calendar keeps, moves or drops.
+
+A business day is a Monday to Friday that is not a public holiday of the schedule's calendar
+(`skip_holidays`). Three rules read it:
+  - `business_days`: occurrences only on business days; an occurrence on another day is none at all;
+  - `business_day` (1-23, or -1 for the last): the expression's times, on that business day of the
+    month only (a month with fewer business days has none);
+  - `on_holiday`: an occurrence on a day off (a holiday; with `business_days`, also a weekend day)
+    stays and is skipped (`skip`, recorded `skipped`/`holiday` unless a business-day rule makes it
+    no occurrence), or moves once to the previous (`before`) or next (`after`) business day at the
+    same wall time. It does not move when a day of the schedule's own lies on the way or is that
+    day, when that wall time does not exist there (a DST gap), or past `until`.
+A moved occurrence fires from one extra entry on weekdays at the expression's times (the fire side
+posts nothing on the days that hold no moved occurrence), so nothing is rescheduled after a fire.
+"""
+
+from __future__ import annotations
+
+import calendar as month_calendar
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from cronbell.core.domain import calendars
+from cronbell.core.domain.cron import CronSpec
+from cronbell.core.domain.cron_expressions import eventbridge_expressions
+from cronbell.core.domain.cron_fields import parse_fields
+from cronbell.core.domain.cron_fires import fires_after
+from cronbell.core.language.clocks import NONEXISTENT, localize
+
+SKIP, BEFORE, AFTER = "skip", "before", "after"
+ON_HOLIDAY = (SKIP, BEFORE, AFTER)
+MOVE_DAYS = 31  # how far a move looks for a business day
+LAST = -1
+MAX_BUSINESS_DAY = 23  # the most business days a month can have
+
+
+@dataclass(frozen=True)
+class Occurrence:
+    """One occurrence of a recurrence: its instant (aware, in the zone), where `on_holiday` moved it
+    from, and whether it stays on a holiday (its run is skipped)."""
+
+    at: datetime
+    moved_from: datetime | None = None
+    holiday: bool = False
+
+
+@dataclass(frozen=True)
+class Rules:
+    """A recurrence's calendar and business-day rules (all off: occurrences as the expression says)."""
+
+    calendar: str = ""
+    business_days: bool = False
+    business_day: int = 0  # 1-23, LAST; 0: none
+    on_holiday: str = SKIP
+
+    @property
+    def moves(self) -> bool:
+        return bool(self.calendar) and self.on_holiday in (BEFORE, AFTER)
+
+    @property
+    def any(self) -> bool:
+        return self.business_days or bool(self.business_day) or self.on_holiday != SKIP
+
+    def is_business(self, day: date) -> bool:
+        return day.weekday() < 5 and not (self.calendar and calendars.is_holiday(self.calendar, day))
+
+    def nth_of_month(self, day: date) -> bool:
+        """Whether `day` is the business day of its month the rule names."""
+        if not self.is_business(day):
+            return False
+        if self.business_day == LAST:
+            last = date(day.year, day.month, month_calendar.monthrange(day.year, day.month)[1])
+            return not any(self.is_business(d) for d in _days(day + timedelta(days=1), last))
+        before = sum(1 for d in _days(day.replace(day=1), day - timedelta(days=1)) if self.is_business(d))
+        return before + 1 == self.business_day
+
+    def day_off(self, day: date) -> bool:
+        if not self.calendar:
+            return False
+        return calendars.is_holiday(self.calendar, day) or (self.business_days and day.weekday() >= 5)
+
+
+def _days(first: date, last: date) -> Iterator[date]:
+    while first <= last:
+        yield first
+        first += timedelta(days=1)
+
+
+def time_fields(spec: CronSpec) -> tuple[str, str, str]:
+    """The minute, hour and month fields of the normalized expression."""
+    minute, hour, _, month, _ = spec.expr.split()
+    return minute, hour, month
+
+
+def expressions(spec: CronSpec, rules: Rules) -> list[str]:
+    """The Scheduler expressions of a recurrence with these rules: the expression's own (for the
+    n-th business day, its times on every weekday of its months), plus its times on every weekday
+    when occurrences may move."""
+    minute, hour, month = time_fields(spec)
+    weekdays = eventbridge_expressions(CronSpec(f"{minute} {hour} * * 1-5", ""))
+    if rules.business_day:
+        return eventbridge_expressions(CronSpec(f"{minute} {hour} * {month} 1-5", ""))
+    own = eventbridge_expressions(spec)
+    return [*own, *weekdays] if rules.moves else own
+
+
+def occurrences(
+    spec: CronSpec, rules: Rules, after: datetime, tz: ZoneInfo, last_day: date, until: datetime | None = None
+) -> Iterator[Occurrence]:
+    """The occurrences strictly after `after`, in order, holidays that stay included, none whose
+    original time is past `until` or past the local date `last_day`."""
+    fields = parse_fields(spec.expr)
+
+    def own_day(day: date) -> bool:
+        kept = fields.day_matches(day) and spec.keeps(day)
+        return kept and (not rules.business_day or rules.nth_of_month(day))
+
+    def moved(fire: datetime) -> datetime | None:
+        step = timedelta(days=-1 if rules.on_holiday == BEFORE else 1)
+        day, wall = fire.date(), fire.replace(tzinfo=None)
+        for _ in range(MOVE_DAYS):
+            day += step
+            if own_day(day):
+                return None
+            if rules.is_business(day):
+                aware, kind = localize(datetime.combine(day, wall.time()), tz)
+                if kind == NONEXISTENT or (until is not None and aware.astimezone(UTC) > until.astimezone(UTC)):
+                    return None
+                return aware
+        return None
+
+    start = after - timedelta(days=MOVE_DAYS + 2) if rules.moves else after
+    after_utc = after.astimezone(UTC)
+    skipped = (lambda day: not rules.nth_of_month(day)) if rules.business_day else None
+    for fire in fires_after(spec, start, tz, passed_over=skipped, last_day=last_day):
+        if until is not None and fire.astimezone(UTC) > until.astimezone(UTC):
+            return
+        found: Occurrence | None = Occurrence(fire)
+        if rules.day_off(fire.date()):
+            target = moved(fire) if rules.moves else None
+            if target is not None:
+                found = Occurrence(target, moved_from=fire)
+            elif rules.business_days or rules.business_day:
+                found = None
+            else:
+                found = Occurrence(fire, holiday=True)
+        if found is not None and found.at.astimezone(UTC) > after_utc:
+            yield found
+
+
+# --- phrases ----------------------------------------------------------------------------------------
+_EN_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+_ES_ORDINALS = ("primer", "segundo", "tercer", "cuarto", "quinto", "sexto", "septimo", "octavo", "noveno", "decimo")
+_EN_NTH = r"(?P<nth>" + "|".join(_EN_ORDINALS) + r"|last|\d{1,2}(?:st|nd|rd|th))"
+_ES_NTH = r"(?P<nth>" + "|".join(_ES_ORDINALS) + r"|primero|tercero|ultimo|\d{1,2})"
+_PHRASES = (  # (pattern over normalized text, what the rest is read as, business day of the month or None)
+    (r"(?:every|each) (?:business|working|work) ?day (?P<rest>at .+)", "every weekday {rest}"),
+    (r"(?:cada|todos los) dias? (?:laborables?|habil|habiles) (?P<rest>a las? .+)", "de lunes a viernes {rest}"),
+    (
+        r"(?:on )?the " + _EN_NTH + r" (?:business|working) day of (?:the|every|each) month (?P<rest>at .+)",
+        "every day {rest}",
+    ),
+    (
+        r"(?:el )?" + _ES_NTH + r" dia (?:habil|laborable) (?:del|de cada) mes (?P<rest>a las? .+)",
+        "todos los dias {rest}",
+    ),
+)
+
+
+def _ordinal(word: str) -> int:
+    if word in ("last", "ultimo"):
+        return LAST
+    if word in ("primero", "tercero"):
+        word = word[:-1]
+    for names in (_EN_ORDINALS, _ES_ORDINALS):
+        if word in names:
+            return names.index(word) + 1
+    return int(re.sub(r"\D", "", word))
+
+
+def read_phrase(normalized: str) -> tuple[str, int] | None:
+    """A business-day phrase (English or Spanish, normalized as clocks.normalize does): the schedule
+    phrase it stands on and the business day of the month it names (0: every business day). None when
+    it is not one. 'every business day at 9' is 'every weekday at 9' on business days; 'the last
+    business day of the month at 17:00' is 'every day at 17:00' on the last one."""
+    for pattern, reading in _PHRASES:
+        match = re.fullmatch(pattern, normalized)
+        if match is not None:
+            groups = match.groupdict()
+            nth = _ordinal(groups["nth"]) if groups.get("nth") else 0
+            return reading.format(rest=groups["rest"]), nth
+    return None

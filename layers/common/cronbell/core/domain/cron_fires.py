@@ -1,0 +1,66 @@
+"""The next fire times of a cron spec in a zone, as Scheduler fires them there: a local time that does
+not exist that day is skipped, a repeated one fires once (the first); only the days an interval keeps."""
+
+from __future__ import annotations
+
+import calendar
+from collections.abc import Callable, Iterator
+from datetime import UTC, date, datetime
+from itertools import islice
+from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
+
+from cronbell.core.domain.cron_fields import CronFields, parse_fields
+from cronbell.core.language.clocks import MAX_YEAR, NONEXISTENT, localize
+
+if TYPE_CHECKING:
+    from cronbell.core.domain.cron import CronSpec
+
+
+def fire_days(fields: CronFields, start: date) -> Iterator[date]:
+    """Days from `start` (included) on which the schedule fires, up to EventBridge's last year."""
+    year, month, first = start.year, start.month, start.day
+    while year <= MAX_YEAR:
+        if month in fields.months:
+            for day in range(first, calendar.monthrange(year, month)[1] + 1):
+                candidate = date(year, month, day)
+                if fields.day_matches(candidate):
+                    yield candidate
+        first = 1
+        month += 1
+        if month > 12:
+            year, month = year + 1, 1
+
+
+def next_fires(spec: CronSpec, after: datetime, tz: ZoneInfo, count: int) -> list[datetime]:
+    """The next `count` fires strictly after `after`, aware in `tz`, as Scheduler fires them in that zone:
+    a local time that does not exist that day is skipped, a repeated one fires once (the first)."""
+    if count <= 0:
+        return []
+    return list(islice(fires_after(spec, after, tz), count))
+
+
+def fires_after(
+    spec: CronSpec,
+    after: datetime,
+    tz: ZoneInfo,
+    *,
+    passed_over: Callable[[date], bool] | None = None,
+    last_day: date | None = None,
+) -> Iterator[datetime]:
+    """The fires strictly after `after`, in order, lazily (as `next_fires`). A local day for which
+    `passed_over` is true is left out whole, at the cost of one call (a holiday: every fire of it
+    goes at once); none after the local date `last_day`."""
+    fields = parse_fields(spec.expr)
+    times = sorted(fields.times())
+    after_utc = after.astimezone(UTC)  # compare instants: same-zone comparisons ignore `fold`
+    for day in fire_days(fields, after.astimezone(tz).date()):
+        if last_day is not None and day > last_day:
+            return
+        if not spec.keeps(day) or (passed_over is not None and passed_over(day)):
+            continue
+        for hour, minute in times:
+            aware, kind = localize(datetime(day.year, day.month, day.day, hour, minute), tz)
+            if kind == NONEXISTENT or aware.astimezone(UTC) <= after_utc:
+                continue
+            yield aware

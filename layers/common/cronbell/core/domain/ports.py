@@ -1,0 +1,322 @@
+"""What the use cases need from the outside world, in the domain's words.
+
+The store (schedules, the slot ledger, reconciliation scans), the Scheduler entries and the agents
+are small interfaces here; `cronbell.adapters` implements them. Adapters translate their SDK's
+failures into the exceptions below, so no use case knows which SDK sits behind an interface.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from typing import Any, Protocol
+
+from cronbell.core.domain.models import Entry, Schedule
+from cronbell.core.domain.runs import Run
+from cronbell.core.text.chat_text import ChatMessage
+from cronbell.core.text.texts import Phrase, render
+
+
+# --- chat delivery ---------------------------------------------------------------------------
+class TransientChatError(Exception):
+    """Delivery may succeed later: rate limited past the deadline, 5xx, timeout, connection error."""
+
+
+class PermanentChatError(Exception):
+    """Delivery will not succeed by retrying (bad token, not in the room, ...): record it, do not retry.
+
+    `reason` is short and safe to log and store: an error code and status, never a token or message text.
+    `room_gone`: the room itself is gone or closed to the bot (deleted, left, forbidden), so later runs
+    will fail too; any other permanent refusal concerns this one message only.
+    """
+
+    def __init__(self, reason: str, room_gone: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.room_gone = room_gone
+
+
+class ChatSender(Protocol):
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        """Post the message; returns the platform's message id.
+
+        The same `idempotency_key` must not post twice. `deadline` is a `time.monotonic()` value past
+        which the sender must not wait (for a rate limit or a slow server).
+        """
+        ...
+
+
+# --- domain errors ---------------------------------------------------------------------------
+class BackendError(Exception):
+    """A store, Scheduler or Lambda call failed (throttled, unreachable, refused): nothing is
+    known to have changed, and the same call may work a moment later."""
+
+
+class LimitReached(Exception):
+    """The room holds its maximum of live schedules."""
+
+
+class Duplicate(Exception):
+    """A live schedule with the same action, time and zone exists."""
+
+    def __init__(self, existing: Schedule) -> None:
+        super().__init__(existing.id)
+        self.existing = existing
+
+
+class NameTaken(Exception):
+    """Another live schedule of the room has this name."""
+
+    def __init__(self, holder: Schedule) -> None:
+        super().__init__(holder.id)
+        self.holder = holder
+
+
+class TooSoon(Exception):
+    """A manual run of this schedule was started less than the minimum interval ago."""
+
+    def __init__(self, last: str) -> None:
+        super().__init__(last)
+        self.last = last  # RFC3339 UTC of that run
+
+
+class Conflict(Exception):
+    """The item was not in the state the write expected (e.g. changed or deleted meanwhile)."""
+
+
+class Gone(Exception):
+    """No live schedule: `old` is the item as it is (fired, deleted...), or None if there is none."""
+
+    def __init__(self, old: Schedule | None) -> None:
+        super().__init__(old.id if old else "")
+        self.old = old
+
+
+class Busy(Exception):
+    """A delivery of this schedule is under way; try again in a moment."""
+
+
+class AgentError(Exception):
+    """The agent failed or could not be reached; `reason` is short and safe to show (English, for the
+    log); `said` is the same reason as a catalog phrase, for the room's notice in its language."""
+
+    def __init__(self, reason: str | Phrase) -> None:
+        self.said = reason
+        self.reason = str(render(reason, "en"))
+        super().__init__(self.reason)
+
+
+class AgentTimeout(AgentError):
+    pass
+
+
+class UnknownAgent(AgentError):
+    pass
+
+
+# --- outcomes --------------------------------------------------------------------------------
+class Claim(StrEnum):
+    """What claiming one (schedule, scheduled time) slot for delivery found."""
+
+    CLAIMED = "claimed"  # this attempt delivers it
+    DUPLICATE = "duplicate"  # done already
+    HELD = "held"  # claimed by an attempt whose lease is not over (running, or dead and not yet known)
+    BUSY = "busy"  # another slot of the schedule is being delivered
+    INACTIVE = "inactive"  # the schedule is no longer active
+    SENT = "sent"  # an earlier attempt ended its run but could not record it: record what it noted
+    CHANGED = "changed"  # the schedule changed since it was read: read it again and decide again
+
+
+class RepeatClaim(StrEnum):
+    """What claiming one repeat (or the escalation) of an occurrence found."""
+
+    CLAIMED = "claimed"  # this attempt posts it
+    DUPLICATE = "duplicate"  # posted already (a duplicate or a retry): the chain goes on
+    ACKNOWLEDGED = "acknowledged"  # the occurrence was acknowledged: the chain ends
+    STOPPED = "stopped"  # no longer the current occurrence, or the schedule paused or deleted: it ends
+
+
+class Outcome(StrEnum):
+    """How one fire ended: the fire function's answer, its log and its metrics say which."""
+
+    DELIVERED = "delivered"
+    DUPLICATE = "duplicate"
+    UNKNOWN = "unknown_schedule"
+    INACTIVE = "inactive"
+    PAUSED = "paused"
+    DELIVERY_FAILED = "delivery_failed"
+    NOTHING_TO_POST = "empty_answer"
+    NO_AGENTS = "no_agents_configured"
+    INVALID_INPUT = "invalid_input"
+    SKIPPED = "skipped"  # skip_next, or the occurrence a snooze moved
+    FAILED = "failed"  # the agent failed: recorded as a failed run, not as delivered
+    MISSED = "missed"  # a recurring run that started too late to be worth posting
+    PLATFORM_GONE = "platform_not_configured"  # its room's chat platform was removed from the deployment
+    FORBIDDEN_CHANNEL = "forbidden_channel"  # its output room is no longer allowed by the deployment
+    OFF_INTERVAL = "off_interval"  # the off week or day of an every-N schedule: no occurrence, no run
+    COMPLETED = "completed"  # past its end (`until`, `count`): nothing sent, the schedule completed
+
+
+# --- values the store hands back -------------------------------------------------------------
+@dataclass(frozen=True)
+class RoomCount:
+    live: int
+    rev: int | None  # None: written before revisions were kept
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """A pointer naming the live schedule that holds a key of the room: a dedupe key (action,
+    time, zone, person) or a name."""
+
+    room_id: str
+    key: str
+    schedule_id: str
+    kind: str = "dedupe"  # dedupe | name
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What completing a slot records besides the slot: its run and, for a stored schedule, the
+    streak and pause the failure policy decided and the answer the next run is given. `room_gone`:
+    the platform said no later run can post there (the schedule ends)."""
+
+    run: Run
+    streak: int = 0
+    pause: bool = False
+    answer: dict[str, str] | None = None
+    room_gone: bool = False
+    repeat_slot: str | None = None  # the occurrence that repeats from now on ("" stops; None: unchanged)
+
+
+@dataclass(frozen=True)
+class OpenClaim:
+    """A slot an attempt claimed and did not complete: a delivery under way, or one whose every
+    attempt died."""
+
+    room_id: str
+    owner: str  # the schedule's id, or a template schedule's name
+    slot: str  # the occurrence as Scheduler names it (UTC)
+    claimed_at: str
+    message_id: str | None = None  # set when the message went out before the attempt died
+    noted: Finish | None = None  # the run (and verdict) an attempt ended and could not record
+
+
+@dataclass
+class TableScan:
+    schedules: list[Schedule] = field(default_factory=list)
+    counters: dict[str, int] = field(default_factory=dict)
+    pointers: list[Pointer] = field(default_factory=list)
+    deleted: list[Schedule] = field(default_factory=list)  # audit copies still live, no live item: deleted
+    uncopied: list[Schedule] = field(default_factory=list)  # live schedules written before audit copies
+    claims: list[OpenClaim] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class EntryState:
+    name: str
+    state: str  # ENABLED | DISABLED
+
+
+# --- interfaces ------------------------------------------------------------------------------
+class Schedules(Protocol):
+    """The room's schedules, its live count and the dedupe pointers, changed atomically."""
+
+    def get(self, room_id: str, schedule_id: str) -> Schedule | None: ...
+    def list_room(self, room_id: str, now: datetime, retired: bool = False) -> list[Schedule]: ...
+    def insert(self, schedule: Schedule, max_per_room: int) -> None: ...
+    def replace(self, old: Schedule, new: Schedule, max_per_room: int, now: datetime) -> None: ...
+    def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None: ...
+    def mark_manual_run(self, schedule: Schedule, slot: str, not_since: str) -> None: ...
+    def unmark_manual_run(self, schedule: Schedule, slot: str) -> None: ...
+    def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule: ...
+    def retire(
+        self,
+        schedule: Schedule,
+        status: str,
+        now: datetime,
+        reason: str = "",
+        run: tuple[str, Run] | None = None,
+        *,
+        as_read: bool = False,
+    ) -> None: ...
+    def room_count(self, room_id: str) -> RoomCount | None: ...
+    def recount(self, room_id: str, seen: RoomCount | None) -> int | None: ...
+
+
+class Ledger(Protocol):
+    """Delivery slots: one (owner, scheduled time) is claimed before posting and done after.
+    `schedule` is the stored schedule that owns the slot, or None for a template schedule (which
+    has no item of its own; `owner` names it). Every write that also writes the schedule is
+    conditioned on the schedule's version as read: CHANGED (claim) or Conflict (record) when a
+    change landed since, so nothing is decided or recorded from a stale read."""
+
+    def claim_slot(
+        self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
+    ) -> Claim: ...
+    def held_until(self, room_id: str, owner: str, slot: str) -> datetime | None: ...
+    def mark_slot_sent(
+        self, room_id: str, owner: str, slot: str, message_id: str, noted: Finish | None = None
+    ) -> bool: ...
+    def open_claim(self, room_id: str, owner: str, slot: str) -> OpenClaim | None: ...
+    def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None: ...
+    def complete_slot(
+        self,
+        room_id: str,
+        owner: str,
+        slot: str,
+        now: datetime,
+        outcome: str,
+        detail: str = "",
+        schedule: Schedule | None = None,
+        final_status: str = "",
+        finish: Finish | None = None,
+    ) -> None: ...
+    def record_run(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> bool: ...
+    def record_static_run(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> bool: ...
+    def runs(self, room_id: str, owner: str, limit: int) -> list[Run]: ...
+    def run_at(self, room_id: str, owner: str, slot: str) -> Run | None: ...
+    def claim_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> RepeatClaim: ...
+    def release_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> None: ...
+    def acknowledge(self, schedule: Schedule, occurrence: str, now: datetime) -> bool: ...
+
+
+class Scans(Protocol):
+    """Whole-table reads and repairs for the reconciler."""
+
+    def scan(self, now: datetime) -> TableScan: ...
+    def move_retired(self, room_id: str, schedule_id: str) -> bool: ...
+    def finalize_deleted(self, schedule: Schedule, now: datetime) -> bool: ...
+    def copy_audit(self, schedule: Schedule) -> bool: ...
+    def drop_pointer(self, pointer: Pointer) -> bool: ...
+    def close_claim(self, claim: OpenClaim, now: datetime, run: Run, schedule: Schedule | None) -> bool: ...
+
+
+class Store(Schedules, Ledger, Scans, Protocol):
+    """Everything cronbell keeps: one table behind three concerns."""
+
+
+class Entries(Protocol):
+    """The EventBridge Scheduler entries that fire schedules."""
+
+    def put_entry(self, entry: Entry, schedule: Schedule, now: datetime, *, new: bool = False) -> bool: ...
+    def written_at(self, name: str) -> datetime | None: ...
+    def list_entries(self) -> list[EntryState]: ...
+    def delete_if_fires(self, name: str, room_id: str, schedule_id: str) -> bool: ...
+    def delete(self, name: str) -> bool: ...
+
+
+class Events(Protocol):
+    """Where finished runs and policy pauses are announced (an EventBridge bus)."""
+
+    def publish(self, detail_type: str, detail: dict[str, Any]) -> None: ...
+
+
+class Agents(Protocol):
+    """Target agents, called synchronously with a timeout; raises AgentError."""
+
+    @property
+    def configured(self) -> bool: ...
+
+    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str: ...

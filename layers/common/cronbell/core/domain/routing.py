@@ -1,0 +1,88 @@
+"""Where a room lives: which chat platform, and the store's key for a room on it.
+
+A room id is only unique on its own platform, so the store keys a room by platform and id. Rooms of
+the deployment's default platform keep their bare id as key (items written before several platforms
+existed stay where they are); a room of another platform is keyed `<platform>` + US + `<room id>`.
+The unit separator never occurs in a context's room id (the envelope takes printable text only), so
+no bare id can collide with the key of another platform's room.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from cronbell.core.contract.envelope import Context
+from cronbell.core.contract.errors import refusal
+from cronbell.core.domain.actions import Action
+from cronbell.core.domain.platforms import PLATFORMS  # the chat backends a deployment may configure
+from cronbell.core.text.chat_text import ChatMessage
+
+SEPARATOR = "\x1f"
+
+
+def room_key(platform: str, room_id: str, default_platform: str) -> str:
+    """The store's key of `room_id` on `platform` ("" is the default platform)."""
+    if not platform or platform == default_platform:
+        return room_id
+    return f"{platform}{SEPARATOR}{room_id}"
+
+
+def split_room_key(key: str) -> tuple[str, str]:
+    """`(platform, room id)` of a store key; the platform is "" for the default one."""
+    platform, sep, room_id = key.partition(SEPARATOR)
+    return (platform, room_id) if sep else ("", key)
+
+
+def delivery_platform(key: str, platforms: tuple[str, ...]) -> str | None:
+    """The configured platform a store key's room lives on (`platforms`: the configured ones, the
+    default first), or None when the deployment no longer configures it. A room keyed for a platform
+    that was removed (two platforms became one) has nowhere to go: its room id means nothing on the
+    others, so a post for it must be refused (a failed run, `chat_refused`), never sent to the same
+    bare id elsewhere. A bare key is a room of the default platform."""
+    platform, _ = split_room_key(key)
+    if not platform:
+        return platforms[0] if platforms else None
+    return platform if platform in platforms else None
+
+
+def platform_gone(key: str, platforms: tuple[str, ...]) -> bool:
+    """Whether the room a store key names lives on a platform this deployment no longer configures."""
+    return delivery_platform(key, platforms) is None
+
+
+def routed(ctx: Context, platforms: tuple[str, ...]) -> Context:
+    """The context with its room keyed by platform (`platforms`: the configured ones, the default
+    first). A platform the deployment does not configure is refused."""
+    platform = ctx.platform or platforms[0]
+    if platform not in platforms:
+        raise refusal("unknown_platform", platform=ctx.platform, configured=", ".join(platforms))
+    return replace(ctx, platform=platform, room_id=room_key(platform, ctx.room_id, platforms[0]))
+
+
+def allowed_key(entry: str, default_platform: str) -> str:
+    """The store key of one `AllowedOutputRooms` entry: `slack:C123` is C123 on Slack; an entry without a
+    platform prefix (`!news:example.org`, `C123`) is a room of the default platform."""
+    platform, sep, room_id = entry.partition(":")
+    if sep and platform.lower() in PLATFORMS:
+        return room_key(platform.lower(), room_id, default_platform)
+    return room_key("", entry, default_platform)
+
+
+def output_allowed(output_key: str, own_room: str, allowed: tuple[str, ...], default_platform: str) -> bool:
+    """Whether an agent call made in `own_room` may post to `output_key` (both store keys): its own room,
+    or a room `allowed` names on that room's platform, so an id allowed on one platform never lets the
+    same id string on another through."""
+    if output_key == own_room:
+        return True
+    return any(allowed_key(entry, default_platform) == output_key for entry in allowed)
+
+
+def bare_room(key: str) -> str:
+    """The platform's own room id of a store key."""
+    return split_room_key(key)[1]
+
+
+def addressed(message: ChatMessage, key: str, thread_id: str = "", actions: tuple[Action, ...] = ()) -> ChatMessage:
+    """The message addressed to the room a store key names: its platform, its own room id, the thread."""
+    platform, room_id = split_room_key(key)
+    return replace(message, room_id=room_id, platform=platform, thread_id=thread_id, actions=actions)

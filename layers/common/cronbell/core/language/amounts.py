@@ -1,0 +1,178 @@
+"""Amounts of time from now in English and Spanish: "30 minutes", "an hour and a half", "1h30m", "two
+weeks", "in 2 years" (months and years on the calendar, days on the wall clock, the rest elapsed); whole
+days ahead at a time of day ("3 days at 9am"); and counted days ("3 weekdays", "dos sábados")."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+from fractions import Fraction
+from zoneinfo import ZoneInfo
+
+from cronbell.core.language import lexicon
+from cronbell.core.language.clocks import (
+    WEEKDAY_WORDS,
+    Unreadable,
+    is_second_occurrence,
+    parse_clock,
+    second_occurrence_note,
+    valid_date,
+    wall,
+)
+from cronbell.core.language.days import DEFAULT_HOUR
+from cronbell.core.text.texts import phrase, say
+
+_AT = r"(?:at|a las|a la|a|@|sobre las|hacia las)"
+
+_AMOUNT = (
+    r"(?P<n>\d+)\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|months?|years?"
+    r"|segundos?|minutos?|horas?|dias?|semanas?|mes|meses|anos?)"
+)
+_NUMBER_WORDS = lexicon.NUMBER_WORDS
+
+
+def _hours_and(minutes: int) -> Callable[[re.Match[str]], str]:
+    """'(two) hours and a half' -> '2 hours 30 minutes'; no number of hours is one hour ('hora y media')."""
+
+    def spell(match: re.Match[str]) -> str:
+        count = match[1] or "1"
+        return f"{_NUMBER_WORDS.get(count, count)} hours {minutes} minutes"
+
+    return spell
+
+
+_FRACTIONS = {"1/4": 15, "1/2": 30, "3/4": 45}
+_APPROXIMATELY = lexicon.alternatives(lexicon.APPROXIMATELY)
+
+
+def _exactly(text: str) -> str:
+    """'about 20 minutes', '20 minutes or so', 'unos 20 minutos' -> '20 minutes': read as the amount named."""
+    return re.sub(rf"^(?:{_APPROXIMATELY}) |,? (?:{_APPROXIMATELY})$", "", text)
+
+
+def _words_to_digits(text: str) -> str:
+    """'two weeks' -> '2 weeks', 'a fortnight' -> '2 weeks', 'half an hour' -> '30 minutes', 'hora y media' ->
+    '1 hours 30 minutes', 'two and a half hours' -> '2 hours 30 minutes', '1.5 hours' -> '90 minutes',
+    '1/4 hour' -> '15 minutes', '1 1/2 hours' -> '1 hours 30 minutes'."""
+    text = re.sub(
+        r"\b(?:(\d+) )?([13]/4|1/2) (?:of an? |de )?(?:hours?|horas?)\b",
+        lambda m: f"{m[1] + ' hours ' if m[1] else ''}{_FRACTIONS[m[2]]} minutes",
+        text,
+    )
+    text = re.sub(r"\b(?:a |one )?quarter hour\b", "15 minutes", text)
+    text = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", text)
+    text = re.sub(r"\b(?:a quarter of an hour|quarter of an hour|quarter hour|un cuarto de hora)\b", "15 minutes", text)
+    text = re.sub(r"\b(?:three quarters of an hour|tres cuartos de hora)\b", "45 minutes", text)
+    text = re.sub(r"\b(?:an?|one) fortnight\b|\bfortnight\b", "2 weeks", text)
+    text = re.sub(r"\b(?:a couple of|a couple|un par de)\b", "2", text)
+    words = "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
+    # a half or a quarter of an hour after a number of hours, before "a" is read as one
+    for ending, minutes in (("and a half|y media", 30), ("and a quarter|y cuarto", 15)):
+        text = re.sub(rf"(?:\b({words}|\d+) )?\b(?:hours?|horas?) (?:{ending})\b", _hours_and(minutes), text)
+    text = re.sub(rf"\b({words}|\d+) and a half (?:hours?|hrs?)\b", r"\1 hours 30 minutes", text)
+    text = re.sub(rf"\b({words})\s+(?=[a-z])", lambda m: f"{_NUMBER_WORDS[m[1]]} ", text)
+    # a decimal number of hours that is a whole number of minutes: "1.5 hours", "2,25 horas"
+    text = re.sub(r"\b(\d+)[.,](\d+) ?(?:hours?|hrs?|horas?|h)\b", _decimal_hours, text)
+    return re.sub(r"\b(\d+)h(\d{1,2})\b", r"\1h\2m", text)  # "1h30"
+
+
+def _decimal_hours(match: re.Match[str]) -> str:
+    minutes = Fraction(f"{match[1]}.{match[2]}") * 60
+    return f"{minutes} minutes" if minutes.denominator == 1 else match[0]
+
+
+@dataclass(frozen=True)
+class Amount:
+    months: int  # months and years: calendar arithmetic on the wall clock
+    days: int  # days and weeks: whole days on the wall clock
+    elapsed: timedelta  # hours, minutes and seconds: elapsed time
+    seconds: bool  # a number of seconds was named: the result is rounded up to the minute
+
+
+def read_amount(rest: str) -> Amount | None:
+    """'30 minutes', 'an hour', '1 hour and 30 minutes', '1h30m', 'two weeks', 'in 2 years'."""
+    rest = _words_to_digits(_exactly(rest))
+    # amounts are separated by a comma, "and", "y", or nothing at all before a number ("1h30m")
+    parts = [p for p in re.split(r"\s*(?:,|\band\b|\by\b)\s*|\s+(?=\d)|(?<=[a-z])(?=\d)", rest) if p]
+    if not parts:
+        return None
+    months, days, elapsed, seconds = 0, 0, timedelta(0), False
+    for part in parts:
+        match = re.fullmatch(_AMOUNT, part)
+        if not match:
+            return None
+        count, unit = int(match["n"]), match["unit"]
+        if unit.startswith(("sec", "seg")) or unit == "s":
+            elapsed += timedelta(seconds=count)
+            seconds = True
+        elif unit.startswith(("month", "mes")):
+            months += count
+        elif unit.startswith(("year", "ano")):
+            months += 12 * count
+        elif unit.startswith(("week", "semana")):
+            days += 7 * count
+        elif unit.startswith(("day", "dia")) or unit == "d":
+            days += count
+        elif unit.startswith(("hour", "hora", "hr")) or unit == "h":
+            elapsed += timedelta(hours=count)
+        else:
+            elapsed += timedelta(minutes=count)
+    return Amount(months, days, elapsed, seconds)
+
+
+def _add_months(day: date, months: int) -> date:
+    """The same day of the month `months` later; a day the month does not have is refused, not moved."""
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    if not valid_date(year, month + 1, day.day):
+        raise Unreadable(phrase("reason.no_such_day"))
+    return date(year, month + 1, day.day)
+
+
+def days_ahead_at(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
+    """'3 days at 9am', '2 semanas a las 10': whole days ahead, at a time of day."""
+    match = re.fullmatch(rf"(?P<amount>.+?),? {_AT} (?P<clock>.+)", rest)
+    amount = read_amount(match["amount"]) if match else None
+    clock = parse_clock(match["clock"]) if match else None
+    if amount is None or clock is None or amount.elapsed or not (amount.days or amount.months):
+        return None
+    day = _add_months(now_local.date(), amount.months) + timedelta(days=amount.days)
+    return wall(datetime(day.year, day.month, day.day, clock[0], clock[1]), tz, language, notes)
+
+
+_WEEKDAY_NAMES = lexicon.alternatives(WEEKDAY_WORDS)
+
+
+def counted_days(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
+    """'3 weekdays' (Monday to Friday after today, at the time it is now), 'four saturdays' / 'dos sábados'
+    (the Nth of that weekday after today, at the default hour)."""
+    match = re.fullmatch(
+        rf"(?P<n>\d{{1,2}}) (?:(?P<workday>weekdays?)|(?P<wd>{_WEEKDAY_NAMES})(?:e?s)?)", _words_to_digits(rest)
+    )
+    if match is None or not 1 <= int(match["n"]) <= 60:
+        return None
+    day, left = now_local.date(), int(match["n"])
+    while left:
+        day += timedelta(days=1)
+        left -= day.weekday() < 5 if match["workday"] else day.weekday() == WEEKDAY_WORDS[match["wd"]]
+    if match["workday"]:
+        return wall(datetime.combine(day, now_local.time().replace(second=0, microsecond=0)), tz, language, notes)
+    notes.append(say("default_hour", language, clock=f"{DEFAULT_HOUR:02d}:00"))
+    return wall(datetime(day.year, day.month, day.day, DEFAULT_HOUR), tz, language, notes)
+
+
+def after_amount(amount: Amount, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
+    """Whole days, months and years keep the wall-clock time (across a DST change too); the rest is
+    elapsed time; a number of seconds rounds the result up to the minute (Scheduler's precision)."""
+    base = now_local.replace(microsecond=0)
+    if amount.days or amount.months:
+        day = _add_months(base.date(), amount.months) + timedelta(days=amount.days)
+        base = wall(datetime.combine(day, base.time()), tz, language, notes)
+    at = (base.astimezone(UTC) + amount.elapsed).astimezone(tz)
+    if amount.seconds and at.second:
+        at = (at.astimezone(UTC) + timedelta(seconds=60 - at.second)).astimezone(tz)
+    if is_second_occurrence(at):
+        notes.append(second_occurrence_note(at, tz, language))
+    return at

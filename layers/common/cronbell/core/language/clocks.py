@@ -1,0 +1,181 @@
+"""Wall-clock words and times shared by the one-shot and the recurring grammar: weekday and month
+names, normalized text, times of day, parts of the day, and local times across DST changes."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import UTC, date, datetime, timedelta, tzinfo
+
+from cronbell.core.language.lexicon import MONTH_WORDS, NAMED_CLOCKS, PERIOD_OF, WEEKDAY_WORDS
+from cronbell.core.text.texts import Phrase, say
+
+__all__ = ["MONTH_WORDS", "PERIOD_OF", "WEEKDAY_WORDS"]  # read from here by the grammar modules
+
+MAX_YEAR = 2199  # EventBridge Scheduler's last year
+
+# localize() kinds
+EXISTS = ""
+NONEXISTENT = "nonexistent"
+AMBIGUOUS = "ambiguous"
+
+
+class NoClockError(Exception):
+    """A day was named without a time of day, in a way that has no default hour."""
+
+
+class Unreadable(Exception):
+    """The text reads, but not as one instant: the reason is said to the user."""
+
+    def __init__(self, reason: Phrase) -> None:
+        super().__init__(reason.key)
+        self.reason = reason
+
+
+def normalize(text: str) -> str:
+    """Lowercase, strip accents, 'a.m.' -> 'am', collapse blanks, drop trailing punctuation."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    plain = re.sub(r"\b([ap])\.\s?m\.?(?=\s|$)", r"\1m", plain)
+    plain = re.sub(r"\s+", " ", plain).strip()
+    return plain.rstrip(".!?;, ").strip()
+
+
+def tz_label(tz: tzinfo) -> str:
+    return getattr(tz, "key", None) or str(tz)
+
+
+def localize(naive: datetime, tz: tzinfo) -> tuple[datetime, str]:
+    """Attach `tz` to a wall time. Returns (aware, kind): a nonexistent time (DST gap) is shifted
+    forward by the gap; an ambiguous one (DST overlap) is its first occurrence."""
+    first = naive.replace(tzinfo=tz, fold=0)
+    second = naive.replace(tzinfo=tz, fold=1)
+    if first.utcoffset() == second.utcoffset():
+        return first, EXISTS
+    round_trip = first.astimezone(UTC).astimezone(tz)
+    if round_trip.replace(tzinfo=None) == naive:
+        return first, AMBIGUOUS
+    # fold=0 in a gap reads the wall time with the offset from before the change: that instant,
+    # shown in the zone, is the wall time moved forward by the length of the gap.
+    return round_trip, NONEXISTENT
+
+
+def is_second_occurrence(aware: datetime) -> bool:
+    """True if the wall time of `aware` happens twice that day and this is the later one."""
+    naive = aware.replace(tzinfo=None)
+    tz = aware.tzinfo
+    assert tz is not None
+    return aware.fold == 1 and localize(naive, tz)[1] == AMBIGUOUS
+
+
+def format_offset(dt: datetime) -> str:
+    offset = dt.utcoffset() or timedelta(0)
+    minutes = int(offset.total_seconds()) // 60
+    sign = "+" if minutes >= 0 else "-"
+    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
+
+
+# --- time of day -----------------------------------------------------------------------------------
+
+_CLOCK = (
+    r"(?P<h>\d{1,2})(?:(?::|\.|h)(?P<m>\d{2}))?h?"
+    r"(?:\s*(?P<ampm>am|pm))?"
+    r"(?:\s+(?P<frac>y media|y cuarto|menos cuarto|y (?P<ym>\d{1,2})|menos (?P<mm>\d{1,2})))?"
+    r"(?:\s+(?:en punto|o'?clock|horas|hrs)(?=\s+(?:de|por|en|del)\s))?"  # "5 o'clock in the afternoon"
+    r"(?:\s+(?:de la|por la|en la)\s+(?P<period>manana|tarde|noche|madrugada)|\s+(?P<mid>del mediodia))?"
+    r"(?:\s+(?:en punto|o'?clock|horas|hrs))?"
+)
+_PAST_OR_TO = r"^(?P<part>half|quarter) (?P<way>past|to) (?P<h>\d{1,2})\b"
+
+
+def _as_digits(match: re.Match[str]) -> str:
+    """'half past 9' -> '9:30', 'quarter to 5' -> '4:45' ('quarter to 1' -> '12:45')."""
+    hour = int(match["h"])
+    if match["way"] == "to":
+        return f"{hour - 1 or 12}:45" if match["part"] == "quarter" else match[0]  # no "half to"
+    return f"{hour}:{30 if match['part'] == 'half' else 15:02d}"
+
+
+_NAMED_CLOCKS = NAMED_CLOCKS
+
+
+def parse_clock(text: str) -> tuple[int, int] | None:
+    """A time of day in normalized text, as (hour, minute), or None if it is not one."""
+    text = text.strip()
+    if text in _NAMED_CLOCKS:
+        return _NAMED_CLOCKS[text]
+    text = re.sub(_PAST_OR_TO, _as_digits, text)
+    match = re.fullmatch(_CLOCK, text)
+    if not match:
+        return None
+    hour, minute = int(match["h"]), int(match["m"] or 0)
+    frac, ampm, period = match["frac"], match["ampm"], match["period"]
+    before = 0  # minutes before the hour named: "las 9 menos cuarto de la noche" is 20:45
+    if frac:
+        if match["m"]:
+            return None
+        if frac == "y media":
+            minute = 30
+        elif frac == "y cuarto":
+            minute = 15
+        elif frac == "menos cuarto" or match["mm"]:
+            before = 15 if frac == "menos cuarto" else int(match["mm"])
+            if not 1 <= before <= 59:
+                return None
+        else:
+            minute = int(match["ym"])
+    if minute > 59:
+        return None
+    if ampm:
+        if period or match["mid"] or not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if ampm == "pm" else 0)
+    elif period or match["mid"]:
+        if hour > 12:
+            # "21 de la noche": already a 24-hour clock; only accept a consistent period
+            if period not in ("tarde", "noche"):
+                return None
+        elif period in ("tarde",) or match["mid"]:
+            hour = hour if hour == 12 else hour + 12
+        elif period == "noche":
+            hour = 0 if hour == 12 else (hour + 12 if hour >= 6 else hour)
+        elif period in ("manana", "madrugada") and hour == 12:
+            hour = 0 if period == "madrugada" else 12
+    if hour > 23:
+        return None
+    if before:
+        hour, minute = divmod((hour * 60 - before) % (24 * 60), 60)
+    return hour, minute
+
+
+def parse_clock_in(text: str, period: str) -> tuple[int, int] | None:
+    """A time of day read in a part of the day ('8' tonight is 20:00), unless it names its own."""
+    if not re.search(r"am|pm|de la|del|por la", text):
+        text += f" de la {period}"
+    return parse_clock(text)
+
+
+def dst_note(naive: datetime, result: datetime, kind: str, tz: tzinfo, language: str) -> str:
+    key = "note.nonexistent" if kind == NONEXISTENT else "note.ambiguous"
+    wall, zone = f"{naive:%Y-%m-%d %H:%M}", tz_label(tz)
+    return say(key, language, wall=wall, zone=zone, clock=f"{result:%H:%M}", offset=format_offset(result))
+
+
+def second_occurrence_note(at: datetime, tz: tzinfo, language: str) -> str:
+    wall = f"{at:%Y-%m-%d %H:%M}"
+    return say("note.second_occurrence", language, wall=wall, zone=tz_label(tz), offset=format_offset(at))
+
+
+def wall(naive: datetime, tz: tzinfo, language: str, notes: list[str]) -> datetime:
+    aware, kind = localize(naive, tz)
+    if kind != EXISTS:
+        notes.append(dst_note(naive, aware, kind, tz, language))
+    return aware
+
+
+def valid_date(year: int, month: int, day: int) -> bool:
+    try:
+        date(year, month, day)
+    except ValueError:
+        return False
+    return True

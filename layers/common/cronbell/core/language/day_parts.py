@@ -1,0 +1,99 @@
+"""The parts a calendar phrase names (core/language/days.py reads them), and the 12-hour rule: an hour of 1 to 12
+said without am/pm, a part of the day or a day other than today is whichever of its two readings comes first,
+never more than 12 hours away; with a day named, an hour of 1 to 5 is in the afternoon. The answer says
+which reading was taken."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, fields, replace
+from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from cronbell.core.language.clocks import Unreadable, parse_clock, wall
+from cronbell.core.text.texts import phrase, say
+
+
+@dataclass
+class Parts:
+    clock: str | None = None  # the clock's text, read once the part of the day is known
+    part: str | None = None  # morning, tarde, ...
+    this_part: bool = False  # "this morning", "tonight", "esta tarde": today
+    offset: int | None = None  # today 0, tomorrow 1, the day after 2
+    weekday: int | None = None
+    next_week: bool = False  # "next friday": never today
+    this_week: bool = False  # "this friday": today too
+    day: int | None = None
+    month: int | None = None
+    year: int | None = None
+    last_day: bool = False
+    end_of_day: bool = False
+    week_ahead: bool = False  # "friday next week": the weekday in the week (Monday to Sunday) after this one
+    month_ahead: int | None = None  # "the 1st of next month" 1, "the 20th of this month" 0
+    of_month: bool = False  # "the first of the month": a day number follows or precedes
+    year_ahead: bool = False  # "june 5th next year"
+    weekend: bool = False  # "this weekend": its next Saturday or Sunday
+    week_this: bool = False  # "thursday this week": the weekday in this week (Monday to Sunday), never the next
+    position: int | None = None  # "the 2nd monday of june" 2, "the last" -1
+    bare_day: bool = False  # English "friday 8": a number after a weekday, without "the" or an ordinal
+
+    def set(self, **values: object) -> None:
+        for name, value in values.items():
+            if given(getattr(self, name)):
+                raise Unreadable(phrase("reason.twice"))
+            setattr(self, name, value)
+
+    def names_a_day(self) -> bool:
+        return any(given(getattr(self, f.name)) for f in fields(self) if f.name not in ("clock",))
+
+
+def given(value: object) -> bool:
+    """A part is given when it is not None or False; 0 is a value (Monday, today)."""
+    return value is not None and value is not False
+
+
+_BARE_CLOCK = (
+    r"(?:(?:half|quarter) (?:past|to) )?(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?"
+    r"(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}|menos \d{1,2}))?"
+    r"(?: (?:en punto|o'?clock))?"
+)
+
+
+def twelve_hour(p: Parts) -> bool:
+    """A clock of 1 to 12 without am/pm, a part of the day or a day other than today: it has two readings."""
+    if p.clock is None or p.part is not None or not re.fullmatch(_BARE_CLOCK, p.clock):
+        return False
+    others = replace(p, clock=None, offset=None)
+    return p.offset in (None, 0) and not others.names_a_day()
+
+
+AFTERNOON_HOURS = range(1, 6)  # with a day named, an hour of 1 to 5 alone is in the afternoon
+
+
+def afternoon_hour(p: Parts, hour: int) -> bool:
+    """'friday at 3', 'mañana a la una': with a day named, a bare hour of 1 to 5 is 13:00 to 17:59 (people
+    do not set reminders for 3 at night without saying so); 7 to 12 stay as they are."""
+    return (
+        p.clock is not None and p.part is None and hour in AFTERNOON_HOURS and bool(re.fullmatch(_BARE_CLOCK, p.clock))
+    )
+
+
+def next_of_two(p: Parts, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
+    """The 12-hour rule: '4:30' is whichever of 04:30 and 16:30 comes first (never more than 12 hours
+    away); with 'today', the first of them still ahead today. The reading is said in the notes."""
+    read = parse_clock(p.clock or "")
+    if read is None:
+        raise Unreadable(phrase("reason.no_clock"))
+    hour, minute = read
+    now_hm = (now_local.hour, now_local.minute)
+    found: list[datetime] = []
+    for h in sorted({hour % 12, hour % 12 + 12}):
+        d = now_local.date() if (h, minute) > now_hm else now_local.date() + timedelta(days=1)
+        if p.offset == 0 and d != now_local.date():
+            continue
+        found.append(datetime(d.year, d.month, d.day, h, minute))
+    if not found:
+        raise Unreadable(phrase("reason.past"))
+    at = min(found)
+    notes.append(say("note.twelve_hour", language, said=p.clock, clock=f"{at:%H:%M}"))
+    return wall(at, tz, language, notes)

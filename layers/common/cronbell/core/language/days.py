@@ -1,0 +1,369 @@
+"""Calendar phrases, read as a set of parts in any order, not phrase by phrase: a time of day, a part of
+the day, a relative day, a weekday, a day number or ordinal, a month, a year, a numeric date, "the last
+day of the month", "end of the day". Each part may appear once; anything left over that is not a
+filler word ("at", "on", "the", "el", "de", ...) makes the text unreadable, so nothing is guessed.
+
+Resolution (documented in docs/skill.md, stated in the answer when a default is used):
+  - no time of day: a part of the day takes its default hour (PART_HOURS), "end of the day" is
+    END_OF_DAY_HOUR, any other day is DEFAULT_HOUR;
+  - a relative day ("tomorrow") or "this morning" / "tonight" fixes the date; other parts must agree;
+  - otherwise the date is the first one, from today, whose time is still ahead and that agrees with
+    every part named (weekday and day number: the next date where both agree); "next <weekday>", and a
+    weekday alone without a time of day or "this", is never today; "<weekday> next week" is that day of
+    the week after this one; "the 1st of next month" is in next month; a full date with its year is
+    taken as it is (a past one is refused as past);
+  - a numeric date follows the language: month/day in English, day/month in Spanish; one that only
+    reads the other way is refused with the reason;
+  - a night hour before 06:00 ("tonight at 1") is the next day's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+from cronbell.core.language import lexicon
+from cronbell.core.language.clocks import (
+    PERIOD_OF,
+    NoClockError,
+    Unreadable,
+    parse_clock,
+    parse_clock_in,
+    valid_date,
+    wall,
+)
+from cronbell.core.language.day_parts import Parts, afternoon_hour, next_of_two, twelve_hour
+from cronbell.core.language.day_words import (
+    CLOCK,
+    CLOCK_AT,
+    END,
+    FILLERS,
+    NAMED_CLOCK,
+    NAMED_CLOCKS,
+    NUM,
+    ORD,
+    alternatives,
+    prepare,
+    take,
+    words_of,
+)
+from cronbell.core.language.lexicon import PART_HOURS
+from cronbell.core.text.texts import Word, phrase, say
+
+DEFAULT_HOUR = 9  # a day named without a time of day
+END_OF_DAY_HOUR = 18
+# the hours a clock with its own am/pm or period may have within a named part of the day
+_PART_RANGES = {
+    "manana": range(4, 13),
+    "tarde": range(12, 24),
+    "noche": (*range(17, 24), *range(6)),
+    "madrugada": range(7),
+}
+SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 February within 8 years
+
+# the evening is afternoon hours on a 12-hour clock ("quarter to six in the evening" is 17:45)
+_PERIODS = {**PERIOD_OF, "evening": "tarde"}
+
+
+def _parts(t: str, language: str) -> Parts | None:
+    p = Parts()
+    s = f" {prepare(t, language)} "
+    weekdays, months = words_of(language)
+    wd, mon = alternatives(weekdays), alternatives(months)
+    day_words = {*weekdays, *months, "el", "the", "dia", "day"}
+    positions = lexicon.alternatives(lexicon.POSITIONS)
+
+    def numeric(m: re.Match[str]) -> None:
+        a, b = int(m["a"]), int(m["b"])
+        year = int(m["y"]) if m["y"] else None
+        year = year + 2000 if year is not None and year < 100 else year
+        month, day = (a, b) if lexicon.of(language).month_first else (b, a)
+        if not 1 <= month <= 12 or not 1 <= day <= 31:
+            raise Unreadable(phrase("reason.numeric_order", text=m[0].strip()))
+        p.set(day=day, month=month, year=year)
+
+    def iso(m: re.Match[str]) -> None:
+        p.set(year=int(m["y"]), month=int(m["mo"]), day=int(m["d"]))
+
+    def clock(m: re.Match[str]) -> bool:
+        text, at = m["c"], m["at"]
+        marked = at or re.search(r"[:.h]|am|pm|de la|por la|en la|del|y |menos|o'?clock|horas|hrs|half|quarter", text)
+        if not marked or parse_clock(text) is None or p.clock is not None:
+            return False
+        before = m.string[: m.start()].split()[-1:]
+        if not at and re.fullmatch(r"\d{1,2} (?:por|en) la \w+", text) and before and before[0] in day_words:
+            return False  # "el viernes 12 por la mañana": the 12 is the day ("8 de la tarde" is an hour)
+        p.set(clock=text)
+        return True
+
+    def named(m: re.Match[str]) -> None:
+        p.set(clock=m["c"])
+
+    def relative(days: int) -> object:
+        return lambda m: p.set(offset=days)
+
+    def position(m: re.Match[str]) -> None:
+        p.set(weekday=weekdays[m["wd"]], position=lexicon.POSITIONS[m["n"]])
+
+    def weekday(m: re.Match[str]) -> None:
+        p.set(weekday=weekdays[m["wd"]])
+        if m["pre"] in ("next", "coming", "this coming", "proximo", "el proximo") or m["post"]:
+            p.set(next_week=True)
+        elif m["pre"] in ("this", "este"):
+            p.set(this_week=True)
+
+    def month(m: re.Match[str]) -> None:
+        p.set(month=months[m["mon"]])
+
+    def day(m: re.Match[str]) -> None:
+        number = int(m["d"])
+        if not 1 <= number <= 31:
+            raise Unreadable(phrase("reason.no_such_day"))
+        p.set(day=number)
+
+    def day_after_weekday(m: re.Match[str]) -> None:
+        day(m)
+        p.bare_day = lexicon.of(language).bare_day_after_weekday and not m["the"] and not m["ord"]
+
+    def year(m: re.Match[str]) -> None:
+        p.set(year=int(m["y"]))
+
+    steps: list[tuple[str, str, object]] = [
+        (rf"{NUM}(?P<y>\d{{4}})[-/.](?P<mo>\d{{1,2}})[-/.](?P<d>\d{{1,2}}){END}", "<d>", iso),
+        (rf"{NUM}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?P<y>\d{{4}}|\d{{2}}))?{END}", "<d>", numeric),
+        (rf"{NUM}(?P<a>\d{{1,2}})-(?P<b>\d{{1,2}})(?:-(?P<y>\d{{4}}|\d{{2}}))?{END}", "<d>", numeric),
+        (rf"{NUM}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?P<y>\d{{4}}|\d{{2}}){END}", "<d>", numeric),
+        (
+            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)\b|\beod\b"
+            r"|\b(?:al |a |para el )?(?:final|fin) del dia\b",
+            "<e>",
+            lambda m: p.set(end_of_day=True),
+        ),
+        (
+            rf"\b(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{mon})\b))"
+            rf"|\b(?:el )?ultimo dia de (?=(?:{mon})\b)"
+            r"|\b(?:el )?ultimo dia (?:del mes\b(?! que viene| proximo)"
+            r"|del? (?=mes que viene|proximo mes|mes proximo))",
+            "<d>",
+            lambda m: p.set(last_day=True),
+        ),
+        (
+            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month\b"
+            r"|\b(?:a|al|para) (?:fin|final) de(?:l)? mes\b",
+            "<d>",
+            lambda m: p.set(last_day=True, end_of_day=True),
+        ),
+        (
+            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week\b|\b(?:a|al) final de (?:la )?semana\b",
+            "<w>",
+            lambda m: p.set(weekday=4, end_of_day=True),
+        ),
+        (
+            r"\b(?:this|the) weekend\b|\b(?:este|el) fin de semana\b",
+            "<w>",
+            lambda m: p.set(weekend=True),
+        ),
+        (
+            r"\bfirst_thing(?: in the morning)?\b|\ba primera hora(?: de la manana)?\b",
+            "<p>",
+            lambda m: p.set(part="morning"),
+        ),
+        (rf"\b{NAMED_CLOCK}\b", "<c>", named),
+        (rf"(?:\b(?P<at>{CLOCK_AT}) )?{NUM}(?P<c>{CLOCK}){END}", "<c>", clock),
+        (
+            r"\b(?P<this>tonight)\b|\b(?P<this2>this|esta) (?P<p>morning|afternoon|evening|night|manana|tarde|noche)\b",
+            "<p>",
+            lambda m: p.set(part=m["p"] or "night", this_part=True),
+        ),
+        (
+            r"\b(?:in the|during the|por la|de la|en la|a la|at) (?P<p>morning|afternoon|evening|night|manana|tarde"
+            r"|noche|madrugada)\b|\b(?P<p2>morning|afternoon|evening|night|tarde|noche|madrugada)\b",
+            "<p>",
+            lambda m: p.set(part=m["p"] or m["p2"]),
+        ),
+        (r"\b(?:the )?day after (?:tomorrow|tmrw)\b|\bpasado manana\b", "<r>", relative(2)),
+        (r"\b(?:tomorrow|tmrw|tmw|tomorow|tommorow)\b|\bmanana\b", "<r>", relative(1)),
+        (r"\b(?:later )?today\b|\bhoy\b", "<r>", relative(0)),
+        (
+            r"\b(?:of |de )?(?:next week|the following week|la semana que viene|la proxima semana"
+            r"|la semana proxima)\b",
+            "<k>",
+            lambda m: p.set(week_ahead=True),
+        ),
+        (
+            r"\b(?:of |de |del )?(?:next month|the following month|el mes que viene|mes que viene|el proximo mes"
+            r"|proximo mes|el mes proximo)\b",
+            "<n>",
+            lambda m: p.set(month_ahead=1),
+        ),
+        (r"\b(?:of |de )?(?:this month|este mes)\b", "<n>", lambda m: p.set(month_ahead=0)),
+        (r"\b(?:of (?:the )?month|de mes|del mes)\b", "<o>", lambda m: p.set(of_month=True)),
+        (
+            r"\b(?:of |de |del )?(?:next year|the following year|el ano que viene|ano que viene|el proximo ano"
+            r"|proximo ano)\b",
+            "<y>",
+            lambda m: p.set(year_ahead=True),
+        ),
+        (r"\b(?:of |de )?(?:this week|esta semana)\b", "<k>", lambda m: p.set(week_this=True)),
+        (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:of|de|del|in|en)\b)", "<w>", position),
+        (r"\b(?:el )?proximo (?=(?:dia )?\d)", " ", lambda m: None),  # "el próximo 15 de mayo", "el próximo día 15"
+        (
+            rf"\b(?:(?P<pre>next|this coming|coming|this|el proximo|proximo|este) )?(?P<wd>{wd})\b"
+            r"(?: (?P<post>que viene|proximo))?",
+            "<w>",
+            weekday,
+        ),
+        (rf"\b(?P<mon>{mon})\b", "<m>", month),
+        (rf"<m>,? (?:the )?(?P<d>\d{{1,2}}){ORD}?{END}", "<m> <d>", day),
+        (rf"{NUM}(?P<d>\d{{1,2}}){ORD}? (?:of |de )?<m>", "<d> <m>", day),
+        (rf"<w>,? (?P<the>the |el )?(?P<d>\d{{1,2}})(?P<ord>{ORD})?{END}", "<w> <d>", day_after_weekday),
+        (rf"{NUM}(?P<d>\d{{1,2}}){ORD}{END}", "<d>", day),
+        (rf"\b(?:el (?:dia )?|dia )(?P<d>\d{{1,2}}){END}", "<d>", day),
+        (rf"{NUM}(?P<y>(?:19|2\d)\d\d){END}", "<y>", year),
+    ]
+    for pattern, marker, read in steps:
+        s = take(s, pattern, marker, read)
+    if p.clock is None and (p.offset is not None or p.part is not None):  # "tomorrow 9"
+        s = take(s, rf"{NUM}(?P<c>\d{{1,2}}){END}", "<c>", lambda m: p.set(clock=m["c"]))
+    left = [w for w in re.split(r"[\s,]+", s) if w and w not in FILLERS and not re.fullmatch(r"<\w>", w)]
+    if left or not (p.clock or p.names_a_day()):
+        return None
+    if p.bare_day and p.clock is None:  # "friday 8", "friday 8 in the evening": the 8th, or 8 o'clock?
+        raise Unreadable(phrase("reason.day_or_hour", number=p.day))
+    return p
+
+
+def _hour_and_minute(p: Parts, language: str, notes: list[str]) -> tuple[int, int]:
+    if p.clock is not None:
+        period = "madrugada" if p.part == "madrugada" else _PERIODS.get(p.part or "")
+        named = re.fullmatch(NAMED_CLOCKS, p.clock)  # "midnight tonight": the clock names its own hour
+        got = parse_clock_in(p.clock, period) if period and not named else parse_clock(p.clock)
+        if got is None:
+            raise Unreadable(phrase("reason.no_clock"))
+        if period and got[0] not in _PART_RANGES[period]:  # "9 de la mañana" "de la tarde"
+            raise Unreadable(phrase("reason.twice"))
+        return got
+    if p.end_of_day:
+        hour = END_OF_DAY_HOUR
+    elif p.part is not None:
+        if p.part not in PART_HOURS:
+            raise NoClockError(p.part)
+        hour = PART_HOURS[p.part]
+    else:
+        hour = DEFAULT_HOUR
+    notes.append(say("default_hour", language, clock=f"{hour:02d}:00"))
+    return hour, 0
+
+
+def _fits(p: Parts, d: date) -> bool:
+    return (
+        (p.day is None or d.day == p.day)
+        and (p.month is None or d.month == p.month)
+        and (p.year is None or d.year == p.year)
+        and (p.weekday is None or d.weekday() == p.weekday)
+        and (not p.last_day or (d + timedelta(days=1)).day == 1)
+        and (not p.weekend or d.weekday() >= 5)
+        and (p.position is None or _in_place(d, p.position))
+    )
+
+
+def _in_place(d: date, position: int) -> bool:
+    """Whether `d` is the `position`-th of its weekday in its month (-1: the last)."""
+    if position < 0:
+        return (d + timedelta(days=7)).month != d.month
+    return (d.day - 1) // 7 == position - 1
+
+
+def _mismatch(p: Parts) -> Unreadable:
+    if p.weekday is not None:
+        return Unreadable(phrase("reason.weekday_mismatch", weekday=Word("weekdays", p.weekday)))
+    return Unreadable(phrase("reason.no_such_day"))
+
+
+def _date(p: Parts, hm: tuple[int, int], now_local: datetime) -> date:
+    today = now_local.date()
+    if p.month_ahead is not None:  # "the 1st of next month": that month of this year or the next
+        if p.month is not None or p.year is not None or (p.day is None and not p.last_day):
+            raise Unreadable(phrase("reason.twice" if p.month is not None else "reason.day_missing"))
+        year, month = divmod(today.year * 12 + today.month - 1 + p.month_ahead, 12)
+        p = replace(p, month_ahead=None, month=month + 1, year=year)
+        if p.day is not None and not valid_date(p.year or 0, p.month or 0, p.day):
+            raise Unreadable(phrase("reason.no_such_day"))
+    if p.year_ahead:
+        if p.year is not None:
+            raise Unreadable(phrase("reason.twice"))
+        p = replace(p, year_ahead=False, year=today.year + 1)
+    if p.of_month and p.day is None:  # "the first of the month": a day number is needed
+        raise Unreadable(phrase("reason.day_missing"))
+    if p.week_ahead:
+        if p.weekday is None:  # "next week" alone names no day
+            raise Unreadable(phrase("reason.weekday_missing"))
+        d = today + timedelta(days=7 - today.weekday() + p.weekday)
+        if p.offset is not None or p.next_week:
+            raise Unreadable(phrase("reason.twice"))
+        if not _fits(p, d):
+            raise _mismatch(p)
+        return d
+    if p.week_this:  # "thursday this week": that day of this week, or the past
+        if p.weekday is None or p.offset is not None or p.week_ahead:
+            raise Unreadable(phrase("reason.weekday_missing" if p.weekday is None else "reason.twice"))
+        return today + timedelta(days=p.weekday - today.weekday())
+    alone_day = p.weekday is None and p.day is None and not p.last_day and not p.weekend
+    if p.offset is not None or p.this_part or (p.end_of_day and alone_day):
+        d = today + timedelta(days=p.offset or 0)
+        if not _fits(p, d):
+            raise _mismatch(p)
+        return d
+    if p.year is not None and p.month is not None and p.day is not None:
+        if not valid_date(p.year, p.month, p.day):
+            raise Unreadable(phrase("reason.no_such_day"))
+        d = date(p.year, p.month, p.day)
+        if not _fits(p, d):
+            raise _mismatch(p)
+        return d
+    if (p.month is not None or p.year is not None) and p.day is None and not p.last_day and p.position is None:
+        raise Unreadable(phrase("reason.day_missing"))
+    if p.month is not None and p.weekday is not None and p.position is None:
+        # "tuesday december 8": the date is December 8's next one; the weekday only confirms it
+        d = _date(replace(p, weekday=None), hm, now_local)
+        if d.weekday() != p.weekday:
+            raise _mismatch(p)
+        return d
+    # a weekday alone, said on that weekday, is next week's ("friday" on a Friday); with a time of day, a part
+    # of the day or "this" it may be today ("friday at 5pm", "this friday")
+    alone = p.weekday is not None and p.clock is None and p.part is None and p.day is None and p.month is None
+    alone = alone and not (p.this_week or p.end_of_day or p.last_day)
+    start = today + timedelta(days=1 if p.next_week or alone else 0)
+    for ahead in range(SEARCH_DAYS):
+        d = start + timedelta(days=ahead)
+        if _fits(p, d) and (d, hm) > (today, (now_local.hour, now_local.minute)):
+            return d
+    raise _mismatch(p)
+
+
+def read_calendar(
+    t: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str], whole_day: bool = False
+) -> datetime | None:
+    """The instant a calendar phrase names, or None when it is not one (see the module's rules). With
+    `whole_day` (an end: `until`), a day named without a time of day, a part of the day or "end of the
+    day" is the last second of that day (23:59:59), so today is one too; a phrase with any of those
+    is the instant a one-shot would be."""
+    p = _parts(t, language)
+    if p is None:
+        return None
+    day_end = whole_day and p.clock is None and p.part is None and not p.end_of_day
+    if twelve_hour(p):
+        return next_of_two(p, now_local, tz, language, notes)
+    hour, minute = (23, 59) if day_end else _hour_and_minute(p, language, notes)
+    if afternoon_hour(p, hour):  # "friday at 3": 15:00, said
+        hour += 12
+        notes.append(say("note.afternoon_hour", language, said=p.clock, clock=f"{hour:02d}:{minute:02d}"))
+    d = _date(p, (24, 0) if day_end else (hour, minute), now_local)  # a day's end is after all its minutes
+    night = p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6
+    if night and not (p.this_part and now_local.hour < 6):
+        d += timedelta(days=1)  # "tonight at 1" is after midnight; said after midnight, it is the coming one
+    if p.month is not None and p.year is None and d.year > now_local.year:
+        notes.append(say("note.no_year", language, year=d.year))
+    return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)

@@ -1,0 +1,98 @@
+"""English words the time grammar reads: normalized (lower case, no accents)."""
+
+from __future__ import annotations
+
+# weekday numbers follow date.weekday(): Monday 0 ... Sunday 6
+WEEKDAYS = {
+    "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
+    "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
+    "sunday": 6, "sun": 6,
+}  # fmt: skip
+WEEKDAYS_OWN = {"weds": 2}  # read only in this language
+MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
+    "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sep": 9, "sept": 9,
+    "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}  # fmt: skip
+MONTHS_OWN: dict[str, int] = {}
+MONTH_FIRST = True  # "12/24" is December 24
+BARE_DAY_AFTER_WEEKDAY = True  # "friday 8" may be the 8th or 8 o'clock: refused as ambiguous
+# counts in amounts of time ("in two weeks", "a couple of days")
+NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+    "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90, "a couple of": 2, "a couple": 2,
+}  # fmt: skip
+# hours said in words, where they can only be a time of day ("at ten", "seven pm")
+HOURS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+# minutes after an hour ("ten thirty", "seven oh five")
+MINUTES = {
+    "oh five": 5, "ten": 10, "fifteen": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25, "thirty": 30,
+    "thirty-five": 35, "thirty five": 35, "forty": 40, "forty-five": 45, "forty five": 45, "fifty": 50,
+    "fifty-five": 55, "fifty five": 55,
+}  # fmt: skip
+# minutes before "past"/"to" an hour ("twenty to nine")
+MINUTES_PAST = {
+    "five": 5, "ten": 10, "a quarter": 15, "quarter": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25,
+    "half": 30,
+}  # fmt: skip
+ORDINALS = [
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+    "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+    "twentieth",
+]  # fmt: skip
+# the part of the day a word names, as a clock period
+PARTS = {"tonight": "noche", "night": "noche", "evening": "noche", "afternoon": "tarde", "morning": "manana"}
+# the default hour of a part of the day named without a time
+PART_HOURS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21}
+NAMED_CLOCKS = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
+# a named clock as an hour with am/pm, where minutes count from it ("a quarter past noon", "ten to midnight")
+NAMED_HOURS = {"noon": "12pm", "midday": "12pm", "midnight": "12am"}
+FILLERS = {"at", "on", "the", "of", "a", "in", "around", "about", "by", "for", "sharp"}
+# words around a time that say nothing about it
+COURTESY = ["please", "pls", "plz", "kindly", "remind me"]
+# words that say a time is approximate ("about 20 minutes", "4ish")
+APPROXIMATELY = ["about", "around", "roughly", "approximately", "approx", "circa", "or so"]
+# city names that are not the last part of a zone id, for "9am <city> time"
+CITIES = {
+    "san francisco": "America/Los_Angeles", "seattle": "America/Los_Angeles", "boston": "America/New_York",
+    "washington": "America/New_York", "miami": "America/New_York", "mexico city": "America/Mexico_City",
+    "rio": "America/Sao_Paulo", "delhi": "Asia/Kolkata", "mumbai": "Asia/Kolkata", "beijing": "Asia/Shanghai",
+}  # fmt: skip
+DAY_NUMBERS: dict[str, int] = {}  # day numbers are ordinals in English ("the sixth of june")
+POSITIONS = {"1th": 1, "2th": 2, "3th": 3, "4th": 4, "5th": 5, "1st": 1, "2nd": 2, "3rd": 3, "last": -1}
+# holidays and observances by name (core/language/named_days.py finds their dates for the user's country)
+HOLIDAYS = {
+    "christmas day": "christmas", "christmas": "christmas", "xmas": "christmas", "christmas eve": "christmas_eve",
+    "xmas eve": "christmas_eve", "new year's eve": "new_years_eve", "new years eve": "new_years_eve",
+    "new year's day": "new_year", "new years day": "new_year", "new year's": "new_year",
+    "thanksgiving day": "thanksgiving", "thanksgiving": "thanksgiving", "mother's day": "mothers_day",
+    "mothers day": "mothers_day", "mothering sunday": "mothers_day", "father's day": "fathers_day",
+    "fathers day": "fathers_day", "easter sunday": "easter", "easter": "easter", "easter monday": "easter_monday",
+    "good friday": "good_friday", "maundy thursday": "maundy_thursday", "holy thursday": "maundy_thursday",
+    "halloween": "halloween", "valentine's day": "valentines", "valentines day": "valentines",
+    "valentine's": "valentines", "boxing day": "boxing_day", "independence day": "independence_day",
+    "the fourth of july": "fourth_of_july", "fourth of july": "fourth_of_july", "labor day": "labor_day",
+    "labour day": "labor_day", "memorial day": "memorial_day", "diwali": "diwali", "deepavali": "diwali",
+    "epiphany": "epiphany", "juneteenth": "juneteenth", "mlk day": "mlk_day", "martin luther king day": "mlk_day",
+    "all saints' day": "all_saints", "all saints day": "all_saints",
+}  # fmt: skip
+HOLIDAYS.update({
+    "st patrick's day": "st_patricks_day", "st. patrick's day": "st_patricks_day",
+    "saint patrick's day": "st_patricks_day", "st patricks day": "st_patricks_day",
+    "black friday": "black_friday", "cinco de mayo": "cinco_de_mayo",
+    "april fools' day": "april_fools", "april fools day": "april_fools", "april fool's day": "april_fools",
+    "groundhog day": "groundhog_day", "earth day": "earth_day", "ash wednesday": "ash_wednesday",
+    "shrove tuesday": "shrove_tuesday", "mardi gras": "shrove_tuesday", "pancake day": "shrove_tuesday",
+    "palm sunday": "palm_sunday", "holy saturday": "holy_saturday", "ascension day": "ascension",
+    "pentecost": "pentecost", "whit sunday": "pentecost", "veterans day": "veterans_day",
+    "veterans' day": "veterans_day", "columbus day": "columbus_day", "presidents day": "presidents_day",
+    "presidents' day": "presidents_day", "president's day": "presidents_day", "constitution day": "constitution_day",
+    "chinese new year": "chinese_new_year", "lunar new year": "chinese_new_year", "eid al-fitr": "eid_al_fitr",
+    "eid al-adha": "eid_al_adha", "holi": "holi", "dussehra": "dussehra", "hanukkah": "hanukkah",
+    "chanukah": "hanukkah", "passover": "passover", "yom kippur": "yom_kippur", "rosh hashanah": "rosh_hashanah",
+    "remembrance day": "remembrance_day", "new year": "new_year", "nye": "new_years_eve", "xmas day": "christmas",
+})  # fmt: skip

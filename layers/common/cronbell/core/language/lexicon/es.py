@@ -1,0 +1,77 @@
+"""Spanish words the time grammar reads: normalized (lower case, no accents)."""
+
+from __future__ import annotations
+
+# weekday numbers follow date.weekday(): Monday 0 ... Sunday 6
+WEEKDAYS = {"lunes": 0, "martes": 1, "miercoles": 2, "jueves": 3, "viernes": 4, "sabado": 5, "domingo": 6}
+WEEKDAYS_OWN = {"lun": 0, "mie": 2, "jue": 3, "vie": 4, "sab": 5, "dom": 6}  # "sun" is English, "dom" is not
+MONTHS = {
+    "enero": 1, "febrero": 2, "marzo": 3, "abril": 4, "mayo": 5, "junio": 6, "julio": 7, "agosto": 8,
+    "septiembre": 9, "setiembre": 9, "octubre": 10, "noviembre": 11, "diciembre": 12,
+}  # fmt: skip
+MONTHS_OWN = {"ene": 1, "abr": 4, "ago": 8, "set": 9, "dic": 12}  # "ago" is English for the past
+MONTH_FIRST = False  # "24/12" is 24 December
+BARE_DAY_AFTER_WEEKDAY = False  # "el viernes 8" is the 8th
+NUMBERS = {
+    "un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
+    "nueve": 9, "diez": 10, "once": 11, "doce": 12, "quince": 15, "veinte": 20, "treinta": 30, "cuarenta": 40,
+    "cincuenta": 50, "sesenta": 60, "noventa": 90, "un par de": 2,
+}  # fmt: skip
+HOURS = {
+    "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
+    "nueve": 9, "diez": 10, "once": 11, "doce": 12,
+}  # fmt: skip
+MINUTES = {"cero cinco": 5, "cero uno": 1, "cero dos": 2, "cero tres": 3, "cero cuatro": 4}
+# minutes after "y" / "menos" ("las nueve y diez", "las doce menos veinte")
+MINUTES_PAST = {"cinco": 5, "diez": 10, "veinte": 20, "veinticinco": 25}
+ORDINALS: list[str] = []
+PARTS = {"noche": "noche", "tarde": "tarde", "manana": "manana"}
+PART_HOURS = {"manana": 9, "tarde": 15, "noche": 21}
+NAMED_CLOCKS = {"mediodia": (12, 0), "el mediodia": (12, 0), "medianoche": (0, 0), "la medianoche": (0, 0)}
+NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am"}
+FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia"}
+COURTESY = ["por favor", "recuerdamelo", "recuerdame", "avisame"]
+APPROXIMATELY = ["unos", "unas", "aproximadamente", "mas o menos", "como", "alrededor de"]
+# city names in Spanish, for "a las 10 hora de <ciudad>"
+CITIES = {
+    "nueva york": "America/New_York", "londres": "Europe/London", "ciudad de mexico": "America/Mexico_City",
+    "mexico": "America/Mexico_City", "tokio": "Asia/Tokyo", "paris": "Europe/Paris", "berlin": "Europe/Berlin",
+    "roma": "Europe/Rome", "lisboa": "Europe/Lisbon", "sao paulo": "America/Sao_Paulo", "pekin": "Asia/Shanghai",
+    "canarias": "Atlantic/Canary", "espana": "Europe/Madrid", "argentina": "America/Argentina/Buenos_Aires",
+    "colombia": "America/Bogota", "chile": "America/Santiago", "peru": "America/Lima",
+}  # fmt: skip
+# day numbers in words ("el seis de junio", "el día doce")
+DAY_NUMBERS = {
+    "uno": 1, "primero": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
+    "nueve": 9, "diez": 10, "once": 11, "doce": 12, "trece": 13, "catorce": 14, "quince": 15, "dieciseis": 16,
+    "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuno": 21, "veintiun": 21,
+    "veintidos": 22, "veintitres": 23, "veinticuatro": 24, "veinticinco": 25, "veintiseis": 26, "veintisiete": 27,
+    "veintiocho": 28, "veintinueve": 29, "treinta": 30, "treinta y uno": 31,
+}  # fmt: skip
+# the place of a weekday in its month ("el primer lunes de junio", "el último viernes de mayo")
+POSITIONS = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
+# holidays and observances by name (core/language/named_days.py finds their dates for the user's country)
+HOLIDAYS = {
+    "navidad": "christmas", "dia de navidad": "christmas", "nochebuena": "christmas_eve",
+    "nochevieja": "new_years_eve", "ano nuevo": "new_year", "dia de ano nuevo": "new_year", "reyes": "epiphany",
+    "dia de reyes": "epiphany", "dia de los reyes magos": "epiphany", "epifania": "epiphany",
+    "dia de la madre": "mothers_day", "dia del padre": "fathers_day", "viernes santo": "good_friday",
+    "jueves santo": "maundy_thursday", "domingo de pascua": "easter", "domingo de resurreccion": "easter",
+    "pascua": "easter", "lunes de pascua": "easter_monday", "san valentin": "valentines",
+    "dia de san valentin": "valentines", "dia de los enamorados": "valentines", "dia de muertos": "day_of_the_dead",
+    "dia de los muertos": "day_of_the_dead", "dia de la independencia": "independence_day",
+    "dia del trabajo": "labor_day", "dia del trabajador": "labor_day", "dia de la hispanidad": "hispanic_day",
+    "dia de accion de gracias": "thanksgiving", "accion de gracias": "thanksgiving",
+    "la inmaculada": "immaculate_conception", "inmaculada concepcion": "immaculate_conception",
+    "dia de todos los santos": "all_saints", "todos los santos": "all_saints", "la asuncion": "assumption",
+}  # fmt: skip
+HOLIDAYS.update({
+    "dia de los inocentes": "innocents_day", "los santos inocentes": "innocents_day",
+    "miercoles de ceniza": "ash_wednesday", "martes de carnaval": "shrove_tuesday", "domingo de ramos": "palm_sunday",
+    "sabado santo": "holy_saturday", "pentecostes": "pentecost", "dia de la ascension": "ascension",
+    "noche de san juan": "st_johns_eve", "san juan": "st_johns_day", "dia de san juan": "st_johns_day",
+    "san jose": "st_josephs_day", "dia de san jose": "st_josephs_day", "dia de la virgen de guadalupe": "guadalupe",
+    "dia de la guadalupana": "guadalupe", "dia del nino": "childrens_day", "dia de la constitucion": "constitution_day",
+    "ano nuevo chino": "chinese_new_year", "carnaval": "carnival", "lunes de carnaval": "carnival",
+    "dia de la tierra": "earth_day", "cinco de mayo": "cinco_de_mayo", "viernes negro": "black_friday",
+})  # fmt: skip

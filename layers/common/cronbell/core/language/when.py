@@ -1,0 +1,237 @@
+"""One-shot times in English and Spanish, the current time as a parameter: RFC3339 and ISO forms,
+amounts of time from now ("in 90 minutes", "two weeks later", "in 2 years": core/language/amounts.py), and
+calendar phrases (core/language/days.py). A result not strictly after `now` is refused with TIME_IN_PAST; a local time
+that does
+not exist (spring DST gap) is moved forward by the gap and an ambiguous one (autumn) is the first
+occurrence, both with a note; seconds named in an amount round the result up to the minute."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta, tzinfo
+from zoneinfo import ZoneInfo
+
+from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.language import lexicon, named_days
+from cronbell.core.language.amounts import after_amount, counted_days, days_ahead_at, read_amount
+from cronbell.core.language.clocks import (
+    MAX_YEAR,
+    WEEKDAY_WORDS,
+    NoClockError,
+    Unreadable,
+    format_offset,
+    normalize,
+    tz_label,
+    wall,
+)
+from cronbell.core.language.days import read_calendar
+from cronbell.core.language.named_zones import take_zone
+from cronbell.core.text import texts
+from cronbell.core.text.texts import Moment, Phrase, Word, phrase, say, words
+
+
+@dataclass(frozen=True)
+class OneShot:
+    at: datetime  # aware, in the schedule's zone, microsecond=0, strictly after now
+    notes: tuple[str, ...] = ()
+
+
+def accepted_forms(locale: str | None) -> list[str]:
+    """The one-shot forms an `invalid_time` refusal lists, in the reader's language."""
+    return list(words("accepted_forms", locale))
+
+
+def now_phrase(now: datetime, tz: tzinfo) -> Phrase:
+    """'Wednesday 13 May 2026, 10:23 (Europe/Madrid, UTC+02:00)', in the reader's language."""
+    local = now.astimezone(tz)
+    date = phrase(
+        "date_year",
+        weekday=Word("weekdays", local.weekday()),
+        day=local.day,
+        month=Word("months", local.month - 1),
+        year=local.year,
+    )
+    return phrase(
+        "now",
+        date=date,
+        clock=f"{local:%H:%M}",
+        zone=tz_label(tz),
+        offset=format_offset(local),
+    )
+
+
+# --- one-shot grammar ------------------------------------------------------------------------------
+
+
+_ISO = (
+    r"(?P<y>\d{4})-(?P<mo>\d{2})-(?P<d>\d{2})(?:t|\s)(?P<h>\d{2}):(?P<mi>\d{2})(?::(?P<s>\d{2})(?:\.\d+)?)?"
+    r"\s*(?P<off>z|utc|[+-]\d{2}:?\d{2})?"
+)
+_RELATIVE = (
+    r"(?:in|within|after|en|dentro de|de aqui a)\s+(?P<rest>.+)"
+    r"|(?P<rest2>.+?)\s+(?:later|from now|from today|hence|mas tarde|despues|a partir de ahora|a partir de hoy)"
+)
+
+
+# words that name the past ("2 days ago", "last friday", "ayer", "el lunes pasado"), said as the reason
+_PAST_WORDS = (
+    r"\b(?:ago|yesterday|last (?:night|week|month|year|" + "|".join(WEEKDAY_WORDS) + r")|hace|ayer|anoche|anteayer)\b"
+    r"|\bpasad[oa]\b(?! manana)"
+)
+
+# words of courtesy around a time ("remind me on friday at 3pm please", "por favor, mañana a las 9")
+_COURTESY = rf"\b(?:{lexicon.alternatives(lexicon.COURTESY)})\b"
+
+
+def _without_courtesy(t: str) -> str:
+    return re.sub(r"^[\s,]+|[\s,]+$", "", re.sub(r"\s+", " ", re.sub(_COURTESY, " ", t)))
+
+
+CLOSEST_FORMS = 3  # the accepted forms an `invalid_time` refusal names
+# the forms named when none is like the text: an exact date and time, a day ahead, a delay
+_GENERAL_FORMS = (1, 4, 3)
+
+
+def closest_forms(text: str, language: str) -> list[str]:
+    """The few accepted forms most like `text` (the words and kinds of number they share), best first;
+    the general ones when none shares anything."""
+    lines = accepted_forms(language)
+    # each form alone, without the long notes some carry ("(a day without a time: 09:00; ...)")
+    forms = [re.sub(r"\s*\([^)]{30,}\)", "", form).strip() for line in lines for form in line.split(" / ")]
+
+    def tokens(t: str) -> set[str]:
+        t = normalize(t)
+        shapes = {"#" * len(n) for n in re.findall(r"\d+", t)}  # a number's length: a year, an hour
+        return {w for w in re.findall(r"[a-z]+", t) if len(w) > 1} | shapes | set(re.findall(r"[:/-]", t))
+
+    wanted = tokens(text)
+    scored = sorted(((len(wanted & tokens(form)), -i) for i, form in enumerate(forms)), reverse=True)
+    best = [forms[-i] for score, i in scored if score > 0][:CLOSEST_FORMS]
+    return best or [lines[i].split(" / ")[0].strip() for i in _GENERAL_FORMS]
+
+
+def _invalid(text: str, language: str, reason: Phrase | None = None) -> ToolError:
+    forms = accepted_forms(language)
+    listed = "".join(f"\n- {form}" for form in closest_forms(text, language))
+    if reason is None:
+        return refusal("invalid_time", {"accepted": forms}, text=text, forms=listed)
+    return refusal("invalid_time.because", {"accepted": forms}, text=text, reason=reason, forms=listed)
+
+
+def _past(at: datetime, now: datetime, tz: tzinfo) -> ToolError:
+    details = {"now": now.astimezone(tz).isoformat(timespec="seconds")}
+    when = Moment(at, tz, now.astimezone(tz).year)
+    return refusal("time_in_past", details, when=when, now=now_phrase(now, tz))
+
+
+def _past_words(text: str, now: datetime, tz: tzinfo) -> ToolError:
+    """'yesterday at 9', 'hace dos días': a time in the past said in words is refused as any time in the past."""
+    details = {"now": now.astimezone(tz).isoformat(timespec="seconds")}
+    return refusal("time_in_past.words", details, text=text, now=now_phrase(now, tz))
+
+
+def parse_until(text: str, now: datetime, tz: ZoneInfo, locale: str = "en", country: str | None = None) -> OneShot:
+    """Read the end of a recurrence (`until`): any one-shot form, read as the same instant a one-shot
+    would be ("tonight" is 21:00, "tomorrow at 18:00" is 18:00), except that a day named without a
+    time of day means through that day: its last second, 23:59:59 ("2026-12-24", "tomorrow", "today",
+    "hoy", "el viernes"). Today's date is an end while that second is still ahead."""
+    return parse_one_shot(text, now, tz, locale, whole_day=True, country=country)
+
+
+def parse_one_shot(
+    text: str, now: datetime, tz: ZoneInfo, locale: str = "en", *, whole_day: bool = False, country: str | None = None
+) -> OneShot:
+    """Read a one-shot time. `now` is aware (any zone); the answer is in `tz`, strictly after `now`.
+    `whole_day`: a day alone is its last second (see parse_until). `country` (ISO 3166-1, the schedule's
+    `skip_holidays` when it has one) is where a named holiday is looked up; by default, the zone's country."""
+    if now.tzinfo is None:
+        raise ValueError("now must be an aware datetime")
+    language = texts.language(locale)
+    raw = text if isinstance(text, str) else ""
+    t = _without_courtesy(normalize(raw))
+    if not t:
+        raise _invalid(raw, language, phrase("reason.empty"))
+    now_local = now.astimezone(tz)
+    notes: list[str] = []
+    try:
+        where = (country or "").partition("-")[0].upper() or named_days.zone_country(tz_label(tz))
+        at = _read(t, now, now_local, tz, language, notes, whole_day, where)
+    except NoClockError as exc:
+        raise _invalid(raw, language, phrase("reason.no_clock")) from exc
+    except Unreadable as exc:
+        if isinstance(exc.reason, Phrase) and exc.reason.key == "reason.past":
+            raise _past_words(raw, now, tz) from exc
+        raise _invalid(raw, language, exc.reason) from exc
+    except (ValueError, OverflowError) as exc:
+        raise _invalid(raw, language) from exc
+    if at is None:
+        raise _invalid(raw, language)
+    at = at.replace(microsecond=0)
+    if at.year > MAX_YEAR:
+        raise _invalid(raw, language, phrase("reason.too_far"))
+    if at.astimezone(UTC) <= now.astimezone(UTC):  # instants: same-zone comparisons ignore `fold`
+        raise _past(at, now, tz)
+    return OneShot(at=at, notes=tuple(notes))
+
+
+def _read(
+    t: str,
+    now: datetime,
+    now_local: datetime,
+    tz: ZoneInfo,
+    language: str,
+    notes: list[str],
+    whole_day: bool = False,
+    country: str | None = None,
+) -> datetime | None:
+    iso = re.fullmatch(_ISO, t)
+    if iso:
+        naive = datetime(
+            int(iso["y"]), int(iso["mo"]), int(iso["d"]), int(iso["h"]), int(iso["mi"]), int(iso["s"] or 0)
+        )
+        off = iso["off"]
+        if off is None:
+            return wall(naive, tz, language, notes)
+        if off in ("z", "utc"):
+            return naive.replace(tzinfo=UTC).astimezone(tz)
+        sign = 1 if off[0] == "+" else -1
+        digits = off[1:].replace(":", "")
+        offset = timedelta(hours=int(digits[:2]), minutes=int(digits[2:]))
+        if offset >= timedelta(hours=24):
+            raise ValueError(off)
+        return (naive - sign * offset).replace(tzinfo=UTC).astimezone(tz)
+
+    named = take_zone(t)
+    if named is not None:  # "5pm CET": read in the zone named, answered in the schedule's, both said
+        rest, source, said = named
+        if not rest:
+            raise Unreadable(phrase("reason.no_clock"))
+        at = _read(rest, now, now.astimezone(source), source, language, notes, whole_day, country)  # type: ignore[arg-type]
+        if at is None:
+            return None
+        notes.append(say("note.zone", language, said=f"{at:%H:%M} {said}", clock=f"{at.astimezone(tz):%H:%M}",
+                         zone=tz_label(tz)))  # fmt: skip
+        return at.astimezone(tz)
+    # "de hoy en ocho (días)" is a week from today, "de hoy en quince" two weeks: an idiom, not a count
+    t = re.sub(r"^de hoy en (ocho|quince)(?: dias)?$", lambda m: f"dentro de {1 if m[1] == 'ocho' else 2} semanas", t)
+    relative = re.fullmatch(_RELATIVE, t)
+    if relative:
+        rest = relative["rest"] or relative["rest2"]
+        amount = read_amount(rest)
+        if amount is not None:
+            return after_amount(amount, now_local, tz, language, notes)
+        at = days_ahead_at(rest, now_local, tz, language, notes) or counted_days(rest, now_local, tz, language, notes)
+        if at is not None:
+            return at
+    at = read_calendar(t, now_local, tz, language, notes, whole_day)
+    holiday = named_days.find(t) if at is None else None
+    if holiday is not None:
+        at = named_days.read_holiday(t, holiday, now_local, tz, language, notes, whole_day, country)
+    if at is None and re.search(_PAST_WORDS, t):
+        raise Unreadable(phrase("reason.past"))
+    if at is None and holiday is None:
+        reason = named_days.unknown(t, country)
+        if reason is not None:
+            raise reason
+    return at

@@ -1,0 +1,192 @@
+"""Chat message texts: a plain body and an HTML body for every message cronbell posts, and the
+platform-neutral spans they are made of, for senders that render their own markup (Slack, Telegram,
+Discord).
+
+User and agent text is always escaped (it can never inject HTML) and can never mention the
+whole room: "@room" gets an invisible word joiner after the "@", so no client or push rule
+reads it as a room mention.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from dataclasses import dataclass, replace
+
+from cronbell.core.domain.actions import Action
+from cronbell.core.text.texts import Phrase, say
+
+MAX_TEXT_CHARS = 6000  # keeps body + formatted_body well under Matrix's 64 KiB event limit
+WORD_JOINER = "\u2060"
+_ROOM_MENTION = re.compile(r"@(?=room(?![A-Za-z0-9_]))", re.IGNORECASE)
+
+
+PLAIN = "plain"
+STRONG = "strong"
+MENTION = "mention"
+
+
+@dataclass(frozen=True)
+class Span:
+    """One piece of a message. `plain` and `strong` text is untrusted text, clipped and with "@room"
+    defused but not escaped: each platform escapes it for its own markup. A `mention` holds a user id."""
+
+    text: str
+    style: str = PLAIN  # PLAIN | STRONG | MENTION
+
+
+@dataclass(frozen=True)
+class ChatMessage:
+    """One chat message, platform-neutral. Lives in the core because the texts are built here;
+    the chat adapters re-export it as part of their interface."""
+
+    room_id: str
+    text: str  # plain body
+    html: str  # HTML formatted body
+    mentions: tuple[str, ...] = ()  # user ids mentioned
+    spans: tuple[Span, ...] = ()  # the same message in pieces; empty for a message built by hand
+    thread_id: str = ""  # post into this thread of the room ("" = the main timeline)
+    actions: tuple[Action, ...] = ()  # quick actions rendered as buttons where the platform has them
+    platform: str = ""  # which configured backend delivers it ("" = the default one)
+
+    def parts(self) -> tuple[Span, ...]:
+        """The spans, or the plain body as one plain span when the message was built without them."""
+        return self.spans or (Span(self.text),)
+
+
+def neutralize_room_mention(text: str) -> str:
+    return _ROOM_MENTION.sub("@" + WORD_JOINER, text)
+
+
+def clip(text: str, limit: int = MAX_TEXT_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def fit(spans: tuple[Span, ...], limit: int) -> tuple[Span, ...]:
+    """Clip the longest text spans (never a mention) to one common length, the largest that keeps the
+    spans' text within `limit` characters: for platforms whose limit is lower than MAX_TEXT_CHARS
+    (Discord 2000, Telegram 4096). A long header and a long answer share the cut."""
+    if sum(len(s.text) for s in spans) <= limit:
+        return spans
+    budget = limit - sum(len(s.text) for s in spans if s.style == MENTION)
+    lengths = [len(s.text) for s in spans if s.style != MENTION]
+    low, high = 1, max(lengths, default=1)  # the largest cap whose clipped total fits the budget
+    while low < high:
+        cap = (low + high + 1) // 2
+        if sum(min(n, cap) for n in lengths) <= budget:
+            low = cap
+        else:
+            high = cap - 1
+    return tuple(s if s.style == MENTION else Span(clip(s.text, low), s.style) for s in spans)
+
+
+def _safe(text: str) -> str:
+    """Untrusted text, ready for the plain body."""
+    return neutralize_room_mention(clip(text))
+
+
+def _html(text: str) -> str:
+    """Untrusted text (already `_safe`), ready for the HTML body: escaped, line breaks kept."""
+    return html.escape(text, quote=False).replace("\r\n", "\n").replace("\n", "<br>")
+
+
+def display_name(user_id: str) -> str:
+    """The localpart of a Matrix user id: "@ana:example.org" -> "ana"."""
+    return user_id.removeprefix("@").split(":", 1)[0] or user_id
+
+
+def mention_label(user_id: str) -> str:
+    """ "@ana" for "@ana:example.org" (and never a bare "@room")."""
+    return neutralize_room_mention("@" + display_name(user_id))
+
+
+def mention_link(user_id: str) -> str:
+    """An HTML mention ("pill") of the user."""
+    label = html.escape(mention_label(user_id), quote=False)
+    href = html.escape(f"https://matrix.to/#/{user_id}", quote=True)
+    return f'<a href="{href}">{label}</a>'
+
+
+def reminder_message(room_id: str, user_id: str, text: str, locale: str) -> ChatMessage:
+    """ "⏰ @ana Reminder: <text>", mentioning the user who set it."""
+    label = say("chat.reminder", locale)
+    body_text = _safe(text)
+    return ChatMessage(
+        room_id=room_id,
+        text=f"⏰ {mention_label(user_id)} {label}: {body_text}",
+        html=f"⏰ {mention_link(user_id)} {label}: {_html(body_text)}",
+        mentions=(user_id,),
+        spans=(Span("⏰ "), Span(user_id, MENTION), Span(f" {label}: "), Span(body_text)),
+    )
+
+
+def repeat_note(number: int, times: int, locale: str) -> str:
+    """The line under a repeated reminder: which repeat it is, and how to stop them."""
+    return say("chat.repeat_note", locale, number=number, times=times)
+
+
+def escalation_message(room_id: str, mention: str, user_id: str, text: str, times: int, locale: str) -> ChatMessage:
+    """ "⚠️ @boss Not acknowledged after 3 reminder(s) to @ana: <text>", mentioning `mention` (a user
+    id; "" when the escalation goes to a room of its own) and naming the user reminded."""
+    body_text = _safe(text)
+    plain = say("chat.escalation", locale, who="{who}", times=times, user=mention_label(user_id), text=body_text)
+    marked = say("chat.escalation", locale, who="{who}", times=times, user="\x00", text="\x01")
+    head, _, rest = marked.partition("{who}")
+    before_user, _, after_user = rest.partition("\x00")
+    between, _, tail = after_user.partition("\x01")
+    who_text = f"{mention_label(mention)} " if mention else ""
+    who_html = f"{mention_link(mention)} " if mention else ""
+    spans = (
+        Span(head),
+        *((Span(mention, MENTION), Span(" ")) if mention else ()),
+        Span(before_user),
+        Span(user_id, MENTION),
+        Span(between),
+        Span(body_text),
+        Span(tail),
+    )
+    return ChatMessage(
+        room_id=room_id,
+        text=plain.replace("{who}", who_text),
+        html=(
+            f"{_html(head)}{who_html}{_html(before_user)}{mention_link(user_id)}{_html(between)}"
+            f"{_html(body_text)}{_html(tail)}"
+        ),
+        mentions=(mention,) if mention else (),
+        spans=tuple(s for s in spans if s.text),
+    )
+
+
+def agent_answer_message(room_id: str, name: str, answer: str, locale: str) -> ChatMessage:
+    """An agent's answer, under a short header naming the schedule that asked for it."""
+    label = say("chat.task", locale)
+    safe_name = _safe(name.strip())
+    safe_answer = _safe(answer.strip())
+    return ChatMessage(
+        room_id=room_id,
+        text=f"🤖 {label}: {safe_name}\n{safe_answer}",
+        html=f"🤖 <strong>{label}: {_html(safe_name)}</strong><br>{_html(safe_answer)}",
+        spans=(Span("🤖 "), Span(f"{label}: {safe_name}", STRONG), Span("\n"), Span(safe_answer)),
+    )
+
+
+def agent_failed_message(room_id: str, name: str, reason: Phrase | str, locale: str) -> ChatMessage:
+    """The notice that an agent call produced no answer, naming the schedule and the reason."""
+    return notice_message(room_id, say("chat.agent_failed", locale, label=name.strip(), reason=reason))
+
+
+def notice_message(room_id: str, text: str) -> ChatMessage:
+    """A short plain notice, e.g. that an agent did not answer in time."""
+    safe = _safe(text)
+    return ChatMessage(room_id=room_id, text=safe, html=_html(safe), spans=(Span(safe),))
+
+
+def with_note(message: ChatMessage, note: str) -> ChatMessage:
+    """The message with one more line at its end (a lateness mark, "works again")."""
+    safe = _safe(note)
+    return replace(
+        message,
+        text=f"{message.text}\n{safe}",
+        html=f"{message.html}<br>{_html(safe)}",
+        spans=(*message.parts(), Span("\n"), Span(safe)) if message.spans else (),
+    )

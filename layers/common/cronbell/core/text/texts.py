@@ -1,0 +1,140 @@
+"""Every sentence cronbell says, rendered from the catalog of the reader's language (core/text/locales).
+
+A `Phrase` is a sentence not yet rendered: a catalog key and its values. Refusals and notes carry
+phrases so that the words are chosen where the answer is shaped, in the context's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from cronbell.core.text import locales
+
+
+def language(locale: str | None) -> str:
+    """The one locale detector: the catalog language for a locale ("es-MX" -> "es"; unknown -> "en")."""
+    return locales.language(locale)
+
+
+@dataclass(frozen=True)
+class Phrase:
+    """A catalog key and its values; a value may itself be a Phrase (rendered in the same language)."""
+
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def render(self, locale: str | None) -> str:
+        return say(self.key, locale, **self.values)
+
+
+@dataclass(frozen=True)
+class Word:
+    """Item `index` of catalog list `key` (a weekday or month name), chosen in the reader's language."""
+
+    key: str
+    index: int
+
+    def render(self, locale: str | None) -> str:
+        return words(self.key, locale)[self.index]
+
+
+@dataclass(frozen=True)
+class Listing:
+    """Items (texts or phrases) joined by `sep`; with `last`, the catalog word before the last item
+    ('a, b or c' / 'a, b o c')."""
+
+    items: tuple[Any, ...]
+    sep: str = "; "
+    last: str = ""
+
+    def render(self, locale: str | None) -> str:
+        items = [str(render(item, locale)) for item in self.items]
+        if not self.last or len(items) < 2:
+            return self.sep.join(items)
+        return self.sep.join(items[:-1]) + say(self.last, locale) + items[-1]
+
+
+@dataclass(frozen=True)
+class Moment:
+    """An instant said in the reader's language with its weekday: 'Friday 4 December, 17:00' / 'viernes 4
+    de diciembre, 17:00', in `tz`; the year too unless it is `year` (the reader's current year)."""
+
+    at: datetime
+    tz: tzinfo
+    year: int = 0
+
+    def render(self, locale: str | None) -> str:
+        return when_text(self.at, self.tz, locale, self.year)
+
+
+def phrase(key: str, **values: Any) -> Phrase:
+    return Phrase(key, values)
+
+
+def has(key: str) -> bool:
+    """Whether the catalogs say `key` (every catalog has the same keys)."""
+    return key in locales.texts(locales.DEFAULT)
+
+
+def say(key: str, locale: str | None, **values: Any) -> str:
+    lang = language(locale)
+    rendered = {name: render(value, lang) for name, value in values.items()}
+    return locales.texts(lang)[key].format(**rendered)
+
+
+def render(value: Any, locale: str | None) -> Any:
+    """`value` with every Phrase in it rendered (through lists, tuples and dicts)."""
+    if isinstance(value, Phrase | Word | Listing | Moment):
+        return value.render(locale)
+    if isinstance(value, list | tuple):
+        return type(value)(render(v, locale) for v in value)
+    if isinstance(value, dict):
+        return {k: render(v, locale) for k, v in value.items()}
+    return value
+
+
+def words(key: str, locale: str | None) -> Sequence[str]:
+    """A list from the catalog: weekday and month names, accepted forms, ..."""
+    return locales.lists(language(locale))[key]
+
+
+def join(items: Sequence[str], locale: str | None) -> str:
+    """'a, b and c' / 'a, b y c'."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + say("preview.and", locale) + items[-1]
+
+
+def clock_text(dt: datetime, tz: ZoneInfo) -> str:
+    """'2026-12-01 09:00 CET (Europe/Madrid)': unambiguous for the model and the user."""
+    local = dt.astimezone(tz)
+    return f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({tz.key})"
+
+
+def date_text(local: datetime, locale: str | None, year: int = 0) -> str:
+    """'Friday 4 December' / 'viernes 4 de diciembre' (with the year unless it is `year`)."""
+    return say(
+        "date" if local.year == year else "date_year",
+        locale,
+        weekday=Word("weekdays", local.weekday()),
+        day=local.day,
+        month=Word("months", local.month - 1),
+        year=local.year,
+    )
+
+
+def when_text(dt: datetime, tz: tzinfo, locale: str | None, year: int = 0) -> str:
+    """'Friday 4 December, 17:00' / 'viernes 4 de diciembre, 17:00': a date is never said without its weekday."""
+    local = dt.astimezone(tz)
+    return say("when", locale, date=date_text(local, locale, year), clock=f"{local:%H:%M}")
+
+
+def now_sentence(now: datetime, tz: ZoneInfo, locale: str | None) -> str:
+    """'Now it is 09:00 on Monday 30 November 2026 (Europe/Madrid).' / 'Son las 09:00 del lunes 30 de
+    noviembre de 2026 (Europe/Madrid).': the one place an answer names its zone."""
+    local = now.astimezone(tz)
+    key = "now_is_one" if local.hour == 1 else "now_is"
+    return say(key, locale, clock=f"{local:%H:%M}", date=date_text(local, locale), zone=tz.key)
