@@ -26,10 +26,10 @@ class DynamoStore:
 
     def __init__(self, client: Any, table: str, retention_days: int) -> None:
         self.table = Table(client, table, retention_days)
-        rooms = Rooms(self.table)
-        retirement = Retirement(self.table, rooms)
-        self.schedules = Schedules(self.table, rooms, retirement)
-        self.ledger = SlotLedger(self.table, retirement)
+        self.rooms = Rooms(self.table)
+        self.retirement = Retirement(self.table, self.rooms)
+        self.schedules = Schedules(self.table, self.rooms)
+        self.ledger = SlotLedger(self.table, self.retirement)
         self.scans = TableScans(self.table)
         self.repeats = RepeatLedger(self.table)
 
@@ -68,13 +68,13 @@ class DynamoStore:
         *,
         as_read: bool = False,
     ) -> None:
-        self.schedules.retire(schedule, status, now, reason, run, as_read=as_read)
+        self.retirement.retire(schedule, status, now, reason, run, as_read=as_read)
 
     def room_count(self, room_id: str) -> RoomCount | None:
-        return self.schedules.room_count(room_id)
+        return self.rooms.count(room_id)
 
     def recount(self, room_id: str, seen: RoomCount | None) -> int | None:
-        return self.schedules.recount(room_id, seen)
+        return self.rooms.recount(room_id, seen)
 
     # --- Ledger ------------------------------------------------------------------------------
     def claim_slot(

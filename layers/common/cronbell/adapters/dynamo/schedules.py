@@ -20,13 +20,12 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import ROOM_SK, dump, key, load, retired_sk, schedule_sk
 from cronbell.adapters.dynamo.expressions import IDLE, LIVE, Update
-from cronbell.adapters.dynamo.retirement import Retirement, SlotRun
 from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, RoomCount, TooSoon
+from cronbell.core.domain.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, TooSoon
 
 log = logging.getLogger(__name__)
 _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the rest is for races
@@ -34,10 +33,9 @@ _NO_RUN_SINCE = "attribute_not_exists(last_manual_run) OR last_manual_run <= :si
 
 
 class Schedules:
-    def __init__(self, table: Table, rooms: Rooms, retirement: Retirement) -> None:
+    def __init__(self, table: Table, rooms: Rooms) -> None:
         self._t = table
         self._rooms = rooms
-        self._retirement = retirement
 
     # --- reads -----------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
@@ -311,21 +309,3 @@ class Schedules:
             )
         except AwsError:
             log.warning("a deleted schedule's audit copy keeps its older run fields", extra={"schedule_id": deleted.id})
-
-    def retire(
-        self,
-        schedule: Schedule,
-        status: str,
-        now: datetime,
-        reason: str = "",
-        run: SlotRun = None,
-        *,
-        as_read: bool = False,
-    ) -> None:
-        self._retirement.retire(schedule, status, now, reason, run, as_read=as_read)
-
-    def room_count(self, room_id: str) -> RoomCount | None:
-        return self._rooms.count(room_id)
-
-    def recount(self, room_id: str, seen: RoomCount | None) -> int | None:
-        return self._rooms.recount(room_id, seen)
