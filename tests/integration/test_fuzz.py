@@ -350,6 +350,7 @@ def bases(seeded: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
         "snooze_reminder": [{"id": seeded["reminder"], "minutes": 30}, {"id": "digest", "until": "in 2 hours"}],
         "skip_next": [{"id": seeded["job"]}],
         "reminder_history": [{"id": seeded["job"]}, {"id": "digest", "limit": 50}],
+        "done_reminder": [{"id": seeded["reminder"]}, {"id": "digest"}],
     }
 
 

@@ -63,6 +63,7 @@ def test_every_tool_is_listed_with_its_metadata_and_every_answer_is_whole_in_the
             await call("resume_reminder", {"id": week})
             await call("run_now", {"target": job})
             await call("reminder_history", {"id": week})
+            await call("done_reminder", {"id": week})
             await call("delete_reminder", {"id": one})
             await call("cron_delete", {"id": job})
             await call("create_reminder", {"message": "x", "time": "yesterday at 9"})
@@ -75,6 +76,6 @@ def test_every_tool_is_listed_with_its_metadata_and_every_answer_is_whole_in_the
     for tool in listed.tools:
         assert tool.title and tool.annotations is not None and tool.output_schema is not None
     assert set(invoked) == set(TOOL_ARGUMENTS)  # every tool answered through the SDK
-    assert [a["ok"] for a in answers] == [True] * 14 + [False, False]
+    assert [a["ok"] for a in answers] == [True] * 15 + [False, False]
     assert answers[-2]["error"]["code"] == "time_in_past"
     assert answers[-1]["error"]["code"] == "not_found"
