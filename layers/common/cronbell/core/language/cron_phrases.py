@@ -6,6 +6,7 @@ or daily phrase that remains."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from datetime import date
 
 from cronbell.core.language.clocks import MAX_YEAR, MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
@@ -64,6 +65,11 @@ def _weekday_set(text: str) -> str | None:
 _ORDINAL = r"(?:st|nd|rd|th|o)?"
 
 
+def _matches(patterns: tuple[str, ...], text: str) -> Iterator[re.Match[str]]:
+    """Each pattern's full match of `text`, in the order the patterns are given."""
+    return (match for pattern in patterns if (match := re.fullmatch(pattern, text)))
+
+
 def _month_days(text: str) -> str | None:
     """'every month on the 1st', 'el dia 15 de cada mes', 'on the 1st and 15th of every month' -> DOM."""
     patterns = (
@@ -73,16 +79,14 @@ def _month_days(text: str) -> str | None:
         r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
         r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
     )
-    for pattern in patterns:
-        match = re.fullmatch(pattern, text)
-        if match:
-            days = []
-            for part in re.split(r"\s*(?:,|\band\b|\by\b)\s*", match["d"]):
-                number = re.fullmatch(rf"(\d{{1,2}}){_ORDINAL}", part)
-                if not number or not 1 <= int(number.group(1)) <= 31:
-                    return None
-                days.append(int(number.group(1)))
-            return ",".join(str(v) for v in sorted(set(days)))
+    for match in _matches(patterns, text):
+        days = []
+        for part in re.split(r"\s*(?:,|\band\b|\by\b)\s*", match["d"]):
+            number = re.fullmatch(rf"(\d{{1,2}}){_ORDINAL}", part)
+            if not number or not 1 <= int(number.group(1)) <= 31:
+                return None
+            days.append(int(number.group(1)))
+        return ",".join(str(v) for v in sorted(set(days)))
     return None
 
 
@@ -121,9 +125,8 @@ def _day_of_year(text: str) -> str | None:
         rf"(?:cada|todos los) (?:anos? )?(?:el )?(?P<d>\d{{1,2}}) de (?P<mon>{_MONTH_WORD})",
         rf"(?:el )?(?P<d>\d{{1,2}}) de (?P<mon>{_MONTH_WORD}) de (?:cada|todos los) anos?",
     )
-    for pattern in patterns:
-        match = re.fullmatch(pattern, text)
-        if match and 1 <= int(match["d"]) <= 31:
+    for match in _matches(patterns, text):
+        if 1 <= int(match["d"]) <= 31:
             return f"{int(match['d'])} {MONTH_WORDS[match['mon']]}"
     return None
 
