@@ -13,12 +13,12 @@ MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
 
 
-def madrid(*parts: int, fold: int = 0) -> datetime:
-    return datetime(*parts, tzinfo=MADRID, fold=fold)  # type: ignore[misc]
+def madrid(year: int, month: int, day: int, hour: int, minute: int, second: int = 0, fold: int = 0) -> datetime:
+    return datetime(year, month, day, hour, minute, second, tzinfo=MADRID, fold=fold)
 
 
-def utc(*parts: int) -> datetime:
-    return datetime(*parts, tzinfo=UTC)  # type: ignore[misc]
+def utc(year: int, month: int, day: int, hour: int, minute: int) -> datetime:
+    return datetime(year, month, day, hour, minute, tzinfo=UTC)
 
 
 def test_a_period_crosses_midnight_when_end_is_earlier_than_start() -> None:
