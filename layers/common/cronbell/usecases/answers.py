@@ -111,7 +111,7 @@ def schedule_answer(
     held = (quiet or QuietLookup(deps, schedule.room_id, tolerant=True)).held_until(schedule, now)
     view = schedule_view(schedule, now, locale, with_notes=True, held=held)
     view["now"] = {"local": now.astimezone(tz).isoformat(timespec="seconds"), "utc": iso_utc(now)}
-    if quiet is not None and schedule.quiet_exempt and schedule.status == models.ACTIVE:
+    if quiet is not None and quiet.decided and schedule.quiet_exempt and schedule.status == models.ACTIVE:
         notes = (*notes, texts.say("quiet.exempt", locale))  # a one-shot set inside its user's quiet hours
     all_notes = list(notes) + list(view.get("dst_notes", []))
     if all_notes:

@@ -68,10 +68,10 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise refusal("invalid_arguments.repeat_reminders_only")
     for field, value in repeating.items():
         setattr(new, field, value)
-    quiet = None
+    quiet = QuietLookup(deps, ctx.room_id)  # read before anything is written
     if args.time is not None or args.cron is not None or args.timezone:  # a new time decides again
-        quiet = QuietLookup(deps, ctx.room_id, tolerant=True)
         quiet.decide_exempt(new, ctx.user_id, deps.now())
+    quiet.read_ahead(new, deps.now())
     new.with_dedupe_key()
     apply(old, new, deps)
     return schedule_answer("updated", new, deps, locale, notes, quiet)

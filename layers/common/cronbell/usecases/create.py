@@ -55,8 +55,9 @@ def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str,
     when = _with_ends(when, args, deps, locale)
     repeating = read_repeats(args, ctx, deps, None)
     draft = _draft(ctx, deps, when, kind=models.MESSAGE, text=args.message, locale=locale, **repeating)
-    quiet = QuietLookup(deps, ctx.room_id, tolerant=True)
-    quiet.decide_exempt(draft, ctx.user_id, deps.now())  # read before anything is written
+    quiet = QuietLookup(deps, ctx.room_id)  # read before anything is written
+    quiet.decide_exempt(draft, ctx.user_id, deps.now())
+    quiet.read_ahead(draft, deps.now())
     return _persist(draft, when, deps, locale, quiet)
 
 

@@ -162,11 +162,18 @@ class QuietLookup:
         self._room = room_id
         self._tolerant = tolerant
         self._rules: dict[str, QuietHours | None] = {}
+        self.decided = False  # decide_exempt ran: the answer says when a one-shot is delivered anyway
 
     def rule(self, user_id: str) -> QuietHours | None:
         if user_id not in self._rules:
             self._rules[user_id] = self._deps.store.quiet_hours(self._room, user_id)
         return self._rules[user_id]
+
+    def read_ahead(self, schedule: Schedule, now: datetime) -> None:
+        """Read the rule its answer will need before anything is written, so a failed read refuses
+        the call with nothing changed."""
+        if may_be_held(schedule) and upcoming(schedule, now, 1):
+            self.rule(schedule.user_id)
 
     def held_until(self, schedule: Schedule, now: datetime) -> datetime | None:
         if not may_be_held(schedule) or not upcoming(schedule, now, 1):
@@ -183,6 +190,7 @@ class QuietLookup:
     def decide_exempt(self, schedule: Schedule, caller: str, now: datetime) -> None:
         """Set when a one-shot reminder gets its time (create, or an update that gives it a new one):
         exempt when its own user set that time inside their quiet hours as they are now."""
+        self.decided = True
         one_shot = schedule.kind == models.MESSAGE and not schedule.recurring and schedule.timing.at is not None
         if not one_shot or caller != schedule.user_id:
             schedule.quiet_exempt = False
