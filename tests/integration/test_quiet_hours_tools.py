@@ -164,7 +164,8 @@ def test_held_until_on_create_list_and_cron_list(stack: Stack) -> None:
         hers["id"]: None,
     }
     assert "next Monday 30 November, 23:00, held by quiet hours until Tuesday 1 December, 07:30" in listed["text"]
-    compact = {s["id"]: s["held_until"] for s in ok(call(stack, "cron_list"))}
+    items: list[dict[str, Any]] = call(stack, "cron_list")["result"]  # cron_list's result is a list
+    compact = {s["id"]: s["held_until"] for s in items}
     assert compact == by_id
     spanish = call(stack, "list_reminders", locale="es")
     assert "retenido por las horas de silencio hasta el martes 1 de diciembre, 07:30" in spanish["text"]
