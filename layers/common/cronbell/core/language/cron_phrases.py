@@ -14,7 +14,8 @@ from cronbell.core.language.clocks import MAX_YEAR, MONTH_WORDS, PERIOD_OF, WEEK
 from cronbell.core.text.texts import Phrase, phrase
 
 _WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
-_WD_ITEM = rf"(?:{_WD_WORD})(?:e?s)?"  # mondays, sabados
+_PLURAL_ENDINGS = sorted(set(lexicon.each("PLURAL_ENDINGS")), key=len)  # the shortest first
+_WD_ITEM = rf"(?:{_WD_WORD})(?:{lexicon.alternatives(_PLURAL_ENDINGS)})?"  # mondays, sabados
 _DAILY = rf"(?:{lexicon.either('DAILY')})"
 _WORKDAYS = lexicon.either("WORKDAYS")
 _WEEKENDS = lexicon.either("WEEKENDS")
@@ -27,8 +28,7 @@ _SPAN = rf"([a-z]+) ?- ?([a-z]+)|([a-z]+) (?:{lexicon.either('THROUGH')}) ([a-z]
 
 def _weekday_number(word: str) -> int | None:
     """'monday', 'mondays', 'sabados' -> cron weekday; only a plural ending is dropped ('martes 8' is no weekday)."""
-    plural = [word[:-1]] if word.endswith("s") else []
-    plural += [word[:-2]] if word.endswith("es") else []
+    plural = [word[: -len(ending)] for ending in _PLURAL_ENDINGS if word.endswith(ending)]
     for candidate in (word, *plural):
         if candidate in WEEKDAY_WORDS:
             return (WEEKDAY_WORDS[candidate] + 1) % 7  # Monday 0 -> cron 1, Sunday 6 -> cron 0

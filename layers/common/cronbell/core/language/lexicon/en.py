@@ -98,6 +98,7 @@ HOLIDAYS.update({
 })  # fmt: skip
 
 # --- recurring phrases (core/language/cron_phrases.py): regular-expression fragments, joined across languages
+PLURAL_ENDINGS = ("s",)  # "mondays"
 EVERY_DAY = "every day"  # the daily phrase an interval or "twice a day" is read as
 EVERY = "every"  # put before a weekday left alone ("every other monday" -> "every monday")
 DAILY = "every ?day|each day|daily|every single day|all days"
@@ -164,3 +165,9 @@ BUSINESS_PHRASES = (  # (pattern, the schedule phrase it stands on); {nth} is fi
     (r"(?:every|each) (?:business|working|work) ?day (?P<rest>at .+)", "every weekday {rest}"),
     (r"(?:on )?the {nth} (?:business|working) day of (?:the|every|each) month (?P<rest>at .+)", "every day {rest}"),
 )
+
+# --- one-shot times (core/language/when.py)
+AMOUNT_BEFORE = "in|within|after"  # "in 2 hours"
+AMOUNT_AFTER = "later|from now|from today|hence"  # "2 hours later"
+AMOUNT_IDIOMS: dict[str, str] = {}  # a whole phrase that means an amount of time, and that amount
+PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past

@@ -77,6 +77,7 @@ HOLIDAYS.update({
 })  # fmt: skip
 
 # --- recurring phrases (core/language/cron_phrases.py): regular-expression fragments, joined across languages
+PLURAL_ENDINGS = ("s", "es")  # "sabados", "martes"
 EVERY_DAY = "todos los dias"
 EVERY = "todos los"
 DAILY = "todos los dias|cada dia|diariamente|a diario|todos los dias de la semana"
@@ -140,3 +141,9 @@ BUSINESS_PHRASES = (
     (r"(?:cada|todos los) dias? (?:laborables?|habil|habiles) (?P<rest>a las? .+)", "de lunes a viernes {rest}"),
     (r"(?:el )?{nth} dia (?:habil|laborable) (?:del|de cada) mes (?P<rest>a las? .+)", "todos los dias {rest}"),
 )
+
+# --- one-shot times (core/language/when.py)
+AMOUNT_BEFORE = "en|dentro de|de aqui a"
+AMOUNT_AFTER = "mas tarde|despues|a partir de ahora|a partir de hoy"
+AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
+PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
