@@ -171,3 +171,8 @@ AMOUNT_BEFORE = "in|within|after"  # "in 2 hours"
 AMOUNT_AFTER = "later|from now|from today|hence"  # "2 hours later"
 AMOUNT_IDIOMS: dict[str, str] = {}  # a whole phrase that means an amount of time, and that amount
 PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past
+
+# --- calendar phrases (core/language/days.py): plain words, joined across languages
+NEXT = "next|this coming|coming"  # before a weekday: the coming one, never today
+THIS = "this"  # before a weekday: this week's
+NEXT_AFTER = ""  # after a weekday: the coming one

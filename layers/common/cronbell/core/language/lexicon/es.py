@@ -147,3 +147,8 @@ AMOUNT_BEFORE = "en|dentro de|de aqui a"
 AMOUNT_AFTER = "mas tarde|despues|a partir de ahora|a partir de hoy"
 AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
 PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
+
+# --- calendar phrases (core/language/days.py): plain words, joined across languages
+NEXT = "el proximo|proximo"
+THIS = "este"
+NEXT_AFTER = "que viene|proximo"
