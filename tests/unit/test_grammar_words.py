@@ -15,13 +15,13 @@ from pathlib import Path
 import pytest
 
 from cronbell.core.domain import business
-from cronbell.core.language import cron_phrases, when
+from cronbell.core.language import clocks, cron_phrases, when
 
 # the grammar modules that read only their lexicon's words
-GRAMMAR = [Path(cron_phrases.__file__), Path(when.__file__), Path(business.__file__)]
+GRAMMAR = [Path(m.__file__) for m in (cron_phrases, when, business, clocks)]
 # technical tokens, not words of a language: interval units, am/pm, the ISO zone mark, on_holiday values,
-# fields of a refusal's details
-ALLOWED = {"weeks", "days", "am", "pm", "ap", "utc", "skip", "before", "after", "now"}
+# fields of a refusal's details, the kinds of a local time (clocks.localize)
+ALLOWED = {"weeks", "days", "am", "pm", "ap", "utc", "skip", "before", "after", "now", "nonexistent", "ambiguous"}
 # the functions whose string arguments name catalog keys, lexicon names or match groups, never words
 _NAMING_CALLS = {"phrase", "say", "refusal", "Word", "words", "either", "each", "union", "own", "get", "getattr"}
 

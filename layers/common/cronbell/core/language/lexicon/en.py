@@ -176,3 +176,25 @@ PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  
 NEXT = "next|this coming|coming"  # before a weekday: the coming one, never today
 THIS = "this"  # before a weekday: this week's
 NEXT_AFTER = ""  # after a weekday: the coming one
+
+# --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
+CLOCK_HALF = ""  # after an hour: half past it ("9 y media")
+CLOCK_QUARTER = ""  # after an hour: a quarter past it
+CLOCK_QUARTER_TO = ""  # after an hour: a quarter to it
+CLOCK_PLUS = ""  # after an hour, before minutes past it ("9 y 10")
+CLOCK_MINUS = ""  # after an hour, before minutes to it ("9 menos 10")
+CLOCK_SHARP = "o'?clock|hrs"  # after a time: exactly then
+CLOCK_PERIOD_LEAD = ""  # after "o'clock", before a part of the day
+CLOCK_PERIOD_BEFORE = ""  # before a part of the day ("de la tarde")
+CLOCK_MIDDAY = ""  # after a time: past noon ("del mediodia")
+CLOCK_OWN_PERIOD = ""  # in a time that names its own part of the day, besides am/pm
+CLOCK_HALF_WORD = "half"  # before "past": thirty minutes ("half past 9")
+CLOCK_QUARTER_WORD = "quarter"  # before "past" or "to": fifteen minutes
+CLOCK_PAST = "past"
+CLOCK_TO = "to"
+# the parts of the day a time is read in, as the grammar writes them ("8 de la noche"), read by the grammar
+CLOCK_MORNING = "manana"
+CLOCK_AFTERNOON = "tarde"
+CLOCK_NIGHT = "noche"
+CLOCK_SMALL_HOURS = "madrugada"
+CLOCK_IN_PART = " de la {period}"  # a time put in a part of the day
