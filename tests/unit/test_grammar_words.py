@@ -15,15 +15,28 @@ from pathlib import Path
 import pytest
 
 from cronbell.core.domain import business
-from cronbell.core.language import clocks, cron_phrases, when
+from cronbell.core.language import clocks, cron_phrases, day_parts, when
 
 # the grammar modules that read only their lexicon's words
-GRAMMAR = [Path(m.__file__) for m in (cron_phrases, when, business, clocks)]
+GRAMMAR = [Path(m.__file__) for m in (cron_phrases, when, business, clocks, day_parts)]
 # technical tokens, not words of a language: interval units, am/pm, the ISO zone mark, on_holiday values,
 # fields of a refusal's details, the kinds of a local time (clocks.localize)
 ALLOWED = {"weeks", "days", "am", "pm", "ap", "utc", "skip", "before", "after", "now", "nonexistent", "ambiguous"}
 # the functions whose string arguments name catalog keys, lexicon names or match groups, never words
-_NAMING_CALLS = {"phrase", "say", "refusal", "Word", "words", "either", "each", "union", "own", "get", "getattr"}
+_NAMING_CALLS = {
+    "phrase",
+    "say",
+    "refusal",
+    "Word",
+    "words",
+    "either",
+    "some",
+    "each",
+    "union",
+    "own",
+    "get",
+    "getattr",
+}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

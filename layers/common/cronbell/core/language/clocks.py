@@ -79,30 +79,25 @@ def format_offset(dt: datetime) -> str:
 # --- time of day -----------------------------------------------------------------------------------
 
 
-def _either(name: str) -> str:
-    """Every language's fragment `name`, or a pattern that never matches if no language has one."""
-    return lexicon.either(name) or "(?!)"
-
-
 _MORNING, _AFTERNOON = lexicon.own("CLOCK_MORNING"), lexicon.own("CLOCK_AFTERNOON")
 _NIGHT, _SMALL_HOURS = lexicon.own("CLOCK_NIGHT"), lexicon.own("CLOCK_SMALL_HOURS")
-_SHARP = _either("CLOCK_SHARP")
+_SHARP = f"{lexicon.some('CLOCK_SHARP')}|{lexicon.some('CLOCK_HOURS')}"
 _CLOCK = re.compile(
     r"(?P<h>\d{1,2})(?:(?::|\.|h)(?P<m>\d{2}))?h?"
     r"(?:\s*(?P<ampm>am|pm))?"
-    rf"(?:\s+(?P<frac>(?P<half>{_either('CLOCK_HALF')})|(?P<quarter>{_either('CLOCK_QUARTER')})"
-    rf"|(?P<quarter_to>{_either('CLOCK_QUARTER_TO')})|(?:{_either('CLOCK_PLUS')}) (?P<ym>\d{{1,2}})"
-    rf"|(?:{_either('CLOCK_MINUS')}) (?P<mm>\d{{1,2}})))?"
-    rf"(?:\s+(?:{_SHARP})(?=\s+(?:{_either('CLOCK_PERIOD_LEAD')})\s))?"  # "5 o'clock in the afternoon"
-    rf"(?:\s+(?:{_either('CLOCK_PERIOD_BEFORE')})\s+(?P<period>{_MORNING}|{_AFTERNOON}|{_NIGHT}|{_SMALL_HOURS})"
-    rf"|\s+(?P<mid>{_either('CLOCK_MIDDAY')}))?"
+    rf"(?:\s+(?P<frac>(?P<half>{lexicon.some('CLOCK_HALF')})|(?P<quarter>{lexicon.some('CLOCK_QUARTER')})"
+    rf"|(?P<quarter_to>{lexicon.some('CLOCK_QUARTER_TO')})|(?:{lexicon.some('CLOCK_PLUS')}) (?P<ym>\d{{1,2}})"
+    rf"|(?:{lexicon.some('CLOCK_MINUS')}) (?P<mm>\d{{1,2}})))?"
+    rf"(?:\s+(?:{_SHARP})(?=\s+(?:{lexicon.some('CLOCK_PERIOD_LEAD')})\s))?"  # "5 o'clock in the afternoon"
+    rf"(?:\s+(?:{lexicon.some('CLOCK_PERIOD_BEFORE')})\s+(?P<period>{_MORNING}|{_AFTERNOON}|{_NIGHT}|{_SMALL_HOURS})"
+    rf"|\s+(?P<mid>{lexicon.some('CLOCK_MIDDAY')}))?"
     rf"(?:\s+(?:{_SHARP}))?"
 )
 _PAST_OR_TO = re.compile(
-    rf"^(?:(?P<half>{_either('CLOCK_HALF_WORD')})|(?P<quarter>{_either('CLOCK_QUARTER_WORD')})) "
-    rf"(?:(?P<past>{_either('CLOCK_PAST')})|(?P<to>{_either('CLOCK_TO')})) (?P<h>\d{{1,2}})\b"
+    rf"^(?:(?P<half>{lexicon.some('CLOCK_HALF_WORD')})|(?P<quarter>{lexicon.some('CLOCK_QUARTER_WORD')})) "
+    rf"(?:(?P<past>{lexicon.some('CLOCK_PAST')})|(?P<to>{lexicon.some('CLOCK_TO')})) (?P<h>\d{{1,2}})\b"
 )
-_OWN_PERIOD = re.compile("am|pm|" + _either("CLOCK_OWN_PERIOD"))
+_OWN_PERIOD = re.compile("am|pm|" + lexicon.some("CLOCK_OWN_PERIOD"))
 _IN_PART = lexicon.own("CLOCK_IN_PART")
 
 
