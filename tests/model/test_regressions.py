@@ -353,3 +353,17 @@ def test_a_repeat_post_takes_the_chat_outage_and_the_next_occurrence_is_on_time(
     h.advance(59)
     agrees(h)
     assert [r.late_seconds for r in h.room.schedules[daily.sid].runs] == [0]
+
+
+@pytest.mark.parametrize("minute", [0, 30])
+def test_on_holiday_before_moving_the_last_occurrence_into_the_past_is_refused(
+    room: functools.partial[Harness], minute: int
+) -> None:
+    """Tuesdays at 9 in Madrid until Wednesday 9 December, moved after a day off: the 8th (a holiday)
+    posts on the 9th. At or after 09:00 on Monday the 7th, `on_holiday: before` would move it to a
+    time already gone: nothing is left, so the update is refused as the create would be."""
+    h = room(datetime(2026, 12, 7, 8, minute, tzinfo=UTC))
+    sid = recurring(h, "0 9 * * 2", skip_holidays="ES", on_holiday="after", until="2026-12-09T22:00:00Z")
+    answer = h.tool("update_reminder", id=sid, on_holiday="before")
+    assert not answer["ok"] and answer["error"]["code"] == "invalid_arguments", answer
+    assert "never fire" in answer["error"]["message"]
