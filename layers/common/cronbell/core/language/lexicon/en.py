@@ -199,3 +199,21 @@ CLOCK_AFTERNOON = "tarde"
 CLOCK_NIGHT = "noche"
 CLOCK_SMALL_HOURS = "madrugada"
 CLOCK_IN_PART = " de la {period}"  # a time put in a part of the day
+
+# --- zones named in a time phrase (core/language/named_zones.py)
+ZONE_HOURS = {
+    "utc": 0, "gmt": 0, "z": 0, "wet": 0, "west": 1, "cet": 1, "cest": 2, "bst": 1, "eet": 2, "eest": 3,
+    "msk": 3, "jst": 9, "kst": 9, "hkt": 8, "sgt": 8, "aest": 10, "aedt": 11, "nzst": 12, "nzdt": 13,
+    "est": -5, "edt": -4, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9, "hst": -10,
+}  # fmt: skip
+ZONE_REGIONS = {
+    "et": "America/New_York", "eastern time": "America/New_York", "ct": "America/Chicago",
+    "central time": "America/Chicago", "mt": "America/Denver", "mountain time": "America/Denver",
+    "pt": "America/Los_Angeles", "pacific time": "America/Los_Angeles",
+}  # fmt: skip
+ZONE_AMBIGUOUS = ("ist", "cst", "ast", "amt")  # abbreviations of several zones, refused
+# not abbreviations here: English words ("wet"), or too short to tell from a word in a phrase ("z")
+ZONE_NOT_ABBREVIATIONS = {"wet", "z"}
+ZONE_CITY_LEAD = "in"  # before a city and ZONE_CITY_AFTER ("in new york time")
+ZONE_CITY_AFTER = "time"
+ZONE_CITY_BEFORE = ""  # before a city ("hora de madrid")

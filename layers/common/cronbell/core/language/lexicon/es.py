@@ -174,3 +174,12 @@ CLOCK_AFTERNOON = "tarde"
 CLOCK_NIGHT = "noche"
 CLOCK_SMALL_HOURS = "madrugada"
 CLOCK_IN_PART = " de la {period}"
+
+# --- zones named in a time phrase (core/language/named_zones.py)
+ZONE_HOURS: dict[str, int] = {}
+ZONE_REGIONS: dict[str, str] = {}
+ZONE_AMBIGUOUS: tuple[str, ...] = ()
+ZONE_NOT_ABBREVIATIONS: set[str] = set()
+ZONE_CITY_LEAD = ""
+ZONE_CITY_AFTER = ""
+ZONE_CITY_BEFORE = "(?:hora|horario) (?:de |del )?"
