@@ -704,6 +704,9 @@ class Room:
             self._failed(s, slot, late, "chat_refused", manual, rooms=1)
             return "done"
         if s.kind == "agent_call" and (not agent_ok or self.agents_gone):  # an unknown agent is an agent error
+            if s.streak == 0 and self.chat_down and not last:
+                self.chat_down -= 1  # its failure notice meets the outage: Lambda's retry posts it and records
+                return "retry"
             self._failed(s, slot, late, "agent_error", manual, rooms=2 if s.elsewhere else 1)
             return "done"
         if self.chat_down:

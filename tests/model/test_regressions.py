@@ -367,3 +367,19 @@ def test_on_holiday_before_moving_the_last_occurrence_into_the_past_is_refused(
     answer = h.tool("update_reminder", id=sid, on_holiday="before")
     assert not answer["ok"] and answer["error"]["code"] == "invalid_arguments", answer
     assert "never fire" in answer["error"]["message"]
+
+
+@pytest.mark.parametrize("change", ["no agents", "agent removed"])
+def test_a_failure_notice_meeting_a_chat_outage_is_posted_by_the_retry_which_records_the_run(
+    room: functools.partial[Harness], change: str
+) -> None:
+    """The platform fails one post, then the agents are gone: the first agent call's run fails, and
+    its failure notice meets the outage; Lambda's retry posts the notice and records the run, so its
+    `late_seconds` counts from the retry (60), as for any post a retry delivers."""
+    h = room(MONDAY)
+    h.chat_outage(1)
+    own, away = agent_calls(h)
+    h.advance(1440, deployment=change)
+    agrees(h)
+    late = sorted(r.late_seconds for sid in (own, away) for r in h.room.schedules[sid].runs)
+    assert late == [0, 60]
