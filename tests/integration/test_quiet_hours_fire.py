@@ -9,9 +9,11 @@ from typing import Any
 
 from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
+from cronbell.usecases import tools
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
-from tests.support.envelopes import ROOM, USER
+from tests.support.envelopes import ROOM, USER, envelope
+from tests.support.fire_worker import EchoAgents
 from tests.support.lambda_timing import at_slot
 from tests.support.tools import call, fire_at, ok, schedule_item
 
@@ -89,9 +91,9 @@ def test_two_held_reminders_are_released_in_one_post_and_each_user_has_their_own
 
 
 def test_the_release_speaks_spanish(stack: Stack) -> None:
-    sid = ok(call(stack, "create_reminder", {"message": "Tomar las pastillas", "time": "2026-11-30 23:00"}, locale="es"))[
-        "id"
-    ]
+    sid = ok(
+        call(stack, "create_reminder", {"message": "Tomar las pastillas", "time": "2026-11-30 23:00"}, locale="es")
+    )["id"]
     ok(call(stack, "set_quiet_hours", NIGHT, locale="es"))
     chat = RecordingChat()
     assert fire_at(stack, sid, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
@@ -108,11 +110,15 @@ def test_agent_calls_run_now_and_an_exempt_one_shot_are_not_held(stack: Stack) -
     nightly = create(stack, message="Lock the door", cron="45 23 * * *")
     chat = RecordingChat()
     assert fire_at(stack, exempt, "2026-11-30T22:15:00Z", chat)["outcome"] == "delivered"
-    assert fire_at(stack, agent, "2026-11-30T22:30:00Z", chat)["outcome"] == "delivered"
+    event = {"room_id": ROOM, "reminder_id": agent, "scheduled_time": "2026-11-30T22:30:00Z"}
+    at_slot(stack.clock, event)
+    deps = stack.deps(chat=lambda: chat, agents=EchoAgents())
+    assert fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps)["outcome"] == "delivered"
     assert fire_at(stack, nightly, "2026-11-30T22:45:00Z", chat)["outcome"] == "held"
-    assert ok(call(stack, "run_now", {"target": nightly}))
-    manual = schedule_item(stack, nightly)["last_manual_run"]
-    event = {"room_id": ROOM, "reminder_id": nightly, "scheduled_time": manual, "run_now": True}
+    started: list[dict[str, Any]] = []
+    ok(tools.handle(envelope("run_now", {"target": nightly}), stack.deps(start_fire=started.append)))
+    (event,) = started
+    assert event["run_now"] is True
     answer = fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
     assert answer["outcome"] == "delivered"
     assert len(chat.sent) == 3
