@@ -69,7 +69,6 @@ def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> di
     if not isinstance(decision, Deliver):
         return _carry_out(decision, event, deps)
     job = decision.job
-    until = _held_until(job, event, deps) if decision.failure is None else None
     claim = _claim(job, event, deps, remaining_seconds)
     if claim == Claim.CHANGED:
         raise Changed()
@@ -82,6 +81,11 @@ def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> di
         return _recover(job, event, deps, decision.late)
     if claim != Claim.CLAIMED:
         return {"outcome": Outcome.INACTIVE}
+    try:  # read only once the slot is this attempt's: a duplicate stops before it
+        until = _held_until(job, event, deps) if decision.failure is None else None
+    except BaseException:
+        deps.store.release_slot(event.room_id, event.schedule_id, writes.slot_key(event), job.schedule)
+        raise
     if until is not None and job.schedule is not None:
         writes.hold(job.schedule, event, until, deps)
         return {"outcome": Outcome.HELD, "held_until": until.isoformat(timespec="seconds")}
