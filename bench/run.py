@@ -37,8 +37,9 @@ CALL_TARGETS = {  # AWS calls (chat posts and agent invocations apart)
     "create recurring": 3,
     "list": 2,  # one Query, and one GetItem per user whose reminders it lists (the quiet hours)
     "delete": 2,  # one conditional DeleteItem (answering with the schedule as it was), the Scheduler entry
-    "fire one-shot": 3,
-    "fire recurring": 3,
+    # a reminder's fire reads its user's quiet hours once it holds the slot (one GetItem): whether they hold it
+    "fire one-shot": 4,
+    "fire recurring": 4,
     "fire agent_call": 3,
     "history": 1,  # by id: its runs (one Query); the schedule is read only when it has none yet
 }

@@ -159,7 +159,7 @@ def test_fire_reads_once_claims_and_completes(
     sid = tool(create, **arguments)["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, slot))
     assert result["outcome"] == "delivered"
-    assert fired == {"GetItem": 1, "TransactWriteItems": 2}
+    assert fired == {"GetItem": 2, "TransactWriteItems": 2}  # the schedule, then its user's quiet hours
     assert len(chat.sent) == 1
 
 
@@ -168,7 +168,7 @@ def test_the_last_counted_delivery_completes_in_the_same_transaction(calls: Coun
     fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "delivered"
     # the run, the count and `completed` in the one completing write; then its entry goes
-    assert fired == {"GetItem": 1, "TransactWriteItems": 2, "DeleteSchedule": 1}
+    assert fired == {"GetItem": 2, "TransactWriteItems": 2, "DeleteSchedule": 1}  # with the quiet hours' read
     listed = tool("list_reminders", include_inactive=True)["result"]["schedules"]
     assert [s["status"] for s in listed] == ["completed"]
 
@@ -376,7 +376,7 @@ def test_a_chat_outage_on_the_last_attempt_stays_within_the_budget(calls: Counte
     chat.fail_with = TransientChatError("slack answered 503")
     fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "failed" and result["reason"] == "chat_error"
-    assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # the run and the streak in one transaction
+    assert fired == {"GetItem": 2, "TransactWriteItems": 2}  # the run and the streak in one transaction
     assert chat.sent == []
 
 
@@ -385,7 +385,7 @@ def test_an_off_week_fire_is_one_read_and_nothing_else(calls: Counter[str], chat
     the fire reads anyway: no claim, no run, no post."""
     sid = tool("create_reminder", message="review", cron="every other monday at 9:30")["result"]["id"]
     on_week, result = measured(calls, lambda: fire(sid, SLOT))
-    assert result["outcome"] == "delivered" and on_week["GetItem"] == 1
+    assert result["outcome"] == "delivered" and on_week["GetItem"] == 2  # with its user's quiet hours
     off_week, result = measured(calls, lambda: fire(sid, "2026-12-07T08:30:00Z"))
     assert result["outcome"] == "off_interval" and off_week == {"GetItem": 1}
     assert len(chat.sent) == 1

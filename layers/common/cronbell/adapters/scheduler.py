@@ -8,7 +8,7 @@ from typing import Any
 
 from cronbell.adapters.aws import AwsError, Translating, translated
 from cronbell.core.domain import models
-from cronbell.core.domain.fire_event import fires, repeat_input, scheduler_input
+from cronbell.core.domain.fire_event import fires, release_input, repeat_input, scheduler_input
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Entry, Schedule
 from cronbell.core.domain.ports import EntryState
@@ -25,6 +25,8 @@ _NOT_FOUND = "ResourceNotFoundException"
 
 
 def _input(entry: Entry, schedule: Schedule) -> str:
+    if entry.release_user:
+        return release_input(schedule.room_id, entry.release_user, entry.release_until)
     if entry.repeat:
         return repeat_input(schedule.room_id, schedule.id, entry.repeat_of, entry.repeat)
     return scheduler_input(schedule.room_id, schedule.id)

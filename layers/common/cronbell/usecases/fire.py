@@ -24,15 +24,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
 from cronbell.core.domain import firing, models, routing, runs
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Decision, Deliver, Delivery, Failure, Job, Limits
+from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.ports import Claim, Finish, Outcome
+from cronbell.core.domain.quiet_hours import holding
 from cronbell.usecases import fire_delivery as delivery
 from cronbell.usecases import fire_writes as writes
-from cronbell.usecases import repeat_fire
+from cronbell.usecases import quiet_release, repeat_fire
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import Changed, RetryLater, announce
 
@@ -47,6 +50,8 @@ Remaining = Callable[[], float]
 
 def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60.0) -> dict[str, Any]:
     result: dict[str, Any] = {"schedule_id": event.schedule_id, "slot": event.slot}
+    if event.release_user:  # the end of a user's quiet hours: what they held is posted
+        return quiet_release.fire(event, deps, remaining_seconds)
     if event.repeat:  # a repeat (or the escalation) of an occurrence delivered already
         return {**result, **repeat_fire.fire(event, deps, remaining_seconds)}
     if event.static:  # the template writes its room as AnalysisOutputRoom takes it: bare or platform-qualified
@@ -76,6 +81,14 @@ def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> di
         return _recover(job, event, deps, decision.late)
     if claim != Claim.CLAIMED:
         return {"outcome": Outcome.INACTIVE}
+    try:  # read only once the slot is this attempt's: a duplicate stops before it
+        until = _held_until(job, event, deps) if decision.failure is None else None
+    except BaseException:
+        deps.store.release_slot(event.room_id, event.schedule_id, writes.slot_key(event), job.schedule)
+        raise
+    if until is not None and job.schedule is not None:
+        writes.hold(job.schedule, event, until, deps)
+        return {"outcome": Outcome.HELD, "held_until": until.isoformat(timespec="seconds")}
     streak = job.schedule.failure_streak if job.schedule is not None else 0
     try:
         if decision.failure is None:
@@ -119,6 +132,15 @@ def _decide(event: FireEvent, deps: Deps) -> Decision:
                 prompt = None
         return firing.decide_static(action, prompt, event, deps.now(), limits, settings.default_locale)
     return firing.decide(deps.store.get(event.room_id, event.schedule_id), event, deps.now(), limits)
+
+
+def _held_until(job: Job, event: FireEvent, deps: Deps) -> datetime | None:
+    """The end of the quiet period that holds this occurrence, or None: its user's rule is read
+    only for an occurrence quiet hours may hold (a reminder's)."""
+    if job.schedule is None or not firing.holdable(job, event):
+        return None
+    period = holding(deps.store.quiet_hours(event.room_id, job.schedule.user_id), parse_iso(event.slot), deps.now())
+    return period.end if period is not None else None
 
 
 def _carry_out(decision: Decision, event: FireEvent, deps: Deps) -> dict[str, Any]:

@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
-from cronbell.core.domain import firing, models, repeats, routing, runs
+from cronbell.core.domain import firing, models, quiet_hours, repeats, routing, runs
+from cronbell.core.domain.cron_expressions import at_expression
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Delivery, Job, Undelivered
-from cronbell.core.domain.instants import parse_iso
+from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import BackendError, Busy, Conflict, Finish, Outcome
 from cronbell.core.domain.runs import Run
@@ -120,6 +122,28 @@ def undelivered(decision: Undelivered, event: FireEvent, deps: Deps) -> bool:
     if decision.completes:
         remove_orphans(schedule.scheduler_names, deps)
     return True
+
+
+def hold(schedule: Schedule, event: FireEvent, until: datetime, deps: Deps) -> None:
+    """Hold a claimed occurrence until `until` (docs/semantics.md, "Quiet hours"): the release's
+    entry first (named from room, user and period end, so every hold of the period writes the same
+    one), then the slot held, the occurrence counted and the held item written, in one transaction.
+    A crash between them leaves an entry whose release finds nothing held, or another one of this
+    period's; the claim given back makes the retry hold again."""
+    end = iso_utc(until)
+    name = quiet_hours.release_name(event.room_id, schedule.user_id, until)
+    at = at_expression(until.astimezone(UTC))
+    entry = models.Entry(name, at, "UTC", True, release_user=schedule.user_id, release_until=end)
+    try:
+        deps.scheduler.put_entry(entry, schedule, deps.now())
+        deps.store.hold_slot(schedule, slot_key(event), deps.now(), end)
+    except Conflict as err:
+        deps.store.release_slot(event.room_id, event.schedule_id, slot_key(event), schedule)
+        raise Changed() from err
+    except BaseException:
+        deps.store.release_slot(event.room_id, event.schedule_id, slot_key(event), schedule)
+        raise
+    deps.metric("HeldByQuietHours", 1)
 
 
 # --- repeat until done (core/domain/repeats.py) --------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from cronbell.adapters.dynamo.held import HeldStore
 from cronbell.adapters.dynamo.ledger import SlotLedger
 from cronbell.adapters.dynamo.quiet import QuietStore
 from cronbell.adapters.dynamo.repeats import RepeatLedger
@@ -36,6 +37,7 @@ class DynamoStore:
         self.scans = TableScans(self.table)
         self.repeats = RepeatLedger(self.table)
         self.quiet = QuietStore(self.table)
+        self.held_store = HeldStore(self.table)
 
     # --- Schedules ---------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
@@ -162,6 +164,22 @@ class DynamoStore:
 
     def clear_quiet_hours(self, room_id: str, user_id: str) -> bool:
         return self.quiet.clear_quiet_hours(room_id, user_id)
+
+    # --- Held -------------------------------------------------------------------------------
+    def hold_slot(self, schedule: Schedule, slot: str, now: datetime, until: str) -> None:
+        self.held_store.hold_slot(schedule, slot, now, until)
+
+    def held(self, room_id: str, user_id: str, until: str) -> list[tuple[str, str]]:
+        return self.held_store.held(room_id, user_id, until)
+
+    def drop_held(self, room_id: str, user_id: str, until: str, schedule_id: str, slot: str) -> None:
+        self.held_store.drop_held(room_id, user_id, until, schedule_id, slot)
+
+    def claim_release(self, room_id: str, user_id: str, until: str, now: datetime, lease_seconds: int) -> bool:
+        return self.held_store.claim_release(room_id, user_id, until, now, lease_seconds)
+
+    def end_release(self, room_id: str, user_id: str, until: str, done: bool) -> None:
+        self.held_store.end_release(room_id, user_id, until, done)
 
 
 __all__ = ["DynamoStore"]

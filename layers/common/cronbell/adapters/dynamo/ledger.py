@@ -333,7 +333,7 @@ def _ran(schedule: Schedule, finish: Finish | None) -> dict[str, Any]:
     ran: dict[str, Any] = {"last_run": codec.last_run_fields(finish.run), "failure_streak": finish.streak}
     if finish.answer is not None:
         ran["last_answer"] = finish.answer
-    if finish.run.outcome == DELIVERED and not finish.run.manual:  # what `count` counts
+    if finish.run.outcome == DELIVERED and not finish.run.manual and not finish.counted:  # what `count` counts
         ran["delivered_count"] = schedule.delivered_count + 1
     if finish.repeat_slot is not None:  # the occurrence that repeats from now on (core/domain/repeats.py)
         ran["repeat_slot"] = finish.repeat_slot

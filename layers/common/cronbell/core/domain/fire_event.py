@@ -41,6 +41,13 @@ def repeat_input(room_id: str, schedule_id: str, occurrence: str, number: int) -
     return json.dumps({**data, "repeat_of": occurrence, "repeat": number})
 
 
+def release_input(room_id: str, user_id: str, until: str) -> str:
+    """The Target.Input of a quiet-hours release's one-time entry: the regular Input with no
+    schedule, and whose period (`release_user`, `release_until`: RFC3339 UTC) it releases."""
+    data = json.loads(scheduler_input(room_id, ""))
+    return json.dumps({**data, "release_user": user_id, "release_until": until})
+
+
 def manual_input(room_id: str, schedule_id: str, scheduled_time: str, execution_id: str) -> dict[str, Any]:
     """The Input of a run started by hand (run_now), as Scheduler would send it."""
     return {
@@ -89,6 +96,8 @@ class FireEvent:
     manual: bool = False  # a run started by hand (run_now): the regular schedule does not change
     repeat_of: str = ""  # a repeat's fire: the occurrence (RFC3339 UTC) it posts again
     repeat: int = 0  # which post after the occurrence (the escalation: repeat_times + 1)
+    release_user: str = ""  # a quiet-hours release: the user whose held occurrences it posts
+    release_until: str = ""  # and the end of their period (RFC3339 UTC)
 
 
 def _text(event: dict[str, Any], key: str, required: bool = True) -> str:
@@ -106,7 +115,9 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
         raise BadFireEvent("the fire input must be a JSON object")
     room_id = _text(event, "room_id")
     static = _static(event) if "static" in event else ""
-    schedule_id = f"static-{static}" if static else _text(event, SCHEDULE_KEY)
+    release_user, release_until = _release(event)
+    named = f"static-{static}" if static else ""
+    schedule_id = "" if release_user else named or _text(event, SCHEDULE_KEY)
     raw_time = event.get("scheduled_time")
     on_time = True
     try:
@@ -133,7 +144,26 @@ def parse_fire_event(event: Any, now: datetime) -> FireEvent:
         manual=event.get("run_now") is True,
         repeat_of=repeat_of,
         repeat=repeat,
+        release_user=release_user,
+        release_until=release_until,
     )
+
+
+def _release(event: dict[str, Any]) -> tuple[str, str]:
+    """A release's user and period end, both or neither, and no schedule; anything else is refused."""
+    if "release_user" not in event and "release_until" not in event:
+        return "", ""
+    raw = event.get("release_until")
+    try:
+        until = iso_utc(parse_iso(raw)) if isinstance(raw, str) else ""
+    except ValueError:
+        until = ""
+    user = event.get("release_user")
+    if not until or not isinstance(user, str) or not user.strip() or len(user) > 300:
+        raise BadFireEvent("`release_user` must be a user id and `release_until` an RFC3339 instant")
+    if event.get(SCHEDULE_KEY) or "static" in event or "repeat_of" in event or event.get("run_now"):
+        raise BadFireEvent("a release names no schedule")
+    return user.strip(), until
 
 
 def _repeat(event: dict[str, Any]) -> tuple[str, int]:

@@ -196,6 +196,15 @@ def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: L
     return Deliver(job, late, _failure(job, schedule, limits))
 
 
+def holdable(job: Job, event: FireEvent) -> bool:
+    """Whether quiet hours may hold this occurrence: a stored reminder's regular (or snoozed)
+    occurrence, unless it is a one-shot whose user set its time inside their own quiet hours."""
+    schedule = job.schedule
+    if schedule is None or job.kind != models.MESSAGE or event.manual or event.repeat:
+        return False
+    return schedule.recurring or not schedule.quiet_exempt
+
+
 def _asked_before_its_end(schedule: Schedule, event: FireEvent, now: datetime) -> bool:
     """A manual run that run_now answered "started" while the schedule was active, of a schedule
     that ran out since (a late attempt at its last occurrence completed it, a one-shot fired): it

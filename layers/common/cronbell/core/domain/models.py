@@ -53,6 +53,8 @@ class Entry:
     end_date: datetime | None = None  # Scheduler's EndDate: a recurring entry fires nothing after it
     repeat_of: str = ""  # a repeat's entry (core/domain/repeats.py): the occurrence it posts again (RFC3339 UTC)
     repeat: int = 0  # and which post after it (the escalation: repeat_times + 1)
+    release_user: str = ""  # a quiet-hours release's entry: whose held occurrences it posts
+    release_until: str = ""  # and the end of their period (RFC3339 UTC)
 
 
 @dataclass

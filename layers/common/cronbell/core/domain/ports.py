@@ -157,6 +157,8 @@ class Outcome(StrEnum):
     FORBIDDEN_CHANNEL = "forbidden_channel"  # its output room is no longer allowed by the deployment
     OFF_INTERVAL = "off_interval"  # the off week or day of an every-N schedule: no occurrence, no run
     COMPLETED = "completed"  # past its end (`until`, `count`): nothing sent, the schedule completed
+    HELD = "held"  # in its user's quiet hours: posted by the release at the end of the period
+    RELEASED = "released"  # a quiet-hours release posted what was held
 
 
 # --- values the store hands back -------------------------------------------------------------
@@ -189,6 +191,7 @@ class Finish:
     answer: dict[str, str] | None = None
     room_gone: bool = False
     repeat_slot: str | None = None  # the occurrence that repeats from now on ("" stops; None: unchanged)
+    counted: bool = False  # a held occurrence's run: its hold counted it against `count` already
 
 
 @dataclass(frozen=True)
@@ -304,7 +307,17 @@ class QuietRules(Protocol):
         ...
 
 
-class Store(Schedules, Ledger, Scans, QuietRules, Protocol):
+class Held(Protocol):
+    """Occurrences held by quiet hours until the end of their user's period, and its release."""
+
+    def hold_slot(self, schedule: Schedule, slot: str, now: datetime, until: str) -> None: ...
+    def held(self, room_id: str, user_id: str, until: str) -> list[tuple[str, str]]: ...
+    def drop_held(self, room_id: str, user_id: str, until: str, schedule_id: str, slot: str) -> None: ...
+    def claim_release(self, room_id: str, user_id: str, until: str, now: datetime, lease_seconds: int) -> bool: ...
+    def end_release(self, room_id: str, user_id: str, until: str, done: bool) -> None: ...
+
+
+class Store(Schedules, Ledger, Scans, QuietRules, Held, Protocol):
     """Everything cronbell keeps: one table behind four concerns."""
 
 

@@ -9,6 +9,7 @@ of holding and releasing are in docs/semantics.md, "Quiet hours".
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
@@ -91,3 +92,15 @@ def next_period(rule: QuietHours, after: datetime) -> Period | None:
         if period is not None and _utc(period.start) > _utc(after):
             return period
     return None
+
+
+def holding(rule: QuietHours | None, scheduled: datetime, now: datetime) -> Period | None:
+    """The period that holds an occurrence due at `scheduled` and fired at `now`: both in it."""
+    period = period_at(rule, scheduled) if rule is not None else None
+    return period if period is not None and period.holds(now) else None
+
+
+def release_name(room_id: str, user_id: str, until: datetime) -> str:
+    """The one-time Scheduler entry that releases what (room, user) had held until `until`."""
+    digest = hashlib.sha256(f"{room_id}\n{user_id}\n{_utc(until).isoformat()}".encode()).hexdigest()
+    return f"cronbell-qr-{digest[:40]}"

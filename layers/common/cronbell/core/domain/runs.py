@@ -21,6 +21,7 @@ AGENT_TIMEOUT, AGENT_ERROR = "agent_timeout", "agent_error"
 CHAT_REFUSED, CHAT_ERROR, TOO_LARGE = "chat_refused", "chat_error", "too_large"
 EMPTY_ANSWER, SKIP_NEXT, SNOOZED, HOLIDAY, PAUSED = "empty_answer", "skip_next", "snoozed", "holiday", "paused"
 TOO_LATE, LOST = "too_late", "lost"
+QUIET_HOURS = "quiet_hours"  # delivered by the release of its user's quiet hours
 
 LATE_NOTE_SECONDS = 300  # a one-shot more than this late says so in its message
 PREVIOUS_TEXT_CHARS = 4000  # how much of the last answer an agent is given as `previous`

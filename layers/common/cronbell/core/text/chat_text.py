@@ -107,6 +107,22 @@ def mention_link(user_id: str) -> str:
     return f'<a href="{href}">{label}</a>'
 
 
+def release_message(room_id: str, user_id: str, items: list[tuple[str, str]], locale: str) -> ChatMessage:
+    """ "🌙 @ana Held during your quiet hours:" then one line per held reminder (its text and its
+    time said, oldest first), mentioning the user once."""
+    label = say("chat.release", locale)
+    lines = [(_safe(text), when) for text, when in items]
+    plain = "".join(f"\n• {text} ({when})" for text, when in lines)
+    rich = "".join(f"<br>• {_html(text)} ({html.escape(when, quote=False)})" for text, when in lines)
+    return ChatMessage(
+        room_id=room_id,
+        text=f"🌙 {mention_label(user_id)} {label}:{plain}",
+        html=f"🌙 {mention_link(user_id)} {label}:{rich}",
+        mentions=(user_id,),
+        spans=(Span("🌙 "), Span(user_id, MENTION), Span(f" {label}:{plain}")),
+    )
+
+
 def reminder_message(room_id: str, user_id: str, text: str, locale: str) -> ChatMessage:
     """ "⏰ @ana Reminder: <text>", mentioning the user who set it."""
     label = say("chat.reminder", locale)

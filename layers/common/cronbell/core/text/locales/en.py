@@ -63,6 +63,7 @@ TEXTS: dict[str, str] = {
     "default_hour": "No time of day given: taken as {clock}.",
     # --- chat messages and notices ---
     "missed": "⏰ Missed reminder for {user} (it was due {due}): {text}",
+    "chat.release": "Reminders held during your quiet hours",
     "chat.reminder": "Reminder",
     "chat.task": "Scheduled task",
     "chat.action.snooze_reminder": "Snooze {minutes} min",

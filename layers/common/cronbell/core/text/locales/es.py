@@ -67,6 +67,7 @@ TEXTS: dict[str, str] = {
     "default_hour": "Sin hora del día: se entiende las {clock}.",
     # --- mensajes del chat y avisos ---
     "missed": "⏰ Recordatorio perdido para {user} (era para {due}): {text}",
+    "chat.release": "Recordatorios retenidos durante tus horas de silencio",
     "chat.reminder": "Recordatorio",
     "chat.task": "Tarea programada",
     "chat.action.snooze_reminder": "Posponer {minutes} min",

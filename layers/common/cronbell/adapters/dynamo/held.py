@@ -1,0 +1,119 @@
+"""Occurrences held by quiet hours (docs/semantics.md, "Quiet hours"): the hold, in one transaction
+with the slot and its schedule, and the release's claim.
+
+Keys beside the room's schedules, which neither the listing (`s#`) nor the reconciler's scan reads:
+  h#<user>#<until>#<schedule id>#<slot>  one occurrence held until the end of its user's period
+  r#<user>#<until>                       the release of that period: claimed, then done
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from cronbell.adapters.aws import AwsError
+from cronbell.adapters.dynamo import codec
+from cronbell.adapters.dynamo.codec import BUMP, CLAIM_ONLY, CLAIMED, DONE, INFLIGHT, SlotRef, dump, key
+from cronbell.adapters.dynamo.expressions import Update, same_version
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import Conflict
+
+HELD = "held"  # a slot's state while its occurrence waits for its release
+HELD_PREFIX, RELEASE_PREFIX = "h#", "r#"
+
+
+def held_prefix(user_id: str, until: str) -> str:
+    return f"{HELD_PREFIX}{user_id}#{until}#"
+
+
+class HeldStore:
+    def __init__(self, table: Table) -> None:
+        self._t = table
+
+    def hold_slot(self, schedule: Schedule, slot: str, now: datetime, until: str) -> None:
+        """The claimed slot held until `until`, the occurrence counted on its schedule (as a delivery
+        counts) and the held item written, in one transaction; Conflict when the schedule changed."""
+        ref = SlotRef(schedule.room_id, schedule.id, slot)
+        held = Update().clause("#st = :held", held=HELD).set("outcome", HELD).set("held_until", until)
+        held.remove(CLAIM_ONLY)
+        slot_update = {
+            "TableName": self._t.name,
+            "Key": ref.key,
+            **held.request("#st = :claimed", {"#st": "state"}, {":claimed": CLAIMED}),
+        }
+        unchanged, version = same_version(schedule)
+        count = Update().clause("delivered_count = if_not_exists(delivered_count, :z) + :one", z=0, one=1)
+        count.clause(BUMP).remove(INFLIGHT)
+        record = {
+            "TableName": self._t.name,
+            "Key": codec.item_key(schedule),
+            **count.request(f"attribute_exists(sk) AND {unchanged}", values=version),
+        }
+        item = {
+            "room_id": schedule.room_id,
+            "sk": f"{held_prefix(schedule.user_id, until)}{schedule.id}#{slot}",
+            "schedule_id": schedule.id,
+            "slot": slot,
+            "expires_at": self._t.expires(now),
+        }
+        items = [{"Update": slot_update}, {"Update": record}, {"Put": {"TableName": self._t.name, "Item": dump(item)}}]
+        try:
+            self._t.transact(items)
+        except AwsError as err:
+            if cancelled(err, items):
+                raise Conflict(schedule.id) from err
+            raise
+
+    def held(self, room_id: str, user_id: str, until: str) -> list[tuple[str, str]]:
+        """The (schedule id, slot) of each occurrence held for the user until `until`, oldest first."""
+        out = self._t.db.query(
+            TableName=self._t.name,
+            KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
+            ExpressionAttributeValues=dump({":r": room_id, ":p": held_prefix(user_id, until)}),
+            ConsistentRead=True,
+        )
+        found = [codec.load(raw) for raw in out.get("Items", [])]
+        return sorted(((str(f["schedule_id"]), str(f["slot"])) for f in found), key=lambda held: held[1])
+
+    def drop_held(self, room_id: str, user_id: str, until: str, schedule_id: str, slot: str) -> None:
+        sk = f"{held_prefix(user_id, until)}{schedule_id}#{slot}"
+        self._t.db.delete_item(TableName=self._t.name, Key=key(room_id, sk))
+
+    def claim_release(self, room_id: str, user_id: str, until: str, now: datetime, lease_seconds: int) -> bool:
+        """Claim the release of (user, until): False when it is done, or claimed by an attempt whose
+        lease is not over (a crashed attempt's claim is taken over once its lease ends)."""
+        item = {
+            "room_id": room_id,
+            "sk": f"{RELEASE_PREFIX}{user_id}#{until}",
+            "state": CLAIMED,
+            "lease_until": iso_utc(now + timedelta(seconds=lease_seconds)),
+            "expires_at": self._t.expires(now),
+        }
+        try:
+            self._t.db.put_item(
+                TableName=self._t.name,
+                Item=dump(item),
+                ConditionExpression="attribute_not_exists(sk) OR (#st = :claimed AND lease_until < :t)",
+                ExpressionAttributeNames={"#st": "state"},
+                ExpressionAttributeValues=dump({":claimed": CLAIMED, ":t": iso_utc(now)}),
+            )
+        except AwsError as err:
+            if err.code == CONDITION_FAILED:
+                return False
+            raise
+        return True
+
+    def end_release(self, room_id: str, user_id: str, until: str, done: bool) -> None:
+        """The release done, or (`done` False) its claim given back so that a retry claims it."""
+        release_key = key(room_id, f"{RELEASE_PREFIX}{user_id}#{until}")
+        if not done:
+            self._t.db.delete_item(TableName=self._t.name, Key=release_key)
+            return
+        self._t.db.update_item(
+            TableName=self._t.name,
+            Key=release_key,
+            UpdateExpression="SET #st = :done",
+            ExpressionAttributeNames={"#st": "state"},
+            ExpressionAttributeValues=dump({":done": DONE}),
+        )

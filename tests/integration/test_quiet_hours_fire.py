@@ -1,0 +1,152 @@
+"""Quiet hours on the fire path (docs/semantics.md, "Quiet hours"): an occurrence due in its user's
+period is held, and one release entry at the period's end posts everything held for them (a moto
+server and the fire use case; the clock starts on Monday 30 Nov 2026, 09:00 in Madrid)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cronbell.core.domain.fire_event import parse_fire_event
+from cronbell.usecases import fire as fire_uc
+from cronbell.usecases import tools
+from tests.support.aws import Stack
+from tests.support.chat import RecordingChat
+from tests.support.envelopes import ROOM, USER, envelope
+from tests.support.fire_worker import EchoAgents
+from tests.support.lambda_timing import at_slot
+from tests.support.tools import call, fire_at, ok, schedule_item
+
+BOB = "@bob:example.org"
+NIGHT = {"start": "22:00", "end": "07:00"}  # Madrid: 21:00Z to 06:00Z
+ANA_RELEASE = "2026-12-01T06:00:00Z"
+
+
+def create(stack: Stack, user: str = USER, **arguments: Any) -> str:
+    sid: str = ok(call(stack, "create_reminder", arguments, user=user))["id"]
+    return sid
+
+
+def releases(stack: Stack) -> dict[str, dict[str, Any]]:
+    """The release entries, by the user whose held occurrences they post."""
+    found = {}
+    for entry in stack.entries().values():
+        data = json.loads(entry["Target"]["Input"])
+        if "release_user" in data:
+            found[data["release_user"]] = entry
+    return found
+
+
+def fire_entry(stack: Stack, entry: dict[str, Any], chat: RecordingChat) -> dict[str, Any]:
+    """Fire a one-time entry as Scheduler would: its Input with the scheduled time filled in."""
+    event = json.loads(entry["Target"]["Input"])
+    event.update(scheduled_time=entry["ScheduleExpression"][3:-1] + "Z", execution_id="x", attempt="1")
+    at_slot(stack.clock, event)
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
+
+
+def runs_of(stack: Stack, sid: str, user: str = USER) -> list[tuple[str, str | None, int]]:
+    found = ok(call(stack, "reminder_history", {"id": sid}, user=user))["runs"]
+    return [(r["outcome"], r["reason"], r["late_seconds"]) for r in found]
+
+
+def test_two_held_reminders_are_released_in_one_post_and_each_user_has_their_own(stack: Stack) -> None:
+    pills = create(stack, message="Take the pills", time="2026-11-30 23:00")
+    plants = create(stack, message="Water the plants", cron="0 6 * * *")
+    call_bob = create(stack, BOB, message="Call mum", time="2026-11-30 23:30")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    ok(call(stack, "set_quiet_hours", {"start": "22:00", "end": "08:00"}, user=BOB))
+    chat = RecordingChat()
+    held = fire_at(stack, pills, "2026-11-30T22:00:00Z", chat)
+    assert (held["outcome"], held["held_until"]) == ("held", "2026-12-01T07:00:00+01:00")
+    assert fire_at(stack, pills, "2026-11-30T22:00:00Z", chat)["outcome"] == "duplicate"
+    assert schedule_item(stack, pills)["status"] == "active"  # a held one-shot waits for its release
+    assert fire_at(stack, call_bob, "2026-11-30T22:30:00Z", chat)["outcome"] == "held"
+    assert fire_at(stack, plants, "2026-12-01T05:00:00Z", chat)["outcome"] == "held"
+    assert chat.sent == [] and runs_of(stack, pills) == []
+    entries = releases(stack)
+    assert set(entries) == {USER, BOB}
+    assert entries[USER]["ScheduleExpression"] == "at(2026-12-01T06:00:00)"
+    assert entries[BOB]["ScheduleExpression"] == "at(2026-12-01T07:00:00)"
+
+    released = fire_entry(stack, entries[USER], chat)
+    assert (released["outcome"], released["released"]) == ("released", 2)
+    ((message, key),) = chat.sent
+    assert key == f"{ROOM}-release-{USER}-{ANA_RELEASE}"
+    assert message.mentions == (USER,) and message.thread_id == "" and message.actions == ()
+    assert message.text.count("@ana") == 1 and "Reminders held during your quiet hours" in message.text
+    assert message.text.index("Take the pills") < message.text.index("Water the plants")
+    assert "Monday 30 November, 23:00" in message.text and "Tuesday 1 December, 06:00" in message.text
+    assert fire_entry(stack, entries[USER], chat)["outcome"] == "duplicate"  # posts nothing more
+    assert len(chat.sent) == 1
+    assert runs_of(stack, pills) == [("delivered", "quiet_hours", 8 * 3600)]
+    assert runs_of(stack, plants) == [("delivered", "quiet_hours", 3600)]
+    assert schedule_item(stack, pills)["status"] == "fired"
+    assert schedule_item(stack, plants)["status"] == "active"
+    assert not [i for i in stack.items() if i["sk"].startswith(f"h#{USER}#")]  # the held items are gone
+
+    assert fire_entry(stack, entries[BOB], chat)["released"] == 1
+    assert chat.sent[-1][0].mentions == (BOB,) and "Call mum" in chat.sent[-1][0].text
+    assert runs_of(stack, call_bob, BOB) == [("delivered", "quiet_hours", 8 * 3600 + 1800)]
+
+
+def test_the_release_speaks_spanish(stack: Stack) -> None:
+    sid = ok(
+        call(stack, "create_reminder", {"message": "Tomar las pastillas", "time": "2026-11-30 23:00"}, locale="es")
+    )["id"]
+    ok(call(stack, "set_quiet_hours", NIGHT, locale="es"))
+    chat = RecordingChat()
+    assert fire_at(stack, sid, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    fire_entry(stack, releases(stack)[USER], chat)
+    text = chat.sent[0][0].text
+    assert "Recordatorios retenidos durante tus horas de silencio" in text and "Tomar las pastillas" in text
+    assert "lunes 30 de noviembre, 23:00" in text
+
+
+def test_agent_calls_run_now_and_an_exempt_one_shot_are_not_held(stack: Stack) -> None:
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    exempt = create(stack, message="Night shift", time="2026-11-30 23:15")  # set inside her quiet hours
+    agent = ok(call(stack, "cron_create", {"name": "digest", "prompt": "Summarise", "cron_expr": "30 23 * * *"}))["id"]
+    nightly = create(stack, message="Lock the door", cron="45 23 * * *")
+    chat = RecordingChat()
+    assert fire_at(stack, exempt, "2026-11-30T22:15:00Z", chat)["outcome"] == "delivered"
+    event = {"room_id": ROOM, "reminder_id": agent, "scheduled_time": "2026-11-30T22:30:00Z"}
+    at_slot(stack.clock, event)
+    deps = stack.deps(chat=lambda: chat, agents=EchoAgents())
+    assert fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps)["outcome"] == "delivered"
+    assert fire_at(stack, nightly, "2026-11-30T22:45:00Z", chat)["outcome"] == "held"
+    started: list[dict[str, Any]] = []
+    ok(tools.handle(envelope("run_now", {"target": nightly}), stack.deps(start_fire=started.append)))
+    (event,) = started
+    assert event["run_now"] is True
+    answer = fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
+    assert answer["outcome"] == "delivered"
+    assert len(chat.sent) == 3
+    assert runs_of(stack, exempt) == [("delivered", None, 0)]
+
+
+def test_a_deleted_schedules_held_occurrence_is_dropped(stack: Stack) -> None:
+    kept = create(stack, message="Kept", time="2026-11-30 23:00")
+    gone = create(stack, message="Gone", time="2026-11-30 23:30")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, kept, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    assert fire_at(stack, gone, "2026-11-30T22:30:00Z", chat)["outcome"] == "held"
+    ok(call(stack, "delete_reminder", {"id": gone}))
+    assert fire_entry(stack, releases(stack)[USER], chat)["released"] == 1
+    ((message, _),) = chat.sent
+    assert "Kept" in message.text and "Gone" not in message.text
+    assert not [i for i in stack.items() if i["sk"].startswith("h#")]
+
+
+def test_a_count_of_two_held_through_the_night_posts_two_and_none_after(stack: Stack) -> None:
+    sid = create(stack, message="Hourly", cron="0 23,0,1,2 * * *", count=2)
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, sid, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    assert fire_at(stack, sid, "2026-11-30T23:00:00Z", chat)["outcome"] == "held"
+    assert fire_at(stack, sid, "2026-12-01T00:00:00Z", chat)["outcome"] == "completed"  # counted from the holds
+    assert fire_entry(stack, releases(stack)[USER], chat)["released"] == 2
+    assert len(chat.sent) == 1 and chat.sent[0][0].text.count("Hourly") == 2
+    assert runs_of(stack, sid) == [("delivered", "quiet_hours", 7 * 3600), ("delivered", "quiet_hours", 8 * 3600)]
+    assert schedule_item(stack, sid)["status"] == "completed"
