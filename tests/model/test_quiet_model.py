@@ -71,3 +71,55 @@ def test_the_answer_of_get_quiet_hours() -> None:
     }
     assert next_period(rule, utc(2026, 12, 8, 1)) == (utc(2026, 12, 7, 21), utc(2026, 12, 8, 6))  # the current one
     assert answer(None, now) == {"quiet_hours": None, "next_period": None}
+
+
+def test_the_room_holds_a_count_of_3_hourly_and_releases_it_once() -> None:
+    from tests.model.reference import Room, Schedule
+
+    room = Room(now=utc(2026, 12, 2, 21, 30))
+    room.quiet.set("U1", Rule("22:00", "07:00", "UTC"))
+    s = Schedule("s1", "message", "UTC", cron="0 23,0,1 * * *", count=3, user="U1")
+    room.created(s)
+    assert room.held_until(s) == utc(2026, 12, 3, 7)  # its next fire falls in the night
+    for slot in (utc(2026, 12, 2, 23), utc(2026, 12, 3, 0), utc(2026, 12, 3, 1)):
+        room.fire("s1", slot, slot + timedelta(seconds=1))
+    assert s.status == "active" and room.next_fire(s) is None and s.runs == []
+    assert room.held_until(s) == utc(2026, 12, 3, 7)
+    (release,) = room.releases_due(utc(2026, 12, 3, 7))
+    room.release(release, utc(2026, 12, 3, 7, 0, 2))
+    assert [(r.outcome, r.reason, r.late_seconds) for r in s.runs] == [
+        ("delivered", "quiet_hours", 8 * 3600 + 2),
+        ("delivered", "quiet_hours", 7 * 3600 + 2),
+        ("delivered", "quiet_hours", 6 * 3600 + 2),
+    ]
+    assert s.status == "completed" and room.held_until(s) is None
+    assert [p.what for p in room.posts] == ["release"] + ["held_occurrence"] * 3
+
+
+def test_a_one_shot_set_inside_its_own_quiet_hours_and_a_deleted_one() -> None:
+    from tests.model.reference import Room, Schedule
+
+    room = Room(now=utc(2026, 12, 2, 21, 30))
+    room.quiet.set("U1", Rule("22:00", "07:00", "UTC"))
+    room.quiet.set("U2", Rule("23:00", "06:00", "UTC"))
+    own = Schedule("a", "message", "UTC", at=utc(2026, 12, 2, 23, 30), user="U1")
+    room.exempt_on_create(own)
+    other = Schedule("b", "message", "UTC", at=utc(2026, 12, 2, 23, 30), user="U2")
+    gone = Schedule("c", "message", "UTC", at=utc(2026, 12, 2, 23, 45), user="U2")
+    for s in (own, other, gone):
+        room.created(s)
+    assert own.quiet_exempt and room.held_until(own) is None
+    room.fire("a", own.at, own.at)  # type: ignore[arg-type]
+    room.fire("b", other.at, other.at)  # type: ignore[arg-type]
+    room.fire("c", gone.at, gone.at)  # type: ignore[arg-type]
+    assert own.status == "fired" and other.status == "active" and room.held_until(other) == utc(2026, 12, 3, 6)
+    room.pause("b")  # a pause does not stop a held post
+    room.delete("c")  # a delete drops it
+    (release,) = room.releases_due(utc(2026, 12, 3, 6))
+    room.release(release, utc(2026, 12, 3, 6))
+    assert [(p.what, p.schedule) for p in room.posts] == [
+        ("occurrence", "a"),
+        ("release", "U2"),
+        ("held_occurrence", "b"),
+    ]
+    assert gone.runs == [] and [r.reason for r in other.runs] == ["quiet_hours"]
