@@ -31,9 +31,11 @@ LAYER_TARGET_MB = 10.0
 FUNCTION_TARGET_KB = 100.0
 SANDBOX_STORM_TARGET_S = 10.0  # 1,000 one-shots due in one minute, fired end to end
 CALL_TARGETS = {  # AWS calls (chat posts and agent invocations apart)
-    "create one-shot": 2,
-    "create recurring": 2,
-    "list": 1,
+    # a reminder's answer reads its user's quiet hours (one GetItem): whether a one-shot is set inside
+    # them, and whether they hold its next occurrence
+    "create one-shot": 3,
+    "create recurring": 3,
+    "list": 2,  # one Query, and one GetItem per user whose reminders it lists (the quiet hours)
     "delete": 2,  # one conditional DeleteItem (answering with the schedule as it was), the Scheduler entry
     "fire one-shot": 3,
     "fire recurring": 3,

@@ -89,21 +89,34 @@ def measured(calls: Counter[str], action: Any) -> tuple[dict[str, int], Any]:
 
 
 def test_create_is_one_scheduler_entry_and_one_transaction(calls: Counter[str]) -> None:
+    # a reminder also reads its user's quiet hours (one GetItem): whether a one-shot is set inside
+    # them (then never held), and whether they hold its next occurrence (`held_until`)
     once, _ = measured(calls, lambda: tool("create_reminder", message="stand up", time="in 30 minutes"))
-    assert once == {"CreateSchedule": 1, "TransactWriteItems": 1}
+    assert once == {"CreateSchedule": 1, "TransactWriteItems": 1, "GetItem": 1}
     weekly, _ = measured(calls, lambda: tool("create_reminder", message="review", cron="0 9 * * 1"))
-    assert weekly == {"CreateSchedule": 1, "TransactWriteItems": 1}
+    assert weekly == {"CreateSchedule": 1, "TransactWriteItems": 1, "GetItem": 1}
     # day of month OR day of week: two EventBridge expressions, so two entries, still one transaction
     either, _ = measured(calls, lambda: tool("create_reminder", message="pay", cron="0 9 1 * 1"))
-    assert either == {"CreateSchedule": 2, "TransactWriteItems": 1}
+    assert either == {"CreateSchedule": 2, "TransactWriteItems": 1, "GetItem": 1}
+    # an agent call is never held: nothing to read
+    job, _ = measured(calls, lambda: tool("cron_create", name="news", prompt="Summarise", cron_expr="0 8 * * *"))
+    assert job == {"CreateSchedule": 1, "TransactWriteItems": 1}
 
 
-def test_list_is_one_query(calls: Counter[str]) -> None:
+def test_list_is_one_query_and_one_read_per_user_its_reminders_remind(calls: Counter[str]) -> None:
+    tool("cron_create", name="news", prompt="Summarise", cron_expr="0 8 * * *")
+    agents_only, _ = measured(calls, lambda: tool("list_reminders"))
+    assert agents_only == {"Query": 1}  # agent calls are never held: no quiet hours to read
     for n in range(3):
         tool("create_reminder", message=f"r{n}", time=f"in {n + 1} hours")
     listed, answer = measured(calls, lambda: tool("list_reminders"))
-    assert listed == {"Query": 1}
-    assert len(answer["result"]["schedules"]) == 3
+    assert listed == {"Query": 1, "GetItem": 1}  # the quiet hours of the one user they remind
+    assert len(answer["result"]["schedules"]) == 4
+    invoke("tools", envelope("create_reminder", {"message": "hers", "time": "in 2 hours"}, user="@bea:example.org"))
+    both, _ = measured(calls, lambda: tool("list_reminders"))
+    assert both == {"Query": 1, "GetItem": 2}
+    compact, _ = measured(calls, lambda: tool("cron_list"))
+    assert compact == {"Query": 1, "GetItem": 2}
 
 
 def test_delete_is_one_delete_item_and_the_scheduler_entry(stack: Stack, calls: Counter[str]) -> None:
@@ -129,7 +142,7 @@ def test_a_delete_frees_the_room_place_and_the_pointers_lazily(stack: Stack, cal
     # takes the pointer over in its transaction's second attempt
     again, answer = measured(calls, lambda: tool("create_reminder", message="again", time="in 30 minutes"))
     assert answer["result"]["duplicate"] is False and answer["result"]["id"] != sid
-    assert again == {"CreateSchedule": 1, "TransactWriteItems": 2, "GetItem": 2}
+    assert again == {"CreateSchedule": 1, "TransactWriteItems": 2, "GetItem": 3}  # and its user's quiet hours
 
 
 @pytest.mark.parametrize(
@@ -258,7 +271,7 @@ def test_list_reads_no_run_items_however_long_the_history(
     before = scanned[-1]
     plant_runs(stack, sid, 1000)
     again, answer = measured(calls, lambda: tool("list_reminders"))
-    assert listed == again == {"Query": 1}
+    assert listed == again == {"Query": 1, "GetItem": 1}  # and its user's quiet hours
     assert scanned[-1] == before == 1  # the runs live under keys the listing never reads
     assert answer["result"]["schedules"][0]["failure_streak"] == 0
 
@@ -299,13 +312,13 @@ def test_list_reads_no_retired_schedule_and_no_run(
     retire_in_room(200)
     plant_runs(stack, live[0], 1000)
     again, answer = measured(calls, lambda: tool("list_reminders"))
-    assert listed == again == {"Query": 1}
+    assert listed == again == {"Query": 1, "GetItem": 1}  # and their user's quiet hours
     assert scanned[-1] == alone == 3  # neither the 200 retired schedules nor the 1,000 runs are read
     assert sorted(s["id"] for s in answer["result"]["schedules"]) == sorted(live)
     # asked for, the retired ones are one more Query over their own keys
     everything, answer = measured(calls, lambda: tool("list_reminders", include_inactive=True))
     # (the audit copies of the 3 live schedules are read too, and left out: none is listed twice)
-    assert everything == {"Query": 2} and scanned[-2:] == [203, 3]
+    assert everything == {"Query": 2, "GetItem": 1} and scanned[-2:] == [203, 3]
     statuses = Counter(s["status"] for s in answer["result"]["schedules"])
     assert statuses == {"active": 3, "deleted": 160, "fired": 40}
 

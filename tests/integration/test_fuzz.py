@@ -351,6 +351,12 @@ def bases(seeded: dict[str, str]) -> dict[str, list[dict[str, Any]]]:
         "skip_next": [{"id": seeded["job"]}],
         "reminder_history": [{"id": seeded["job"]}, {"id": "digest", "limit": 50}],
         "done_reminder": [{"id": seeded["reminder"]}, {"id": "digest"}],
+        "set_quiet_hours": [
+            {"start": "22:00", "end": "07:30"},
+            {"start": "13:00", "end": "15:00", "timezone": "UTC", "days": ["mon", "fri"]},
+        ],
+        "get_quiet_hours": [{}],
+        "clear_quiet_hours": [{}],
     }
 
 

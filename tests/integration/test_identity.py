@@ -46,6 +46,9 @@ def valid_arguments(tool: str, ids: dict[str, str]) -> dict[str, Any]:
         "skip_next": {"id": ids["reminder"]},
         "reminder_history": {"id": ids["reminder"], "limit": 5},
         "done_reminder": {"id": ids["reminder"]},
+        "set_quiet_hours": {"start": "22:00", "end": "07:30", "days": ["fri"]},
+        "get_quiet_hours": {},
+        "clear_quiet_hours": {},
     }
     return table[tool]
 

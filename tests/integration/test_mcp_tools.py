@@ -66,6 +66,9 @@ def test_every_tool_is_listed_with_its_metadata_and_every_answer_is_whole_in_the
             await call("done_reminder", {"id": week})
             await call("delete_reminder", {"id": one})
             await call("cron_delete", {"id": job})
+            await call("set_quiet_hours", {"start": "22:00", "end": "07:30", "days": ["fri", "sat"]})
+            await call("get_quiet_hours", {})
+            await call("clear_quiet_hours", {})
             await call("create_reminder", {"message": "x", "time": "yesterday at 9"})
             await call("delete_reminder", {"id": one})
             return listed, out
@@ -76,6 +79,13 @@ def test_every_tool_is_listed_with_its_metadata_and_every_answer_is_whole_in_the
     for tool in listed.tools:
         assert tool.title and tool.annotations is not None and tool.output_schema is not None
     assert set(invoked) == set(TOOL_ARGUMENTS)  # every tool answered through the SDK
-    assert [a["ok"] for a in answers] == [True] * 15 + [False, False]
+    assert [a["ok"] for a in answers] == [True] * 18 + [False, False]
+    hints = {t.name: t.annotations for t in listed.tools}
+    assert hints["get_quiet_hours"].read_only_hint is True and hints["get_quiet_hours"].open_world_hint is False
+    for name in ("set_quiet_hours", "clear_quiet_hours"):
+        assert (hints[name].read_only_hint, hints[name].destructive_hint) == (False, False), name
+        assert (hints[name].idempotent_hint, hints[name].open_world_hint) == (True, False), name
+    assert answers[-5]["result"]["quiet_hours"]["days"] == ["fri", "sat"]
+    assert answers[-3]["result"] == {"cleared": True}
     assert answers[-2]["error"]["code"] == "time_in_past"
     assert answers[-1]["error"]["code"] == "not_found"

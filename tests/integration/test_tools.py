@@ -263,6 +263,7 @@ def test_cron_create_stores_agent_call_and_lists(stack: Stack) -> None:
             "enabled": True,
             "kind": "agent_call",
             "next_fire": "2026-11-30T18:00:00+01:00",
+            "held_until": None,
             "last_run": None,
             "failure_streak": 0,
             "until": None,

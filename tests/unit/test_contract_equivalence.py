@@ -146,7 +146,7 @@ def test_runtime_validator_answers_like_the_models(tool: str) -> None:
 
     check()
     # both sides were really exercised: accepted calls, and refusals of each kind where the tool can have one
-    if tool == "cron_list":  # no fields: `{}` is its one valid call
+    if tool in ("cron_list", "get_quiet_hours", "clear_quiet_hours"):  # no fields: `{}` is their one valid call
         assert seen["accepted"] >= 1 and seen["invalid_arguments"] >= 50, seen
         return
     assert seen["accepted"] >= 10, seen

@@ -38,6 +38,9 @@ VALID: dict[str, dict[str, Any]] = {
     "skip_next": {"id": "k3v9q2m8xa"},
     "reminder_history": {"id": "k3v9q2m8xa", "limit": 5},
     "done_reminder": {"id": "k3v9q2m8xa"},
+    "set_quiet_hours": {"start": "22:00", "end": "07:30", "timezone": "Europe/Madrid", "days": ["fri", "sat"]},
+    "get_quiet_hours": {},
+    "clear_quiet_hours": {},
 }
 
 

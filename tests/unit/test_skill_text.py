@@ -19,8 +19,9 @@ IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 
 # Words of the answers (not arguments) that the skill text may name.
 VIEW_FIELDS = {"id", "kind", "name", "preview", "description", "timezone", "enabled", "status"}
-VIEW_FIELDS |= {"next_fire", "next_fires", "last_fired", "cron_expr", "fire_at", "delivered_count"}
+VIEW_FIELDS |= {"next_fire", "next_fires", "last_fired", "cron_expr", "fire_at", "delivered_count", "held_until"}
 ANSWER_FIELDS = {"now", "local", "utc", "schedules", "duplicate", "notes", "dst_notes"}
+ANSWER_FIELDS |= {"quiet_hours", "next_period", "cleared"}  # the quiet hours tools' results
 CLEARING_WORDS = {"never", "none"}  # update_reminder's values that remove an end or a calendar
 CLEARING_WORDS |= set(business.ON_HOLIDAY)  # the values of `on_holiday`
 RUN_WORDS = set(Run.__dataclass_fields__) | {"runs", "last_run", "failure_streak", "status_reason", "failing"}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -175,3 +176,22 @@ def test_an_update_names_every_attribute_and_value_it_writes_and_removes() -> No
     }
     assert codec.load(request["ExpressionAttributeValues"]) == {":u0": 3, ":one": 1, ":v": 7}
     assert request["ConditionExpression"] == "version = :v"
+
+
+def test_a_quiet_exempt_one_shot_survives_the_round_trip_and_items_without_it_read_as_not_exempt() -> None:
+    plain = schedule(Timing.once(datetime(2026, 12, 1, 23, 0, tzinfo=MADRID), MADRID))
+    assert "quiet_exempt" not in codec.schedule_item(plain)  # older items and most new ones hold none
+    assert codec.schedule_from_item(codec.dump(codec.schedule_item(plain))).quiet_exempt is False
+    exempt = replace(plain, quiet_exempt=True)
+    assert codec.schedule_from_item(codec.dump(codec.schedule_item(exempt))) == exempt
+    assert "quiet_exempt" in codec.WHEN_SET  # a rewrite that clears it removes the attribute
+
+
+def test_quiet_hours_are_one_item_under_the_users_key_in_the_rooms_partition() -> None:
+    from cronbell.core.domain.quiet_hours import QuietHours
+
+    rule = QuietHours("22:00", "07:30", "Europe/Madrid", ("fri", "sat"))
+    item = codec.quiet_item("!r:x", "@u:x", rule)
+    assert codec.identity({"Put": {"Item": item}}) == ("!r:x", "q#@u:x")
+    assert not item["sk"]["S"].startswith((codec.SCHEDULE, codec.RETIRED, codec.POINTER, codec.NAME, codec.SLOT))
+    assert codec.quiet_from_item(item) == rule

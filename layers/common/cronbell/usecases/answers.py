@@ -19,6 +19,7 @@ from cronbell.core.text import texts
 from cronbell.core.text.texts import Moment
 from cronbell.core.text.views import describe, preview, schedule_view, upcoming
 from cronbell.usecases.deps import Deps
+from cronbell.usecases.quiet import QuietLookup
 
 LISTED_ITEMS = 10  # a listing's text names this many items at most; its result holds them all
 ABOUT_CHARS = 40  # a message's preview in a sentence
@@ -62,12 +63,20 @@ def when_said(schedule: Schedule, now: datetime, locale: str) -> str:
     return texts.say("when.recurring", locale, description=description, next=nxt)
 
 
-def item_said(schedule: Schedule, now: datetime, locale: str) -> str:
+def held_said(held: datetime | None, tz: ZoneInfo, now: datetime, locale: str) -> str:
+    """', held by quiet hours until Saturday 5 December, 07:30' ("" when nothing is held)."""
+    if held is None:
+        return ""
+    return ", " + texts.say("quiet.held", locale, until=texts.when_text(held, tz, locale, now.astimezone(tz).year))
+
+
+def item_said(schedule: Schedule, now: datetime, locale: str, held: datetime | None = None) -> str:
     """One item of a listing: 'k3v9q2m8xa “Call the dentist”, next Friday 4 December, 17:00'."""
     tz = ZoneInfo(schedule.timezone)
     nexts = upcoming(schedule, now, 1)
     if nexts:
         when = texts.say("listed.next", locale, next=texts.when_text(nexts[0], tz, locale, now.astimezone(tz).year))
+        when += held_said(held, tz, now, locale)
     elif schedule.status == models.PAUSED:
         when = texts.say("listed.paused", locale)
     else:
@@ -87,13 +96,23 @@ def listing_said(key: str, items: list[str], locale: str, now: str, **values: An
 
 
 def schedule_answer(
-    key: str, schedule: Schedule, deps: Deps, locale: str, notes: tuple[str, ...] = (), **extra: Any
+    key: str,
+    schedule: Schedule,
+    deps: Deps,
+    locale: str,
+    notes: tuple[str, ...] = (),
+    quiet: QuietLookup | None = None,
+    **extra: Any,
 ) -> dict[str, Any]:
-    """The schedule as a list shows it plus `now` and its notes, and the `key` line of texts."""
+    """The schedule as a list shows it plus `now` and its notes, and the `key` line of texts. `quiet`:
+    the quiet hours read before the change (else read now, when they may hold its next occurrence)."""
     now = deps.now()
     tz = ZoneInfo(schedule.timezone)
-    view = schedule_view(schedule, now, locale, with_notes=True)
+    held = (quiet or QuietLookup(deps, schedule.room_id, tolerant=True)).held_until(schedule, now)
+    view = schedule_view(schedule, now, locale, with_notes=True, held=held)
     view["now"] = {"local": now.astimezone(tz).isoformat(timespec="seconds"), "utc": iso_utc(now)}
+    if quiet is not None and quiet.decided and schedule.quiet_exempt and schedule.status == models.ACTIVE:
+        notes = (*notes, texts.say("quiet.exempt", locale))  # a one-shot set inside its user's quiet hours
     all_notes = list(notes) + list(view.get("dst_notes", []))
     if all_notes:
         view["notes"] = all_notes
@@ -104,7 +123,7 @@ def schedule_answer(
         locale,
         id=schedule.id,
         about=about(schedule, locale),
-        when=when_said(schedule, now, locale),
+        when=when_said(schedule, now, locale) + held_said(held, tz, now, locale),
         now=texts.now_sentence(now, tz, locale),
         **values,
     )

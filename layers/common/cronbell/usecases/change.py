@@ -39,6 +39,7 @@ from cronbell.usecases.planning import (
     plan_recurring,
     read_ends,
 )
+from cronbell.usecases.quiet import QuietLookup
 from cronbell.usecases.repeat_settings import read_repeats
 
 log = logging.getLogger(__name__)
@@ -67,9 +68,13 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise refusal("invalid_arguments.repeat_reminders_only")
     for field, value in repeating.items():
         setattr(new, field, value)
+    quiet = QuietLookup(deps, ctx.room_id)  # read before anything is written
+    if args.time is not None or args.cron is not None or args.timezone:  # a new time decides again
+        quiet.decide_exempt(new, ctx.user_id, deps.now())
+    quiet.read_ahead(new, deps.now())
     new.with_dedupe_key()
     apply(old, new, deps)
-    return schedule_answer("updated", new, deps, locale, notes)
+    return schedule_answer("updated", new, deps, locale, notes, quiet)
 
 
 def _update_definition(new: Schedule, args: Any, ctx: Context, deps: Deps) -> None:

@@ -34,6 +34,7 @@ from cronbell.usecases.planning import (
     plan_recurring,
     read_ends,
 )
+from cronbell.usecases.quiet import QuietLookup
 from cronbell.usecases.repeat_settings import read_repeats
 
 if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments
@@ -54,7 +55,10 @@ def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str,
     when = _with_ends(when, args, deps, locale)
     repeating = read_repeats(args, ctx, deps, None)
     draft = _draft(ctx, deps, when, kind=models.MESSAGE, text=args.message, locale=locale, **repeating)
-    return _persist(draft, when, deps, locale)
+    quiet = QuietLookup(deps, ctx.room_id)  # read before anything is written
+    quiet.decide_exempt(draft, ctx.user_id, deps.now())
+    quiet.read_ahead(draft, deps.now())
+    return _persist(draft, when, deps, locale, quiet)
 
 
 def _with_ends(when: When, args: Any, deps: Deps, locale: str) -> When:
@@ -127,7 +131,9 @@ def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
     return schedule.with_dedupe_key()
 
 
-def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[str, Any]:
+def _persist(
+    schedule: Schedule, when: When, deps: Deps, locale: str, quiet: QuietLookup | None = None
+) -> dict[str, Any]:
     created: list[str] = []
     try:
         for entry in schedule.entries():
@@ -136,7 +142,7 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
         deps.store.insert(schedule, deps.settings.max_per_room)
     except Duplicate as dup:
         _undo(created, deps)
-        return _answer(dup.existing, when, deps, locale, duplicate=True)
+        return _answer(dup.existing, when, deps, locale, quiet, duplicate=True)
     except NameTaken as taken:
         _undo(created, deps)
         raise name_taken(schedule.name, taken) from None
@@ -150,7 +156,7 @@ def _persist(schedule: Schedule, when: When, deps: Deps, locale: str) -> dict[st
         _undo(created, deps)
         log.error("create failed, nothing kept", extra={"schedule_id": schedule.id, "error": str(err)})
         raise refusal("backend_error.not_created") from err
-    return _answer(schedule, when, deps, locale, duplicate=False)
+    return _answer(schedule, when, deps, locale, quiet, duplicate=False)
 
 
 def _undo(names: list[str], deps: Deps) -> None:
@@ -162,8 +168,10 @@ def _undo(names: list[str], deps: Deps) -> None:
             log.warning("could not remove scheduler entry after a failed create", extra={"entry": name})
 
 
-def _answer(schedule: Schedule, when: When, deps: Deps, locale: str, duplicate: bool) -> dict[str, Any]:
+def _answer(
+    schedule: Schedule, when: When, deps: Deps, locale: str, quiet: QuietLookup | None, duplicate: bool
+) -> dict[str, Any]:
     key = "duplicate" if duplicate else f"created.{schedule.kind}"
-    answer = schedule_answer(key, schedule, deps, locale, when.notes)
+    answer = schedule_answer(key, schedule, deps, locale, when.notes, quiet)
     answer["result"]["duplicate"] = duplicate
     return answer

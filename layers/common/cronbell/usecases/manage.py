@@ -20,6 +20,7 @@ from cronbell.core.text import texts
 from cronbell.core.text.views import cron_view, describe, ran_through, schedule_view, template_schedule_view
 from cronbell.usecases.answers import about, item_said, listing_said, now_fields, zone_of
 from cronbell.usecases.deps import Deps
+from cronbell.usecases.quiet import QuietLookup
 
 if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments
     from cronbell.core.contract.arguments import ById, ListReminders, ReminderHistory, RunNow
@@ -36,8 +37,11 @@ def list_reminders(args: ListReminders, ctx: Context, deps: Deps) -> dict[str, A
     if not args.include_inactive:  # a schedule retired before retired ones moved keys is still read
         schedules = [s for s in schedules if s.status in models.LIVE_STATUSES]
     now_dict, now_text = now_fields(ctx, deps)
-    items = [item_said(s, now, locale) for s in schedules]
-    result: dict[str, Any] = {"now": now_dict, "schedules": [schedule_view(s, now, locale) for s in schedules]}
+    quiet = QuietLookup(deps, ctx.room_id)  # one read per user whose reminders it may hold, at most
+    held = [quiet.held_until(s, now) for s in schedules]
+    items = [item_said(s, now, locale, h) for s, h in zip(schedules, held, strict=True)]
+    views = [schedule_view(s, now, locale, held=h) for s, h in zip(schedules, held, strict=True)]
+    result: dict[str, Any] = {"now": now_dict, "schedules": views}
     declared = _template_schedules(ctx, deps)
     if declared:  # only in a room the deployment's own schedules post to
         result["template_schedules"] = declared
@@ -56,9 +60,11 @@ def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
     now = deps.now()
     live = [s for s in deps.store.list_room(ctx.room_id, now) if s.status in models.LIVE_STATUSES]
     _, now_text = now_fields(ctx, deps)
-    items = [item_said(s, now, locale) for s in live]
+    quiet = QuietLookup(deps, ctx.room_id)
+    held = [quiet.held_until(s, now) for s in live]
+    items = [item_said(s, now, locale, h) for s, h in zip(live, held, strict=True)]
     return {
-        "result": [cron_view(s, now) for s in live],
+        "result": [cron_view(s, now, h) for s, h in zip(live, held, strict=True)],
         "text": listing_said("listed", items, locale, now_text),
     }
 

@@ -21,7 +21,7 @@ from cronbell.core.contract.envelope import Context, parse_request, refused, suc
 from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain import routing
 from cronbell.core.domain.ports import BackendError
-from cronbell.usecases import acknowledge, change, create, manage
+from cronbell.usecases import acknowledge, change, create, manage, quiet
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -263,6 +263,46 @@ TOOLS: tuple[Tool, ...] = (
         description=(
             "Acknowledge the occurrence of a repeating reminder (`repeat_every`) that is being posted again, by "
             "`id`: its repeats stop and no escalation follows. The Done button under its posts sends the same call."
+        ),
+    ),
+    Tool(
+        "set_quiet_hours",
+        arguments="SetQuietHours",
+        title="Set your quiet hours",
+        use_case=quiet.set_quiet_hours,
+        hints=WRITE_IDEMPOTENT,
+        result="quiet_hours",
+        description=(
+            "Set the caller's own quiet hours in this room, replacing any earlier ones: each period runs from "
+            "`start` to `end` ('HH:MM', 24-hour; an `end` earlier than `start` crosses midnight) on the `days` it "
+            "starts on (default every day), in `timezone` (default the user's). Reminders for the user that fall in "
+            "a period are held and posted together at its end; agent calls are not held. Use it when the user asks "
+            "not to be disturbed at certain hours."
+        ),
+    ),
+    Tool(
+        "get_quiet_hours",
+        arguments="GetQuietHours",
+        title="Show your quiet hours",
+        use_case=quiet.get_quiet_hours,
+        hints=READ_ONLY,
+        result="quiet_hours",
+        description=(
+            "Show the caller's own quiet hours in this room (null when there are none) and the period under way "
+            "or the next one. Call it before changing them, or when the user asks why a reminder was held."
+        ),
+    ),
+    Tool(
+        "clear_quiet_hours",
+        arguments="ClearQuietHours",
+        title="Clear your quiet hours",
+        use_case=quiet.clear_quiet_hours,
+        hints=WRITE_IDEMPOTENT,
+        result="quiet_cleared",
+        description=(
+            "Remove the caller's own quiet hours in this room: reminders for the user are posted at their time "
+            "again. `cleared` is false when there were none. What was held already is still posted at the end of "
+            "its period."
         ),
     ),
 )

@@ -1,6 +1,7 @@
 """The DynamoDB single-table store, composed of parts that each hold the one `table.Table`:
 `schedules` (schedules, with `rooms`: the room's count and pointers, and `retirement`), `ledger`
-(the delivery slots) and `scans` (the reconciler's reads and repairs). `codec` owns every item's
+(the delivery slots), `scans` (the reconciler's reads and repairs) and `quiet` (each user's quiet
+hours in a room). `codec` owns every item's
 shape and `expressions` builds their update expressions. Every failure reaches callers as a
 domain error."""
 
@@ -10,6 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from cronbell.adapters.dynamo.ledger import SlotLedger
+from cronbell.adapters.dynamo.quiet import QuietStore
 from cronbell.adapters.dynamo.repeats import RepeatLedger
 from cronbell.adapters.dynamo.retirement import Retirement, SlotRun
 from cronbell.adapters.dynamo.rooms import Rooms
@@ -18,6 +20,7 @@ from cronbell.adapters.dynamo.schedules import Schedules
 from cronbell.adapters.dynamo.table import Table
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Claim, Finish, OpenClaim, Pointer, RepeatClaim, RoomCount, TableScan
+from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
 
 
@@ -32,6 +35,7 @@ class DynamoStore:
         self.ledger = SlotLedger(self.table, self.retirement)
         self.scans = TableScans(self.table)
         self.repeats = RepeatLedger(self.table)
+        self.quiet = QuietStore(self.table)
 
     # --- Schedules ---------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
@@ -148,6 +152,16 @@ class DynamoStore:
 
     def close_claim(self, claim: OpenClaim, now: datetime, run: Run, schedule: Schedule | None) -> bool:
         return self.scans.close_claim(claim, now, run, schedule)
+
+    # --- Quiet rules -------------------------------------------------------------------------
+    def quiet_hours(self, room_id: str, user_id: str) -> QuietHours | None:
+        return self.quiet.quiet_hours(room_id, user_id)
+
+    def put_quiet_hours(self, room_id: str, user_id: str, rule: QuietHours) -> None:
+        self.quiet.put_quiet_hours(room_id, user_id, rule)
+
+    def clear_quiet_hours(self, room_id: str, user_id: str) -> bool:
+        return self.quiet.clear_quiet_hours(room_id, user_id)
 
 
 __all__ = ["DynamoStore"]

@@ -15,6 +15,8 @@ Keys (partition `room_id`, sort `sk`):
   f#<id>#<slot time>  one delivery slot: claimed before sending, done after (exactly once); once
                       done it holds its state, outcome and run alone, so a schedule's history is one
                       Query on `f#<id>#` that the room's listing (`s#`) never reads
+  q#<user id>         the user's quiet hours in the room (one period rule): neither the listing
+                      (`s#`) nor the reconciler's scan (which sorts items by these prefixes) reads it
 """
 
 from __future__ import annotations
@@ -31,11 +33,12 @@ from cronbell.core.domain.cron import Interval
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, OpenClaim, Pointer, RoomCount
+from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
 from cronbell.core.domain.timing import Timing
 
 ROOM_SK = "room"
-SCHEDULE, RETIRED, POINTER, NAME, SLOT = "s#", "x#", "d#", "n#", "f#"
+SCHEDULE, RETIRED, POINTER, NAME, SLOT, QUIET = "s#", "x#", "d#", "n#", "f#", "q#"
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 INFLIGHT = "inflight_slot, inflight_until, inflight_attempts"  # a schedule's mark of its open claim
 # what a slot holds only while it is claimed: a done slot keeps its state, outcome and run alone
@@ -135,9 +138,12 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     """Every stored attribute of a schedule but its key. `expressions` is written for operators
     (what Scheduler was given) and never read back: the timing owns its expressions."""
     t = schedule.timing
-    plain = {name: getattr(schedule, name) for name in _PLAIN if name not in ("id", "room_id", *_LEDGER, *_REPEATS)}
+    left_out = ("id", "room_id", "quiet_exempt", *_LEDGER, *_REPEATS)
+    plain = {name: getattr(schedule, name) for name in _PLAIN if name not in left_out}
     if schedule.repeat_every or schedule.repeat_times:  # 0 with a count kept: stopped repeating
         plain.update({name: getattr(schedule, name) for name in _REPEATS})
+    if schedule.quiet_exempt:  # written only when set (items without it read as not exempt)
+        plain["quiet_exempt"] = True
     return {
         **plain,
         "timezone": t.zone,
@@ -155,6 +161,8 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
 
 # attributes of a recurrence's end, calendar and business-day rules, when it has them
 ENDS = ("until", "count", "skip_holidays", "business_days", "business_day_of_month", "on_holiday")
+# attributes written only when set: a rewrite that no longer has one removes it
+WHEN_SET = (*ENDS, "quiet_exempt")
 
 
 def ends_fields(t: Timing) -> dict[str, Any]:
@@ -423,3 +431,28 @@ def pointer_from_item(item: dict[str, Any]) -> Pointer:
 
 def pointer_sk(pointer: Pointer) -> str:
     return f"{NAME if pointer.kind == 'name' else POINTER}{pointer.key}"
+
+
+# --- quiet hours -----------------------------------------------------------------------------
+def quiet_sk(user_id: str) -> str:
+    return f"{QUIET}{user_id}"
+
+
+def quiet_item(room_id: str, user_id: str, rule: QuietHours) -> dict[str, Any]:
+    """A user's quiet hours in a room, as one item (raw)."""
+    return dump(
+        {
+            "room_id": room_id,
+            "sk": quiet_sk(user_id),
+            "user_id": user_id,
+            "start": rule.start,
+            "end": rule.end,
+            "timezone": rule.timezone,
+            "days": list(rule.days),
+        }
+    )
+
+
+def quiet_from_item(item: dict[str, Any]) -> QuietHours:
+    data = load(item)
+    return QuietHours(str(data["start"]), str(data["end"]), str(data["timezone"]), tuple(str(d) for d in data["days"]))

@@ -122,10 +122,10 @@ class Schedules:
         )
 
     def _overwrite(self, old: Schedule, new: Schedule, now: datetime) -> list[dict[str, Any]]:
-        """A live schedule's item rewritten as `new` (an end or calendar it no longer has removed),
+        """A live schedule's item rewritten as `new` (an end, calendar or exemption it no longer has removed),
         with its audit copy."""
         fields = {k: v for k, v in codec.schedule_fields(new).items() if k != "last_manual_run"}
-        update = Update().set_all(fields).remove(*codec.LEGACY, *(k for k in codec.ENDS if k not in fields))
+        update = Update().set_all(fields).remove(*codec.LEGACY, *(k for k in codec.WHEN_SET if k not in fields))
         if new.status in models.LIVE_STATUSES:
             update.remove("expires_at")
         condition = f"attribute_exists(sk) AND #v0 = :v0 AND {IDLE}"

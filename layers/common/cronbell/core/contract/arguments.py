@@ -297,6 +297,35 @@ class ReminderHistory(_Args):
     limit: int = Field(10, ge=1, le=50, description="How many runs, newest first: 1 to 50 (default 10).")
 
 
+Day = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+QUIET_CLOCK = "a 24-hour time 'HH:MM', 00:00 to 23:59"
+
+
+class SetQuietHours(_Args):
+    """The caller's own quiet hours in this room: one period rule, replacing any earlier one."""
+
+    start: Short = Field(description=f"When each quiet period starts: {QUIET_CLOCK}.")
+    end: Short = Field(
+        description=f"When it ends: {QUIET_CLOCK}, not equal to `start`; earlier than `start` crosses midnight "
+        "('22:00' to '07:30')."
+    )
+    timezone: Short | None = Field(None, description="IANA zone such as Europe/Madrid; default: the user's.")
+    days: list[Day] | None = Field(
+        None,
+        max_length=7,
+        description="The days a period starts on, distinct, 'mon' to 'sun' (a period from 'fri' 22:00 runs into "
+        "Saturday); default: every day.",
+    )
+
+
+class GetQuietHours(_Args):
+    pass
+
+
+class ClearQuietHours(_Args):
+    pass
+
+
 # pydantic's error types -> the catalog's plain words for them ("problem.<key>") and the values they take
 _PROBLEMS: dict[str, tuple[str, dict[str, str]]] = {
     "string_type": ("string", {}),

@@ -98,6 +98,9 @@ class Schedule:
     repeat_times: int = 0
     escalate_to: str = ""  # a user id mentioned in the room, or a room key
     repeat_slot: str = ""  # RFC3339 UTC of the occurrence that repeats now ("" = none)
+    # a one-shot reminder whose time its user set while that time fell in their own quiet hours:
+    # never held (docs/semantics.md, "Quiet hours")
+    quiet_exempt: bool = False
 
     @property
     def recurring(self) -> bool:

@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from cronbell.core.domain.models import Entry, Schedule
+from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
 from cronbell.core.text.chat_text import ChatMessage
 from cronbell.core.text.texts import Phrase, render
@@ -293,8 +294,18 @@ class Scans(Protocol):
     def close_claim(self, claim: OpenClaim, now: datetime, run: Run, schedule: Schedule | None) -> bool: ...
 
 
-class Store(Schedules, Ledger, Scans, Protocol):
-    """Everything cronbell keeps: one table behind three concerns."""
+class QuietRules(Protocol):
+    """Each user's quiet hours in a room: one period rule per (room, user), replaced as a whole."""
+
+    def quiet_hours(self, room_id: str, user_id: str) -> QuietHours | None: ...
+    def put_quiet_hours(self, room_id: str, user_id: str, rule: QuietHours) -> None: ...
+    def clear_quiet_hours(self, room_id: str, user_id: str) -> bool:
+        """Remove the rule; True when there was one."""
+        ...
+
+
+class Store(Schedules, Ledger, Scans, QuietRules, Protocol):
+    """Everything cronbell keeps: one table behind four concerns."""
 
 
 class Entries(Protocol):

@@ -34,7 +34,13 @@ class Period:
     end: datetime
 
     def holds(self, instant: datetime) -> bool:
-        return self.start <= instant < self.end
+        """Compared as instants: aware datetimes sharing one zone compare by wall time, which a
+        fall-back change repeats."""
+        return _utc(self.start) <= _utc(instant) < _utc(self.end)
+
+
+def _utc(instant: datetime) -> datetime:
+    return instant.astimezone(UTC)
 
 
 def _clock(text: str) -> time:
@@ -82,6 +88,6 @@ def next_period(rule: QuietHours, after: datetime) -> Period | None:
     local = after.astimezone(ZoneInfo(rule.timezone)).date()
     for offset in range(8):
         period = period_from(rule, local + timedelta(days=offset))
-        if period is not None and period.start > after:
+        if period is not None and _utc(period.start) > _utc(after):
             return period
     return None

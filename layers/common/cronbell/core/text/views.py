@@ -103,8 +103,16 @@ def preview(text: str) -> str:
     return flat if len(flat) <= PREVIEW_CHARS else flat[: PREVIEW_CHARS - 1] + "…"
 
 
-def schedule_view(schedule: Schedule, now: datetime, locale: str, with_notes: bool = False) -> dict[str, Any]:
-    """One schedule as list_reminders and the create answers show it."""
+def held_text(held: datetime | None, tz: ZoneInfo) -> str | None:
+    """`held_until` as items show it: RFC3339 in the schedule's zone, or null."""
+    return held.astimezone(tz).isoformat(timespec="seconds") if held is not None else None
+
+
+def schedule_view(
+    schedule: Schedule, now: datetime, locale: str, with_notes: bool = False, held: datetime | None = None
+) -> dict[str, Any]:
+    """One schedule as list_reminders and the create answers show it; `held`: the end of the quiet
+    period that would hold its next occurrence (usecases/quiet.py decides it)."""
     tz = ZoneInfo(schedule.timezone)
     nexts = upcoming(schedule, now, 3 if schedule.recurring else 1)
     view: dict[str, Any] = {
@@ -119,6 +127,7 @@ def schedule_view(schedule: Schedule, now: datetime, locale: str, with_notes: bo
         "enabled": schedule.status == models.ACTIVE,
         "status": schedule.status,
         "next_fire": instant(nexts[0], tz) if nexts else None,
+        "held_until": held_text(held, tz),
         "last_fired": schedule.last_fired_at or None,
         "fire_count": schedule.fire_count,
         "thread_id": schedule.thread_id or None,
@@ -141,8 +150,8 @@ def schedule_view(schedule: Schedule, now: datetime, locale: str, with_notes: bo
     return view
 
 
-def cron_view(schedule: Schedule, now: datetime) -> dict[str, Any]:
-    """One schedule as cron_list shows it (the contract's fixed fields)."""
+def cron_view(schedule: Schedule, now: datetime, held: datetime | None = None) -> dict[str, Any]:
+    """One schedule as cron_list shows it (the contract's fixed fields), and `held_until`."""
     tz = ZoneInfo(schedule.timezone)
     nexts = upcoming(schedule, now, 1)
     return {
@@ -154,6 +163,7 @@ def cron_view(schedule: Schedule, now: datetime) -> dict[str, Any]:
         "enabled": schedule.status == models.ACTIVE,
         "kind": schedule.kind,
         "next_fire": instant(nexts[0], tz)["local"] if nexts else None,
+        "held_until": held_text(held, tz),
         "last_run": schedule.last_run,
         "failure_streak": schedule.failure_streak,
         **ends_view(schedule),
@@ -199,6 +209,10 @@ _RUN = {
         "escalated": {"type": "boolean"},
     },
 }
+_HELD = {
+    "type": ["string", "null"],
+    "description": "RFC3339 in the schedule's zone: when quiet hours release its next occurrence, if they hold it.",
+}
 _SCHEDULE = {
     "type": "object",
     "description": "One schedule as list_reminders shows it.",
@@ -211,6 +225,7 @@ _SCHEDULE = {
         "enabled": {"type": "boolean"},
         "timezone": {"type": "string"},
         "next_fire": _INSTANT,
+        "held_until": _HELD,
         "last_run": _RUN,
         "now": _NOW,
     },
@@ -227,8 +242,30 @@ _CRON_ITEM = {
         "enabled": {"type": "boolean"},
         "kind": {"type": "string"},
         "next_fire": {"type": ["string", "null"]},
+        "held_until": _HELD,
     },
     "required": ["id", "kind", "next_fire"],
+}
+_QUIET = {
+    "type": "object",
+    "properties": {
+        "quiet_hours": {
+            "type": ["object", "null"],
+            "description": "The caller's own quiet hours in this room, or null when there are none.",
+            "properties": {
+                "start": {"type": "string"},
+                "end": {"type": "string"},
+                "timezone": {"type": "string"},
+                "days": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        "next_period": {
+            "type": ["object", "null"],
+            "description": "The quiet period under way, else the next one (RFC3339 in the rule's zone).",
+            "properties": {"start": {"type": "string"}, "end": {"type": "string"}},
+        },
+    },
+    "required": ["quiet_hours", "next_period"],
 }
 RESULTS: dict[str, dict[str, Any]] = {
     "schedule": _SCHEDULE,
@@ -265,6 +302,12 @@ RESULTS: dict[str, dict[str, Any]] = {
         "type": "object",
         "properties": {"id": {"type": "string"}, "started": {"type": "boolean"}, "scheduled_time": {"type": "string"}},
         "required": ["id", "started"],
+    },
+    "quiet_hours": _QUIET,
+    "quiet_cleared": {
+        "type": "object",
+        "properties": {"cleared": {"type": "boolean"}},
+        "required": ["cleared"],
     },
     "history": {
         "type": "object",

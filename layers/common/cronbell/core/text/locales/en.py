@@ -4,6 +4,25 @@ templates whose fields every catalog uses alike."""
 from __future__ import annotations
 
 TEXTS: dict[str, str] = {
+    # --- quiet hours ---
+    "quiet.set": (
+        "Your quiet hours in this room are set: {start} to {end}, {days} ({zone}){next}. Reminders for "
+        "you that fall in them are held and posted together when they end."
+    ),
+    "quiet.got": "Your quiet hours in this room: {start} to {end}, {days} ({zone}){next}.",
+    "quiet.none": "You have no quiet hours in this room.",
+    "quiet.cleared": "Your quiet hours in this room are cleared: reminders for you are posted at their time again.",
+    "quiet.cleared_none": "You had no quiet hours in this room; nothing changed.",
+    "quiet.every_day": "every day",
+    "quiet.on_days": "starting on {days}",
+    "quiet.next": "; the next from {start} to {end}",
+    "quiet.held": "held by quiet hours until {until}",
+    "quiet.exempt": "That time falls in your quiet hours: as you set it for then, it will be delivered anyway.",
+    "error.invalid_arguments.quiet_clock": "`{argument}` must be a 24-hour time 'HH:MM', from 00:00 to 23:59",
+    "error.invalid_arguments.quiet_same": "`{argument}` must differ from `start`",
+    "error.invalid_arguments.quiet_no_days": "`{argument}` may not be empty: leave it out for every day",
+    "error.invalid_arguments.quiet_days_twice": "`{argument}` names a day more than once",
+    "error.invalid_arguments.quiet_zone": "`{argument}` {zone!r} is not an IANA zone such as 'Europe/Madrid'",
     # --- tool answers ---
     "created.message": "Scheduled reminder {id}{about}: {when}. {now}",
     "created.agent_call": "Scheduled agent call {id}{about}: {when}. {now}",

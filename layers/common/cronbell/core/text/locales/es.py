@@ -3,6 +3,27 @@
 from __future__ import annotations
 
 TEXTS: dict[str, str] = {
+    # --- horas de silencio ---
+    "quiet.set": (
+        "Tus horas de silencio en esta sala quedan guardadas: de {start} a {end}, {days} ({zone}){next}. "
+        "Los recordatorios para ti que caigan en ellas se retienen y se publican juntos cuando terminan."
+    ),
+    "quiet.got": "Tus horas de silencio en esta sala: de {start} a {end}, {days} ({zone}){next}.",
+    "quiet.none": "No tienes horas de silencio en esta sala.",
+    "quiet.cleared": (
+        "Tus horas de silencio en esta sala se han quitado: los recordatorios para ti vuelven a publicarse a su hora."
+    ),
+    "quiet.cleared_none": "No tenías horas de silencio en esta sala; no ha cambiado nada.",
+    "quiet.every_day": "todos los días",
+    "quiet.on_days": "días de inicio: {days}",
+    "quiet.next": "; las próximas, del {start} al {end}",
+    "quiet.held": "retenido por las horas de silencio hasta el {until}",
+    "quiet.exempt": "Esa hora cae en tus horas de silencio: como la pusiste para entonces, se entregará igualmente.",
+    "error.invalid_arguments.quiet_clock": "`{argument}` debe ser una hora de 24 horas 'HH:MM', de 00:00 a 23:59",
+    "error.invalid_arguments.quiet_same": "`{argument}` debe ser distinto de `start`",
+    "error.invalid_arguments.quiet_no_days": "`{argument}` no puede estar vacío: omítelo para todos los días",
+    "error.invalid_arguments.quiet_days_twice": "`{argument}` nombra algún día más de una vez",
+    "error.invalid_arguments.quiet_zone": "`{argument}` {zone!r} no es una zona IANA como 'Europe/Madrid'",
     # --- respuestas de las herramientas ---
     "created.message": "Recordatorio {id}{about} programado: {when}. {now}",
     "created.agent_call": "Llamada al agente {id}{about} programada: {when}. {now}",
