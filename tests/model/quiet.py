@@ -113,6 +113,7 @@ class Quiet:
 
     rules: dict[str, Rule] = field(default_factory=dict)
     releases: dict[tuple[str, datetime], Release] = field(default_factory=dict)
+    count: int = 0  # occurrences held so far (the bounded search must reach some)
 
     def set(self, user: str, rule: Rule) -> None:
         self.rules[user] = rule
@@ -132,6 +133,7 @@ class Quiet:
         release = self.releases.setdefault((user, end), Release(user, end))
         if (sid, slot) not in release.held:
             release.held.append((sid, slot))
+            self.count += 1
         return release
 
     def held_until(self, sid: str) -> datetime | None:
