@@ -28,6 +28,7 @@ from cronbell.core.domain.cron import CronSpec
 from cronbell.core.domain.cron_expressions import eventbridge_expressions
 from cronbell.core.domain.cron_fields import parse_fields
 from cronbell.core.domain.cron_fires import fires_after
+from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import NONEXISTENT, localize
 
 SKIP, BEFORE, AFTER = "skip", "before", "after"
@@ -152,33 +153,19 @@ def occurrences(
 
 
 # --- phrases ----------------------------------------------------------------------------------------
-_EN_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
-_ES_ORDINALS = ("primer", "segundo", "tercer", "cuarto", "quinto", "sexto", "septimo", "octavo", "noveno", "decimo")
-_EN_NTH = r"(?P<nth>" + "|".join(_EN_ORDINALS) + r"|last|\d{1,2}(?:st|nd|rd|th))"
-_ES_NTH = r"(?P<nth>" + "|".join(_ES_ORDINALS) + r"|primero|tercero|ultimo|\d{1,2})"
-_PHRASES = (  # (pattern over normalized text, what the rest is read as, business day of the month or None)
-    (r"(?:every|each) (?:business|working|work) ?day (?P<rest>at .+)", "every weekday {rest}"),
-    (r"(?:cada|todos los) dias? (?:laborables?|habil|habiles) (?P<rest>a las? .+)", "de lunes a viernes {rest}"),
+_NTH: dict[str, int] = lexicon.union("BUSINESS_NTH")  # the place of a business day in its month
+_PHRASES = tuple(  # (pattern over normalized text, what the rest is read as), each language's ordinals in `nth`
     (
-        r"(?:on )?the " + _EN_NTH + r" (?:business|working) day of (?:the|every|each) month (?P<rest>at .+)",
-        "every day {rest}",
-    ),
-    (
-        r"(?:el )?" + _ES_NTH + r" dia (?:habil|laborable) (?:del|de cada) mes (?P<rest>a las? .+)",
-        "todos los dias {rest}",
-    ),
+        pattern.replace("{nth}", rf"(?P<nth>{lexicon.alternatives(module.BUSINESS_NTH)}|{module.BUSINESS_NTH_DIGITS})"),
+        reading,
+    )
+    for module in lexicon.LANGUAGES.values()
+    for pattern, reading in module.BUSINESS_PHRASES
 )
 
 
 def _ordinal(word: str) -> int:
-    if word in ("last", "ultimo"):
-        return LAST
-    if word in ("primero", "tercero"):
-        word = word[:-1]
-    for names in (_EN_ORDINALS, _ES_ORDINALS):
-        if word in names:
-            return names.index(word) + 1
-    return int(re.sub(r"\D", "", word))
+    return _NTH[word] if word in _NTH else int(re.sub(r"\D", "", word))
 
 
 def read_phrase(normalized: str) -> tuple[str, int] | None:

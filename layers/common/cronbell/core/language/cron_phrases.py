@@ -9,29 +9,26 @@ import re
 from collections.abc import Iterator
 from datetime import date
 
+from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import MAX_YEAR, MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
 from cronbell.core.text.texts import Phrase, phrase
 
 _WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
-_WD_ITEM = rf"(?:{_WD_WORD})(?:e?s)?"  # mondays, sabados
-_DAILY = (
-    r"(?:every ?day|each day|daily|every single day|todos los dias|cada dia|diariamente|a diario|"
-    r"all days|todos los dias de la semana)"
-)
-_WORKDAYS = (
-    r"(?:(?:every|each|on) )?(?:weekdays?|working days?|work ?days?|business days?)|"
-    r"(?:todos )?(?:los )?(?:cada )?dias? (?:laborables?|habiles?|entre semana)|entre semana"
-)
-_WEEKENDS = (
-    r"(?:(?:every|each|on|at) )?(?:the )?weekends?|(?:todos )?(?:los |cada )?fines? de semana|"
-    r"(?:todos )?(?:los )?sabados y domingos|(?:every )?saturdays? and sundays?"
-)
+_PLURAL_ENDINGS = sorted(set(lexicon.each("PLURAL_ENDINGS")), key=len)  # the shortest first
+_WD_ITEM = rf"(?:{_WD_WORD})(?:{lexicon.alternatives(_PLURAL_ENDINGS)})?"  # mondays, sabados
+_DAILY = rf"(?:{lexicon.either('DAILY')})"
+_WORKDAYS = lexicon.either("WORKDAYS")
+_WEEKENDS = lexicon.either("WEEKENDS")
+_AND = rf"\b(?:{lexicon.either('AND')})\b"
+_AND_WEEKDAYS = rf"\b(?:{lexicon.either('AND_WEEKDAYS')})\b"
+_WEEKDAYS_LEAD = rf"^(?:{lexicon.either('WEEKDAYS_LEAD')})\s+"
+_WEEKDAY_LEAD = rf"^(?:{lexicon.either('WEEKDAY_LEAD')})\s+"
+_SPAN = rf"([a-z]+) ?- ?([a-z]+)|([a-z]+) (?:{lexicon.either('THROUGH')}) ([a-z]+)"
 
 
 def _weekday_number(word: str) -> int | None:
     """'monday', 'mondays', 'sabados' -> cron weekday; only a plural ending is dropped ('martes 8' is no weekday)."""
-    plural = [word[:-1]] if word.endswith("s") else []
-    plural += [word[:-2]] if word.endswith("es") else []
+    plural = [word[: -len(ending)] for ending in _PLURAL_ENDINGS if word.endswith(ending)]
     for candidate in (word, *plural):
         if candidate in WEEKDAY_WORDS:
             return (WEEKDAY_WORDS[candidate] + 1) % 7  # Monday 0 -> cron 1, Sunday 6 -> cron 0
@@ -40,12 +37,12 @@ def _weekday_number(word: str) -> int | None:
 
 def _weekday_set(text: str) -> str | None:
     """'monday', 'mondays and fridays', 'lunes, miercoles y viernes', 'monday to friday' -> cron DOW."""
-    text = re.sub(r"^(?:every|each|on|todos los|todas las|cada|los|el|from|de)\s+", "", text)
+    text = re.sub(_WEEKDAYS_LEAD, "", text)
     found: list[int] = []
-    for part in re.split(r"\s*(?:,|\band\b|\by\b|\be\b|&)\s*", text):
+    for part in re.split(rf"\s*(?:,|{_AND_WEEKDAYS}|&)\s*", text):
         if not part:
             continue
-        span = re.fullmatch(r"([a-z]+) ?- ?([a-z]+)|([a-z]+) (?:to|through|thru|until|a|hasta(?: el)?) ([a-z]+)", part)
+        span = re.fullmatch(_SPAN, part)
         if span:
             first, last = (span.group(1), span.group(2)) if span.group(1) else (span.group(3), span.group(4))
             a, b = _weekday_number(first), _weekday_number(last)
@@ -54,7 +51,7 @@ def _weekday_set(text: str) -> str | None:
             span_values = range(a, b + 1) if a <= b else [*range(a, 7), *range(0, b + 1)]  # friday to monday
             found.extend(span_values)
             continue
-        part = re.sub(r"^(?:every|each|on|los|el|cada)\s+", "", part)
+        part = re.sub(_WEEKDAY_LEAD, "", part)
         number = _weekday_number(part)
         if number is None:
             return None
@@ -62,7 +59,8 @@ def _weekday_set(text: str) -> str | None:
     return ",".join(str(v) for v in sorted(set(found))) if found else None
 
 
-_ORDINAL = r"(?:st|nd|rd|th|o)?"
+_ORDINAL = rf"(?:{lexicon.either('ORDINAL_ENDINGS')})?"
+_MONTH_DAYS = tuple(lexicon.each("MONTH_DAYS"))
 
 
 def _matches(patterns: tuple[str, ...], text: str) -> Iterator[re.Match[str]]:
@@ -72,16 +70,9 @@ def _matches(patterns: tuple[str, ...], text: str) -> Iterator[re.Match[str]]:
 
 def _month_days(text: str) -> str | None:
     """'every month on the 1st', 'el dia 15 de cada mes', 'on the 1st and 15th of every month' -> DOM."""
-    patterns = (
-        r"(?:every|each) month on (?:the )?(?:days? )?(?P<d>.+)",
-        r"monthly on (?:the )?(?:days? )?(?P<d>.+)",
-        r"(?:(?:on|every|each) (?:the )?|the )(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
-        r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
-        r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
-    )
-    for match in _matches(patterns, text):
+    for match in _matches(_MONTH_DAYS, text):
         days = []
-        for part in re.split(r"\s*(?:,|\band\b|\by\b)\s*", match["d"]):
+        for part in re.split(rf"\s*(?:,|{_AND})\s*", match["d"]):
             number = re.fullmatch(rf"(\d{{1,2}}){_ORDINAL}", part)
             if not number or not 1 <= int(number.group(1)) <= 31:
                 return None
@@ -90,42 +81,36 @@ def _month_days(text: str) -> str | None:
     return None
 
 
-_PLACES = {
-    "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
-    "5th": 5, "last": -1, "primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4,
-    "quinto": 5, "ultimo": -1,
-}  # fmt: skip
+_PLACES: dict[str, int] = lexicon.union("PLACES")
 _PLACE = "|".join(_PLACES)
-_OF_EVERY_MONTH = r"(?:of (?:every|each|the) month|every month|de cada mes|de todos los meses|del mes)"
+_OF_EVERY_MONTH = rf"(?:{lexicon.either('OF_EVERY_MONTH')})"
+_PLACE_LEAD = rf"(?:(?:{lexicon.either('PLACE_LEAD')}) )?(?:(?:{lexicon.either('PLACE_ARTICLE')}) )?"
+_DAY_WORDS = {module.DAY for module in lexicon.LANGUAGES.values()}
+_DAY_WORD = "|".join(module.DAY for module in lexicon.LANGUAGES.values())
 
 
 def _month_place(text: str) -> str | None:
     """'the last day of every month', 'el primer lunes de cada mes', 'the last friday of every month'
     -> the cron day fields 'DOM * DOW' (`L`, `W#N`, `LW`)."""
-    lead = r"(?:(?:on|every|each|el|cada|todos los) )?(?:the )?"
-    match = re.fullmatch(rf"{lead}(?P<n>{_PLACE}) (?P<what>day|dia|{_WD_WORD}) {_OF_EVERY_MONTH}", text)
+    match = re.fullmatch(rf"{_PLACE_LEAD}(?P<n>{_PLACE}) (?P<what>{_DAY_WORD}|{_WD_WORD}) {_OF_EVERY_MONTH}", text)
     if match is None:
         return None
     place = _PLACES[match["n"]]
-    if match["what"] in ("day", "dia"):
+    if match["what"] in _DAY_WORDS:
         return "L * *" if place == -1 else f"{place} * *"
     weekday = _weekday_number(match["what"])
     return f"* * {weekday}#{place}" if place > 0 else f"* * L{weekday}"
 
 
 _MONTH_WORD = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
+_DAYS_OF_YEAR = tuple(
+    pattern.replace("{month}", _MONTH_WORD).replace("{ordinal}", _ORDINAL) for pattern in lexicon.each("DAYS_OF_YEAR")
+)
 
 
 def _day_of_year(text: str) -> str | None:
     """'every year on december 25', 'every 25th of december', 'cada 25 de diciembre' -> 'DOM MON'."""
-    every = r"(?:every|each|yearly|annually|every year|each year)(?: on)?(?: the)?"
-    patterns = (
-        rf"{every} (?P<mon>{_MONTH_WORD}) (?P<d>\d{{1,2}}){_ORDINAL}",
-        rf"{every} (?P<d>\d{{1,2}}){_ORDINAL} (?:of )?(?P<mon>{_MONTH_WORD})",
-        rf"(?:cada|todos los) (?:anos? )?(?:el )?(?P<d>\d{{1,2}}) de (?P<mon>{_MONTH_WORD})",
-        rf"(?:el )?(?P<d>\d{{1,2}}) de (?P<mon>{_MONTH_WORD}) de (?:cada|todos los) anos?",
-    )
-    for match in _matches(patterns, text):
+    for match in _matches(_DAYS_OF_YEAR, text):
         if 1 <= int(match["d"]) <= 31:
             return f"{int(match['d'])} {MONTH_WORDS[match['mon']]}"
     return None
@@ -133,13 +118,16 @@ def _day_of_year(text: str) -> str | None:
 
 def _part_of_day(days: str) -> str | None:
     """'every morning', 'cada noche', 'todas las tardes' -> the period the hour is read in."""
-    match = re.fullmatch(r"(?:every|each|cada|todas las) (?P<part>[a-z]+?)s?", days)
-    return PERIOD_OF.get(match["part"]) if match and match["part"] != "tonight" else None
+    match = re.fullmatch(_EACH_PART, days)
+    return PERIOD_OF.get(match["part"]) if match and match["part"] not in _PARTS_NOT_EACH else None
 
 
+_EACH_PART = rf"(?:{lexicon.either('EACH_PART')}) (?P<part>[a-z]+?)s?"
+_PARTS_NOT_EACH = set(lexicon.each("PARTS_NOT_EACH"))
+_HOUR_ARTICLE = rf"(?:(?:{lexicon.either('HOUR_ARTICLE')}) )?"
 _WINDOW = (
-    r"(?P<every>.+?),? (?:between|from|entre|de|desde) (?:las? )?(?P<a>\d{1,2})(?::00|h)?"
-    r" (?:and|to|until|till|y|a|hasta) (?:las? )?(?P<b>\d{1,2})(?::00|h)?"
+    rf"(?P<every>.+?),? (?:{lexicon.either('WINDOW_FROM')}) {_HOUR_ARTICLE}(?P<a>\d{{1,2}})(?::00|h)?"
+    rf" (?:{lexicon.either('WINDOW_TO')}) {_HOUR_ARTICLE}(?P<b>\d{{1,2}})(?::00|h)?"
 )
 
 
@@ -159,18 +147,25 @@ def _window(t: str) -> str | Phrase | None:
     return f"{minute} {first}-{last - 1} {rest}" if last - 1 > first else f"{minute} {first} {rest}"
 
 
+_HOURLY = frozenset(lexicon.each("HOURLY"))
+_EVERY_MINUTE = frozenset(lexicon.each("EVERY_MINUTE"))
+_EVERY_N = (
+    rf"(?:{lexicon.either('EACH')}) (?:(?P<n>\d+) (?:(?P<hours>{lexicon.either('HOUR_UNITS')})"
+    rf"|{lexicon.either('MINUTE_UNITS')})|(?P<half>{lexicon.either('HALF_HOUR')})"
+    rf"|(?P<quarter>{lexicon.either('QUARTER_HOUR')}))"
+)
+
+
 def _interval(t: str) -> str | Phrase | None:
-    t = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", t)
-    t = re.sub(r"\b(?:quarter of an hour|quarter hour|cuarto de hora)\b", "15 minutes", t)
-    if t in ("hourly", "every hour", "each hour", "cada hora", "a cada hora"):
+    if t in _HOURLY:
         return "0 * * * *"
-    if t in ("every minute", "each minute", "cada minuto"):
+    if t in _EVERY_MINUTE:
         return "* * * * *"
-    match = re.fullmatch(r"(?:every|each|cada) (?P<n>\d+) (?P<unit>minutes?|mins?|minutos?|hours?|hrs?|horas?)", t)
+    match = re.fullmatch(_EVERY_N, t)
     if not match:
         return None
-    n = int(match["n"])
-    if match["unit"].startswith(("h",)):
+    n = int(match["n"] or (30 if match["half"] else 15))  # half an hour, a quarter of an hour
+    if match["hours"]:
         if n < 1 or 24 % n:
             return phrase("cron.hours_divide")
         return "0 * * * *" if n == 1 else f"0 */{n} * * *"
@@ -189,7 +184,7 @@ def _clocks(text: str, period: str | None = None) -> tuple[str, str] | None:
     single = read(text)
     if single is not None:
         return str(single[1]), str(single[0])
-    parts = re.split(r"\s*(?:,|\band\b|\by\b)\s*(?:(?:at|a las|a la) )?", text)
+    parts = re.split(rf"\s*(?:,|{_AND})\s*(?:(?:{_AT_WORDS}) )?", text)
     clocks = [read(p) for p in parts if p]
     if len(clocks) < 2 or any(c is None for c in clocks):
         return None
@@ -200,12 +195,14 @@ def _clocks(text: str, period: str | None = None) -> tuple[str, str] | None:
     return str(minutes.pop()), ",".join(str(h) for h in hours)
 
 
-_TIMES = {"twice": 2, "two times": 2, "three times": 3, "four times": 4, "dos veces": 2, "tres veces": 3}
+_AT_WORDS = "|".join(lexicon.each("AT"))
+_TIMES: dict[str, int] = lexicon.union("TIMES")
 _TIMES_A_DAY = "|".join(_TIMES)
-_DAYS_START = (
-    r"(?:everyday|every|each|on|todos|todas|cada|los|el|de|from|daily|weekdays|weekends"
-    r"|diariamente|a diario|entre semana)"
-)
+_PER_DAY = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER')}) (?:{_DAY_WORD}),? (?P<rest>.+)"
+_DAYS_START = rf"(?:{lexicon.either('DAYS_START')})"
+_AT = rf"(?:{_AT_WORDS}|@|{lexicon.either('AT_NAMED')})" if lexicon.either("AT_NAMED") else rf"(?:{_AT_WORDS}|@)"
+_EVERY_DAY = lexicon.own("EVERY_DAY")
+_EVERY = lexicon.own("EVERY")
 
 
 def phrase_to_cron(t: str) -> str | Phrase | None:
@@ -213,13 +210,13 @@ def phrase_to_cron(t: str) -> str | Phrase | None:
     interval = _window(t) or _interval(t)
     if interval is not None:
         return interval
-    times = re.fullmatch(rf"(?P<n>{_TIMES_A_DAY}) (?:a|per|al) (?:day|dia),? (?P<rest>.+)", t)
+    times = re.fullmatch(_PER_DAY, t)
     if times:  # "twice a day at 9 and 21": every day, at as many times as it says
-        t = f"every day {times['rest']}"
-        said = _clocks(re.sub(r"^(?:at|a las|a la) ", "", times["rest"]))
+        t = f"{_EVERY_DAY} {times['rest']}"
+        said = _clocks(re.sub(rf"^(?:{_AT_WORDS}) ", "", times["rest"]))
         if said is None or len(said[1].split(",")) != _TIMES[times["n"]]:
             return None
-    at = r"(?:at|a las|a la|@|a(?= mediodia| medianoche))"
+    at = _AT
     candidates = []
     bare_clock = r"\d{1,2}(?:[:.h]\d{2})?h? ?(?:am|pm)?"  # a time of day without "at": "every tuesday 14:00"
     for match in (
@@ -264,33 +261,21 @@ def phrase_to_cron(t: str) -> str | Phrase | None:
 WEEKS = "weeks"
 DAYS = "days"
 MAX_EVERY = {WEEKS: 52, DAYS: 365}
-_COUNTS = {
-    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-    "eleven": 11, "twelve": 12, "other": 2, "second": 2, "alternate": 2,
-    "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
-    "once": 11, "doce": 12, "quince": 15, "otra": 2, "otro": 2,
-}  # fmt: skip
+_COUNTS: dict[str, int] = lexicon.union("COUNTS")
 _COUNT = r"\d{1,3}|" + "|".join(_COUNTS)
-_UNITS = {"week": WEEKS, "weeks": WEEKS, "semana": WEEKS, "semanas": WEEKS,
-          "day": DAYS, "days": DAYS, "dia": DAYS, "dias": DAYS}  # fmt: skip
+_UNITS = {**dict.fromkeys(lexicon.each("WEEK_UNITS"), WEEKS), **dict.fromkeys(lexicon.each("DAY_UNITS"), DAYS)}
 _INTERVALS = (
     # every 2 weeks on tuesday and thursday at 9 / every other day at 8 / cada 2 semanas los martes a las 9
-    rf"(?:every|each|cada) (?P<n>{_COUNT}) (?P<unit>weeks?|days?|semanas?|dias?)\b,? ?(?P<rest>.*)",
-    # every other monday at 10 / alternate mondays at 10
-    rf"(?:(?:every|each) (?P<n>other|second|alternate)|(?:on )?alternate) (?:(?P<unit>days?)|(?P<days>{_WD_ITEM}))\b"
-    r",? ?(?P<rest>.*)",
-    # biweekly on monday at 10 (read as every two weeks, its common meaning)
-    r"(?:biweekly|fortnightly|(?:every|each|once a) fortnight),? (?P<rest>.*)",
-    # lunes por medio a las 10 / dia por medio a las 8 / semana por medio los lunes a las 10
-    rf"(?:(?:el|los|un|una) )?(?:(?P<unit>dias?|semanas?)|(?P<days>{_WD_ITEM})) por medio,? ?(?P<rest>.*)",
-    # un lunes si y otro no a las 10 / un dia si y otro no a las 8
-    rf"(?:(?:el|un|una) )?(?:(?P<unit>dias?|semanas?)|(?P<days>{_WD_ITEM})),? si,? y? ?(?:otro|uno|otra|una) no,? ?"
-    r"(?P<rest>.*)",
+    rf"(?:{lexicon.either('EACH')}) (?P<n>{_COUNT}) (?P<unit>{lexicon.alternatives(_UNITS)})\b,? ?(?P<rest>.*)",
+    # each language's own: every other monday, biweekly, lunes por medio, un lunes sí y otro no
+    *(pattern.replace("{weekday}", _WD_ITEM) for pattern in lexicon.each("INTERVALS")),
 )
+_FIFTEEN_DAYS_LEAD = tuple(lexicon.each("FIFTEEN_DAYS_LEAD"))
 
 
 FIRST_START_YEAR = 2000  # a read-back start date is the schedule's first occurrence: never earlier
-_START = r",? (?:from|starting(?: on)?|beginning|desde(?: el)?|a partir del?|empezando el) (?P<start>\d{4}-\d{2}-\d{2})"
+_START = rf",? (?:{lexicon.either('STARTING')}) (?P<start>\d{{4}}-\d{{2}}-\d{{2}})"
+_LEADING_AT = rf"(?P<at>(?:{_AT_WORDS}|@) [^\s,]+(?: [ap]m)?),? (?P<rest>.+)"
 
 
 def split_interval(t: str) -> tuple[int, str, str, date | None] | Phrase:
@@ -308,7 +293,7 @@ def split_interval(t: str) -> tuple[int, str, str, date | None] | Phrase:
         if not FIRST_START_YEAR <= start.year <= MAX_YEAR:
             return phrase("cron.bad_start", start=named["start"])
         t = named["rest"]
-    lead = re.fullmatch(r"(?P<at>(?:at|a las|a la|@) [^\s,]+(?: [ap]m)?),? (?P<rest>.+)", t)
+    lead = re.fullmatch(_LEADING_AT, t)
     for text in [t, f"{lead['rest']} {lead['at']}"] if lead else [t]:
         found = _split(text)
         if isinstance(found, Phrase):
@@ -328,15 +313,15 @@ def _split(t: str) -> tuple[int, str, str] | Phrase | None:
         every = int(count) if count.isdigit() else _COUNTS[count]
         unit = _UNITS[found["unit"]] if found.get("unit") else WEEKS
         rest = found["rest"].strip()
-        if unit == DAYS and every == 15 and t.startswith("cada"):
+        if unit == DAYS and every == 15 and t.startswith(_FIFTEEN_DAYS_LEAD):
             return phrase("cron.fifteen_days")  # 'cada quince dias' often means every two weeks
         if not 1 <= every <= MAX_EVERY[unit]:
             return phrase("cron.interval_count", most=MAX_EVERY[unit])
         if unit == DAYS:
-            return every, unit, f"every day {rest}".strip()
+            return every, unit, f"{_EVERY_DAY} {rest}".strip()
         if found.get("days"):  # 'every other monday and thursday at 10'
             rest = f"{found['days']} {rest}"
         if re.match(rf"(?:{_WD_ITEM})\b", rest):
-            rest = f"every {rest}"
+            rest = f"{_EVERY} {rest}"
         return every, unit, rest
     return None

@@ -65,6 +65,11 @@ SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 Fe
 
 # the evening is afternoon hours on a 12-hour clock ("quarter to six in the evening" is 17:45)
 _PERIODS = {**PERIOD_OF, "evening": "tarde"}
+# before or after a weekday: the coming one, or this week's ("next friday", "el viernes que viene", "this friday")
+_NEXT_OR_THIS = f"{lexicon.either('NEXT')}|{lexicon.either('THIS')}"
+_NEXT = frozenset(lexicon.either("NEXT").split("|"))
+_THIS = frozenset(lexicon.either("THIS").split("|"))
+_NEXT_AFTER = lexicon.either("NEXT_AFTER")
 
 
 def _parts(t: str, language: str) -> Parts | None:
@@ -109,9 +114,9 @@ def _parts(t: str, language: str) -> Parts | None:
 
     def weekday(m: re.Match[str]) -> None:
         p.set(weekday=weekdays[m["wd"]])
-        if m["pre"] in ("next", "coming", "this coming", "proximo", "el proximo") or m["post"]:
+        if m["pre"] in _NEXT or m["post"]:
             p.set(next_week=True)
-        elif m["pre"] in ("this", "este"):
+        elif m["pre"] in _THIS:
             p.set(this_week=True)
 
     def month(m: re.Match[str]) -> None:
@@ -210,8 +215,7 @@ def _parts(t: str, language: str) -> Parts | None:
         (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:of|de|del|in|en)\b)", "<w>", position),
         (r"\b(?:el )?proximo (?=(?:dia )?\d)", " ", lambda m: None),  # "el próximo 15 de mayo", "el próximo día 15"
         (
-            rf"\b(?:(?P<pre>next|this coming|coming|this|el proximo|proximo|este) )?(?P<wd>{wd})\b"
-            r"(?: (?P<post>que viene|proximo))?",
+            rf"\b(?:(?P<pre>{_NEXT_OR_THIS}) )?(?P<wd>{wd})\b(?: (?P<post>{_NEXT_AFTER}))?",
             "<w>",
             weekday,
         ),

@@ -69,16 +69,15 @@ _ISO = (
     r"\s*(?P<off>z|utc|[+-]\d{2}:?\d{2})?"
 )
 _RELATIVE = (
-    r"(?:in|within|after|en|dentro de|de aqui a)\s+(?P<rest>.+)"
-    r"|(?P<rest2>.+?)\s+(?:later|from now|from today|hence|mas tarde|despues|a partir de ahora|a partir de hoy)"
+    rf"(?:{lexicon.either('AMOUNT_BEFORE')})\s+(?P<rest>.+)"
+    rf"|(?P<rest2>.+?)\s+(?:{lexicon.either('AMOUNT_AFTER')})"
 )
+# idioms that name an amount of time ("de hoy en ocho" is a week from today), read as the amount
+_AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
 
 
 # words that name the past ("2 days ago", "last friday", "ayer", "el lunes pasado"), said as the reason
-_PAST_WORDS = (
-    r"\b(?:ago|yesterday|last (?:night|week|month|year|" + "|".join(WEEKDAY_WORDS) + r")|hace|ayer|anoche|anteayer)\b"
-    r"|\bpasad[oa]\b(?! manana)"
-)
+_PAST_WORDS = lexicon.either("PAST_WORDS").replace("{weekday}", "|".join(WEEKDAY_WORDS))
 
 # words of courtesy around a time ("remind me on friday at 3pm please", "por favor, mañana a las 9")
 _COURTESY = rf"\b(?:{lexicon.alternatives(lexicon.COURTESY)})\b"
@@ -213,8 +212,8 @@ def _read(
         notes.append(say("note.zone", language, said=f"{at:%H:%M} {said}", clock=f"{at.astimezone(tz):%H:%M}",
                          zone=tz_label(tz)))  # fmt: skip
         return at.astimezone(tz)
-    # "de hoy en ocho (días)" is a week from today, "de hoy en quince" two weeks: an idiom, not a count
-    t = re.sub(r"^de hoy en (ocho|quince)(?: dias)?$", lambda m: f"dentro de {1 if m[1] == 'ocho' else 2} semanas", t)
+    for idiom, meant in _AMOUNT_IDIOMS:  # "de hoy en ocho (días)": a week from today, an idiom, not a count
+        t = idiom.sub(meant, t)
     relative = re.fullmatch(_RELATIVE, t)
     if relative:
         rest = relative["rest"] or relative["rest2"]

@@ -64,6 +64,26 @@ def of(language: str) -> Lexicon:
     )
 
 
+def either(name: str) -> str:
+    """One regular-expression fragment of every language (its `name`), as one alternation."""
+    return "|".join(fragment for module in LANGUAGES.values() if (fragment := getattr(module, name)))
+
+
+def each(name: str) -> list[Any]:
+    """The items of every language's `name` (a tuple or a set), the languages in order."""
+    return [item for module in LANGUAGES.values() for item in getattr(module, name)]
+
+
+def union(name: str) -> dict[str, Any]:
+    """Every language's `name` (a dict), merged."""
+    return _union(name)
+
+
+def own(name: str) -> Any:
+    """The default language's `name`: a phrase the grammar rewrites text into, read back by the grammar."""
+    return getattr(LANGUAGES[DEFAULT], name)
+
+
 def alternatives(words: object) -> str:
     """A regex alternation of words, the longest first."""
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))  # type: ignore[call-overload]

@@ -96,3 +96,83 @@ HOLIDAYS.update({
     "chanukah": "hanukkah", "passover": "passover", "yom kippur": "yom_kippur", "rosh hashanah": "rosh_hashanah",
     "remembrance day": "remembrance_day", "new year": "new_year", "nye": "new_years_eve", "xmas day": "christmas",
 })  # fmt: skip
+
+# --- recurring phrases (core/language/cron_phrases.py): regular-expression fragments, joined across languages
+PLURAL_ENDINGS = ("s",)  # "mondays"
+EVERY_DAY = "every day"  # the daily phrase an interval or "twice a day" is read as
+EVERY = "every"  # put before a weekday left alone ("every other monday" -> "every monday")
+DAILY = "every ?day|each day|daily|every single day|all days"
+WORKDAYS = "(?:(?:every|each|on) )?(?:weekdays?|working days?|work ?days?|business days?)"
+WEEKENDS = "(?:(?:every|each|on|at) )?(?:the )?weekends?|(?:every )?saturdays? and sundays?"
+WEEKDAYS_LEAD = "every|each|on|from"  # before a set of weekdays
+WEEKDAY_LEAD = "every|each|on"  # before one weekday of a set
+AND = "and"  # joins a list (days of the month, times of day)
+AND_WEEKDAYS = "and"  # joins a list of weekdays
+THROUGH = "to|through|thru|until"  # "monday to friday"
+ORDINAL_ENDINGS = "st|nd|rd|th"
+MONTH_DAYS = (  # the days of every month, in the group `d`
+    r"(?:every|each) month on (?:the )?(?:days? )?(?P<d>.+)",
+    r"monthly on (?:the )?(?:days? )?(?P<d>.+)",
+    r"(?:(?:on|every|each) (?:the )?|the )(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
+)
+PLACES = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
+          "5th": 5, "last": -1}  # fmt: skip
+OF_EVERY_MONTH = "of (?:every|each|the) month|every month"
+PLACE_LEAD = "on|every|each"
+PLACE_ARTICLE = "the"
+DAY = "day"  # "the last day of every month"
+DAYS_OF_YEAR = (  # {month} and {ordinal} are filled in; the day in `d`, the month in `mon`
+    r"(?:every|each|yearly|annually|every year|each year)(?: on)?(?: the)? (?P<mon>{month}) (?P<d>\d{1,2}){ordinal}",
+    r"(?:every|each|yearly|annually|every year|each year)(?: on)?(?: the)? (?P<d>\d{1,2}){ordinal} (?:of )?"
+    r"(?P<mon>{month})",
+)
+EACH_PART = "every|each"  # "every morning"
+PARTS_NOT_EACH = {"tonight"}  # a part of the day that is never "every"
+WINDOW_FROM = "between|from"
+WINDOW_TO = "and|to|until|till"
+HOUR_ARTICLE = ""  # before an hour of a window
+HALF_HOUR = "half an hour|half hour"
+QUARTER_HOUR = "quarter of an hour|quarter hour"
+HOURLY = ("hourly", "every hour", "each hour")
+EVERY_MINUTE = ("every minute", "each minute")
+EACH = "every|each"  # "every 15 minutes"
+MINUTE_UNITS = "minutes?|mins?"
+HOUR_UNITS = "hours?|hrs?"
+AT = ("at",)  # before a time of day
+AT_NAMED = ""  # "at" before a named clock only
+TIMES = {"twice": 2, "two times": 2, "three times": 3, "four times": 4}  # "twice a day"
+PER = "a|per"  # "twice a day"
+DAYS_START = "everyday|every|each|on|from|daily|weekdays|weekends"  # how a set of days may begin
+COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+          "eleven": 11, "twelve": 12, "other": 2, "second": 2, "alternate": 2}  # fmt: skip
+WEEK_UNITS = ("week", "weeks")
+DAY_UNITS = ("day", "days")
+INTERVALS = (  # {count}, {unit} and {weekday} are filled in; groups n, unit, days, rest
+    # every other monday at 10 / alternate mondays at 10
+    r"(?:(?:every|each) (?P<n>other|second|alternate)|(?:on )?alternate) (?:(?P<unit>days?)|(?P<days>{weekday}))\b"
+    r",? ?(?P<rest>.*)",
+    # biweekly on monday at 10 (read as every two weeks, its common meaning)
+    r"(?:biweekly|fortnightly|(?:every|each|once a) fortnight),? (?P<rest>.*)",
+)
+FIFTEEN_DAYS_LEAD: tuple[str, ...] = ()  # "every 15 days" is what it says
+STARTING = r"from|starting(?: on)?|beginning"  # before a start date
+
+# --- business days (core/domain/business.py)
+BUSINESS_NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+                "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}  # fmt: skip
+BUSINESS_NTH_DIGITS = r"\d{1,2}(?:st|nd|rd|th)"
+BUSINESS_PHRASES = (  # (pattern, the schedule phrase it stands on); {nth} is filled in, the time in `rest`
+    (r"(?:every|each) (?:business|working|work) ?day (?P<rest>at .+)", "every weekday {rest}"),
+    (r"(?:on )?the {nth} (?:business|working) day of (?:the|every|each) month (?P<rest>at .+)", "every day {rest}"),
+)
+
+# --- one-shot times (core/language/when.py)
+AMOUNT_BEFORE = "in|within|after"  # "in 2 hours"
+AMOUNT_AFTER = "later|from now|from today|hence"  # "2 hours later"
+AMOUNT_IDIOMS: dict[str, str] = {}  # a whole phrase that means an amount of time, and that amount
+PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past
+
+# --- calendar phrases (core/language/days.py): plain words, joined across languages
+NEXT = "next|this coming|coming"  # before a weekday: the coming one, never today
+THIS = "this"  # before a weekday: this week's
+NEXT_AFTER = ""  # after a weekday: the coming one

@@ -75,3 +75,80 @@ HOLIDAYS.update({
     "ano nuevo chino": "chinese_new_year", "carnaval": "carnival", "lunes de carnaval": "carnival",
     "dia de la tierra": "earth_day", "cinco de mayo": "cinco_de_mayo", "viernes negro": "black_friday",
 })  # fmt: skip
+
+# --- recurring phrases (core/language/cron_phrases.py): regular-expression fragments, joined across languages
+PLURAL_ENDINGS = ("s", "es")  # "sabados", "martes"
+EVERY_DAY = "todos los dias"
+EVERY = "todos los"
+DAILY = "todos los dias|cada dia|diariamente|a diario|todos los dias de la semana"
+WORKDAYS = "(?:todos )?(?:los )?(?:cada )?dias? (?:laborables?|habiles?|entre semana)|entre semana"
+WEEKENDS = "(?:todos )?(?:los |cada )?fines? de semana|(?:todos )?(?:los )?sabados y domingos"
+WEEKDAYS_LEAD = "todos los|todas las|cada|los|el|de"
+WEEKDAY_LEAD = "los|el|cada"
+AND = "y"
+AND_WEEKDAYS = "y|e"
+THROUGH = "a|hasta(?: el)?"
+ORDINAL_ENDINGS = "o"
+MONTH_DAYS = (
+    r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
+    r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
+)
+PLACES = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
+OF_EVERY_MONTH = "de cada mes|de todos los meses|del mes"
+PLACE_LEAD = "el|cada|todos los"
+PLACE_ARTICLE = ""
+DAY = "dia"
+DAYS_OF_YEAR = (
+    r"(?:cada|todos los) (?:anos? )?(?:el )?(?P<d>\d{1,2}) de (?P<mon>{month})",
+    r"(?:el )?(?P<d>\d{1,2}) de (?P<mon>{month}) de (?:cada|todos los) anos?",
+)
+EACH_PART = "cada|todas las"
+PARTS_NOT_EACH: set[str] = set()
+WINDOW_FROM = "entre|de|desde"
+WINDOW_TO = "y|a|hasta"
+HOUR_ARTICLE = "las?"
+HALF_HOUR = "media hora"
+QUARTER_HOUR = "cuarto de hora"
+HOURLY = ("cada hora", "a cada hora")
+EVERY_MINUTE = ("cada minuto",)
+EACH = "cada"
+MINUTE_UNITS = "minutos?"
+HOUR_UNITS = "horas?"
+AT = ("a las", "a la")
+AT_NAMED = "a(?= mediodia| medianoche)"
+TIMES = {"dos veces": 2, "tres veces": 3}
+PER = "al"
+DAYS_START = "todos|todas|cada|los|el|de|diariamente|a diario|entre semana"
+COUNTS = {"dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
+          "once": 11, "doce": 12, "quince": 15, "otra": 2, "otro": 2}  # fmt: skip
+WEEK_UNITS = ("semana", "semanas")
+DAY_UNITS = ("dia", "dias")
+INTERVALS = (
+    # lunes por medio a las 10 / dia por medio a las 8 / semana por medio los lunes a las 10
+    r"(?:(?:el|los|un|una) )?(?:(?P<unit>dias?|semanas?)|(?P<days>{weekday})) por medio,? ?(?P<rest>.*)",
+    # un lunes si y otro no a las 10 / un dia si y otro no a las 8
+    r"(?:(?:el|un|una) )?(?:(?P<unit>dias?|semanas?)|(?P<days>{weekday})),? si,? y? ?(?:otro|uno|otra|una) no,? ?"
+    r"(?P<rest>.*)",
+)
+FIFTEEN_DAYS_LEAD = ("cada",)  # "cada quince dias" often means every two weeks
+STARTING = r"desde(?: el)?|a partir del?|empezando el"
+
+# --- business days (core/domain/business.py)
+BUSINESS_NTH = {"primer": 1, "segundo": 2, "tercer": 3, "cuarto": 4, "quinto": 5, "sexto": 6, "septimo": 7,
+                "octavo": 8, "noveno": 9, "decimo": 10, "primero": 1, "tercero": 3, "ultimo": -1}  # fmt: skip
+BUSINESS_NTH_DIGITS = r"\d{1,2}"
+BUSINESS_PHRASES = (
+    (r"(?:cada|todos los) dias? (?:laborables?|habil|habiles) (?P<rest>a las? .+)", "de lunes a viernes {rest}"),
+    (r"(?:el )?{nth} dia (?:habil|laborable) (?:del|de cada) mes (?P<rest>a las? .+)", "todos los dias {rest}"),
+)
+
+# --- one-shot times (core/language/when.py)
+AMOUNT_BEFORE = "en|dentro de|de aqui a"
+AMOUNT_AFTER = "mas tarde|despues|a partir de ahora|a partir de hoy"
+AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
+PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
+
+# --- calendar phrases (core/language/days.py): plain words, joined across languages
+NEXT = "el proximo|proximo"
+THIS = "este"
+NEXT_AFTER = "que viene|proximo"

@@ -1,0 +1,165 @@
+"""A language is a catalog and a lexicon: the grammar modules build their patterns from the lexicon and
+hold no word of any language, and a language the grammar has never seen is read once its lexicon is
+listed."""
+
+from __future__ import annotations
+
+import ast
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cronbell.core.domain import business
+from cronbell.core.language import cron_phrases, when
+
+# the grammar modules that read only their lexicon's words
+GRAMMAR = [Path(cron_phrases.__file__), Path(when.__file__), Path(business.__file__)]
+# technical tokens, not words of a language: interval units, am/pm, the ISO zone mark, on_holiday values,
+# fields of a refusal's details
+ALLOWED = {"weeks", "days", "am", "pm", "ap", "utc", "skip", "before", "after", "now"}
+# the functions whose string arguments name catalog keys, lexicon names or match groups, never words
+_NAMING_CALLS = {"phrase", "say", "refusal", "Word", "words", "either", "each", "union", "own", "get", "getattr"}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.FunctionDef | ast.ClassDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def _names(tree: ast.AST) -> set[int]:
+    """String constants that name something: a match group (`m["rest"]`), a catalog key or lexicon name
+    (`phrase("cron.window")`, `lexicon.either("DAILY")`), a default argument, an error message."""
+    found: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Subscript):
+            found.add(id(node.slice))
+        elif isinstance(node, ast.Call):
+            name = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            if name in _NAMING_CALLS:
+                found.update(id(n) for arg in node.args for n in ast.walk(arg))
+            found.update(id(keyword.value) for keyword in node.keywords)  # timespec="seconds"
+        elif isinstance(node, ast.arguments):
+            found.update(id(d) for d in [*node.defaults, *node.kw_defaults] if d is not None)
+        elif isinstance(node, ast.Raise):
+            found.update(id(n) for n in ast.walk(node))
+    return found
+
+
+def word_literals(source: str) -> dict[str, int]:
+    """Each alphabetic word of two letters or more in the string literals of `source`, and its line:
+    regular-expression escapes (`\\b`), group names (`(?P<rest>`), placeholders (`{month}`) and
+    catalog keys (`reason.past`) left out."""
+    tree = ast.parse(source)
+    skipped = _docstrings(tree) | _names(tree)
+    found: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Constant) or not isinstance(node.value, str) or id(node) in skipped:
+            continue
+        if re.fullmatch(r"[a-z_]+(?:\.[a-z_]+)+", node.value):  # a catalog key compared: "reason.past"
+            continue
+        text = re.sub(r"\(\?P[<=]\w+>?|\\[a-zA-Z]|\{\w+\}", " ", node.value)
+        for word in re.findall(r"(?<![A-Za-z_])[a-z]{2,}(?![A-Za-z_])", text):
+            if word not in ALLOWED:
+                found.setdefault(word, node.lineno)
+    return found
+
+
+@pytest.mark.parametrize("module", GRAMMAR, ids=lambda p: p.name)
+def test_a_grammar_module_holds_no_word_of_a_language(module: Path) -> None:
+    assert word_literals(module.read_text(encoding="utf-8")) == {}
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        '_NEXT = r"(?:next|proximo) (?P<wd>\\w+)"',
+        'if t in ("hourly", "cada hora"):\n    pass',
+        'x = f"every day {rest}"',
+        'PLACES = {"first": 1}',
+    ],
+)
+def test_the_scan_finds_a_planted_word(planted: str) -> None:
+    source = Path(cron_phrases.__file__).read_text(encoding="utf-8")
+    assert word_literals(f"{source}\n{planted}\n")
+
+
+def test_the_scan_leaves_names_and_technical_tokens() -> None:
+    source = 'a = m["rest"]\nb = phrase("cron.window")\nc = r"(?P<clock>\\d{1,2}) ?(?:am|pm)"\n'
+    assert word_literals(source) == {}
+
+
+# a toy language: the English lexicon with some words renamed, listed instead of Spanish
+_TOY = """
+import re, sys, types, json
+from cronbell.core.language.lexicon import en
+RENAMED = {"every": "ilk", "monday": "lundo", "at": "je", "other": "alia", "business": "negoco", "day": "tago",
+           "yesterday": "hierau", "in": "post"}
+WORD = re.compile(r"(?<![a-z\\\\])(" + "|".join(RENAMED) + r")(?![a-z])")
+def rename(value):
+    if isinstance(value, str):
+        return WORD.sub(lambda m: RENAMED[m[1]], value)
+    if isinstance(value, dict):
+        return {rename(k): rename(v) for k, v in value.items()}
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return type(value)(rename(v) for v in value)
+    return value
+toy = types.ModuleType("cronbell.core.language.lexicon.es")
+for name in dir(en):
+    if name.isupper():
+        setattr(toy, name, rename(getattr(en, name)))
+for loaded in [name for name in sys.modules if name.startswith("cronbell")]:
+    del sys.modules[loaded]  # the grammar is built anew, from the languages listed
+if sys.argv[1] == "toy":
+    sys.modules["cronbell.core.language.lexicon.es"] = toy
+from datetime import datetime
+from zoneinfo import ZoneInfo
+from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain.business import read_phrase
+from cronbell.core.language.cron_phrases import phrase_to_cron, split_interval
+from cronbell.core.language.when import parse_one_shot
+every, unit, rest, _ = split_interval("ilk alia lundo je 10")
+reading = read_phrase("ilk negoco tago je 9")
+now, zone = datetime(2026, 5, 13, 10, 0, tzinfo=ZoneInfo("UTC")), ZoneInfo("UTC")
+try:
+    past = parse_one_shot("hierau je 9", now, zone).at.isoformat()
+except ToolError as exc:
+    past = exc.code
+print(json.dumps({
+    "weekly": phrase_to_cron("ilk lundo je 10"),
+    "interval": [every, unit, phrase_to_cron(rest)],
+    "business": [phrase_to_cron(reading[0]), reading[1]] if reading else None,
+    "past": past,
+}))
+"""
+
+
+def _read_with(language: str) -> dict[str, object]:
+    done = subprocess.run(
+        [sys.executable, "-c", _TOY, language], capture_output=True, text=True, check=True, env=dict(os.environ)
+    )
+    return json.loads(done.stdout)
+
+
+def test_a_new_language_is_read_from_its_lexicon_alone() -> None:
+    assert _read_with("toy") == {
+        "weekly": "0 10 * * 1",
+        "interval": [2, "weeks", "0 10 * * 1"],
+        "business": ["0 9 * * 1-5", 0],
+        "past": "time_in_past",
+    }
+
+
+def test_without_its_lexicon_the_toy_language_is_not_read() -> None:
+    found = _read_with("es")
+    assert found["weekly"] is None and found["interval"][:2] == [1, ""] and found["business"] is None  # type: ignore[index]
+    assert found["past"] != "time_in_past"
