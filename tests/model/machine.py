@@ -21,10 +21,12 @@ from cronbell.adapters import clock as clock_module
 from cronbell.adapters.chat.base import ChatMessage
 from cronbell.core.domain.ports import AgentError, UnknownAgent
 from cronbell.core.text.texts import phrase
+from tests.model.quiet import Rule
+from tests.model.quiet import answer as quiet_answer
 from tests.model.reference import Flags, Room, Run, Schedule, Settings
 from tests.support.aws import GROUP, FakeClock, Stack, provision
 from tests.support.chat import RecordingChat, TransientChatError
-from tests.support.envelopes import envelope
+from tests.support.envelopes import USER, envelope
 from tests.support.handlers import configure_env, invoke
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS
 from tests.support.scheduler_oracle import due
@@ -41,6 +43,8 @@ DEPLOYMENTS: dict[str, dict[str, str]] = {
     "no agents": {"AGENTS": "{}"},
     "agent removed": {"AGENTS": '{"other": "OtherAgentFunction"}'},
 }
+OTHER = "@bob:example.org"  # the room's second user: each has their own quiet hours
+USERS = (USER, OTHER)
 POST_MARK = "ding"  # every message and prompt holds it: a post with it is an occurrence, without it a notice
 
 
@@ -124,8 +128,8 @@ class Harness:
 
     # -- tools
 
-    def tool(self, name: str, /, timezone: str = "UTC", **arguments: Any) -> dict[str, Any]:
-        call = envelope(name, arguments, timezone=timezone)
+    def tool(self, name: str, /, timezone: str = "UTC", user: str = USER, **arguments: Any) -> dict[str, Any]:
+        call = envelope(name, arguments, timezone=timezone, user=user)
         call["context"]["platform"] = PLATFORM  # the room lives on the second platform: it can be removed
         answer: dict[str, Any] = invoke("tools", call)
         json.dumps(answer)
@@ -134,7 +138,8 @@ class Harness:
 
     def create(self, schedule: Schedule, **arguments: Any) -> dict[str, Any]:
         tool = "cron_create" if schedule.kind == "agent_call" else "create_reminder"
-        answer = self.tool(tool, timezone=schedule.timezone, **arguments)
+        schedule.user = schedule.user or USER
+        answer = self.tool(tool, timezone=schedule.timezone, user=schedule.user, **arguments)
         if not answer["ok"] and schedule.until is not None and schedule.cron is not None:
             probe = Room(now=self.clock.now(), flags=self.flags)  # what would post before the end
             ends = probe.upcoming(schedule, limit=2)
@@ -145,8 +150,47 @@ class Harness:
             schedule.sid = answer["result"]["id"]
             if not self.flags.holiday_ends and schedule.calendar and (schedule.count or schedule.until):
                 schedule.unspecified = True
+            self.room.exempt_on_create(schedule)
             self.room.created(schedule)
         return answer
+
+    # -- quiet hours (docs/semantics.md, "Quiet hours")
+
+    def set_quiet(self, user: str, rule: Rule) -> None:
+        args = {"start": rule.start, "end": rule.end, "timezone": rule.timezone, "days": list(rule.days)}
+        answer = self.tool("set_quiet_hours", user=user, **args)
+        if not answer["ok"]:
+            self.problems.append(f"set_quiet_hours {args} for {user} refused: {answer['error']}")
+            return
+        self.room.quiet.set(user, rule)
+        self._quiet_answer("set_quiet_hours", user, answer)
+
+    def clear_quiet(self, user: str) -> None:
+        had = self.room.quiet.clear(user)
+        answer = self.tool("clear_quiet_hours", user=user)
+        if not answer["ok"] or answer["result"].get("cleared") != had:
+            self.problems.append(f"clear_quiet_hours for {user} answered {answer}, the model cleared={had}")
+
+    def get_quiet(self, user: str) -> None:
+        answer = self.tool("get_quiet_hours", user=user)
+        if not answer["ok"]:
+            self.problems.append(f"get_quiet_hours for {user} refused: {answer['error']}")
+            return
+        self._quiet_answer("get_quiet_hours", user, answer)
+
+    def _quiet_answer(self, tool: str, user: str, answer: dict[str, Any]) -> None:
+        want = quiet_answer(self.room.quiet.rules.get(user), self.clock.now())
+        got = {k: answer["result"].get(k) for k in want}
+        if got != want:
+            self.problems.append(f"{tool} for {user}: {got}, the model {want}")
+
+    def _releases(self, until: datetime, start: datetime | None = None, seen: bool = False) -> None:
+        """The model's releases due by `until`: each posted at its period's end (or `start`, the
+        start of the fire that carried it); one Scheduler did not send is a problem."""
+        for release in self.room.releases_due(until):
+            if not seen:
+                self.problems.append(f"Scheduler would not fire the release of {release.user} at {iso_z(release.end)}")
+            self.room.release(release, start or release.end)
 
     def run_now(self, sid: str) -> dict[str, Any]:
         self.started.clear()
@@ -208,6 +252,12 @@ class Harness:
             first = fires[0]
             cursor = first.when
             for fire in [f for f in fires if f.when == first.when]:
+                start = min(fire.when + timedelta(seconds=late_seconds), end)
+                if is_release(fire.event):
+                    if self.clock.now() < start:
+                        self.clock.current = start
+                    self._deliver_release(fire.when, fire.event, start)
+                    continue
                 sid = fire.event["reminder_id"]
                 if "repeat_of" in fire.event:
                     repeats_seen.add((sid, parse(fire.event["repeat_of"]), int(fire.event["repeat"])))
@@ -223,6 +273,7 @@ class Harness:
                 if entry["ScheduleExpression"].startswith("at(") and entry.get("ActionAfterCompletion") == "DELETE":
                     self._forget(fire.entry)
         self.clock.current = max(self.clock.current, end)  # a retry may have gone past the end
+        self._releases(self.clock.now())
         self.room.move(self.clock.now())
         for sid, when in self.room.missing(expected, seen):
             problems.append(f"Scheduler would not fire {sid} at {iso_z(when)}")
@@ -234,6 +285,13 @@ class Harness:
             problems.append(f"Scheduler would not fire repeat {k} of {sid} {iso_z(slot)}")
         self.problems += problems
         return problems
+
+    def _deliver_release(self, when: datetime, event: dict[str, Any], start: datetime) -> None:
+        invoke("fire", event)
+        for release in self.room.releases_due(when):
+            if release.end == when:
+                self.room.release(release, start)
+        self._releases(when)
 
     def _forget(self, name: str) -> None:
         with contextlib.suppress(self.stack.scheduler.exceptions.ResourceNotFoundException):
@@ -268,6 +326,11 @@ class Seen:
     status: str
     enabled: bool
     next_fire: str | None
+
+
+def is_release(event: dict[str, Any]) -> bool:
+    """A release's fire: its event names the release (no reminder of its own)."""
+    return "reminder_id" not in event or any("release" in str(k) for k in event)
 
 
 def model_view(room: Room, s: Schedule) -> Seen:
@@ -322,6 +385,10 @@ def compare(h: Harness, full: bool = False) -> list[str]:
                 problems.append(f"{sid}: list says {got}, the model {want}")
             if s.status == "paused" and s.status_reason == "failing" and item.get("status_reason") != "failing":
                 problems.append(f"{sid}: paused by the failure policy, status_reason {item.get('status_reason')}")
+            held = room.held_until(s) if s.status in ("active", "paused") else None
+            got_held = iso_z(parse(item["held_until"])) if item.get("held_until") else None
+            if s.status != "deleted" and got_held != (iso_z(held) if held else None):
+                problems.append(f"{sid}: held_until {got_held}, the model {iso_z(held) if held else None}")
             if item.get("failure_streak", 0) != s.streak and s.status in ("active", "paused"):
                 problems.append(f"{sid}: failure_streak {item.get('failure_streak')}, the model {s.streak}")
         elif s.status != "deleted":
@@ -362,7 +429,14 @@ def compare_posts(h: Harness) -> list[str]:
     room = h.room
     got: Counter[tuple[str, str]] = Counter()
     others: Counter[str] = Counter()
+    releases: Counter[str] = Counter()
     for message, key in h.chat.sent:
+        if "release" in key:
+            releases[key] += 1
+            mentioned = [u for u in USERS if u in message.mentions]
+            if message.thread_id or len(mentioned) != 1 or message.mentions.count(mentioned[0]) != 1:
+                h.problems.append(f"the release {key} mentions {message.mentions}, one user once expected")
+            continue
         sid, _, rest = key.partition("-")
         slot, tail = rest[:20], rest[20:]
         if tail.startswith("-repeat-"):
@@ -383,12 +457,17 @@ def compare_posts(h: Harness) -> list[str]:
             want[(post.schedule, iso_z(post.slot))] += 1
         elif post.what in ("repeat", "escalation") and post.slot is not None:
             want[(post.schedule, f"{iso_z(post.slot)} {post.what}")] += 1
+        elif post.what in ("release", "held_occurrence"):
+            continue  # compared as release messages
         elif post.what == "works_again":
             optional[post.schedule] += 1
         else:
             notices[post.schedule] += 1
     skip = {sid for sid, s in room.schedules.items() if s.unspecified}
     problems = []
+    want_releases = sum(1 for post in room.posts if post.what == "release")
+    if sum(releases.values()) != want_releases or any(n != 1 for n in releases.values()):
+        problems.append(f"release messages {dict(releases)}, the model {want_releases} (one per user and period)")
     for key in sorted(set(got) | set(want)):
         if key[0] in skip:
             continue

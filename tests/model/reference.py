@@ -20,6 +20,8 @@ from zoneinfo import ZoneInfo
 import holidays
 from croniter import croniter
 
+from tests.model.quiet import Quiet, Release
+
 LIVE = ("active", "paused")
 RAN_OUT = ("fired", "completed", "missed", "delivery_failed")  # ended by its own runs, not by its owner
 
@@ -128,6 +130,9 @@ class Schedule:
     repeat_times: int = 6
     escalate_to: str | None = None
     current: Repeating | None = None
+    user: str | None = None  # who set it (and whom it mentions): whose quiet hours hold it
+    quiet_exempt: bool = False  # a one-shot whose time its user set inside their own quiet hours
+    held: dict[datetime, datetime] = field(default_factory=dict)  # held occurrence -> its release
 
     @property
     def recurring(self) -> bool:
@@ -226,6 +231,7 @@ class Room:
     platform_gone: bool = False  # the room's chat platform is not configured in the deployment now
     output_forbidden: bool = False  # the other room is no longer in AllowedOutputRooms
     agents_gone: bool = False  # the agents' allowlist no longer names the agent the calls target
+    quiet: Quiet = field(default_factory=Quiet)  # the quiet-hours rules and the releases written
 
     # -- occurrences
 
@@ -451,6 +457,10 @@ class Room:
         if c is None or c.slot != slot or c.stopped or c.acked is not None or k != c.posted + 1:
             return
         run = s.run_of(slot)
+        p = self.quiet.quiet(s.user, at) if k <= s.repeat_times else None
+        if p is not None:  # posts nothing; written again for the period's end
+            c.base = p[1] - timedelta(minutes=s.repeat_every * k)
+            return
         if k <= s.repeat_times or (k == s.repeat_times + 1 and s.escalate_to and not c.escalated):
             # this post meets the chat's transient failures first; Lambda's retries (two, more than
             # an outage lasts) post it, and the posts after it find the chat working
@@ -682,6 +692,9 @@ class Room:
             self._record(s, Run(slot, "skipped", "holiday"))
         elif s.recurring and late > self.settings.max_lateness_minutes * 60:
             self._record(s, Run(slot, "missed", "too_late", late_seconds=late))
+        elif self._hold(s, slot, at):
+            s.snoozes.discard(slot)
+            return "done"
         elif self._attempt(s, slot, late, agent_ok, manual=False, last=last) == "retry":
             return "retry"
         s.snoozes.discard(slot)
@@ -761,7 +774,66 @@ class Room:
 
     def _settle(self, s: Schedule, after: datetime | None = None) -> None:
         """A recurring schedule ends (completed) once nothing remains to reach the fire function."""
-        if s.cron is None or s.status not in LIVE:
-            return
+        if s.cron is None or s.status not in LIVE or s.held:
+            return  # a schedule whose last occurrence is held completes at the release
         if not self.remaining(s, after or self.now) and s.status == "active":
             s.status, s.stopped = "completed", after
+
+    # -- quiet hours (docs/semantics.md, "Quiet hours")
+
+    def _hold(self, s: Schedule, slot: datetime, at: datetime) -> bool:
+        """Hold a reminder's occurrence whose slot and fire start lie in one period of its user:
+        it counts against `count` now, and its release is written at the period's end."""
+        if s.kind != "message" or s.quiet_exempt:
+            return False
+        p = self.quiet.holds(s.user, slot, at)
+        if p is None or s.user is None:
+            return False
+        self.quiet.hold(s.user, p[1], s.sid, slot)
+        s.held[slot] = p[1]
+        s.delivered += 1
+        return True
+
+    def releases_due(self, until: datetime) -> list[Release]:
+        return self.quiet.due(until)
+
+    def release(self, release: Release, at: datetime) -> None:
+        """The release of one (user, period) reaching the fire function at `at`: one message listing
+        every held occurrence still there (a delete drops it), oldest first."""
+        self.now = max(self.now, at)
+        release.done = True
+        listed: list[tuple[str, datetime]] = []
+        for sid, slot in sorted(release.held, key=lambda h: (h[1], h[0])):
+            s = self.schedules.get(sid)
+            if s is None or slot not in s.held:
+                continue
+            del s.held[slot]
+            if s.status == "deleted":
+                continue
+            listed.append((sid, slot))
+            late = int((at - slot).total_seconds())
+            self._record(s, Run(slot, "delivered", "quiet_hours", late_seconds=late))
+            if s.repeat_every is not None:
+                s.stop_repeats()
+                s.current = Repeating(slot, base=at)  # the repeats count from the release
+            if s.cron is None and s.status in LIVE:
+                s.status, s.stopped = "fired", slot
+            self._settle(s, after=slot)
+        if listed:
+            self.posts.append(Post(release.user, "release", release.end))
+            self.posts += [Post(sid, "held_occurrence", slot) for sid, slot in listed]
+
+    def held_until(self, s: Schedule) -> datetime | None:
+        """`held_until` of a schedule item: the release of an occurrence held now, else the end of the
+        period its next fire falls in when that occurrence would be held, else None."""
+        if s.held:
+            return min(s.held.values())
+        if s.kind != "message" or s.quiet_exempt or s.status != "active":
+            return None
+        nxt = self.next_fire(s)
+        p = None if nxt is None else self.quiet.quiet(s.user, nxt)
+        return None if p is None else p[1]
+
+    def exempt_on_create(self, s: Schedule) -> None:
+        """A one-shot whose time its user set inside their own quiet hours is delivered on time."""
+        s.quiet_exempt = s.cron is None and s.at is not None and self.quiet.quiet(s.user, s.at) is not None

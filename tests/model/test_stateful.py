@@ -28,7 +28,19 @@ from hypothesis.stateful import (
 
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
-from tests.model.machine import BOSS, DEPLOYMENTS, ELSEWHERE, POST_MARK, FakeAgents, Harness, compare, iso_z
+from tests.model.machine import (
+    BOSS,
+    DEPLOYMENTS,
+    ELSEWHERE,
+    OTHER,
+    POST_MARK,
+    USERS,
+    FakeAgents,
+    Harness,
+    compare,
+    iso_z,
+)
+from tests.model.quiet import DAYS, Rule
 from tests.model.reference import Flags, Schedule
 from tests.support import figures
 
@@ -67,6 +79,16 @@ MARK = POST_MARK  # in every message and prompt: a post holding it is an occurre
 REPEATS = os.environ.get("CRONBELL_MODEL_REPEATS", "1") != "0"
 REPEAT_EVERY = [5, 5, 10, 10, 30]  # small ones weighted: their repeats fall within a short sequence
 REPEAT_LATENESS = [0, 0, 30, 4 * 60]
+QUIET_ZONES = ["Europe/Madrid", "America/New_York", "UTC"]  # two with DST changes among the starts
+QUIET_DAYS = st.one_of(
+    st.just(DAYS), st.sets(st.sampled_from(DAYS), min_size=1).map(lambda d: tuple(x for x in DAYS if x in d))
+)
+
+
+def hhmm(when: datetime, zone: str, minutes: int) -> str:
+    """The wall clock `minutes` after `when` in `zone`, as HH:MM (wraps past midnight)."""
+    local = when.astimezone(ZoneInfo(zone)) + timedelta(minutes=minutes)
+    return f"{local.hour:02d}:{local.minute:02d}"
 
 
 class Room(RuleBasedStateMachine):
@@ -75,13 +97,17 @@ class Room(RuleBasedStateMachine):
         self.h: Harness | None = None
         self.steps = 0
 
-    @initialize(start=st.sampled_from(STARTS), repeating=st.booleans())
-    def provision(self, start: datetime, repeating: bool) -> None:
+    @initialize(start=st.sampled_from(STARTS), repeating=st.booleans(), quiet=st.booleans())
+    def provision(self, start: datetime, repeating: bool, quiet: bool) -> None:
         """A fresh room; in about half the sequences a repeating one-shot is due soon from the start,
-        so that a short sequence still sees its repeats and its escalation."""
+        so that a short sequence still sees its repeats and its escalation; in about half the second
+        user's one-shot is due in 20 minutes and then their quiet hours begin, so that it is held."""
         self.h = Harness(ENDPOINT, start, flags=FLAGS)
         if REPEATS and repeating:
             self.create_repeating(None, 15, "Europe/Madrid", 5, 2, True, None)
+        if quiet:
+            self.create_one_shot(20, "UTC", True, False, OTHER)
+            self.set_quiet_hours(OTHER, 0, 150, "Europe/Madrid", DAYS)
 
     @property
     def harness(self) -> Harness:
@@ -101,11 +127,17 @@ class Room(RuleBasedStateMachine):
     # -- creating
 
     @precondition(lambda self: self.h is not None and self.live_count() < 6)
-    @rule(minutes=st.integers(2, 3000), zone=st.sampled_from(ZONES), relative=st.booleans(), agent=st.booleans())
-    def create_one_shot(self, minutes: int, zone: str, relative: bool, agent: bool) -> None:
+    @rule(
+        minutes=st.integers(2, 3000),
+        zone=st.sampled_from(ZONES),
+        relative=st.booleans(),
+        agent=st.booleans(),
+        user=st.sampled_from(USERS),
+    )
+    def create_one_shot(self, minutes: int, zone: str, relative: bool, agent: bool, user: str = USERS[0]) -> None:
         h = self.harness
         at = h.clock.now().replace(second=0, microsecond=0) + timedelta(minutes=minutes)
-        schedule = Schedule("", "agent_call" if agent else "message", zone, at=at)
+        schedule = Schedule("", "agent_call" if agent else "message", zone, at=at, user=user)
         if agent:
             h.create(schedule, name=f"job {len(h.room.schedules)}", prompt=MARK, fire_at=at.isoformat())
         elif relative:
@@ -528,6 +560,32 @@ class Room(RuleBasedStateMachine):
 
     # -- after every step
 
+    # -- quiet hours (docs/semantics.md, "Quiet hours")
+
+    @precondition(lambda self: self.h is not None)
+    @rule(
+        user=st.sampled_from(USERS),
+        begin=st.integers(-120, 600),  # minutes from now: periods that hold the coming fires
+        length=st.integers(15, 900),  # up to 15 hours: many cross midnight
+        zone=st.sampled_from(QUIET_ZONES),
+        days=QUIET_DAYS,
+    )
+    def set_quiet_hours(self, user: str, begin: int, length: int, zone: str, days: tuple[str, ...]) -> None:
+        h = self.harness
+        start, end = hhmm(h.clock.now(), zone, begin), hhmm(h.clock.now(), zone, begin + length)
+        if start != end:
+            h.set_quiet(user, Rule(start, end, zone, days))
+
+    @precondition(lambda self: self.h is not None)
+    @rule(user=st.sampled_from(USERS))
+    def clear_quiet_hours(self, user: str) -> None:
+        self.harness.clear_quiet(user)
+
+    @precondition(lambda self: self.h is not None)
+    @rule(user=st.sampled_from(USERS))
+    def get_quiet_hours(self, user: str) -> None:
+        self.harness.get_quiet(user)
+
     @invariant()
     def agrees_with_the_model(self) -> None:
         if self.h is None:
@@ -547,6 +605,8 @@ class Room(RuleBasedStateMachine):
         if REPEATS and self.h is not None:
             posts = [p.what for p in self.h.room.posts]
             figures.add("stateful", repeats=posts.count("repeat"), escalations=posts.count("escalation"))
+        if self.h is not None:
+            figures.add("stateful", held=self.h.room.quiet.count)
         FakeAgents.failing = False
 
 
@@ -573,9 +633,11 @@ def test_the_room_agrees_with_the_reference_model(moto_endpoint: str, monkeypatc
         if not minutes:
             before = dict(figures.TALLIES["stateful"])
             run_state_machine_as_test(Room, settings=chosen)
-            reached = {k: figures.TALLIES["stateful"][k] - before.get(k, 0) for k in ("repeats", "escalations")}
+            counted = ("repeats", "escalations", "held")
+            reached = {k: figures.TALLIES["stateful"][k] - before.get(k, 0) for k in counted}
             if REPEATS:  # coverage must not drop silently: the budget reaches both
                 assert reached["repeats"] > 0 and reached["escalations"] > 0, reached
+            assert reached["held"] > 0, reached  # and some occurrence held by quiet hours
             return
         seed = int(os.environ.get("CRONBELL_VERIFY_SEED") or random.SystemRandom().getrandbits(32))
         print(f"\nmodel search: seed {seed} (CRONBELL_VERIFY_SEED={seed} repeats it), {minutes:g} minutes")
