@@ -451,6 +451,10 @@ class Room:
         if c is None or c.slot != slot or c.stopped or c.acked is not None or k != c.posted + 1:
             return
         run = s.run_of(slot)
+        if k <= s.repeat_times or (k == s.repeat_times + 1 and s.escalate_to and not c.escalated):
+            # this post meets the chat's transient failures first; Lambda's retries (two, more than
+            # an outage lasts) post it, and the posts after it find the chat working
+            self.chat_down = 0
         if k <= s.repeat_times:
             c.posted = k
             if run is not None:
@@ -700,6 +704,9 @@ class Room:
             self._failed(s, slot, late, "chat_refused", manual, rooms=1)
             return "done"
         if s.kind == "agent_call" and (not agent_ok or self.agents_gone):  # an unknown agent is an agent error
+            if s.streak == 0 and self.chat_down and not last:
+                self.chat_down -= 1  # its failure notice meets the outage: Lambda's retry posts it and records
+                return "retry"
             self._failed(s, slot, late, "agent_error", manual, rooms=2 if s.elsewhere else 1)
             return "done"
         if self.chat_down:

@@ -15,15 +15,32 @@ from pathlib import Path
 import pytest
 
 from cronbell.core.domain import business
-from cronbell.core.language import cron_phrases, when
+from cronbell.core.language import clocks, cron_phrases, day_parts, named_zones, when
 
 # the grammar modules that read only their lexicon's words
-GRAMMAR = [Path(cron_phrases.__file__), Path(when.__file__), Path(business.__file__)]
+GRAMMAR = [Path(m.__file__) for m in (cron_phrases, when, business, clocks, day_parts, named_zones)]
 # technical tokens, not words of a language: interval units, am/pm, the ISO zone mark, on_holiday values,
-# fields of a refusal's details
-ALLOWED = {"weeks", "days", "am", "pm", "ap", "utc", "skip", "before", "after", "now"}
+# fields of a refusal's details, the kinds of a local time (clocks.localize), the zone
+# database's folders
+ALLOWED = {
+    "weeks", "days", "am", "pm", "ap", "utc", "skip", "before", "after", "now", "nonexistent", "ambiguous", "gmt",
+    "posix", "right",
+}  # fmt: skip
 # the functions whose string arguments name catalog keys, lexicon names or match groups, never words
-_NAMING_CALLS = {"phrase", "say", "refusal", "Word", "words", "either", "each", "union", "own", "get", "getattr"}
+_NAMING_CALLS = {
+    "phrase",
+    "say",
+    "refusal",
+    "Word",
+    "words",
+    "either",
+    "some",
+    "each",
+    "union",
+    "own",
+    "get",
+    "getattr",
+}
 
 
 def _docstrings(tree: ast.AST) -> set[int]:

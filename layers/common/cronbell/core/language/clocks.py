@@ -7,6 +7,7 @@ import re
 import unicodedata
 from datetime import UTC, date, datetime, timedelta, tzinfo
 
+from cronbell.core.language import lexicon
 from cronbell.core.language.lexicon import MONTH_WORDS, NAMED_CLOCKS, PERIOD_OF, WEEKDAY_WORDS
 from cronbell.core.text.texts import Phrase, say
 
@@ -77,23 +78,35 @@ def format_offset(dt: datetime) -> str:
 
 # --- time of day -----------------------------------------------------------------------------------
 
-_CLOCK = (
+
+_MORNING, _AFTERNOON = lexicon.own("CLOCK_MORNING"), lexicon.own("CLOCK_AFTERNOON")
+_NIGHT, _SMALL_HOURS = lexicon.own("CLOCK_NIGHT"), lexicon.own("CLOCK_SMALL_HOURS")
+_SHARP = f"{lexicon.some('CLOCK_SHARP')}|{lexicon.some('CLOCK_HOURS')}"
+_CLOCK = re.compile(
     r"(?P<h>\d{1,2})(?:(?::|\.|h)(?P<m>\d{2}))?h?"
     r"(?:\s*(?P<ampm>am|pm))?"
-    r"(?:\s+(?P<frac>y media|y cuarto|menos cuarto|y (?P<ym>\d{1,2})|menos (?P<mm>\d{1,2})))?"
-    r"(?:\s+(?:en punto|o'?clock|horas|hrs)(?=\s+(?:de|por|en|del)\s))?"  # "5 o'clock in the afternoon"
-    r"(?:\s+(?:de la|por la|en la)\s+(?P<period>manana|tarde|noche|madrugada)|\s+(?P<mid>del mediodia))?"
-    r"(?:\s+(?:en punto|o'?clock|horas|hrs))?"
+    rf"(?:\s+(?P<frac>(?P<half>{lexicon.some('CLOCK_HALF')})|(?P<quarter>{lexicon.some('CLOCK_QUARTER')})"
+    rf"|(?P<quarter_to>{lexicon.some('CLOCK_QUARTER_TO')})|(?:{lexicon.some('CLOCK_PLUS')}) (?P<ym>\d{{1,2}})"
+    rf"|(?:{lexicon.some('CLOCK_MINUS')}) (?P<mm>\d{{1,2}})))?"
+    rf"(?:\s+(?:{_SHARP})(?=\s+(?:{lexicon.some('CLOCK_PERIOD_LEAD')})\s))?"  # "5 o'clock in the afternoon"
+    rf"(?:\s+(?:{lexicon.some('CLOCK_PERIOD_BEFORE')})\s+(?P<period>{_MORNING}|{_AFTERNOON}|{_NIGHT}|{_SMALL_HOURS})"
+    rf"|\s+(?P<mid>{lexicon.some('CLOCK_MIDDAY')}))?"
+    rf"(?:\s+(?:{_SHARP}))?"
 )
-_PAST_OR_TO = r"^(?P<part>half|quarter) (?P<way>past|to) (?P<h>\d{1,2})\b"
+_PAST_OR_TO = re.compile(
+    rf"^(?:(?P<half>{lexicon.some('CLOCK_HALF_WORD')})|(?P<quarter>{lexicon.some('CLOCK_QUARTER_WORD')})) "
+    rf"(?:(?P<past>{lexicon.some('CLOCK_PAST')})|(?P<to>{lexicon.some('CLOCK_TO')})) (?P<h>\d{{1,2}})\b"
+)
+_OWN_PERIOD = re.compile("am|pm|" + lexicon.some("CLOCK_OWN_PERIOD"))
+_IN_PART = lexicon.own("CLOCK_IN_PART")
 
 
 def _as_digits(match: re.Match[str]) -> str:
     """'half past 9' -> '9:30', 'quarter to 5' -> '4:45' ('quarter to 1' -> '12:45')."""
     hour = int(match["h"])
-    if match["way"] == "to":
-        return f"{hour - 1 or 12}:45" if match["part"] == "quarter" else match[0]  # no "half to"
-    return f"{hour}:{30 if match['part'] == 'half' else 15:02d}"
+    if match["to"]:
+        return f"{hour - 1 or 12}:45" if match["quarter"] else match[0]  # no "half to"
+    return f"{hour}:{30 if match['half'] else 15:02d}"
 
 
 _NAMED_CLOCKS = NAMED_CLOCKS
@@ -104,8 +117,8 @@ def parse_clock(text: str) -> tuple[int, int] | None:
     text = text.strip()
     if text in _NAMED_CLOCKS:
         return _NAMED_CLOCKS[text]
-    text = re.sub(_PAST_OR_TO, _as_digits, text)
-    match = re.fullmatch(_CLOCK, text)
+    text = _PAST_OR_TO.sub(_as_digits, text)
+    match = _CLOCK.fullmatch(text)
     if not match:
         return None
     hour, minute = int(match["h"]), int(match["m"] or 0)
@@ -114,12 +127,12 @@ def parse_clock(text: str) -> tuple[int, int] | None:
     if frac:
         if match["m"]:
             return None
-        if frac == "y media":
+        if match["half"]:
             minute = 30
-        elif frac == "y cuarto":
+        elif match["quarter"]:
             minute = 15
-        elif frac == "menos cuarto" or match["mm"]:
-            before = 15 if frac == "menos cuarto" else int(match["mm"])
+        elif match["quarter_to"] or match["mm"]:
+            before = 15 if match["quarter_to"] else int(match["mm"])
             if not 1 <= before <= 59:
                 return None
         else:
@@ -133,14 +146,14 @@ def parse_clock(text: str) -> tuple[int, int] | None:
     elif period or match["mid"]:
         if hour > 12:
             # "21 de la noche": already a 24-hour clock; only accept a consistent period
-            if period not in ("tarde", "noche"):
+            if period not in (_AFTERNOON, _NIGHT):
                 return None
-        elif period in ("tarde",) or match["mid"]:
+        elif period in (_AFTERNOON,) or match["mid"]:
             hour = hour if hour == 12 else hour + 12
-        elif period == "noche":
+        elif period == _NIGHT:
             hour = 0 if hour == 12 else (hour + 12 if hour >= 6 else hour)
-        elif period in ("manana", "madrugada") and hour == 12:
-            hour = 0 if period == "madrugada" else 12
+        elif period in (_MORNING, _SMALL_HOURS) and hour == 12:
+            hour = 0 if period == _SMALL_HOURS else 12
     if hour > 23:
         return None
     if before:
@@ -150,8 +163,8 @@ def parse_clock(text: str) -> tuple[int, int] | None:
 
 def parse_clock_in(text: str, period: str) -> tuple[int, int] | None:
     """A time of day read in a part of the day ('8' tonight is 20:00), unless it names its own."""
-    if not re.search(r"am|pm|de la|del|por la", text):
-        text += f" de la {period}"
+    if not _OWN_PERIOD.search(text):
+        text += _IN_PART.format(period=period)
     return parse_clock(text)
 
 

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from cronbell.core.language.clocks import Unreadable, parse_clock, wall
+from cronbell.core.language.lexicon import some
 from cronbell.core.text.texts import phrase, say
 
 
@@ -44,7 +45,7 @@ class Parts:
             setattr(self, name, value)
 
     def names_a_day(self) -> bool:
-        return any(given(getattr(self, f.name)) for f in fields(self) if f.name not in ("clock",))
+        return any(given(getattr(self, f.name)) for f in fields(self)[1:])  # all but the clock
 
 
 def given(value: object) -> bool:
@@ -52,16 +53,18 @@ def given(value: object) -> bool:
     return value is not None and value is not False
 
 
-_BARE_CLOCK = (
-    r"(?:(?:half|quarter) (?:past|to) )?(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?"
-    r"(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}|menos \d{1,2}))?"
-    r"(?: (?:en punto|o'?clock))?"
+_BARE_CLOCK = re.compile(
+    rf"(?:(?:{some('CLOCK_HALF_WORD')}|{some('CLOCK_QUARTER_WORD')}) (?:{some('CLOCK_PAST')}|{some('CLOCK_TO')}) )?"
+    r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?"
+    rf"(?: (?:{some('CLOCK_HALF')}|{some('CLOCK_QUARTER')}|{some('CLOCK_QUARTER_TO')}"
+    rf"|(?:{some('CLOCK_PLUS')}) \d{{1,2}}|(?:{some('CLOCK_MINUS')}) \d{{1,2}}))?"
+    rf"(?: (?:{some('CLOCK_SHARP')}))?"
 )
 
 
 def twelve_hour(p: Parts) -> bool:
     """A clock of 1 to 12 without am/pm, a part of the day or a day other than today: it has two readings."""
-    if p.clock is None or p.part is not None or not re.fullmatch(_BARE_CLOCK, p.clock):
+    if p.clock is None or p.part is not None or not _BARE_CLOCK.fullmatch(p.clock):
         return False
     others = replace(p, clock=None, offset=None)
     return p.offset in (None, 0) and not others.names_a_day()
@@ -73,9 +76,7 @@ AFTERNOON_HOURS = range(1, 6)  # with a day named, an hour of 1 to 5 alone is in
 def afternoon_hour(p: Parts, hour: int) -> bool:
     """'friday at 3', 'mañana a la una': with a day named, a bare hour of 1 to 5 is 13:00 to 17:59 (people
     do not set reminders for 3 at night without saying so); 7 to 12 stay as they are."""
-    return (
-        p.clock is not None and p.part is None and hour in AFTERNOON_HOURS and bool(re.fullmatch(_BARE_CLOCK, p.clock))
-    )
+    return p.clock is not None and p.part is None and hour in AFTERNOON_HOURS and bool(_BARE_CLOCK.fullmatch(p.clock))
 
 
 def next_of_two(p: Parts, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:

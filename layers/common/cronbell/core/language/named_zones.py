@@ -15,19 +15,11 @@ from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import Unreadable
 from cronbell.core.text.texts import phrase
 
-FIXED_HOURS = {
-    "utc": 0, "gmt": 0, "z": 0, "wet": 0, "west": 1, "cet": 1, "cest": 2, "bst": 1, "eet": 2, "eest": 3,
-    "msk": 3, "jst": 9, "kst": 9, "hkt": 8, "sgt": 8, "aest": 10, "aedt": 11, "nzst": 12, "nzdt": 13,
-    "est": -5, "edt": -4, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9, "hst": -10,
-}  # fmt: skip
-REGIONS = {
-    "et": "America/New_York", "eastern time": "America/New_York", "ct": "America/Chicago",
-    "central time": "America/Chicago", "mt": "America/Denver", "mountain time": "America/Denver",
-    "pt": "America/Los_Angeles", "pacific time": "America/Los_Angeles",
-}  # fmt: skip
-AMBIGUOUS = ("ist", "cst", "ast", "amt")
-# not abbreviations here: English words ("wet"), or too short to tell from a word in a phrase ("z")
-_WORDS = {"wet", "z"}
+FIXED_HOURS: dict[str, int] = lexicon.union("ZONE_HOURS")
+REGIONS: dict[str, str] = lexicon.union("ZONE_REGIONS")
+AMBIGUOUS = tuple(lexicon.each("ZONE_AMBIGUOUS"))
+_WORDS = set(lexicon.each("ZONE_NOT_ABBREVIATIONS"))
+_OFFSET, _REGION, _AMBIGUOUS, _CITY, _ABBREVIATION = range(5)  # the kinds of a zone named
 
 
 @cache
@@ -49,15 +41,19 @@ def _offset_zone(hours: int, minutes: int = 0) -> tzinfo:
 
 
 @cache
-def _patterns() -> list[tuple[re.Pattern[str], str]]:
+def _patterns() -> list[tuple[re.Pattern[str], int]]:
     abbreviations = lexicon.alternatives(set(FIXED_HOURS) - _WORDS)
     found = [
-        (r"\b(?:utc|gmt) ?(?P<sign>[+-])(?P<h>\d{1,2})(?::?(?P<m>\d{2}))?(?![\w:])", "offset"),
-        (rf"\b(?P<region>{lexicon.alternatives(REGIONS)})\b", "region"),
-        (rf"\b(?P<ambiguous>{'|'.join(AMBIGUOUS)})\b", "ambiguous"),
-        (r"\b(?:in )?(?P<city>(?:[a-z]+ ){0,3}?[a-z]+) time\b", "city"),
-        (r"\b(?:hora|horario) (?:de |del )?(?P<city2>[a-z]+(?: [a-z]+){0,3})", "city"),
-        (rf"(?<=[\d m])(?P<abbr>{abbreviations})\b", "abbreviation"),
+        (r"\b(?:utc|gmt) ?(?P<sign>[+-])(?P<h>\d{1,2})(?::?(?P<m>\d{2}))?(?![\w:])", _OFFSET),
+        (rf"\b(?P<region>{lexicon.alternatives(REGIONS)})\b", _REGION),
+        (rf"\b(?P<ambiguous>{'|'.join(AMBIGUOUS)})\b", _AMBIGUOUS),
+        (
+            rf"\b(?:(?P<lead>{lexicon.some('ZONE_CITY_LEAD')}) )?(?P<city>(?:[a-z]+ ){{0,3}}?[a-z]+) "
+            rf"(?:{lexicon.some('ZONE_CITY_AFTER')})\b",
+            _CITY,
+        ),
+        (rf"\b(?:{lexicon.some('ZONE_CITY_BEFORE')})(?P<city2>[a-z]+(?: [a-z]+){{0,3}})", _CITY),
+        (rf"(?<=[\d m])(?P<abbr>{abbreviations})\b", _ABBREVIATION),
     ]
     return [(re.compile(pattern), kind) for pattern, kind in found]
 
@@ -82,27 +78,27 @@ def take_zone(t: str) -> tuple[str, tzinfo, str] | None:
         if match is None:
             continue
         start, end = match.start(), match.end()
-        if kind == "city":
+        if kind == _CITY:
             city = _city(match)
             if city is None:
                 continue
             zone = ZoneInfo(city[0])
             if match.groupdict().get("city"):  # "9am new york time": only the city's words go, with "in" and "time"
-                start = match.start() + match[0].index(city[1]) - (3 if match[0].startswith("in ") else 0)
+                start = match.start() + match[0].index(city[1]) - (len(match["lead"]) + 1 if match["lead"] else 0)
             else:
-                end = match.start("city2") + len(city[1])
+                end = match.end() - len(match["city2"]) + len(city[1])  # the city is the last group
             rest = re.sub(r" +", " ", t[:start] + " " + t[end:]).strip(" ,")
             return rest, zone, zone.key
         rest = re.sub(r" +", " ", t[:start] + " " + t[end:]).strip(" ,")
         said = match[0].strip()
-        if kind == "ambiguous":
+        if kind == _AMBIGUOUS:
             raise Unreadable(phrase("reason.zone_ambiguous", zone=said.upper()))
-        if kind == "offset":
+        if kind == _OFFSET:
             hours, minutes = int(match["h"]), int(match["m"] or 0)
             if hours > 14 or minutes > 59:
                 raise Unreadable(phrase("reason.zone_ambiguous", zone=said.upper()))
             return rest, _offset_zone(hours if match["sign"] == "+" else -hours, minutes), said.upper()
-        if kind == "region":
+        if kind == _REGION:
             return rest, ZoneInfo(REGIONS[match["region"]]), said.upper() if len(said) == 2 else said
         return rest, _offset_zone(FIXED_HOURS[match["abbr"]]), said.upper()
     return None

@@ -69,6 +69,11 @@ def either(name: str) -> str:
     return "|".join(fragment for module in LANGUAGES.values() if (fragment := getattr(module, name)))
 
 
+def some(name: str) -> str:
+    """`either(name)`, or a fragment that never matches when no language has one."""
+    return either(name) or "(?!)"
+
+
 def each(name: str) -> list[Any]:
     """The items of every language's `name` (a tuple or a set), the languages in order."""
     return [item for module in LANGUAGES.values() for item in getattr(module, name)]

@@ -176,3 +176,44 @@ PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  
 NEXT = "next|this coming|coming"  # before a weekday: the coming one, never today
 THIS = "this"  # before a weekday: this week's
 NEXT_AFTER = ""  # after a weekday: the coming one
+
+# --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
+CLOCK_HALF = ""  # after an hour: half past it ("9 y media")
+CLOCK_QUARTER = ""  # after an hour: a quarter past it
+CLOCK_QUARTER_TO = ""  # after an hour: a quarter to it
+CLOCK_PLUS = ""  # after an hour, before minutes past it ("9 y 10")
+CLOCK_MINUS = ""  # after an hour, before minutes to it ("9 menos 10")
+CLOCK_SHARP = "o'?clock"  # after a time: exactly then
+CLOCK_HOURS = "hrs"  # after a time: its hours
+CLOCK_PERIOD_LEAD = ""  # after "o'clock", before a part of the day
+CLOCK_PERIOD_BEFORE = ""  # before a part of the day ("de la tarde")
+CLOCK_MIDDAY = ""  # after a time: past noon ("del mediodia")
+CLOCK_OWN_PERIOD = ""  # in a time that names its own part of the day, besides am/pm
+CLOCK_HALF_WORD = "half"  # before "past": thirty minutes ("half past 9")
+CLOCK_QUARTER_WORD = "quarter"  # before "past" or "to": fifteen minutes
+CLOCK_PAST = "past"
+CLOCK_TO = "to"
+# the parts of the day a time is read in, as the grammar writes them ("8 de la noche"), read by the grammar
+CLOCK_MORNING = "manana"
+CLOCK_AFTERNOON = "tarde"
+CLOCK_NIGHT = "noche"
+CLOCK_SMALL_HOURS = "madrugada"
+CLOCK_IN_PART = " de la {period}"  # a time put in a part of the day
+
+# --- zones named in a time phrase (core/language/named_zones.py)
+ZONE_HOURS = {
+    "utc": 0, "gmt": 0, "z": 0, "wet": 0, "west": 1, "cet": 1, "cest": 2, "bst": 1, "eet": 2, "eest": 3,
+    "msk": 3, "jst": 9, "kst": 9, "hkt": 8, "sgt": 8, "aest": 10, "aedt": 11, "nzst": 12, "nzdt": 13,
+    "est": -5, "edt": -4, "cdt": -5, "mst": -7, "mdt": -6, "pst": -8, "pdt": -7, "akst": -9, "hst": -10,
+}  # fmt: skip
+ZONE_REGIONS = {
+    "et": "America/New_York", "eastern time": "America/New_York", "ct": "America/Chicago",
+    "central time": "America/Chicago", "mt": "America/Denver", "mountain time": "America/Denver",
+    "pt": "America/Los_Angeles", "pacific time": "America/Los_Angeles",
+}  # fmt: skip
+ZONE_AMBIGUOUS = ("ist", "cst", "ast", "amt")  # abbreviations of several zones, refused
+# not abbreviations here: English words ("wet"), or too short to tell from a word in a phrase ("z")
+ZONE_NOT_ABBREVIATIONS = {"wet", "z"}
+ZONE_CITY_LEAD = "in"  # before a city and ZONE_CITY_AFTER ("in new york time")
+ZONE_CITY_AFTER = "time"
+ZONE_CITY_BEFORE = ""  # before a city ("hora de madrid")

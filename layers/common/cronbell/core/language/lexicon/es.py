@@ -152,3 +152,34 @@ PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
 NEXT = "el proximo|proximo"
 THIS = "este"
 NEXT_AFTER = "que viene|proximo"
+
+# --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
+CLOCK_HALF = "y media"
+CLOCK_QUARTER = "y cuarto"
+CLOCK_QUARTER_TO = "menos cuarto"
+CLOCK_PLUS = "y"
+CLOCK_MINUS = "menos"
+CLOCK_SHARP = "en punto"
+CLOCK_HOURS = "horas"
+CLOCK_PERIOD_LEAD = "de|por|en|del"
+CLOCK_PERIOD_BEFORE = "de la|por la|en la"
+CLOCK_MIDDAY = "del mediodia"
+CLOCK_OWN_PERIOD = "de la|del|por la"
+CLOCK_HALF_WORD = ""
+CLOCK_QUARTER_WORD = ""
+CLOCK_PAST = ""
+CLOCK_TO = ""
+CLOCK_MORNING = "manana"
+CLOCK_AFTERNOON = "tarde"
+CLOCK_NIGHT = "noche"
+CLOCK_SMALL_HOURS = "madrugada"
+CLOCK_IN_PART = " de la {period}"
+
+# --- zones named in a time phrase (core/language/named_zones.py)
+ZONE_HOURS: dict[str, int] = {}
+ZONE_REGIONS: dict[str, str] = {}
+ZONE_AMBIGUOUS: tuple[str, ...] = ()
+ZONE_NOT_ABBREVIATIONS: set[str] = set()
+ZONE_CITY_LEAD = ""
+ZONE_CITY_AFTER = ""
+ZONE_CITY_BEFORE = "(?:hora|horario) (?:de |del )?"
