@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
+from cronbell.usecases.fire_writes import RetryLater
 from tests.support.aws import Stack
-from tests.support.chat import RecordingChat
+from tests.support.chat import RecordingChat, TransientChatError
 from tests.support.envelopes import ROOM, USER, envelope
 from tests.support.fire_worker import EchoAgents
 from tests.support.lambda_timing import at_slot
@@ -150,3 +153,20 @@ def test_a_count_of_two_held_through_the_night_posts_two_and_none_after(stack: S
     assert len(chat.sent) == 1 and chat.sent[0][0].text.count("Hourly") == 2
     assert runs_of(stack, sid) == [("delivered", "quiet_hours", 7 * 3600), ("delivered", "quiet_hours", 8 * 3600)]
     assert schedule_item(stack, sid)["status"] == "completed"
+
+
+def test_a_release_the_chat_cannot_take_now_is_retried_and_posted_once(stack: Stack) -> None:
+    sid = create(stack, message="Take the pills", time="2026-11-30 23:00")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, sid, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    entry = releases(stack)[USER]
+    early = dict(entry, ScheduleExpression="at(2026-12-01T05:00:00)")  # a hand-made release before the end
+    assert fire_entry(stack, early, chat)["outcome"] == "invalid_input"
+    chat.fail_with = TransientChatError("slack answered 503")
+    with pytest.raises(RetryLater):
+        fire_entry(stack, entry, chat)
+    assert chat.sent == [] and runs_of(stack, sid) == []
+    assert fire_entry(stack, entry, chat)["released"] == 1  # Lambda's retry: the claim was given back
+    assert fire_entry(stack, entry, chat)["outcome"] == "duplicate"
+    assert len(chat.sent) == 1 and runs_of(stack, sid) == [("delivered", "quiet_hours", 8 * 3600)]

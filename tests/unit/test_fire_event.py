@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from typing import Any
 
@@ -100,3 +101,22 @@ def test_a_hand_made_event_without_a_scheduled_time_is_not_on_time() -> None:
     assert parse_fire_event({"room_id": "!r:x", "reminder_id": "a"}, NOW).on_time is False
     scheduled = {"room_id": "!r:x", "reminder_id": "a", "scheduled_time": "2026-12-01T09:00:00Z"}
     assert parse_fire_event(scheduled, NOW).on_time is True
+
+
+def test_a_release_input_is_read_back_and_a_malformed_one_refused() -> None:
+    from cronbell.core.domain.fire_event import release_input
+
+    raw = json.loads(release_input("!r:x", "@ana:x", "2026-12-01T06:00:00Z"))
+    raw.update(scheduled_time="2026-12-01T06:00:00Z", attempt="1")
+    event = parse_fire_event(raw, datetime(2026, 12, 1, 6, tzinfo=UTC))
+    assert (event.release_user, event.release_until, event.schedule_id) == ("@ana:x", "2026-12-01T06:00:00Z", "")
+    for bad in (
+        {"release_user": "@ana:x"},
+        {"release_until": "2026-12-01T06:00:00Z"},
+        {"release_user": "", "release_until": "2026-12-01T06:00:00Z"},
+        {"release_user": "@ana:x", "release_until": "tomorrow"},
+        {"release_user": "@ana:x", "release_until": "2026-12-01T06:00:00Z", "reminder_id": "abc"},
+        {"release_user": "@ana:x", "release_until": "2026-12-01T06:00:00Z", "run_now": True},
+    ):
+        with pytest.raises(BadFireEvent):
+            parse_fire_event({"room_id": "!r:x", **bad}, datetime(2026, 12, 1, 6, tzinfo=UTC))
