@@ -41,7 +41,7 @@ def night(start_sandbox: StartSandbox, locale: str, texts: dict[str, str]) -> tu
     }
     quiet(ana, "22:00", "07:30", locale)
     quiet(bob, "21:00", "06:00", locale)
-    listed = {item["id"]: item for item in ana.call("list_reminders", locale=locale)["result"]["reminders"]}
+    listed = {item["id"]: item for item in ana.call("list_reminders", locale=locale)["result"]["schedules"]}
     assert listed[ids["plants"]]["held_until"].startswith("2030-01-08T07:30:00")
     assert listed[ids["cat"]]["held_until"].startswith("2030-01-08T06:00:00")
     call = bob.call("create_reminder", locale=locale, message=texts["call"], time="2030-01-07T23:45:00+01:00")
@@ -79,7 +79,7 @@ def test_two_users_held_through_their_nights_each_get_one_message_in_english(sta
     texts = {"plants": "Water the plants", "vet": "Call the vet", "cat": "Feed the cat", "call": "Night shift call"}
     ana, bob, ids = night(start_sandbox, "en", texts)
     check_night(ana, bob, ids, texts, "en")
-    listed = {item["id"]: item for item in ana.call("list_reminders")["result"]["reminders"]}
+    listed = {item["id"]: item for item in ana.call("list_reminders")["result"]["schedules"]}
     assert ids["vet"] not in listed or listed[ids["vet"]]["status"] == "fired"
 
 

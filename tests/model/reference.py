@@ -784,7 +784,7 @@ class Room:
     def _hold(self, s: Schedule, slot: datetime, at: datetime) -> bool:
         """Hold a reminder's occurrence whose slot and fire start lie in one period of its user:
         it counts against `count` now, and its release is written at the period's end."""
-        if s.kind != "message" or s.quiet_exempt:
+        if s.kind != "message" or s.quiet_exempt or self.platform_gone:  # a removed platform fails it now
             return False
         p = self.quiet.holds(s.user, slot, at)
         if p is None or s.user is None:
