@@ -451,6 +451,10 @@ class Room:
         if c is None or c.slot != slot or c.stopped or c.acked is not None or k != c.posted + 1:
             return
         run = s.run_of(slot)
+        if k <= s.repeat_times or (k == s.repeat_times + 1 and s.escalate_to and not c.escalated):
+            # this post meets the chat's transient failures first; Lambda's retries (two, more than
+            # an outage lasts) post it, and the posts after it find the chat working
+            self.chat_down = 0
         if k <= s.repeat_times:
             c.posted = k
             if run is not None:

@@ -11,7 +11,7 @@ import pytest
 
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
-from tests.model.machine import ELSEWHERE, POST_MARK, Harness, compare
+from tests.model.machine import BOSS, ELSEWHERE, POST_MARK, Harness, compare
 from tests.model.reference import Schedule
 
 pytestmark = pytest.mark.xdist_group("model")
@@ -314,3 +314,56 @@ def test_an_agent_calls_failure_on_its_last_occurrence_completes_it_and_tells_no
     assert [r.reason for r in s.runs] == ["agent_error"] * 3
     assert (s.status, s.status_reason) == ("completed", None)
     assert len(h.chat.sent) == 1
+
+
+@pytest.mark.parametrize("change", ["no agents", "agent removed"])
+def test_a_skipped_agent_calls_next_run_fails_once_with_its_agents_removed(
+    room: functools.partial[Harness], change: str
+) -> None:
+    """An agent call skipped once (skip_next), then two days with its agents gone: the skipped
+    occurrence is one `skipped`/`skip_next` run, the next one `failed`/`agent_error`."""
+    h = room(MONDAY)
+    own, _ = agent_calls(h)
+    assert h.tool("skip_next", id=own)["ok"]
+    h.room.skip_next(own)
+    h.advance(2 * 1440, deployment=change)
+    agrees(h)
+    runs = h.room.schedules[own].runs
+    assert [(r.outcome, r.reason) for r in runs] == [("skipped", "skip_next"), ("failed", "agent_error")]
+
+
+def test_a_repeat_post_takes_the_chat_outage_and_the_next_occurrence_is_on_time(
+    room: functools.partial[Harness],
+) -> None:
+    """A repeating one-shot in 15 minutes is delivered; the platform then fails one post: the
+    one-shot's first repeat meets it and Lambda's retry posts it, so the daily reminder at 10 in
+    Madrid created meanwhile is delivered at its time, `late_seconds` 0."""
+    h = room(MONDAY)
+    once = Schedule("", "message", "Europe/Madrid", at=MONDAY + timedelta(minutes=15))
+    once.repeat_every, once.repeat_times, once.escalate_to = 5, 2, BOSS
+    assert h.create(once, message=POST_MARK, time="in 15 minutes", repeat_every=5, repeat_times=2, escalate_to=BOSS)[
+        "ok"
+    ]
+    h.advance(15)
+    agrees(h)
+    h.chat_outage(1)
+    daily = Schedule("", "message", "Europe/Madrid", cron="0 10 * * *")
+    daily.repeat_every, daily.repeat_times = 5, 1
+    assert h.create(daily, message=f"{POST_MARK} daily", cron="0 10 * * *", repeat_every=5, repeat_times=1)["ok"]
+    h.advance(59)
+    agrees(h)
+    assert [r.late_seconds for r in h.room.schedules[daily.sid].runs] == [0]
+
+
+@pytest.mark.parametrize("minute", [0, 30])
+def test_on_holiday_before_moving_the_last_occurrence_into_the_past_is_refused(
+    room: functools.partial[Harness], minute: int
+) -> None:
+    """Tuesdays at 9 in Madrid until Wednesday 9 December, moved after a day off: the 8th (a holiday)
+    posts on the 9th. At or after 09:00 on Monday the 7th, `on_holiday: before` would move it to a
+    time already gone: nothing is left, so the update is refused as the create would be."""
+    h = room(datetime(2026, 12, 7, 8, minute, tzinfo=UTC))
+    sid = recurring(h, "0 9 * * 2", skip_holidays="ES", on_holiday="after", until="2026-12-09T22:00:00Z")
+    answer = h.tool("update_reminder", id=sid, on_holiday="before")
+    assert not answer["ok"] and answer["error"]["code"] == "invalid_arguments", answer
+    assert "never fire" in answer["error"]["message"]
