@@ -121,7 +121,7 @@ def test_a_fire_three_hours_late(start_sandbox: StartSandbox) -> None:
     assert bot.messages() == []
     assert hand_made_fire(bot, once, "2030-01-07T14:00:00Z")["outcome"] == "delivered"  # ...and comes 3 h late
     (message,) = bot.messages()
-    assert "Water the plants" in message["text"] and "late: it was due 2030-01-07 15:00 CET" in message["text"]
+    assert "Water the plants" in message["text"] and "late: it was due Monday 7 January, 15:00" in message["text"]
     (run,) = history(bot, once)
     assert run["outcome"] == "delivered" and run["late_seconds"] == 3 * 3600 and run["message_id"]
     assert run["scheduled_time"] == "2030-01-07T15:00:00+01:00"

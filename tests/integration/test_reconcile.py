@@ -77,6 +77,7 @@ def test_lost_one_shot_is_marked_missed_with_one_notice(stack: Stack) -> None:
     assert sum(r["missed"] for r in reports) == 1 and len(chat.sent) == 1
     message, _ = chat.sent[0]
     assert "Recordatorio perdido" in message.text and "Llamar" in message.text and message.room_id == ROOM
+    assert "(era para el lunes 30 de noviembre, 10:00)" in message.text
     assert item(stack, sid)["status"] == "missed"
     assert_consistent(stack)
     # the occurrence that never reached the fire function is one run, missed/lost, in its history

@@ -207,7 +207,7 @@ def test_notices_previews_and_chat_messages_in_spanish() -> None:
         reminder_message("!r:x", "@ana:x", "hola", "es").text,
         agent_answer_message("!r:x", "resumen", "hola", "es").text,
         agent_failed_message("!r:x", "resumen", texts.phrase("agent.timeout", seconds=120), "es").text,
-        texts.say("missed", "es", user="ana", due="2026-12-01 09:00 CET (Europe/Madrid)", text="hola"),
+        texts.say("missed", "es", user="ana", due="martes 1 de diciembre, 09:00", text="hola"),
     ]
     assert len(said) >= 11
     for sentence in said:

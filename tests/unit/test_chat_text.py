@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -16,7 +18,9 @@ from cronbell.core.text.chat_text import (
     agent_answer_message,
     display_name,
     fit,
+    late_note,
     mention_label,
+    missed_text,
     notice_message,
     reminder_message,
 )
@@ -25,6 +29,7 @@ from tests.support.html import parse_html
 
 ROOM = "!abc:example.org"
 ANA = "@ana:example.org"
+MADRID = ZoneInfo("Europe/Madrid")
 
 
 def test_reminder_in_english_mentions_the_user() -> None:
@@ -188,3 +193,48 @@ def test_fit_shares_the_cut_between_header_and_answer() -> None:
     assert [s.style for s in short] == ["plain", STRONG, "plain", "plain"]
     assert short[1] == Span("h" * 97 + "…", STRONG) and short[3] == Span("b" * 97 + "…")
     assert short[:1] + short[2:3] == (Span("🤖 "), Span("\n"))
+
+
+@pytest.mark.parametrize(
+    ("due", "locale", "expected"),
+    [
+        ("2026-12-04T16:00:00Z", "en", "(late: it was due Friday 4 December, 17:00)"),  # CET, UTC+1
+        ("2026-07-03T15:00:00Z", "en", "(late: it was due Friday 3 July, 17:00)"),  # CEST, UTC+2
+        ("2026-12-04T16:00:00Z", "es", "(con retraso: era para el viernes 4 de diciembre, 17:00)"),
+        ("2026-07-03T15:00:00Z", "es-ES", "(con retraso: era para el viernes 3 de julio, 17:00)"),
+    ],
+)
+def test_the_late_note_says_the_date_as_the_answers_do(due: str, locale: str, expected: str) -> None:
+    at = datetime.fromisoformat(due)
+    assert late_note(at, MADRID, at.replace(hour=20), locale) == expected
+
+
+@pytest.mark.parametrize(
+    ("zone", "locale", "expected"),
+    [  # 22:50 UTC on New Year's Eve is 23:50 in Madrid, where it is already 2027 at delivery (23:10 UTC)
+        (MADRID, "en", "(late: it was due Thursday 31 December 2026, 23:50)"),
+        (MADRID, "es", "(con retraso: era para el jueves 31 de diciembre de 2026, 23:50)"),
+        (ZoneInfo("UTC"), "en", "(late: it was due Thursday 31 December, 22:50)"),
+        (ZoneInfo("UTC"), "es", "(con retraso: era para el jueves 31 de diciembre, 22:50)"),
+    ],
+)
+def test_the_year_is_said_when_it_is_not_the_current_one_in_the_zone(
+    zone: ZoneInfo, locale: str, expected: str
+) -> None:
+    due, now = datetime(2026, 12, 31, 22, 50, tzinfo=UTC), datetime(2026, 12, 31, 23, 10, tzinfo=UTC)
+    assert late_note(due, zone, now, locale) == expected
+
+
+@pytest.mark.parametrize(
+    ("locale", "expected"),
+    [
+        ("en", "⏰ Missed reminder for ana (it was due Sunday 29 March, 03:30): Call the dentist"),
+        ("es", "⏰ Recordatorio perdido para ana (era para el domingo 29 de marzo, 03:30): Call the dentist"),
+    ],
+)
+def test_the_missed_notice_says_its_date_in_the_zone_on_a_dst_day(locale: str, expected: str) -> None:
+    due = datetime(2026, 3, 29, 1, 30, tzinfo=UTC)  # the night Madrid skips 02:00-03:00: 03:30 CEST
+    now = datetime(2026, 3, 29, 10, 0, tzinfo=UTC)
+    said = missed_text(ANA, "Call the dentist", due, MADRID, now, locale)
+    assert said == expected
+    assert "CEST" not in said and "2026-03-29" not in said and "Europe/Madrid" not in said

@@ -81,7 +81,7 @@ def test_the_run_sentences_exist_in_both_languages(locale: str) -> None:
         texts.say("run_failing", locale, name="digest", reason="agent_timeout: slow"),
         texts.say("run_recovered", locale, name="digest"),
         texts.say("run_paused", locale, name="digest", count=5, id="k3v9q2m8xa"),
-        texts.say("late_note", locale, due="2026-12-07 09:00 CET (Europe/Madrid)"),
+        texts.say("late_note", locale, due="Monday 7 December, 09:00"),
         texts.say("history", locale, count=3, id="k3v9q2m8xa", items="a; b; c", now="09:00"),
     ]
     assert all("{" not in line for line in said)

@@ -113,8 +113,8 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
     if verdict.notice == "recovered":
         message = chat_text.with_note(message, texts.say("run_recovered", job.locale, name=job.label))
     if job.schedule is not None and not job.schedule.recurring and late > runs.LATE_NOTE_SECONDS:
-        due = texts.clock_text(parse_iso(event.slot), job.schedule.timing.tz)
-        message = chat_text.with_note(message, texts.say("late_note", job.locale, due=due))
+        note = chat_text.late_note(parse_iso(event.slot), job.schedule.timing.tz, deps.now(), job.locale)
+        message = chat_text.with_note(message, note)
     try:
         message_id = _post(deps, message, job.room_id, job.thread_id, key, deadline, _actions(job, event.slot))
     except PermanentChatError as err:

@@ -35,7 +35,7 @@ from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Entry, Schedule
 from cronbell.core.domain.ports import BackendError, Busy, Conflict, EntryState, OpenClaim, TableScan
 from cronbell.core.domain.runs import Run
-from cronbell.core.text import chat_text, texts
+from cronbell.core.text import chat_text
 from cronbell.usecases import ends
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import announce, disable_entries
@@ -241,11 +241,10 @@ def _mark_missed(schedule: Schedule, deps: Deps, report: Report) -> None:
     announce(run, schedule.id, schedule.room_id, deps, schedule)
     if deps.settings.missed_policy != "notify":
         return
-    due = texts.clock_text(schedule.timing.local_at, ZoneInfo(schedule.timezone))
-    label = chat_text.display_name(schedule.user_id)
     # an agent call is named, never quoted: its prompt may hold what the room must not read
     what = schedule.text if schedule.kind == models.MESSAGE else (schedule.name or schedule.id)
-    line = texts.say("missed", schedule.locale, user=label, due=due, text=what)
+    zone = ZoneInfo(schedule.timezone)
+    line = chat_text.missed_text(schedule.user_id, what, schedule.timing.local_at, zone, deps.now(), schedule.locale)
     try:
         notice = chat_text.notice_message(schedule.output_room, line)
         notice = routing.addressed(notice, schedule.output_room, schedule.output_thread)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import html
 import re
 from dataclasses import dataclass, replace
+from datetime import datetime, tzinfo
 
 from cronbell.core.domain.actions import Action
-from cronbell.core.text.texts import Phrase, say
+from cronbell.core.text.texts import Phrase, say, when_text
 
 MAX_TEXT_CHARS = 6000  # keeps body + formatted_body well under Matrix's 64 KiB event limit
 WORD_JOINER = "\u2060"
@@ -184,6 +185,23 @@ def agent_answer_message(room_id: str, name: str, answer: str, locale: str) -> C
         html=f"🤖 <strong>{label}: {_html(safe_name)}</strong><br>{_html(safe_answer)}",
         spans=(Span("🤖 "), Span(f"{label}: {safe_name}", STRONG), Span("\n"), Span(safe_answer)),
     )
+
+
+def due_text(due: datetime, tz: tzinfo, now: datetime, locale: str) -> str:
+    """When a run was due, said as the answers say a date: in the schedule's zone `tz`, with its
+    weekday ('Friday 4 December, 17:00' / 'viernes 4 de diciembre, 17:00'), the year only when it is
+    not the reader's current one."""
+    return when_text(due, tz, locale, now.astimezone(tz).year)
+
+
+def late_note(due: datetime, tz: tzinfo, now: datetime, locale: str) -> str:
+    """The line under a one-shot delivered late: '(late: it was due Friday 4 December, 17:00)'."""
+    return say("late_note", locale, due=due_text(due, tz, now, locale))
+
+
+def missed_text(user_id: str, what: str, due: datetime, tz: tzinfo, now: datetime, locale: str) -> str:
+    """The notice of a one-shot whose time passed undelivered, naming the user and when it was due."""
+    return say("missed", locale, user=display_name(user_id), due=due_text(due, tz, now, locale), text=what)
 
 
 def agent_failed_message(room_id: str, name: str, reason: Phrase | str, locale: str) -> ChatMessage:

@@ -108,12 +108,6 @@ def join(items: Sequence[str], locale: str | None) -> str:
     return ", ".join(items[:-1]) + say("preview.and", locale) + items[-1]
 
 
-def clock_text(dt: datetime, tz: ZoneInfo) -> str:
-    """'2026-12-01 09:00 CET (Europe/Madrid)': unambiguous for the model and the user."""
-    local = dt.astimezone(tz)
-    return f"{local:%Y-%m-%d %H:%M} {local.tzname()} ({tz.key})"
-
-
 def date_text(local: datetime, locale: str | None, year: int = 0) -> str:
     """'Friday 4 December' / 'viernes 4 de diciembre' (with the year unless it is `year`)."""
     return say(

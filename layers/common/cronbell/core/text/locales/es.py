@@ -66,7 +66,7 @@ TEXTS: dict[str, str] = {
     "about_argument": "`{argument}`: {what}",
     "default_hour": "Sin hora del día: se entiende las {clock}.",
     # --- mensajes del chat y avisos ---
-    "missed": "⏰ Recordatorio perdido para {user} (era para {due}): {text}",
+    "missed": "⏰ Recordatorio perdido para {user} (era para el {due}): {text}",
     "chat.release": "Recordatorios retenidos durante tus horas de silencio",
     "chat.reminder": "Recordatorio",
     "chat.task": "Tarea programada",
@@ -447,7 +447,7 @@ TEXTS: dict[str, str] = {
     "run_failing": "⚠️ {name} ha fallado ({reason}). No se avisará de más fallos hasta que vuelva a funcionar.",
     "run_recovered": "✅ {name} vuelve a funcionar.",
     "run_paused": "⏸️ {name} ha fallado {count} veces seguidas y está en pausa. Reanúdalo con resume_reminder {id}.",
-    "late_note": "(con retraso: era para {due})",
+    "late_note": "(con retraso: era para el {due})",
     "history": "{count} ejecuciones de {id}, de la más reciente a la más antigua: {items}. {now}",
     "history_one": "Una ejecución de {id}: {items}. {now}",
     "history_more": (
