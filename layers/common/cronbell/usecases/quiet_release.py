@@ -28,7 +28,6 @@ from cronbell.core.domain.ports import Finish, Outcome, PermanentChatError
 from cronbell.core.text import chat_text, texts
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.fire_writes import RetryLater
 from cronbell.usecases.repeat_fire import delivery_post
 
 log = logging.getLogger(__name__)
@@ -97,8 +96,6 @@ def _post(
         log.error("release refused by the chat platform", extra={"reason": err.reason})
         deps.metric("DeliveryFailed", 1)
         return "", True
-    except RetryLater:
-        raise
 
 
 def _record(
