@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.aws import Stack
-from tests.support.interleave import Cell, Fault, play
+from tests.support.interleave import Cell, Fault, boundary_labels, play
 from tests.support.interleave_cells import (
     COUNT_1,
     COUNTED,
@@ -178,7 +178,9 @@ def test_a_snoozed_away_occurrence_lost_to_the_dead_letter_queue_is_not_the_next
     skip_next after its record, and tomorrow's 10:00 fire (a `skipped`/`snoozed` run) failing all
     of Lambda's attempts. skip_next rightly skipped 10:30, the next fire; the verdict took the
     snoozed-away 10:00, whose event went to the dead-letter queue, for a coming occurrence."""
-    cell = Cell(COUNTED, ((SNOOZE, -1), (SKIP, RECORD)), Fault("timeout", 3))
+    probe = Cell(COUNTED, ())
+    recorded = boundary_labels(base, COUNTED, probe.arrival, tmp_path).index("post") + 1
+    cell = Cell(COUNTED, ((SNOOZE, -1), (SKIP, recorded)), Fault("timeout", 3))
     observation, problems = judged(base, cell, tmp_path)
     assert [c[1].ok for c in observation.changes] == [True, True]
     assert not problems, problems
