@@ -1,0 +1,39 @@
+"""How the console writes values: instants in a zone, outcome tags, and what a run says beyond its outcome
+(moved off a holiday, repeated, acknowledged, escalated). Every text is escaped here or by the caller."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from sandbox.clock import parse_instant
+
+
+def when(value: Any, tz: ZoneInfo) -> str:
+    """An instant (ISO text or a {local, utc} pair) as `2030-01-08 09:00` in the schedule's zone."""
+    if isinstance(value, dict):
+        value = value.get("local") or value.get("utc")
+    if not value:
+        return "—"
+    try:
+        instant = parse_instant(str(value))
+    except ValueError:
+        return escape(str(value))
+    return instant.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+
+
+def zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ValueError, KeyError):
+        return ZoneInfo("UTC")
+
+
+def outcome(ok: bool, word: str, reason: str) -> str:
+    """A run's outcome as a tag (the target's own word, else whether it ran), and its reason."""
+    shown = word or ("ran" if ok else "failed")
+    kind = escape(shown if word else ("delivered" if ok else "failed"))
+    return f'<span class="tag {kind}">{escape(shown)}</span>' + (
+        f' <span class="reason">{escape(reason)}</span>' if reason else ""
+    )
