@@ -1,10 +1,13 @@
-"""The sandbox console, `GET /_sandbox/ui`: rooms and their schedules, recent runs (outcome and reason),
+"""The sandbox console, `GET /_sandbox/ui`: rooms and their schedules (with their repeat and business-day
+settings and what quiet hours hold), each user's quiet hours in a room, recent runs (outcome and reason),
 messages (actions, mentions, thread), the events the stack published, its dead-letter queues, one schedule's
 history (`?room=R&schedule=ID`), a filter by room (`?room=R`), and buttons that move the virtual clock. One
 server-rendered page that reloads itself every few seconds, no script and no build step.
 
 Schedules are read as a bot reads them, through the ToolsFunction's `list_reminders` with each room's
-context; rooms are the partition keys of the schedule table and the rooms in Scheduler's targets. This module
+context, and each user's quiet hours through `get_quiet_hours` with that user's; what no tool shows (repeat
+settings, the users with quiet hours, the occurrences held now) is read from the table by sandbox/ui_table.py.
+Rooms are the partition keys of the schedule table and the rooms in Scheduler's targets. This module
 reads and moves the clock; the page is written by sandbox/ui_page.py (rooms: sandbox/ui_rooms.py)."""
 
 from __future__ import annotations
@@ -14,8 +17,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from botocore.exceptions import BotoCoreError, ClientError
+
+from cronbell.core.domain.ports import BackendError
 from sandbox.clock import iso
 from sandbox.ui_page import render
+from sandbox.ui_table import Held, TableReader
 
 if TYPE_CHECKING:
     from sandbox.app import Sandbox
@@ -32,8 +39,9 @@ MOVES = {"hour": timedelta(hours=1), "day": timedelta(days=1), "week": timedelta
 @dataclass
 class Room:
     room_id: str
-    schedules: list[dict[str, Any]] = field(default_factory=list)
+    schedules: list[dict[str, Any]] = field(default_factory=list)  # list_reminders items, with what the table adds
     error: str = ""
+    quiet: list[dict[str, Any]] = field(default_factory=list)  # each user's get_quiet_hours result, `user_id`, `held`
 
 
 @dataclass
@@ -59,7 +67,8 @@ def read(sandbox: Sandbox, room: str = "", schedule: str = "") -> Console:
     timezone = sandbox.options.timezone or "UTC"
     every_room = room_ids(sandbox)
     shown = [r for r in every_room if r == room] if room else every_room
-    rooms = [_room(sandbox, room_id, timezone) for room_id in shown]
+    reader = _reader(sandbox)
+    rooms = [_room(sandbox, room_id, timezone, reader) for room_id in shown]
     messages = [m for r in rooms for m in sandbox.messages(r.room_id)]
     messages.sort(key=lambda m: str(m.get("ts", "")), reverse=True)
     events = [e for r in rooms for e in sandbox.events(r.room_id)][-RECENT_EVENTS:]
@@ -104,15 +113,48 @@ def room_ids(sandbox: Sandbox) -> list[str]:
     return sorted(found)
 
 
-def _room(sandbox: Sandbox, room_id: str, timezone: str) -> Room:
-    answer = sandbox.call_tool(
-        "list_reminders",
-        {"include_inactive": True},
-        {"room_id": room_id, "user_id": CONSOLE_USER, "agent_id": "console", "timezone": timezone},
-    )
+def _context(room_id: str, timezone: str, user_id: str = CONSOLE_USER) -> dict[str, Any]:
+    return {"room_id": room_id, "user_id": user_id, "agent_id": "console", "timezone": timezone}
+
+
+def _error(answer: dict[str, Any]) -> str:
+    return str((answer.get("error") or {}).get("message") or answer)
+
+
+def _reader(sandbox: Sandbox) -> TableReader | None:
+    stack = sandbox.stack
+    if stack is None or "ScheduleTable" not in stack.resources:
+        return None
+    return TableReader(sandbox.client("dynamodb"), stack.physical_name("ScheduleTable"))
+
+
+def _room(sandbox: Sandbox, room_id: str, timezone: str, reader: TableReader | None) -> Room:
+    answer = sandbox.call_tool("list_reminders", {"include_inactive": True}, _context(room_id, timezone))
+    room = Room(room_id, list(answer["result"].get("schedules", []))) if answer.get("ok") else Room(room_id)
+    room.error = "" if answer.get("ok") else _error(answer)
+    if reader is None:
+        return room
+    try:
+        settings = reader.repeat_settings(room_id, sandbox.clock.now())
+        held = reader.held(room_id)
+        users = reader.quiet_users(room_id)
+    except (BackendError, BotoCoreError, ClientError) as err:
+        room.error = room.error or f"the schedule table could not be read: {err}"
+        return room
+    for schedule in room.schedules:
+        schedule.update(settings.get(str(schedule.get("id")), {}))
+        schedule["held_now"] = [{"slot": h.slot, "until": h.until} for h in held if h.schedule_id == schedule.get("id")]
+    room.quiet = [_quiet_hours(sandbox, room_id, user, timezone, held) for user in users]
+    return room
+
+
+def _quiet_hours(sandbox: Sandbox, room_id: str, user_id: str, timezone: str, held: list[Held]) -> dict[str, Any]:
+    """A user's quiet hours in the room as get_quiet_hours answers that user, and what they hold now."""
+    answer = sandbox.call_tool("get_quiet_hours", {}, _context(room_id, timezone, user_id))
     if not answer.get("ok"):
-        return Room(room_id, error=str((answer.get("error") or {}).get("message") or answer))
-    return Room(room_id, list(answer["result"].get("schedules", [])))
+        return {"user_id": user_id, "error": _error(answer)}
+    mine = [{"schedule_id": h.schedule_id, "slot": h.slot, "until": h.until} for h in held if h.user_id == user_id]
+    return {"user_id": user_id, **answer["result"], "held": mine}
 
 
 def _fire(fired: Any) -> dict[str, Any]:
@@ -120,13 +162,9 @@ def _fire(fired: Any) -> dict[str, Any]:
 
 
 def _history(sandbox: Sandbox, room_id: str, schedule_id: str, timezone: str) -> tuple[str, list[dict[str, Any]], str]:
-    answer = sandbox.call_tool(
-        "reminder_history",
-        {"id": schedule_id},
-        {"room_id": room_id, "user_id": CONSOLE_USER, "agent_id": "console", "timezone": timezone},
-    )
+    answer = sandbox.call_tool("reminder_history", {"id": schedule_id}, _context(room_id, timezone))
     if not answer.get("ok"):
-        return schedule_id, [], str((answer.get("error") or {}).get("message") or answer)
+        return schedule_id, [], _error(answer)
     return schedule_id, list(answer["result"].get("runs", [])), ""
 
 

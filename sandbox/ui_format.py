@@ -37,3 +37,19 @@ def outcome(ok: bool, word: str, reason: str) -> str:
     return f'<span class="tag {kind}">{escape(shown)}</span>' + (
         f' <span class="reason">{escape(reason)}</span>' if reason else ""
     )
+
+
+def run_notes(run: dict[str, Any], tz: ZoneInfo) -> str:
+    """What a run says beyond its outcome, where set: the time `on_holiday` moved it from, its repeats, its
+    acknowledgement and escalation (repeat until done)."""
+    notes = []
+    if run.get("moved_from"):
+        notes.append(f"moved from {when(run['moved_from'], tz)}")
+    repeats = run.get("repeats") or 0
+    if isinstance(repeats, int) and repeats > 0:
+        notes.append(f"{repeats} repeat{'s' if repeats > 1 else ''}")
+    if run.get("acknowledged_at"):
+        notes.append(f"acknowledged {when(run['acknowledged_at'], tz)}")
+    if run.get("escalated"):
+        notes.append("escalated")
+    return "".join(f' <span class="run-note">{note}</span>' for note in notes)

@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from sandbox.clock import iso
-from sandbox.ui_format import outcome, when, zone
+from sandbox.ui_format import outcome, run_notes, when, zone
 from sandbox.ui_rooms import room_section
 
 if TYPE_CHECKING:
@@ -43,7 +43,8 @@ def _history_panel(history: tuple[str, list[dict[str, Any]], str], tz: ZoneInfo,
         return head + '<p class="empty">No runs yet.</p></div>'
     rows = "".join(
         f'<tr class="run"><td class="t">{when(r.get("scheduled_time"), tz)}</td>'
-        f"<td>{outcome(r.get('outcome') == 'delivered', str(r.get('outcome') or ''), str(r.get('reason') or ''))}</td>"
+        f"<td>{outcome(r.get('outcome') == 'delivered', str(r.get('outcome') or ''), str(r.get('reason') or ''))}"
+        f"{run_notes(r, tz)}</td>"
         f"<td>{'manual' if r.get('manual') else ''}</td><td>{escape(str(r.get('late_seconds', '')))}</td></tr>"
         for r in runs
     )
@@ -157,6 +158,9 @@ code{font-size:12px;color:#374151}.t{white-space:nowrap;font-variant-numeric:tab
 .columns{display:grid;grid-template-columns:1fr 1.6fr;gap:12px}.empty{color:#8a93a5;margin:4px 0}
 .error{color:#8f1d18}.extras{margin-top:3px;color:#5a6478;font-size:12px;display:flex;gap:8px;flex-wrap:wrap}
 .action{background:#e8f1ff;color:#1d4f91}.reason{color:#5a6478;font-size:12px}.filter{margin:8px 0}
+.t .extras{white-space:normal}.setting{background:#eef0f4;border-radius:4px;padding:0 5px}
+.held{background:#ece6ff;color:#4a2fa0;border-radius:4px;padding:0 5px}.run-note{color:#5a6478;font-size:12px}
+table.quiet{margin-top:10px}table.quiet th:first-child{width:28%}
 """
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
+from cronbell.core.domain.quiet_hours import DAYS
 from sandbox.ui import Console, Room, moved_note, render
 from tests.support.html import parse_html
 
@@ -158,5 +159,157 @@ def test_text_in_the_new_panels_is_escaped() -> None:
             history=(hostile, [{"outcome": hostile, "reason": hostile}], ""),
             fires=[{"schedule": hostile, "scheduled_time": "x", "ok": False, "outcome": hostile, "reason": hostile}],
         )
+    )
+    assert "<script>" not in page
+
+
+def _rows(page: str, css_class: str, key: str) -> dict[str, str]:
+    """The visible text of each row of this class, by the value of its `key` attribute."""
+    out = {}
+    for chunk in page.split(f'<tr class="{css_class}" {key}="')[1:]:
+        value, rest = chunk.split('"', 1)
+        out[value] = " ".join(parse_html(rest[rest.index(">") + 1 : rest.index("</tr>")]).text.split())
+    return out
+
+
+PILLS = {
+    "id": "pills",
+    "preview": "Take the pills",
+    "timezone": "Europe/Madrid",
+    "status": "fired",
+    "repeat_every": 10,
+    "repeat_times": 2,
+    "escalate_to": "@bob:x",
+    "last_run": {
+        "scheduled_time": "2030-01-05T09:00:00+01:00",
+        "outcome": "delivered",
+        "reason": None,
+        "repeats": 2,
+        "escalated": True,
+        "acknowledged_at": None,
+        "moved_from": None,
+    },
+}
+RENT = {
+    "id": "rent",
+    "preview": "Pay the rent",
+    "timezone": "Europe/Madrid",
+    "status": "active",
+    "skip_holidays": "ES",
+    "business_days": True,
+    "business_day_of_month": None,
+    "on_holiday": "after",
+    "last_run": {
+        "scheduled_time": "2030-01-02T09:00:00+01:00",
+        "outcome": "delivered",
+        "moved_from": "2030-01-01T09:00:00+01:00",
+        "repeats": 0,
+        "escalated": False,
+    },
+}
+CAT = {
+    "id": "cat",
+    "preview": "Feed the cat",
+    "timezone": "Europe/Madrid",
+    "status": "active",
+    "on_holiday": "skip",
+    "business_days": False,
+    "next_fire": {"local": "2030-01-06T10:00:00+01:00", "utc": "2030-01-06T09:00:00Z"},
+    "held_until": "2030-01-06T11:00:00+01:00",
+    "held_now": [{"slot": "2030-01-05T09:00:00Z", "until": "2030-01-05T10:00:00Z"}],
+}
+BOB_QUIET = {
+    "user_id": "@bob:x",
+    "quiet_hours": {"start": "09:30", "end": "11:00", "timezone": "Europe/Madrid", "days": ["mon", "sat", "sun"]},
+    "next_period": {"start": "2030-01-05T09:30:00+01:00", "end": "2030-01-05T11:00:00+01:00"},
+    "held": [{"schedule_id": "cat", "slot": "2030-01-05T09:00:00Z", "until": "2030-01-05T10:00:00Z"}],
+}
+
+
+def test_a_schedule_shows_its_repeat_and_business_day_settings_and_its_runs_repeats_and_move() -> None:
+    page = render(console(rooms=[Room("!r:x", [PILLS, RENT, CAT])]))
+    rows = _rows(page, "schedule", "data-id")
+    assert "repeat_every 10 min" in rows["pills"] and "repeat_times 2" in rows["pills"]
+    assert "escalate_to @bob:x" in rows["pills"]
+    assert "2 repeats" in rows["pills"] and "escalated" in rows["pills"]  # its last run
+    assert "acknowledged" not in rows["pills"] and "business" not in rows["pills"]
+    assert "skip_holidays ES" in rows["rent"] and "business_days" in rows["rent"]
+    assert "on_holiday after" in rows["rent"] and "business_day_of_month" not in rows["rent"]
+    assert "moved from 2030-01-01 09:00" in rows["rent"] and "repeat" not in rows["rent"]
+    monthly = render(console(rooms=[Room("!r:x", [{**RENT, "business_days": False, "business_day_of_month": -1}])]))
+    assert "business_day_of_month last" in _rows(monthly, "schedule", "data-id")["rent"]
+    assert "on_holiday" not in rows["cat"] and "repeat" not in rows["cat"]  # the defaults say nothing
+
+
+def test_a_schedule_says_when_quiet_hours_hold_its_next_occurrence_and_the_one_held_now() -> None:
+    page = render(console(rooms=[Room("!r:x", [PILLS, CAT])]))
+    cat = _rows(page, "schedule", "data-id")["cat"]
+    assert "held by quiet hours until 2030-01-06 11:00" in cat  # held_until, in the schedule's zone
+    assert "2030-01-05 10:00 held by quiet hours until 2030-01-05 11:00" in cat  # the occurrence held now
+    assert "held" not in _rows(page, "schedule", "data-id")["pills"]
+
+
+def test_a_room_shows_each_users_quiet_hours_their_next_period_and_what_they_hold() -> None:
+    always = {**BOB_QUIET, "user_id": "@ana:x", "held": []}
+    always["quiet_hours"] = {"start": "22:00", "end": "07:30", "timezone": "America/New_York", "days": list(DAYS)}
+    always["next_period"] = {"start": "2030-01-06T22:00:00-05:00", "end": "2030-01-07T07:30:00-05:00"}
+    page = render(console(rooms=[Room("!r:x", [CAT], quiet=[BOB_QUIET, always])]))
+    quiet = _rows(page, "quiet-hours", "data-user")
+    assert set(quiet) == {"@bob:x", "@ana:x"}
+    assert "09:30–11:00" in quiet["@bob:x"] and "Europe/Madrid" in quiet["@bob:x"]
+    assert "mon, sat, sun" in quiet["@bob:x"]
+    assert "2030-01-05 09:30 – 2030-01-05 11:00" in quiet["@bob:x"]  # its next period, in the rule's zone
+    assert "cat due 2030-01-05 10:00" in quiet["@bob:x"]
+    assert "22:00–07:30" in quiet["@ana:x"] and "every day" in quiet["@ana:x"]
+    assert "2030-01-06 22:00 – 2030-01-07 07:30" in quiet["@ana:x"] and "nothing" in quiet["@ana:x"]
+    # a room with quiet hours and no schedule shows them too
+    alone = render(console(rooms=[Room("!q:x", [], quiet=[BOB_QUIET])]))
+    assert set(_rows(alone, "quiet-hours", "data-user")) == {"@bob:x"}
+    assert 'class="quiet-hours"' not in render(console(rooms=[Room("!r:x", [CAT])]))
+
+
+def test_history_shows_each_runs_repeats_acknowledgement_escalation_move_and_the_quiet_hours_reason() -> None:
+    runs = [
+        {
+            "scheduled_time": "2030-01-05T09:00:00Z",
+            "outcome": "delivered",
+            "reason": "quiet_hours",
+            "late_seconds": 3600,
+        },
+        {
+            "scheduled_time": "2030-01-04T08:00:00Z",
+            "outcome": "delivered",
+            "repeats": 1,
+            "acknowledged_at": "2030-01-04T08:12:00Z",
+            "escalated": False,
+        },
+        {"scheduled_time": "2030-01-03T08:00:00Z", "outcome": "delivered", "repeats": 2, "escalated": True},
+        {"scheduled_time": "2030-01-02T08:00:00Z", "outcome": "delivered", "moved_from": "2030-01-01T09:00:00+01:00"},
+    ]
+    page = render(console(rooms=[Room("!r:x", [CAT])], room_filter="!r:x", history=("cat", runs, "")))
+    history = [
+        " ".join(parse_html(r[r.index(">") + 1 : r.index("</tr>")]).text.split())
+        for r in page.split('<tr class="run"')[1:]
+    ]
+    assert "delivered quiet_hours" in history[0] and "3600" in history[0]
+    assert "1 repeat" in history[1] and "acknowledged 2030-01-04 09:12" in history[1]  # in Madrid
+    assert "escalated" not in history[1]
+    assert "2 repeats" in history[2] and "escalated" in history[2]
+    assert "moved from 2030-01-01 09:00" in history[3] and "repeat" not in history[3]
+
+
+def test_repeat_settings_and_quiet_hours_are_escaped() -> None:
+    hostile = '<script>alert("x")</script>'
+    schedule = {**PILLS, "escalate_to": hostile, "skip_holidays": hostile, "on_holiday": hostile}
+    schedule["last_run"] = {"scheduled_time": "x", "outcome": "delivered", "moved_from": hostile, "repeats": 1}
+    quiet = {
+        "user_id": hostile,
+        "quiet_hours": {"start": hostile, "end": hostile, "timezone": hostile, "days": [hostile]},
+        "next_period": {"start": hostile, "end": hostile},
+        "held": [{"schedule_id": hostile, "slot": hostile, "until": hostile}],
+    }
+    held = {**CAT, "held_until": hostile, "held_now": [{"slot": hostile, "until": hostile}]}
+    page = render(
+        console(rooms=[Room(hostile, [schedule, held], quiet=[quiet, {"user_id": "@x:x", "error": hostile}])])
     )
     assert "<script>" not in page
