@@ -22,6 +22,7 @@ from selenium.webdriver.remote.webdriver import WebDriver
 from selenium.webdriver.remote.webelement import WebElement
 from selenium.webdriver.support.wait import WebDriverWait
 
+from sandbox.demo import SandboxProcess
 from tests.support.html import parse_html
 from tests.support.sandbox import Bot, StartSandbox
 
@@ -171,3 +172,63 @@ def test_console_filters_a_room_shows_runs_history_and_events_and_refuses_other_
     assert _post(invoke, json.dumps(event).encode(), {"Origin": "http://evil.example"}) == 403
     listed = team.call("list_reminders", include_inactive=True)["result"]["schedules"]
     assert [s["id"] for s in listed] == [call]
+
+
+def _rows(page: str, css_class: str, key: str) -> dict[str, str]:
+    """The visible text of each row of this class, by the value of its `key` attribute."""
+    out = {}
+    for chunk in page.split(f'<tr class="{css_class}" {key}="')[1:]:
+        value, rest = chunk.split('"', 1)
+        out[value] = " ".join(parse_html(rest[rest.index(">") + 1 : rest.index("</tr>")]).text.split())
+    return out
+
+
+def _history(sandbox: SandboxProcess, room: str, schedule_id: str) -> list[str]:
+    page = _page(f"{sandbox.url}/_sandbox/ui?" + urllib.parse.urlencode({"room": room, "schedule": schedule_id}))
+    runs = page.split('<tr class="run"')[1:]
+    return [" ".join(parse_html(r[r.index(">") + 1 : r.index("</tr>")]).text.split()) for r in runs]
+
+
+def test_console_shows_repeats_quiet_hours_and_business_days(start_sandbox: StartSandbox) -> None:
+    """A room with reminders repeated until done (one acknowledged, one escalated), a user whose quiet hours
+    hold an occurrence, and a business-day schedule moved off New Year's Day, as the console shows them."""
+    room, bob = "!flat:localhost", "@bob:localhost"
+    sandbox = start_sandbox("--start", "2029-12-31T07:40:00Z", "--timezone", "Europe/Madrid")  # Monday, 08:40
+    ana, bobs = Bot(sandbox, room), Bot(sandbox, room, bob)
+    pills = ana.create(message="Take the pills", time="in 20 minutes", repeat_every=10, repeat_times=3)
+    oven = ana.create(message="Check the oven", time="in 25 minutes", repeat_every=5, repeat_times=1, escalate_to=bob)
+    cat = bobs.create(message="Feed the cat", cron="0 10 * * *")
+    assert bobs.call("set_quiet_hours", start="09:30", end="11:00", days=["mon", "tue", "wed"])["ok"]
+    rent = ana.create(
+        message="Pay the rent", cron="0 9 1 * *", skip_holidays="ES", business_days=True, on_holiday="after"
+    )
+
+    sandbox.post("/_sandbox/clock", {"set": "2029-12-31T08:15:00Z"})  # 09:15: the pills were posted again once
+    assert ana.call("done_reminder", id=pills)["ok"]
+    sandbox.post("/_sandbox/clock", {"set": "2029-12-31T09:30:00Z"})  # 10:30: the cat's 10:00 is held
+
+    page = _page(f"{sandbox.url}/_sandbox/ui?" + urllib.parse.urlencode({"room": room}))
+    rows = _rows(page, "schedule", "data-id")
+    assert "repeat_every 10 min" in rows[pills] and "repeat_times 3" in rows[pills]
+    assert "repeat_every 5 min" in rows[oven] and f"escalate_to {bob}" in rows[oven]
+    assert "skip_holidays ES" in rows[rent] and "business_days" in rows[rent] and "on_holiday after" in rows[rent]
+    assert "2029-12-31 10:00 held by quiet hours until 2029-12-31 11:00" in rows[cat]  # held now
+    assert "held by quiet hours until 2030-01-01 11:00" in rows[cat]  # and its next occurrence will be
+    quiet = _rows(page, "quiet-hours", "data-user")
+    assert list(quiet) == [bob]
+    assert "09:30–11:00" in quiet[bob] and "Europe/Madrid" in quiet[bob] and "mon, tue, wed" in quiet[bob]
+    assert "2029-12-31 09:30 – 2029-12-31 11:00" in quiet[bob]  # the period under way
+    assert f"{cat} due 2029-12-31 10:00 until 2029-12-31 11:00" in quiet[bob]
+    [acknowledged] = _history(sandbox, room, pills)
+    assert "1 repeat" in acknowledged and "acknowledged 2029-12-31 09:15" in acknowledged
+    assert "escalated" not in acknowledged
+    [escalated] = _history(sandbox, room, oven)
+    assert "1 repeat" in escalated and "escalated" in escalated and "acknowledged" not in escalated
+
+    sandbox.post("/_sandbox/clock", {"set": "2030-01-02T09:00:00Z"})  # Wednesday 10:00
+    [moved] = _history(sandbox, room, rent)
+    assert moved.startswith("2030-01-02 09:00") and "moved from 2030-01-01 09:00" in moved
+    released = _history(sandbox, room, cat)
+    assert released and all("delivered quiet_hours" in run for run in released), released
+    page = _page(f"{sandbox.url}/_sandbox/ui?" + urllib.parse.urlencode({"room": room}))
+    assert "moved from 2030-01-01 09:00" in _rows(page, "schedule", "data-id")[rent]  # its last run
