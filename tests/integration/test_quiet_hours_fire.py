@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from cronbell.core.domain.actions import decode
 from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
@@ -76,7 +77,7 @@ def test_two_held_reminders_are_released_in_one_post_and_each_user_has_their_own
     assert (released["outcome"], released["released"]) == ("released", 2)
     ((message, key),) = chat.sent
     assert key == f"{ROOM}-release-{USER}-{ANA_RELEASE}"
-    assert message.mentions == (USER,) and message.thread_id == "" and message.actions == ()
+    assert message.mentions == (USER,) and message.thread_id == ""
     assert message.text.count("@ana") == 1 and "Reminders held during your quiet hours" in message.text
     assert message.text.index("Take the pills") < message.text.index("Water the plants")
     assert "Monday 30 November, 23:00" in message.text and "Tuesday 1 December, 06:00" in message.text
@@ -142,19 +143,6 @@ def test_a_deleted_schedules_held_occurrence_is_dropped(stack: Stack) -> None:
     assert not [i for i in stack.items() if i["sk"].startswith("h#")]
 
 
-def test_a_count_of_two_held_through_the_night_posts_two_and_none_after(stack: Stack) -> None:
-    sid = create(stack, message="Hourly", cron="0 23,0,1,2 * * *", count=2)
-    ok(call(stack, "set_quiet_hours", NIGHT))
-    chat = RecordingChat()
-    assert fire_at(stack, sid, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
-    assert fire_at(stack, sid, "2026-11-30T23:00:00Z", chat)["outcome"] == "held"
-    assert fire_at(stack, sid, "2026-12-01T00:00:00Z", chat)["outcome"] == "completed"  # counted from the holds
-    assert fire_entry(stack, releases(stack)[USER], chat)["released"] == 2
-    assert len(chat.sent) == 1 and chat.sent[0][0].text.count("Hourly") == 2
-    assert runs_of(stack, sid) == [("delivered", "quiet_hours", 7 * 3600), ("delivered", "quiet_hours", 8 * 3600)]
-    assert schedule_item(stack, sid)["status"] == "completed"
-
-
 def test_a_release_the_chat_cannot_take_now_is_retried_and_posted_once(stack: Stack) -> None:
     sid = create(stack, message="Take the pills", time="2026-11-30 23:00")
     ok(call(stack, "set_quiet_hours", NIGHT))
@@ -170,3 +158,109 @@ def test_a_release_the_chat_cannot_take_now_is_retried_and_posted_once(stack: St
     assert fire_entry(stack, entry, chat)["released"] == 1  # Lambda's retry: the claim was given back
     assert fire_entry(stack, entry, chat)["outcome"] == "duplicate"
     assert len(chat.sent) == 1 and runs_of(stack, sid) == [("delivered", "quiet_hours", 8 * 3600)]
+
+
+def repeat_entries(stack: Stack, sid: str) -> dict[str, dict[str, Any]]:
+    """The repeat entries of a schedule, by the occurrence and number their Input names."""
+    found = {}
+    for entry in stack.entries().values():
+        data = json.loads(entry["Target"]["Input"])
+        if data.get("reminder_id") == sid and "repeat_of" in data:
+            found[(data["repeat_of"], int(data["repeat"]))] = entry
+    return found
+
+
+def test_a_released_repeating_reminder_repeats_from_the_release_and_its_buttons_work(stack: Stack) -> None:
+    sid = create(stack, message="Take the pills", cron="0 23 * * *", repeat_every=10, repeat_times=2)
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    slot = "2026-11-30T22:00:00Z"
+    assert fire_at(stack, sid, slot, chat)["outcome"] == "held"
+    assert repeat_entries(stack, sid) == {}  # nothing repeats while it is held
+    assert fire_entry(stack, releases(stack)[USER], chat)["released"] == 1
+    first = repeat_entries(stack, sid)
+    assert list(first) == [(slot, 1)]
+    assert first[(slot, 1)]["ScheduleExpression"] == "at(2026-12-01T06:10:00)"  # counted from the release
+    (release, _) = chat.sent[0]
+    calls = {a.tool: a.arguments for a in release.actions}
+    assert calls == {
+        "done_reminder": {"id": sid},
+        "snooze_reminder": {"id": sid, "minutes": 10, "occurrence": slot},
+        "skip_next": {"id": sid, "occurrence": "2026-12-01T22:00:00Z"},  # the next one still to come
+    }
+    assert fire_entry(stack, first[(slot, 1)], chat)["outcome"] == "repeated"
+    repeat, key = chat.sent[-1]
+    assert key == f"{sid}-{slot}-repeat-1" and "Take the pills" in repeat.text
+    assert (history := ok(call(stack, "reminder_history", {"id": sid}))["runs"])[0]["repeats"] == 1
+    assert history[0]["reason"] == "quiet_hours"
+    assert ok(call(stack, "done_reminder", calls["done_reminder"]))["acknowledged"] is True
+    assert fire_entry(stack, repeat_entries(stack, sid)[(slot, 2)], chat)["outcome"] == "acknowledged"
+    snoozed = ok(call(stack, "snooze_reminder", calls["snooze_reminder"]))  # reminded again from now
+    assert snoozed["snoozed_to"] == "2026-12-01T06:30:00Z"
+
+
+def test_a_release_the_chat_refuses_on_the_last_attempt_fails_each_held_run(stack: Stack) -> None:
+    pills = create(stack, message="Take the pills", time="2026-11-30 23:00")
+    plants = create(stack, message="Water the plants", cron="0 6 * * *")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, pills, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    assert fire_at(stack, plants, "2026-12-01T05:00:00Z", chat)["outcome"] == "held"
+    entry = releases(stack)[USER]
+    for _ in range(2):  # the first attempt and Lambda's first retry give the claim back
+        chat.fail_with = TransientChatError("slack answered 503")
+        with pytest.raises(RetryLater):
+            fire_entry(stack, entry, chat)
+    chat.fail_with = TransientChatError("slack answered 503")
+    answer = fire_entry(stack, entry, chat)  # the last attempt: the runs end failed, nothing raised
+    assert (answer["outcome"], answer["released"]) == ("released", 2)
+    assert chat.sent == []
+    assert runs_of(stack, pills) == [("failed", "chat_error", 8 * 3600)]
+    assert runs_of(stack, plants) == [("failed", "chat_error", 3600)]
+    assert schedule_item(stack, pills)["status"] == "delivery_failed"
+    plants_item = schedule_item(stack, plants)
+    assert (plants_item["status"], plants_item["failure_streak"]) == ("active", 1)
+    assert plants_item["delivered_count"] == 0  # its hold's count given back: a failed run never counts
+    assert fire_entry(stack, entry, chat)["outcome"] == "duplicate"  # a copy after it posts nothing
+    assert not [i for i in stack.items() if i["sk"].startswith("h#")]
+
+
+def test_the_release_carries_each_held_reminders_actions_as_numbered_buttons(stack: Stack) -> None:
+    pills = create(stack, message="Take the pills", time="2026-11-30 23:00", repeat_every=15)
+    plants = create(stack, message="Water the plants", cron="0 6 * * *")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    fire_at(stack, pills, "2026-11-30T22:00:00Z", chat)
+    fire_at(stack, plants, "2026-12-01T05:00:00Z", chat)
+    fire_entry(stack, releases(stack)[USER], chat)
+    ((message, _),) = chat.sent
+    assert message.mentions == (USER,) and message.text.count("@ana") == 1
+    assert "\n1. Take the pills" in message.text and "\n2. Water the plants" in message.text
+    shown = [(a.label, a.tool, a.arguments, a.row) for a in message.actions]
+    pills_at, plants_at, plants_next = "2026-11-30T22:00:00Z", "2026-12-01T05:00:00Z", "2026-12-02T05:00:00Z"
+    assert shown == [
+        ("1 · Done", "done_reminder", {"id": pills}, 0),
+        ("1 · Snooze 10 min", "snooze_reminder", {"id": pills, "minutes": 10, "occurrence": pills_at}, 0),
+        ("2 · Snooze 10 min", "snooze_reminder", {"id": plants, "minutes": 10, "occurrence": plants_at}, 1),
+        ("2 · Skip next", "skip_next", {"id": plants, "occurrence": plants_next}, 1),
+    ]
+    for action in message.actions:  # each button is a tool call the room can make
+        assert decode(action.payload) == action.call()
+
+
+def test_a_count_used_by_held_occurrences_completes_at_the_release(stack: Stack) -> None:
+    sid = create(stack, message="Hourly", cron="0 23,0,1,2 * * *", count=2)
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, sid, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    assert fire_at(stack, sid, "2026-11-30T23:00:00Z", chat)["outcome"] == "held"
+    later = fire_at(stack, sid, "2026-12-01T00:00:00Z", chat)  # its count is used by the holds
+    assert later["outcome"] == "awaits_release" and runs_of(stack, sid) == []
+    assert schedule_item(stack, sid)["status"] == "active"  # as it is until the release
+    own = [n for n in stack.entries() if n.startswith(sid)]
+    assert own
+    assert fire_entry(stack, releases(stack)[USER], chat)["released"] == 2
+    assert len(chat.sent) == 1 and chat.sent[0][0].text.count("Hourly") == 2
+    assert runs_of(stack, sid) == [("delivered", "quiet_hours", 7 * 3600), ("delivered", "quiet_hours", 8 * 3600)]
+    assert schedule_item(stack, sid)["status"] == "completed"
+    assert not [n for n in stack.entries() if n.startswith(sid)]  # its entries removed at the release

@@ -676,6 +676,8 @@ class Room:
             return "done"
         if not manual and not self._is_occurrence(s, slot):
             return "done"
+        if not manual and s.held and s.count is not None and s.delivered >= s.count:
+            return "done"  # its count is used by held occurrences: their release completes it
         late = int((at - slot).total_seconds())
         if manual:
             s.last_manual = slot

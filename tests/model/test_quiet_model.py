@@ -123,3 +123,19 @@ def test_a_one_shot_set_inside_its_own_quiet_hours_and_a_deleted_one() -> None:
         ("held_occurrence", "b"),
     ]
     assert gone.runs == [] and [r.reason for r in other.runs] == ["quiet_hours"]
+
+
+def test_a_fire_past_a_count_its_holds_used_records_nothing_and_the_release_completes_it() -> None:
+    from tests.model.reference import Room, Schedule
+
+    room = Room(now=utc(2026, 12, 2, 21, 30))
+    room.quiet.set("U1", Rule("22:00", "07:00", "UTC"))
+    s = Schedule("s1", "message", "UTC", cron="0 23,0,1 * * *", count=2, user="U1")
+    room.created(s)
+    for slot in (utc(2026, 12, 2, 23), utc(2026, 12, 3, 0), utc(2026, 12, 3, 1)):
+        room.fire("s1", slot, slot + timedelta(seconds=1))
+    assert sorted(s.held) == [utc(2026, 12, 2, 23), utc(2026, 12, 3, 0)]  # not the third: its count is used
+    assert s.status == "active" and s.delivered == 2 and s.runs == []
+    (release,) = room.releases_due(utc(2026, 12, 3, 7))
+    room.release(release, utc(2026, 12, 3, 7))
+    assert [r.reason for r in s.runs] == ["quiet_hours", "quiet_hours"] and s.status == "completed"

@@ -1,13 +1,20 @@
 """The release of a user's quiet hours in a room (docs/semantics.md, "Quiet hours"): one post that
 lists every occurrence held for them in the period, then each held run recorded.
 
-1. claim the release (a conditional write): a duplicate, or an attempt still under way, stops here;
+1. claim the release (a conditional write that counts the attempts): a duplicate, or an attempt
+   still under way, stops here;
 2. read each held occurrence's schedule: a deleted one's is dropped (nothing posted, no run);
-3. post one message into the room's main timeline, under an idempotency key of the release, so a
-   retry after a crash between the post and the record is not posted twice;
-4. record each held run `delivered`/`quiet_hours` on its slot (a one-shot fires), remove its held
-   item, announce it; then the release is done. A transient chat failure gives the claim back and
-   raises, so Lambda retries it; a chat that refuses the post ends each held run `failed`.
+3. write the first repeat's entry of each repeating reminder, counted from the release (as a
+   delivery writes it before its post);
+4. post one message into the room's main timeline, each held reminder with its actions, under an
+   idempotency key of the release, so a retry after a crash between the post and the record is not
+   posted twice;
+5. record each held run `delivered`/`quiet_hours` on its slot (a one-shot fires, a `count` used by
+   holds completes its schedule, a repeating reminder's occurrence becomes its current one), remove
+   its held item, announce it; then the release is done. A transient chat failure gives the claim
+   back and raises, so Lambda retries it; on Lambda's last attempt each held run ends
+   `failed`/`chat_error` instead, and a chat that refuses the post ends each `failed`/`chat_refused`,
+   each under its schedule's failure policy.
 """
 
 from __future__ import annotations
@@ -20,7 +27,8 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core.domain import firing, models, routing, runs
+from cronbell.core.domain import firing, models, repeats, routing, runs
+from cronbell.core.domain.actions import released_actions
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Schedule
@@ -28,6 +36,7 @@ from cronbell.core.domain.ports import Finish, Outcome, PermanentChatError
 from cronbell.core.text import chat_text, texts
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
+from cronbell.usecases.fire_writes import RetryLater
 from cronbell.usecases.repeat_fire import delivery_post
 
 log = logging.getLogger(__name__)
@@ -43,7 +52,8 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
         log.error("release fired before its period ends; nothing posted")
         return {**answer, "outcome": Outcome.INVALID_INPUT}
     lease = min(deps.settings.slot_lease_seconds, int(remaining_seconds()) + 5)
-    if not deps.store.claim_release(room, user, until, started, lease):
+    attempt = deps.store.claim_release(room, user, until, started, lease)
+    if not attempt:
         deps.metric("DuplicateSuppressed", 1)
         return {**answer, "outcome": Outcome.DUPLICATE}
     try:
@@ -51,17 +61,31 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
         if not held:
             deps.store.end_release(room, user, until, done=True)
             return {**answer, "outcome": Outcome.RELEASED, "released": 0}
-        message_id, refused = _post(room, user, until, held, deps, remaining_seconds)
+        _start_repeats(held, started, deps)
+        message_id, reason = _post(room, user, until, held, deps, remaining_seconds)
+    except RetryLater as retry:
+        if attempt <= deps.settings.fire_retries:  # not Lambda's last attempt: its retry posts it
+            deps.store.end_release(room, user, until, done=False)
+            raise
+        log.error("chat unreachable on the last attempt; the held runs end failed", extra={"reason": str(retry)})
+        message_id, reason = "", runs.CHAT_ERROR
     except BaseException:
         deps.store.end_release(room, user, until, done=False)
         raise
-    outcome, reason = (runs.FAILED, runs.CHAT_REFUSED) if refused else (runs.DELIVERED, runs.QUIET_HOURS)
     for number, (schedule, slot) in enumerate(held):
         later = sum(1 for other, _ in held[number:] if other.id == schedule.id)
-        _record(schedule, slot, later, started, outcome, reason, message_id, deps)
+        if any(other.id == schedule.id for other, _ in held[:number]):  # its record changed it: read it again
+            schedule = deps.store.get(room, schedule.id) or schedule
+        _record(schedule, slot, later, started, reason, message_id, deps)
         deps.store.drop_held(room, user, until, schedule.id, slot)
     deps.store.end_release(room, user, until, done=True)
     return {**answer, "outcome": Outcome.RELEASED, "released": len(held), "message_id": message_id}
+
+
+def awaits_release(schedule: Schedule, deps: Deps) -> bool:
+    """Whether a reminder whose fire finds its end reached has an occurrence held for a release: its
+    `count` was used by holds, and the release completes it (until then it stays as it is)."""
+    return schedule.kind == models.MESSAGE and deps.store.holds(schedule.room_id, schedule.user_id, schedule.id)
 
 
 def _still_held(room: str, user: str, until: str, deps: Deps) -> list[tuple[Schedule, str]]:
@@ -77,25 +101,40 @@ def _still_held(room: str, user: str, until: str, deps: Deps) -> list[tuple[Sche
     return held
 
 
+def _start_repeats(held: list[tuple[Schedule, str]], started: datetime, deps: Deps) -> None:
+    """Before the post, as a delivery does: the entry of the first repeat of each repeating reminder's
+    last held occurrence (the one its record makes current), counted from the release's start. A
+    paused reminder's post is released, but it does not repeat."""
+    last = {schedule.id: (schedule, slot) for schedule, slot in held}
+    for schedule, slot in last.values():
+        if repeats.repeats(schedule) and schedule.status != models.PAUSED:
+            writes.put_repeat_entry(repeats.entry(schedule, slot, started, 1), schedule, deps)
+
+
 def _post(
     room: str, user: str, until: str, held: list[tuple[Schedule, str]], deps: Deps, remaining_seconds: Remaining
-) -> tuple[str, bool]:
-    """Post the release (no actions: one post lists several reminders); (message id, refused)."""
+) -> tuple[str, str | None]:
+    """Post the release, each held reminder with its actions; (message id, None) once posted, or
+    ("", chat_refused) when the platform refuses it. A transient failure raises RetryLater."""
     locale = held[0][0].locale
-    year = deps.now().year
+    now = deps.now()
     items = [
-        (schedule.text, texts.when_text(parse_iso(slot), ZoneInfo(schedule.timezone), locale, year))
+        (
+            schedule.text,
+            texts.when_text(parse_iso(slot), ZoneInfo(schedule.timezone), locale, now.year),
+            released_actions(schedule, locale, slot, now),
+        )
         for schedule, slot in held
     ]
     message = chat_text.release_message(room, user, items, locale)
     deadline = time.monotonic() + max(1.0, remaining_seconds() - 10.0)
     key = f"{routing.bare_room(room)}-release-{user}-{until}"
     try:
-        return delivery_post(deps, routing.addressed(message, room), key, deadline), False
+        return delivery_post(deps, routing.addressed(message, room, "", message.actions), key, deadline), None
     except PermanentChatError as err:
         log.error("release refused by the chat platform", extra={"reason": err.reason})
         deps.metric("DeliveryFailed", 1)
-        return "", True
+        return "", runs.CHAT_REFUSED
 
 
 def _record(
@@ -103,19 +142,24 @@ def _record(
     slot: str,
     later: int,
     started: datetime,
-    outcome: str,
-    reason: str,
+    reason: str | None,
     message_id: str,
     deps: Deps,
 ) -> None:
-    """Record one held run on its slot. Its hold counted it already: it is settled as the schedule
-    was before this and its later held occurrences were counted (`later`, this one included)."""
+    """Record one held run on its slot: delivered (`reason` None), or failed with `reason`. Its hold
+    counted it already: it is settled as the schedule was before this and its later held occurrences
+    were counted (`later`, this one included), so the last one of a `count` completes the schedule.
+    A delivered one of a repeating reminder is its current occurrence from now on."""
+    outcome = runs.DELIVERED if reason is None else runs.FAILED
+    said = reason or runs.QUIET_HOURS
+    pausable = reason != runs.CHAT_REFUSED  # a refused post does not pause, as on a delivery
     event = FireEvent(schedule.room_id, schedule.id, slot)
     late = runs.late_seconds(slot, started)
-    run = writes.run_of(event, schedule.timezone, outcome, reason, late, message_id or None, schedule)
+    run = writes.run_of(event, schedule.timezone, outcome, said, late, message_id or None, schedule)
     before = replace(schedule, delivered_count=max(0, schedule.delivered_count - later))
     pause_after = deps.settings.auto_pause_after
-    settled = firing.settle(before, event, outcome, reason, False, outcome == runs.DELIVERED, pause_after)
-    finish = Finish(run, settled.streak, settled.pause, counted=True)
+    settled = firing.settle(before, event, outcome, said, False, pausable, pause_after)
+    current = writes.repeat_slot(schedule, event, outcome)
+    finish = Finish(run, settled.streak, settled.pause, counted=True, repeat_slot=current)
     job = firing.Job(kind=schedule.kind, room_id=schedule.output_room, label=schedule.id, locale=schedule.locale)
-    writes.write_finish(replace(job, schedule=before), event, deps, finish, True, reason)
+    writes.write_finish(replace(job, schedule=before), event, deps, finish, pausable, said)

@@ -24,7 +24,7 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
-from cronbell.core.text.chat_text import MENTION, STRONG, Span, fit, mention_label
+from cronbell.core.text.chat_text import MENTION, STRONG, Span, button_rows, fit, mention_label
 
 SUPPRESS_EMBEDS = 1 << 2  # no link previews, like Slack's unfurl_links and Telegram's web page preview
 MAX_CHARS = 2000 - 32  # Discord refuses content over 2000 characters; room for the mention's markup
@@ -59,14 +59,20 @@ def discord_payload(message: ChatMessage) -> dict[str, Any]:
         allowed["users"] = users
     payload: dict[str, Any] = {"content": "".join(out), "allowed_mentions": allowed, "flags": SUPPRESS_EMBEDS}
     if message.actions:
-        buttons = [
-            {"type": BUTTON, "style": SECONDARY, "label": a.label[:80], "custom_id": a.payload} for a in message.actions
+        payload["components"] = [
+            {
+                "type": ACTION_ROW,
+                "components": [
+                    {"type": BUTTON, "style": SECONDARY, "label": a.label[:80], "custom_id": a.payload} for a in row
+                ],
+            }
+            for row in button_rows(message.actions, ROW_BUTTONS, MAX_ROWS)
         ]
-        payload["components"] = [{"type": ACTION_ROW, "components": buttons}]
     return payload
 
 
 ACTION_ROW, BUTTON, SECONDARY = 1, 2, 2  # message component types and the grey button style
+ROW_BUTTONS, MAX_ROWS = 5, 5  # Discord's limits: buttons in an action row, action rows in a message
 
 
 def wait_url(webhook_url: str, thread_id: str = "") -> str:

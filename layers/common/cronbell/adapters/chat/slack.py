@@ -23,7 +23,7 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
-from cronbell.core.text.chat_text import MENTION, STRONG, WORD_JOINER, mention_label
+from cronbell.core.text.chat_text import MENTION, STRONG, WORD_JOINER, button_rows, mention_label
 
 DEFAULT_API_URL = "https://slack.com/api"
 USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")  # U… for users, W… for Enterprise Grid users
@@ -59,30 +59,30 @@ def slack_text(message: ChatMessage) -> str:
 
 
 SECTION_CHARS = 3000  # a section block's text limit; the full text stays in `text`
+ROW_BUTTONS, MAX_BLOCKS, BUTTON_CHARS = 25, 50, 75  # an actions block's elements, a message's blocks, a label
 
 
 def slack_payload(message: ChatMessage) -> dict[str, Any]:
     """`chat.postMessage`'s body: the text, `thread_ts` for a thread, and the quick actions as Block Kit
-    buttons (a section repeats the text, since a message with blocks shows the blocks)."""
+    buttons, one actions block per row (a section repeats the text, since a message with blocks shows
+    the blocks)."""
     text = slack_text(message)
     payload: dict[str, Any] = {"channel": message.room_id, "text": text, "unfurl_links": False}
     if message.thread_id:
         payload["thread_ts"] = message.thread_id
     if message.actions:
         shown = text if len(text) <= SECTION_CHARS else text[: SECTION_CHARS - 1] + "…"
-        buttons = [
-            {
-                "type": "button",
-                "text": {"type": "plain_text", "text": action.label},
-                "action_id": f"cronbell_{i}",
-                "value": action.payload,
-            }
-            for i, action in enumerate(message.actions)
-        ]
-        payload["blocks"] = [
-            {"type": "section", "text": {"type": "mrkdwn", "text": shown}},
-            {"type": "actions", "block_id": "cronbell_actions", "elements": buttons},
-        ]
+        blocks: list[dict[str, Any]] = [{"type": "section", "text": {"type": "mrkdwn", "text": shown}}]
+        number = 0
+        for i, row in enumerate(button_rows(message.actions, ROW_BUTTONS, MAX_BLOCKS - 1)):
+            buttons = []
+            for action in row:
+                button = {"type": "button", "text": {"type": "plain_text", "text": action.label[:BUTTON_CHARS]}}
+                buttons.append({**button, "action_id": f"cronbell_{number}", "value": action.payload})
+                number += 1
+            block_id = "cronbell_actions" if i == 0 else f"cronbell_actions_{i}"
+            blocks.append({"type": "actions", "block_id": block_id, "elements": buttons})
+        payload["blocks"] = blocks
     return payload
 
 

@@ -25,10 +25,11 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
-from cronbell.core.text.chat_text import MENTION, STRONG, WORD_JOINER, Span, fit, mention_label
+from cronbell.core.text.chat_text import MENTION, STRONG, WORD_JOINER, Span, button_rows, fit, mention_label
 
 DEFAULT_API_URL = "https://api.telegram.org"
 MAX_CHARS = 4096 - 64  # Telegram's limit counts the text after its HTML is parsed; room for the mention
+ROW_BUTTONS, MAX_BUTTONS = 8, 100  # an inline keyboard's buttons a row, and in all
 USER_ID = re.compile(r"^[0-9]{1,20}$")
 _CHAT_ID = re.compile(r"^-?[0-9]{1,20}$")
 # "@name" in user or agent text would notify that user: a word joiner keeps it from being a mention
@@ -85,7 +86,7 @@ def _problem(body: dict[str, Any]) -> str:
 
 def telegram_payload(message: ChatMessage) -> dict[str, Any]:
     """`sendMessage`'s body: a forum topic's `message_thread_id` (a numeric thread id) or else a reply
-    to the thread's message, and the quick actions as an inline keyboard (one row)."""
+    to the thread's message, and the quick actions as an inline keyboard (a row per reminder)."""
     payload: dict[str, Any] = {
         "chat_id": chat_id(message.room_id),
         "text": telegram_html(message),
@@ -98,8 +99,9 @@ def telegram_payload(message: ChatMessage) -> dict[str, Any]:
     elif thread.startswith("reply:") and thread[6:].isdigit():
         payload["reply_parameters"] = {"message_id": int(thread[6:]), "allow_sending_without_reply": True}
     if message.actions:
-        row = [{"text": a.label, "callback_data": a.payload} for a in message.actions]
-        payload["reply_markup"] = {"inline_keyboard": [row]}
+        rows = button_rows(message.actions, ROW_BUTTONS, MAX_BUTTONS // ROW_BUTTONS)
+        keyboard = [[{"text": a.label, "callback_data": a.payload} for a in row] for row in rows]
+        payload["reply_markup"] = {"inline_keyboard": keyboard}
     return payload
 
 

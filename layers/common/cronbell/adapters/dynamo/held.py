@@ -3,7 +3,8 @@ with the slot and its schedule, and the release's claim.
 
 Keys beside the room's schedules, which neither the listing (`s#`) nor the reconciler's scan reads:
   h#<user>#<until>#<schedule id>#<slot>  one occurrence held until the end of its user's period
-  r#<user>#<until>                       the release of that period: claimed, then done
+  r#<user>#<until>                       the release of that period: claimed (and given back), then done;
+                                         it counts the attempts at it
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Conflict
 
 HELD = "held"  # a slot's state while its occurrence waits for its release
+OPEN = "open"  # a release's state once an attempt gave its claim back (a transient chat failure)
 HELD_PREFIX, RELEASE_PREFIX = "h#", "r#"
 
 
@@ -80,40 +82,52 @@ class HeldStore:
         sk = f"{held_prefix(user_id, until)}{schedule_id}#{slot}"
         self._t.db.delete_item(TableName=self._t.name, Key=key(room_id, sk))
 
-    def claim_release(self, room_id: str, user_id: str, until: str, now: datetime, lease_seconds: int) -> bool:
-        """Claim the release of (user, until): False when it is done, or claimed by an attempt whose
-        lease is not over (a crashed attempt's claim is taken over once its lease ends)."""
-        item = {
-            "room_id": room_id,
-            "sk": f"{RELEASE_PREFIX}{user_id}#{until}",
-            "state": CLAIMED,
-            "lease_until": iso_utc(now + timedelta(seconds=lease_seconds)),
-            "expires_at": self._t.expires(now),
+    def holds(self, room_id: str, user_id: str, schedule_id: str) -> bool:
+        """Whether an occurrence of the schedule is held for its user, whatever the period."""
+        out = self._t.db.query(
+            TableName=self._t.name,
+            KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
+            FilterExpression="schedule_id = :s",
+            ExpressionAttributeValues=dump({":r": room_id, ":p": f"{HELD_PREFIX}{user_id}#", ":s": schedule_id}),
+            ConsistentRead=True,
+        )
+        return bool(out.get("Items"))
+
+    def claim_release(self, room_id: str, user_id: str, until: str, now: datetime, lease_seconds: int) -> int:
+        """Claim the release of (user, until): the number of this attempt at it (1 for the first), or
+        0 when it is done or claimed by an attempt whose lease is not over. A crashed attempt's claim
+        is taken over once its lease ends; a claim given back keeps the count of attempts."""
+        values = {
+            ":claimed": CLAIMED,
+            ":open": OPEN,
+            ":t": iso_utc(now),
+            ":lease": iso_utc(now + timedelta(seconds=lease_seconds)),
+            ":exp": self._t.expires(now),
+            ":one": 1,
         }
         try:
-            self._t.db.put_item(
+            out = self._t.db.update_item(
                 TableName=self._t.name,
-                Item=dump(item),
-                ConditionExpression="attribute_not_exists(sk) OR (#st = :claimed AND lease_until < :t)",
+                Key=key(room_id, f"{RELEASE_PREFIX}{user_id}#{until}"),
+                UpdateExpression="SET #st = :claimed, lease_until = :lease, expires_at = :exp ADD attempts :one",
+                ConditionExpression="attribute_not_exists(sk) OR #st = :open OR (#st = :claimed AND lease_until < :t)",
                 ExpressionAttributeNames={"#st": "state"},
-                ExpressionAttributeValues=dump({":claimed": CLAIMED, ":t": iso_utc(now)}),
+                ExpressionAttributeValues=dump(values),
+                ReturnValues="UPDATED_NEW",
             )
         except AwsError as err:
             if err.code == CONDITION_FAILED:
-                return False
+                return 0
             raise
-        return True
+        return int(codec.load(out.get("Attributes") or {}).get("attempts") or 1)
 
     def end_release(self, room_id: str, user_id: str, until: str, done: bool) -> None:
-        """The release done, or (`done` False) its claim given back so that a retry claims it."""
-        release_key = key(room_id, f"{RELEASE_PREFIX}{user_id}#{until}")
-        if not done:
-            self._t.db.delete_item(TableName=self._t.name, Key=release_key)
-            return
+        """The release done, or (`done` False) its claim given back, its attempts counted, so that a
+        retry claims it and knows which attempt it is."""
         self._t.db.update_item(
             TableName=self._t.name,
-            Key=release_key,
-            UpdateExpression="SET #st = :done",
+            Key=key(room_id, f"{RELEASE_PREFIX}{user_id}#{until}"),
+            UpdateExpression="SET #st = :state",
             ExpressionAttributeNames={"#st": "state"},
-            ExpressionAttributeValues=dump({":done": DONE}),
+            ExpressionAttributeValues=dump({":state": DONE if done else OPEN}),
         )

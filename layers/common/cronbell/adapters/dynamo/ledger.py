@@ -250,6 +250,8 @@ class SlotLedger:
         update.set_all(_ran(schedule, finish))
         if finish is not None and finish.pause:
             update.set_all({"status": models.PAUSED, "status_reason": "failing", "updated_at": iso_utc(now)})
+        if finish is not None and finish.counted and finish.run.outcome != DELIVERED:
+            update.clause("delivered_count = delivered_count - :one", one=1)  # a failed run gives its hold's count back
         update.remove(INFLIGHT)
         unchanged, version = same_version(schedule)
         record = {

@@ -54,6 +54,7 @@ class Action:
     label: str
     tool: str
     arguments: dict[str, Any]
+    row: int = 0  # the row of buttons it goes in: a release has one per reminder it lists (not in the call)
 
     def call(self) -> dict[str, Any]:
         """The tool call the bot forwards (it adds the room's `context`)."""
@@ -103,6 +104,20 @@ def delivered_actions(schedule: Schedule, locale: str, slot: str = "") -> tuple[
     delivered = parse_iso(slot)
     after = upcoming(replace(schedule, delivered_count=schedule.delivered_count + 1), delivered, 1)
     return (*done, *reminder_actions(schedule.id, schedule.recurring, locale, delivered, after[0] if after else None))
+
+
+def released_actions(schedule: Schedule, locale: str, slot: str, now: datetime) -> tuple[Action, ...]:
+    """The actions of an occurrence a quiet-hours release lists: snooze names it (delivered now), skip
+    the schedule's next occurrence still to come after `now` (the one right after it may be past or
+    held too). `schedule` is as read at the release, its held occurrences counted."""
+    from cronbell.core.text.views import upcoming  # views -> routing -> actions: read here, not at import
+
+    after = upcoming(schedule, now, 1) if schedule.recurring else []
+    following = after[0] if after else None
+    return (
+        *done_actions(schedule, locale),
+        *reminder_actions(schedule.id, schedule.recurring, locale, slot, following),
+    )
 
 
 def done_actions(schedule: Schedule, locale: str) -> tuple[Action, ...]:

@@ -108,20 +108,44 @@ def mention_link(user_id: str) -> str:
     return f'<a href="{href}">{label}</a>'
 
 
-def release_message(room_id: str, user_id: str, items: list[tuple[str, str]], locale: str) -> ChatMessage:
+def release_message(
+    room_id: str, user_id: str, items: list[tuple[str, str, tuple[Action, ...]]], locale: str
+) -> ChatMessage:
     """ "🌙 @ana Held during your quiet hours:" then one line per held reminder (its text and its
-    time said, oldest first), mentioning the user once."""
+    time said, oldest first), mentioning the user once, with each reminder's actions. Several are
+    numbered, and so is each of their buttons ("2 · Skip next"), one row of buttons per reminder."""
     label = say("chat.release", locale)
-    lines = [(_safe(text), when) for text, when in items]
-    plain = "".join(f"\n• {text} ({when})" for text, when in lines)
-    rich = "".join(f"<br>• {_html(text)} ({html.escape(when, quote=False)})" for text, when in lines)
+    several = len(items) > 1
+    marks = [f"{n}." if several else "•" for n in range(1, len(items) + 1)]
+    lines = [(mark, _safe(text), when) for mark, (text, when, _) in zip(marks, items, strict=True)]
+    plain = "".join(f"\n{mark} {text} ({when})" for mark, text, when in lines)
+    rich = "".join(f"<br>{mark} {_html(text)} ({html.escape(when, quote=False)})" for mark, text, when in lines)
+    actions = tuple(
+        replace(action, label=f"{n} · {action.label}" if several else action.label, row=n - 1)
+        for n, (_, _, listed) in enumerate(items, start=1)
+        for action in listed
+    )
     return ChatMessage(
         room_id=room_id,
         text=f"🌙 {mention_label(user_id)} {label}:{plain}",
         html=f"🌙 {mention_link(user_id)} {label}:{rich}",
         mentions=(user_id,),
         spans=(Span("🌙 "), Span(user_id, MENTION), Span(f" {label}:{plain}")),
+        actions=actions,
     )
+
+
+def button_rows(actions: tuple[Action, ...], width: int, rows: int) -> list[list[Action]]:
+    """The actions as rows of buttons for a platform that allows `width` buttons a row and `rows`
+    rows: one row per `Action.row` (a reminder of a release), split when wider, and what does not fit
+    left out (the message's text still lists every reminder)."""
+    grouped: list[list[Action]] = []
+    for action in actions:
+        if grouped and grouped[-1][0].row == action.row and len(grouped[-1]) < width:
+            grouped[-1].append(action)
+        else:
+            grouped.append([action])
+    return grouped[:rows]
 
 
 def reminder_message(room_id: str, user_id: str, text: str, locale: str) -> ChatMessage:
