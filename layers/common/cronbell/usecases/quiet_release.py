@@ -58,7 +58,7 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
     outcome, reason = (runs.FAILED, runs.CHAT_REFUSED) if refused else (runs.DELIVERED, runs.QUIET_HOURS)
     for number, (schedule, slot) in enumerate(held):
         later = sum(1 for other, _ in held[number:] if other.id == schedule.id)
-        _record(schedule, slot, later, started, outcome, reason, message_id, deps)
+        _record(schedule, slot, later, started, outcome, reason, message_id, deps, until)
         deps.store.drop_held(room, user, until, schedule.id, slot)
     deps.store.end_release(room, user, until, done=True)
     return {**answer, "outcome": Outcome.RELEASED, "released": len(held), "message_id": message_id}
@@ -107,6 +107,7 @@ def _record(
     reason: str,
     message_id: str,
     deps: Deps,
+    until: str,
 ) -> None:
     """Record one held run on its slot. Its hold counted it already: it is settled as the schedule
     was before this and its later held occurrences were counted (`later`, this one included)."""
@@ -116,6 +117,6 @@ def _record(
     before = replace(schedule, delivered_count=max(0, schedule.delivered_count - later))
     pause_after = deps.settings.auto_pause_after
     settled = firing.settle(before, event, outcome, reason, False, outcome == runs.DELIVERED, pause_after)
-    finish = Finish(run, settled.streak, settled.pause, counted=True)
+    finish = Finish(run, settled.streak, settled.pause, counted=True, release=until)
     job = firing.Job(kind=schedule.kind, room_id=schedule.output_room, label=schedule.id, locale=schedule.locale)
     writes.write_finish(replace(job, schedule=before), event, deps, finish, True, reason)

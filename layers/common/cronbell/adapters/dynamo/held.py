@@ -44,7 +44,7 @@ class HeldStore:
         }
         unchanged, version = same_version(schedule)
         count = Update().clause("delivered_count = if_not_exists(delivered_count, :z) + :one", z=0, one=1)
-        count.clause(BUMP).remove(INFLIGHT)
+        count.clause(BUMP).remove(INFLIGHT).add(codec.RELEASES, {until})  # answers say it is held until then
         record = {
             "TableName": self._t.name,
             "Key": codec.item_key(schedule),

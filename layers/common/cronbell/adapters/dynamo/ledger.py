@@ -251,6 +251,8 @@ class SlotLedger:
         if finish is not None and finish.pause:
             update.set_all({"status": models.PAUSED, "status_reason": "failing", "updated_at": iso_utc(now)})
         update.remove(INFLIGHT)
+        if finish is not None and finish.release:  # a held occurrence released: no longer held until then
+            update.delete(codec.RELEASES, {finish.release})
         unchanged, version = same_version(schedule)
         record = {
             "TableName": self._t.name,

@@ -1,0 +1,77 @@
+"""Quiet hours while something is held (docs/semantics.md, "Quiet hours"): answers show the release
+of an occurrence held now, a repeat that finds its user quiet moves to the period's end, and the
+reconciler writes again a release whose entry was lost (a moto server and the fire use case; the
+clock starts on Monday 30 Nov 2026, 09:00 in Madrid)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from cronbell.core.domain.fire_event import parse_fire_event
+from cronbell.usecases import fire as fire_uc
+from tests.support.aws import Stack
+from tests.support.chat import RecordingChat
+from tests.support.lambda_timing import at_slot
+from tests.support.tools import call, fire_at, ok, schedule_item
+
+NIGHT = {"start": "22:00", "end": "07:00"}  # Madrid: 21:00Z to 06:00Z
+RELEASE = "2026-12-01T07:00:00+01:00"
+
+
+def create(stack: Stack, **arguments: Any) -> str:
+    sid: str = ok(call(stack, "create_reminder", arguments))["id"]
+    return sid
+
+
+def release_entries(stack: Stack) -> dict[str, dict[str, Any]]:
+    """The release entries, by name."""
+    return {n: e for n, e in stack.entries().items() if "release_user" in json.loads(e["Target"]["Input"])}
+
+
+def fire_entry(stack: Stack, entry: dict[str, Any], chat: RecordingChat) -> dict[str, Any]:
+    """Fire a one-time entry as Scheduler would: its Input with the scheduled time filled in."""
+    event = json.loads(entry["Target"]["Input"])
+    event.update(scheduled_time=entry["ScheduleExpression"][3:-1] + "Z", execution_id="x", attempt="1")
+    at_slot(stack.clock, event)
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
+
+
+def listed(stack: Stack, tool: str = "list_reminders") -> dict[str, dict[str, Any]]:
+    answer = ok(call(stack, tool))
+    items = answer if isinstance(answer, list) else answer["schedules"]
+    return {s["id"]: s for s in items}
+
+
+def test_answers_show_the_release_of_an_occurrence_held_now(stack: Stack) -> None:
+    pills = create(stack, message="Take the pills", time="2026-11-30 23:00")
+    plants = create(stack, message="Water the plants", cron="0 6 * * *")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, pills, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    # a held one-shot stays active, with nothing to come, and shows its release
+    one = listed(stack)[pills]
+    assert (one["status"], one["next_fire"], one["held_until"]) == ("active", None, RELEASE)
+    assert listed(stack, "cron_list")[pills]["held_until"] == RELEASE
+    text = call(stack, "list_reminders")["text"]
+    assert f"{pills} “Take the pills”, held by quiet hours until Tuesday 1 December, 07:00" in text, text
+    updated = call(stack, "update_reminder", {"id": pills, "message": "Take the blue pills"})
+    assert ok(updated)["held_until"] == RELEASE and ok(updated)["next_fire"] is None
+    assert "“Take the blue pills”: held by quiet hours until Tuesday 1 December, 07:00." in updated["text"]
+
+    assert fire_at(stack, plants, "2026-12-01T05:00:00Z", chat)["outcome"] == "held"
+    # its next occurrence (Wednesday 06:00) would be held until Wednesday 07:00: the one held now comes first
+    assert listed(stack)[plants]["held_until"] == RELEASE
+    assert ok(call(stack, "pause_reminder", {"id": plants}))["status"] == "paused"
+    paused = listed(stack)[plants]
+    assert (paused["status"], paused["held_until"]) == ("paused", RELEASE)  # a pause does not stop a held post
+    assert f"{plants} “Water the plants”, paused, held by quiet hours until" in call(stack, "list_reminders")["text"]
+    assert chat.sent == []
+
+    (entry,) = release_entries(stack).values()
+    assert fire_entry(stack, entry, chat)["released"] == 2
+    assert schedule_item(stack, pills)["status"] == "fired"
+    assert "releases" not in schedule_item(stack, plants)  # released: held no more
+    assert listed(stack)[plants]["held_until"] is None  # paused: nothing of it to come
+    resumed = ok(call(stack, "resume_reminder", {"id": plants}))
+    assert resumed["held_until"] == "2026-12-02T07:00:00+01:00"  # its next occurrence would be held
