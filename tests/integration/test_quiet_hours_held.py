@@ -17,6 +17,7 @@ from tests.support.tools import call, fire_at, ok, schedule_item
 
 NIGHT = {"start": "22:00", "end": "07:00"}  # Madrid: 21:00Z to 06:00Z
 RELEASE = "2026-12-01T07:00:00+01:00"
+BOSS = "@boss:example.org"
 
 
 def create(stack: Stack, **arguments: Any) -> str:
@@ -75,3 +76,57 @@ def test_answers_show_the_release_of_an_occurrence_held_now(stack: Stack) -> Non
     assert listed(stack)[plants]["held_until"] is None  # paused: nothing of it to come
     resumed = ok(call(stack, "resume_reminder", {"id": plants}))
     assert resumed["held_until"] == "2026-12-02T07:00:00+01:00"  # its next occurrence would be held
+
+
+def repeat_entries(stack: Stack, sid: str) -> dict[int, dict[str, Any]]:
+    """The repeat entries of a schedule's occurrence, by the number of the post they make."""
+    found = {}
+    for entry in stack.entries().values():
+        data = json.loads(entry["Target"]["Input"])
+        if data.get("reminder_id") == sid and "repeat" in data:
+            found[int(data["repeat"])] = entry
+    return found
+
+
+def test_a_repeat_that_finds_its_user_quiet_moves_to_the_periods_end_and_the_ones_after_it_follow(
+    stack: Stack,
+) -> None:
+    sid = create(
+        stack, message="Take the pills", time="2026-11-30 21:50", repeat_every=10, repeat_times=2, escalate_to=BOSS
+    )
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, sid, "2026-11-30T20:50:00Z", chat)["outcome"] == "delivered"  # 21:50 in Madrid
+    (first,) = repeat_entries(stack, sid).values()
+    assert first["ScheduleExpression"] == "at(2026-11-30T21:00:00)"  # 22:00 in Madrid: quiet
+    moved = fire_entry(stack, first, chat)
+    assert (moved["outcome"], moved["held_until"]) == ("held", "2026-12-01T06:00:00Z")
+    assert len(chat.sent) == 1  # posts nothing
+    entries = repeat_entries(stack, sid)
+    assert list(entries) == [1] and entries[1]["ScheduleExpression"] == "at(2026-12-01T06:00:00)"
+    assert fire_entry(stack, entries[1], chat)["outcome"] == "repeated"
+    second = repeat_entries(stack, sid)[2]
+    assert second["ScheduleExpression"] == "at(2026-12-01T06:10:00)"  # repeat_every after the one before
+    assert fire_entry(stack, second, chat)["outcome"] == "repeated"
+    escalation = repeat_entries(stack, sid)[3]
+    assert escalation["ScheduleExpression"] == "at(2026-12-01T06:20:00)"
+    assert fire_entry(stack, escalation, chat)["outcome"] == "escalated"
+    keys = [key for _, key in chat.sent]
+    slot = "2026-11-30T20:50:00Z"
+    assert keys == [f"{sid}-{slot}", f"{sid}-{slot}-repeat-1", f"{sid}-{slot}-repeat-2", f"{sid}-{slot}-escalation"]
+    (run,) = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
+    assert (run["outcome"], run["repeats"], run["escalated"]) == ("delivered", 2, True)
+
+
+def test_the_escalation_is_not_held(stack: Stack) -> None:
+    sid = create(
+        stack, message="Take the pills", time="2026-11-30 21:40", repeat_every=10, repeat_times=1, escalate_to=BOSS
+    )
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, sid, "2026-11-30T20:40:00Z", chat)["outcome"] == "delivered"
+    assert fire_entry(stack, repeat_entries(stack, sid)[1], chat)["outcome"] == "repeated"  # 21:50: not quiet
+    escalation = repeat_entries(stack, sid)[2]
+    assert escalation["ScheduleExpression"] == "at(2026-11-30T21:00:00)"  # 22:00 in Madrid: quiet
+    assert fire_entry(stack, escalation, chat)["outcome"] == "escalated"
+    assert BOSS in chat.sent[-1][0].mentions
