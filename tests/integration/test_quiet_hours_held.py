@@ -10,6 +10,7 @@ from typing import Any
 
 from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
+from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.lambda_timing import at_slot
@@ -130,3 +131,51 @@ def test_the_escalation_is_not_held(stack: Stack) -> None:
     assert escalation["ScheduleExpression"] == "at(2026-11-30T21:00:00)"  # 22:00 in Madrid: quiet
     assert fire_entry(stack, escalation, chat)["outcome"] == "escalated"
     assert BOSS in chat.sent[-1][0].mentions
+
+
+def test_the_reconciler_writes_again_a_release_whose_entry_was_lost(stack: Stack) -> None:
+    pills = create(stack, message="Take the pills", time="2026-11-30 20:00")
+    plants = create(stack, message="Water the plants", cron="0 6 * * *")
+    ok(call(stack, "set_quiet_hours", {"start": "20:00", "end": "07:00"}))  # Madrid: 19:00Z to 06:00Z
+    chat = RecordingChat()
+    assert fire_at(stack, pills, "2026-11-30T19:00:00Z", chat)["outcome"] == "held"
+    assert fire_at(stack, plants, "2026-12-01T05:00:00Z", chat)["outcome"] == "held"
+    (name,) = release_entries(stack)
+    stack.scheduler.delete_schedule(Name=pills, GroupName=stack.settings.schedule_group)  # it fired
+    # past the missed threshold of a one-shot whose entry fired: a held one waits for its release
+    assert reconcile(stack.deps(chat=lambda: chat)).to_dict()["missed"] == 0
+    assert schedule_item(stack, pills)["status"] == "active"
+    stack.scheduler.delete_schedule(Name=name, GroupName=stack.settings.schedule_group)  # lost with Scheduler
+    stack.clock.advance(minutes=70)  # 06:10Z: the period ended, within the grace window
+    assert reconcile(stack.deps(chat=lambda: chat)).to_dict()["releases_rewritten"] == 0
+    stack.clock.advance(minutes=10)  # past the grace window
+    report = reconcile(stack.deps(chat=lambda: chat)).to_dict()
+    assert report["releases_rewritten"] == 1 and report["missed"] == 0
+    entry = release_entries(stack)[name]
+    assert entry["ScheduleExpression"] == "at(2026-12-01T06:21:00)" and entry["State"] == "ENABLED"  # a minute on
+    assert json.loads(entry["Target"]["Input"])["release_until"] == "2026-12-01T06:00:00Z"
+    assert reconcile(stack.deps(chat=lambda: chat)).to_dict()["releases_rewritten"] == 0  # it is there now
+    released = fire_entry(stack, entry, chat)
+    assert (released["outcome"], released["released"]) == ("released", 2)
+    ((message, _),) = chat.sent
+    assert "Take the pills" in message.text and "Water the plants" in message.text
+    runs = ok(call(stack, "reminder_history", {"id": pills}))["runs"]
+    assert [(r["outcome"], r["reason"], r["late_seconds"]) for r in runs] == [
+        ("delivered", "quiet_hours", 11 * 3600 + 21 * 60)
+    ]
+    assert schedule_item(stack, pills)["status"] == "fired"
+    stack.clock.advance(minutes=20)
+    assert reconcile(stack.deps(chat=lambda: chat)).to_dict()["releases_rewritten"] == 0  # nothing held any more
+
+
+def test_a_release_done_already_is_not_written_again(stack: Stack) -> None:
+    pills = create(stack, message="Take the pills", time="2026-11-30 23:00")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, pills, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    (entry,) = release_entries(stack).values()
+    assert fire_entry(stack, entry, chat)["released"] == 1
+    stack.scheduler.delete_schedule(Name=entry["Name"], GroupName=stack.settings.schedule_group)  # fired
+    stack.clock.advance(hours=1)
+    assert reconcile(stack.deps(chat=lambda: chat)).to_dict()["releases_rewritten"] == 0
+    assert release_entries(stack) == {}

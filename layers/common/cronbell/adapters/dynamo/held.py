@@ -9,6 +9,7 @@ Keys beside the room's schedules, which neither the listing (`s#`) nor the recon
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
@@ -25,6 +26,15 @@ HELD_PREFIX, RELEASE_PREFIX = "h#", "r#"
 
 def held_prefix(user_id: str, until: str) -> str:
     return f"{HELD_PREFIX}{user_id}#{until}#"
+
+
+def release_of(raw: dict[str, Any]) -> tuple[str, str, str]:
+    """The release (room, user, until) a held item (raw) waits for, or a release item is."""
+    room, sk = raw["room_id"]["S"], raw["sk"]["S"]
+    if sk.startswith(HELD_PREFIX):
+        sk = sk.removesuffix(f"#{raw['schedule_id']['S']}#{raw['slot']['S']}")
+    user, until = sk[len(HELD_PREFIX) :].rsplit("#", 1)
+    return room, user, until
 
 
 class HeldStore:

@@ -216,6 +216,9 @@ class TableScan:
     deleted: list[Schedule] = field(default_factory=list)  # audit copies still live, no live item: deleted
     uncopied: list[Schedule] = field(default_factory=list)  # live schedules written before audit copies
     claims: list[OpenClaim] = field(default_factory=list)
+    # occurrences held by quiet hours, by release (room, user, end of the period): (schedule id, slot)
+    held: dict[tuple[str, str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    released: set[tuple[str, str, str]] = field(default_factory=set)  # the releases done
 
 
 @dataclass(frozen=True)
