@@ -1,7 +1,9 @@
 """Occurrences held by quiet hours (docs/semantics.md, "Quiet hours"): the hold, in one transaction
-with the slot and its schedule, and the release's claim.
+with the slot and its schedule (whose `releases` gains the period's end, until the release's record
+takes it out), and the release's claim.
 
-Keys beside the room's schedules, which neither the listing (`s#`) nor the reconciler's scan reads:
+Keys beside the room's schedules, which the listing (`s#`) never reads; the reconciler's scan finds
+the held occurrences whose release entry was lost (scans.py):
   h#<user>#<until>#<schedule id>#<slot>  one occurrence held until the end of its user's period
   r#<user>#<until>                       the release of that period: claimed, then done
 """
