@@ -32,6 +32,12 @@ def _input(entry: Entry, schedule: Schedule) -> str:
     return scheduler_input(schedule.room_id, schedule.id)
 
 
+def _enabled(entry: Entry, schedule: Schedule) -> bool:
+    """An active schedule's entry fires; a repeat goes on after a one-shot fired (or a recurrence
+    completed): only a pause stops it; a release posts what was held whatever became of the schedules."""
+    return schedule.status == models.ACTIVE or bool(entry.repeat) or bool(entry.release_user)
+
+
 class SchedulerGateway:
     """The `cronbell.core.domain.ports.Entries` on EventBridge Scheduler; failures arrive as AwsError."""
 
@@ -67,8 +73,7 @@ class SchedulerGateway:
             "ScheduleExpression": entry.expression,
             "ScheduleExpressionTimezone": entry.timezone,
             "FlexibleTimeWindow": {"Mode": "OFF"},
-            # a repeat goes on after a one-shot fired (or a recurrence completed): only a pause stops it
-            "State": "ENABLED" if schedule.status == models.ACTIVE or entry.repeat else "DISABLED",
+            "State": "ENABLED" if _enabled(entry, schedule) else "DISABLED",
             "ActionAfterCompletion": "DELETE" if entry.one_time else "NONE",
             "Description": f"cronbell {schedule.kind} in {schedule.room_id}; {_WRITTEN}{iso_utc(now)}"[:512],
             "Target": target,

@@ -70,17 +70,29 @@ def held_said(held: datetime | None, tz: ZoneInfo, now: datetime, locale: str) -
     return ", " + texts.say("quiet.held", locale, until=texts.when_text(held, tz, locale, now.astimezone(tz).year))
 
 
+def when_held_said(schedule: Schedule, now: datetime, locale: str, held: datetime | None) -> str:
+    """`when_said` and when quiet hours hold it: a one-shot held now, with nothing to come, is said
+    by its release alone ('held by quiet hours until Tuesday 1 December, 07:00')."""
+    tz = ZoneInfo(schedule.timezone)
+    if held is not None and not schedule.recurring and not upcoming(schedule, now, 1):
+        return held_said(held, tz, now, locale).removeprefix(", ")
+    return when_said(schedule, now, locale) + held_said(held, tz, now, locale)
+
+
 def item_said(schedule: Schedule, now: datetime, locale: str, held: datetime | None = None) -> str:
-    """One item of a listing: 'k3v9q2m8xa “Call the dentist”, next Friday 4 December, 17:00'."""
+    """One item of a listing: 'k3v9q2m8xa “Call the dentist”, next Friday 4 December, 17:00', and
+    when quiet hours hold it (an occurrence held now shows so, paused or with nothing to come)."""
     tz = ZoneInfo(schedule.timezone)
     nexts = upcoming(schedule, now, 1)
     if nexts:
         when = texts.say("listed.next", locale, next=texts.when_text(nexts[0], tz, locale, now.astimezone(tz).year))
-        when += held_said(held, tz, now, locale)
     elif schedule.status == models.PAUSED:
         when = texts.say("listed.paused", locale)
+    elif held is not None:
+        when = ""
     else:
         when = texts.say("listed.none", locale)
+    when = (when + held_said(held, tz, now, locale)).removeprefix(", ")
     return texts.say("listed.item", locale, id=schedule.id, about=about(schedule, locale), when=when)
 
 
@@ -123,7 +135,7 @@ def schedule_answer(
         locale,
         id=schedule.id,
         about=about(schedule, locale),
-        when=when_said(schedule, now, locale) + held_said(held, tz, now, locale),
+        when=when_held_said(schedule, now, locale, held),
         now=texts.now_sentence(now, tz, locale),
         **values,
     )

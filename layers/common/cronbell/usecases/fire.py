@@ -161,7 +161,7 @@ def _carry_out(decision: Decision, event: FireEvent, deps: Deps) -> dict[str, An
         writes.remove_orphans(decision.names, deps)
         return {"outcome": Outcome.INACTIVE, "status": decision.status}
     if isinstance(decision, firing.Complete):
-        if quiet_release.awaits_release(decision.schedule, deps):
+        if quiet_release.awaits_release(decision.schedule):
             log.info("its end is reached by held occurrences; their release completes it")
             return {"outcome": Outcome.AWAITS_RELEASE}
         writes.complete(decision.schedule, deps)

@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from cronbell.core.domain import firing, models, quiet_hours, repeats, routing, runs
-from cronbell.core.domain.cron_expressions import at_expression
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Delivery, Job, Undelivered
 from cronbell.core.domain.instants import iso_utc, parse_iso
@@ -131,9 +130,7 @@ def hold(schedule: Schedule, event: FireEvent, until: datetime, deps: Deps) -> N
     A crash between them leaves an entry whose release finds nothing held, or another one of this
     period's; the claim given back makes the retry hold again."""
     end = iso_utc(until)
-    name = quiet_hours.release_name(event.room_id, schedule.user_id, until)
-    at = at_expression(until.astimezone(UTC))
-    entry = models.Entry(name, at, "UTC", True, release_user=schedule.user_id, release_until=end)
+    entry = quiet_hours.release_entry(event.room_id, schedule.user_id, until, until)
     try:
         deps.scheduler.put_entry(entry, schedule, deps.now())
         deps.store.hold_slot(schedule, slot_key(event), deps.now(), end)

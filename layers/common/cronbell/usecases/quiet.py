@@ -3,7 +3,9 @@ and what answers about a schedule say of them (docs/semantics.md, "Quiet hours")
 
 An answer reads a user's rule only when it may matter: for a live reminder with an occurrence to
 come that its user's quiet hours could hold. `QuietLookup` reads each user's rule once per answer,
-so a listing costs one read per distinct user at most, and none in a room of agent calls.
+so a listing costs one read per distinct user at most, and none in a room of agent calls. An
+occurrence held now is read from its schedule (`releases`, which the hold writes and the release
+clears): no rule is read for it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core.contract.envelope import Context
 from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain import models
+from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import BackendError
 from cronbell.core.domain.quiet_hours import DAYS, QuietHours, next_period, period_at
@@ -135,12 +138,20 @@ def may_be_held(schedule: Schedule) -> bool:
     return schedule.recurring or not schedule.quiet_exempt
 
 
-def held_until(schedule: Schedule, rule: QuietHours | None, now: datetime) -> datetime | None:
-    """The end of the quiet period its next occurrence falls in, when that occurrence would be held
-    (in the schedule's zone), else None.
+def held_now(schedule: Schedule) -> datetime | None:
+    """The release time of an occurrence of a live schedule held now, waiting for its release (the
+    earliest, in the schedule's zone), else None: read from the schedule itself, which the hold marks."""
+    if not schedule.releases or schedule.status not in models.LIVE_STATUSES:
+        return None
+    return parse_iso(min(schedule.releases)).astimezone(schedule.timing.tz)
 
-    Only occurrences to come are seen here; an occurrence held now, waiting for its release, is the
-    fire path's to report (it extends this function)."""
+
+def held_until(schedule: Schedule, rule: QuietHours | None, now: datetime) -> datetime | None:
+    """The release time of an occurrence held now, else the end of the quiet period its next
+    occurrence falls in when that occurrence would be held (in the schedule's zone), else None."""
+    held = held_now(schedule)
+    if held is not None:
+        return held
     if rule is None or not may_be_held(schedule):
         return None
     nexts = upcoming(schedule, now, 1)
@@ -172,10 +183,14 @@ class QuietLookup:
     def read_ahead(self, schedule: Schedule, now: datetime) -> None:
         """Read the rule its answer will need before anything is written, so a failed read refuses
         the call with nothing changed."""
-        if may_be_held(schedule) and upcoming(schedule, now, 1):
+        if held_now(schedule) is None and may_be_held(schedule) and upcoming(schedule, now, 1):
             self.rule(schedule.user_id)
 
     def held_until(self, schedule: Schedule, now: datetime) -> datetime | None:
+        """`held_until` of the schedule's answer: an occurrence held now needs no rule read."""
+        held = held_now(schedule)
+        if held is not None:
+            return held
         if not may_be_held(schedule) or not upcoming(schedule, now, 1):
             return None
         try:

@@ -76,16 +76,16 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
         later = sum(1 for other, _ in held[number:] if other.id == schedule.id)
         if any(other.id == schedule.id for other, _ in held[:number]):  # its record changed it: read it again
             schedule = deps.store.get(room, schedule.id) or schedule
-        _record(schedule, slot, later, started, reason, message_id, deps)
+        _record(schedule, slot, later, started, reason, message_id, deps, until)
         deps.store.drop_held(room, user, until, schedule.id, slot)
     deps.store.end_release(room, user, until, done=True)
     return {**answer, "outcome": Outcome.RELEASED, "released": len(held), "message_id": message_id}
 
 
-def awaits_release(schedule: Schedule, deps: Deps) -> bool:
+def awaits_release(schedule: Schedule) -> bool:
     """Whether a reminder whose fire finds its end reached has an occurrence held for a release: its
     `count` was used by holds, and the release completes it (until then it stays as it is)."""
-    return schedule.kind == models.MESSAGE and deps.store.holds(schedule.room_id, schedule.user_id, schedule.id)
+    return schedule.kind == models.MESSAGE and bool(schedule.releases)
 
 
 def _still_held(room: str, user: str, until: str, deps: Deps) -> list[tuple[Schedule, str]]:
@@ -145,6 +145,7 @@ def _record(
     reason: str | None,
     message_id: str,
     deps: Deps,
+    until: str,
 ) -> None:
     """Record one held run on its slot: delivered (`reason` None), or failed with `reason`. Its hold
     counted it already: it is settled as the schedule was before this and its later held occurrences
@@ -160,6 +161,6 @@ def _record(
     pause_after = deps.settings.auto_pause_after
     settled = firing.settle(before, event, outcome, said, False, pausable, pause_after)
     current = writes.repeat_slot(schedule, event, outcome)
-    finish = Finish(run, settled.streak, settled.pause, counted=True, repeat_slot=current)
+    finish = Finish(run, settled.streak, settled.pause, counted=True, repeat_slot=current, release=until)
     job = firing.Job(kind=schedule.kind, room_id=schedule.output_room, label=schedule.id, locale=schedule.locale)
     writes.write_finish(replace(job, schedule=before), event, deps, finish, pausable, said)

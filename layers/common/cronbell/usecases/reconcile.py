@@ -15,7 +15,10 @@
 - a slot still claimed when no attempt of its event can be alive any more (every attempt died)
   ends as its run: the run an attempt ended and noted on the slot (delivered or failed, with its
   reason and the failure policy's verdict), else `missed` (`lost`); a live one-shot's regular slot
-  is left to the missed path above, which records it with the schedule's end.
+  is left to the missed path above, which records it with the schedule's end;
+- occurrences held by quiet hours whose period ended (before the grace window) with no entry of
+  their release left (lost with Scheduler) get that entry again, to fire a minute on: they are
+  posted then, not at the period's end. A held one-shot is never marked missed: it waits for its release.
 Anything changed within the grace window is left alone (a create or update may be half done).
 Every action is idempotent or conditional, so two runs at once do no harm.
 """
@@ -30,7 +33,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core.domain import firing, models, routing, runs
+from cronbell.core.domain import firing, models, quiet_hours, routing, runs
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Entry, Schedule
 from cronbell.core.domain.ports import BackendError, Busy, Conflict, EntryState, OpenClaim, TableScan
@@ -41,6 +44,7 @@ from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import announce, disable_entries
 
 log = logging.getLogger(__name__)
+RELEASE_AGAIN = timedelta(minutes=1)  # a lost release's entry, written again, fires this long after
 
 
 @dataclass
@@ -58,6 +62,7 @@ class Report:
     deletes_finalized: int = 0
     audit_copied: int = 0
     claims_closed: int = 0
+    releases_rewritten: int = 0
     errors: int = 0
 
     def to_dict(self) -> dict[str, int]:
@@ -121,7 +126,8 @@ def _ended_instead(schedule: Schedule, missing: bool, run: _Pass) -> bool:
     (missed, once no retry can deliver it) or a recurrence past its end (completed)."""
     deps, now = run.deps, run.now
     if not schedule.recurring and schedule.status == models.ACTIVE and schedule.timing.local_at <= now:
-        if missing and schedule.timing.local_at <= now - timedelta(seconds=deps.settings.missed_after_seconds):
+        lost = schedule.timing.local_at <= now - timedelta(seconds=deps.settings.missed_after_seconds)
+        if missing and lost and not schedule.releases:  # a held one waits for its release
             _mark_missed(schedule, deps, run.report)
         return True  # its entry fired: a retry may still deliver it
     if schedule.recurring and schedule.timing.finished_after(now, schedule.delivered_count):
@@ -196,6 +202,20 @@ def _copy_audits(run: _Pass) -> None:
             run.report.audit_copied += 1
 
 
+def _rewrite_lost_releases(run: _Pass) -> None:
+    """Occurrences held for a (room, user) whose period ended before the grace window, whose release
+    is not done and has no entry left: its entry is written again (a release fired already and
+    still under way finds its claim taken, and posts nothing more)."""
+    for release, held in run.table.held.items():
+        room, user, until = release
+        if release in run.table.released or parse_iso(until) > run.settled:
+            continue
+        if quiet_hours.release_name(room, user, parse_iso(until)) in run.entries:
+            continue
+        if _guard(run.report, _rewrite_release, release, held, run):
+            run.report.releases_rewritten += 1
+
+
 _PASSES: tuple[Callable[[_Pass], None], ...] = (
     _repair_entries,
     _delete_orphan_entries,
@@ -205,6 +225,7 @@ _PASSES: tuple[Callable[[_Pass], None], ...] = (
     _finalize_deletes,
     _close_claims,
     _copy_audits,
+    _rewrite_lost_releases,
 )
 
 
@@ -282,6 +303,21 @@ def _disable_paused(claim: OpenClaim, deps: Deps) -> None:
     schedule = deps.store.get(claim.room_id, claim.owner)
     if schedule is not None and schedule.status == models.PAUSED:
         disable_entries(schedule, deps)
+
+
+def _rewrite_release(release: tuple[str, str, str], held: list[tuple[str, str]], run: _Pass) -> bool:
+    """Write a release's entry again, to fire a minute on. Its Input names the room from one of the
+    schedules it holds; when none of them is left at all, nothing is posted: the held items go."""
+    room, user, until = release
+    live = {s.id: s for s in run.live if s.room_id == room}
+    owner = next((found for sid, _ in held if (found := live.get(sid) or run.deps.store.get(room, sid))), None)
+    if owner is None:
+        for schedule_id, slot in held:
+            run.deps.store.drop_held(room, user, until, schedule_id, slot)
+        return False
+    entry = quiet_hours.release_entry(room, user, parse_iso(until), run.now + RELEASE_AGAIN)
+    run.deps.scheduler.put_entry(entry, owner, run.now)
+    return True
 
 
 def _recount(room: str, deps: Deps) -> bool:

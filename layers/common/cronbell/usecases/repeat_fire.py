@@ -2,6 +2,8 @@
 
 1. read the schedule and decide (`core/domain/repeats.decide`: pure): a deleted or paused schedule, or an
    occurrence that is no longer the current one, ends the chain with nothing posted;
+   a repeat (not the escalation) whose fire finds its user inside their quiet hours posts nothing:
+   its entry is written again for the end of that period (`core/domain/repeats.moved_entry`);
 2. claim the post on the occurrence's run (the store's conditional write): posted already, or
    acknowledged, or stopped meanwhile, and nothing is posted; a duplicate still makes sure the
    chain's next entry exists;
@@ -14,14 +16,16 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from cronbell.core.domain import repeats, routing
 from cronbell.core.domain.actions import delivered_actions
 from cronbell.core.domain.fire_event import FireEvent
-from cronbell.core.domain.instants import parse_iso
+from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import PermanentChatError, RepeatClaim, TransientChatError
+from cronbell.core.domain.ports import Outcome, PermanentChatError, RepeatClaim, TransientChatError
+from cronbell.core.domain.quiet_hours import period_at
 from cronbell.core.text import chat_text
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
@@ -39,6 +43,11 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
     if not verdict.post or schedule is None:
         log.info(f"{verdict.why}; nothing posted")
         return {**answer, "outcome": "stopped"}
+    quiet_until = None if verdict.escalation else _quiet_until(schedule, deps)
+    if quiet_until is not None:  # posts nothing: written again for the end of the period
+        writes.put_repeat_entry(repeats.moved_entry(schedule, chain, quiet_until), schedule, deps)
+        deps.metric("HeldByQuietHours", 1)
+        return {**answer, "outcome": Outcome.HELD, "held_until": iso_utc(quiet_until)}
     claim = deps.store.claim_repeat(schedule, chain.occurrence, chain.number, verdict.escalation)
     if claim in (RepeatClaim.ACKNOWLEDGED, RepeatClaim.STOPPED):
         return {**answer, "outcome": str(claim)}
@@ -60,6 +69,13 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
             writes.announce_repeat("Run Escalated", run, schedule, deps)
     deps.metric("Escalated" if verdict.escalation else "Repeated", 1)
     return {**answer, "outcome": "escalated" if verdict.escalation else "repeated", "message_id": message_id}
+
+
+def _quiet_until(schedule: Schedule, deps: Deps) -> datetime | None:
+    """The end of the quiet period its user is in at the start of this fire, if any."""
+    rule = deps.store.quiet_hours(schedule.room_id, schedule.user_id)
+    period = period_at(rule, deps.now()) if rule is not None else None
+    return period.end if period is not None else None
 
 
 def _post(

@@ -175,9 +175,6 @@ class DynamoStore:
     def drop_held(self, room_id: str, user_id: str, until: str, schedule_id: str, slot: str) -> None:
         self.held_store.drop_held(room_id, user_id, until, schedule_id, slot)
 
-    def holds(self, room_id: str, user_id: str, schedule_id: str) -> bool:
-        return self.held_store.holds(room_id, user_id, schedule_id)
-
     def claim_release(self, room_id: str, user_id: str, until: str, now: datetime, lease_seconds: int) -> int:
         return self.held_store.claim_release(room_id, user_id, until, now, lease_seconds)
 

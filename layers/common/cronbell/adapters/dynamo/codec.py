@@ -53,6 +53,8 @@ _NUMBERS += ("inflight_attempts", "repeat_every", "repeat_times")
 # repeat until done: written only by a schedule that repeats (items without them read as none)
 _REPEATS = ("repeat_every", "repeat_times", "escalate_to", "repeat_slot")
 _LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until")  # written by the delivery ledger alone
+# the release times of its occurrences held now (a string set): written by the hold and the release alone
+RELEASES = "releases"
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
 
@@ -138,7 +140,7 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     """Every stored attribute of a schedule but its key. `expressions` is written for operators
     (what Scheduler was given) and never read back: the timing owns its expressions."""
     t = schedule.timing
-    left_out = ("id", "room_id", "quiet_exempt", *_LEDGER, *_REPEATS)
+    left_out = ("id", "room_id", "quiet_exempt", RELEASES, *_LEDGER, *_REPEATS)
     plain = {name: getattr(schedule, name) for name in _PLAIN if name not in left_out}
     if schedule.repeat_every or schedule.repeat_times:  # 0 with a count kept: stopped repeating
         plain.update({name: getattr(schedule, name) for name in _REPEATS})
@@ -219,6 +221,7 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
     for name in _NUMBERS:
         if name in data:
             data[name] = int(data[name])
+    data[RELEASES] = frozenset(data.get(RELEASES) or ())  # absent from an item none is held for
     if data.get("last_run"):  # numbers come back as Decimal
         data["last_run"] = Run.from_dict(data["last_run"]).to_dict()
     skips, snoozes = data.get("skips"), data.get("snoozes")

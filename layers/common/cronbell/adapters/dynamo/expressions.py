@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from cronbell.adapters.dynamo.codec import dump
@@ -15,6 +16,8 @@ class Update:
     def __init__(self) -> None:
         self._sets: list[str] = []
         self._removes: list[str] = []
+        self._adds: list[str] = []
+        self._deletes: list[str] = []
         self.names: dict[str, str] = {}
         self.values: dict[str, Any] = {}
 
@@ -46,13 +49,30 @@ class Update:
                 self.names[f"#r{i}"] = attribute
         return self
 
+    def add(self, attribute: str, members: Collection[str]) -> Update:
+        """ADD the members to a string set (created when absent)."""
+        return self._member_clause(self._adds, "a", attribute, members)
+
+    def delete(self, attribute: str, members: Collection[str]) -> Update:
+        """DELETE the members from a string set (one left empty is removed; an absent one stays absent)."""
+        return self._member_clause(self._deletes, "x", attribute, members)
+
+    def _member_clause(self, clauses: list[str], tag: str, attribute: str, members: Collection[str]) -> Update:
+        i = len(clauses)
+        clauses.append(f"#{tag}{i} :{tag}{i}")
+        self.names[f"#{tag}{i}"] = attribute
+        self.values[f":{tag}{i}"] = set(members)
+        return self
+
     @property
     def expression(self) -> str:
         parts = []
-        if self._sets:
-            parts.append("SET " + ", ".join(self._sets))
-        if self._removes:
-            parts.append("REMOVE " + ", ".join(self._removes))
+        for action, clauses in (("SET", self._sets), ("REMOVE", self._removes)):
+            if clauses:
+                parts.append(f"{action} " + ", ".join(clauses))
+        for action, clauses in (("ADD", self._adds), ("DELETE", self._deletes)):
+            if clauses:
+                parts.append(f"{action} " + ", ".join(clauses))
         return " ".join(parts)
 
     def request(

@@ -1,7 +1,9 @@
 """Occurrences held by quiet hours (docs/semantics.md, "Quiet hours"): the hold, in one transaction
-with the slot and its schedule, and the release's claim.
+with the slot and its schedule (whose `releases` gains the period's end, until the release's record
+takes it out), and the release's claim.
 
-Keys beside the room's schedules, which neither the listing (`s#`) nor the reconciler's scan reads:
+Keys beside the room's schedules, which the listing (`s#`) never reads; the reconciler's scan finds
+the held occurrences whose release entry was lost (scans.py):
   h#<user>#<until>#<schedule id>#<slot>  one occurrence held until the end of its user's period
   r#<user>#<until>                       the release of that period: claimed (and given back), then done;
                                          it counts the attempts at it
@@ -10,6 +12,7 @@ Keys beside the room's schedules, which neither the listing (`s#`) nor the recon
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from typing import Any
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
@@ -29,6 +32,15 @@ def held_prefix(user_id: str, until: str) -> str:
     return f"{HELD_PREFIX}{user_id}#{until}#"
 
 
+def release_of(raw: dict[str, Any]) -> tuple[str, str, str]:
+    """The release (room, user, until) a held item (raw) waits for, or a release item is."""
+    room, sk = raw["room_id"]["S"], raw["sk"]["S"]
+    if sk.startswith(HELD_PREFIX):
+        sk = sk.removesuffix(f"#{raw['schedule_id']['S']}#{raw['slot']['S']}")
+    user, until = sk[len(HELD_PREFIX) :].rsplit("#", 1)
+    return room, user, until
+
+
 class HeldStore:
     def __init__(self, table: Table) -> None:
         self._t = table
@@ -46,7 +58,7 @@ class HeldStore:
         }
         unchanged, version = same_version(schedule)
         count = Update().clause("delivered_count = if_not_exists(delivered_count, :z) + :one", z=0, one=1)
-        count.clause(BUMP).remove(INFLIGHT)
+        count.clause(BUMP).remove(INFLIGHT).add(codec.RELEASES, {until})  # answers say it is held until then
         record = {
             "TableName": self._t.name,
             "Key": codec.item_key(schedule),
@@ -81,17 +93,6 @@ class HeldStore:
     def drop_held(self, room_id: str, user_id: str, until: str, schedule_id: str, slot: str) -> None:
         sk = f"{held_prefix(user_id, until)}{schedule_id}#{slot}"
         self._t.db.delete_item(TableName=self._t.name, Key=key(room_id, sk))
-
-    def holds(self, room_id: str, user_id: str, schedule_id: str) -> bool:
-        """Whether an occurrence of the schedule is held for its user, whatever the period."""
-        out = self._t.db.query(
-            TableName=self._t.name,
-            KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
-            FilterExpression="schedule_id = :s",
-            ExpressionAttributeValues=dump({":r": room_id, ":p": f"{HELD_PREFIX}{user_id}#", ":s": schedule_id}),
-            ConsistentRead=True,
-        )
-        return bool(out.get("Items"))
 
     def claim_release(self, room_id: str, user_id: str, until: str, now: datetime, lease_seconds: int) -> int:
         """Claim the release of (user, until): the number of this attempt at it (1 for the first), or

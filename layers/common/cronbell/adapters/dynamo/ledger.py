@@ -253,6 +253,8 @@ class SlotLedger:
         if finish is not None and finish.counted and finish.run.outcome != DELIVERED:
             update.clause("delivered_count = delivered_count - :one", one=1)  # a failed run gives its hold's count back
         update.remove(INFLIGHT)
+        if finish is not None and finish.release:  # a held occurrence released: no longer held until then
+            update.delete(codec.RELEASES, {finish.release})
         unchanged, version = same_version(schedule)
         record = {
             "TableName": self._t.name,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from cronbell.adapters.dynamo import codec
+from cronbell.adapters.dynamo import codec, held
 from cronbell.adapters.dynamo.codec import BUMP, INFLIGHT, ROOM_SK, dump, key
 from cronbell.adapters.dynamo.expressions import LIVE, Update
 from cronbell.adapters.dynamo.table import Table
@@ -25,7 +25,8 @@ class TableScans:
         pointer; the audit copies that still say live with no live item beside them (deleted by a
         user), and the live schedules that have no audit copy yet (written before there were).
 
-        Also the slots still claimed (open claims). Done slots hold the runs, most of a table and none
+        Also the slots still claimed (open claims), the occurrences held by quiet hours (by release)
+        and the releases done. Done slots hold the runs, most of a table and none
         of this: the filter leaves them on the server (they are still read, and paid for, but neither
         sent nor parsed)."""
         found = _Found(TableScan(), now)
@@ -207,6 +208,10 @@ class _Found:
         elif sk.startswith(codec.SLOT):
             if (claim := codec.claim_from_item(raw)) is not None:
                 found.claims.append(claim)
+        elif sk.startswith(held.HELD_PREFIX) and not codec.is_expired(raw, self._now):
+            found.held.setdefault(held.release_of(raw), []).append((raw["schedule_id"]["S"], raw["slot"]["S"]))
+        elif sk.startswith(held.RELEASE_PREFIX) and codec.state_of(raw) == codec.DONE:
+            found.released.add(held.release_of(raw))
         elif sk.startswith(codec.RETIRED):
             self._audited.add((room, sk[len(codec.RETIRED) :]))
             if codec.says_live(raw):

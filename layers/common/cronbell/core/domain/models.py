@@ -103,6 +103,9 @@ class Schedule:
     # a one-shot reminder whose time its user set while that time fell in their own quiet hours:
     # never held (docs/semantics.md, "Quiet hours")
     quiet_exempt: bool = False
+    # the release times (RFC3339 UTC: the ends of their periods) of its occurrences held by quiet
+    # hours now, waiting for their release; written by the hold and the release alone
+    releases: frozenset[str] = frozenset()
 
     @property
     def recurring(self) -> bool:

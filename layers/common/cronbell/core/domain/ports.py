@@ -193,6 +193,7 @@ class Finish:
     room_gone: bool = False
     repeat_slot: str | None = None  # the occurrence that repeats from now on ("" stops; None: unchanged)
     counted: bool = False  # a held occurrence's run: its hold counted it against `count` already
+    release: str = ""  # and the end of its period (RFC3339 UTC): no longer one of the schedule's releases
 
 
 @dataclass(frozen=True)
@@ -216,6 +217,9 @@ class TableScan:
     deleted: list[Schedule] = field(default_factory=list)  # audit copies still live, no live item: deleted
     uncopied: list[Schedule] = field(default_factory=list)  # live schedules written before audit copies
     claims: list[OpenClaim] = field(default_factory=list)
+    # occurrences held by quiet hours, by release (room, user, end of the period): (schedule id, slot)
+    held: dict[tuple[str, str, str], list[tuple[str, str]]] = field(default_factory=dict)
+    released: set[tuple[str, str, str]] = field(default_factory=set)  # the releases done
 
 
 @dataclass(frozen=True)
@@ -314,7 +318,6 @@ class Held(Protocol):
     def hold_slot(self, schedule: Schedule, slot: str, now: datetime, until: str) -> None: ...
     def held(self, room_id: str, user_id: str, until: str) -> list[tuple[str, str]]: ...
     def drop_held(self, room_id: str, user_id: str, until: str, schedule_id: str, slot: str) -> None: ...
-    def holds(self, room_id: str, user_id: str, schedule_id: str) -> bool: ...
     def claim_release(self, room_id: str, user_id: str, until: str, now: datetime, lease_seconds: int) -> int: ...
     def end_release(self, room_id: str, user_id: str, until: str, done: bool) -> None: ...
 

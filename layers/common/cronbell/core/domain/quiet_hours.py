@@ -14,6 +14,10 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
+from cronbell.core.domain.cron_expressions import at_expression
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Entry
+
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # by date.weekday()
 _GAP_MINUTES = 24 * 60  # no zone skips a whole day of wall time more than once in a lookup
 
@@ -98,6 +102,13 @@ def holding(rule: QuietHours | None, scheduled: datetime, now: datetime) -> Peri
     """The period that holds an occurrence due at `scheduled` and fired at `now`: both in it."""
     period = period_at(rule, scheduled) if rule is not None else None
     return period if period is not None and period.holds(now) else None
+
+
+def release_entry(room_id: str, user_id: str, until: datetime, at: datetime) -> Entry:
+    """The one-time Scheduler entry, firing at `at`, that releases what (room, user) had held until `until`."""
+    name = release_name(room_id, user_id, until)
+    end = iso_utc(until)
+    return Entry(name, at_expression(_utc(at)), "UTC", True, release_user=user_id, release_until=end)
 
 
 def release_name(room_id: str, user_id: str, until: datetime) -> str:

@@ -13,6 +13,10 @@ from k - 1 to k only while the run is unacknowledged, and only while the occurre
 schedule's current one), so it is posted at most once and never after an acknowledgement that
 came before it. A later delivered occurrence, a snooze, a pause or a delete makes the current
 occurrence stop repeating (the schedule's `repeat_slot` no longer names it).
+
+A repeat whose fire finds its user inside their quiet hours posts nothing: its entry is written
+again for the end of that period, and the repeats after it follow from there. The escalation is
+never held.
 """
 
 from __future__ import annotations
@@ -81,6 +85,13 @@ def next_entry(schedule: Schedule, fire: RepeatFire, scheduled: datetime) -> Ent
         return None
     base = scheduled - timedelta(minutes=schedule.repeat_every * fire.number)
     return entry(schedule, fire.occurrence, base, fire.number + 1)
+
+
+def moved_entry(schedule: Schedule, fire: RepeatFire, until: datetime) -> Entry:
+    """The entry of `fire` written again for `until`, the end of the quiet period its fire found its
+    user in: the chain's later fires count from there (each `repeat_every` after the one before)."""
+    base = until - timedelta(minutes=schedule.repeat_every * fire.number)
+    return entry(schedule, fire.occurrence, base, fire.number)
 
 
 @dataclass(frozen=True)

@@ -111,8 +111,9 @@ def held_text(held: datetime | None, tz: ZoneInfo) -> str | None:
 def schedule_view(
     schedule: Schedule, now: datetime, locale: str, with_notes: bool = False, held: datetime | None = None
 ) -> dict[str, Any]:
-    """One schedule as list_reminders and the create answers show it; `held`: the end of the quiet
-    period that would hold its next occurrence (usecases/quiet.py decides it)."""
+    """One schedule as list_reminders and the create answers show it; `held`: the release of an
+    occurrence held now, else the end of the quiet period that would hold its next occurrence
+    (usecases/quiet.py decides it)."""
     tz = ZoneInfo(schedule.timezone)
     nexts = upcoming(schedule, now, 3 if schedule.recurring else 1)
     view: dict[str, Any] = {
@@ -211,7 +212,10 @@ _RUN = {
 }
 _HELD = {
     "type": ["string", "null"],
-    "description": "RFC3339 in the schedule's zone: when quiet hours release its next occurrence, if they hold it.",
+    "description": (
+        "RFC3339 in the schedule's zone: when quiet hours release an occurrence of it held now, else its next "
+        "occurrence, if they will hold it."
+    ),
 }
 _SCHEDULE = {
     "type": "object",
