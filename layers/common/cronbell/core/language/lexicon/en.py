@@ -64,7 +64,7 @@ CITIES = {
 }  # fmt: skip
 DAY_NUMBERS: dict[str, int] = {}  # day numbers are ordinals in English ("the sixth of june")
 POSITIONS = {"1th": 1, "2th": 2, "3th": 3, "4th": 4, "5th": 5, "1st": 1, "2nd": 2, "3rd": 3, "last": -1}
-# holidays and observances by name (core/language/named_days.py finds their dates for the user's country)
+# holidays and observances by name, and their keys (core/language/holiday_dates.py finds their dates)
 HOLIDAYS = {
     "christmas day": "christmas", "christmas": "christmas", "xmas": "christmas", "christmas eve": "christmas_eve",
     "xmas eve": "christmas_eve", "new year's eve": "new_years_eve", "new years eve": "new_years_eve",
@@ -96,6 +96,10 @@ HOLIDAYS.update({
     "chanukah": "hanukkah", "passover": "passover", "yom kippur": "yom_kippur", "rosh hashanah": "rosh_hashanah",
     "remembrance day": "remembrance_day", "new year": "new_year", "nye": "new_years_eve", "xmas day": "christmas",
 })  # fmt: skip
+# a phrase that names a day the lexicon does not know, refused as such (core/language/named_days.py)
+UNKNOWN_DAY_LEAD = "on |the "  # before its name
+UNKNOWN_DAY_END = "day|eve"  # the last word of its name ("festivus day")
+UNKNOWN_DAY = ""  # the whole phrase
 
 # --- recurring phrases (core/language/cron_phrases.py): regular-expression fragments, joined across languages
 PLURAL_ENDINGS = ("s",)  # "mondays"

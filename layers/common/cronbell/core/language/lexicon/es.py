@@ -50,7 +50,7 @@ DAY_NUMBERS = {
 }  # fmt: skip
 # the place of a weekday in its month ("el primer lunes de junio", "el último viernes de mayo")
 POSITIONS = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
-# holidays and observances by name (core/language/named_days.py finds their dates for the user's country)
+# holidays and observances by name, and their keys (core/language/holiday_dates.py finds their dates)
 HOLIDAYS = {
     "navidad": "christmas", "dia de navidad": "christmas", "nochebuena": "christmas_eve",
     "nochevieja": "new_years_eve", "ano nuevo": "new_year", "dia de ano nuevo": "new_year", "reyes": "epiphany",
@@ -75,6 +75,9 @@ HOLIDAYS.update({
     "ano nuevo chino": "chinese_new_year", "carnaval": "carnival", "lunes de carnaval": "carnival",
     "dia de la tierra": "earth_day", "cinco de mayo": "cinco_de_mayo", "viernes negro": "black_friday",
 })  # fmt: skip
+UNKNOWN_DAY_LEAD = "el |la "
+UNKNOWN_DAY_END = ""
+UNKNOWN_DAY = "(?:el )?dia de(?:l| la| los)? [a-z ]+"  # "el dia del orgullo"
 
 # --- recurring phrases (core/language/cron_phrases.py): regular-expression fragments, joined across languages
 PLURAL_ENDINGS = ("s", "es")  # "sabados", "martes"
