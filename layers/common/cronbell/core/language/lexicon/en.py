@@ -176,6 +176,31 @@ AMOUNT_AFTER = "later|from now|from today|hence"  # "2 hours later"
 AMOUNT_IDIOMS: dict[str, str] = {}  # a whole phrase that means an amount of time, and that amount
 PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past
 
+# --- amounts of time (core/language/amounts.py): regular-expression fragments, joined across languages
+AMOUNT_AT = "at"  # between whole days ahead and a time of day ("3 days at 9am")
+AMOUNT_SECONDS = "seconds?|secs?|s"  # the units of an amount after its number ("30 minutes", "1h30m")
+AMOUNT_MINUTES = "minutes?|mins?|m"
+AMOUNT_HOURS = "hours?|hrs?|h"
+AMOUNT_DAYS = "days?|d"
+AMOUNT_WEEKS = "weeks?"
+AMOUNT_MONTHS = "months?"
+AMOUNT_YEARS = "years?"
+AMOUNT_HOUR_WORD = "hours?"  # after a fraction ("3/4 hour") and before a half or a quarter ("an hour and a half")
+AMOUNT_FRACTION_OF = "of an? "  # between a fraction and the hour ("1/2 of an hour")
+# whole phrases that name an amount, read in turn, and the amount as this language writes it
+AMOUNTS = {
+    "(?:a |one )?quarter hour": "15 minutes", "half an hour|half hour": "30 minutes",
+    "a quarter of an hour|quarter of an hour|quarter hour": "15 minutes", "three quarters of an hour": "45 minutes",
+    "(?:an?|one) fortnight|fortnight": "2 weeks", "a couple of|a couple": "2",
+}  # fmt: skip
+AMOUNT_AND_A_HALF = "and a half"  # after the hours ("two hours and a half")
+AMOUNT_AND_A_QUARTER = "and a quarter"
+AMOUNT_NUMBER_AND_A_HALF = "and a half (?:hours?|hrs?)"  # after the number of hours ("two and a half hours")
+# an amount as the grammar writes it, read back by the grammar
+AMOUNT_IN_HOURS = "{n} hours"
+AMOUNT_IN_MINUTES = "{n} minutes"
+COUNTED_WORKDAYS = "weekdays?"  # after a count: days from Monday to Friday ("3 weekdays")
+
 # --- calendar phrases (core/language/days.py): plain words, joined across languages
 NEXT = "next|this coming|coming"  # before a weekday: the coming one, never today
 THIS = "this"  # before a weekday: this week's

@@ -151,6 +151,26 @@ AMOUNT_AFTER = "mas tarde|despues|a partir de ahora|a partir de hoy"
 AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
 PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
 
+# --- amounts of time (core/language/amounts.py): regular-expression fragments, joined across languages
+AMOUNT_AT = "a las|a la|a|sobre las|hacia las"
+AMOUNT_SECONDS = "segundos?"
+AMOUNT_MINUTES = "minutos?"
+AMOUNT_HOURS = "horas?"
+AMOUNT_DAYS = "dias?"
+AMOUNT_WEEKS = "semanas?"
+AMOUNT_MONTHS = "mes|meses"
+AMOUNT_YEARS = "anos?"
+AMOUNT_HOUR_WORD = "horas?"
+AMOUNT_FRACTION_OF = "de "
+AMOUNTS = {"media hora": "30 minutos", "un cuarto de hora": "15 minutos", "tres cuartos de hora": "45 minutos",
+           "un par de": "2"}  # fmt: skip
+AMOUNT_AND_A_HALF = "y media"
+AMOUNT_AND_A_QUARTER = "y cuarto"
+AMOUNT_NUMBER_AND_A_HALF = ""
+AMOUNT_IN_HOURS = "{n} horas"
+AMOUNT_IN_MINUTES = "{n} minutos"
+COUNTED_WORKDAYS = ""
+
 # --- calendar phrases (core/language/days.py): plain words, joined across languages
 NEXT = "el proximo|proximo"
 THIS = "este"
