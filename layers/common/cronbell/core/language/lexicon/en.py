@@ -201,6 +201,34 @@ AMOUNT_IN_HOURS = "{n} hours"
 AMOUNT_IN_MINUTES = "{n} minutes"
 COUNTED_WORKDAYS = "weekdays?"  # after a count: days from Monday to Friday ("3 weekdays")
 
+# --- the words of calendar phrases turned into digits (core/language/day_words.py): fragments, joined
+DAY_ORDINAL_ENDINGS = "st|nd|rd|th"  # after a day number ("the 8th")
+CLOCK_AT = "at about|at around|at|around|about|by"  # before a time of day
+NAMED_CLOCK_AT = "at"  # before a named clock ("at noon")
+NAMED_CLOCK_NOT_AFTER: tuple[str, ...] = ()  # a word after which a named clock is not one ("del mediodia")
+HOUR_WORD_BEFORE = "at|around|about|by|past|to"  # before an hour in words that makes it a time of day
+HOUR_WORD_AFTER = "o'?clock|in the"  # after an hour in words that makes it a time of day (besides am/pm)
+CLOCK_HALF_HOUR = "half"  # before an hour: half past it (British "half three")
+CLOCK_HALF_HOUR_NOT = "hours?|past|to"  # after "half" and a number that is no hour ("half 2 hours")
+CLOCK_PAST_WORDS = "past|after"  # between minutes and the hour they follow ("ten past nine")
+CLOCK_TO_WORDS = "to"  # between minutes and the hour they come before ("twenty to nine")
+CLOCK_MINUTES_WORD = "minutes?"  # after those minutes ("ten minutes past nine")
+CLOCK_SHARP_AMPM = "o'?clock"  # between an hour and its am/pm ("4 o'clock pm")
+APPROXIMATE_ENDING = "ish"  # after a time: about then ("4ish", "noonish")
+ORDINAL_TENS = {"twenty": 20, "thirty": 30}  # before an ordinal of ORDINALS' first nine ("twenty-first")
+ORDINALS_APART = {"thirtieth": 30}  # ordinals beyond ORDINALS
+FIRST_THING = "first thing"  # kept from the ordinals, read as EARLY ("first_thing")
+DAY_NUMBER_OF = ""  # between a day number in words and its month ("seis de junio")
+DAY_NUMBER_LEAD = ""  # before a day number in words ("el dia doce")
+DAY_NUMBERS_ALONE: dict[str, int] = {}  # day numbers in words read alone ("el primero")
+TWELVE_NAMED = "noon|midnight"  # after 12, the named clock it is ("12 noon")
+ISH_NAMED = "noon"  # a named clock said approximately ("noonish")
+# how the grammar writes what it reads back: a time some minutes before an hour, "at" before a time of
+# day, a day's ordinal
+CLOCK_BEFORE_HOUR = "{hour} menos {minutes}"
+CLOCK_AT_WRITTEN = "at"
+ORDINAL_DAY = "{n}th"
+
 # --- calendar phrases (core/language/days.py): plain words, joined across languages
 NEXT = "next|this coming|coming"  # before a weekday: the coming one, never today
 THIS = "this"  # before a weekday: this week's

@@ -171,6 +171,32 @@ AMOUNT_IN_HOURS = "{n} horas"
 AMOUNT_IN_MINUTES = "{n} minutos"
 COUNTED_WORKDAYS = ""
 
+# --- the words of calendar phrases turned into digits (core/language/day_words.py): fragments, joined
+DAY_ORDINAL_ENDINGS = "º|ª|o|ro|do|to|er|ero"
+CLOCK_AT = "a eso de las|a eso de la|a las|a la|las|la|sobre las|hacia las"
+NAMED_CLOCK_AT = "a|al|a las"
+NAMED_CLOCK_NOT_AFTER = ("del",)
+HOUR_WORD_BEFORE = "a las|a la|sobre las|hacia las"
+HOUR_WORD_AFTER = "de la|por la|y media|y cuarto|menos cuarto|en punto"
+CLOCK_HALF_HOUR = ""
+CLOCK_HALF_HOUR_NOT = ""
+CLOCK_PAST_WORDS = ""
+CLOCK_TO_WORDS = ""
+CLOCK_MINUTES_WORD = ""
+CLOCK_SHARP_AMPM = ""
+APPROXIMATE_ENDING = ""
+ORDINAL_TENS: dict[str, int] = {}
+ORDINALS_APART: dict[str, int] = {}
+FIRST_THING = ""
+DAY_NUMBER_OF = "de "
+DAY_NUMBER_LEAD = "dia"
+DAY_NUMBERS_ALONE = {"primero": 1}
+TWELVE_NAMED = ""
+ISH_NAMED = ""
+CLOCK_BEFORE_HOUR = "{hour} menos {minutes}"
+CLOCK_AT_WRITTEN = "a las"
+ORDINAL_DAY = "{n}o"
+
 # --- calendar phrases (core/language/days.py): plain words, joined across languages
 NEXT = "el proximo|proximo"
 THIS = "este"
