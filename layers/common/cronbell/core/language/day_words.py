@@ -19,7 +19,7 @@ def alternatives(names: dict[str, int]) -> str:
     return "|".join(sorted(names, key=len, reverse=True))
 
 
-def _never(fragment: str) -> str:
+def never(fragment: str) -> str:
     """`fragment`, or one that never matches when it is empty (no language has the words)."""
     return fragment or "(?!)"
 
@@ -134,7 +134,7 @@ def _clock_idioms(t: str) -> str:
 _ORDINAL_DAY = lexicon.own("ORDINAL_DAY")  # a day's ordinal as the grammar writes it ("21th")
 _TENS: dict[str, int] = lexicon.union("ORDINAL_TENS")
 _UNITS = "|".join(word for module in lexicon.LANGUAGES.values() for word in module.ORDINALS[:9])
-_COMPOUND_ORDINAL = rf"\b({_never('|'.join(_TENS))})[- ]({_UNITS})\b"  # "twenty-first"
+_COMPOUND_ORDINAL = rf"\b({never('|'.join(_TENS))})[- ]({_UNITS})\b"  # "twenty-first"
 _APART: dict[str, int] = lexicon.union("ORDINALS_APART")
 _FIRST_THING = rf"\b(?:{lexicon.some('FIRST_THING')})\b"  # kept from the ordinals: read as early in the morning
 _DAY_NUMBER_OF = lexicon.some("DAY_NUMBER_OF")
@@ -150,7 +150,7 @@ def prepare(t: str, language: str) -> str:
     t = _clock_idioms(re.sub(r"@", f" {_AT} ", t))
     t = _clock_words(re.sub(r" +", " ", t).strip())
     t = re.sub(_COMPOUND_ORDINAL, lambda m: _ORDINAL_DAY.format(n=_TENS[m[1]] + _ORDINAL_WORDS.index(m[2]) + 1), t)
-    t = re.sub(rf"\b({_never(lexicon.alternatives(_APART))})\b", lambda m: _ORDINAL_DAY.format(n=_APART[m[1]]), t)
+    t = re.sub(rf"\b({never(lexicon.alternatives(_APART))})\b", lambda m: _ORDINAL_DAY.format(n=_APART[m[1]]), t)
     t = re.sub(_FIRST_THING, lambda m: m[0].replace(" ", "_"), t)
     t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: _ORDINAL_DAY.format(n=_ORDINAL_WORDS.index(m[1]) + 1), t)
     days, mon = lexicon.alternatives(lexicon.DAY_NUMBERS), alternatives(words_of(language)[1])
@@ -158,7 +158,7 @@ def prepare(t: str, language: str) -> str:
         rf"\b({days}) (?=(?:{_DAY_NUMBER_OF})?(?:{mon})\b)", lambda m: f"{lexicon.DAY_NUMBERS[m[1]]} ", t
     )  # "el seis de junio"
     t = re.sub(rf"{_DAY_NUMBER_LEAD} ({days})\b", lambda m: f"{m[1]} {lexicon.DAY_NUMBERS[m[2]]}", t)  # "el día doce"
-    t = re.sub(rf"\b({_never(lexicon.alternatives(_ALONE))})\b", lambda m: str(_ALONE[m[1]]), t)
+    t = re.sub(rf"\b({never(lexicon.alternatives(_ALONE))})\b", lambda m: str(_ALONE[m[1]]), t)
     t = re.sub(_NAMED_TWELVE, lambda m: m[1] or m[2], t)
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
     t = re.sub(r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b", r"\1h", t)

@@ -229,10 +229,45 @@ CLOCK_BEFORE_HOUR = "{hour} menos {minutes}"
 CLOCK_AT_WRITTEN = "at"
 ORDINAL_DAY = "{n}th"
 
-# --- calendar phrases (core/language/days.py): plain words, joined across languages
+# --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
+# languages ({month} is filled in)
 NEXT = "next|this coming|coming"  # before a weekday: the coming one, never today
 THIS = "this"  # before a weekday: this week's
 NEXT_AFTER = ""  # after a weekday: the coming one
+PARTS_ON_THE_CLOCK = {"evening": "tarde"}  # a part of the day whose hours are another's on a 12-hour clock
+NIGHT_PARTS = ("night", "evening")  # parts of the day whose small hours are the next day's ("tonight at 1")
+BEFORE_DAY_NUMBER = ("the", "day")  # after these, as after a weekday or a month, a number is a day
+CLOCK_MARKS = "o'?clock|hrs|half|quarter"  # words that make a number a time of day, besides am/pm and "at"
+DAY_NUMBER_BEFORE_PART = ""  # between a day number and a part of the day ("el viernes 12 por la manana")
+END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)|eod"
+LAST_DAY = r"(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{month})\b))"
+END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month"
+END_OF_WEEK = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week"
+THIS_WEEKEND = "(?:this|the) weekend"
+EARLY = "first_thing(?: in the morning)?"  # early in the morning (FIRST_THING, kept from the ordinals)
+EARLY_PART = "morning"  # the part of the day that is, as the grammar writes it
+THIS_PART_ALONE = {"tonight": "night"}  # this part of the day in one word, and the part
+THIS_PART_LEAD = "this"  # before one of THIS_PARTS: today's
+THIS_PARTS = "morning|afternoon|evening|night"
+PART_LEAD = "in the|during the|at"  # before one of PARTS_AFTER_LEAD
+PARTS_AFTER_LEAD = "morning|afternoon|evening|night"
+PARTS_ALONE = "morning|afternoon|evening|night"  # a part of the day said without a lead
+DAY_AFTER_TOMORROW = "(?:the )?day after (?:tomorrow|tmrw)"
+TOMORROW = "tomorrow|tmrw|tmw|tomorow|tommorow"
+TODAY = "(?:later )?today"
+OF = "of "  # before NEXT_WEEK, THIS_MONTH, THIS_WEEK, and a month after its day
+OF_THE = "of "  # before NEXT_MONTH, NEXT_YEAR
+NEXT_WEEK = "next week|the following week"
+NEXT_MONTH = "next month|the following month"
+THIS_MONTH = "this month"
+OF_MONTH = "of (?:the )?month"  # after a day number ("the first of the month")
+NEXT_YEAR = "next year|the following year"
+THIS_WEEK = "this week"
+POSITION_OF = "of|in"  # after the place of a weekday ("the 2nd monday of june")
+NEXT_DATE = ""  # before a date: the coming one, left out ("el proximo 15 de mayo")
+MONTH_DAY_ARTICLE = "the "  # between a month and its day ("june the 5th")
+DAY_ARTICLE = "the "  # between a weekday and its day ("friday the 12th")
+DAY_LEAD = ""  # before a day number alone ("el dia 15")
 
 # --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
 CLOCK_HALF = ""  # after an hour: half past it ("9 y media")

@@ -197,10 +197,48 @@ CLOCK_BEFORE_HOUR = "{hour} menos {minutes}"
 CLOCK_AT_WRITTEN = "a las"
 ORDINAL_DAY = "{n}o"
 
-# --- calendar phrases (core/language/days.py): plain words, joined across languages
+# --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
+# languages ({month} is filled in)
 NEXT = "el proximo|proximo"
 THIS = "este"
 NEXT_AFTER = "que viene|proximo"
+PARTS_ON_THE_CLOCK: dict[str, str] = {}
+NIGHT_PARTS = ("noche",)
+BEFORE_DAY_NUMBER = ("el", "dia")
+CLOCK_MARKS = "de la|por la|en la|del|y |menos|horas"
+DAY_NUMBER_BEFORE_PART = "(?:por|en) la"
+END_OF_DAY = "(?:al |a |para el )?(?:final|fin) del dia"
+LAST_DAY = (
+    r"(?:el )?ultimo dia de (?=(?:{month})\b)"
+    r"|(?:el )?ultimo dia (?:del mes\b(?! que viene| proximo)|del? (?=mes que viene|proximo mes|mes proximo))"
+)
+END_OF_MONTH = "(?:a|al|para) (?:fin|final) de(?:l)? mes"
+END_OF_WEEK = "(?:a|al) final de (?:la )?semana"
+THIS_WEEKEND = "(?:este|el) fin de semana"
+EARLY = "a primera hora(?: de la manana)?"
+EARLY_PART = "manana"
+THIS_PART_ALONE: dict[str, str] = {}
+THIS_PART_LEAD = "esta"
+THIS_PARTS = "manana|tarde|noche"
+PART_LEAD = "por la|de la|en la|a la"
+PARTS_AFTER_LEAD = "manana|tarde|noche|madrugada"
+PARTS_ALONE = "tarde|noche|madrugada"  # "manana" alone is tomorrow
+DAY_AFTER_TOMORROW = "pasado manana"
+TOMORROW = "manana"
+TODAY = "hoy"
+OF = "de "
+OF_THE = "de |del "
+NEXT_WEEK = "la semana que viene|la proxima semana|la semana proxima"
+NEXT_MONTH = "el mes que viene|mes que viene|el proximo mes|proximo mes|el mes proximo"
+THIS_MONTH = "este mes"
+OF_MONTH = "de mes|del mes"
+NEXT_YEAR = "el ano que viene|ano que viene|el proximo ano|proximo ano"
+THIS_WEEK = "esta semana"
+POSITION_OF = "de|del|en"
+NEXT_DATE = r"(?:el )?proximo (?=(?:dia )?\d)"
+MONTH_DAY_ARTICLE = ""
+DAY_ARTICLE = "el "
+DAY_LEAD = "el (?:dia )?|dia "
 
 # --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
 CLOCK_HALF = "y media"
