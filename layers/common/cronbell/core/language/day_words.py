@@ -28,6 +28,18 @@ ORD = rf"(?:{lexicon.either('DAY_ORDINAL_ENDINGS')})"
 NUM = r"(?<![\w:/.])"  # a number that is not part of a word, a time or a date
 END = r"(?![\w:/])"
 _ORDINAL_WORDS = lexicon.ORDINAL_WORDS
+
+
+def _ordinal_numbers() -> dict[str, int]:
+    """Each ordinal word's number: its place in its own language's list ("first" 1, "fifth" 5)."""
+    found: dict[str, int] = {}
+    for module in lexicon.LANGUAGES.values():
+        for place, word in enumerate(module.ORDINALS, 1):
+            found.setdefault(word, place)
+    return found
+
+
+_ORDINAL_NUMBERS = _ordinal_numbers()
 _PERIODS = "|".join(
     lexicon.own(name) for name in ("CLOCK_MORNING", "CLOCK_AFTERNOON", "CLOCK_NIGHT", "CLOCK_SMALL_HOURS")
 )
@@ -149,10 +161,10 @@ def prepare(t: str, language: str) -> str:
     'dec', 'tues.' to 'tues', '17 h' to '17h', '@' to 'at'."""
     t = _clock_idioms(re.sub(r"@", f" {_AT} ", t))
     t = _clock_words(re.sub(r" +", " ", t).strip())
-    t = re.sub(_COMPOUND_ORDINAL, lambda m: _ORDINAL_DAY.format(n=_TENS[m[1]] + _ORDINAL_WORDS.index(m[2]) + 1), t)
+    t = re.sub(_COMPOUND_ORDINAL, lambda m: _ORDINAL_DAY.format(n=_TENS[m[1]] + _ORDINAL_NUMBERS[m[2]]), t)
     t = re.sub(rf"\b({never(lexicon.alternatives(_APART))})\b", lambda m: _ORDINAL_DAY.format(n=_APART[m[1]]), t)
     t = re.sub(_FIRST_THING, lambda m: m[0].replace(" ", "_"), t)
-    t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: _ORDINAL_DAY.format(n=_ORDINAL_WORDS.index(m[1]) + 1), t)
+    t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: _ORDINAL_DAY.format(n=_ORDINAL_NUMBERS[m[1]]), t)
     days, mon = lexicon.alternatives(lexicon.DAY_NUMBERS), alternatives(words_of(language)[1])
     t = re.sub(
         rf"\b({days}) (?=(?:{_DAY_NUMBER_OF})?(?:{mon})\b)", lambda m: f"{lexicon.DAY_NUMBERS[m[1]]} ", t
