@@ -15,10 +15,23 @@ from pathlib import Path
 import pytest
 
 from cronbell.core.domain import business
-from cronbell.core.language import clocks, cron_phrases, day_parts, named_zones, when
+from cronbell.core.language import (
+    amounts,
+    clocks,
+    cron_phrases,
+    day_parts,
+    day_words,
+    days,
+    named_days,
+    named_zones,
+    when,
+)
 
 # the grammar modules that read only their lexicon's words
-GRAMMAR = [Path(m.__file__) for m in (cron_phrases, when, business, clocks, day_parts, named_zones)]
+GRAMMAR = [
+    Path(m.__file__)
+    for m in (cron_phrases, when, business, clocks, day_parts, named_zones, named_days, day_words, days, amounts)
+]
 # technical tokens, not words of a language: interval units, am/pm, the ISO zone mark, on_holiday values,
 # fields of a refusal's details, the kinds of a local time (clocks.localize), the zone
 # database's folders
@@ -103,6 +116,8 @@ def test_a_grammar_module_holds_no_word_of_a_language(module: Path) -> None:
         'if t in ("hourly", "cada hora"):\n    pass',
         'x = f"every day {rest}"',
         'PLACES = {"first": 1}',
+        'CLOCK_AT = r"(?:at about|a eso de las)"',
+        'if p.part in ("night", "noche"):\n    pass',
     ],
 )
 def test_the_scan_finds_a_planted_word(planted: str) -> None:
@@ -120,7 +135,8 @@ _TOY = """
 import re, sys, types, json
 from cronbell.core.language.lexicon import en
 RENAMED = {"every": "ilk", "monday": "lundo", "at": "je", "other": "alia", "business": "negoco", "day": "tago",
-           "yesterday": "hierau", "in": "post"}
+           "yesterday": "hierau", "in": "post", "xmas": "kristnasko", "tomorrow": "morgaux", "fifth": "kvina",
+           "next": "venonta", "two": "du", "weeks": "semajnoj"}
 WORD = re.compile(r"(?<![a-z\\\\])(" + "|".join(RENAMED) + r")(?![a-z])")
 def rename(value):
     if isinstance(value, str):
@@ -147,15 +163,21 @@ from cronbell.core.language.when import parse_one_shot
 every, unit, rest, _ = split_interval("ilk alia lundo je 10")
 reading = read_phrase("ilk negoco tago je 9")
 now, zone = datetime(2026, 5, 13, 10, 0, tzinfo=ZoneInfo("UTC")), ZoneInfo("UTC")
-try:
-    past = parse_one_shot("hierau je 9", now, zone).at.isoformat()
-except ToolError as exc:
-    past = exc.code
+def one_shot(text):
+    try:
+        return parse_one_shot(text, now, zone, country="US").at.isoformat()
+    except ToolError as exc:
+        return exc.code
 print(json.dumps({
     "weekly": phrase_to_cron("ilk lundo je 10"),
     "interval": [every, unit, phrase_to_cron(rest)],
     "business": [phrase_to_cron(reading[0]), reading[1]] if reading else None,
-    "past": past,
+    "past": one_shot("hierau je 9"),
+    "holiday": one_shot("kristnasko je 9"),
+    "day word": one_shot("june kvina je 10"),
+    "relative day": one_shot("morgaux je 10"),
+    "weekday": one_shot("venonta lundo je 10"),
+    "amount": one_shot("post du semajnoj"),
 }))
 """
 
@@ -173,6 +195,11 @@ def test_a_new_language_is_read_from_its_lexicon_alone() -> None:
         "interval": [2, "weeks", "0 10 * * 1"],
         "business": ["0 9 * * 1-5", 0],
         "past": "time_in_past",
+        "holiday": "2026-12-25T09:00:00+00:00",
+        "day word": "2026-06-05T10:00:00+00:00",
+        "relative day": "2026-05-14T10:00:00+00:00",
+        "weekday": "2026-05-18T10:00:00+00:00",
+        "amount": "2026-05-27T10:00:00+00:00",
     }
 
 
@@ -180,3 +207,4 @@ def test_without_its_lexicon_the_toy_language_is_not_read() -> None:
     found = _read_with("es")
     assert found["weekly"] is None and found["interval"][:2] == [1, ""] and found["business"] is None  # type: ignore[index]
     assert found["past"] != "time_in_past"
+    assert all(found[said] == "invalid_time" for said in ("holiday", "day word", "relative day", "weekday", "amount"))

@@ -24,13 +24,30 @@ from cronbell.core.language.clocks import (
 from cronbell.core.language.days import DEFAULT_HOUR
 from cronbell.core.text.texts import phrase, say
 
-_AT = r"(?:at|a las|a la|a|@|sobre las|hacia las)"
-
+_AT = rf"(?:{lexicon.either('AMOUNT_AT')}|@)"
 _AMOUNT = (
-    r"(?P<n>\d+)\s*(?P<unit>seconds?|secs?|s|minutes?|mins?|m|hours?|hrs?|h|days?|d|weeks?|months?|years?"
-    r"|segundos?|minutos?|horas?|dias?|semanas?|mes|meses|anos?)"
+    rf"(?P<n>\d+)\s*(?:(?P<seconds>{lexicon.either('AMOUNT_SECONDS')})|(?P<minutes>{lexicon.either('AMOUNT_MINUTES')})"
+    rf"|(?P<hours>{lexicon.either('AMOUNT_HOURS')})|(?P<days>{lexicon.either('AMOUNT_DAYS')})"
+    rf"|(?P<weeks>{lexicon.either('AMOUNT_WEEKS')})|(?P<months>{lexicon.either('AMOUNT_MONTHS')})"
+    rf"|(?P<years>{lexicon.either('AMOUNT_YEARS')}))"
 )
 _NUMBER_WORDS = lexicon.NUMBER_WORDS
+_NUMBER = "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
+# an amount as the grammar writes it, read back by the grammar
+_IN_HOURS, _IN_MINUTES = lexicon.own("AMOUNT_IN_HOURS"), lexicon.own("AMOUNT_IN_MINUTES")
+_HOUR_WORD = lexicon.either("AMOUNT_HOUR_WORD")
+_FRACTION = rf"\b(?:(\d+) )?([13]/4|1/2) (?:{lexicon.either('AMOUNT_FRACTION_OF')})?(?:{_HOUR_WORD})\b"
+# whole phrases that name an amount ("half an hour", "un par de"), each language's in turn, and the amount
+_PHRASES = [
+    (rf"\b(?:{said})\b", meant) for module in lexicon.LANGUAGES.values() for said, meant in module.AMOUNTS.items()
+]
+# a half or a quarter of an hour after a number of hours ("two hours and a half", "hora y media")
+_HOURS_AND = [
+    (rf"(?:\b({_NUMBER}|\d+) )?\b(?:{_HOUR_WORD}) (?:{lexicon.either(ending)})\b", minutes)
+    for ending, minutes in (("AMOUNT_AND_A_HALF", 30), ("AMOUNT_AND_A_QUARTER", 15))
+]
+_NUMBER_AND_A_HALF = rf"\b({_NUMBER}|\d+) (?:{lexicon.some('AMOUNT_NUMBER_AND_A_HALF')})\b"
+_DECIMAL_HOURS = rf"\b(\d+)[.,](\d+) ?(?:{lexicon.either('AMOUNT_HOURS')})\b"
 
 
 def _hours_and(minutes: int) -> Callable[[re.Match[str]], str]:
@@ -38,7 +55,7 @@ def _hours_and(minutes: int) -> Callable[[re.Match[str]], str]:
 
     def spell(match: re.Match[str]) -> str:
         count = match[1] or "1"
-        return f"{_NUMBER_WORDS.get(count, count)} hours {minutes} minutes"
+        return f"{_IN_HOURS.format(n=_NUMBER_WORDS.get(count, count))} {_IN_MINUTES.format(n=minutes)}"
 
     return spell
 
@@ -52,35 +69,30 @@ def _exactly(text: str) -> str:
     return re.sub(rf"^(?:{_APPROXIMATELY}) |,? (?:{_APPROXIMATELY})$", "", text)
 
 
+def _fraction(match: re.Match[str]) -> str:
+    minutes = _IN_MINUTES.format(n=_FRACTIONS[match[2]])
+    return f"{_IN_HOURS.format(n=match[1])} {minutes}" if match[1] else minutes
+
+
 def _words_to_digits(text: str) -> str:
     """'two weeks' -> '2 weeks', 'a fortnight' -> '2 weeks', 'half an hour' -> '30 minutes', 'hora y media' ->
     '1 hours 30 minutes', 'two and a half hours' -> '2 hours 30 minutes', '1.5 hours' -> '90 minutes',
     '1/4 hour' -> '15 minutes', '1 1/2 hours' -> '1 hours 30 minutes'."""
-    text = re.sub(
-        r"\b(?:(\d+) )?([13]/4|1/2) (?:of an? |de )?(?:hours?|horas?)\b",
-        lambda m: f"{m[1] + ' hours ' if m[1] else ''}{_FRACTIONS[m[2]]} minutes",
-        text,
-    )
-    text = re.sub(r"\b(?:a |one )?quarter hour\b", "15 minutes", text)
-    text = re.sub(r"\b(?:half an hour|half hour|media hora)\b", "30 minutes", text)
-    text = re.sub(r"\b(?:a quarter of an hour|quarter of an hour|quarter hour|un cuarto de hora)\b", "15 minutes", text)
-    text = re.sub(r"\b(?:three quarters of an hour|tres cuartos de hora)\b", "45 minutes", text)
-    text = re.sub(r"\b(?:an?|one) fortnight\b|\bfortnight\b", "2 weeks", text)
-    text = re.sub(r"\b(?:a couple of|a couple|un par de)\b", "2", text)
-    words = "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
-    # a half or a quarter of an hour after a number of hours, before "a" is read as one
-    for ending, minutes in (("and a half|y media", 30), ("and a quarter|y cuarto", 15)):
-        text = re.sub(rf"(?:\b({words}|\d+) )?\b(?:hours?|horas?) (?:{ending})\b", _hours_and(minutes), text)
-    text = re.sub(rf"\b({words}|\d+) and a half (?:hours?|hrs?)\b", r"\1 hours 30 minutes", text)
-    text = re.sub(rf"\b({words})\s+(?=[a-z])", lambda m: f"{_NUMBER_WORDS[m[1]]} ", text)
+    text = re.sub(_FRACTION, _fraction, text)
+    for said, meant in _PHRASES:
+        text = re.sub(said, meant, text)
+    for pattern, minutes in _HOURS_AND:  # before "a" is read as one
+        text = re.sub(pattern, _hours_and(minutes), text)
+    text = re.sub(_NUMBER_AND_A_HALF, lambda m: f"{_IN_HOURS.format(n=m[1])} {_IN_MINUTES.format(n=30)}", text)
+    text = re.sub(rf"\b({_NUMBER})\s+(?=[a-z])", lambda m: f"{_NUMBER_WORDS[m[1]]} ", text)
     # a decimal number of hours that is a whole number of minutes: "1.5 hours", "2,25 horas"
-    text = re.sub(r"\b(\d+)[.,](\d+) ?(?:hours?|hrs?|horas?|h)\b", _decimal_hours, text)
+    text = re.sub(_DECIMAL_HOURS, _decimal_hours, text)
     return re.sub(r"\b(\d+)h(\d{1,2})\b", r"\1h\2m", text)  # "1h30"
 
 
 def _decimal_hours(match: re.Match[str]) -> str:
     minutes = Fraction(f"{match[1]}.{match[2]}") * 60
-    return f"{minutes} minutes" if minutes.denominator == 1 else match[0]
+    return _IN_MINUTES.format(n=minutes) if minutes.denominator == 1 else match[0]
 
 
 @dataclass(frozen=True)
@@ -91,11 +103,14 @@ class Amount:
     seconds: bool  # a number of seconds was named: the result is rounded up to the minute
 
 
+# amounts are separated by a comma, "and", "y", or nothing at all before a number ("1h30m")
+_PARTS = rf"\s*(?:,|\b(?:{lexicon.either('AND')})\b)\s*|\s+(?=\d)|(?<=[a-z])(?=\d)"
+
+
 def read_amount(rest: str) -> Amount | None:
     """'30 minutes', 'an hour', '1 hour and 30 minutes', '1h30m', 'two weeks', 'in 2 years'."""
     rest = _words_to_digits(_exactly(rest))
-    # amounts are separated by a comma, "and", "y", or nothing at all before a number ("1h30m")
-    parts = [p for p in re.split(r"\s*(?:,|\band\b|\by\b)\s*|\s+(?=\d)|(?<=[a-z])(?=\d)", rest) if p]
+    parts = [p for p in re.split(_PARTS, rest) if p]
     if not parts:
         return None
     months, days, elapsed, seconds = 0, 0, timedelta(0), False
@@ -103,19 +118,19 @@ def read_amount(rest: str) -> Amount | None:
         match = re.fullmatch(_AMOUNT, part)
         if not match:
             return None
-        count, unit = int(match["n"]), match["unit"]
-        if unit.startswith(("sec", "seg")) or unit == "s":
+        count = int(match["n"])
+        if match["seconds"]:
             elapsed += timedelta(seconds=count)
             seconds = True
-        elif unit.startswith(("month", "mes")):
+        elif match["months"]:
             months += count
-        elif unit.startswith(("year", "ano")):
+        elif match["years"]:
             months += 12 * count
-        elif unit.startswith(("week", "semana")):
+        elif match["weeks"]:
             days += 7 * count
-        elif unit.startswith(("day", "dia")) or unit == "d":
+        elif match["days"]:
             days += count
-        elif unit.startswith(("hour", "hora", "hr")) or unit == "h":
+        elif match["hours"]:
             elapsed += timedelta(hours=count)
         else:
             elapsed += timedelta(minutes=count)
@@ -142,15 +157,17 @@ def days_ahead_at(rest: str, now_local: datetime, tz: ZoneInfo, language: str, n
     return wall(datetime(day.year, day.month, day.day, clock[0], clock[1]), tz, language, notes)
 
 
-_WEEKDAY_NAMES = lexicon.alternatives(WEEKDAY_WORDS)
+_PLURAL = lexicon.alternatives(set(lexicon.each("PLURAL_ENDINGS")))
+_COUNTED = (
+    rf"(?P<n>\d{{1,2}}) (?:(?P<workday>{lexicon.some('COUNTED_WORKDAYS')})"
+    rf"|(?P<wd>{lexicon.alternatives(WEEKDAY_WORDS)})(?:{_PLURAL})?)"
+)
 
 
 def counted_days(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
     """'3 weekdays' (Monday to Friday after today, at the time it is now), 'four saturdays' / 'dos sábados'
     (the Nth of that weekday after today, at the default hour)."""
-    match = re.fullmatch(
-        rf"(?P<n>\d{{1,2}}) (?:(?P<workday>weekdays?)|(?P<wd>{_WEEKDAY_NAMES})(?:e?s)?)", _words_to_digits(rest)
-    )
+    match = re.fullmatch(_COUNTED, _words_to_digits(rest))
     if match is None or not 1 <= int(match["n"]) <= 60:
         return None
     day, left = now_local.date(), int(match["n"])

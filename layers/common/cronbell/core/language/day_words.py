@@ -5,6 +5,7 @@ without their dot; and the patterns of a time of day, a named clock and the fill
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from cronbell.core.language import lexicon
 
@@ -18,19 +19,42 @@ def alternatives(names: dict[str, int]) -> str:
     return "|".join(sorted(names, key=len, reverse=True))
 
 
-ORD = r"(?:st|nd|rd|th|º|ª|o|ro|do|to|er|ero)"
+def never(fragment: str) -> str:
+    """`fragment`, or one that never matches when it is empty (no language has the words)."""
+    return fragment or "(?!)"
+
+
+ORD = rf"(?:{lexicon.either('DAY_ORDINAL_ENDINGS')})"
 NUM = r"(?<![\w:/.])"  # a number that is not part of a word, a time or a date
 END = r"(?![\w:/])"
 _ORDINAL_WORDS = lexicon.ORDINAL_WORDS
-CLOCK = (
-    r"(?:(?:half|quarter) (?:past|to) )?\d{1,2}(?:[:.h]\d{2})?h?(?:\s?(?:am|pm))?"
-    r"(?: (?:y media|y cuarto|menos cuarto|y \d{1,2}|menos \d{1,2}))?"
-    r"(?: (?:de la|por la|en la) (?:manana|tarde|noche|madrugada)| del mediodia)?"
-    r"(?: (?:en punto|o'?clock|horas|hrs))?"
+
+
+def _ordinal_numbers() -> dict[str, int]:
+    """Each ordinal word's number: its place in its own language's list ("first" 1, "fifth" 5)."""
+    found: dict[str, int] = {}
+    for module in lexicon.LANGUAGES.values():
+        for place, word in enumerate(module.ORDINALS, 1):
+            found.setdefault(word, place)
+    return found
+
+
+_ORDINAL_NUMBERS = _ordinal_numbers()
+_PERIODS = "|".join(
+    lexicon.own(name) for name in ("CLOCK_MORNING", "CLOCK_AFTERNOON", "CLOCK_NIGHT", "CLOCK_SMALL_HOURS")
 )
-CLOCK_AT = r"(?:at about|at around|at|a eso de las|a eso de la|a las|a la|las|la|sobre las|hacia las|around|about|by)"
-NAMED_CLOCKS = r"(?:noon|midday|el mediodia|mediodia|midnight|la medianoche|medianoche)"
-NAMED_CLOCK = rf"(?:(?:at|a|al|a las) )?(?<!del )(?P<c>{NAMED_CLOCKS})"
+CLOCK = (
+    rf"(?:(?:{lexicon.some('CLOCK_HALF_WORD')}|{lexicon.some('CLOCK_QUARTER_WORD')})"
+    rf" (?:{lexicon.some('CLOCK_PAST')}|{lexicon.some('CLOCK_TO')}) )?\d{{1,2}}(?:[:.h]\d{{2}})?h?(?:\s?(?:am|pm))?"
+    rf"(?: (?:{lexicon.some('CLOCK_HALF')}|{lexicon.some('CLOCK_QUARTER')}|{lexicon.some('CLOCK_QUARTER_TO')}"
+    rf"|(?:{lexicon.some('CLOCK_PLUS')}) \d{{1,2}}|(?:{lexicon.some('CLOCK_MINUS')}) \d{{1,2}}))?"
+    rf"(?: (?:{lexicon.some('CLOCK_PERIOD_BEFORE')}) (?:{_PERIODS})| (?:{lexicon.some('CLOCK_MIDDAY')}))?"
+    rf"(?: (?:{lexicon.some('CLOCK_SHARP')}|{lexicon.some('CLOCK_HOURS')}))?"
+)
+CLOCK_AT = rf"(?:{lexicon.either('CLOCK_AT')})"
+NAMED_CLOCKS = rf"(?:{lexicon.alternatives(lexicon.NAMED_CLOCKS)})"
+_NOT_AFTER = "".join(rf"(?<!{word} )" for word in lexicon.each("NAMED_CLOCK_NOT_AFTER"))  # "del mediodia"
+NAMED_CLOCK = rf"(?:(?:{lexicon.either('NAMED_CLOCK_AT')}) )?{_NOT_AFTER}(?P<c>{NAMED_CLOCKS})"
 FILLERS = lexicon.FILLERS | {","}
 
 
@@ -38,6 +62,20 @@ _HOUR_WORDS = lexicon.HOUR_WORDS
 _HOUR_WORD = "|".join(_HOUR_WORDS)
 _MINUTE_WORDS = lexicon.MINUTE_WORDS
 _MINUTES_PAST = lexicon.MINUTES_PAST  # minutes before "past" / "to" an hour, and after "y" / "menos"
+_PAST_WORDS, _TO_WORDS = lexicon.some("CLOCK_PAST_WORDS"), lexicon.some("CLOCK_TO_WORDS")
+_HALF_WORD = lexicon.some("CLOCK_HALF_WORD")
+_BEFORE_HOUR = lexicon.own("CLOCK_BEFORE_HOUR")
+# words before and after an hour in words that make it a time of day ("at ten", "ten o'clock")
+_HOUR_BEFORE = rf"(?:{lexicon.either('HOUR_WORD_BEFORE')}|@)"
+_HOUR_AFTER = rf"(?:am|pm|{lexicon.either('HOUR_WORD_AFTER')})"
+_HALF_HOUR = rf"\b(?:{lexicon.some('CLOCK_HALF_HOUR')}) ({_HOUR_WORD}|\d{{1,2}})\b"
+_HALF_HOUR += rf"(?![:.]| (?:{lexicon.some('CLOCK_HALF_HOUR_NOT')})\b)"
+# "las 9 y diez" -> "las 9 y 10": a language's minutes in words after the hour in digits, and their values
+_MINUTES_AFTER_HOUR = [
+    (rf"(?<![\w:])(\d{{1,2}}) ({ways}) ({'|'.join(module.MINUTES_PAST)})\b", module.MINUTES_PAST)
+    for module in lexicon.LANGUAGES.values()
+    if (ways := "|".join(way for way in (module.CLOCK_PLUS, module.CLOCK_MINUS) if way))
+]
 
 
 def _past_or_to(m: re.Match[str]) -> str:
@@ -47,71 +85,93 @@ def _past_or_to(m: re.Match[str]) -> str:
     hour = int(m["h"])
     if minutes > 59 or hour > 12:
         return m[0]
-    if m["way"] == "to":
-        if m["min"] == "half" or m["min"].isdigit():
+    if re.fullmatch(_TO_WORDS, m["way"]):
+        if re.fullmatch(_HALF_WORD, m["min"]) or m["min"].isdigit():
             return m[0]
-        return f"{hour}{m['ampm'] or ''} menos {minutes}"  # the hour's am/pm or part of the day comes first
+        # the hour's am/pm or part of the day comes first
+        return _BEFORE_HOUR.format(hour=f"{hour}{m['ampm'] or ''}", minutes=minutes)
     return f"{hour}:{minutes:02d}{m['ampm'] or ''}"
+
+
+def _in_digits(minutes: dict[str, int]) -> Callable[[re.Match[str]], str]:
+    """'9 y diez' -> '9 y 10': the minutes in words after an hour, in digits."""
+    return lambda m: f"{m[1]} {m[2]} {minutes[m[3]]}"
 
 
 def _clock_words(t: str) -> str:
     """Hours in words where they can only be a time of day: 'at ten thirty' -> 'at 10:30',
     'a las nueve y media' -> 'a las 9 y media', 'seven pm' -> '7 pm', 'half past ten' -> 'half past 10'."""
-    before = r"(?:at|a las|a la|@|around|about|by|sobre las|hacia las|past|to)"
-    after = r"(?:am|pm|o'?clock|in the|de la|por la|y media|y cuarto|menos cuarto|en punto)"
     # "eleven fifteen am", "seven oh five pm", "siete cero cinco": an hour and its minutes in words
     minutes = lexicon.alternatives(_MINUTE_WORDS)
     t = re.sub(rf"\b({_HOUR_WORD}) (?=(?:{minutes})\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
     t = re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
     # British "half three" is 3:30 ("half an hour", "half past" are not hours)
+    t = re.sub(_HALF_HOUR, lambda m: f"{_HOUR_WORDS.get(m[1], m[1])}:30", t)
+    # "at five to nine": the five counts minutes, not hours
     t = re.sub(
-        rf"\bhalf ({_HOUR_WORD}|\d{{1,2}})\b(?![:.]| (?:hours?|past|to)\b)",
-        lambda m: f"{_HOUR_WORDS.get(m[1], m[1])}:30",
+        rf"\b({_HOUR_BEFORE}) ({_HOUR_WORD})\b(?! (?:{_PAST_WORDS}|{_TO_WORDS})\b)",
+        lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}",
         t,
     )
-    # "at five to nine": the five counts minutes, not hours
-    t = re.sub(rf"\b({before}) ({_HOUR_WORD})\b(?! (?:past|after|to)\b)", lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}", t)
-    t = re.sub(rf"\b({_HOUR_WORD}) (?={after}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
+    t = re.sub(rf"\b({_HOUR_WORD}) (?={_HOUR_AFTER}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
     named = "|".join(sorted(_MINUTES_PAST, key=len, reverse=True))
     # minutes from a named clock: "a quarter past noon" is 12:15pm, "ten to midnight" 12am less ten
     hours = lexicon.alternatives(lexicon.NAMED_HOURS)
-    t = re.sub(rf"\b(past|after|to) ({hours})\b", lambda m: f"{m[1]} {lexicon.NAMED_HOURS[m[2]]}", t)
+    t = re.sub(rf"\b({_PAST_WORDS}|{_TO_WORDS}) ({hours})\b", lambda m: f"{m[1]} {lexicon.NAMED_HOURS[m[2]]}", t)
     t = re.sub(
-        rf"\b(?P<min>{named}|\d{{1,2}})(?: minutes?)? (?P<way>past|after|to) (?P<h>\d{{1,2}})"
+        rf"\b(?P<min>{named}|\d{{1,2}})(?: (?:{lexicon.some('CLOCK_MINUTES_WORD')}))?"
+        rf" (?P<way>{_PAST_WORDS}|{_TO_WORDS}) (?P<h>\d{{1,2}})"
         r"(?P<ampm> ?[ap]m\b)?(?![\w:])",
         _past_or_to,
         t,
     )
-    spanish = "|".join(lexicon.es.MINUTES_PAST)  # "las 9 y diez" -> "las 9 y 10", "las 12 menos diez"
-    return re.sub(
-        rf"(?<![\w:])(\d{{1,2}}) (y|menos) ({spanish})\b", lambda m: f"{m[1]} {m[2]} {_MINUTES_PAST[m[3]]}", t
-    )
+    for pattern, minutes_of in _MINUTES_AFTER_HOUR:  # "las 9 y diez" -> "las 9 y 10", "las 12 menos diez"
+        t = re.sub(pattern, _in_digits(minutes_of), t)
+    return t
+
+
+_SHARP_AMPM = rf"\b(\d{{1,2}}) (?:{lexicon.some('CLOCK_SHARP_AMPM')}) ?([ap]m)\b"  # "4 o'clock pm"
+_ISH = lexicon.some("APPROXIMATE_ENDING")  # "4ish", "noonish"
+_AT = lexicon.own("CLOCK_AT_WRITTEN")  # before a time of day, as the grammar writes it
 
 
 def _clock_idioms(t: str) -> str:
     """'4ish' -> '4', '5 pm-ish' -> '5 pm' (an approximate time is the time named), 'at 1530' -> 'at 15:30'."""
-    t = re.sub(r"\b(\d{1,2}) o'?clock ?([ap]m)\b", r"\1\2", t)  # "4 o'clock pm"
-    t = re.sub(r"\b(\d{1,2}(?::\d\d)?)-?ish\b", r"at \1", t)  # "4ish": a time of day, not a day number
-    t = re.sub(r"(?<=[\dm]) ?-?ish\b", "", t)
+    t = re.sub(_SHARP_AMPM, r"\1\2", t)
+    t = re.sub(rf"\b(\d{{1,2}}(?::\d\d)?)-?(?:{_ISH})\b", rf"{_AT} \1", t)  # "4ish": a time of day, not a day
+    t = re.sub(rf"(?<=[\dm]) ?-?(?:{_ISH})\b", "", t)
     return re.sub(rf"\b({CLOCK_AT}) ([01]\d|2[0-3])([0-5]\d)\b(?![:/.-]\d)", lambda m: f"{m[1]} {m[2]}:{m[3]}", t)
+
+
+_ORDINAL_DAY = lexicon.own("ORDINAL_DAY")  # a day's ordinal as the grammar writes it ("21th")
+_TENS: dict[str, int] = lexicon.union("ORDINAL_TENS")
+_UNITS = "|".join(word for module in lexicon.LANGUAGES.values() for word in module.ORDINALS[:9])
+_COMPOUND_ORDINAL = rf"\b({never('|'.join(_TENS))})[- ]({_UNITS})\b"  # "twenty-first"
+_APART: dict[str, int] = lexicon.union("ORDINALS_APART")
+_FIRST_THING = rf"\b(?:{lexicon.some('FIRST_THING')})\b"  # kept from the ordinals: read as early in the morning
+_DAY_NUMBER_OF = lexicon.some("DAY_NUMBER_OF")
+_DAY_NUMBER_LEAD = rf"\b({lexicon.some('DAY_NUMBER_LEAD')})"
+_ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
+# a named clock after 12, or approximate: "12 noon", "noonish"
+_NAMED_TWELVE = rf"\b12 ({lexicon.some('TWELVE_NAMED')})\b|\b({lexicon.some('ISH_NAMED')})(?:{_ISH})\b"
 
 
 def prepare(t: str, language: str) -> str:
     """Ordinal words to digits, hours in words to digits, 'noonish' to 'noon', '9a' to '9am', 'dec.' to
     'dec', 'tues.' to 'tues', '17 h' to '17h', '@' to 'at'."""
-    t = _clock_idioms(re.sub(r"@", " at ", t))
+    t = _clock_idioms(re.sub(r"@", f" {_AT} ", t))
     t = _clock_words(re.sub(r" +", " ", t).strip())
-    t = re.sub(r"\b(twenty|thirty)[- ](first|second|third|fourth|fifth|sixth|seventh|eighth|ninth)\b",
-               lambda m: f"{(20 if m[1] == 'twenty' else 30) + _ORDINAL_WORDS.index(m[2]) + 1}th", t)  # fmt: skip
-    t = re.sub(r"\bfirst thing\b", "first_thing", re.sub(r"\bthirtieth\b", "30th", t))
-    t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: f"{_ORDINAL_WORDS.index(m[1]) + 1}th", t)
+    t = re.sub(_COMPOUND_ORDINAL, lambda m: _ORDINAL_DAY.format(n=_TENS[m[1]] + _ORDINAL_NUMBERS[m[2]]), t)
+    t = re.sub(rf"\b({never(lexicon.alternatives(_APART))})\b", lambda m: _ORDINAL_DAY.format(n=_APART[m[1]]), t)
+    t = re.sub(_FIRST_THING, lambda m: m[0].replace(" ", "_"), t)
+    t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: _ORDINAL_DAY.format(n=_ORDINAL_NUMBERS[m[1]]), t)
     days, mon = lexicon.alternatives(lexicon.DAY_NUMBERS), alternatives(words_of(language)[1])
     t = re.sub(
-        rf"\b({days}) (?=(?:de )?(?:{mon})\b)", lambda m: f"{lexicon.DAY_NUMBERS[m[1]]} ", t
+        rf"\b({days}) (?=(?:{_DAY_NUMBER_OF})?(?:{mon})\b)", lambda m: f"{lexicon.DAY_NUMBERS[m[1]]} ", t
     )  # "el seis de junio"
-    t = re.sub(rf"\bdia ({days})\b", lambda m: f"dia {lexicon.DAY_NUMBERS[m[1]]}", t)  # "el día doce"
-    t = re.sub(r"\bprimero\b", "1", t)
-    t = re.sub(r"\b12 (noon|midnight)\b|\b(noon)ish\b", lambda m: m[1] or m[2], t)
+    t = re.sub(rf"{_DAY_NUMBER_LEAD} ({days})\b", lambda m: f"{m[1]} {lexicon.DAY_NUMBERS[m[2]]}", t)  # "el día doce"
+    t = re.sub(rf"\b({never(lexicon.alternatives(_ALONE))})\b", lambda m: str(_ALONE[m[1]]), t)
+    t = re.sub(_NAMED_TWELVE, lambda m: m[1] or m[2], t)
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
     t = re.sub(r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b", r"\1h", t)
     weekdays, months = words_of(language)

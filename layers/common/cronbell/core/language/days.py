@@ -45,6 +45,7 @@ from cronbell.core.language.day_words import (
     NUM,
     ORD,
     alternatives,
+    never,
     prepare,
     take,
     words_of,
@@ -55,21 +56,57 @@ from cronbell.core.text.texts import Word, phrase, say
 DEFAULT_HOUR = 9  # a day named without a time of day
 END_OF_DAY_HOUR = 18
 # the hours a clock with its own am/pm or period may have within a named part of the day
+_SMALL_HOURS = lexicon.own("CLOCK_SMALL_HOURS")
 _PART_RANGES = {
-    "manana": range(4, 13),
-    "tarde": range(12, 24),
-    "noche": (*range(17, 24), *range(6)),
-    "madrugada": range(7),
+    lexicon.own("CLOCK_MORNING"): range(4, 13),
+    lexicon.own("CLOCK_AFTERNOON"): range(12, 24),
+    lexicon.own("CLOCK_NIGHT"): (*range(17, 24), *range(6)),
+    _SMALL_HOURS: range(7),
 }
 SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 February within 8 years
 
 # the evening is afternoon hours on a 12-hour clock ("quarter to six in the evening" is 17:45)
-_PERIODS = {**PERIOD_OF, "evening": "tarde"}
+_PERIODS = {**PERIOD_OF, **lexicon.union("PARTS_ON_THE_CLOCK")}
+_NIGHT_PARTS = frozenset(lexicon.each("NIGHT_PARTS"))  # a small hour in these is the next day's
 # before or after a weekday: the coming one, or this week's ("next friday", "el viernes que viene", "this friday")
 _NEXT_OR_THIS = f"{lexicon.either('NEXT')}|{lexicon.either('THIS')}"
 _NEXT = frozenset(lexicon.either("NEXT").split("|"))
 _THIS = frozenset(lexicon.either("THIS").split("|"))
 _NEXT_AFTER = lexicon.either("NEXT_AFTER")
+_BEFORE_DAY_NUMBER = frozenset(lexicon.each("BEFORE_DAY_NUMBER"))
+_CLOCK_MARKS = rf"[:.h]|am|pm|{lexicon.either('CLOCK_MARKS')}"
+_DAY_BEFORE_PART = rf"\d{{1,2}} (?:{lexicon.some('DAY_NUMBER_BEFORE_PART')}) \w+"
+_THIS_PART_ALONE: dict[str, str] = lexicon.union("THIS_PART_ALONE")
+_EARLY_PART = lexicon.own("EARLY_PART")
+_OF, _OF_THE = lexicon.either("OF"), lexicon.either("OF_THE")
+# the phrases of a calendar, each language's joined, read in turn by _parts; {month} is filled in there
+_END_OF_DAY = rf"\b(?:{lexicon.some('END_OF_DAY')})\b"
+_LAST_DAY = rf"\b(?:{lexicon.some('LAST_DAY')})"
+_END_OF_MONTH = rf"\b(?:{lexicon.some('END_OF_MONTH')})\b"
+_END_OF_WEEK = rf"\b(?:{lexicon.some('END_OF_WEEK')})\b"
+_THIS_WEEKEND = rf"\b(?:{lexicon.some('THIS_WEEKEND')})\b"
+_EARLY = rf"\b(?:{lexicon.some('EARLY')})\b"
+_THIS_PART = (
+    rf"\b(?P<this>{never(lexicon.alternatives(_THIS_PART_ALONE))})\b"
+    rf"|\b(?P<this2>{lexicon.some('THIS_PART_LEAD')}) (?P<p>{lexicon.some('THIS_PARTS')})\b"
+)
+_PART = (
+    rf"\b(?:{lexicon.some('PART_LEAD')}) (?P<p>{lexicon.some('PARTS_AFTER_LEAD')})\b"
+    rf"|\b(?P<p2>{lexicon.some('PARTS_ALONE')})\b"
+)
+_DAY_AFTER_TOMORROW = rf"\b(?:{lexicon.some('DAY_AFTER_TOMORROW')})\b"
+_TOMORROW = rf"\b(?:{lexicon.some('TOMORROW')})\b"
+_TODAY = rf"\b(?:{lexicon.some('TODAY')})\b"
+_NEXT_WEEK = rf"\b(?:{_OF})?(?:{lexicon.some('NEXT_WEEK')})\b"
+_NEXT_MONTH = rf"\b(?:{_OF_THE})?(?:{lexicon.some('NEXT_MONTH')})\b"
+_THIS_MONTH = rf"\b(?:{_OF})?(?:{lexicon.some('THIS_MONTH')})\b"
+_OF_MONTH = rf"\b(?:{lexicon.some('OF_MONTH')})\b"
+_NEXT_YEAR = rf"\b(?:{_OF_THE})?(?:{lexicon.some('NEXT_YEAR')})\b"
+_THIS_WEEK = rf"\b(?:{_OF})?(?:{lexicon.some('THIS_WEEK')})\b"
+_POSITION_OF = lexicon.some("POSITION_OF")
+_NEXT_DATE = rf"\b(?:{lexicon.some('NEXT_DATE')})"  # "el próximo 15 de mayo", "el próximo día 15": left out
+_MONTH_DAY_ARTICLE, _DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE"), lexicon.some("DAY_ARTICLE")
+_DAY_LEAD = rf"\b(?:{lexicon.some('DAY_LEAD')})"
 
 
 def _parts(t: str, language: str) -> Parts | None:
@@ -77,7 +114,7 @@ def _parts(t: str, language: str) -> Parts | None:
     s = f" {prepare(t, language)} "
     weekdays, months = words_of(language)
     wd, mon = alternatives(weekdays), alternatives(months)
-    day_words = {*weekdays, *months, "el", "the", "dia", "day"}
+    day_words = {*weekdays, *months, *_BEFORE_DAY_NUMBER}
     positions = lexicon.alternatives(lexicon.POSITIONS)
 
     def numeric(m: re.Match[str]) -> None:
@@ -94,11 +131,11 @@ def _parts(t: str, language: str) -> Parts | None:
 
     def clock(m: re.Match[str]) -> bool:
         text, at = m["c"], m["at"]
-        marked = at or re.search(r"[:.h]|am|pm|de la|por la|en la|del|y |menos|o'?clock|horas|hrs|half|quarter", text)
+        marked = at or re.search(_CLOCK_MARKS, text)
         if not marked or parse_clock(text) is None or p.clock is not None:
             return False
         before = m.string[: m.start()].split()[-1:]
-        if not at and re.fullmatch(r"\d{1,2} (?:por|en) la \w+", text) and before and before[0] in day_words:
+        if not at and re.fullmatch(_DAY_BEFORE_PART, text) and before and before[0] in day_words:
             return False  # "el viernes 12 por la mañana": the 12 is the day ("8 de la tarde" is an hour)
         p.set(clock=text)
         return True
@@ -140,91 +177,38 @@ def _parts(t: str, language: str) -> Parts | None:
         (rf"{NUM}(?P<a>\d{{1,2}})/(?P<b>\d{{1,2}})(?:/(?P<y>\d{{4}}|\d{{2}}))?{END}", "<d>", numeric),
         (rf"{NUM}(?P<a>\d{{1,2}})-(?P<b>\d{{1,2}})(?:-(?P<y>\d{{4}}|\d{{2}}))?{END}", "<d>", numeric),
         (rf"{NUM}(?P<a>\d{{1,2}})\.(?P<b>\d{{1,2}})\.(?P<y>\d{{4}}|\d{{2}}){END}", "<d>", numeric),
-        (
-            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)\b|\beod\b"
-            r"|\b(?:al |a |para el )?(?:final|fin) del dia\b",
-            "<e>",
-            lambda m: p.set(end_of_day=True),
-        ),
-        (
-            rf"\b(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{mon})\b))"
-            rf"|\b(?:el )?ultimo dia de (?=(?:{mon})\b)"
-            r"|\b(?:el )?ultimo dia (?:del mes\b(?! que viene| proximo)"
-            r"|del? (?=mes que viene|proximo mes|mes proximo))",
-            "<d>",
-            lambda m: p.set(last_day=True),
-        ),
-        (
-            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month\b"
-            r"|\b(?:a|al|para) (?:fin|final) de(?:l)? mes\b",
-            "<d>",
-            lambda m: p.set(last_day=True, end_of_day=True),
-        ),
-        (
-            r"\b(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week\b|\b(?:a|al) final de (?:la )?semana\b",
-            "<w>",
-            lambda m: p.set(weekday=4, end_of_day=True),
-        ),
-        (
-            r"\b(?:this|the) weekend\b|\b(?:este|el) fin de semana\b",
-            "<w>",
-            lambda m: p.set(weekend=True),
-        ),
-        (
-            r"\bfirst_thing(?: in the morning)?\b|\ba primera hora(?: de la manana)?\b",
-            "<p>",
-            lambda m: p.set(part="morning"),
-        ),
+        (_END_OF_DAY, "<e>", lambda m: p.set(end_of_day=True)),
+        (_LAST_DAY.replace("{month}", mon), "<d>", lambda m: p.set(last_day=True)),
+        (_END_OF_MONTH, "<d>", lambda m: p.set(last_day=True, end_of_day=True)),
+        (_END_OF_WEEK, "<w>", lambda m: p.set(weekday=4, end_of_day=True)),
+        (_THIS_WEEKEND, "<w>", lambda m: p.set(weekend=True)),
+        (_EARLY, "<p>", lambda m: p.set(part=_EARLY_PART)),
         (rf"\b{NAMED_CLOCK}\b", "<c>", named),
         (rf"(?:\b(?P<at>{CLOCK_AT}) )?{NUM}(?P<c>{CLOCK}){END}", "<c>", clock),
-        (
-            r"\b(?P<this>tonight)\b|\b(?P<this2>this|esta) (?P<p>morning|afternoon|evening|night|manana|tarde|noche)\b",
-            "<p>",
-            lambda m: p.set(part=m["p"] or "night", this_part=True),
-        ),
-        (
-            r"\b(?:in the|during the|por la|de la|en la|a la|at) (?P<p>morning|afternoon|evening|night|manana|tarde"
-            r"|noche|madrugada)\b|\b(?P<p2>morning|afternoon|evening|night|tarde|noche|madrugada)\b",
-            "<p>",
-            lambda m: p.set(part=m["p"] or m["p2"]),
-        ),
-        (r"\b(?:the )?day after (?:tomorrow|tmrw)\b|\bpasado manana\b", "<r>", relative(2)),
-        (r"\b(?:tomorrow|tmrw|tmw|tomorow|tommorow)\b|\bmanana\b", "<r>", relative(1)),
-        (r"\b(?:later )?today\b|\bhoy\b", "<r>", relative(0)),
-        (
-            r"\b(?:of |de )?(?:next week|the following week|la semana que viene|la proxima semana"
-            r"|la semana proxima)\b",
-            "<k>",
-            lambda m: p.set(week_ahead=True),
-        ),
-        (
-            r"\b(?:of |de |del )?(?:next month|the following month|el mes que viene|mes que viene|el proximo mes"
-            r"|proximo mes|el mes proximo)\b",
-            "<n>",
-            lambda m: p.set(month_ahead=1),
-        ),
-        (r"\b(?:of |de )?(?:this month|este mes)\b", "<n>", lambda m: p.set(month_ahead=0)),
-        (r"\b(?:of (?:the )?month|de mes|del mes)\b", "<o>", lambda m: p.set(of_month=True)),
-        (
-            r"\b(?:of |de |del )?(?:next year|the following year|el ano que viene|ano que viene|el proximo ano"
-            r"|proximo ano)\b",
-            "<y>",
-            lambda m: p.set(year_ahead=True),
-        ),
-        (r"\b(?:of |de )?(?:this week|esta semana)\b", "<k>", lambda m: p.set(week_this=True)),
-        (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:of|de|del|in|en)\b)", "<w>", position),
-        (r"\b(?:el )?proximo (?=(?:dia )?\d)", " ", lambda m: None),  # "el próximo 15 de mayo", "el próximo día 15"
+        (_THIS_PART, "<p>", lambda m: p.set(part=m["p"] or _THIS_PART_ALONE[m["this"]], this_part=True)),
+        (_PART, "<p>", lambda m: p.set(part=m["p"] or m["p2"])),
+        (_DAY_AFTER_TOMORROW, "<r>", relative(2)),
+        (_TOMORROW, "<r>", relative(1)),
+        (_TODAY, "<r>", relative(0)),
+        (_NEXT_WEEK, "<k>", lambda m: p.set(week_ahead=True)),
+        (_NEXT_MONTH, "<n>", lambda m: p.set(month_ahead=1)),
+        (_THIS_MONTH, "<n>", lambda m: p.set(month_ahead=0)),
+        (_OF_MONTH, "<o>", lambda m: p.set(of_month=True)),
+        (_NEXT_YEAR, "<y>", lambda m: p.set(year_ahead=True)),
+        (_THIS_WEEK, "<k>", lambda m: p.set(week_this=True)),
+        (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:{_POSITION_OF})\b)", "<w>", position),
+        (_NEXT_DATE, " ", lambda m: None),
         (
             rf"\b(?:(?P<pre>{_NEXT_OR_THIS}) )?(?P<wd>{wd})\b(?: (?P<post>{_NEXT_AFTER}))?",
             "<w>",
             weekday,
         ),
         (rf"\b(?P<mon>{mon})\b", "<m>", month),
-        (rf"<m>,? (?:the )?(?P<d>\d{{1,2}}){ORD}?{END}", "<m> <d>", day),
-        (rf"{NUM}(?P<d>\d{{1,2}}){ORD}? (?:of |de )?<m>", "<d> <m>", day),
-        (rf"<w>,? (?P<the>the |el )?(?P<d>\d{{1,2}})(?P<ord>{ORD})?{END}", "<w> <d>", day_after_weekday),
+        (rf"<m>,? (?:{_MONTH_DAY_ARTICLE})?(?P<d>\d{{1,2}}){ORD}?{END}", "<m> <d>", day),
+        (rf"{NUM}(?P<d>\d{{1,2}}){ORD}? (?:{_OF})?<m>", "<d> <m>", day),
+        (rf"<w>,? (?P<the>{_DAY_ARTICLE})?(?P<d>\d{{1,2}})(?P<ord>{ORD})?{END}", "<w> <d>", day_after_weekday),
         (rf"{NUM}(?P<d>\d{{1,2}}){ORD}{END}", "<d>", day),
-        (rf"\b(?:el (?:dia )?|dia )(?P<d>\d{{1,2}}){END}", "<d>", day),
+        (rf"{_DAY_LEAD}(?P<d>\d{{1,2}}){END}", "<d>", day),
         (rf"{NUM}(?P<y>(?:19|2\d)\d\d){END}", "<y>", year),
     ]
     for pattern, marker, read in steps:
@@ -241,7 +225,7 @@ def _parts(t: str, language: str) -> Parts | None:
 
 def _hour_and_minute(p: Parts, language: str, notes: list[str]) -> tuple[int, int]:
     if p.clock is not None:
-        period = "madrugada" if p.part == "madrugada" else _PERIODS.get(p.part or "")
+        period = _SMALL_HOURS if p.part == _SMALL_HOURS else _PERIODS.get(p.part or "")
         named = re.fullmatch(NAMED_CLOCKS, p.clock)  # "midnight tonight": the clock names its own hour
         got = parse_clock_in(p.clock, period) if period and not named else parse_clock(p.clock)
         if got is None:
@@ -365,7 +349,7 @@ def read_calendar(
         hour += 12
         notes.append(say("note.afternoon_hour", language, said=p.clock, clock=f"{hour:02d}:{minute:02d}"))
     d = _date(p, (24, 0) if day_end else (hour, minute), now_local)  # a day's end is after all its minutes
-    night = p.clock is not None and p.part in ("night", "noche", "evening") and hour < 6
+    night = p.clock is not None and p.part in _NIGHT_PARTS and hour < 6
     if night and not (p.this_part and now_local.hour < 6):
         d += timedelta(days=1)  # "tonight at 1" is after midnight; said after midnight, it is the coming one
     if p.month is not None and p.year is None and d.year > now_local.year:

@@ -26,6 +26,7 @@ from cronbell.core.language.clocks import (
     wall,
 )
 from cronbell.core.language.days import read_calendar
+from cronbell.core.language.holiday_dates import zone_country
 from cronbell.core.language.named_zones import take_zone
 from cronbell.core.text import texts
 from cronbell.core.text.texts import Moment, Phrase, Word, phrase, say, words
@@ -154,7 +155,7 @@ def parse_one_shot(
     now_local = now.astimezone(tz)
     notes: list[str] = []
     try:
-        where = (country or "").partition("-")[0].upper() or named_days.zone_country(tz_label(tz))
+        where = (country or "").partition("-")[0].upper() or zone_country(tz_label(tz))
         at = _read(t, now, now_local, tz, language, notes, whole_day, where)
     except NoClockError as exc:
         raise _invalid(raw, language, phrase("reason.no_clock")) from exc

@@ -64,7 +64,7 @@ CITIES = {
 }  # fmt: skip
 DAY_NUMBERS: dict[str, int] = {}  # day numbers are ordinals in English ("the sixth of june")
 POSITIONS = {"1th": 1, "2th": 2, "3th": 3, "4th": 4, "5th": 5, "1st": 1, "2nd": 2, "3rd": 3, "last": -1}
-# holidays and observances by name (core/language/named_days.py finds their dates for the user's country)
+# holidays and observances by name, and their keys (core/language/holiday_dates.py finds their dates)
 HOLIDAYS = {
     "christmas day": "christmas", "christmas": "christmas", "xmas": "christmas", "christmas eve": "christmas_eve",
     "xmas eve": "christmas_eve", "new year's eve": "new_years_eve", "new years eve": "new_years_eve",
@@ -96,6 +96,10 @@ HOLIDAYS.update({
     "chanukah": "hanukkah", "passover": "passover", "yom kippur": "yom_kippur", "rosh hashanah": "rosh_hashanah",
     "remembrance day": "remembrance_day", "new year": "new_year", "nye": "new_years_eve", "xmas day": "christmas",
 })  # fmt: skip
+# a phrase that names a day the lexicon does not know, refused as such (core/language/named_days.py)
+UNKNOWN_DAY_LEAD = "on |the "  # before its name
+UNKNOWN_DAY_END = "day|eve"  # the last word of its name ("festivus day")
+UNKNOWN_DAY = ""  # the whole phrase
 
 # --- recurring phrases (core/language/cron_phrases.py): regular-expression fragments, joined across languages
 PLURAL_ENDINGS = ("s",)  # "mondays"
@@ -172,10 +176,98 @@ AMOUNT_AFTER = "later|from now|from today|hence"  # "2 hours later"
 AMOUNT_IDIOMS: dict[str, str] = {}  # a whole phrase that means an amount of time, and that amount
 PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past
 
-# --- calendar phrases (core/language/days.py): plain words, joined across languages
+# --- amounts of time (core/language/amounts.py): regular-expression fragments, joined across languages
+AMOUNT_AT = "at"  # between whole days ahead and a time of day ("3 days at 9am")
+AMOUNT_SECONDS = "seconds?|secs?|s"  # the units of an amount after its number ("30 minutes", "1h30m")
+AMOUNT_MINUTES = "minutes?|mins?|m"
+AMOUNT_HOURS = "hours?|hrs?|h"
+AMOUNT_DAYS = "days?|d"
+AMOUNT_WEEKS = "weeks?"
+AMOUNT_MONTHS = "months?"
+AMOUNT_YEARS = "years?"
+AMOUNT_HOUR_WORD = "hours?"  # after a fraction ("3/4 hour") and before a half or a quarter ("an hour and a half")
+AMOUNT_FRACTION_OF = "of an? "  # between a fraction and the hour ("1/2 of an hour")
+# whole phrases that name an amount, read in turn, and the amount as this language writes it
+AMOUNTS = {
+    "(?:a |one )?quarter hour": "15 minutes", "half an hour|half hour": "30 minutes",
+    "a quarter of an hour|quarter of an hour|quarter hour": "15 minutes", "three quarters of an hour": "45 minutes",
+    "(?:an?|one) fortnight|fortnight": "2 weeks", "a couple of|a couple": "2",
+}  # fmt: skip
+AMOUNT_AND_A_HALF = "and a half"  # after the hours ("two hours and a half")
+AMOUNT_AND_A_QUARTER = "and a quarter"
+AMOUNT_NUMBER_AND_A_HALF = "and a half (?:hours?|hrs?)"  # after the number of hours ("two and a half hours")
+# an amount as the grammar writes it, read back by the grammar
+AMOUNT_IN_HOURS = "{n} hours"
+AMOUNT_IN_MINUTES = "{n} minutes"
+COUNTED_WORKDAYS = "weekdays?"  # after a count: days from Monday to Friday ("3 weekdays")
+
+# --- the words of calendar phrases turned into digits (core/language/day_words.py): fragments, joined
+DAY_ORDINAL_ENDINGS = "st|nd|rd|th"  # after a day number ("the 8th")
+CLOCK_AT = "at about|at around|at|around|about|by"  # before a time of day
+NAMED_CLOCK_AT = "at"  # before a named clock ("at noon")
+NAMED_CLOCK_NOT_AFTER: tuple[str, ...] = ()  # a word after which a named clock is not one ("del mediodia")
+HOUR_WORD_BEFORE = "at|around|about|by|past|to"  # before an hour in words that makes it a time of day
+HOUR_WORD_AFTER = "o'?clock|in the"  # after an hour in words that makes it a time of day (besides am/pm)
+CLOCK_HALF_HOUR = "half"  # before an hour: half past it (British "half three")
+CLOCK_HALF_HOUR_NOT = "hours?|past|to"  # after "half" and a number that is no hour ("half 2 hours")
+CLOCK_PAST_WORDS = "past|after"  # between minutes and the hour they follow ("ten past nine")
+CLOCK_TO_WORDS = "to"  # between minutes and the hour they come before ("twenty to nine")
+CLOCK_MINUTES_WORD = "minutes?"  # after those minutes ("ten minutes past nine")
+CLOCK_SHARP_AMPM = "o'?clock"  # between an hour and its am/pm ("4 o'clock pm")
+APPROXIMATE_ENDING = "ish"  # after a time: about then ("4ish", "noonish")
+ORDINAL_TENS = {"twenty": 20, "thirty": 30}  # before an ordinal of ORDINALS' first nine ("twenty-first")
+ORDINALS_APART = {"thirtieth": 30}  # ordinals beyond ORDINALS
+FIRST_THING = "first thing"  # kept from the ordinals, read as EARLY ("first_thing")
+DAY_NUMBER_OF = ""  # between a day number in words and its month ("seis de junio")
+DAY_NUMBER_LEAD = ""  # before a day number in words ("el dia doce")
+DAY_NUMBERS_ALONE: dict[str, int] = {}  # day numbers in words read alone ("el primero")
+TWELVE_NAMED = "noon|midnight"  # after 12, the named clock it is ("12 noon")
+ISH_NAMED = "noon"  # a named clock said approximately ("noonish")
+# how the grammar writes what it reads back: a time some minutes before an hour, "at" before a time of
+# day, a day's ordinal
+CLOCK_BEFORE_HOUR = "{hour} menos {minutes}"
+CLOCK_AT_WRITTEN = "at"
+ORDINAL_DAY = "{n}th"
+
+# --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
+# languages ({month} is filled in)
 NEXT = "next|this coming|coming"  # before a weekday: the coming one, never today
 THIS = "this"  # before a weekday: this week's
 NEXT_AFTER = ""  # after a weekday: the coming one
+PARTS_ON_THE_CLOCK = {"evening": "tarde"}  # a part of the day whose hours are another's on a 12-hour clock
+NIGHT_PARTS = ("night", "evening")  # parts of the day whose small hours are the next day's ("tonight at 1")
+BEFORE_DAY_NUMBER = ("the", "day")  # after these, as after a weekday or a month, a number is a day
+CLOCK_MARKS = "o'?clock|hrs|half|quarter"  # words that make a number a time of day, besides am/pm and "at"
+DAY_NUMBER_BEFORE_PART = ""  # between a day number and a part of the day ("el viernes 12 por la manana")
+END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)|eod"
+LAST_DAY = r"(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{month})\b))"
+END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month"
+END_OF_WEEK = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week"
+THIS_WEEKEND = "(?:this|the) weekend"
+EARLY = "first_thing(?: in the morning)?"  # early in the morning (FIRST_THING, kept from the ordinals)
+EARLY_PART = "morning"  # the part of the day that is, as the grammar writes it
+THIS_PART_ALONE = {"tonight": "night"}  # this part of the day in one word, and the part
+THIS_PART_LEAD = "this"  # before one of THIS_PARTS: today's
+THIS_PARTS = "morning|afternoon|evening|night"
+PART_LEAD = "in the|during the|at"  # before one of PARTS_AFTER_LEAD
+PARTS_AFTER_LEAD = "morning|afternoon|evening|night"
+PARTS_ALONE = "morning|afternoon|evening|night"  # a part of the day said without a lead
+DAY_AFTER_TOMORROW = "(?:the )?day after (?:tomorrow|tmrw)"
+TOMORROW = "tomorrow|tmrw|tmw|tomorow|tommorow"
+TODAY = "(?:later )?today"
+OF = "of "  # before NEXT_WEEK, THIS_MONTH, THIS_WEEK, and a month after its day
+OF_THE = "of "  # before NEXT_MONTH, NEXT_YEAR
+NEXT_WEEK = "next week|the following week"
+NEXT_MONTH = "next month|the following month"
+THIS_MONTH = "this month"
+OF_MONTH = "of (?:the )?month"  # after a day number ("the first of the month")
+NEXT_YEAR = "next year|the following year"
+THIS_WEEK = "this week"
+POSITION_OF = "of|in"  # after the place of a weekday ("the 2nd monday of june")
+NEXT_DATE = ""  # before a date: the coming one, left out ("el proximo 15 de mayo")
+MONTH_DAY_ARTICLE = "the "  # between a month and its day ("june the 5th")
+DAY_ARTICLE = "the "  # between a weekday and its day ("friday the 12th")
+DAY_LEAD = ""  # before a day number alone ("el dia 15")
 
 # --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
 CLOCK_HALF = ""  # after an hour: half past it ("9 y media")

@@ -50,7 +50,7 @@ DAY_NUMBERS = {
 }  # fmt: skip
 # the place of a weekday in its month ("el primer lunes de junio", "el último viernes de mayo")
 POSITIONS = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
-# holidays and observances by name (core/language/named_days.py finds their dates for the user's country)
+# holidays and observances by name, and their keys (core/language/holiday_dates.py finds their dates)
 HOLIDAYS = {
     "navidad": "christmas", "dia de navidad": "christmas", "nochebuena": "christmas_eve",
     "nochevieja": "new_years_eve", "ano nuevo": "new_year", "dia de ano nuevo": "new_year", "reyes": "epiphany",
@@ -75,6 +75,9 @@ HOLIDAYS.update({
     "ano nuevo chino": "chinese_new_year", "carnaval": "carnival", "lunes de carnaval": "carnival",
     "dia de la tierra": "earth_day", "cinco de mayo": "cinco_de_mayo", "viernes negro": "black_friday",
 })  # fmt: skip
+UNKNOWN_DAY_LEAD = "el |la "
+UNKNOWN_DAY_END = ""
+UNKNOWN_DAY = "(?:el )?dia de(?:l| la| los)? [a-z ]+"  # "el dia del orgullo"
 
 # --- recurring phrases (core/language/cron_phrases.py): regular-expression fragments, joined across languages
 PLURAL_ENDINGS = ("s", "es")  # "sabados", "martes"
@@ -148,10 +151,94 @@ AMOUNT_AFTER = "mas tarde|despues|a partir de ahora|a partir de hoy"
 AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
 PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
 
-# --- calendar phrases (core/language/days.py): plain words, joined across languages
+# --- amounts of time (core/language/amounts.py): regular-expression fragments, joined across languages
+AMOUNT_AT = "a las|a la|a|sobre las|hacia las"
+AMOUNT_SECONDS = "segundos?"
+AMOUNT_MINUTES = "minutos?"
+AMOUNT_HOURS = "horas?"
+AMOUNT_DAYS = "dias?"
+AMOUNT_WEEKS = "semanas?"
+AMOUNT_MONTHS = "mes|meses"
+AMOUNT_YEARS = "anos?"
+AMOUNT_HOUR_WORD = "horas?"
+AMOUNT_FRACTION_OF = "de "
+AMOUNTS = {"media hora": "30 minutos", "un cuarto de hora": "15 minutos", "tres cuartos de hora": "45 minutos",
+           "un par de": "2"}  # fmt: skip
+AMOUNT_AND_A_HALF = "y media"
+AMOUNT_AND_A_QUARTER = "y cuarto"
+AMOUNT_NUMBER_AND_A_HALF = ""
+AMOUNT_IN_HOURS = "{n} horas"
+AMOUNT_IN_MINUTES = "{n} minutos"
+COUNTED_WORKDAYS = ""
+
+# --- the words of calendar phrases turned into digits (core/language/day_words.py): fragments, joined
+DAY_ORDINAL_ENDINGS = "º|ª|o|ro|do|to|er|ero"
+CLOCK_AT = "a eso de las|a eso de la|a las|a la|las|la|sobre las|hacia las"
+NAMED_CLOCK_AT = "a|al|a las"
+NAMED_CLOCK_NOT_AFTER = ("del",)
+HOUR_WORD_BEFORE = "a las|a la|sobre las|hacia las"
+HOUR_WORD_AFTER = "de la|por la|y media|y cuarto|menos cuarto|en punto"
+CLOCK_HALF_HOUR = ""
+CLOCK_HALF_HOUR_NOT = ""
+CLOCK_PAST_WORDS = ""
+CLOCK_TO_WORDS = ""
+CLOCK_MINUTES_WORD = ""
+CLOCK_SHARP_AMPM = ""
+APPROXIMATE_ENDING = ""
+ORDINAL_TENS: dict[str, int] = {}
+ORDINALS_APART: dict[str, int] = {}
+FIRST_THING = ""
+DAY_NUMBER_OF = "de "
+DAY_NUMBER_LEAD = "dia"
+DAY_NUMBERS_ALONE = {"primero": 1}
+TWELVE_NAMED = ""
+ISH_NAMED = ""
+CLOCK_BEFORE_HOUR = "{hour} menos {minutes}"
+CLOCK_AT_WRITTEN = "a las"
+ORDINAL_DAY = "{n}o"
+
+# --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
+# languages ({month} is filled in)
 NEXT = "el proximo|proximo"
 THIS = "este"
 NEXT_AFTER = "que viene|proximo"
+PARTS_ON_THE_CLOCK: dict[str, str] = {}
+NIGHT_PARTS = ("noche",)
+BEFORE_DAY_NUMBER = ("el", "dia")
+CLOCK_MARKS = "de la|por la|en la|del|y |menos|horas"
+DAY_NUMBER_BEFORE_PART = "(?:por|en) la"
+END_OF_DAY = "(?:al |a |para el )?(?:final|fin) del dia"
+LAST_DAY = (
+    r"(?:el )?ultimo dia de (?=(?:{month})\b)"
+    r"|(?:el )?ultimo dia (?:del mes\b(?! que viene| proximo)|del? (?=mes que viene|proximo mes|mes proximo))"
+)
+END_OF_MONTH = "(?:a|al|para) (?:fin|final) de(?:l)? mes"
+END_OF_WEEK = "(?:a|al) final de (?:la )?semana"
+THIS_WEEKEND = "(?:este|el) fin de semana"
+EARLY = "a primera hora(?: de la manana)?"
+EARLY_PART = "manana"
+THIS_PART_ALONE: dict[str, str] = {}
+THIS_PART_LEAD = "esta"
+THIS_PARTS = "manana|tarde|noche"
+PART_LEAD = "por la|de la|en la|a la"
+PARTS_AFTER_LEAD = "manana|tarde|noche|madrugada"
+PARTS_ALONE = "tarde|noche|madrugada"  # "manana" alone is tomorrow
+DAY_AFTER_TOMORROW = "pasado manana"
+TOMORROW = "manana"
+TODAY = "hoy"
+OF = "de "
+OF_THE = "de |del "
+NEXT_WEEK = "la semana que viene|la proxima semana|la semana proxima"
+NEXT_MONTH = "el mes que viene|mes que viene|el proximo mes|proximo mes|el mes proximo"
+THIS_MONTH = "este mes"
+OF_MONTH = "de mes|del mes"
+NEXT_YEAR = "el ano que viene|ano que viene|el proximo ano|proximo ano"
+THIS_WEEK = "esta semana"
+POSITION_OF = "de|del|en"
+NEXT_DATE = r"(?:el )?proximo (?=(?:dia )?\d)"
+MONTH_DAY_ARTICLE = ""
+DAY_ARTICLE = "el "
+DAY_LEAD = "el (?:dia )?|dia "
 
 # --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
 CLOCK_HALF = "y media"

@@ -1,0 +1,159 @@
+"""The dates of holidays and observances, by their key (the values of each lexicon's HOLIDAYS: "christmas",
+"mothers_day"), for a country. A date comes from a rule when the day is one by the calendar or by custom in
+that country (Christmas Eve, New Year's Eve, Valentine's Day, Halloween, Easter and its days by the Western
+calendar, Mother's and Father's Day where their rule is known), and otherwise from the `holidays` package's
+public holidays of the country (imported only when a phrase names a holiday), found by the English names that
+package gives them. This module holds keys and that package's names, no word a user types: the words are in
+the lexicons, and core/language/named_days.py reads them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import date, timedelta
+from functools import cache
+from pathlib import Path
+from zoneinfo import TZPATH
+
+Rule = Callable[[int, str], "date | None"]  # (year, country) -> the date that year, or None
+
+
+def _easter(year: int) -> date:
+    """Western Easter Sunday (the anonymous Gregorian algorithm)."""
+    a, b, c = year % 19, year // 100, year % 100
+    d, e = divmod(b, 4)
+    g = (8 * b + 13) // 25
+    h = (19 * a + b - d - g + 15) % 30
+    i, k = divmod(c, 4)
+    el = (32 + 2 * e + 2 * i - h - k) % 7
+    m = (a + 11 * h + 22 * el) // 451
+    month, day = divmod(h + el - 7 * m + 114, 31)
+    return date(year, month, day + 1)
+
+
+def _nth(month: int, weekday: int, n: int, after: int = 0) -> Rule:
+    """The `n`th `weekday` of `month`, and `after` days more (Black Friday: the day after Thanksgiving)."""
+
+    def rule(year: int, country: str) -> date:
+        first = date(year, month, 1)
+        return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1) + after)
+
+    return rule
+
+
+def _fixed(month: int, day: int) -> Rule:
+    return lambda year, country: date(year, month, day)
+
+
+def _from_easter(days: int) -> Rule:
+    return lambda year, country: _easter(year) + timedelta(days=days)
+
+
+def _by_country(table: dict[str, Rule]) -> Rule:
+    return lambda year, country: table[country](year, country) if country in table else None
+
+
+SUNDAY = 6
+RULES: dict[str, Rule] = {
+    "christmas": _fixed(12, 25), "christmas_eve": _fixed(12, 24), "new_years_eve": _fixed(12, 31),
+    "new_year": _fixed(1, 1), "valentines": _fixed(2, 14), "halloween": _fixed(10, 31),
+    "easter": _from_easter(0), "easter_monday": _from_easter(1), "good_friday": _from_easter(-2),
+    "maundy_thursday": _from_easter(-3),
+    "mothers_day": _by_country({
+        "US": _nth(5, SUNDAY, 2), "CA": _nth(5, SUNDAY, 2), "ES": _nth(5, SUNDAY, 1), "PT": _nth(5, SUNDAY, 1),
+        "MX": _fixed(5, 10), "AR": _nth(10, SUNDAY, 3), "GB": _from_easter(-21), "IE": _from_easter(-21),
+    }),
+    "fathers_day": _by_country({
+        "US": _nth(6, SUNDAY, 3), "CA": _nth(6, SUNDAY, 3), "GB": _nth(6, SUNDAY, 3), "MX": _nth(6, SUNDAY, 3),
+        "AR": _nth(6, SUNDAY, 3), "ES": _fixed(3, 19), "PT": _fixed(3, 19), "IT": _fixed(3, 19),
+    }),
+    "epiphany": _by_country({c: _fixed(1, 6) for c in ("ES", "MX", "AR")}),
+    "fourth_of_july": _by_country({"US": _fixed(7, 4)}),
+    "day_of_the_dead": _by_country({"MX": _fixed(11, 2)}),
+    "hispanic_day": _by_country({"ES": _fixed(10, 12)}),
+    "st_patricks_day": _by_country({c: _fixed(3, 17) for c in ("IE", "US", "GB", "CA", "AU", "NZ")}),
+    "black_friday": _by_country({"US": _nth(11, 3, 4, after=1)}),
+    "cinco_de_mayo": _by_country({"MX": _fixed(5, 5), "US": _fixed(5, 5)}),
+    "april_fools": _by_country({c: _fixed(4, 1) for c in ("US", "GB", "CA", "AU", "NZ", "IE", "IN")}),
+    "innocents_day": _by_country({c: _fixed(12, 28) for c in ("ES", "MX", "AR", "CO", "CL", "PE", "VE")}),
+    "groundhog_day": _by_country({"US": _fixed(2, 2), "CA": _fixed(2, 2)}),
+    "earth_day": _fixed(4, 22),
+    "ash_wednesday": _from_easter(-46), "shrove_tuesday": _from_easter(-47), "palm_sunday": _from_easter(-7),
+    "holy_saturday": _from_easter(-1), "ascension": _from_easter(39), "pentecost": _from_easter(49),
+    "st_johns_eve": _by_country({"ES": _fixed(6, 23)}), "st_johns_day": _by_country({"ES": _fixed(6, 24)}),
+    "st_josephs_day": _by_country({"ES": _fixed(3, 19)}),
+    "guadalupe": _by_country({"MX": _fixed(12, 12)}),
+    "childrens_day": _by_country({"MX": _fixed(4, 30), "AR": _nth(8, SUNDAY, 3)}),
+}  # fmt: skip
+# the English names of the `holidays` package that a key means, where no rule gives its date
+LIBRARY_NAMES = {
+    "thanksgiving": ("thanksgiving",),
+    "independence_day": ("independence day",),
+    "labor_day": ("labor day", "labour day"),
+    "memorial_day": ("memorial day",),
+    "boxing_day": ("boxing day",),
+    "diwali": ("diwali", "deepavali"),
+    "epiphany": ("epiphany",),
+    "immaculate_conception": ("immaculate conception",),
+    "all_saints": ("all saints",),
+    "assumption": ("assumption",),
+    "mlk_day": ("martin luther king",),
+    "juneteenth": ("juneteenth",),
+    "veterans_day": ("veterans day",),
+    "columbus_day": ("columbus day",),
+    "presidents_day": ("washington's birthday", "presidents day"),
+    "constitution_day": ("constitution day",),
+    "chinese_new_year": ("chinese new year", "spring festival", "lunar new year"),
+    "eid_al_fitr": ("eid al-fitr",),
+    "eid_al_adha": ("eid al-adha",),
+    "holi": ("holi",),
+    "dussehra": ("dussehra",),
+    "hanukkah": ("hanukkah",),
+    "passover": ("passover", "pesach"),
+    "yom_kippur": ("yom kippur",),
+    "rosh_hashanah": ("rosh hashanah",),
+    "carnival": ("carnival monday", "carnival"),
+    "remembrance_day": ("remembrance day",),
+}
+
+
+def zone_country(zone: str) -> str | None:
+    """The ISO country of an IANA zone, from the zone database's zone.tab (None for UTC and the like)."""
+    return _zone_countries().get(zone)
+
+
+@cache
+def _zone_countries() -> dict[str, str]:
+    for folder in TZPATH:
+        table = Path(folder) / "zone.tab"
+        if table.is_file():
+            rows = (line.split("\t") for line in table.read_text(encoding="utf-8").splitlines())
+            return {row[2]: row[0] for row in rows if len(row) >= 3 and not row[0].startswith("#")}
+    return {}
+
+
+def _library_date(key: str, year: int, country: str) -> date | None:
+    from cronbell.core.domain.calendars import UnknownCalendar, normalize
+
+    try:
+        import holidays
+
+        normalize(country)
+        found = holidays.country_holidays(country, years=year, language="en_US")
+    except (UnknownCalendar, NotImplementedError):
+        return None
+    fragments = LIBRARY_NAMES.get(key, ())
+    named = [(day, name) for day, names in sorted(found.items()) for name in str(names).casefold().split("; ")]
+    named = [(day, name) for day, name in named if "observed" not in name]
+    # the name itself first, then a name that starts with it ("juneteenth national independence day" is last)
+    for fits in (str.__eq__, str.startswith, str.__contains__):
+        for day, name in named:
+            if any(fits(name, fragment) for fragment in fragments):
+                return day
+    return None
+
+
+def holiday_date(key: str, year: int, country: str) -> date | None:
+    """The date of the holiday `key` in `year` in `country`, or None if the country does not keep it."""
+    rule = RULES.get(key)
+    found = rule(year, country) if rule else None
+    return found if found is not None or key not in LIBRARY_NAMES else _library_date(key, year, country)
