@@ -26,7 +26,7 @@ _OFFSET, _REGION, _AMBIGUOUS, _CITY, _ABBREVIATION = range(5)  # the kinds of a 
 def _cities() -> dict[str, str]:
     """City names as people type them ('new york', 'buenos aires'), from the zone ids and each lexicon."""
     found: dict[str, str] = {}
-    for zone in available_timezones():
+    for zone in sorted(available_timezones()):  # sorted: the same zone for a city in every process
         if "/" in zone and not zone.startswith(("Etc/", "posix/", "right/", "SystemV/", "US/")):
             found.setdefault(zone.rsplit("/", 1)[1].replace("_", " ").casefold(), zone)
     for module in lexicon.LANGUAGES.values():
