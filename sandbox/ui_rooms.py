@@ -49,12 +49,14 @@ def _settings(s: dict[str, Any]) -> str:
 
 
 def _held(s: dict[str, Any], tz: ZoneInfo) -> str:
-    """When quiet hours will hold its next occurrence (`held_until`), and each occurrence they hold now."""
-    shown = [f"held by quiet hours until {when(s['held_until'], tz)}"] if s.get("held_until") else []
-    shown += [
+    """Each occurrence quiet hours hold now, with its release; else when they will hold its next
+    occurrence (`held_until`, which names the earliest release of an occurrence held now first)."""
+    shown = [
         f"{when(h.get('slot'), tz)} held by quiet hours until {when(h.get('until'), tz)}"
         for h in s.get("held_now") or []
     ]
+    if not shown and s.get("held_until"):
+        shown = [f"held by quiet hours until {when(s['held_until'], tz)}"]
     spans = " ".join(f'<span class="held">{text}</span>' for text in shown)
     return f'<div class="extras">{spans}</div>' if shown else ""
 

@@ -2,7 +2,7 @@
 use (cronbell.adapters.dynamo): each schedule's repeat settings (`repeat_every`, `repeat_times`, `escalate_to`),
 which list_reminders does not show; the users with quiet hours in a room, whose rules the console then asks
 get_quiet_hours for, as each of them would; and the occurrences quiet hours hold now, each waiting for the end
-of its user's period (a list item's `held_until` says only whether its next occurrence will be held)."""
+of its user's period (a list item's `held_until` names only the earliest release, not which occurrence waits)."""
 
 from __future__ import annotations
 

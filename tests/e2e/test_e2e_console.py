@@ -213,7 +213,7 @@ def test_console_shows_repeats_quiet_hours_and_business_days(start_sandbox: Star
     assert "repeat_every 5 min" in rows[oven] and f"escalate_to {bob}" in rows[oven]
     assert "skip_holidays ES" in rows[rent] and "business_days" in rows[rent] and "on_holiday after" in rows[rent]
     assert "2029-12-31 10:00 held by quiet hours until 2029-12-31 11:00" in rows[cat]  # held now
-    assert "held by quiet hours until 2030-01-01 11:00" in rows[cat]  # and its next occurrence will be
+    assert rows[cat].count("held by quiet hours") == 1  # said once: held_until names that release too
     quiet = _rows(page, "quiet-hours", "data-user")
     assert list(quiet) == [bob]
     assert "09:30–11:00" in quiet[bob] and "Europe/Madrid" in quiet[bob] and "mon, tue, wed" in quiet[bob]

@@ -215,7 +215,7 @@ CAT = {
     "on_holiday": "skip",
     "business_days": False,
     "next_fire": {"local": "2030-01-06T10:00:00+01:00", "utc": "2030-01-06T09:00:00Z"},
-    "held_until": "2030-01-06T11:00:00+01:00",
+    "held_until": "2030-01-05T11:00:00+01:00",  # the release of the occurrence held now comes first
     "held_now": [{"slot": "2030-01-05T09:00:00Z", "until": "2030-01-05T10:00:00Z"}],
 }
 BOB_QUIET = {
@@ -242,10 +242,12 @@ def test_a_schedule_shows_its_repeat_and_business_day_settings_and_its_runs_repe
 
 
 def test_a_schedule_says_when_quiet_hours_hold_its_next_occurrence_and_the_one_held_now() -> None:
-    page = render(console(rooms=[Room("!r:x", [PILLS, CAT])]))
-    cat = _rows(page, "schedule", "data-id")["cat"]
-    assert "held by quiet hours until 2030-01-06 11:00" in cat  # held_until, in the schedule's zone
+    coming = {**CAT, "held_until": "2030-01-06T11:00:00+01:00", "held_now": []}
+    page = render(console(rooms=[Room("!r:x", [PILLS, CAT, {**coming, "id": "dog"}])]))
+    cat, dog = _rows(page, "schedule", "data-id")["cat"], _rows(page, "schedule", "data-id")["dog"]
+    assert "held by quiet hours until 2030-01-06 11:00" in dog  # held_until, in the schedule's zone
     assert "2030-01-05 10:00 held by quiet hours until 2030-01-05 11:00" in cat  # the occurrence held now
+    assert cat.count("held by quiet hours") == 1  # its held_until names that same release: said once
     assert "held" not in _rows(page, "schedule", "data-id")["pills"]
 
 
