@@ -1,0 +1,95 @@
+"""Quiet hours where they meet the other features (docs/semantics.md, "Quiet hours"): a held
+occurrence and a change, a release and a fire in the same minute, a release and a change landing
+while it posts (a moto server and the fire use case; the clock starts on Monday 30 Nov 2026, 09:00
+in Madrid)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from cronbell.adapters.chat.base import ChatMessage
+from cronbell.core.domain.fire_event import parse_fire_event
+from cronbell.core.domain.instants import parse_iso
+from cronbell.usecases import fire as fire_uc
+from tests.support.aws import Stack
+from tests.support.chat import RecordingChat
+from tests.support.lambda_timing import at_slot
+from tests.support.tools import call, fire_at, ok, schedule_item
+
+NIGHT = {"start": "22:00", "end": "07:00"}  # Madrid: 21:00Z to 06:00Z
+
+
+@dataclass
+class HookedChat(RecordingChat):
+    """A chat that runs `during` (once) while it takes a post: a change landing meanwhile."""
+
+    during: list[Callable[[], None]] = field(default_factory=list)
+
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        while self.during:
+            self.during.pop(0)()
+        return super().send(message, idempotency_key, deadline)
+
+
+def create(stack: Stack, **arguments: Any) -> str:
+    sid: str = ok(call(stack, "create_reminder", arguments))["id"]
+    return sid
+
+
+def release_entry(stack: Stack) -> dict[str, Any]:
+    (entry,) = [e for e in stack.entries().values() if "release_user" in json.loads(e["Target"]["Input"])]
+    return entry
+
+
+def fire_entry(stack: Stack, entry: dict[str, Any], chat: RecordingChat, at: datetime | None = None) -> dict[str, Any]:
+    """Fire a one-time entry as Scheduler would (at its time, or at `at`, which Scheduler's minute
+    allows around it): its Input with the scheduled time filled in."""
+    event = json.loads(entry["Target"]["Input"])
+    event.update(scheduled_time=entry["ScheduleExpression"][3:-1] + "Z", execution_id="x", attempt="1")
+    if at is None:
+        at_slot(stack.clock, event)
+    else:
+        stack.clock.current = at
+    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
+
+
+def runs_of(stack: Stack, sid: str) -> list[tuple[str, str | None]]:
+    found = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
+    return [(r["outcome"], r["reason"]) for r in found]
+
+
+def test_a_held_one_shot_given_a_new_time_is_released_and_still_fires_at_its_new_time(stack: Stack) -> None:
+    pills = create(stack, message="Take the pills", time="2026-11-30 23:00")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, pills, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    stack.clock.current = parse_iso("2026-11-30T22:30:00Z")
+    updated = ok(call(stack, "update_reminder", {"id": pills, "time": "2026-12-01 10:00"}))
+    assert updated["next_fire"]["local"].startswith("2026-12-01T10:00"), updated["next_fire"]
+    assert fire_entry(stack, release_entry(stack), chat)["released"] == 1  # the held post, as it was due
+    item = schedule_item(stack, pills)
+    assert item["status"] == "active", item  # the change answered ok is kept: its new time is to come
+    assert ok(call(stack, "list_reminders"))["schedules"][0]["next_fire"]["local"].startswith("2026-12-01T10:00")
+    assert fire_at(stack, pills, "2026-12-01T09:00:00Z", chat)["outcome"] == "delivered"
+    assert schedule_item(stack, pills)["status"] == "fired"
+    assert runs_of(stack, pills) == [("delivered", None), ("delivered", "quiet_hours")]
+    assert len(chat.sent) == 2
+
+
+def test_a_held_one_shot_snoozed_before_its_release_comes_back_after_it(stack: Stack) -> None:
+    pills = create(stack, message="Take the pills", time="2026-11-30 23:00")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, pills, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    stack.clock.current = parse_iso("2026-12-01T05:30:00Z")
+    snoozed = ok(call(stack, "snooze_reminder", {"id": pills, "minutes": 60}))
+    assert snoozed["snoozed_to"] == "2026-12-01T06:30:00Z"
+    assert fire_entry(stack, release_entry(stack), chat)["released"] == 1
+    assert schedule_item(stack, pills)["status"] == "active"
+    assert fire_at(stack, pills, "2026-12-01T06:30:00Z", chat)["outcome"] == "delivered"
+    assert schedule_item(stack, pills)["status"] == "fired"
+    assert len(chat.sent) == 2
