@@ -93,3 +93,17 @@ def test_a_held_one_shot_snoozed_before_its_release_comes_back_after_it(stack: S
     assert fire_at(stack, pills, "2026-12-01T06:30:00Z", chat)["outcome"] == "delivered"
     assert schedule_item(stack, pills)["status"] == "fired"
     assert len(chat.sent) == 2
+
+
+def test_a_change_landing_while_a_release_posts_does_not_count_the_held_occurrence_twice(stack: Stack) -> None:
+    sid = create(stack, message="Water the plants", cron="0 6 * * *", count=2)
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = HookedChat()
+    assert fire_at(stack, sid, "2026-12-01T05:00:00Z", chat)["outcome"] == "held"
+    chat.during.append(lambda: ok(call(stack, "update_reminder", {"id": sid, "message": "Water the ferns"})))
+    assert fire_entry(stack, release_entry(stack), chat)["released"] == 1
+    item = schedule_item(stack, sid)
+    assert (item["status"], item["delivered_count"]) == ("active", 1), item  # one post of two so far
+    assert runs_of(stack, sid) == [("delivered", "quiet_hours")]
+    listed = ok(call(stack, "list_reminders"))["schedules"][0]
+    assert listed["next_fire"]["local"] == "2026-12-02T06:00:00+01:00"

@@ -227,9 +227,7 @@ def write_finish(
         except Conflict:  # changed since read: settle the run against the schedule as it is now
             log.info("schedule changed during delivery; its run is settled against the change")
             schedule = _fresh(event, deps)
-            settled = firing.settle(
-                schedule, event, run.outcome, run.reason, finish.room_gone, pausable, deps.settings.auto_pause_after
-            )
+            settled = _settle(schedule, event, finish, pausable, deps)
         except BackendError:
             deps.sleep(0.2 * 2**attempt)
     else:
@@ -255,11 +253,22 @@ def _settled(
     schedule: Schedule | None, event: FireEvent, finish: Finish, pausable: bool, deps: Deps
 ) -> firing.Settlement:
     """The settlement of a finish whose streak and pause were decided already (kept as decided)."""
+    settled = _settle(schedule, event, finish, pausable, deps)
+    return replace(settled, streak=finish.streak, pause=finish.pause and not settled.final)
+
+
+def _settle(
+    schedule: Schedule | None, event: FireEvent, finish: Finish, pausable: bool, deps: Deps
+) -> firing.Settlement:
+    """What the finished run does to `schedule`. A released held run is settled against the `count`
+    without the holds its release records from it on (their holds counted them already), however
+    often the schedule is read again: a hold is counted once."""
     run = finish.run
-    settled = firing.settle(
+    if schedule is not None and finish.held_ahead:
+        schedule = replace(schedule, delivered_count=max(0, schedule.delivered_count - finish.held_ahead))
+    return firing.settle(
         schedule, event, run.outcome, run.reason, finish.room_gone, pausable, deps.settings.auto_pause_after
     )
-    return replace(settled, streak=finish.streak, pause=finish.pause and not settled.final)
 
 
 def _fresh(event: FireEvent, deps: Deps) -> Schedule | None:
