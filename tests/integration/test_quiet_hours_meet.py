@@ -17,6 +17,7 @@ from cronbell.core.domain.instants import parse_iso
 from cronbell.usecases import fire as fire_uc
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
+from tests.support.envelopes import ROOM, USER
 from tests.support.lambda_timing import at_slot
 from tests.support.tools import call, fire_at, ok, schedule_item
 
@@ -107,3 +108,21 @@ def test_a_change_landing_while_a_release_posts_does_not_count_the_held_occurren
     assert runs_of(stack, sid) == [("delivered", "quiet_hours")]
     listed = ok(call(stack, "list_reminders"))["schedules"][0]
     assert listed["next_fire"]["local"] == "2026-12-02T06:00:00+01:00"
+
+
+def test_an_occurrence_held_after_its_periods_release_ran_is_delivered_not_lost(stack: Stack) -> None:
+    pills = create(stack, message="Take the pills", time="2026-11-30 23:00")
+    door = create(stack, message="Unlock the door", cron="59 6 * * *")  # 05:59Z, the period's last minute
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    assert fire_at(stack, pills, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
+    # Scheduler invokes the release half a minute before its time: it posts what is held then
+    released = fire_entry(stack, release_entry(stack), chat, at=parse_iso("2026-12-01T05:59:30Z"))
+    assert released["released"] == 1
+    event = {"room_id": ROOM, "reminder_id": door, "scheduled_time": "2026-12-01T05:59:00Z"}
+    stack.clock.current = parse_iso("2026-12-01T05:59:40Z")  # still quiet: the period ends at 06:00Z
+    answer = fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
+    assert answer["outcome"] == "delivered", answer  # no release is left to post it
+    assert runs_of(stack, door) == [("delivered", None)]
+    assert [m.mentions for m, _ in chat.sent] == [(USER,), (USER,)]
+    assert not [i for i in stack.items() if i["sk"].startswith("h#")]

@@ -792,6 +792,9 @@ class Room:
         p = self.quiet.holds(s.user, slot, at)
         if p is None or s.user is None:
             return False
+        begun = self.quiet.releases.get((s.user, p[1]))
+        if begun is not None and begun.done:  # its period's release began: delivered at once
+            return False
         self.quiet.hold(s.user, p[1], s.sid, slot)
         s.held[slot] = p[1]
         s.delivered += 1

@@ -94,6 +94,10 @@ class Gone(Exception):
         self.old = old
 
 
+class Released(Exception):
+    """The release of a quiet period has begun or is done: nothing more can be held for it."""
+
+
 class Busy(Exception):
     """A delivery of this schedule is under way; try again in a moment."""
 
