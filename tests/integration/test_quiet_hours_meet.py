@@ -126,3 +126,22 @@ def test_an_occurrence_held_after_its_periods_release_ran_is_delivered_not_lost(
     assert runs_of(stack, door) == [("delivered", None)]
     assert [m.mentions for m, _ in chat.sent] == [(USER,), (USER,)]
     assert not [i for i in stack.items() if i["sk"].startswith("h#")]
+
+
+def test_an_occurrence_moved_off_a_holiday_into_quiet_hours_is_held_and_released_with_its_original_time(
+    stack: Stack,
+) -> None:
+    sid = create(stack, message="Stand-up notes", cron="0 6 * * 2", skip_holidays="ES", on_holiday="after")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    chat = RecordingChat()
+    # Tuesday 8 December is a holiday: its 06:00 moves to Wednesday 06:00, inside her quiet hours
+    assert fire_at(stack, sid, "2026-12-08T05:00:00Z", chat)["outcome"] != "held"
+    assert fire_at(stack, sid, "2026-12-09T05:00:00Z", chat)["outcome"] == "held"
+    assert fire_entry(stack, release_entry(stack), chat)["released"] == 1
+    (run,) = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
+    assert (run["outcome"], run["reason"], run["moved_from"]) == (
+        "delivered",
+        "quiet_hours",
+        "2026-12-08T06:00:00+01:00",
+    )
+    assert len(chat.sent) == 1
