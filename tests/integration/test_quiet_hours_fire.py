@@ -262,5 +262,6 @@ def test_a_count_used_by_held_occurrences_completes_at_the_release(stack: Stack)
     assert fire_entry(stack, releases(stack)[USER], chat)["released"] == 2
     assert len(chat.sent) == 1 and chat.sent[0][0].text.count("Hourly") == 2
     assert runs_of(stack, sid) == [("delivered", "quiet_hours", 7 * 3600), ("delivered", "quiet_hours", 8 * 3600)]
-    assert schedule_item(stack, sid)["status"] == "completed"
+    completed = schedule_item(stack, sid)
+    assert (completed["status"], completed["delivered_count"]) == ("completed", 2)  # each hold counted once
     assert not [n for n in stack.entries() if n.startswith(sid)]  # its entries removed at the release

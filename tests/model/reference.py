@@ -521,7 +521,8 @@ class Room:
                 s.at, s.status = self.now + timedelta(minutes=minutes), "active"
                 return s.at
             assert s.at is not None
-            s.at = s.at + timedelta(minutes=minutes)
+            # a coming one moves from its own time; an active one whose time passed (held) from now
+            s.at = (max(s.at, self.now) if s.status == "active" else s.at) + timedelta(minutes=minutes)
             if s.status == "paused" and not self.flags.snooze_paused:
                 s.unspecified = True
             return s.at
@@ -791,6 +792,9 @@ class Room:
         p = self.quiet.holds(s.user, slot, at)
         if p is None or s.user is None:
             return False
+        begun = self.quiet.releases.get((s.user, p[1]))
+        if begun is not None and begun.done:  # its period's release began: delivered at once
+            return False
         self.quiet.hold(s.user, p[1], s.sid, slot)
         s.held[slot] = p[1]
         s.delivered += 1
@@ -818,7 +822,7 @@ class Room:
             if s.repeat_every is not None:
                 s.stop_repeats()
                 s.current = Repeating(slot, base=at)  # the repeats count from the release
-            if s.cron is None and s.status in LIVE:
+            if s.cron is None and s.status in LIVE and s.at == slot:  # one given a new time since waits for it
                 s.status, s.stopped = "fired", slot
             self._settle(s, after=slot)
         if listed:

@@ -383,3 +383,24 @@ def test_a_failure_notice_meeting_a_chat_outage_is_posted_by_the_retry_which_rec
     agrees(h)
     late = sorted(r.late_seconds for sid in (own, away) for r in h.room.schedules[sid].runs)
     assert late == [0, 60]
+
+
+def test_a_held_one_shot_snoozed_before_its_release_is_released_and_posts_again_at_its_new_time(
+    room: functools.partial[Harness],
+) -> None:
+    """Quiet hours: a one-shot held at 23:00 and snoozed at 06:30 for 60 minutes is posted by the
+    release at 07:00 and again at 07:30, then `fired`; the release does not end it early."""
+    from tests.model.quiet import Rule
+
+    h = room(MONDAY)
+    s = Schedule("", "message", "Europe/Madrid", at=datetime(2026, 11, 30, 22, 0, tzinfo=UTC))
+    assert h.create(s, message=POST_MARK, time="2026-11-30T23:00:00+01:00")["ok"]
+    h.set_quiet(s.user or "", Rule("22:00", "07:00", "Europe/Madrid"))
+    h.advance(21 * 60 + 30)  # Tuesday 06:30 in Madrid: held since 23:00
+    agrees(h)
+    assert h.room.schedules[s.sid].held
+    assert h.tool("snooze_reminder", id=s.sid, minutes=60)["ok"]
+    h.room.snooze(s.sid, 60)
+    h.advance(90)
+    agrees(h)
+    assert h.room.schedules[s.sid].status == "fired" and len(h.room.schedules[s.sid].runs) == 2

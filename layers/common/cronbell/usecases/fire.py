@@ -86,8 +86,7 @@ def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> di
     except BaseException:
         deps.store.release_slot(event.room_id, event.schedule_id, writes.slot_key(event), job.schedule)
         raise
-    if until is not None and job.schedule is not None:
-        writes.hold(job.schedule, event, until, deps)
+    if until is not None and job.schedule is not None and writes.hold(job.schedule, event, until, deps):
         return {"outcome": Outcome.HELD, "held_until": until.isoformat(timespec="seconds")}
     streak = job.schedule.failure_streak if job.schedule is not None else 0
     try:

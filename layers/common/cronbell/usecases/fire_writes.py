@@ -20,7 +20,7 @@ from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Delivery, Job, Undelivered
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import BackendError, Busy, Conflict, Finish, Outcome
+from cronbell.core.domain.ports import BackendError, Busy, Conflict, Finish, Outcome, Released
 from cronbell.core.domain.runs import Run
 from cronbell.usecases.deps import Deps
 
@@ -123,17 +123,22 @@ def undelivered(decision: Undelivered, event: FireEvent, deps: Deps) -> bool:
     return True
 
 
-def hold(schedule: Schedule, event: FireEvent, until: datetime, deps: Deps) -> None:
+def hold(schedule: Schedule, event: FireEvent, until: datetime, deps: Deps) -> bool:
     """Hold a claimed occurrence until `until` (docs/semantics.md, "Quiet hours"): the release's
     entry first (named from room, user and period end, so every hold of the period writes the same
     one), then the slot held, the occurrence counted and the held item written, in one transaction.
     A crash between them leaves an entry whose release finds nothing held, or another one of this
-    period's; the claim given back makes the retry hold again."""
+    period's; the claim given back makes the retry hold again. False, with the slot still claimed:
+    the period's release began already (what it posts is final), so the occurrence is delivered now."""
     end = iso_utc(until)
     entry = quiet_hours.release_entry(event.room_id, schedule.user_id, until, until)
     try:
         deps.scheduler.put_entry(entry, schedule, deps.now())
         deps.store.hold_slot(schedule, slot_key(event), deps.now(), end)
+    except Released:
+        log.info("the period's release began already; the occurrence is delivered now")
+        remove_orphans([entry.name], deps)  # written again above: its release is over
+        return False
     except Conflict as err:
         deps.store.release_slot(event.room_id, event.schedule_id, slot_key(event), schedule)
         raise Changed() from err
@@ -141,6 +146,7 @@ def hold(schedule: Schedule, event: FireEvent, until: datetime, deps: Deps) -> N
         deps.store.release_slot(event.room_id, event.schedule_id, slot_key(event), schedule)
         raise
     deps.metric("HeldByQuietHours", 1)
+    return True
 
 
 # --- repeat until done (core/domain/repeats.py) --------------------------------------------------------
@@ -227,9 +233,7 @@ def write_finish(
         except Conflict:  # changed since read: settle the run against the schedule as it is now
             log.info("schedule changed during delivery; its run is settled against the change")
             schedule = _fresh(event, deps)
-            settled = firing.settle(
-                schedule, event, run.outcome, run.reason, finish.room_gone, pausable, deps.settings.auto_pause_after
-            )
+            settled = _settle(schedule, event, finish, pausable, deps)
         except BackendError:
             deps.sleep(0.2 * 2**attempt)
     else:
@@ -255,11 +259,22 @@ def _settled(
     schedule: Schedule | None, event: FireEvent, finish: Finish, pausable: bool, deps: Deps
 ) -> firing.Settlement:
     """The settlement of a finish whose streak and pause were decided already (kept as decided)."""
+    settled = _settle(schedule, event, finish, pausable, deps)
+    return replace(settled, streak=finish.streak, pause=finish.pause and not settled.final)
+
+
+def _settle(
+    schedule: Schedule | None, event: FireEvent, finish: Finish, pausable: bool, deps: Deps
+) -> firing.Settlement:
+    """What the finished run does to `schedule`. A released held run is settled against the `count`
+    without the holds its release records from it on (their holds counted them already), however
+    often the schedule is read again: a hold is counted once."""
     run = finish.run
-    settled = firing.settle(
+    if schedule is not None and finish.held_ahead:
+        schedule = replace(schedule, delivered_count=max(0, schedule.delivered_count - finish.held_ahead))
+    return firing.settle(
         schedule, event, run.outcome, run.reason, finish.room_gone, pausable, deps.settings.auto_pause_after
     )
-    return replace(settled, streak=finish.streak, pause=finish.pause and not settled.final)
 
 
 def _fresh(event: FireEvent, deps: Deps) -> Schedule | None:

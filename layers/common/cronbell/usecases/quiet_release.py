@@ -161,6 +161,8 @@ def _record(
     pause_after = deps.settings.auto_pause_after
     settled = firing.settle(before, event, outcome, said, False, pausable, pause_after)
     current = writes.repeat_slot(schedule, event, outcome)
-    finish = Finish(run, settled.streak, settled.pause, counted=True, repeat_slot=current, release=until)
+    finish = Finish(
+        run, settled.streak, settled.pause, counted=True, held_ahead=later, repeat_slot=current, release=until
+    )
     job = firing.Job(kind=schedule.kind, room_id=schedule.output_room, label=schedule.id, locale=schedule.locale)
-    writes.write_finish(replace(job, schedule=before), event, deps, finish, pausable, said)
+    writes.write_finish(replace(job, schedule=schedule), event, deps, finish, pausable, said)

@@ -21,7 +21,7 @@ from cronbell.adapters.dynamo.expressions import Update, same_version
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import Conflict
+from cronbell.core.domain.ports import Conflict, Released
 
 HELD = "held"  # a slot's state while its occurrence waits for its release
 OPEN = "open"  # a release's state once an attempt gave its claim back (a transient chat failure)
@@ -47,7 +47,9 @@ class HeldStore:
 
     def hold_slot(self, schedule: Schedule, slot: str, now: datetime, until: str) -> None:
         """The claimed slot held until `until`, the occurrence counted on its schedule (as a delivery
-        counts) and the held item written, in one transaction; Conflict when the schedule changed."""
+        counts) and the held item written, in one transaction, while the period's release has not
+        begun (or gave its claim back); Conflict when the schedule changed, Released when the release
+        began or is done (nothing is written: what it reads as held is final)."""
         ref = SlotRef(schedule.room_id, schedule.id, slot)
         held = Update().clause("#st = :held", held=HELD).set("outcome", HELD).set("held_until", until)
         held.remove(CLAIM_ONLY)
@@ -71,11 +73,26 @@ class HeldStore:
             "slot": slot,
             "expires_at": self._t.expires(now),
         }
-        items = [{"Update": slot_update}, {"Update": record}, {"Put": {"TableName": self._t.name, "Item": dump(item)}}]
+        not_begun = {
+            "TableName": self._t.name,
+            "Key": key(schedule.room_id, f"{RELEASE_PREFIX}{schedule.user_id}#{until}"),
+            "ConditionExpression": "attribute_not_exists(sk) OR #st = :open",
+            "ExpressionAttributeNames": {"#st": "state"},
+            "ExpressionAttributeValues": dump({":open": OPEN}),
+        }
+        items = [
+            {"Update": slot_update},
+            {"Update": record},
+            {"Put": {"TableName": self._t.name, "Item": dump(item)}},
+            {"ConditionCheck": not_begun},
+        ]
         try:
             self._t.transact(items)
         except AwsError as err:
-            if cancelled(err, items):
+            failed = cancelled(err, items)
+            if codec.identity(items[3]) in failed:
+                raise Released(until) from err
+            if failed:
                 raise Conflict(schedule.id) from err
             raise
 

@@ -228,6 +228,8 @@ class SlotLedger:
         if final_status == models.FIRED:
             fired["fired_at"] = iso_utc(now)
         delivered = finish.run.outcome == DELIVERED if finish is not None else outcome == DELIVERED
+        if finish is not None and finish.counted and not delivered:  # a failed run gives its hold's count back
+            fired["delivered_count"] = max(0, schedule.delivered_count - 1)
         reason = "" if delivered else detail  # a delivered run's detail is its message id, no reason
         self._retirement.finish(
             schedule,

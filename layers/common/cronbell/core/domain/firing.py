@@ -377,14 +377,17 @@ def settle(
 ) -> Settlement:
     """The final status, streak and pause of a delivered or failed run of `schedule` (as read when
     recording it). A one-shot's run is its only one: it is `fired`, or `delivery_failed` when it never
-    reached the room; a recurrence ends on its last run, or when the room is gone or forbidden."""
+    reached the room (unless it was given a new time since, which is still to come); a recurrence
+    ends on its last run, or when the room is gone or forbidden."""
     streak = schedule.failure_streak if schedule is not None else 0
     judged = verdict(outcome, streak, pausable, pause_after if schedule is not None else 0)
     if schedule is not None and schedule.status in models.RAN_OUT:  # a manual run after its end
         return Settlement("", judged.streak, False, False)
     one_shot = schedule is not None and not schedule.recurring and not event.manual
     failed_post = outcome == runs.FAILED and reason not in (runs.AGENT_TIMEOUT, runs.AGENT_ERROR)
-    if one_shot:
+    if one_shot and schedule is not None and not schedule.timing.fires_at(parse_iso(event.slot)):
+        final = ""  # a held post released after its one-shot was given a new time: that time is to come
+    elif one_shot:
         final = models.DELIVERY_FAILED if failed_post else models.FIRED
     else:
         final = end_status(schedule, event, outcome == runs.DELIVERED)

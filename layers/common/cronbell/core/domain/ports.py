@@ -94,6 +94,10 @@ class Gone(Exception):
         self.old = old
 
 
+class Released(Exception):
+    """The release of a quiet period has begun or is done: nothing more can be held for it."""
+
+
 class Busy(Exception):
     """A delivery of this schedule is under way; try again in a moment."""
 
@@ -193,6 +197,7 @@ class Finish:
     room_gone: bool = False
     repeat_slot: str | None = None  # the occurrence that repeats from now on ("" stops; None: unchanged)
     counted: bool = False  # a held occurrence's run: its hold counted it against `count` already
+    held_ahead: int = 0  # with counted: its schedule's held runs its release records from this one on
     release: str = ""  # and the end of its period (RFC3339 UTC): no longer one of the schedule's releases
 
 
