@@ -404,3 +404,27 @@ def test_a_held_one_shot_snoozed_before_its_release_is_released_and_posts_again_
     h.advance(90)
     agrees(h)
     assert h.room.schedules[s.sid].status == "fired" and len(h.room.schedules[s.sid].runs) == 2
+
+
+def test_a_one_shot_snoozed_then_held_then_snoozed_again_comes_back_from_the_second_snooze(
+    room: functools.partial[Harness],
+) -> None:
+    """`make verify` (seed 2762741459): a one-shot snoozed 10 minutes, held by its user's quiet hours at
+    its snoozed time, then snoozed 25 minutes eight minutes later: `next_fire` is 25 minutes from that
+    second snooze (its time has passed), in the answer and in every listing."""
+    from tests.model.quiet import Rule
+
+    h = room(MONDAY)
+    s = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=20))
+    assert h.create(s, message=POST_MARK, time="2026-11-30T08:20:00+00:00")["ok"]
+    h.set_quiet(s.user or "", Rule("08:25", "10:00", "UTC"))
+    assert h.tool("snooze_reminder", id=s.sid, minutes=10)["ok"]
+    h.room.snooze(s.sid, 10)
+    h.advance(38)  # 08:38: held since 08:30
+    agrees(h)
+    assert h.room.schedules[s.sid].held
+    assert h.tool("snooze_reminder", id=s.sid, minutes=25)["ok"]
+    h.room.snooze(s.sid, 25)
+    agrees(h)
+    h.advance(150)  # past the release at 10:00 and the snoozed 09:03
+    agrees(h)
