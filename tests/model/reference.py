@@ -440,28 +440,30 @@ class Room:
             if s.unspecified or c is None or c.stopped or c.acked is not None or s.repeat_every is None:
                 continue
             k = c.posted + 1
-            last = s.repeat_times + (1 if s.escalate_to else 0)
-            if k <= last and after < c.due(s.repeat_every, k) <= until:
+            posts = k <= s.repeat_times or (s.escalate_to is not None and not c.escalated)
+            if posts and after < c.due(s.repeat_every, k) <= until:
                 out.add((s.sid, c.slot, k))
         return out
 
     def fire_repeat(self, sid: str, slot: datetime, k: int, at: datetime) -> None:
-        """Repeat `k` of the occurrence `slot` (the escalation when k = times + 1) reaching the fire
-        function at `at`: posted at most once, and never once the occurrence was acknowledged, stopped
-        or superseded by a later one, or the schedule paused or deleted."""
+        """Repeat `k` of the occurrence `slot` (the escalation when k > times: the repeats ran out, also
+        when `repeat_times` was lowered below the repeats posted) reaching the fire function at `at`:
+        posted at most once, and never once the occurrence was acknowledged, stopped or superseded by
+        a later one, or the schedule paused or deleted. A repeat never posted (every attempt met a chat
+        outage) does not hold up a later one."""
         self.now = max(self.now, at)
         s = self.schedules.get(sid)
         if s is None or s.status in ("deleted", "paused") or s.repeat_every is None:
             return
         c = s.current
-        if c is None or c.slot != slot or c.stopped or c.acked is not None or k != c.posted + 1:
+        if c is None or c.slot != slot or c.stopped or c.acked is not None or k <= c.posted:
             return
         run = s.run_of(slot)
         p = self.quiet.quiet(s.user, at) if k <= s.repeat_times else None
         if p is not None:  # posts nothing; written again for the period's end
             c.base = p[1] - timedelta(minutes=s.repeat_every * k)
             return
-        if k <= s.repeat_times or (k == s.repeat_times + 1 and s.escalate_to and not c.escalated):
+        if k <= s.repeat_times or (s.escalate_to and not c.escalated):
             # this post meets the chat's transient failures first; Lambda's retries (two, more than
             # an outage lasts) post it, and the posts after it find the chat working
             self.chat_down = 0
@@ -470,7 +472,7 @@ class Room:
             if run is not None:
                 run.repeats = k
             self.posts.append(Post(sid, "repeat", slot))
-        elif k == s.repeat_times + 1 and s.escalate_to and not c.escalated:
+        elif s.escalate_to and not c.escalated:
             c.posted, c.escalated = k, True
             if run is not None:
                 run.escalated = True

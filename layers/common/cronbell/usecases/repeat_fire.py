@@ -88,7 +88,8 @@ def _post(
     room, thread = schedule.output_room, schedule.output_thread
     if escalation:
         target = repeats.escalation_room(schedule, deps.settings.allowed_output_rooms, deps.settings.default_platform)
-        mention = "" if target else schedule.escalate_to
+        # a room no longer allowed is told in the schedule's own room, never mentioned as a user
+        mention = schedule.escalate_to if schedule.escalate_to.startswith("@") else ""
         message = chat_text.escalation_message(
             room, mention, schedule.user_id, schedule.text, schedule.repeat_times, schedule.locale
         )

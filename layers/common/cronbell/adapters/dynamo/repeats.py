@@ -58,20 +58,19 @@ class RepeatLedger:
         return [run_write, current]
 
     def claim_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> RepeatClaim:
-        """Claim post `number` after `occurrence`: its run's `repeats` moves from number - 1 to number
-        (the escalation marks the run escalated) only while the run is unacknowledged and the
+        """Claim post `number` after `occurrence`: its run's `repeats` moves from below `number` to
+        `number` (the escalation marks the run escalated) only while the run is unacknowledged and the
         occurrence is the schedule's current one: posted once, never after an acknowledgement
-        written before the claim."""
-        before = (
-            "(attribute_not_exists(#run.repeats) OR #run.repeats = :prev)" if number == 1 else "#run.repeats = :prev"
-        )
-        values: dict[str, Any] = {":prev": number - 1}
+        written before the claim. A repeat that every attempt failed to post (its claim given back)
+        does not hold up the ones after it: a later number claims over it, and it then finds itself
+        posted already."""
+        before = "(attribute_not_exists(#run.repeats) OR #run.repeats < :k)"
+        values: dict[str, Any] = {":k": number}
         if escalation:
             run_set, condition = "SET #run.escalated = :yes", f"{before} AND {_NOT_ESCALATED} AND {_UNACKED}"
             values.update({":yes": True, ":no": False})
         else:
             run_set, condition = "SET #run.repeats = :k", f"{before} AND {_UNACKED}"
-            values[":k"] = number
         items = self._items(schedule, occurrence, run_set, condition, values)
         try:
             self._t.transact(items)

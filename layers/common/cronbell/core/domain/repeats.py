@@ -53,7 +53,9 @@ def last_number(schedule: Schedule) -> int:
 
 
 def is_escalation(schedule: Schedule, number: int) -> bool:
-    return bool(schedule.escalate_to) and number == schedule.repeat_times + 1
+    """Fire `number` is the escalation: the one after the last repeat. A fire past `repeat_times` (lowered
+    since its entry was written) is the escalation too: the repeats ran out."""
+    return bool(schedule.escalate_to) and number > schedule.repeat_times
 
 
 def due(base: datetime, every_minutes: int, number: int) -> datetime:
@@ -110,7 +112,7 @@ def decide(schedule: Schedule | None, fire: RepeatFire, scheduled: str, now: dat
         return Verdict(False, why="the schedule is deleted or paused: its repeats stopped")
     if not repeats(schedule) or schedule.repeat_slot != fire.occurrence:
         return Verdict(False, why="not the schedule's current occurrence: its repeats stopped")
-    if not 1 <= fire.number <= last_number(schedule):
+    if fire.number < 1 or (fire.number > schedule.repeat_times and not is_escalation(schedule, fire.number)):
         return Verdict(False, why="no such repeat")
     if parse_iso(scheduled) > now + timedelta(seconds=60):
         return Verdict(False, why="a repeat cannot fire before its time")
