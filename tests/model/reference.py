@@ -350,8 +350,8 @@ class Room:
         start, step = since, timedelta(days=31)
         end = since + timedelta(days=horizon_days)
         while start < end and len(out) < limit + len(pending):
-            for t, kind, _ in self.occurrences(s, start, min(start + step, end)):
-                if t in s.skips or t in s.snoozed_away:
+            for t, kind, moved in self.occurrences(s, start, min(start + step, end)):
+                if t in s.skips or t in s.snoozed_away or self._ran_already(s, moved or t):
                     continue
                 if kind == "holiday" and self.flags.holiday_ends:
                     continue
@@ -548,6 +548,22 @@ class Room:
         last = s.runs[-1] if s.runs else None
         return max(self.now, last.scheduled) if last is not None and not last.manual else self.now
 
+    @staticmethod
+    def _ran_already(s: Schedule, original: datetime) -> bool:
+        """Whether the occurrence whose original time (where `on_holiday` moved it from, else its own)
+        is `original` is done: at or before the original time of the last run, a regular one. Moves
+        keep the order of occurrences, so a change of `on_holiday` never makes it a coming one again
+        (docs/semantics.md, "Business days")."""
+        last = s.runs[-1] if s.runs else None
+        return last is not None and not last.manual and original <= (last.moved_from or last.scheduled)
+
+    def _done(self, s: Schedule, slot: datetime) -> bool:
+        """A regular occurrence at `slot` (not a snoozed fire) that ran already under another time."""
+        if s.cron is None or slot in s.snoozes or slot in s.cancelled:
+            return False
+        found = [m or t for t, _, m in self.occurrences(s, slot - timedelta(seconds=1), slot) if t == slot]
+        return bool(found) and self._ran_already(s, found[0])
+
     def _within_ends(self, s: Schedule, target: datetime) -> bool:
         """A snoozed fire at `target` is delivered: not past `until`, within the `count` left."""
         if s.until is not None and target > s.until:
@@ -559,7 +575,7 @@ class Room:
         `invalid_state`; a time that is no coming occurrence `invalid_arguments`. Answers the
         error code, "" when accepted (and then applied)."""
         s = self.schedules[sid]
-        if occurrence <= self.ran_through(s):
+        if occurrence <= self.ran_through(s) or self._done(s, occurrence):
             return "invalid_state"
         if occurrence not in self.upcoming(s, limit=COMING):
             return "invalid_arguments"
@@ -679,6 +695,8 @@ class Room:
             return "done"
         if not manual and not self._is_occurrence(s, slot):
             return "done"
+        if not manual and s.runs and slot > s.runs[-1].scheduled and self._done(s, slot):
+            return "done"  # moved elsewhere by a change after its run: it ran already (no second run)
         if not manual and s.held and s.count is not None and s.delivered >= s.count:
             return "done"  # its count is used by held occurrences: their release completes it
         late = int((at - slot).total_seconds())
