@@ -6,18 +6,11 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-import pytest
-
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.tools import call, fire_at, ok
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="not fixed yet: a change of on_holiday moves an occurrence that ran already to a new day, "
-    "where it is run again (the rules and the model need a watermark of the originals run)",
-)
 def test_an_occurrence_moved_and_run_is_not_run_again_after_on_holiday_changes(stack: Stack) -> None:
     args = {"message": "pay", "cron": "0 9 25 12 *", "skip_holidays": "ES", "on_holiday": "before"}
     sid = ok(call(stack, "create_reminder", args))["id"]

@@ -24,7 +24,7 @@ from cronbell.core.domain.runs import DELIVERED
 from cronbell.core.domain.timing import Timing
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.core.text import texts
-from cronbell.core.text.views import ran_through, short_date, upcoming
+from cronbell.core.text.views import ran_already, ran_through, short_date, upcoming
 from cronbell.usecases import ends
 from cronbell.usecases.answers import about, now_fields, schedule_answer
 from cronbell.usecases.change_writes import apply, busy
@@ -62,7 +62,7 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
             raise refusal("invalid_arguments.ends_recurring_only")
         new.timing = ends.applied_to(new.timing)
     if new.timing != old.timing:
-        check_ends(new.timing, deps.now(), new.locale, old.delivered_count)
+        check_ends(new.timing, deps.now(), new.locale, old.delivered_count, old.done_through)
     repeating = read_repeats(args, ctx, deps, old)
     if repeating and old.kind == models.AGENT_CALL:
         raise refusal("invalid_arguments.repeat_reminders_only")
@@ -160,7 +160,7 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     named = getattr(args, "occurrence", None)
     if named is not None:
         skipped = _occurrence(named, schedule)
-        if skipped <= ran_through(schedule, now):  # past, or run already (a fire may come early)
+        if ran_already(schedule, skipped, now):  # past, or run already (a fire may come early; a move may follow)
             raise refusal("invalid_state.occurrence_past", id=schedule.id, when=_clock(skipped, schedule))
         if not _coming(schedule, skipped, now):
             raise refusal("invalid_arguments.not_an_occurrence", id=schedule.id, when=_clock(skipped, schedule))
@@ -241,7 +241,9 @@ def _snooze_again(old: Schedule, occurrence: datetime, args: Any, deps: Deps, lo
 def _snooze_coming(old: Schedule, occurrence: datetime | None, args: Any, deps: Deps, locale: str) -> Snoozed:
     """A recurrence's coming occurrence (the next one, or the one named) moves later."""
     now = deps.now()
-    paused_next = old.timing.upcoming(now, 1, old.delivered_count) if old.status == models.PAUSED else []
+    paused_next = (
+        old.timing.upcoming(now, 1, old.delivered_count, old.done_through) if old.status == models.PAUSED else []
+    )
     if paused_next:  # a snooze never resumes a schedule
         raise refusal("invalid_state.snooze_paused", id=old.id, when=_clock(paused_next[0], old))
     if old.status != models.ACTIVE:
@@ -293,7 +295,7 @@ def _occurrence(text: str, schedule: Schedule) -> datetime:
 def _coming(schedule: Schedule, occurrence: datetime, now: datetime) -> bool:
     """Whether `occurrence` is one of the schedule's coming occurrences (not skipped, not past its end)."""
     timing = schedule.timing
-    if occurrence <= ran_through(schedule, now) or not timing.fires_at(occurrence):
+    if ran_already(schedule, occurrence, now) or not timing.fires_at(occurrence):
         return False
     if iso_utc(occurrence) in timing.skips:
         return False

@@ -131,8 +131,11 @@ def read_until(text: str, tz: ZoneInfo, now: datetime, locale: str, country: str
         raise err.about("until") from None
 
 
-def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -> None:
-    """Ends apply to recurrences only, and must leave at least one occurrence to fire."""
+def check_ends(
+    timing: Timing, now: datetime, locale: str, delivered: int = 0, done_through: datetime | None = None
+) -> None:
+    """Ends apply to recurrences only, and must leave at least one occurrence to fire (one that has not
+    run already: its original time after `done_through`, the schedule's watermark)."""
     if not (timing.has_end or timing.calendar or timing.rules.any):
         return
     if not timing.recurring:
@@ -140,7 +143,7 @@ def check_ends(timing: Timing, now: datetime, locale: str, delivered: int = 0) -
     check_rules(timing)
     if timing.count and delivered >= timing.count:
         raise refusal("invalid_arguments.count_reached", count=timing.count, delivered=delivered)
-    if not timing.upcoming(now, 1, delivered):
+    if not timing.upcoming(now, 1, delivered, done_through):
         if timing.until is None:  # every occurrence within the horizon is a holiday
             raise refusal("invalid_arguments.never_within", years=HORIZON_YEARS, calendar=timing.calendar)
         raise refusal("invalid_arguments.until_before_first", until=texts.Moment(timing.until, timing.tz))

@@ -47,6 +47,16 @@ class Occurrence:
     moved_from: datetime | None = None
     holiday: bool = False
 
+    @property
+    def original(self) -> datetime:
+        """Its time before any move: what says whether it ran already (moves keep the order)."""
+        return self.moved_from or self.at
+
+    def done(self, through: datetime | None) -> bool:
+        """Whether it ran already: its original time at or before `through`, the original time of the
+        schedule's last regular run (None: no such run)."""
+        return through is not None and self.original.astimezone(UTC) <= through.astimezone(UTC)
+
 
 @dataclass(frozen=True)
 class Rules:

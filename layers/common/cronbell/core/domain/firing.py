@@ -169,6 +169,8 @@ def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: L
         return Orphan(tuple(names))
     if schedule.status in models.LIVE_STATUSES and _off_interval(schedule, event):
         return Nothing(Outcome.OFF_INTERVAL, "off-interval fire of an every-N schedule")
+    if schedule.status in models.LIVE_STATUSES and ran_already(schedule, event):
+        return Nothing(Outcome.OFF_INTERVAL, "an occurrence that ran already, moved past its run by a change")
     if schedule.status == models.PAUSED:
         if not event.manual and schedule.timing.ended_by(parse_iso(event.slot), schedule.delivered_count):
             return Complete(schedule)  # its end came while it was paused: no occurrence is left
@@ -313,6 +315,18 @@ def _off_interval(schedule: Schedule, event: FireEvent) -> bool:
     are those of occurrences), the slot is not claimed and last_run stays: the item already read
     decides it, so such a fire costs one GetItem."""
     return not event.manual and schedule.timing.off_interval(parse_iso(event.slot))
+
+
+def ran_already(schedule: Schedule, event: FireEvent) -> bool:
+    """A regular fire later than the schedule's last regular run, of an occurrence that ran already: its
+    original time is at or before that run's (a change of `on_holiday` moved it past its run). Like an
+    off-interval fire it posts nothing, records no run and uses none of `count`, decided from the item
+    already read. A fire at or before that run's own time is a retry or a late copy: the ledger's."""
+    last = schedule.last_regular()
+    if event.manual or last is None:
+        return False
+    slot = parse_iso(event.slot)
+    return slot > last and schedule.timing.ran_already(slot, schedule.done_through)
 
 
 def end_status(schedule: Schedule | None, event: FireEvent, delivered: bool) -> str:

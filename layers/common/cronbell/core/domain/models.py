@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.timing import Timing
 
 # kinds of action
@@ -122,6 +122,23 @@ class Schedule:
     @property
     def timezone(self) -> str:
         return self.timing.zone
+
+    def last_regular(self, name: str = "scheduled_time") -> datetime | None:
+        """A time (`scheduled_time`, `moved_from`) of its last run when that run is a regular one."""
+        last = self.last_run or {}
+        if last.get("manual") or not last.get(name):
+            return None
+        try:
+            return parse_iso(str(last[name]))
+        except ValueError:
+            return None
+
+    @property
+    def done_through(self) -> datetime | None:
+        """The watermark of the occurrences that ran: the original time (`moved_from`, else the scheduled
+        time) of its last regular run; None without one. An occurrence whose original time is at or before
+        it is done, wherever a later change of `on_holiday` moved it (moves keep the order of occurrences)."""
+        return self.last_regular("moved_from") or self.last_regular()
 
     @property
     def output_room(self) -> str:

@@ -104,10 +104,13 @@ class Timing:
     def snooze_expressions(self) -> tuple[str, ...]:
         return tuple(at_expression(t.astimezone(UTC)) for t in self.snoozes)
 
-    def upcoming(self, now: datetime, count: int, delivered: int = 0) -> list[datetime]:
+    def upcoming(
+        self, now: datetime, count: int, delivered: int = 0, done_through: datetime | None = None
+    ) -> list[datetime]:
         """The next fire instants after `now`, aware in the zone: a skipped occurrence is left
         out and a snoozed one is in (unless skipped since); none past the end (`until`, or `count`
-        with `delivered` runs already delivered), and none on a holiday of the calendar. A run of
+        with `delivered` runs already delivered), none on a holiday of the calendar, and none that ran
+        already (its original time at or before `done_through`, wherever it moved since). A run of
         holidays is passed over a whole date at a time, so no number of them in a row ends the list
         early; the search stops at `until`, or HORIZON_YEARS after `now`."""
         if not self.recurring:
@@ -118,7 +121,8 @@ class Timing:
         out: list[datetime] = []
         if count <= 0:
             return out
-        for fire in heapq.merge(self._regular_after(now), self._snoozes_after(now), key=_instant):
+        regular = self._regular_after(now, done_through)
+        for fire in heapq.merge(regular, self._snoozes_after(now), key=_instant):
             if self.until is not None and _instant(fire) > _instant(self.until):
                 break
             if out and _instant(out[-1]) == _instant(fire):
@@ -140,10 +144,11 @@ class Timing:
             end = min(end, self.until.astimezone(self.tz).date())
         return business.occurrences(self.spec, self.rules, after, self.tz, end, self.until)
 
-    def _regular_after(self, now: datetime) -> Iterator[datetime]:
-        """The recurrence's own occurrences after `now`, without skipped ones and holidays."""
+    def _regular_after(self, now: datetime, done_through: datetime | None = None) -> Iterator[datetime]:
+        """The recurrence's own occurrences after `now`, without skipped ones, holidays and those
+        that ran already (original time at or before `done_through`)."""
         for found in self._occurrences(now):
-            if not found.holiday and iso_utc(found.at) not in self.skips:
+            if not found.holiday and iso_utc(found.at) not in self.skips and not found.done(done_through):
                 yield found.at
 
     def occurrence(self, instant: datetime) -> Occurrence | None:
@@ -158,6 +163,17 @@ class Timing:
             if at >= wanted:
                 return found if at == wanted else None
         return None
+
+    def ran_already(self, instant: datetime, done_through: datetime | None) -> bool:
+        """Whether `instant` is a regular occurrence (not a snoozed fire) that ran already: its original
+        time at or before `done_through`, the original time of the schedule's last regular run. A
+        change of `on_holiday` can move such an occurrence past that run; it is never run again."""
+        if done_through is None or not self.recurring:
+            return False
+        if instant.astimezone(UTC) in (t.astimezone(UTC) for t in self.snoozes):
+            return False
+        found = self.occurrence(instant)
+        return found is not None and found.done(done_through)
 
     def moved_from(self, instant: datetime) -> datetime | None:
         """The original time of the occurrence `on_holiday` moved to `instant`, if it is one."""

@@ -12,7 +12,6 @@ from cronbell.core.domain.cron import parse_recurring
 from cronbell.core.domain.cron_fields import parse_fields
 from cronbell.core.domain.cron_fires import next_fires
 from cronbell.core.domain.fire_event import StaticAction
-from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.routing import bare_room
 from cronbell.core.domain.timing import Timing
@@ -29,21 +28,22 @@ def upcoming(schedule: Schedule, now: datetime, count: int) -> list[datetime]:
     """The next fire instants (aware, in the schedule's zone) still to be run; none unless active."""
     if schedule.status != models.ACTIVE:
         return []
-    return schedule.timing.upcoming(ran_through(schedule, now), count, schedule.delivered_count)
+    timing = schedule.timing
+    return timing.upcoming(ran_through(schedule, now), count, schedule.delivered_count, schedule.done_through)
 
 
 def ran_through(schedule: Schedule, now: datetime) -> datetime:
     """The instant after which a schedule's occurrences are still to come: `now`, or the scheduled
     time of its last regular run when that is later (Scheduler may invoke up to a minute early, so
     an occurrence can be run before its time: it is not the next one any more)."""
-    last = schedule.last_run or {}
-    if last.get("manual") or not last.get("scheduled_time"):
-        return now
-    try:
-        ran = parse_iso(str(last["scheduled_time"]))
-    except ValueError:
-        return now
-    return max(now, ran)
+    ran = schedule.last_regular()
+    return now if ran is None else max(now, ran)
+
+
+def ran_already(schedule: Schedule, occurrence: datetime, now: datetime) -> bool:
+    """Whether `occurrence` is past or run already: at or before `ran_through`, or a regular occurrence
+    whose original time is at or before the schedule's watermark (`done_through`), wherever it moved."""
+    return occurrence <= ran_through(schedule, now) or schedule.timing.ran_already(occurrence, schedule.done_through)
 
 
 def describe(schedule: Schedule, locale: str) -> str:
