@@ -261,6 +261,29 @@ def test_an_output_room_no_longer_allowed_fails_its_agent_calls_runs(room: funct
     agrees(h)
 
 
+@pytest.mark.parametrize("on_holiday", ["after", "skip"])
+def test_an_occurrence_moved_and_run_is_not_run_again_after_on_holiday_changes(
+    room: functools.partial[Harness], on_holiday: str
+) -> None:
+    """Each 25 December at 9 in Madrid, ES holidays, moved `before`: 2026's posts on Thursday the 24th
+    (`moved_from` the 25th). Set to `after` at 10:00 that day, it would move to Monday the 28th; set to
+    `skip`, it would stay on the 25th as a holiday: either way it ran already, so no second run (no
+    post, no `skipped`/`holiday` run, no `count` used) and `next_fire` is next year's."""
+    h = room(datetime(2026, 12, 23, 8, tzinfo=UTC))
+    sid = recurring(h, "0 9 25 12 *", skip_holidays="ES", on_holiday="before", count=3)
+    s = h.room.schedules[sid]
+    s.on_holiday = "before"
+    h.advance(26 * 60)  # to 10:00 in Madrid on the 24th
+    agrees(h)
+    assert h.tool("update_reminder", id=sid, on_holiday=on_holiday)["ok"]
+    s.on_holiday = on_holiday
+    agrees(h)
+    h.advance(6 * 1440)  # past Monday the 28th
+    agrees(h)
+    assert [(r.outcome, r.moved_from) for r in s.runs] == [("delivered", datetime(2026, 12, 25, 8, tzinfo=UTC))]
+    assert s.delivered == 1 and (h.room.next_fire(s) or s.runs[0].scheduled).year > 2026
+
+
 @pytest.mark.parametrize("change", ["no agents", "agent removed"])
 def test_an_agent_removed_fails_its_schedules_runs_with_agent_error(
     room: functools.partial[Harness], change: str
