@@ -451,3 +451,30 @@ def test_a_one_shot_snoozed_then_held_then_snoozed_again_comes_back_from_the_sec
     agrees(h)
     h.advance(150)  # past the release at 10:00 and the snoozed 09:03
     agrees(h)
+
+
+@pytest.mark.parametrize(("on_holiday", "accepted"), [("skip", True), ("before", False)])
+def test_on_holiday_set_to_the_value_it_has_is_accepted_with_nothing_left(
+    room: functools.partial[Harness], on_holiday: str, accepted: bool
+) -> None:
+    """`make verify` (seed 1332809548): the last business day of the month at 17:00 (US), until 8
+    December, its only occurrence (Monday 30 November) skipped. `on_holiday: skip`, the value it has,
+    changes nothing and is accepted; `before` would change when it fires and leaves nothing: refused."""
+    h = room(MONDAY)
+    s = Schedule("", "message", "UTC", cron="0 17 * * *", until=datetime(2026, 12, 8, 11, tzinfo=UTC), calendar="US")
+    s.business_day = -1
+    until = "2026-12-08T11:00:00Z"
+    answer = h.create(
+        s, message=POST_MARK, cron="0 17 * * *", business_day_of_month=-1, skip_holidays="US", until=until
+    )
+    assert answer["ok"], answer
+    assert h.tool("skip_next", id=s.sid)["ok"]
+    assert h.room.skip_next(s.sid) == datetime(2026, 11, 30, 17, tzinfo=UTC)
+    agrees(h)
+    answer = h.tool("update_reminder", id=s.sid, on_holiday=on_holiday)
+    assert answer["ok"] is accepted, answer
+    if accepted:
+        s.on_holiday = on_holiday
+    agrees(h)
+    h.advance(9 * 1440)
+    agrees(h)
