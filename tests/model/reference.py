@@ -695,6 +695,8 @@ class Room:
             return "done"
         if not manual and not self._is_occurrence(s, slot):
             return "done"
+        if not manual and slot in s.held:
+            return "done"  # a copy of a held occurrence's event: held once, counted once
         if not manual and s.runs and slot > s.runs[-1].scheduled and self._done(s, slot):
             return "done"  # moved elsewhere by a change after its run: it ran already (no second run)
         if not manual and s.held and s.count is not None and s.delivered >= s.count:

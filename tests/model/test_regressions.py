@@ -478,3 +478,24 @@ def test_on_holiday_set_to_the_value_it_has_is_accepted_with_nothing_left(
     agrees(h)
     h.advance(9 * 1440)
     agrees(h)
+
+
+def test_a_copy_of_a_held_occurrences_event_counts_it_once(room: functools.partial[Harness]) -> None:
+    """`make verify` (seed 1217656306): every business day at 9 in Tokyo (ES-MD, `count` 2), its user
+    quiet 00:36-11:20 in Madrid, each event delivered twice. Monday 2 November is a Madrid holiday
+    (no occurrence); Tuesday's is held, its copy finds it held, and the release posts it: one run of
+    two, the schedule still active for Wednesday (the model had counted the copy's hold too)."""
+    from tests.model.quiet import DAYS, Rule
+
+    h = room(datetime(2026, 11, 1, 21, 34, tzinfo=UTC))
+    s = Schedule("", "message", "Asia/Tokyo", cron="0 9 * * 1-5", count=2, calendar="ES-MD")
+    s.business_days = True
+    answer = h.create(s, message=POST_MARK, cron="every business day at 9", skip_holidays="ES-MD", count=2)
+    assert answer["ok"], answer
+    h.set_quiet(s.user or "", Rule("00:36", "11:20", "Europe/Madrid", DAYS))
+    h.advance(3000, duplicate=True)  # past Tuesday's release at 10:20 UTC
+    agrees(h)
+    assert h.room.schedules[s.sid].status == "active" and h.room.schedules[s.sid].delivered == 1
+    h.advance(1440, duplicate=True)  # Wednesday's, held and released: the second of two
+    agrees(h)
+    assert h.room.schedules[s.sid].status == "completed"
