@@ -6,46 +6,13 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from typing import Any
 
-from cronbell.core.domain import repeats
 from cronbell.core.domain.actions import decode
-from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.core.domain.instants import iso_utc, parse_iso
-from cronbell.usecases import fire as fire_uc
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
-from tests.support.lambda_timing import at_slot
+from tests.support.repeats import BOSS, SLOT, create, fire_entry, history, repeat_entries
 from tests.support.tools import call, fire_at, ok
-
-BOSS = "@boss:example.org"
-SLOT = "2026-11-30T09:30:00Z"
-
-
-def repeat_entries(stack: Stack, sid: str, slot: str = SLOT) -> dict[str, dict[str, Any]]:
-    """The repeat entries of one occurrence, by `<id>-repeat-<k>`."""
-    prefix = repeats.entry_name(sid, slot, 0)[:-1]
-    return {f"{sid}-repeat-{n[len(prefix) :]}": e for n, e in stack.entries().items() if n.startswith(prefix)}
-
-
-def fire_entry(stack: Stack, entry: dict[str, Any], chat: RecordingChat) -> dict[str, Any]:
-    """Fire a one-time entry as Scheduler would: its Input with the scheduled time filled in."""
-    when = entry["ScheduleExpression"][3:-1] + "Z"
-    event = json.loads(entry["Target"]["Input"])
-    event.update(scheduled_time=when, execution_id="x", attempt="1")
-    at_slot(stack.clock, event)
-    return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat))
-
-
-def history(stack: Stack, sid: str) -> list[dict[str, Any]]:
-    runs: list[dict[str, Any]] = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
-    return runs
-
-
-def create(stack: Stack, **extra: Any) -> str:
-    arguments = {"message": "Take the pills", "time": "2026-11-30 10:30", "repeat_every": 10, **extra}
-    sid: str = ok(call(stack, "create_reminder", arguments))["id"]
-    return sid
 
 
 def test_repeats_run_out_then_the_escalation_is_posted_once(stack: Stack) -> None:

@@ -10,10 +10,9 @@ from typing import Any
 import pytest
 
 from cronbell.usecases.fire_writes import RetryLater
-from tests.integration.test_repeats import BOSS, SLOT, create, fire_entry, history, repeat_entries
-from tests.integration.test_run_now import run_now
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat, TransientChatError
+from tests.support.repeats import BOSS, SLOT, create, fire_entry, history, repeat_entries, run_now
 from tests.support.tools import call, fire_at, ok
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
 
 from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
@@ -11,25 +10,8 @@ from cronbell.usecases import tools
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import envelope
+from tests.support.repeats import EchoAgents, run_now
 from tests.support.tools import assert_consistent, call, live_items, ok
-
-
-class EchoAgents:
-    configured = True
-
-    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
-        return f"echo: {request['prompt']}"
-
-
-def run_now(stack: Stack, target: str, chat: RecordingChat) -> tuple[dict[str, Any], dict[str, Any] | None]:
-    """The tool's answer, and the outcome of the fire it started (None when it started none)."""
-    started: list[dict[str, Any]] = []
-    deps = stack.deps(start_fire=started.append, chat=lambda: chat, agents=EchoAgents())
-    answer = tools.handle(envelope("run_now", {"target": target}), deps)
-    if not started:
-        return answer, None
-    [event] = started
-    return answer, fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps, lambda: 300.0)
 
 
 def test_run_now_does_not_use_up_a_one_shot(stack: Stack) -> None:

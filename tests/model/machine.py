@@ -287,10 +287,22 @@ class Harness:
         return problems
 
     def _deliver_release(self, when: datetime, event: dict[str, Any], start: datetime) -> None:
-        invoke("fire", event)
-        for release in self.room.releases_due(when):
-            if release.end == when:
-                self.room.release(release, start)
+        """A release's event and Lambda's retries of it while its post meets a chat outage."""
+        gaps, at = list(RETRY_GAPS_SECONDS), start
+        while True:
+            try:
+                result = invoke("fire", event)
+                self.log.append(f"release {iso_z(when)} at {iso_z(at)} -> {result.get('outcome')}")
+                raised = False
+            except Exception as err:  # Lambda retries a fire that raises
+                self.log.append(f"release {iso_z(when)} raised {type(err).__name__}: {err}")
+                raised = True
+            waiting = [r for r in self.room.releases_due(when) if r.end == when]
+            retried = [r for r in waiting if not self.room.release(r, at)]
+            if not (raised or retried) or not gaps:
+                break
+            self.clock.advance(seconds=gaps.pop(0))
+            at = self.clock.now()
         self._releases(when)
 
     def _forget(self, name: str) -> None:

@@ -825,10 +825,15 @@ class Room:
     def releases_due(self, until: datetime) -> list[Release]:
         return self.quiet.due(until)
 
-    def release(self, release: Release, at: datetime) -> None:
-        """The release of one (user, period) reaching the fire function at `at`: one message listing
-        every held occurrence still there (a delete drops it), oldest first."""
+    def release(self, release: Release, at: datetime) -> bool:
+        """An attempt at the release of one (user, period) reaching the fire function at `at`: one
+        message listing every held occurrence still there (a delete drops it), oldest first. False
+        when its post meets a chat outage: Lambda's retry posts it, late from that attempt (the
+        searches' outages end before the last attempt)."""
         self.now = max(self.now, at)
+        if self.chat_down and any(s in self.schedules and slot in self.schedules[s].held for s, slot in release.held):
+            self.chat_down -= 1
+            return False
         release.done = True
         listed: list[tuple[str, datetime]] = []
         for sid, slot in sorted(release.held, key=lambda h: (h[1], h[0])):
@@ -850,6 +855,7 @@ class Room:
         if listed:
             self.posts.append(Post(release.user, "release", release.end))
             self.posts += [Post(sid, "held_occurrence", slot) for sid, slot in listed]
+        return True
 
     def held_until(self, s: Schedule) -> datetime | None:
         """`held_until` of a schedule item: the release of an occurrence held now, else the end of the

@@ -499,3 +499,21 @@ def test_a_copy_of_a_held_occurrences_event_counts_it_once(room: functools.parti
     h.advance(1440, duplicate=True)  # Wednesday's, held and released: the second of two
     agrees(h)
     assert h.room.schedules[s.sid].status == "completed"
+
+
+def test_a_release_that_meets_a_chat_outage_is_posted_once_by_lambdas_retry(room: functools.partial[Harness]) -> None:
+    """The bounded search: a one-shot held by its user's quiet hours, the chat down for the release's
+    first two attempts: Lambda's third posts it, once, and its run is late from that attempt."""
+    from tests.model.quiet import Rule
+
+    h = room(MONDAY)
+    s = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=20))
+    assert h.create(s, message=POST_MARK, time="2026-11-30T08:20:00+00:00")["ok"]
+    h.set_quiet(s.user or "", Rule("08:10", "09:00", "UTC"))
+    h.advance(30)  # held until 09:00
+    agrees(h)
+    h.chat_outage(2)
+    h.advance(60)
+    agrees(h)
+    [run] = h.room.schedules[s.sid].runs
+    assert run.reason == "quiet_hours" and run.late_seconds == 40 * 60 + 180

@@ -97,17 +97,22 @@ class Room(RuleBasedStateMachine):
         self.h: Harness | None = None
         self.steps = 0
 
-    @initialize(start=st.sampled_from(STARTS), repeating=st.booleans(), quiet=st.booleans())
-    def provision(self, start: datetime, repeating: bool, quiet: bool) -> None:
-        """A fresh room; in about half the sequences a repeating one-shot is due soon from the start,
-        so that a short sequence still sees its repeats and its escalation; in about half the second
-        user's one-shot is due in 20 minutes and then their quiet hours begin, so that it is held."""
+    @initialize(
+        start=st.sampled_from(STARTS), repeating=st.booleans(), quiet=st.booleans(), posts=st.sampled_from([2, 4])
+    )
+    def provision(self, start: datetime, repeating: bool, quiet: bool, posts: int) -> None:
+        """A fresh room; in about half the sequences the second user's one-shot is due in 20 minutes and
+        then their quiet hours begin, so that it is held; in about half a repeating one-shot is due in
+        15 minutes (repeats every 5, 2 of them, then the escalation) and the clock moves through its
+        first `posts` (delivery and first repeat, or through the escalation): a short sequence sees them
+        however its rules are drawn, and what follows still meets the chain (a repeat to come, or its run)."""
         self.h = Harness(ENDPOINT, start, flags=FLAGS)
-        if REPEATS and repeating:
-            self.create_repeating(None, 15, "Europe/Madrid", 5, 2, True, None)
         if quiet:
             self.create_one_shot(20, "UTC", True, False, OTHER)
             self.set_quiet_hours(OTHER, 0, 150, "Europe/Madrid", DAYS)
+        if REPEATS and repeating:
+            self.create_repeating(None, 15, "Europe/Madrid", 5, 2, True, None)
+            self.advance_to_a_repeat(0, 1, 0, False, posts)
 
     @property
     def harness(self) -> Harness:

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.domain import firing, models, runs
+from cronbell.core.domain import firing, models, runs, settlement
 from cronbell.core.domain.cron import parse_recurring
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Limits
@@ -108,29 +108,29 @@ def test_a_failure_notice_goes_to_the_output_room_and_to_the_schedules_own_room(
 
 def test_settle_counts_the_streak_pauses_and_ends() -> None:
     failing = daily(failure_streak=4)
-    paused = firing.settle(failing, event(), runs.FAILED, runs.AGENT_ERROR, False, True, 5)
+    paused = settlement.settle(failing, event(), runs.FAILED, runs.AGENT_ERROR, False, True, 5)
     assert (paused.final, paused.streak, paused.pause) == ("", 5, True)
-    refused = firing.settle(failing, event(), runs.FAILED, runs.CHAT_REFUSED, False, False, 5)
+    refused = settlement.settle(failing, event(), runs.FAILED, runs.CHAT_REFUSED, False, False, 5)
     assert (refused.streak, refused.pause) == (5, False)  # a refused post never pauses
-    gone = firing.settle(failing, event(), runs.FAILED, runs.CHAT_REFUSED, True, False, 5)
+    gone = settlement.settle(failing, event(), runs.FAILED, runs.CHAT_REFUSED, True, False, 5)
     assert gone.final == models.DELIVERY_FAILED and gone.remove_entries
-    delivered = firing.settle(failing, event(), runs.DELIVERED, None, False, True, 5)
+    delivered = settlement.settle(failing, event(), runs.DELIVERED, None, False, True, 5)
     assert (delivered.final, delivered.streak) == ("", 0)
     counted = daily(timing=daily().timing.ends_with(None, 1, ""))
-    assert firing.settle(counted, event(), runs.DELIVERED, None, False, True, 5).final == models.COMPLETED
-    manual = firing.settle(counted, event(manual=True), runs.DELIVERED, None, False, True, 5)
+    assert settlement.settle(counted, event(), runs.DELIVERED, None, False, True, 5).final == models.COMPLETED
+    manual = settlement.settle(counted, event(manual=True), runs.DELIVERED, None, False, True, 5)
     assert manual.final == ""  # a manual run is not counted
 
 
 def test_a_failure_reaching_the_limit_on_the_last_occurrence_completes_without_a_pause() -> None:
     last = daily(failure_streak=4, timing=daily().timing.ends_with(datetime(2026, 12, 1, 9, 0, tzinfo=MADRID), 0, ""))
-    ended = firing.settle(last, event(), runs.FAILED, runs.AGENT_ERROR, False, True, 5)
+    ended = settlement.settle(last, event(), runs.FAILED, runs.AGENT_ERROR, False, True, 5)
     assert (ended.final, ended.streak, ended.pause, ended.remove_entries) == (models.COMPLETED, 5, False, True)
-    told = firing.failure_verdict(last, event(), 4, 5)
+    told = settlement.failure_verdict(last, event(), 4, 5)
     assert (told.streak, told.notice, told.pause) == (5, None, False)  # no pause notice
-    assert firing.failure_verdict(last, event(), 0, 5).notice == "failing"
-    assert firing.failure_verdict(daily(), event(), 4, 5).notice == "paused"  # occurrences to come
-    assert firing.failure_verdict(last, event(manual=True), 4, 5).pause  # a manual run ends nothing
+    assert settlement.failure_verdict(last, event(), 0, 5).notice == "failing"
+    assert settlement.failure_verdict(daily(), event(), 4, 5).notice == "paused"  # occurrences to come
+    assert settlement.failure_verdict(last, event(manual=True), 4, 5).pause  # a manual run ends nothing
 
 
 def test_a_manual_runs_ledger_slot_is_never_a_regular_occurrences() -> None:
@@ -157,8 +157,8 @@ def test_a_manual_run_answered_before_its_schedule_ran_out_is_still_delivered(st
     ended = daily(status=status, last_manual_run=SLOT)
     decision = firing.decide(ended, event(manual=True), AT_SLOT, Limits())
     assert isinstance(decision, firing.Deliver) and decision.failure is None
-    settled = firing.settle(ended, event(manual=True), runs.FAILED, runs.CHAT_REFUSED, True, True, 1)
-    assert settled == firing.Settlement("", 1, False, False)
+    settled = settlement.settle(ended, event(manual=True), runs.FAILED, runs.CHAT_REFUSED, True, True, 1)
+    assert settled == settlement.Settlement("", 1, False, False)
     forged = firing.decide(daily(status=status), event(manual=True), AT_SLOT, Limits())
     assert isinstance(forged, firing.Retired)
     assert isinstance(firing.decide(ended, event(), AT_SLOT, Limits()), firing.Retired)

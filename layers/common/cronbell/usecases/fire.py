@@ -27,12 +27,13 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from cronbell.core.domain import firing, models, routing, runs
+from cronbell.core.domain import firing, models, routing, runs, settlement
 from cronbell.core.domain.fire_event import FireEvent
-from cronbell.core.domain.firing import Decision, Deliver, Delivery, Failure, Job, Limits
+from cronbell.core.domain.firing import Decision, Deliver, Failure, Job, Limits
 from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.ports import Claim, Finish, Outcome
 from cronbell.core.domain.quiet_hours import holding
+from cronbell.core.domain.settlement import Delivery
 from cronbell.usecases import fire_delivery as delivery
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases import quiet_release, repeat_fire
@@ -174,8 +175,8 @@ def _carry_out(decision: Decision, event: FireEvent, deps: Deps) -> dict[str, An
     return answer
 
 
-def _answer(done: Delivery, settled: firing.Settlement, failure: Failure | None) -> dict[str, Any]:
-    outcome = firing.fire_outcome(done.outcome, done.reason)
+def _answer(done: Delivery, settled: settlement.Settlement, failure: Failure | None) -> dict[str, Any]:
+    outcome = settlement.fire_outcome(done.outcome, done.reason)
     if failure is not None:  # an agent call that could not run: its own outcome, the run's reason
         return {"outcome": failure.outcome, "reason": done.reason, "paused": settled.pause}
     if outcome == Outcome.DELIVERY_FAILED:
@@ -196,7 +197,7 @@ def _recover(job: Job, event: FireEvent, deps: Deps, late: int) -> dict[str, Any
         run = writes.run_of(event, zone, runs.DELIVERED, None, late, message_id, job.schedule)
         noted = Finish(run)
     pausable = noted.pause or noted.run.reason not in (runs.CHAT_REFUSED, runs.TOO_LARGE)
-    outcome = firing.fire_outcome(noted.run.outcome, noted.run.reason)
+    outcome = settlement.fire_outcome(noted.run.outcome, noted.run.reason)
     writes.write_finish(job, event, deps, noted, pausable, noted.run.reason or "")
     return {"outcome": outcome, "recovered": True}
 

@@ -1,6 +1,6 @@
 """Delivering one claimed slot: the reminder posted, or the agent asked and its answer posted, or a
 failed run's notice told to the rooms that must hear it. Returns what delivery did (a
-`core/domain/firing.Delivery`); it writes nothing to the store (`usecases/fire_writes.py` records it)."""
+`core/domain/settlement.Delivery`); it writes nothing to the store (`usecases/fire_writes.py` records it)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import logging
 import time
 from collections.abc import Callable
 
-from cronbell.core.domain import firing, models, routing, runs
+from cronbell.core.domain import models, routing, runs, settlement
 from cronbell.core.domain.actions import Action, delivered_actions
 from cronbell.core.domain.fire_event import FireEvent
-from cronbell.core.domain.firing import Delivery, Failure, Job
+from cronbell.core.domain.firing import Failure, Job
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.ports import AgentError, AgentTimeout, Outcome, PermanentChatError, TransientChatError
+from cronbell.core.domain.settlement import Delivery
 from cronbell.core.text import chat_text, texts
 from cronbell.core.text.chat_text import ChatMessage
 from cronbell.core.text.prompts import agent_request, fill_prompt
@@ -46,7 +47,7 @@ def fail_early(
     log.error(f"run not delivered: {failure.detail}")
     deps.metric(_FAILURE_METRICS.get(failure.outcome, "AgentsNotConfigured"), 1)
     deadline = time.monotonic() + max(1.0, remaining_seconds() - 10.0)
-    verdict = firing.failure_verdict(job.schedule, event, streak, deps.settings.auto_pause_after)
+    verdict = settlement.failure_verdict(job.schedule, event, streak, deps.settings.auto_pause_after)
     rooms = [(job.owner_room, job.owner_thread)] if failure.owner_only else job.notice_rooms
     rooms = [(room, thread) for room, thread in rooms if not routing.platform_gone(room, deps.settings.chat_backends)]
     _tell_failure(job, verdict, failure.reason, failure.said, event, deps, deadline, rooms)
@@ -102,7 +103,7 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
             answer = _ask(job, event, deps)
         except AgentError as err:
             reason = runs.AGENT_TIMEOUT if isinstance(err, AgentTimeout) else runs.AGENT_ERROR
-            verdict = firing.failure_verdict(job.schedule, event, streak, deps.settings.auto_pause_after)
+            verdict = settlement.failure_verdict(job.schedule, event, streak, deps.settings.auto_pause_after)
             _tell_failure(job, verdict, reason, err.said, event, deps, deadline, job.notice_rooms)
             return Delivery(runs.FAILED, reason, verdict=verdict, detail=err.reason)
         if not answer:

@@ -15,13 +15,14 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from cronbell.core.domain import firing, models, quiet_hours, repeats, routing, runs
+from cronbell.core.domain import firing, models, quiet_hours, repeats, routing, runs, settlement
 from cronbell.core.domain.fire_event import FireEvent
-from cronbell.core.domain.firing import Delivery, Job, Undelivered
+from cronbell.core.domain.firing import Job, Undelivered
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import BackendError, Busy, Conflict, Finish, Outcome, Released
 from cronbell.core.domain.runs import Run
+from cronbell.core.domain.settlement import Delivery
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -191,7 +192,7 @@ def announce_repeat(detail_type: str, run: Run, schedule: Schedule, deps: Deps) 
 
 
 # --- after a delivery -------------------------------------------------------------------------
-def record(job: Job, event: FireEvent, deps: Deps, done: Delivery, late: int) -> firing.Settlement:
+def record(job: Job, event: FireEvent, deps: Deps, done: Delivery, late: int) -> settlement.Settlement:
     """Record a delivered or failed run with what it does to its schedule. The run's outcome is
     final; what it does to the schedule is settled against the schedule as it is when written (a
     change that landed meanwhile is honoured, never overwritten). The claim is never given back:
@@ -201,7 +202,7 @@ def record(job: Job, event: FireEvent, deps: Deps, done: Delivery, late: int) ->
     answer = runs.previous(run.scheduled_time, done.answer) if done.answer else None
     schedule = job.schedule
     pause_after = deps.settings.auto_pause_after
-    settled = firing.settle(schedule, event, done.outcome, done.reason, done.room_gone, done.pausable, pause_after)
+    settled = settlement.settle(schedule, event, done.outcome, done.reason, done.room_gone, done.pausable, pause_after)
     current = repeat_slot(schedule, event, done.outcome)
     finish = Finish(run, settled.streak, settled.pause, answer, done.room_gone, current)
     return write_finish(job, event, deps, finish, done.pausable, done.detail)
@@ -209,11 +210,11 @@ def record(job: Job, event: FireEvent, deps: Deps, done: Delivery, late: int) ->
 
 def write_finish(
     job: Job, event: FireEvent, deps: Deps, finish: Finish, pausable: bool, detail: str
-) -> firing.Settlement:
+) -> settlement.Settlement:
     """Complete the slot with `finish` (its streak and pause as decided against `job.schedule`)."""
     store, schedule = deps.store, job.schedule
     run = finish.run
-    outcome = firing.fire_outcome(run.outcome, run.reason)
+    outcome = settlement.fire_outcome(run.outcome, run.reason)
     note = detail if outcome == Outcome.DELIVERY_FAILED else (run.message_id or run.reason or "")
     settled = _settled(schedule, event, finish, pausable, deps)
     for attempt in range(RECORD_TRIES):
@@ -257,7 +258,7 @@ def write_finish(
 
 def _settled(
     schedule: Schedule | None, event: FireEvent, finish: Finish, pausable: bool, deps: Deps
-) -> firing.Settlement:
+) -> settlement.Settlement:
     """The settlement of a finish whose streak and pause were decided already (kept as decided)."""
     settled = _settle(schedule, event, finish, pausable, deps)
     return replace(settled, streak=finish.streak, pause=finish.pause and not settled.final)
@@ -265,14 +266,14 @@ def _settled(
 
 def _settle(
     schedule: Schedule | None, event: FireEvent, finish: Finish, pausable: bool, deps: Deps
-) -> firing.Settlement:
+) -> settlement.Settlement:
     """What the finished run does to `schedule`. A released held run is settled against the `count`
     without the holds its release records from it on (their holds counted them already), however
     often the schedule is read again: a hold is counted once."""
     run = finish.run
     if schedule is not None and finish.held_ahead:
         schedule = replace(schedule, delivered_count=max(0, schedule.delivered_count - finish.held_ahead))
-    return firing.settle(
+    return settlement.settle(
         schedule, event, run.outcome, run.reason, finish.room_gone, pausable, deps.settings.auto_pause_after
     )
 

@@ -27,7 +27,7 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core.domain import firing, models, repeats, routing, runs
+from cronbell.core.domain import firing, models, repeats, routing, runs, settlement
 from cronbell.core.domain.actions import released_actions
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.instants import parse_iso
@@ -159,7 +159,7 @@ def _record(
     run = writes.run_of(event, schedule.timezone, outcome, said, late, message_id or None, schedule)
     before = replace(schedule, delivered_count=max(0, schedule.delivered_count - later))
     pause_after = deps.settings.auto_pause_after
-    settled = firing.settle(before, event, outcome, said, False, pausable, pause_after)
+    settled = settlement.settle(before, event, outcome, said, False, pausable, pause_after)
     current = writes.repeat_slot(schedule, event, outcome)
     finish = Finish(
         run, settled.streak, settled.pause, counted=True, held_ahead=later, repeat_slot=current, release=until
