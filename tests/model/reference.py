@@ -586,7 +586,14 @@ class Room:
         """snooze_reminder naming `occurrence`. A coming one moves `minutes` after its own time; one
         past must have a delivered regular run (the button under its post) and is reminded again
         `minutes` from now, skipping nothing (a fired one-shot comes back). A snooze past the end is
-        `invalid_time`. Answers the error code, "" when accepted (and then applied)."""
+        `invalid_time`. Answers the error code, "" when accepted (and then applied): an accepted
+        snooze stops the current repeats, as every snooze does (the snoozed post repeats anew)."""
+        refused = self._snooze_occurrence(sid, occurrence, minutes)
+        if not refused:
+            self.schedules[sid].stop_repeats()
+        return refused
+
+    def _snooze_occurrence(self, sid: str, occurrence: datetime, minutes: int) -> str:
         s = self.schedules[sid]
         if self.snooze_busy(sid):
             return "busy"

@@ -517,3 +517,26 @@ def test_a_release_that_meets_a_chat_outage_is_posted_once_by_lambdas_retry(room
     agrees(h)
     [run] = h.room.schedules[s.sid].runs
     assert run.reason == "quiet_hours" and run.late_seconds == 40 * 60 + 180
+
+
+def test_the_snooze_button_under_a_repeating_post_stops_its_repeats(room: functools.partial[Harness]) -> None:
+    """`make verify` (seed 1546424754): a repeating one-shot delivered, then the snooze button under its
+    post (naming that occurrence): its repeats stop, so a `done_reminder` before the snoozed post finds
+    nothing repeating (`acknowledged: false`); the snoozed post repeats anew (the model had kept the
+    old occurrence repeating on a snooze that named it)."""
+    h = room(MONDAY)
+    s = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=15))
+    s.repeat_every, s.repeat_times, s.escalate_to = 5, 2, BOSS
+    answer = h.create(s, message=POST_MARK, time="2026-11-30T08:15:00+00:00", repeat_every=5, repeat_times=2)
+    assert answer["ok"], answer
+    assert h.tool("update_reminder", id=s.sid, escalate_to=BOSS)["ok"]
+    h.advance(16)  # delivered at 08:15
+    agrees(h)
+    occurrence = "2026-11-30T08:15:00Z"
+    assert h.tool("snooze_reminder", id=s.sid, occurrence=occurrence, minutes=10)["ok"]
+    assert h.room.snooze_occurrence(s.sid, datetime(2026, 11, 30, 8, 15, tzinfo=UTC), 10) == ""
+    answer = h.tool("done_reminder", id=s.sid)
+    assert answer["ok"] and answer["result"]["acknowledged"] is h.room.done(s.sid) is False
+    agrees(h)
+    h.advance(60)  # the snoozed post at 08:26, its repeats and its escalation
+    agrees(h)
