@@ -540,3 +540,24 @@ def test_the_snooze_button_under_a_repeating_post_stops_its_repeats(room: functo
     agrees(h)
     h.advance(60)  # the snoozed post at 08:26, its repeats and its escalation
     agrees(h)
+
+
+def test_a_repeat_held_by_quiet_hours_is_fired_at_the_periods_end(room: functools.partial[Harness]) -> None:
+    """`make verify` (seed 1519964654): a repeating one-shot delivered at 08:15, its user quiet from
+    08:20 to 09:00: its first repeat (08:25) posts nothing and is written again for 09:00. That write
+    went to the entry being fired, which Scheduler deletes once it has handed the fire over: the
+    repeat, the one after it and the escalation were lost. Written under a name of its own, they post
+    at 09:00, 09:10 and 09:20."""
+    from tests.model.quiet import Rule
+
+    h = room(MONDAY)
+    s = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=15))
+    s.repeat_every, s.repeat_times, s.escalate_to = 10, 2, BOSS
+    arguments = {"repeat_every": 10, "repeat_times": 2, "escalate_to": BOSS}
+    assert h.create(s, message=POST_MARK, time="2026-11-30T08:15:00+00:00", **arguments)["ok"]
+    h.advance(16)  # delivered at 08:15
+    h.set_quiet(s.user or "", Rule("08:20", "09:00", "UTC"))
+    h.advance(120)
+    agrees(h)
+    assert [(p.what, p.slot) for p in h.room.posts].count(("repeat", s.at)) == 2
+    assert h.room.posts[-1].what == "escalation"

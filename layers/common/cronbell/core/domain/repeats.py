@@ -15,13 +15,13 @@ came before it. A later delivered occurrence, a snooze, a pause or a delete make
 occurrence stop repeating (the schedule's `repeat_slot` no longer names it).
 
 A repeat whose fire finds its user inside their quiet hours posts nothing: its entry is written
-again for the end of that period, and the repeats after it follow from there. The escalation is
-never held.
+again, under a name of its own, for the end of that period, and the repeats after it follow from
+there. The escalation is never held.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 
 from cronbell.core.domain import routing
@@ -66,12 +66,15 @@ def due(base: datetime, every_minutes: int, number: int) -> datetime:
 def entry_name(schedule_id: str, occurrence: str, number: int) -> str:
     """`<id>-repeat-<occurrence>-<k>`, the occurrence as its epoch second in base 36: each occurrence's
     chain has names of its own, so a later occurrence never overwrites an earlier one's entry."""
-    seconds = int(parse_iso(occurrence).timestamp())
-    digits = ""
+    return f"{schedule_id}{ENTRY_INFIX}{_base36(parse_iso(occurrence))}-{number}"
+
+
+def _base36(when: datetime) -> str:
+    seconds, digits = int(when.timestamp()), ""
     while seconds:
         seconds, digit = divmod(seconds, 36)
         digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
-    return f"{schedule_id}{ENTRY_INFIX}{digits or '0'}-{number}"
+    return digits or "0"
 
 
 def entry(schedule: Schedule, occurrence: str, base: datetime, number: int) -> Entry:
@@ -91,9 +94,12 @@ def next_entry(schedule: Schedule, fire: RepeatFire, scheduled: datetime) -> Ent
 
 def moved_entry(schedule: Schedule, fire: RepeatFire, until: datetime) -> Entry:
     """The entry of `fire` written again for `until`, the end of the quiet period its fire found its
-    user in: the chain's later fires count from there (each `repeat_every` after the one before)."""
+    user in: the chain's later fires count from there (each `repeat_every` after the one before).
+    It has a name of its own (`...-<k>-<until>`): the entry whose fire writes it is deleted by
+    Scheduler once that fire is handed to Lambda, which may be after this write."""
     base = until - timedelta(minutes=schedule.repeat_every * fire.number)
-    return entry(schedule, fire.occurrence, base, fire.number)
+    moved = entry(schedule, fire.occurrence, base, fire.number)
+    return replace(moved, name=f"{moved.name}-{_base36(until)}")
 
 
 @dataclass(frozen=True)
