@@ -137,8 +137,13 @@ class Schedule:
     def done_through(self) -> datetime | None:
         """The watermark of the occurrences that ran: the original time (`moved_from`, else the scheduled
         time) of its last regular run; None without one. An occurrence whose original time is at or before
-        it is done, wherever a later change of `on_holiday` moved it (moves keep the order of occurrences)."""
-        return self.last_regular("moved_from") or self.last_regular()
+        it is done, wherever a later change of `on_holiday` moved it (moves keep the order of occurrences).
+        None too when nothing moves and its last run was not moved: every occurrence after that run is
+        still to come, and a fire need not look for the occurrence it is."""
+        moved = self.last_regular("moved_from")
+        if moved is None and not self.timing.rules.moves:
+            return None
+        return moved or self.last_regular()
 
     @property
     def output_room(self) -> str:
