@@ -746,14 +746,9 @@ class Room:
             return "done"
         if s.kind == "agent_call" and s.elsewhere and self.output_forbidden:
             # never posted to a room no longer allowed; its notices go to the schedule's own room only
-            self._failed(s, slot, late, "chat_refused", manual, rooms=1)
-            return "done"
+            return self._fail_or_retry(s, slot, late, "chat_refused", manual, last, rooms=1)
         if s.kind == "agent_call" and (not agent_ok or self.agents_gone):  # an unknown agent is an agent error
-            if s.streak == 0 and self.chat_down and not last:
-                self.chat_down -= 1  # its failure notice meets the outage: Lambda's retry posts it and records
-                return "retry"
-            self._failed(s, slot, late, "agent_error", manual, rooms=2 if s.elsewhere else 1)
-            return "done"
+            return self._fail_or_retry(s, slot, late, "agent_error", manual, last, rooms=2 if s.elsewhere else 1)
         if self.chat_down:
             self.chat_down -= 1
             if manual and not self.flags.manual_retry_lateness:
@@ -777,25 +772,43 @@ class Room:
             s.status, s.stopped = "fired", slot
         return "done"
 
+    def _fail_or_retry(
+        self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool, last: bool, rooms: int
+    ) -> str:
+        """A failed run, unless the notice it posts meets the chat outage: then the attempt raises
+        and Lambda's retry posts the notice and records the run (`late_seconds` from that attempt)."""
+        if self.chat_down and not last and self._notices(s, slot, reason, manual):
+            self.chat_down -= 1
+            return "retry"
+        self._failed(s, slot, late, reason, manual, rooms=rooms)
+        return "done"
+
+    def _notices(self, s: Schedule, slot: datetime, reason: str, manual: bool) -> list[str]:
+        """The notices a failed run of `slot` posts, judged before it is recorded: the first failure
+        of a streak says so, and the one reaching the limit pauses the schedule and says that."""
+        if reason == "chat_refused" and not manual and s.cron is None:
+            return []  # a one-shot whose only run was refused: delivery_failed, nothing to say
+        streak, limit = s.streak + 1, self.settings.auto_pause_after
+        # a failure on a recurrence's last occurrence ends it (completed, in _settle): nothing to pause
+        ends = not manual and s.cron is not None and not self.remaining(s, slot)
+        pauses = bool(limit) and streak >= limit and s.status == "active" and not ends
+        return ["failure_notice"] * (streak == 1) + ["pause_notice"] * pauses
+
     def _failed(
         self, s: Schedule, slot: datetime, late: int, reason: str, manual: bool, told: bool = True, rooms: int = 1
     ) -> None:
         """A failed run under the failure policy; `told`: its notices reach a room; `rooms`: how many
         rooms each notice goes to (an agent call posting elsewhere tells its own room too)."""
+        notices = self._notices(s, slot, reason, manual)
         self._record(s, Run(slot, "failed", reason, manual=manual, late_seconds=late))
         s.streak += 1
         if reason == "chat_refused" and not manual and s.cron is None:
             s.status, s.stopped = "delivery_failed", slot  # a one-shot whose only run was refused
             return
-        if s.streak == 1 and told:
-            self.posts += [Post(s.sid, "failure_notice")] * rooms
-        limit = self.settings.auto_pause_after
-        # a failure on a recurrence's last occurrence ends it (completed, in _settle): nothing to pause
-        last = not manual and s.cron is not None and not self.remaining(s, slot)
-        if limit and s.streak >= limit and s.status == "active" and not last:
+        if "pause_notice" in notices:
             s.status, s.status_reason, s.stopped = "paused", "failing", slot
-            if told:
-                self.posts += [Post(s.sid, "pause_notice")] * rooms
+        if told:
+            self.posts += [Post(s.sid, kind) for kind in notices for _ in range(rooms)]
         if not manual and s.cron is None and s.status == "active":
             s.unspecified = True  # a one-shot that failed: its status is not decided
 

@@ -408,6 +408,22 @@ def test_a_failure_notice_meeting_a_chat_outage_is_posted_by_the_retry_which_rec
     assert late == [0, 60]
 
 
+def test_a_refused_output_rooms_failure_notice_meeting_a_chat_outage_is_posted_by_the_retry(
+    room: functools.partial[Harness],
+) -> None:
+    """The platform fails two posts, then the other room leaves AllowedOutputRooms: the agent call
+    posting there fails `chat_refused`, and the failure notice to its own room meets the outage twice;
+    Lambda's second retry (three minutes on) posts it and records the run, so its `late_seconds`
+    counts from that attempt (180), as for an agent error's notice."""
+    h = room(MONDAY)
+    away = Schedule("", "agent_call", "Europe/Madrid", cron="0 11 * * *", elsewhere=True)
+    assert h.create(away, name="away", prompt=POST_MARK, cron_expr="0 11 * * *", channel=ELSEWHERE)["ok"]
+    h.chat_outage(2)
+    h.advance(1440, deployment="output room disallowed")
+    agrees(h)
+    assert [(r.reason, r.late_seconds) for r in h.room.schedules[away.sid].runs] == [("chat_refused", 180)]
+
+
 def test_a_held_one_shot_snoozed_before_its_release_is_released_and_posts_again_at_its_new_time(
     room: functools.partial[Harness],
 ) -> None:
