@@ -239,9 +239,14 @@ def agent_calls(h: Harness) -> tuple[str, str]:
     """A daily agent call posting in the room, and one posting in the other, allowed room."""
     own = Schedule("", "agent_call", "Europe/Madrid", cron="0 10 * * *")
     assert h.create(own, name="own", prompt=POST_MARK, cron_expr="0 10 * * *")["ok"]
+    return own.sid, agent_call_elsewhere(h)
+
+
+def agent_call_elsewhere(h: Harness) -> str:
+    """A daily agent call at 11 in Madrid posting in the other, allowed room."""
     away = Schedule("", "agent_call", "Europe/Madrid", cron="0 11 * * *", elsewhere=True)
     assert h.create(away, name="away", prompt=POST_MARK, cron_expr="0 11 * * *", channel=ELSEWHERE)["ok"]
-    return own.sid, away.sid
+    return away.sid
 
 
 def test_an_output_room_no_longer_allowed_fails_its_agent_calls_runs(room: functools.partial[Harness]) -> None:
@@ -416,12 +421,11 @@ def test_a_refused_output_rooms_failure_notice_meeting_a_chat_outage_is_posted_b
     Lambda's second retry (three minutes on) posts it and records the run, so its `late_seconds`
     counts from that attempt (180), as for an agent error's notice."""
     h = room(MONDAY)
-    away = Schedule("", "agent_call", "Europe/Madrid", cron="0 11 * * *", elsewhere=True)
-    assert h.create(away, name="away", prompt=POST_MARK, cron_expr="0 11 * * *", channel=ELSEWHERE)["ok"]
+    away = agent_call_elsewhere(h)
     h.chat_outage(2)
     h.advance(1440, deployment="output room disallowed")
     agrees(h)
-    assert [(r.reason, r.late_seconds) for r in h.room.schedules[away.sid].runs] == [("chat_refused", 180)]
+    assert [(r.reason, r.late_seconds) for r in h.room.schedules[away].runs] == [("chat_refused", 180)]
 
 
 def test_a_held_one_shot_snoozed_before_its_release_is_released_and_posts_again_at_its_new_time(
