@@ -39,6 +39,7 @@ from sandbox.stack import (
     events_recorder,
     stack_name_from_samconfig,
 )
+from sandbox.streams import StreamPump
 
 log = logging.getLogger("sandbox")
 
@@ -85,6 +86,7 @@ class Sandbox:
         self._events_lock = threading.Lock()
         self.matrix: MatrixChat | None = None
         self.stack: Deployment | None = None
+        self._pumps: list[StreamPump] = []
         self._moto: MotoServer | None = None
         self._http: SandboxHTTPServer | None = None
         self._stop = threading.Event()
@@ -138,6 +140,7 @@ class Sandbox:
         self.stack = deploy(
             code_root / "template.yaml", parameters, self.aws_endpoint, stack_name=stack_name_from_samconfig(o.root)
         )
+        self._moto.leave_streams_to_the_sandbox()
         bus = self.stack.parameters.get("EventBusName", "")
         if bus:
             self._moto.divert_queue(events_recorder(clients(self.aws_endpoint, REGION), bus), self._record_event)
@@ -161,6 +164,20 @@ class Sandbox:
                         sys.path.insert(0, str(path))
             _install_clock(self.clock)
         self.runtime.load()
+        self._pumps = [
+            StreamPump(
+                m,
+                self._client("dynamodbstreams"),
+                self._stream_deliverer(m.function),
+                self.clock,
+                self.send_to_queue,
+                REGION,
+            )
+            for m in self.stack.mappings
+            if m.function in specs
+        ]
+        self.runtime.settle = self.settle
+        self.settle()  # what provisioning wrote
         if o.concurrency > 1 and FIRE_FUNCTION in specs:  # the template's Scheduler target: warm for a storm
             self.runtime.warm(FIRE_FUNCTION, o.concurrency)
         moto = self._moto
@@ -218,6 +235,22 @@ class Sandbox:
             out["AgentTimeoutSeconds"] = str(o.agent_timeout)
         out.setdefault("EventBusName", EVENT_BUS)  # the sandbox always publishes its runs
         return out
+
+    def settle(self) -> None:
+        """Apply the table's stream to the functions it feeds (the projector: Scheduler follows the items)."""
+        for pump in self._pumps:
+            pump.drain()
+
+    def _stream_deliverer(self, function: str) -> Callable[[list[dict[str, Any]]], Any]:
+        def deliver(records: list[dict[str, Any]]) -> Any:
+            runtime = self.runtime
+            assert runtime is not None
+            result = runtime.invoke(runtime.find(function), json.dumps({"Records": records}).encode(), settle=False)
+            if not result.ok:
+                raise RuntimeError(result.payload.decode("utf-8", errors="replace")[:500])
+            return json.loads(result.payload)
+
+        return deliver
 
     def client(self, service: str) -> Any:
         """A boto3 client on the sandbox's moto server."""

@@ -276,6 +276,17 @@ class MotoServer:
             schedules = scheduler_backends[account_id][region].schedule_groups.get(group or "default")
             return schedules is not None and schedules.schedules.pop(name, None) is not None
 
+    def leave_streams_to_the_sandbox(self) -> None:
+        """Stop moto from handing a table's stream records to its own Lambda (which cannot run them, and
+        empties the stream as it tries): the sandbox runs the event source mappings (sandbox/streams.py)."""
+        from moto.dynamodb.models import dynamodb_backends
+
+        with self._app.lock:
+            for regions in dynamodb_backends.values():
+                for backend in regions.values():
+                    for table in backend.tables.values():
+                        table.lambda_event_source_mappings.clear()
+
     def divert_queue(self, queue_arn: str, receive: Callable[[str], None]) -> None:
         """Hand `receive` every message an EventBridge rule delivers to this queue (the body as the queue
         would hold it), instead of storing it; until `stop()`."""

@@ -101,6 +101,8 @@ class LambdaRuntime:
         self._separate: dict[str, Handler] = {}
         self._background: set[threading.Thread] = set()
         self._lock = threading.Lock()
+        # run after every invocation but its own, before its answer: the stream mappings (sandbox/streams.py)
+        self.settle: Callable[[], None] | None = None
 
     # ------------------------------------------------------------------ lookup and loading
 
@@ -151,10 +153,22 @@ class LambdaRuntime:
         client_context: ClientContext | None = None,
         *,
         separate: bool = False,
+        settle: bool = True,
     ) -> InvokeResult:
         """A synchronous (RequestResponse) invocation. Raises ValueError for a payload that is not JSON.
-        `separate`: in an execution environment other than this process's, when the runtime can make one."""
+        `separate`: in an execution environment other than this process's, when the runtime can make one.
+        `settle`: the table's stream is applied (`self.settle`) before the answer, as it is to every
+        invocation but the stream's own."""
         event = json.loads(payload) if payload.strip() else {}
+        try:
+            return self._run(spec, event, client_context, separate)
+        finally:
+            if settle and self.settle is not None:
+                self.settle()
+
+    def _run(
+        self, spec: FunctionSpec, event: Any, client_context: ClientContext | None, separate: bool
+    ) -> InvokeResult:
         request_id = str(uuid.uuid4())
         context = LambdaContext(spec.name, spec.arn, spec.memory, spec.timeout, request_id, client_context)
         handler = self._separate_handler(spec) if separate else None

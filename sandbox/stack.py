@@ -24,6 +24,8 @@ from typing import Any
 
 import boto3
 
+from sandbox.streams import Mapping, mappings
+
 ACCOUNT_ID = "123456789012"
 REGION = "us-east-1"
 DEFAULT_STACK_NAME = "cronbell"
@@ -111,6 +113,7 @@ class Deployment:
     resources: dict[str, tuple[str, str]]  # logical id -> (type, physical id)
     parameters: dict[str, str]
     functions: dict[str, FunctionSpec]
+    mappings: list[Mapping] = field(default_factory=list)  # the functions fed by a table's stream
 
     def physical_name(self, logical_id: str) -> str:
         return self.resources[logical_id][1]
@@ -163,7 +166,25 @@ def deploy(
     stack_remainder.after_stack(session, endpoint, cfn, resources)
     values = {p["ParameterKey"]: p["ParameterValue"] for p in described.get("Parameters", [])}
     functions = _functions(session.client("lambda", endpoint_url=endpoint), cfn, folders, resources)
-    return Deployment(stack_name, resources, values, functions)
+    return Deployment(stack_name, resources, values, functions, _mappings(session, endpoint, cfn, resources))
+
+
+def _mappings(session: Any, endpoint: str, cfn: dict[str, Any], resources: dict[str, tuple[str, str]]) -> list[Mapping]:
+    """The stream mappings, with each table's stream and each queue's ARN as the stack made them."""
+    dynamodb = session.client("dynamodb", endpoint_url=endpoint)
+    sqs = session.client("sqs", endpoint_url=endpoint)
+
+    def attribute(logical_id: str, name: str) -> str:
+        kind, physical = resources[logical_id]
+        if kind == "AWS::DynamoDB::Table" and name == "StreamArn":
+            return str(dynamodb.describe_table(TableName=physical)["Table"]["LatestStreamArn"])
+        if kind == "AWS::SQS::Queue" and name == "Arn":
+            return str(
+                sqs.get_queue_attributes(QueueUrl=physical, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+            )
+        raise TemplateError(f"{logical_id}.{name} is not an attribute the sandbox resolves")
+
+    return mappings(cfn, attribute)
 
 
 def _parameters_of(template_path: Path) -> dict[str, Any]:

@@ -7,7 +7,7 @@ from cronbell.core.domain.fire_event import BadFireEvent, parse_fire_event
 from cronbell.core.domain.ports import Outcome
 from cronbell.observability import logger, metrics
 from cronbell.usecases.fire import fire
-from cronbell.wiring import deps, warm_up, with_own_arn
+from cronbell.wiring import deps, warm_up
 
 warm_up()
 
@@ -22,9 +22,6 @@ def lambda_handler(event: Any, context: Any) -> dict[str, Any]:
         return {"outcome": Outcome.INVALID_INPUT, "error": str(err)}
     logger.set_correlation_id(f"{parsed.schedule_id}@{parsed.slot}")
     logger.append_keys(schedule_id=parsed.schedule_id, slot=parsed.slot, attempt=parsed.attempt)
-    own = getattr(context, "invoked_function_arn", "") or ""
-    result = fire(
-        parsed, with_own_arn(deps(), own), remaining_seconds=lambda: context.get_remaining_time_in_millis() / 1000.0
-    )
+    result = fire(parsed, deps(), remaining_seconds=lambda: context.get_remaining_time_in_millis() / 1000.0)
     logger.info("fire done", extra={"outcome": result["outcome"]})
     return result

@@ -88,15 +88,6 @@ def deps() -> Deps:
     return build(settings())
 
 
-def with_own_arn(found: Deps, own_arn: str) -> Deps:
-    """The fire function's dependencies: the entries it writes (a reminder's repeats) target the
-    function itself, whose ARN the invocation gives (its template cannot name it without a cycle).
-    A gateway over the same cached client, built at each call, so it follows `deps()`."""
-    if found.settings.fire_function_arn or not own_arn or not isinstance(found.scheduler, SchedulerGateway):
-        return found
-    return replace(found, scheduler=found.scheduler.targeting(own_arn))
-
-
 def warm_up() -> None:
     """In Lambda, build the clients while the function initialises, not while the first caller
     waits. A failure is left to the first invocation, which builds them again and fails as usual."""

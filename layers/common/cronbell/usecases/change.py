@@ -27,7 +27,7 @@ from cronbell.core.text import texts
 from cronbell.core.text.views import ran_already, ran_through, short_date, upcoming
 from cronbell.usecases import ends
 from cronbell.usecases.answers import about, now_fields, schedule_answer
-from cronbell.usecases.change_writes import apply, busy
+from cronbell.usecases.change_writes import ChangedMeanwhile, apply, busy
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.manage import find, refuse_while_the_last_occurrence_is_pending
 from cronbell.usecases.planning import (
@@ -174,7 +174,7 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     except Busy:
         raise busy() from None
     except Conflict:
-        raise refusal("backend_error.changed_meanwhile") from None
+        raise ChangedMeanwhile("backend_error.changed_meanwhile") from None
     new = replace(schedule, timing=schedule.timing.skipping(skipped))
     answer = schedule_answer("skipped", new, deps, locale, skipped=_clock(skipped, schedule))
     answer["result"]["skipped"] = iso_utc(skipped)

@@ -1,9 +1,6 @@
-"""create_reminder and cron_create: validate, plan the Scheduler entries, write both or neither.
-
-Order (invariant 1): the Scheduler entries are created first, then the item, room count and
-dedupe pointer in one DynamoDB transaction. If the transaction fails the entries are deleted
-again. A crash in between leaves only entries without an item: they fire nothing (the fire
-function finds no schedule, sends nothing and removes them), and the reconciler sweeps them.
+"""create_reminder and cron_create: validate, plan, and write the item, its room count and its
+pointers in one DynamoDB transaction: written whole or not at all. Its Scheduler entries follow
+from the item (the projection, `usecases/project.py`), never from this call.
 """
 
 from __future__ import annotations
@@ -134,38 +131,20 @@ def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
 def _persist(
     schedule: Schedule, when: When, deps: Deps, locale: str, quiet: QuietLookup | None = None
 ) -> dict[str, Any]:
-    created: list[str] = []
     try:
-        for entry in schedule.entries():
-            deps.scheduler.put_entry(entry, schedule, deps.now(), new=True)
-            created.append(entry.name)
         deps.store.insert(schedule, deps.settings.max_per_room)
     except Duplicate as dup:
-        _undo(created, deps)
         return _answer(dup.existing, when, deps, locale, quiet, duplicate=True)
     except NameTaken as taken:
-        _undo(created, deps)
         raise name_taken(schedule.name, taken) from None
     except Conflict as err:
-        _undo(created, deps)
         raise refusal("backend_error.conflicting") from err
     except LimitReached:
-        _undo(created, deps)
         raise refusal("limit_reached", limit=deps.settings.max_per_room) from None
     except BackendError as err:
-        _undo(created, deps)
         log.error("create failed, nothing kept", extra={"schedule_id": schedule.id, "error": str(err)})
         raise refusal("backend_error.not_created") from err
     return _answer(schedule, when, deps, locale, quiet, duplicate=False)
-
-
-def _undo(names: list[str], deps: Deps) -> None:
-    for name in names:
-        try:
-            deps.scheduler.delete(name)
-        except BackendError:
-            # The orphan entry fires nothing: the fire function finds no schedule and removes it.
-            log.warning("could not remove scheduler entry after a failed create", extra={"entry": name})
 
 
 def _answer(

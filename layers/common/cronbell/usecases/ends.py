@@ -12,6 +12,7 @@ from cronbell.core.domain import models
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import BackendError, Busy, Conflict
 from cronbell.core.text import texts
+from cronbell.usecases.change_writes import ChangedMeanwhile
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -23,15 +24,10 @@ def ended(schedule: Schedule, deps: Deps) -> bool:
 
 
 def complete(schedule: Schedule, deps: Deps) -> None:
-    """Retire `schedule` as `completed` (its room place and pointers freed in the same transaction),
-    then remove its Scheduler entries (best effort: the reconciler sweeps what is left). Raises Busy
-    while a delivery holds it, Conflict when it changed meanwhile, BackendError."""
+    """Retire `schedule` as `completed` (its room place and pointers freed in the same transaction;
+    its entries go with its live item). Raises Busy while a delivery holds it, Conflict when it
+    changed meanwhile, BackendError."""
     deps.store.retire(schedule, models.COMPLETED, deps.now())
-    for name in schedule.scheduler_names:
-        try:
-            deps.scheduler.delete(name)
-        except Exception:
-            log.warning("could not remove scheduler entry", extra={"entry": name})
 
 
 def ended_while_paused(
@@ -43,7 +39,7 @@ def ended_while_paused(
     except Busy:
         raise refusal("busy") from None
     except Conflict:
-        raise refusal("backend_error.changed_meanwhile") from None
+        raise ChangedMeanwhile("backend_error.changed_meanwhile") from None
     except BackendError as err:
         raise refusal("backend_error.not_saved_change") from err
     return {

@@ -77,7 +77,7 @@ def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> di
         deps.metric("DuplicateSuppressed", 1)
         return {"outcome": Outcome.DUPLICATE}
     if claim == Claim.BUSY:
-        raise RetryLater("another slot of this schedule is being delivered")
+        return _wait_turn(job, event, deps)
     if claim == Claim.SENT:  # ended by an attempt that could not record it: record what it noted
         return _recover(job, event, deps, decision.late)
     if claim != Claim.CLAIMED:
@@ -91,8 +91,6 @@ def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> di
         return {"outcome": Outcome.HELD, "held_until": until.isoformat(timespec="seconds")}
     streak = job.schedule.failure_streak if job.schedule is not None else 0
     try:
-        if decision.failure is None:
-            writes.start_repeats(job.schedule, event, decision.late, deps)
         if decision.failure is not None:
             done = delivery.fail_early(job, decision.failure, event, deps, remaining_seconds, streak)
         else:
@@ -107,6 +105,17 @@ def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> di
         raise
     settled = writes.record(job, event, deps, done, decision.late)
     return _answer(done, settled, decision.failure)
+
+
+def _wait_turn(job: Job, event: FireEvent, deps: Deps) -> dict[str, Any]:
+    """Another slot of the schedule is being delivered. A run started by hand waits for it in the item
+    (its own entry fires once that delivery ends), however long the delivery takes; a regular
+    occurrence is retried by Lambda (its next attempt comes a minute or more later)."""
+    if event.manual and job.schedule is not None:
+        if deps.store.wait_manual(job.schedule, writes.slot_key(event), deps.now()):
+            return {"outcome": Outcome.WAITING}
+        raise Changed()  # that delivery ended meanwhile: claim again
+    raise RetryLater("another slot of this schedule is being delivered")
 
 
 def _decide(event: FireEvent, deps: Deps) -> Decision:
@@ -157,8 +166,7 @@ def _carry_out(decision: Decision, event: FireEvent, deps: Deps) -> dict[str, An
         else:
             log.info(f"{decision.why}; nothing to do", extra={"slot": event.slot})
         return {"outcome": decision.outcome}
-    if isinstance(decision, firing.Retired):
-        writes.remove_orphans(decision.names, deps)
+    if isinstance(decision, firing.Retired):  # its entries went with its live item
         return {"outcome": Outcome.INACTIVE, "status": decision.status}
     if isinstance(decision, firing.Complete):
         if quiet_release.awaits_release(decision.schedule):

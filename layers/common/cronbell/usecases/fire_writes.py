@@ -1,4 +1,5 @@
-"""Every write of a fire: runs, completed slots, completions, pauses, entries removed, events.
+"""Every write of a fire: runs, completed slots, completions, pauses, holds, repeats, events. A fire
+writes items only: the Scheduler entries they call for follow from them (`usecases/project.py`).
 
 The fire use case (`usecases/fire.py`) decides (`core/domain/firing.py`), claims and delivers; this module
 writes what that came to. A write that meets a schedule changed since it was read raises
@@ -15,7 +16,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from cronbell.core.domain import firing, models, quiet_hours, repeats, routing, runs, settlement
+from cronbell.core.domain import firing, models, repeats, routing, runs, settlement
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Job, Undelivered
 from cronbell.core.domain.instants import iso_utc, parse_iso
@@ -64,21 +65,13 @@ def slot_key(event: FireEvent) -> str:
 
 
 # --- before any delivery ----------------------------------------------------------------------
-def remove_orphans(names: list[str] | tuple[str, ...], deps: Deps) -> None:
-    for name in names:
-        try:
-            deps.scheduler.delete(name)
-        except Exception:  # best effort: the reconciler sweeps what is left
-            log.warning("could not remove scheduler entry", extra={"entry": name})
-
-
 def remove_own_entries(names: tuple[str, ...], event: FireEvent, deps: Deps) -> None:
-    """A fire for no schedule removes only the entries that fire this id in this room."""
-    for name in names:
-        try:
-            deps.scheduler.delete_if_fires(name, event.room_id, event.schedule_id)
-        except Exception:  # best effort: the reconciler sweeps what is left
-            log.warning("could not remove scheduler entry", extra={"entry": name})
+    """A fire for no schedule marks the entries that fire this id in this room for removal (the
+    projection removes each only if its Input fires them). Best effort: the reconciler sweeps the rest."""
+    try:
+        deps.store.mark_orphan(event.room_id, event.schedule_id, names, deps.now())
+    except BackendError:
+        log.warning("could not mark orphan entries", extra={"entries": list(names)})
 
 
 def complete(schedule: Schedule, deps: Deps) -> None:
@@ -92,8 +85,6 @@ def complete(schedule: Schedule, deps: Deps) -> None:
         return
     except BackendError:
         log.warning("could not complete a schedule past its end; its next fire tries again")
-        return
-    remove_orphans(schedule.scheduler_names, deps)
 
 
 def undelivered(decision: Undelivered, event: FireEvent, deps: Deps) -> bool:
@@ -119,26 +110,19 @@ def undelivered(decision: Undelivered, event: FireEvent, deps: Deps) -> bool:
     except Busy as err:  # another slot of the schedule is being delivered: its retry completes it
         raise RetryLater("the schedule is being delivered; its last run is recorded on the retry") from err
     announce(run, event.schedule_id, event.room_id, deps, schedule)
-    if decision.completes:
-        remove_orphans(schedule.scheduler_names, deps)
     return True
 
 
 def hold(schedule: Schedule, event: FireEvent, until: datetime, deps: Deps) -> bool:
-    """Hold a claimed occurrence until `until` (docs/semantics.md, "Quiet hours"): the release's
-    entry first (named from room, user and period end, so every hold of the period writes the same
-    one), then the slot held, the occurrence counted and the held item written, in one transaction.
-    A crash between them leaves an entry whose release finds nothing held, or another one of this
-    period's; the claim given back makes the retry hold again. False, with the slot still claimed:
-    the period's release began already (what it posts is final), so the occurrence is delivered now."""
-    end = iso_utc(until)
-    entry = quiet_hours.release_entry(event.room_id, schedule.user_id, until, until)
+    """Hold a claimed occurrence until `until` (docs/semantics.md, "Quiet hours"): the slot held, the
+    occurrence counted, the period's end added to the schedule's `releases` and the held item
+    written, in one transaction (the release's entry follows from `releases`). The claim given back
+    on a failure makes the retry hold again. False, with the slot still claimed: the period's release
+    began already (what it posts is final), so the occurrence is delivered now."""
     try:
-        deps.scheduler.put_entry(entry, schedule, deps.now())
-        deps.store.hold_slot(schedule, slot_key(event), deps.now(), end)
+        deps.store.hold_slot(schedule, slot_key(event), deps.now(), iso_utc(until))
     except Released:
         log.info("the period's release began already; the occurrence is delivered now")
-        remove_orphans([entry.name], deps)  # written again above: its release is over
         return False
     except Conflict as err:
         deps.store.release_slot(event.room_id, event.schedule_id, slot_key(event), schedule)
@@ -159,20 +143,12 @@ def repeat_slot(schedule: Schedule | None, event: FireEvent, outcome: str) -> st
     return event.slot
 
 
-def start_repeats(schedule: Schedule | None, event: FireEvent, late: int, deps: Deps) -> None:
-    """Before an occurrence of a repeating schedule is posted, the one-time entry of its first
-    repeat: a post that then fails leaves an entry whose fire finds the occurrence not current."""
+def first_repeat(schedule: Schedule | None, event: FireEvent, late: int) -> str:
+    """When the first repeat of a delivered regular occurrence is due (RFC3339 UTC; "" when it does
+    not repeat): its record keeps it on the occurrence's slot, whose projection is the repeat's entry."""
     if schedule is None or event.manual or not repeats.repeats(schedule):
-        return
-    put_repeat_entry(repeats.entry(schedule, event.slot, repeats.started(event.slot, late), 1), schedule, deps)
-
-
-def put_repeat_entry(entry: models.Entry, schedule: Schedule, deps: Deps) -> None:
-    """Create a repeat's one-time entry (an entry of that name already there is the same one)."""
-    try:
-        deps.scheduler.put_entry(entry, schedule, deps.now())
-    except BackendError:
-        raise RetryLater("the next repeat's entry could not be written; the retry writes it") from None
+        return ""
+    return iso_utc(repeats.due(repeats.started(event.slot, late), schedule.repeat_every, 1))
 
 
 def announce_repeat(detail_type: str, run: Run, schedule: Schedule, deps: Deps) -> None:
@@ -204,7 +180,8 @@ def record(job: Job, event: FireEvent, deps: Deps, done: Delivery, late: int) ->
     pause_after = deps.settings.auto_pause_after
     settled = settlement.settle(schedule, event, done.outcome, done.reason, done.room_gone, done.pausable, pause_after)
     current = repeat_slot(schedule, event, done.outcome)
-    finish = Finish(run, settled.streak, settled.pause, answer, done.room_gone, current)
+    due = first_repeat(schedule, event, late) if current else ""
+    finish = Finish(run, settled.streak, settled.pause, answer, done.room_gone, current, repeat_due=due)
     return write_finish(job, event, deps, finish, done.pausable, done.detail)
 
 
@@ -248,10 +225,6 @@ def write_finish(
         if marked:
             raise RetryLater("run ended but not recorded yet; the retry records it")
         log.info("the slot is done already: a record whose answer was lost had been applied")
-    if settled.remove_entries and schedule is not None:
-        remove_orphans(schedule.scheduler_names, deps)
-    if settled.pause and schedule is not None:
-        disable_entries(replace(schedule, status=models.PAUSED), deps)
     announce(run, event.schedule_id, event.room_id, deps, schedule, pause=settled.pause, streak=settled.streak)
     return settled
 
@@ -282,17 +255,6 @@ def _fresh(event: FireEvent, deps: Deps) -> Schedule | None:
     """The schedule as it is now, if it is still live (a deleted one's run is recorded on its slot)."""
     schedule = deps.store.get(event.room_id, event.schedule_id)
     return schedule if schedule is not None and schedule.status in models.LIVE_STATUSES else None
-
-
-def disable_entries(schedule: Schedule, deps: Deps) -> None:
-    """A schedule the failure policy paused stops firing, as pause_reminder does. Best effort:
-    a fire of an entry left enabled finds it paused and is recorded as skipped."""
-    now = deps.now()
-    for entry in schedule.entries():
-        try:
-            deps.scheduler.put_entry(entry, schedule, now)
-        except BackendError:
-            log.warning("entry of a paused schedule left enabled", extra={"entry": entry.name})
 
 
 def platform_of(room_key: str, deps: Deps) -> str:

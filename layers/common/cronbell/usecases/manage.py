@@ -156,12 +156,9 @@ def _not_found(ref: str, found: Schedule | None) -> ToolError:
 
 
 def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
-    """Delete the live item first (it never posts again), then remove its Scheduler entries.
-
-    By id that is two AWS calls: one conditional DeleteItem that answers with the schedule as it
-    was (its audit copy stays, read as deleted; its room place and pointers are freed lazily), and
-    the Scheduler entry. An entry that cannot be removed now fires nothing: the fire function finds
-    no live item and removes the entry then."""
+    """Delete the live item (it never posts again): by id one conditional DeleteItem that answers with
+    the schedule as it was (its audit copy stays, read as deleted; its room place and pointers are
+    freed lazily). Its Scheduler entries go with the item (the projection, `usecases/project.py`)."""
     locale = ctx.locale or deps.settings.default_locale
     ref = args.id.strip()
     schedule = None
@@ -172,11 +169,8 @@ def delete(args: ById, ctx: Context, deps: Deps) -> dict[str, Any]:
         schedule = _mark_deleted(ctx, named.id, ref, deps) if named else None
     if schedule is None:
         raise _not_found(ref, None)
-    pending = remove_entries(schedule, deps)
     now_dict, now_text = now_fields(ctx, deps)
     result = {"id": schedule.id, "deleted": True, "now": now_dict}
-    if pending:
-        result["entries_pending_cleanup"] = pending
     when = (
         describe(schedule, locale)
         if schedule.recurring
@@ -207,20 +201,10 @@ def _mark_deleted(ctx: Context, schedule_id: str, ref: str, deps: Deps) -> Sched
             raise refusal("backend_error.not_deleted") from err
 
 
-def remove_entries(schedule: Schedule, deps: Deps) -> list[str]:
-    """Delete a schedule's Scheduler entries; returns the names that could not be removed now."""
-    pending = []
-    for name in schedule.scheduler_names:
-        try:
-            deps.scheduler.delete(name)
-        except BackendError:
-            log.warning("scheduler entry left for cleanup", extra={"entry": name})
-            pending.append(name)
-    return pending
-
-
 def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
-    """Fire a schedule now, as Scheduler would: an asynchronous fire with a fresh slot."""
+    """Fire a schedule now, as Scheduler would: an asynchronous fire with a fresh slot. While another
+    delivery of the schedule is under way, the run waits for it in the item (`manual_waiting`) and is
+    delivered after it, however long that delivery takes within its timeout."""
     locale = ctx.locale or deps.settings.default_locale
     schedule = find(ctx, args.target, deps)
     if schedule.status != models.ACTIVE:
@@ -247,7 +231,9 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
     except BackendError as err:
         raise refusal("backend_error.not_started") from err
     try:
-        deps.start_fire(event)
+        waits = schedule.held(now) and deps.store.wait_manual(schedule, slot, now)
+        if not waits:
+            deps.start_fire(event)
     except BackendError as err:
         try:
             deps.store.unmark_manual_run(schedule, slot)
@@ -255,11 +241,13 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
             log.warning("a manual run that did not start stays recorded", extra={"schedule_id": schedule.id})
         raise refusal("backend_error.not_started") from err
     where = "run.here" if routing.bare_room(schedule.output_room) == routing.bare_room(ctx.room_id) else "run.channel"
+    said = "run_waiting" if waits else "run_started"
+    result = {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]}
+    if waits:
+        result["waiting"] = True
     return {
-        "result": {"id": schedule.id, "started": True, "scheduled_time": event["scheduled_time"]},
-        "text": texts.say(
-            "run_started", locale, id=schedule.id, about=about(schedule, locale), where=texts.phrase(where)
-        ),
+        "result": result,
+        "text": texts.say(said, locale, id=schedule.id, about=about(schedule, locale), where=texts.phrase(where)),
     }
 
 

@@ -30,7 +30,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core.domain import firing, models, repeats, routing, runs, settlement
 from cronbell.core.domain.actions import released_actions
 from cronbell.core.domain.fire_event import FireEvent
-from cronbell.core.domain.instants import parse_iso
+from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, Outcome, PermanentChatError
 from cronbell.core.text import chat_text, texts
@@ -61,7 +61,6 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
         if not held:
             deps.store.end_release(room, user, until, done=True)
             return {**answer, "outcome": Outcome.RELEASED, "released": 0}
-        _start_repeats(held, started, deps)
         message_id, reason = _post(room, user, until, held, deps, remaining_seconds)
     except RetryLater as retry:
         if attempt <= deps.settings.fire_retries:  # not Lambda's last attempt: its retry posts it
@@ -72,11 +71,13 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
     except BaseException:
         deps.store.end_release(room, user, until, done=False)
         raise
+    repeating = _repeating(held)
     for number, (schedule, slot) in enumerate(held):
         later = sum(1 for other, _ in held[number:] if other.id == schedule.id)
         if any(other.id == schedule.id for other, _ in held[:number]):  # its record changed it: read it again
             schedule = deps.store.get(room, schedule.id) or schedule
-        _record(schedule, slot, later, started, reason, message_id, deps, until)
+        due = _first_repeat(schedule, started) if (schedule.id, slot) in repeating else ""
+        _record(schedule, slot, later, started, reason, message_id, deps, until, due)
         deps.store.drop_held(room, user, until, schedule.id, slot)
     deps.store.end_release(room, user, until, done=True)
     return {**answer, "outcome": Outcome.RELEASED, "released": len(held), "message_id": message_id}
@@ -101,14 +102,20 @@ def _still_held(room: str, user: str, until: str, deps: Deps) -> list[tuple[Sche
     return held
 
 
-def _start_repeats(held: list[tuple[Schedule, str]], started: datetime, deps: Deps) -> None:
-    """Before the post, as a delivery does: the entry of the first repeat of each repeating reminder's
-    last held occurrence (the one its record makes current), counted from the release's start. A
-    paused reminder's post is released, but it does not repeat."""
+def _repeating(held: list[tuple[Schedule, str]]) -> set[tuple[str, str]]:
+    """The held occurrences that repeat once released: each repeating reminder's last one (the one its
+    record makes current). A paused reminder's post is released, but it does not repeat."""
     last = {schedule.id: (schedule, slot) for schedule, slot in held}
-    for schedule, slot in last.values():
-        if repeats.repeats(schedule) and schedule.status != models.PAUSED:
-            writes.put_repeat_entry(repeats.entry(schedule, slot, started, 1), schedule, deps)
+    return {
+        (schedule.id, slot)
+        for schedule, slot in last.values()
+        if repeats.repeats(schedule) and schedule.status != models.PAUSED
+    }
+
+
+def _first_repeat(schedule: Schedule, started: datetime) -> str:
+    """A released occurrence repeats counted from the release's start."""
+    return iso_utc(repeats.due(started, schedule.repeat_every, 1))
 
 
 def _post(
@@ -146,6 +153,7 @@ def _record(
     message_id: str,
     deps: Deps,
     until: str,
+    repeat_due: str = "",
 ) -> None:
     """Record one held run on its slot: delivered (`reason` None), or failed with `reason`. Its hold
     counted it already: it is settled as the schedule was before this and its later held occurrences
@@ -162,7 +170,14 @@ def _record(
     settled = settlement.settle(before, event, outcome, said, False, pausable, pause_after)
     current = writes.repeat_slot(schedule, event, outcome)
     finish = Finish(
-        run, settled.streak, settled.pause, counted=True, held_ahead=later, repeat_slot=current, release=until
+        run,
+        settled.streak,
+        settled.pause,
+        counted=True,
+        held_ahead=later,
+        repeat_slot=current,
+        repeat_due=repeat_due if current else "",
+        release=until,
     )
     job = firing.Job(kind=schedule.kind, room_id=schedule.output_room, label=schedule.id, locale=schedule.locale)
     writes.write_finish(replace(job, schedule=schedule), event, deps, finish, pausable, said)

@@ -4,7 +4,8 @@
   passed long enough ago that no retry can still deliver it: that one is marked `missed` (and,
   by the deployment's policy, a short notice is posted);
 - an entry of ours that no live schedule owns is deleted;
-- an entry whose state disagrees with its schedule (paused vs active) is corrected;
+- an entry that differs from its schedule's projection (expression, zone, state, Input, target,
+  start, end: changed behind cronbell's back, or a projection lost) is written again;
 - a room counter that disagrees with its live schedules is recounted (a delete leaves it high);
 - a dedupe pointer whose schedule is no longer live is removed (a delete leaves it behind);
 - a schedule retired under its live key (before retired schedules had keys of their own) moves
@@ -33,15 +34,15 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core.domain import firing, models, quiet_hours, routing, runs
+from cronbell.core.domain import firing, models, projection, quiet_hours, routing, runs
 from cronbell.core.domain.instants import iso_utc, parse_iso
-from cronbell.core.domain.models import Entry, Schedule
+from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import BackendError, Busy, Conflict, EntryState, OpenClaim, TableScan
 from cronbell.core.domain.runs import Run
 from cronbell.core.text import chat_text
 from cronbell.usecases import ends
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.fire_writes import announce, disable_entries
+from cronbell.usecases.fire_writes import announce
 
 log = logging.getLogger(__name__)
 RELEASE_AGAIN = timedelta(minutes=1)  # a lost release's entry, written again, fires this long after
@@ -53,6 +54,7 @@ class Report:
     entries: int = 0
     recreated: int = 0
     state_fixed: int = 0
+    drift_repaired: int = 0
     orphans_deleted: int = 0
     missed: int = 0
     notices: int = 0
@@ -108,17 +110,36 @@ def _repair_schedule(schedule: Schedule, run: _Pass) -> None:
     if schedule.status == models.PAUSED and ends.ended(schedule, deps):
         _complete(schedule, deps, report)  # its end passed while paused: no fire will complete it
         return
-    entries = run.entries
-    expected = _expected_entries(schedule, now)
-    state = "ENABLED" if schedule.status == models.ACTIVE else "DISABLED"
-    missing = [e for e in expected if e.name not in entries]
-    wrong = [e for e in expected if e.name in entries and entries[e.name].state != state]
-    if (not missing and not wrong) or _ended_instead(schedule, bool(missing), run):
+    wanted = projection.own_targets(schedule)
+    missing = {t.name for t in wanted if t.name not in run.entries}
+    if _ended_instead(schedule, bool(missing), run):
         return
-    for entry in [*missing, *wrong]:
-        _guard(report, deps.scheduler.put_entry, entry, schedule, now)
-    report.recreated += len(missing)
-    report.state_fixed += len(wrong)
+    expected = [t for t in wanted if not projection.fired(t, now)]  # a fired one-time entry is gone
+    for target in expected:
+        drift = "missing" if target.name in missing else _guarded_drift(target, run)
+        if not drift or not _guard(report, _put, target, deps, now):
+            continue
+        if drift == "missing":
+            report.recreated += 1
+        elif drift == "State":
+            report.state_fixed += 1
+        else:
+            report.drift_repaired += 1
+        log.info("entry repaired", extra={"entry": target.name, "drift": drift})
+
+
+def _guarded_drift(target: projection.Target, run: _Pass) -> str:
+    try:
+        return run.deps.scheduler.drift(target)
+    except BackendError as err:
+        run.report.errors += 1
+        log.warning("entry not read; the next run retries", extra={"entry": target.name, "error": str(err)})
+        return ""
+
+
+def _put(target: projection.Target, deps: Deps, now: datetime) -> bool:
+    deps.scheduler.put(target, now)
+    return True
 
 
 def _ended_instead(schedule: Schedule, missing: bool, run: _Pass) -> bool:
@@ -229,12 +250,6 @@ _PASSES: tuple[Callable[[_Pass], None], ...] = (
 )
 
 
-def _expected_entries(schedule: Schedule, now: datetime) -> list[Entry]:
-    """A snoozed occurrence already past has fired (and Scheduler deleted its entry)."""
-    past = {models.snooze_name(schedule.id, i) for i, t in enumerate(schedule.timing.snoozes) if t <= now}
-    return [e for e in schedule.entries() if e.name not in past]
-
-
 def _changed_since(schedule: Schedule, settled: datetime) -> bool:
     last = schedule.updated_at or schedule.created_at
     try:
@@ -290,19 +305,8 @@ def _close_claim(claim: OpenClaim, schedule: Schedule | None, deps: Deps) -> boo
     if not deps.store.close_claim(claim, deps.now(), run, schedule):
         return False
     paused = claim.noted is not None and claim.noted.pause and schedule is not None
-    if paused:
-        _disable_paused(claim, deps)
     announce(run, claim.owner, claim.room_id, deps, schedule, pause=paused)
     return True
-
-
-def _disable_paused(claim: OpenClaim, deps: Deps) -> None:
-    """A pause noted on a closed claim stops the schedule's entries now, as the fire's record
-    does, not on the next pass. Read again: the pause lands only while that claim was still the
-    schedule's latest, so entries are disabled only for a schedule that is paused."""
-    schedule = deps.store.get(claim.room_id, claim.owner)
-    if schedule is not None and schedule.status == models.PAUSED:
-        disable_entries(schedule, deps)
 
 
 def _rewrite_release(release: tuple[str, str, str], held: list[tuple[str, str]], run: _Pass) -> bool:
@@ -315,8 +319,8 @@ def _rewrite_release(release: tuple[str, str, str], held: list[tuple[str, str]],
         for schedule_id, slot in held:
             run.deps.store.drop_held(room, user, until, schedule_id, slot)
         return False
-    entry = quiet_hours.release_entry(room, user, parse_iso(until), run.now + RELEASE_AGAIN)
-    run.deps.scheduler.put_entry(entry, owner, run.now)
+    target = projection.release_target(room, user, parse_iso(until), run.now + RELEASE_AGAIN)
+    run.deps.scheduler.put(target, run.now)
     return True
 
 

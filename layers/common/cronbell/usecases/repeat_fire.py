@@ -3,12 +3,13 @@
 1. read the schedule and decide (`core/domain/repeats.decide`: pure): a deleted or paused schedule, or an
    occurrence that is no longer the current one, ends the chain with nothing posted;
    a repeat (not the escalation) whose fire finds its user inside their quiet hours posts nothing:
-   its entry is written again for the end of that period (`core/domain/repeats.moved_entry`);
+   it is due again at the end of that period (kept on the run's slot, under an entry name of its own);
 2. claim the post on the occurrence's run (the store's conditional write): posted already, or
    acknowledged, or stopped meanwhile, and nothing is posted; a duplicate still makes sure the
    chain's next entry exists;
-3. write the chain's next one-time entry, then post into the occurrence's room and thread. A post
-   that fails transiently gives the claim back and raises, so Lambda's retry posts it.
+   the claim also keeps the chain's next fire on the run's slot, whose projection is its entry;
+3. post into the occurrence's room and thread. A post that fails transiently gives the claim back
+   and raises, so Lambda's retry posts it.
 """
 
 from __future__ import annotations
@@ -44,17 +45,16 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
         log.info(f"{verdict.why}; nothing posted")
         return {**answer, "outcome": "stopped"}
     quiet_until = None if verdict.escalation else _quiet_until(schedule, deps)
-    if quiet_until is not None:  # posts nothing: written again for the end of the period
-        writes.put_repeat_entry(repeats.moved_entry(schedule, chain, quiet_until), schedule, deps)
+    if quiet_until is not None:  # posts nothing: due again at the end of the period
+        if not deps.store.defer_repeat(schedule, chain.occurrence, chain.number, iso_utc(quiet_until)):
+            return {**answer, "outcome": "stopped"}
         deps.metric("HeldByQuietHours", 1)
         return {**answer, "outcome": Outcome.HELD, "held_until": iso_utc(quiet_until)}
-    claim = deps.store.claim_repeat(schedule, chain.occurrence, chain.number, verdict.escalation)
+    following = repeats.following(schedule, chain, parse_iso(event.slot))
+    claim = deps.store.claim_repeat(schedule, chain.occurrence, chain.number, verdict.escalation, following)
     if claim in (RepeatClaim.ACKNOWLEDGED, RepeatClaim.STOPPED):
         return {**answer, "outcome": str(claim)}
-    following = repeats.next_entry(schedule, chain, parse_iso(event.slot))
     try:
-        if following is not None:
-            writes.put_repeat_entry(following, schedule, deps)
         if claim == RepeatClaim.DUPLICATE:
             deps.metric("DuplicateSuppressed", 1)
             return {**answer, "outcome": "duplicate"}

@@ -22,6 +22,7 @@ from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain import routing
 from cronbell.core.domain.ports import BackendError
 from cronbell.usecases import acknowledge, change, create, manage, quiet
+from cronbell.usecases.change_writes import ChangedMeanwhile
 from cronbell.usecases.deps import Deps
 
 log = logging.getLogger(__name__)
@@ -318,6 +319,22 @@ def argument_models() -> dict[str, Any]:
     return {tool.name: getattr(arguments, tool.arguments) for tool in TOOLS}
 
 
+RACE_TRIES = 4  # runs of one tool call while parallel calls keep changing its schedule first
+
+
+def _run(use_case: Handler, args: Any, context: Context, deps: Deps) -> dict[str, Any]:
+    """Run a tool call; one that lost a race with another change of its schedule (nothing written)
+    runs again on the schedule as it is now, as if it had come after the other."""
+    for attempt in range(RACE_TRIES):
+        try:
+            return use_case(args, context, deps)
+        except ChangedMeanwhile as raced:
+            if attempt == RACE_TRIES - 1:
+                raise refusal(raced.key) from None
+            deps.sleep(0.05 * (attempt + 1))
+    raise AssertionError("unreachable")
+
+
 def handle(event: Any, deps: Deps) -> dict[str, Any]:
     locale = deps.settings.default_locale
     try:
@@ -327,7 +344,7 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
             raise refusal("unknown_tool", tool=request.tool, tools=", ".join(USE_CASES))
         context = routing.routed(request.context, deps.settings.chat_backends)
         args = validation.parse(request.tool, request.arguments)
-        answer = USE_CASES[request.tool](args, context, deps)
+        answer = _run(USE_CASES[request.tool], args, context, deps)
         return success(answer["result"], answer["text"])
     except ToolError as err:
         refused_by = err

@@ -58,6 +58,9 @@ class DynamoStore:
     def mark_manual_run(self, schedule: Schedule, slot: str, not_since: str) -> None:
         self.schedules.mark_manual_run(schedule, slot, not_since)
 
+    def wait_manual(self, schedule: Schedule, slot: str, now: datetime) -> bool:
+        return self.schedules.wait_manual(schedule, slot, now)
+
     def unmark_manual_run(self, schedule: Schedule, slot: str) -> None:
         self.schedules.unmark_manual_run(schedule, slot)
 
@@ -127,8 +130,21 @@ class DynamoStore:
     def run_at(self, room_id: str, owner: str, slot: str) -> Run | None:
         return self.repeats.run_at(room_id, owner, slot)
 
-    def claim_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> RepeatClaim:
-        return self.repeats.claim_repeat(schedule, occurrence, number, escalation)
+    def claim_repeat(
+        self,
+        schedule: Schedule,
+        occurrence: str,
+        number: int,
+        escalation: bool,
+        following: tuple[int, str] | None = None,
+    ) -> RepeatClaim:
+        return self.repeats.claim_repeat(schedule, occurrence, number, escalation, following)
+
+    def defer_repeat(self, schedule: Schedule, occurrence: str, number: int, due: str) -> bool:
+        return self.repeats.defer_repeat(schedule, occurrence, number, due)
+
+    def mark_orphan(self, room_id: str, schedule_id: str, names: tuple[str, ...], now: datetime) -> None:
+        self.repeats.mark_orphan(room_id, schedule_id, names, now)
 
     def release_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> None:
         self.repeats.release_repeat(schedule, occurrence, number, escalation)

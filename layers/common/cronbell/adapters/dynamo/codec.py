@@ -17,6 +17,10 @@ Keys (partition `room_id`, sort `sk`):
                       Query on `f#<id>#` that the room's listing (`s#`) never reads
   q#<user id>         the user's quiet hours in the room (one period rule): neither the listing
                       (`s#`) nor the reconciler's scan (which sorts items by these prefixes) reads it
+  o#<id>              a fire's mark of entries that fire a schedule with no item: the projection
+                      removes them (each only if its Input fires that room and id); it expires
+A done slot of a repeating reminder holds `next_repeat`, the pending fire of its chain; the
+projection (`core/domain/projection.py`) makes the entries of every item from these shapes.
 """
 
 from __future__ import annotations
@@ -33,12 +37,14 @@ from cronbell.core.domain.cron import Interval
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, OpenClaim, Pointer, RoomCount
+from cronbell.core.domain.projection import Change, NextRepeat, Orphan, Projected
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
 from cronbell.core.domain.timing import Timing
 
 ROOM_SK = "room"
-SCHEDULE, RETIRED, POINTER, NAME, SLOT, QUIET = "s#", "x#", "d#", "n#", "f#", "q#"
+SCHEDULE, RETIRED, POINTER, NAME, SLOT, QUIET, ORPHAN = "s#", "x#", "d#", "n#", "f#", "q#", "o#"
+NEXT_REPEAT = "next_repeat"  # on a done slot: {"n": number, "at": RFC3339 UTC, "moved": bool}
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 INFLIGHT = "inflight_slot, inflight_until, inflight_attempts"  # a schedule's mark of its open claim
 # what a slot holds only while it is claimed: a done slot keeps its state, outcome and run alone
@@ -140,7 +146,7 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     """Every stored attribute of a schedule but its key. `expressions` is written for operators
     (what Scheduler was given) and never read back: the timing owns its expressions."""
     t = schedule.timing
-    left_out = ("id", "room_id", "quiet_exempt", RELEASES, *_LEDGER, *_REPEATS)
+    left_out = ("id", "room_id", "quiet_exempt", "manual_waiting", RELEASES, *_LEDGER, *_REPEATS)
     plain = {name: getattr(schedule, name) for name in _PLAIN if name not in left_out}
     if schedule.repeat_every or schedule.repeat_times:  # 0 with a count kept: stopped repeating
         plain.update({name: getattr(schedule, name) for name in _REPEATS})
@@ -459,3 +465,47 @@ def quiet_item(room_id: str, user_id: str, rule: QuietHours) -> dict[str, Any]:
 def quiet_from_item(item: dict[str, Any]) -> QuietHours:
     data = load(item)
     return QuietHours(str(data["start"]), str(data["end"]), str(data["timezone"]), tuple(str(d) for d in data["days"]))
+
+
+# --- what the projection reads (core/domain/projection.py) -------------------------------------
+def next_repeat(number: int, due: str, moved: bool = False) -> dict[str, Any]:
+    """A done slot's `next_repeat`: the pending fire of its occurrence's repeat chain."""
+    return {"n": number, "at": due, "moved": moved}
+
+
+def orphan_item(room_id: str, schedule_id: str, names: list[str] | tuple[str, ...], expires_at: int) -> dict[str, Any]:
+    return {"room_id": room_id, "sk": f"{ORPHAN}{schedule_id}", "names": list(names), "expires_at": expires_at}
+
+
+def projected(image: dict[str, Any] | None) -> Projected:
+    """The item a stream image holds, as the projection reads it (None: an item that projects nothing)."""
+    if not image or "sk" not in image:
+        return None
+    sk = str(image["sk"].get("S", ""))
+    room = str(image.get("room_id", {}).get("S", ""))
+    if sk.startswith(SCHEDULE):
+        return schedule_from_item(image)
+    if sk.startswith(ORPHAN):
+        names = load({"n": image.get("names", {"L": []})})["n"]
+        return Orphan(room, sk.removeprefix(ORPHAN), tuple(str(n) for n in names))
+    if sk.startswith(SLOT) and NEXT_REPEAT in image:
+        owner, _, slot = sk.removeprefix(SLOT).partition("#")
+        data = load({k: image[k] for k in (NEXT_REPEAT, "run") if k in image})
+        if (data.get("run") or {}).get("acknowledged_at"):
+            return None  # acknowledged: its repeats stopped
+        pending = data[NEXT_REPEAT]
+        number, due = int(pending.get("n", 0)), str(pending.get("at", ""))
+        return NextRepeat(room, owner, slot, number, due, bool(pending.get("moved"))) if number and due else None
+    return None
+
+
+def stream_change(record: dict[str, Any]) -> Change:
+    """A DynamoDB stream record (NEW_AND_OLD_IMAGES) as the change of one item."""
+    images = record.get("dynamodb") or {}
+    return Change(projected(images.get("OldImage")), projected(images.get("NewImage")))
+
+
+def stream_identity(record: dict[str, Any]) -> Key:
+    """The (room, sort key) of the item a stream record is about."""
+    keys = load((record.get("dynamodb") or {}).get("Keys") or {})
+    return str(keys.get("room_id", "")), str(keys.get("sk", ""))

@@ -178,6 +178,8 @@ class SlotLedger:
         update = Update().clause("#st = :done", done=DONE).set("outcome", str(outcome))
         if finish is not None:
             update.set("run", codec.run_fields(finish.run))
+            if finish.repeat_slot and finish.repeat_due:  # its projection is the first repeat's entry
+                update.set(codec.NEXT_REPEAT, codec.next_repeat(1, finish.repeat_due))
         update.remove(codec.CLAIM_ONLY)
         slot_update = {
             "Update": {
@@ -255,6 +257,8 @@ class SlotLedger:
         if finish is not None and finish.counted and finish.run.outcome != DELIVERED:
             update.clause("delivered_count = delivered_count - :one", one=1)  # a failed run gives its hold's count back
         update.remove(INFLIGHT)
+        if finish is not None and finish.run.manual:  # the manual run that waited, if it did, is done
+            update.remove("manual_waiting")
         if finish is not None and finish.release:  # a held occurrence released: no longer held until then
             update.delete(codec.RELEASES, {finish.release})
         unchanged, version = same_version(schedule)

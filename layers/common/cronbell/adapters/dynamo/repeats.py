@@ -57,13 +57,21 @@ class RepeatLedger:
         }
         return [run_write, current]
 
-    def claim_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> RepeatClaim:
+    def claim_repeat(
+        self,
+        schedule: Schedule,
+        occurrence: str,
+        number: int,
+        escalation: bool,
+        following: tuple[int, str] | None = None,
+    ) -> RepeatClaim:
         """Claim post `number` after `occurrence`: its run's `repeats` moves from below `number` to
         `number` (the escalation marks the run escalated) only while the run is unacknowledged and the
         occurrence is the schedule's current one: posted once, never after an acknowledgement
         written before the claim. A repeat that every attempt failed to post (its claim given back)
         does not hold up the ones after it: a later number claims over it, and it then finds itself
-        posted already."""
+        posted already. The same write keeps the chain's next fire, `following` (number, due), on the
+        slot (none after the last): its projection is that fire's entry."""
         before = "(attribute_not_exists(#run.repeats) OR #run.repeats < :k)"
         values: dict[str, Any] = {":k": number}
         if escalation:
@@ -71,6 +79,11 @@ class RepeatLedger:
             values.update({":yes": True, ":no": False})
         else:
             run_set, condition = "SET #run.repeats = :k", f"{before} AND {_UNACKED}"
+        if following is not None:
+            run_set += f", {codec.NEXT_REPEAT} = :next"
+            values[":next"] = codec.next_repeat(*following)
+        else:
+            run_set += f" REMOVE {codec.NEXT_REPEAT}"
         items = self._items(schedule, occurrence, run_set, condition, values)
         try:
             self._t.transact(items)
@@ -113,10 +126,27 @@ class RepeatLedger:
             ExpressionAttributeValues=dump(values),
         )
 
+    def defer_repeat(self, schedule: Schedule, occurrence: str, number: int, due: str) -> bool:
+        """Repeat `number`, not posted yet, is due again at `due` (its user was quiet): kept on the slot
+        under an entry name of its own. False when it no longer can be (posted, acknowledged, stopped)."""
+        before = "(attribute_not_exists(#run.repeats) OR #run.repeats < :k)"
+        run_set = f"SET {codec.NEXT_REPEAT} = :next"
+        values = {":k": number, ":next": codec.next_repeat(number, due, moved=True)}
+        items = self._items(schedule, occurrence, run_set, f"{before} AND {_UNACKED}", values)
+        try:
+            self._t.transact(items)
+        except AwsError as err:
+            if cancelled(err, items):
+                return False
+            raise
+        return True
+
     def acknowledge(self, schedule: Schedule, occurrence: str, now: datetime) -> bool:
-        """Acknowledge the schedule's current occurrence: its run gains `acknowledged_at`. False when
-        it was acknowledged already or no longer repeats (a later occurrence, a snooze, a pause)."""
-        items = self._items(schedule, occurrence, "SET #run.acknowledged_at = :at", _UNACKED, {":at": iso_utc(now)})
+        """Acknowledge the schedule's current occurrence: its run gains `acknowledged_at` (and its
+        pending repeat goes). False when it was acknowledged already or no longer repeats (a later
+        occurrence, a snooze, a pause)."""
+        run_set = f"SET #run.acknowledged_at = :at REMOVE {codec.NEXT_REPEAT}"
+        items = self._items(schedule, occurrence, run_set, _UNACKED, {":at": iso_utc(now)})
         try:
             self._t.transact(items)
         except AwsError as err:
@@ -129,3 +159,8 @@ class RepeatLedger:
         """The run recorded on one slot, if it is done."""
         item = self._t.get(SlotRef(room_id, owner, slot).key)
         return run_from_item(item) if item is not None else None
+
+    def mark_orphan(self, room_id: str, schedule_id: str, names: tuple[str, ...], now: datetime) -> None:
+        """Mark the entries that fire a schedule with no item, for the projection to remove."""
+        item = codec.orphan_item(room_id, schedule_id, names, self._t.expires(now))
+        self._t.db.put_item(TableName=self._t.name, Item=dump(item))

@@ -245,6 +245,30 @@ class Schedules:
                 raise TooSoon(str(old.get("last_manual_run", ""))) from err
             raise Conflict(schedule.id) from err
 
+    def wait_manual(self, schedule: Schedule, slot: str, now: datetime) -> bool:
+        """Keep a run started by hand (`slot`) waiting on the schedule for the delivery under way, which
+        must still hold it; the version moves, so that delivery's record reads it. False when no
+        delivery holds the schedule any more (or another manual run waits): start it now instead."""
+        try:
+            self._t.db.update_item(
+                TableName=self._t.name,
+                Key=key(schedule.room_id, schedule_sk(schedule.id)),
+                UpdateExpression=f"SET manual_waiting = :slot, {codec.BUMP}",
+                ConditionExpression=(
+                    "#s = :active AND inflight_until >= :t AND "
+                    "(attribute_not_exists(manual_waiting) OR manual_waiting = :none OR manual_waiting = :slot)"
+                ),
+                ExpressionAttributeNames={"#s": "status"},
+                ExpressionAttributeValues=dump(
+                    {":slot": slot, ":active": models.ACTIVE, ":t": iso_utc(now), ":none": "", ":z": 0, ":one": 1}
+                ),
+            )
+        except AwsError as err:
+            if err.code != CONDITION_FAILED:
+                raise
+            return False
+        return True
+
     def unmark_manual_run(self, schedule: Schedule, slot: str) -> None:
         """Forget a manual run that could not be started, unless another has been recorded since."""
         self._t.db.update_item(

@@ -24,6 +24,8 @@ DELETED = "deleted"
 MISSED = "missed"  # one-shot whose time passed without delivery
 DELIVERY_FAILED = "delivery_failed"  # the chat platform refused permanently
 COMPLETED = "completed"  # recurring, reached its end (`until` or `count`)
+FAILED = "failed"  # Scheduler refused its entries (`status_reason` scheduler_refused): it never fires
+SCHEDULER_REFUSED = "scheduler_refused"
 
 LIVE_STATUSES = (ACTIVE, PAUSED)  # count against the room limit, own Scheduler entries
 # the final statuses a schedule reaches through its own runs (never through its owner, as deleted)
@@ -89,6 +91,9 @@ class Schedule:
     failure_streak: int = 0  # failed runs in a row; 0 after a delivered one
     last_answer: dict[str, str] | None = None  # the last delivered agent answer: the next `previous`
     last_manual_run: str = ""  # RFC3339 UTC slot of the last run started by hand (run_now)
+    # a run started by hand while another delivery of the schedule was under way: its slot waits for
+    # that delivery to end (an entry of its own, `projection`), then it is delivered
+    manual_waiting: str = ""
     delivered_count: int = 0  # regular (not run_now) runs delivered: what `count` counts
     # the delivery ledger's count of attempts at the slot last claimed and not finished: Lambda's
     # asynchronous retries do not say which attempt an invocation is

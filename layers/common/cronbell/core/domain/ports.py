@@ -12,7 +12,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
-from cronbell.core.domain.models import Entry, Schedule
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.projection import Target
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
 from cronbell.core.text.chat_text import ChatMessage
@@ -52,6 +53,10 @@ class ChatSender(Protocol):
 class BackendError(Exception):
     """A store, Scheduler or Lambda call failed (throttled, unreachable, refused): nothing is
     known to have changed, and the same call may work a moment later."""
+
+
+class EntryRefused(BackendError):
+    """Scheduler refused an entry as it is (validation, a quota): the same write fails again."""
 
 
 class LimitReached(Exception):
@@ -164,6 +169,7 @@ class Outcome(StrEnum):
     HELD = "held"  # in its user's quiet hours: posted by the release at the end of the period
     RELEASED = "released"  # a quiet-hours release posted what was held
     AWAITS_RELEASE = "awaits_release"  # its `count` is used by held occurrences: the release completes it
+    WAITING = "waiting"  # a run started by hand waits in the item for the delivery under way
 
 
 # --- values the store hands back -------------------------------------------------------------
@@ -196,6 +202,7 @@ class Finish:
     answer: dict[str, str] | None = None
     room_gone: bool = False
     repeat_slot: str | None = None  # the occurrence that repeats from now on ("" stops; None: unchanged)
+    repeat_due: str = ""  # with repeat_slot: when its first repeat is due (RFC3339 UTC), kept on its slot
     counted: bool = False  # a held occurrence's run: its hold counted it against `count` already
     held_ahead: int = 0  # with counted: its schedule's held runs its release records from this one on
     release: str = ""  # and the end of its period (RFC3339 UTC): no longer one of the schedule's releases
@@ -243,6 +250,7 @@ class Schedules(Protocol):
     def replace(self, old: Schedule, new: Schedule, max_per_room: int, now: datetime) -> None: ...
     def set_skip(self, schedule: Schedule, slot: str, now: datetime) -> None: ...
     def mark_manual_run(self, schedule: Schedule, slot: str, not_since: str) -> None: ...
+    def wait_manual(self, schedule: Schedule, slot: str, now: datetime) -> bool: ...
     def unmark_manual_run(self, schedule: Schedule, slot: str) -> None: ...
     def delete(self, room_id: str, schedule_id: str, now: datetime) -> Schedule: ...
     def retire(
@@ -291,7 +299,16 @@ class Ledger(Protocol):
     def record_static_run(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> bool: ...
     def runs(self, room_id: str, owner: str, limit: int) -> list[Run]: ...
     def run_at(self, room_id: str, owner: str, slot: str) -> Run | None: ...
-    def claim_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> RepeatClaim: ...
+    def claim_repeat(
+        self,
+        schedule: Schedule,
+        occurrence: str,
+        number: int,
+        escalation: bool,
+        following: tuple[int, str] | None = None,
+    ) -> RepeatClaim: ...
+    def defer_repeat(self, schedule: Schedule, occurrence: str, number: int, due: str) -> bool: ...
+    def mark_orphan(self, room_id: str, schedule_id: str, names: tuple[str, ...], now: datetime) -> None: ...
     def release_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> None: ...
     def acknowledge(self, schedule: Schedule, occurrence: str, now: datetime) -> bool: ...
 
@@ -332,9 +349,10 @@ class Store(Schedules, Ledger, Scans, QuietRules, Held, Protocol):
 
 
 class Entries(Protocol):
-    """The EventBridge Scheduler entries that fire schedules."""
+    """The EventBridge Scheduler entries that fire schedules (written by the projection alone)."""
 
-    def put_entry(self, entry: Entry, schedule: Schedule, now: datetime, *, new: bool = False) -> bool: ...
+    def put(self, target: Target, now: datetime) -> None: ...
+    def drift(self, target: Target) -> str: ...
     def written_at(self, name: str) -> datetime | None: ...
     def list_entries(self) -> list[EntryState]: ...
     def delete_if_fires(self, name: str, room_id: str, schedule_id: str) -> bool: ...

@@ -6,28 +6,28 @@ someone acknowledges it (`done_reminder`, the Done button); when the repeats run
 unacknowledged and `escalate_to` is set, one more fire, an interval later, posts the escalation.
 
 Each repeat is a one-time Scheduler entry of the occurrence, `<id>-repeat-<occurrence>-<k>`, whose Input names
-the occurrence (`repeat_of`) and the repeat (`repeat`, the escalation being `repeat_times + 1`);
-the fire of repeat k writes the entry of k + 1 before it posts, so the chain never waits on a
-loop inside a Lambda. A repeat is claimed on the occurrence's own run (its `repeats` count moves
+the occurrence (`repeat_of`) and the repeat (`repeat`, the escalation being `repeat_times + 1`):
+the projection of the chain's next fire, which the occurrence's slot keeps (`next_repeat`). The
+delivery's record keeps the first; the claim of repeat k keeps k + 1 before it posts, so the chain
+never waits on a loop inside a Lambda. A repeat is claimed on the occurrence's own run (its `repeats` count moves
 from k - 1 to k only while the run is unacknowledged, and only while the occurrence is still the
 schedule's current one), so it is posted at most once and never after an acknowledgement that
 came before it. A later delivered occurrence, a snooze, a pause or a delete makes the current
 occurrence stop repeating (the schedule's `repeat_slot` no longer names it).
 
-A repeat whose fire finds its user inside their quiet hours posts nothing: its entry is written
-again, under a name of its own, for the end of that period, and the repeats after it follow from
-there. The escalation is never held.
+A repeat whose fire finds its user inside their quiet hours posts nothing: it is due again at the
+end of that period (an entry under a name of its own), and the repeats after it follow from there.
+The escalation is never held.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 
 from cronbell.core.domain import routing
-from cronbell.core.domain.cron_expressions import at_expression
-from cronbell.core.domain.instants import parse_iso
-from cronbell.core.domain.models import Entry, Schedule
+from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.models import Schedule
 
 MIN_EVERY, MAX_EVERY = 5, 240  # minutes between posts
 MIN_TIMES, MAX_TIMES, DEFAULT_TIMES = 1, 20, 6
@@ -66,10 +66,10 @@ def due(base: datetime, every_minutes: int, number: int) -> datetime:
 def entry_name(schedule_id: str, occurrence: str, number: int) -> str:
     """`<id>-repeat-<occurrence>-<k>`, the occurrence as its epoch second in base 36: each occurrence's
     chain has names of its own, so a later occurrence never overwrites an earlier one's entry."""
-    return f"{schedule_id}{ENTRY_INFIX}{_base36(parse_iso(occurrence))}-{number}"
+    return f"{schedule_id}{ENTRY_INFIX}{base36(parse_iso(occurrence))}-{number}"
 
 
-def _base36(when: datetime) -> str:
+def base36(when: datetime) -> str:
     seconds, digits = int(when.timestamp()), ""
     while seconds:
         seconds, digit = divmod(seconds, 36)
@@ -77,29 +77,13 @@ def _base36(when: datetime) -> str:
     return digits or "0"
 
 
-def entry(schedule: Schedule, occurrence: str, base: datetime, number: int) -> Entry:
-    """The one-time entry of fire `number` of `occurrence`."""
-    when = due(base, schedule.repeat_every, number)
-    name = entry_name(schedule.id, occurrence, number)
-    return Entry(name, at_expression(when.astimezone(UTC)), "UTC", True, repeat_of=occurrence, repeat=number)
-
-
-def next_entry(schedule: Schedule, fire: RepeatFire, scheduled: datetime) -> Entry | None:
-    """The entry the fire of `fire` (due at `scheduled`) writes for the chain's next fire, if any."""
+def following(schedule: Schedule, fire: RepeatFire, scheduled: datetime) -> tuple[int, str] | None:
+    """The chain's next fire after `fire` (due at `scheduled`): its number and when it is due (RFC3339
+    UTC), or None after the last."""
     if fire.number >= last_number(schedule):
         return None
     base = scheduled - timedelta(minutes=schedule.repeat_every * fire.number)
-    return entry(schedule, fire.occurrence, base, fire.number + 1)
-
-
-def moved_entry(schedule: Schedule, fire: RepeatFire, until: datetime) -> Entry:
-    """The entry of `fire` written again for `until`, the end of the quiet period its fire found its
-    user in: the chain's later fires count from there (each `repeat_every` after the one before).
-    It has a name of its own (`...-<k>-<until>`): the entry whose fire writes it is deleted by
-    Scheduler once that fire is handed to Lambda, which may be after this write."""
-    base = until - timedelta(minutes=schedule.repeat_every * fire.number)
-    moved = entry(schedule, fire.occurrence, base, fire.number)
-    return replace(moved, name=f"{moved.name}-{_base36(until)}")
+    return fire.number + 1, iso_utc(due(base, schedule.repeat_every, fire.number + 1))
 
 
 @dataclass(frozen=True)

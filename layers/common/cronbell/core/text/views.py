@@ -21,7 +21,7 @@ from cronbell.core.text.preview import describe_at, describe_cron, dst_notes, in
 PREVIEW_CHARS = 80
 # the statuses whose `status_reason` says why (failing, the platform's refusal, ...); a fired or
 # completed schedule's item may hold its last delivery's message id there, which is no reason
-REASONED_STATUSES = (models.PAUSED, models.DELIVERY_FAILED, models.MISSED)
+REASONED_STATUSES = (models.PAUSED, models.DELIVERY_FAILED, models.MISSED, models.FAILED)
 
 
 def upcoming(schedule: Schedule, now: datetime, count: int) -> list[datetime]:

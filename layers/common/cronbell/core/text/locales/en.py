@@ -37,6 +37,7 @@ TEXTS: dict[str, str] = {
     "listed.none": "no fire to come",
     "deleted": "Deleted {id}{about} ({when}). {now}",
     "run_started": "Running {id}{about} now; its result will be posted {where}.",
+    "run_waiting": "Running {id}{about} as soon as its delivery under way ends; its result will be posted {where}.",
     "run.here": "in this room",
     "run.channel": "in its channel",
     "error": "Could not do that: {message}",

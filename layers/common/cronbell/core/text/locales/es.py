@@ -40,6 +40,7 @@ TEXTS: dict[str, str] = {
     "listed.none": "sin ejecución pendiente",
     "deleted": "Se ha eliminado {id}{about} ({when}). {now}",
     "run_started": "Se ejecuta {id}{about} ahora; el resultado se publicará {where}.",
+    "run_waiting": "Se ejecuta {id}{about} en cuanto termine la entrega en curso; el resultado se publicará {where}.",
     "run.here": "en esta sala",
     "run.channel": "en su canal",
     "error": "No se pudo hacer: {message}",

@@ -1,0 +1,84 @@
+"""The one writer of Scheduler: each change of an item, as the table's stream keeps it, brought to
+its entries (`core/domain/projection.py`).
+
+DynamoDB Streams delivers one item's changes in order, so applying the difference between each
+change's old and new projection leaves an item's entries as its last version projects them. Every
+write is idempotent (a whole definition, or a delete that may find nothing), so a change delivered
+again does no harm. A write Scheduler refuses as it is (validation, a quota) is never silent: the
+schedule ends `failed` (`scheduler_refused`) with an event `Schedule Failed`; any other failure
+raises, so the stream delivers the change again (and, once its retries run out, to the on-failure
+queue, which the reconciler's next pass makes good).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from cronbell.core.domain import models, projection
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import Busy, Conflict, EntryRefused
+from cronbell.core.domain.projection import Change, Projected, Target
+from cronbell.usecases.deps import Deps
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Applied:
+    """What one change did to Scheduler."""
+
+    written: int = 0
+    deleted: int = 0
+    refused: int = 0
+
+    def add(self, other: Applied) -> None:
+        self.written += other.written
+        self.deleted += other.deleted
+        self.refused += other.refused
+
+
+def apply(change: Change, deps: Deps) -> Applied:
+    """Bring Scheduler from the projection of `change.old` to that of `change.new`."""
+    plan = projection.plan(change.old, change.new, deps.now())
+    done = Applied()
+    for name in plan.deletes:
+        done.deleted += deps.scheduler.delete(name)
+    for name, room_id, schedule_id in plan.deletes_if_fire:
+        done.deleted += deps.scheduler.delete_if_fires(name, room_id, schedule_id)
+    for target in plan.puts:
+        try:
+            deps.scheduler.put(target, deps.now())
+            done.written += 1
+        except EntryRefused as err:
+            done.refused += 1
+            _refused(change.new, target, str(err), deps)
+            break  # the schedule ends failed: its other entries go with its next change
+    return done
+
+
+def _refused(item: Projected, target: Target, why: str, deps: Deps) -> None:
+    """A schedule whose entry Scheduler refuses ends `failed`: listed so, never active with no entry.
+    Only a schedule's own entries end it; a refused repeat or release is logged and counted."""
+    deps.metric("SchedulerRefused", 1)
+    if not isinstance(item, Schedule) or item.status not in models.LIVE_STATUSES:
+        log.error("scheduler refused an entry", extra={"entry": target.name, "error": why})
+        return
+    log.error("scheduler refused a schedule's entry; it ends failed", extra={"entry": target.name, "error": why})
+    try:
+        deps.store.retire(item, models.FAILED, deps.now(), reason=models.SCHEDULER_REFUSED, as_read=True)
+    except Conflict:
+        log.info("the schedule changed since; its next change is projected in turn")
+        return
+    except Busy:  # a delivery holds it: the stream delivers this change again
+        raise
+    if deps.events is not None:
+        detail = {
+            "schedule_id": item.id,
+            "room_id": item.room_id,
+            "name": item.name or None,
+            "status": models.FAILED,
+            "status_reason": models.SCHEDULER_REFUSED,
+            "error": why[:500],
+        }
+        deps.events.publish("Schedule Failed", detail)
