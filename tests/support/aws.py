@@ -52,6 +52,7 @@ def table_definition() -> dict[str, Any]:
         "AttributeDefinitions": props["AttributeDefinitions"],
         "KeySchema": props["KeySchema"],
         "BillingMode": props["BillingMode"],
+        "StreamSpecification": {"StreamEnabled": True, **props["StreamSpecification"]},
     }
 
 
@@ -109,6 +110,39 @@ class Stack:
         self.ddb = boto3.client("dynamodb", region_name=REGION, endpoint_url=self.endpoint)
         self.scheduler = boto3.client("scheduler", region_name=REGION, endpoint_url=self.endpoint)
         self.sqs = boto3.client("sqs", region_name=REGION, endpoint_url=self.endpoint)
+        self.streams = boto3.client("dynamodbstreams", region_name=REGION, endpoint_url=self.endpoint)
+        self._iterators: dict[str, str] = {}
+        self.projected = 0  # stream records the projection applied
+
+    def stream_records(self) -> list[dict[str, Any]]:
+        """The table's stream records written since the last read, oldest first (as Lambda gets them)."""
+        if not self._iterators:
+            arn = self.ddb.describe_table(TableName=TABLE)["Table"]["LatestStreamArn"]
+            for shard in self.streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
+                self._iterators[shard["ShardId"]] = self.streams.get_shard_iterator(
+                    StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
+                )["ShardIterator"]
+        out = []
+        for shard, iterator in list(self._iterators.items()):
+            answer = self.streams.get_records(ShardIterator=iterator)
+            self._iterators[shard] = answer.get("NextShardIterator") or iterator
+            out += answer["Records"]
+        return out
+
+    def project(self, **overrides: Any) -> int:
+        """Apply every change written so far to Scheduler, as the stream-fed projector does (and its
+        writes' own changes after them); returns how many records it applied."""
+        from cronbell.adapters.dynamo.codec import stream_change
+        from cronbell.usecases.project import apply
+
+        deps = self.deps(**overrides)
+        applied = 0
+        while records := self.stream_records():
+            for record in records:
+                apply(stream_change(record), deps)
+            applied += len(records)
+        self.projected += applied
+        return applied
 
     def deps(self, **overrides: Any) -> Deps:
         """The functions' own dependencies (cronbell.wiring.build) on this moto server and clock. What a
@@ -153,7 +187,8 @@ class Stack:
         )
 
     def entries(self) -> dict[str, dict[str, Any]]:
-        """Every Scheduler entry of the group, in full (GetSchedule)."""
+        """Every Scheduler entry of the group, in full (GetSchedule), once the projection has caught up."""
+        self.project()
         out = {}
         for page in self.scheduler.get_paginator("list_schedules").paginate(GroupName=GROUP):
             for item in page["Schedules"]:
