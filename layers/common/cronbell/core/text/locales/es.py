@@ -76,9 +76,9 @@ TEXTS: dict[str, str] = {
     "chat.action.done_reminder": "Hecho",
     "chat.repeat_note": "Recordatorio {number} de {times} más, hasta que alguien pulse Hecho.",
     "chat.escalation": "⚠️ {who}Sin confirmar tras {times} recordatorio(s) a {user}: {text}",
-    "done": "Confirmado {id}: sus repeticiones se detienen. Ahora son las {now}.",
+    "done": "Confirmado {id}: sus repeticiones se detienen. {now}",
     "done_nothing": (
-        "{id} no tiene ahora ninguna ejecución que se repita (ya confirmada, o detenida). Ahora son las {now}."
+        "{id} no tiene ahora ninguna ejecución que se repita (ya confirmada, o detenida). {now}"
     ),
     "chat.agent_failed": "⚠️ {label}: {reason}",
     "agent.timeout": "el agente no respondió en {seconds} s",
