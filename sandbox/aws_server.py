@@ -35,6 +35,7 @@ from moto.server import DomainDispatcherApplication, create_backend_app
 from werkzeug.serving import BaseWSGIServer, make_server
 
 from sandbox import motofast
+from sandbox.origins import Foreign, check_origin
 
 
 class _QuietHandler(MotoRequestHandler):
@@ -46,6 +47,7 @@ class _Atomic:
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self._app = app
         self.lock = threading.Lock()
+        self.port = 0  # the server's, once bound: the Host its clients name
         self.calls: Counter[str] = Counter()
         self.scheduler_writes = 0  # requests that may have changed Scheduler's state
 
@@ -58,6 +60,12 @@ class _Atomic:
             self.scheduler_writes += 1
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
+        try:  # over HTTP: only clients of this machine that name this server (see sandbox/origins.py)
+            check_origin(self.port, environ.get("HTTP_HOST"), environ.get("HTTP_ORIGIN"))
+        except Foreign as foreign:
+            body = json.dumps({"__type": foreign.code, "message": foreign.message}).encode()
+            start_response(f"{foreign.status} {foreign.code}", [("Content-Type", "application/json")])
+            return [body]
         with self.lock:
             self._count(environ)
             return list(self._app(environ, start_response))
@@ -235,6 +243,7 @@ class MotoServer:
         self._server: BaseWSGIServer = make_server(
             "127.0.0.1", port, self._app, threaded=True, request_handler=_QuietHandler
         )
+        self._app.port = self.port
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True, name="moto")
         self._diversions: list[tuple[str, str, str]] = []
 

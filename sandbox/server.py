@@ -25,6 +25,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from sandbox import ui
 from sandbox.lambda_api import FunctionNotFound, parse_client_context
+from sandbox.origins import Foreign, check_origin
 
 if TYPE_CHECKING:
     from sandbox.app import Sandbox
@@ -53,11 +54,10 @@ def check_request(
     names another); an Origin, when a browser sends one, must be this server's own page (a page elsewhere
     must not create reminders or move the clock); a body comes with a Content-Length that is a whole number
     of bytes no larger than Lambda's 6 MB."""
-    allowed_hosts = {f"127.0.0.1:{port}", f"localhost:{port}"}
-    if (host or "").strip().lower() not in allowed_hosts:
-        raise Refused(421, "InvalidHost", f"Host {host!r} is not this sandbox: use 127.0.0.1:{port}")
-    if origin is not None and origin.strip().lower() not in {f"http://{name}" for name in allowed_hosts}:
-        raise Refused(403, "InvalidOrigin", f"Origin {origin!r} may not call the sandbox (only its own pages may)")
+    try:
+        check_origin(port, host, origin)
+    except Foreign as foreign:
+        raise Refused(foreign.status, foreign.code, foreign.message) from None
     if content_length is None:
         if chunked:
             raise Refused(411, "LengthRequired", "a chunked body is not accepted: send a Content-Length")
