@@ -195,10 +195,15 @@ class SchedulerEngine:
             cursor = old
             seen = self._writes()
             heap = self._plan(self.schedules(), old, cursor, last_fire, new)
-            while heap and heap[0].when <= new:
+            while (heap and heap[0].when <= new) or self._retry_before(heap, new):
                 if self._stopping.is_set():
                     self.last = cursor
                     raise Stopped
+                if self._retry_before(heap, new):  # Lambda's retry of a failed event, at its own time
+                    cursor = self._run_retries()
+                    heap = self._plan(self.schedules(), old, cursor, last_fire, new)
+                    seen = self._writes()
+                    continue
                 batch = [heapq.heappop(heap)]
                 while self.concurrency > 1 and heap and heap[0].when == batch[0].when:
                     batch.append(heapq.heappop(heap))
@@ -224,6 +229,22 @@ class SchedulerEngine:
             self.last = new
             self.clock.set(new)
             return fired
+
+    def _retry_before(self, heap: list[_Due], until: datetime) -> bool:
+        """Whether a pending retry is due by `until` and before the next fire."""
+        due = self.runtime.next_retry()
+        return due is not None and due <= until and (not heap or due < heap[0].when)
+
+    def _run_retries(self) -> datetime:
+        """Run the retries due at the earliest pending retry's time; returns that time."""
+        due = self.runtime.next_retry()
+        assert due is not None
+        when = max(due, self.last)
+        self.clock.set(when)
+        for pending in self.runtime.due_retries(due):
+            outcome = self.runtime.retry(pending)
+            log.info("retried %s (attempt %d) ok=%s", pending.spec.logical_id, pending.attempt, outcome.result.ok)
+        return when
 
     def _fire_all(self, batch: list[_Due], when: datetime) -> list[Fired]:
         """Fire every schedule of the batch (all due at `when`), in its order; several at once, as Scheduler

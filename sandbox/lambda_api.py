@@ -4,7 +4,9 @@ on-failure destination."""
 
 from __future__ import annotations
 
+import heapq
 import importlib.util
+import itertools
 import json
 import logging
 import os
@@ -14,7 +16,8 @@ import time
 import traceback
 import uuid
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -50,6 +53,23 @@ class InvokeResult:
 class AsyncOutcome:
     result: InvokeResult
     attempts: int
+    retry_at: datetime | None = None  # when Lambda tries the event again (None: it will not)
+
+
+# Lambda's asynchronous retries of a handler error: about a minute after the first attempt, about two after
+# the second (plus queueing); the sandbox keeps the spacing in its clock's time
+RETRY_SPACING_SECONDS = (60, 120)
+
+
+@dataclass(order=True)
+class PendingRetry:
+    """An asynchronous event Lambda will try again at `due`."""
+
+    due: datetime
+    order: int
+    spec: FunctionSpec = field(compare=False)
+    payload: bytes = field(compare=False)
+    attempt: int = field(compare=False)  # the number of the attempt to make
 
 
 def error_payload(err: BaseException, tb: Any = None) -> dict[str, Any]:
@@ -103,6 +123,8 @@ class LambdaRuntime:
         self._lock = threading.Lock()
         # run after every invocation but its own, before its answer: the stream mappings (sandbox/streams.py)
         self.settle: Callable[[], None] | None = None
+        self._retries: list[PendingRetry] = []  # a heap, by due time
+        self._retry_order = itertools.count()
 
     # ------------------------------------------------------------------ lookup and loading
 
@@ -233,23 +255,45 @@ class LambdaRuntime:
             handlers = [*self._external.values(), *self._separate.values()]
         return [pid for handler in handlers for pid in getattr(handler, "pids", list)()]
 
-    def invoke_event(self, spec: FunctionSpec, payload: bytes, *, separate: bool = False) -> AsyncOutcome:
-        """An asynchronous (Event) invocation, run to the end: Lambda retries a handler error
-        `MaximumRetryAttempts` times, then sends the event to the on-failure destination or the dead-letter
-        queue. The sandbox retries at once instead of after a minute or two."""
-        attempts = 0
-        result = InvokeResult(b"null", None, "")
-        for _ in range(1 + max(0, spec.max_retry_attempts)):
-            attempts += 1
-            try:
-                result = self.invoke(spec, payload, separate=separate)
-            except ValueError as err:
-                result = InvokeResult(json.dumps(error_payload(err)).encode(), UNHANDLED, str(uuid.uuid4()))
-                break
-            if result.ok:
-                return AsyncOutcome(result, attempts)
-        self._dead_letter(spec, payload, result, attempts)
-        return AsyncOutcome(result, attempts)
+    def invoke_event(
+        self, spec: FunctionSpec, payload: bytes, *, separate: bool = False, attempt: int = 1
+    ) -> AsyncOutcome:
+        """One attempt at an asynchronous (Event) invocation. A handler error is tried again as Lambda does,
+        `MaximumRetryAttempts` times, about 1 and then 2 minutes later on the sandbox's clock (`due_retries`,
+        which the scheduler engine runs as its clock passes them); when the retries run out, the event goes
+        to the on-failure destination or the dead-letter queue."""
+        try:
+            result = self.invoke(spec, payload, separate=separate)
+        except ValueError as err:  # not JSON: never retried
+            result = InvokeResult(json.dumps(error_payload(err)).encode(), UNHANDLED, str(uuid.uuid4()))
+            self._dead_letter(spec, payload, result, attempt)
+            return AsyncOutcome(result, attempt)
+        if result.ok:
+            return AsyncOutcome(result, attempt)
+        if attempt <= max(0, spec.max_retry_attempts):
+            spacing = RETRY_SPACING_SECONDS[min(attempt, len(RETRY_SPACING_SECONDS)) - 1]
+            due = self.clock.now() + timedelta(seconds=spacing)
+            with self._lock:
+                heapq.heappush(self._retries, PendingRetry(due, next(self._retry_order), spec, payload, attempt + 1))
+            return AsyncOutcome(result, attempt, retry_at=due)
+        self._dead_letter(spec, payload, result, attempt)
+        return AsyncOutcome(result, attempt)
+
+    def next_retry(self) -> datetime | None:
+        """When the earliest pending retry is due."""
+        with self._lock:
+            return self._retries[0].due if self._retries else None
+
+    def due_retries(self, until: datetime) -> list[PendingRetry]:
+        """The pending retries due at or before `until`, earliest first, taken off the queue."""
+        out = []
+        with self._lock:
+            while self._retries and self._retries[0].due <= until:
+                out.append(heapq.heappop(self._retries))
+        return out
+
+    def retry(self, pending: PendingRetry) -> AsyncOutcome:
+        return self.invoke_event(pending.spec, pending.payload, attempt=pending.attempt)
 
     def close(self) -> None:
         """Stop what runs outside this process (a built function's processes, the scaled-out ones)."""

@@ -189,6 +189,23 @@ def test_handler_error_is_retried_twice_then_sent_to_the_on_failure_destination(
     assert record["responsePayload"]["errorType"] == "RuntimeError"
 
 
+def test_lambdas_retries_come_a_minute_then_two_more_minutes_later_on_the_sandbox_clock(world: World) -> None:
+    world.create("bad", "at(2030-01-07T09:00:00)", {"name": "bad", "fail": True})
+    nine = START + timedelta(hours=1)
+    for moved_to, attempts in (
+        (nine, 1),
+        (nine + timedelta(seconds=59), 1),
+        (nine + timedelta(minutes=1), 2),
+        (nine + timedelta(minutes=2, seconds=59), 2),
+        (nine + timedelta(minutes=3), 3),
+    ):
+        world.engine.advance(moved_to)
+        assert len(world.calls) == attempts, moved_to
+        assert world.clock.now() == moved_to
+    (record,) = world.queue(world.dlq_url)
+    assert record["requestContext"]["approximateInvokeCount"] == 3
+
+
 def test_a_schedule_created_by_a_fire_is_seen_in_the_same_step(world: World) -> None:
     world.create("parent", "at(2030-01-07T09:00:00)", {"name": "parent", "spawn": "at(2030-01-07T09:05:00)"})
     fired = world.engine.advance(START + timedelta(hours=2))

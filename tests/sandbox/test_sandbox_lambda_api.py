@@ -8,7 +8,7 @@ import textwrap
 import threading
 import time
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -154,6 +154,18 @@ def test_event_invocation_answers_202_then_retries_and_dead_letters(endpoint: An
     )
     assert answer["StatusCode"] == 202
     runtime.wait_background()
+    # Lambda's spacing, on the sandbox's clock: the second attempt a minute on, the third two more
+    start = runtime.clock.now()
+    for attempt, later in ((2, 60), (3, 180)):
+        assert not dead_letters
+        due = runtime.next_retry()
+        assert due == start + timedelta(seconds=later)
+        assert runtime.due_retries(due - timedelta(seconds=1)) == []  # never before its time
+        runtime.clock.set(due)
+        (pending,) = runtime.due_retries(due)
+        assert pending.attempt == attempt
+        runtime.retry(pending)
+    assert runtime.next_retry() is None
     ((arn, body),) = dead_letters
     assert arn == "arn:aws:sqs:us-east-1:123456789012:dlq"
     record = json.loads(body)
