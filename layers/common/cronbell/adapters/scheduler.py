@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from cronbell.adapters.aws import AwsError, Translating, translated
@@ -79,7 +79,7 @@ class SchedulerGateway:
         found = self._get(target.name)
         if found is None:
             return "missing"
-        wanted = self.definition(target, datetime.min)
+        wanted = self.definition(target, _ANY_TIME)  # the description's time is never compared
         for field in ("ScheduleExpression", "ScheduleExpressionTimezone", "State", "ActionAfterCompletion"):
             if (found.get(field) or _DEFAULTS.get(field)) != wanted[field]:
                 return field
@@ -142,6 +142,7 @@ class SchedulerGateway:
         return True
 
 
+_ANY_TIME = datetime(2000, 1, 1, tzinfo=UTC)
 _DEFAULTS = {"State": "ENABLED", "ActionAfterCompletion": "NONE", "ScheduleExpressionTimezone": "UTC"}
 
 

@@ -39,9 +39,18 @@ class Schedules:
 
     # --- reads -----------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
-        """The schedule, live or retired: one read for a live one, a second for a retired one."""
+        """The schedule, live or retired: one read for a live one, a second for a retired one. A copy
+        that says live, read after no live item was found, may be the audit copy of a schedule that a
+        parallel call brought back to life between the two reads: the live item is read once more."""
         item = self._t.get(key(room_id, schedule_sk(schedule_id)))
-        return codec.schedule_from_item(item) if item is not None else self._retired(room_id, schedule_id)
+        if item is not None:
+            return codec.schedule_from_item(item)
+        copy = self._t.get(key(room_id, retired_sk(schedule_id)))
+        if copy is None:
+            return None
+        if codec.says_live(copy) and (again := self._t.get(key(room_id, schedule_sk(schedule_id)))) is not None:
+            return codec.schedule_from_item(again)
+        return codec.retired_from_item(copy)
 
     def _retired(self, room_id: str, schedule_id: str) -> Schedule | None:
         """The retired copy of a schedule with no live item (codec.retired_from_item)."""

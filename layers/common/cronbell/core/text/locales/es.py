@@ -77,9 +77,7 @@ TEXTS: dict[str, str] = {
     "chat.repeat_note": "Recordatorio {number} de {times} más, hasta que alguien pulse Hecho.",
     "chat.escalation": "⚠️ {who}Sin confirmar tras {times} recordatorio(s) a {user}: {text}",
     "done": "Confirmado {id}: sus repeticiones se detienen. {now}",
-    "done_nothing": (
-        "{id} no tiene ahora ninguna ejecución que se repita (ya confirmada, o detenida). {now}"
-    ),
+    "done_nothing": ("{id} no tiene ahora ninguna ejecución que se repita (ya confirmada, o detenida). {now}"),
     "chat.agent_failed": "⚠️ {label}: {reason}",
     "agent.timeout": "el agente no respondió en {seconds} s",
     "agent.unreachable": "no se pudo contactar con el agente ({error})",
