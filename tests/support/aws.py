@@ -111,22 +111,26 @@ class Stack:
         self.scheduler = boto3.client("scheduler", region_name=REGION, endpoint_url=self.endpoint)
         self.sqs = boto3.client("sqs", region_name=REGION, endpoint_url=self.endpoint)
         self.streams = boto3.client("dynamodbstreams", region_name=REGION, endpoint_url=self.endpoint)
-        self._iterators: dict[str, str] = {}
+        self._seen: set[str] = set()  # the stream records read already, by event id
         self.projected = 0  # stream records the projection applied
 
     def stream_records(self) -> list[dict[str, Any]]:
-        """The table's stream records written since the last read, oldest first (as Lambda gets them)."""
-        if not self._iterators:
-            arn = self.ddb.describe_table(TableName=TABLE)["Table"]["LatestStreamArn"]
-            for shard in self.streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
-                self._iterators[shard["ShardId"]] = self.streams.get_shard_iterator(
-                    StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
-                )["ShardIterator"]
+        """The table's stream records written since the last read, oldest first (as Lambda gets them).
+        The stream is read whole each time: moto puts back a copy of its table after a failed transaction,
+        whose stream holds none of that transaction's writes (as DynamoDB's never does), while an iterator
+        taken before reads the old copy's."""
+        arn = self.ddb.describe_table(TableName=TABLE)["Table"]["LatestStreamArn"]
         out = []
-        for shard, iterator in list(self._iterators.items()):
-            answer = self.streams.get_records(ShardIterator=iterator)
-            self._iterators[shard] = answer.get("NextShardIterator") or iterator
-            out += answer["Records"]
+        for shard in self.streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
+            iterator = self.streams.get_shard_iterator(
+                StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
+            )["ShardIterator"]
+            while iterator:
+                answer = self.streams.get_records(ShardIterator=iterator)
+                fresh = [r for r in answer["Records"] if r["eventID"] not in self._seen]
+                self._seen.update(r["eventID"] for r in fresh)
+                out += fresh
+                iterator = answer.get("NextShardIterator") if answer["Records"] else None
         return out
 
     def project(self, **overrides: Any) -> int:
