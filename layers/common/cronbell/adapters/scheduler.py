@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from cronbell.adapters.aws import AwsError, Translating, translated
@@ -18,6 +18,7 @@ _WRITTEN = "written "
 _NOT_FOUND = "ResourceNotFoundException"
 # what Scheduler answers to an entry it will never take as it is (anything else may pass on a retry)
 _REFUSALS = ("ValidationException", "ServiceQuotaExceededException")
+_ANY_TIME = datetime.fromtimestamp(0, UTC)
 
 
 class SchedulerGateway:
@@ -79,7 +80,7 @@ class SchedulerGateway:
         found = self._get(target.name)
         if found is None:
             return "missing"
-        wanted = self.definition(target, datetime.min)
+        wanted = self.definition(target, _ANY_TIME)  # the description is not compared
         for field in ("ScheduleExpression", "ScheduleExpressionTimezone", "State", "ActionAfterCompletion"):
             if (found.get(field) or _DEFAULTS.get(field)) != wanted[field]:
                 return field
