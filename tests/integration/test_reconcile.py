@@ -36,8 +36,7 @@ def test_nothing_to_do_on_a_consistent_stack(stack: Stack) -> None:
 
 def test_missing_entries_are_recreated_after_the_grace_window(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "a", "cron": "0 9 1 * 5"}))["id"]
-    stack.project()
-    stack.scheduler.delete_schedule(Name=f"{sid}-2", GroupName=stack.settings.schedule_group)
+    stack.remove_entry(f"{sid}-2")
     assert run(stack)["recreated"] == 0  # just created: may be mid-operation
     stack.clock.advance(minutes=16)
     assert run(stack)["recreated"] == 1
@@ -71,8 +70,7 @@ def test_fresh_orphan_is_left_alone(stack: Stack) -> None:
 
 def test_lost_one_shot_is_marked_missed_with_one_notice(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "Llamar", "time": "2026-11-30 10:00"}, locale="es"))["id"]
-    stack.project()
-    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)  # fired, never delivered
+    stack.remove_entry(sid)  # fired, never delivered
     stack.clock.advance(hours=2)
     assert run(stack)["missed"] == 0  # a Lambda retry may still deliver it
     stack.clock.advance(hours=7)
@@ -99,8 +97,7 @@ def test_silent_policy_marks_without_notice(moto_endpoint: str, clock: Any) -> N
 
     stack = provision(moto_endpoint, clock, missed_policy="silent")
     sid = ok(call(stack, "create_reminder", {"message": "x", "time": "2026-11-30 10:00"}))["id"]
-    stack.project()
-    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)
+    stack.remove_entry(sid)
     stack.clock.advance(hours=9)
     chat = RecordingChat()
     assert run(stack, chat)["missed"] == 1 and chat.sent == []
@@ -143,8 +140,7 @@ def test_stale_counter_is_repaired(stack: Stack) -> None:
 def test_a_missed_agent_call_is_named_never_quoted(stack: Stack) -> None:
     prompt = "Use the key sk-live-123 to pull the numbers"
     sid = ok(call(stack, "cron_create", {"name": "numbers", "prompt": prompt, "fire_at": "2026-11-30 10:00"}))["id"]
-    stack.project()
-    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)
+    stack.remove_entry(sid)
     stack.clock.advance(hours=9)
     chat = RecordingChat()
     assert run(stack, chat)["missed"] == 1

@@ -197,6 +197,12 @@ class Stack:
                 out[item["Name"]] = entry
         return out
 
+    def remove_entry(self, name: str) -> None:
+        """Scheduler loses an entry the projection wrote (a one-time entry deletes itself once fired,
+        or the entry is lost): the projection first catches up, so the entry is there to go."""
+        self.project()
+        self.scheduler.delete_schedule(Name=name, GroupName=GROUP)
+
     def items(self) -> list[dict[str, Any]]:
         from boto3.dynamodb.types import TypeDeserializer
 
