@@ -15,7 +15,7 @@ from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.core.domain.models import Schedule
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
-from tests.support.aws import GROUP, Stack
+from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
 from tests.support.tools import call, ok

@@ -111,23 +111,25 @@ class Stack:
         self.scheduler = boto3.client("scheduler", region_name=REGION, endpoint_url=self.endpoint)
         self.sqs = boto3.client("sqs", region_name=REGION, endpoint_url=self.endpoint)
         self.streams = boto3.client("dynamodbstreams", region_name=REGION, endpoint_url=self.endpoint)
-        self._iterators: dict[str, str] = {}
+        self._stream_arn = ""
+        self._shards: list[str] = []
+        self._read_to: dict[str, str] = {}
         self.projected = 0  # stream records the projection applied
 
     def stream_records(self) -> list[dict[str, Any]]:
         """The table's stream records written since the last read, oldest first (as Lambda gets them)."""
-        if not self._iterators:
-            arn = self.ddb.describe_table(TableName=TABLE)["Table"]["LatestStreamArn"]
-            for shard in self.streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
-                self._iterators[shard["ShardId"]] = self.streams.get_shard_iterator(
-                    StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
-                )["ShardIterator"]
-        out = []
-        for shard, iterator in list(self._iterators.items()):
-            answer = self.streams.get_records(ShardIterator=iterator)
-            self._iterators[shard] = answer.get("NextShardIterator") or iterator
-            out += answer["Records"]
-        return out
+        from sandbox.streams import read_after
+
+        if not self._stream_arn:
+            self._stream_arn = self.ddb.describe_table(TableName=TABLE)["Table"]["LatestStreamArn"]
+        return read_after(self.streams, self._stream_arn, self._shards, self._read_to)
+
+    def stream_event(self) -> dict[str, Any]:
+        """The stream records written since the last read, as Lambda hands them to the projector."""
+        from sandbox.streams import lambda_record
+
+        records = self.stream_records()
+        return {"Records": [lambda_record(r, self._stream_arn, REGION) for r in records]}
 
     def project(self, **overrides: Any) -> int:
         """Apply every change written so far to Scheduler, as the stream-fed projector does (and its
