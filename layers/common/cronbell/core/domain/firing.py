@@ -166,6 +166,8 @@ def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: L
         age = (now - parse_iso(event.slot)).total_seconds()
         if event.on_time and 0 <= age < UNKNOWN_GRACE_SECONDS:
             return Wait("no schedule yet for this fire; it may still be being created")
+        if not models.looks_like_id(event.schedule_id):
+            return Orphan(())  # no entry of ours has this name
         names = [*models.scheduler_names(event.schedule_id, 3), models.snooze_name(event.schedule_id)]
         return Orphan(tuple(names))
     if schedule.status in models.LIVE_STATUSES and _off_interval(schedule, event):
