@@ -160,9 +160,7 @@ def plan(old: Projected, new: Projected, now: datetime) -> Plan:
     a release (it posts what its period held, whatever became of the schedule)."""
     out = Plan()
     if isinstance(new, Orphan):
-        # only names of ours: anything else names no entry cronbell wrote (a forged event's id)
-        ours = [name for name in new.names if models.owner_of(name) == new.schedule_id]
-        out.deletes_if_fire = [(name, new.room_id, new.schedule_id) for name in ours]
+        out.deletes_if_fire = [(name, new.room_id, new.schedule_id) for name in new.names]
         return out
     before, after = targets(old, now), targets(new, now)
     out.puts = [t for name, t in after.items() if before.get(name) != t]
