@@ -587,6 +587,8 @@ def install() -> None:
 
     def transact_write_items(self: Any, transact_items: list[dict[str, Any]]) -> None:
         saved: list[tuple[str, dict[str, Any], Any]] = []
+        # a cancelled transaction writes no stream record: what moto appended meanwhile is taken back
+        streams = {name: len(t.stream_shard.items) for name, t in self.tables.items() if t.stream_shard is not None}
         for entry in transact_items:
             _, op = next(iter(entry.items()))
             table_name = op.get("TableName")
@@ -615,6 +617,8 @@ def install() -> None:
                         self.delete_item(table_name, key)
                 else:
                     self.put_item(table_name, attributes)
+            for table_name, length in streams.items():
+                del self.tables[table_name].stream_shard.items[length:]
             raise
 
     copier = _NoTableCopy(Table, Item)

@@ -90,7 +90,8 @@ class StreamPump:
         self._send = send_to_queue
         self._region = region
         self._lock = threading.Lock()
-        self._iterators: dict[str, str] = {}
+        self._shards: list[str] = []
+        self._read_to: dict[str, str] = {}  # shard -> the sequence number of its last record read
         self.delivered = 0  # records handed to the function, retries included
         self.failed: list[dict[str, Any]] = []  # records sent to the on-failure destination
 
@@ -106,33 +107,11 @@ class StreamPump:
                     self._batch(records[start : start + self.mapping.batch_size])
 
     def _read(self) -> list[dict[str, Any]]:
-        if not self._iterators:
-            shards = self._streams.describe_stream(StreamArn=self.mapping.stream_arn)["StreamDescription"]["Shards"]
-            for shard in shards:
-                self._iterators[shard["ShardId"]] = self._streams.get_shard_iterator(
-                    StreamArn=self.mapping.stream_arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
-                )["ShardIterator"]
-        out: list[dict[str, Any]] = []
-        for shard, iterator in list(self._iterators.items()):
-            answer = self._streams.get_records(ShardIterator=iterator)
-            self._iterators[shard] = answer.get("NextShardIterator") or iterator
-            out += [self._as_lambda_record(r) for r in answer.get("Records", [])]
-        return out
+        records = read_after(self._streams, self.mapping.stream_arn, self._shards, self._read_to)
+        return [self._as_lambda_record(r) for r in records]
 
     def _as_lambda_record(self, record: dict[str, Any]) -> dict[str, Any]:
-        images = dict(record["dynamodb"])
-        created = images.get("ApproximateCreationDateTime")
-        if isinstance(created, datetime):
-            images["ApproximateCreationDateTime"] = created.timestamp()
-        return {
-            "eventID": record.get("eventID") or uuid.uuid4().hex,
-            "eventName": record["eventName"],
-            "eventVersion": "1.1",
-            "eventSource": "aws:dynamodb",
-            "awsRegion": self._region,
-            "dynamodb": images,
-            "eventSourceARN": self.mapping.stream_arn,
-        }
+        return lambda_record(record, self.mapping.stream_arn, self._region)
 
     def _batch(self, batch: list[dict[str, Any]]) -> None:
         """Deliver one batch until it succeeds: a reported failure retries from that record on (the
@@ -179,6 +158,45 @@ class StreamPump:
             log.error("%s gave up on a change of %s", self.mapping.function, record["dynamodb"].get("Keys"))
             if self.mapping.on_failure_arn:
                 self._send(self.mapping.on_failure_arn, json.dumps(_failure_message(record, self._clock)))
+
+
+def read_after(streams: Any, stream_arn: str, shards: list[str], read_to: dict[str, str]) -> list[dict[str, Any]]:
+    """Every shard's records after the last one read (`read_to`, brought forward), oldest first.
+    Every read takes a fresh iterator from the last sequence number: moto puts back a copy of the
+    table (its stream included) when a transaction fails, which an old iterator never sees again."""
+    if not shards:
+        shards += [s["ShardId"] for s in streams.describe_stream(StreamArn=stream_arn)["StreamDescription"]["Shards"]]
+    out: list[dict[str, Any]] = []
+    for shard in shards:
+        after = read_to.get(shard)
+        position = (
+            {"ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": after}
+            if after
+            else {"ShardIteratorType": "TRIM_HORIZON"}
+        )
+        iterator = streams.get_shard_iterator(StreamArn=stream_arn, ShardId=shard, **position)["ShardIterator"]
+        records = streams.get_records(ShardIterator=iterator).get("Records", [])
+        if records:
+            read_to[shard] = records[-1]["dynamodb"]["SequenceNumber"]
+        out += records
+    return out
+
+
+def lambda_record(record: dict[str, Any], stream_arn: str, region: str) -> dict[str, Any]:
+    """A record as GetRecords answers it, as Lambda's DynamoDB event holds it."""
+    images = dict(record["dynamodb"])
+    created = images.get("ApproximateCreationDateTime")
+    if isinstance(created, datetime):
+        images["ApproximateCreationDateTime"] = created.timestamp()
+    return {
+        "eventID": record.get("eventID") or uuid.uuid4().hex,
+        "eventName": record["eventName"],
+        "eventVersion": "1.1",
+        "eventSource": "aws:dynamodb",
+        "awsRegion": region,
+        "dynamodb": images,
+        "eventSourceARN": stream_arn,
+    }
 
 
 def _failure_message(record: dict[str, Any], clock: SandboxClock) -> dict[str, Any]:

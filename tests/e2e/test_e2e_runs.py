@@ -140,14 +140,19 @@ def test_the_sandbox_provisions_the_template_alarms(start_sandbox: StartSandbox)
     )
     alarms = cloudwatch.describe_alarms()["MetricAlarms"]
     assert sorted((a["Namespace"], a["MetricName"]) for a in alarms) == [
+        ("AWS/Lambda", "Errors"),  # the fire function's and the projector's
         ("AWS/Lambda", "Errors"),
         ("AWS/Lambda", "Throttles"),
         ("AWS/SQS", "ApproximateNumberOfMessagesVisible"),
         ("AWS/SQS", "ApproximateNumberOfMessagesVisible"),
+        ("AWS/SQS", "ApproximateNumberOfMessagesVisible"),
         ("cronbell", "RunsFailed"),
     ]
+    functions = {d["Value"] for a in alarms for d in a["Dimensions"] if d["Name"] == "FunctionName"}
+    assert len(functions) == 2 and any("Projector" in f for f in functions), functions
     queues = {d["Value"] for a in alarms for d in a["Dimensions"] if d["Name"] == "QueueName"}
-    assert len(queues) == 2 and all(q.endswith("dlq") or "DeadLetter" in q for q in queues), queues
+    assert len(queues) == 3, queues  # the two dead-letter queues and the projector's failure queue
+    assert sum(q.endswith("dlq") or "DeadLetter" in q for q in queues) == 2, queues
     assert all(a["AlarmActions"] == [] for a in alarms)  # no AlarmTopicArn: no actions
 
 

@@ -17,7 +17,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = sorted((ROOT / "events").glob("*.json"))
-FUNCTIONS = {"fire": "FireFunction", "echo": "EchoAgentFunction"}  # by file name prefix; else the tools
+# by file name prefix; else the tools
+FUNCTIONS = {"fire": "FireFunction", "echo": "EchoAgentFunction", "projector": "ProjectorFunction"}
 
 
 def _inner(answer: dict[str, Any]) -> Any:
@@ -54,6 +55,7 @@ EXPECT: dict[str, Callable[[Any, str], bool]] = {
     "tools-list-reminders.json": lambda a, _: a["ok"] and a["result"]["schedules"] == [],
     "tools-run-now.json": lambda a, log: a["ok"] and a["result"]["started"] and "echo: " in log,
     "tools-unknown-tool.json": _error("unknown_tool"),
+    "projector-stream.json": lambda a, log: a == {"batchItemFailures": []} and '"written":1' in log,
 }
 
 

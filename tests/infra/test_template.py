@@ -242,11 +242,29 @@ def test_tools_function_permissions(template: dict[str, Any]) -> None:
 
     for action in TOOLS_DYNAMO_ACTIONS:
         assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
-    for action in ("CreateSchedule", "DeleteSchedule", "UpdateSchedule"):
-        assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
-    assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
+    # tool calls write items only: Scheduler is the projector's
+    assert not [a for a in by_action if a.startswith("scheduler:") or a == "iam:PassRole"]
     assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [{"FireFunction"}]
     assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # Run Acknowledged, on that one bus
+    assert by_action == {}
+
+
+def test_projector_function_permissions(template: dict[str, Any]) -> None:
+    """The one writer of Scheduler: its group's entries, the role they pass, and the retirement of a
+    schedule Scheduler refuses (with its event); its stream records out of retries go to its queue."""
+    statements = role_statements(template)["ProjectorFunction"]
+    by_action: dict[str, list[Any]] = {}
+    for statement in statements:
+        for action in _as_list(statement["Action"]):
+            by_action.setdefault(action, []).extend(_as_list(statement["Resource"]))
+
+    for action in ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"):
+        assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
+    for action in ("GetSchedule", "CreateSchedule", "UpdateSchedule", "DeleteSchedule"):
+        assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
+    assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
+    assert [references(r) for r in by_action.pop("sqs:SendMessage")] == [{"ProjectorFailureQueue"}]
+    assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # Schedule Failed, on that one bus
     assert by_action == {}
 
     (pass_role,) = [s for s in statements if "iam:PassRole" in _as_list(s["Action"])]
@@ -262,9 +280,8 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
 
     for action in FIRE_DYNAMO_ACTIONS:
         assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
-    for action in ("DeleteSchedule", "GetSchedule", "CreateSchedule", "UpdateSchedule"):  # orphans, repeats
-        assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
-    assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
+    # a fire writes items only (an orphan's mark, a repeat's record): Scheduler is the projector's
+    assert not [a for a in by_action if a.startswith("scheduler:") or a == "iam:PassRole"]
     assert [references(r) for r in by_action.pop("dynamodb:ConditionCheckItem")] == [{"ScheduleTable"}]
     # the example agent, and AgentFunctions' functions (tests/infra/test_deploy.py proves which)
     assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [
@@ -334,10 +351,13 @@ def test_alarms_watch_queues_fire_errors_throttles_and_failed_runs(template: dic
     watched = {(p["Namespace"], p["MetricName"], json.dumps(p["Dimensions"], sort_keys=True)) for p in alarms.values()}
     queue = lambda logical: json.dumps([{"Name": "QueueName", "Value": {"Fn::GetAtt": [logical, "QueueName"]}}])  # noqa: E731
     fire = json.dumps([{"Name": "FunctionName", "Value": {"Ref": "FireFunction"}}])
+    projector = json.dumps([{"Name": "FunctionName", "Value": {"Ref": "ProjectorFunction"}}])
     assert watched == {
         ("AWS/SQS", "ApproximateNumberOfMessagesVisible", queue("SchedulerDeadLetterQueue")),
         ("AWS/SQS", "ApproximateNumberOfMessagesVisible", queue("FireDeadLetterQueue")),
+        ("AWS/SQS", "ApproximateNumberOfMessagesVisible", queue("ProjectorFailureQueue")),
         ("AWS/Lambda", "Errors", fire),
+        ("AWS/Lambda", "Errors", projector),  # a change not projected is retried, then queued
         ("AWS/Lambda", "Throttles", fire),
         ("cronbell", "RunsFailed", json.dumps([{"Name": "service", "Value": "cronbell"}])),
     }

@@ -31,6 +31,7 @@ class Events:
 
 
 def run(stack: Stack, events: Events | None = None) -> dict[str, int]:
+    stack.project()  # the projector follows every write within seconds; the reconciler runs daily
     return reconcile(stack.deps(chat=RecordingChat, events=events)).to_dict()
 
 
@@ -150,7 +151,7 @@ def test_a_live_one_shots_claim_is_left_to_the_missed_path(stack: Stack, tmp_pat
     kill_every_attempt(stack, sid, tmp_path / "chat.jsonl", "claim")
     stack.clock.advance(seconds=stack.settings.missed_after_seconds)
     assert run(stack)["claims_closed"] == 0 and history(stack, sid) == []  # its entry is not gone yet
-    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)
+    stack.remove_entry(sid)
     report = run(stack)
     assert report["missed"] == 1 and report["claims_closed"] == 0
     assert [(r["outcome"], r["reason"]) for r in history(stack, sid)] == [("missed", "lost")]

@@ -100,7 +100,7 @@ def test_a_fired_one_shot_snoozed_back_to_life_has_its_audit_copy(stack: Stack) 
     stack.clock.advance(minutes=30)
     assert fire_at(stack, sid, "2026-11-30T08:30:00Z")["outcome"] == "delivered"
     assert set(stored(stack, sid)) == {"x#"} and stored(stack, sid)["x#"]["status"] == "fired"
-    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)
+    stack.remove_entry(sid)
     ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 10}))
     items = stored(stack, sid)
     assert items["s#"]["status"] == items["x#"]["status"] == "active" and "expires_at" not in items["x#"]

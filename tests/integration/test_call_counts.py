@@ -88,19 +88,36 @@ def measured(calls: Counter[str], action: Any) -> tuple[dict[str, int], Any]:
     return dict(calls), out
 
 
-def test_create_is_one_scheduler_entry_and_one_transaction(calls: Counter[str]) -> None:
+def projected(stack: Stack, calls: Counter[str]) -> dict[str, int]:
+    """The projector's calls for every change written since it last ran: the real handler, given
+    the stream records as Lambda delivers them. A tool call or a fire never calls Scheduler itself."""
+    calls.clear()
+    event = stack.stream_event()
+    assert event["Records"] and invoke("projector", event) == {"batchItemFailures": []}
+    return dict(calls)
+
+
+# the projector writes an entry whole: UpdateSchedule, then CreateSchedule when there is none yet
+NEW_ENTRY = {"UpdateSchedule": 1, "CreateSchedule": 1}
+
+
+def test_create_is_one_transaction_and_its_projection_one_scheduler_entry(stack: Stack, calls: Counter[str]) -> None:
     # a reminder also reads its user's quiet hours (one GetItem): whether a one-shot is set inside
     # them (then never held), and whether they hold its next occurrence (`held_until`)
     once, _ = measured(calls, lambda: tool("create_reminder", message="stand up", time="in 30 minutes"))
-    assert once == {"CreateSchedule": 1, "TransactWriteItems": 1, "GetItem": 1}
+    assert once == {"TransactWriteItems": 1, "GetItem": 1}
+    assert projected(stack, calls) == NEW_ENTRY
     weekly, _ = measured(calls, lambda: tool("create_reminder", message="review", cron="0 9 * * 1"))
-    assert weekly == {"CreateSchedule": 1, "TransactWriteItems": 1, "GetItem": 1}
+    assert weekly == {"TransactWriteItems": 1, "GetItem": 1}
+    assert projected(stack, calls) == NEW_ENTRY
     # day of month OR day of week: two EventBridge expressions, so two entries, still one transaction
     either, _ = measured(calls, lambda: tool("create_reminder", message="pay", cron="0 9 1 * 1"))
-    assert either == {"CreateSchedule": 2, "TransactWriteItems": 1, "GetItem": 1}
+    assert either == {"TransactWriteItems": 1, "GetItem": 1}
+    assert projected(stack, calls) == {name: 2 * n for name, n in NEW_ENTRY.items()}
     # an agent call is never held: nothing to read
     job, _ = measured(calls, lambda: tool("cron_create", name="news", prompt="Summarise", cron_expr="0 8 * * *"))
-    assert job == {"CreateSchedule": 1, "TransactWriteItems": 1}
+    assert job == {"TransactWriteItems": 1}
+    assert projected(stack, calls) == NEW_ENTRY
 
 
 def test_list_is_one_query_and_one_read_per_user_its_reminders_remind(calls: Counter[str]) -> None:
@@ -119,10 +136,12 @@ def test_list_is_one_query_and_one_read_per_user_its_reminders_remind(calls: Cou
     assert compact == {"Query": 1, "GetItem": 2}
 
 
-def test_delete_is_one_delete_item_and_the_scheduler_entry(stack: Stack, calls: Counter[str]) -> None:
+def test_delete_is_one_delete_item_and_its_projection_the_scheduler_entry(stack: Stack, calls: Counter[str]) -> None:
     sid = tool("create_reminder", message="gone", time="in 30 minutes")["result"]["id"]
+    projected(stack, calls)
     deleted, answer = measured(calls, lambda: tool("delete_reminder", id=sid))
-    assert deleted == {"DeleteItem": 1, "DeleteSchedule": 1}
+    assert deleted == {"DeleteItem": 1}
+    assert projected(stack, calls) == {"DeleteSchedule": 1}
     assert answer["text"].startswith(f"Deleted {sid} “gone” (Monday 30 November, 09:30)")  # the schedule as it was
     # the live item is gone; the audit copy the create wrote stays, under a key the listing never reads
     (kept,) = [item for item in stack.items() if item.get("id") == sid]
@@ -131,18 +150,21 @@ def test_delete_is_one_delete_item_and_the_scheduler_entry(stack: Stack, calls: 
     again, refused = measured(calls, lambda: invoke("tools", envelope("delete_reminder", {"id": sid})))
     assert again == {"DeleteItem": 1, "GetItem": 1}
     assert refused["error"]["code"] == "not_found" and "(it is deleted)" in refused["error"]["message"]
+    assert stack.stream_event()["Records"] == []  # a refused delete writes nothing: nothing to project
 
 
 def test_a_delete_frees_the_room_place_and_the_pointers_lazily(stack: Stack, calls: Counter[str]) -> None:
     sid = tool("create_reminder", message="again", time="in 30 minutes")["result"]["id"]
     tool("delete_reminder", id=sid)
+    projected(stack, calls)
     assert [i["schedule_id"] for i in stack.items() if i["sk"].startswith("d#")] == [sid]
     assert next(i for i in stack.items() if i["sk"] == "room")["live"] == 1  # an upper bound
     # the same reminder again reads the stale pointer's schedule (no live item, its audit copy) and
     # takes the pointer over in its transaction's second attempt
     again, answer = measured(calls, lambda: tool("create_reminder", message="again", time="in 30 minutes"))
     assert answer["result"]["duplicate"] is False and answer["result"]["id"] != sid
-    assert again == {"CreateSchedule": 1, "TransactWriteItems": 2, "GetItem": 3}  # and its user's quiet hours
+    assert again == {"TransactWriteItems": 2, "GetItem": 3}  # and its user's quiet hours
+    assert projected(stack, calls) == NEW_ENTRY
 
 
 @pytest.mark.parametrize(
@@ -163,12 +185,16 @@ def test_fire_reads_once_claims_and_completes(
     assert len(chat.sent) == 1
 
 
-def test_the_last_counted_delivery_completes_in_the_same_transaction(calls: Counter[str], chat: RecordingChat) -> None:
+def test_the_last_counted_delivery_completes_in_the_same_transaction(
+    stack: Stack, calls: Counter[str], chat: RecordingChat
+) -> None:
     sid = tool("create_reminder", message="three times", cron="0 9 * * 1", count=1)["result"]["id"]
+    projected(stack, calls)
     fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "delivered"
-    # the run, the count and `completed` in the one completing write; then its entry goes
-    assert fired == {"GetItem": 2, "TransactWriteItems": 2, "DeleteSchedule": 1}  # with the quiet hours' read
+    # the run, the count and `completed` in the one completing write; then the projection removes its entry
+    assert fired == {"GetItem": 2, "TransactWriteItems": 2}  # with the quiet hours' read
+    assert projected(stack, calls) == {"DeleteSchedule": 1}
     listed = tool("list_reminders", include_inactive=True)["result"]["schedules"]
     assert [s["status"] for s in listed] == ["completed"]
 

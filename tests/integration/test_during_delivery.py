@@ -15,7 +15,7 @@ from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.core.domain.models import Schedule
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
-from tests.support.aws import GROUP, Stack
+from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
 from tests.support.tools import call, ok
@@ -99,7 +99,7 @@ def test_a_one_shot_change_whose_write_meets_the_claim_puts_no_fired_entry_back(
     stack.clock.advance(minutes=10)
     read = stack.deps().store.get(ROOM, sid)
     assert read is not None and not read.held(stack.clock.now())
-    stack.scheduler.delete_schedule(Name=sid, GroupName=GROUP)  # Scheduler: a one-time entry that fired
+    stack.remove_entry(sid)  # Scheduler: a one-time entry that fired
     agents = SlowAgents()
     deps = stack.deps(chat=lambda: RecordingChat(), agents=agents)
     event = parse_fire_event(

@@ -35,6 +35,7 @@ ORDER = [
     "bedrock-create-reminder.json",
     "bedrock-list-reminders.json",
     "agentcore-create-reminder.json",
+    "projector-stream.json",
 ]
 
 
@@ -71,6 +72,7 @@ EXPECT: dict[str, Callable[[Any], bool]] = {
     "agentcore-create-reminder.json": lambda a: (
         a["isError"] is False and json.loads(a["content"][0]["text"])["result"]["recurring"] is True
     ),
+    "projector-stream.json": lambda a: a == {"batchItemFailures": []},
 }
 
 
@@ -88,7 +90,7 @@ def test_events_through_their_handlers(stack: Stack, monkeypatch: pytest.MonkeyP
     for name in ORDER:
         event = json.loads(by_name[name].read_text())
         prefix = name.split("-")[0]
-        function = {"fire": "fire", "echo": "echo_agent"}.get(prefix, "tools")
+        function = {"fire": "fire", "echo": "echo_agent", "projector": "projector"}.get(prefix, "tools")
         if prefix == "agentcore":
             context = LambdaContext(function_name="tools", client_context=SimpleNamespace(custom=GATEWAY))
             answer = load_handler("tools").lambda_handler(event, context)
@@ -100,3 +102,8 @@ def test_events_through_their_handlers(stack: Stack, monkeypatch: pytest.MonkeyP
         json.dumps(answer)
         assert EXPECT[name](answer), (name, answer)
     assert len(started) == 1 and started[0]["reminder_id"]
+    # the stream record's schedule has its entry, as its item says
+    (record,) = json.loads(by_name["projector-stream.json"].read_text())["Records"]
+    image = record["dynamodb"]["NewImage"]
+    entry = stack.scheduler.get_schedule(Name=image["id"]["S"], GroupName=stack.settings.schedule_group)
+    assert entry["ScheduleExpression"] == image["expressions"]["L"][0]["S"] and entry["State"] == "ENABLED"

@@ -305,7 +305,7 @@ def test_run_now_in_the_second_of_a_one_shot_is_refused_and_its_own_fire_runs(st
     assert len(chat.sent) == 1
     assert schedule_item(stack, sid)["status"] == "fired"
     assert [(r["outcome"], r["manual"]) for r in history(stack, sid)] == [("delivered", False)]
-    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)  # Scheduler's own
+    stack.remove_entry(sid)  # Scheduler's own
     stack.clock.advance(seconds=stack.settings.missed_after_seconds + 1)
     report = reconcile(stack.deps(chat=RecordingChat))
     assert report.missed == 0 and len(history(stack, sid)) == 1

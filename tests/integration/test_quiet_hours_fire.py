@@ -189,12 +189,14 @@ def test_a_released_repeating_reminder_repeats_from_the_release_and_its_buttons_
         "skip_next": {"id": sid, "occurrence": "2026-12-01T22:00:00Z"},  # the next one still to come
     }
     assert fire_entry(stack, first[(slot, 1)], chat)["outcome"] == "repeated"
+    pending = repeat_entries(stack, sid)[(slot, 2)]
     repeat, key = chat.sent[-1]
     assert key == f"{sid}-{slot}-repeat-1" and "Take the pills" in repeat.text
     assert (history := ok(call(stack, "reminder_history", {"id": sid}))["runs"])[0]["repeats"] == 1
     assert history[0]["reason"] == "quiet_hours"
     assert ok(call(stack, "done_reminder", calls["done_reminder"]))["acknowledged"] is True
-    assert fire_entry(stack, repeat_entries(stack, sid)[(slot, 2)], chat)["outcome"] == "acknowledged"
+    assert (slot, 2) not in repeat_entries(stack, sid)  # done: the projection removed the pending repeat
+    assert fire_entry(stack, pending, chat)["outcome"] == "acknowledged"  # had it fired meanwhile
     snoozed = ok(call(stack, "snooze_reminder", calls["snooze_reminder"]))  # reminded again from now
     assert snoozed["snoozed_to"] == "2026-12-01T06:30:00Z"
 

@@ -104,7 +104,7 @@ def test_a_repeat_that_finds_its_user_quiet_moves_to_the_periods_end_and_the_one
     assert (moved["outcome"], moved["held_until"]) == ("held", "2026-12-01T06:00:00Z")
     assert len(chat.sent) == 1  # posts nothing
     # Scheduler deletes the one-time entry it fired, maybe after that fire wrote: the moved one is another
-    stack.scheduler.delete_schedule(Name=first["Name"], GroupName=first["GroupName"])
+    stack.remove_entry(first["Name"])
     entries = repeat_entries(stack, sid)
     assert list(entries) == [1] and entries[1]["ScheduleExpression"] == "at(2026-12-01T06:00:00)"
     assert fire_entry(stack, entries[1], chat)["outcome"] == "repeated"
@@ -143,11 +143,11 @@ def test_the_reconciler_writes_again_a_release_whose_entry_was_lost(stack: Stack
     assert fire_at(stack, pills, "2026-11-30T19:00:00Z", chat)["outcome"] == "held"
     assert fire_at(stack, plants, "2026-12-01T05:00:00Z", chat)["outcome"] == "held"
     (name,) = release_entries(stack)
-    stack.scheduler.delete_schedule(Name=pills, GroupName=stack.settings.schedule_group)  # it fired
+    stack.remove_entry(pills)  # it fired
     # past the missed threshold of a one-shot whose entry fired: a held one waits for its release
     assert reconcile(stack.deps(chat=lambda: chat)).to_dict()["missed"] == 0
     assert schedule_item(stack, pills)["status"] == "active"
-    stack.scheduler.delete_schedule(Name=name, GroupName=stack.settings.schedule_group)  # lost with Scheduler
+    stack.remove_entry(name)  # lost with Scheduler
     stack.clock.advance(minutes=70)  # 06:10Z: the period ended, within the grace window
     assert reconcile(stack.deps(chat=lambda: chat)).to_dict()["releases_rewritten"] == 0
     stack.clock.advance(minutes=10)  # past the grace window
@@ -177,7 +177,7 @@ def test_a_release_done_already_is_not_written_again(stack: Stack) -> None:
     assert fire_at(stack, pills, "2026-11-30T22:00:00Z", chat)["outcome"] == "held"
     (entry,) = release_entries(stack).values()
     assert fire_entry(stack, entry, chat)["released"] == 1
-    stack.scheduler.delete_schedule(Name=entry["Name"], GroupName=stack.settings.schedule_group)  # fired
+    stack.remove_entry(entry["Name"])  # fired
     stack.clock.advance(hours=1)
     assert reconcile(stack.deps(chat=lambda: chat)).to_dict()["releases_rewritten"] == 0
     assert release_entries(stack) == {}

@@ -14,6 +14,9 @@ from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_i
 
 
 def run(stack: Stack, chat: RecordingChat | None = None) -> dict[str, int]:
+    """One reconciler pass on a stack whose entries the projector has brought up to date (it follows
+    every write within seconds; the reconciler runs daily)."""
+    stack.project()
     recorder = chat or RecordingChat()
     return reconcile(stack.deps(chat=lambda: recorder)).to_dict()
 
@@ -33,7 +36,7 @@ def test_nothing_to_do_on_a_consistent_stack(stack: Stack) -> None:
 
 def test_missing_entries_are_recreated_after_the_grace_window(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "a", "cron": "0 9 1 * 5"}))["id"]
-    stack.scheduler.delete_schedule(Name=f"{sid}-2", GroupName=stack.settings.schedule_group)
+    stack.remove_entry(f"{sid}-2")
     assert run(stack)["recreated"] == 0  # just created: may be mid-operation
     stack.clock.advance(minutes=16)
     assert run(stack)["recreated"] == 1
@@ -67,7 +70,7 @@ def test_fresh_orphan_is_left_alone(stack: Stack) -> None:
 
 def test_lost_one_shot_is_marked_missed_with_one_notice(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "Llamar", "time": "2026-11-30 10:00"}, locale="es"))["id"]
-    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)  # fired, never delivered
+    stack.remove_entry(sid)  # fired, never delivered
     stack.clock.advance(hours=2)
     assert run(stack)["missed"] == 0  # a Lambda retry may still deliver it
     stack.clock.advance(hours=7)
@@ -94,7 +97,7 @@ def test_silent_policy_marks_without_notice(moto_endpoint: str, clock: Any) -> N
 
     stack = provision(moto_endpoint, clock, missed_policy="silent")
     sid = ok(call(stack, "create_reminder", {"message": "x", "time": "2026-11-30 10:00"}))["id"]
-    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)
+    stack.remove_entry(sid)
     stack.clock.advance(hours=9)
     chat = RecordingChat()
     assert run(stack, chat)["missed"] == 1 and chat.sent == []
@@ -103,17 +106,19 @@ def test_silent_policy_marks_without_notice(moto_endpoint: str, clock: Any) -> N
 def test_paused_entry_state_is_corrected(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "a", "cron": "0 9 * * *"}))["id"]
     ok(call(stack, "pause_reminder", {"id": sid}))
+    stack.project()
     current = stack.scheduler.get_schedule(Name=sid, GroupName=stack.settings.schedule_group)
-    stack.scheduler.update_schedule(
+    kept = ("ScheduleExpression", "ScheduleExpressionTimezone", "ActionAfterCompletion", "Target", "Description")
+    stack.scheduler.update_schedule(  # the same entry but its state
         Name=sid,
         GroupName=stack.settings.schedule_group,
-        ScheduleExpression=current["ScheduleExpression"],
         FlexibleTimeWindow={"Mode": "OFF"},
-        Target=current["Target"],
         State="ENABLED",
+        **{field: current[field] for field in kept},
     )
     stack.clock.advance(minutes=16)
-    assert run(stack)["state_fixed"] == 1
+    report = run(stack)
+    assert report["state_fixed"] == 1 and report["drift_repaired"] == report["recreated"] == 0
     assert stack.entries()[sid]["State"] == "DISABLED"
 
 
@@ -135,7 +140,7 @@ def test_stale_counter_is_repaired(stack: Stack) -> None:
 def test_a_missed_agent_call_is_named_never_quoted(stack: Stack) -> None:
     prompt = "Use the key sk-live-123 to pull the numbers"
     sid = ok(call(stack, "cron_create", {"name": "numbers", "prompt": prompt, "fire_at": "2026-11-30 10:00"}))["id"]
-    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)
+    stack.remove_entry(sid)
     stack.clock.advance(hours=9)
     chat = RecordingChat()
     assert run(stack, chat)["missed"] == 1
@@ -154,7 +159,8 @@ def test_schedules_retired_under_their_live_key_move_to_their_retired_key(stack:
         ExpressionAttributeNames={"#s": "status"},
         ExpressionAttributeValues={":d": {"S": "deleted"}, ":e": {"N": "4102444800"}},
     )
-    stack.scheduler.delete_schedule(Name=old, GroupName=stack.settings.schedule_group)
+    stack.project()  # the projection of the item now deleted removes its entry
+    assert old not in stack.entries() and kept in stack.entries()
     before = item(stack, old)
     assert run(stack)["retired_moved"] == 1
     after = item(stack, old)

@@ -48,6 +48,7 @@ def test_the_done_button_stops_every_later_repeat_and_the_escalation(stack: Stac
     chat = RecordingChat()
     fire_at(stack, sid, SLOT, chat)
     fire_entry(stack, repeat_entries(stack, sid)[f"{sid}-repeat-1"], chat)
+    pending = repeat_entries(stack, sid)[f"{sid}-repeat-2"]
     (done,) = [decode(a.payload) for a in chat.sent[-1][0].actions if a.tool == "done_reminder"]
     assert done == {"tool": "done_reminder", "arguments": {"id": sid}}
     stack.clock.current += timedelta(minutes=3)
@@ -55,8 +56,9 @@ def test_the_done_button_stops_every_later_repeat_and_the_escalation(stack: Stac
     assert answer["ok"] and answer["result"]["acknowledged"] is True and "Confirmado" in answer["text"]
     again = call(stack, "done_reminder", done["arguments"])
     assert again["result"]["acknowledged"] is False and "no occurrence repeating" in again["text"]
+    assert not {f"{sid}-repeat-2", f"{sid}-repeat-3"} & set(repeat_entries(stack, sid))  # projected away
     posts = len(chat.sent)
-    assert fire_entry(stack, repeat_entries(stack, sid)[f"{sid}-repeat-2"], chat)["outcome"] == "acknowledged"
+    assert fire_entry(stack, pending, chat)["outcome"] == "acknowledged"  # had it fired meanwhile
     assert len(chat.sent) == posts and f"{sid}-repeat-3" not in repeat_entries(stack, sid)
     (run,) = history(stack, sid)
     assert run["repeats"] == 1 and run["escalated"] is False

@@ -209,7 +209,7 @@ def test_a_one_shots_snooze_button_brings_it_back_and_an_old_one_does_not_move_i
     assert fire_at(stack, sid, "2026-11-30T08:30:00Z", chat)["outcome"] == "delivered"
     (snooze,) = buttons(chat)
     assert snooze["arguments"] == {"id": sid, "minutes": 10, "occurrence": "2026-11-30T08:30:00Z"}
-    stack.scheduler.delete_schedule(Name=sid, GroupName=stack.settings.schedule_group)  # ActionAfterCompletion
+    stack.remove_entry(sid)  # ActionAfterCompletion
     first = ok(call(stack, snooze["tool"], snooze["arguments"]))
     assert first["status"] == "active" and first["next_fire"]["utc"] == "2026-11-30T08:40:00Z"
     before = state(stack)

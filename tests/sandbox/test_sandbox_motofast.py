@@ -156,6 +156,12 @@ SCENARIO = textwrap.dedent(
             call("update_item", TableName="st", Key={"pk": {"S": "a"}}, ReturnValues="ALL_OLD",
                  UpdateExpression="SET n = :z, m = :m" if first else "SET n = n + :one, m.x = :one",
                  ExpressionAttributeValues={":z": {"N": "0"}, ":m": {"M": {}}} if first else {":one": {"N": "1"}})
+        call("transact_write_items", TransactItems=[  # cancelled: it leaves no stream record
+            {"Put": {"TableName": "st", "Item": {"pk": {"S": "new"}}}},
+            {"Update": {"TableName": "st", "Key": {"pk": {"S": "a"}}, "UpdateExpression": "SET n = :z",
+                        "ConditionExpression": "attribute_not_exists(pk)",
+                        "ExpressionAttributeValues": {":z": {"N": "9"}}}},
+        ])
         from moto.dynamodb.models import dynamodb_backends  # this moto's stream API is not implemented
 
         records = [r.record for r in dynamodb_backends["123456789012"]["us-east-1"].tables["st"].stream_shard.items]

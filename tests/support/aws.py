@@ -111,27 +111,25 @@ class Stack:
         self.scheduler = boto3.client("scheduler", region_name=REGION, endpoint_url=self.endpoint)
         self.sqs = boto3.client("sqs", region_name=REGION, endpoint_url=self.endpoint)
         self.streams = boto3.client("dynamodbstreams", region_name=REGION, endpoint_url=self.endpoint)
-        self._seen: set[str] = set()  # the stream records read already, by event id
+        self._stream_arn = ""
+        self._shards: list[str] = []
+        self._read_to: dict[str, str] = {}
         self.projected = 0  # stream records the projection applied
 
     def stream_records(self) -> list[dict[str, Any]]:
-        """The table's stream records written since the last read, oldest first (as Lambda gets them).
-        The stream is read whole each time: moto puts back a copy of its table after a failed transaction,
-        whose stream holds none of that transaction's writes (as DynamoDB's never does), while an iterator
-        taken before reads the old copy's."""
-        arn = self.ddb.describe_table(TableName=TABLE)["Table"]["LatestStreamArn"]
-        out = []
-        for shard in self.streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
-            iterator = self.streams.get_shard_iterator(
-                StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON"
-            )["ShardIterator"]
-            while iterator:
-                answer = self.streams.get_records(ShardIterator=iterator)
-                fresh = [r for r in answer["Records"] if r["eventID"] not in self._seen]
-                self._seen.update(r["eventID"] for r in fresh)
-                out += fresh
-                iterator = answer.get("NextShardIterator") if answer["Records"] else None
-        return out
+        """The table's stream records written since the last read, oldest first (as Lambda gets them)."""
+        from sandbox.streams import read_after
+
+        if not self._stream_arn:
+            self._stream_arn = self.ddb.describe_table(TableName=TABLE)["Table"]["LatestStreamArn"]
+        return read_after(self.streams, self._stream_arn, self._shards, self._read_to)
+
+    def stream_event(self) -> dict[str, Any]:
+        """The stream records written since the last read, as Lambda hands them to the projector."""
+        from sandbox.streams import lambda_record
+
+        records = self.stream_records()
+        return {"Records": [lambda_record(r, self._stream_arn, REGION) for r in records]}
 
     def project(self, **overrides: Any) -> int:
         """Apply every change written so far to Scheduler, as the stream-fed projector does (and its
@@ -200,6 +198,12 @@ class Stack:
                 entry.pop("ResponseMetadata", None)
                 out[item["Name"]] = entry
         return out
+
+    def remove_entry(self, name: str) -> None:
+        """Scheduler loses an entry the projection wrote (a one-time entry deletes itself once fired,
+        or the entry is lost): the projection first catches up, so the entry is there to go."""
+        self.project()
+        self.scheduler.delete_schedule(Name=name, GroupName=GROUP)
 
     def items(self) -> list[dict[str, Any]]:
         from boto3.dynamodb.types import TypeDeserializer

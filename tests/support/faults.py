@@ -52,7 +52,13 @@ def item_conflict(op: str) -> Exception:
     return ClientError({"Error": {"Code": "TransactionConflictException", "Message": message}}, op)
 
 
+def refused(op: str) -> Exception:
+    """What Scheduler answers to an entry it will never take as it is."""
+    return ClientError({"Error": {"Code": "ValidationException", "Message": "Invalid Schedule Expression"}}, op)
+
+
 FAILURES = {
+    "refused": refused,
     "throttling": throttling,
     "500": server_error,
     "timeout": timeout,

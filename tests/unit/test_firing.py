@@ -50,6 +50,14 @@ def test_no_schedule_waits_within_the_grace_then_is_an_orphan() -> None:
     assert isinstance(orphan, firing.Orphan) and "k3v9q2m8xa" in orphan.names
 
 
+@pytest.mark.parametrize("schedule_id", ["../k3v9q2m8xa", "a b", "x" * 58, "k3v9q2m8xa?"])
+def test_an_orphan_whose_id_no_entry_could_have_names_no_entry(schedule_id: str) -> None:
+    """Scheduler names an entry with letters, digits, `-`, `_` and `.` (64 at most, "-snooze" included):
+    a forged id names no entry, so nothing is marked for removal."""
+    orphan = firing.decide(None, event(schedule_id=schedule_id), AT_SLOT + timedelta(minutes=2), Limits())
+    assert orphan == firing.Orphan(())
+
+
 @pytest.mark.parametrize(
     ("schedule", "now", "expected"),
     [

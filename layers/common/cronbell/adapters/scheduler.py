@@ -18,6 +18,7 @@ _WRITTEN = "written "
 _NOT_FOUND = "ResourceNotFoundException"
 # what Scheduler answers to an entry it will never take as it is (anything else may pass on a retry)
 _REFUSALS = ("ValidationException", "ServiceQuotaExceededException")
+_ANY_TIME = datetime.fromtimestamp(0, UTC)
 
 
 class SchedulerGateway:
@@ -79,7 +80,7 @@ class SchedulerGateway:
         found = self._get(target.name)
         if found is None:
             return "missing"
-        wanted = self.definition(target, _ANY_TIME)  # the description's time is never compared
+        wanted = self.definition(target, _ANY_TIME)  # the description is not compared
         for field in ("ScheduleExpression", "ScheduleExpressionTimezone", "State", "ActionAfterCompletion"):
             if (found.get(field) or _DEFAULTS.get(field)) != wanted[field]:
                 return field
@@ -142,7 +143,6 @@ class SchedulerGateway:
         return True
 
 
-_ANY_TIME = datetime(2000, 1, 1, tzinfo=UTC)
 _DEFAULTS = {"State": "ENABLED", "ActionAfterCompletion": "NONE", "ScheduleExpressionTimezone": "UTC"}
 
 

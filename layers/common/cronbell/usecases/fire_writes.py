@@ -68,6 +68,8 @@ def slot_key(event: FireEvent) -> str:
 def remove_own_entries(names: tuple[str, ...], event: FireEvent, deps: Deps) -> None:
     """A fire for no schedule marks the entries that fire this id in this room for removal (the
     projection removes each only if its Input fires them). Best effort: the reconciler sweeps the rest."""
+    if not names:
+        return
     try:
         deps.store.mark_orphan(event.room_id, event.schedule_id, names, deps.now())
     except BackendError:

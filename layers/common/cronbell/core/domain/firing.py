@@ -9,6 +9,7 @@ The fire use case reads, asks these, claims, delivers, and hands the result to i
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -157,6 +158,9 @@ class Deliver:
     failure: Failure | None = None
 
 
+# what Scheduler takes as an entry's name (64 at most; an id's entries add "-snooze" to it)
+_ENTRY_NAME = re.compile(r"[0-9A-Za-z_.-]{1,57}")
+
 Decision = Wait | Orphan | Nothing | Retired | Complete | Undelivered | Deliver
 
 
@@ -166,6 +170,8 @@ def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: L
         age = (now - parse_iso(event.slot)).total_seconds()
         if event.on_time and 0 <= age < UNKNOWN_GRACE_SECONDS:
             return Wait("no schedule yet for this fire; it may still be being created")
+        if not _ENTRY_NAME.fullmatch(event.schedule_id):
+            return Orphan(())  # no name Scheduler takes: no entry is named after it
         names = [*models.scheduler_names(event.schedule_id, 3), models.snooze_name(event.schedule_id)]
         return Orphan(tuple(names))
     if schedule.status in models.LIVE_STATUSES and _off_interval(schedule, event):
