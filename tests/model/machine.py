@@ -30,6 +30,7 @@ from tests.support.envelopes import USER, envelope
 from tests.support.handlers import configure_env, invoke
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS
 from tests.support.scheduler_oracle import due
+from tests.support.stream_play import Stream
 
 AUTO_PAUSE_AFTER = 3
 BOSS = "@boss:example.org"  # whom an escalation mentions
@@ -102,11 +103,13 @@ class Harness:
     log: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     compared_runs: dict[str, int] = field(default_factory=dict)
+    stream: Stream = field(init=False)
 
     def __post_init__(self) -> None:
         self.clock = FakeClock(self.start)
         clock_module.install(self.clock)
         self.stack = provision(self.endpoint, self.clock)
+        self.stream = Stream(self.stack)
         self.chat = FlakyChat()
         FakeAgents.failing = False
         wiring.build_sender = lambda settings: self.chat  # type: ignore[assignment]
@@ -132,6 +135,7 @@ class Harness:
         call = envelope(name, arguments, timezone=timezone, user=user)
         call["context"]["platform"] = PLATFORM  # the room lives on the second platform: it can be removed
         answer: dict[str, Any] = invoke("tools", call)
+        self.stream.settle()  # the invocation is over: its writes reach the projector
         json.dumps(answer)
         self.log.append(f"{name} {arguments} -> {(answer['ok'] and 'ok') or answer['error']['code']}")
         return answer
@@ -245,6 +249,7 @@ class Harness:
         seen: set[tuple[str, datetime]] = set()
         cursor = before
         while True:
+            self.stream.flush()
             entries = self.stack.entries()
             fires = due(entries, cursor, end)
             if not fires:
@@ -293,7 +298,7 @@ class Harness:
         gaps, at = list(RETRY_GAPS_SECONDS), start
         while True:
             try:
-                result = invoke("fire", event)
+                result = self.invoked("fire", event)
                 self.log.append(f"release {iso_z(when)} at {iso_z(at)} -> {result.get('outcome')}")
                 raised = False
             except Exception as err:  # Lambda retries a fire that raises
@@ -306,6 +311,14 @@ class Harness:
             self.clock.advance(seconds=gaps.pop(0))
             at = self.clock.now()
         self._releases(when)
+
+    def invoked(self, function: str, event: dict[str, Any]) -> Any:
+        """An invocation as Lambda makes it; once it is over (answered or raised), its writes reach the
+        projector."""
+        try:
+            return invoke(function, event)
+        finally:
+            self.stream.settle()
 
     def _forget(self, name: str) -> None:
         with contextlib.suppress(self.stack.scheduler.exceptions.ResourceNotFoundException):
@@ -325,7 +338,7 @@ class Harness:
         gaps = list(RETRY_GAPS_SECONDS)
         while True:
             try:
-                result = invoke("fire", event)
+                result = self.invoked("fire", event)
                 self.log.append(f"fire {sid} {iso_z(slot)} at {iso_z(at)} -> {result.get('outcome')}")
                 return
             except Exception as err:  # Lambda retries a fire that raises

@@ -23,6 +23,7 @@ import copy
 import dataclasses
 import functools
 import json
+import random
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -47,6 +48,7 @@ from tests.support.faults import FAILURES
 from tests.support.handlers import LambdaContext, configure_env, load_handler
 from tests.support.interleave_verdict import Answer, Change, Observation, Plan, Post, Reached, Run
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS, FileChat, fire_timeout_seconds
+from tests.support.stream_play import Stream
 
 _FIRE_TIMEOUT = fire_timeout_seconds()
 BEFORE = -1  # the boundary before the fire's first call: the change, then the whole fire
@@ -86,6 +88,8 @@ class Cell:
     fault: Fault | None = None
     arrival: timedelta = ARRIVAL  # when the first fire starts, after its slot (negative: early)
     fault_at: int | None = None  # the boundary after which the fault begins (default: the last change's)
+    stream: str = "prompt"  # how the projector meets the table's stream (tests/support/stream_play.py)
+    seed: int = 0  # the stream's choices (which records come again, in which order)
 
     @property
     def label(self) -> str:
@@ -96,6 +100,8 @@ class Cell:
             parts.append(f"{self.fault.mode} x{self.fault.times}" if self.fault.mode != "kill" else "SIGKILL")
         if self.arrival != ARRIVAL:
             parts.append(f"arriving {self.arrival.total_seconds():+.0f}s")
+        if self.stream != "prompt":
+            parts.append(f"stream {self.stream} (seed {self.seed})")
         return " | ".join(parts)
 
 
@@ -256,9 +262,15 @@ class Player:
     attempts: dict[int, int] = field(default_factory=dict)  # id(event) -> attempts made
     started: list[dict[str, Any]] = field(default_factory=list)  # run_now's asynchronous fires
     _details: dict[tuple[str, Any], dict[str, Any]] = field(default_factory=dict)
+    stream: Stream = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.stream = Stream(self.stack, self.cell.stream, random.Random(self.cell.seed))
 
     def entries(self) -> dict[str, dict[str, Any]]:
-        """The group's Scheduler entries in full (GetSchedule), read again only once modified."""
+        """The group's Scheduler entries in full (GetSchedule), read again only once modified, once
+        every change written so far is projected."""
+        self.stream.flush()
         scheduler, group = self.stack.scheduler, self.stack.settings.schedule_group
         out = {}
         for page in scheduler.get_paginator("list_schedules").paginate(GroupName=group):
@@ -298,6 +310,7 @@ class Player:
             answer: dict[str, Any] = module.lambda_handler(
                 envelope(tool, args, room=self.room), LambdaContext(function_name="tools")
             )
+        self.stream.settle()  # the invocation is over: its writes reach the projector
         json.dumps(answer)
         return answer
 
@@ -340,6 +353,7 @@ class Player:
                 self.pending.append((due, self.log.tick(), event))
             else:
                 event.dead_lettered = True
+        self.stream.settle()
         event.ended_seq = self.log.tick()
 
     def killed(self, event: Event, at: str) -> None:
@@ -356,6 +370,7 @@ class Player:
                 self.log.posts.setdefault(sent["key"], post)
         self.log.died_after_post = self.log.died_after_post or at == "post"
         event.outcomes.append("killed")
+        self.stream.settle()
         event.ended_seq = self.log.tick()
         self.pending.append((self.stack.clock.now() + timedelta(seconds=RETRY_GAPS_SECONDS[0]), self.log.tick(), event))
 
@@ -426,6 +441,7 @@ def cell_stack(base: Stack) -> tuple[Stack, str]:
     stack = copy.copy(base)
     stack.settings = dataclasses.replace(base.settings, schedule_group=f"{base.settings.schedule_group}-{n}")
     base.scheduler.create_schedule_group(Name=stack.settings.schedule_group)
+    stack.stream_records()  # what earlier cells left on the table's stream is theirs
     return stack, f"!cell{n}:example.org"
 
 
