@@ -24,6 +24,7 @@ import dataclasses
 import functools
 import json
 import random
+import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -203,6 +204,7 @@ class Attempt:
     hooks: dict[int, Callable[[], None]] = field(default_factory=dict)
     first: bool = False  # the first attempt of the first fire: its boundaries are the cell's
     count: int = 0
+    pause: Callable[[], None] | None = None  # at every boundary: other calls run meanwhile
 
     def boundary(self, label: str) -> None:
         self.log.tick()
@@ -212,6 +214,8 @@ class Attempt:
         self.count += 1
         if hook is not None:
             hook()
+        if self.pause is not None:
+            self.pause()
 
     def deps(self) -> Deps:
         s = self.stack.settings
@@ -236,15 +240,22 @@ class _FireContext(LambdaContext):
         return int((self._timeout - (self._clock.now() - self._start).total_seconds()) * 1000)
 
 
+_WIRED = threading.local()  # per thread: calls of one handler may be under way at once in several
+
+
 @contextmanager
 def _wired(module: ModuleType, deps: Deps) -> Iterator[None]:
-    """The handler module's composition root answers `deps` for this one call."""
-    before = module.deps
-    module.deps = lambda: deps  # type: ignore[attr-defined]
+    """The handler module's composition root answers `deps` for this one call (in this thread)."""
+    if not hasattr(module, "wired_by_tests"):
+        own = module.deps
+        module.wired_by_tests = True  # type: ignore[attr-defined]
+        module.deps = lambda: getattr(_WIRED, module.__name__, None) or own()  # type: ignore[attr-defined]
+    before = getattr(_WIRED, module.__name__, None)
+    setattr(_WIRED, module.__name__, deps)
     try:
         yield
     finally:
-        module.deps = before  # type: ignore[attr-defined]
+        setattr(_WIRED, module.__name__, before)
 
 
 # --- a cell --------------------------------------------------------------------------------------
@@ -333,13 +344,19 @@ class Player:
         self.log.events.append(event)
         self.pending.append((when, self.log.tick(), event))
 
-    def attempt(self, event: Event, hooks: dict[int, Callable[[], None]] | None = None, first: bool = False) -> None:
+    def attempt(
+        self,
+        event: Event,
+        hooks: dict[int, Callable[[], None]] | None = None,
+        first: bool = False,
+        pause: Callable[[], None] | None = None,
+    ) -> None:
         """One attempt of the fire handler; one that raises is queued for Lambda's retry."""
         n = self.attempts.get(id(event), 0) + 1
         self.attempts[id(event)] = n
         if event.started_seq < 0:
             event.started_seq = self.log.tick()
-        attempt = Attempt(self.stack, self.log, event, dict(hooks or {}), first)
+        attempt = Attempt(self.stack, self.log, event, dict(hooks or {}), first, pause=pause)
         module = load_handler("fire")
         payload = {**event.payload, "attempt": str(n)} if not event.manual else event.payload
         try:
@@ -375,10 +392,13 @@ class Player:
         self.pending.append((self.stack.clock.now() + timedelta(seconds=RETRY_GAPS_SECONDS[0]), self.log.tick(), event))
 
     # --- Scheduler ---
-    def next_scheduled(self, after: datetime) -> tuple[datetime, dict[str, Any]] | None:
-        """The earliest fire after `after` among the schedule's enabled Scheduler entries."""
+    def next_scheduled(
+        self, after: datetime, entries: dict[str, dict[str, Any]] | None = None
+    ) -> tuple[datetime, dict[str, Any]] | None:
+        """The earliest fire after `after` among the schedule's enabled Scheduler entries (of `entries`,
+        by default all of them)."""
         found: list[tuple[datetime, str, dict[str, Any]]] = []
-        for name, entry in self.entries().items():
+        for name, entry in (self.entries() if entries is None else entries).items():
             target = entry.get("Target", {})
             if entry.get("State", "ENABLED") != "ENABLED" or self.sid not in target.get("Input", ""):
                 continue
@@ -413,6 +433,56 @@ class Player:
         if entry.get("ActionAfterCompletion") == "DELETE":  # Scheduler deletes a one-time entry once it fired
             with contextlib.suppress(self.stack.scheduler.exceptions.ResourceNotFoundException):
                 self.stack.scheduler.delete_schedule(Name=entry["Name"], GroupName=entry["GroupName"])
+
+    def play_out(self, cursor: datetime, horizon: datetime) -> Observation:
+        """Every later event in time order up to `horizon`: Lambda's retries and the fires Scheduler
+        sends from the entries; then what the cell showed."""
+        p, clock = self, self.stack.clock
+        while True:
+            scheduled = p.next_scheduled(cursor)
+            p.pending.sort(key=lambda item: (item[0], item[1]))
+            retry = p.pending[0] if p.pending else None
+            if retry is not None and (scheduled is None or retry[0] <= scheduled[0] + ARRIVAL):
+                if retry[0] > horizon:
+                    break
+                p.pending.pop(0)
+                clock.current = max(clock.current, retry[0])
+                p.attempt(retry[2])
+                continue
+            if scheduled is None or scheduled[0] > horizon:
+                break
+            when, entry = scheduled
+            clock.current = max(clock.current, when)
+            p.scheduler_fire(when, entry)
+            cursor = when
+        for _, _, event in p.pending:  # retries past the horizon: not played, counted as the queue's
+            event.dead_lettered = True
+
+        history = p.tool("reminder_history", {"id": p.sid, "limit": 50})
+        assert history["ok"], history
+        runs = [
+            Run(_utc(r["scheduled_time"]), r["outcome"], r.get("reason"), bool(r.get("manual")))
+            for r in history["result"]["runs"]
+        ]
+        reached = [
+            Reached(e.slot, e.manual, e.started_seq, e.ended_seq, e.dead_lettered)
+            for e in p.log.events
+            if e.started_seq >= 0
+        ]
+        return Observation(
+            plan=self.cell.kind.plan,
+            changes=p.log.answers,
+            posts=sorted(p.log.posts.values(), key=lambda post: post.seq),
+            sends=p.log.sends,
+            reached=reached,
+            runs=runs,
+            horizon=horizon,
+            died_after_post=p.log.died_after_post,
+            notes=[
+                f"{e.slot.isoformat()}{' manual' if e.manual else ''}: {', '.join(e.outcomes)}" for e in p.log.events
+            ]
+            + [f"boundaries {p.log.boundaries}"],
+        )
 
 
 def _as_written(entry: dict[str, Any]) -> dict[str, Any]:
@@ -469,7 +539,6 @@ def play(base: Stack, cell: Cell, work: Path) -> Observation:
         arm = cell.fault_at if cell.fault_at is not None else max(b for _, b in cell.changes)
         at = kill_spec(boundary_labels(base, cell.kind, cell.arrival, work), arm)
     stack, room = cell_stack(base)
-    clock = stack.clock
     p, first_slot = _created(stack, room, cell, work)
     horizon = first_slot + cell.kind.horizon
     first = Event({"room_id": room, "reminder_id": p.sid, "scheduled_time": _z(first_slot)})
@@ -501,50 +570,7 @@ def play(base: Stack, cell: Cell, work: Path) -> Observation:
     else:
         p.attempt(first, hooks, first=True)
 
-    cursor = first_slot
-    while True:
-        scheduled = p.next_scheduled(cursor)
-        p.pending.sort(key=lambda item: (item[0], item[1]))
-        retry = p.pending[0] if p.pending else None
-        if retry is not None and (scheduled is None or retry[0] <= scheduled[0] + ARRIVAL):
-            if retry[0] > horizon:
-                break
-            p.pending.pop(0)
-            clock.current = max(clock.current, retry[0])
-            p.attempt(retry[2])
-            continue
-        if scheduled is None or scheduled[0] > horizon:
-            break
-        when, entry = scheduled
-        clock.current = max(clock.current, when)
-        p.scheduler_fire(when, entry)
-        cursor = when
-    for _, _, event in p.pending:  # retries past the horizon: not played, counted as the queue's
-        event.dead_lettered = True
-
-    history = p.tool("reminder_history", {"id": p.sid, "limit": 50})
-    assert history["ok"], history
-    runs = [
-        Run(_utc(r["scheduled_time"]), r["outcome"], r.get("reason"), bool(r.get("manual")))
-        for r in history["result"]["runs"]
-    ]
-    reached = [
-        Reached(e.slot, e.manual, e.started_seq, e.ended_seq, e.dead_lettered)
-        for e in p.log.events
-        if e.started_seq >= 0
-    ]
-    return Observation(
-        plan=cell.kind.plan,
-        changes=p.log.answers,
-        posts=sorted(p.log.posts.values(), key=lambda post: post.seq),
-        sends=p.log.sends,
-        reached=reached,
-        runs=runs,
-        horizon=horizon,
-        died_after_post=p.log.died_after_post,
-        notes=[f"{e.slot.isoformat()}{' manual' if e.manual else ''}: {', '.join(e.outcomes)}" for e in p.log.events]
-        + [f"boundaries {p.log.boundaries}"],
-    )
+    return p.play_out(first_slot, horizon)
 
 
 def _then(first: Callable[[], None] | None, then: Callable[[], None]) -> Callable[[], None]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from cronbell.adapters.aws import AwsError, Translating, translated
@@ -16,6 +16,7 @@ from cronbell.core.domain.projection import Target
 RETRY_POLICY = {"MaximumRetryAttempts": 20, "MaximumEventAgeInSeconds": 3600}
 _WRITTEN = "written "
 _NOT_FOUND = "ResourceNotFoundException"
+_UNWRITTEN = datetime(1970, 1, 1, tzinfo=UTC)  # a definition only compared: its description is not
 # what Scheduler answers to an entry it will never take as it is (anything else may pass on a retry)
 _REFUSALS = ("ValidationException", "ServiceQuotaExceededException")
 
@@ -79,7 +80,7 @@ class SchedulerGateway:
         found = self._get(target.name)
         if found is None:
             return "missing"
-        wanted = self.definition(target, datetime.min)
+        wanted = self.definition(target, _UNWRITTEN)
         for field in ("ScheduleExpression", "ScheduleExpressionTimezone", "State", "ActionAfterCompletion"):
             if (found.get(field) or _DEFAULTS.get(field)) != wanted[field]:
                 return field
