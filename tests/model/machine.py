@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -27,10 +28,10 @@ from tests.model.reference import Flags, Room, Run, Schedule, Settings
 from tests.support.aws import GROUP, FakeClock, Stack, provision
 from tests.support.chat import RecordingChat, TransientChatError
 from tests.support.envelopes import USER, envelope
-from tests.support.handlers import configure_env, invoke
+from tests.support.handlers import LambdaContext, configure_env, invoke, load_handler
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS
 from tests.support.scheduler_oracle import due
-from tests.support.stream_play import Stream
+from tests.support.stream_play import Stream, scheduler_entries
 
 AUTO_PAUSE_AFTER = 3
 BOSS = "@boss:example.org"  # whom an escalation mentions
@@ -139,6 +140,32 @@ class Harness:
         json.dumps(answer)
         self.log.append(f"{name} {arguments} -> {(answer['ok'] and 'ok') or answer['error']['code']}")
         return answer
+
+    def at_once(
+        self, calls: list[tuple[str, dict[str, Any]]], order: tuple[tuple[int, int | None], ...]
+    ) -> list[dict[str, Any]]:
+        """Tool calls at once (a model's parallel calls, a button tapped meanwhile), each stopped after
+        every AWS call and run in `order` (tests/support/interleave_many.py); their answers."""
+        from tests.support.interleave import _wired
+        from tests.support.interleave_many import at_once
+
+        module = load_handler("tools")
+
+        def call(name: str, arguments: dict[str, Any]) -> Callable[[Stack], Any]:
+            def run(stack: Stack) -> Any:
+                stack.settings = wiring.settings()  # the functions' environment, as deployed
+                event = envelope(name, arguments)
+                event["context"]["platform"] = PLATFORM
+                with _wired(module, stack.deps(sleep=lambda seconds: self.clock.advance(seconds=seconds))):
+                    return module.lambda_handler(event, LambdaContext(function_name="tools"))
+
+            return run
+
+        answers = [answer for answer, _ in at_once(self.stack, [call(n, a) for n, a in calls], order)]
+        self.stream.settle()
+        for (name, arguments), answer in zip(calls, answers, strict=True):
+            self.log.append(f"{name} {arguments} at once -> {(answer['ok'] and 'ok') or answer['error']['code']}")
+        return answers
 
     def create(self, schedule: Schedule, **arguments: Any) -> dict[str, Any]:
         tool = "cron_create" if schedule.kind == "agent_call" else "create_reminder"
@@ -250,7 +277,7 @@ class Harness:
         cursor = before
         while True:
             self.stream.flush()
-            entries = self.stack.entries()
+            entries = scheduler_entries(self.stack)
             fires = due(entries, cursor, end)
             if not fires:
                 break

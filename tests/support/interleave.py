@@ -511,7 +511,7 @@ def cell_stack(base: Stack) -> tuple[Stack, str]:
     stack = copy.copy(base)
     stack.settings = dataclasses.replace(base.settings, schedule_group=f"{base.settings.schedule_group}-{n}")
     base.scheduler.create_schedule_group(Name=stack.settings.schedule_group)
-    stack.stream_records()  # what earlier cells left on the table's stream is theirs
+    Stream(stack).discard()  # what earlier cells left on the table's stream is theirs
     return stack, f"!cell{n}:example.org"
 
 

@@ -368,3 +368,45 @@ def random_order(rng: random.Random, actors: int, waits: bool) -> tuple[tuple[in
         else:
             out.append((rng.randrange(actors), rng.randint(1, 3)))
     return tuple(out)
+
+
+def at_once(
+    stack: Stack, calls: list[Callable[[Stack], Any]], order: tuple[tuple[int, int | None], ...]
+) -> list[tuple[Any, int]]:
+    """Run `calls` at once, each given the stack with clients that stop it after every AWS call, in
+    `order` (then each to its end, in turn); answers what each returned and the step its last write
+    landed at (or its end, with no write)."""
+    back = threading.Semaphore(0)
+    counter = iter(range(1, 10**9))
+    results: dict[int, Any] = {}
+
+    def body(n: int, call: Callable[[Stack], Any]) -> Callable[[Actor], None]:
+        def run(actor: Actor) -> None:
+            paused = copy.copy(stack)
+            paused.ddb = Paused(stack.ddb, actor, lambda: next(counter))
+            paused.scheduler = Paused(stack.scheduler, actor, lambda: next(counter))
+            results[n] = call(paused)
+
+        return run
+
+    actors = [Actor(f"call {n}", body(n, call), back) for n, call in enumerate(calls)]
+    ends: dict[int, int] = {}
+    try:
+        for index, steps in order:
+            for _ in range(steps if steps is not None else 10**6):
+                if actors[index].done:
+                    break
+                actors[index].step()
+            if actors[index].done:
+                ends.setdefault(index, next(counter))
+        for index, actor in enumerate(actors):
+            while not actor.done:
+                actor.step()
+            ends.setdefault(index, next(counter))
+    finally:
+        for actor in actors:
+            actor.halt()
+    for actor in actors:
+        if actor.error is not None:
+            raise actor.error
+    return [(results.get(n), a.writes[-1] if a.writes else ends[n]) for n, a in enumerate(actors)]

@@ -16,6 +16,10 @@ invocation, in one of these ways:
 
 `flush` applies every record still waiting, in order: before Scheduler is read to decide what fires
 (production's lag is seconds; no test fire falls inside it).
+
+The stream is read with a new shard iterator after the last record read, every time: moto answers a
+failed transaction by putting back a copy of its tables, and an iterator taken before then goes on
+reading the shard of the old copy, which no write reaches any more (records would be lost).
 """
 
 from __future__ import annotations
@@ -52,7 +56,12 @@ class Stream:
         self.applied += len(records)
 
     def _pull(self) -> list[dict[str, Any]]:
-        return self.stack.stream_records()
+        return read(self.stack)
+
+    def discard(self) -> None:
+        """Forget what is on the stream so far (an earlier cell's on a shared table)."""
+        self.waiting = []
+        read(self.stack)
 
     def settle(self) -> None:
         """Apply what the functions wrote so far, as `mode` says."""
@@ -78,6 +87,45 @@ class Stream:
         while ready:
             self._apply(ready)
             ready = self._pull()
+
+
+_READ: dict[tuple[str, str], dict[str, str]] = {}  # (endpoint, stream) -> shard -> last sequence number read
+
+
+def read(stack: Stack) -> list[dict[str, Any]]:
+    """The table's stream records written since the last read (by any reader of this stack's table),
+    oldest first."""
+    table = stack.ddb.describe_table(TableName=stack.settings.table_name)["Table"]
+    arn = table["LatestStreamArn"]
+    last = _READ.setdefault((stack.endpoint, arn), {})
+    out: list[dict[str, Any]] = []
+    for shard in stack.streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
+        sid = shard["ShardId"]
+        position: dict[str, str] = {"ShardIteratorType": "TRIM_HORIZON"}
+        if sid in last:
+            position = {"ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": last[sid]}
+        iterator = stack.streams.get_shard_iterator(StreamArn=arn, ShardId=sid, **position)["ShardIterator"]
+        while True:
+            records = stack.streams.get_records(ShardIterator=iterator)["Records"]
+            if not records:
+                break
+            out += records
+            last[sid] = records[-1]["dynamodb"]["SequenceNumber"]
+            position = {"ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": last[sid]}
+            iterator = stack.streams.get_shard_iterator(StreamArn=arn, ShardId=sid, **position)["ShardIterator"]
+    return out
+
+
+def scheduler_entries(stack: Stack) -> dict[str, dict[str, Any]]:
+    """Every Scheduler entry of the stack's group, in full (GetSchedule), as it is (nothing projected)."""
+    group = stack.settings.schedule_group
+    out = {}
+    for page in stack.scheduler.get_paginator("list_schedules").paginate(GroupName=group):
+        for item in page["Schedules"]:
+            entry = stack.scheduler.get_schedule(Name=item["Name"], GroupName=group)
+            entry.pop("ResponseMetadata", None)
+            out[item["Name"]] = entry
+    return out
 
 
 def interleave(records: list[dict[str, Any]], rng: random.Random) -> list[dict[str, Any]]:
