@@ -218,3 +218,18 @@ def test_a_change_landing_during_a_reconciler_pass_is_what_scheduler_keeps(
     group = Group(RECURRING, (change,), fire=False, reconciler=True, order=((1, 1), (0, None), (1, None)))
     problems = judged(base, group, tmp_path)
     assert not problems, problems
+
+
+def test_a_manual_fire_that_meets_a_delivery_started_after_run_now_is_delivered_after_it(
+    base: Stack, tmp_path: Path
+) -> None:
+    """run_now answered while nothing held the agent call; its manual fire came in a minute later,
+    while the regular fire (which claimed its slot meanwhile) was still delivering, and waited in the
+    item under its ledger key (`<time>~manual`): the entry that was to start it once that delivery ended
+    carried that key as its scheduled time, so the fire refused it as invalid input: no post, no run."""
+    group = Group(AGENT, (RUN_NOW,), order=((0, 1), (1, None), (0, 1), (WAIT, 1)))
+    played = play_group(base, group, tmp_path)
+    problems = played.problems + verdict(played.observation)
+    tally(group, problems)
+    assert not problems, problems
+    assert [r.outcome for r in played.observation.runs if r.manual] == ["delivered"]

@@ -90,30 +90,36 @@ class Stream:
 
 
 _READ: dict[tuple[str, str], dict[str, str]] = {}  # (endpoint, stream) -> shard -> last sequence number read
+_SHARDS: dict[Any, tuple[str, list[str]]] = {}  # a stack's DynamoDB client -> its table's stream and shards
 
 
 def read(stack: Stack) -> list[dict[str, Any]]:
     """The table's stream records written since the last read (by any reader of this stack's table),
     oldest first."""
-    table = stack.ddb.describe_table(TableName=stack.settings.table_name)["Table"]
-    arn = table["LatestStreamArn"]
+    if stack.ddb not in _SHARDS:
+        arn = stack.ddb.describe_table(TableName=stack.settings.table_name)["Table"]["LatestStreamArn"]
+        shards = stack.streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+        _SHARDS[stack.ddb] = (arn, [shard["ShardId"] for shard in shards])
+    arn, shards = _SHARDS[stack.ddb]
     last = _READ.setdefault((stack.endpoint, arn), {})
     out: list[dict[str, Any]] = []
-    for shard in stack.streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]:
-        sid = shard["ShardId"]
+    for sid in shards:
         position: dict[str, str] = {"ShardIteratorType": "TRIM_HORIZON"}
         if sid in last:
             position = {"ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": last[sid]}
         iterator = stack.streams.get_shard_iterator(StreamArn=arn, ShardId=sid, **position)["ShardIterator"]
-        while True:
-            records = stack.streams.get_records(ShardIterator=iterator)["Records"]
-            if not records:
+        while iterator:
+            answer = stack.streams.get_records(ShardIterator=iterator)
+            out += answer["Records"]
+            if len(answer["Records"]) < READ_LIMIT:
                 break
-            out += records
-            last[sid] = records[-1]["dynamodb"]["SequenceNumber"]
-            position = {"ShardIteratorType": "AFTER_SEQUENCE_NUMBER", "SequenceNumber": last[sid]}
-            iterator = stack.streams.get_shard_iterator(StreamArn=arn, ShardId=sid, **position)["ShardIterator"]
+            iterator = answer.get("NextShardIterator")
+        if out:
+            last[sid] = out[-1]["dynamodb"]["SequenceNumber"]
     return out
+
+
+READ_LIMIT = 1000  # records one GetRecords answers at most
 
 
 def scheduler_entries(stack: Stack) -> dict[str, dict[str, Any]]:
