@@ -189,16 +189,16 @@ def test_random_groups_of_changes_at_once_when_verifying(base: Stack, tmp_path: 
     n = int(os.environ.get("CRONBELL_VERIFY_GROUPS") or 150)
     print(f"\nconcurrent interleavings: seed {seed}, {n} groups (CRONBELL_VERIFY_SEED={seed} replays them)")
     rng = random.Random(seed)
-    kinds = {
-        ONE_SHOT: (MOVE_11, MOVE_12, TEXT, SNOOZE, PAUSE, DELETE, RUN_NOW),
-        RECURRING: (TEXT, MOVE_CRON, AT_0903, SKIP, SNOOZE, PAUSE, DELETE, RUN_NOW),
-        AGENT: (MOVE_CRON, SKIP, PAUSE, DELETE, RUN_NOW),
-        paused(RECURRING): (RESUME, AT_0903, AT_0915, PAUSE, DELETE),
-    }
+    kinds = [
+        (ONE_SHOT, (MOVE_11, MOVE_12, TEXT, SNOOZE, PAUSE, DELETE, RUN_NOW)),
+        (RECURRING, (TEXT, MOVE_CRON, AT_0903, SKIP, SNOOZE, PAUSE, DELETE, RUN_NOW)),
+        (AGENT, (MOVE_CRON, SKIP, PAUSE, DELETE, RUN_NOW)),
+        (paused(RECURRING), (RESUME, AT_0903, AT_0915, PAUSE, DELETE)),
+    ]
     problems: list[str] = []
     for _ in range(n):
-        kind = rng.choice(list(kinds))
-        calls = tuple(rng.choice(kinds[kind]) for _ in range(rng.randint(2, 4)))
+        kind, changes = rng.choice(kinds)
+        calls = tuple(rng.choice(changes) for _ in range(rng.randint(2, 4)))
         group = Group(kind, calls, fire=not kind.pause_first and rng.random() < 0.6, reconciler=rng.random() < 0.4)
         problems += judged(base, sampled(group, rng, 1)[0], tmp_path)
     assert not problems, f"seed {seed}:\n" + "\n".join(problems)
