@@ -233,3 +233,12 @@ def test_a_manual_fire_that_meets_a_delivery_started_after_run_now_is_delivered_
     tally(group, problems)
     assert not problems, problems
     assert [r.outcome for r in played.observation.runs if r.manual] == ["delivered"]
+
+
+def test_a_delete_landing_during_a_reconciler_pass_leaves_no_entry(base: Stack, tmp_path: Path) -> None:
+    """The reconciler read the schedule; delete_reminder removed it and its entry; the reconciler found
+    the entry missing and wrote it again, then read the schedule again: its audit copy, of the same
+    version, so the repair was kept, an entry firing a deleted schedule."""
+    group = Group(RECURRING, (DELETE,), fire=False, reconciler=True, order=((1, 1), (0, None), (1, None)))
+    problems = judged(base, group, tmp_path)
+    assert not problems, problems

@@ -140,10 +140,10 @@ def _catch_up(schedule: Schedule, names: list[str], deps: Deps, now: datetime) -
     projector written its entries first. So the item is read again until it is the version the repair
     was written from, and each time it moved, the entries repaired are written as the new version
     projects them: whatever the projector writes after that read follows a later change."""
-    version = schedule.version
+    seen = (schedule.version, schedule.status)  # a deleted one reads as its copy, of the same version
     for _ in range(CATCH_UP_READS):
         fresh = deps.store.get(schedule.room_id, schedule.id)
-        if fresh is not None and fresh.version == version:
+        if fresh is not None and (fresh.version, fresh.status) == seen:
             return True
         wanted = {t.name: t for t in projection.own_targets(fresh)} if fresh is not None else {}
         for name in names:
@@ -154,7 +154,7 @@ def _catch_up(schedule: Schedule, names: list[str], deps: Deps, now: datetime) -
                 deps.scheduler.put(target, now)
         if fresh is None:
             return True
-        version = fresh.version
+        seen = (fresh.version, fresh.status)
     log.warning("the schedule kept changing while repaired; the next run looks again", extra={"id": schedule.id})
     return False
 
