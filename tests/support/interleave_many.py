@@ -124,10 +124,12 @@ class Actor:
 
 
 class Paused:
-    """A boto3 client whose every call is a boundary of its actor (writes noted)."""
+    """A boto3 client whose every call is a boundary of its actor (writes noted). With `room`, a scan
+    answers that room's items only: the cells share one table, and a reconciler pass of one cell must
+    not repair the schedules of the others (their entries are in other groups)."""
 
-    def __init__(self, client: Any, actor: Actor, seq: Callable[[], int]) -> None:
-        self._client, self._actor, self._seq = client, actor, seq
+    def __init__(self, client: Any, actor: Actor, seq: Callable[[], int], room: str = "") -> None:
+        self._client, self._actor, self._seq, self._room = client, actor, seq, room
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._client, name)
@@ -136,6 +138,8 @@ class Paused:
 
         def call(*args: Any, **kwargs: Any) -> Any:
             out = attr(*args, **kwargs)
+            if name == "scan" and self._room:
+                out = {**out, "Items": [i for i in out["Items"] if i.get("room_id", {}).get("S") == self._room]}
             if name in WRITES:
                 self._actor.writes.append(self._seq())
             self._actor.pause(name)
@@ -160,10 +164,10 @@ class Conductor:
     answers: dict[int, tuple[Change, dict[str, Any], datetime]] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
-    def paused_stack(self, actor: Actor) -> Stack:
+    def paused_stack(self, actor: Actor, room: str = "") -> Stack:
         """The cell's stack whose DynamoDB and Scheduler clients stop after every call of `actor`."""
         stack = copy.copy(self.player.stack)
-        stack.ddb = Paused(self.player.stack.ddb, actor, self.player.log.tick)
+        stack.ddb = Paused(self.player.stack.ddb, actor, self.player.log.tick, room)
         stack.scheduler = Paused(self.player.stack.scheduler, actor, self.player.log.tick)
         return stack
 
@@ -192,7 +196,7 @@ class Conductor:
         from cronbell.usecases.reconcile import reconcile
 
         def body(actor: Actor) -> None:
-            reconcile(self.paused_stack(actor).deps())
+            reconcile(self.paused_stack(actor, self.player.room).deps())
 
         return body
 
