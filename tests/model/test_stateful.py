@@ -1,7 +1,9 @@
 """Stateful property tests: random sequences of tool calls, clock moves and Scheduler's deliveries on
 the real handlers, compared with the reference model after every step.
 
-`make test` runs a bounded, derandomized budget; `make verify` (CRONBELL_VERIFY=1) a long random
+Among the rules: several tool calls on one schedule at once, interleaved at their AWS calls, and how
+the table's stream reaches the projector (late, again, interleaved across items). `make test` runs a
+bounded, derandomized budget; `make verify` (CRONBELL_VERIFY=1) a long random
 search whose seed is printed. Every counterexample becomes a test in test_regressions.py."""
 
 from __future__ import annotations

@@ -11,7 +11,10 @@ with the fire's next DynamoDB calls failing or its process killed with SIGKILL t
 later event, in time order on the fake clock: Lambda's retries of an attempt that raised (about 1
 and then 2 minutes later, each attempt with the template's fire timeout as its remaining time), the
 fire run_now started, and each fire Scheduler would send from the entries in moto (the moved
-one-shot at its new time, the next occurrences, a snooze's one-time entry) up to the horizon. What
+one-shot at its new time, the next occurrences, a snooze's one-time entry) up to the horizon. Every
+invocation that ends hands its writes to the table's stream, which the projector applies as the cell
+says (`tests/support/stream_play.py`: promptly, late, again, interleaved across items); Scheduler is
+read only once every record is applied. What
 the room saw, what the tools answered and the schedule's history become an `Observation`, judged by
 `tests.support.interleave_verdict.verdict`.
 """
