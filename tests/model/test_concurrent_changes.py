@@ -242,3 +242,12 @@ def test_a_delete_landing_during_a_reconciler_pass_leaves_no_entry(base: Stack, 
     group = Group(RECURRING, (DELETE,), fire=False, reconciler=True, order=((1, 1), (0, None), (1, None)))
     problems = judged(base, group, tmp_path)
     assert not problems, problems
+
+
+def test_a_one_shot_paused_and_deleted_after_its_fire_leaves_no_entry(base: Stack, tmp_path: Path) -> None:
+    """Scheduler fired a one-shot and removed its entry; pause_reminder then landed while the fire ran,
+    and the projection wrote the entry again, disabled; delete_reminder kept it (a one-time entry whose
+    time has come goes by itself): a disabled entry left for ever."""
+    group = Group(ONE_SHOT, (PAUSE, DELETE), order=((1, None), (0, None), (2, None)))
+    problems = judged(base, group, tmp_path)
+    assert not problems, problems
