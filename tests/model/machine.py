@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -27,9 +28,10 @@ from tests.model.reference import Flags, Room, Run, Schedule, Settings
 from tests.support.aws import GROUP, FakeClock, Stack, provision
 from tests.support.chat import RecordingChat, TransientChatError
 from tests.support.envelopes import USER, envelope
-from tests.support.handlers import configure_env, invoke
+from tests.support.handlers import LambdaContext, configure_env, invoke, load_handler
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS
 from tests.support.scheduler_oracle import due
+from tests.support.stream_play import Stream, scheduler_entries
 
 AUTO_PAUSE_AFTER = 3
 BOSS = "@boss:example.org"  # whom an escalation mentions
@@ -102,11 +104,13 @@ class Harness:
     log: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     compared_runs: dict[str, int] = field(default_factory=dict)
+    stream: Stream = field(init=False)
 
     def __post_init__(self) -> None:
         self.clock = FakeClock(self.start)
         clock_module.install(self.clock)
         self.stack = provision(self.endpoint, self.clock)
+        self.stream = Stream(self.stack)
         self.chat = FlakyChat()
         FakeAgents.failing = False
         wiring.build_sender = lambda settings: self.chat  # type: ignore[assignment]
@@ -132,9 +136,37 @@ class Harness:
         call = envelope(name, arguments, timezone=timezone, user=user)
         call["context"]["platform"] = PLATFORM  # the room lives on the second platform: it can be removed
         answer: dict[str, Any] = invoke("tools", call)
+        self.stream.settle()  # the invocation is over: its writes reach the projector
         json.dumps(answer)
         self.log.append(f"{name} {arguments} -> {(answer['ok'] and 'ok') or answer['error']['code']}")
         return answer
+
+    def at_once(
+        self, calls: list[tuple[str, dict[str, Any]]], order: tuple[tuple[int, int | None], ...]
+    ) -> list[dict[str, Any]]:
+        """Tool calls at once (a model's parallel calls, a button tapped meanwhile), each stopped after
+        every AWS call and run in `order` (tests/support/interleave_many.py); their answers."""
+        from tests.support.interleave import _wired
+        from tests.support.interleave_many import at_once
+
+        module = load_handler("tools")
+
+        def call(name: str, arguments: dict[str, Any]) -> Callable[[Stack], Any]:
+            def run(stack: Stack) -> Any:
+                stack.settings = wiring.settings()  # the functions' environment, as deployed
+                event = envelope(name, arguments)
+                event["context"]["platform"] = PLATFORM
+                # a call that lost a race runs again at once: the room's clock stays on whole minutes
+                with _wired(module, stack.deps(sleep=lambda seconds: None)):
+                    return module.lambda_handler(event, LambdaContext(function_name="tools"))
+
+            return run
+
+        answers = [answer for answer, _ in at_once(self.stack, [call(n, a) for n, a in calls], order)]
+        self.stream.settle()
+        for (name, arguments), answer in zip(calls, answers, strict=True):
+            self.log.append(f"{name} {arguments} at once -> {(answer['ok'] and 'ok') or answer['error']['code']}")
+        return answers
 
     def create(self, schedule: Schedule, **arguments: Any) -> dict[str, Any]:
         tool = "cron_create" if schedule.kind == "agent_call" else "create_reminder"
@@ -245,7 +277,8 @@ class Harness:
         seen: set[tuple[str, datetime]] = set()
         cursor = before
         while True:
-            entries = self.stack.entries()
+            self.stream.flush()
+            entries = scheduler_entries(self.stack)
             fires = due(entries, cursor, end)
             if not fires:
                 break
@@ -293,7 +326,7 @@ class Harness:
         gaps, at = list(RETRY_GAPS_SECONDS), start
         while True:
             try:
-                result = invoke("fire", event)
+                result = self.invoked("fire", event)
                 self.log.append(f"release {iso_z(when)} at {iso_z(at)} -> {result.get('outcome')}")
                 raised = False
             except Exception as err:  # Lambda retries a fire that raises
@@ -306,6 +339,14 @@ class Harness:
             self.clock.advance(seconds=gaps.pop(0))
             at = self.clock.now()
         self._releases(when)
+
+    def invoked(self, function: str, event: dict[str, Any]) -> Any:
+        """An invocation as Lambda makes it; once it is over (answered or raised), its writes reach the
+        projector."""
+        try:
+            return invoke(function, event)
+        finally:
+            self.stream.settle()
 
     def _forget(self, name: str) -> None:
         with contextlib.suppress(self.stack.scheduler.exceptions.ResourceNotFoundException):
@@ -325,7 +366,7 @@ class Harness:
         gaps = list(RETRY_GAPS_SECONDS)
         while True:
             try:
-                result = invoke("fire", event)
+                result = self.invoked("fire", event)
                 self.log.append(f"fire {sid} {iso_z(slot)} at {iso_z(at)} -> {result.get('outcome')}")
                 return
             except Exception as err:  # Lambda retries a fire that raises

@@ -49,6 +49,7 @@ from tests.support.interleave_cells import (
     tally,
 )
 from tests.support.interleave_verdict import Change
+from tests.support.stream_play import MODES
 
 pytestmark = pytest.mark.slow
 
@@ -76,13 +77,15 @@ def test_a_change_at_every_boundary_then_a_dynamodb_fault_and_lambdas_retries(
     base: Stack, tmp_path: Path, kind_name: str, change_id: str, arrival: timedelta
 ) -> None:
     """After the change, the fire's next DynamoDB calls fail (a mode and a count in rotation over
-    the cells, so every mode meets every boundary); Lambda retries on its own spacing."""
+    the cells, so every mode meets every boundary); Lambda retries on its own spacing. The table's
+    stream reaches the projector in rotation too: promptly, late, twice, interleaved across items."""
     kind, change = lookup(kind_name, change_id)
     problems: list[str] = []
     spots = [b for b in boundaries(base, kind, arrival, tmp_path) if b != BEFORE]
     first = ON_TIME.index((kind_name, change_id, arrival)) * 5
     for n, boundary in enumerate(spots):
-        cell = Cell(kind, ((change, boundary),), fault_for(first + n), arrival)
+        mode = MODES[(first + n) % len(MODES)]  # and the stream in rotation: late, again, interleaved
+        cell = Cell(kind, ((change, boundary),), fault_for(first + n), arrival, stream=mode, seed=first + n)
         problems += judge(base, cell, tmp_path)
     tally(cells=len(spots), faults=len(spots), violations=len(problems))
     assert not problems, "\n".join(problems)

@@ -1,7 +1,9 @@
 """Stateful property tests: random sequences of tool calls, clock moves and Scheduler's deliveries on
 the real handlers, compared with the reference model after every step.
 
-`make test` runs a bounded, derandomized budget; `make verify` (CRONBELL_VERIFY=1) a long random
+Among the rules: several tool calls on one schedule at once, interleaved at their AWS calls, and how
+the table's stream reaches the projector (late, again, interleaved across items). `make test` runs a
+bounded, derandomized budget; `make verify` (CRONBELL_VERIFY=1) a long random
 search whose seed is printed. Every counterexample becomes a test in test_regressions.py."""
 
 from __future__ import annotations
@@ -43,6 +45,8 @@ from tests.model.machine import (
 from tests.model.quiet import DAYS, Rule
 from tests.model.reference import Flags, Schedule
 from tests.support import figures
+from tests.support.interleave_many import random_order
+from tests.support.stream_play import MODES
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("model")]
 
@@ -461,6 +465,40 @@ class Room(RuleBasedStateMachine):
         arguments = {"prompt": f"{MARK} again"} if s.kind == "agent_call" else {"message": f"{MARK} {self.steps}"}
         if not self.harness.tool("update_reminder", id=sid, **arguments)["ok"]:
             self.harness.problems.append(f"update_reminder {sid} refused")
+
+    @precondition(lambda self: self.h is not None and self.ids("active"))
+    @rule(pick=st.integers(0, 50), updates=st.integers(1, 3), pause=st.booleans(), seed=st.integers(0, 2**16))
+    def changes_at_once(self, pick: int, updates: int, pause: bool, seed: int) -> None:
+        """Two to four calls on one schedule at once, interleaved at their AWS calls: new texts and a
+        pause, which the model applies in any order. Each is answered ok (one that lost a race runs
+        again on the schedule as it now is)."""
+        ids = self.ids("active")
+        sid = ids[pick % len(ids)]
+        h = self.harness
+        s = h.room.schedules[sid]
+        calls = [
+            (
+                "update_reminder",
+                {"id": sid, "prompt": f"{MARK} {n}"}
+                if s.kind == "agent_call"
+                else {"id": sid, "message": f"{MARK} {n}"},
+            )
+            for n in range(max(updates, 1 if pause else 2))
+        ] + ([("pause_reminder", {"id": sid})] if pause else [])
+        order = random_order(random.Random(seed), len(calls), waits=False)
+        answers = h.at_once(calls, order)
+        for (name, _), answer in zip(calls, answers, strict=True):
+            if not answer["ok"]:
+                h.problems.append(f"{name} {sid} at once with {len(calls) - 1} others refused: {answer['error']}")
+        if pause and answers[-1]["ok"]:
+            h.room.pause(sid)
+
+    @precondition(lambda self: self.h is not None)
+    @rule(mode=st.sampled_from(MODES), seed=st.integers(0, 2**16))
+    def stream_delivers(self, mode: str, seed: int) -> None:
+        """From now on the projector meets the table's stream so: promptly, late (an invocation
+        behind), again (a suffix delivered twice) or different items' records interleaved."""
+        self.harness.stream.mode, self.harness.stream.rng = mode, random.Random(seed)
 
     @precondition(lambda self: self.h is not None and self.calendar_ids())
     @rule(pick=st.integers(0, 50), on_holiday=st.sampled_from(["skip", "before", "after"]))

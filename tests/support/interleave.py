@@ -11,7 +11,10 @@ with the fire's next DynamoDB calls failing or its process killed with SIGKILL t
 later event, in time order on the fake clock: Lambda's retries of an attempt that raised (about 1
 and then 2 minutes later, each attempt with the template's fire timeout as its remaining time), the
 fire run_now started, and each fire Scheduler would send from the entries in moto (the moved
-one-shot at its new time, the next occurrences, a snooze's one-time entry) up to the horizon. What
+one-shot at its new time, the next occurrences, a snooze's one-time entry) up to the horizon. Every
+invocation that ends hands its writes to the table's stream, which the projector applies as the cell
+says (`tests/support/stream_play.py`: promptly, late, again, interleaved across items); Scheduler is
+read only once every record is applied. What
 the room saw, what the tools answered and the schedule's history become an `Observation`, judged by
 `tests.support.interleave_verdict.verdict`.
 """
@@ -23,6 +26,8 @@ import copy
 import dataclasses
 import functools
 import json
+import random
+import threading
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -47,6 +52,7 @@ from tests.support.faults import FAILURES
 from tests.support.handlers import LambdaContext, configure_env, load_handler
 from tests.support.interleave_verdict import Answer, Change, Observation, Plan, Post, Reached, Run
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS, FileChat, fire_timeout_seconds
+from tests.support.stream_play import Stream
 
 _FIRE_TIMEOUT = fire_timeout_seconds()
 BEFORE = -1  # the boundary before the fire's first call: the change, then the whole fire
@@ -86,6 +92,8 @@ class Cell:
     fault: Fault | None = None
     arrival: timedelta = ARRIVAL  # when the first fire starts, after its slot (negative: early)
     fault_at: int | None = None  # the boundary after which the fault begins (default: the last change's)
+    stream: str = "prompt"  # how the projector meets the table's stream (tests/support/stream_play.py)
+    seed: int = 0  # the stream's choices (which records come again, in which order)
 
     @property
     def label(self) -> str:
@@ -96,6 +104,8 @@ class Cell:
             parts.append(f"{self.fault.mode} x{self.fault.times}" if self.fault.mode != "kill" else "SIGKILL")
         if self.arrival != ARRIVAL:
             parts.append(f"arriving {self.arrival.total_seconds():+.0f}s")
+        if self.stream != "prompt":
+            parts.append(f"stream {self.stream} (seed {self.seed})")
         return " | ".join(parts)
 
 
@@ -197,6 +207,7 @@ class Attempt:
     hooks: dict[int, Callable[[], None]] = field(default_factory=dict)
     first: bool = False  # the first attempt of the first fire: its boundaries are the cell's
     count: int = 0
+    pause: Callable[[], None] | None = None  # at every boundary: other calls run meanwhile
 
     def boundary(self, label: str) -> None:
         self.log.tick()
@@ -206,6 +217,8 @@ class Attempt:
         self.count += 1
         if hook is not None:
             hook()
+        if self.pause is not None:
+            self.pause()
 
     def deps(self) -> Deps:
         s = self.stack.settings
@@ -230,15 +243,22 @@ class _FireContext(LambdaContext):
         return int((self._timeout - (self._clock.now() - self._start).total_seconds()) * 1000)
 
 
+_WIRED = threading.local()  # per thread: calls of one handler may be under way at once in several
+
+
 @contextmanager
 def _wired(module: ModuleType, deps: Deps) -> Iterator[None]:
-    """The handler module's composition root answers `deps` for this one call."""
-    before = module.deps
-    module.deps = lambda: deps  # type: ignore[attr-defined]
+    """The handler module's composition root answers `deps` for this one call (in this thread)."""
+    if not hasattr(module, "wired_by_tests"):
+        own = module.deps
+        module.wired_by_tests = True  # type: ignore[attr-defined]
+        module.deps = lambda: getattr(_WIRED, module.__name__, None) or own()  # type: ignore[attr-defined]
+    before = getattr(_WIRED, module.__name__, None)
+    setattr(_WIRED, module.__name__, deps)
     try:
         yield
     finally:
-        module.deps = before  # type: ignore[attr-defined]
+        setattr(_WIRED, module.__name__, before)
 
 
 # --- a cell --------------------------------------------------------------------------------------
@@ -256,9 +276,15 @@ class Player:
     attempts: dict[int, int] = field(default_factory=dict)  # id(event) -> attempts made
     started: list[dict[str, Any]] = field(default_factory=list)  # run_now's asynchronous fires
     _details: dict[tuple[str, Any], dict[str, Any]] = field(default_factory=dict)
+    stream: Stream = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.stream = Stream(self.stack, self.cell.stream, random.Random(self.cell.seed))
 
     def entries(self) -> dict[str, dict[str, Any]]:
-        """The group's Scheduler entries in full (GetSchedule), read again only once modified."""
+        """The group's Scheduler entries in full (GetSchedule), read again only once modified, once
+        every change written so far is projected."""
+        self.stream.flush()
         scheduler, group = self.stack.scheduler, self.stack.settings.schedule_group
         out = {}
         for page in scheduler.get_paginator("list_schedules").paginate(GroupName=group):
@@ -298,6 +324,7 @@ class Player:
             answer: dict[str, Any] = module.lambda_handler(
                 envelope(tool, args, room=self.room), LambdaContext(function_name="tools")
             )
+        self.stream.settle()  # the invocation is over: its writes reach the projector
         json.dumps(answer)
         return answer
 
@@ -320,13 +347,19 @@ class Player:
         self.log.events.append(event)
         self.pending.append((when, self.log.tick(), event))
 
-    def attempt(self, event: Event, hooks: dict[int, Callable[[], None]] | None = None, first: bool = False) -> None:
+    def attempt(
+        self,
+        event: Event,
+        hooks: dict[int, Callable[[], None]] | None = None,
+        first: bool = False,
+        pause: Callable[[], None] | None = None,
+    ) -> None:
         """One attempt of the fire handler; one that raises is queued for Lambda's retry."""
         n = self.attempts.get(id(event), 0) + 1
         self.attempts[id(event)] = n
         if event.started_seq < 0:
             event.started_seq = self.log.tick()
-        attempt = Attempt(self.stack, self.log, event, dict(hooks or {}), first)
+        attempt = Attempt(self.stack, self.log, event, dict(hooks or {}), first, pause=pause)
         module = load_handler("fire")
         payload = {**event.payload, "attempt": str(n)} if not event.manual else event.payload
         try:
@@ -340,6 +373,7 @@ class Player:
                 self.pending.append((due, self.log.tick(), event))
             else:
                 event.dead_lettered = True
+        self.stream.settle()
         event.ended_seq = self.log.tick()
 
     def killed(self, event: Event, at: str) -> None:
@@ -356,14 +390,18 @@ class Player:
                 self.log.posts.setdefault(sent["key"], post)
         self.log.died_after_post = self.log.died_after_post or at == "post"
         event.outcomes.append("killed")
+        self.stream.settle()
         event.ended_seq = self.log.tick()
         self.pending.append((self.stack.clock.now() + timedelta(seconds=RETRY_GAPS_SECONDS[0]), self.log.tick(), event))
 
     # --- Scheduler ---
-    def next_scheduled(self, after: datetime) -> tuple[datetime, dict[str, Any]] | None:
-        """The earliest fire after `after` among the schedule's enabled Scheduler entries."""
+    def next_scheduled(
+        self, after: datetime, entries: dict[str, dict[str, Any]] | None = None
+    ) -> tuple[datetime, dict[str, Any]] | None:
+        """The earliest fire after `after` among the schedule's enabled Scheduler entries (of `entries`,
+        by default all of them)."""
         found: list[tuple[datetime, str, dict[str, Any]]] = []
-        for name, entry in self.entries().items():
+        for name, entry in (self.entries() if entries is None else entries).items():
             target = entry.get("Target", {})
             if entry.get("State", "ENABLED") != "ENABLED" or self.sid not in target.get("Input", ""):
                 continue
@@ -399,6 +437,56 @@ class Player:
             with contextlib.suppress(self.stack.scheduler.exceptions.ResourceNotFoundException):
                 self.stack.scheduler.delete_schedule(Name=entry["Name"], GroupName=entry["GroupName"])
 
+    def play_out(self, cursor: datetime, horizon: datetime) -> Observation:
+        """Every later event in time order up to `horizon`: Lambda's retries and the fires Scheduler
+        sends from the entries; then what the cell showed."""
+        p, clock = self, self.stack.clock
+        while True:
+            scheduled = p.next_scheduled(cursor)
+            p.pending.sort(key=lambda item: (item[0], item[1]))
+            retry = p.pending[0] if p.pending else None
+            if retry is not None and (scheduled is None or retry[0] <= scheduled[0] + ARRIVAL):
+                if retry[0] > horizon:
+                    break
+                p.pending.pop(0)
+                clock.current = max(clock.current, retry[0])
+                p.attempt(retry[2])
+                continue
+            if scheduled is None or scheduled[0] > horizon:
+                break
+            when, entry = scheduled
+            clock.current = max(clock.current, when)
+            p.scheduler_fire(when, entry)
+            cursor = when
+        for _, _, event in p.pending:  # retries past the horizon: not played, counted as the queue's
+            event.dead_lettered = True
+
+        history = p.tool("reminder_history", {"id": p.sid, "limit": 50})
+        assert history["ok"], history
+        runs = [
+            Run(_utc(r["scheduled_time"]), r["outcome"], r.get("reason"), bool(r.get("manual")))
+            for r in history["result"]["runs"]
+        ]
+        reached = [
+            Reached(e.slot, e.manual, e.started_seq, e.ended_seq, e.dead_lettered)
+            for e in p.log.events
+            if e.started_seq >= 0
+        ]
+        return Observation(
+            plan=self.cell.kind.plan,
+            changes=p.log.answers,
+            posts=sorted(p.log.posts.values(), key=lambda post: post.seq),
+            sends=p.log.sends,
+            reached=reached,
+            runs=runs,
+            horizon=horizon,
+            died_after_post=p.log.died_after_post,
+            notes=[
+                f"{e.slot.isoformat()}{' manual' if e.manual else ''}: {', '.join(e.outcomes)}" for e in p.log.events
+            ]
+            + [f"boundaries {p.log.boundaries}"],
+        )
+
 
 def _as_written(entry: dict[str, Any]) -> dict[str, Any]:
     """An entry's definition: what it fires, when and how; not when it was last written (an entry
@@ -426,6 +514,7 @@ def cell_stack(base: Stack) -> tuple[Stack, str]:
     stack = copy.copy(base)
     stack.settings = dataclasses.replace(base.settings, schedule_group=f"{base.settings.schedule_group}-{n}")
     base.scheduler.create_schedule_group(Name=stack.settings.schedule_group)
+    Stream(stack).discard()  # what earlier cells left on the table's stream is theirs
     return stack, f"!cell{n}:example.org"
 
 
@@ -453,7 +542,6 @@ def play(base: Stack, cell: Cell, work: Path) -> Observation:
         arm = cell.fault_at if cell.fault_at is not None else max(b for _, b in cell.changes)
         at = kill_spec(boundary_labels(base, cell.kind, cell.arrival, work), arm)
     stack, room = cell_stack(base)
-    clock = stack.clock
     p, first_slot = _created(stack, room, cell, work)
     horizon = first_slot + cell.kind.horizon
     first = Event({"room_id": room, "reminder_id": p.sid, "scheduled_time": _z(first_slot)})
@@ -485,50 +573,7 @@ def play(base: Stack, cell: Cell, work: Path) -> Observation:
     else:
         p.attempt(first, hooks, first=True)
 
-    cursor = first_slot
-    while True:
-        scheduled = p.next_scheduled(cursor)
-        p.pending.sort(key=lambda item: (item[0], item[1]))
-        retry = p.pending[0] if p.pending else None
-        if retry is not None and (scheduled is None or retry[0] <= scheduled[0] + ARRIVAL):
-            if retry[0] > horizon:
-                break
-            p.pending.pop(0)
-            clock.current = max(clock.current, retry[0])
-            p.attempt(retry[2])
-            continue
-        if scheduled is None or scheduled[0] > horizon:
-            break
-        when, entry = scheduled
-        clock.current = max(clock.current, when)
-        p.scheduler_fire(when, entry)
-        cursor = when
-    for _, _, event in p.pending:  # retries past the horizon: not played, counted as the queue's
-        event.dead_lettered = True
-
-    history = p.tool("reminder_history", {"id": p.sid, "limit": 50})
-    assert history["ok"], history
-    runs = [
-        Run(_utc(r["scheduled_time"]), r["outcome"], r.get("reason"), bool(r.get("manual")))
-        for r in history["result"]["runs"]
-    ]
-    reached = [
-        Reached(e.slot, e.manual, e.started_seq, e.ended_seq, e.dead_lettered)
-        for e in p.log.events
-        if e.started_seq >= 0
-    ]
-    return Observation(
-        plan=cell.kind.plan,
-        changes=p.log.answers,
-        posts=sorted(p.log.posts.values(), key=lambda post: post.seq),
-        sends=p.log.sends,
-        reached=reached,
-        runs=runs,
-        horizon=horizon,
-        died_after_post=p.log.died_after_post,
-        notes=[f"{e.slot.isoformat()}{' manual' if e.manual else ''}: {', '.join(e.outcomes)}" for e in p.log.events]
-        + [f"boundaries {p.log.boundaries}"],
-    )
+    return p.play_out(first_slot, horizon)
 
 
 def _then(first: Callable[[], None] | None, then: Callable[[], None]) -> Callable[[], None]:

@@ -15,6 +15,7 @@ from tests.support import figures
 from tests.support.aws import Stack
 from tests.support.interleave import ARRIVAL, BEFORE, FAULT_MODES, Cell, Fault, Kind, boundary_labels, play
 from tests.support.interleave_verdict import Change, Plan, verdict
+from tests.support.stream_play import MODES
 
 
 def _daily(hour: int, minute: int = 0) -> tuple[datetime, ...]:
@@ -152,7 +153,8 @@ def tally(cells: int = 0, faults: int = 0, kills: int = 0, violations: int = 0) 
 
 
 def random_cells(seed: int, n: int, base: Stack, work: Path) -> list[Cell]:
-    """`n` cells of two changes at random boundaries of one fire, with a random fault or none."""
+    """`n` cells of two changes at random boundaries of one fire, with a random fault or none, the
+    table's stream delivered in a random way."""
     rng = random.Random(seed)
     names = [name for name in MATRIX if "paused" not in name]
     out = []
@@ -163,5 +165,5 @@ def random_cells(seed: int, n: int, base: Stack, work: Path) -> list[Cell]:
         picked = tuple(sorted(((rng.choice(changes), rng.choice(spots)) for _ in range(2)), key=lambda cb: cb[1]))
         roll = rng.random()
         fault = None if roll < 0.4 else fault_for(rng.randrange(12))
-        out.append(Cell(kind, picked, fault, arrival))
+        out.append(Cell(kind, picked, fault, arrival, stream=rng.choice(MODES), seed=rng.randrange(10**6)))
     return out

@@ -112,7 +112,7 @@ def _wait_turn(job: Job, event: FireEvent, deps: Deps) -> dict[str, Any]:
     (its own entry fires once that delivery ends), however long the delivery takes; a regular
     occurrence is retried by Lambda (its next attempt comes a minute or more later)."""
     if event.manual and job.schedule is not None:
-        if deps.store.wait_manual(job.schedule, writes.slot_key(event), deps.now()):
+        if deps.store.wait_manual(job.schedule, event.slot, deps.now()):  # its time, as run_now keeps it
             return {"outcome": Outcome.WAITING}
         raise Changed()  # that delivery ended meanwhile: claim again
     raise RetryLater("another slot of this schedule is being delivered")

@@ -115,10 +115,12 @@ def _repair_schedule(schedule: Schedule, run: _Pass) -> None:
     if _ended_instead(schedule, bool(missing), run):
         return
     expected = [t for t in wanted if not projection.fired(t, now)]  # a fired one-time entry is gone
+    repaired = []
     for target in expected:
         drift = "missing" if target.name in missing else _guarded_drift(target, run)
         if not drift or not _guard(report, _put, target, deps, now):
             continue
+        repaired.append(target.name)
         if drift == "missing":
             report.recreated += 1
         elif drift == "State":
@@ -126,6 +128,35 @@ def _repair_schedule(schedule: Schedule, run: _Pass) -> None:
         else:
             report.drift_repaired += 1
         log.info("entry repaired", extra={"entry": target.name, "drift": drift})
+    if repaired:
+        _guard(report, _catch_up, schedule, repaired, deps, now)
+
+
+CATCH_UP_READS = 5
+
+
+def _catch_up(schedule: Schedule, names: list[str], deps: Deps, now: datetime) -> bool:
+    """A repair is written from the version the scan read; a change may have landed since and the
+    projector written its entries first. So the item is read again until it is the version the repair
+    was written from, and each time it moved, the entries repaired are written as the new version
+    projects them: whatever the projector writes after that read follows a later change."""
+    seen = (schedule.version, schedule.status)  # a deleted one reads as its copy, of the same version
+    for _ in range(CATCH_UP_READS):
+        fresh = deps.store.get(schedule.room_id, schedule.id)
+        if fresh is not None and (fresh.version, fresh.status) == seen:
+            return True
+        wanted = {t.name: t for t in projection.own_targets(fresh)} if fresh is not None else {}
+        for name in names:
+            target = wanted.get(name)
+            if target is None:
+                deps.scheduler.delete(name)
+            elif not projection.fired(target, now):
+                deps.scheduler.put(target, now)
+        if fresh is None:
+            return True
+        seen = (fresh.version, fresh.status)
+    log.warning("the schedule kept changing while repaired; the next run looks again", extra={"id": schedule.id})
+    return False
 
 
 def _guarded_drift(target: projection.Target, run: _Pass) -> str:

@@ -163,7 +163,9 @@ def plan(old: Projected, new: Projected, now: datetime) -> Plan:
         out.deletes_if_fire = [(name, new.room_id, new.schedule_id) for name in new.names]
         return out
     before, after = targets(old, now), targets(new, now)
-    out.puts = [t for name, t in after.items() if before.get(name) != t]
+    # a one-time entry already wanted before whose time has come is not written again (paused, say):
+    # Scheduler removed it once fired, and written again it would stay, never to fire nor go
+    out.puts = [t for name, t in after.items() if before.get(name) != t and not (name in before and fired(t, now))]
     out.deletes = [name for name, t in before.items() if name not in after and not _leaves_by_itself(t, now)]
     # UpdateSchedule cannot be trusted to switch an entry between one-time and recurring: remove it first
     out.deletes += [n for n, t in after.items() if n in before and before[n].entry.one_time != t.entry.one_time]
