@@ -81,7 +81,7 @@ class Capture:
     def __init__(self) -> None:
         self.on = False
         self.calls: list[tuple[str, str, dict[str, Any]]] = []
-        self.failed: set[int] = set()  # the indexes of calls answered with an error (the last record only)
+        self.failed: dict[int, str] = {}  # the index of each call answered with an error: its code
 
     def install(self, session: Any) -> None:
         session.events.register("provide-client-params", self._hook)
@@ -91,12 +91,12 @@ class Capture:
         if self.on:
             self.calls.append((model.service_model.service_name, model.name, copy.deepcopy(params)))
 
-    def _answered(self, http_response: Any, **_: Any) -> None:
+    def _answered(self, http_response: Any, parsed: dict[str, Any], **_: Any) -> None:
         if self.on and self.calls and http_response.status_code >= 300:
-            self.failed.add(len(self.calls) - 1)
+            self.failed[len(self.calls) - 1] = str(parsed.get("Error", {}).get("Code", http_response.status_code))
 
     def record(self, fn: Callable[[], Any]) -> tuple[Any, float, list[tuple[str, str, dict[str, Any]]]]:
-        self.calls, self.failed = [], set()
+        self.calls, self.failed = [], {}
         self.on = True
         try:
             start = time.perf_counter()
@@ -189,12 +189,16 @@ class Projection:
     seconds: list[float] = field(default_factory=list)
     served: Counter[str] = field(default_factory=Counter)
     calls: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
-    failed: set[int] = field(default_factory=set)  # indexes in `calls` answered with an error
+    failed: dict[int, str] = field(default_factory=dict)  # index in `calls` of each answered with an error: its code
 
     def inline_calls(self) -> list[tuple[str, str, dict[str, Any]]]:
         """The Scheduler calls a tool call or fire made inline before one writer, for the same change:
         the projector's Scheduler calls that did something (not an update that found no entry)."""
         return [c for i, c in enumerate(self.calls) if c[0] == "scheduler" and i not in self.failed]
+
+    def which(self) -> list[str]:
+        """Its calls in order, each answered with an error named with its code."""
+        return [f"{op} {self.failed[i]}" if i in self.failed else op for i, (_, op, _) in enumerate(self.calls)]
 
 
 @dataclass
@@ -208,6 +212,7 @@ class Figures:
     projector_calls: Counter[str] = field(default_factory=Counter)  # by action, counted at the server
     projector_services: Counter[str] = field(default_factory=Counter)  # the same calls by service
     projector_invocations: int = 0
+    projector_which: list[str] = field(default_factory=list)  # its calls in order, as captured
     projector_seen: set[tuple[int, int]] = field(default_factory=set)  # (invocations, calls) of each round
     projector: list[float] = field(default_factory=list)  # the projector's time for the operation's change
     inline: list[float] = field(default_factory=list)  # its Scheduler writes replayed bare
@@ -227,6 +232,7 @@ class Figures:
             "projector": {
                 "invocations": self.projector_invocations,
                 "calls": dict(self.projector_calls),
+                "which": self.projector_which,
                 "scheduler_calls": self.projector_services["scheduler"],
                 "dynamodb_calls": self.projector_services["dynamodb"],
                 "stable": len(self.projector_seen) == 1,
@@ -364,7 +370,7 @@ class Bench:
             p.invocations += 1
             p.seconds.append(elapsed)
             p.served.update({k: v for k, v in served.items() if v})
-            p.failed |= {len(p.calls) + i for i in self.capture.failed}
+            p.failed.update({len(p.calls) + i: code for i, code in self.capture.failed.items()})
             p.calls += calls
         return answer
 
@@ -452,6 +458,7 @@ class Bench:
                 f.bare.append(bare)
                 f.projector_calls = Counter({action_name(k): v for k, v in projected.served.items()})
                 f.projector_services = Counter(service for service, _, _ in projected.calls)
+                f.projector_which = projected.which()
                 f.projector_invocations = projected.invocations
                 f.projector_seen.add((projected.invocations, sum(projected.served.values())))
                 f.projector.append(sum(projected.seconds))

@@ -184,15 +184,15 @@ def projector_lines(ops: dict[str, Any]) -> list[str]:
         " the moto server), and the operation's latency now and before one writer (the handler plus the"
         " Scheduler calls it then made inline, those the projector made that found an entry or made one,"
         " replayed bare on the twin), medians of the same rounds",
-        f"  {'operation':17} {'invocations':>11} {'Scheduler':>9} {'DynamoDB':>8}   {'which':31} {'projector':>9}"
-        f" {'now':>8} {'before':>8} {'inline':>6} {'now/before':>10}",
+        f"  {'operation':17} {'invocations':>11} {'Scheduler':>9} {'DynamoDB':>8}   {'which, in order':50}"
+        f" {'projector':>9} {'now':>8} {'before':>8} {'inline':>6} {'now/before':>10}",
     ]
     for op, f in ops.items():
         p = f["projector"]
-        which = ", ".join(f"{k} {v}" if v > 1 else k for k, v in sorted(p["calls"].items())) or "-"
+        which = ", ".join(p["which"]) or "-"
         lines.append(
             f"  {op:17} {p['invocations']:11} {p['scheduler_calls']:9} {p['dynamodb_calls']:8}"
-            f" {'' if p['stable'] else '!':2} {which:31} {p['ms']:7.1f}ms {f['handler_ms']:6.1f}ms"
+            f" {'' if p['stable'] else '!':2} {which:50} {p['ms']:7.1f}ms {f['handler_ms']:6.1f}ms"
             f" {f['before_ms']:6.1f}ms {f['inline_scheduler_calls']:6} {f['now_over_before']:10.2f}"
         )
     if not all(f["projector"]["stable"] for f in ops.values()):

@@ -18,11 +18,17 @@ def test_the_inline_calls_are_the_projectors_scheduler_calls_that_did_something_
             ("dynamodb", "GetItem", {}),
             ("scheduler", "DeleteSchedule", {"Name": "a-2"}),
         ],
-        failed={0},
+        failed={0: "ResourceNotFoundException"},
     )
     assert [(service, operation) for service, operation, _ in projection.inline_calls()] == [
         ("scheduler", "CreateSchedule"),
         ("scheduler", "DeleteSchedule"),
+    ]
+    assert projection.which() == [
+        "UpdateSchedule ResourceNotFoundException",
+        "CreateSchedule",
+        "GetItem",
+        "DeleteSchedule",
     ]
     assert Projection().inline_calls() == []
 
