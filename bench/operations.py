@@ -197,8 +197,9 @@ class Projection:
         return [c for i, c in enumerate(self.calls) if c[0] == "scheduler" and i not in self.failed]
 
     def which(self) -> list[str]:
-        """Its calls in order, each answered with an error named with its code."""
-        return [f"{op} {self.failed[i]}" if i in self.failed else op for i, (_, op, _) in enumerate(self.calls)]
+        """Its calls in order, each answered with an error followed by its code ("Exception" left out)."""
+        failed = {i: code.removesuffix("Exception") for i, code in self.failed.items()}
+        return [f"{op} {failed[i]}" if i in failed else op for i, (_, op, _) in enumerate(self.calls)]
 
 
 @dataclass
