@@ -25,7 +25,7 @@ def test_the_inline_calls_are_the_projectors_scheduler_calls_that_did_something_
         ("scheduler", "DeleteSchedule"),
     ]
     assert projection.which() == [
-        "UpdateSchedule ResourceNotFoundException",
+        "UpdateSchedule ResourceNotFound",
         "CreateSchedule",
         "GetItem",
         "DeleteSchedule",
