@@ -341,8 +341,9 @@ class Bench:
             events = template_yaml()["Resources"]["ProjectorFunction"]["Properties"]["Events"]
             source = events["TableChanges"]["Properties"]
             table = self.stack.ddb.describe_table(TableName=self.stack.settings.table_name)["Table"]
+            batch = int(source["BatchSize"])
             mapping = Mapping(
-                "ProjectorFunction", table["LatestStreamArn"], batch_size=int(source["BatchSize"]), partial=True
+                "ProjectorFunction", table["LatestStreamArn"], batch_size=batch, max_retries=0, partial=True
             )
             pump = StreamPump(
                 mapping,
@@ -375,21 +376,18 @@ class Bench:
             p.calls += calls
         return answer
 
-    def _drain(self) -> None:
+    def settle(self) -> None:
+        """Apply every change written so far, uncounted (in AWS the stream follows within seconds)."""
         pump = self._stream()
         pump.drain()
         if pump.failed:
             raise RuntimeError(f"the projector failed on {len(pump.failed)} changes: {pump.failed[0]}")
 
-    def settle(self) -> None:
-        """Apply every change written so far, uncounted (in AWS the stream follows within seconds)."""
-        self._drain()
-
     def project(self) -> Projection:
         """Apply the changes written since the last settle, counting what the projector does."""
         self._projection = Projection()
         try:
-            self._drain()
+            self.settle()
             return self._projection
         finally:
             self._projection = None
