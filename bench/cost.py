@@ -1,6 +1,6 @@
 """What each operation costs: DynamoDB request units, Lambda GB-seconds, Scheduler invocations, and dollars
 per million deliveries at on-demand list prices, beside the least expensive design that keeps the same
-promises.
+promises; and beside each operation, what the projector's applying its change costs.
 
     python -m bench.cost [--json FILE]
 
@@ -10,6 +10,10 @@ items each call read and wrote, by DynamoDB's documented rules (bench/units.py),
 fixed figure whatever the size. Lambda's share is the handler's measured duration at the template's
 memory (256 MB, arm64); the duration includes moto's own time on loopback, so it overstates a Lambda
 talking to DynamoDB in the same Region.
+
+The projector (fed by the table's stream) is billed for its Lambda invocations (one per batch of records)
+and their GB-seconds, and for any DynamoDB units it spends; its Scheduler API calls are not billed per
+call, and Lambda's reads of a DynamoDB stream are not billed (AWS's pricing pages).
 """
 
 from __future__ import annotations
@@ -156,6 +160,9 @@ class Row:
     seconds: float
     scheduler_invocations: int = 0
     which: str = ""  # each call with its units: "GetItem 1R, TransactWriteItems[2] 4W"
+    invocations: int = 1  # Lambda invocations billed
+    scheduler_calls: int = 0  # Scheduler API calls: not billed per call
+    projector: Row | None = None  # the projector's applying this operation's change
 
     @property
     def gb_seconds(self) -> float:
@@ -166,22 +173,42 @@ class Row:
         return (
             dynamodb_dollars(self.units)
             + self.gb_seconds * PRICE_GB_SECOND
-            + PRICE_LAMBDA_REQUEST
+            + self.invocations * PRICE_LAMBDA_REQUEST
             + self.scheduler_invocations * PRICE_SCHEDULER_INVOCATION
         )
 
+    @property
+    def total_dollars(self) -> float:
+        return self.dollars + (self.projector.dollars if self.projector else 0.0)
+
+    @property
+    def total_units(self) -> Units:
+        return self.units + self.projector.units if self.projector else self.units
+
     def as_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "calls": self.calls,
             "read_units": self.units.read,
             "write_units": self.units.write,
             "moto_units": self.moto_units,
             "ms": round(self.seconds * 1000, 1),
             "gb_seconds": self.gb_seconds,
+            "invocations": self.invocations,
             "scheduler_invocations": self.scheduler_invocations,
+            "scheduler_calls": self.scheduler_calls,
             "dollars_per_million": round(self.dollars * 1e6, 4),
             "which": self.which,
         }
+        if self.projector is not None:
+            out.update(
+                {
+                    "projector": self.projector.as_dict(),
+                    "projector_read_units": self.projector.units.read,
+                    "projector_write_units": self.projector.units.write,
+                    "total_dollars_per_million": round(self.total_dollars * 1e6, 4),
+                }
+            )
+        return out
 
 
 class CostBench:
@@ -197,14 +224,19 @@ class CostBench:
         self.rows: dict[str, Row] = {}
 
     def _measure(self, operation: str, fn: Callable[[], Any], scheduler: int = 0) -> Any:
+        """One operation, then the projector on the changes it wrote (every earlier change applied first)."""
+        self.bench.settle()
         answer, seconds, calls = self.meter.measure(fn)
-        total = Units()
-        for call in calls:
-            total += call.units
-        which = ", ".join(_described(call) for call in calls)
-        self.rows[operation] = Row(
-            operation, len(calls), total, sum(c.moto_units for c in calls), seconds, scheduler, which
+        row = _row(operation, calls, seconds, scheduler_invocations=scheduler)
+        projection, _, projector_calls = self.meter.measure(self.bench.project)
+        row.projector = _row(
+            "projector",
+            projector_calls,
+            sum(projection.seconds),
+            invocations=projection.invocations,
+            scheduler_calls=sum(1 for service, _, _ in projection.calls if service == "scheduler"),
         )
+        self.rows[operation] = row
         return answer
 
     def _room(self, label: str, n: int) -> str:
@@ -291,6 +323,22 @@ class CostBench:
         return report(self.rows)
 
 
+def _row(
+    operation: str,
+    calls: list[Call],
+    seconds: float,
+    invocations: int = 1,
+    scheduler_invocations: int = 0,
+    scheduler_calls: int = 0,
+) -> Row:
+    total = Units()
+    for call in calls:
+        total += call.units
+    which = ", ".join(_described(call) for call in calls)
+    moto = sum(c.moto_units for c in calls)
+    return Row(operation, len(calls), total, moto, seconds, scheduler_invocations, which, invocations, scheduler_calls)
+
+
 def _described(call: Call) -> str:
     items = f"[{len(call.keys)}]" if call.operation.startswith("Transact") else ""
     spent = " ".join(f"{value:g}{unit}" for value, unit in ((call.units.read, "R"), (call.units.write, "W")) if value)
@@ -304,10 +352,9 @@ def dynamodb_dollars(units: Units) -> float:
 def report(rows: dict[str, Row]) -> dict[str, Any]:
     ops = {name: row.as_dict() for name, row in rows.items()}
     floor = Row("floor delivery", 2, FLOOR_DELIVERY, 0.0, rows["fire one-shot"].seconds, 1)
-    per_million = {name: ops[name]["dollars_per_million"] for name in DELIVERIES}
-    dynamo = {
-        name: rows[name].units.read * PRICE_READ_UNIT + rows[name].units.write * PRICE_WRITE_UNIT for name in DELIVERIES
-    }
+    per_million = {name: ops[name]["total_dollars_per_million"] for name in DELIVERIES}
+    projector = {name: ops[name]["projector"]["dollars_per_million"] for name in DELIVERIES}
+    dynamo = {name: dynamodb_dollars(rows[name].total_units) for name in DELIVERIES}
     floor_dynamo = FLOOR_DELIVERY.read * PRICE_READ_UNIT + FLOOR_DELIVERY.write * PRICE_WRITE_UNIT
     return {
         "prices": {
@@ -322,6 +369,7 @@ def report(rows: dict[str, Row]) -> dict[str, Any]:
         "ops": ops,
         "floor": {**floor.as_dict(), "dynamodb_dollars_per_million": round(floor_dynamo * 1e6, 4)},
         "per_million_deliveries": per_million,
+        "projector_per_million_deliveries": projector,
         "dynamodb_per_million_deliveries": {name: round(cost * 1e6, 4) for name, cost in dynamo.items()},
         "dynamodb_ratio_to_floor": {name: round(cost / floor_dynamo, 2) for name, cost in dynamo.items()},
     }
@@ -329,28 +377,43 @@ def report(rows: dict[str, Row]) -> dict[str, Any]:
 
 def table(figures: dict[str, Any]) -> str:
     lines = [
-        f"{'operation':<42} {'calls':>5} {'RRU':>6} {'WRU':>6} {'moto':>6} {'ms':>7} {'GB-s':>7} {'$/M ops':>8}",
+        f"{'':<42} {'the operation':^56}   {'the projector, applying its change':^44}",
+        f"{'operation':<42} {'calls':>5} {'RRU':>6} {'WRU':>6} {'moto':>6} {'ms':>7} {'GB-s':>7} {'$/M ops':>8}"
+        f"   {'invocations':>11} {'Scheduler':>9} {'DynamoDB':>8} {'ms':>5} {'$/M':>6}   {'total $/M':>9}",
     ]
     for name, op in figures["ops"].items():
+        p = op["projector"]
         lines.append(
             f"{name:<42} {op['calls']:>5} {op['read_units']:>6.1f} {op['write_units']:>6.1f} {op['moto_units']:>6.1f}"
             f" {op['ms']:>7.1f} {op['gb_seconds']:>7.4f} {op['dollars_per_million']:>8.3f}"
+            f"   {p['invocations']:>11} {p['scheduler_calls']:>9} {p['calls']:>8} {p['ms']:>5.1f}"
+            f" {p['dollars_per_million']:>6.3f}   {op['total_dollars_per_million']:>9.3f}"
         )
     f = figures["floor"]
     lines.append(
         f"{'floor: one read, one conditional write':<42} {f['calls']:>5} {f['read_units']:>6.1f}"
         f" {f['write_units']:>6.1f} {'':>6} {f['ms']:>7.1f} {f['gb_seconds']:>7.4f} {f['dollars_per_million']:>8.3f}"
+        f"   {'':>11} {'':>9} {'':>8} {'':>5} {'':>6}   {f['dollars_per_million']:>9.3f}"
+    )
+    lines.append(
+        "(the projector: one Lambda invocation per batch of stream records, billed with its GB-seconds; its"
+        " Scheduler calls and its reads of the stream are not billed)"
     )
     lines.append("")
     lines.append("DynamoDB calls (R read units, W write units; [n] items in a transaction):")
     for name, op in figures["ops"].items():
-        lines.append(f"  {name:<40} {op['which']}")
+        projector = op["projector"]["which"]
+        lines.append(f"  {name:<40} {op['which']}" + (f"; the projector: {projector}" if projector else ""))
     lines.append("")
     lines.append(f"per million deliveries (prices of {figures['prices']['date']}, us-east-1, on demand, no free tier):")
     for name, dollars in figures["per_million_deliveries"].items():
+        projector = figures["projector_per_million_deliveries"][name]
         dynamo = figures["dynamodb_per_million_deliveries"][name]
         ratio = figures["dynamodb_ratio_to_floor"][name]
-        lines.append(f"  {name:<18} ${dollars:8.3f} in all; DynamoDB ${dynamo:.3f} = {ratio:.2f} x the floor's")
+        lines.append(
+            f"  {name:<18} ${dollars:8.3f} in all, the projector ${projector:.3f} of it;"
+            f" DynamoDB ${dynamo:.3f} = {ratio:.2f} x the floor's"
+        )
     lines.append(
         f"  {'floor':<18} ${f['dollars_per_million']:8.3f} in all; DynamoDB ${f['dynamodb_dollars_per_million']:.3f}"
     )
@@ -384,10 +447,10 @@ def main() -> None:
 
 
 def recorded_units(figures: dict[str, Any]) -> dict[str, dict[str, float]]:
-    """Each operation's read and write units: what the repository records, and a test holds them to."""
-    return {
-        name: {"read_units": op["read_units"], "write_units": op["write_units"]} for name, op in figures["ops"].items()
-    }
+    """Each operation's read and write units, and the projector's for its change: what the repository records,
+    and a test holds them to."""
+    kept = ("read_units", "write_units", "projector_read_units", "projector_write_units")
+    return {name: {k: op[k] for k in kept} for name, op in figures["ops"].items()}
 
 
 if __name__ == "__main__":

@@ -9,6 +9,17 @@ Warm overhead: for each operation the handler is timed on one object, then the v
 replayed with plain boto3 clients on a twin object (same shape, other ids), back to back. The ratio of the
 medians is what the handler adds: parsing, validation, answer text, logging, metrics.
 
+The projector: tool calls and fires write items only; the stream records an operation wrote are then read
+from the table's stream and handed to the real `functions/projector/app.py` as Lambda's event source mapping
+hands them (`sandbox.streams.StreamPump`, batched as the template's mapping says: one invocation per batch),
+and its invocations and AWS calls are counted apart from the operation's own. Before each operation every
+earlier change is applied the same way, uncounted, so Scheduler holds what the items project, as in AWS.
+
+Latency before and after one writer: the handler's time now, and the handler's time plus the Scheduler
+writes the projector made for its change replayed bare on the twin: what the same call cost when it made
+them inline (the projector's calls that found nothing, an UpdateSchedule of an entry not there yet, are left
+out: the inline design knew a create from an update).
+
 Run by `bench.run` as a child process (the handlers log to stdout): `python -m bench.operations OUT.json`.
 """
 
@@ -70,16 +81,22 @@ class Capture:
     def __init__(self) -> None:
         self.on = False
         self.calls: list[tuple[str, str, dict[str, Any]]] = []
+        self.failed: dict[int, str] = {}  # the index of each call answered with an error: its code
 
     def install(self, session: Any) -> None:
         session.events.register("provide-client-params", self._hook)
+        session.events.register("after-call", self._answered)
 
     def _hook(self, params: dict[str, Any], model: Any, **_: Any) -> None:
         if self.on:
             self.calls.append((model.service_model.service_name, model.name, copy.deepcopy(params)))
 
+    def _answered(self, http_response: Any, parsed: dict[str, Any], **_: Any) -> None:
+        if self.on and self.calls and http_response.status_code >= 300:
+            self.failed[len(self.calls) - 1] = str(parsed.get("Error", {}).get("Code", http_response.status_code))
+
     def record(self, fn: Callable[[], Any]) -> tuple[Any, float, list[tuple[str, str, dict[str, Any]]]]:
-        self.calls = []
+        self.calls, self.failed = [], {}
         self.on = True
         try:
             start = time.perf_counter()
@@ -164,6 +181,28 @@ def substitute(value: Any, pairs: list[tuple[str, str]]) -> Any:
 
 
 @dataclass
+class Projection:
+    """What the projector did with the changes one operation wrote: its invocations (one per batch), each
+    one's duration, its AWS calls counted at the server, and the same calls as captured, in order."""
+
+    invocations: int = 0
+    seconds: list[float] = field(default_factory=list)
+    served: Counter[str] = field(default_factory=Counter)
+    calls: list[tuple[str, str, dict[str, Any]]] = field(default_factory=list)
+    failed: dict[int, str] = field(default_factory=dict)  # index in `calls` of each answered with an error: its code
+
+    def inline_calls(self) -> list[tuple[str, str, dict[str, Any]]]:
+        """The Scheduler calls a tool call or fire made inline before one writer, for the same change:
+        the projector's Scheduler calls that did something (not an update that found no entry)."""
+        return [c for i, c in enumerate(self.calls) if c[0] == "scheduler" and i not in self.failed]
+
+    def which(self) -> list[str]:
+        """Its calls in order, each answered with an error followed by its code ("Exception" left out)."""
+        failed = {i: code.removesuffix("Exception") for i, code in self.failed.items()}
+        return [f"{op} {failed[i]}" if i in failed else op for i, (_, op, _) in enumerate(self.calls)]
+
+
+@dataclass
 class Figures:
     calls: Counter[str] = field(default_factory=Counter)
     agent_invokes: int = 0
@@ -171,8 +210,17 @@ class Figures:
     handler: list[float] = field(default_factory=list)
     bare: list[float] = field(default_factory=list)
     counts_seen: set[int] = field(default_factory=set)  # total calls of each round: one value if stable
+    projector_calls: Counter[str] = field(default_factory=Counter)  # by action, counted at the server
+    projector_services: Counter[str] = field(default_factory=Counter)  # the same calls by service
+    projector_invocations: int = 0
+    projector_which: list[str] = field(default_factory=list)  # its calls in order, as captured
+    projector_seen: set[tuple[int, int]] = field(default_factory=set)  # (invocations, calls) of each round
+    projector: list[float] = field(default_factory=list)  # the projector's time for the operation's change
+    inline: list[float] = field(default_factory=list)  # its Scheduler writes replayed bare
+    inline_calls: int = 0
 
     def as_dict(self) -> dict[str, Any]:
+        before = [h + i for h, i in zip(self.handler, self.inline, strict=True)]
         return {
             "calls": dict(self.calls),
             "aws_calls": sum(self.calls.values()),
@@ -182,6 +230,18 @@ class Figures:
             "handler_ms": median(self.handler) * 1000,
             "bare_ms": median(self.bare) * 1000,
             "overhead": median(self.handler) / median(self.bare),
+            "projector": {
+                "invocations": self.projector_invocations,
+                "calls": dict(self.projector_calls),
+                "which": self.projector_which,
+                "scheduler_calls": self.projector_services["scheduler"],
+                "dynamodb_calls": self.projector_services["dynamodb"],
+                "stable": len(self.projector_seen) == 1,
+                "ms": median(self.projector) * 1000,
+            },
+            "inline_scheduler_calls": self.inline_calls,
+            "before_ms": median(before) * 1000,
+            "now_over_before": median(self.handler) / median(before),
         }
 
 
@@ -207,6 +267,9 @@ class Bench:
         configure_env(self.stack)
         self.tools_app = load_handler("tools")
         self.fire_app = load_handler("fire")
+        self.projector_app = load_handler("projector")
+        self._pump: tuple[Any, Any] | None = None  # (the stack whose stream it reads, the StreamPump)
+        self._projection: Projection | None = None  # what the projector does is counted while set
         self.chat = SinkSender(SinkChat(self.clock))  # type: ignore[arg-type]  # it only reads now()
         from cronbell import wiring
 
@@ -266,6 +329,69 @@ class Bench:
                 out["Payload"].read()
         return time.perf_counter() - start
 
+    # -------------------------------------------------------------------------------- the projector
+
+    def _stream(self) -> Any:
+        """The projector's event source mapping on the current stack's stream, as the template declares it
+        (batch size; partial batch failures), which the bench never lets retry: a failure stops it."""
+        from sandbox.streams import Mapping, StreamPump
+        from tests.support.aws import REGION, template_yaml
+
+        if self._pump is None or self._pump[0] is not self.stack:
+            events = template_yaml()["Resources"]["ProjectorFunction"]["Properties"]["Events"]
+            source = events["TableChanges"]["Properties"]
+            table = self.stack.ddb.describe_table(TableName=self.stack.settings.table_name)["Table"]
+            batch = int(source["BatchSize"])
+            mapping = Mapping(
+                "ProjectorFunction", table["LatestStreamArn"], batch_size=batch, max_retries=0, partial=True
+            )
+            pump = StreamPump(
+                mapping,
+                self.stack.streams,
+                self._deliver,
+                self.clock,  # type: ignore[arg-type]  # it only reads now(), for an on-failure message
+                lambda arn, body: None,
+                REGION,
+            )
+            self._pump = (self.stack, pump)
+        return self._pump[1]
+
+    def _deliver(self, records: list[dict[str, Any]]) -> Any:
+        """One invocation of the projector with one batch of records, as Lambda makes it."""
+        from tests.support.handlers import LambdaContext
+
+        event = {"Records": records}
+        before = Counter(self.server.calls)
+        answer, elapsed, calls = self.capture.record(
+            lambda: self.projector_app.lambda_handler(event, LambdaContext(function_name="projector"))
+        )
+        p = self._projection
+        if p is not None:
+            served = Counter(self.server.calls)
+            served.subtract(before)
+            p.invocations += 1
+            p.seconds.append(elapsed)
+            p.served.update({k: v for k, v in served.items() if v})
+            p.failed.update({len(p.calls) + i: code for i, code in self.capture.failed.items()})
+            p.calls += calls
+        return answer
+
+    def settle(self) -> None:
+        """Apply every change written so far, uncounted (in AWS the stream follows within seconds)."""
+        pump = self._stream()
+        pump.drain()
+        if pump.failed:
+            raise RuntimeError(f"the projector failed on {len(pump.failed)} changes: {pump.failed[0]}")
+
+    def project(self) -> Projection:
+        """Apply the changes written since the last settle, counting what the projector does."""
+        self._projection = Projection()
+        try:
+            self.settle()
+            return self._projection
+        finally:
+            self._projection = None
+
     # -------------------------------------------------------------------------------- one round
 
     def round(self, n: int) -> dict[str, tuple[Callable[[], Any], Target | None, Target | None]]:
@@ -306,17 +432,21 @@ class Bench:
         figures = {op: Figures() for op in OPERATIONS}
         for n in range(rounds + 1):  # round 0 warms every path up and is not counted
             for op, (call, x, y) in self.round(n).items():
+                self.settle()
                 before, invokes, posts = Counter(self.server.calls), self.echo.invokes, self.chat.posts
                 answer, elapsed, calls = self.capture.record(call)
                 _check(op, answer)
                 served = Counter(self.server.calls)
                 served.subtract(before)
                 invoked, posted = self.echo.invokes - invokes, self.chat.posts - posts
+                projected = self.project()
                 if x is None and y is not None:  # a create: the new schedule is x
                     x = Target(room=_room_of(calls), id=answer["result"]["id"], dedupe=_dedupe_of(calls))
                     y = Target(room=y.room, id=_fresh_id(), dedupe=uuid.uuid4().hex[: len(x.dedupe)])
                 pairs = x.mapping_to(y) if (x and y) else []
                 bare = self.replay(calls, pairs)
+                inline = projected.inline_calls()
+                inline_s = self.replay(inline, pairs)
                 if n == 0:
                     continue
                 f = figures[op]
@@ -325,6 +455,14 @@ class Bench:
                 f.agent_invokes, f.chat_posts = invoked, posted
                 f.handler.append(elapsed)
                 f.bare.append(bare)
+                f.projector_calls = Counter({action_name(k): v for k, v in projected.served.items()})
+                f.projector_services = Counter(service for service, _, _ in projected.calls)
+                f.projector_which = projected.which()
+                f.projector_invocations = projected.invocations
+                f.projector_seen.add((projected.invocations, sum(projected.served.values())))
+                f.projector.append(sum(projected.seconds))
+                f.inline.append(inline_s)
+                f.inline_calls = len(inline)
         return {"ops": {op: f.as_dict() for op, f in figures.items()}, "list_reads": reads}
 
     def list_reads(self) -> dict[str, int]:

@@ -6,7 +6,8 @@
 Cold start and warm overhead are ratios to a floor measured in the same run, interleaved, so a busy
 machine moves the figure and its floor alike. AWS calls are counted at the moto server. Sizes are those of
 the artifacts as `sam build` packages them (the layer by its Makefile; see bench/package.py). The storm
-fires N one-shots due in the same minute. docs/performance.md explains each figure and records a run.
+fires N one-shots due in the same minute. Each operation's change is applied by the projector, counted apart
+from the operation. docs/performance.md explains each figure and records a run.
 """
 
 from __future__ import annotations
@@ -30,13 +31,14 @@ OVERHEAD_TARGET = 1.5
 LAYER_TARGET_MB = 10.0
 FUNCTION_TARGET_KB = 100.0
 SANDBOX_STORM_TARGET_S = 10.0  # 1,000 one-shots due in one minute, fired end to end
-CALL_TARGETS = {  # AWS calls (chat posts and agent invocations apart)
+CALL_TARGETS = {  # AWS calls a tool call or fire makes inline (chat posts and agent invocations apart)
+    # tool calls and fires write items only: their Scheduler entries are the projector's (printed apart)
     # a reminder's answer reads its user's quiet hours (one GetItem): whether a one-shot is set inside
-    # them, and whether they hold its next occurrence
-    "create one-shot": 3,
-    "create recurring": 3,
+    # them, and whether they hold its next occurrence; then one transaction writes it
+    "create one-shot": 2,
+    "create recurring": 2,
     "list": 2,  # one Query, and one GetItem per user whose reminders it lists (the quiet hours)
-    "delete": 2,  # one conditional DeleteItem (answering with the schedule as it was), the Scheduler entry
+    "delete": 1,  # one conditional DeleteItem (answering with the schedule as it was)
     # a reminder's fire reads its user's quiet hours once it holds the slot (one GetItem): whether they hold it
     "fire one-shot": 4,
     "fire recurring": 4,
@@ -173,6 +175,31 @@ def kb(n: int) -> str:
     return f"{n / 1e3:.1f} KB"
 
 
+def projector_lines(ops: dict[str, Any]) -> list[str]:
+    """Each operation's change as the projector applies it, and the tool's latency before and after."""
+    lines = [
+        "",
+        "What the projector does with each operation's change (the stream records it wrote, handed to"
+        " functions/projector/app.py as Lambda's mapping hands them: one invocation per batch; calls counted at"
+        " the moto server), and the operation's latency now and before one writer (the handler plus the"
+        " Scheduler calls it then made inline, those the projector made that found an entry or made one,"
+        " replayed bare on the twin), medians of the same rounds",
+        f"  {'operation':17} {'invocations':>11} {'Scheduler':>9} {'DynamoDB':>8}   {'which, in order':50}"
+        f" {'projector':>9} {'now':>8} {'before':>8} {'inline':>6} {'now/before':>10}",
+    ]
+    for op, f in ops.items():
+        p = f["projector"]
+        which = ", ".join(p["which"]) or "-"
+        lines.append(
+            f"  {op:17} {p['invocations']:11} {p['scheduler_calls']:9} {p['dynamodb_calls']:8}"
+            f" {'' if p['stable'] else '!':2} {which:50} {p['ms']:7.1f}ms {f['handler_ms']:6.1f}ms"
+            f" {f['before_ms']:6.1f}ms {f['inline_scheduler_calls']:6} {f['now_over_before']:10.2f}"
+        )
+    if not all(f["projector"]["stable"] for f in ops.values()):
+        lines.append("  ! the projector's calls differed between rounds")
+    return lines
+
+
 def table(r: dict[str, Any]) -> str:
     lines = [
         "cronbell performance (make bench)",
@@ -228,10 +255,12 @@ def table(r: dict[str, Any]) -> str:
         " retired (deleted, fired) kept for audit"
         f" (target: no more) {verdict(lr['read_after'] <= lr['read_before'])}"
     )
+    lines += projector_lines(ops)
     lines += [
         "",
         "What each operation costs: DynamoDB request units by its documented rules from the items touched"
-        " (moto's own figure beside them), Lambda GB-seconds at the measured duration, dollars per million",
+        " (moto's own figure beside them), Lambda GB-seconds at the measured duration, dollars per million;"
+        " beside it, what the projector's applying the change it wrote costs",
         *("  " + line for line in cost.table(r["cost"]).splitlines()),
     ]
     art = r["artifacts"]
@@ -278,7 +307,8 @@ def table(r: dict[str, Any]) -> str:
         "",
         "Sandbox engine, end to end (reminders created through the Invoke endpoint, then one POST /_sandbox/clock;"
         " engine, moto and webhook sink in the sandbox's process; fires due together in fire function processes,"
-        " a fire alone in the sandbox's process)",
+        " a fire alone in the sandbox's process; the projector applies the table's stream after every invocation,"
+        " in the sandbox's process)",
         f"  {b['schedules']:,} one-shots due in one minute ({b['creates_per_s']:.0f} creates/s):"
         f" {b['fired_ok']}/{b['fired']} fired in {b['fire_s']:.1f} s = {b['fires_per_s']:.0f} fires/s,"
         f" CPU per fire {b['cpu_ms_per_fire']:.1f} ms in the sandbox + {b['function_cpu_ms_per_fire']:.1f} ms in"
