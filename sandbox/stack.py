@@ -50,6 +50,7 @@ class FunctionSpec:
     max_retry_attempts: int = 2  # Lambda's asynchronous retries of handler errors
     on_failure_arn: str = ""  # EventInvokeConfig OnFailure destination
     dead_letter_arn: str = ""  # the function's own dead-letter queue
+    aliases: tuple[str, ...] = ()  # its aliases (AutoPublishAlias), which callers invoke
 
 
 def stack_name_from_samconfig(root: Path) -> str:
@@ -200,6 +201,7 @@ def _functions(
             max_retry_attempts=int(invoke_config.get("MaximumRetryAttempts", 2)),
             on_failure_arn=on_failure if ":sqs:" in on_failure else "",
             dead_letter_arn=config.get("DeadLetterConfig", {}).get("TargetArn", ""),
+            aliases=tuple(alias["Name"] for alias in client.list_aliases(FunctionName=physical)["Aliases"]),
         )
     return specs
 

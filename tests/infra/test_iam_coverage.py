@@ -341,8 +341,10 @@ def resolver(values: dict[str, str]) -> Callable[[Any], Any]:
         if set(node) == {"Fn::GetAtt"}:
             target = node["Fn::GetAtt"]
             return known[target if isinstance(target, str) else ".".join(target)]
-        if set(node) == {"Fn::Sub"}:
-            return re.sub(r"\$\{([^!}]+)\}", lambda m: known[m.group(1)], node["Fn::Sub"])
+        if set(node) == {"Fn::Sub"}:  # a string, or a string and its own variables
+            pattern, variables = (node["Fn::Sub"], {}) if isinstance(node["Fn::Sub"], str) else node["Fn::Sub"]
+            local = {**known, **{name: resolve(value) for name, value in variables.items()}}
+            return re.sub(r"\$\{([^!}]+)\}", lambda m: local[m.group(1)], pattern)
         if set(node) == {"Fn::If"}:
             condition, yes, no = node["Fn::If"]
             return resolve(yes if holds({"Condition": condition}) else no)
@@ -439,8 +441,8 @@ def run_values(stack: Any, secrets: dict[str, str]) -> dict[str, str]:
         "ScheduleTable": TABLE,
         "ScheduleTable.Arn": f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{TABLE}",
         "ScheduleGroup": GROUP,
-        "FireFunction.Arn": FIRE_ARN,
-        "EchoAgentFunction.Arn": ECHO_ARN,
+        "FireFunction.Alias": FIRE_ARN,  # every caller invokes the alias
+        "EchoAgentFunction.Alias": ECHO_ARN,
         "SchedulerInvokeRole.Arn": ROLE_ARN,
         "SchedulerDeadLetterQueue.Arn": stack.dlq_arn,
         "FireDeadLetterQueue.Arn": FIRE_DLQ_ARN,

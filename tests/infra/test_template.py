@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import string
 import subprocess
@@ -109,13 +108,14 @@ def references(node: Any) -> set[str]:
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "Ref" and isinstance(value, str):
-                found.add(value)
+                found.add(value.split(".", 1)[0])  # `FireFunction.Alias`: SAM's reference to its alias
             elif key == "Fn::GetAtt":
                 target = value.split(".", 1)[0] if isinstance(value, str) else value[0]
                 found.add(str(target))
-            elif key == "Fn::Sub":
-                text = value if isinstance(value, str) else value[0]
-                found |= {name.split(".", 1)[0] for name in re.findall(r"\$\{([^!}][^}]*)\}", text)}
+            elif key == "Fn::Sub":  # a string, or a string and its own variables
+                text, variables = (value, {}) if isinstance(value, str) else value
+                named = {name.split(".", 1)[0] for name in re.findall(r"\$\{([^!}][^}]*)\}", text)}
+                found |= (named - set(variables)) | references(list(variables.values()))
             else:
                 found |= references(value)
     elif isinstance(node, list):
@@ -329,26 +329,6 @@ def test_each_chat_secret_is_granted_only_when_set_and_only_to_the_functions_tha
             assert variables[name] == {"Ref": parameter}, (logical_id, name)
 
 
-def test_alarms_watch_queues_fire_errors_throttles_and_failed_runs(template: dict[str, Any]) -> None:
-    alarms = {k: r["Properties"] for k, r in template["Resources"].items() if r["Type"] == "AWS::CloudWatch::Alarm"}
-    watched = {(p["Namespace"], p["MetricName"], json.dumps(p["Dimensions"], sort_keys=True)) for p in alarms.values()}
-    queue = lambda logical: json.dumps([{"Name": "QueueName", "Value": {"Fn::GetAtt": [logical, "QueueName"]}}])  # noqa: E731
-    fire = json.dumps([{"Name": "FunctionName", "Value": {"Ref": "FireFunction"}}])
-    assert watched == {
-        ("AWS/SQS", "ApproximateNumberOfMessagesVisible", queue("SchedulerDeadLetterQueue")),
-        ("AWS/SQS", "ApproximateNumberOfMessagesVisible", queue("FireDeadLetterQueue")),
-        ("AWS/Lambda", "Errors", fire),
-        ("AWS/Lambda", "Throttles", fire),
-        ("cronbell", "RunsFailed", json.dumps([{"Name": "service", "Value": "cronbell"}])),
-    }
-    for props in alarms.values():  # each notifies the topic when one is given, and nothing otherwise
-        assert props["AlarmActions"] == {
-            "Fn::If": ["HasAlarmTopic", [{"Ref": "AlarmTopicArn"}], {"Ref": "AWS::NoValue"}]
-        }
-        assert props["TreatMissingData"] == "notBreaching"
-    assert template["Parameters"]["AlarmTopicArn"]["Default"] == ""
-
-
 def test_table_keys_ttl_recovery_and_retention(template: dict[str, Any]) -> None:
     table = _resource(template, "ScheduleTable")
     assert table["Type"] == "AWS::DynamoDB::Table"
@@ -477,12 +457,14 @@ def test_globals(template: dict[str, Any]) -> None:
     assert function["Runtime"] in {"python3.12", "python3.13"}
     assert function["Tracing"] == "Disabled"
     variables = function["Environment"]["Variables"]
-    assert variables["POWERTOOLS_SERVICE_NAME"] == variables["POWERTOOLS_METRICS_NAMESPACE"] == "cronbell"
+    assert variables["POWERTOOLS_SERVICE_NAME"] == "cronbell"
+    # the stack's own namespace (tests/infra/test_operations.py: a second stack never reaches its alarms)
+    assert variables["POWERTOOLS_METRICS_NAMESPACE"] == {"Fn::Sub": "cronbell/${AWS::StackName}"}
     assert "LOG_LEVEL" in variables
 
 
-def test_the_scheduler_role_invokes_only_the_fire_function_itself(template: dict[str, Any]) -> None:
-    """Entries target the function's own ARN; no version or alias (`:*`) is granted."""
+def test_the_scheduler_role_invokes_only_the_fire_functions_alias(template: dict[str, Any]) -> None:
+    """Entries target the alias `live`; neither the function itself ($LATEST) nor any version (`:*`)."""
     [policy] = attached_documents(template, "SchedulerInvokeRole")
     [invoke] = [s for s in policy["Statement"] if s["Action"] == "lambda:InvokeFunction"]
-    assert invoke["Resource"] == {"Fn::GetAtt": ["FireFunction", "Arn"]}
+    assert invoke["Resource"] == {"Ref": "FireFunction.Alias"}

@@ -104,6 +104,8 @@ class Settings:
     table_name: str = setting("TABLE_NAME", "cronbell")
     schedule_group: str = setting("SCHEDULE_GROUP", "cronbell")
     fire_function_arn: str = setting("FIRE_FUNCTION_ARN", "")
+    # the alias the fire function is published under: the entries it writes target it (`with_own_arn`)
+    fire_alias: str = setting("FIRE_ALIAS", "")
     scheduler_role_arn: str = setting("SCHEDULER_ROLE_ARN", "")
     scheduler_dlq_arn: str = setting("SCHEDULER_DLQ_ARN", "")
     default_timezone: str = setting("DEFAULT_TIMEZONE", "UTC")

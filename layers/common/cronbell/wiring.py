@@ -90,11 +90,22 @@ def deps() -> Deps:
 
 def with_own_arn(found: Deps, own_arn: str) -> Deps:
     """The fire function's dependencies: the entries it writes (a reminder's repeats) target the
-    function itself, whose ARN the invocation gives (its template cannot name it without a cycle).
-    A gateway over the same cached client, built at each call, so it follows `deps()`."""
+    function itself, whose ARN the invocation gives (its template cannot name it without a cycle),
+    under its alias (`FIRE_ALIAS`) whatever ARN it was invoked with: an invocation of the bare
+    function (a redrive by hand) still writes entries that Scheduler may invoke and that run the
+    version behind the alias. A gateway over the same cached client, built at each call, so it
+    follows `deps()`."""
     if found.settings.fire_function_arn or not own_arn or not isinstance(found.scheduler, SchedulerGateway):
         return found
-    return replace(found, scheduler=found.scheduler.targeting(own_arn))
+    return replace(found, scheduler=found.scheduler.targeting(under_alias(own_arn, found.settings.fire_alias)))
+
+
+def under_alias(function_arn: str, alias: str) -> str:
+    """`arn:...:function:NAME[:QUALIFIER]` as `arn:...:function:NAME:ALIAS` (unchanged without an alias)."""
+    if not alias:
+        return function_arn
+    prefix, _, rest = function_arn.partition(":function:")
+    return f"{prefix}:function:{rest.split(':', 1)[0]}:{alias}"
 
 
 def warm_up() -> None:

@@ -48,6 +48,11 @@ class SchedulerGateway:
         self._role_arn = role_arn
         self._dlq_arn = dlq_arn
 
+    @property
+    def target_arn(self) -> str:
+        """The function the entries written here invoke."""
+        return self._target_arn
+
     def targeting(self, target_arn: str) -> SchedulerGateway:
         """The same gateway writing entries that invoke `target_arn` (the fire function's own ARN)."""
         copy = copy_of(self)
