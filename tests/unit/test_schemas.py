@@ -392,12 +392,14 @@ def set_schemas(tool_set: str) -> dict[str, dict[str, dict[str, Any]]]:
 
 
 def test_each_set_is_in_the_four_formats_and_the_full_set_where_it_always_was() -> None:
-    assert schemas.TOOL_SETS == {"essential": tuple(ESSENTIAL_TOOLS), "full": tuple(TOOL_ARGUMENTS)}
+    expected = {"essential": tuple(ESSENTIAL_TOOLS), "full": tuple(TOOL_ARGUMENTS)}
+    assert expected == schemas.TOOL_SETS
     for tool_set, names in schemas.TOOL_SETS.items():
         for fmt, listed in set_schemas(tool_set).items():
             assert list(listed) == list(names), (tool_set, fmt)
     docs = schemas.documents()
-    for fmt, legacy in zip(schemas.FORMATS, (schemas.OPENAI, schemas.ANTHROPIC, schemas.BEDROCK, schemas.MCP)):
+    legacies = (schemas.OPENAI, schemas.ANTHROPIC, schemas.BEDROCK, schemas.MCP)
+    for fmt, legacy in zip(schemas.FORMATS, legacies, strict=True):
         assert docs[schemas.set_file("full", fmt)] == docs[legacy]
 
 
@@ -454,7 +456,7 @@ def test_each_set_costs_a_model_no_more_than_its_budget() -> None:
 
 
 def test_a_set_over_its_budget_fails_the_check(tmp_path: Path) -> None:
-    for tool_set, path in schemas.SKILLS.items():
+    for path in schemas.SKILLS.values():
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / path).write_text((ROOT / path).read_text(encoding="utf-8"), encoding="utf-8")
     assert schemas.over_budget(tmp_path) == []
