@@ -442,6 +442,7 @@ def run_values(stack: Any, secrets: dict[str, str]) -> dict[str, str]:
         "ScheduleTable.Arn": f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{TABLE}",
         "ScheduleGroup": GROUP,
         "FireFunction.Alias": FIRE_ARN,  # every caller invokes the alias
+        "FireFunction.Arn": FIRE_ARN.removesuffix(":live"),  # what entries written before the alias name
         "EchoAgentFunction.Alias": ECHO_ARN,
         "SchedulerInvokeRole.Arn": ROLE_ARN,
         "SchedulerDeadLetterQueue.Arn": stack.dlq_arn,
@@ -552,8 +553,10 @@ def test_scheduler_role_covers_what_the_entries_ask_of_it(run: Run) -> None:
     static = run.resolve(template()["Resources"]["DailyAnalysisSchedule"]["Properties"]["Target"])
     targets.add(static["Arn"])
     queues.add(static["DeadLetterConfig"]["Arn"])
-    for arn in targets:
+    assert targets == {FIRE_ARN}  # the alias
+    for arn in (*targets, FIRE_ARN.removesuffix(":live")):  # and an entry written before there was one
         assert allows(statements, Need("lambda:InvokeFunction", arn)), arn
+    assert not allows(statements, Need("lambda:InvokeFunction", FIRE_ARN.replace(":live", ":7")))  # no version
     for arn in queues:
         assert allows(statements, Need("sqs:SendMessage", arn)), arn
     assert {a for s in statements for a in as_list(s["Action"])} == {"lambda:InvokeFunction", "sqs:SendMessage"}

@@ -463,8 +463,11 @@ def test_globals(template: dict[str, Any]) -> None:
     assert "LOG_LEVEL" in variables
 
 
-def test_the_scheduler_role_invokes_only_the_fire_functions_alias(template: dict[str, Any]) -> None:
-    """Entries target the alias `live`; neither the function itself ($LATEST) nor any version (`:*`)."""
+def test_the_scheduler_role_invokes_only_the_fire_functions_alias_and_entries_of_old(
+    template: dict[str, Any],
+) -> None:
+    """Entries target the alias `live`; the function itself only for entries written before there was one
+    (they keep firing after an upgrade); never any version (`:*`)."""
     [policy] = attached_documents(template, "SchedulerInvokeRole")
     [invoke] = [s for s in policy["Statement"] if s["Action"] == "lambda:InvokeFunction"]
-    assert invoke["Resource"] == {"Ref": "FireFunction.Alias"}
+    assert invoke["Resource"] == [{"Ref": "FireFunction.Alias"}, {"Fn::GetAtt": ["FireFunction", "Arn"]}]
