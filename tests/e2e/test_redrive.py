@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import time
 from typing import Any
 
+from tests.support.aws import ROOT
 from tests.support.sandbox import Bot, StartSandbox, aws_client, run_script, stand_in_stack
 
 STACK = "cronbell-redrive"
@@ -116,3 +118,15 @@ def test_make_redrive_fails_clearly_on_a_stack_that_is_not_there(start_sandbox: 
     sandbox = start_sandbox()
     done = run_script("redrive.py", sandbox, "--stack", "nope")
     assert done.returncode == 1 and done.stderr.startswith("FAILED ") and "nope" in done.stderr
+
+
+def test_make_redrive_passes_the_stack_and_apply_to_the_script() -> None:
+    def dry(*args: str) -> str:
+        return subprocess.run(
+            ["make", "-n", "redrive", *args], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout
+
+    assert "scripts/redrive.py --stack 'prod' --apply" in dry("STACK=prod", "APPLY=1")
+    assert "scripts/redrive.py --stack 'prod' \n" in dry("STACK=prod")  # only lists
+    usage = subprocess.run(["make", "-s", "redrive"], cwd=ROOT, capture_output=True, text=True, check=False)
+    assert usage.returncode != 0 and "usage: make redrive STACK=name [APPLY=1]" in usage.stderr
