@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import tomllib
 import zipfile
 from dataclasses import dataclass, field
@@ -88,6 +89,9 @@ def transform(
                 folders[logical_id] = template_path.parent / properties[key]
                 properties[key] = f"s3://{CODE_BUCKET.format(region=region)}/{logical_id}"
     session = boto3.session.Session(region_name=region, aws_access_key_id="test", aws_secret_access_key="test")
+    # offline the translator has no configuration for its own feature flags and says so for each it reads (one
+    # for DeploymentPreference): a note on every start that asks nothing of anyone
+    logging.getLogger("samtranslator.feature_toggle.feature_toggle").setLevel(logging.ERROR)
     translator = Translator(None, Parser(), boto_session=session)
     try:
         cfn: dict[str, Any] = translator.translate(
