@@ -1,9 +1,7 @@
 """The entries the fire function writes target the alias it is published under, whatever ARN it was invoked
-with (Scheduler's role may invoke the alias only: template.yaml, tests/infra/test_operations.py)."""
+with (Scheduler's role invokes the alias: template.yaml, tests/infra/test_operations.py)."""
 
 from __future__ import annotations
-
-from typing import Any
 
 import pytest
 
@@ -23,7 +21,7 @@ FUNCTION = "arn:aws:lambda:eu-west-1:123456789012:function:cronbell-FireFunction
     ],
 )
 def test_the_fire_function_writes_entries_for_its_alias(invoked: str, alias: str, targeted: str) -> None:
-    deps = wiring.build(Settings(fire_alias=alias), client=lambda _name: Any)
+    deps = wiring.build(Settings(fire_alias=alias), client=lambda _name: object())
     own = wiring.with_own_arn(deps, invoked)
     assert own.scheduler.target_arn == targeted
 
@@ -31,6 +29,6 @@ def test_the_fire_function_writes_entries_for_its_alias(invoked: str, alias: str
 def test_a_function_told_the_fire_functions_arn_keeps_it() -> None:
     """The tools and the reconciler are told the alias ARN (FIRE_FUNCTION_ARN): nothing is derived."""
     told = f"{FUNCTION}:live"
-    deps = wiring.build(Settings(fire_function_arn=told, fire_alias="live"), client=lambda _name: Any)
+    deps = wiring.build(Settings(fire_function_arn=told, fire_alias="live"), client=lambda _name: object())
     assert wiring.with_own_arn(deps, FUNCTION) is deps
     assert deps.scheduler.target_arn == told
