@@ -13,7 +13,7 @@ RUNTIME_PY = $(shell scripts/runtime-python.sh)
 WITH_RUNTIME = PATH="$(dir $(RUNTIME_PY)):$$PATH" SAM_CLI_TELEMETRY=0
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo test lint typecheck checkov unit sandbox-tests integration e2e local format clean venv schemas bench build browser smoke
+.PHONY: demo redrive test lint typecheck checkov unit sandbox-tests integration e2e local format clean venv schemas bench build browser smoke
 
 venv: $(STAMP)
 
@@ -46,6 +46,12 @@ build: $(SAM_STAMP) $(RUNTIME_STAMP)
 smoke: $(STAMP)
 	@test -n "$(STACK)" && test -n "$(ROOM)" || { echo "usage: make smoke STACK=name ROOM=room-id [PLATFORM=slack]" >&2; exit 2; }
 	$(BIN)/python scripts/smoke.py --stack '$(STACK)' --room '$(ROOM)' $(if $(PLATFORM),--platform '$(PLATFORM)')
+
+# Against a deployed stack: lists the fires waiting in its dead-letter queues; APPLY=1 invokes the fire
+# function's alias with each and deletes it (scripts/redrive.py, docs/operations.md).
+redrive: $(STAMP)
+	@test -n "$(STACK)" || { echo "usage: make redrive STACK=name [APPLY=1]" >&2; exit 2; }
+	$(BIN)/python scripts/redrive.py --stack '$(STACK)' $(if $(APPLY),--apply)
 
 demo: $(STAMP)
 	$(BIN)/python -m sandbox demo

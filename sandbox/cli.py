@@ -84,6 +84,12 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--thread", default=None, help="the context's thread_id (the schedules' posts go into it)")
     mcp.add_argument("--platform", default=None, help="the context's platform (one of the deployment's chat backends)")
     mcp.add_argument("--lambda-url", default=DEFAULT_LAMBDA_URL, help="the sandbox's Lambda endpoint")
+    mcp.add_argument(
+        "--tools",
+        choices=("full", "essential"),
+        default="full",
+        help="the tool set tools/list shows (docs/tools/<set>/); any tool can still be called",
+    )
     return parser
 
 
@@ -231,7 +237,7 @@ def mcp_help(
     args += ["--locale", "en", "--lambda-url", lambda_endpoint]
     return [
         "MCP, for any agent (the URL's query string is the context: room_id, user_id, agent_id, timezone, locale,",
-        "  thread_id, platform):",
+        "  thread_id, platform; tools=essential lists the essential set, --tools essential over stdio):",
         f"  streamable HTTP : {lambda_endpoint}/mcp?{query}",
         "  or a command (stdio), for clients that start one:",
         '    {"mcpServers": {"cronbell": {',
@@ -252,7 +258,7 @@ def mcp_stdio(args: argparse.Namespace) -> int:
     except MissingContext as err:
         print(f"python -m sandbox mcp: {err}", file=sys.stderr)
         return 2
-    serve_stdio(args.lambda_url, context)
+    serve_stdio(args.lambda_url, context, args.tools)
     return 0
 
 

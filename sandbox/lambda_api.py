@@ -129,14 +129,14 @@ class LambdaRuntime:
     # ------------------------------------------------------------------ lookup and loading
 
     def find(self, name_or_arn: str) -> FunctionSpec:
-        """By logical id, physical name, or (partial) ARN with an optional version or alias."""
-        name = name_or_arn
-        if ":function:" in name:
-            name = name.split(":function:", 1)[1].split(":", 1)[0]
-        elif ":" in name:
-            name = name.split(":", 1)[0]
+        """By logical id, physical name, or (partial) ARN with an optional qualifier: `$LATEST`, a version, or
+        one of the function's aliases (an alias it does not have is not found, as Lambda answers)."""
+        name = name_or_arn.split(":function:", 1)[1] if ":function:" in name_or_arn else name_or_arn
+        name, _, qualifier = name.partition(":")
         for spec in self.specs.values():
             if name in (spec.logical_id, spec.name):
+                if qualifier and qualifier != "$LATEST" and not qualifier.isdigit() and qualifier not in spec.aliases:
+                    break
                 return spec
         raise FunctionNotFound(name_or_arn)
 

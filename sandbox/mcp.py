@@ -1,5 +1,7 @@
-"""MCP for any agent, locally: the tools of `docs/tools/mcp-tools.json`, each call run by ToolsFunction through
-the sandbox's Lambda Invoke API, as a bot's own code would call it.
+"""MCP for any agent, locally: the tools of one set, `docs/tools/full/mcp-tools.json` (every tool, the default)
+or `docs/tools/essential/mcp-tools.json` (`tools=essential` in the URL, `--tools essential` over stdio), each
+call run by ToolsFunction through the sandbox's Lambda Invoke API, as a bot's own code would call it. The set
+only chooses what `tools/list` shows: ToolsFunction runs any tool it is called with (a button's tool, say).
 
 The context (room, user, agent, zone, locale, thread, platform) is what the bot's code would set: the `/mcp`
 URL's query string over streamable HTTP, the command line over stdio; never the model's arguments, which reach
@@ -28,7 +30,8 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
 ROOT = Path(__file__).resolve().parent.parent
-TOOLS_FILE = ROOT / "docs" / "tools" / "mcp-tools.json"
+TOOL_SETS = ("full", "essential")  # cronbell.usecases.tools.TOOL_SETS: each set's file under docs/tools/
+TOOLS_DIR = ROOT / "docs" / "tools"
 TOOLS_FUNCTION = "ToolsFunction"
 SERVER_NAME = "cronbell-sandbox"
 CONTEXT_KEYS = ("room_id", "user_id", "agent_id", "timezone", "locale", "thread_id", "platform")
@@ -38,10 +41,11 @@ INTERNAL_ERROR = "internal_error"  # the tools contract's code for a failure tha
 
 Invoke = Callable[[dict[str, Any]], dict[str, Any]]
 ContextOf = Callable[[ServerRequestContext[Any, Any]], dict[str, str]]
+SetOf = Callable[[ServerRequestContext[Any, Any]], str]
 
 
 class MissingContext(ValueError):
-    """The URL or the command line names no room or no user."""
+    """The URL or the command line names no room or no user, or a tool set there is none of."""
 
 
 # ---------------------------------------------------------------------------------------- contract
@@ -59,7 +63,19 @@ def context_from(values: Mapping[str, str | None]) -> dict[str, str]:
     return context
 
 
-def load_tools(path: Path = TOOLS_FILE) -> types.ListToolsResult:
+def tool_set_from(values: Mapping[str, str | None]) -> str:
+    """The tool set a URL's query string (`tools`) or the command line names; the full set when none."""
+    chosen = (values.get("tools") or "").strip() or TOOL_SETS[0]
+    if chosen not in TOOL_SETS:
+        raise MissingContext(f"tools={chosen} is no tool set: use one of {', '.join(TOOL_SETS)}")
+    return chosen
+
+
+def tools_file(tool_set: str) -> Path:
+    return TOOLS_DIR / tool_set / "mcp-tools.json"
+
+
+def load_tools(path: Path) -> types.ListToolsResult:
     """`tools/list`: the generated file itself, read on every call so it stays the one source."""
     return types.ListToolsResult.model_validate(json.loads(path.read_text(encoding="utf-8")))
 
@@ -113,13 +129,14 @@ class LambdaInvoker:
 # ---------------------------------------------------------------------------------------- the server
 
 
-def build_server(invoke: Invoke, context_of: ContextOf) -> Server[Any]:
-    """An MCP server whose tools are cronbell's: listed from the file, each call one ToolsFunction invocation."""
+def build_server(invoke: Invoke, context_of: ContextOf, set_of: SetOf) -> Server[Any]:
+    """An MCP server whose tools are cronbell's: listed from the file of the caller's set, each call one
+    ToolsFunction invocation."""
 
     async def list_tools(
         ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams | None
     ) -> types.ListToolsResult:
-        return load_tools()
+        return load_tools(tools_file(set_of(ctx)))
 
     async def call_tool(
         ctx: ServerRequestContext[Any, Any], params: types.CallToolRequestParams
@@ -131,20 +148,31 @@ def build_server(invoke: Invoke, context_of: ContextOf) -> Server[Any]:
     return Server(SERVER_NAME, version="1", on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-def query_context(ctx: ServerRequestContext[Any, Any]) -> dict[str, str]:
-    """The context of an HTTP call: the query string of the request that carried it."""
+def _query(ctx: ServerRequestContext[Any, Any]) -> Mapping[str, str]:
     request = ctx.request
     if request is None:  # the HTTP transport always attaches its request
         raise MissingContext("this call came without an HTTP request to read the context from")
-    return context_from(request.query_params)
+    query: Mapping[str, str] = request.query_params
+    return query
+
+
+def query_context(ctx: ServerRequestContext[Any, Any]) -> dict[str, str]:
+    """The context of an HTTP call: the query string of the request that carried it."""
+    return context_from(_query(ctx))
+
+
+def query_tool_set(ctx: ServerRequestContext[Any, Any]) -> str:
+    """The tool set of an HTTP call: `tools` in the query string of the request that carried it."""
+    return tool_set_from(_query(ctx))
 
 
 # ---------------------------------------------------------------------------------------- stdio
 
 
-def serve_stdio(lambda_url: str, context: dict[str, str]) -> None:
-    """`python -m sandbox mcp`: the same server over stdin/stdout, with the context of the command line."""
-    server = build_server(LambdaInvoker(lambda_url), lambda ctx: context)
+def serve_stdio(lambda_url: str, context: dict[str, str], tool_set: str = TOOL_SETS[0]) -> None:
+    """`python -m sandbox mcp`: the same server over stdin/stdout, with the context and the tool set of the
+    command line."""
+    server = build_server(LambdaInvoker(lambda_url), lambda ctx: context, lambda ctx: tool_set)
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
@@ -165,7 +193,7 @@ class HttpEndpoint:
     def __init__(self, lambda_url: str) -> None:
         port = urllib.parse.urlsplit(lambda_url).port
         self.manager = StreamableHTTPSessionManager(
-            app=build_server(LambdaInvoker(lambda_url), query_context),
+            app=build_server(LambdaInvoker(lambda_url), query_context, query_tool_set),
             json_response=True,
             stateless=True,
             security_settings=TransportSecuritySettings(  # a web page must not drive the local stack
@@ -188,11 +216,12 @@ class HttpEndpoint:
             await self._task
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Answer one request. A URL without room or user is refused before the SDK sees it, with a JSON-RPC
-        error the MCP client shows as is."""
+        """Answer one request. A URL without room or user, or naming no tool set of ours, is refused before the
+        SDK sees it, with a JSON-RPC error the MCP client shows as is."""
         query = dict(urllib.parse.parse_qsl(scope.get("query_string", b"").decode("latin-1")))
         try:
             context_from(query)
+            tool_set_from(query)
         except MissingContext as err:
             error = {"jsonrpc": "2.0", "id": None, "error": {"code": types.INVALID_PARAMS, "message": str(err)}}
             data = json.dumps(error).encode()

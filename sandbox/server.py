@@ -184,7 +184,11 @@ def build_app(sandbox: Sandbox, port: Callable[[], int]) -> Any:
 
     async def invoke(request: Request) -> Response:
         payload = await request.body()
-        return await run_in_threadpool(_invoke, sandbox, request.path_params["name"], payload, request.headers)
+        name = request.path_params["name"]
+        qualifier = request.query_params.get("Qualifier")  # boto3's `Qualifier=`: the same as `name:qualifier`
+        if qualifier:
+            name = f"{name}:{qualifier}"
+        return await run_in_threadpool(_invoke, sandbox, name, payload, request.headers)
 
     async def not_found(request: Request, exc: Exception) -> Response:
         status = exc.status_code if isinstance(exc, HTTPException) else 500

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import tomllib
 import zipfile
 from dataclasses import dataclass, field
@@ -52,6 +53,7 @@ class FunctionSpec:
     max_retry_attempts: int = 2  # Lambda's asynchronous retries of handler errors
     on_failure_arn: str = ""  # EventInvokeConfig OnFailure destination
     dead_letter_arn: str = ""  # the function's own dead-letter queue
+    aliases: tuple[str, ...] = ()  # its aliases (AutoPublishAlias), which callers invoke
 
 
 def stack_name_from_samconfig(root: Path) -> str:
@@ -89,6 +91,9 @@ def transform(
                 folders[logical_id] = template_path.parent / properties[key]
                 properties[key] = f"s3://{CODE_BUCKET.format(region=region)}/{logical_id}"
     session = boto3.session.Session(region_name=region, aws_access_key_id="test", aws_secret_access_key="test")
+    # offline the translator has no configuration for its own feature flags and says so for each it reads (one
+    # for DeploymentPreference): a note on every start that asks nothing of anyone
+    logging.getLogger("samtranslator.feature_toggle.feature_toggle").setLevel(logging.ERROR)
     translator = Translator(None, Parser(), boto_session=session)
     try:
         cfn: dict[str, Any] = translator.translate(
@@ -221,6 +226,7 @@ def _functions(
             max_retry_attempts=int(invoke_config.get("MaximumRetryAttempts", 2)),
             on_failure_arn=on_failure if ":sqs:" in on_failure else "",
             dead_letter_arn=config.get("DeadLetterConfig", {}).get("TargetArn", ""),
+            aliases=tuple(alias["Name"] for alias in client.list_aliases(FunctionName=physical)["Aliases"]),
         )
     return specs
 

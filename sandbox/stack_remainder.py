@@ -6,7 +6,12 @@ registration. A moto release that creates one of these types itself wins: `regis
 - `AWS::Scheduler::ScheduleGroup`, `AWS::Scheduler::Schedule` (SAM's `ScheduleV2` events become these)
 - `AWS::CloudWatch::Alarm`
 - `AWS::Lambda::EventInvokeConfig` (a function's retries and its OnFailure destination)
+- `AWS::Lambda::Alias` (SAM's `AutoPublishAlias`: the alias every caller invokes, on the published version)
+- `AWS::CodeDeploy::Application`, `AWS::CodeDeploy::DeploymentGroup` (SAM's `DeploymentPreference`: the
+  sandbox creates its stack once, so no deployment ever shifts traffic; they are recorded in moto's CodeDeploy)
 - after the stack, each table's `TimeToLiveSpecification`
+- and one attribute of a type moto creates: `Fn::GetAtt [<a Lambda version>, Version]`, the number it published,
+  which an alias names
 """
 
 from __future__ import annotations
@@ -157,12 +162,108 @@ class EventInvokeConfig(_Remainder, CloudFormationModel):
         return cls(resource_name, {})
 
 
-REMAINDER = (ScheduleGroup, Schedule, Alarm, EventInvokeConfig)
+class Alias(_Remainder, CloudFormationModel):
+    @staticmethod
+    def cloudformation_type() -> str:
+        return "AWS::Lambda::Alias"
+
+    @classmethod
+    def create_from_cloudformation_json(
+        cls, resource_name: str, cloudformation_json: dict[str, Any], account_id: str, region_name: str, **_: Any
+    ) -> Alias:
+        from moto.awslambda.models import lambda_backends
+
+        p = cloudformation_json.get("Properties", {})
+        alias = lambda_backends[account_id][region_name].create_alias(
+            name=p["Name"],
+            function_name=p["FunctionName"],
+            function_version=str(p["FunctionVersion"]),
+            description=p.get("Description", ""),
+            routing_config=p.get("RoutingConfig", ""),
+        )
+        return cls(alias.arn, {"AliasArn": alias.arn})  # Ref: the alias's ARN
+
+
+class CodeDeployApplication(_Remainder, CloudFormationModel):
+    @staticmethod
+    def cloudformation_name_type() -> str:
+        return "ApplicationName"
+
+    @staticmethod
+    def cloudformation_type() -> str:
+        return "AWS::CodeDeploy::Application"
+
+    @classmethod
+    def create_from_cloudformation_json(
+        cls, resource_name: str, cloudformation_json: dict[str, Any], account_id: str, region_name: str, **_: Any
+    ) -> CodeDeployApplication:
+        from moto.codedeploy.models import codedeploy_backends
+
+        p = cloudformation_json.get("Properties", {})
+        codedeploy_backends[account_id][region_name].create_application(
+            resource_name, p.get("ComputePlatform", "Lambda"), p.get("Tags", [])
+        )
+        return cls(resource_name, {})
+
+
+class CodeDeployDeploymentGroup(_Remainder, CloudFormationModel):
+    @staticmethod
+    def cloudformation_name_type() -> str:
+        return "DeploymentGroupName"
+
+    @staticmethod
+    def cloudformation_type() -> str:
+        return "AWS::CodeDeploy::DeploymentGroup"
+
+    @classmethod
+    def create_from_cloudformation_json(
+        cls, resource_name: str, cloudformation_json: dict[str, Any], account_id: str, region_name: str, **_: Any
+    ) -> CodeDeployDeploymentGroup:
+        from moto.codedeploy.models import codedeploy_backends
+
+        p = cloudformation_json.get("Properties", {})
+        codedeploy_backends[account_id][region_name].create_deployment_group(
+            application_name=p["ApplicationName"],
+            deployment_group_name=resource_name,
+            deployment_config_name=str(p.get("DeploymentConfigName", "")),
+            ec2_tag_filters=None,
+            on_premises_instance_tag_filters=None,
+            auto_scaling_groups=None,
+            service_role_arn=p["ServiceRoleArn"],
+            alarm_configuration=p.get("AlarmConfiguration"),
+            auto_rollback_configuration=p.get("AutoRollbackConfiguration"),
+            deployment_style=p.get("DeploymentStyle"),
+        )
+        return cls(resource_name, {})
+
+
+REMAINDER = (
+    ScheduleGroup,
+    Schedule,
+    Alarm,
+    EventInvokeConfig,
+    Alias,
+    CodeDeployApplication,
+    CodeDeployDeploymentGroup,
+)
+
+
+def _version_attribute(version: Any, attribute_name: str) -> str:
+    from moto.cloudformation.exceptions import UnformattedGetAttTemplateException
+
+    if attribute_name != "Version":
+        raise UnformattedGetAttTemplateException()
+    return str(version.version)
 
 
 def register() -> None:
-    """Let moto's CloudFormation create the remainder's types (those it does not create itself)."""
+    """Let moto's CloudFormation create the remainder's types (those it does not create itself), and read a
+    published version's number."""
+    from moto.awslambda.models import LambdaVersion
     from moto.cloudformation import parsing
+
+    if "get_cfn_attribute" not in vars(LambdaVersion):
+        setattr(LambdaVersion, "get_cfn_attribute", _version_attribute)  # noqa: B010 (moto declares none)
 
     parsing.get_model_map.cache_clear()
     own = {model.cloudformation_type() for model in parsing.get_model_list() if model not in REMAINDER}

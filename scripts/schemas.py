@@ -1,7 +1,15 @@
-"""Write the tool schemas in docs/tools/ and the run-time contract from the argument models.
+"""Write the tool schemas in docs/tools/ and the run-time contract from the argument models, and measure what
+each tool set costs a model.
 
-    python scripts/schemas.py            # (re)write the files
-    python scripts/schemas.py --check    # exit 1, naming the files that are out of date
+    python scripts/schemas.py            # (re)write the files, then print each set's size
+    python scripts/schemas.py --check    # exit 1, naming the files that are out of date or a set over budget
+
+Two tool sets (`cronbell.usecases.tools.TOOL_SETS`), each in the four formats: `docs/tools/essential/` (the
+eight tools a bot that only needs reminders and agent calls shows its model, without the arguments of what only
+the full set covers, `FULL_SET_ARGUMENTS`) and `docs/tools/full/` (every tool). `docs/tools/*.json` are the full
+set too, where earlier releases wrote it. What a set costs a model on every turn is its Anthropic schemas as sent
+(compact JSON) plus its skill text (`docs/skill-essential.md`, `docs/skill.md`), in UTF-8 bytes, within
+`BUDGETS`; in tokens too when an offline tokenizer (tiktoken with its encoding cached) is installed.
 
 One source: the tools' registrations, `cronbell.usecases.tools.TOOLS` (name, argument model, title,
 description, annotations, result shape), with the strict pydantic models of `cronbell.core.contract.arguments`
@@ -37,16 +45,43 @@ from pydantic import StringConstraints  # noqa: E402
 
 from cronbell.core.contract.arguments import _Args  # noqa: E402
 from cronbell.core.text.views import RESULTS  # noqa: E402
-from cronbell.usecases.tools import BY_NAME, TOOLS, argument_models  # noqa: E402
+from cronbell.usecases.tools import (  # noqa: E402
+    BY_NAME,
+    ESSENTIAL,
+    FULL,
+    FULL_SET_ARGUMENTS,
+    TOOL_SETS,
+    argument_models,
+)
 
 TOOL_ARGUMENTS: dict[str, type[_Args]] = argument_models()
-TOOL_DESCRIPTIONS: dict[str, str] = {tool.name: tool.description for tool in TOOLS}
 
-OPENAI = "docs/tools/openai.json"
-ANTHROPIC = "docs/tools/anthropic.json"
-BEDROCK = "docs/tools/bedrock-agent-functions.json"
-MCP = "docs/tools/mcp-tools.json"
+FORMATS = {
+    "openai": "openai.json",
+    "anthropic": "anthropic.json",
+    "bedrock": "bedrock-agent-functions.json",
+    "mcp": "mcp-tools.json",
+}
+OPENAI, ANTHROPIC, BEDROCK, MCP = (f"docs/tools/{name}" for name in FORMATS.values())  # the full set, as before
 CONTRACT = "layers/common/cronbell/core/contract/contract.json"
+SKILLS = {ESSENTIAL: "docs/skill-essential.md", FULL: "docs/skill.md"}
+BUDGETS = {ESSENTIAL: 12_000, FULL: 30_000}  # bytes of Anthropic schemas and skill text, per set
+
+
+def set_file(tool_set: str, fmt: str) -> str:
+    """Where a set's file of one format lives: docs/tools/<set>/<format's file>."""
+    return f"docs/tools/{tool_set}/{FORMATS[fmt]}"
+
+
+def shown(tool_set: str) -> dict[str, type[_Args]]:
+    """The tools a set shows, in the registry's order, with their argument models."""
+    return {name: TOOL_ARGUMENTS[name] for name in TOOL_SETS[tool_set]}
+
+
+def hidden(tool_set: str) -> frozenset[str]:
+    """The arguments a set's schemas leave out."""
+    return FULL_SET_ARGUMENTS if tool_set == ESSENTIAL else frozenset()
+
 
 BEDROCK_TYPES = ("string", "number", "integer", "boolean", "array")
 BEDROCK_PARAMETER_DESCRIPTION_MAX = 500
@@ -103,12 +138,14 @@ def _clean(node: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def parameters(model: type[_Args]) -> dict[str, Any]:
-    """The JSON Schema of a tool's arguments object, cleaned for the providers."""
+def parameters(model: type[_Args], leave_out: frozenset[str] = frozenset()) -> dict[str, Any]:
+    """The JSON Schema of a tool's arguments object, cleaned for the providers, without `leave_out`."""
     raw = model.model_json_schema()
     if "$defs" in raw:
         raise ValueError(f"{model.__name__}: nested models are not supported in tool schemas")
-    properties = {name: _clean(prop) for name, prop in raw.get("properties", {}).items()}
+    if leave_out & set(raw.get("required", [])):
+        raise ValueError(f"{model.__name__}: a required argument cannot be left out of a set's schema")
+    properties = {name: _clean(prop) for name, prop in raw.get("properties", {}).items() if name not in leave_out}
     return {
         "type": "object",
         "properties": properties,
@@ -161,12 +198,12 @@ def openai_strict_ok(schema: dict[str, Any]) -> bool:
     return _keywords(schema) <= OPENAI_STRICT_KEYWORDS
 
 
-def openai_tools() -> list[dict[str, Any]]:
+def openai_tools(tool_set: str = FULL) -> list[dict[str, Any]]:
     """Chat Completions `tools`; `strict` only where the schema allows it."""
     tools = []
-    for name, model in TOOL_ARGUMENTS.items():
-        params = parameters(model)
-        function: dict[str, Any] = {"name": name, "description": TOOL_DESCRIPTIONS[name]}
+    for name, model in shown(tool_set).items():
+        params = parameters(model, hidden(tool_set))
+        function: dict[str, Any] = {"name": name, "description": BY_NAME[name].described(tool_set)}
         candidate = _without(params, OPENAI_STRICT_DROPPABLE)
         if openai_strict_ok(candidate):
             function["parameters"] = candidate
@@ -177,10 +214,14 @@ def openai_tools() -> list[dict[str, Any]]:
     return tools
 
 
-def anthropic_tools() -> list[dict[str, Any]]:
+def anthropic_tools(tool_set: str = FULL) -> list[dict[str, Any]]:
     return [
-        {"name": name, "description": TOOL_DESCRIPTIONS[name], "input_schema": parameters(model)}
-        for name, model in TOOL_ARGUMENTS.items()
+        {
+            "name": name,
+            "description": BY_NAME[name].described(tool_set),
+            "input_schema": parameters(model, hidden(tool_set)),
+        }
+        for name, model in shown(tool_set).items()
     ]
 
 
@@ -207,19 +248,19 @@ def output_schema(name: str) -> dict[str, Any]:
     }
 
 
-def mcp_tools() -> dict[str, Any]:
+def mcp_tools(tool_set: str = FULL) -> dict[str, Any]:
     """The result of MCP's `tools/list`."""
     return {
         "tools": [
             {
                 "name": name,
                 "title": BY_NAME[name].title,
-                "description": TOOL_DESCRIPTIONS[name],
-                "inputSchema": parameters(model),
+                "description": BY_NAME[name].described(tool_set),
+                "inputSchema": parameters(model, hidden(tool_set)),
                 "outputSchema": output_schema(name),
                 "annotations": BY_NAME[name].hints.annotations(),
             }
-            for name, model in TOOL_ARGUMENTS.items()
+            for name, model in shown(tool_set).items()
         ]
     }
 
@@ -287,14 +328,14 @@ def _options_parameter(name: str, params: dict[str, Any], rare: list[str]) -> di
     raise ValueError(f"{name}: the options of {', '.join(rare)} do not fit a Bedrock description")
 
 
-def bedrock_functions() -> dict[str, Any]:
+def bedrock_functions(tool_set: str = FULL) -> dict[str, Any]:
     """Bedrock Agents action group function details (`functionSchema`), within the parameters quota."""
     functions = []
-    for name, model in TOOL_ARGUMENTS.items():
-        description = TOOL_DESCRIPTIONS[name]
+    for name, model in shown(tool_set).items():
+        description = BY_NAME[name].described(tool_set)
         if len(description) > BEDROCK_FUNCTION_DESCRIPTION_MAX:
             raise ValueError(f"{name}: description longer than {BEDROCK_FUNCTION_DESCRIPTION_MAX}")
-        params = parameters(model)
+        params = parameters(model, hidden(tool_set))
         direct, rare = bedrock_split(name, params)
         details = {arg: _bedrock_parameter(arg, params["properties"][arg], arg in params["required"]) for arg in direct}
         if rare:
@@ -376,15 +417,66 @@ def runtime_contract() -> dict[str, Any]:
     }
 
 
+MAKERS = {"openai": openai_tools, "anthropic": anthropic_tools, "bedrock": bedrock_functions, "mcp": mcp_tools}
+
+
 def documents() -> dict[str, Any]:
     """Each generated file (path relative to the repository root) and its content."""
-    return {
-        OPENAI: openai_tools(),
-        ANTHROPIC: anthropic_tools(),
-        BEDROCK: bedrock_functions(),
-        MCP: mcp_tools(),
-        CONTRACT: runtime_contract(),
-    }
+    found: dict[str, Any] = {OPENAI: openai_tools(), ANTHROPIC: anthropic_tools(), BEDROCK: bedrock_functions()}
+    found[MCP] = mcp_tools()
+    for tool_set in TOOL_SETS:
+        for fmt, make in MAKERS.items():
+            found[set_file(tool_set, fmt)] = make(tool_set)
+    found[CONTRACT] = runtime_contract()
+    return found
+
+
+def compact(document: Any) -> str:
+    """A document as an SDK sends it: JSON without indentation."""
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False)
+
+
+def model_text(tool_set: str, root: Path = ROOT) -> str:
+    """What a set costs a model on every turn: its Anthropic schemas as sent, then its skill text."""
+    return compact(anthropic_tools(tool_set)) + "\n" + (root / SKILLS[tool_set]).read_text(encoding="utf-8")
+
+
+def model_bytes(tool_set: str, root: Path = ROOT) -> int:
+    return len(model_text(tool_set, root).encode("utf-8"))
+
+
+def tokens(text: str) -> int | None:
+    """The text's tokens by an offline tokenizer, when one is installed with its data (tiktoken's cl100k_base,
+    a stand-in: each provider counts with its own); None otherwise."""
+    try:
+        import tiktoken  # type: ignore[import-not-found]
+
+        return len(tiktoken.get_encoding("cl100k_base").encode(text))
+    except Exception:  # not installed, or its encoding cannot be fetched offline
+        return None
+
+
+def over_budget(root: Path = ROOT) -> list[str]:
+    """The sets whose schemas and skill text exceed their budget, each with its size."""
+    return [
+        f"{tool_set}: {model_bytes(tool_set, root)} bytes, budget {budget}"
+        for tool_set, budget in BUDGETS.items()
+        if model_bytes(tool_set, root) > budget
+    ]
+
+
+def sizes(root: Path = ROOT) -> list[str]:
+    """One line per set: what it costs a model, against its budget."""
+    lines = []
+    for tool_set, budget in BUDGETS.items():
+        text = model_text(tool_set, root)
+        count = tokens(text)
+        counted = f", about {count} tokens (cl100k_base)" if count is not None else ""
+        lines.append(
+            f"{tool_set} set: {len(TOOL_SETS[tool_set])} tools, schemas and {SKILLS[tool_set]}: "
+            f"{len(text.encode('utf-8'))} bytes of {budget}{counted}"
+        )
+    return lines
 
 
 def render(document: Any, path: str = "") -> str:
@@ -413,12 +505,16 @@ def main(argv: list[str] | None = None) -> int:
         differing = stale()
         for path in differing:
             print(f"out of date: {path} (run `make schemas`)", file=sys.stderr)
-        return 1 if differing else 0
+        for finding in over_budget():
+            print(f"over budget: {finding} (shorten the descriptions or the skill text)", file=sys.stderr)
+        return 1 if differing or over_budget() else 0
     for path, document in documents().items():
         target = ROOT / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(render(document, path), encoding="utf-8")
         print(f"wrote {path}")
+    for line in sizes():
+        print(line)
     return 0
 
 

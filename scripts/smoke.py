@@ -23,7 +23,7 @@ from typing import Any
 import boto3
 from botocore.exceptions import BotoCoreError, ClientError
 
-REQUIRED_OUTPUTS = ("ToolsFunctionName", "ScheduleGroupName", "ScheduleTableName")
+REQUIRED_OUTPUTS = ("ToolsFunctionName", "ToolsFunctionArn", "ScheduleGroupName", "ScheduleTableName")
 
 
 class SmokeFailed(Exception):
@@ -112,7 +112,8 @@ def main(argv: list[str] | None = None) -> int:
         context = {"room_id": args.room, "user_id": args.user, "agent_id": "smoke", "locale": "en", "timezone": "UTC"}
         if args.platform:
             context["platform"] = args.platform
-        run(Tools(boto3.client("lambda"), outputs["ToolsFunctionName"], context), print, args.wait)
+        # as a bot calls it: the alias `live` (ToolsFunctionArn), which deployments shift
+        run(Tools(boto3.client("lambda"), outputs["ToolsFunctionArn"], context), print, args.wait)
     except (SmokeFailed, ClientError, BotoCoreError) as err:
         print(f"FAILED {err}", file=sys.stderr)
         return 1

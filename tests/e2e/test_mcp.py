@@ -26,7 +26,8 @@ from tests.support.sandbox import Bot
 pytestmark = [pytest.mark.e2e, pytest.mark.slow, pytest.mark.xdist_group("mcp")]
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOLS_FILE = ROOT / "docs" / "tools" / "mcp-tools.json"
+TOOLS_FILE = ROOT / "docs" / "tools" / "mcp-tools.json"  # the full set, where it always was
+ESSENTIAL_FILE = ROOT / "docs" / "tools" / "essential" / "mcp-tools.json"
 USER = "@ana:localhost"
 ZONE = "Europe/Madrid"
 TRANSPORTS = ["http", "stdio"]
@@ -44,16 +45,17 @@ def sandbox() -> Iterator[SandboxProcess]:
     process.log.unlink(missing_ok=True)
 
 
-def connect(transport: str, lambda_url: str, room: str, user: str = USER, **routing: str) -> Client:
+def connect(transport: str, lambda_url: str, room: str, user: str = USER, tools: str = "", **routing: str) -> Client:
     """An MCP client with the context a bot's code would set: the URL's query string, or the command line
-    (`routing`: `thread_id`, `platform`)."""
+    (`routing`: `thread_id`, `platform`), and the tool set to list (`tools`; none: the default)."""
+    chosen = {"tools": tools} if tools else {}
     if transport == "http":
         query = urllib.parse.urlencode(
-            {"room_id": room, "user_id": user, "agent_id": "echo", "timezone": ZONE, "locale": "en", **routing}
+            {"room_id": room, "user_id": user, "agent_id": "echo", "timezone": ZONE, "locale": "en", **routing} | chosen
         )
         return Client(f"{lambda_url}/mcp?{query}")
     command = ["-m", "sandbox", "mcp", "--room", room, "--user", user, "--agent", "echo", "--timezone", ZONE]
-    command += ["--locale", "en", "--lambda-url", lambda_url]
+    command += ["--locale", "en", "--lambda-url", lambda_url] + (["--tools", tools] if tools else [])
     for key, value in routing.items():
         command += [f"--{key.removesuffix('_id')}", value]
     return Client(StdioServerParameters(command=sys.executable, args=command, cwd=str(ROOT), env=dict(os.environ)))
@@ -236,3 +238,45 @@ def leaves(error: BaseException) -> list[BaseException]:
     if isinstance(error, BaseExceptionGroup):
         return [leaf for inner in error.exceptions for leaf in leaves(inner)]
     return [error]
+
+
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_the_essential_set_is_listed_and_every_tool_still_answers(sandbox: SandboxProcess, transport: str) -> None:
+    """`tools=essential` (`--tools essential`) lists the eight essential tools as their file has them; a tool of
+    the full set alone (a button's snooze) is still run when called."""
+    room = f"!essential-{transport}:localhost"
+
+    async def scenario(client: Client) -> tuple[Any, dict[str, Any], dict[str, Any]]:
+        listed = await client.list_tools()
+        made = answer_of(await client.call_tool("create_reminder", {"message": "Tea", "time": "in 2 hours"}))
+        snoozed = answer_of(await client.call_tool("snooze_reminder", {"id": made["result"]["id"], "minutes": 10}))
+        return listed, made, snoozed
+
+    listed, made, snoozed = session(connect(transport, sandbox.url, room, tools="essential"), scenario)
+
+    expected = json.loads(ESSENTIAL_FILE.read_text(encoding="utf-8"))["tools"]
+    assert listed.model_dump(by_alias=True, exclude_none=True, mode="json")["tools"] == expected
+    assert len(expected) == 8 and "snooze_reminder" not in {t["name"] for t in expected}
+    assert made["ok"] and snoozed["ok"], (made, snoozed)
+
+
+def test_a_tool_set_there_is_none_of_is_refused() -> None:
+    """Over HTTP a 400 naming the sets, before the SDK sees the request; over stdio the command's usage error."""
+    command = [sys.executable, "-m", "sandbox", "mcp", "--room", "!r:localhost", "--user", USER, "--tools", "tiny"]
+    refused = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60, stdin=subprocess.DEVNULL)
+    assert refused.returncode == 2 and "essential" in refused.stderr and refused.stdout == ""
+
+
+def test_an_mcp_url_naming_no_tool_set_of_ours_is_a_clear_error(sandbox: SandboxProcess) -> None:
+    query = urllib.parse.urlencode({"room_id": "!r:localhost", "user_id": USER, "tools": "tiny"})
+    request = urllib.request.Request(
+        f"{sandbox.url}/mcp?{query}",
+        data=json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", "Accept": "application/json, text/event-stream"},
+    )
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=30)
+    assert refused.value.code == 400
+    message = json.load(refused.value)["error"]["message"]
+    assert "tools=tiny" in message and "essential" in message

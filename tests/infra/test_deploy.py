@@ -6,16 +6,18 @@ from __future__ import annotations
 import fnmatch
 import json
 import re
+import subprocess
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cronbell.core.domain import models, platforms, routing
 from cronbell.settings import Settings, SettingsError, agent_map
-from tests.support.aws import template_yaml
+from tests.support.aws import ROOT, template_yaml
 from tests.support.cfn import holds, resolver, sam_transformed
 
-ECHO_ARN = "arn:aws:lambda:eu-west-1:123456789012:function:cronbell-EchoAgentFunction-x1"
+ECHO_ARN = "arn:aws:lambda:eu-west-1:123456789012:function:cronbell-EchoAgentFunction-x1:live"
 RESEARCH = "arn:aws:lambda:eu-west-1:123456789012:function:research-agent"
 WRITER = "arn:aws:lambda:eu-west-1:123456789012:function:writer:prod"
 INPUT_FILLED = {
@@ -63,11 +65,10 @@ def test_every_schedule_sam_deploys_is_in_the_stack_group_with_a_source_account_
             assert all("aws:SourceAccount" in condition for condition in conditions), logical_id
     reconcile = transformed["Resources"]["ReconcileInvokeRole"]["Properties"]["Policies"]
     (statement,) = [s for p in reconcile for s in p["PolicyDocument"]["Statement"]]
-    assert (statement["Action"], statement["Resource"]) == (
-        "lambda:InvokeFunction",
-        {"Fn::GetAtt": ["ReconcileFunction", "Arn"]},
-    )
-    assert found["ReconcileSchedule"]["Properties"]["Target"]["Arn"] == {"Fn::GetAtt": ["ReconcileFunction", "Arn"]}
+    alias = {"Ref": "ReconcileFunctionAliaslive"}  # Scheduler invokes the function's alias, as every caller
+    assert (statement["Action"], statement["Resource"]) == ("lambda:InvokeFunction", alias)
+    assert found["ReconcileSchedule"]["Properties"]["Target"]["Arn"] == alias
+    assert found["DailyAnalysisSchedule"]["Properties"]["Target"]["Arn"] == {"Ref": "FireFunctionAliaslive"}
 
 
 def test_two_stacks_in_one_account_and_region_never_share_a_schedule() -> None:
@@ -233,7 +234,7 @@ def test_cfn_lint_reads_every_rule_as_written() -> None:
 
 def agents_resolved(value: str) -> tuple[dict[str, str], list[str]]:
     template = template_yaml()
-    resolve = resolver(template, {"AgentFunctions": value}, values={"EchoAgentFunction.Arn": ECHO_ARN})
+    resolve = resolver(template, {"AgentFunctions": value}, values={"EchoAgentFunction.Alias": ECHO_ARN})
     fire = template["Resources"]["FireFunction"]["Properties"]
     tools_env = resolve(template["Resources"]["ToolsFunction"]["Properties"]["Environment"]["Variables"])
     fire_env = resolve(fire["Environment"]["Variables"])
@@ -339,6 +340,44 @@ def test_guided_deploy_asks_the_chat_and_the_defaults_first() -> None:
         assert "Default" in template_yaml()["Parameters"][name], name
 
 
+SAM_PYTHON = ROOT / ".venv-sam" / "bin" / "python"
+
+
+def sam_guided_answers(template: Path) -> dict[str, Any]:
+    """What `sam deploy --guided` makes of Enter on every parameter of `template` (tests/support/sam_guided.py,
+    run by the SAM CLI's own Python; `make build` installs it, and so does this, once)."""
+    if not SAM_PYTHON.exists():
+        subprocess.run(["make", "-s", ".venv-sam/.installed"], cwd=ROOT, check=True, capture_output=True, timeout=900)
+    script = ROOT / "tests" / "support" / "sam_guided.py"
+    command = [str(SAM_PYTHON), "-I", str(script), str(template)]  # -I: not the script's folder on sys.path
+    out = subprocess.run(command, capture_output=True, text=True, check=True, timeout=120)
+    answers: dict[str, Any] = json.loads(out.stdout)
+    return answers
+
+
+def test_guided_deploy_takes_enter_on_every_optional_parameter(tmp_path: Path) -> None:
+    """The SAM CLI asks a NoEcho parameter with no default and asks again on Enter: each optional parameter
+    keeps its default; a NoEcho one would hold the guided deploy (as ChatWebhookUrl once did)."""
+    parameters = template_yaml()["Parameters"]
+    answers = sam_guided_answers(ROOT / "template.yaml")
+    assert answers == {name: str(spec.get("Default", "")) for name, spec in parameters.items()}
+    hidden = (
+        (ROOT / "template.yaml")
+        .read_text(encoding="utf-8")
+        .replace("  ChatWebhookUrl:\n    Type: String\n", "  ChatWebhookUrl:\n    Type: String\n    NoEcho: true\n")
+    )
+    (tmp_path / "template.yaml").write_text(hidden, encoding="utf-8")
+    assert sam_guided_answers(tmp_path / "template.yaml") == {"aborted": True}
+
+
+def test_only_a_required_parameter_may_be_noecho() -> None:
+    """The rule the SAM CLI's prompting makes: NoEcho only where a value must be typed anyway (secrets
+    themselves stay in Secrets Manager; the template takes their ARNs)."""
+    for name, spec in template_yaml()["Parameters"].items():
+        if spec.get("NoEcho"):
+            assert "Default" not in spec, name
+
+
 def test_every_parameter_is_in_one_console_group_in_the_asking_order() -> None:
     groups = template_yaml()["Metadata"]["AWS::CloudFormation::Interface"]["ParameterGroups"]
     grouped = [name for group in groups for name in group["Parameters"]]
@@ -349,8 +388,6 @@ def test_every_parameter_is_in_one_console_group_in_the_asking_order() -> None:
 
 def test_samconfig_pins_no_region_zone_or_platform() -> None:
     import tomllib
-
-    from tests.support.aws import ROOT
 
     config = tomllib.loads((ROOT / "samconfig.toml").read_text(encoding="utf-8"))
     for env in config.values():
@@ -371,7 +408,13 @@ def test_what_sam_delete_leaves_is_the_table_alone() -> None:
     named after its function, and deleted with it."""
     resources = sam_transformed()["Resources"]
     retained = {k for k, r in resources.items() if r.get("DeletionPolicy") == "Retain"}
-    assert retained == {"ScheduleTable"}
+    # SAM retains each published version (a rollback needs the previous one); deleting the function
+    # deletes its versions with it
+    versions = {k for k, r in resources.items() if r["Type"] == "AWS::Lambda::Version"}
+    assert {resources[k]["Properties"]["FunctionName"]["Ref"] for k in versions} == {
+        k for k, r in resources.items() if r["Type"] == "AWS::Lambda::Function"
+    }
+    assert retained - versions == {"ScheduleTable"}
     groups = {k: r for k, r in resources.items() if r["Type"] == "AWS::Logs::LogGroup"}
     functions = {k for k, r in resources.items() if r["Type"] == "AWS::Lambda::Function"}
     named = {r["Properties"]["LogGroupName"]["Fn::Sub"] for r in groups.values()}

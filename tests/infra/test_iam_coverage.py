@@ -365,8 +365,10 @@ def resolver(values: dict[str, str]) -> Callable[[Any], Any]:
         if set(node) == {"Fn::GetAtt"}:
             target = node["Fn::GetAtt"]
             return known[target if isinstance(target, str) else ".".join(target)]
-        if set(node) == {"Fn::Sub"}:
-            return re.sub(r"\$\{([^!}]+)\}", lambda m: known[m.group(1)], node["Fn::Sub"])
+        if set(node) == {"Fn::Sub"}:  # a string, or a string and its own variables
+            pattern, variables = (node["Fn::Sub"], {}) if isinstance(node["Fn::Sub"], str) else node["Fn::Sub"]
+            local = {**known, **{name: resolve(value) for name, value in variables.items()}}
+            return re.sub(r"\$\{([^!}]+)\}", lambda m: local[m.group(1)], pattern)
         if set(node) == {"Fn::If"}:
             condition, yes, no = node["Fn::If"]
             return resolve(yes if holds({"Condition": condition}) else no)
@@ -463,8 +465,9 @@ def run_values(stack: Any, secrets: dict[str, str]) -> dict[str, str]:
         "ScheduleTable": TABLE,
         "ScheduleTable.Arn": f"arn:aws:dynamodb:{REGION}:{ACCOUNT}:table/{TABLE}",
         "ScheduleGroup": GROUP,
-        "FireFunction.Arn": FIRE_ARN,
-        "EchoAgentFunction.Arn": ECHO_ARN,
+        "FireFunction.Alias": FIRE_ARN,  # every caller invokes the alias
+        "FireFunction.Arn": FIRE_ARN.removesuffix(":live"),  # what entries written before the alias name
+        "EchoAgentFunction.Alias": ECHO_ARN,
         "SchedulerInvokeRole.Arn": ROLE_ARN,
         "SchedulerDeadLetterQueue.Arn": stack.dlq_arn,
         "FireDeadLetterQueue.Arn": FIRE_DLQ_ARN,
@@ -575,8 +578,10 @@ def test_scheduler_role_covers_what_the_entries_ask_of_it(run: Run) -> None:
     static = run.resolve(template()["Resources"]["DailyAnalysisSchedule"]["Properties"]["Target"])
     targets.add(static["Arn"])
     queues.add(static["DeadLetterConfig"]["Arn"])
-    for arn in targets:
+    assert targets == {FIRE_ARN}  # the alias
+    for arn in (*targets, FIRE_ARN.removesuffix(":live")):  # and an entry written before there was one
         assert allows(statements, Need("lambda:InvokeFunction", arn)), arn
+    assert not allows(statements, Need("lambda:InvokeFunction", FIRE_ARN.replace(":live", ":7")))  # no version
     for arn in queues:
         assert allows(statements, Need("sqs:SendMessage", arn)), arn
     assert {a for s in statements for a in as_list(s["Action"])} == {"lambda:InvokeFunction", "sqs:SendMessage"}

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import re
 import string
 import subprocess
@@ -109,13 +108,14 @@ def references(node: Any) -> set[str]:
     if isinstance(node, dict):
         for key, value in node.items():
             if key == "Ref" and isinstance(value, str):
-                found.add(value)
+                found.add(value.split(".", 1)[0])  # `FireFunction.Alias`: SAM's reference to its alias
             elif key == "Fn::GetAtt":
                 target = value.split(".", 1)[0] if isinstance(value, str) else value[0]
                 found.add(str(target))
-            elif key == "Fn::Sub":
-                text = value if isinstance(value, str) else value[0]
-                found |= {name.split(".", 1)[0] for name in re.findall(r"\$\{([^!}][^}]*)\}", text)}
+            elif key == "Fn::Sub":  # a string, or a string and its own variables
+                text, variables = (value, {}) if isinstance(value, str) else value
+                named = {name.split(".", 1)[0] for name in re.findall(r"\$\{([^!}][^}]*)\}", text)}
+                found |= (named - set(variables)) | references(list(variables.values()))
             else:
                 found |= references(value)
     elif isinstance(node, list):
@@ -242,29 +242,11 @@ def test_tools_function_permissions(template: dict[str, Any]) -> None:
 
     for action in TOOLS_DYNAMO_ACTIONS:
         assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
-    # tool calls write items only: Scheduler is the projector's
-    assert not [a for a in by_action if a.startswith("scheduler:") or a == "iam:PassRole"]
-    assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [{"FireFunction"}]
-    assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # Run Acknowledged, on that one bus
-    assert by_action == {}
-
-
-def test_projector_function_permissions(template: dict[str, Any]) -> None:
-    """The one writer of Scheduler: its group's entries, the role they pass, and the retirement of a
-    schedule Scheduler refuses (with its event); its stream records out of retries go to its queue."""
-    statements = role_statements(template)["ProjectorFunction"]
-    by_action: dict[str, list[Any]] = {}
-    for statement in statements:
-        for action in _as_list(statement["Action"]):
-            by_action.setdefault(action, []).extend(_as_list(statement["Resource"]))
-
-    for action in ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"):
-        assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
-    for action in ("GetSchedule", "CreateSchedule", "UpdateSchedule", "DeleteSchedule"):
+    for action in ("CreateSchedule", "DeleteSchedule", "UpdateSchedule"):
         assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
     assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
-    assert [references(r) for r in by_action.pop("sqs:SendMessage")] == [{"ProjectorFailureQueue"}]
-    assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # Schedule Failed, on that one bus
+    assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [{"FireFunction"}]
+    assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # Run Acknowledged, on that one bus
     assert by_action == {}
 
     (pass_role,) = [s for s in statements if "iam:PassRole" in _as_list(s["Action"])]
@@ -280,8 +262,9 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
 
     for action in FIRE_DYNAMO_ACTIONS:
         assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
-    # a fire writes items only (an orphan's mark, a repeat's record): Scheduler is the projector's
-    assert not [a for a in by_action if a.startswith("scheduler:") or a == "iam:PassRole"]
+    for action in ("DeleteSchedule", "GetSchedule", "CreateSchedule", "UpdateSchedule"):  # orphans, repeats
+        assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
+    assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
     assert [references(r) for r in by_action.pop("dynamodb:ConditionCheckItem")] == [{"ScheduleTable"}]
     # the example agent, and AgentFunctions' functions (tests/infra/test_deploy.py proves which)
     assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [
@@ -344,29 +327,6 @@ def test_each_chat_secret_is_granted_only_when_set_and_only_to_the_functions_tha
         for platform, (parameter, _condition) in SECRET_PARAMETERS.items():
             name = PLATFORM_SECRET_ENV.get(platform, "CHAT_TOKEN_SECRET")
             assert variables[name] == {"Ref": parameter}, (logical_id, name)
-
-
-def test_alarms_watch_queues_fire_errors_throttles_and_failed_runs(template: dict[str, Any]) -> None:
-    alarms = {k: r["Properties"] for k, r in template["Resources"].items() if r["Type"] == "AWS::CloudWatch::Alarm"}
-    watched = {(p["Namespace"], p["MetricName"], json.dumps(p["Dimensions"], sort_keys=True)) for p in alarms.values()}
-    queue = lambda logical: json.dumps([{"Name": "QueueName", "Value": {"Fn::GetAtt": [logical, "QueueName"]}}])  # noqa: E731
-    fire = json.dumps([{"Name": "FunctionName", "Value": {"Ref": "FireFunction"}}])
-    projector = json.dumps([{"Name": "FunctionName", "Value": {"Ref": "ProjectorFunction"}}])
-    assert watched == {
-        ("AWS/SQS", "ApproximateNumberOfMessagesVisible", queue("SchedulerDeadLetterQueue")),
-        ("AWS/SQS", "ApproximateNumberOfMessagesVisible", queue("FireDeadLetterQueue")),
-        ("AWS/SQS", "ApproximateNumberOfMessagesVisible", queue("ProjectorFailureQueue")),
-        ("AWS/Lambda", "Errors", fire),
-        ("AWS/Lambda", "Errors", projector),  # a change not projected is retried, then queued
-        ("AWS/Lambda", "Throttles", fire),
-        ("cronbell", "RunsFailed", json.dumps([{"Name": "service", "Value": "cronbell"}])),
-    }
-    for props in alarms.values():  # each notifies the topic when one is given, and nothing otherwise
-        assert props["AlarmActions"] == {
-            "Fn::If": ["HasAlarmTopic", [{"Ref": "AlarmTopicArn"}], {"Ref": "AWS::NoValue"}]
-        }
-        assert props["TreatMissingData"] == "notBreaching"
-    assert template["Parameters"]["AlarmTopicArn"]["Default"] == ""
 
 
 def test_table_keys_ttl_recovery_and_retention(template: dict[str, Any]) -> None:
@@ -497,12 +457,17 @@ def test_globals(template: dict[str, Any]) -> None:
     assert function["Runtime"] in {"python3.12", "python3.13"}
     assert function["Tracing"] == "Disabled"
     variables = function["Environment"]["Variables"]
-    assert variables["POWERTOOLS_SERVICE_NAME"] == variables["POWERTOOLS_METRICS_NAMESPACE"] == "cronbell"
+    assert variables["POWERTOOLS_SERVICE_NAME"] == "cronbell"
+    # the stack's own namespace (tests/infra/test_operations.py: a second stack never reaches its alarms)
+    assert variables["POWERTOOLS_METRICS_NAMESPACE"] == {"Fn::Sub": "cronbell/${AWS::StackName}"}
     assert "LOG_LEVEL" in variables
 
 
-def test_the_scheduler_role_invokes_only_the_fire_function_itself(template: dict[str, Any]) -> None:
-    """Entries target the function's own ARN; no version or alias (`:*`) is granted."""
+def test_the_scheduler_role_invokes_only_the_fire_functions_alias_and_entries_of_old(
+    template: dict[str, Any],
+) -> None:
+    """Entries target the alias `live`; the function itself only for entries written before there was one
+    (they keep firing after an upgrade); never any version (`:*`)."""
     [policy] = attached_documents(template, "SchedulerInvokeRole")
     [invoke] = [s for s in policy["Statement"] if s["Action"] == "lambda:InvokeFunction"]
-    assert invoke["Resource"] == {"Fn::GetAtt": ["FireFunction", "Arn"]}
+    assert invoke["Resource"] == [{"Ref": "FireFunction.Alias"}, {"Fn::GetAtt": ["FireFunction", "Arn"]}]

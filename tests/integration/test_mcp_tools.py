@@ -35,7 +35,7 @@ def test_every_tool_is_listed_with_its_metadata_and_every_answer_is_whole_in_the
         invoked.append(event["tool"])
         return tools.handle(event, stack.deps(start_fire=lambda event: None))
 
-    server = build_server(invoke, lambda ctx: CONTEXT)
+    server = build_server(invoke, lambda ctx: CONTEXT, lambda ctx: "full")
 
     async def scenario() -> tuple[Any, list[dict[str, Any]]]:
         async with Client(server) as client:

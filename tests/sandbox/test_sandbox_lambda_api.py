@@ -66,6 +66,7 @@ def endpoint(tmp_path: Path) -> Iterator[tuple[Any, list[tuple[str, str]], Lambd
         environment={},
         max_retry_attempts=2,
         on_failure_arn="arn:aws:sqs:us-east-1:123456789012:dlq",
+        aliases=("live",),
     )
     dead_letters: list[tuple[str, str]] = []
     runtime = LambdaRuntime(
@@ -130,6 +131,21 @@ def test_context_and_client_context(endpoint: Any) -> None:
     assert body["custom"] == client_context["custom"]
     assert body["env"] == {"locale": "es"}
     assert body["app_title"] == "bot"
+
+
+def test_an_alias_reaches_its_function_and_an_alias_it_lacks_is_not_found(endpoint: Any) -> None:
+    """What Scheduler's entries and the tools invoke: the alias ARN (`...:function:NAME:live`), or the name
+    with boto3's Qualifier; `$LATEST` and a version too. An alias the function lacks: Lambda's 404."""
+    client, _, _ = endpoint
+    arn = "arn:aws:lambda:us-east-1:123456789012:function:ToolsFunction"
+    for name, qualifier in ((f"{arn}:live", None), ("ToolsFunction", "live"), (f"{arn}:$LATEST", None), (arn, "3")):
+        extra = {"Qualifier": qualifier} if qualifier else {}
+        answer = client.invoke(FunctionName=name, Payload=json.dumps({"tool": "x"}), **extra)
+        assert json.load(answer["Payload"]) == {"echo": {"tool": "x"}}, name
+    for name, qualifier in ((f"{arn}:canary", None), ("ToolsFunction", "canary")):
+        extra = {"Qualifier": qualifier} if qualifier else {}
+        with pytest.raises(client.exceptions.ResourceNotFoundException):
+            client.invoke(FunctionName=name, Payload=b"{}", **extra)
 
 
 def test_unknown_function_is_resource_not_found(endpoint: Any) -> None:

@@ -185,8 +185,11 @@ def test_the_project_template_deploys_every_resource(endpoint: str) -> None:
         assert all(isinstance(value, str) for value in spec.environment.values())
     tools = functions["ToolsFunction"].environment
     assert tools["DEFAULT_TIMEZONE"] == "Europe/Madrid"
-    assert tools["FIRE_FUNCTION_ARN"] == functions["FireFunction"].arn
-    assert agent_map(tools["AGENTS"])["echo"].endswith(":function:EchoAgentFunction")
+    # every caller invokes the alias `live` of the published version (AutoPublishAlias)
+    assert all(spec.aliases == ("live",) for spec in functions.values())
+    assert tools["FIRE_FUNCTION_ARN"] == f"{functions['FireFunction'].arn}:live"
+    assert agent_map(tools["AGENTS"])["echo"].endswith(":function:EchoAgentFunction:live")
+    assert functions["ProjectorFunction"].environment["FIRE_FUNCTION_ARN"] == f"{functions['FireFunction'].arn}:live"
     assert functions["ToolsFunction"].layer_dirs == [ROOT / "layers/common/", ROOT / "layers/calendars/"]
     table = stack.physical_name("ScheduleTable")
     assert tools["TABLE_NAME"] == table

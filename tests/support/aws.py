@@ -21,7 +21,8 @@ REGION = "us-east-1"
 ACCOUNT = "123456789012"
 GROUP = "cronbell-test"
 TABLE = "cronbell-test"
-FIRE_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:FireFunction"
+# what the tools and Scheduler invoke: the fire function's alias (template.yaml's AutoPublishAlias)
+FIRE_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:FireFunction:live"
 ROLE_ARN = f"arn:aws:iam::{ACCOUNT}:role/cronbell-scheduler"
 
 

@@ -54,8 +54,14 @@ def resolver(
             if function == "Fn::GetAtt":
                 target = argument if isinstance(argument, str) else ".".join(argument)
                 return known.get(target, target)
-            if function == "Fn::Sub":
-                return re.sub(r"\$\{([^!}]+)\}", lambda m: text(resolve({"Fn::GetAtt": m.group(1)})), argument)
+            if function == "Fn::Sub":  # a string, or a string and its own variables
+                pattern, variables = (argument, {}) if isinstance(argument, str) else argument
+                local = {name: resolve(value) for name, value in variables.items()}
+
+                def value_of(name: str) -> str:
+                    return text(local[name] if name in local else resolve({"Fn::GetAtt": name}))
+
+                return re.sub(r"\$\{([^!}]+)\}", lambda m: value_of(m.group(1)), pattern)
             if function == "Fn::If":
                 condition, yes, no = argument
                 return resolve(yes if holds(template, resolve, {"Condition": condition}) else no)

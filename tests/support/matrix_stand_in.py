@@ -18,7 +18,7 @@ from tests.support.aws import ACCOUNT, REGION, Stack
 from tests.support.handlers import configure_env
 
 SEND_PATH = "/_matrix/client/v3/rooms/"
-ECHO_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:EchoAgentFunction"
+ECHO_ARN = f"arn:aws:lambda:{REGION}:{ACCOUNT}:function:EchoAgentFunction:live"  # the agent's alias
 
 
 @dataclass

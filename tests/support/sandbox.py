@@ -3,14 +3,20 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import boto3
 
 from sandbox.demo import SandboxProcess
 from tests.support.envelopes import envelope
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Bot:
@@ -62,3 +68,36 @@ def instant(text: str) -> datetime:
 
 
 StartSandbox = Callable[..., SandboxProcess]
+
+
+def aws_client(service: str, aws_url: str) -> Any:
+    """A boto3 client of the sandbox's moto server."""
+    return boto3.client(
+        service, endpoint_url=aws_url, region_name="us-east-1", aws_access_key_id="test", aws_secret_access_key="test"
+    )
+
+
+def stand_in_stack(aws_url: str, name: str, outputs: dict[str, str]) -> None:
+    """A stack in the sandbox's CloudFormation whose outputs name the sandbox's resources, as a deployed stack's
+    name its own: what the scripts run against a stack (`make smoke`, `make redrive`) read."""
+    template = {
+        "Resources": {"StandIn": {"Type": "AWS::SQS::Queue", "Properties": {"QueueName": f"{name}-stand-in"}}},
+        "Outputs": {key: {"Value": value} for key, value in outputs.items()},
+    }
+    aws_client("cloudformation", aws_url).create_stack(StackName=name, TemplateBody=json.dumps(template))
+
+
+def run_script(script: str, sandbox: SandboxProcess, *args: str) -> subprocess.CompletedProcess[str]:
+    """scripts/<script> as a team runs it against a stack, with the sandbox for AWS and its Lambda endpoint."""
+    aws_url = f"http://127.0.0.1:{sandbox.aws_port}"
+    env = {
+        **os.environ,
+        "AWS_ENDPOINT_URL": aws_url,
+        "AWS_ENDPOINT_URL_LAMBDA": sandbox.url,
+        "AWS_ACCESS_KEY_ID": "test",
+        "AWS_SECRET_ACCESS_KEY": "test",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }
+    env.pop("AWS_PROFILE", None)
+    command = [sys.executable, f"scripts/{script}", *args]
+    return subprocess.run(command, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300, check=False)

@@ -364,3 +364,105 @@ def test_the_bedrock_guide_lists_every_options_key_and_the_argument_counts() -> 
             if tool == name:
                 assert meaning == model.model_fields[key].description, (tool, key)
     assert documented == expected
+
+
+# --- the tool sets ----------------------------------------------------------------------------------------
+
+ESSENTIAL_TOOLS = [  # DESIGN's essential set, in the registry's order
+    "create_reminder",
+    "list_reminders",
+    "delete_reminder",
+    "cron_create",
+    "cron_list",
+    "cron_delete",
+    "run_now",
+    "update_reminder",
+]
+
+
+def set_schemas(tool_set: str) -> dict[str, dict[str, dict[str, Any]]]:
+    """Per format, tool name -> its argument schema, read from the committed files of one set."""
+    read = lambda fmt: json.loads((ROOT / schemas.set_file(tool_set, fmt)).read_text(encoding="utf-8"))  # noqa: E731
+    return {
+        "openai": {t["function"]["name"]: t["function"]["parameters"] for t in read("openai")},
+        "anthropic": {t["name"]: t["input_schema"] for t in read("anthropic")},
+        "mcp": {t["name"]: t["inputSchema"] for t in read("mcp")["tools"]},
+        "bedrock": {f["name"]: f["parameters"] for f in read("bedrock")["functions"]},
+    }
+
+
+def test_each_set_is_in_the_four_formats_and_the_full_set_where_it_always_was() -> None:
+    expected = {"essential": tuple(ESSENTIAL_TOOLS), "full": tuple(TOOL_ARGUMENTS)}
+    assert expected == schemas.TOOL_SETS
+    for tool_set, names in schemas.TOOL_SETS.items():
+        for fmt, listed in set_schemas(tool_set).items():
+            assert list(listed) == list(names), (tool_set, fmt)
+    docs = schemas.documents()
+    legacies = (schemas.OPENAI, schemas.ANTHROPIC, schemas.BEDROCK, schemas.MCP)
+    for fmt, legacy in zip(schemas.FORMATS, legacies, strict=True):
+        assert docs[schemas.set_file("full", fmt)] == docs[legacy]
+
+
+def test_the_essential_set_loads_in_every_shape_and_takes_the_valid_calls() -> None:
+    """MCP's own types read its `tools/list`; every argument schema is a valid JSON Schema that accepts the
+    valid calls and refuses a foreign argument; Bedrock's function details keep their quota."""
+    import mcp_types
+
+    listed = mcp_types.ListToolsResult.model_validate(
+        json.loads((ROOT / schemas.set_file("essential", "mcp")).read_text(encoding="utf-8"))
+    )
+    assert [tool.name for tool in listed.tools] == ESSENTIAL_TOOLS
+    openai = json.loads((ROOT / schemas.set_file("essential", "openai")).read_text(encoding="utf-8"))
+    assert all(t["type"] == "function" and t["function"]["description"] for t in openai)
+    for fmt, found in set_schemas("essential").items():
+        for name, schema in found.items():
+            if fmt == "bedrock":
+                assert len(schema) <= BEDROCK_QUOTA_PARAMETERS_PER_FUNCTION, name
+                continue
+            Draft202012Validator.check_schema(schema)
+            Draft202012Validator(schema).validate(VALID[name])
+            assert not Draft202012Validator(schema).is_valid({**VALID[name], "room_id": "!other:x"})
+
+
+def test_the_essential_schemas_leave_out_only_the_full_sets_arguments() -> None:
+    """What only the full set covers (repeats until done, acknowledged with done_reminder; business-day rules):
+    left out of the essential schemas, and out of their descriptions; every other argument is there."""
+    from cronbell.usecases.tools import FULL_SET_ARGUMENTS
+
+    for name, schema in set_schemas("essential")["anthropic"].items():
+        model = TOOL_ARGUMENTS[name]
+        assert set(schema["properties"]) == set(model.model_fields) - FULL_SET_ARGUMENTS, name
+        assert schema["required"] == sorted(f for f, info in model.model_fields.items() if info.is_required())
+    for tool in (schemas.BY_NAME[name] for name in ESSENTIAL_TOOLS):
+        named = set(re.findall(r"`(\w+)`", tool.described("essential")))
+        assert not named & FULL_SET_ARGUMENTS, tool.name
+        assert set(re.findall(r"`(\w+)`", tool.more)) <= set(TOOL_ARGUMENTS[tool.name].model_fields), tool.name
+    assert "`repeat_every`" in schemas.BY_NAME["create_reminder"].described("full")  # the full set says more
+    assert not schemas.hidden("full")
+
+
+def test_each_set_costs_a_model_no_more_than_its_budget() -> None:
+    """Anthropic schemas as sent (compact JSON) and the skill text, in UTF-8 bytes: 12 KB for the essential set,
+    30 KB for the full one (43 KB before there were sets)."""
+    assert schemas.BUDGETS == {"essential": 12_000, "full": 30_000}
+    assert schemas.over_budget() == []
+    for tool_set, budget in schemas.BUDGETS.items():
+        size = schemas.model_bytes(tool_set)
+        assert 0 < size <= budget
+        sent = json.dumps(schemas.anthropic_tools(tool_set), separators=(",", ":"), ensure_ascii=False)
+        skill = (ROOT / schemas.SKILLS[tool_set]).read_text(encoding="utf-8")
+        assert size == len(sent.encode()) + 1 + len(skill.encode())
+    assert schemas.model_bytes("essential") < schemas.model_bytes("full")
+
+
+def test_a_set_over_its_budget_fails_the_check(tmp_path: Path) -> None:
+    for path in schemas.SKILLS.values():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text((ROOT / path).read_text(encoding="utf-8"), encoding="utf-8")
+    assert schemas.over_budget(tmp_path) == []
+    (tmp_path / schemas.SKILLS["essential"]).write_text("x" * 12_000, encoding="utf-8")
+    (finding,) = schemas.over_budget(tmp_path)
+    assert finding.startswith("essential: ") and "budget 12000" in finding
+    lines = schemas.sizes(tmp_path)
+    assert [line.split(" set:")[0] for line in lines] == ["essential", "full"]
+    assert all(" bytes of " in line for line in lines)

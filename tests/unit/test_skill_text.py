@@ -1,4 +1,5 @@
-"""docs/skill.md names only tools, arguments and answer fields that exist, and covers every tool."""
+"""docs/skill.md names only tools, arguments and answer fields that exist, and covers every tool; so does
+docs/skill-essential.md for the essential set, naming no tool or argument that set's schemas leave out."""
 
 from __future__ import annotations
 
@@ -14,7 +15,9 @@ from cronbell.core.domain.timing import Timing
 from cronbell.core.text.views import cron_view, schedule_view
 from tests.support.registry import TOOL_ARGUMENTS
 
-SKILL = Path(__file__).resolve().parents[2] / "docs" / "skill.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+SKILL = DOCS / "skill.md"
+ESSENTIAL_SKILL = DOCS / "skill-essential.md"
 IDENTIFIER = re.compile(r"^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$")
 
 # Words of the answers (not arguments) that the skill text may name.
@@ -34,8 +37,8 @@ ERROR_CODES = {
 }
 
 
-def backticked() -> list[str]:
-    return re.findall(r"`([^`\n]+)`", SKILL.read_text(encoding="utf-8"))
+def backticked(path: Path = SKILL) -> list[str]:
+    return re.findall(r"`([^`\n]+)`", path.read_text(encoding="utf-8"))
 
 
 def test_every_identifier_is_known() -> None:
@@ -77,3 +80,18 @@ def test_the_allowed_answer_fields_are_real() -> None:
 def test_the_checker_catches_a_made_up_name() -> None:
     assert IDENTIFIER.match("delete_all") and IDENTIFIER.match("now")
     assert not IDENTIFIER.match("in 30 minutes") and not IDENTIFIER.match("Europe/Madrid")
+
+
+def test_the_essential_skill_names_only_what_the_essential_set_shows() -> None:
+    from cronbell.usecases.tools import FULL_SET_ARGUMENTS, TOOL_SETS
+
+    tools = set(TOOL_SETS["essential"])
+    arguments = {f for name in tools for f in TOOL_ARGUMENTS[name].model_fields} - FULL_SET_ARGUMENTS
+    known = (
+        tools | arguments | VIEW_FIELDS | ANSWER_FIELDS | STATUSES | KINDS | ERROR_CODES | RUN_WORDS | CLEARING_WORDS
+    )
+    words = {word for word in backticked(ESSENTIAL_SKILL) if IDENTIFIER.match(word)}
+    assert sorted(words - known) == []
+    assert tools <= words
+    assert words >= STATUSES
+    assert not words & (set(TOOL_ARGUMENTS) - tools)  # no tool of the full set alone

@@ -3,7 +3,9 @@ never an unhandled error).
 
 A tool is declared once, in `TOOLS`: its name (a public contract), its argument model (by its name in
 `cronbell.core.contract.arguments`, the strict pydantic models that the run time never imports), its title and
-description as a model reads them, its use case, its MCP annotations and the shape of its `result`.
+description as a model reads them, its use case, its MCP annotations, the shape of its `result` and whether
+it is one of the essential set (`TOOL_SETS`: what a bot that only needs reminders and agent calls shows its
+model, in fewer tokens; the tools function accepts every tool whichever set a bot shows).
 `USE_CASES` and `scripts/schemas.py` (every file of `docs/tools/` and `core/contract/contract.json`) derive from it,
 and so do the tests' tables. Adding a tool is one `Tool(...)` here, its model, its use case and its
 sentences in the catalogs, then `make schemas`.
@@ -52,6 +54,13 @@ class Hints:
         }
 
 
+ESSENTIAL, FULL = "essential", "full"
+# Arguments of what only the full set covers (repeats until done, which done_reminder acknowledges; business-day
+# rules): the essential set's schemas leave them out, and the tools function still accepts them from anyone.
+FULL_SET_ARGUMENTS = frozenset(
+    {"repeat_every", "repeat_times", "escalate_to", "business_days", "business_day_of_month", "on_holiday"}
+)
+
 READ_ONLY = Hints(read_only=True)
 WRITE = Hints()
 WRITE_IDEMPOTENT = Hints(idempotent=True)
@@ -68,7 +77,13 @@ class Tool:
     use_case: Handler
     hints: Hints
     result: str  # the shape of `result` in a successful answer: a key of cronbell.core.text.views.RESULTS
-    description: str
+    description: str  # what every set shows
+    more: str = ""  # what the full set adds to the description: its arguments that the essential set leaves out
+    essential: bool = False  # in the essential set
+
+    def described(self, tool_set: str) -> str:
+        """The description a set shows its model."""
+        return f"{self.description} {self.more}" if self.more and tool_set == FULL else self.description
 
 
 def _cron_list(_args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -84,14 +99,15 @@ TOOLS: tuple[Tool, ...] = (
         hints=WRITE_IDEMPOTENT,
         result="schedule",
         description=(
-            "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (give exactly one). "
-            "Before computing a time, read the current time `now` from the last answer of these tools; write "
-            "times in the user's zone (or pass `timezone`). Confirm a recurring schedule with the user before "
-            "creating it; it may end (`until`, `count`), skip public holidays (`skip_holidays`), keep to "
-            "business days or move off holidays (`business_days`, `business_day_of_month`, `on_holiday`) and be "
-            "posted again until someone says it is done (`repeat_every`, `repeat_times`, `escalate_to`). "
-            "Sending the same reminder twice returns the existing one."
+            "Post `message` to this room for the user, once at `time` or repeatedly on `cron` (exactly one), "
+            "in the user's zone. Read `now` in the last answer before computing a time. Confirm a recurring "
+            "one with the user first; it may end (`until`, `count`) and skip holidays (`skip_holidays`)."
         ),
+        more=(
+            "It may keep to business days (`business_days`, `business_day_of_month`, `on_holiday`) and repeat "
+            "until done (`repeat_every`, `repeat_times`, `escalate_to`)."
+        ),
+        essential=True,
     ),
     Tool(
         "list_reminders",
@@ -101,10 +117,11 @@ TOOLS: tuple[Tool, ...] = (
         hints=READ_ONLY,
         result="listing",
         description=(
-            "List this room's schedules (reminders and agent calls): `id`, `status`, `next_fire` in local time "
-            "and UTC, and the current time `now`. Call it to get an id before changing a schedule, and to read "
-            "`now` before computing a time. `include_inactive` adds fired, deleted and failed ones."
+            "List this room's schedules (reminders and agent calls) with `id`, `status`, `next_fire` and the "
+            "current time `now`. Call it for an id before a change and for `now` before computing a time; "
+            "`include_inactive` adds fired, deleted and failed ones."
         ),
+        essential=True,
     ),
     Tool(
         "delete_reminder",
@@ -114,10 +131,10 @@ TOOLS: tuple[Tool, ...] = (
         hints=DESTRUCTIVE,
         result="deleted",
         description=(
-            "Delete one of this room's schedules by `id` (from `list_reminders` or `cron_list`) or its unique "
-            "name; it never fires again. To change a schedule use `update_reminder`, not delete and create. "
-            "Confirm with the user before deleting a recurring schedule."
+            "Delete one of this room's schedules by `id` (from a list) or unique name; it never fires again. "
+            "To change one use `update_reminder`; confirm before deleting a recurring one."
         ),
+        essential=True,
     ),
     Tool(
         "cron_create",
@@ -127,13 +144,13 @@ TOOLS: tuple[Tool, ...] = (
         hints=AGENT_WRITE_IDEMPOTENT,
         result="schedule",
         description=(
-            "Schedule an agent call: at fire time `target_agent` (default: the calling agent) gets `prompt` and "
-            "its answer is posted to `channel` (default: this room). Give exactly one of `cron_expr` (recurring) "
-            "or `fire_at` (once), in the user's zone; a recurring one may end (`until`, `count`), skip public "
-            "holidays (`skip_holidays`) and keep to business days (`business_days`, `business_day_of_month`, "
-            "`on_holiday`). The agent will not see this chat: write a prompt that stands alone, with "
-            "every name, place and detail it needs. Confirm recurring schedules with the user first."
+            "Schedule an agent call: at fire time `target_agent` (default: the caller) gets `prompt` and its "
+            "answer is posted to `channel` (default: this room); exactly one of `cron_expr` or `fire_at`, in "
+            "the user's zone. The agent will not see this chat: the prompt must stand alone, with every detail "
+            "it needs. Confirm a recurring one with the user first."
         ),
+        more="It may keep to business days (`business_days`, `business_day_of_month`, `on_holiday`).",
+        essential=True,
     ),
     Tool(
         "cron_list",
@@ -144,9 +161,9 @@ TOOLS: tuple[Tool, ...] = (
         result="cron_list",
         description=(
             "List this room's active and paused schedules as a compact array: `id`, `name`, `cron_expr`, "
-            "`fire_at`, `timezone`, `enabled`, `kind`, `next_fire` (local time). Its ids work with every tool "
-            "that takes an `id`."
+            "`fire_at`, `timezone`, `enabled`, `kind`, `next_fire` (local). Its ids work with every tool."
         ),
+        essential=True,
     ),
     Tool(
         "cron_delete",
@@ -156,10 +173,10 @@ TOOLS: tuple[Tool, ...] = (
         hints=DESTRUCTIVE,
         result="deleted",
         description=(
-            "Delete one of this room's schedules by `id` (from `cron_list` or `list_reminders`) or its unique "
-            "name; the same as `delete_reminder`. To change a schedule use `update_reminder`, not delete and "
-            "create."
+            "Delete one of this room's schedules by `id` or unique name, as `delete_reminder` does. To change "
+            "one use `update_reminder`."
         ),
+        essential=True,
     ),
     Tool(
         "run_now",
@@ -169,10 +186,10 @@ TOOLS: tuple[Tool, ...] = (
         hints=AGENT_WRITE,
         result="run",
         description=(
-            "Fire one of this room's schedules right now, as if its time had come; `target` is its id or name. "
-            "Its regular schedule does not change. Use it to try an agent call, or when the user asks to run it "
-            "now."
+            "Fire one of this room's schedules now, as if its time had come (`target`: id or name); its regular "
+            "times do not change. Use it to try an agent call or when asked to run it now."
         ),
+        essential=True,
     ),
     Tool(
         "update_reminder",
@@ -182,13 +199,11 @@ TOOLS: tuple[Tool, ...] = (
         hints=WRITE_IDEMPOTENT,
         result="schedule",
         description=(
-            "Change a schedule in place, keeping its id: pass `id` and only what changes (`message` for "
-            "reminders, `prompt` for agent calls, `time` or `cron`, `timezone`, `name`, `target_agent`, "
-            "`channel`, `until`, `count`, `skip_holidays`, `business_days`, `business_day_of_month`, `on_holiday`). "
-            "Prefer it to deleting and creating again. Compute new "
-            "times from the current time in the last answer, in the user's zone, and confirm a changed recurring "
-            "schedule with the user."
+            "Change a schedule in place, keeping its id: pass `id` and only what changes. Prefer it to deleting "
+            "and creating again. Compute new times from `now` in the last answer, in the user's zone, and "
+            "confirm a changed recurring schedule with the user."
         ),
+        essential=True,
     ),
     Tool(
         "pause_reminder",
@@ -309,6 +324,10 @@ TOOLS: tuple[Tool, ...] = (
 )
 
 BY_NAME: dict[str, Tool] = {tool.name: tool for tool in TOOLS}
+TOOL_SETS: dict[str, tuple[str, ...]] = {
+    ESSENTIAL: tuple(tool.name for tool in TOOLS if tool.essential),
+    FULL: tuple(tool.name for tool in TOOLS),
+}
 USE_CASES: dict[str, Handler] = {tool.name: tool.use_case for tool in TOOLS}
 
 
