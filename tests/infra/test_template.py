@@ -242,15 +242,11 @@ def test_tools_function_permissions(template: dict[str, Any]) -> None:
 
     for action in TOOLS_DYNAMO_ACTIONS:
         assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
-    for action in ("CreateSchedule", "DeleteSchedule", "UpdateSchedule"):
-        assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
-    assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
+    # tool calls write items only: Scheduler is the projector's
+    assert not [a for a in by_action if a.startswith("scheduler:") or a == "iam:PassRole"]
     assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [{"FireFunction"}]
     assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # Run Acknowledged, on that one bus
     assert by_action == {}
-
-    (pass_role,) = [s for s in statements if "iam:PassRole" in _as_list(s["Action"])]
-    assert pass_role["Condition"] == {"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}}
 
 
 def test_fire_function_permissions(template: dict[str, Any]) -> None:
@@ -262,9 +258,8 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
 
     for action in FIRE_DYNAMO_ACTIONS:
         assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
-    for action in ("DeleteSchedule", "GetSchedule", "CreateSchedule", "UpdateSchedule"):  # orphans, repeats
-        assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
-    assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
+    # a fire writes items only (an orphan's mark, a repeat's record): Scheduler is the projector's
+    assert not [a for a in by_action if a.startswith("scheduler:") or a == "iam:PassRole"]
     assert [references(r) for r in by_action.pop("dynamodb:ConditionCheckItem")] == [{"ScheduleTable"}]
     # the example agent, and AgentFunctions' functions (tests/infra/test_deploy.py proves which)
     assert [references(r) for r in by_action.pop("lambda:InvokeFunction")] == [
@@ -471,3 +466,25 @@ def test_the_scheduler_role_invokes_only_the_fire_functions_alias_and_entries_of
     [policy] = attached_documents(template, "SchedulerInvokeRole")
     [invoke] = [s for s in policy["Statement"] if s["Action"] == "lambda:InvokeFunction"]
     assert invoke["Resource"] == [{"Ref": "FireFunction.Alias"}, {"Fn::GetAtt": ["FireFunction", "Arn"]}]
+
+
+def test_projector_function_permissions(template: dict[str, Any]) -> None:
+    """The one writer of Scheduler: its group's entries, the role they pass, and the retirement of a
+    schedule Scheduler refuses (with its event); its stream records out of retries go to its queue."""
+    statements = role_statements(template)["ProjectorFunction"]
+    by_action: dict[str, list[Any]] = {}
+    for statement in statements:
+        for action in _as_list(statement["Action"]):
+            by_action.setdefault(action, []).extend(_as_list(statement["Resource"]))
+
+    for action in ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"):
+        assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
+    for action in ("GetSchedule", "CreateSchedule", "UpdateSchedule", "DeleteSchedule"):
+        assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
+    assert [references(r) for r in by_action.pop("iam:PassRole")] == [{"SchedulerInvokeRole"}]
+    assert [references(r) for r in by_action.pop("sqs:SendMessage")] == [{"ProjectorFailureQueue"}]
+    assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # Schedule Failed, on that one bus
+    assert by_action == {}
+
+    (pass_role,) = [s for s in statements if "iam:PassRole" in _as_list(s["Action"])]
+    assert pass_role["Condition"] == {"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}}
