@@ -25,8 +25,6 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp_types import CallToolResult
 
-from tests.build.test_built import built  # noqa: F401 (the fixture `serve --built` needs)
-
 pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 ROOT = Path(__file__).resolve().parents[2]
