@@ -23,6 +23,7 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
+from cronbell.adapters.chat.slack_tokens import InstallationStore, WorkspaceTokens
 from cronbell.core.text.chat_text import MENTION, STRONG, WORD_JOINER, button_rows, mention_label
 
 DEFAULT_API_URL = "https://slack.com/api"
@@ -87,8 +88,9 @@ def slack_payload(message: ChatMessage) -> dict[str, Any]:
 
 
 class SlackChatSender(ApiSender):
-    """Posts as the Slack app whose bot token (`xoxb-…`) `token_provider` returns; `room_id` is a
-    channel id (C…, G… or a DM's D…)."""
+    """Posts as the Slack app whose bot token (`xoxb-…`) `token_provider` returns, or, given the
+    deployment's `WorkspaceTokens`, the token of each message's workspace; `room_id` is a channel id
+    (C…, G… or a DM's D…)."""
 
     default_api_url = DEFAULT_API_URL
 
@@ -96,8 +98,10 @@ class SlackChatSender(ApiSender):
         """Returns the message's `ts`. `idempotency_key` is unused: Slack has none (see the module)."""
         url = f"{self.api_url}/chat.postMessage"
         payload = slack_payload(message)
+        tokens = self.token_provider
+        provider = (lambda: tokens.of(message.workspace)) if isinstance(tokens, WorkspaceTokens) else tokens
         headers = {
-            "Authorization": f"Bearer {secret_from(self.token_provider, 'Slack token')}",
+            "Authorization": f"Bearer {secret_from(provider, 'Slack token')}",
             "Content-Type": "application/json; charset=utf-8",
         }
 
@@ -122,6 +126,19 @@ class SlackChatSender(ApiSender):
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
 
 
-def sender(settings: Settings, secret: Callable[[], str], refresh: Callable[[], str] | None = None) -> SlackChatSender:
-    """The deployment's Slack sender (cronbell.core.domain.platforms)."""
-    return SlackChatSender(secret, api_url=settings.slack_api_url)
+def sender(
+    settings: Settings, secret: Callable[[], str] | None, refresh: Callable[[], str] | None = None
+) -> SlackChatSender:
+    """The deployment's Slack sender (cronbell.core.domain.platforms): a token per workspace, from the token
+    secret (one token, or a map by team id) or the Bolt app's installation store (adapters/chat/slack_tokens.py)."""
+    from cronbell.adapters.secrets import secret_value
+
+    ref = settings.chat_secret("slack")
+    store = None
+    if settings.slack_installation_bucket and settings.slack_client_id:
+        from cronbell.adapters import aws
+
+        s3 = aws.Translating(aws.client("s3"))
+        store = InstallationStore(s3, settings.slack_installation_bucket, settings.slack_client_id)
+    tokens = WorkspaceTokens((lambda: secret_value(ref)) if ref else None, store)
+    return SlackChatSender(tokens, api_url=settings.slack_api_url)
