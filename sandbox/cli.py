@@ -95,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--locale", default=None, help="the context's locale (en, es)")
     mcp.add_argument("--thread", default=None, help="the context's thread_id (the schedules' posts go into it)")
     mcp.add_argument("--platform", default=None, help="the context's platform (one of the deployment's chat backends)")
+    mcp.add_argument("--team", default=None, help="the context's team_id (the Slack workspace the room is in)")
     mcp.add_argument("--lambda-url", default=DEFAULT_LAMBDA_URL, help="the sandbox's Lambda endpoint")
     return parser
 
@@ -264,7 +265,7 @@ def mcp_stdio(args: argparse.Namespace) -> int:
 
     logging.getLogger("mcp").setLevel(logging.WARNING)
     values = {"room_id": args.room, "user_id": args.user, "agent_id": args.agent, "timezone": args.timezone}
-    values.update(locale=args.locale, thread_id=args.thread, platform=args.platform)
+    values.update(locale=args.locale, thread_id=args.thread, platform=args.platform, team_id=args.team)
     try:
         context = context_from(values)
     except MissingContext as err:

@@ -1,7 +1,7 @@
 """MCP for any agent, locally: the tools of `docs/tools/mcp-tools.json`, each call run by ToolsFunction through
 the sandbox's Lambda Invoke API, as a bot's own code would call it.
 
-The context (room, user, agent, zone, locale, thread, platform) is what the bot's code would set: the `/mcp`
+The context (room, user, agent, zone, locale, thread, platform, Slack team) is what the bot's code would set: the `/mcp`
 URL's query string over streamable HTTP, the command line over stdio; never the model's arguments, which reach
 ToolsFunction unchanged, so a `room_id` argument is refused there exactly as it is for a bot.
 
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 TOOLS_FILE = ROOT / "docs" / "tools" / "mcp-tools.json"
 TOOLS_FUNCTION = "ToolsFunction"
 SERVER_NAME = "cronbell-sandbox"
-CONTEXT_KEYS = ("room_id", "user_id", "agent_id", "timezone", "locale", "thread_id", "platform")
+CONTEXT_KEYS = ("room_id", "user_id", "agent_id", "timezone", "locale", "thread_id", "platform", "team_id")
 REQUIRED_CONTEXT = ("room_id", "user_id")
 INVOKE_TIMEOUT = 120.0  # seconds; above any function's timeout in template.yaml
 INTERNAL_ERROR = "internal_error"  # the tools contract's code for a failure that is not the caller's
@@ -54,7 +54,7 @@ def context_from(values: Mapping[str, str | None]) -> dict[str, str]:
     if missing:
         raise MissingContext(
             f"the MCP endpoint needs {' and '.join(missing)} in its URL's query string, as a bot's code sets them: "
-            "/mcp?room_id=ROOM&user_id=USER[&agent_id=AGENT&timezone=TZ&locale=LOCALE&thread_id=T&platform=P]"
+            "/mcp?room_id=ROOM&user_id=USER[&agent_id=AGENT&timezone=TZ&locale=LOCALE&thread_id=T&platform=P&team_id=T]"
         )
     return context
 

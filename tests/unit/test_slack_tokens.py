@@ -137,3 +137,26 @@ def test_a_slack_rooms_key_keeps_its_workspace_and_its_posts_go_with_it() -> Non
     elsewhere = routing.room_key("slack", "C0NEWS", "matrix", "T0BRAVO")
     assert not routing.output_allowed(elsewhere, key, allowed, "matrix")
     assert routing.in_workspace("!m:example.org", key, "matrix") == "!m:example.org"  # another platform's room
+
+
+def test_the_workspace_comes_from_every_trusted_context_and_keys_the_room() -> None:
+    from cronbell.core.contract.envelope import parse_request
+    from cronbell.inbound import agentcore
+    from cronbell.inbound.common import CONTEXT_KEYS
+    from sandbox.mcp import context_from
+
+    who = {"room_id": "C0SHARED", "user_id": "U0ANA1234", "platform": "slack", "team_id": "T0ALPHA"}
+    request = parse_request({"tool": "list_reminders", "arguments": {}, "context": who})
+    assert request.context.team_id == "T0ALPHA"
+    assert routing.routed(request.context, ("matrix", "slack")).room_id == "slack\x1fC0SHARED\x1fT0ALPHA"
+    # a platform without workspaces ignores it: a Matrix room is keyed as always
+    matrix = parse_request({"tool": "x", "context": {**who, "room_id": "!r:example.org", "platform": "matrix"}})
+    assert routing.routed(matrix.context, ("matrix", "slack")).room_id == "!r:example.org"
+    assert "team_id" in CONTEXT_KEYS  # Bedrock Agents' session attributes
+    pinned = {"MCP_ROOM_ID": "C0SHARED", "MCP_USER_ID": "U0ANA1234", "MCP_TEAM_ID": "T0ALPHA"}
+    assert agentcore.trusted_context({}, pinned)["team_id"] == "T0ALPHA"
+    headers = {
+        agentcore.HEADERS_KEY: {"X-Cronbell-Room-Id": "C0", "X-Cronbell-User-Id": "U0", "X-Cronbell-Team-Id": "T0B"}
+    }
+    assert agentcore.trusted_context(headers, {agentcore.TRUST_HEADERS_ENV: "true"})["team_id"] == "T0B"
+    assert context_from(who)["team_id"] == "T0ALPHA"  # the sandbox's MCP endpoint and stdio command
