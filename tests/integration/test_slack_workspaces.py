@@ -17,10 +17,10 @@ from slack_sdk.oauth.installation_store.amazon_s3 import AmazonS3InstallationSto
 from cronbell.adapters import aws as aws_clients
 from cronbell.adapters.chat import build_sender
 from cronbell.core.domain import routing
-from cronbell.core.domain.ports import UnknownWorkspace
+from cronbell.core.domain.ports import PermanentChatError, UnknownWorkspace
 from cronbell.core.text.chat_text import reminder_message
 from cronbell.settings import Settings
-from tests.support.fake_platform import DISCORD_OK, KEY, SLACK_OK, FakePlatform, store_secret
+from tests.support.fake_platform import DISCORD_OK, KEY, SLACK_OK, FakePlatform, Reply, store_secret
 
 BUCKET = "bolt-installations"
 CLIENT_ID = "1111111111.2222222222"
@@ -35,7 +35,6 @@ def installations(aws: None) -> AmazonS3InstallationStore:
     store = AmazonS3InstallationStore(s3_client=s3, bucket_name=BUCKET, client_id=CLIENT_ID)
     for team, token in (("T0ALPHA", "xoxb-alpha-installed"), ("T0BRAVO", "xoxb-bravo-installed")):
         store.save(Installation(user_id="U0INSTALLER", team_id=team, bot_token=token, bot_id=f"B{team}"))
-    # an older installation of T0ALPHA stays in history; the latest is the one read
     return store
 
 
@@ -112,3 +111,38 @@ def test_a_discord_bot_posts_to_the_channel_each_room_names(aws: None, platform:
         body = seen.json()
         assert body["allowed_mentions"] == {"parse": [], "users": ["301234567890123456"]}
         assert body["content"].startswith("⏰ <@301234567890123456> Reminder: ")
+
+
+def test_a_token_slack_no_longer_takes_is_read_anew_from_the_store_once(
+    installations: AmazonS3InstallationStore, platform: FakePlatform
+) -> None:
+    settings = Settings.from_env(
+        {
+            "CHAT_BACKEND": "slack",
+            "SLACK_INSTALLATION_BUCKET": BUCKET,
+            "SLACK_CLIENT_ID": CLIENT_ID,
+            "SLACK_API_URL": platform.url,
+        }
+    )
+    sender = build_sender(settings)
+    platform.script(SLACK_OK)
+    sender.send(addressed("C0ONE", "T0ALPHA"), KEY)  # type: ignore[arg-type]
+    # the app is reinstalled: a new bot token in the store, the cached one revoked
+    installations.save(Installation(user_id="U0INSTALLER", team_id="T0ALPHA", bot_token="xoxb-alpha-new"))
+    platform.script(Reply(200, {"ok": False, "error": "invalid_auth"}), SLACK_OK)
+    sender.send(addressed("C0ONE", "T0ALPHA"), KEY)  # type: ignore[arg-type]
+    # a token refused even when read anew is the deployment's problem: refused, not retried forever
+    platform.script(
+        Reply(200, {"ok": False, "error": "invalid_auth"}), Reply(200, {"ok": False, "error": "invalid_auth"})
+    )
+    with pytest.raises(PermanentChatError, match="invalid_auth"):
+        sender.send(addressed("C0ONE", "T0ALPHA"), KEY)  # type: ignore[arg-type]
+
+    tokens = [seen.headers["authorization"].removeprefix("Bearer ") for seen in platform.requests]
+    assert tokens == [
+        "xoxb-alpha-installed",
+        "xoxb-alpha-installed",
+        "xoxb-alpha-new",
+        "xoxb-alpha-new",
+        "xoxb-alpha-new",
+    ]

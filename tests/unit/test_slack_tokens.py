@@ -110,7 +110,7 @@ def test_a_failing_store_is_worth_a_retry_and_says_no_more_than_its_code() -> No
 
 def test_with_a_store_rooms_naming_a_workspace_read_it_and_the_secret_serves_the_others() -> None:
     store = InstallationStore(FakeS3({"9.9/none-T0ALPHA/bot-latest": {"bot_token": "xoxb-stored"}}), "b", "9.9")
-    both = WorkspaceTokens(lambda: "xoxb-secret", store)
+    both = WorkspaceTokens(lambda fresh=False: "xoxb-secret", store)
     assert both.of("T0ALPHA") == "xoxb-stored"
     assert both() == "xoxb-secret"
     with pytest.raises(UnknownWorkspace):

@@ -34,6 +34,7 @@ _ERROR_CODE = re.compile(r"^[a-z0-9_]{1,64}$")
 # (channel_not_found, not_in_channel, invalid_auth, account_inactive, is_archived, msg_too_long, ...)
 TRANSIENT_ERRORS = frozenset({"ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"})
 ROOM_GONE = frozenset({"channel_not_found", "not_in_channel", "is_archived", "channel_is_archived"})
+STALE_TOKEN = ("slack invalid_auth", "slack token_expired", "slack token_revoked")  # worth reading the token anew
 
 if TYPE_CHECKING:
     from cronbell.settings import Settings
@@ -95,11 +96,22 @@ class SlackChatSender(ApiSender):
     default_api_url = DEFAULT_API_URL
 
     def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
-        """Returns the message's `ts`. `idempotency_key` is unused: Slack has none (see the module)."""
+        """Returns the message's `ts`. `idempotency_key` is unused: Slack has none (see the module). A token
+        Slack no longer takes (rotated, reinstalled) is read once more past the caches and the post tried
+        again with it."""
+        tokens = self.token_provider
+        if not isinstance(tokens, WorkspaceTokens):
+            return self._post(message, tokens, deadline)
+        try:
+            return self._post(message, lambda: tokens.of(message.workspace), deadline)
+        except PermanentChatError as err:
+            if not err.reason.startswith(STALE_TOKEN):
+                raise
+        return self._post(message, lambda: tokens.of(message.workspace, fresh=True), deadline)
+
+    def _post(self, message: ChatMessage, provider: Callable[[], str], deadline: float | None) -> str:
         url = f"{self.api_url}/chat.postMessage"
         payload = slack_payload(message)
-        tokens = self.token_provider
-        provider = (lambda: tokens.of(message.workspace)) if isinstance(tokens, WorkspaceTokens) else tokens
         headers = {
             "Authorization": f"Bearer {secret_from(provider, 'Slack token')}",
             "Content-Type": "application/json; charset=utf-8",
@@ -140,5 +152,5 @@ def sender(
 
         s3 = aws.Translating(aws.client("s3"))
         store = InstallationStore(s3, settings.slack_installation_bucket, settings.slack_client_id)
-    tokens = WorkspaceTokens((lambda: secret_value(ref)) if ref else None, store)
+    tokens = WorkspaceTokens((lambda fresh=False: secret_value(ref, fresh)) if ref else None, store)
     return SlackChatSender(tokens, api_url=settings.slack_api_url)

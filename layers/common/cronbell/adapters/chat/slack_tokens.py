@@ -87,12 +87,12 @@ class InstallationStore:
         self._lock = threading.Lock()
         self._cache: dict[str, tuple[float, str]] = {}
 
-    def bot_token(self, team_id: str) -> str:
+    def bot_token(self, team_id: str, fresh: bool = False) -> str:
         if not team_id or not TEAM_ID.match(team_id):
             raise UnknownWorkspace()
         with self._lock:
             cached = self._cache.get(team_id)
-        if cached is not None and self.now() - cached[0] < self.max_age:
+        if cached is not None and not fresh and self.now() - cached[0] < self.max_age:
             return cached[1]
         token = self._read(team_id)
         with self._lock:
@@ -120,17 +120,18 @@ class WorkspaceTokens:
     """A Slack deployment's tokens: the installation store when one is configured, for rooms that name
     their workspace, else the token secret (`secret`: its value, read through the secrets cache)."""
 
-    def __init__(self, secret: Callable[[], object] | None, store: InstallationStore | None) -> None:
-        self.secret = secret
+    def __init__(self, secret: Callable[..., object] | None, store: InstallationStore | None) -> None:
+        self.secret = secret  # `secret(fresh)`: its value, read past the cache when `fresh`
         self.store = store
 
     def __call__(self) -> str:
         """The token of a room that names no workspace."""
         return self.of("")
 
-    def of(self, workspace: str) -> str:
+    def of(self, workspace: str, fresh: bool = False) -> str:
+        """The bot token of `workspace`; `fresh` reads it past the caches (Slack refused the cached one)."""
         if self.store is not None and (workspace or self.secret is None):
-            return self.store.bot_token(workspace)
+            return self.store.bot_token(workspace, fresh)
         if self.secret is None:
             raise UnknownWorkspace()
-        return token_for(self.secret(), workspace)
+        return token_for(self.secret(fresh), workspace)
