@@ -124,7 +124,9 @@ class Sandbox:
                 {
                     "ChatBackend": f"matrix,{STAND_IN_BACKENDS}",
                     "MatrixHomeserverUrl": self.matrix.url,
-                    **self._chat_secret("MatrixTokenSecretArn", json.dumps({"access_token": accounts.bot_token})),
+                    **self._chat_secret(
+                        "matrix", "MatrixTokenSecretArn", json.dumps({"access_token": accounts.bot_token})
+                    ),
                 }
             )
         else:
@@ -132,7 +134,7 @@ class Sandbox:
                 {
                     "ChatBackend": f"webhook,{STAND_IN_BACKENDS}",
                     "ChatWebhookUrl": f"{self.lambda_endpoint}/_sandbox/sink",
-                    **self._chat_secret("WebhookSigningSecretArn", self.sink.signing_secret),
+                    **self._chat_secret("webhook", "WebhookSigningSecretArn", self.sink.signing_secret),
                 }
             )
         code_root = built_root(o.root) if o.built else o.root
@@ -261,10 +263,10 @@ class Sandbox:
 
         return start
 
-    def _chat_secret(self, parameter: str, value: str) -> dict[str, str]:
-        """A chat backend's secret, created in Secrets Manager as a deployment creates it: the template
-        parameter that names it, and its ARN."""
-        name = f"cronbell/{parameter.removesuffix('Arn').lower()}"
+    def _chat_secret(self, label: str, parameter: str, value: str) -> dict[str, str]:
+        """A chat backend's secret (`cronbell/<label>-secret`), created in Secrets Manager as a deployment
+        creates it: the template parameter that names it, and its ARN."""
+        name = f"cronbell/{label}-secret"
         arn = self._client("secretsmanager").create_secret(Name=name, SecretString=value)["ARN"]
         return {parameter: str(arn)}
 
@@ -273,9 +275,9 @@ class Sandbox:
         Discord and Telegram."""
         stand_ins = self.platforms
         return {
-            **self._chat_secret("SlackTokenSecretArn", json.dumps(stand_ins.slack_tokens)),
-            **self._chat_secret("DiscordBotTokenSecretArn", stand_ins.discord_token),
-            **self._chat_secret("TelegramTokenSecretArn", stand_ins.telegram_token),
+            **self._chat_secret("slack", "SlackTokenSecretArn", json.dumps(stand_ins.slack_tokens)),
+            **self._chat_secret("discord-bot", "DiscordBotTokenSecretArn", stand_ins.discord_token),
+            **self._chat_secret("telegram", "TelegramTokenSecretArn", stand_ins.telegram_token),
         }
 
     def _tick(self) -> None:
