@@ -149,6 +149,9 @@ def test_the_workspace_comes_from_every_trusted_context_and_keys_the_room() -> N
     request = parse_request({"tool": "list_reminders", "arguments": {}, "context": who})
     assert request.context.team_id == "T0ALPHA"
     assert routing.routed(request.context, ("matrix", "slack")).room_id == "slack\x1fC0SHARED\x1fT0ALPHA"
+    # without a team id, the room keeps the key it had before workspaces were named (its schedules stay)
+    plain = parse_request({"tool": "x", "context": {k: v for k, v in who.items() if k != "team_id"}})
+    assert routing.routed(plain.context, ("matrix", "slack")).room_id == "slack\x1fC0SHARED"
     # a platform without workspaces ignores it: a Matrix room is keyed as always
     matrix = parse_request({"tool": "x", "context": {**who, "room_id": "!r:example.org", "platform": "matrix"}})
     assert routing.routed(matrix.context, ("matrix", "slack")).room_id == "!r:example.org"
