@@ -11,6 +11,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -31,6 +32,7 @@ ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
 VENV_BIN = Path(sys.executable).parent  # the tests run under the project's virtualenv
 README_PORT = 3001  # `serve`'s default, which the README's MCP configuration names
+SERVE_PORTS = (README_PORT, 5055)  # `serve`'s default Lambda and AWS ports
 # `python -m module args`, up to the end of its code span, a comment or the end of the line
 COMMAND = re.compile(r"python -m [\w.]+(?: [^`\n#)]*)?")
 
@@ -130,10 +132,30 @@ def test_the_virtualenvs_python_by_its_path_runs_the_sandbox_without_activation(
 # -- `serve`, and the MCP configurations that point at it ---------------------------------------------------
 
 
+def wait_for_free_ports(ports: tuple[int, ...], timeout: float = 60) -> None:
+    """The README's commands use the default ports: a sandbox that just stopped (the other `serve` command)
+    may hold them for a moment; anything holding them longer is named in the failure."""
+    deadline = time.monotonic() + timeout
+    while True:
+        busy = []
+        for port in ports:
+            with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                try:
+                    sock.bind(("127.0.0.1", port))
+                except OSError:
+                    busy.append(port)
+        if not busy:
+            return
+        assert time.monotonic() < deadline, f"ports {busy} stay in use: `serve` as written needs them"
+        time.sleep(0.5)
+
+
 class Served:
     """A README `serve` command running in a clean shell, its output in a file."""
 
     def __init__(self, command: str) -> None:
+        wait_for_free_ports(SERVE_PORTS)
         self.output = Path(tempfile.mkstemp(prefix="cronbell-readme-", suffix=".log")[1])
         with self.output.open("wb") as out:
             self.process = subprocess.Popen(
