@@ -42,10 +42,10 @@ build: $(SAM_STAMP) $(RUNTIME_STAMP)
 	$(WITH_RUNTIME) $(SAM_VENV)/bin/sam build
 
 # Against a deployed stack, with your AWS credentials: creates, lists, runs now and deletes one reminder in
-# ROOM (PLATFORM: the room's platform when the stack has several). scripts/smoke.py says what it checks.
+# ROOM (PLATFORM: the room's platform when the stack has several; TEAM: a Slack room's workspace). scripts/smoke.py says what it checks.
 smoke: $(STAMP)
-	@test -n "$(STACK)" && test -n "$(ROOM)" || { echo "usage: make smoke STACK=name ROOM=room-id [PLATFORM=slack]" >&2; exit 2; }
-	$(BIN)/python scripts/smoke.py --stack '$(STACK)' --room '$(ROOM)' $(if $(PLATFORM),--platform '$(PLATFORM)')
+	@test -n "$(STACK)" && test -n "$(ROOM)" || { echo "usage: make smoke STACK=name ROOM=room-id [PLATFORM=slack] [TEAM=T0123]" >&2; exit 2; }
+	$(BIN)/python scripts/smoke.py --stack '$(STACK)' --room '$(ROOM)' $(if $(PLATFORM),--platform '$(PLATFORM)') $(if $(TEAM),--team '$(TEAM)')
 
 # Against a deployed stack: lists the fires waiting in its dead-letter queues; APPLY=1 invokes the fire
 # function's alias with each and deletes it (scripts/redrive.py, docs/operations.md).

@@ -332,8 +332,6 @@ def main() -> None:
     parser.add_argument("--cold-rounds", type=int, help="fresh interpreters per cold-start variant (15)")
     parser.add_argument("--json", help="also write every figure to this file")
     args = parser.parse_args()
-    if str(ROOT / "layers" / "common") not in sys.path:  # the storm seeds schedules with cronbell's own keys
-        sys.path.insert(0, str(ROOT / "layers" / "common"))
     quick = args.quick
     n_storm = args.storm or (500 if quick else 10_000)
     n_box = args.sandbox_storm or (100 if quick else 1000)

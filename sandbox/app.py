@@ -28,6 +28,7 @@ from sandbox.chat import MatrixChat, SinkChat
 from sandbox.clock import RealClock, SandboxClock, VirtualClock, iso, parse_instant
 from sandbox.engine import SchedulerEngine, Stopped
 from sandbox.lambda_api import Handler, LambdaRuntime
+from sandbox.platforms import DEFAULT_SLACK_TEAMS, PlatformStandIns
 from sandbox.server import SandboxHTTPServer
 from sandbox.stack import (
     ACCOUNT_ID,
@@ -47,7 +48,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIRE_FUNCTION = "FireFunction"
 TOOLS_FUNCTION = "ToolsFunction"
 AGENT_FUNCTION = "EchoAgentFunction"
-SECRET_PARAMETERS = {"matrix": "MatrixTokenSecretArn", "webhook": "WebhookSigningSecretArn"}  # per chat backend
+STAND_IN_BACKENDS = "slack,discord,telegram"  # configured beside the sink or Matrix: sandbox/platforms.py
 
 
 def free_port() -> int:
@@ -62,6 +63,7 @@ class Options:
     lambda_port: int = 3001
     aws_port: int = 5055
     chat: str = "sink"  # sink | matrix
+    slack_teams: tuple[str, ...] = DEFAULT_SLACK_TEAMS  # the Slack workspaces the sandbox has bot tokens for
     clock: str = "virtual"  # virtual | real
     start: datetime | None = None  # virtual clock's first instant (default: now, to the second)
     timezone: str | None = None  # DefaultTimezone
@@ -81,7 +83,8 @@ class Sandbox:
         self.clock: SandboxClock = self._make_clock()
         self.runtime: LambdaRuntime | None = None
         self.engine: SchedulerEngine | None = None
-        self.sink: SinkChat | None = None
+        self.sink: SinkChat = SinkChat(self.clock, secrets.token_urlsafe(24))  # the webhook's and stand-ins' posts
+        self.platforms = PlatformStandIns(self.sink, options.slack_teams)
         self._events: list[dict[str, Any]] = []  # every event the stack published, oldest first
         self._events_lock = threading.Lock()
         self.matrix: MatrixChat | None = None
@@ -114,26 +117,26 @@ class Sandbox:
         ).start()
         _set_aws_environment(self.aws_endpoint, self.lambda_endpoint)
 
-        parameters = self._parameters()
+        parameters = {**self._parameters(), **self._stand_in_parameters()}
         if o.chat == "matrix":
             self._workdir = tempfile.mkdtemp(prefix="cronbell-synapse-")
             self.matrix = MatrixChat(Path(self._workdir), self.clock)
             accounts = self.matrix.start()
             parameters.update(
                 {
-                    "ChatBackend": "matrix",
+                    "ChatBackend": f"matrix,{STAND_IN_BACKENDS}",
                     "MatrixHomeserverUrl": self.matrix.url,
-                    **self._chat_secret("matrix", json.dumps({"access_token": accounts.bot_token})),
+                    **self._chat_secret(
+                        "matrix", "MatrixTokenSecretArn", json.dumps({"access_token": accounts.bot_token})
+                    ),
                 }
             )
         else:
-            signing_secret = secrets.token_urlsafe(24)
-            self.sink = SinkChat(self.clock, signing_secret)
             parameters.update(
                 {
-                    "ChatBackend": "webhook",
+                    "ChatBackend": f"webhook,{STAND_IN_BACKENDS}",
                     "ChatWebhookUrl": f"{self.lambda_endpoint}/_sandbox/sink",
-                    **self._chat_secret("webhook", signing_secret),
+                    **self._chat_secret("webhook", "WebhookSigningSecretArn", self.sink.signing_secret),
                 }
             )
         code_root = built_root(o.root) if o.built else o.root
@@ -145,8 +148,14 @@ class Sandbox:
         if bus:
             self._moto.divert_queue(events_recorder(clients(self.aws_endpoint, REGION), bus), self._record_event)
         specs = self.stack.functions
+        api = f"{self.lambda_endpoint}/_sandbox"  # the platforms' API base URLs: their stand-ins
+        chat_apis = {
+            "SLACK_API_URL": f"{api}/slack/api",
+            "DISCORD_API_URL": f"{api}/discord/api/v10",
+            "TELEGRAM_API_URL": f"{api}/telegram",
+        }
         for spec in specs.values():
-            spec.environment.update(o.environment)
+            spec.environment.update({**chat_apis, **o.environment})
         if AGENT_FUNCTION in specs:
             for spec in specs.values():
                 if "AGENTS" in spec.environment:
@@ -287,12 +296,22 @@ class Sandbox:
 
         return start
 
-    def _chat_secret(self, platform: str, value: str) -> dict[str, str]:
-        """The chat backend's own secret, created in Secrets Manager as a deployment creates it: the
-        template parameter that names it, and its ARN."""
-        name = f"cronbell/{platform}-secret"
+    def _chat_secret(self, label: str, parameter: str, value: str) -> dict[str, str]:
+        """A chat backend's secret (`cronbell/<label>-secret`), created in Secrets Manager as a deployment
+        creates it: the template parameter that names it, and its ARN."""
+        name = f"cronbell/{label}-secret"
         arn = self._client("secretsmanager").create_secret(Name=name, SecretString=value)["ARN"]
-        return {SECRET_PARAMETERS[platform]: str(arn)}
+        return {parameter: str(arn)}
+
+    def _stand_in_parameters(self) -> dict[str, str]:
+        """The stand-ins' tokens as a deployment keeps them: Slack's by workspace, one bot token each for
+        Discord and Telegram."""
+        stand_ins = self.platforms
+        return {
+            **self._chat_secret("slack", "SlackTokenSecretArn", json.dumps(stand_ins.slack_tokens)),
+            **self._chat_secret("discord-bot", "DiscordBotTokenSecretArn", stand_ins.discord_token),
+            **self._chat_secret("telegram", "TelegramTokenSecretArn", stand_ins.telegram_token),
+        }
 
     def _tick(self) -> None:
         while not self._stop.wait(1.0):
@@ -354,10 +373,11 @@ class Sandbox:
         return 200, {"now": self.now_iso(), "fired": [f.to_dict() for f in fired]}
 
     def messages(self, room_id: str) -> list[dict[str, Any]]:
+        """The room's messages on every platform, oldest first."""
+        posted = self.sink.messages(room_id)
         if self.matrix is not None:
-            return self.matrix.messages(room_id)
-        assert self.sink is not None
-        return self.sink.messages(room_id)
+            posted = sorted(self.matrix.messages(room_id) + posted, key=lambda m: str(m["ts"]))
+        return posted
 
     def _record_event(self, body: str) -> None:
         """One message the bus's rule delivered to the events queue (diverted here by the moto server)."""

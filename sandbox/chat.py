@@ -1,4 +1,5 @@
-"""The sandbox's chat backends: a webhook sink that records messages, or a real Matrix homeserver."""
+"""The sandbox's chat backends: a webhook sink that records messages (and the posts of the platforms'
+stand-ins, sandbox/platforms.py), or a real Matrix homeserver."""
 
 from __future__ import annotations
 
@@ -15,12 +16,13 @@ from sandbox.clock import SandboxClock, iso
 
 class ChatBackend(Protocol):
     def messages(self, room_id: str) -> list[dict[str, Any]]:
-        """`[{"room_id", "text", "html", "mentions", "ts", "thread_id", "actions"}]`, oldest first; `ts` in
-        the sandbox's time, `thread_id` null for the main timeline, `actions` the quick actions."""
+        """`[{"room_id", "text", "html", "mentions", "ts", "thread_id", "actions", "platform", "workspace"}]`,
+        oldest first; `ts` in the sandbox's time, `thread_id` null for the main timeline, `actions` the quick
+        actions, `platform` the platform it was posted on, `workspace` the Slack team (else null)."""
         ...
 
 
-MESSAGE_FIELDS = ("room_id", "text", "html", "mentions", "ts", "thread_id", "actions")
+MESSAGE_FIELDS = ("room_id", "text", "html", "mentions", "ts", "thread_id", "actions", "platform", "workspace")
 
 
 def shown_actions(raw: list[Any]) -> list[dict[str, Any]]:
@@ -65,22 +67,56 @@ class SinkChat:
         with self._lock:
             if key and key in self._by_key:
                 return self._by_key[key]
-            message_id = f"${uuid.uuid4().hex}"
+        message_id = f"${uuid.uuid4().hex}"
+        self.record(
+            "webhook",
+            room_id,
+            body["text"],
+            html=body.get("html") or "",
+            mentions=[str(m) for m in mentions],
+            thread_id=thread_id,
+            actions=shown_actions(actions),
+            message_id=message_id,
+            idempotency_key=key,
+        )
+        return message_id
+
+    def record(
+        self,
+        platform: str,
+        room_id: str,
+        text: str,
+        *,
+        html: str = "",
+        mentions: list[str] | None = None,
+        thread_id: str | None = None,
+        actions: list[dict[str, Any]] | None = None,
+        workspace: str | None = None,
+        message_id: str = "",
+        idempotency_key: str = "",
+    ) -> str:
+        """Record one post as a platform received it; returns its message id."""
+        with self._lock:
+            if idempotency_key and idempotency_key in self._by_key:
+                return self._by_key[idempotency_key]
+            message_id = message_id or f"${uuid.uuid4().hex}"
             self._messages.append(
                 {
                     "id": message_id,
                     "room_id": room_id,
-                    "text": body["text"],
-                    "html": body.get("html") or "",
-                    "mentions": [str(m) for m in mentions],
+                    "text": text,
+                    "html": html,
+                    "mentions": list(mentions or []),
                     "ts": iso(self.clock.now()),
-                    "thread_id": thread_id,
-                    "actions": shown_actions(actions),
-                    "idempotency_key": key,
+                    "thread_id": thread_id or None,
+                    "actions": list(actions or []),
+                    "platform": platform,
+                    "workspace": workspace,
+                    "idempotency_key": idempotency_key,
                 }
             )
-            if key:
-                self._by_key[key] = message_id
+            if idempotency_key:
+                self._by_key[idempotency_key] = message_id
             return message_id
 
     def messages(self, room_id: str) -> list[dict[str, Any]]:
@@ -152,6 +188,8 @@ class MatrixChat:
                 "ts": iso(self.clock.at_real_time(event["origin_server_ts"] / 1000.0)),
                 "thread_id": event["thread_id"],
                 "actions": shown_actions(event["actions"]),
+                "platform": "matrix",
+                "workspace": None,
             }
             for event in events
             if event["sender"] == self.accounts.bot_user

@@ -18,6 +18,7 @@ from sandbox.app import ROOT, Options, Sandbox
 from sandbox.built import BuildMissing, built_root, runtime_python
 from sandbox.clock import parse_instant
 from sandbox.invoke import invoke_extras, run_event
+from sandbox.platforms import DEFAULT_SLACK_TEAMS
 
 DEFAULT_LAMBDA_URL = "http://127.0.0.1:3001"
 
@@ -50,7 +51,18 @@ def build_parser() -> argparse.ArgumentParser:
     serve = commands.add_parser("serve", help="run the whole stack on loopback until interrupted")
     serve.add_argument("--lambda-port", type=int, default=3001)
     serve.add_argument("--aws-port", type=int, default=5055)
-    serve.add_argument("--chat", choices=("sink", "matrix"), default="sink")
+    serve.add_argument(
+        "--chat",
+        choices=("sink", "matrix"),
+        default="sink",
+        help="the default platform: the webhook sink, or a real Matrix homeserver; either way Slack, Discord and "
+        "Telegram stand-ins are configured too (context.platform picks one)",
+    )
+    serve.add_argument(
+        "--slack-teams",
+        default=",".join(DEFAULT_SLACK_TEAMS),
+        help="the Slack workspaces (team ids, comma-separated) the sandbox has bot tokens for; any other has none",
+    )
     serve.add_argument("--clock", choices=("virtual", "real"), default="virtual")
     serve.add_argument(
         "--log-file",
@@ -83,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--locale", default=None, help="the context's locale (en, es)")
     mcp.add_argument("--thread", default=None, help="the context's thread_id (the schedules' posts go into it)")
     mcp.add_argument("--platform", default=None, help="the context's platform (one of the deployment's chat backends)")
+    mcp.add_argument("--team", default=None, help="the context's team_id (the Slack workspace the room is in)")
     mcp.add_argument("--lambda-url", default=DEFAULT_LAMBDA_URL, help="the sandbox's Lambda endpoint")
     mcp.add_argument(
         "--tools",
@@ -139,6 +152,7 @@ def serve(args: argparse.Namespace) -> int:
         lambda_port=args.lambda_port,
         aws_port=args.aws_port,
         chat=args.chat,
+        slack_teams=tuple(t.strip() for t in args.slack_teams.split(",") if t.strip()) or DEFAULT_SLACK_TEAMS,
         clock=args.clock,
         concurrency=max(1, args.concurrency),
     )
@@ -223,6 +237,11 @@ def banner(sandbox: Sandbox, log_file: str = "") -> str:
         ]
     else:
         lines += ["", "Chat: the webhook sink records messages for any room id (GET /_sandbox/messages)."]
+    teams = ", ".join(sandbox.options.slack_teams)
+    lines += [
+        f"Slack (workspaces {teams}; context.team_id), Discord (a bot) and Telegram stand-ins on the Lambda endpoint:",
+        '  context.platform "slack", "discord" or "telegram" posts there; messages name platform and workspace.',
+    ]
     lines.append("Ctrl-C stops everything.")
     return "\n".join(lines)
 
@@ -252,7 +271,7 @@ def mcp_stdio(args: argparse.Namespace) -> int:
 
     logging.getLogger("mcp").setLevel(logging.WARNING)
     values = {"room_id": args.room, "user_id": args.user, "agent_id": args.agent, "timezone": args.timezone}
-    values.update(locale=args.locale, thread_id=args.thread, platform=args.platform)
+    values.update(locale=args.locale, thread_id=args.thread, platform=args.platform, team_id=args.team)
     try:
         context = context_from(values)
     except MissingContext as err:

@@ -118,6 +118,9 @@ class SandboxProcess:
         )
 
 
+SLACK_TEAM, SLACK_CHANNEL, SLACK_USER = "T0SANDBOX", "C0STANDUP", "U0ANA"  # the sandbox's default Slack workspace
+
+
 def local(ts: str) -> str:
     return parse_instant(ts).astimezone(MADRID).strftime("%a %Y-%m-%d %H:%M %Z")
 
@@ -125,10 +128,11 @@ def local(ts: str) -> str:
 class Bot:
     """Calls the tools function as a chat bot's code does, printing each call and answer."""
 
-    def __init__(self, client: Any, room_id: str, user_id: str) -> None:
+    def __init__(self, client: Any, room_id: str, user_id: str, **context: str) -> None:
         self.client = client
         self.room_id = room_id
         self.user_id = user_id
+        self.context = context  # the rest of the bot's context: platform, team_id
 
     def call(self, tool: str, arguments: dict[str, Any], locale: str) -> dict[str, Any]:
         event = {
@@ -140,9 +144,11 @@ class Bot:
                 "agent_id": "echo",
                 "timezone": "Europe/Madrid",
                 "locale": locale,
+                **self.context,
             },
         }
-        print(f"\n> {tool} {json.dumps(arguments, ensure_ascii=False)}")
+        where = f" ({', '.join(f'{k} {v}' for k, v in self.context.items())})" if self.context else ""
+        print(f"\n> {tool} {json.dumps(arguments, ensure_ascii=False)}{where}")
         answer = self.client.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event).encode())
         if answer.get("FunctionError"):
             raise DemoFailure(f"{tool} failed: {answer['Payload'].read().decode()}")
@@ -186,6 +192,9 @@ def play(sandbox: SandboxProcess) -> list[str]:
     listed = bot.call("list_reminders", {}, "en")
     deleted = bot.call("delete_reminder", {"id": doomed.get("result", {}).get("id", "")}, "en")
     refused = bot.call("create_reminder", {"message": "Algo", "time": "cuando te parezca"}, "es")
+    # the same deployment's Slack app, in its workspace: posted to the sandbox's stand-in of Slack's Web API
+    slack = Bot(sandbox.lambda_client(), SLACK_CHANNEL, SLACK_USER, platform="slack", team_id=SLACK_TEAM)
+    stand_up = slack.call("create_reminder", {"message": "Stand-up", "time": "tomorrow at 9:30"}, "en")
 
     print(f"\nAdvancing the clock {DAYS} days, one day at a time:")
     fired: list[dict[str, Any]] = []
@@ -204,6 +213,11 @@ def play(sandbox: SandboxProcess) -> list[str]:
         lines = [line if len(line) <= 120 else line[:119] + "…" for line in message["text"].splitlines()]
         text = ("\n" + " " * 30).join(lines)
         print(f"  [{local(message['ts'])}] {text}")
+
+    slack_messages = sandbox.messages(SLACK_CHANNEL)
+    print(f"\nThe Slack channel {SLACK_CHANNEL}, read back from the Slack stand-in ({len(slack_messages)} messages):")
+    for message in slack_messages:
+        print(f"  [{local(message['ts'])}] {message['platform']} {message['workspace']}: {message['text']}")
 
     print("\nChecks:")
     ids = [r.get("result", {}).get("id") for r in (one_shot, weekly, agent, doomed)]
@@ -230,6 +244,13 @@ def play(sandbox: SandboxProcess) -> list[str]:
         problems,
     )
     check(not any("Cancelled lunch" in t for t in texts), "the deleted reminder is never posted", problems)
+    check(
+        stand_up.get("ok") is True
+        and [(m["platform"], m["workspace"]) for m in slack_messages] == [("slack", SLACK_TEAM)]
+        and all(m["platform"] == "matrix" for m in messages),
+        "each platform gets its own post: Matrix the room's, Slack the workspace's",
+        problems,
+    )
     check(all(f["ok"] for f in fired if f["schedule"] in ids), "every fire of our schedules succeeded", problems)
     one_shot_after = [
         r for r in history.get("result", {}).get("schedules", []) if isinstance(r, dict) and r.get("id") == ids[0]

@@ -3,7 +3,7 @@ or `docs/tools/essential/mcp-tools.json` (`tools=essential` in the URL, `--tools
 call run by ToolsFunction through the sandbox's Lambda Invoke API, as a bot's own code would call it. The set
 only chooses what `tools/list` shows: ToolsFunction runs any tool it is called with (a button's tool, say).
 
-The context (room, user, agent, zone, locale, thread, platform) is what the bot's code would set: the `/mcp`
+The context (room, user, agent, zone, locale, thread, platform, Slack team) is what the bot's code would set: the `/mcp`
 URL's query string over streamable HTTP, the command line over stdio; never the model's arguments, which reach
 ToolsFunction unchanged, so a `room_id` argument is refused there exactly as it is for a bot.
 
@@ -34,7 +34,7 @@ TOOL_SETS = ("full", "essential")  # cronbell.usecases.tools.TOOL_SETS: each set
 TOOLS_DIR = ROOT / "docs" / "tools"
 TOOLS_FUNCTION = "ToolsFunction"
 SERVER_NAME = "cronbell-sandbox"
-CONTEXT_KEYS = ("room_id", "user_id", "agent_id", "timezone", "locale", "thread_id", "platform")
+CONTEXT_KEYS = ("room_id", "user_id", "agent_id", "timezone", "locale", "thread_id", "platform", "team_id")
 REQUIRED_CONTEXT = ("room_id", "user_id")
 INVOKE_TIMEOUT = 120.0  # seconds; above any function's timeout in template.yaml
 INTERNAL_ERROR = "internal_error"  # the tools contract's code for a failure that is not the caller's
@@ -58,7 +58,7 @@ def context_from(values: Mapping[str, str | None]) -> dict[str, str]:
     if missing:
         raise MissingContext(
             f"the MCP endpoint needs {' and '.join(missing)} in its URL's query string, as a bot's code sets them: "
-            "/mcp?room_id=ROOM&user_id=USER[&agent_id=AGENT&timezone=TZ&locale=LOCALE&thread_id=T&platform=P]"
+            "/mcp?room_id=ROOM&user_id=USER[&agent_id=AGENT&timezone=TZ&locale=LOCALE&thread_id=T&platform=P&team_id=T]"
         )
     return context
 

@@ -26,6 +26,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from sandbox import ui
 from sandbox.lambda_api import FunctionNotFound, parse_client_context
 from sandbox.origins import Foreign, check_origin
+from sandbox.platforms import Answer
 
 if TYPE_CHECKING:
     from sandbox.app import Sandbox
@@ -164,8 +165,6 @@ def build_app(sandbox: Sandbox, port: Callable[[], int]) -> Any:
         return RedirectResponse("/_sandbox/ui?" + urllib.parse.urlencode({"note": note}), status_code=303)
 
     async def sink(request: Request) -> Response:
-        if sandbox.sink is None:
-            return _json(404, {"error": "the sandbox is not running the sink chat backend"})
         body = await request.body()
         data = await _json_body(request)
         if isinstance(data, Response):
@@ -181,6 +180,41 @@ def build_app(sandbox: Sandbox, port: Callable[[], int]) -> Any:
         except ValueError as err:
             return _json(400, {"error": str(err)})
         return _json(200, {"id": message_id})
+
+    async def slack(request: Request) -> Response:
+        data = await _json_body(request)
+        if isinstance(data, Response):
+            return data
+        return _answer(sandbox.platforms.slack_post(request.headers.get("Authorization", ""), data))
+
+    async def discord(request: Request) -> Response:
+        data = await _json_body(request)
+        if isinstance(data, Response):
+            return data
+        channel = request.path_params["channel"]
+        return _answer(sandbox.platforms.discord_post(request.headers.get("Authorization", ""), channel, data))
+
+    async def telegram(request: Request) -> Response:
+        data = await _json_body(request)
+        if isinstance(data, Response):
+            return data
+        return _answer(sandbox.platforms.telegram_send(request.path_params["token"], data))
+
+    async def rate_limit(request: Request) -> Response:
+        """For the tests: `{"platform", "count", "retry_after"}` makes that stand-in answer its next `count`
+        posts 429; GET reads what is pending and how many were answered so."""
+        if request.method == "GET":
+            return _json(200, sandbox.platforms.limits())
+        data = await _json_body(request)
+        if isinstance(data, Response):
+            return data
+        try:
+            limits = sandbox.platforms.limit(
+                str(data.get("platform")), int(data.get("count", 1)), float(data.get("retry_after", 1))
+            )
+        except (TypeError, ValueError, AttributeError) as err:
+            return _json(400, {"error": str(err)})
+        return _json(200, limits)
 
     async def invoke(request: Request) -> Response:
         payload = await request.body()
@@ -203,12 +237,20 @@ def build_app(sandbox: Sandbox, port: Callable[[], int]) -> Any:
         Route("/_sandbox/ui", console, methods=["GET"]),
         Route("/_sandbox/ui/clock", console_move, methods=["POST"]),
         Route("/_sandbox/sink", sink, methods=["POST"]),
+        Route("/_sandbox/slack/api/chat.postMessage", slack, methods=["POST"]),
+        Route("/_sandbox/discord/api/v10/channels/{channel}/messages", discord, methods=["POST"]),
+        Route("/_sandbox/telegram/bot{token}/sendMessage", telegram, methods=["POST"]),
+        Route("/_sandbox/chat/rate-limit", rate_limit, methods=["GET", "POST"]),
         Route("/2015-03-31/functions/{name}/invocations", invoke, methods=["POST"]),
         Route("/2015-03-31/functions/{name}/invocations/", invoke, methods=["POST"]),
         Route("/mcp", mcp_app),
     ]
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, lifespan=mcp_app.lifespan)
     return _Checked(app, port)
+
+
+def _answer(answer: Answer) -> Response:
+    return Response(json.dumps(answer.body), answer.status, answer.headers, media_type="application/json")
 
 
 async def _json_body(request: Request) -> Any:

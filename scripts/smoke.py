@@ -103,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stack", required=True, help="the stack's name (sam deploy's stack_name)")
     parser.add_argument("--room", required=True, help="the room id the smoke reminder is posted to")
     parser.add_argument("--platform", default="", help="the room's platform, when the stack has several")
+    parser.add_argument("--team", default="", help="a Slack room's workspace (team id), for an app in several")
     parser.add_argument("--user", default="cronbell-smoke", help="the user id the reminder mentions")
     parser.add_argument("--wait", type=float, default=120.0, help="seconds to wait for the run")
     args = parser.parse_args(argv)
@@ -112,6 +113,8 @@ def main(argv: list[str] | None = None) -> int:
         context = {"room_id": args.room, "user_id": args.user, "agent_id": "smoke", "locale": "en", "timezone": "UTC"}
         if args.platform:
             context["platform"] = args.platform
+        if args.team:
+            context["team_id"] = args.team
         # as a bot calls it: the alias `live` (ToolsFunctionArn), which deployments shift
         run(Tools(boto3.client("lambda"), outputs["ToolsFunctionArn"], context), print, args.wait)
     except (SmokeFailed, ClientError, BotoCoreError) as err:

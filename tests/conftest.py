@@ -10,6 +10,8 @@ from cronbell.adapters import clock as clock_module
 from sandbox.aws_server import MotoServer
 from tests.support.aws import START, FakeClock, Stack, provision, set_aws_env
 
+pytest_plugins = ["tests.support.built"]  # the `built` fixture: .aws-sam/build, rebuilt when stale
+
 
 @pytest.fixture(scope="session")
 def moto_endpoint() -> Iterator[str]:

@@ -12,41 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from sandbox.built import BUILD_DIR, RUNTIME_VENV
 from sandbox.demo import SandboxProcess
 from tests.support.aws import template_yaml
+from tests.support.built import BUILD_DIR, BUILT
 from tests.support.sandbox import Bot
 
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("built")]
 
 ROOT = Path(__file__).resolve().parents[2]
-BUILT = ROOT / BUILD_DIR
-SOURCES = ("template.yaml", "samconfig.toml", "functions", "layers/common", "layers/calendars")
 LAYER_BUDGET_BYTES = 10_000_000  # unzipped; Lambda's own limit is 250 MB, this is the project's cold-start budget
 FUNCTION_BUDGET_BYTES = 100_000
 FUNCTIONS = sorted(k for k, r in template_yaml()["Resources"].items() if r["Type"] == "AWS::Serverless::Function")
-
-
-def _newest_source() -> float:
-    newest = 0.0
-    for name in SOURCES:
-        path = ROOT / name
-        files = (
-            [path] if path.is_file() else [p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-        )
-        newest = max([newest, *(p.stat().st_mtime for p in files)])
-    return newest
-
-
-@pytest.fixture(scope="session")
-def built() -> Path:
-    """`.aws-sam/build`, rebuilt with `make build` when missing or older than its sources (`make test`
-    has just built it)."""
-    template = BUILT / "template.yaml"
-    fresh = template.exists() and template.stat().st_mtime >= _newest_source()
-    if not fresh or not (ROOT / RUNTIME_VENV / "bin" / "python").exists():
-        subprocess.run(["make", "-s", "build"], cwd=ROOT, check=True, capture_output=True, timeout=900)
-    return BUILT
 
 
 @pytest.fixture

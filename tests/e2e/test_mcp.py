@@ -123,7 +123,8 @@ def test_a_reminder_made_over_mcp_in_a_thread_is_posted_in_it(sandbox: SandboxPr
 
     in_thread = session(connect(transport, sandbox.url, room, thread_id=thread, platform="webhook"), create)
     main = session(connect(transport, sandbox.url, room), create)
-    elsewhere = session(connect(transport, sandbox.url, room, thread_id=thread, platform="slack"), create)
+    # (with the sink chat the sandbox configures every platform but Matrix)
+    elsewhere = session(connect(transport, sandbox.url, room, thread_id=thread, platform="matrix"), create)
     assert in_thread["ok"] and main["ok"], (in_thread, main)
     assert in_thread["result"]["id"] != main["result"]["id"]  # the thread's reminder is its own
     # the platform reaches the tools: one this sandbox does not configure is refused, and nothing is made

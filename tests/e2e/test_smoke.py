@@ -62,7 +62,7 @@ def test_make_smoke_fails_clearly_on_a_stack_that_is_not_there(start_sandbox: St
 
 def test_make_smoke_passes_stack_room_and_platform_to_the_script() -> None:
     dry = subprocess.run(
-        ["make", "-n", "smoke", "STACK=prod", "ROOM=C0123", "PLATFORM=slack"],
+        ["make", "-n", "smoke", "STACK=prod", "ROOM=C0123", "PLATFORM=slack", "TEAM=T0123"],
         cwd=ROOT, capture_output=True, text=True, check=True,
     ).stdout  # fmt: skip
-    assert "scripts/smoke.py --stack 'prod' --room 'C0123' --platform 'slack'" in dry
+    assert "scripts/smoke.py --stack 'prod' --room 'C0123' --platform 'slack' --team 'T0123'" in dry

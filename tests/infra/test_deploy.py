@@ -176,7 +176,8 @@ def needs_text(platform: platforms.Platform) -> str:
     """What the registry says a platform needs, in the template's parameter names."""
     needed = [need.parameter for need in platform.needs]
     if platform.secret_required:
-        needed.append(f"{platform.secret.parameter} (or {platforms.SHARED_SECRET.parameter})")
+        others = "".join(f", or {' and '.join(n.parameter for n in group)}" for group in platform.instead)
+        needed.append(f"{platform.secret.parameter} (or {platforms.SHARED_SECRET.parameter}{others})")
     return f"ChatBackend {platform.name} needs {' and '.join(needed)}"
 
 
@@ -206,9 +207,14 @@ def test_a_backend_without_its_parameters_is_refused_naming_them(name: str) -> N
     else:
         assert alone == []
     assert rule_failures({"ChatBackend": name, **complete(platform)}) == []
-    if platform.secret_required:  # the shared secret serves too
+    if platform.secret_required:  # the shared secret serves too, and each other way the entry names
         shared = {**complete(platform), platform.secret.parameter: "", "ChatTokenSecretArn": "arn:x"}
         assert rule_failures({"ChatBackend": name, **shared}) == []
+    for group in platform.instead:
+        instead = {**complete(platform), platform.secret.parameter: "", **{n.parameter: "x" for n in group}}
+        assert rule_failures({"ChatBackend": name, **instead}) == []
+        for left_out in group[1:]:  # a group serves only whole
+            assert rule_failures({"ChatBackend": name, **instead, left_out.parameter: ""}) == [needs_text(platform)]
 
 
 def test_each_configured_backend_is_checked_and_only_those() -> None:
@@ -332,7 +338,11 @@ FIRST_ASKED = ["DefaultTimezone", "DefaultLocale", "AgentFunctions", "AnalysisOu
 def test_guided_deploy_asks_the_chat_and_the_defaults_first() -> None:
     """`sam deploy --guided` asks the parameters in the template's order."""
     order = list(template_yaml()["Parameters"])
-    chat = ["ChatBackend"] + [need.parameter for p in platforms.REGISTRY.values() for need in (*p.needs, p.secret)]
+    chat = ["ChatBackend"] + [
+        need.parameter
+        for p in platforms.REGISTRY.values()
+        for need in (*p.needs, p.secret, *(n for group in p.instead for n in group))
+    ]
     asked_first = order[: len(set(chat)) + 1 + len(FIRST_ASKED)]
     assert asked_first[0] == "ChatBackend"
     assert set(asked_first) == set(chat) | {platforms.SHARED_SECRET.parameter} | set(FIRST_ASKED)
@@ -383,7 +393,8 @@ def test_every_parameter_is_in_one_console_group_in_the_asking_order() -> None:
     grouped = [name for group in groups for name in group["Parameters"]]
     order = list(template_yaml()["Parameters"])
     assert sorted(grouped) == sorted(order) and len(set(grouped)) == len(grouped)
-    assert grouped[:9] == order[:9]  # the chat delivery group leads, as the guided questions do
+    chat = len(groups[0]["Parameters"])
+    assert grouped[:chat] == order[:chat]  # the chat delivery group leads, as the guided questions do
 
 
 def test_samconfig_pins_no_region_zone_or_platform() -> None:

@@ -47,16 +47,33 @@ FIRE_ENV = {
     "MATRIX_HOMESERVER_URL",
     "CHAT_TOKEN_SECRET",
     *PLATFORM_SECRET_ENV.values(),
+    "DISCORD_BOT_TOKEN_SECRET",
+    "SLACK_INSTALLATION_BUCKET",
+    "SLACK_CLIENT_ID",
     "CHAT_WEBHOOK_URL",
     "AGENTS",
     "AGENT_TIMEOUT_SECONDS",
     "AGENT_TIMEOUT_MAX_SECONDS",
 }
-# each platform's own secret parameter (and its condition), then the shared one
-# (from the platform registry, cronbell.core.domain.platforms; each condition is named after its parameter)
+# each platform's secret parameters (its own, then those it may use instead: a Discord bot's token) and
+# their conditions, then the shared one, by the variable that names each (from the platform registry,
+# cronbell.core.domain.platforms; each condition is named after its parameter)
 SECRET_PARAMETERS = {
-    name: (secret.parameter, f"Has{secret.parameter.removesuffix('Arn')}")
-    for name, secret in [*((p.name, p.secret) for p in platforms.REGISTRY.values()), ("", platforms.SHARED_SECRET)]
+    secret.env: (secret.parameter, f"Has{secret.parameter.removesuffix('Arn')}")
+    for secret in [
+        *(
+            need
+            for p in platforms.REGISTRY.values()
+            for need in (p.secret, *(n for group in p.instead for n in group))
+            if need.parameter.endswith("SecretArn")
+        ),
+        platforms.SHARED_SECRET,
+    ]
+}
+# the Slack app's installation store: read only when both are set, from that bucket and client id only
+SLACK_STORE = {
+    "s3:GetObject": "arn:${AWS::Partition}:s3:::${SlackInstallationBucket}/${SlackClientId}/*",
+    "s3:ListBucket": "arn:${AWS::Partition}:s3:::${SlackInstallationBucket}",
 }
 SECRET_READERS = ("FireFunction", "ReconcileFunction")  # they post; the tools and the agent never do
 # what the code calls (tests/infra/test_iam_coverage.py proves each is used and sufficient)
@@ -272,6 +289,8 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
         for parameter, condition in SECRET_PARAMETERS.values()
     ]
     assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # that one bus, nothing else
+    for action, resource in SLACK_STORE.items():
+        assert by_action.pop(action) == [{"Fn::Sub": resource}]
     assert by_action == {}
 
 
@@ -294,7 +313,7 @@ def test_optional_statements_exist_only_with_their_parameter(
         assert template["Parameters"][parameter]["Default"] == ""
     (policy,) = _props(template, "FireFunction")["Policies"]
     guarded = {s["Fn::If"][0]: s["Fn::If"][1:] for s in policy["Statement"] if "Fn::If" in s}
-    assert set(guarded) == {"HasAnyChatSecret", "HasEventBus", "HasAgentFunctions"}
+    assert set(guarded) == {"HasAnyChatSecret", "HasEventBus", "HasAgentFunctions", "HasSlackInstallationStore"}
     granted, otherwise = guarded[condition]
     assert granted["Action"] == action
     assert otherwise == {"Ref": "AWS::NoValue"}
@@ -319,9 +338,31 @@ def test_each_chat_secret_is_granted_only_when_set_and_only_to_the_functions_tha
     assert readers["FireFunction"] == readers["ReconcileFunction"]
     for logical_id in SECRET_READERS:  # each function is told where each secret is
         variables = _props(template, logical_id)["Environment"]["Variables"]
-        for platform, (parameter, _condition) in SECRET_PARAMETERS.items():
-            name = PLATFORM_SECRET_ENV.get(platform, "CHAT_TOKEN_SECRET")
+        for name, (parameter, _condition) in SECRET_PARAMETERS.items():
             assert variables[name] == {"Ref": parameter}, (logical_id, name)
+
+
+def test_the_slack_installation_store_is_read_only_when_named_and_by_the_functions_that_post(
+    template: dict[str, Any],
+) -> None:
+    assert template["Conditions"]["HasSlackInstallationStore"] == {
+        "Fn::And": [
+            {"Fn::Not": [{"Fn::Equals": [{"Ref": "SlackInstallationBucket"}, ""]}]},
+            {"Fn::Not": [{"Fn::Equals": [{"Ref": "SlackClientId"}, ""]}]},
+        ]
+    }
+    for logical_id in SECRET_READERS:
+        (policy,) = _props(template, logical_id)["Policies"]
+        guarded = [s["Fn::If"] for s in policy["Statement"] if "Fn::If" in s]
+        store = {g[1]["Action"]: g[1]["Resource"] for g in guarded if g[0] == "HasSlackInstallationStore"}
+        assert store == {action: {"Fn::Sub": resource} for action, resource in SLACK_STORE.items()}, logical_id
+        assert all(g[2] == {"Ref": "AWS::NoValue"} for g in guarded if g[0] == "HasSlackInstallationStore")
+        variables = _props(template, logical_id)["Environment"]["Variables"]
+        assert variables["SLACK_INSTALLATION_BUCKET"] == {"Ref": "SlackInstallationBucket"}
+        assert variables["SLACK_CLIENT_ID"] == {"Ref": "SlackClientId"}
+    for logical_id in ("ToolsFunction", "EchoAgentFunction"):
+        statements = role_statements(template).get(logical_id, [])
+        assert not [s for s in statements if any(a.startswith("s3:") for a in _as_list(s["Action"]))]
 
 
 def test_table_keys_ttl_recovery_and_retention(template: dict[str, Any]) -> None:

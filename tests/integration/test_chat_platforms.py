@@ -411,6 +411,8 @@ def test_the_unsigned_webhook_still_feeds_the_sandbox_sink(platform: FakePlatfor
             "ts": "2026-12-01T09:00:00Z",
             "thread_id": None,
             "actions": [],
+            "platform": "webhook",
+            "workspace": None,
         }
     ]
 
@@ -597,7 +599,7 @@ def test_settings_default_to_the_real_apis() -> None:
 
 def test_build_sender_refuses_incomplete_settings() -> None:
     for backend in ("slack", "telegram", "discord"):
-        with pytest.raises(ValueError, match=rf"{PLATFORM_SECRET_ENV[backend]} \(or CHAT_TOKEN_SECRET\)"):
+        with pytest.raises(ValueError, match=rf"{PLATFORM_SECRET_ENV[backend]} \(or CHAT_TOKEN_SECRET[,)]"):
             build_sender(Settings(chat_backend=backend))
     with pytest.raises(ValueError, match="matrix, slack, telegram, discord, webhook"):
         build_sender(Settings(chat_backend="irc"))

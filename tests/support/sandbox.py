@@ -23,18 +23,25 @@ class Bot:
     """A chat bot's code: the tools contract over `lambda:Invoke`, with its own room and user."""
 
     def __init__(
-        self, sandbox: SandboxProcess, room_id: str, user_id: str = "@ana:localhost", thread_id: str = ""
+        self,
+        sandbox: SandboxProcess,
+        room_id: str,
+        user_id: str = "@ana:localhost",
+        thread_id: str = "",
+        **context: str,
     ) -> None:
         self.sandbox = sandbox
         self.lambda_client = sandbox.lambda_client()
         self.room_id = room_id
         self.user_id = user_id
         self.thread_id = thread_id  # the thread the conversation is in ("" = the main timeline)
+        self.context = context  # the rest of the bot's context: platform, team_id
 
     def call(self, tool: str, locale: str = "en", timezone: str = "Europe/Madrid", **arguments: Any) -> dict[str, Any]:
         event = envelope(tool, arguments, room=self.room_id, user=self.user_id, timezone=timezone, locale=locale)
         if self.thread_id:
             event["context"]["thread_id"] = self.thread_id
+        event["context"].update(self.context)
         answer = self.lambda_client.invoke(FunctionName="ToolsFunction", Payload=json.dumps(event).encode())
         assert "FunctionError" not in answer, answer["Payload"].read()
         body: dict[str, Any] = json.load(answer["Payload"])

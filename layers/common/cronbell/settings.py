@@ -121,7 +121,13 @@ class Settings:
     chat_token_secret: str = setting(platforms.SHARED_SECRET.env, "")
     chat_webhook_url: str = setting("CHAT_WEBHOOK_URL", "")
     slack_api_url: str = setting("SLACK_API_URL", "https://slack.com/api", url)  # another value only for tests
+    # a Bolt app's AmazonS3InstallationStore: a bot token per workspace (adapters/chat/slack_tokens.py)
+    slack_installation_bucket: str = setting("SLACK_INSTALLATION_BUCKET", "")
+    slack_client_id: str = setting("SLACK_CLIENT_ID", "")
     telegram_api_url: str = setting("TELEGRAM_API_URL", "https://api.telegram.org", url)  # or a self-hosted one
+    # Discord's bot token (posts to the channel a room id names), instead of one channel's webhook
+    discord_bot_token_secret: str = setting("DISCORD_BOT_TOKEN_SECRET", "")
+    discord_api_url: str = setting("DISCORD_API_URL", "https://discord.com/api/v10", url)  # another only for tests
     # agents
     agents: Mapping[str, str] = setting("AGENTS", None, agent_map, factory=dict)  # agent id -> function name/ARN
     agent_timeout_seconds: int = setting("AGENT_TIMEOUT_SECONDS", 120, whole_number)

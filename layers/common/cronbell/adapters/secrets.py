@@ -12,19 +12,22 @@ def chat_token(secret_ref: str, refresh: bool = False, platform: str = "") -> st
     """The token behind `secret_ref`: a Secrets Manager secret id or ARN, or `ssm:/param/name` for an SSM
     SecureString. The stored value is the raw token or a JSON object with an `access_token` key.
     Errors never include the value."""
+    return token_from_value(secret_value(secret_ref, refresh), platform)
+
+
+def secret_value(secret_ref: str, refresh: bool = False) -> object:
+    """The stored value behind `secret_ref` as it is (text or bytes), for a reader that picks from it (a
+    Slack token map by workspace)."""
     ref = secret_ref.strip()
     if not ref:
         raise ValueError("no chat token secret is configured")
     from aws_lambda_powertools.utilities import parameters  # imported on first use: keeps cold starts lean
 
-    value: object
     if ref.startswith(SSM_PREFIX):
-        value = parameters.get_parameter(
+        return parameters.get_parameter(
             ref[len(SSM_PREFIX) :], decrypt=True, max_age=TOKEN_MAX_AGE_SECONDS, force_fetch=refresh
         )
-    else:
-        value = parameters.get_secret(ref, max_age=TOKEN_MAX_AGE_SECONDS, force_fetch=refresh)
-    return token_from_value(value, platform)
+    return parameters.get_secret(ref, max_age=TOKEN_MAX_AGE_SECONDS, force_fetch=refresh)
 
 
 def token_from_value(value: object, platform: str = "") -> str:

@@ -18,8 +18,8 @@ deployment chooses, checked in this order:
    `-Platform`), written by the bot's MCP client code or by a request interceptor from verified token
    claims, never by the model.
 
-Thread and platform route the posts exactly as the tools envelope's `context.thread_id` and
-`context.platform` do.
+Thread, platform and Slack workspace route the posts exactly as the tools envelope's `context.thread_id`,
+`context.platform` and `context.team_id` do.
 
 With neither, every call is refused with `missing_context` and a message that says what to configure.
 """
@@ -53,6 +53,7 @@ ENV_CONTEXT = {
     "locale": "MCP_LOCALE",
     "thread_id": "MCP_THREAD_ID",
     "platform": "MCP_PLATFORM",
+    "team_id": "MCP_TEAM_ID",
 }
 TRUST_HEADERS_ENV = "MCP_TRUST_PROPAGATED_HEADERS"
 HEADER_CONTEXT = {
@@ -63,6 +64,7 @@ HEADER_CONTEXT = {
     "locale": "X-Cronbell-Locale",
     "thread_id": "X-Cronbell-Thread-Id",
     "platform": "X-Cronbell-Platform",
+    "team_id": "X-Cronbell-Team-Id",
 }
 
 

@@ -121,10 +121,9 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
     except PermanentChatError as err:
         log.error("delivery refused by the chat platform", extra={"reason": err.reason})
         deps.metric("DeliveryFailed", 1)
-        reason = runs.TOO_LARGE if "TOO_LARGE" in err.reason.upper() else runs.CHAT_REFUSED
         return Delivery(
             runs.FAILED,
-            reason,
+            err.run_reason,
             verdict=runs.Verdict(streak + 1),
             detail=err.reason,
             room_gone=err.room_gone,

@@ -193,8 +193,8 @@ def plan_recurring(
 
 
 def output_room(channel: str, ctx: Context, deps: Deps) -> str:
-    """The store key of a `channel` argument: a room on the platform of the caller's room."""
-    return routing.room_key(ctx.platform, channel, deps.settings.default_platform)
+    """The store key of a `channel` argument: a room on the platform of the caller's room, in its workspace."""
+    return routing.room_key(ctx.platform, channel, deps.settings.default_platform, routing.workspace(ctx.room_id))
 
 
 def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> None:

@@ -122,7 +122,7 @@ def _post(
     room: str, user: str, until: str, held: list[tuple[Schedule, str]], deps: Deps, remaining_seconds: Remaining
 ) -> tuple[str, str | None]:
     """Post the release, each held reminder with its actions; (message id, None) once posted, or
-    ("", chat_refused) when the platform refuses it. A transient failure raises RetryLater."""
+    ("", the refusal's reason) when the platform refuses it. A transient failure raises RetryLater."""
     locale = held[0][0].locale
     now = deps.now()
     items = [
@@ -141,7 +141,7 @@ def _post(
     except PermanentChatError as err:
         log.error("release refused by the chat platform", extra={"reason": err.reason})
         deps.metric("DeliveryFailed", 1)
-        return "", runs.CHAT_REFUSED
+        return "", err.run_reason
 
 
 def _record(
@@ -161,7 +161,7 @@ def _record(
     A delivered one of a repeating reminder is its current occurrence from now on."""
     outcome = runs.DELIVERED if reason is None else runs.FAILED
     said = reason or runs.QUIET_HOURS
-    pausable = reason != runs.CHAT_REFUSED  # a refused post does not pause, as on a delivery
+    pausable = reason not in runs.REFUSED  # a refused post does not pause, as on a delivery
     event = FireEvent(schedule.room_id, schedule.id, slot)
     late = runs.late_seconds(slot, started)
     run = writes.run_of(event, schedule.timezone, outcome, said, late, message_id or None, schedule)

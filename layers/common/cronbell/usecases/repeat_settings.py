@@ -48,7 +48,8 @@ def _escalation(escalate: str, ctx: Context, deps: Deps, *, clearing: bool) -> s
     if clearing and target.casefold() in _CLEAR_ESCALATION:
         return ""
     if not target.startswith("@"):
-        key = routing.allowed_key(target, deps.settings.default_platform)
+        default = deps.settings.default_platform
+        key = routing.in_workspace(routing.allowed_key(target, default), ctx.room_id, default)
         allowed = deps.settings.allowed_output_rooms
         if not routing.output_allowed(key, ctx.room_id, allowed, deps.settings.default_platform):
             raise refusal("forbidden_channel")

@@ -68,8 +68,10 @@ def platform_sender(settings: Settings, backend: str) -> ChatSender:
         raise ValueError(f"unknown chat backend {backend!r} (expected one of {', '.join(BACKENDS)})")
     secret_ref = settings.chat_secret(backend)
     missing = [need.env for need in platform.needs if not getattr(settings, need.setting)]
-    if platform.secret_required and not secret_ref:
-        missing.append(f"{platform.secret.env} (or {platforms.SHARED_SECRET.env})")
+    served_otherwise = any(all(getattr(settings, n.setting) for n in group) for group in platform.instead)
+    if platform.secret_required and not secret_ref and not served_otherwise:
+        others = "".join(f", or {' and '.join(n.env for n in group)}" for group in platform.instead)
+        missing.append(f"{platform.secret.env} (or {platforms.SHARED_SECRET.env}{others})")
     if missing:
         raise ValueError(f"the {backend} chat backend needs {' and '.join(missing)}")
     build = import_module(platform.sender_module).sender

@@ -146,6 +146,8 @@ def secret_from(provider: Callable[[], str], what: str) -> str:
     secret, so only the failure's type is kept; an empty value is permanent."""
     try:
         value = provider()
+    except PermanentChatError:  # the provider knows there is no such token (a workspace without one)
+        raise
     except Exception as err:
         raise TransientChatError(f"{what} lookup failed ({type(err).__name__})") from None
     if not value or not value.strip():

@@ -1,9 +1,15 @@
-"""Discord delivery through a channel's incoming webhook, with the standard library only.
+"""Discord delivery with the standard library only, in one of two modes:
 
-The webhook URL is a credential (anyone holding it can post), so it comes from the secret store like
-a token and never appears in a log or an error. The webhook posts to its own channel: `room_id` names
-the room in cronbell's store and is not sent. Discord webhooks have no idempotency key: exactly-once
-rests on the fire use case's slot claim, and a request whose answer is lost may post twice.
+- a bot (`DiscordBotTokenSecretArn`): `POST /channels/{channel id}/messages` with `Authorization: Bot
+  <token>`; the room id is the channel id (a thread's id for a thread), so one bot serves every server and
+  channel it is in;
+- a channel's incoming webhook (`DiscordWebhookSecretArn`): the webhook posts to its own channel, and
+  `room_id` names the room in cronbell's store only.
+
+Both send the same content, mentions and components. The webhook URL is a credential (anyone holding it
+can post), so it comes from the secret store like a token and never appears in a log or an error. Discord
+has no idempotency key: exactly-once rests on the fire use case's slot claim, and a request whose answer
+is lost may post twice.
 """
 
 from __future__ import annotations
@@ -14,7 +20,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cronbell.adapters.chat.base import (
+    ApiSender,
     ChatMessage,
+    HttpAnswer,
     PermanentChatError,
     RetryAfter,
     TransientChatError,
@@ -29,6 +37,7 @@ from cronbell.core.text.chat_text import MENTION, STRONG, Span, button_rows, fit
 SUPPRESS_EMBEDS = 1 << 2  # no link previews, like Slack's unfurl_links and Telegram's web page preview
 MAX_CHARS = 2000 - 32  # Discord refuses content over 2000 characters; room for the mention's markup
 USER_ID = re.compile(r"^[0-9]{15,21}$")  # a snowflake
+DEFAULT_API_URL = "https://discord.com/api/v10"
 _MARKDOWN = re.compile(r"([\\*_~`|])")
 
 if TYPE_CHECKING:
@@ -96,6 +105,41 @@ def _retry_after(body: dict[str, Any], headers: dict[str, str]) -> float:
     return 1.0
 
 
+def _outcome(answer: HttpAnswer) -> str | RetryAfter:
+    """The message id of an answer to a post (webhook or bot), a rate limit to wait out, or the failure."""
+    body = answer.body if isinstance(answer.body, dict) else {}
+    if answer.status == 429:
+        return RetryAfter(_retry_after(body, dict(answer.headers)))
+    if answer.status >= 500:
+        raise TransientChatError(f"discord answered {answer.status}")
+    if 200 <= answer.status < 300:
+        return str(body.get("id") or "")
+    code = body.get("code")
+    detail = f" code {code}" if isinstance(code, int) and not isinstance(code, bool) else ""
+    raise PermanentChatError(f"discord answered {answer.status}{detail}", room_gone=answer.status in (403, 404))
+
+
+class DiscordBotSender(ApiSender):
+    """Posts as the bot whose token `token_provider` returns, to the channel the room id names (or to the
+    thread the message's thread id names: a Discord thread is a channel of its own)."""
+
+    default_api_url = DEFAULT_API_URL
+
+    def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
+        """Returns the message id. `idempotency_key` is unused: Discord has none (see the module)."""
+        channel = (message.thread_id or message.room_id).strip()
+        if not USER_ID.match(channel):  # channel ids are snowflakes, as user ids are
+            raise PermanentChatError("the room id is not a Discord channel id", room_gone=True)
+        headers = {"Authorization": f"Bot {secret_from(self.token_provider, 'Discord bot token')}"}
+        url = f"{self.api_url}/channels/{channel}/messages"
+        payload = discord_payload(message)
+
+        def attempt(timeout: float) -> str | RetryAfter:
+            return _outcome(request_json("POST", url, payload, headers, timeout))
+
+        return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
+
+
 class DiscordChatSender:
     """Posts through the webhook whose URL (`https://discord.com/api/webhooks/<id>/<token>`)
     `url_provider` returns."""
@@ -121,23 +165,20 @@ class DiscordChatSender:
         payload = discord_payload(message)
 
         def attempt(timeout: float) -> str | RetryAfter:
-            answer = request_json("POST", url, payload, {}, timeout)
-            body = answer.body if isinstance(answer.body, dict) else {}
-            if answer.status == 429:
-                return RetryAfter(_retry_after(body, dict(answer.headers)))
-            if answer.status >= 500:
-                raise TransientChatError(f"discord answered {answer.status}")
-            if 200 <= answer.status < 300:
-                return str(body.get("id") or "")
-            code = body.get("code")
-            detail = f" code {code}" if isinstance(code, int) and not isinstance(code, bool) else ""
-            raise PermanentChatError(f"discord answered {answer.status}{detail}", room_gone=answer.status in (403, 404))
+            return _outcome(request_json("POST", url, payload, {}, timeout))
 
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
 
 
 def sender(
-    settings: Settings, secret: Callable[[], str], refresh: Callable[[], str] | None = None
-) -> DiscordChatSender:
-    """The deployment's Discord sender (cronbell.core.domain.platforms): the secret holds the webhook URL."""
+    settings: Settings, secret: Callable[[], str] | None, refresh: Callable[[], str] | None = None
+) -> DiscordChatSender | DiscordBotSender:
+    """The deployment's Discord sender (cronbell.core.domain.platforms): the bot, when its token's secret is
+    set, else the webhook whose URL the platform's secret holds."""
+    bot_secret = settings.discord_bot_token_secret
+    if bot_secret:
+        from cronbell.adapters.secrets import chat_token
+
+        return DiscordBotSender(lambda: chat_token(bot_secret, False, "discord"), api_url=settings.discord_api_url)
+    assert secret is not None  # the platform's entry requires one of the two (adapters/chat/__init__.py)
     return DiscordChatSender(secret)

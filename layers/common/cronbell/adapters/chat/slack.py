@@ -23,6 +23,7 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
+from cronbell.adapters.chat.slack_tokens import InstallationStore, WorkspaceTokens
 from cronbell.core.text.chat_text import MENTION, STRONG, WORD_JOINER, button_rows, mention_label
 
 DEFAULT_API_URL = "https://slack.com/api"
@@ -33,6 +34,7 @@ _ERROR_CODE = re.compile(r"^[a-z0-9_]{1,64}$")
 # (channel_not_found, not_in_channel, invalid_auth, account_inactive, is_archived, msg_too_long, ...)
 TRANSIENT_ERRORS = frozenset({"ratelimited", "internal_error", "fatal_error", "service_unavailable", "request_timeout"})
 ROOM_GONE = frozenset({"channel_not_found", "not_in_channel", "is_archived", "channel_is_archived"})
+STALE_TOKEN = ("slack invalid_auth", "slack token_expired", "slack token_revoked")  # worth reading the token anew
 
 if TYPE_CHECKING:
     from cronbell.settings import Settings
@@ -87,17 +89,31 @@ def slack_payload(message: ChatMessage) -> dict[str, Any]:
 
 
 class SlackChatSender(ApiSender):
-    """Posts as the Slack app whose bot token (`xoxb-…`) `token_provider` returns; `room_id` is a
-    channel id (C…, G… or a DM's D…)."""
+    """Posts as the Slack app whose bot token (`xoxb-…`) `token_provider` returns, or, given the
+    deployment's `WorkspaceTokens`, the token of each message's workspace; `room_id` is a channel id
+    (C…, G… or a DM's D…)."""
 
     default_api_url = DEFAULT_API_URL
 
     def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
-        """Returns the message's `ts`. `idempotency_key` is unused: Slack has none (see the module)."""
+        """Returns the message's `ts`. `idempotency_key` is unused: Slack has none (see the module). A token
+        Slack no longer takes (rotated, reinstalled) is read once more past the caches and the post tried
+        again with it."""
+        tokens = self.token_provider
+        if not isinstance(tokens, WorkspaceTokens):
+            return self._post(message, tokens, deadline)
+        try:
+            return self._post(message, lambda: tokens.of(message.workspace), deadline)
+        except PermanentChatError as err:
+            if not err.reason.startswith(STALE_TOKEN):
+                raise
+        return self._post(message, lambda: tokens.of(message.workspace, fresh=True), deadline)
+
+    def _post(self, message: ChatMessage, provider: Callable[[], str], deadline: float | None) -> str:
         url = f"{self.api_url}/chat.postMessage"
         payload = slack_payload(message)
         headers = {
-            "Authorization": f"Bearer {secret_from(self.token_provider, 'Slack token')}",
+            "Authorization": f"Bearer {secret_from(provider, 'Slack token')}",
             "Content-Type": "application/json; charset=utf-8",
         }
 
@@ -122,6 +138,19 @@ class SlackChatSender(ApiSender):
         return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
 
 
-def sender(settings: Settings, secret: Callable[[], str], refresh: Callable[[], str] | None = None) -> SlackChatSender:
-    """The deployment's Slack sender (cronbell.core.domain.platforms)."""
-    return SlackChatSender(secret, api_url=settings.slack_api_url)
+def sender(
+    settings: Settings, secret: Callable[[], str] | None, refresh: Callable[[], str] | None = None
+) -> SlackChatSender:
+    """The deployment's Slack sender (cronbell.core.domain.platforms): a token per workspace, from the token
+    secret (one token, or a map by team id) or the Bolt app's installation store (adapters/chat/slack_tokens.py)."""
+    from cronbell.adapters.secrets import secret_value
+
+    ref = settings.chat_secret("slack")
+    store = None
+    if settings.slack_installation_bucket and settings.slack_client_id:
+        from cronbell.adapters import aws
+
+        s3 = aws.Translating(aws.client("s3"))
+        store = InstallationStore(s3, settings.slack_installation_bucket, settings.slack_client_id)
+    tokens = WorkspaceTokens((lambda fresh=False: secret_value(ref, fresh)) if ref else None, store)
+    return SlackChatSender(tokens, api_url=settings.slack_api_url)

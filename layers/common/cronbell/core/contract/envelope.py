@@ -22,6 +22,7 @@ class Context:
     locale: str = ""
     thread_id: str = ""  # the thread the conversation happens in, if any
     platform: str = ""  # which configured chat backend the room lives on ("" = the default)
+    team_id: str = ""  # the Slack workspace the room is in (its bot token is that workspace's)
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ def parse_request(event: Any) -> Request:
         locale=_field(ctx, "locale", False),
         thread_id=_field(ctx, "thread_id", False),
         platform=_field(ctx, "platform", False).lower(),
+        team_id=_field(ctx, "team_id", False),
     )
     return Request(tool=tool[:100], arguments=event.get("arguments"), context=context)
 

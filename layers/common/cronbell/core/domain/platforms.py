@@ -28,6 +28,9 @@ class Platform:
     secret_required: bool  # False: the platform works without any secret (the webhook posts unsigned)
     needs: tuple[Needed, ...] = ()  # settings it cannot work without
     sender: str = ""  # the module whose `sender(settings, secret, refresh)` builds its ChatSender
+    # other ways to reach the platform without `secret`: each group, all set, serves instead of it
+    instead: tuple[tuple[Needed, ...], ...] = ()
+    workspaces: bool = False  # one bot, several workspaces with a token each (the context names the workspace)
 
     @property
     def sender_module(self) -> str:
@@ -45,9 +48,25 @@ REGISTRY: dict[str, Platform] = {
             True,
             (Needed("matrix_homeserver_url", "MATRIX_HOMESERVER_URL", "MatrixHomeserverUrl"),),
         ),
-        Platform("slack", Needed("", "SLACK_TOKEN_SECRET", "SlackTokenSecretArn"), True),  # xoxb- bot token
+        Platform(
+            "slack",
+            Needed("", "SLACK_TOKEN_SECRET", "SlackTokenSecretArn"),  # xoxb- bot token, or {team id: token}
+            True,
+            instead=(  # a Bolt app's AmazonS3InstallationStore: a bot token per workspace
+                (
+                    Needed("slack_installation_bucket", "SLACK_INSTALLATION_BUCKET", "SlackInstallationBucket"),
+                    Needed("slack_client_id", "SLACK_CLIENT_ID", "SlackClientId"),
+                ),
+            ),
+            workspaces=True,
+        ),
         Platform("telegram", Needed("", "TELEGRAM_TOKEN_SECRET", "TelegramTokenSecretArn"), True),  # BotFather's
-        Platform("discord", Needed("", "DISCORD_WEBHOOK_SECRET", "DiscordWebhookSecretArn"), True),  # webhook URL
+        Platform(
+            "discord",
+            Needed("", "DISCORD_WEBHOOK_SECRET", "DiscordWebhookSecretArn"),  # one channel's webhook URL
+            True,
+            instead=((Needed("discord_bot_token_secret", "DISCORD_BOT_TOKEN_SECRET", "DiscordBotTokenSecretArn"),),),
+        ),
         Platform(
             "webhook",
             Needed("", "WEBHOOK_SIGNING_SECRET", "WebhookSigningSecretArn"),  # HMAC signing secret, optional

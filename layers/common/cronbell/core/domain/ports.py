@@ -12,6 +12,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
+from cronbell.core.domain import runs
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.projection import Target
 from cronbell.core.domain.quiet_hours import QuietHours
@@ -37,6 +38,21 @@ class PermanentChatError(Exception):
         super().__init__(reason)
         self.reason = reason
         self.room_gone = room_gone
+
+    @property
+    def run_reason(self) -> str:
+        """The failed run's reason: `too_large` for a message the platform finds too large, else `chat_refused`."""
+        return runs.TOO_LARGE if "TOO_LARGE" in self.reason.upper() else runs.CHAT_REFUSED
+
+
+class UnknownWorkspace(PermanentChatError):
+    """The room's workspace has no bot token here (not in the token map, not in the installation store):
+    the post is never made with another workspace's token."""
+
+    run_reason = runs.UNKNOWN_WORKSPACE
+
+    def __init__(self) -> None:
+        super().__init__("no bot token for the room's workspace")
 
 
 class ChatSender(Protocol):

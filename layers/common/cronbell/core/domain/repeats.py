@@ -115,7 +115,7 @@ def escalation_room(schedule: Schedule, allowed: tuple[str, ...], default_platfo
     target = schedule.escalate_to
     if not target or target.startswith("@"):
         return ""
-    key = routing.allowed_key(target, default_platform)
+    key = routing.in_workspace(routing.allowed_key(target, default_platform), schedule.room_id, default_platform)
     return key if routing.output_allowed(key, schedule.room_id, allowed, default_platform) else ""
 
 

@@ -5,6 +5,11 @@ the deployment's default platform keep their bare id as key (items written befor
 existed stay where they are); a room of another platform is keyed `<platform>` + US + `<room id>`.
 The unit separator never occurs in a context's room id (the envelope takes printable text only), so
 no bare id can collide with the key of another platform's room.
+
+On a platform whose bot serves several workspaces with a token each (Slack: `context.team_id`), a
+room's key also names its workspace: `<platform>` + US + `<room id>` + US + `<workspace>`. Every post
+to that room, and every room its schedules post to on the same platform, goes with that workspace's
+token; a schedule keeps its workspace because its room key does.
 """
 
 from __future__ import annotations
@@ -14,14 +19,17 @@ from dataclasses import replace
 from cronbell.core.contract.envelope import Context
 from cronbell.core.contract.errors import refusal
 from cronbell.core.domain.actions import Action
-from cronbell.core.domain.platforms import PLATFORMS  # the chat backends a deployment may configure
+from cronbell.core.domain.platforms import PLATFORMS, REGISTRY  # the chat backends a deployment may configure
 from cronbell.core.text.chat_text import ChatMessage
 
 SEPARATOR = "\x1f"
 
 
-def room_key(platform: str, room_id: str, default_platform: str) -> str:
-    """The store's key of `room_id` on `platform` ("" is the default platform)."""
+def room_key(platform: str, room_id: str, default_platform: str, workspace: str = "") -> str:
+    """The store's key of `room_id` on `platform` ("" is the default platform), in `workspace` when the
+    platform has workspaces."""
+    if workspace:
+        return SEPARATOR.join((platform or default_platform, room_id, workspace))
     if not platform or platform == default_platform:
         return room_id
     return f"{platform}{SEPARATOR}{room_id}"
@@ -29,8 +37,30 @@ def room_key(platform: str, room_id: str, default_platform: str) -> str:
 
 def split_room_key(key: str) -> tuple[str, str]:
     """`(platform, room id)` of a store key; the platform is "" for the default one."""
-    platform, sep, room_id = key.partition(SEPARATOR)
-    return (platform, room_id) if sep else ("", key)
+    platform, sep, rest = key.partition(SEPARATOR)
+    return (platform, rest.partition(SEPARATOR)[0]) if sep else ("", key)
+
+
+def workspace(key: str) -> str:
+    """The workspace a store key's room is in ("" when its platform has none, or none was named)."""
+    parts = key.split(SEPARATOR)
+    return parts[2] if len(parts) > 2 else ""
+
+
+def without_workspace(key: str, default_platform: str) -> str:
+    platform, room_id = split_room_key(key)
+    return room_key(platform, room_id, default_platform)
+
+
+def in_workspace(key: str, own_room: str, default_platform: str) -> str:
+    """`key` (a room named without a workspace) in the workspace of `own_room` when both are rooms of one
+    platform: a schedule made in a workspace posts to that workspace's rooms, with its token."""
+    space = workspace(own_room)
+    platform, room_id = split_room_key(key)
+    own_platform = split_room_key(own_room)[0]
+    if not space or workspace(key) or (platform or default_platform) != own_platform:
+        return key
+    return room_key(own_platform, room_id, default_platform, space)
 
 
 def delivery_platform(key: str, platforms: tuple[str, ...]) -> str | None:
@@ -56,7 +86,8 @@ def routed(ctx: Context, platforms: tuple[str, ...]) -> Context:
     platform = ctx.platform or platforms[0]
     if platform not in platforms:
         raise refusal("unknown_platform", platform=ctx.platform, configured=", ".join(platforms))
-    return replace(ctx, platform=platform, room_id=room_key(platform, ctx.room_id, platforms[0]))
+    space = ctx.team_id if REGISTRY[platform].workspaces else ""
+    return replace(ctx, platform=platform, room_id=room_key(platform, ctx.room_id, platforms[0], space))
 
 
 def allowed_key(entry: str, default_platform: str) -> str:
@@ -71,10 +102,13 @@ def allowed_key(entry: str, default_platform: str) -> str:
 def output_allowed(output_key: str, own_room: str, allowed: tuple[str, ...], default_platform: str) -> bool:
     """Whether an agent call made in `own_room` may post to `output_key` (both store keys): its own room,
     or a room `allowed` names on that room's platform, so an id allowed on one platform never lets the
-    same id string on another through."""
+    same id string on another through. An allowed room is allowed in the caller's own workspace only."""
     if output_key == own_room:
         return True
-    return any(allowed_key(entry, default_platform) == output_key for entry in allowed)
+    if workspace(output_key) != workspace(own_room):
+        return False
+    bare = without_workspace(output_key, default_platform)
+    return any(allowed_key(entry, default_platform) == bare for entry in allowed)
 
 
 def bare_room(key: str) -> str:
@@ -83,6 +117,9 @@ def bare_room(key: str) -> str:
 
 
 def addressed(message: ChatMessage, key: str, thread_id: str = "", actions: tuple[Action, ...] = ()) -> ChatMessage:
-    """The message addressed to the room a store key names: its platform, its own room id, the thread."""
+    """The message addressed to the room a store key names: its platform, its own room id, its workspace,
+    the thread."""
     platform, room_id = split_room_key(key)
-    return replace(message, room_id=room_id, platform=platform, thread_id=thread_id, actions=actions)
+    return replace(
+        message, room_id=room_id, platform=platform, workspace=workspace(key), thread_id=thread_id, actions=actions
+    )

@@ -19,6 +19,8 @@ OUTCOMES = (DELIVERED, FAILED, SKIPPED, MISSED)
 # reasons
 AGENT_TIMEOUT, AGENT_ERROR = "agent_timeout", "agent_error"
 CHAT_REFUSED, CHAT_ERROR, TOO_LARGE = "chat_refused", "chat_error", "too_large"
+UNKNOWN_WORKSPACE = "unknown_workspace"  # the room's workspace has no bot token in this deployment
+REFUSED = (CHAT_REFUSED, TOO_LARGE, UNKNOWN_WORKSPACE)  # a post the platform refused: never pauses the schedule
 EMPTY_ANSWER, SKIP_NEXT, SNOOZED, HOLIDAY, PAUSED = "empty_answer", "skip_next", "snoozed", "holiday", "paused"
 TOO_LATE, LOST = "too_late", "lost"
 QUIET_HOURS = "quiet_hours"  # delivered by the release of its user's quiet hours

@@ -49,6 +49,7 @@ class ChatMessage:
     thread_id: str = ""  # post into this thread of the room ("" = the main timeline)
     actions: tuple[Action, ...] = ()  # quick actions rendered as buttons where the platform has them
     platform: str = ""  # which configured backend delivers it ("" = the default one)
+    workspace: str = ""  # the workspace the room is in, on a platform with several (Slack's team id)
 
     def parts(self) -> tuple[Span, ...]:
         """The spans, or the plain body as one plain span when the message was built without them."""
