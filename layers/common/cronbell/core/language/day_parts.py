@@ -55,7 +55,7 @@ def given(value: object) -> bool:
 
 _BARE_CLOCK = re.compile(
     rf"(?:(?:{some('CLOCK_HALF_WORD')}|{some('CLOCK_QUARTER_WORD')}) (?:{some('CLOCK_PAST')}|{some('CLOCK_TO')}) )?"
-    r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?"
+    r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d(?::[0-5]\d)?)?"
     rf"(?: (?:{some('CLOCK_HALF')}|{some('CLOCK_QUARTER')}|{some('CLOCK_QUARTER_TO')}"
     rf"|(?:{some('CLOCK_PLUS')}) \d{{1,2}}|(?:{some('CLOCK_MINUS')}) \d{{1,2}}))?"
     rf"(?: (?:{some('CLOCK_SHARP')}))?"

@@ -24,6 +24,7 @@ def never(fragment: str) -> str:
     return fragment or "(?!)"
 
 
+SECONDS = r"(?::[0-5]\d)?"  # a clock's seconds ("6:15:45 pm"): left out, said in the answer
 ORD = rf"(?:{lexicon.either('DAY_ORDINAL_ENDINGS')})"
 NUM = r"(?<![\w:/.])"  # a number that is not part of a word, a time or a date
 END = r"(?![\w:/])"
@@ -45,9 +46,10 @@ _PERIODS = "|".join(
 )
 CLOCK = (
     rf"(?:(?:{lexicon.some('CLOCK_HALF_WORD')}|{lexicon.some('CLOCK_QUARTER_WORD')})"
-    rf" (?:{lexicon.some('CLOCK_PAST')}|{lexicon.some('CLOCK_TO')}) )?\d{{1,2}}(?:[:.h]\d{{2}})?h?(?:\s?(?:am|pm))?"
+    rf" (?:{lexicon.some('CLOCK_PAST')}|{lexicon.some('CLOCK_TO')}) )?\d{{1,2}}(?:[:.h]\d{{2}}{SECONDS})?h?"
+    rf"(?:\s?(?:am|pm))?"
     rf"(?: (?:{lexicon.some('CLOCK_HALF')}|{lexicon.some('CLOCK_QUARTER')}|{lexicon.some('CLOCK_QUARTER_TO')}"
-    rf"|(?:{lexicon.some('CLOCK_PLUS')}) \d{{1,2}}|(?:{lexicon.some('CLOCK_MINUS')}) \d{{1,2}}))?"
+    rf"|(?:{lexicon.some('CLOCK_PLUS')}) \d{{1,2}}|(?:{lexicon.some('CLOCK_MINUS')}) \d{{1,2}})(?:\s?(?:am|pm))?)?"
     rf"(?: (?:{lexicon.some('CLOCK_PERIOD_BEFORE')}) (?:{_PERIODS})| (?:{lexicon.some('CLOCK_MIDDAY')}))?"
     rf"(?: (?:{lexicon.some('CLOCK_SHARP')}|{lexicon.some('CLOCK_HOURS')}))?"
 )
@@ -72,7 +74,7 @@ _HALF_HOUR = rf"\b(?:{lexicon.some('CLOCK_HALF_HOUR')}) ({_HOUR_WORD}|\d{{1,2}})
 _HALF_HOUR += rf"(?![:.]| (?:{lexicon.some('CLOCK_HALF_HOUR_NOT')})\b)"
 # "las 9 y diez" -> "las 9 y 10": a language's minutes in words after the hour in digits, and their values
 _MINUTES_AFTER_HOUR = [
-    (rf"(?<![\w:])(\d{{1,2}}) ({ways}) ({'|'.join(module.MINUTES_PAST)})\b", module.MINUTES_PAST)
+    (rf"(?<![\w:])(\d{{1,2}}) ({ways}) ({lexicon.alternatives(module.MINUTES_PAST)})\b", module.MINUTES_PAST)
     for module in lexicon.LANGUAGES.values()
     if (ways := "|".join(way for way in (module.CLOCK_PLUS, module.CLOCK_MINUS) if way))
 ]
@@ -113,6 +115,7 @@ def _clock_words(t: str) -> str:
         lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}",
         t,
     )
+    t = _minutes_after_hour(t)  # "las 9 y cuarenta y cinco": before "cinco de la" is read as an hour
     t = re.sub(rf"\b({_HOUR_WORD}) (?={_HOUR_AFTER}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
     named = "|".join(sorted(_MINUTES_PAST, key=len, reverse=True))
     # minutes from a named clock: "a quarter past noon" is 12:15pm, "ten to midnight" 12am less ten
@@ -125,7 +128,12 @@ def _clock_words(t: str) -> str:
         _past_or_to,
         t,
     )
-    for pattern, minutes_of in _MINUTES_AFTER_HOUR:  # "las 9 y diez" -> "las 9 y 10", "las 12 menos diez"
+    return _minutes_after_hour(t)
+
+
+def _minutes_after_hour(t: str) -> str:
+    """'las 9 y diez' -> 'las 9 y 10', 'las 12 menos diez' -> 'las 12 menos 10'."""
+    for pattern, minutes_of in _MINUTES_AFTER_HOUR:
         t = re.sub(pattern, _in_digits(minutes_of), t)
     return t
 
@@ -153,7 +161,7 @@ _DAY_NUMBER_OF = lexicon.some("DAY_NUMBER_OF")
 _DAY_NUMBER_LEAD = rf"\b({lexicon.some('DAY_NUMBER_LEAD')})"
 _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
 # a named clock after 12, or approximate: "12 noon", "noonish"
-_NAMED_TWELVE = rf"\b12 ({lexicon.some('TWELVE_NAMED')})\b|\b({lexicon.some('ISH_NAMED')})(?:{_ISH})\b"
+_NAMED_TWELVE = rf"\b12(?::00)? ({lexicon.some('TWELVE_NAMED')})\b|\b({lexicon.some('ISH_NAMED')})(?:{_ISH})\b"
 
 
 def prepare(t: str, language: str) -> str:

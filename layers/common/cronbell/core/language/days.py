@@ -54,6 +54,7 @@ from cronbell.core.language.lexicon import PART_HOURS
 from cronbell.core.text.texts import Word, phrase, say
 
 DEFAULT_HOUR = 9  # a day named without a time of day
+TWELVE = 12  # "friday 8": a number after a weekday that may be an hour on a 12-hour clock is refused
 END_OF_DAY_HOUR = 18
 # the hours a clock with its own am/pm or period may have within a named part of the day
 _SMALL_HOURS = lexicon.own("CLOCK_SMALL_HOURS")
@@ -84,6 +85,7 @@ _END_OF_DAY = rf"\b(?:{lexicon.some('END_OF_DAY')})\b"
 _LAST_DAY = rf"\b(?:{lexicon.some('LAST_DAY')})"
 _END_OF_MONTH = rf"\b(?:{lexicon.some('END_OF_MONTH')})\b"
 _END_OF_WEEK = rf"\b(?:{lexicon.some('END_OF_WEEK')})\b"
+_END_OF_NAMED_DAY = rf"\b(?:{lexicon.some('END_OF_NAMED_DAY')})"
 _THIS_WEEKEND = rf"\b(?:{lexicon.some('THIS_WEEKEND')})\b"
 _EARLY = rf"\b(?:{lexicon.some('EARLY')})\b"
 _THIS_PART = (
@@ -111,6 +113,7 @@ _DAY_LEAD = rf"\b(?:{lexicon.some('DAY_LEAD')})"
 
 def _parts(t: str, language: str) -> Parts | None:
     p = Parts()
+    undecided: list[str] = []  # a dotted number read as a clock that may be a date ("5.12")
     s = f" {prepare(t, language)} "
     weekdays, months = words_of(language)
     wd, mon = alternatives(weekdays), alternatives(months)
@@ -134,6 +137,9 @@ def _parts(t: str, language: str) -> Parts | None:
         marked = at or re.search(_CLOCK_MARKS, text)
         if not marked or parse_clock(text) is None or p.clock is not None:
             return False
+        dotted = re.fullmatch(r"(\d{1,2})\.(\d{2})", text)
+        if dotted and not at and 1 <= int(dotted[1]) <= 31 and 1 <= int(dotted[2]) <= 12:
+            undecided.append(text)  # "5.12": the 5th of December, or 5:12?
         before = m.string[: m.start()].split()[-1:]
         if not at and re.fullmatch(_DAY_BEFORE_PART, text) and before and before[0] in day_words:
             return False  # "el viernes 12 por la mañana": the 12 is the day ("8 de la tarde" is an hour)
@@ -181,6 +187,7 @@ def _parts(t: str, language: str) -> Parts | None:
         (_LAST_DAY.replace("{month}", mon), "<d>", lambda m: p.set(last_day=True)),
         (_END_OF_MONTH, "<d>", lambda m: p.set(last_day=True, end_of_day=True)),
         (_END_OF_WEEK, "<w>", lambda m: p.set(weekday=4, end_of_day=True)),
+        (_END_OF_NAMED_DAY, "<e>", lambda m: p.set(end_of_day=True)),
         (_THIS_WEEKEND, "<w>", lambda m: p.set(weekend=True)),
         (_EARLY, "<p>", lambda m: p.set(part=_EARLY_PART)),
         (rf"\b{NAMED_CLOCK}\b", "<c>", named),
@@ -218,8 +225,10 @@ def _parts(t: str, language: str) -> Parts | None:
     left = [w for w in re.split(r"[\s,]+", s) if w and w not in FILLERS and not re.fullmatch(r"<\w>", w)]
     if left or not (p.clock or p.names_a_day()):
         return None
-    if p.bare_day and p.clock is None:  # "friday 8", "friday 8 in the evening": the 8th, or 8 o'clock?
+    if p.bare_day and p.clock is None and (p.day or 0) <= TWELVE:  # "friday 8": the 8th, or 8 o'clock?
         raise Unreadable(phrase("reason.day_or_hour", number=p.day))
+    if undecided and not p.names_a_day():  # with a day named, "5.12" is a clock
+        raise Unreadable(phrase("reason.date_or_clock", text=undecided[0]))
     return p
 
 
@@ -232,6 +241,9 @@ def _hour_and_minute(p: Parts, language: str, notes: list[str]) -> tuple[int, in
             raise Unreadable(phrase("reason.no_clock"))
         if period and got[0] not in _PART_RANGES[period]:  # "9 de la mañana" "de la tarde"
             raise Unreadable(phrase("reason.twice"))
+        if p.part in _NIGHT_PARTS and got[0] == TWELVE and not named and not re.search("am|pm", p.clock):
+            got = (0, got[1])  # "this evening at 12": midnight, said
+            notes.append(say("note.evening_twelve", language, said=p.clock, clock=f"{got[0]:02d}:{got[1]:02d}"))
         return got
     if p.end_of_day:
         hour = END_OF_DAY_HOUR
@@ -341,6 +353,9 @@ def read_calendar(
     p = _parts(t, language)
     if p is None:
         return None
+    if p.clock and re.search(r"\d:\d\d:\d\d", p.clock):  # "6:15:45 pm": on the minute, said
+        clock = parse_clock(re.sub(r"(?<=\d:\d\d):\d\d", "", p.clock)) or (0, 0)
+        notes.append(say("note.seconds", language, said=p.clock, clock=f"{clock[0]:02d}:{clock[1]:02d}"))
     day_end = whole_day and p.clock is None and p.part is None and not p.end_of_day
     if twelve_hour(p):
         return next_of_two(p, now_local, tz, language, notes)
@@ -354,4 +369,6 @@ def read_calendar(
         d += timedelta(days=1)  # "tonight at 1" is after midnight; said after midnight, it is the coming one
     if p.month is not None and p.year is None and d.year > now_local.year:
         notes.append(say("note.no_year", language, year=d.year))
+    if p.bare_day and p.clock is None:  # "wednesday 14": the 14th, said
+        notes.append(say("note.day_number", language, number=p.day, date=d.isoformat()))
     return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)

@@ -73,6 +73,11 @@ _RELATIVE = (
     rf"(?:{lexicon.either('AMOUNT_BEFORE')})\s+(?P<rest>.+)"
     rf"|(?P<rest2>.+?)\s+(?:{lexicon.either('AMOUNT_AFTER')})"
 )
+# an amount counted from a day other than today ("5 days from monday", "dos semanas despues del lunes")
+_FROM_DAY = (
+    rf"(?P<amount>.+?) (?:(?P<after>{lexicon.either('AMOUNT_FROM_DAY')})|{lexicon.either('AMOUNT_BEFORE_DAY')})"
+    r" (?P<day>.+)"
+)
 # idioms that name an amount of time ("de hoy en ocho" is a week from today), read as the amount
 _AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
 
@@ -224,6 +229,11 @@ def _read(
         at = days_ahead_at(rest, now_local, tz, language, notes) or counted_days(rest, now_local, tz, language, notes)
         if at is not None:
             return at
+    counted = re.fullmatch(_FROM_DAY, t)
+    amount = read_amount(counted["amount"]) if counted else None
+    if counted and amount is not None:
+        base = _read(counted["day"], now, now_local, tz, language, notes, False, country)
+        return None if base is None else after_amount(amount, base, tz, language, notes, 1 if counted["after"] else -1)
     at = read_calendar(t, now_local, tz, language, notes, whole_day)
     holiday = named_days.find(t) if at is None else None
     if holiday is not None:

@@ -28,16 +28,22 @@ HOURS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
-# minutes after an hour ("ten thirty", "seven oh five")
-MINUTES = {
-    "oh five": 5, "ten": 10, "fifteen": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25, "thirty": 30,
-    "thirty-five": 35, "thirty five": 35, "forty": 40, "forty-five": 45, "forty five": 45, "fifty": 50,
-    "fifty-five": 55, "fifty five": 55,
+_units = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_teens = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_tens = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+# the numbers 10 to 59 in words ("twenty-one", "twenty one")
+_ten_to_fifty_nine = {
+    **{word: 10 + i for i, word in enumerate(_teens)},
+    **{tens: value for tens, value in _tens.items()},
+    **{f"{tens}{joint}{unit}": value + i for tens, value in _tens.items() for i, unit in enumerate(_units, 1)
+       for joint in ("-", " ")},
 }  # fmt: skip
-# minutes before "past"/"to" an hour ("twenty to nine")
+# minutes after an hour ("ten thirty", "seven oh five", "eleven forty-two")
+MINUTES = {**{f"oh {unit}": i for i, unit in enumerate(_units, 1)}, **_ten_to_fifty_nine}
+# minutes before "past"/"to" an hour ("twenty to nine", "seven minutes past ten")
 MINUTES_PAST = {
-    "five": 5, "ten": 10, "a quarter": 15, "quarter": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25,
-    "half": 30,
+    **{unit: i for i, unit in enumerate(_units, 1)}, **{w: n for w, n in _ten_to_fifty_nine.items() if n < 30},
+    "a quarter": 15, "quarter": 15, "half": 30,
 }  # fmt: skip
 ORDINALS = [
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
@@ -48,9 +54,11 @@ ORDINALS = [
 PARTS = {"tonight": "noche", "night": "noche", "evening": "noche", "afternoon": "tarde", "morning": "manana"}
 # the default hour of a part of the day named without a time
 PART_HOURS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21}
-NAMED_CLOCKS = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
+NAMED_CLOCKS = {
+    "noon": (12, 0), "midday": (12, 0), "mid-day": (12, 0), "midnight": (0, 0), "mid-night": (0, 0), "midnite": (0, 0),
+}  # fmt: skip
 # a named clock as an hour with am/pm, where minutes count from it ("a quarter past noon", "ten to midnight")
-NAMED_HOURS = {"noon": "12pm", "midday": "12pm", "midnight": "12am"}
+NAMED_HOURS = {"noon": "12pm", "midday": "12pm", "midnight": "12am", "mid-night": "12am", "midnite": "12am"}
 FILLERS = {"at", "on", "the", "of", "a", "in", "around", "about", "by", "for", "sharp"}
 # words around a time that say nothing about it
 COURTESY = ["please", "pls", "plz", "kindly", "remind me"]
@@ -173,6 +181,8 @@ BUSINESS_PHRASES = (  # (pattern, the schedule phrase it stands on); {nth} is fi
 # --- one-shot times (core/language/when.py)
 AMOUNT_BEFORE = "in|within|after"  # "in 2 hours"
 AMOUNT_AFTER = "later|from now|from today|hence"  # "2 hours later"
+AMOUNT_FROM_DAY = "from|after"  # between an amount and the day it counts from ("5 days from monday")
+AMOUNT_BEFORE_DAY = "before|prior to"  # between an amount and the day it counts back from ("10 days before halloween")
 AMOUNT_IDIOMS: dict[str, str] = {}  # a whole phrase that means an amount of time, and that amount
 PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past
 
@@ -221,7 +231,7 @@ FIRST_THING = "first thing"  # kept from the ordinals, read as EARLY ("first_thi
 DAY_NUMBER_OF = ""  # between a day number in words and its month ("seis de junio")
 DAY_NUMBER_LEAD = ""  # before a day number in words ("el dia doce")
 DAY_NUMBERS_ALONE: dict[str, int] = {}  # day numbers in words read alone ("el primero")
-TWELVE_NAMED = "noon|midnight"  # after 12, the named clock it is ("12 noon")
+TWELVE_NAMED = "noon|midnight|midnite|mid-night"  # after 12, the named clock it is ("12 noon")
 ISH_NAMED = "noon"  # a named clock said approximately ("noonish")
 # how the grammar writes what it reads back: a time some minutes before an hour, "at" before a time of
 # day, a day's ordinal
@@ -231,7 +241,7 @@ ORDINAL_DAY = "{n}th"
 
 # --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
 # languages ({month} is filled in)
-NEXT = "next|this coming|coming"  # before a weekday: the coming one, never today
+NEXT = "next|this coming|the coming|coming|the following|following"  # before a weekday: the coming one, never today
 THIS = "this"  # before a weekday: this week's
 NEXT_AFTER = ""  # after a weekday: the coming one
 PARTS_ON_THE_CLOCK = {"evening": "tarde"}  # a part of the day whose hours are another's on a 12-hour clock
@@ -243,6 +253,10 @@ END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)
 LAST_DAY = r"(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{month})\b))"
 END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month"
 END_OF_WEEK = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week"
+# before a day named otherwise ("end of friday", "by the end of tomorrow"): that day's end
+END_OF_NAMED_DAY = (
+    r"(?:(?:by|at|before|until|till) )?(?:the )?end of(?= )(?! (?:the |this |next )?(?:month|week|year)\b)"
+)
 THIS_WEEKEND = "(?:this|the) weekend"
 EARLY = "first_thing(?: in the morning)?"  # early in the morning (FIRST_THING, kept from the ordinals)
 EARLY_PART = "morning"  # the part of the day that is, as the grammar writes it

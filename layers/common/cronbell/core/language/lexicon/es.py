@@ -22,13 +22,14 @@ HOURS = {
     "nueve": 9, "diez": 10, "once": 11, "doce": 12,
 }  # fmt: skip
 MINUTES = {"cero cinco": 5, "cero uno": 1, "cero dos": 2, "cero tres": 3, "cero cuatro": 4}
-# minutes after "y" / "menos" ("las nueve y diez", "las doce menos veinte")
-MINUTES_PAST = {"cinco": 5, "diez": 10, "veinte": 20, "veinticinco": 25}
 ORDINALS: list[str] = []
 PARTS = {"noche": "noche", "tarde": "tarde", "manana": "manana"}
 PART_HOURS = {"manana": 9, "tarde": 15, "noche": 21}
-NAMED_CLOCKS = {"mediodia": (12, 0), "el mediodia": (12, 0), "medianoche": (0, 0), "la medianoche": (0, 0)}
-NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am"}
+NAMED_CLOCKS = {
+    "mediodia": (12, 0), "el mediodia": (12, 0), "medianoche": (0, 0), "la medianoche": (0, 0), "media noche": (0, 0),
+    "la media noche": (0, 0),
+}  # fmt: skip
+NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am", "media noche": "12am"}
 FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia"}
 COURTESY = ["por favor", "recuerdamelo", "recuerdame", "avisame"]
 APPROXIMATELY = ["unos", "unas", "aproximadamente", "mas o menos", "como", "alrededor de"]
@@ -47,6 +48,13 @@ DAY_NUMBERS = {
     "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuno": 21, "veintiun": 21,
     "veintidos": 22, "veintitres": 23, "veinticuatro": 24, "veinticinco": 25, "veintiseis": 26, "veintisiete": 27,
     "veintiocho": 28, "veintinueve": 29, "treinta": 30, "treinta y uno": 31,
+}  # fmt: skip
+# minutes after "y" / "menos" ("las nueve y diez", "las doce menos veinte", "las dos y cuarenta y cinco")
+MINUTES_PAST = {
+    **{word: n for word, n in DAY_NUMBERS.items() if word not in ("primero", "veintiun")},
+    **{f"{tens} y {unit}": value + n for tens, value in (("treinta", 30), ("cuarenta", 40), ("cincuenta", 50))
+       for unit, n in list(DAY_NUMBERS.items())[:10] if unit not in ("primero",)},
+    "cuarenta": 40, "cincuenta": 50,
 }  # fmt: skip
 # the place of a weekday in its month ("el primer lunes de junio", "el último viernes de mayo")
 POSITIONS = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
@@ -148,6 +156,8 @@ BUSINESS_PHRASES = (
 # --- one-shot times (core/language/when.py)
 AMOUNT_BEFORE = "en|dentro de|de aqui a"
 AMOUNT_AFTER = "mas tarde|despues|a partir de ahora|a partir de hoy"
+AMOUNT_FROM_DAY = "despues del?|a partir del?|contando desde el|desde el"
+AMOUNT_BEFORE_DAY = "antes del?"
 AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
 PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
 
@@ -176,8 +186,8 @@ DAY_ORDINAL_ENDINGS = "º|ª|o|ro|do|to|er|ero"
 CLOCK_AT = "a eso de las|a eso de la|a las|a la|las|la|sobre las|hacia las"
 NAMED_CLOCK_AT = "a|al|a las"
 NAMED_CLOCK_NOT_AFTER = ("del",)
-HOUR_WORD_BEFORE = "a las|a la|sobre las|hacia las"
-HOUR_WORD_AFTER = "de la|por la|y media|y cuarto|menos cuarto|en punto"
+HOUR_WORD_BEFORE = "a las|a la|sobre las|hacia las|las"
+HOUR_WORD_AFTER = "de la|por la|y|menos|en punto"
 CLOCK_HALF_HOUR = ""
 CLOCK_HALF_HOUR_NOT = ""
 CLOCK_PAST_WORDS = ""
@@ -199,9 +209,9 @@ ORDINAL_DAY = "{n}o"
 
 # --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
 # languages ({month} is filled in)
-NEXT = "el proximo|proximo"
+NEXT = "el proximo|este proximo|proximo"
 THIS = "este"
-NEXT_AFTER = "que viene|proximo"
+NEXT_AFTER = "que viene|proximo|siguiente"
 PARTS_ON_THE_CLOCK: dict[str, str] = {}
 NIGHT_PARTS = ("noche",)
 BEFORE_DAY_NUMBER = ("el", "dia")
@@ -214,6 +224,7 @@ LAST_DAY = (
 )
 END_OF_MONTH = "(?:a|al|para) (?:fin|final) de(?:l)? mes"
 END_OF_WEEK = "(?:a|al) final de (?:la )?semana"
+END_OF_NAMED_DAY = r"(?:al |a |para el |hasta el )?(?:final|fin) del?(?= )(?! (?:la )?(?:mes|semana|ano)\b)"
 THIS_WEEKEND = "(?:este|el) fin de semana"
 EARLY = "a primera hora(?: de la manana)?"
 EARLY_PART = "manana"

@@ -310,6 +310,9 @@ TEXTS: dict[str, str] = {
     ),
     "reason.past": "it names a time in the past; a reminder needs a time ahead",
     "reason.weekday_missing": "name the day of the week too (friday next week)",
+    "reason.date_or_clock": (
+        "{text} could be a date or a time of day; write 'at {text}' for the time, or the month as a word for the date"
+    ),
     # the declared type of a Bedrock parameter, named in its refusal
     "type.integer": "integer",
     "type.number": "number",
@@ -358,6 +361,15 @@ TEXTS: dict[str, str] = {
         "pass am or a 24-hour time for the night)."
     ),
     "note.no_year": "No year given: taken as {year}.",
+    "note.seconds": "{said}: the seconds are left out, reminders fire on the minute ({clock}).",
+    "note.day_number": (
+        "{number} is read as the day of the month ({date}), not the hour; say 'at {number}:00' for the hour."
+    ),
+    "note.evening_twelve": "{said} in the evening is read as {clock}, at or after midnight.",
+    "note.holiday_elsewhere": "{name} is not a holiday in {home}: the date it has in {country} is used, {date}.",
+    "note.recurring_once": (
+        "'{said}' repeats: read as its next time, {date}; ask for a recurring schedule to be reminded every time."
+    ),
     "note.dst_forward_one": (
         "On {day} clocks in {zone} go forward from {old} to {new}: the {clocks} run does not happen that day "
         "(Scheduler skips a local time that does not exist)."

@@ -328,6 +328,9 @@ TEXTS: dict[str, str] = {
     ),
     "reason.past": "nombra un momento pasado; un recordatorio necesita una hora futura",
     "reason.weekday_missing": "indica también el día de la semana (el viernes de la semana que viene)",
+    "reason.date_or_clock": (
+        "{text} puede ser una fecha o una hora; escribe 'a las {text}' para la hora, o el mes con letras para la fecha"
+    ),
     # el tipo declarado de un parámetro de Bedrock, nombrado en su rechazo
     "type.integer": "entero",
     "type.number": "número",
@@ -383,6 +386,15 @@ TEXTS: dict[str, str] = {
         "di de la madrugada o la hora en 24 horas para la noche)."
     ),
     "note.no_year": "Sin año: se entiende {year}.",
+    "note.seconds": "{said}: se omiten los segundos, los recordatorios suenan al minuto ({clock}).",
+    "note.day_number": (
+        "{number} se entiende como el día del mes ({date}), no la hora; di 'a las {number}' para la hora."
+    ),
+    "note.evening_twelve": "{said} de la noche se entiende como las {clock}, a medianoche o después.",
+    "note.holiday_elsewhere": "{name} no es festivo en {home}: se usa su fecha en {country}, {date}.",
+    "note.recurring_once": (
+        "'{said}' se repite: se entiende la próxima vez, {date}; pide un recordatorio periódico para que avise siempre."
+    ),
     "note.dst_forward_one": (
         "El {day} en {zone} los relojes se adelantan de {old} a {new}: la ejecución de las {clocks} no ocurre "
         "ese día (Scheduler omite una hora local que no existe)."
