@@ -184,9 +184,27 @@ def prepare(t: str, language: str) -> str:
     t = re.sub(r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b", r"\1h", t)
     weekdays, months = words_of(language)
     t = re.sub(rf"\b({alternatives(weekdays)}|{alternatives(months)})\.", r"\1", t)
-    mon = alternatives(months)
-    t = re.sub(rf"\b(\d{{1,2}})-({mon})\b-?", r"\1 \2 ", t)  # "11-jan-2027", "7-sep"
-    return re.sub(rf"\b({mon})-(?=\d)", r"\1 ", t).strip()  # "jan-11-2027"
+    return _date_layouts(t, alternatives(months))
+
+
+_MONTH_NAMES = {number: name for name, number in reversed(lexicon.own("MONTHS").items())}  # the first of each
+_NUMERIC_MONTH_OF = lexicon.some("NUMERIC_MONTH_OF")
+
+
+def _date_layouts(t: str, mon: str) -> str:
+    """Dates laid out in other ways, as the calendar reads them: '20271105' -> '2027-11-05', 'nov-05-2027',
+    '2027/nov/05', '05/nov/2027' -> the parts apart ('nov 05 2027'), '5 del 12' -> '5 december', '1.º' -> '1º'."""
+    t = re.sub(r"(?<![\w:/.-])((?:19|2\d)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\w:/.-])", r"\1-\2-\3", t)
+    t = re.sub(rf"(?<=\d)[/.-](?=(?:{mon})\b)", " ", t)
+    t = re.sub(rf"\b({mon})[/.-](?=\d)", r"\1 ", t)
+    t = re.sub(rf"\b({mon}) (\d{{1,2}})[/.-](\d{{4}})\b", r"\1 \2 \3", t)  # "nov 05-2027"
+    t = re.sub(rf"\b({mon}) (\d{{1,2}})-?(?=\s|$)", r"\1 \2 ", t)
+    t = re.sub(
+        rf"(?<![\w:/.])(\d{{1,2}}) (?:{_NUMERIC_MONTH_OF}) (0?[1-9]|1[0-2])(?![\w:/.])",
+        lambda m: f"{m[1]} {_MONTH_NAMES[int(m[2])]}",
+        t,
+    )
+    return re.sub(rf"(?<![\d.])(\d{{1,2}})\.(?={ORD}\b)", r"\1", t).strip()
 
 
 def take(s: str, pattern: str, marker: str, read: object) -> str:

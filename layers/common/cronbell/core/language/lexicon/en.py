@@ -282,6 +282,7 @@ NEXT_DATE = ""  # before a date: the coming one, left out ("el proximo 15 de may
 MONTH_DAY_ARTICLE = "the "  # between a month and its day ("june the 5th")
 DAY_ARTICLE = "the "  # between a weekday and its day ("friday the 12th")
 DAY_LEAD = ""  # before a day number alone ("el dia 15")
+NUMERIC_MONTH_OF = ""  # between a day number and its month in digits ("5 del 12")
 
 # --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
 CLOCK_HALF = ""  # after an hour: half past it ("9 y media")

@@ -250,6 +250,7 @@ NEXT_DATE = r"(?:el )?proximo (?=(?:dia )?\d)"
 MONTH_DAY_ARTICLE = ""
 DAY_ARTICLE = "el "
 DAY_LEAD = "el (?:dia )?|dia "
+NUMERIC_MONTH_OF = "del"
 
 # --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
 CLOCK_HALF = "y media"
