@@ -79,6 +79,7 @@ RULES: dict[str, Rule] = {
     "earth_day": _fixed(4, 22),
     "ash_wednesday": _from_easter(-46), "shrove_tuesday": _from_easter(-47), "palm_sunday": _from_easter(-7),
     "holy_saturday": _from_easter(-1), "ascension": _from_easter(39), "pentecost": _from_easter(49),
+    "whit_monday": _from_easter(50),
     "st_johns_eve": _by_country({"ES": _fixed(6, 23)}), "st_johns_day": _by_country({"ES": _fixed(6, 24)}),
     "st_josephs_day": _by_country({"ES": _fixed(3, 19)}),
     "guadalupe": _by_country({"MX": _fixed(12, 12)}),
@@ -116,6 +117,13 @@ LIBRARY_NAMES = {
 }
 
 
+# where a holiday of another calendar is kept, when the user's country does not keep it ("diwali" in Spain)
+HOMES = {
+    "diwali": "IN", "holi": "IN", "dussehra": "IN", "yom_kippur": "IL", "rosh_hashanah": "IL", "passover": "IL",
+    "eid_al_fitr": "SA", "eid_al_adha": "SA", "chinese_new_year": "CN",
+}  # fmt: skip
+
+
 def zone_country(zone: str) -> str | None:
     """The ISO country of an IANA zone, from the zone database's zone.tab (None for UTC and the like)."""
     return _zone_countries().get(zone)
@@ -143,7 +151,7 @@ def _library_date(key: str, year: int, country: str) -> date | None:
         return None
     fragments = LIBRARY_NAMES.get(key, ())
     named = [(day, name) for day, names in sorted(found.items()) for name in str(names).casefold().split("; ")]
-    named = [(day, name) for day, name in named if "observed" not in name]
+    named = [(day, name) for day, name in named if "observed" not in name and not name.endswith("'s eve")]
     # the name itself first, then a name that starts with it ("juneteenth national independence day" is last)
     for fits in (str.__eq__, str.startswith, str.__contains__):
         for day, name in named:

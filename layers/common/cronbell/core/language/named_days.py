@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import Unreadable
 from cronbell.core.language.days import read_calendar
-from cronbell.core.language.holiday_dates import holiday_date
+from cronbell.core.language.holiday_dates import HOMES, holiday_date
 from cronbell.core.text.texts import phrase, say
 
 # a phrase that names a day the lexicon does not know: "on festivus day", "el dia del orgullo friki"
@@ -27,7 +27,10 @@ _UNKNOWN = re.compile(
 
 @cache
 def _names() -> re.Pattern[str]:
-    return re.compile(rf"\b(?P<name>{lexicon.alternatives(lexicon.HOLIDAYS)})\b(?:,? (?P<year>\d{{4}})\b)?")
+    return re.compile(
+        rf"(?:\b(?:{lexicon.some('HOLIDAY_NEXT')}) )?\b(?P<name>{lexicon.alternatives(lexicon.HOLIDAYS)})\b"
+        rf"(?:,? (?:(?:{lexicon.some('HOLIDAY_YEAR_LEAD')}) )?(?P<year>\d{{4}})\b)?"
+    )
 
 
 def find(t: str) -> tuple[re.Match[str], str] | None:
@@ -36,14 +39,17 @@ def find(t: str) -> tuple[re.Match[str], str] | None:
     return (match, lexicon.HOLIDAYS[match["name"]]) if match else None
 
 
-def dates(key: str, country: str | None, first_year: int, said: str) -> list[date]:
-    """The holiday's dates from `first_year` on (three years), or Unreadable naming the country."""
+def dates(key: str, country: str | None, first_year: int, said: str) -> tuple[list[date], str]:
+    """The holiday's dates from `first_year` on (three years) and the country they are from: the user's,
+    or for a holiday of another calendar the user's country does not keep, a country that keeps it
+    (HOMES); or Unreadable naming the country."""
+    for where in dict.fromkeys(c for c in (country, HOMES.get(key)) if c):
+        found = [d for year in range(first_year, first_year + 3) if (d := holiday_date(key, year, where))]
+        if found:
+            return found, where
     if not country:
         raise Unreadable(phrase("reason.holiday_no_country", name=said))
-    found = [d for year in range(first_year, first_year + 3) if (d := holiday_date(key, year, country))]
-    if not found:
-        raise Unreadable(phrase("reason.holiday_not_there", name=said, country=country))
-    return found
+    raise Unreadable(phrase("reason.holiday_not_there", name=said, country=country))
 
 
 def unknown(t: str, country: str | None) -> Unreadable | None:
@@ -67,16 +73,23 @@ def read_holiday(
     match, key = found
     said = match["name"]
     year = int(match["year"]) if match["year"] else None
-    for day in dates(key, country, year or now_local.year, said):
+    days, where = dates(key, country, year or now_local.year, said)
+    for day in days:
         if year is not None and day.year != year:
-            raise Unreadable(phrase("reason.holiday_not_there", name=said, country=country))
+            raise Unreadable(phrase("reason.holiday_not_there", name=said, country=where))
         read: list[str] = []
         text = f"{t[: match.start()]} {day.isoformat()} {t[match.end() :]}"
         at = read_calendar(re.sub(r" +", " ", text).strip(), now_local, tz, language, read, whole_day)
         if at is None:
             return None
         if year is not None or at > now_local:
-            notes.append(say("note.holiday", language, name=said, country=country, date=day.isoformat()))
+            if where == country:
+                notes.append(say("note.holiday", language, name=said, country=where, date=day.isoformat()))
+            else:  # "diwali" in Spain: its date in India, said
+                home = country or "?"
+                notes.append(
+                    say("note.holiday_elsewhere", language, name=said, home=home, country=where, date=day.isoformat())
+                )
             notes.extend(read)
             return at
     return None

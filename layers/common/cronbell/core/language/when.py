@@ -78,6 +78,7 @@ _FROM_DAY = (
     rf"(?P<amount>.+?) (?:(?P<after>{lexicon.either('AMOUNT_FROM_DAY')})|{lexicon.either('AMOUNT_BEFORE_DAY')})"
     r" (?P<day>.+)"
 )
+_AMOUNT_ON = rf"(?P<amount>.+?),? (?:{lexicon.either('AMOUNT_ON')}) (?P<day>.+)"
 # idioms that name an amount of time ("de hoy en ocho" is a week from today), read as the amount
 _AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
 
@@ -180,6 +181,24 @@ def parse_one_shot(
     return OneShot(at=at, notes=tuple(notes))
 
 
+def _next_of_recurring(t: str, now: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
+    """'the 21st of every month at 10' sent as a one-shot: its next time, said (a recurring schedule would
+    have them all). Only a phrase of one time of day on days of the month is read so: a daily or weekly
+    one ('every day at 9', 'every 5 minutes') is refused, so that the caller asks for a recurring schedule."""
+    from cronbell.core.domain.cron import parse_recurring  # only for a phrase nothing else reads
+    from cronbell.core.domain.cron_fires import next_fires
+
+    try:
+        spec = parse_recurring(t, 1, language)
+    except ToolError:
+        return None
+    if not re.fullmatch(r"\d+ \d+ [\d,]+ \S+ \*", spec.expr):
+        return None
+    at = next_fires(spec, now, tz, 1)[0]
+    notes.append(say("note.recurring_once", language, said=t, date=f"{at:%Y-%m-%d %H:%M}"))
+    return at
+
+
 def _read(
     t: str,
     now: datetime,
@@ -229,6 +248,11 @@ def _read(
         at = days_ahead_at(rest, now_local, tz, language, notes) or counted_days(rest, now_local, tz, language, notes)
         if at is not None:
             return at
+        on = re.fullmatch(_AMOUNT_ON, rest)  # "in 2 years on thanksgiving": the day, read from 2 years ahead
+        later = read_amount(on["amount"]) if on else None
+        if on and later is not None:
+            ahead = after_amount(later, now_local, tz, language, [])
+            return _read(on["day"], ahead, ahead, tz, language, notes, whole_day, country)
     counted = re.fullmatch(_FROM_DAY, t)
     amount = read_amount(counted["amount"]) if counted else None
     if counted and amount is not None:
@@ -240,6 +264,8 @@ def _read(
         at = named_days.read_holiday(t, holiday, now_local, tz, language, notes, whole_day, country)
     if at is None and re.search(_PAST_WORDS, t):
         raise Unreadable(phrase("reason.past"))
+    if at is None and holiday is None:
+        at = _next_of_recurring(t, now, tz, language, notes)
     if at is None and holiday is None:
         reason = named_days.unknown(t, country)
         if reason is not None:

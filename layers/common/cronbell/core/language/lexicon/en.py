@@ -104,6 +104,18 @@ HOLIDAYS.update({
     "chanukah": "hanukkah", "passover": "passover", "yom kippur": "yom_kippur", "rosh hashanah": "rosh_hashanah",
     "remembrance day": "remembrance_day", "new year": "new_year", "nye": "new_years_eve", "xmas day": "christmas",
 })  # fmt: skip
+HOLIDAYS.update({
+    "saint paddy's day": "st_patricks_day", "st paddy's day": "st_patricks_day", "st. paddy's day": "st_patricks_day",
+    "st paddys day": "st_patricks_day", "st. paddys day": "st_patricks_day", "paddy's day": "st_patricks_day",
+    "st. patricks day": "st_patricks_day", "saint patricks day": "st_patricks_day",
+    "washington's birthday": "presidents_day", "washingtons birthday": "presidents_day",
+    "whit monday": "whit_monday", "pentecost monday": "whit_monday", "whitsun": "pentecost",
+    "eid al adha": "eid_al_adha", "eid ul adha": "eid_al_adha", "eid al fitr": "eid_al_fitr",
+    "eid ul fitr": "eid_al_fitr", "spring festival": "chinese_new_year", "deepawali": "diwali",
+    "rosh hashana": "rosh_hashanah", "pesach": "passover", "halloween day": "halloween",
+})  # fmt: skip
+HOLIDAY_NEXT = "this coming|the next|the coming|coming|next|this"  # before a holiday: its next date all the same
+HOLIDAY_YEAR_LEAD = "in"  # between a holiday and its year ("christmas in 2027")
 # a phrase that names a day the lexicon does not know, refused as such (core/language/named_days.py)
 UNKNOWN_DAY_LEAD = "on |the "  # before its name
 UNKNOWN_DAY_END = "day|eve"  # the last word of its name ("festivus day")
@@ -183,6 +195,7 @@ AMOUNT_BEFORE = "in|within|after"  # "in 2 hours"
 AMOUNT_AFTER = "later|from now|from today|hence"  # "2 hours later"
 AMOUNT_FROM_DAY = "from|after"  # between an amount and the day it counts from ("5 days from monday")
 AMOUNT_BEFORE_DAY = "before|prior to"  # between an amount and the day it counts back from ("10 days before halloween")
+AMOUNT_ON = "on"  # between an amount ahead and a day read from then ("in 2 years on thanksgiving")
 AMOUNT_IDIOMS: dict[str, str] = {}  # a whole phrase that means an amount of time, and that amount
 PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past
 

@@ -83,6 +83,13 @@ HOLIDAYS.update({
     "ano nuevo chino": "chinese_new_year", "carnaval": "carnival", "lunes de carnaval": "carnival",
     "dia de la tierra": "earth_day", "cinco de mayo": "cinco_de_mayo", "viernes negro": "black_friday",
 })  # fmt: skip
+HOLIDAYS.update({
+    "lunes de pentecostes": "whit_monday", "yom kipur": "yom_kippur", "fiesta del cordero": "eid_al_adha",
+    "fiesta del sacrificio": "eid_al_adha", "fin del ramadan": "eid_al_fitr", "fiesta de la ruptura": "eid_al_fitr",
+    "nuevo ano judio": "rosh_hashanah", "pascua judia": "passover", "fiesta de la primavera": "chinese_new_year",
+})  # fmt: skip
+HOLIDAY_NEXT = "la proxima|el proximo|proxima|proximo|esta|este"
+HOLIDAY_YEAR_LEAD = "de|del ano|en"
 UNKNOWN_DAY_LEAD = "el |la "
 UNKNOWN_DAY_END = ""
 UNKNOWN_DAY = "(?:el )?dia de(?:l| la| los)? [a-z ]+"  # "el dia del orgullo"
@@ -158,6 +165,7 @@ AMOUNT_BEFORE = "en|dentro de|de aqui a"
 AMOUNT_AFTER = "mas tarde|despues|a partir de ahora|a partir de hoy"
 AMOUNT_FROM_DAY = "despues del?|a partir del?|contando desde el|desde el"
 AMOUNT_BEFORE_DAY = "antes del?"
+AMOUNT_ON = "el|en"
 AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
 PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
 
