@@ -8,10 +8,10 @@ the lexicons, and core/language/named_days.py reads them."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from datetime import date, timedelta
 from functools import cache
-from pathlib import Path
 from zoneinfo import TZPATH
 
 Rule = Callable[[int, str], "date | None"]  # (year, country) -> the date that year, or None
@@ -131,10 +131,11 @@ def zone_country(zone: str) -> str | None:
 
 @cache
 def _zone_countries() -> dict[str, str]:
-    for folder in TZPATH:
-        table = Path(folder) / "zone.tab"
-        if table.is_file():
-            rows = (line.split("\t") for line in table.read_text(encoding="utf-8").splitlines())
+    for folder in TZPATH:  # os.path, not pathlib: pathlib would be imported for this alone, at every cold start
+        table = os.path.join(folder, "zone.tab")
+        if os.path.isfile(table):
+            with open(table, encoding="utf-8") as lines:
+                rows = [line.split("\t") for line in lines.read().splitlines()]
             return {row[2]: row[0] for row in rows if len(row) >= 3 and not row[0].startswith("#")}
     return {}
 
