@@ -1,0 +1,350 @@
+"""The one-shot grammar made general, family by family, in English and Spanish: any phrase of a family's
+shape reads, not only the examples it was shown. Expected instants are worked out here with plain date
+arithmetic from `NOW`, Wednesday 2026-05-13 10:23 in Madrid, or the case's own; every rule that picks one
+reading of an ambiguous phrase is checked to say so in the answer."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain.cron import parse_recurring
+from cronbell.core.language.when import parse_one_shot
+
+MADRID = ZoneInfo("Europe/Madrid")
+NEW_YORK = ZoneInfo("America/New_York")
+NOW = datetime(2026, 5, 13, 10, 23, tzinfo=MADRID)
+EN_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+ES_WEEKDAYS = ["lunes", "martes", "miércoles", "jueves", "viernes", "sábado", "domingo"]
+EN_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+             "november", "december"]  # fmt: skip
+ES_MONTHS = ["enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre", "octubre",
+             "noviembre", "diciembre"]  # fmt: skip
+EN_ORDINALS = [
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+    "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
+    "twentieth", "twenty-first", "twenty second", "twenty-third", "twenty fourth", "twenty-fifth", "twenty sixth",
+    "twenty-seventh", "twenty eighth", "twenty-ninth", "thirtieth", "thirty-first",
+]  # fmt: skip
+ES_NUMBERS = [
+    "uno", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce", "trece",
+    "catorce", "quince", "dieciséis", "diecisiete", "dieciocho", "diecinueve", "veinte", "veintiuno", "veintidós",
+    "veintitrés", "veinticuatro", "veinticinco", "veintiséis", "veintisiete", "veintiocho", "veintinueve", "treinta",
+    "treinta y uno",
+]  # fmt: skip
+EN_HOURS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"]
+ES_HOURS = ["una", "dos", "tres", "cuatro", "cinco", "seis", "siete", "ocho", "nueve", "diez", "once", "doce"]
+EN_MINUTES = {1: "oh one", 7: "oh seven", 13: "thirteen", 21: "twenty-one", 38: "thirty eight", 42: "forty-two",
+              59: "fifty nine"}  # fmt: skip
+ES_MINUTES = {3: "tres", 13: "trece", 21: "veintiuno", 38: "treinta y ocho", 45: "cuarenta y cinco",
+              59: "cincuenta y nueve"}  # fmt: skip
+
+
+def read(text: str, language: str = "en", now: datetime = NOW, zone: ZoneInfo = MADRID) -> datetime:
+    return parse_one_shot(text, now, zone, language).at
+
+
+def notes(text: str, language: str = "en", now: datetime = NOW, zone: ZoneInfo = MADRID) -> str:
+    return " ".join(parse_one_shot(text, now, zone, language).notes)
+
+
+def refused(text: str, language: str = "en", now: datetime = NOW, zone: ZoneInfo = MADRID) -> str:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot(text, now, zone, language)
+    return info.value.text(language)
+
+
+def wall(day: date, hour: int = 9, minute: int = 0) -> datetime:
+    return datetime(day.year, day.month, day.day, hour, minute, tzinfo=MADRID)
+
+
+def coming(weekday: int, today_too: bool = False) -> date:
+    ahead = (weekday - NOW.weekday()) % 7
+    return NOW.date() + timedelta(days=ahead if ahead or today_too else 7)
+
+
+def next_date(month: int, day: int, hour: int = 9, minute: int = 0) -> datetime:
+    when = wall(date(NOW.year, month, day), hour, minute)
+    return when if when > NOW else wall(date(NOW.year + 1, month, day), hour, minute)
+
+
+# --- clocks with seconds ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seconds", [0, 1, 30, 59])
+@pytest.mark.parametrize(("text", "language", "hour"), [
+    ("{h}:{m}:{s} pm", "en", 18), ("at {h24}:{m}:{s}", "en", 18), ("las {h24}:{m}:{s}", "es", 18),
+    ("a las {h24}:{m}:{s}", "es", 18), ("{h}:{m}:{s} pm", "es", 18),
+])  # fmt: skip
+def test_a_clock_with_seconds_is_on_its_minute_and_says_so(text: str, language: str, hour: int, seconds: int) -> None:
+    said = text.format(h=hour - 12, h24=hour, m="15", s=f"{seconds:02d}")
+    assert read(said, language) == wall(NOW.date(), hour, 15)
+    assert "18:15" in notes(said, language)
+
+
+def test_seconds_out_of_range_are_not_a_clock() -> None:
+    refused("6:15:75 pm")
+
+
+# --- the end of a named day --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weekday", range(7))
+@pytest.mark.parametrize(("shape", "language"), [
+    ("end of {}", "en"), ("by the end of {}", "en"), ("at the end of {}", "en"), ("al final del {}", "es"),
+    ("para el final del {}", "es"), ("hasta el final del {}", "es"),
+])  # fmt: skip
+def test_the_end_of_any_weekday_is_its_18_00(shape: str, language: str, weekday: int) -> None:
+    name = (EN_WEEKDAYS if language == "en" else ES_WEEKDAYS)[weekday]
+    assert read(shape.format(name), language) == wall(coming(weekday, today_too=True), 18)
+
+
+@pytest.mark.parametrize(("text", "language"), [("end of tomorrow", "en"), ("al final de mañana", "es")])
+def test_the_end_of_tomorrow(text: str, language: str) -> None:
+    assert read(text, language) == wall(NOW.date() + timedelta(days=1), 18)
+
+
+@pytest.mark.parametrize(("text", "language"), [("end of the year", "en"), ("end of next week", "en")])
+def test_the_end_of_what_is_not_a_day_is_not_guessed(text: str, language: str) -> None:
+    refused(text, language)
+
+
+# --- amounts counted from another day ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 5, 10, 12])
+@pytest.mark.parametrize("weekday", range(7))
+def test_days_and_weeks_from_any_weekday(count: int, weekday: int) -> None:
+    assert read(f"{count} days from {EN_WEEKDAYS[weekday]}") == wall(coming(weekday) + timedelta(days=count))
+    assert read(f"{count} weeks after {EN_WEEKDAYS[weekday]}") == wall(coming(weekday) + timedelta(weeks=count))
+    es = f"{count} días después del {ES_WEEKDAYS[weekday]}"
+    assert read(es, "es") == wall(coming(weekday) + timedelta(days=count))
+    es = f"{count} semanas antes del {ES_WEEKDAYS[weekday]}"
+    if coming(weekday) - timedelta(weeks=count) > NOW.date():
+        assert read(es, "es") == wall(coming(weekday) - timedelta(weeks=count))
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), [
+    ("three weeks after tomorrow", "en", wall(date(2026, 6, 4))),
+    ("two months from monday", "en", wall(date(2026, 7, 18))),
+    ("10 days before halloween", "en", wall(date(2026, 10, 21))),
+    ("3 days after christmas at 8pm", "en", wall(date(2026, 12, 28), 20)),
+    ("2 days after friday at 3pm", "en", wall(date(2026, 5, 17), 15)),
+    ("dos semanas después de mañana", "es", wall(date(2026, 5, 28))),
+    ("5 días antes de navidad", "es", wall(date(2026, 12, 20))),
+    ("tres días después del viernes a las 17:00", "es", wall(date(2026, 5, 18), 17)),
+])  # fmt: skip
+def test_amounts_from_days_and_holidays(text: str, language: str, expected: datetime) -> None:
+    assert read(text, language) == expected
+
+
+def test_minutes_past_a_clock_in_words_stay_a_clock() -> None:
+    assert read("ten after nine pm") == wall(NOW.date(), 21, 10)
+
+
+@pytest.mark.parametrize(
+    ("text", "language"), [("in 2 years on halloween", "en"), ("dentro de 2 años en navidad", "es")]
+)
+def test_an_amount_ahead_then_a_day(text: str, language: str) -> None:
+    at = read(text, language)
+    assert at.year == NOW.year + 2 and (at.month, at.day) in ((10, 31), (12, 25))
+
+
+# --- a weekday with a day of the month -----------------------------------------------------------------------
+
+
+def agree(weekday: int, day: int) -> date:
+    found = NOW.date() + timedelta(days=1)
+    while not (found.weekday() == weekday and found.day == day):
+        found += timedelta(days=1)
+    return found
+
+
+@pytest.mark.parametrize("day", range(13, 32))
+@pytest.mark.parametrize("weekday", range(7))
+def test_a_weekday_with_a_day_past_twelve_is_the_next_date_both_agree_on(weekday: int, day: int) -> None:
+    expected = wall(agree(weekday, day))
+    assert read(f"{EN_WEEKDAYS[weekday]} {day}") == expected
+    assert "day of the month" in notes(f"{EN_WEEKDAYS[weekday]} {day}")
+    assert read(f"{EN_WEEKDAYS[weekday]} the {day}th".replace("1th", "1st").replace("2th", "2nd").replace("3th", "3rd")
+                .replace("11st", "11th").replace("12nd", "12th").replace("13rd", "13th")) == expected  # fmt: skip
+    assert read(f"el {ES_WEEKDAYS[weekday]} {day}", "es") == expected
+
+
+@pytest.mark.parametrize("day", range(1, 13))
+def test_a_weekday_with_a_number_that_may_be_an_hour_is_refused(day: int) -> None:
+    assert "could be the day of the month or the hour" in refused(f"friday {day}")
+
+
+def test_a_weekday_that_is_not_the_dates_is_refused() -> None:
+    assert "not a" in refused("friday may 14")  # Thursday
+    refused("el viernes 14 de mayo", "es")
+
+
+# --- numbers and ordinals in words ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("day", range(1, 32))
+def test_any_ordinal_in_words_with_a_month(day: int) -> None:
+    month = 12 if day <= 31 else 1
+    word = EN_ORDINALS[day - 1]
+    assert read(f"{EN_MONTHS[month - 1]} {word}") == next_date(month, day)
+    assert read(f"the {word} of {EN_MONTHS[month - 1]} at half past seven pm") == next_date(month, day, 19, 30)
+
+
+@pytest.mark.parametrize("day", range(1, 32))
+def test_any_day_number_in_spanish_words(day: int) -> None:
+    said = f"el {ES_NUMBERS[day - 1]} de diciembre a las siete y media de la tarde"
+    assert read(said, "es") == next_date(12, day, 19, 30)
+
+
+@pytest.mark.parametrize(("minute", "words"), EN_MINUTES.items())
+def test_any_minute_in_english_words(minute: int, words: str) -> None:
+    assert read(f"tomorrow at eleven {words} pm") == wall(NOW.date() + timedelta(days=1), 23, minute)
+
+
+@pytest.mark.parametrize(("minute", "words"), ES_MINUTES.items())
+def test_any_minute_in_spanish_words(minute: int, words: str) -> None:
+    said = f"mañana a las nueve y {words} de la noche"
+    assert read(said, "es") == wall(NOW.date() + timedelta(days=1), 21, minute)
+
+
+# --- the coming weekday --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("weekday", range(7))
+@pytest.mark.parametrize(("shape", "language"), [
+    ("this coming {}", "en"), ("the following {}", "en"), ("the coming {}", "en"), ("el {} siguiente", "es"),
+    ("este próximo {}", "es"), ("este {} que viene", "es"),
+])  # fmt: skip
+def test_the_coming_weekday_is_never_today(shape: str, language: str, weekday: int) -> None:
+    name = (EN_WEEKDAYS if language == "en" else ES_WEEKDAYS)[weekday]
+    assert read(shape.format(name), language) == wall(coming(weekday))
+
+
+# --- clock words with a part of the day ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("hour", range(1, 12))
+def test_any_hour_in_words_with_a_part_of_the_day(hour: int) -> None:
+    today = NOW.date()
+    if hour <= 5:
+        assert read(f"{EN_HOURS[hour - 1]} in the afternoon") == wall(today, hour + 12)
+        assert read(f"a las {ES_HOURS[hour - 1]} de la tarde".replace("las una", "la una"), "es") == wall(
+            today, hour + 12
+        )
+    if hour >= 6:
+        at = wall(today, hour, 15) if (hour, 15) > (10, 23) else wall(today + timedelta(days=1), hour, 15)
+        assert read(f"a quarter past {EN_HOURS[hour - 1]} in the morning") == at
+        assert read(f"las {ES_HOURS[hour - 1]} y cuarto de la mañana", "es") == at
+        assert read(f"las {ES_HOURS[hour - 1]} y veinte de la noche", "es") == wall(today, hour + 12, 20)
+        assert read(f"{hour} menos cuarto pm", "es") == wall(today, hour + 11, 45)
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    ("midnight", "en"), ("mid-night", "en"), ("midnite", "en"), ("12 midnight", "en"), ("12:00 midnight", "en"),
+    ("medianoche", "es"), ("media noche", "es"), ("a la medianoche", "es"),
+])  # fmt: skip
+def test_midnight_however_spelled(text: str, language: str) -> None:
+    assert read(text, language) == wall(NOW.date() + timedelta(days=1), 0)
+
+
+@pytest.mark.parametrize(("text", "minute"), [("this evening at 12", 0), ("this evening at 12:30", 30)])
+def test_twelve_in_the_evening_is_midnight_and_said(text: str, minute: int) -> None:
+    assert read(text) == wall(NOW.date() + timedelta(days=1), 0, minute)
+    assert "midnight" in notes(text)
+
+
+# --- date layouts ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("month", range(1, 13))
+def test_date_layouts_with_the_month_in_words_or_digits(month: int) -> None:
+    expected = wall(date(2027, month, 5))
+    mon = EN_MONTHS[month - 1][:3]
+    for said in (f"2027{month:02d}05", f"{mon}-05-2027", f"2027/{mon}/05", f"05/{mon}/2027", f"05-{mon}-2027"):
+        assert read(said) == expected, said
+    assert read(f"{mon}/5/2027 4:30pm") == expected.replace(hour=16, minute=30)
+    assert read(f"05.{month:02d}.2027 16:30", "es") == expected.replace(hour=16, minute=30)
+    assert read(f"5 del {month}", "es") == next_date(month, 5)
+    assert read(f"{mon}/5") == next_date(month, 5)
+
+
+@pytest.mark.parametrize(
+    ("text", "month"), [("1.º de diciembre", 12), ("el 1º de marzo", 3), ("el 1.º de mayo a las 9", 5)]
+)
+def test_a_spanish_ordinal_mark(text: str, month: int) -> None:
+    assert read(text, "es") == next_date(month, 1)
+
+
+@pytest.mark.parametrize(("text", "language"), [("5.12", "en"), ("11.10", "en"), ("3.04", "es"), ("5.12", "es")])
+def test_a_bare_dotted_number_that_may_be_a_date_is_refused(text: str, language: str) -> None:
+    refused(text, language)
+    assert read(f"at {text}") is not None  # with "at" it is a time of day
+
+
+def test_a_dotted_clock_that_cannot_be_a_date_still_reads() -> None:
+    assert read("9.30").minute == 30
+
+
+# --- holidays ---------------------------------------------------------------------------------------------------
+
+NY_NOW = datetime(2026, 11, 20, 16, 5, tzinfo=NEW_YORK)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("next memorial day", date(2027, 5, 31)), ("this labor day", date(2027, 9, 6)),
+    ("halloween 2028", date(2028, 10, 31)), ("in 2 years on thanksgiving", date(2028, 11, 23)),
+    ("saint paddy's day", date(2027, 3, 17)), ("washington's birthday", date(2027, 2, 15)),
+    ("whit monday", date(2027, 5, 17)), ("easter monday", date(2027, 3, 29)),
+])  # fmt: skip
+def test_holidays_with_a_modifier_or_another_spelling(text: str, expected: date) -> None:
+    at = read(text, now=NY_NOW, zone=NEW_YORK)
+    assert at.date() == expected and at.hour == 9
+
+
+@pytest.mark.parametrize(("text", "language", "country"), [
+    ("diwali", "en", "IN"), ("yom kippur", "en", "IL"), ("eid al-adha", "en", "SA"), ("chinese new year", "en", "CN"),
+    ("año nuevo chino", "es", "CN"), ("yom kipur", "es", "IL"),
+])  # fmt: skip
+def test_a_holiday_of_another_calendar_names_the_country_whose_date_it_used(
+    text: str, language: str, country: str
+) -> None:
+    import holidays
+
+    at = read(text, language)
+    kept = holidays.country_holidays(country, years=range(at.year - 1, at.year + 1), language="en_US")
+    assert at.date() in kept
+    assert country in notes(text, language)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("navidad de 2027", date(2027, 12, 25)), ("la próxima navidad", date(2026, 12, 25)),
+    ("el día de reyes de 2028", date(2028, 1, 6)), ("lunes de pentecostés", date(2026, 5, 25)),
+])  # fmt: skip
+def test_spanish_holidays_with_a_modifier(text: str, expected: date) -> None:
+    assert read(text, "es").date() == expected
+
+
+# --- recurring phrases sent as a one-shot ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("day", [1, 3, 15, 21, 28])
+@pytest.mark.parametrize(("shape", "language"), [
+    ("the {o} of every month at 10", "en"), ("every month on the {o} at 10", "en"),
+    ("el día {d} de cada mes a las 10", "es"), ("cada mes el día {d} a las 10", "es"),
+])  # fmt: skip
+def test_a_monthly_phrase_as_a_one_shot_is_its_next_time_and_says_so(shape: str, language: str, day: int) -> None:
+    said = shape.format(o=f"{day}{'st' if day in (1, 21) else 'rd' if day == 3 else 'th'}", d=day)
+    assert parse_recurring(said, 5, language).expr == f"0 10 {day} * *"
+    month = NOW.month if wall(date(NOW.year, NOW.month, day), 10) > NOW else NOW.month + 1
+    assert read(said, language) == wall(date(NOW.year, month, day), 10)
+    assert notes(said, language)
+
+
+@pytest.mark.parametrize(("text", "language"), [("every day at 9", "en"), ("todos los lunes a las 9", "es")])
+def test_a_daily_or_weekly_phrase_as_a_one_shot_is_still_refused(text: str, language: str) -> None:
+    refused(text, language)
