@@ -23,6 +23,7 @@ class Parts:
     offset: int | None = None  # today 0, tomorrow 1, the day after 2
     weekday: int | None = None
     next_week: bool = False  # "next friday": never today
+    after_next: bool = False  # "friday after next": the one a week after the coming one
     this_week: bool = False  # "this friday": today too
     day: int | None = None
     month: int | None = None

@@ -105,7 +105,7 @@ def _clock_words(t: str) -> str:
     'a las nueve y media' -> 'a las 9 y media', 'seven pm' -> '7 pm', 'half past ten' -> 'half past 10'."""
     # "eleven fifteen am", "seven oh five pm", "siete cero cinco": an hour and its minutes in words
     minutes = lexicon.alternatives(_MINUTE_WORDS)
-    t = re.sub(rf"\b({_HOUR_WORD}) (?=(?:{minutes})\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
+    t = re.sub(rf"\b({_HOUR_WORD})[ -](?=(?:{minutes})\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
     t = re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
     # British "half three" is 3:30 ("half an hour", "half past" are not hours)
     t = re.sub(_HALF_HOUR, lambda m: f"{_HOUR_WORDS.get(m[1], m[1])}:30", t)
@@ -178,9 +178,12 @@ def prepare(t: str, language: str) -> str:
         rf"\b({days}) (?=(?:{_DAY_NUMBER_OF})?(?:{mon})\b)", lambda m: f"{lexicon.DAY_NUMBERS[m[1]]} ", t
     )  # "el seis de junio"
     t = re.sub(rf"{_DAY_NUMBER_LEAD} ({days})\b", lambda m: f"{m[1]} {lexicon.DAY_NUMBERS[m[2]]}", t)  # "el día doce"
+    wd = alternatives(words_of(language)[0])
+    t = re.sub(rf"\b({wd}),? ({days})\b", lambda m: f"{m[1]} {lexicon.DAY_NUMBERS[m[2]]}", t)  # "el martes doce"
     t = re.sub(rf"\b({never(lexicon.alternatives(_ALONE))})\b", lambda m: str(_ALONE[m[1]]), t)
     t = re.sub(_NAMED_TWELVE, lambda m: m[1] or m[2], t)
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
+    t = re.sub(r"(?<![\w:.])(1[0-2]|0?[1-9])([0-5]\d) ?([ap]m)\b", r"\1:\2\3", t)  # "330 pm"
     t = re.sub(r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b", r"\1h", t)
     weekdays, months = words_of(language)
     t = re.sub(rf"\b({alternatives(weekdays)}|{alternatives(months)})\.", r"\1", t)
@@ -195,7 +198,9 @@ def _date_layouts(t: str, mon: str) -> str:
     """Dates laid out in other ways, as the calendar reads them: '20271105' -> '2027-11-05', 'nov-05-2027',
     '2027/nov/05', '05/nov/2027' -> the parts apart ('nov 05 2027'), '5 del 12' -> '5 december', '1.º' -> '1º'."""
     t = re.sub(r"(?<![\w:/.-])((?:19|2\d)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\w:/.-])", r"\1-\2-\3", t)
-    t = re.sub(rf"(?<=\d)[/.-](?=(?:{mon})\b)", " ", t)
+    t = re.sub(rf"(?<![\w:/.-])(\d{{1,2}})[/-]({mon})[/-](\d\d)(?![\w:/.-])", r"\1 \2 20\3", t)  # "31-oct-27"
+    t = re.sub(rf"(?<=\d)(?:[/.-]|(?=[a-z]))(?=(?:{mon})\b)", " ", t)  # "14april", "05/nov"
+    t = re.sub(rf"\b({mon})(?=\d)", r"\1 ", t)  # "feb13"
     t = re.sub(rf"\b({mon})[/.-](?=\d)", r"\1 ", t)
     t = re.sub(rf"\b({mon}) (\d{{1,2}})[/.-](\d{{4}})\b", r"\1 \2 \3", t)  # "nov 05-2027"
     t = re.sub(rf"\b({mon}) (\d{{1,2}})-?(?=\s|$)", r"\1 \2 ", t)

@@ -74,6 +74,7 @@ _NEXT_OR_THIS = f"{lexicon.either('NEXT')}|{lexicon.either('THIS')}"
 _NEXT = frozenset(lexicon.either("NEXT").split("|"))
 _THIS = frozenset(lexicon.either("THIS").split("|"))
 _NEXT_AFTER = lexicon.either("NEXT_AFTER")
+_AFTER_NEXT = lexicon.some("AFTER_NEXT")
 _BEFORE_DAY_NUMBER = frozenset(lexicon.each("BEFORE_DAY_NUMBER"))
 _CLOCK_MARKS = rf"[:.h]|am|pm|{lexicon.either('CLOCK_MARKS')}"
 _DAY_BEFORE_PART = rf"\d{{1,2}} (?:{lexicon.some('DAY_NUMBER_BEFORE_PART')}) \w+"
@@ -157,7 +158,9 @@ def _parts(t: str, language: str) -> Parts | None:
 
     def weekday(m: re.Match[str]) -> None:
         p.set(weekday=weekdays[m["wd"]])
-        if m["pre"] in _NEXT or m["post"]:
+        if m["later"]:  # "friday after next": a week after the coming one
+            p.set(next_week=True, after_next=True)
+        elif m["pre"] in _NEXT or m["post"]:
             p.set(next_week=True)
         elif m["pre"] in _THIS:
             p.set(this_week=True)
@@ -206,14 +209,14 @@ def _parts(t: str, language: str) -> Parts | None:
         (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:{_POSITION_OF})\b)", "<w>", position),
         (_NEXT_DATE, " ", lambda m: None),
         (
-            rf"\b(?:(?P<pre>{_NEXT_OR_THIS}) )?(?P<wd>{wd})\b(?: (?P<post>{_NEXT_AFTER}))?",
+            rf"\b(?:(?P<pre>{_NEXT_OR_THIS}) )?(?P<wd>{wd})\b(?: (?P<post>{_NEXT_AFTER})| (?P<later>{_AFTER_NEXT}))?",
             "<w>",
             weekday,
         ),
         (rf"\b(?P<mon>{mon})\b", "<m>", month),
-        (rf"<m>,? (?:{_MONTH_DAY_ARTICLE})?(?P<d>\d{{1,2}}){ORD}?{END}", "<m> <d>", day),
+        (rf"<m> ?,? (?:{_MONTH_DAY_ARTICLE})?(?P<d>\d{{1,2}}){ORD}?{END}", "<m> <d>", day),
         (rf"{NUM}(?P<d>\d{{1,2}}){ORD}? (?:{_OF})?<m>", "<d> <m>", day),
-        (rf"<w>,? (?P<the>{_DAY_ARTICLE})?(?P<d>\d{{1,2}})(?P<ord>{ORD})?{END}", "<w> <d>", day_after_weekday),
+        (rf"<w> ?,? (?P<the>{_DAY_ARTICLE})?(?P<d>\d{{1,2}})(?P<ord>{ORD})?{END}", "<w> <d>", day_after_weekday),
         (rf"{NUM}(?P<d>\d{{1,2}}){ORD}{END}", "<d>", day),
         (rf"{_DAY_LEAD}(?P<d>\d{{1,2}}){END}", "<d>", day),
         (rf"{NUM}(?P<y>(?:19|2\d)\d\d){END}", "<y>", year),
@@ -335,7 +338,7 @@ def _date(p: Parts, hm: tuple[int, int], now_local: datetime) -> date:
     # of the day or "this" it may be today ("friday at 5pm", "this friday")
     alone = p.weekday is not None and p.clock is None and p.part is None and p.day is None and p.month is None
     alone = alone and not (p.this_week or p.end_of_day or p.last_day)
-    start = today + timedelta(days=1 if p.next_week or alone else 0)
+    start = today + timedelta(days=(1 if p.next_week or alone else 0) + (7 if p.after_next else 0))
     for ahead in range(SEARCH_DAYS):
         d = start + timedelta(days=ahead)
         if _fits(p, d) and (d, hm) > (today, (now_local.hour, now_local.minute)):

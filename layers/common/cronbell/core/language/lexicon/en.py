@@ -59,7 +59,9 @@ NAMED_CLOCKS = {
 }  # fmt: skip
 # a named clock as an hour with am/pm, where minutes count from it ("a quarter past noon", "ten to midnight")
 NAMED_HOURS = {"noon": "12pm", "midday": "12pm", "midnight": "12am", "mid-night": "12am", "midnite": "12am"}
-FILLERS = {"at", "on", "the", "of", "a", "in", "around", "about", "by", "for", "sharp"}
+FILLERS = {
+    "at", "on", "the", "of", "a", "in", "around", "about", "by", "for", "sharp", "approximately", "approx", "roughly",
+}  # fmt: skip
 # words around a time that say nothing about it
 COURTESY = ["please", "pls", "plz", "kindly", "remind me"]
 # words that say a time is approximate ("about 20 minutes", "4ish")
@@ -82,7 +84,8 @@ HOLIDAYS = {
     "fathers day": "fathers_day", "easter sunday": "easter", "easter": "easter", "easter monday": "easter_monday",
     "good friday": "good_friday", "maundy thursday": "maundy_thursday", "holy thursday": "maundy_thursday",
     "halloween": "halloween", "valentine's day": "valentines", "valentines day": "valentines",
-    "valentine's": "valentines", "boxing day": "boxing_day", "independence day": "independence_day",
+    "valentine's": "valentines", "valentine day": "valentines", "valentines": "valentines",
+    "boxing day": "boxing_day", "independence day": "independence_day",
     "the fourth of july": "fourth_of_july", "fourth of july": "fourth_of_july", "labor day": "labor_day",
     "labour day": "labor_day", "memorial day": "memorial_day", "diwali": "diwali", "deepavali": "diwali",
     "epiphany": "epiphany", "juneteenth": "juneteenth", "mlk day": "mlk_day", "martin luther king day": "mlk_day",
@@ -230,7 +233,7 @@ CLOCK_AT = "at about|at around|at|around|about|by"  # before a time of day
 NAMED_CLOCK_AT = "at"  # before a named clock ("at noon")
 NAMED_CLOCK_NOT_AFTER: tuple[str, ...] = ()  # a word after which a named clock is not one ("del mediodia")
 HOUR_WORD_BEFORE = "at|around|about|by|past|to"  # before an hour in words that makes it a time of day
-HOUR_WORD_AFTER = "o'?clock|in the"  # after an hour in words that makes it a time of day (besides am/pm)
+HOUR_WORD_AFTER = "o'?clock|in the|tonight|this"  # after an hour in words that makes it a time of day (besides am/pm)
 CLOCK_HALF_HOUR = "half"  # before an hour: half past it (British "half three")
 CLOCK_HALF_HOUR_NOT = "hours?|past|to"  # after "half" and a number that is no hour ("half 2 hours")
 CLOCK_PAST_WORDS = "past|after"  # between minutes and the hour they follow ("ten past nine")
@@ -257,6 +260,7 @@ ORDINAL_DAY = "{n}th"
 NEXT = "next|this coming|the coming|coming|the following|following"  # before a weekday: the coming one, never today
 THIS = "this"  # before a weekday: this week's
 NEXT_AFTER = ""  # after a weekday: the coming one
+AFTER_NEXT = "after next"  # after a weekday: the one after the coming one ("friday after next")
 PARTS_ON_THE_CLOCK = {"evening": "tarde"}  # a part of the day whose hours are another's on a 12-hour clock
 NIGHT_PARTS = ("night", "evening")  # parts of the day whose small hours are the next day's ("tonight at 1")
 BEFORE_DAY_NUMBER = ("the", "day")  # after these, as after a weekday or a month, a number is a day
@@ -264,14 +268,15 @@ CLOCK_MARKS = "o'?clock|hrs|half|quarter"  # words that make a number a time of 
 DAY_NUMBER_BEFORE_PART = ""  # between a day number and a part of the day ("el viernes 12 por la manana")
 END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)|eod"
 LAST_DAY = r"(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{month})\b))"
-END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month"
+END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month|eom"
 END_OF_WEEK = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week"
 # before a day named otherwise ("end of friday", "by the end of tomorrow"): that day's end
 END_OF_NAMED_DAY = (
     r"(?:(?:by|at|before|until|till) )?(?:the )?end of(?= )(?! (?:the |this |next )?(?:month|week|year)\b)"
 )
 THIS_WEEKEND = "(?:this|the) weekend"
-EARLY = "first_thing(?: in the morning)?"  # early in the morning (FIRST_THING, kept from the ordinals)
+# early in the morning (FIRST_THING, kept from the ordinals)
+EARLY = "first_thing(?: in the morning)?|early in the morning|early morning|in the early morning"
 EARLY_PART = "morning"  # the part of the day that is, as the grammar writes it
 THIS_PART_ALONE = {"tonight": "night"}  # this part of the day in one word, and the part
 THIS_PART_LEAD = "this"  # before one of THIS_PARTS: today's

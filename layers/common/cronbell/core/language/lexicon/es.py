@@ -30,7 +30,7 @@ NAMED_CLOCKS = {
     "la media noche": (0, 0),
 }  # fmt: skip
 NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am", "media noche": "12am"}
-FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia"}
+FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia", "aproximadamente"}
 COURTESY = ["por favor", "recuerdamelo", "recuerdame", "avisame"]
 APPROXIMATELY = ["unos", "unas", "aproximadamente", "mas o menos", "como", "alrededor de"]
 # city names in Spanish, for "a las 10 hora de <ciudad>"
@@ -220,6 +220,7 @@ ORDINAL_DAY = "{n}o"
 NEXT = "el proximo|este proximo|proximo"
 THIS = "este"
 NEXT_AFTER = "que viene|proximo|siguiente"
+AFTER_NEXT = "despues del proximo|despues del que viene"
 PARTS_ON_THE_CLOCK: dict[str, str] = {}
 NIGHT_PARTS = ("noche",)
 BEFORE_DAY_NUMBER = ("el", "dia")
@@ -234,7 +235,7 @@ END_OF_MONTH = "(?:a|al|para) (?:fin|final) de(?:l)? mes"
 END_OF_WEEK = "(?:a|al) final de (?:la )?semana"
 END_OF_NAMED_DAY = r"(?:al |a |para el |hasta el )?(?:final|fin) del?(?= )(?! (?:la )?(?:mes|semana|ano)\b)"
 THIS_WEEKEND = "(?:este|el) fin de semana"
-EARLY = "a primera hora(?: de la manana)?"
+EARLY = "a primera hora(?: de la manana)?|temprano por la manana|por la manana temprano"
 EARLY_PART = "manana"
 THIS_PART_ALONE: dict[str, str] = {}
 THIS_PART_LEAD = "esta"
