@@ -173,7 +173,7 @@ def prepare(t: str, language: str) -> str:
     t = re.sub(rf"\b({never(lexicon.alternatives(_APART))})\b", lambda m: _ORDINAL_DAY.format(n=_APART[m[1]]), t)
     t = re.sub(_FIRST_THING, lambda m: m[0].replace(" ", "_"), t)
     t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: _ORDINAL_DAY.format(n=_ORDINAL_NUMBERS[m[1]]), t)
-    days, mon = lexicon.alternatives(lexicon.DAY_NUMBERS), alternatives(words_of(language)[1])
+    days, mon = never(lexicon.alternatives(lexicon.DAY_NUMBERS)), alternatives(words_of(language)[1])
     t = re.sub(
         rf"\b({days}) (?=(?:{_DAY_NUMBER_OF})?(?:{mon})\b)", lambda m: f"{lexicon.DAY_NUMBERS[m[1]]} ", t
     )  # "el seis de junio"
