@@ -348,3 +348,22 @@ def test_a_monthly_phrase_as_a_one_shot_is_its_next_time_and_says_so(shape: str,
 @pytest.mark.parametrize(("text", "language"), [("every day at 9", "en"), ("todos los lunes a las 9", "es")])
 def test_a_daily_or_weekly_phrase_as_a_one_shot_is_still_refused(text: str, language: str) -> None:
     refused(text, language)
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), [
+    ("trinity sunday", "en", date(2026, 5, 31)), ("corpus christi", "es", date(2026, 6, 4)),
+    ("orthodox easter", "en", date(2027, 5, 2)), ("pascua ortodoxa", "es", date(2027, 5, 2)),
+    ("election day", "en", date(2026, 11, 3)), ("administrative professionals day", "en", date(2027, 4, 21)),
+    ("grandparents day", "en", date(2026, 9, 13)), ("st george's day", "en", date(2027, 4, 23)),
+    ("día de la mujer", "es", date(2027, 3, 8)),
+])  # fmt: skip
+def test_observances_by_their_rule(text: str, language: str, expected: date) -> None:
+    assert read(text, language, now=NY_NOW, zone=NEW_YORK).date() == expected
+
+
+@pytest.mark.parametrize(("text", "country"), [
+    ("shavuot", "IL"), ("mid-autumn festival", "CN"), ("dragon boat festival", "CN"), ("vesak", "IN"),
+    ("king's day", "NL"), ("islamic new year", "AE"), ("chuseok", "KR"), ("janmashtami", "IN"),
+])  # fmt: skip
+def test_more_days_of_other_calendars_name_their_country(text: str, country: str) -> None:
+    assert country in notes(text, now=NY_NOW, zone=NEW_YORK)

@@ -88,6 +88,16 @@ HOLIDAYS.update({
     "fiesta del sacrificio": "eid_al_adha", "fin del ramadan": "eid_al_fitr", "fiesta de la ruptura": "eid_al_fitr",
     "nuevo ano judio": "rosh_hashanah", "pascua judia": "passover", "fiesta de la primavera": "chinese_new_year",
 })  # fmt: skip
+HOLIDAYS.update({
+    "corpus christi": "corpus_christi", "dia de los fieles difuntos": "all_souls", "dia de difuntos": "all_souls",
+    "pascua ortodoxa": "orthodox_easter", "navidad ortodoxa": "orthodox_christmas",
+    "dia de san jorge": "st_georges_day",
+    "sant jordi": "st_georges_day", "dia de la mujer": "womens_day", "dia internacional de la mujer": "womens_day",
+    "dia de la marmota": "groundhog_day", "dia de la bastilla": "bastille_day", "santisima trinidad": "trinity_sunday",
+    "ano nuevo islamico": "islamic_new_year", "nacimiento del profeta": "mawlid", "fiesta de la luna": "mid_autumn",
+    "fiesta del medio otono": "mid_autumn", "fiesta del bote del dragon": "dragon_boat", "dia del rey": "kings_day",
+    "dia de las elecciones": "election_day", "dia de los abuelos": "grandparents_day",
+})  # fmt: skip
 HOLIDAY_NEXT = "la proxima|el proximo|proxima|proximo|esta|este"
 HOLIDAY_YEAR_LEAD = "de|del ano|en"
 UNKNOWN_DAY_LEAD = "el |la "
