@@ -367,3 +367,24 @@ def test_observances_by_their_rule(text: str, language: str, expected: date) -> 
 ])  # fmt: skip
 def test_more_days_of_other_calendars_name_their_country(text: str, country: str) -> None:
     assert country in notes(text, now=NY_NOW, zone=NEW_YORK)
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), [
+    ("the day after christmas", "en", wall(date(2026, 12, 26))),
+    ("el día después de navidad", "es", wall(date(2026, 12, 26))),
+    ("5 days from now at 3pm", "en", wall(date(2026, 5, 18), 15)),
+    ("3 días después a las 5 de la tarde", "es", wall(date(2026, 5, 16), 17)),
+    ("this upcoming tuesday", "en", wall(date(2026, 5, 19))),
+    ("friday after next", "en", wall(date(2026, 5, 22))),
+    ("el viernes después del próximo", "es", wall(date(2026, 5, 22))),
+    ("nine at night", "en", wall(date(2026, 5, 13), 21)),
+    ("close of business friday", "en", wall(date(2026, 5, 15), 18)),
+])  # fmt: skip
+def test_more_shapes_of_the_families(text: str, language: str, expected: datetime) -> None:
+    assert read(text, language) == expected
+
+
+@pytest.mark.parametrize(("text", "language"), [("friday at midnight", "en"), ("el viernes a medianoche", "es")])
+def test_midnight_with_a_day_is_its_start_and_says_so(text: str, language: str) -> None:
+    assert read(text, language) == wall(date(2026, 5, 15), 0)
+    assert "2026-05-15 00:00" in notes(text, language)

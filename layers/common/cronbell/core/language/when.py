@@ -71,7 +71,7 @@ _ISO = (
 )
 _RELATIVE = (
     rf"(?:{lexicon.either('AMOUNT_BEFORE')})\s+(?P<rest>.+)"
-    rf"|(?P<rest2>.+?)\s+(?:{lexicon.either('AMOUNT_AFTER')})"
+    rf"|(?P<rest2>.+?)\s+(?:{lexicon.either('AMOUNT_AFTER')})(?P<at>,? (?:{lexicon.either('AMOUNT_AT')}) .+)?"
 )
 # an amount counted from a day other than today ("5 days from monday", "dos semanas despues del lunes")
 _FROM_DAY = (
@@ -241,7 +241,7 @@ def _read(
         t = idiom.sub(meant, t)
     relative = re.fullmatch(_RELATIVE, t)
     if relative:
-        rest = relative["rest"] or relative["rest2"]
+        rest = relative["rest"] or relative["rest2"] + (relative["at"] or "")  # "5 days from now at 3pm"
         amount = read_amount(rest)
         if amount is not None:
             return after_amount(amount, now_local, tz, language, notes)

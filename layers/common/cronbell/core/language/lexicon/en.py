@@ -254,7 +254,7 @@ AMOUNT_FRACTION_OF = "of an? "  # between a fraction and the hour ("1/2 of an ho
 AMOUNTS = {
     "(?:a |one )?quarter hour": "15 minutes", "half an hour|half hour": "30 minutes",
     "a quarter of an hour|quarter of an hour|quarter hour": "15 minutes", "three quarters of an hour": "45 minutes",
-    "(?:an?|one) fortnight|fortnight": "2 weeks", "a couple of|a couple": "2",
+    "(?:an?|one) fortnight|fortnight": "2 weeks", "a couple of|a couple": "2", "the day": "1 day",
 }  # fmt: skip
 AMOUNT_AND_A_HALF = "and a half"  # after the hours ("two hours and a half")
 AMOUNT_AND_A_QUARTER = "and a quarter"
@@ -270,7 +270,9 @@ CLOCK_AT = "at about|at around|at|around|about|by"  # before a time of day
 NAMED_CLOCK_AT = "at"  # before a named clock ("at noon")
 NAMED_CLOCK_NOT_AFTER: tuple[str, ...] = ()  # a word after which a named clock is not one ("del mediodia")
 HOUR_WORD_BEFORE = "at|around|about|by|past|to"  # before an hour in words that makes it a time of day
-HOUR_WORD_AFTER = "o'?clock|in the|tonight|this"  # after an hour in words that makes it a time of day (besides am/pm)
+HOUR_WORD_AFTER = (
+    "o'?clock|in the|at night|tonight|this"  # after an hour in words that makes it a time of day (besides am/pm)
+)
 CLOCK_HALF_HOUR = "half"  # before an hour: half past it (British "half three")
 CLOCK_HALF_HOUR_NOT = "hours?|past|to"  # after "half" and a number that is no hour ("half 2 hours")
 CLOCK_PAST_WORDS = "past|after"  # between minutes and the hour they follow ("ten past nine")
@@ -294,7 +296,8 @@ ORDINAL_DAY = "{n}th"
 
 # --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
 # languages ({month} is filled in)
-NEXT = "next|this coming|the coming|coming|the following|following"  # before a weekday: the coming one, never today
+# before a weekday: the coming one, never today
+NEXT = "next|this coming|the coming|coming|the following|following|this upcoming|the upcoming|upcoming"
 THIS = "this"  # before a weekday: this week's
 NEXT_AFTER = ""  # after a weekday: the coming one
 AFTER_NEXT = "after next"  # after a weekday: the one after the coming one ("friday after next")
@@ -303,7 +306,7 @@ NIGHT_PARTS = ("night", "evening")  # parts of the day whose small hours are the
 BEFORE_DAY_NUMBER = ("the", "day")  # after these, as after a weekday or a month, a number is a day
 CLOCK_MARKS = "o'?clock|hrs|half|quarter"  # words that make a number a time of day, besides am/pm and "at"
 DAY_NUMBER_BEFORE_PART = ""  # between a day number and a part of the day ("el viernes 12 por la manana")
-END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)|eod"
+END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?(?:end of (?:the )?(?:day|today)|close of business)|eod|cob"
 LAST_DAY = r"(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{month})\b))"
 END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month|eom"
 END_OF_WEEK = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week"

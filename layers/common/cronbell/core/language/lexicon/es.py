@@ -191,7 +191,7 @@ AMOUNT_YEARS = "anos?"
 AMOUNT_HOUR_WORD = "horas?"
 AMOUNT_FRACTION_OF = "de "
 AMOUNTS = {"media hora": "30 minutos", "un cuarto de hora": "15 minutos", "tres cuartos de hora": "45 minutos",
-           "un par de": "2"}  # fmt: skip
+           "un par de": "2", "el dia": "1 dia"}  # fmt: skip
 AMOUNT_AND_A_HALF = "y media"
 AMOUNT_AND_A_QUARTER = "y cuarto"
 AMOUNT_NUMBER_AND_A_HALF = ""
