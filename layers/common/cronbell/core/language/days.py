@@ -80,7 +80,6 @@ _CLOCK_MARKS = rf"[:.h]|am|pm|{lexicon.either('CLOCK_MARKS')}"
 _DAY_BEFORE_PART = rf"\d{{1,2}} (?:{lexicon.some('DAY_NUMBER_BEFORE_PART')}) \w+"
 _THIS_PART_ALONE: dict[str, str] = lexicon.union("THIS_PART_ALONE")
 _EARLY_PART = lexicon.own("EARLY_PART")
-_MIDNIGHTS = frozenset(said for said, clock in lexicon.NAMED_CLOCKS.items() if clock == (0, 0))
 _OF, _OF_THE = lexicon.either("OF"), lexicon.either("OF_THE")
 # the phrases of a calendar, each language's joined, read in turn by _parts; {month} is filled in there
 _END_OF_DAY = rf"\b(?:{lexicon.some('END_OF_DAY')})\b"
@@ -373,8 +372,9 @@ def read_calendar(
         d += timedelta(days=1)  # "tonight at 1" is after midnight; said after midnight, it is the coming one
     if p.month is not None and p.year is None and d.year > now_local.year:
         notes.append(say("note.no_year", language, year=d.year))
-    if p.clock in _MIDNIGHTS and p.names_a_day() and not p.this_part and p.offset != 0:  # "friday at midnight"
-        notes.append(say("note.midnight_day", language, date=d.isoformat()))
+    twelve_at_night = hour == 0 and p.clock is not None and not p.clock.startswith("0")  # not "00:30"
+    if twelve_at_night and p.names_a_day() and not p.this_part and p.offset != 0:  # "friday at midnight", "at 12am"
+        notes.append(say("note.midnight_day", language, date=d.isoformat(), clock=f"{hour:02d}:{minute:02d}"))
     if p.bare_day and p.clock is None:  # "wednesday 14": the 14th, said
         notes.append(say("note.day_number", language, number=p.day, date=d.isoformat()))
     return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)

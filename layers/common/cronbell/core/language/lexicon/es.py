@@ -243,7 +243,7 @@ LAST_DAY = (
 )
 END_OF_MONTH = "(?:a|al|para) (?:fin|final) de(?:l)? mes"
 END_OF_WEEK = "(?:a|al) final de (?:la )?semana"
-END_OF_NAMED_DAY = r"(?:al |a |para el |hasta el )?(?:final|fin) del?(?= )(?! (?:la )?(?:mes|semana|ano)\b)"
+END_OF_NAMED_DAY = r"(?:al |a |para el |hasta el |antes del )?(?:final|fin) del?(?= )(?! (?:la )?(?:mes|semana|ano)\b)"
 THIS_WEEKEND = "(?:este|el) fin de semana"
 EARLY = "a primera hora(?: de la manana)?|temprano por la manana|por la manana temprano"
 EARLY_PART = "manana"

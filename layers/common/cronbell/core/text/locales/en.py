@@ -361,7 +361,9 @@ TEXTS: dict[str, str] = {
         "pass am or a 24-hour time for the night)."
     ),
     "note.no_year": "No year given: taken as {year}.",
-    "note.midnight_day": "Midnight with a day is read as the start of that day, {date} 00:00 (say 23:59 for its end).",
+    "note.midnight_day": (
+        "Midnight with a day is read as the start of that day, {date} {clock} (say 23:59 for its end)."
+    ),
     "note.seconds": "{said}: the seconds are left out, reminders fire on the minute ({clock}).",
     "note.day_number": (
         "{number} is read as the day of the month ({date}), not the hour; say 'at {number}:00' for the hour."

@@ -386,7 +386,9 @@ TEXTS: dict[str, str] = {
         "di de la madrugada o la hora en 24 horas para la noche)."
     ),
     "note.no_year": "Sin año: se entiende {year}.",
-    "note.midnight_day": "Medianoche con un día se entiende al empezar ese día, {date} 00:00 (di 23:59 para su final).",
+    "note.midnight_day": (
+        "Medianoche con un día se entiende al empezar ese día, {date} {clock} (di 23:59 para su final)."
+    ),
     "note.seconds": "{said}: se omiten los segundos, los recordatorios suenan al minuto ({clock}).",
     "note.day_number": (
         "{number} se entiende como el día del mes ({date}), no la hora; di 'a las {number}' para la hora."
