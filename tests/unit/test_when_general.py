@@ -388,3 +388,11 @@ def test_more_shapes_of_the_families(text: str, language: str, expected: datetim
 def test_midnight_with_a_day_is_its_start_and_says_so(text: str, language: str) -> None:
     assert read(text, language) == wall(date(2026, 5, 15), 0)
     assert "2026-05-15 00:00" in notes(text, language)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Thu, 04 Mar 2027 11:45:08 -0500", datetime(2027, 3, 4, 17, 45, tzinfo=MADRID)),
+    ("18:40 +0900", datetime(2026, 5, 13, 11, 40, tzinfo=MADRID)),
+])  # fmt: skip
+def test_an_offset_after_a_clock_is_its_zone(text: str, expected: datetime) -> None:
+    assert read(text) == expected
