@@ -396,3 +396,15 @@ def test_midnight_with_a_day_is_its_start_and_says_so(text: str, language: str) 
 ])  # fmt: skip
 def test_an_offset_after_a_clock_is_its_zone(text: str, expected: datetime) -> None:
     assert read(text) == expected
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), [
+    ("every month the 21st at 10", "en", "0 10 21 * *"), ("every month on the twenty-first at 10", "en", "0 10 21 * *"),
+    ("the third of every month at eight", "en", "0 8 3 * *"),
+    ("every month on the 3rd at 8 in the evening", "en", "0 20 3 * *"),
+    ("the 21st of every month at ten thirty", "en", "30 10 21 * *"), ("every monday at nine", "en", "0 9 * * 1"),
+    ("todos los días 21 a las 10", "es", "0 10 21 * *"), ("mensualmente el día 21 a las 10", "es", "0 10 21 * *"),
+    ("el tres de cada mes a las ocho", "es", "0 8 3 * *"), ("todos los lunes a las nueve y media", "es", "30 9 * * 1"),
+])  # fmt: skip
+def test_recurring_phrases_with_numbers_in_words_and_other_orders(text: str, language: str, expected: str) -> None:
+    assert parse_recurring(text, 5, language).expr == expected

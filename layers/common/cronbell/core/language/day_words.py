@@ -164,15 +164,25 @@ _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
 _NAMED_TWELVE = rf"\b12(?::00)? ({lexicon.some('TWELVE_NAMED')})\b|\b({lexicon.some('ISH_NAMED')})(?:{_ISH})\b"
 
 
+def _ordinals(t: str) -> str:
+    """'twenty-first' -> '21th', 'thirtieth' -> '30th', 'third' -> '3th' ('first thing' is kept, as 'first_thing')."""
+    t = re.sub(_COMPOUND_ORDINAL, lambda m: _ORDINAL_DAY.format(n=_TENS[m[1]] + _ORDINAL_NUMBERS[m[2]]), t)
+    t = re.sub(rf"\b({never(lexicon.alternatives(_APART))})\b", lambda m: _ORDINAL_DAY.format(n=_APART[m[1]]), t)
+    t = re.sub(_FIRST_THING, lambda m: m[0].replace(" ", "_"), t)
+    return re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: _ORDINAL_DAY.format(n=_ORDINAL_NUMBERS[m[1]]), t)
+
+
+def in_digits(t: str) -> str:
+    """Hours, minutes and ordinals said in words, in digits, for a recurring phrase ('every month on the third
+    at eight' -> 'every month on the 3th at 8'); a day number in words is read where a day is ('el tres')."""
+    return _ordinals(_clock_words(t))
+
+
 def prepare(t: str, language: str) -> str:
     """Ordinal words to digits, hours in words to digits, 'noonish' to 'noon', '9a' to '9am', 'dec.' to
     'dec', 'tues.' to 'tues', '17 h' to '17h', '@' to 'at'."""
     t = _clock_idioms(re.sub(r"@", f" {_AT} ", t))
-    t = _clock_words(re.sub(r" +", " ", t).strip())
-    t = re.sub(_COMPOUND_ORDINAL, lambda m: _ORDINAL_DAY.format(n=_TENS[m[1]] + _ORDINAL_NUMBERS[m[2]]), t)
-    t = re.sub(rf"\b({never(lexicon.alternatives(_APART))})\b", lambda m: _ORDINAL_DAY.format(n=_APART[m[1]]), t)
-    t = re.sub(_FIRST_THING, lambda m: m[0].replace(" ", "_"), t)
-    t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: _ORDINAL_DAY.format(n=_ORDINAL_NUMBERS[m[1]]), t)
+    t = _ordinals(_clock_words(re.sub(r" +", " ", t).strip()))
     days, mon = never(lexicon.alternatives(lexicon.DAY_NUMBERS)), alternatives(words_of(language)[1])
     t = re.sub(
         rf"\b({days}) (?=(?:{_DAY_NUMBER_OF})?(?:{mon})\b)", lambda m: f"{lexicon.DAY_NUMBERS[m[1]]} ", t

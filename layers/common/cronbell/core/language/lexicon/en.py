@@ -175,8 +175,8 @@ AND_WEEKDAYS = "and"  # joins a list of weekdays
 THROUGH = "to|through|thru|until"  # "monday to friday"
 ORDINAL_ENDINGS = "st|nd|rd|th"
 MONTH_DAYS = (  # the days of every month, in the group `d`
-    r"(?:every|each) month on (?:the )?(?:days? )?(?P<d>.+)",
-    r"monthly on (?:the )?(?:days? )?(?P<d>.+)",
+    r"(?:every|each) month,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",
+    r"monthly,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",
     r"(?:(?:on|every|each) (?:the )?|the )(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
 )
 PLACES = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,

@@ -120,6 +120,9 @@ ORDINAL_ENDINGS = "o"
 MONTH_DAYS = (
     r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
     r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
+    r"mensualmente,? (?:el |los )?(?:dias? )?(?P<d>.+)",
+    r"todos los dias (?P<d>\d{1,2}(?:(?:,| y) \d{1,2})*)",  # "todos los dias 21": the 21st of every month
+    r"cada (?:dia )?(?P<d>.+?) del mes",
 )
 PLACES = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
 OF_EVERY_MONTH = "de cada mes|de todos los meses|del mes"
