@@ -408,3 +408,21 @@ def test_an_offset_after_a_clock_is_its_zone(text: str, expected: datetime) -> N
 ])  # fmt: skip
 def test_recurring_phrases_with_numbers_in_words_and_other_orders(text: str, language: str, expected: str) -> None:
     assert parse_recurring(text, 5, language).expr == expected
+
+
+CARDINALS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
+             "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen", "twenty"]  # fmt: skip
+CARDINALS += [f"twenty{joint}{unit}" for unit, joint in zip(CARDINALS[:9], ["-", " "] * 5, strict=False)]
+CARDINALS += ["thirty", "thirty-one"]
+
+
+@pytest.mark.parametrize("day", range(1, 32))
+def test_a_day_number_in_cardinal_words_after_its_month(day: int) -> None:
+    assert read(f"december {CARDINALS[day - 1]}") == next_date(12, day)
+    assert read(f"diciembre {ES_NUMBERS[day - 1]}", "es") == next_date(12, day)
+
+
+@pytest.mark.parametrize("count", range(1, 32))
+def test_any_count_in_words_in_an_amount(count: int) -> None:
+    assert read(f"in {CARDINALS[count - 1]} days") == NOW + timedelta(days=count)
+    assert read(f"dentro de {ES_NUMBERS[count - 1]} días", "es") == NOW + timedelta(days=count)

@@ -160,6 +160,7 @@ _FIRST_THING = rf"\b(?:{lexicon.some('FIRST_THING')})\b"  # kept from the ordina
 _DAY_NUMBER_OF = lexicon.some("DAY_NUMBER_OF")
 _DAY_NUMBER_LEAD = rf"\b({lexicon.some('DAY_NUMBER_LEAD')})"
 _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
+_MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
 # a named clock after 12, or approximate: "12 noon", "noonish"
 _NAMED_TWELVE = rf"\b12(?::00)? ({lexicon.some('TWELVE_NAMED')})\b|\b({lexicon.some('ISH_NAMED')})(?:{_ISH})\b"
 
@@ -190,6 +191,11 @@ def prepare(t: str, language: str) -> str:
     t = re.sub(rf"{_DAY_NUMBER_LEAD} ({days})\b", lambda m: f"{m[1]} {lexicon.DAY_NUMBERS[m[2]]}", t)  # "el día doce"
     wd = alternatives(words_of(language)[0])
     t = re.sub(rf"\b({wd}),? ({days})\b", lambda m: f"{m[1]} {lexicon.DAY_NUMBERS[m[2]]}", t)  # "el martes doce"
+    t = re.sub(  # "june twenty one", "junio veintidos"
+        rf"\b({mon}),? (?:{_MONTH_DAY_ARTICLE})?({days})\b(?! (?:{_HOUR_AFTER}))",
+        lambda m: f"{m[1]} {lexicon.DAY_NUMBERS[m[2]]}",
+        t,
+    )
     t = re.sub(rf"\b({never(lexicon.alternatives(_ALONE))})\b", lambda m: str(_ALONE[m[1]]), t)
     t = re.sub(_NAMED_TWELVE, lambda m: m[1] or m[2], t)
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)

@@ -17,17 +17,6 @@ MONTHS = {
 MONTHS_OWN: dict[str, int] = {}
 MONTH_FIRST = True  # "12/24" is December 24
 BARE_DAY_AFTER_WEEKDAY = True  # "friday 8" may be the 8th or 8 o'clock: refused as ambiguous
-# counts in amounts of time ("in two weeks", "a couple of days")
-NUMBERS = {
-    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
-    "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90, "a couple of": 2, "a couple": 2,
-}  # fmt: skip
-# hours said in words, where they can only be a time of day ("at ten", "seven pm")
-HOURS = {
-    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-    "ten": 10, "eleven": 11, "twelve": 12,
-}  # fmt: skip
 _units = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _teens = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
 _tens = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
@@ -37,6 +26,18 @@ _ten_to_fifty_nine = {
     **{tens: value for tens, value in _tens.items()},
     **{f"{tens}{joint}{unit}": value + i for tens, value in _tens.items() for i, unit in enumerate(_units, 1)
        for joint in ("-", " ")},
+}  # fmt: skip
+# counts in amounts of time ("in two weeks", "a couple of days")
+NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+    "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90, "a couple of": 2, "a couple": 2,
+    **_ten_to_fifty_nine,
+}  # fmt: skip
+# hours said in words, where they can only be a time of day ("at ten", "seven pm")
+HOURS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+    "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
 # minutes after an hour ("ten thirty", "seven oh five", "eleven forty-two")
 MINUTES = {**{f"oh {unit}": i for i, unit in enumerate(_units, 1)}, **_ten_to_fifty_nine}
@@ -72,7 +73,10 @@ CITIES = {
     "washington": "America/New_York", "miami": "America/New_York", "mexico city": "America/Mexico_City",
     "rio": "America/Sao_Paulo", "delhi": "Asia/Kolkata", "mumbai": "Asia/Kolkata", "beijing": "Asia/Shanghai",
 }  # fmt: skip
-DAY_NUMBERS: dict[str, int] = {}  # day numbers are ordinals in English ("the sixth of june")
+# day numbers in words, mostly ordinals in English ("the sixth of june"), cardinals too ("june twenty one")
+DAY_NUMBERS = {
+    **{unit: i for i, unit in enumerate(_units, 1)}, **{w: n for w, n in _ten_to_fifty_nine.items() if n <= 31},
+}  # fmt: skip
 POSITIONS = {"1th": 1, "2th": 2, "3th": 3, "4th": 4, "5th": 5, "1st": 1, "2nd": 2, "3rd": 3, "last": -1}
 # holidays and observances by name, and their keys (core/language/holiday_dates.py finds their dates)
 HOLIDAYS = {

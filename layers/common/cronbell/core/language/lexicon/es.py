@@ -17,6 +17,7 @@ NUMBERS = {
     "nueve": 9, "diez": 10, "once": 11, "doce": 12, "quince": 15, "veinte": 20, "treinta": 30, "cuarenta": 40,
     "cincuenta": 50, "sesenta": 60, "noventa": 90, "un par de": 2,
 }  # fmt: skip
+# the other numbers to 31 are added with the day numbers, below
 HOURS = {
     "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
     "nueve": 9, "diez": 10, "once": 11, "doce": 12,
@@ -49,6 +50,7 @@ DAY_NUMBERS = {
     "veintidos": 22, "veintitres": 23, "veinticuatro": 24, "veinticinco": 25, "veintiseis": 26, "veintisiete": 27,
     "veintiocho": 28, "veintinueve": 29, "treinta": 30, "treinta y uno": 31,
 }  # fmt: skip
+NUMBERS.update({word: n for word, n in DAY_NUMBERS.items() if word != "primero"})
 # minutes after "y" / "menos" ("las nueve y diez", "las doce menos veinte", "las dos y cuarenta y cinco")
 MINUTES_PAST = {
     **{word: n for word, n in DAY_NUMBERS.items() if word not in ("primero", "veintiun")},
