@@ -64,6 +64,7 @@ _PART_RANGES = {
     lexicon.own("CLOCK_NIGHT"): (*range(17, 24), *range(6)),
     _SMALL_HOURS: range(7),
 }
+NEAR_DAYS = 366  # "wednesday 14": refused when they do not agree within a year
 SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 February within 8 years
 
 # the evening is afternoon hours on a 12-hour clock ("quarter to six in the evening" is 17:45)
@@ -339,7 +340,9 @@ def _date(p: Parts, hm: tuple[int, int], now_local: datetime) -> date:
     alone = p.weekday is not None and p.clock is None and p.part is None and p.day is None and p.month is None
     alone = alone and not (p.this_week or p.end_of_day or p.last_day)
     start = today + timedelta(days=(1 if p.next_week or alone else 0) + (7 if p.after_next else 0))
-    for ahead in range(SEARCH_DAYS):
+    # a weekday with a day of the month and no month ("wednesday 14"): the next date both agree on within a year
+    near = p.weekday is not None and p.day is not None and p.month is None and p.year is None
+    for ahead in range(NEAR_DAYS if near else SEARCH_DAYS):
         d = start + timedelta(days=ahead)
         if _fits(p, d) and (d, hm) > (today, (now_local.hour, now_local.minute)):
             return d
