@@ -473,5 +473,6 @@ LISTS: dict[str, tuple[str, ...]] = {
         "night 21:00, end of the day 18:00; an hour of 1 to 12 alone, without am/pm, is the next of its two "
         "readings, within 12 hours; with a day, 1 to 5 is the afternoon)",
         "5pm CET / 10am PST / 9am New York time / on Christmas / new year's eve at 8pm / the last friday of may",
+        "5 days from monday / end of friday / wednesday 14 / 2027/nov/05 / 6:15:45 pm / the 21st of every month at 10",
     ),
 }  # fmt: skip

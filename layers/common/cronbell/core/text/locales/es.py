@@ -500,5 +500,7 @@ LISTS: dict[str, tuple[str, ...]] = {
         "final del día 18:00; una hora de 1 a 12 sola, sin «de la tarde» ni pm, es la próxima de sus dos "
         "lecturas, dentro de 12 horas; con un día, de 1 a 5 es de la tarde)",
         "a las 17:00 CET / a las 10 hora de Madrid / Nochebuena / el día de la madre / el primer lunes de junio",
+        "5 días después del lunes / al final del viernes / el miércoles 14 / 5 del 12 / las 18:15:45 / "
+        "el día 21 de cada mes a las 10",
     ),
 }  # fmt: skip
