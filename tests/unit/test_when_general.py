@@ -431,3 +431,18 @@ def test_a_day_number_in_cardinal_words_after_its_month(day: int) -> None:
 def test_any_count_in_words_in_an_amount(count: int) -> None:
     assert read(f"in {CARDINALS[count - 1]} days") == NOW + timedelta(days=count)
     assert read(f"dentro de {ES_NUMBERS[count - 1]} días", "es") == NOW + timedelta(days=count)
+
+
+@pytest.mark.parametrize(("text", "language", "expected", "said"), [
+    ("at 12 at night", "en", wall(date(2026, 5, 14), 0), False),
+    ("at 1 at night", "en", wall(date(2026, 5, 14), 1), False),
+    ("a las 2 de la noche", "es", wall(date(2026, 5, 14), 2), False),
+    ("wednesday night at 1", "en", wall(date(2026, 5, 14), 1), True),
+    ("saturday at 12 at night", "en", wall(date(2026, 5, 17), 0), True),
+    ("el sábado a las 12 de la noche", "es", wall(date(2026, 5, 17), 0), True),
+])  # fmt: skip
+def test_a_small_hour_at_night_is_the_next_one_or_after_its_days_night(
+    text: str, language: str, expected: datetime, said: bool
+) -> None:
+    assert read(text, language) == expected
+    assert bool(notes(text, language)) == said  # a day's night past midnight is said

@@ -81,6 +81,7 @@ _CLOCK_MARKS = rf"[:.h]|am|pm|{lexicon.either('CLOCK_MARKS')}"
 _DAY_BEFORE_PART = rf"\d{{1,2}} (?:{lexicon.some('DAY_NUMBER_BEFORE_PART')}) \w+"
 _THIS_PART_ALONE: dict[str, str] = lexicon.union("THIS_PART_ALONE")
 _EARLY_PART = lexicon.own("EARLY_PART")
+_NIGHT_CLOCK = rf"(?:{lexicon.some('CLOCK_PERIOD_BEFORE')}) {lexicon.own('CLOCK_NIGHT')}$"  # "2 de la noche"
 _OF, _OF_THE = lexicon.either("OF"), lexicon.either("OF_THE")
 # the phrases of a calendar, each language's joined, read in turn by _parts; {month} is filled in there
 _END_OF_DAY = rf"\b(?:{lexicon.some('END_OF_DAY')})\b"
@@ -369,14 +370,23 @@ def read_calendar(
     if afternoon_hour(p, hour):  # "friday at 3": 15:00, said
         hour += 12
         notes.append(say("note.afternoon_hour", language, said=p.clock, clock=f"{hour:02d}:{minute:02d}"))
-    d = _date(p, (24, 0) if day_end else (hour, minute), now_local)  # a day's end is after all its minutes
-    night = p.clock is not None and p.part in _NIGHT_PARTS and hour < 6
-    if night and not (p.this_part and now_local.hour < 6):
-        d += timedelta(days=1)  # "tonight at 1" is after midnight; said after midnight, it is the coming one
+    # a small hour at night ("at 1 at night", "a las 12 de la noche") belongs to the night before it
+    night = hour < 6 and p.clock is not None and (p.part in _NIGHT_PARTS or bool(re.search(_NIGHT_CLOCK, p.clock)))
+    named_day = replace(p, clock=None, part=None).names_a_day()
+    if night and not p.this_part and not named_day:
+        today = now_local.date()  # no day named: the next 01:00
+        d = today if (hour, minute) > (now_local.hour, now_local.minute) else today + timedelta(days=1)
+    else:  # a day's end is after all its minutes; a night's small hours after all of its day's
+        d = _date(p, (24, 0) if day_end else (hour + 24 if night else hour, minute), now_local)
+        if night and not (p.this_part and now_local.hour < 6):
+            d += timedelta(days=1)  # "tonight at 1" is after midnight; said after midnight, it is the coming one
+            if named_day:  # "saturday at 12 at night": the night of Saturday, said
+                notes.append(say("note.night_after", language, night=(d - timedelta(days=1)).isoformat(),
+                                 date=d.isoformat(), clock=f"{hour:02d}:{minute:02d}"))  # fmt: skip
     if p.month is not None and p.year is None and d.year > now_local.year:
         notes.append(say("note.no_year", language, year=d.year))
     twelve_at_night = hour == 0 and p.clock is not None and not p.clock.startswith("0")  # not "00:30"
-    if twelve_at_night and p.names_a_day() and not p.this_part and p.offset != 0:  # "friday at midnight", "at 12am"
+    if twelve_at_night and named_day and not night and p.offset != 0:  # "friday at midnight", "at 12am"
         notes.append(say("note.midnight_day", language, date=d.isoformat(), clock=f"{hour:02d}:{minute:02d}"))
     if p.bare_day and p.clock is None:  # "wednesday 14": the 14th, said
         notes.append(say("note.day_number", language, number=p.day, date=d.isoformat()))

@@ -389,6 +389,7 @@ TEXTS: dict[str, str] = {
     "note.midnight_day": (
         "Medianoche con un día se entiende al empezar ese día, {date} {clock} (di 23:59 para su final)."
     ),
+    "note.night_after": "La noche del {night} se entiende pasada la medianoche: {date} {clock}.",
     "note.seconds": "{said}: se omiten los segundos, los recordatorios suenan al minuto ({clock}).",
     "note.day_number": (
         "{number} se entiende como el día del mes ({date}), no la hora; di 'a las {number}' para la hora."
