@@ -446,3 +446,12 @@ def test_a_small_hour_at_night_is_the_next_one_or_after_its_days_night(
 ) -> None:
     assert read(text, language) == expected
     assert bool(notes(text, language)) == said  # a day's night past midnight is said
+
+
+@pytest.mark.parametrize(("text", "language", "hour"), [
+    ("twelve midnight", "en", 0), ("12 o'clock midnight", "en", 0), ("midnight-ish", "en", 0),
+    ("twelve noon", "en", 12),
+    ("12 o'clock noon", "en", 12), ("noontime", "en", 12), ("medio día", "es", 12), ("a medio día", "es", 12),
+])  # fmt: skip
+def test_noon_and_midnight_however_spelled(text: str, language: str, hour: int) -> None:
+    assert read(text, language) == wall(NOW.date() + timedelta(days=1 if hour == 0 else 0), hour)

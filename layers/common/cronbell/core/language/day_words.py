@@ -162,7 +162,10 @@ _DAY_NUMBER_LEAD = rf"\b({lexicon.some('DAY_NUMBER_LEAD')})"
 _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
 _MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
 # a named clock after 12, or approximate: "12 noon", "noonish"
-_NAMED_TWELVE = rf"\b12(?::00)? ({lexicon.some('TWELVE_NAMED')})\b|\b({lexicon.some('ISH_NAMED')})(?:{_ISH})\b"
+_NAMED_TWELVE = (
+    rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"
+    rf"|\b({lexicon.some('ISH_NAMED')})-?(?:{_ISH})\b"
+)
 
 
 def _ordinals(t: str) -> str:

@@ -56,7 +56,8 @@ PARTS = {"tonight": "noche", "night": "noche", "evening": "noche", "afternoon": 
 # the default hour of a part of the day named without a time
 PART_HOURS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21}
 NAMED_CLOCKS = {
-    "noon": (12, 0), "midday": (12, 0), "mid-day": (12, 0), "midnight": (0, 0), "mid-night": (0, 0), "midnite": (0, 0),
+    "noon": (12, 0), "noontime": (12, 0), "midday": (12, 0), "mid-day": (12, 0), "midnight": (0, 0),
+    "mid-night": (0, 0), "midnite": (0, 0),
 }  # fmt: skip
 # a named clock as an hour with am/pm, where minutes count from it ("a quarter past noon", "ten to midnight")
 NAMED_HOURS = {"noon": "12pm", "midday": "12pm", "midnight": "12am", "mid-night": "12am", "midnite": "12am"}
@@ -274,9 +275,8 @@ CLOCK_AT = "at about|at around|at|around|about|by"  # before a time of day
 NAMED_CLOCK_AT = "at"  # before a named clock ("at noon")
 NAMED_CLOCK_NOT_AFTER: tuple[str, ...] = ()  # a word after which a named clock is not one ("del mediodia")
 HOUR_WORD_BEFORE = "at|around|about|by|past|to"  # before an hour in words that makes it a time of day
-HOUR_WORD_AFTER = (
-    "o'?clock|in the|at night|tonight|this"  # after an hour in words that makes it a time of day (besides am/pm)
-)
+# after an hour in words that makes it a time of day (besides am/pm)
+HOUR_WORD_AFTER = "o'?clock|in the|at night|tonight|this|noon|midnight|midnite"
 CLOCK_HALF_HOUR = "half"  # before an hour: half past it (British "half three")
 CLOCK_HALF_HOUR_NOT = "hours?|past|to"  # after "half" and a number that is no hour ("half 2 hours")
 CLOCK_PAST_WORDS = "past|after"  # between minutes and the hour they follow ("ten past nine")
@@ -291,7 +291,7 @@ DAY_NUMBER_OF = ""  # between a day number in words and its month ("seis de juni
 DAY_NUMBER_LEAD = ""  # before a day number in words ("el dia doce")
 DAY_NUMBERS_ALONE: dict[str, int] = {}  # day numbers in words read alone ("el primero")
 TWELVE_NAMED = "noon|midnight|midnite|mid-night"  # after 12, the named clock it is ("12 noon")
-ISH_NAMED = "noon"  # a named clock said approximately ("noonish")
+ISH_NAMED = "noon|midnight"  # a named clock said approximately ("noonish")
 # how the grammar writes what it reads back: a time some minutes before an hour, "at" before a time of
 # day, a day's ordinal
 CLOCK_BEFORE_HOUR = "{hour} menos {minutes}"

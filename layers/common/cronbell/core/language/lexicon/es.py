@@ -28,9 +28,9 @@ PARTS = {"noche": "noche", "tarde": "tarde", "manana": "manana"}
 PART_HOURS = {"manana": 9, "tarde": 15, "noche": 21}
 NAMED_CLOCKS = {
     "mediodia": (12, 0), "el mediodia": (12, 0), "medianoche": (0, 0), "la medianoche": (0, 0), "media noche": (0, 0),
-    "la media noche": (0, 0),
+    "la media noche": (0, 0), "medio dia": (12, 0), "el medio dia": (12, 0),
 }  # fmt: skip
-NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am", "media noche": "12am"}
+NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am", "media noche": "12am", "medio dia": "12pm"}
 FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia", "aproximadamente"}
 COURTESY = ["por favor", "recuerdamelo", "recuerdame", "avisame"]
 APPROXIMATELY = ["unos", "unas", "aproximadamente", "mas o menos", "como", "alrededor de"]
