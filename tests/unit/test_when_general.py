@@ -455,3 +455,12 @@ def test_a_small_hour_at_night_is_the_next_one_or_after_its_days_night(
 ])  # fmt: skip
 def test_noon_and_midnight_however_spelled(text: str, language: str, hour: int) -> None:
     assert read(text, language) == wall(NOW.date() + timedelta(days=1 if hour == 0 else 0), hour)
+
+
+@pytest.mark.parametrize(("text", "language", "expected", "said"), [
+    ("05/11/2027", "en", date(2027, 5, 11), True), ("05/11/2027", "es", date(2027, 11, 5), True),
+    ("12/24/2026", "en", date(2026, 12, 24), False), ("24/12/2026", "es", date(2026, 12, 24), False),
+])  # fmt: skip
+def test_a_numeric_date_that_reads_either_way_says_which(text: str, language: str, expected: date, said: bool) -> None:
+    assert read(text, language).date() == expected
+    assert (expected.isoformat() in notes(text, language)) == said

@@ -38,6 +38,7 @@ class Parts:
     week_this: bool = False  # "thursday this week": the weekday in this week (Monday to Sunday), never the next
     position: int | None = None  # "the 2nd monday of june" 2, "the last" -1
     bare_day: bool = False  # English "friday 8": a number after a weekday, without "the" or an ordinal
+    order_said: str | None = None  # a numeric date that reads in either order ("05/11"), read in the language's
 
     def set(self, **values: object) -> None:
         for name, value in values.items():

@@ -131,6 +131,8 @@ def _parts(t: str, language: str) -> Parts | None:
         if not 1 <= month <= 12 or not 1 <= day <= 31:
             raise Unreadable(phrase("reason.numeric_order", text=m[0].strip()))
         p.set(day=day, month=month, year=year)
+        if a != b and a <= TWELVE and b <= TWELVE:  # "05/11": either order is a date; the language's is said
+            p.order_said = m[0].strip()
 
     def iso(m: re.Match[str]) -> None:
         p.set(year=int(m["y"]), month=int(m["mo"]), day=int(m["d"]))
@@ -388,6 +390,8 @@ def read_calendar(
     twelve_at_night = hour == 0 and p.clock is not None and not p.clock.startswith("0")  # not "00:30"
     if twelve_at_night and named_day and not night and p.offset != 0:  # "friday at midnight", "at 12am"
         notes.append(say("note.midnight_day", language, date=d.isoformat(), clock=f"{hour:02d}:{minute:02d}"))
+    if p.order_said:
+        notes.append(say("note.numeric_order", language, said=p.order_said, date=d.isoformat()))
     if p.bare_day and p.clock is None:  # "wednesday 14": the 14th, said
         notes.append(say("note.day_number", language, number=p.day, date=d.isoformat()))
     return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)

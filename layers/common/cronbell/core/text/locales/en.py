@@ -365,6 +365,7 @@ TEXTS: dict[str, str] = {
         "Midnight with a day is read as the start of that day, {date} {clock} (say 23:59 for its end)."
     ),
     "note.night_after": "The night of {night} is read past midnight: {date} {clock}.",
+    "note.numeric_order": "{said} is read month first, as {date} (write the month as a word to choose).",
     "note.seconds": "{said}: the seconds are left out, reminders fire on the minute ({clock}).",
     "note.day_number": (
         "{number} is read as the day of the month ({date}), not the hour; say 'at {number}:00' for the hour."

@@ -390,6 +390,7 @@ TEXTS: dict[str, str] = {
         "Medianoche con un día se entiende al empezar ese día, {date} {clock} (di 23:59 para su final)."
     ),
     "note.night_after": "La noche del {night} se entiende pasada la medianoche: {date} {clock}.",
+    "note.numeric_order": "{said} se entiende con el día primero, como {date} (escribe el mes con letras para elegir).",
     "note.seconds": "{said}: se omiten los segundos, los recordatorios suenan al minuto ({clock}).",
     "note.day_number": (
         "{number} se entiende como el día del mes ({date}), no la hora; di 'a las {number}' para la hora."
