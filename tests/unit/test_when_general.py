@@ -464,3 +464,17 @@ def test_noon_and_midnight_however_spelled(text: str, language: str, hour: int) 
 def test_a_numeric_date_that_reads_either_way_says_which(text: str, language: str, expected: date, said: bool) -> None:
     assert read(text, language).date() == expected
     assert (expected.isoformat() in notes(text, language)) == said
+
+
+@pytest.mark.parametrize(("text", "language", "country"), [
+    ("hanukkah", "en", "IL"), ("purim", "en", "IL"), ("januca", "es", "IL"), ("onam", "en", "IN"),
+    ("raksha bandhan", "en", "IN"), ("ganesh chaturthi", "en", "IN"),
+])  # fmt: skip
+def test_optional_days_of_a_holidays_home_are_read_there(text: str, language: str, country: str) -> None:
+    import holidays
+
+    at = read(text, language, now=NY_NOW, zone=NEW_YORK)
+    kept = holidays.country_holidays(
+        country, years=at.year, categories=holidays.country_holidays(country).supported_categories
+    )
+    assert at.date() in kept and country in notes(text, language, now=NY_NOW, zone=NEW_YORK)

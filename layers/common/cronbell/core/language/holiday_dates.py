@@ -110,7 +110,8 @@ RULES: dict[str, Rule] = {
     "childrens_day": _by_country({"MX": _fixed(4, 30), "AR": _nth(8, SUNDAY, 3)}),
     "trinity_sunday": _from_easter(56), "corpus_christi": _from_easter(60), "all_souls": _fixed(11, 2),
     "orthodox_easter": _from_orthodox_easter(0), "orthodox_good_friday": _from_orthodox_easter(-2),
-    "clean_monday": _from_orthodox_easter(-48), "orthodox_christmas": _fixed(1, 7),
+    "clean_monday": _from_orthodox_easter(-48), "lazarus_saturday": _from_orthodox_easter(-8),
+    "orthodox_christmas": _fixed(1, 7),
     "st_georges_day": _fixed(4, 23), "st_andrews_day": _fixed(11, 30), "st_davids_day": _fixed(3, 1),
     "burns_night": _fixed(1, 25), "guy_fawkes": _fixed(11, 5), "pi_day": _fixed(3, 14), "star_wars_day": _fixed(5, 4),
     "world_vegan_day": _fixed(11, 1), "womens_day": _fixed(3, 8), "kwanzaa": _fixed(12, 26),
@@ -173,6 +174,33 @@ LIBRARY_NAMES = {
     "korean_new_year": ("korean new year",),
     "chuseok": ("chuseok",),
     "songkran": ("songkran",),
+    "purim": ("purim",),
+    "lag_baomer": ("lag baomer",),
+    "tisha_bav": ("tisha b'av",),
+    "jerusalem_day": ("jerusalem day",),
+    "ganesh_chaturthi": ("ganesh chaturthi",),
+    "raksha_bandhan": ("raksha bandhan",),
+    "onam": ("onam",),
+    "pongal": ("pongal",),
+    "makar_sankranti": ("makar sankranti",),
+    "vaisakhi": ("vaisakhi",),
+    "ugadi": ("ugadi", "gudi padwa"),
+    "govardhan_puja": ("govardhan puja",),
+    "bhai_dooj": ("bhai duj",),
+    "karva_chauth": ("karwa chouth",),
+    "chhath": ("chhath puja",),
+    "holika_dahan": ("holika dahan",),
+    "vasant_panchami": ("basant panchami",),
+    "rath_yatra": ("rath yatra",),
+    "naraka_chaturdashi": ("naraka chaturdashi",),
+    "guru_gobind_singh": ("guru gobind singh's birthday",),
+    "rabindra_jayanti": ("guru rabindranath's birthday",),
+    "parsi_new_year": ("parsi new year",),
+    "valmiki_jayanti": ("maharishi valmiki's birthday",),
+    "guru_ravidas": ("guru ravi das's birthday",),
+    "shivaji_jayanti": ("shivaji's birthday",),
+    "dayanand_jayanti": ("swami dayanand saraswati's birthday",),
+    "jamat_ul_vida": ("jumu'atul-wida",),
 }
 
 
@@ -184,6 +212,14 @@ HOMES = {
     "janmashtami": "IN", "ram_navami": "IN", "maha_shivaratri": "IN", "mahavir_jayanti": "IN", "buddha_purnima": "IN",
     "guru_nanak": "IN", "gandhi_jayanti": "IN", "ambedkar_jayanti": "IN", "dragon_boat": "CN", "mid_autumn": "CN",
     "qingming": "CN", "kings_day": "NL", "korean_new_year": "KR", "chuseok": "KR", "songkran": "TH",
+    "hanukkah": "IL", "purim": "IL", "lag_baomer": "IL", "tisha_bav": "IL", "jerusalem_day": "IL",
+    **dict.fromkeys((
+        "ganesh_chaturthi", "raksha_bandhan", "onam", "pongal", "makar_sankranti", "vaisakhi", "ugadi",
+        "govardhan_puja", "bhai_dooj", "karva_chauth", "chhath", "holika_dahan", "vasant_panchami", "rath_yatra",
+        "naraka_chaturdashi",
+        "guru_gobind_singh", "rabindra_jayanti", "parsi_new_year", "valmiki_jayanti", "guru_ravidas", "shivaji_jayanti",
+        "dayanand_jayanti", "jamat_ul_vida",
+    ), "IN"),
 }  # fmt: skip
 
 
@@ -210,7 +246,10 @@ def _library_date(key: str, year: int, country: str) -> date | None:
         import holidays
 
         normalize(country)
-        found = holidays.country_holidays(country, years=year, language="en_US")
+        kept = holidays.country_holidays(country)
+        # in a holiday's home, its optional and observed days too (Purim in Israel, Onam in India)
+        categories = getattr(kept, "supported_categories", None) if HOMES.get(key) == country else None
+        found = holidays.country_holidays(country, years=year, language="en_US", categories=categories)
     except (UnknownCalendar, NotImplementedError):
         return None
     fragments = LIBRARY_NAMES.get(key, ())

@@ -158,6 +158,22 @@ HOLIDAYS.update({
     "dussehra": "dussehra", "dasara": "dussehra", "vijayadashami": "dussehra", "hari raya puasa": "eid_al_fitr",
     "hari raya haji": "eid_al_adha", "eid ul-fitr": "eid_al_fitr", "eid ul-adha": "eid_al_adha",
     "bakrid": "eid_al_adha", "yom kipur": "yom_kippur", "passover day": "passover",
+    "hanukkah": "hanukkah", "chanukah": "hanukkah", "hanukah": "hanukkah", "purim": "purim",
+    "lag baomer": "lag_baomer", "lag b'omer": "lag_baomer", "tisha b'av": "tisha_bav", "tisha bav": "tisha_bav",
+    "jerusalem day": "jerusalem_day", "yom yerushalayim": "jerusalem_day", "ganesh chaturthi": "ganesh_chaturthi",
+    "vinayaka chaturthi": "ganesh_chaturthi", "raksha bandhan": "raksha_bandhan", "rakhi": "raksha_bandhan",
+    "onam": "onam", "pongal": "pongal", "thai pongal": "pongal", "makar sankranti": "makar_sankranti",
+    "vaisakhi": "vaisakhi", "baisakhi": "vaisakhi", "ugadi": "ugadi", "gudi padwa": "ugadi",
+    "govardhan puja": "govardhan_puja", "bhai dooj": "bhai_dooj", "bhai duj": "bhai_dooj",
+    "karva chauth": "karva_chauth", "karwa chauth": "karva_chauth", "chhath": "chhath", "chhath puja": "chhath",
+    "holika dahan": "holika_dahan", "vasant panchami": "vasant_panchami", "basant panchami": "vasant_panchami",
+    "rath yatra": "rath_yatra", "ratha yatra": "rath_yatra", "naraka chaturdashi": "naraka_chaturdashi",
+    "guru gobind singh jayanti": "guru_gobind_singh", "rabindra jayanti": "rabindra_jayanti",
+    "parsi new year": "parsi_new_year", "valmiki jayanti": "valmiki_jayanti", "guru ravidas jayanti": "guru_ravidas",
+    "shivaji jayanti": "shivaji_jayanti", "dayananda saraswati jayanti": "dayanand_jayanti",
+    "jamat ul-vida": "jamat_ul_vida", "lazarus saturday": "lazarus_saturday",
+    "martin luther king's day": "mlk_day", "martin luther king jr day": "mlk_day",
+    "martin luther king jr. day": "mlk_day", "mlk jr day": "mlk_day", "mlk": "mlk_day",
 })  # fmt: skip
 HOLIDAY_NEXT = "this coming|the next|the coming|coming|next|this"  # before a holiday: its next date all the same
 HOLIDAY_YEAR_LEAD = "in"  # between a holiday and its year ("christmas in 2027")
