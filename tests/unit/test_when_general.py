@@ -478,3 +478,14 @@ def test_optional_days_of_a_holidays_home_are_read_there(text: str, language: st
         country, years=at.year, categories=holidays.country_holidays(country).supported_categories
     )
     assert at.date() in kept and country in notes(text, language, now=NY_NOW, zone=NEW_YORK)
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), [
+    ("christmas next year", "en", date(2027, 12, 25)), ("next year's halloween", "en", date(2027, 10, 31)),
+    ("navidad del año que viene", "es", date(2027, 12, 25)), ("this year's halloween", "en", date(2026, 10, 31)),
+    ("christmas in 2 years", "en", date(2028, 12, 25)), ("navidad dentro de 2 años", "es", date(2028, 12, 25)),
+    ("the friday after christmas", "en", date(2027, 1, 1)), ("the sunday before christmas", "en", date(2026, 12, 20)),
+    ("el lunes antes de navidad", "es", date(2026, 12, 21)),
+])  # fmt: skip
+def test_a_holiday_with_its_year_or_a_weekday_counted_from_it(text: str, language: str, expected: date) -> None:
+    assert read(text, language).date() == expected

@@ -25,6 +25,10 @@ _UNKNOWN = re.compile(
 )
 
 
+_NEXT_YEAR = rf"\b(?:{lexicon.some('HOLIDAY_NEXT_YEAR')})(?!\w)"
+_THIS_YEAR = rf"\b(?:{lexicon.some('HOLIDAY_THIS_YEAR')})(?!\w)"
+
+
 @cache
 def _names() -> re.Pattern[str]:
     return re.compile(
@@ -71,8 +75,18 @@ def read_holiday(
 ) -> datetime | None:
     """'christmas eve at 8pm': the phrase read again with the holiday's next date (in `country`) in its place."""
     match, key = found
-    said = match["name"]
     year = int(match["year"]) if match["year"] else None
+    for years_ahead, pattern in enumerate((_THIS_YEAR, _NEXT_YEAR)):  # "christmas next year", "esta navidad"
+        named_year = re.search(pattern, t) if year is None else None
+        again = (
+            find(re.sub(r" +", " ", f"{t[: named_year.start()]} {t[named_year.end() :]}").strip())
+            if named_year
+            else None
+        )
+        if named_year and again:
+            t = re.sub(r" +", " ", f"{t[: named_year.start()]} {t[named_year.end() :]}").strip()
+            (match, key), year = again, now_local.year + years_ahead
+    said = match["name"]
     days, where = dates(key, country, year or now_local.year, said)
     for day in days:
         if year is not None and day.year != year:

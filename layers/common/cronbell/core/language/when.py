@@ -79,6 +79,11 @@ _FROM_DAY = (
     r" (?P<day>.+)"
 )
 _AMOUNT_ON = rf"(?P<amount>.+?),? (?:{lexicon.either('AMOUNT_ON')}) (?P<day>.+)"
+_WEEKDAY_FROM_DAY = (
+    rf"(?:(?:{lexicon.some('WEEKDAY_FROM_LEAD')}) )?(?P<wd>{'|'.join(sorted(WEEKDAY_WORDS, key=len, reverse=True))})"
+    rf" (?:(?P<after>{lexicon.either('AMOUNT_FROM_DAY')})|{lexicon.either('AMOUNT_BEFORE_DAY')}) (?P<day>.+)"
+)
+_DAY_THEN_YEARS = rf"(?P<day>.+?),? (?:{lexicon.either('AMOUNT_BEFORE')}) (?P<amount>.+)"
 # idioms that name an amount of time ("de hoy en ocho" is a week from today), read as the amount
 _AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
 
@@ -255,9 +260,22 @@ def _read(
             return _read(on["day"], ahead, ahead, tz, language, notes, whole_day, country)
     counted = re.fullmatch(_FROM_DAY, t)
     amount = read_amount(counted["amount"]) if counted else None
-    if counted and amount is not None:
-        base = _read(counted["day"], now, now_local, tz, language, notes, False, country)
-        return None if base is None else after_amount(amount, base, tz, language, notes, 1 if counted["after"] else -1)
+    base = _read(counted["day"], now, now_local, tz, language, notes, False, country) if counted and amount else None
+    if counted and amount is not None and base is not None:
+        return after_amount(amount, base, tz, language, notes, 1 if counted["after"] else -1)
+    weekday = re.fullmatch(_WEEKDAY_FROM_DAY, t)  # "the friday after thanksgiving", "el lunes antes de navidad"
+    base = _read(weekday["day"], now, now_local, tz, language, notes, False, country) if weekday else None
+    if weekday and base is not None:
+        step = 1 if weekday["after"] else -1
+        day = base.date() + timedelta(days=step)
+        while day.weekday() != WEEKDAY_WORDS[weekday["wd"]]:
+            day += timedelta(days=step)
+        return wall(datetime.combine(day, base.time().replace(tzinfo=None)), tz, language, notes)
+    later_on = re.fullmatch(_DAY_THEN_YEARS, t)  # "thanksgiving in 9 years": read from 9 years ahead
+    years = read_amount(later_on["amount"]) if later_on else None
+    if later_on and years is not None and years.months and not (years.days or years.elapsed):
+        ahead = after_amount(years, now_local, tz, language, [])
+        return _read(later_on["day"], ahead, ahead, tz, language, notes, whole_day, country)
     at = read_calendar(t, now_local, tz, language, notes, whole_day)
     holiday = named_days.find(t) if at is None else None
     if holiday is not None:

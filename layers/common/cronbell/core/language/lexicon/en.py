@@ -177,6 +177,9 @@ HOLIDAYS.update({
 })  # fmt: skip
 HOLIDAY_NEXT = "this coming|the next|the coming|coming|next|this"  # before a holiday: its next date all the same
 HOLIDAY_YEAR_LEAD = "in"  # between a holiday and its year ("christmas in 2027")
+HOLIDAY_NEXT_YEAR = r"(?:of |in )?(?:the )?(?:next|following) year(?:'s)?"  # "christmas next year", "next year's"
+HOLIDAY_THIS_YEAR = r"(?:of )?this year(?:'s)?"
+WEEKDAY_FROM_LEAD = "the"  # before a weekday counted from a day ("the friday after thanksgiving")
 # a phrase that names a day the lexicon does not know, refused as such (core/language/named_days.py)
 UNKNOWN_DAY_LEAD = "on |the "  # before its name
 UNKNOWN_DAY_END = "day|eve"  # the last word of its name ("festivus day")

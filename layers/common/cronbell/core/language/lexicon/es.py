@@ -103,6 +103,9 @@ HOLIDAYS.update({
 })  # fmt: skip
 HOLIDAY_NEXT = "la proxima|el proximo|proxima|proximo|esta|este"
 HOLIDAY_YEAR_LEAD = "de|del ano|en"
+HOLIDAY_NEXT_YEAR = r"(?:de |del )?(?:el )?(?:ano que viene|proximo ano|ano proximo|ano siguiente)"
+HOLIDAY_THIS_YEAR = r"(?:de )?este ano"
+WEEKDAY_FROM_LEAD = "el"
 UNKNOWN_DAY_LEAD = "el |la "
 UNKNOWN_DAY_END = ""
 UNKNOWN_DAY = "(?:el )?dia de(?:l| la| los)? [a-z ]+"  # "el dia del orgullo"
