@@ -489,3 +489,12 @@ def test_optional_days_of_a_holidays_home_are_read_there(text: str, language: st
 ])  # fmt: skip
 def test_a_holiday_with_its_year_or_a_weekday_counted_from_it(text: str, language: str, expected: date) -> None:
     assert read(text, language).date() == expected
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), [
+    ("tmr 5pm", "en", wall(date(2026, 5, 14), 17)), ("2moro at 5pm", "en", wall(date(2026, 5, 14), 17)),
+    ("nxt fri", "en", wall(date(2026, 5, 15))), ("friday - 5pm", "en", wall(date(2026, 5, 15), 17)),
+    ("el próx. lunes", "es", wall(date(2026, 5, 18))), ("el lunes próx.", "es", wall(date(2026, 5, 18))),
+])  # fmt: skip
+def test_chat_abbreviations(text: str, language: str, expected: datetime) -> None:
+    assert read(text, language) == expected

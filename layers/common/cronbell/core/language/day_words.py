@@ -57,7 +57,7 @@ CLOCK_AT = rf"(?:{lexicon.either('CLOCK_AT')})"
 NAMED_CLOCKS = rf"(?:{lexicon.alternatives(lexicon.NAMED_CLOCKS)})"
 _NOT_AFTER = "".join(rf"(?<!{word} )" for word in lexicon.each("NAMED_CLOCK_NOT_AFTER"))  # "del mediodia"
 NAMED_CLOCK = rf"(?:(?:{lexicon.either('NAMED_CLOCK_AT')}) )?{_NOT_AFTER}(?P<c>{NAMED_CLOCKS})"
-FILLERS = lexicon.FILLERS | {","}
+FILLERS = lexicon.FILLERS | {",", "-"}
 
 
 _HOUR_WORDS = lexicon.HOUR_WORDS

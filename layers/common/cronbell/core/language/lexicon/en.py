@@ -320,7 +320,7 @@ ORDINAL_DAY = "{n}th"
 # --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
 # languages ({month} is filled in)
 # before a weekday: the coming one, never today
-NEXT = "next|this coming|the coming|coming|the following|following|this upcoming|the upcoming|upcoming"
+NEXT = "next|nxt|this coming|the coming|coming|the following|following|this upcoming|the upcoming|upcoming"
 THIS = "this"  # before a weekday: this week's
 NEXT_AFTER = ""  # after a weekday: the coming one
 AFTER_NEXT = "after next"  # after a weekday: the one after the coming one ("friday after next")
@@ -347,8 +347,8 @@ THIS_PARTS = "morning|afternoon|evening|night"
 PART_LEAD = "in the|during the|at"  # before one of PARTS_AFTER_LEAD
 PARTS_AFTER_LEAD = "morning|afternoon|evening|night"
 PARTS_ALONE = "morning|afternoon|evening|night"  # a part of the day said without a lead
-DAY_AFTER_TOMORROW = "(?:the )?day after (?:tomorrow|tmrw)"
-TOMORROW = "tomorrow|tmrw|tmw|tomorow|tommorow"
+DAY_AFTER_TOMORROW = "(?:the )?day after (?:tomorrow|tmrw|tmr|2moro)"
+TOMORROW = "tomorrow|tmrw|tmw|tmr|tmrow|tomorow|tommorow|tommorrow|2moro|2morrow|2mrw"
 TODAY = "(?:later )?today"
 OF = "of "  # before NEXT_WEEK, THIS_MONTH, THIS_WEEK, and a month after its day
 OF_THE = "of "  # before NEXT_MONTH, NEXT_YEAR

@@ -236,9 +236,9 @@ ORDINAL_DAY = "{n}o"
 
 # --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
 # languages ({month} is filled in)
-NEXT = "el proximo|este proximo|proximo"
+NEXT = "el proximo|este proximo|proximo|el prox.|el prox|prox.|prox"
 THIS = "este"
-NEXT_AFTER = "que viene|proximo|siguiente"
+NEXT_AFTER = "que viene|proximo|siguiente|prox"
 AFTER_NEXT = "despues del proximo|despues del que viene"
 PARTS_ON_THE_CLOCK: dict[str, str] = {}
 NIGHT_PARTS = ("noche",)
