@@ -14,7 +14,13 @@ Resolution (documented in docs/skill.md, stated in the answer when a default is 
     taken as it is (a past one is refused as past);
   - a numeric date follows the language: month/day in English, day/month in Spanish; one that only
     reads the other way is refused with the reason;
-  - a night hour before 06:00 ("tonight at 1") is the next day's.
+  - a night hour before 06:00 ("tonight at 1", "saturday at 12 at night") is after that day's night, said;
+    without a day ("at 1 at night") it is the next one; midnight or 12am with a day is that day's start, said;
+  - a weekday with a day of the month and no month ("wednesday 14") is the next date they agree on within a
+    year, the day said; after an English weekday, 1 to 12 may be an hour and is refused;
+  - a numeric date that reads in either order ("05/11") is read in the language's, said; a dotted number
+    alone that may be a date or a clock ("5.12") is refused; a clock's seconds are left out, said;
+  - "this evening at 12" is midnight, said.
 """
 
 from __future__ import annotations

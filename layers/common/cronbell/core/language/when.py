@@ -1,9 +1,11 @@
 """One-shot times in English and Spanish, the current time as a parameter: RFC3339 and ISO forms,
-amounts of time from now ("in 90 minutes", "two weeks later", "in 2 years": core/language/amounts.py), and
-calendar phrases (core/language/days.py). A result not strictly after `now` is refused with TIME_IN_PAST; a local time
-that does
-not exist (spring DST gap) is moved forward by the gap and an ambiguous one (autumn) is the first
-occurrence, both with a note; seconds named in an amount round the result up to the minute."""
+amounts of time from now ("in 90 minutes", "two weeks later", "in 2 years": core/language/amounts.py) or
+from another day ("5 days from monday", "10 days before halloween", "the friday after thanksgiving", "in 2
+years on thanksgiving"), calendar phrases (core/language/days.py), named holidays
+(core/language/named_days.py), and a monthly recurring phrase sent as a one-shot, read as its next time and
+said. A result not strictly after `now` is refused with TIME_IN_PAST; a local time that does not exist
+(spring DST gap) is moved forward by the gap and an ambiguous one (autumn) is the first occurrence, both
+with a note; seconds named in an amount round the result up to the minute."""
 
 from __future__ import annotations
 
