@@ -123,6 +123,7 @@ RULES: dict[str, Rule] = {
     "admin_professionals_day": _by_country({"US": _last_full_week(4, 2)}),
     "election_day": _by_country({"US": _nth(11, 0, 1, after=1)}),
     "tax_day": _by_country({"US": _fixed(4, 15)}),
+    "flag_day_mx": _by_country({"MX": _fixed(2, 24), "AR": _fixed(6, 20)}),
 }  # fmt: skip
 # the English names of the `holidays` package that a key means, where no rule gives its date
 LIBRARY_NAMES = {
@@ -174,6 +175,8 @@ LIBRARY_NAMES = {
     "korean_new_year": ("korean new year",),
     "chuseok": ("chuseok",),
     "songkran": ("songkran",),
+    "revolution_day": ("revolution day",),
+    "juarez_day": ("benito juárez's birthday",),
     "purim": ("purim",),
     "lag_baomer": ("lag baomer",),
     "tisha_bav": ("tisha b'av",),

@@ -99,7 +99,10 @@ HOLIDAYS.update({
     "ano nuevo islamico": "islamic_new_year", "nacimiento del profeta": "mawlid", "fiesta de la luna": "mid_autumn",
     "fiesta del medio otono": "mid_autumn", "fiesta del bote del dragon": "dragon_boat", "dia del rey": "kings_day",
     "dia de las elecciones": "election_day", "dia de los abuelos": "grandparents_day",
-    "januca": "hanukkah", "fiesta de las luces": "diwali", "sabado de lazaro": "lazarus_saturday",
+    "dia de la revolucion": "revolution_day", "aniversario de la revolucion": "revolution_day",
+    "natalicio de benito juarez": "juarez_day", "dia de benito juarez": "juarez_day", "fiesta nacional": "hispanic_day",
+    "dia de la bandera": "flag_day_mx", "januca": "hanukkah", "fiesta de las luces": "diwali",
+    "sabado de lazaro": "lazarus_saturday",
 })  # fmt: skip
 HOLIDAY_NEXT = "la proxima|el proximo|proxima|proximo|esta|este"
 HOLIDAY_YEAR_LEAD = "de|del ano|en"
