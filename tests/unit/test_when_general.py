@@ -498,3 +498,13 @@ def test_a_holiday_with_its_year_or_a_weekday_counted_from_it(text: str, languag
 ])  # fmt: skip
 def test_chat_abbreviations(text: str, language: str, expected: datetime) -> None:
     assert read(text, language) == expected
+
+
+@pytest.mark.parametrize(("text", "language", "expected"), [
+    ("5 business days from monday", "en", wall(date(2026, 5, 25))),
+    ("3 weekdays after friday at 5pm", "en", wall(date(2026, 5, 20), 17)),
+    ("3 días hábiles después del lunes", "es", wall(date(2026, 5, 21))),
+    ("dentro de 3 días hábiles", "es", wall(date(2026, 5, 18), 10, 23)),
+])  # fmt: skip
+def test_working_days_counted_from_a_day(text: str, language: str, expected: datetime) -> None:
+    assert read(text, language) == expected

@@ -164,6 +164,11 @@ _COUNTED = (
 )
 
 
+def counts_days(rest: str) -> bool:
+    """Whether `rest` counts days of a kind ('3 weekdays', 'dos sabados'), as counted_days reads them."""
+    return re.fullmatch(_COUNTED, _words_to_digits(rest)) is not None
+
+
 def counted_days(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
     """'3 weekdays' (Monday to Friday after today, at the time it is now), 'four saturdays' / 'dos sábados'
     (the Nth of that weekday after today, at the default hour)."""

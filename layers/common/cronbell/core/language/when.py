@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.language import lexicon, named_days
-from cronbell.core.language.amounts import after_amount, counted_days, days_ahead_at, read_amount
+from cronbell.core.language.amounts import after_amount, counted_days, counts_days, days_ahead_at, read_amount
 from cronbell.core.language.clocks import (
     MAX_YEAR,
     WEEKDAY_WORDS,
@@ -262,9 +262,13 @@ def _read(
             return _read(on["day"], ahead, ahead, tz, language, notes, whole_day, country)
     counted = re.fullmatch(_FROM_DAY, t)
     amount = read_amount(counted["amount"]) if counted else None
-    base = _read(counted["day"], now, now_local, tz, language, notes, False, country) if counted and amount else None
+    days_of_a_kind = bool(counted and counted["after"] and counts_days(counted["amount"]))  # "3 weekdays after friday"
+    read_base = counted is not None and (amount is not None or days_of_a_kind)
+    base = _read(counted["day"], now, now_local, tz, language, notes, False, country) if counted and read_base else None
     if counted and amount is not None and base is not None:
         return after_amount(amount, base, tz, language, notes, 1 if counted["after"] else -1)
+    if counted and days_of_a_kind and base is not None:
+        return counted_days(counted["amount"], base, tz, language, notes)
     weekday = re.fullmatch(_WEEKDAY_FROM_DAY, t)  # "the friday after thanksgiving", "el lunes antes de navidad"
     base = _read(weekday["day"], now, now_local, tz, language, notes, False, country) if weekday else None
     if weekday and base is not None:

@@ -286,7 +286,9 @@ AMOUNT_NUMBER_AND_A_HALF = "and a half (?:hours?|hrs?)"  # after the number of h
 # an amount as the grammar writes it, read back by the grammar
 AMOUNT_IN_HOURS = "{n} hours"
 AMOUNT_IN_MINUTES = "{n} minutes"
-COUNTED_WORKDAYS = "weekdays?"  # after a count: days from Monday to Friday ("3 weekdays")
+COUNTED_WORKDAYS = (
+    "weekdays?|business days?|working days?|work days?"  # after a count: days from Monday to Friday ("3 weekdays")
+)
 
 # --- the words of calendar phrases turned into digits (core/language/day_words.py): fragments, joined
 DAY_ORDINAL_ENDINGS = "st|nd|rd|th"  # after a day number ("the 8th")

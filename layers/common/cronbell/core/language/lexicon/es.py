@@ -209,7 +209,7 @@ AMOUNT_AND_A_QUARTER = "y cuarto"
 AMOUNT_NUMBER_AND_A_HALF = ""
 AMOUNT_IN_HOURS = "{n} horas"
 AMOUNT_IN_MINUTES = "{n} minutos"
-COUNTED_WORKDAYS = ""
+COUNTED_WORKDAYS = "dias habiles|dias laborables|dias laborales"
 
 # --- the words of calendar phrases turned into digits (core/language/day_words.py): fragments, joined
 DAY_ORDINAL_ENDINGS = "º|ª|o|ro|do|to|er|ero"
