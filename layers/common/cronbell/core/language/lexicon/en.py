@@ -331,7 +331,7 @@ NIGHT_PARTS = ("night", "evening")  # parts of the day whose small hours are the
 BEFORE_DAY_NUMBER = ("the", "day")  # after these, as after a weekday or a month, a number is a day
 CLOCK_MARKS = "o'?clock|hrs|half|quarter"  # words that make a number a time of day, besides am/pm and "at"
 DAY_NUMBER_BEFORE_PART = ""  # between a day number and a part of the day ("el viernes 12 por la manana")
-END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?(?:end of (?:the )?(?:day|today)|close of business)|eod|cob"
+END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?(?:end of (?:the )?(?:day|today|business)|close of business)|eod|cob"
 LAST_DAY = r"(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{month})\b))"
 END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month|eom"
 END_OF_WEEK = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week"
