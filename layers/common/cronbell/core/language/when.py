@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.language import lexicon, named_days
-from cronbell.core.language.amounts import after_amount, counted_days, counts_days, days_ahead_at, read_amount
+from cronbell.core.language.amounts import Amount, after_amount, counted_days, counts_days, days_ahead_at, read_amount
 from cronbell.core.language.clocks import (
     MAX_YEAR,
     WEEKDAY_WORDS,
@@ -80,6 +80,8 @@ _FROM_DAY = (
     rf"(?P<amount>.+?) (?:(?P<after>{lexicon.either('AMOUNT_FROM_DAY')})|{lexicon.either('AMOUNT_BEFORE_DAY')})"
     r" (?P<day>.+)"
 )
+_ONE_DAY = lexicon.some("AMOUNT_ONE_DAY")  # "the day after christmas"
+ONE_DAY = Amount(months=0, days=1, elapsed=timedelta(0), seconds=False)
 _AMOUNT_ON = rf"(?P<amount>.+?),? (?:{lexicon.either('AMOUNT_ON')}) (?P<day>.+)"
 _WEEKDAY_FROM_DAY = (
     rf"(?:(?:{lexicon.some('WEEKDAY_FROM_LEAD')}) )?(?P<wd>{'|'.join(sorted(WEEKDAY_WORDS, key=len, reverse=True))})"
@@ -257,11 +259,12 @@ def _read(
             return at
         on = re.fullmatch(_AMOUNT_ON, rest)  # "in 2 years on thanksgiving": the day, read from 2 years ahead
         later = read_amount(on["amount"]) if on else None
-        if on and later is not None:
+        if on and later is not None and (later.days or later.months) and not later.elapsed:
             ahead = after_amount(later, now_local, tz, language, [])
             return _read(on["day"], ahead, ahead, tz, language, notes, whole_day, country)
     counted = re.fullmatch(_FROM_DAY, t)
-    amount = read_amount(counted["amount"]) if counted else None
+    one_day = counted is not None and re.fullmatch(_ONE_DAY, counted["amount"]) is not None
+    amount = ONE_DAY if one_day else read_amount(counted["amount"]) if counted else None
     days_of_a_kind = bool(counted and counted["after"] and counts_days(counted["amount"]))  # "3 weekdays after friday"
     read_base = counted is not None and (amount is not None or days_of_a_kind)
     base = _read(counted["day"], now, now_local, tz, language, notes, False, country) if counted and read_base else None

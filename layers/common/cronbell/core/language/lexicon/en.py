@@ -259,6 +259,7 @@ AMOUNT_BEFORE = "in|within|after"  # "in 2 hours"
 AMOUNT_AFTER = "later|from now|from today|hence"  # "2 hours later"
 AMOUNT_FROM_DAY = "from|after"  # between an amount and the day it counts from ("5 days from monday")
 AMOUNT_BEFORE_DAY = "before|prior to"  # between an amount and the day it counts back from ("10 days before halloween")
+AMOUNT_ONE_DAY = "the day"  # before "after" a day: one day ("the day after christmas")
 AMOUNT_ON = "on"  # between an amount ahead and a day read from then ("in 2 years on thanksgiving")
 AMOUNT_IDIOMS: dict[str, str] = {}  # a whole phrase that means an amount of time, and that amount
 PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past
@@ -278,7 +279,7 @@ AMOUNT_FRACTION_OF = "of an? "  # between a fraction and the hour ("1/2 of an ho
 AMOUNTS = {
     "(?:a |one )?quarter hour": "15 minutes", "half an hour|half hour": "30 minutes",
     "a quarter of an hour|quarter of an hour|quarter hour": "15 minutes", "three quarters of an hour": "45 minutes",
-    "(?:an?|one) fortnight|fortnight": "2 weeks", "a couple of|a couple": "2", "the day": "1 day",
+    "(?:an?|one) fortnight|fortnight": "2 weeks", "a couple of|a couple": "2",
 }  # fmt: skip
 AMOUNT_AND_A_HALF = "and a half"  # after the hours ("two hours and a half")
 AMOUNT_AND_A_QUARTER = "and a quarter"

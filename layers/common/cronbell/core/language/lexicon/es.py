@@ -187,6 +187,7 @@ AMOUNT_BEFORE = "en|dentro de|de aqui a"
 AMOUNT_AFTER = "mas tarde|despues|a partir de ahora|a partir de hoy"
 AMOUNT_FROM_DAY = "despues del?|a partir del?|contando desde el|desde el"
 AMOUNT_BEFORE_DAY = "antes del?"
+AMOUNT_ONE_DAY = "el dia"
 AMOUNT_ON = "el|en"
 AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
 PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
@@ -203,7 +204,7 @@ AMOUNT_YEARS = "anos?"
 AMOUNT_HOUR_WORD = "horas?"
 AMOUNT_FRACTION_OF = "de "
 AMOUNTS = {"media hora": "30 minutos", "un cuarto de hora": "15 minutos", "tres cuartos de hora": "45 minutos",
-           "un par de": "2", "el dia": "1 dia"}  # fmt: skip
+           "un par de": "2"}  # fmt: skip
 AMOUNT_AND_A_HALF = "y media"
 AMOUNT_AND_A_QUARTER = "y cuarto"
 AMOUNT_NUMBER_AND_A_HALF = ""
