@@ -508,3 +508,11 @@ def test_chat_abbreviations(text: str, language: str, expected: datetime) -> Non
 ])  # fmt: skip
 def test_working_days_counted_from_a_day(text: str, language: str, expected: datetime) -> None:
     assert read(text, language) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("3 in the AM", wall(date(2026, 5, 14), 3)), ("three in the am", wall(date(2026, 5, 14), 3)),
+    ("at 8 in the PM", wall(date(2026, 5, 13), 20)),
+])  # fmt: skip
+def test_am_or_pm_after_in_the(text: str, expected: datetime) -> None:
+    assert read(text) == expected

@@ -161,6 +161,7 @@ _DAY_NUMBER_OF = lexicon.some("DAY_NUMBER_OF")
 _DAY_NUMBER_LEAD = rf"\b({lexicon.some('DAY_NUMBER_LEAD')})"
 _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
 _MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
+_AMPM_LEAD = lexicon.some("AMPM_LEAD")
 # a named clock after 12, or approximate: "12 noon", "noonish"
 _NAMED_TWELVE = (
     rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"
@@ -201,6 +202,7 @@ def prepare(t: str, language: str) -> str:
     )
     t = re.sub(rf"\b({never(lexicon.alternatives(_ALONE))})\b", lambda m: str(_ALONE[m[1]]), t)
     t = re.sub(_NAMED_TWELVE, lambda m: m[1] or m[2], t)
+    t = re.sub(rf"\b(\d{{1,2}}(?::\d{{2}})?) (?:{_AMPM_LEAD}) ([ap]m)\b", r"\1\2", t)  # "3 in the am"
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
     t = re.sub(r"(?<![\w:.])(1[0-2]|0?[1-9])([0-5]\d) ?([ap]m)\b", r"\1:\2\3", t)  # "330 pm"
     t = re.sub(r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b", r"\1h", t)

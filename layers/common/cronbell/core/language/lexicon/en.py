@@ -305,6 +305,7 @@ CLOCK_PAST_WORDS = "past|after"  # between minutes and the hour they follow ("te
 CLOCK_TO_WORDS = "to"  # between minutes and the hour they come before ("twenty to nine")
 CLOCK_MINUTES_WORD = "minutes?"  # after those minutes ("ten minutes past nine")
 CLOCK_SHARP_AMPM = "o'?clock"  # between an hour and its am/pm ("4 o'clock pm")
+AMPM_LEAD = "in the"  # between a time and its am/pm ("3 in the am")
 APPROXIMATE_ENDING = "ish"  # after a time: about then ("4ish", "noonish")
 ORDINAL_TENS = {"twenty": 20, "thirty": 30}  # before an ordinal of ORDINALS' first nine ("twenty-first")
 ORDINALS_APART = {"thirtieth": 30}  # ordinals beyond ORDINALS
