@@ -8,11 +8,8 @@ the lexicons, and core/language/named_days.py reads them."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from datetime import date, timedelta
-from functools import cache
-from zoneinfo import TZPATH
 
 Rule = Callable[[int, str], "date | None"]  # (year, country) -> the date that year, or None
 
@@ -224,22 +221,6 @@ HOMES = {
         "dayanand_jayanti", "jamat_ul_vida",
     ), "IN"),
 }  # fmt: skip
-
-
-def zone_country(zone: str) -> str | None:
-    """The ISO country of an IANA zone, from the zone database's zone.tab (None for UTC and the like)."""
-    return _zone_countries().get(zone)
-
-
-@cache
-def _zone_countries() -> dict[str, str]:
-    for folder in TZPATH:  # os.path, not pathlib: pathlib would be imported for this alone, at every cold start
-        table = os.path.join(folder, "zone.tab")
-        if os.path.isfile(table):
-            with open(table, encoding="utf-8") as lines:
-                rows = [line.split("\t") for line in lines.read().splitlines()]
-            return {row[2]: row[0] for row in rows if len(row) >= 3 and not row[0].startswith("#")}
-    return {}
 
 
 def _library_date(key: str, year: int, country: str) -> date | None:

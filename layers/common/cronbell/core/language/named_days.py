@@ -15,7 +15,6 @@ from zoneinfo import ZoneInfo
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import Unreadable
 from cronbell.core.language.days import read_calendar
-from cronbell.core.language.holiday_dates import HOMES, holiday_date
 from cronbell.core.text.texts import phrase, say
 
 # a phrase that names a day the lexicon does not know: "on festivus day", "el dia del orgullo friki"
@@ -46,7 +45,9 @@ def find(t: str) -> tuple[re.Match[str], str] | None:
 def dates(key: str, country: str | None, first_year: int, said: str) -> tuple[list[date], str]:
     """The holiday's dates from `first_year` on (three years) and the country they are from: the user's,
     or for a holiday of another calendar the user's country does not keep, a country that keeps it
-    (HOMES); or Unreadable naming the country."""
+    (HOMES); or Unreadable naming the country. The tables of dates are read only when a holiday is named."""
+    from cronbell.core.language.holiday_dates import HOMES, holiday_date
+
     for where in dict.fromkeys(c for c in (country, HOMES.get(key)) if c):
         found = [d for year in range(first_year, first_year + 3) if (d := holiday_date(key, year, where))]
         if found:

@@ -28,8 +28,8 @@ from cronbell.core.language.clocks import (
     wall,
 )
 from cronbell.core.language.days import read_calendar
-from cronbell.core.language.holiday_dates import zone_country
 from cronbell.core.language.named_zones import take_zone
+from cronbell.core.language.zone_ids import zone_country
 from cronbell.core.text import texts
 from cronbell.core.text.texts import Moment, Phrase, Word, phrase, say, words
 
