@@ -164,6 +164,11 @@ _COUNTED = (
 )
 
 
+def counts_days(rest: str) -> bool:
+    """Whether `rest` counts days of a kind ('3 weekdays', 'dos sabados'), as counted_days reads them."""
+    return re.fullmatch(_COUNTED, _words_to_digits(rest)) is not None
+
+
 def counted_days(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
     """'3 weekdays' (Monday to Friday after today, at the time it is now), 'four saturdays' / 'dos sábados'
     (the Nth of that weekday after today, at the default hour)."""
@@ -180,14 +185,17 @@ def counted_days(rest: str, now_local: datetime, tz: ZoneInfo, language: str, no
     return wall(datetime(day.year, day.month, day.day, DEFAULT_HOUR), tz, language, notes)
 
 
-def after_amount(amount: Amount, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
+def after_amount(
+    amount: Amount, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str], sign: int = 1
+) -> datetime:
     """Whole days, months and years keep the wall-clock time (across a DST change too); the rest is
-    elapsed time; a number of seconds rounds the result up to the minute (Scheduler's precision)."""
+    elapsed time; a number of seconds rounds the result up to the minute (Scheduler's precision).
+    `now_local` is the instant counted from (another day's: "5 days from monday"); `sign` -1 counts back."""
     base = now_local.replace(microsecond=0)
     if amount.days or amount.months:
-        day = _add_months(base.date(), amount.months) + timedelta(days=amount.days)
-        base = wall(datetime.combine(day, base.time()), tz, language, notes)
-    at = (base.astimezone(UTC) + amount.elapsed).astimezone(tz)
+        day = _add_months(base.date(), sign * amount.months) + timedelta(days=sign * amount.days)
+        base = wall(datetime.combine(day, base.time().replace(tzinfo=None)), tz, language, notes)
+    at = (base.astimezone(UTC) + sign * amount.elapsed).astimezone(tz)
     if amount.seconds and at.second:
         at = (at.astimezone(UTC) + timedelta(seconds=60 - at.second)).astimezone(tz)
     if is_second_occurrence(at):

@@ -38,6 +38,7 @@ def normalize(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
     plain = re.sub(r"\b([ap])\.\s?m\.?(?=\s|$)", r"\1m", plain)
+    plain = re.sub(r"(?<=\d) ([ap]) m\b", r" \1m", plain)  # "3:30 p m"
     plain = re.sub(r"\s+", " ", plain).strip()
     return plain.rstrip(".!?;, ").strip()
 
@@ -83,11 +84,12 @@ _MORNING, _AFTERNOON = lexicon.own("CLOCK_MORNING"), lexicon.own("CLOCK_AFTERNOO
 _NIGHT, _SMALL_HOURS = lexicon.own("CLOCK_NIGHT"), lexicon.own("CLOCK_SMALL_HOURS")
 _SHARP = f"{lexicon.some('CLOCK_SHARP')}|{lexicon.some('CLOCK_HOURS')}"
 _CLOCK = re.compile(
-    r"(?P<h>\d{1,2})(?:(?::|\.|h)(?P<m>\d{2}))?h?"
+    r"(?P<h>\d{1,2})(?:(?::|\.|h)(?P<m>\d{2})(?::[0-5]\d)?)?h?"
     r"(?:\s*(?P<ampm>am|pm))?"
     rf"(?:\s+(?P<frac>(?P<half>{lexicon.some('CLOCK_HALF')})|(?P<quarter>{lexicon.some('CLOCK_QUARTER')})"
     rf"|(?P<quarter_to>{lexicon.some('CLOCK_QUARTER_TO')})|(?:{lexicon.some('CLOCK_PLUS')}) (?P<ym>\d{{1,2}})"
     rf"|(?:{lexicon.some('CLOCK_MINUS')}) (?P<mm>\d{{1,2}})))?"
+    r"(?:\s*(?P<ampm2>am|pm))?"  # "9 menos cuarto pm"
     rf"(?:\s+(?:{_SHARP})(?=\s+(?:{lexicon.some('CLOCK_PERIOD_LEAD')})\s))?"  # "5 o'clock in the afternoon"
     rf"(?:\s+(?:{lexicon.some('CLOCK_PERIOD_BEFORE')})\s+(?P<period>{_MORNING}|{_AFTERNOON}|{_NIGHT}|{_SMALL_HOURS})"
     rf"|\s+(?P<mid>{lexicon.some('CLOCK_MIDDAY')}))?"
@@ -122,7 +124,9 @@ def parse_clock(text: str) -> tuple[int, int] | None:
     if not match:
         return None
     hour, minute = int(match["h"]), int(match["m"] or 0)
-    frac, ampm, period = match["frac"], match["ampm"], match["period"]
+    frac, ampm, period = match["frac"], match["ampm"] or match["ampm2"], match["period"]
+    if match["ampm"] and match["ampm2"]:
+        return None
     before = 0  # minutes before the hour named: "las 9 menos cuarto de la noche" is 20:45
     if frac:
         if match["m"]:

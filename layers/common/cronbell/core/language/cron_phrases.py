@@ -11,6 +11,7 @@ from datetime import date
 
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import MAX_YEAR, MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
+from cronbell.core.language.day_words import in_digits
 from cronbell.core.text.texts import Phrase, phrase
 
 _WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
@@ -72,7 +73,8 @@ def _month_days(text: str) -> str | None:
     """'every month on the 1st', 'el dia 15 de cada mes', 'on the 1st and 15th of every month' -> DOM."""
     for match in _matches(_MONTH_DAYS, text):
         days = []
-        for part in re.split(rf"\s*(?:,|{_AND})\s*", match["d"]):
+        for said in re.split(rf"\s*(?:,|{_AND})\s*", match["d"]):
+            part = str(lexicon.DAY_NUMBERS.get(said, said))  # "el tres de cada mes"
             number = re.fullmatch(rf"(\d{{1,2}}){_ORDINAL}", part)
             if not number or not 1 <= int(number.group(1)) <= 31:
                 return None
@@ -181,6 +183,10 @@ def _clocks(text: str, period: str | None = None) -> tuple[str, str] | None:
     def read(clock_text: str) -> tuple[int, int] | None:
         return parse_clock_in(clock_text, period) if period else parse_clock(clock_text)
 
+    in_part = re.fullmatch(_CLOCK_IN_PART, text)  # "8 in the morning": the part of the day is the clock's period
+    if period is None and in_part and in_part["part"] in PERIOD_OF:
+        text, period = in_part["clock"], PERIOD_OF[in_part["part"]]
+
     single = read(text)
     if single is not None:
         return str(single[1]), str(single[0])
@@ -196,6 +202,7 @@ def _clocks(text: str, period: str | None = None) -> tuple[str, str] | None:
 
 
 _AT_WORDS = "|".join(lexicon.each("AT"))
+_CLOCK_IN_PART = rf"(?P<clock>.+?) (?:{lexicon.some('PART_LEAD')}) (?P<part>{lexicon.some('PARTS_AFTER_LEAD')})"
 _TIMES: dict[str, int] = lexicon.union("TIMES")
 _TIMES_A_DAY = "|".join(_TIMES)
 _PER_DAY = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER')}) (?:{_DAY_WORD}),? (?P<rest>.+)"
@@ -206,7 +213,14 @@ _EVERY = lexicon.own("EVERY")
 
 
 def phrase_to_cron(t: str) -> str | Phrase | None:
-    """A recurring phrase in normalized text -> a five-field expression (a Phrase: the reason of a known refusal)."""
+    """A recurring phrase in normalized text -> a five-field expression (a Phrase: the reason of a known refusal);
+    numbers said in words are read as digits ('every month on the third at eight')."""
+    found = _phrase_to_cron(t)
+    digits = in_digits(t) if found is None else t
+    return _phrase_to_cron(digits) if digits != t else found
+
+
+def _phrase_to_cron(t: str) -> str | Phrase | None:
     interval = _window(t) or _interval(t)
     if interval is not None:
         return interval

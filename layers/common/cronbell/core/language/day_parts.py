@@ -23,6 +23,7 @@ class Parts:
     offset: int | None = None  # today 0, tomorrow 1, the day after 2
     weekday: int | None = None
     next_week: bool = False  # "next friday": never today
+    after_next: bool = False  # "friday after next": the one a week after the coming one
     this_week: bool = False  # "this friday": today too
     day: int | None = None
     month: int | None = None
@@ -37,6 +38,7 @@ class Parts:
     week_this: bool = False  # "thursday this week": the weekday in this week (Monday to Sunday), never the next
     position: int | None = None  # "the 2nd monday of june" 2, "the last" -1
     bare_day: bool = False  # English "friday 8": a number after a weekday, without "the" or an ordinal
+    order_said: str | None = None  # a numeric date that reads in either order ("05/11"), read in the language's
 
     def set(self, **values: object) -> None:
         for name, value in values.items():
@@ -55,7 +57,7 @@ def given(value: object) -> bool:
 
 _BARE_CLOCK = re.compile(
     rf"(?:(?:{some('CLOCK_HALF_WORD')}|{some('CLOCK_QUARTER_WORD')}) (?:{some('CLOCK_PAST')}|{some('CLOCK_TO')}) )?"
-    r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d)?"
+    r"(?:[1-9]|1[0-2])(?:[:.][0-5]\d(?::[0-5]\d)?)?"
     rf"(?: (?:{some('CLOCK_HALF')}|{some('CLOCK_QUARTER')}|{some('CLOCK_QUARTER_TO')}"
     rf"|(?:{some('CLOCK_PLUS')}) \d{{1,2}}|(?:{some('CLOCK_MINUS')}) \d{{1,2}}))?"
     rf"(?: (?:{some('CLOCK_SHARP')}))?"

@@ -24,6 +24,7 @@ def never(fragment: str) -> str:
     return fragment or "(?!)"
 
 
+SECONDS = r"(?::[0-5]\d)?"  # a clock's seconds ("6:15:45 pm"): left out, said in the answer
 ORD = rf"(?:{lexicon.either('DAY_ORDINAL_ENDINGS')})"
 NUM = r"(?<![\w:/.])"  # a number that is not part of a word, a time or a date
 END = r"(?![\w:/])"
@@ -45,9 +46,10 @@ _PERIODS = "|".join(
 )
 CLOCK = (
     rf"(?:(?:{lexicon.some('CLOCK_HALF_WORD')}|{lexicon.some('CLOCK_QUARTER_WORD')})"
-    rf" (?:{lexicon.some('CLOCK_PAST')}|{lexicon.some('CLOCK_TO')}) )?\d{{1,2}}(?:[:.h]\d{{2}})?h?(?:\s?(?:am|pm))?"
+    rf" (?:{lexicon.some('CLOCK_PAST')}|{lexicon.some('CLOCK_TO')}) )?\d{{1,2}}(?:[:.h]\d{{2}}{SECONDS})?h?"
+    rf"(?:\s?(?:am|pm))?"
     rf"(?: (?:{lexicon.some('CLOCK_HALF')}|{lexicon.some('CLOCK_QUARTER')}|{lexicon.some('CLOCK_QUARTER_TO')}"
-    rf"|(?:{lexicon.some('CLOCK_PLUS')}) \d{{1,2}}|(?:{lexicon.some('CLOCK_MINUS')}) \d{{1,2}}))?"
+    rf"|(?:{lexicon.some('CLOCK_PLUS')}) \d{{1,2}}|(?:{lexicon.some('CLOCK_MINUS')}) \d{{1,2}})(?:\s?(?:am|pm))?)?"
     rf"(?: (?:{lexicon.some('CLOCK_PERIOD_BEFORE')}) (?:{_PERIODS})| (?:{lexicon.some('CLOCK_MIDDAY')}))?"
     rf"(?: (?:{lexicon.some('CLOCK_SHARP')}|{lexicon.some('CLOCK_HOURS')}))?"
 )
@@ -55,7 +57,7 @@ CLOCK_AT = rf"(?:{lexicon.either('CLOCK_AT')})"
 NAMED_CLOCKS = rf"(?:{lexicon.alternatives(lexicon.NAMED_CLOCKS)})"
 _NOT_AFTER = "".join(rf"(?<!{word} )" for word in lexicon.each("NAMED_CLOCK_NOT_AFTER"))  # "del mediodia"
 NAMED_CLOCK = rf"(?:(?:{lexicon.either('NAMED_CLOCK_AT')}) )?{_NOT_AFTER}(?P<c>{NAMED_CLOCKS})"
-FILLERS = lexicon.FILLERS | {","}
+FILLERS = lexicon.FILLERS | {",", "-"}
 
 
 _HOUR_WORDS = lexicon.HOUR_WORDS
@@ -72,7 +74,7 @@ _HALF_HOUR = rf"\b(?:{lexicon.some('CLOCK_HALF_HOUR')}) ({_HOUR_WORD}|\d{{1,2}})
 _HALF_HOUR += rf"(?![:.]| (?:{lexicon.some('CLOCK_HALF_HOUR_NOT')})\b)"
 # "las 9 y diez" -> "las 9 y 10": a language's minutes in words after the hour in digits, and their values
 _MINUTES_AFTER_HOUR = [
-    (rf"(?<![\w:])(\d{{1,2}}) ({ways}) ({'|'.join(module.MINUTES_PAST)})\b", module.MINUTES_PAST)
+    (rf"(?<![\w:])(\d{{1,2}}) ({ways}) ({lexicon.alternatives(module.MINUTES_PAST)})\b", module.MINUTES_PAST)
     for module in lexicon.LANGUAGES.values()
     if (ways := "|".join(way for way in (module.CLOCK_PLUS, module.CLOCK_MINUS) if way))
 ]
@@ -103,7 +105,7 @@ def _clock_words(t: str) -> str:
     'a las nueve y media' -> 'a las 9 y media', 'seven pm' -> '7 pm', 'half past ten' -> 'half past 10'."""
     # "eleven fifteen am", "seven oh five pm", "siete cero cinco": an hour and its minutes in words
     minutes = lexicon.alternatives(_MINUTE_WORDS)
-    t = re.sub(rf"\b({_HOUR_WORD}) (?=(?:{minutes})\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
+    t = re.sub(rf"\b({_HOUR_WORD})[ -](?=(?:{minutes})\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
     t = re.sub(rf"(?<![\w:])(\d{{1,2}}) ({minutes})\b", lambda m: f"{m[1]}:{_MINUTE_WORDS[m[2]]:02d}", t)
     # British "half three" is 3:30 ("half an hour", "half past" are not hours)
     t = re.sub(_HALF_HOUR, lambda m: f"{_HOUR_WORDS.get(m[1], m[1])}:30", t)
@@ -113,6 +115,7 @@ def _clock_words(t: str) -> str:
         lambda m: f"{m[1]} {_HOUR_WORDS[m[2]]}",
         t,
     )
+    t = _minutes_after_hour(t)  # "las 9 y cuarenta y cinco": before "cinco de la" is read as an hour
     t = re.sub(rf"\b({_HOUR_WORD}) (?={_HOUR_AFTER}\b)", lambda m: f"{_HOUR_WORDS[m[1]]} ", t)
     named = "|".join(sorted(_MINUTES_PAST, key=len, reverse=True))
     # minutes from a named clock: "a quarter past noon" is 12:15pm, "ten to midnight" 12am less ten
@@ -125,7 +128,12 @@ def _clock_words(t: str) -> str:
         _past_or_to,
         t,
     )
-    for pattern, minutes_of in _MINUTES_AFTER_HOUR:  # "las 9 y diez" -> "las 9 y 10", "las 12 menos diez"
+    return _minutes_after_hour(t)
+
+
+def _minutes_after_hour(t: str) -> str:
+    """'las 9 y diez' -> 'las 9 y 10', 'las 12 menos diez' -> 'las 12 menos 10'."""
+    for pattern, minutes_of in _MINUTES_AFTER_HOUR:
         t = re.sub(pattern, _in_digits(minutes_of), t)
     return t
 
@@ -152,33 +160,77 @@ _FIRST_THING = rf"\b(?:{lexicon.some('FIRST_THING')})\b"  # kept from the ordina
 _DAY_NUMBER_OF = lexicon.some("DAY_NUMBER_OF")
 _DAY_NUMBER_LEAD = rf"\b({lexicon.some('DAY_NUMBER_LEAD')})"
 _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
+_MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
+_AMPM_LEAD = lexicon.some("AMPM_LEAD")
 # a named clock after 12, or approximate: "12 noon", "noonish"
-_NAMED_TWELVE = rf"\b12 ({lexicon.some('TWELVE_NAMED')})\b|\b({lexicon.some('ISH_NAMED')})(?:{_ISH})\b"
+_NAMED_TWELVE = (
+    rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"
+    rf"|\b({lexicon.some('ISH_NAMED')})-?(?:{_ISH})\b"
+)
+
+
+def _ordinals(t: str) -> str:
+    """'twenty-first' -> '21th', 'thirtieth' -> '30th', 'third' -> '3th' ('first thing' is kept, as 'first_thing')."""
+    t = re.sub(_COMPOUND_ORDINAL, lambda m: _ORDINAL_DAY.format(n=_TENS[m[1]] + _ORDINAL_NUMBERS[m[2]]), t)
+    t = re.sub(rf"\b({never(lexicon.alternatives(_APART))})\b", lambda m: _ORDINAL_DAY.format(n=_APART[m[1]]), t)
+    t = re.sub(_FIRST_THING, lambda m: m[0].replace(" ", "_"), t)
+    return re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: _ORDINAL_DAY.format(n=_ORDINAL_NUMBERS[m[1]]), t)
+
+
+def in_digits(t: str) -> str:
+    """Hours, minutes and ordinals said in words, in digits, for a recurring phrase ('every month on the third
+    at eight' -> 'every month on the 3th at 8'); a day number in words is read where a day is ('el tres')."""
+    return _ordinals(_clock_words(t))
 
 
 def prepare(t: str, language: str) -> str:
     """Ordinal words to digits, hours in words to digits, 'noonish' to 'noon', '9a' to '9am', 'dec.' to
     'dec', 'tues.' to 'tues', '17 h' to '17h', '@' to 'at'."""
     t = _clock_idioms(re.sub(r"@", f" {_AT} ", t))
-    t = _clock_words(re.sub(r" +", " ", t).strip())
-    t = re.sub(_COMPOUND_ORDINAL, lambda m: _ORDINAL_DAY.format(n=_TENS[m[1]] + _ORDINAL_NUMBERS[m[2]]), t)
-    t = re.sub(rf"\b({never(lexicon.alternatives(_APART))})\b", lambda m: _ORDINAL_DAY.format(n=_APART[m[1]]), t)
-    t = re.sub(_FIRST_THING, lambda m: m[0].replace(" ", "_"), t)
-    t = re.sub(rf"\b({'|'.join(_ORDINAL_WORDS)})\b", lambda m: _ORDINAL_DAY.format(n=_ORDINAL_NUMBERS[m[1]]), t)
-    days, mon = lexicon.alternatives(lexicon.DAY_NUMBERS), alternatives(words_of(language)[1])
+    t = _ordinals(_clock_words(re.sub(r" +", " ", t).strip()))
+    days, mon = never(lexicon.alternatives(lexicon.DAY_NUMBERS)), alternatives(words_of(language)[1])
     t = re.sub(
         rf"\b({days}) (?=(?:{_DAY_NUMBER_OF})?(?:{mon})\b)", lambda m: f"{lexicon.DAY_NUMBERS[m[1]]} ", t
     )  # "el seis de junio"
     t = re.sub(rf"{_DAY_NUMBER_LEAD} ({days})\b", lambda m: f"{m[1]} {lexicon.DAY_NUMBERS[m[2]]}", t)  # "el día doce"
+    wd = alternatives(words_of(language)[0])
+    t = re.sub(rf"\b({wd}),? ({days})\b", lambda m: f"{m[1]} {lexicon.DAY_NUMBERS[m[2]]}", t)  # "el martes doce"
+    t = re.sub(  # "june twenty one", "junio veintidos"
+        rf"\b({mon}),? (?:{_MONTH_DAY_ARTICLE})?({days})\b(?! (?:{_HOUR_AFTER}))",
+        lambda m: f"{m[1]} {lexicon.DAY_NUMBERS[m[2]]}",
+        t,
+    )
     t = re.sub(rf"\b({never(lexicon.alternatives(_ALONE))})\b", lambda m: str(_ALONE[m[1]]), t)
     t = re.sub(_NAMED_TWELVE, lambda m: m[1] or m[2], t)
+    t = re.sub(rf"\b(\d{{1,2}}(?::\d{{2}})?) (?:{_AMPM_LEAD}) ([ap]m)\b", r"\1\2", t)  # "3 in the am"
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
+    t = re.sub(r"(?<![\w:.])(1[0-2]|0?[1-9])([0-5]\d) ?([ap]m)\b", r"\1:\2\3", t)  # "330 pm"
     t = re.sub(r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b", r"\1h", t)
     weekdays, months = words_of(language)
     t = re.sub(rf"\b({alternatives(weekdays)}|{alternatives(months)})\.", r"\1", t)
-    mon = alternatives(months)
-    t = re.sub(rf"\b(\d{{1,2}})-({mon})\b-?", r"\1 \2 ", t)  # "11-jan-2027", "7-sep"
-    return re.sub(rf"\b({mon})-(?=\d)", r"\1 ", t).strip()  # "jan-11-2027"
+    return _date_layouts(t, alternatives(months))
+
+
+_MONTH_NAMES = {number: name for name, number in reversed(lexicon.own("MONTHS").items())}  # the first of each
+_NUMERIC_MONTH_OF = lexicon.some("NUMERIC_MONTH_OF")
+
+
+def _date_layouts(t: str, mon: str) -> str:
+    """Dates laid out in other ways, as the calendar reads them: '20271105' -> '2027-11-05', 'nov-05-2027',
+    '2027/nov/05', '05/nov/2027' -> the parts apart ('nov 05 2027'), '5 del 12' -> '5 december', '1.º' -> '1º'."""
+    t = re.sub(r"(?<![\w:/.-])((?:19|2\d)\d\d)(0[1-9]|1[0-2])(0[1-9]|[12]\d|3[01])(?![\w:/.-])", r"\1-\2-\3", t)
+    t = re.sub(rf"(?<![\w:/.-])(\d{{1,2}})[/-]({mon})[/-](\d\d)(?![\w:/.-])", r"\1 \2 20\3", t)  # "31-oct-27"
+    t = re.sub(rf"(?<=\d)(?:[/.-]|(?=[a-z]))(?=(?:{mon})\b)", " ", t)  # "14april", "05/nov"
+    t = re.sub(rf"\b({mon})(?=\d)", r"\1 ", t)  # "feb13"
+    t = re.sub(rf"\b({mon})[/.-](?=\d)", r"\1 ", t)
+    t = re.sub(rf"\b({mon}) (\d{{1,2}})[/.-](\d{{4}})\b", r"\1 \2 \3", t)  # "nov 05-2027"
+    t = re.sub(rf"\b({mon}) (\d{{1,2}})-?(?=\s|$)", r"\1 \2 ", t)
+    t = re.sub(
+        rf"(?<![\w:/.])(\d{{1,2}}) (?:{_NUMERIC_MONTH_OF}) (0?[1-9]|1[0-2])(?![\w:/.])",
+        lambda m: f"{m[1]} {_MONTH_NAMES[int(m[2])]}",
+        t,
+    )
+    return re.sub(rf"(?<![\d.])(\d{{1,2}})\.(?={ORD}\b)", r"\1", t).strip()
 
 
 def take(s: str, pattern: str, marker: str, read: object) -> str:

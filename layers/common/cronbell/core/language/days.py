@@ -14,7 +14,13 @@ Resolution (documented in docs/skill.md, stated in the answer when a default is 
     taken as it is (a past one is refused as past);
   - a numeric date follows the language: month/day in English, day/month in Spanish; one that only
     reads the other way is refused with the reason;
-  - a night hour before 06:00 ("tonight at 1") is the next day's.
+  - a night hour before 06:00 ("tonight at 1", "saturday at 12 at night") is after that day's night, said;
+    without a day ("at 1 at night") it is the next one; midnight or 12am with a day is that day's start, said;
+  - a weekday with a day of the month and no month ("wednesday 14") is the next date they agree on within a
+    year, the day said; after an English weekday, 1 to 12 may be an hour and is refused;
+  - a numeric date that reads in either order ("05/11") is read in the language's, said; a dotted number
+    alone that may be a date or a clock ("5.12") is refused; a clock's seconds are left out, said;
+  - "this evening at 12" is midnight, said.
 """
 
 from __future__ import annotations
@@ -54,6 +60,7 @@ from cronbell.core.language.lexicon import PART_HOURS
 from cronbell.core.text.texts import Word, phrase, say
 
 DEFAULT_HOUR = 9  # a day named without a time of day
+TWELVE = 12  # "friday 8": a number after a weekday that may be an hour on a 12-hour clock is refused
 END_OF_DAY_HOUR = 18
 # the hours a clock with its own am/pm or period may have within a named part of the day
 _SMALL_HOURS = lexicon.own("CLOCK_SMALL_HOURS")
@@ -63,6 +70,7 @@ _PART_RANGES = {
     lexicon.own("CLOCK_NIGHT"): (*range(17, 24), *range(6)),
     _SMALL_HOURS: range(7),
 }
+NEAR_DAYS = 366  # "wednesday 14": refused when they do not agree within a year
 SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 February within 8 years
 
 # the evening is afternoon hours on a 12-hour clock ("quarter to six in the evening" is 17:45)
@@ -73,17 +81,20 @@ _NEXT_OR_THIS = f"{lexicon.either('NEXT')}|{lexicon.either('THIS')}"
 _NEXT = frozenset(lexicon.either("NEXT").split("|"))
 _THIS = frozenset(lexicon.either("THIS").split("|"))
 _NEXT_AFTER = lexicon.either("NEXT_AFTER")
+_AFTER_NEXT = lexicon.some("AFTER_NEXT")
 _BEFORE_DAY_NUMBER = frozenset(lexicon.each("BEFORE_DAY_NUMBER"))
 _CLOCK_MARKS = rf"[:.h]|am|pm|{lexicon.either('CLOCK_MARKS')}"
 _DAY_BEFORE_PART = rf"\d{{1,2}} (?:{lexicon.some('DAY_NUMBER_BEFORE_PART')}) \w+"
 _THIS_PART_ALONE: dict[str, str] = lexicon.union("THIS_PART_ALONE")
 _EARLY_PART = lexicon.own("EARLY_PART")
+_NIGHT_CLOCK = rf"(?:{lexicon.some('CLOCK_PERIOD_BEFORE')}) {lexicon.own('CLOCK_NIGHT')}$"  # "2 de la noche"
 _OF, _OF_THE = lexicon.either("OF"), lexicon.either("OF_THE")
 # the phrases of a calendar, each language's joined, read in turn by _parts; {month} is filled in there
 _END_OF_DAY = rf"\b(?:{lexicon.some('END_OF_DAY')})\b"
 _LAST_DAY = rf"\b(?:{lexicon.some('LAST_DAY')})"
 _END_OF_MONTH = rf"\b(?:{lexicon.some('END_OF_MONTH')})\b"
 _END_OF_WEEK = rf"\b(?:{lexicon.some('END_OF_WEEK')})\b"
+_END_OF_NAMED_DAY = rf"\b(?:{lexicon.some('END_OF_NAMED_DAY')})"
 _THIS_WEEKEND = rf"\b(?:{lexicon.some('THIS_WEEKEND')})\b"
 _EARLY = rf"\b(?:{lexicon.some('EARLY')})\b"
 _THIS_PART = (
@@ -111,6 +122,7 @@ _DAY_LEAD = rf"\b(?:{lexicon.some('DAY_LEAD')})"
 
 def _parts(t: str, language: str) -> Parts | None:
     p = Parts()
+    undecided: list[str] = []  # a dotted number read as a clock that may be a date ("5.12")
     s = f" {prepare(t, language)} "
     weekdays, months = words_of(language)
     wd, mon = alternatives(weekdays), alternatives(months)
@@ -125,6 +137,8 @@ def _parts(t: str, language: str) -> Parts | None:
         if not 1 <= month <= 12 or not 1 <= day <= 31:
             raise Unreadable(phrase("reason.numeric_order", text=m[0].strip()))
         p.set(day=day, month=month, year=year)
+        if a != b and a <= TWELVE and b <= TWELVE:  # "05/11": either order is a date; the language's is said
+            p.order_said = m[0].strip()
 
     def iso(m: re.Match[str]) -> None:
         p.set(year=int(m["y"]), month=int(m["mo"]), day=int(m["d"]))
@@ -134,6 +148,9 @@ def _parts(t: str, language: str) -> Parts | None:
         marked = at or re.search(_CLOCK_MARKS, text)
         if not marked or parse_clock(text) is None or p.clock is not None:
             return False
+        dotted = re.fullmatch(r"(\d{1,2})\.(\d{2})", text)
+        if dotted and not at and 1 <= int(dotted[1]) <= 31 and 1 <= int(dotted[2]) <= 12:
+            undecided.append(text)  # "5.12": the 5th of December, or 5:12?
         before = m.string[: m.start()].split()[-1:]
         if not at and re.fullmatch(_DAY_BEFORE_PART, text) and before and before[0] in day_words:
             return False  # "el viernes 12 por la mañana": the 12 is the day ("8 de la tarde" is an hour)
@@ -151,7 +168,9 @@ def _parts(t: str, language: str) -> Parts | None:
 
     def weekday(m: re.Match[str]) -> None:
         p.set(weekday=weekdays[m["wd"]])
-        if m["pre"] in _NEXT or m["post"]:
+        if m["later"]:  # "friday after next": a week after the coming one
+            p.set(next_week=True, after_next=True)
+        elif m["pre"] in _NEXT or m["post"]:
             p.set(next_week=True)
         elif m["pre"] in _THIS:
             p.set(this_week=True)
@@ -181,6 +200,7 @@ def _parts(t: str, language: str) -> Parts | None:
         (_LAST_DAY.replace("{month}", mon), "<d>", lambda m: p.set(last_day=True)),
         (_END_OF_MONTH, "<d>", lambda m: p.set(last_day=True, end_of_day=True)),
         (_END_OF_WEEK, "<w>", lambda m: p.set(weekday=4, end_of_day=True)),
+        (_END_OF_NAMED_DAY, "<e>", lambda m: p.set(end_of_day=True)),
         (_THIS_WEEKEND, "<w>", lambda m: p.set(weekend=True)),
         (_EARLY, "<p>", lambda m: p.set(part=_EARLY_PART)),
         (rf"\b{NAMED_CLOCK}\b", "<c>", named),
@@ -199,14 +219,14 @@ def _parts(t: str, language: str) -> Parts | None:
         (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:{_POSITION_OF})\b)", "<w>", position),
         (_NEXT_DATE, " ", lambda m: None),
         (
-            rf"\b(?:(?P<pre>{_NEXT_OR_THIS}) )?(?P<wd>{wd})\b(?: (?P<post>{_NEXT_AFTER}))?",
+            rf"\b(?:(?P<pre>{_NEXT_OR_THIS}) )?(?P<wd>{wd})\b(?: (?P<post>{_NEXT_AFTER})| (?P<later>{_AFTER_NEXT}))?",
             "<w>",
             weekday,
         ),
         (rf"\b(?P<mon>{mon})\b", "<m>", month),
-        (rf"<m>,? (?:{_MONTH_DAY_ARTICLE})?(?P<d>\d{{1,2}}){ORD}?{END}", "<m> <d>", day),
+        (rf"<m> ?,? (?:{_MONTH_DAY_ARTICLE})?(?P<d>\d{{1,2}}){ORD}?{END}", "<m> <d>", day),
         (rf"{NUM}(?P<d>\d{{1,2}}){ORD}? (?:{_OF})?<m>", "<d> <m>", day),
-        (rf"<w>,? (?P<the>{_DAY_ARTICLE})?(?P<d>\d{{1,2}})(?P<ord>{ORD})?{END}", "<w> <d>", day_after_weekday),
+        (rf"<w> ?,? (?P<the>{_DAY_ARTICLE})?(?P<d>\d{{1,2}})(?P<ord>{ORD})?{END}", "<w> <d>", day_after_weekday),
         (rf"{NUM}(?P<d>\d{{1,2}}){ORD}{END}", "<d>", day),
         (rf"{_DAY_LEAD}(?P<d>\d{{1,2}}){END}", "<d>", day),
         (rf"{NUM}(?P<y>(?:19|2\d)\d\d){END}", "<y>", year),
@@ -218,8 +238,10 @@ def _parts(t: str, language: str) -> Parts | None:
     left = [w for w in re.split(r"[\s,]+", s) if w and w not in FILLERS and not re.fullmatch(r"<\w>", w)]
     if left or not (p.clock or p.names_a_day()):
         return None
-    if p.bare_day and p.clock is None:  # "friday 8", "friday 8 in the evening": the 8th, or 8 o'clock?
+    if p.bare_day and p.clock is None and (p.day or 0) <= TWELVE:  # "friday 8": the 8th, or 8 o'clock?
         raise Unreadable(phrase("reason.day_or_hour", number=p.day))
+    if undecided and not p.names_a_day():  # with a day named, "5.12" is a clock
+        raise Unreadable(phrase("reason.date_or_clock", text=undecided[0]))
     return p
 
 
@@ -232,6 +254,9 @@ def _hour_and_minute(p: Parts, language: str, notes: list[str]) -> tuple[int, in
             raise Unreadable(phrase("reason.no_clock"))
         if period and got[0] not in _PART_RANGES[period]:  # "9 de la mañana" "de la tarde"
             raise Unreadable(phrase("reason.twice"))
+        if p.part in _NIGHT_PARTS and got[0] == TWELVE and not named and not re.search("am|pm", p.clock):
+            got = (0, got[1])  # "this evening at 12": midnight, said
+            notes.append(say("note.evening_twelve", language, said=p.clock, clock=f"{got[0]:02d}:{got[1]:02d}"))
         return got
     if p.end_of_day:
         hour = END_OF_DAY_HOUR
@@ -323,8 +348,10 @@ def _date(p: Parts, hm: tuple[int, int], now_local: datetime) -> date:
     # of the day or "this" it may be today ("friday at 5pm", "this friday")
     alone = p.weekday is not None and p.clock is None and p.part is None and p.day is None and p.month is None
     alone = alone and not (p.this_week or p.end_of_day or p.last_day)
-    start = today + timedelta(days=1 if p.next_week or alone else 0)
-    for ahead in range(SEARCH_DAYS):
+    start = today + timedelta(days=(1 if p.next_week or alone else 0) + (7 if p.after_next else 0))
+    # a weekday with a day of the month and no month ("wednesday 14"): the next date both agree on within a year
+    near = p.weekday is not None and p.day is not None and p.month is None and p.year is None
+    for ahead in range(NEAR_DAYS if near else SEARCH_DAYS):
         d = start + timedelta(days=ahead)
         if _fits(p, d) and (d, hm) > (today, (now_local.hour, now_local.minute)):
             return d
@@ -341,6 +368,9 @@ def read_calendar(
     p = _parts(t, language)
     if p is None:
         return None
+    if p.clock and re.search(r"\d:\d\d:\d\d", p.clock):  # "6:15:45 pm": on the minute, said
+        clock = parse_clock(re.sub(r"(?<=\d:\d\d):\d\d", "", p.clock)) or (0, 0)
+        notes.append(say("note.seconds", language, said=p.clock, clock=f"{clock[0]:02d}:{clock[1]:02d}"))
     day_end = whole_day and p.clock is None and p.part is None and not p.end_of_day
     if twelve_hour(p):
         return next_of_two(p, now_local, tz, language, notes)
@@ -348,10 +378,26 @@ def read_calendar(
     if afternoon_hour(p, hour):  # "friday at 3": 15:00, said
         hour += 12
         notes.append(say("note.afternoon_hour", language, said=p.clock, clock=f"{hour:02d}:{minute:02d}"))
-    d = _date(p, (24, 0) if day_end else (hour, minute), now_local)  # a day's end is after all its minutes
-    night = p.clock is not None and p.part in _NIGHT_PARTS and hour < 6
-    if night and not (p.this_part and now_local.hour < 6):
-        d += timedelta(days=1)  # "tonight at 1" is after midnight; said after midnight, it is the coming one
+    # a small hour at night ("at 1 at night", "a las 12 de la noche") belongs to the night before it
+    night = hour < 6 and p.clock is not None and (p.part in _NIGHT_PARTS or bool(re.search(_NIGHT_CLOCK, p.clock)))
+    named_day = replace(p, clock=None, part=None).names_a_day()
+    if night and not p.this_part and not named_day:
+        today = now_local.date()  # no day named: the next 01:00
+        d = today if (hour, minute) > (now_local.hour, now_local.minute) else today + timedelta(days=1)
+    else:  # a day's end is after all its minutes; a night's small hours after all of its day's
+        d = _date(p, (24, 0) if day_end else (hour + 24 if night else hour, minute), now_local)
+        if night and not (p.this_part and now_local.hour < 6):
+            d += timedelta(days=1)  # "tonight at 1" is after midnight; said after midnight, it is the coming one
+            if named_day:  # "saturday at 12 at night": the night of Saturday, said
+                notes.append(say("note.night_after", language, night=(d - timedelta(days=1)).isoformat(),
+                                 date=d.isoformat(), clock=f"{hour:02d}:{minute:02d}"))  # fmt: skip
     if p.month is not None and p.year is None and d.year > now_local.year:
         notes.append(say("note.no_year", language, year=d.year))
+    twelve_at_night = hour == 0 and p.clock is not None and not p.clock.startswith("0")  # not "00:30"
+    if twelve_at_night and named_day and not night and p.offset != 0:  # "friday at midnight", "at 12am"
+        notes.append(say("note.midnight_day", language, date=d.isoformat(), clock=f"{hour:02d}:{minute:02d}"))
+    if p.order_said:
+        notes.append(say("note.numeric_order", language, said=p.order_said, date=d.isoformat()))
+    if p.bare_day and p.clock is None:  # "wednesday 14": the 14th, said
+        notes.append(say("note.day_number", language, number=p.day, date=d.isoformat()))
     return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, timedelta
-from functools import cache
-from pathlib import Path
-from zoneinfo import TZPATH
 
 Rule = Callable[[int, str], "date | None"]  # (year, country) -> the date that year, or None
 
@@ -38,6 +35,30 @@ def _nth(month: int, weekday: int, n: int, after: int = 0) -> Rule:
         return first + timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1) + after)
 
     return rule
+
+
+def _last_full_week(month: int, weekday: int) -> Rule:
+    """`weekday` of the last week (Sunday to Saturday) wholly in `month` (Administrative Professionals Day)."""
+
+    def rule(year: int, country: str) -> date:
+        end = date(year + month // 12, month % 12 + 1, 1) - timedelta(days=1)
+        saturday = end - timedelta(days=(end.weekday() - 5) % 7)
+        return saturday - timedelta(days=(5 - weekday) % 7)
+
+    return rule
+
+
+def _orthodox_easter(year: int) -> date:
+    """Orthodox Easter Sunday: the Julian computus, as a Gregorian date (13 days on, 1900 to 2099)."""
+    a, b, c = year % 4, year % 7, year % 19
+    d = (19 * c + 15) % 30
+    e = (2 * a + 4 * b - d + 34) % 7
+    month, day = divmod(d + e + 114, 31)
+    return date(year, month, day + 1) + timedelta(days=13)
+
+
+def _from_orthodox_easter(days: int) -> Rule:
+    return lambda year, country: _orthodox_easter(year) + timedelta(days=days)
 
 
 def _fixed(month: int, day: int) -> Rule:
@@ -79,10 +100,27 @@ RULES: dict[str, Rule] = {
     "earth_day": _fixed(4, 22),
     "ash_wednesday": _from_easter(-46), "shrove_tuesday": _from_easter(-47), "palm_sunday": _from_easter(-7),
     "holy_saturday": _from_easter(-1), "ascension": _from_easter(39), "pentecost": _from_easter(49),
+    "whit_monday": _from_easter(50),
     "st_johns_eve": _by_country({"ES": _fixed(6, 23)}), "st_johns_day": _by_country({"ES": _fixed(6, 24)}),
     "st_josephs_day": _by_country({"ES": _fixed(3, 19)}),
     "guadalupe": _by_country({"MX": _fixed(12, 12)}),
     "childrens_day": _by_country({"MX": _fixed(4, 30), "AR": _nth(8, SUNDAY, 3)}),
+    "trinity_sunday": _from_easter(56), "corpus_christi": _from_easter(60), "all_souls": _fixed(11, 2),
+    "orthodox_easter": _from_orthodox_easter(0), "orthodox_good_friday": _from_orthodox_easter(-2),
+    "clean_monday": _from_orthodox_easter(-48), "lazarus_saturday": _from_orthodox_easter(-8),
+    "orthodox_christmas": _fixed(1, 7),
+    "st_georges_day": _fixed(4, 23), "st_andrews_day": _fixed(11, 30), "st_davids_day": _fixed(3, 1),
+    "burns_night": _fixed(1, 25), "guy_fawkes": _fixed(11, 5), "pi_day": _fixed(3, 14), "star_wars_day": _fixed(5, 4),
+    "world_vegan_day": _fixed(11, 1), "womens_day": _fixed(3, 8), "kwanzaa": _fixed(12, 26),
+    "remembrance_day": _fixed(11, 11), "bastille_day": _fixed(7, 14), "canada_day": _fixed(7, 1),
+    "australia_day": _fixed(1, 26), "anzac_day": _fixed(4, 25), "waitangi_day": _fixed(2, 6),
+    "flag_day": _by_country({"US": _fixed(6, 14)}), "patriot_day": _by_country({"US": _fixed(9, 11)}),
+    "bosses_day": _by_country({"US": _fixed(10, 16), "CA": _fixed(10, 16)}),
+    "grandparents_day": _by_country({"US": _nth(9, 0, 1, after=6)}),
+    "admin_professionals_day": _by_country({"US": _last_full_week(4, 2)}),
+    "election_day": _by_country({"US": _nth(11, 0, 1, after=1)}),
+    "tax_day": _by_country({"US": _fixed(4, 15)}),
+    "flag_day_mx": _by_country({"MX": _fixed(2, 24), "AR": _fixed(6, 20)}),
 }  # fmt: skip
 # the English names of the `holidays` package that a key means, where no rule gives its date
 LIBRARY_NAMES = {
@@ -112,23 +150,77 @@ LIBRARY_NAMES = {
     "yom_kippur": ("yom kippur",),
     "rosh_hashanah": ("rosh hashanah",),
     "carnival": ("carnival monday", "carnival"),
-    "remembrance_day": ("remembrance day",),
+    "shavuot": ("shavuot",),
+    "sukkot": ("sukkot",),
+    "simchat_torah": ("simchat torah",),
+    "day_of_arafah": ("day of arafah",),
+    "islamic_new_year": ("islamic new year",),
+    "mawlid": ("prophet's birthday",),
+    "ashura": ("ashura",),
+    "janmashtami": ("janmashtami",),
+    "ram_navami": ("ram navami",),
+    "maha_shivaratri": ("maha shivaratri",),
+    "mahavir_jayanti": ("mahavira's birthday",),
+    "buddha_purnima": ("buddha purnima", "vesak", "buddha's birthday"),
+    "guru_nanak": ("guru nanak's birthday",),
+    "gandhi_jayanti": ("mahatma gandhi's birthday",),
+    "ambedkar_jayanti": ("ambedkar's birthday",),
+    "dragon_boat": ("dragon boat festival",),
+    "mid_autumn": ("mid-autumn festival",),
+    "qingming": ("tomb-sweeping day",),
+    "kings_day": ("king's day",),
+    "korean_new_year": ("korean new year",),
+    "chuseok": ("chuseok",),
+    "songkran": ("songkran",),
+    "revolution_day": ("revolution day",),
+    "juarez_day": ("benito juárez's birthday",),
+    "purim": ("purim",),
+    "lag_baomer": ("lag baomer",),
+    "tisha_bav": ("tisha b'av",),
+    "jerusalem_day": ("jerusalem day",),
+    "ganesh_chaturthi": ("ganesh chaturthi",),
+    "raksha_bandhan": ("raksha bandhan",),
+    "onam": ("onam",),
+    "pongal": ("pongal",),
+    "makar_sankranti": ("makar sankranti",),
+    "vaisakhi": ("vaisakhi",),
+    "ugadi": ("ugadi", "gudi padwa"),
+    "govardhan_puja": ("govardhan puja",),
+    "bhai_dooj": ("bhai duj",),
+    "karva_chauth": ("karwa chouth",),
+    "chhath": ("chhath puja",),
+    "holika_dahan": ("holika dahan",),
+    "vasant_panchami": ("basant panchami",),
+    "rath_yatra": ("rath yatra",),
+    "naraka_chaturdashi": ("naraka chaturdashi",),
+    "guru_gobind_singh": ("guru gobind singh's birthday",),
+    "rabindra_jayanti": ("guru rabindranath's birthday",),
+    "parsi_new_year": ("parsi new year",),
+    "valmiki_jayanti": ("maharishi valmiki's birthday",),
+    "guru_ravidas": ("guru ravi das's birthday",),
+    "shivaji_jayanti": ("shivaji's birthday",),
+    "dayanand_jayanti": ("swami dayanand saraswati's birthday",),
+    "jamat_ul_vida": ("jumu'atul-wida",),
 }
 
 
-def zone_country(zone: str) -> str | None:
-    """The ISO country of an IANA zone, from the zone database's zone.tab (None for UTC and the like)."""
-    return _zone_countries().get(zone)
-
-
-@cache
-def _zone_countries() -> dict[str, str]:
-    for folder in TZPATH:
-        table = Path(folder) / "zone.tab"
-        if table.is_file():
-            rows = (line.split("\t") for line in table.read_text(encoding="utf-8").splitlines())
-            return {row[2]: row[0] for row in rows if len(row) >= 3 and not row[0].startswith("#")}
-    return {}
+# where a holiday of another calendar is kept, when the user's country does not keep it ("diwali" in Spain)
+HOMES = {
+    "diwali": "IN", "holi": "IN", "dussehra": "IN", "yom_kippur": "IL", "rosh_hashanah": "IL", "passover": "IL",
+    "eid_al_fitr": "SA", "eid_al_adha": "SA", "chinese_new_year": "CN", "shavuot": "IL", "sukkot": "IL",
+    "simchat_torah": "IL", "day_of_arafah": "SA", "islamic_new_year": "AE", "mawlid": "EG", "ashura": "IN",
+    "janmashtami": "IN", "ram_navami": "IN", "maha_shivaratri": "IN", "mahavir_jayanti": "IN", "buddha_purnima": "IN",
+    "guru_nanak": "IN", "gandhi_jayanti": "IN", "ambedkar_jayanti": "IN", "dragon_boat": "CN", "mid_autumn": "CN",
+    "qingming": "CN", "kings_day": "NL", "korean_new_year": "KR", "chuseok": "KR", "songkran": "TH",
+    "hanukkah": "IL", "purim": "IL", "lag_baomer": "IL", "tisha_bav": "IL", "jerusalem_day": "IL",
+    **dict.fromkeys((
+        "ganesh_chaturthi", "raksha_bandhan", "onam", "pongal", "makar_sankranti", "vaisakhi", "ugadi",
+        "govardhan_puja", "bhai_dooj", "karva_chauth", "chhath", "holika_dahan", "vasant_panchami", "rath_yatra",
+        "naraka_chaturdashi",
+        "guru_gobind_singh", "rabindra_jayanti", "parsi_new_year", "valmiki_jayanti", "guru_ravidas", "shivaji_jayanti",
+        "dayanand_jayanti", "jamat_ul_vida",
+    ), "IN"),
+}  # fmt: skip
 
 
 def _library_date(key: str, year: int, country: str) -> date | None:
@@ -138,12 +230,15 @@ def _library_date(key: str, year: int, country: str) -> date | None:
         import holidays
 
         normalize(country)
-        found = holidays.country_holidays(country, years=year, language="en_US")
+        kept = holidays.country_holidays(country)
+        # in a holiday's home, its optional and observed days too (Purim in Israel, Onam in India)
+        categories = getattr(kept, "supported_categories", None) if HOMES.get(key) == country else None
+        found = holidays.country_holidays(country, years=year, language="en_US", categories=categories)
     except (UnknownCalendar, NotImplementedError):
         return None
     fragments = LIBRARY_NAMES.get(key, ())
     named = [(day, name) for day, names in sorted(found.items()) for name in str(names).casefold().split("; ")]
-    named = [(day, name) for day, name in named if "observed" not in name]
+    named = [(day, name) for day, name in named if "observed" not in name and not name.endswith("'s eve")]
     # the name itself first, then a name that starts with it ("juneteenth national independence day" is last)
     for fits in (str.__eq__, str.startswith, str.__contains__):
         for day, name in named:

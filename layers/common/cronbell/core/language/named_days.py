@@ -15,7 +15,6 @@ from zoneinfo import ZoneInfo
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import Unreadable
 from cronbell.core.language.days import read_calendar
-from cronbell.core.language.holiday_dates import holiday_date
 from cronbell.core.text.texts import phrase, say
 
 # a phrase that names a day the lexicon does not know: "on festivus day", "el dia del orgullo friki"
@@ -25,9 +24,16 @@ _UNKNOWN = re.compile(
 )
 
 
+_NEXT_YEAR = rf"\b(?:{lexicon.some('HOLIDAY_NEXT_YEAR')})(?!\w)"
+_THIS_YEAR = rf"\b(?:{lexicon.some('HOLIDAY_THIS_YEAR')})(?!\w)"
+
+
 @cache
 def _names() -> re.Pattern[str]:
-    return re.compile(rf"\b(?P<name>{lexicon.alternatives(lexicon.HOLIDAYS)})\b(?:,? (?P<year>\d{{4}})\b)?")
+    return re.compile(
+        rf"(?:\b(?:{lexicon.some('HOLIDAY_NEXT')}) )?\b(?P<name>{lexicon.alternatives(lexicon.HOLIDAYS)})\b"
+        rf"(?:,? (?:(?:{lexicon.some('HOLIDAY_YEAR_LEAD')}) )?(?P<year>\d{{4}})\b)?"
+    )
 
 
 def find(t: str) -> tuple[re.Match[str], str] | None:
@@ -36,14 +42,19 @@ def find(t: str) -> tuple[re.Match[str], str] | None:
     return (match, lexicon.HOLIDAYS[match["name"]]) if match else None
 
 
-def dates(key: str, country: str | None, first_year: int, said: str) -> list[date]:
-    """The holiday's dates from `first_year` on (three years), or Unreadable naming the country."""
+def dates(key: str, country: str | None, first_year: int, said: str) -> tuple[list[date], str]:
+    """The holiday's dates from `first_year` on (three years) and the country they are from: the user's,
+    or for a holiday of another calendar the user's country does not keep, a country that keeps it
+    (HOMES); or Unreadable naming the country. The tables of dates are read only when a holiday is named."""
+    from cronbell.core.language.holiday_dates import HOMES, holiday_date
+
+    for where in dict.fromkeys(c for c in (country, HOMES.get(key)) if c):
+        found = [d for year in range(first_year, first_year + 3) if (d := holiday_date(key, year, where))]
+        if found:
+            return found, where
     if not country:
         raise Unreadable(phrase("reason.holiday_no_country", name=said))
-    found = [d for year in range(first_year, first_year + 3) if (d := holiday_date(key, year, country))]
-    if not found:
-        raise Unreadable(phrase("reason.holiday_not_there", name=said, country=country))
-    return found
+    raise Unreadable(phrase("reason.holiday_not_there", name=said, country=country))
 
 
 def unknown(t: str, country: str | None) -> Unreadable | None:
@@ -65,18 +76,35 @@ def read_holiday(
 ) -> datetime | None:
     """'christmas eve at 8pm': the phrase read again with the holiday's next date (in `country`) in its place."""
     match, key = found
-    said = match["name"]
     year = int(match["year"]) if match["year"] else None
-    for day in dates(key, country, year or now_local.year, said):
+    for years_ahead, pattern in enumerate((_THIS_YEAR, _NEXT_YEAR)):  # "christmas next year", "esta navidad"
+        named_year = re.search(pattern, t) if year is None else None
+        again = (
+            find(re.sub(r" +", " ", f"{t[: named_year.start()]} {t[named_year.end() :]}").strip())
+            if named_year
+            else None
+        )
+        if named_year and again:
+            t = re.sub(r" +", " ", f"{t[: named_year.start()]} {t[named_year.end() :]}").strip()
+            (match, key), year = again, now_local.year + years_ahead
+    said = match["name"]
+    days, where = dates(key, country, year or now_local.year, said)
+    for day in days:
         if year is not None and day.year != year:
-            raise Unreadable(phrase("reason.holiday_not_there", name=said, country=country))
+            raise Unreadable(phrase("reason.holiday_not_there", name=said, country=where))
         read: list[str] = []
         text = f"{t[: match.start()]} {day.isoformat()} {t[match.end() :]}"
         at = read_calendar(re.sub(r" +", " ", text).strip(), now_local, tz, language, read, whole_day)
         if at is None:
             return None
         if year is not None or at > now_local:
-            notes.append(say("note.holiday", language, name=said, country=country, date=day.isoformat()))
+            if where == country:
+                notes.append(say("note.holiday", language, name=said, country=where, date=day.isoformat()))
+            else:  # "diwali" in Spain: its date in India, said
+                home = country or "?"
+                notes.append(
+                    say("note.holiday_elsewhere", language, name=said, home=home, country=where, date=day.isoformat())
+                )
             notes.extend(read)
             return at
     return None

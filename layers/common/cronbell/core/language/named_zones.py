@@ -45,6 +45,7 @@ def _patterns() -> list[tuple[re.Pattern[str], int]]:
     abbreviations = lexicon.alternatives(set(FIXED_HOURS) - _WORDS)
     found = [
         (r"\b(?:utc|gmt) ?(?P<sign>[+-])(?P<h>\d{1,2})(?::?(?P<m>\d{2}))?(?![\w:])", _OFFSET),
+        (r"(?<=:\d\d )(?P<sign>[+-])(?P<h>\d{2}):?(?P<m>\d{2})(?![\w:])", _OFFSET),  # "11:45 +0100", after a clock
         (rf"\b(?P<region>{lexicon.alternatives(REGIONS)})\b", _REGION),
         (rf"\b(?P<ambiguous>{'|'.join(AMBIGUOUS)})\b", _AMBIGUOUS),
         (

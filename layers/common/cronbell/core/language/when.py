@@ -1,9 +1,11 @@
 """One-shot times in English and Spanish, the current time as a parameter: RFC3339 and ISO forms,
-amounts of time from now ("in 90 minutes", "two weeks later", "in 2 years": core/language/amounts.py), and
-calendar phrases (core/language/days.py). A result not strictly after `now` is refused with TIME_IN_PAST; a local time
-that does
-not exist (spring DST gap) is moved forward by the gap and an ambiguous one (autumn) is the first
-occurrence, both with a note; seconds named in an amount round the result up to the minute."""
+amounts of time from now ("in 90 minutes", "two weeks later", "in 2 years": core/language/amounts.py) or
+from another day ("5 days from monday", "10 days before halloween", "the friday after thanksgiving", "in 2
+years on thanksgiving"), calendar phrases (core/language/days.py), named holidays
+(core/language/named_days.py), and a monthly recurring phrase sent as a one-shot, read as its next time and
+said. A result not strictly after `now` is refused with TIME_IN_PAST; a local time that does not exist
+(spring DST gap) is moved forward by the gap and an ambiguous one (autumn) is the first occurrence, both
+with a note; seconds named in an amount round the result up to the minute."""
 
 from __future__ import annotations
 
@@ -14,7 +16,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.language import lexicon, named_days
-from cronbell.core.language.amounts import after_amount, counted_days, days_ahead_at, read_amount
+from cronbell.core.language.amounts import Amount, after_amount, counted_days, counts_days, days_ahead_at, read_amount
 from cronbell.core.language.clocks import (
     MAX_YEAR,
     WEEKDAY_WORDS,
@@ -26,8 +28,8 @@ from cronbell.core.language.clocks import (
     wall,
 )
 from cronbell.core.language.days import read_calendar
-from cronbell.core.language.holiday_dates import zone_country
 from cronbell.core.language.named_zones import take_zone
+from cronbell.core.language.zone_ids import zone_country
 from cronbell.core.text import texts
 from cronbell.core.text.texts import Moment, Phrase, Word, phrase, say, words
 
@@ -71,8 +73,21 @@ _ISO = (
 )
 _RELATIVE = (
     rf"(?:{lexicon.either('AMOUNT_BEFORE')})\s+(?P<rest>.+)"
-    rf"|(?P<rest2>.+?)\s+(?:{lexicon.either('AMOUNT_AFTER')})"
+    rf"|(?P<rest2>.+?)\s+(?:{lexicon.either('AMOUNT_AFTER')})(?P<at>,? (?:{lexicon.either('AMOUNT_AT')}) .+)?"
 )
+# an amount counted from a day other than today ("5 days from monday", "dos semanas despues del lunes")
+_FROM_DAY = (
+    rf"(?P<amount>.+?) (?:(?P<after>{lexicon.either('AMOUNT_FROM_DAY')})|{lexicon.either('AMOUNT_BEFORE_DAY')})"
+    r" (?P<day>.+)"
+)
+_ONE_DAY = lexicon.some("AMOUNT_ONE_DAY")  # "the day after christmas"
+ONE_DAY = Amount(months=0, days=1, elapsed=timedelta(0), seconds=False)
+_AMOUNT_ON = rf"(?P<amount>.+?),? (?:{lexicon.either('AMOUNT_ON')}) (?P<day>.+)"
+_WEEKDAY_FROM_DAY = (
+    rf"(?:(?:{lexicon.some('WEEKDAY_FROM_LEAD')}) )?(?P<wd>{'|'.join(sorted(WEEKDAY_WORDS, key=len, reverse=True))})"
+    rf" (?:(?P<after>{lexicon.either('AMOUNT_FROM_DAY')})|{lexicon.either('AMOUNT_BEFORE_DAY')}) (?P<day>.+)"
+)
+_DAY_THEN_YEARS = rf"(?P<day>.+?),? (?:{lexicon.either('AMOUNT_BEFORE')}) (?P<amount>.+)"
 # idioms that name an amount of time ("de hoy en ocho" is a week from today), read as the amount
 _AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
 
@@ -175,6 +190,24 @@ def parse_one_shot(
     return OneShot(at=at, notes=tuple(notes))
 
 
+def _next_of_recurring(t: str, now: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
+    """'the 21st of every month at 10' sent as a one-shot: its next time, said (a recurring schedule would
+    have them all). Only a phrase of one time of day on days of the month is read so: a daily or weekly
+    one ('every day at 9', 'every 5 minutes') is refused, so that the caller asks for a recurring schedule."""
+    from cronbell.core.domain.cron import parse_recurring  # only for a phrase nothing else reads
+    from cronbell.core.domain.cron_fires import next_fires
+
+    try:
+        spec = parse_recurring(t, 1, language)
+    except ToolError:
+        return None
+    if not re.fullmatch(r"\d+ \d+ [\d,]+ \S+ \*", spec.expr):
+        return None
+    at = next_fires(spec, now, tz, 1)[0]
+    notes.append(say("note.recurring_once", language, said=t, date=f"{at:%Y-%m-%d %H:%M}"))
+    return at
+
+
 def _read(
     t: str,
     now: datetime,
@@ -217,19 +250,49 @@ def _read(
         t = idiom.sub(meant, t)
     relative = re.fullmatch(_RELATIVE, t)
     if relative:
-        rest = relative["rest"] or relative["rest2"]
+        rest = relative["rest"] or relative["rest2"] + (relative["at"] or "")  # "5 days from now at 3pm"
         amount = read_amount(rest)
         if amount is not None:
             return after_amount(amount, now_local, tz, language, notes)
         at = days_ahead_at(rest, now_local, tz, language, notes) or counted_days(rest, now_local, tz, language, notes)
         if at is not None:
             return at
+        on = re.fullmatch(_AMOUNT_ON, rest)  # "in 2 years on thanksgiving": the day, read from 2 years ahead
+        later = read_amount(on["amount"]) if on else None
+        if on and later is not None and (later.days or later.months) and not later.elapsed:
+            ahead = after_amount(later, now_local, tz, language, [])
+            return _read(on["day"], ahead, ahead, tz, language, notes, whole_day, country)
+    counted = re.fullmatch(_FROM_DAY, t)
+    one_day = counted is not None and re.fullmatch(_ONE_DAY, counted["amount"]) is not None
+    amount = ONE_DAY if one_day else read_amount(counted["amount"]) if counted else None
+    days_of_a_kind = bool(counted and counted["after"] and counts_days(counted["amount"]))  # "3 weekdays after friday"
+    read_base = counted is not None and (amount is not None or days_of_a_kind)
+    base = _read(counted["day"], now, now_local, tz, language, notes, False, country) if counted and read_base else None
+    if counted and amount is not None and base is not None:
+        return after_amount(amount, base, tz, language, notes, 1 if counted["after"] else -1)
+    if counted and days_of_a_kind and base is not None:
+        return counted_days(counted["amount"], base, tz, language, notes)
+    weekday = re.fullmatch(_WEEKDAY_FROM_DAY, t)  # "the friday after thanksgiving", "el lunes antes de navidad"
+    base = _read(weekday["day"], now, now_local, tz, language, notes, False, country) if weekday else None
+    if weekday and base is not None:
+        step = 1 if weekday["after"] else -1
+        day = base.date() + timedelta(days=step)
+        while day.weekday() != WEEKDAY_WORDS[weekday["wd"]]:
+            day += timedelta(days=step)
+        return wall(datetime.combine(day, base.time().replace(tzinfo=None)), tz, language, notes)
+    later_on = re.fullmatch(_DAY_THEN_YEARS, t)  # "thanksgiving in 9 years": read from 9 years ahead
+    years = read_amount(later_on["amount"]) if later_on else None
+    if later_on and years is not None and years.months and not (years.days or years.elapsed):
+        ahead = after_amount(years, now_local, tz, language, [])
+        return _read(later_on["day"], ahead, ahead, tz, language, notes, whole_day, country)
     at = read_calendar(t, now_local, tz, language, notes, whole_day)
     holiday = named_days.find(t) if at is None else None
     if holiday is not None:
         at = named_days.read_holiday(t, holiday, now_local, tz, language, notes, whole_day, country)
     if at is None and re.search(_PAST_WORDS, t):
         raise Unreadable(phrase("reason.past"))
+    if at is None and holiday is None:
+        at = _next_of_recurring(t, now, tz, language, notes)
     if at is None and holiday is None:
         reason = named_days.unknown(t, country)
         if reason is not None:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import os
 from functools import cache
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
+from zoneinfo import TZPATH, ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
 from cronbell.core.contract.errors import refusal
 
@@ -38,3 +39,19 @@ def resolve_timezone(name: str | None, fallback: str) -> ZoneInfo:
             return ZoneInfo(_zone_names_by_folded_case()[chosen.casefold()])
     except (ZoneInfoNotFoundError, ValueError, OSError, KeyError) as exc:
         raise refusal("invalid_timezone", {"timezone": chosen}, zone=chosen) from exc
+
+
+def zone_country(zone: str) -> str | None:
+    """The ISO country of an IANA zone, from the zone database's zone.tab (None for UTC and the like)."""
+    return _zone_countries().get(zone)
+
+
+@cache
+def _zone_countries() -> dict[str, str]:
+    for folder in TZPATH:  # os.path, not pathlib: pathlib would be imported for this alone, at every cold start
+        table = os.path.join(folder, "zone.tab")
+        if os.path.isfile(table):
+            with open(table, encoding="utf-8") as lines:
+                rows = [line.split("\t") for line in lines.read().splitlines()]
+            return {row[2]: row[0] for row in rows if len(row) >= 3 and not row[0].startswith("#")}
+    return {}

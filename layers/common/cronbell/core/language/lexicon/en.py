@@ -17,27 +17,34 @@ MONTHS = {
 MONTHS_OWN: dict[str, int] = {}
 MONTH_FIRST = True  # "12/24" is December 24
 BARE_DAY_AFTER_WEEKDAY = True  # "friday 8" may be the 8th or 8 o'clock: refused as ambiguous
+_units = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
+_teens = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_tens = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50}
+# the numbers 10 to 59 in words ("twenty-one", "twenty one")
+_ten_to_fifty_nine = {
+    **{word: 10 + i for i, word in enumerate(_teens)},
+    **{tens: value for tens, value in _tens.items()},
+    **{f"{tens}{joint}{unit}": value + i for tens, value in _tens.items() for i, unit in enumerate(_units, 1)
+       for joint in ("-", " ")},
+}  # fmt: skip
 # counts in amounts of time ("in two weeks", "a couple of days")
 NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
     "forty-five": 45, "fifty": 50, "sixty": 60, "ninety": 90, "a couple of": 2, "a couple": 2,
+    **_ten_to_fifty_nine,
 }  # fmt: skip
 # hours said in words, where they can only be a time of day ("at ten", "seven pm")
 HOURS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
     "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
-# minutes after an hour ("ten thirty", "seven oh five")
-MINUTES = {
-    "oh five": 5, "ten": 10, "fifteen": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25, "thirty": 30,
-    "thirty-five": 35, "thirty five": 35, "forty": 40, "forty-five": 45, "forty five": 45, "fifty": 50,
-    "fifty-five": 55, "fifty five": 55,
-}  # fmt: skip
-# minutes before "past"/"to" an hour ("twenty to nine")
+# minutes after an hour ("ten thirty", "seven oh five", "eleven forty-two")
+MINUTES = {**{f"oh {unit}": i for i, unit in enumerate(_units, 1)}, **_ten_to_fifty_nine}
+# minutes before "past"/"to" an hour ("twenty to nine", "seven minutes past ten")
 MINUTES_PAST = {
-    "five": 5, "ten": 10, "a quarter": 15, "quarter": 15, "twenty": 20, "twenty-five": 25, "twenty five": 25,
-    "half": 30,
+    **{unit: i for i, unit in enumerate(_units, 1)}, **{w: n for w, n in _ten_to_fifty_nine.items() if n < 30},
+    "a quarter": 15, "quarter": 15, "half": 30,
 }  # fmt: skip
 ORDINALS = [
     "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
@@ -48,10 +55,15 @@ ORDINALS = [
 PARTS = {"tonight": "noche", "night": "noche", "evening": "noche", "afternoon": "tarde", "morning": "manana"}
 # the default hour of a part of the day named without a time
 PART_HOURS = {"morning": 9, "afternoon": 15, "evening": 19, "night": 21}
-NAMED_CLOCKS = {"noon": (12, 0), "midday": (12, 0), "midnight": (0, 0)}
+NAMED_CLOCKS = {
+    "noon": (12, 0), "noontime": (12, 0), "midday": (12, 0), "mid-day": (12, 0), "midnight": (0, 0),
+    "mid-night": (0, 0), "midnite": (0, 0),
+}  # fmt: skip
 # a named clock as an hour with am/pm, where minutes count from it ("a quarter past noon", "ten to midnight")
-NAMED_HOURS = {"noon": "12pm", "midday": "12pm", "midnight": "12am"}
-FILLERS = {"at", "on", "the", "of", "a", "in", "around", "about", "by", "for", "sharp"}
+NAMED_HOURS = {"noon": "12pm", "midday": "12pm", "midnight": "12am", "mid-night": "12am", "midnite": "12am"}
+FILLERS = {
+    "at", "on", "the", "of", "a", "in", "around", "about", "by", "for", "sharp", "approximately", "approx", "roughly",
+}  # fmt: skip
 # words around a time that say nothing about it
 COURTESY = ["please", "pls", "plz", "kindly", "remind me"]
 # words that say a time is approximate ("about 20 minutes", "4ish")
@@ -62,7 +74,10 @@ CITIES = {
     "washington": "America/New_York", "miami": "America/New_York", "mexico city": "America/Mexico_City",
     "rio": "America/Sao_Paulo", "delhi": "Asia/Kolkata", "mumbai": "Asia/Kolkata", "beijing": "Asia/Shanghai",
 }  # fmt: skip
-DAY_NUMBERS: dict[str, int] = {}  # day numbers are ordinals in English ("the sixth of june")
+# day numbers in words, mostly ordinals in English ("the sixth of june"), cardinals too ("june twenty one")
+DAY_NUMBERS = {
+    **{unit: i for i, unit in enumerate(_units, 1)}, **{w: n for w, n in _ten_to_fifty_nine.items() if n <= 31},
+}  # fmt: skip
 POSITIONS = {"1th": 1, "2th": 2, "3th": 3, "4th": 4, "5th": 5, "1st": 1, "2nd": 2, "3rd": 3, "last": -1}
 # holidays and observances by name, and their keys (core/language/holiday_dates.py finds their dates)
 HOLIDAYS = {
@@ -74,7 +89,8 @@ HOLIDAYS = {
     "fathers day": "fathers_day", "easter sunday": "easter", "easter": "easter", "easter monday": "easter_monday",
     "good friday": "good_friday", "maundy thursday": "maundy_thursday", "holy thursday": "maundy_thursday",
     "halloween": "halloween", "valentine's day": "valentines", "valentines day": "valentines",
-    "valentine's": "valentines", "boxing day": "boxing_day", "independence day": "independence_day",
+    "valentine's": "valentines", "valentine day": "valentines", "valentines": "valentines",
+    "boxing day": "boxing_day", "independence day": "independence_day",
     "the fourth of july": "fourth_of_july", "fourth of july": "fourth_of_july", "labor day": "labor_day",
     "labour day": "labor_day", "memorial day": "memorial_day", "diwali": "diwali", "deepavali": "diwali",
     "epiphany": "epiphany", "juneteenth": "juneteenth", "mlk day": "mlk_day", "martin luther king day": "mlk_day",
@@ -96,6 +112,74 @@ HOLIDAYS.update({
     "chanukah": "hanukkah", "passover": "passover", "yom kippur": "yom_kippur", "rosh hashanah": "rosh_hashanah",
     "remembrance day": "remembrance_day", "new year": "new_year", "nye": "new_years_eve", "xmas day": "christmas",
 })  # fmt: skip
+HOLIDAYS.update({
+    "saint paddy's day": "st_patricks_day", "st paddy's day": "st_patricks_day", "st. paddy's day": "st_patricks_day",
+    "st paddys day": "st_patricks_day", "st. paddys day": "st_patricks_day", "paddy's day": "st_patricks_day",
+    "st. patricks day": "st_patricks_day", "saint patricks day": "st_patricks_day",
+    "washington's birthday": "presidents_day", "washingtons birthday": "presidents_day",
+    "whit monday": "whit_monday", "pentecost monday": "whit_monday", "whitsun": "pentecost",
+    "eid al adha": "eid_al_adha", "eid ul adha": "eid_al_adha", "eid al fitr": "eid_al_fitr",
+    "eid ul fitr": "eid_al_fitr", "spring festival": "chinese_new_year", "deepawali": "diwali",
+    "rosh hashana": "rosh_hashanah", "pesach": "passover", "halloween day": "halloween",
+})  # fmt: skip
+HOLIDAYS.update({
+    "trinity sunday": "trinity_sunday", "corpus christi": "corpus_christi", "all souls' day": "all_souls",
+    "all souls day": "all_souls", "orthodox easter": "orthodox_easter", "orthodox good friday": "orthodox_good_friday",
+    "clean monday": "clean_monday", "orthodox christmas": "orthodox_christmas",
+    "coptic christmas": "orthodox_christmas",
+    "st george's day": "st_georges_day", "saint george's day": "st_georges_day", "st andrew's day": "st_andrews_day",
+    "saint andrew's day": "st_andrews_day", "st david's day": "st_davids_day", "saint david's day": "st_davids_day",
+    "burns night": "burns_night", "guy fawkes night": "guy_fawkes", "guy fawkes day": "guy_fawkes",
+    "bonfire night": "guy_fawkes", "pi day": "pi_day", "star wars day": "star_wars_day",
+    "world vegan day": "world_vegan_day", "international women's day": "womens_day", "women's day": "womens_day",
+    "womens day": "womens_day", "kwanzaa": "kwanzaa", "armistice day": "remembrance_day",
+    "bastille day": "bastille_day", "canada day": "canada_day", "australia day": "australia_day",
+    "anzac day": "anzac_day", "waitangi day": "waitangi_day", "flag day": "flag_day", "patriot day": "patriot_day",
+    "boss's day": "bosses_day", "bosses day": "bosses_day", "boss day": "bosses_day",
+    "national boss day": "bosses_day", "grandparents day": "grandparents_day",
+    "grandparents' day": "grandparents_day", "national grandparents day": "grandparents_day",
+    "administrative professionals day": "admin_professionals_day", "secretaries day": "admin_professionals_day",
+    "admin professionals day": "admin_professionals_day", "admin day": "admin_professionals_day",
+    "election day": "election_day", "tax day": "tax_day", "shavuot": "shavuot", "shavuos": "shavuot",
+    "sukkot": "sukkot", "succot": "sukkot", "simchat torah": "simchat_torah", "day of arafah": "day_of_arafah",
+    "arafat day": "day_of_arafah", "islamic new year": "islamic_new_year", "hijri new year": "islamic_new_year",
+    "muharram": "islamic_new_year", "mawlid": "mawlid", "mawlid al-nabi": "mawlid", "prophet's birthday": "mawlid",
+    "milad un nabi": "mawlid", "ashura": "ashura", "janmashtami": "janmashtami", "krishna janmashtami": "janmashtami",
+    "ram navami": "ram_navami", "rama navami": "ram_navami", "maha shivaratri": "maha_shivaratri",
+    "mahashivratri": "maha_shivaratri", "shivaratri": "maha_shivaratri", "mahavir jayanti": "mahavir_jayanti",
+    "buddha purnima": "buddha_purnima", "vesak": "buddha_purnima", "wesak": "buddha_purnima",
+    "buddha's birthday": "buddha_purnima", "guru nanak jayanti": "guru_nanak", "guru nanak's birthday": "guru_nanak",
+    "gandhi jayanti": "gandhi_jayanti", "ambedkar jayanti": "ambedkar_jayanti",
+    "dragon boat festival": "dragon_boat", "mid-autumn festival": "mid_autumn", "mid autumn festival": "mid_autumn",
+    "moon festival": "mid_autumn", "qingming festival": "qingming", "qingming": "qingming",
+    "tomb sweeping day": "qingming", "tomb-sweeping day": "qingming", "king's day": "kings_day",
+    "kings day": "kings_day", "koningsdag": "kings_day", "seollal": "korean_new_year",
+    "korean new year": "korean_new_year", "chuseok": "chuseok", "songkran": "songkran", "tet": "chinese_new_year",
+    "dussehra": "dussehra", "dasara": "dussehra", "vijayadashami": "dussehra", "hari raya puasa": "eid_al_fitr",
+    "hari raya haji": "eid_al_adha", "eid ul-fitr": "eid_al_fitr", "eid ul-adha": "eid_al_adha",
+    "bakrid": "eid_al_adha", "yom kipur": "yom_kippur", "passover day": "passover",
+    "hanukkah": "hanukkah", "chanukah": "hanukkah", "hanukah": "hanukkah", "purim": "purim",
+    "lag baomer": "lag_baomer", "lag b'omer": "lag_baomer", "tisha b'av": "tisha_bav", "tisha bav": "tisha_bav",
+    "jerusalem day": "jerusalem_day", "yom yerushalayim": "jerusalem_day", "ganesh chaturthi": "ganesh_chaturthi",
+    "vinayaka chaturthi": "ganesh_chaturthi", "raksha bandhan": "raksha_bandhan", "rakhi": "raksha_bandhan",
+    "onam": "onam", "pongal": "pongal", "thai pongal": "pongal", "makar sankranti": "makar_sankranti",
+    "vaisakhi": "vaisakhi", "baisakhi": "vaisakhi", "ugadi": "ugadi", "gudi padwa": "ugadi",
+    "govardhan puja": "govardhan_puja", "bhai dooj": "bhai_dooj", "bhai duj": "bhai_dooj",
+    "karva chauth": "karva_chauth", "karwa chauth": "karva_chauth", "chhath": "chhath", "chhath puja": "chhath",
+    "holika dahan": "holika_dahan", "vasant panchami": "vasant_panchami", "basant panchami": "vasant_panchami",
+    "rath yatra": "rath_yatra", "ratha yatra": "rath_yatra", "naraka chaturdashi": "naraka_chaturdashi",
+    "guru gobind singh jayanti": "guru_gobind_singh", "rabindra jayanti": "rabindra_jayanti",
+    "parsi new year": "parsi_new_year", "valmiki jayanti": "valmiki_jayanti", "guru ravidas jayanti": "guru_ravidas",
+    "shivaji jayanti": "shivaji_jayanti", "dayananda saraswati jayanti": "dayanand_jayanti",
+    "jamat ul-vida": "jamat_ul_vida", "lazarus saturday": "lazarus_saturday",
+    "martin luther king's day": "mlk_day", "martin luther king jr day": "mlk_day",
+    "martin luther king jr. day": "mlk_day", "mlk jr day": "mlk_day", "mlk": "mlk_day",
+})  # fmt: skip
+HOLIDAY_NEXT = "this coming|the next|the coming|coming|next|this"  # before a holiday: its next date all the same
+HOLIDAY_YEAR_LEAD = "in"  # between a holiday and its year ("christmas in 2027")
+HOLIDAY_NEXT_YEAR = r"(?:of |in )?(?:the )?(?:next|following) year(?:'s)?"  # "christmas next year", "next year's"
+HOLIDAY_THIS_YEAR = r"(?:of )?this year(?:'s)?"
+WEEKDAY_FROM_LEAD = "the"  # before a weekday counted from a day ("the friday after thanksgiving")
 # a phrase that names a day the lexicon does not know, refused as such (core/language/named_days.py)
 UNKNOWN_DAY_LEAD = "on |the "  # before its name
 UNKNOWN_DAY_END = "day|eve"  # the last word of its name ("festivus day")
@@ -115,8 +199,8 @@ AND_WEEKDAYS = "and"  # joins a list of weekdays
 THROUGH = "to|through|thru|until"  # "monday to friday"
 ORDINAL_ENDINGS = "st|nd|rd|th"
 MONTH_DAYS = (  # the days of every month, in the group `d`
-    r"(?:every|each) month on (?:the )?(?:days? )?(?P<d>.+)",
-    r"monthly on (?:the )?(?:days? )?(?P<d>.+)",
+    r"(?:every|each) month,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",
+    r"monthly,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",
     r"(?:(?:on|every|each) (?:the )?|the )(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
 )
 PLACES = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
@@ -173,6 +257,10 @@ BUSINESS_PHRASES = (  # (pattern, the schedule phrase it stands on); {nth} is fi
 # --- one-shot times (core/language/when.py)
 AMOUNT_BEFORE = "in|within|after"  # "in 2 hours"
 AMOUNT_AFTER = "later|from now|from today|hence"  # "2 hours later"
+AMOUNT_FROM_DAY = "from|after"  # between an amount and the day it counts from ("5 days from monday")
+AMOUNT_BEFORE_DAY = "before|prior to"  # between an amount and the day it counts back from ("10 days before halloween")
+AMOUNT_ONE_DAY = "the day"  # before "after" a day: one day ("the day after christmas")
+AMOUNT_ON = "on"  # between an amount ahead and a day read from then ("in 2 years on thanksgiving")
 AMOUNT_IDIOMS: dict[str, str] = {}  # a whole phrase that means an amount of time, and that amount
 PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past
 
@@ -199,7 +287,9 @@ AMOUNT_NUMBER_AND_A_HALF = "and a half (?:hours?|hrs?)"  # after the number of h
 # an amount as the grammar writes it, read back by the grammar
 AMOUNT_IN_HOURS = "{n} hours"
 AMOUNT_IN_MINUTES = "{n} minutes"
-COUNTED_WORKDAYS = "weekdays?"  # after a count: days from Monday to Friday ("3 weekdays")
+COUNTED_WORKDAYS = (
+    "weekdays?|business days?|working days?|work days?"  # after a count: days from Monday to Friday ("3 weekdays")
+)
 
 # --- the words of calendar phrases turned into digits (core/language/day_words.py): fragments, joined
 DAY_ORDINAL_ENDINGS = "st|nd|rd|th"  # after a day number ("the 8th")
@@ -207,13 +297,15 @@ CLOCK_AT = "at about|at around|at|around|about|by"  # before a time of day
 NAMED_CLOCK_AT = "at"  # before a named clock ("at noon")
 NAMED_CLOCK_NOT_AFTER: tuple[str, ...] = ()  # a word after which a named clock is not one ("del mediodia")
 HOUR_WORD_BEFORE = "at|around|about|by|past|to"  # before an hour in words that makes it a time of day
-HOUR_WORD_AFTER = "o'?clock|in the"  # after an hour in words that makes it a time of day (besides am/pm)
+# after an hour in words that makes it a time of day (besides am/pm)
+HOUR_WORD_AFTER = "o'?clock|in the|at night|tonight|this|noon|midnight|midnite"
 CLOCK_HALF_HOUR = "half"  # before an hour: half past it (British "half three")
 CLOCK_HALF_HOUR_NOT = "hours?|past|to"  # after "half" and a number that is no hour ("half 2 hours")
 CLOCK_PAST_WORDS = "past|after"  # between minutes and the hour they follow ("ten past nine")
 CLOCK_TO_WORDS = "to"  # between minutes and the hour they come before ("twenty to nine")
 CLOCK_MINUTES_WORD = "minutes?"  # after those minutes ("ten minutes past nine")
 CLOCK_SHARP_AMPM = "o'?clock"  # between an hour and its am/pm ("4 o'clock pm")
+AMPM_LEAD = "in the"  # between a time and its am/pm ("3 in the am")
 APPROXIMATE_ENDING = "ish"  # after a time: about then ("4ish", "noonish")
 ORDINAL_TENS = {"twenty": 20, "thirty": 30}  # before an ordinal of ORDINALS' first nine ("twenty-first")
 ORDINALS_APART = {"thirtieth": 30}  # ordinals beyond ORDINALS
@@ -221,8 +313,8 @@ FIRST_THING = "first thing"  # kept from the ordinals, read as EARLY ("first_thi
 DAY_NUMBER_OF = ""  # between a day number in words and its month ("seis de junio")
 DAY_NUMBER_LEAD = ""  # before a day number in words ("el dia doce")
 DAY_NUMBERS_ALONE: dict[str, int] = {}  # day numbers in words read alone ("el primero")
-TWELVE_NAMED = "noon|midnight"  # after 12, the named clock it is ("12 noon")
-ISH_NAMED = "noon"  # a named clock said approximately ("noonish")
+TWELVE_NAMED = "noon|midnight|midnite|mid-night"  # after 12, the named clock it is ("12 noon")
+ISH_NAMED = "noon|midnight"  # a named clock said approximately ("noonish")
 # how the grammar writes what it reads back: a time some minutes before an hour, "at" before a time of
 # day, a day's ordinal
 CLOCK_BEFORE_HOUR = "{hour} menos {minutes}"
@@ -231,20 +323,27 @@ ORDINAL_DAY = "{n}th"
 
 # --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
 # languages ({month} is filled in)
-NEXT = "next|this coming|coming"  # before a weekday: the coming one, never today
+# before a weekday: the coming one, never today
+NEXT = "next|nxt|this coming|the coming|coming|the following|following|this upcoming|the upcoming|upcoming"
 THIS = "this"  # before a weekday: this week's
 NEXT_AFTER = ""  # after a weekday: the coming one
+AFTER_NEXT = "after next"  # after a weekday: the one after the coming one ("friday after next")
 PARTS_ON_THE_CLOCK = {"evening": "tarde"}  # a part of the day whose hours are another's on a 12-hour clock
 NIGHT_PARTS = ("night", "evening")  # parts of the day whose small hours are the next day's ("tonight at 1")
 BEFORE_DAY_NUMBER = ("the", "day")  # after these, as after a weekday or a month, a number is a day
 CLOCK_MARKS = "o'?clock|hrs|half|quarter"  # words that make a number a time of day, besides am/pm and "at"
 DAY_NUMBER_BEFORE_PART = ""  # between a day number and a part of the day ("el viernes 12 por la manana")
-END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the )?(?:day|today)|eod"
+END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?(?:end of (?:the )?(?:day|today|business)|close of business)|eod|cob"
 LAST_DAY = r"(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{month})\b))"
-END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month"
+END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month|eom"
 END_OF_WEEK = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week"
+# before a day named otherwise ("end of friday", "by the end of tomorrow"): that day's end
+END_OF_NAMED_DAY = (
+    r"(?:(?:by|at|before|until|till) )?(?:the )?end of(?= )(?! (?:the |this |next )?(?:month|week|year)\b)"
+)
 THIS_WEEKEND = "(?:this|the) weekend"
-EARLY = "first_thing(?: in the morning)?"  # early in the morning (FIRST_THING, kept from the ordinals)
+# early in the morning (FIRST_THING, kept from the ordinals)
+EARLY = "first_thing(?: in the morning)?|early in the morning|early morning|in the early morning"
 EARLY_PART = "morning"  # the part of the day that is, as the grammar writes it
 THIS_PART_ALONE = {"tonight": "night"}  # this part of the day in one word, and the part
 THIS_PART_LEAD = "this"  # before one of THIS_PARTS: today's
@@ -252,8 +351,8 @@ THIS_PARTS = "morning|afternoon|evening|night"
 PART_LEAD = "in the|during the|at"  # before one of PARTS_AFTER_LEAD
 PARTS_AFTER_LEAD = "morning|afternoon|evening|night"
 PARTS_ALONE = "morning|afternoon|evening|night"  # a part of the day said without a lead
-DAY_AFTER_TOMORROW = "(?:the )?day after (?:tomorrow|tmrw)"
-TOMORROW = "tomorrow|tmrw|tmw|tomorow|tommorow"
+DAY_AFTER_TOMORROW = "(?:the )?day after (?:tomorrow|tmrw|tmr|2moro)"
+TOMORROW = "tomorrow|tmrw|tmw|tmr|tmrow|tomorow|tommorow|tommorrow|2moro|2morrow|2mrw"
 TODAY = "(?:later )?today"
 OF = "of "  # before NEXT_WEEK, THIS_MONTH, THIS_WEEK, and a month after its day
 OF_THE = "of "  # before NEXT_MONTH, NEXT_YEAR
@@ -268,6 +367,7 @@ NEXT_DATE = ""  # before a date: the coming one, left out ("el proximo 15 de may
 MONTH_DAY_ARTICLE = "the "  # between a month and its day ("june the 5th")
 DAY_ARTICLE = "the "  # between a weekday and its day ("friday the 12th")
 DAY_LEAD = ""  # before a day number alone ("el dia 15")
+NUMERIC_MONTH_OF = ""  # between a day number and its month in digits ("5 del 12")
 
 # --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
 CLOCK_HALF = ""  # after an hour: half past it ("9 y media")

@@ -17,19 +17,21 @@ NUMBERS = {
     "nueve": 9, "diez": 10, "once": 11, "doce": 12, "quince": 15, "veinte": 20, "treinta": 30, "cuarenta": 40,
     "cincuenta": 50, "sesenta": 60, "noventa": 90, "un par de": 2,
 }  # fmt: skip
+# the other numbers to 31 are added with the day numbers, below
 HOURS = {
     "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,
     "nueve": 9, "diez": 10, "once": 11, "doce": 12,
 }  # fmt: skip
 MINUTES = {"cero cinco": 5, "cero uno": 1, "cero dos": 2, "cero tres": 3, "cero cuatro": 4}
-# minutes after "y" / "menos" ("las nueve y diez", "las doce menos veinte")
-MINUTES_PAST = {"cinco": 5, "diez": 10, "veinte": 20, "veinticinco": 25}
 ORDINALS: list[str] = []
 PARTS = {"noche": "noche", "tarde": "tarde", "manana": "manana"}
 PART_HOURS = {"manana": 9, "tarde": 15, "noche": 21}
-NAMED_CLOCKS = {"mediodia": (12, 0), "el mediodia": (12, 0), "medianoche": (0, 0), "la medianoche": (0, 0)}
-NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am"}
-FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia"}
+NAMED_CLOCKS = {
+    "mediodia": (12, 0), "el mediodia": (12, 0), "medianoche": (0, 0), "la medianoche": (0, 0), "media noche": (0, 0),
+    "la media noche": (0, 0), "medio dia": (12, 0), "el medio dia": (12, 0),
+}  # fmt: skip
+NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am", "media noche": "12am", "medio dia": "12pm"}
+FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia", "aproximadamente"}
 COURTESY = ["por favor", "recuerdamelo", "recuerdame", "avisame"]
 APPROXIMATELY = ["unos", "unas", "aproximadamente", "mas o menos", "como", "alrededor de"]
 # city names in Spanish, for "a las 10 hora de <ciudad>"
@@ -47,6 +49,14 @@ DAY_NUMBERS = {
     "diecisiete": 17, "dieciocho": 18, "diecinueve": 19, "veinte": 20, "veintiuno": 21, "veintiun": 21,
     "veintidos": 22, "veintitres": 23, "veinticuatro": 24, "veinticinco": 25, "veintiseis": 26, "veintisiete": 27,
     "veintiocho": 28, "veintinueve": 29, "treinta": 30, "treinta y uno": 31,
+}  # fmt: skip
+NUMBERS.update({word: n for word, n in DAY_NUMBERS.items() if word != "primero"})
+# minutes after "y" / "menos" ("las nueve y diez", "las doce menos veinte", "las dos y cuarenta y cinco")
+MINUTES_PAST = {
+    **{word: n for word, n in DAY_NUMBERS.items() if word not in ("primero", "veintiun")},
+    **{f"{tens} y {unit}": value + n for tens, value in (("treinta", 30), ("cuarenta", 40), ("cincuenta", 50))
+       for unit, n in list(DAY_NUMBERS.items())[:10] if unit not in ("primero",)},
+    "cuarenta": 40, "cincuenta": 50,
 }  # fmt: skip
 # the place of a weekday in its month ("el primer lunes de junio", "el último viernes de mayo")
 POSITIONS = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
@@ -75,6 +85,30 @@ HOLIDAYS.update({
     "ano nuevo chino": "chinese_new_year", "carnaval": "carnival", "lunes de carnaval": "carnival",
     "dia de la tierra": "earth_day", "cinco de mayo": "cinco_de_mayo", "viernes negro": "black_friday",
 })  # fmt: skip
+HOLIDAYS.update({
+    "lunes de pentecostes": "whit_monday", "yom kipur": "yom_kippur", "fiesta del cordero": "eid_al_adha",
+    "fiesta del sacrificio": "eid_al_adha", "fin del ramadan": "eid_al_fitr", "fiesta de la ruptura": "eid_al_fitr",
+    "nuevo ano judio": "rosh_hashanah", "pascua judia": "passover", "fiesta de la primavera": "chinese_new_year",
+})  # fmt: skip
+HOLIDAYS.update({
+    "corpus christi": "corpus_christi", "dia de los fieles difuntos": "all_souls", "dia de difuntos": "all_souls",
+    "pascua ortodoxa": "orthodox_easter", "navidad ortodoxa": "orthodox_christmas",
+    "dia de san jorge": "st_georges_day",
+    "sant jordi": "st_georges_day", "dia de la mujer": "womens_day", "dia internacional de la mujer": "womens_day",
+    "dia de la marmota": "groundhog_day", "dia de la bastilla": "bastille_day", "santisima trinidad": "trinity_sunday",
+    "ano nuevo islamico": "islamic_new_year", "nacimiento del profeta": "mawlid", "fiesta de la luna": "mid_autumn",
+    "fiesta del medio otono": "mid_autumn", "fiesta del bote del dragon": "dragon_boat", "dia del rey": "kings_day",
+    "dia de las elecciones": "election_day", "dia de los abuelos": "grandparents_day",
+    "dia de la revolucion": "revolution_day", "aniversario de la revolucion": "revolution_day",
+    "natalicio de benito juarez": "juarez_day", "dia de benito juarez": "juarez_day", "fiesta nacional": "hispanic_day",
+    "dia de la bandera": "flag_day_mx", "januca": "hanukkah", "fiesta de las luces": "diwali",
+    "sabado de lazaro": "lazarus_saturday",
+})  # fmt: skip
+HOLIDAY_NEXT = "la proxima|el proximo|proxima|proximo|esta|este"
+HOLIDAY_YEAR_LEAD = "de|del ano|en"
+HOLIDAY_NEXT_YEAR = r"(?:de |del )?(?:el )?(?:ano que viene|proximo ano|ano proximo|ano siguiente)"
+HOLIDAY_THIS_YEAR = r"(?:de )?este ano"
+WEEKDAY_FROM_LEAD = "el"
 UNKNOWN_DAY_LEAD = "el |la "
 UNKNOWN_DAY_END = ""
 UNKNOWN_DAY = "(?:el )?dia de(?:l| la| los)? [a-z ]+"  # "el dia del orgullo"
@@ -95,6 +129,9 @@ ORDINAL_ENDINGS = "o"
 MONTH_DAYS = (
     r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
     r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
+    r"mensualmente,? (?:el |los )?(?:dias? )?(?P<d>.+)",
+    r"todos los dias (?P<d>\d{1,2}(?:(?:,| y) \d{1,2})*)",  # "todos los dias 21": the 21st of every month
+    r"cada (?:dia )?(?P<d>.+?) del mes",
 )
 PLACES = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
 OF_EVERY_MONTH = "de cada mes|de todos los meses|del mes"
@@ -148,6 +185,10 @@ BUSINESS_PHRASES = (
 # --- one-shot times (core/language/when.py)
 AMOUNT_BEFORE = "en|dentro de|de aqui a"
 AMOUNT_AFTER = "mas tarde|despues|a partir de ahora|a partir de hoy"
+AMOUNT_FROM_DAY = "despues del?|a partir del?|contando desde el|desde el"
+AMOUNT_BEFORE_DAY = "antes del?"
+AMOUNT_ONE_DAY = "el dia"
+AMOUNT_ON = "el|en"
 AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
 PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
 
@@ -169,21 +210,22 @@ AMOUNT_AND_A_QUARTER = "y cuarto"
 AMOUNT_NUMBER_AND_A_HALF = ""
 AMOUNT_IN_HOURS = "{n} horas"
 AMOUNT_IN_MINUTES = "{n} minutos"
-COUNTED_WORKDAYS = ""
+COUNTED_WORKDAYS = "dias habiles|dias laborables|dias laborales"
 
 # --- the words of calendar phrases turned into digits (core/language/day_words.py): fragments, joined
 DAY_ORDINAL_ENDINGS = "º|ª|o|ro|do|to|er|ero"
 CLOCK_AT = "a eso de las|a eso de la|a las|a la|las|la|sobre las|hacia las"
 NAMED_CLOCK_AT = "a|al|a las"
 NAMED_CLOCK_NOT_AFTER = ("del",)
-HOUR_WORD_BEFORE = "a las|a la|sobre las|hacia las"
-HOUR_WORD_AFTER = "de la|por la|y media|y cuarto|menos cuarto|en punto"
+HOUR_WORD_BEFORE = "a las|a la|sobre las|hacia las|las"
+HOUR_WORD_AFTER = "de la|por la|y|menos|en punto"
 CLOCK_HALF_HOUR = ""
 CLOCK_HALF_HOUR_NOT = ""
 CLOCK_PAST_WORDS = ""
 CLOCK_TO_WORDS = ""
 CLOCK_MINUTES_WORD = ""
 CLOCK_SHARP_AMPM = ""
+AMPM_LEAD = ""
 APPROXIMATE_ENDING = ""
 ORDINAL_TENS: dict[str, int] = {}
 ORDINALS_APART: dict[str, int] = {}
@@ -199,9 +241,10 @@ ORDINAL_DAY = "{n}o"
 
 # --- calendar phrases (core/language/days.py): words and regular-expression fragments, joined across
 # languages ({month} is filled in)
-NEXT = "el proximo|proximo"
+NEXT = "el proximo|este proximo|proximo|el prox.|el prox|prox.|prox"
 THIS = "este"
-NEXT_AFTER = "que viene|proximo"
+NEXT_AFTER = "que viene|proximo|siguiente|prox"
+AFTER_NEXT = "despues del proximo|despues del que viene"
 PARTS_ON_THE_CLOCK: dict[str, str] = {}
 NIGHT_PARTS = ("noche",)
 BEFORE_DAY_NUMBER = ("el", "dia")
@@ -214,8 +257,9 @@ LAST_DAY = (
 )
 END_OF_MONTH = "(?:a|al|para) (?:fin|final) de(?:l)? mes"
 END_OF_WEEK = "(?:a|al) final de (?:la )?semana"
+END_OF_NAMED_DAY = r"(?:al |a |para el |hasta el |antes del )?(?:final|fin) del?(?= )(?! (?:la )?(?:mes|semana|ano)\b)"
 THIS_WEEKEND = "(?:este|el) fin de semana"
-EARLY = "a primera hora(?: de la manana)?"
+EARLY = "a primera hora(?: de la manana)?|temprano por la manana|por la manana temprano"
 EARLY_PART = "manana"
 THIS_PART_ALONE: dict[str, str] = {}
 THIS_PART_LEAD = "esta"
@@ -239,6 +283,7 @@ NEXT_DATE = r"(?:el )?proximo (?=(?:dia )?\d)"
 MONTH_DAY_ARTICLE = ""
 DAY_ARTICLE = "el "
 DAY_LEAD = "el (?:dia )?|dia "
+NUMERIC_MONTH_OF = "del"
 
 # --- times of day (core/language/clocks.py): regular-expression fragments, joined across languages
 CLOCK_HALF = "y media"

@@ -311,6 +311,9 @@ TEXTS: dict[str, str] = {
     ),
     "reason.past": "it names a time in the past; a reminder needs a time ahead",
     "reason.weekday_missing": "name the day of the week too (friday next week)",
+    "reason.date_or_clock": (
+        "{text} could be a date or a time of day; write 'at {text}' for the time, or the month as a word for the date"
+    ),
     # the declared type of a Bedrock parameter, named in its refusal
     "type.integer": "integer",
     "type.number": "number",
@@ -359,6 +362,20 @@ TEXTS: dict[str, str] = {
         "pass am or a 24-hour time for the night)."
     ),
     "note.no_year": "No year given: taken as {year}.",
+    "note.midnight_day": (
+        "Midnight with a day is read as the start of that day, {date} {clock} (say 23:59 for its end)."
+    ),
+    "note.night_after": "The night of {night} is read past midnight: {date} {clock}.",
+    "note.numeric_order": "{said} is read month first, as {date} (write the month as a word to choose).",
+    "note.seconds": "{said}: the seconds are left out, reminders fire on the minute ({clock}).",
+    "note.day_number": (
+        "{number} is read as the day of the month ({date}), not the hour; say 'at {number}:00' for the hour."
+    ),
+    "note.evening_twelve": "{said} in the evening is read as {clock}, at or after midnight.",
+    "note.holiday_elsewhere": "{name} is not a holiday in {home}: the date it has in {country} is used, {date}.",
+    "note.recurring_once": (
+        "'{said}' repeats: read as its next time, {date}; ask for a recurring schedule to be reminded every time."
+    ),
     "note.dst_forward_one": (
         "On {day} clocks in {zone} go forward from {old} to {new}: the {clocks} run does not happen that day "
         "(Scheduler skips a local time that does not exist)."
@@ -459,5 +476,6 @@ LISTS: dict[str, tuple[str, ...]] = {
         "night 21:00, end of the day 18:00; an hour of 1 to 12 alone, without am/pm, is the next of its two "
         "readings, within 12 hours; with a day, 1 to 5 is the afternoon)",
         "5pm CET / 10am PST / 9am New York time / on Christmas / new year's eve at 8pm / the last friday of may",
+        "5 days from monday / end of friday / wednesday 14 / 2027/nov/05 / 6:15:45 pm / the 21st of every month at 10",
     ),
 }  # fmt: skip

@@ -327,6 +327,9 @@ TEXTS: dict[str, str] = {
     ),
     "reason.past": "nombra un momento pasado; un recordatorio necesita una hora futura",
     "reason.weekday_missing": "indica también el día de la semana (el viernes de la semana que viene)",
+    "reason.date_or_clock": (
+        "{text} puede ser una fecha o una hora; escribe 'a las {text}' para la hora, o el mes con letras para la fecha"
+    ),
     # el tipo declarado de un parámetro de Bedrock, nombrado en su rechazo
     "type.integer": "entero",
     "type.number": "número",
@@ -382,6 +385,20 @@ TEXTS: dict[str, str] = {
         "di de la madrugada o la hora en 24 horas para la noche)."
     ),
     "note.no_year": "Sin año: se entiende {year}.",
+    "note.midnight_day": (
+        "Medianoche con un día se entiende al empezar ese día, {date} {clock} (di 23:59 para su final)."
+    ),
+    "note.night_after": "La noche del {night} se entiende pasada la medianoche: {date} {clock}.",
+    "note.numeric_order": "{said} se entiende con el día primero, como {date} (escribe el mes con letras para elegir).",
+    "note.seconds": "{said}: se omiten los segundos, los recordatorios suenan al minuto ({clock}).",
+    "note.day_number": (
+        "{number} se entiende como el día del mes ({date}), no la hora; di 'a las {number}' para la hora."
+    ),
+    "note.evening_twelve": "{said} de la noche se entiende como las {clock}, a medianoche o después.",
+    "note.holiday_elsewhere": "{name} no es festivo en {home}: se usa su fecha en {country}, {date}.",
+    "note.recurring_once": (
+        "'{said}' se repite: se entiende la próxima vez, {date}; pide un recordatorio periódico para que avise siempre."
+    ),
     "note.dst_forward_one": (
         "El {day} en {zone} los relojes se adelantan de {old} a {new}: la ejecución de las {clocks} no ocurre "
         "ese día (Scheduler omite una hora local que no existe)."
@@ -484,5 +501,7 @@ LISTS: dict[str, tuple[str, ...]] = {
         "final del día 18:00; una hora de 1 a 12 sola, sin «de la tarde» ni pm, es la próxima de sus dos "
         "lecturas, dentro de 12 horas; con un día, de 1 a 5 es de la tarde)",
         "a las 17:00 CET / a las 10 hora de Madrid / Nochebuena / el día de la madre / el primer lunes de junio",
+        "5 días después del lunes / al final del viernes / el miércoles 14 / 5 del 12 / las 18:15:45 / "
+        "el día 21 de cada mes a las 10",
     ),
 }  # fmt: skip
