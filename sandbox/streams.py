@@ -54,6 +54,10 @@ def mappings(cfn: dict[str, Any], attribute: Callable[[str, str], str]) -> list[
             continue
         function = props["FunctionName"]
         function = function.get("Ref", "") if isinstance(function, dict) else str(function)
+        alias = cfn["Resources"].get(function, {})
+        if alias.get("Type") == "AWS::Lambda::Alias":  # AutoPublishAlias: the mapping feeds the alias
+            named = alias["Properties"]["FunctionName"]
+            function = named.get("Ref", "") if isinstance(named, dict) else str(named)
         destination = (props.get("DestinationConfig") or {}).get("OnFailure", {}).get("Destination", "")
         if isinstance(destination, dict) and "Fn::GetAtt" in destination:
             destination = attribute(destination["Fn::GetAtt"][0], "Arn")

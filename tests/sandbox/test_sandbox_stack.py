@@ -192,6 +192,13 @@ def test_the_project_template_deploys_every_resource(endpoint: str) -> None:
     assert functions["ProjectorFunction"].environment["FIRE_FUNCTION_ARN"] == f"{functions['FireFunction'].arn}:live"
     assert functions["ToolsFunction"].layer_dirs == [ROOT / "layers/common/", ROOT / "layers/calendars/"]
     table = stack.physical_name("ScheduleTable")
+    # the table's stream feeds the projector (through its alias, which the sandbox resolves to the function)
+    (mapping,) = stack.mappings
+    assert (
+        mapping.function == "ProjectorFunction"
+        and mapping.partial
+        and mapping.on_failure_arn.endswith(stack.physical_name("ProjectorFailureQueue").rsplit("/", 1)[-1])
+    )
     assert tools["TABLE_NAME"] == table
     ttl = _client("dynamodb", endpoint, region).describe_time_to_live(TableName=table)["TimeToLiveDescription"]
     assert ttl == {"TimeToLiveStatus": "ENABLED", "AttributeName": "expires_at"}
