@@ -171,6 +171,18 @@ def test_a_record_applied_but_timed_out_counts_the_delivery_once(base: Stack, tm
     assert len([p for p in observation.posts if not p.manual]) == 2
 
 
+def test_a_record_that_meets_a_change_and_then_three_failures_is_still_recorded(base: Stack, tmp_path: Path) -> None:
+    """`make verify`: an early fire claims today's 10:00, skip_next is refused `busy`, run_now waits
+    behind the delivery (the item changes), and after the post three DynamoDB calls time out. The
+    record met the change, and re-reading the schedule failed outside the record's tries: the
+    attempt raised with neither a record nor a note, and every retry failed too, so 10:00 was posted
+    with no run. A re-read now costs one of the record's tries like any other failure."""
+    cell = Cell(COUNTED, ((SKIP, CLAIM), (RUN_NOW, POST)), Fault("timeout after write", 3), EARLY)
+    observation, problems = judged(base, cell, tmp_path)
+    assert [c[1].ok for c in observation.changes] == [False, True]
+    assert not problems, problems
+
+
 def test_a_snoozed_away_occurrence_lost_to_the_dead_letter_queue_is_not_the_next_one(
     base: Stack, tmp_path: Path
 ) -> None:

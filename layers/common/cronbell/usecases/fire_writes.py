@@ -196,8 +196,12 @@ def write_finish(
     outcome = settlement.fire_outcome(run.outcome, run.reason)
     note = detail if outcome == Outcome.DELIVERY_FAILED else (run.message_id or run.reason or "")
     settled = _settled(schedule, event, finish, pausable, deps)
-    for attempt in range(RECORD_TRIES):
+    stale, failures, conflicts = False, 0, 0
+    while failures < RECORD_TRIES and conflicts <= RECORD_TRIES:  # a change read again costs no try
         try:
+            if stale:  # changed since read: settle the run against the schedule as it is now
+                schedule = _fresh(event, deps)
+                settled, stale = _settle(schedule, event, finish, pausable, deps), False
             store.complete_slot(
                 event.room_id,
                 event.schedule_id,
@@ -210,12 +214,12 @@ def write_finish(
                 replace(finish, streak=settled.streak, pause=settled.pause),
             )
             break
-        except Conflict:  # changed since read: settle the run against the schedule as it is now
+        except Conflict:
             log.info("schedule changed during delivery; its run is settled against the change")
-            schedule = _fresh(event, deps)
-            settled = _settle(schedule, event, finish, pausable, deps)
+            stale, conflicts = True, conflicts + 1
         except BackendError:
-            deps.sleep(0.2 * 2**attempt)
+            deps.sleep(0.2 * 2**failures)
+            failures += 1
     else:
         noted = replace(finish, streak=settled.streak, pause=settled.pause)
         try:
