@@ -113,13 +113,13 @@ def test_a_projection_scheduler_refuses_ends_the_schedule_failed(stack: Stack, c
     `scheduler_refused`, with its event; it is never left active without its entries."""
     tool, args = CREATES[case]
     sid = ok(tools.handle(envelope(tool, args), stack.deps()))["id"]
-    log = CallLog(fail_at=1, failure="refused")  # UpdateSchedule finds none; CreateSchedule is refused
+    log = CallLog(fail_at=0, failure="refused")  # a new entry is created at once: CreateSchedule is refused
     events = Events()
     deps = faulty_deps(stack, log)
     deps.events = events
     for record in stack.stream_records():
         apply(stream_change(record), deps)
-    assert log.calls[:2] == ["update_schedule", "create_schedule"]
+    assert log.calls[:1] == ["create_schedule"]
     item = schedule_item(stack, sid)
     assert (item["status"], item["status_reason"]) == ("failed", "scheduler_refused")
     [(kind, detail)] = events.sent

@@ -96,6 +96,44 @@ def test_a_throttled_write_raises_so_the_stream_delivers_the_change_again(stack:
     assert list(stack.entries()) == [sid]
 
 
+class CountingClient:
+    """A Scheduler client that counts the calls made to it by name."""
+
+    def __init__(self, real: Any) -> None:
+        self._real, self.calls = real, Counter[str]()
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._real, name)
+        if not name.endswith("_schedule"):
+            return attr
+
+        def call(**kwargs: Any) -> Any:
+            self.calls[name] += 1
+            return attr(**kwargs)
+
+        return call
+
+
+def test_a_new_entry_takes_one_call_and_a_change_delivered_again_one_more(stack: Stack) -> None:
+    """The projection knows an entry is new: one CreateSchedule. Delivered again (the entry is there
+    now), the create is refused as a conflict and the update that follows writes it whole; a changed
+    entry is one UpdateSchedule."""
+    sid = ok(call(stack, "create_reminder", {"message": "a", "cron": "0 9 * * *"}))["id"]
+    (record,) = [r for r in stack.stream_records() if r["dynamodb"]["Keys"]["sk"]["S"] == f"s#{sid}"]
+    counting = CountingClient(stack.scheduler)
+    apply(stream_change(record), stack.deps(scheduler=gateway(stack, counting)))
+    assert counting.calls == Counter(create_schedule=1)
+    apply(stream_change(record), stack.deps(scheduler=gateway(stack, counting)))
+    assert counting.calls == Counter(create_schedule=2, update_schedule=1)
+    assert list(stack.entries()) == [sid]
+    ok(call(stack, "update_reminder", {"id": sid, "cron": "30 9 * * *"}))
+    (changed,) = [r for r in stack.stream_records() if r["dynamodb"]["Keys"]["sk"]["S"] == f"s#{sid}"][-1:]
+    counting.calls.clear()
+    apply(stream_change(changed), stack.deps(scheduler=gateway(stack, counting)))
+    assert counting.calls == Counter(update_schedule=1)
+    assert "cron(30 9 * * ? *)" in stack.entries()[sid]["ScheduleExpression"]
+
+
 def _handler(stack: Stack) -> Any:
     configure_env(stack)
     return load_handler("projector")

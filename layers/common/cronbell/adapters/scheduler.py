@@ -16,6 +16,7 @@ from cronbell.core.domain.projection import Target
 RETRY_POLICY = {"MaximumRetryAttempts": 20, "MaximumEventAgeInSeconds": 3600}
 _WRITTEN = "written "
 _NOT_FOUND = "ResourceNotFoundException"
+_EXISTS = "ConflictException"
 # what Scheduler answers to an entry it will never take as it is (anything else may pass on a retry)
 _REFUSALS = ("ValidationException", "ServiceQuotaExceededException")
 _ANY_TIME = datetime.fromtimestamp(0, UTC)
@@ -59,16 +60,22 @@ class SchedulerGateway:
             definition["EndDate"] = entry.end_date
         return definition
 
-    def put(self, target: Target, now: datetime) -> None:
-        """Create or replace one entry with its whole definition."""
+    def put(self, target: Target, now: datetime, exists: bool = True) -> None:
+        """Create or replace one entry with its whole definition, one call when `exists` says right
+        whether Scheduler has it (the other call follows when it is wrong: a change delivered again)."""
         definition = self.definition(target, now)
+        first, then, wrong = (
+            (self._client.update_schedule, self._client.create_schedule, _NOT_FOUND)
+            if exists
+            else (self._client.create_schedule, self._client.update_schedule, _EXISTS)
+        )
         try:
             try:
-                self._client.update_schedule(**definition)
+                first(**definition)
             except AwsError as err:
-                if err.code != _NOT_FOUND:
+                if err.code != wrong:
                     raise
-                self._client.create_schedule(**definition)
+                then(**definition)
         except AwsError as err:
             if err.code in _REFUSALS:
                 raise EntryRefused(str(err)) from err

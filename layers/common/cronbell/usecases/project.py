@@ -48,7 +48,7 @@ def apply(change: Change, deps: Deps) -> Applied:
         done.deleted += deps.scheduler.delete_if_fires(name, room_id, schedule_id)
     for target in plan.puts:
         try:
-            deps.scheduler.put(target, deps.now())
+            deps.scheduler.put(target, deps.now(), exists=target.name not in plan.created)
             done.written += 1
         except EntryRefused as err:
             done.refused += 1

@@ -118,7 +118,7 @@ def _repair_schedule(schedule: Schedule, run: _Pass) -> None:
     repaired = []
     for target in expected:
         drift = "missing" if target.name in missing else _guarded_drift(target, run)
-        if not drift or not _guard(report, _put, target, deps, now):
+        if not drift or not _guard(report, _put, target, deps, now, drift != "missing"):
             continue
         repaired.append(target.name)
         if drift == "missing":
@@ -168,8 +168,8 @@ def _guarded_drift(target: projection.Target, run: _Pass) -> str:
         return ""
 
 
-def _put(target: projection.Target, deps: Deps, now: datetime) -> bool:
-    deps.scheduler.put(target, now)
+def _put(target: projection.Target, deps: Deps, now: datetime, exists: bool) -> bool:
+    deps.scheduler.put(target, now, exists)
     return True
 
 

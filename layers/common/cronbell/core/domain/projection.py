@@ -145,6 +145,7 @@ class Plan:
 
     puts: list[Target] = field(default_factory=list)
     deletes: list[str] = field(default_factory=list)
+    created: set[str] = field(default_factory=set)  # puts of entries the old projection did not have
     # entries to remove only if they fire this (room, schedule): an orphan's
     deletes_if_fire: list[tuple[str, str, str]] = field(default_factory=list)
 
@@ -168,7 +169,9 @@ def plan(old: Projected, new: Projected, now: datetime) -> Plan:
     out.puts = [t for name, t in after.items() if before.get(name) != t and not (name in before and fired(t, now))]
     out.deletes = [name for name, t in before.items() if name not in after and not _leaves_by_itself(t, now)]
     # UpdateSchedule cannot be trusted to switch an entry between one-time and recurring: remove it first
-    out.deletes += [n for n, t in after.items() if n in before and before[n].entry.one_time != t.entry.one_time]
+    switched = [n for n, t in after.items() if n in before and before[n].entry.one_time != t.entry.one_time]
+    out.deletes += switched
+    out.created = {t.name for t in out.puts if t.name not in before or t.name in switched}
     return out
 
 
