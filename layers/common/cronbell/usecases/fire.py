@@ -22,12 +22,11 @@ the schedule only when the room is gone or forbidden (or the schedule had no oth
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from cronbell.core.domain import firing, models, routing, runs, settlement
+from cronbell.core.domain import firing, routing, runs, settlement
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Decision, Deliver, Failure, Job, Limits
 from cronbell.core.domain.instants import parse_iso
@@ -38,15 +37,13 @@ from cronbell.usecases import fire_delivery as delivery
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases import quiet_release, repeat_fire
 from cronbell.usecases.deps import Deps
+from cronbell.usecases.fire_slot import Remaining, Slot
 from cronbell.usecases.fire_writes import Changed, RetryLater, announce
 
 __all__ = ["RetryLater", "announce", "fire"]
 
 log = logging.getLogger(__name__)
-DELIVERY_MARGIN_SECONDS = 20  # a chat post with its retries, after any agent call
-HELD_POLL_SECONDS = 15  # how often a held slot is looked at again while it is waited out
 DECISIONS = 3  # reads and decisions of one fire while changes keep landing between read and write
-Remaining = Callable[[], float]
 
 
 def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60.0) -> dict[str, Any]:
@@ -70,7 +67,8 @@ def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> di
     if not isinstance(decision, Deliver):
         return _carry_out(decision, event, deps)
     job = decision.job
-    claim = _claim(job, event, deps, remaining_seconds)
+    slot = Slot(job, event, deps)
+    claim = slot.claim(remaining_seconds)
     if claim == Claim.CHANGED:
         raise Changed()
     if claim == Claim.DUPLICATE:
@@ -82,29 +80,28 @@ def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> di
         return _recover(job, event, deps, decision.late)
     if claim != Claim.CLAIMED:
         return {"outcome": Outcome.INACTIVE}
-    try:  # read only once the slot is this attempt's: a duplicate stops before it
+    with slot.held():
+        # read only once the slot is this attempt's: a duplicate stops before it
         until = _held_until(job, event, deps) if decision.failure is None else None
-    except BaseException:
-        deps.store.release_slot(event.room_id, event.schedule_id, writes.slot_key(event), job.schedule)
-        raise
-    if until is not None and job.schedule is not None and writes.hold(job.schedule, event, until, deps):
-        return {"outcome": Outcome.HELD, "held_until": until.isoformat(timespec="seconds")}
+        if until is not None and job.schedule is not None and writes.hold(job.schedule, event, until, deps):
+            return {"outcome": Outcome.HELD, "held_until": until.isoformat(timespec="seconds")}
+        done = _deliver(decision, slot, remaining_seconds)
+    return _answer(done, slot.settle(done, decision.late), decision.failure)
+
+
+def _deliver(decision: Deliver, slot: Slot, remaining_seconds: Remaining) -> Delivery:
+    """Post (or call the agent and post); a chat still unreachable on Lambda's last attempt ends
+    the run under the failure policy instead of raising once more."""
+    job, event, deps = slot.job, slot.event, slot.deps
     streak = job.schedule.failure_streak if job.schedule is not None else 0
     try:
         if decision.failure is not None:
-            done = delivery.fail_early(job, decision.failure, event, deps, remaining_seconds, streak)
-        else:
-            done = delivery.deliver(job, event, deps, remaining_seconds, decision.late, streak)
+            return delivery.fail_early(job, decision.failure, event, deps, remaining_seconds, streak)
+        return delivery.deliver(job, event, deps, remaining_seconds, decision.late, streak)
     except RetryLater as retry:
-        if not _last_attempt(job, event, deps):
-            deps.store.release_slot(event.room_id, event.schedule_id, writes.slot_key(event), job.schedule)
+        if not slot.last_attempt():
             raise
-        done = delivery.chat_outage(streak, deps, str(retry))
-    except BaseException:
-        deps.store.release_slot(event.room_id, event.schedule_id, writes.slot_key(event), job.schedule)
-        raise
-    settled = writes.record(job, event, deps, done, decision.late)
-    return _answer(done, settled, decision.failure)
+        return delivery.chat_outage(streak, deps, str(retry))
 
 
 def _wait_turn(job: Job, event: FireEvent, deps: Deps) -> dict[str, Any]:
@@ -208,34 +205,3 @@ def _recover(job: Job, event: FireEvent, deps: Deps, late: int) -> dict[str, Any
     outcome = settlement.fire_outcome(noted.run.outcome, noted.run.reason)
     writes.write_finish(job, event, deps, noted, pausable, noted.run.reason or "")
     return {"outcome": outcome, "recovered": True}
-
-
-def _last_attempt(job: Job, event: FireEvent, deps: Deps) -> bool:
-    """Whether this is Lambda's last attempt at the event (the claim counted the attempts). A
-    template schedule has no item to count them on: its failures always go to Lambda's retries."""
-    slot = writes.slot_key(event)
-    return job.schedule is not None and job.schedule.delivery_attempt(slot) > deps.settings.fire_retries
-
-
-def _claim(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> Claim:
-    """Claim the slot. A claim held by another attempt is waited out while this invocation has
-    time left to deliver after it: that attempt either finishes (the slot is done) or is dead,
-    and its lease, which ends when Lambda has certainly stopped it, is taken over. When the wait
-    does not fit, raise, so that Lambda retries later: a held slot never ends a fire as done."""
-    store = deps.store
-    slot = writes.slot_key(event)
-    needed = DELIVERY_MARGIN_SECONDS + (job.timeout if job.kind == models.AGENT_CALL else 0)
-    budget = remaining_seconds()  # also bounds the waits should the clock read stand still
-    while True:
-        lease = min(deps.settings.slot_lease_seconds, int(remaining_seconds()) + 5)
-        claim = store.claim_slot(event.room_id, event.schedule_id, slot, deps.now(), lease, job.schedule)
-        if claim != Claim.HELD:
-            return claim
-        until = store.held_until(event.room_id, event.schedule_id, slot)
-        wait = max(1.0, (until - deps.now()).total_seconds() + 1) if until else 1.0
-        if wait + needed > min(remaining_seconds(), budget):
-            deps.metric("SlotHeld", 1)
-            raise RetryLater("another attempt holds this slot; retry once its lease is over")
-        step = min(wait, HELD_POLL_SECONDS)
-        deps.sleep(step)
-        budget -= step

@@ -126,12 +126,8 @@ def hold(schedule: Schedule, event: FireEvent, until: datetime, deps: Deps) -> b
     except Released:
         log.info("the period's release began already; the occurrence is delivered now")
         return False
-    except Conflict as err:
-        deps.store.release_slot(event.room_id, event.schedule_id, slot_key(event), schedule)
+    except Conflict as err:  # the claim is given back (fire_slot.Slot.held): decided again
         raise Changed() from err
-    except BaseException:
-        deps.store.release_slot(event.room_id, event.schedule_id, slot_key(event), schedule)
-        raise
     deps.metric("HeldByQuietHours", 1)
     return True
 
@@ -184,18 +180,26 @@ def record(job: Job, event: FireEvent, deps: Deps, done: Delivery, late: int) ->
     current = repeat_slot(schedule, event, done.outcome)
     due = first_repeat(schedule, event, late) if current else ""
     finish = Finish(run, settled.streak, settled.pause, answer, done.room_gone, current, repeat_due=due)
-    return write_finish(job, event, deps, finish, done.pausable, done.detail)
+    return write_finish(job, event, deps, finish, done.pausable, done.detail, settled)
 
 
 def write_finish(
-    job: Job, event: FireEvent, deps: Deps, finish: Finish, pausable: bool, detail: str
+    job: Job,
+    event: FireEvent,
+    deps: Deps,
+    finish: Finish,
+    pausable: bool,
+    detail: str,
+    settled: settlement.Settlement | None = None,
 ) -> settlement.Settlement:
-    """Complete the slot with `finish` (its streak and pause as decided against `job.schedule`)."""
+    """Complete the slot with `finish` (its streak and pause as decided against `job.schedule`, in
+    `settled` when the caller settled it already)."""
     store, schedule = deps.store, job.schedule
     run = finish.run
     outcome = settlement.fire_outcome(run.outcome, run.reason)
     note = detail if outcome == Outcome.DELIVERY_FAILED else (run.message_id or run.reason or "")
-    settled = _settled(schedule, event, finish, pausable, deps)
+    if settled is None:
+        settled = _settled(schedule, event, finish, pausable, deps)
     stale, failures, conflicts = False, 0, 0
     while failures < RECORD_TRIES and conflicts <= RECORD_TRIES:  # a change read again costs no try
         try:
