@@ -180,6 +180,34 @@ def test_changes_at_once_keep_the_contract(base: Stack, tmp_path: Path, name: st
     assert not problems, "\n".join(problems)
 
 
+# --- the long search's findings (`make verify`, seed 243918) -------------------------------------------
+
+
+def test_a_snooze_under_way_ends_before_minutes_pass(base: Stack, tmp_path: Path) -> None:
+    """The search let four minutes pass inside a snooze_reminder call of a one-shot posted already,
+    then judged its answer (30 minutes from when it started) against when its write landed. The tools function's timeout
+    (30 s) ends any call long before: a call under way ends first, and the answer is the one the
+    reminder keeps."""
+    order = ((1, 1), (1, 1), (2, 3), (0, 1), (3, 1), (0, 1), (WAIT, 4), (1, 1), (3, 2), (WAIT, 2), (0, 1), (4, 3))
+    order += ((3, 1), (WAIT, 4), (2, 1), (3, 3), (2, 3), (4, 1), (2, 2))
+    group = Group(ONE_SHOT, (RUN_NOW, PAUSE, TEXT, SNOOZE), order=order, stream="late", seed=568320)
+    problems = judged(base, group, tmp_path)
+    assert not problems, problems
+
+
+def test_a_run_now_whose_schedule_is_deleted_before_its_turn_runs_nothing(base: Stack, tmp_path: Path) -> None:
+    """run_now answered ok, then delete_reminder answered ok before the manual fire ran (a reconciler
+    pass in flight holds back Lambda's invoke here): nothing is posted and the verdict asks for no run
+    (docs/semantics.md: a schedule deleted meanwhile runs nothing, its owner asked for that after)."""
+    group = Group(RECURRING, (RUN_NOW, DELETE), fire=False, reconciler=True, order=((2, 1), (0, None), (1, None)))
+    played = play_group(base, group, tmp_path)
+    problems = played.problems + verdict(played.observation)
+    tally(group, problems)
+    assert [a.ok for _, a in played.observation.changes] == [True, True]
+    assert not problems, problems
+    assert not [p for p in played.observation.posts if p.manual]
+
+
 def test_random_groups_of_changes_at_once_when_verifying(base: Stack, tmp_path: Path) -> None:
     """`make verify` (CRONBELL_VERIFY=1): seeded random groups of 2 to 4 calls on one schedule, with
     its fire and a reconciler pass in flight or not. CRONBELL_VERIFY_SEED replays them."""

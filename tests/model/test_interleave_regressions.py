@@ -183,6 +183,19 @@ def test_a_record_that_meets_a_change_and_then_three_failures_is_still_recorded(
     assert not problems, problems
 
 
+def test_a_run_waiting_behind_an_early_delivery_fires_in_the_minute_that_delivery_was_for(
+    base: Stack, tmp_path: Path
+) -> None:
+    """`make verify`, seed 661244: run_now lands while an early fire (30 s before 10:00) holds the
+    slot; the fire's record writes the waiting run's entry for 10:00, the minute the fire was for.
+    Scheduler fires it then; the cells had played only fires after that minute, so the run looked lost."""
+    cell = Cell(COUNTED, ((TEXT, CLAIM), (RUN_NOW, CLAIM)), None, EARLY)
+    observation, problems = judged(base, cell, tmp_path)
+    assert [c[1].ok for c in observation.changes] == [False, True]
+    assert not problems, problems
+    assert [p for p in observation.posts if p.manual]
+
+
 def test_a_snoozed_away_occurrence_lost_to_the_dead_letter_queue_is_not_the_next_one(
     base: Stack, tmp_path: Path
 ) -> None:

@@ -396,10 +396,12 @@ class Player:
 
     # --- Scheduler ---
     def next_scheduled(
-        self, after: datetime, entries: dict[str, dict[str, Any]] | None = None
+        self, after: datetime, entries: dict[str, dict[str, Any]] | None = None, unfired: bool = False
     ) -> tuple[datetime, dict[str, Any]] | None:
         """The earliest fire after `after` among the schedule's enabled Scheduler entries (of `entries`,
-        by default all of them)."""
+        by default all of them). With `unfired`, a one-time entry fires at its time even when that is
+        not after `after`: still there, it has not fired (Scheduler deletes it once it has), as a run
+        waiting its turn whose entry the first fire's record wrote for the minute that fire is for."""
         found: list[tuple[datetime, str, dict[str, Any]]] = []
         for name, entry in (self.entries() if entries is None else entries).items():
             target = entry.get("Target", {})
@@ -411,7 +413,8 @@ class Player:
                 start=_aware(entry.get("StartDate")),
                 end=_aware(entry.get("EndDate")),
             )
-            when = next_fire(timing, after)
+            one_time = unfired and entry.get("ActionAfterCompletion") == "DELETE"
+            when = next_fire(timing, datetime.min.replace(tzinfo=UTC) if one_time else after)
             if when is not None:
                 found.append((when, name, entry))
         if not found:
@@ -442,7 +445,7 @@ class Player:
         sends from the entries; then what the cell showed."""
         p, clock = self, self.stack.clock
         while True:
-            scheduled = p.next_scheduled(cursor)
+            scheduled = p.next_scheduled(cursor, unfired=True)
             p.pending.sort(key=lambda item: (item[0], item[1]))
             retry = p.pending[0] if p.pending else None
             if retry is not None and (scheduled is None or retry[0] <= scheduled[0] + ARRIVAL):
