@@ -471,7 +471,8 @@ class Room(RuleBasedStateMachine):
     def changes_at_once(self, pick: int, updates: int, pause: bool, seed: int) -> None:
         """Two to four calls on one schedule at once, interleaved at their AWS calls: new texts and a
         pause, which the model applies in any order. Each is answered ok (one that lost a race runs
-        again on the schedule as it now is)."""
+        again on the schedule as it now is). The texts are new to the room: a text another schedule
+        of the same time has would be refused as a duplicate, rightly."""
         ids = self.ids("active")
         sid = ids[pick % len(ids)]
         h = self.harness
@@ -479,9 +480,9 @@ class Room(RuleBasedStateMachine):
         calls = [
             (
                 "update_reminder",
-                {"id": sid, "prompt": f"{MARK} {n}"}
+                {"id": sid, "prompt": f"{MARK} {self.steps}.{n}"}
                 if s.kind == "agent_call"
-                else {"id": sid, "message": f"{MARK} {n}"},
+                else {"id": sid, "message": f"{MARK} {self.steps}.{n}"},
             )
             for n in range(max(updates, 1 if pause else 2))
         ] + ([("pause_reminder", {"id": sid})] if pause else [])
