@@ -286,6 +286,11 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     lost_elsewhere = on_each_platform("Lost", "2026-11-30 11:30")  # their notices need each platform's token
     for name in (daily, lost, *lost_elsewhere.values()):
         stack.scheduler.delete_schedule(Name=name, GroupName=GROUP)
+    drifted = ok(tool("create_reminder", {"message": "Drifted", "cron": "0 8 * * *"}))["id"]
+    project()
+    entry = stack.scheduler.get_schedule(Name=drifted, GroupName=GROUP)  # edited behind cronbell's back
+    kept = ("Name", "GroupName", "ScheduleExpressionTimezone", "FlexibleTimeWindow", "Target", "State")
+    stack.scheduler.update_schedule(**{k: entry[k] for k in kept if k in entry}, ScheduleExpression="cron(0 3 * * ? *)")
     stack.scheduler.create_schedule(
         Name="abcdefghjk",
         GroupName=GROUP,
@@ -305,6 +310,7 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     report = rec.under("ReconcileFunction", lambda: invoke("reconcile", {}))
     project()
     assert report["recreated"] == 1 and report["missed"] == 5 and report["notices"] == 5, str(report)
+    assert report["drift_repaired"] == 1, str(report)  # UpdateSchedule: an entry that is there, put right
     # orphans: the one planted, and the fired one-shots' at() entries (moto, unlike Scheduler, keeps them)
     assert report["orphans_deleted"] == 3 + len(elsewhere), str(report)  # "once", the pills, the planted one
     # counters: the one planted, and ROOM's, left high by its two deletes and the old-style one; their

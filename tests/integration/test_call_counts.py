@@ -182,8 +182,29 @@ def test_fire_reads_once_claims_and_completes(
     sid = tool(create, **arguments)["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, slot))
     assert result["outcome"] == "delivered"
-    assert fired == {"GetItem": 2, "TransactWriteItems": 2}  # the schedule, then its user's quiet hours
+    assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # its user has no quiet hours: not read
     assert len(chat.sent) == 1
+
+
+@pytest.mark.parametrize("quiet_first", [True, False], ids=["quiet hours set first", "set after the create"])
+def test_a_fire_reads_its_users_quiet_hours_only_when_they_have_some(
+    calls: Counter[str], chat: RecordingChat, quiet_first: bool
+) -> None:
+    """A user with quiet hours pays the read on each reminder's fire, whether the rule came before the
+    reminder (the create reads it) or after (setting it marks the user's reminders in the room)."""
+    rule = {"start": "22:00", "end": "07:00"}
+    if quiet_first:
+        tool("set_quiet_hours", **rule)
+    sid = tool("create_reminder", message="review", cron="0 9 * * 1")["result"]["id"]
+    if not quiet_first:
+        tool("set_quiet_hours", **rule)
+    fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
+    assert result["outcome"] == "delivered"
+    assert fired == {"GetItem": 2, "TransactWriteItems": 2}  # the schedule, then its user's quiet hours
+    tool("clear_quiet_hours")
+    fired, result = measured(calls, lambda: fire(sid, "2026-12-07T08:00:00Z"))
+    assert result["outcome"] == "delivered"
+    assert fired["GetItem"] == 2  # cleared: still read (and found absent) until it is written again
 
 
 def test_the_last_counted_delivery_completes_in_the_same_transaction(
@@ -194,7 +215,7 @@ def test_the_last_counted_delivery_completes_in_the_same_transaction(
     fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "delivered"
     # the run, the count and `completed` in the one completing write; then the projection removes its entry
-    assert fired == {"GetItem": 2, "TransactWriteItems": 2}  # with the quiet hours' read
+    assert fired == {"GetItem": 1, "TransactWriteItems": 2}
     assert projected(stack, calls) == {"DeleteSchedule": 1}
     listed = tool("list_reminders", include_inactive=True)["result"]["schedules"]
     assert [s["status"] for s in listed] == ["completed"]
@@ -403,7 +424,7 @@ def test_a_chat_outage_on_the_last_attempt_stays_within_the_budget(calls: Counte
     chat.fail_with = TransientChatError("slack answered 503")
     fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "failed" and result["reason"] == "chat_error"
-    assert fired == {"GetItem": 2, "TransactWriteItems": 2}  # the run and the streak in one transaction
+    assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # the run and the streak in one transaction
     assert chat.sent == []
 
 
@@ -412,7 +433,7 @@ def test_an_off_week_fire_is_one_read_and_nothing_else(calls: Counter[str], chat
     the fire reads anyway: no claim, no run, no post."""
     sid = tool("create_reminder", message="review", cron="every other monday at 9:30")["result"]["id"]
     on_week, result = measured(calls, lambda: fire(sid, SLOT))
-    assert result["outcome"] == "delivered" and on_week["GetItem"] == 2  # with its user's quiet hours
+    assert result["outcome"] == "delivered" and on_week["GetItem"] == 1
     off_week, result = measured(calls, lambda: fire(sid, "2026-12-07T08:30:00Z"))
     assert result["outcome"] == "off_interval" and off_week == {"GetItem": 1}
     assert len(chat.sent) == 1

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from cronbell.core.domain.quiet_hours import DAYS, QuietHours
+from cronbell.usecases import tools
 from tests.support.aws import Stack
-from tests.support.envelopes import OTHER_ROOM, ROOM, USER
-from tests.support.tools import assert_consistent, call, ok, schedule_item
+from tests.support.envelopes import OTHER_ROOM, ROOM, USER, envelope
+from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item
 
 BEA = "@bea:example.org"
 NIGHT = QuietHours("22:00", "07:30", "Europe/Madrid", ("mon", "tue", "wed", "thu", "fri"))
@@ -212,3 +213,26 @@ def test_a_one_shot_made_before_quiet_hours_covered_its_time_is_held(stack: Stac
     ok(call(stack, "set_quiet_hours", NIGHTS))
     (listed,) = ok(call(stack, "list_reminders"))["schedules"]
     assert listed["held_until"] == "2026-12-01T07:30:00+01:00"
+
+
+def test_quiet_hours_set_while_a_reminder_is_created_hold_its_fires(
+    stack: Stack, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """set_quiet_hours lands between a create's read of the rule (none yet) and its write, as two
+    tool calls of one turn may: the create is written again, reads the rule, and its fire is held."""
+    deps = stack.deps()
+    read = deps.store.quiet_hours
+    raced: list[dict[str, Any]] = []
+
+    def read_then_race(room_id: str, user_id: str) -> QuietHours | None:
+        rule = read(room_id, user_id)
+        if not raced:
+            raced.append(rule_of(call(stack, "set_quiet_hours", NIGHTS)))
+        return rule
+
+    monkeypatch.setattr(deps.store, "quiet_hours", read_then_race)
+    answer = tools.handle(envelope("create_reminder", {"message": "late call", "cron": "0 23 * * *"}), deps)
+    sid = ok(answer)["id"]
+    assert raced and schedule_item(stack, sid)["quiet_hours_set"] is True
+    assert ok(answer)["held_until"] is not None  # its answer already says when it is posted
+    assert fire_at(stack, sid, "2026-11-30T22:00:00Z")["outcome"] == "held"

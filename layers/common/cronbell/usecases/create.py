@@ -17,9 +17,10 @@ from cronbell.core.domain import models
 from cronbell.core.domain.cron import parse_recurring
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken
+from cronbell.core.domain.ports import BackendError, Conflict, Duplicate, LimitReached, NameTaken, QuietHoursChanged
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.usecases.answers import schedule_answer
+from cronbell.usecases.change_writes import ChangedMeanwhile
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.planning import (
     When,
@@ -137,6 +138,8 @@ def _persist(
         return _answer(dup.existing, when, deps, locale, quiet, duplicate=True)
     except NameTaken as taken:
         raise name_taken(schedule.name, taken) from None
+    except QuietHoursChanged:  # its user set quiet hours meanwhile: created again, it reads them
+        raise ChangedMeanwhile("backend_error.conflicting") from None
     except Conflict as err:
         raise refusal("backend_error.conflicting") from err
     except LimitReached:

@@ -142,8 +142,8 @@ def _decide(event: FireEvent, deps: Deps) -> Decision:
 
 def _held_until(job: Job, event: FireEvent, deps: Deps) -> datetime | None:
     """The end of the quiet period that holds this occurrence, or None: its user's rule is read
-    only for an occurrence quiet hours may hold (a reminder's)."""
-    if job.schedule is None or not firing.holdable(job, event):
+    only for an occurrence quiet hours may hold (a reminder's) of a user who has set some."""
+    if job.schedule is None or job.schedule.quiet_hours_set is False or not firing.holdable(job, event):
         return None
     period = holding(deps.store.quiet_hours(event.room_id, job.schedule.user_id), parse_iso(event.slot), deps.now())
     return period.end if period is not None else None

@@ -182,9 +182,14 @@ class QuietLookup:
 
     def read_ahead(self, schedule: Schedule, now: datetime) -> None:
         """Read the rule its answer will need before anything is written, so a failed read refuses
-        the call with nothing changed."""
-        if held_now(schedule) is None and may_be_held(schedule) and upcoming(schedule, now, 1):
+        the call with nothing changed; and note on a reminder whether its user has one (a new one
+        is always read: its fires read the rule only when it says so)."""
+        new = schedule.kind == models.MESSAGE and schedule.quiet_hours_set is None
+        if new or (held_now(schedule) is None and may_be_held(schedule) and upcoming(schedule, now, 1)):
             self.rule(schedule.user_id)
+        if schedule.kind == models.MESSAGE:
+            known = self._rules.get(schedule.user_id)
+            schedule.quiet_hours_set = bool(schedule.quiet_hours_set) or known is not None
 
     def held_until(self, schedule: Schedule, now: datetime) -> datetime | None:
         """`held_until` of the schedule's answer: an occurrence held now needs no rule read."""

@@ -36,7 +36,7 @@ class DynamoStore:
         self.ledger = SlotLedger(self.table, self.retirement)
         self.scans = TableScans(self.table)
         self.repeats = RepeatLedger(self.table)
-        self.quiet = QuietStore(self.table)
+        self.quiet = QuietStore(self.table, self.rooms)
         self.held_store = HeldStore(self.table)
 
     # --- Schedules ---------------------------------------------------------------------------

@@ -54,6 +54,9 @@ BUMP = "version = if_not_exists(version, :z) + :one"
 _ser = TypeSerializer()
 _deser = TypeDeserializer()
 _PLAIN = tuple(f.name for f in fields(Schedule) if f.name != "timing")
+QUIET_HOURS_SET = "quiet_hours_set"
+QUIET_USERS = "quiet_users"  # on a room's count item: the users who have quiet hours in the room
+_WHEN_KNOWN = ("quiet_exempt", QUIET_HOURS_SET)
 _NUMBERS: tuple[str, ...] = ("fire_count", "agent_timeout_seconds", "version", "failure_streak", "delivered_count")
 _NUMBERS += ("inflight_attempts", "repeat_every", "repeat_times")
 # repeat until done: written only by a schedule that repeats (items without them read as none)
@@ -146,12 +149,14 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     """Every stored attribute of a schedule but its key. `expressions` is written for operators
     (what Scheduler was given) and never read back: the timing owns its expressions."""
     t = schedule.timing
-    left_out = ("id", "room_id", "quiet_exempt", "manual_waiting", RELEASES, *_LEDGER, *_REPEATS)
+    left_out = ("id", "room_id", *_WHEN_KNOWN, "manual_waiting", RELEASES, *_LEDGER, *_REPEATS)
     plain = {name: getattr(schedule, name) for name in _PLAIN if name not in left_out}
     if schedule.repeat_every or schedule.repeat_times:  # 0 with a count kept: stopped repeating
         plain.update({name: getattr(schedule, name) for name in _REPEATS})
     if schedule.quiet_exempt:  # written only when set (items without it read as not exempt)
         plain["quiet_exempt"] = True
+    if schedule.quiet_hours_set is not None:  # items written before it was kept read as None
+        plain[QUIET_HOURS_SET] = schedule.quiet_hours_set
     return {
         **plain,
         "timezone": t.zone,
@@ -170,7 +175,7 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
 # attributes of a recurrence's end, calendar and business-day rules, when it has them
 ENDS = ("until", "count", "skip_holidays", "business_days", "business_day_of_month", "on_holiday")
 # attributes written only when set: a rewrite that no longer has one removes it
-WHEN_SET = (*ENDS, "quiet_exempt")
+WHEN_SET = (*ENDS, *_WHEN_KNOWN)
 
 
 def ends_fields(t: Timing) -> dict[str, Any]:
@@ -421,6 +426,11 @@ def room_count(item: dict[str, Any]) -> RoomCount | None:
     if "live" not in item:
         return None
     return RoomCount(int(item["live"]["N"]), int(item["rev"]["N"]) if "rev" in item else None)
+
+
+def room_quiet_users(item: dict[str, Any]) -> set[str]:
+    """The users a room's count item (raw) says have quiet hours in the room."""
+    return set((item.get(QUIET_USERS) or {}).get("SS") or ())
 
 
 def pointer_item(room_id: str, sk: str, schedule_id: str) -> dict[str, Any]:

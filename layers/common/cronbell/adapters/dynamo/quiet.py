@@ -1,17 +1,27 @@
 """Quiet hours: each user's period rule in a room, one item beside the room's schedules
-(codec.quiet_item), read, replaced and removed whole."""
+(codec.quiet_item), read, replaced and removed whole.
+
+A reminder's fire reads its user's rule only when the schedule says the user has one
+(`Schedule.quiet_hours_set`), so the rule's writes keep that true: the room's count item lists the
+users with a rule (a create that read none takes its place only while its user is not listed, so one
+racing a new rule is written again), and a new rule marks the user's schedules in the room, each
+with a new version (a change written from an older read is refused and made again on this one).
+"""
 
 from __future__ import annotations
 
+from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
-from cronbell.adapters.dynamo.codec import key
-from cronbell.adapters.dynamo.table import Table
+from cronbell.adapters.dynamo.codec import dump, key
+from cronbell.adapters.dynamo.rooms import Rooms
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table
 from cronbell.core.domain.quiet_hours import QuietHours
 
 
 class QuietStore:
-    def __init__(self, table: Table) -> None:
+    def __init__(self, table: Table, rooms: Rooms) -> None:
         self._t = table
+        self._rooms = rooms
 
     def quiet_hours(self, room_id: str, user_id: str) -> QuietHours | None:
         """The user's rule in the room (one consistent read), or None."""
@@ -19,12 +29,37 @@ class QuietStore:
         return codec.quiet_from_item(item) if item is not None else None
 
     def put_quiet_hours(self, room_id: str, user_id: str, rule: QuietHours) -> None:
-        """Write the rule, replacing any earlier one."""
+        """Write the rule, replacing any earlier one; list the user on the room, then mark the user's
+        schedules in the room that do not say so yet (in this order: see the module's docstring)."""
         self._t.db.put_item(TableName=self._t.name, Item=codec.quiet_item(room_id, user_id, rule))
+        self._rooms.note_quiet_hours(room_id, user_id, present=True)
+        unmarked = self._t.query_all(
+            KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
+            FilterExpression=f"user_id = :u AND (attribute_not_exists({codec.QUIET_HOURS_SET}) OR #q = :no)",
+            ProjectionExpression="sk",
+            ExpressionAttributeNames={"#q": codec.QUIET_HOURS_SET},
+            ExpressionAttributeValues=dump({":r": room_id, ":p": codec.SCHEDULE, ":u": user_id, ":no": False}),
+            ConsistentRead=True,
+        )
+        for item in unmarked:
+            try:
+                self._t.db.update_item(
+                    TableName=self._t.name,
+                    Key=key(room_id, str(item["sk"]["S"])),
+                    UpdateExpression="SET #q = :yes ADD version :one",
+                    ConditionExpression="attribute_exists(sk)",  # deleted meanwhile: nothing to mark
+                    ExpressionAttributeNames={"#q": codec.QUIET_HOURS_SET},
+                    ExpressionAttributeValues=dump({":yes": True, ":one": 1}),
+                )
+            except AwsError as err:
+                if err.code != CONDITION_FAILED:
+                    raise
 
     def clear_quiet_hours(self, room_id: str, user_id: str) -> bool:
-        """Remove the rule; True when there was one."""
+        """Remove the rule and the user from the room's list; True when there was one. The user's
+        schedules keep their mark: their fires read the rule, find none and deliver."""
         out = self._t.db.delete_item(
             TableName=self._t.name, Key=key(room_id, codec.quiet_sk(user_id)), ReturnValues="ALL_OLD"
         )
+        self._rooms.note_quiet_hours(room_id, user_id, present=False)
         return bool(out.get("Attributes"))

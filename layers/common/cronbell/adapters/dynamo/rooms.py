@@ -25,18 +25,33 @@ class Rooms:
     def __init__(self, table: Table) -> None:
         self._t = table
 
-    def take_place(self, room: str, max_per_room: int) -> dict[str, Any]:
-        """Count one more live schedule in the room, unless it is at its limit."""
+    def take_place(self, room: str, max_per_room: int, without_quiet_hours: str = "") -> dict[str, Any]:
+        """Count one more live schedule in the room, unless it is at its limit, or the user
+        `without_quiet_hours` (whose rule the caller read as absent) has set quiet hours since."""
+        condition = "(attribute_not_exists(live) OR live < :max)"
+        values: dict[str, Any] = {":zero": 0, ":one": 1, ":max": max_per_room}
+        if without_quiet_hours:
+            condition += f" AND NOT contains({codec.QUIET_USERS}, :user)"
+            values[":user"] = without_quiet_hours
         return {
             "Update": {
                 "TableName": self._t.name,
                 "Key": key(room, ROOM_SK),
                 "UpdateExpression": _COUNT_IN,
-                "ConditionExpression": "attribute_not_exists(live) OR live < :max",
-                "ExpressionAttributeValues": dump({":zero": 0, ":one": 1, ":max": max_per_room}),
+                "ConditionExpression": condition,
+                "ExpressionAttributeValues": dump(values),
                 "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
             }
         }
+
+    def note_quiet_hours(self, room: str, user_id: str, present: bool) -> None:
+        """Add the user to the room's users with quiet hours, or take them out."""
+        self._t.db.update_item(
+            TableName=self._t.name,
+            Key=key(room, ROOM_SK),
+            UpdateExpression=f"{'ADD' if present else 'DELETE'} {codec.QUIET_USERS} :user",
+            ExpressionAttributeValues={":user": {"SS": [user_id]}},
+        )
 
     def free(self, schedule: Schedule) -> list[dict[str, Any]]:
         """Count one less in the room and drop the schedule's pointers."""

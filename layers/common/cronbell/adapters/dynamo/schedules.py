@@ -25,7 +25,16 @@ from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import Busy, Conflict, Duplicate, Gone, LimitReached, NameTaken, TooSoon
+from cronbell.core.domain.ports import (
+    Busy,
+    Conflict,
+    Duplicate,
+    Gone,
+    LimitReached,
+    NameTaken,
+    QuietHoursChanged,
+    TooSoon,
+)
 
 log = logging.getLogger(__name__)
 _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the rest is for races
@@ -85,7 +94,7 @@ class Schedules:
         """Write a new live schedule, its audit copy, its dedupe pointer and the room count in one
         transaction.
 
-        Raises LimitReached, Duplicate, Conflict or BackendError."""
+        Raises LimitReached, Duplicate, Conflict, QuietHoursChanged or BackendError."""
         put = {
             "Put": {
                 "TableName": self._t.name,
@@ -94,15 +103,17 @@ class Schedules:
             }
         }
         room = schedule.room_id
+        unset = schedule.user_id if schedule.quiet_hours_set is False else ""  # read as absent
         self._write_taking_place(
             room,
             max_per_room,
             lambda stale: [
-                self._rooms.take_place(room, max_per_room),
+                self._rooms.take_place(room, max_per_room, unset),
                 put,
                 self._audit(schedule),
                 *(self._rooms.point(sk, schedule, stale) for sk in codec.pointer_sks(schedule)),
             ],
+            quiet_unset=(unset,) if unset else (),
         )
 
     def _audit(self, schedule: Schedule) -> dict[str, Any]:
@@ -123,11 +134,16 @@ class Schedules:
         held = set(codec.pointer_sks(old)) if was_live else set()
         wanted = codec.pointer_sks(new)
         items += [self._rooms.drop(room, sk) for sk in sorted(held - set(wanted))]
+        unset = new.user_id if not was_live and new.quiet_hours_set is False else ""  # as insert's
         if not was_live:
-            items.append(self._rooms.take_place(room, max_per_room))
+            items.append(self._rooms.take_place(room, max_per_room, unset))
         claims = [sk for sk in wanted if sk not in held]
         self._write_taking_place(
-            room, max_per_room, lambda stale: [*items, *(self._rooms.point(sk, new, stale) for sk in claims)], now
+            room,
+            max_per_room,
+            lambda stale: [*items, *(self._rooms.point(sk, new, stale) for sk in claims)],
+            now,
+            quiet_unset=(unset,) if unset else (),
         )
 
     def _overwrite(self, old: Schedule, new: Schedule, now: datetime) -> list[dict[str, Any]]:
@@ -166,14 +182,20 @@ class Schedules:
         ]
 
     def _write_taking_place(
-        self, room: str, max_per_room: int, build: Callable[[dict[str, str]], list[Any]], now: datetime | None = None
+        self,
+        room: str,
+        max_per_room: int,
+        build: Callable[[dict[str, str]], list[Any]],
+        now: datetime | None = None,
+        quiet_unset: tuple[str, ...] = (),
     ) -> None:
         """Run the transaction `build(stale)` makes, which may take a place in the room and claim
         pointers. When it fails only because a pointer names a schedule no longer live, or because
         the counter still counts deleted schedules, mend that and run it again.
 
         Raises Duplicate, NameTaken, LimitReached, Busy (a delivery holds the schedule's item; only
-        with `now`) or Conflict (the schedule's own item was not as expected)."""
+        with `now`), Conflict (the schedule's own item was not as expected) or QuietHoursChanged (a
+        user of `quiet_unset`, whose rule was read as absent, has one now)."""
         stale: dict[str, str] = {}
         recounted = False
         for _ in range(_WRITE_ATTEMPTS):
@@ -188,6 +210,8 @@ class Schedules:
             own = next((old for sk, old in failed.items() if sk.startswith((codec.SCHEDULE, codec.RETIRED))), None)
             if own is not None:
                 raise Busy(room) if now is not None and codec.in_flight(own, now) else Conflict(room)
+            if codec.room_quiet_users(failed.get(ROOM_SK, {})) & set(quiet_unset):
+                raise QuietHoursChanged(room)
             pointers = sorted(sk for sk in failed if sk.startswith((codec.POINTER, codec.NAME)))
             if pointers:  # a dedupe pointer (d#) before a name (n#): an identical create is a duplicate
                 self._stale_pointers(room, pointers, failed, stale)

@@ -108,6 +108,10 @@ class Schedule:
     # a one-shot reminder whose time its user set while that time fell in their own quiet hours:
     # never held (docs/semantics.md, "Quiet hours")
     quiet_exempt: bool = False
+    # whether its user had quiet hours in its room when it was written (or set them since): a
+    # reminder's fire reads the user's rule only when True, or None (written before this was kept),
+    # so a user who never set any pays no read for them
+    quiet_hours_set: bool | None = None
     # the release times (RFC3339 UTC: the ends of their periods) of its occurrences held by quiet
     # hours now, waiting for their release; written by the hold and the release alone
     releases: frozenset[str] = frozenset()

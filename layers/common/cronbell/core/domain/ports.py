@@ -107,6 +107,11 @@ class Conflict(Exception):
     """The item was not in the state the write expected (e.g. changed or deleted meanwhile)."""
 
 
+class QuietHoursChanged(Conflict):
+    """A new schedule's user set quiet hours in its room after the create read them as absent:
+    nothing was written; created again, it reads the rule."""
+
+
 class Gone(Exception):
     """No live schedule: `old` is the item as it is (fired, deleted...), or None if there is none."""
 
