@@ -5,14 +5,11 @@ from __future__ import annotations
 
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import key
-from cronbell.adapters.dynamo.table import Table
+from cronbell.adapters.dynamo.table import Part
 from cronbell.core.domain.quiet_hours import QuietHours
 
 
-class QuietStore:
-    def __init__(self, table: Table) -> None:
-        self._t = table
-
+class QuietStore(Part):
     def quiet_hours(self, room_id: str, user_id: str) -> QuietHours | None:
         """The user's rule in the room (one consistent read), or None."""
         item = self._t.get(key(room_id, codec.quiet_sk(user_id)))

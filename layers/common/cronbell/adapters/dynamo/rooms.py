@@ -13,7 +13,7 @@ from typing import Any
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import ROOM_SK, dump, key
-from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, Part
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import RoomCount
 
@@ -21,10 +21,7 @@ _COUNT_IN = "SET live = if_not_exists(live, :zero) + :one, rev = if_not_exists(r
 _COUNT_OUT = "SET live = if_not_exists(live, :one) - :one, rev = if_not_exists(rev, :zero) + :one"
 
 
-class Rooms:
-    def __init__(self, table: Table) -> None:
-        self._t = table
-
+class Rooms(Part):
     def take_place(self, room: str, max_per_room: int) -> dict[str, Any]:
         """Count one more live schedule in the room, unless it is at its limit."""
         return {
@@ -72,7 +69,7 @@ class Rooms:
             }
         }
 
-    def count(self, room_id: str) -> RoomCount | None:
+    def room_count(self, room_id: str) -> RoomCount | None:
         return codec.room_count(self._t.get(key(room_id, ROOM_SK)) or {})
 
     def recount(self, room_id: str, seen: RoomCount | None) -> int | None:
