@@ -21,6 +21,7 @@ from cronbell.core.domain.ports import (
     Gone,
     LimitReached,
     NameTaken,
+    Released,
     Store,
     TooSoon,
 )
@@ -300,6 +301,55 @@ def test_a_template_schedules_slots_need_no_item(store: Store) -> None:
     assert not store.record_static_run(ROOM, "daily", NEXT, NOW, Run(NEXT, "missed"))
     assert store.runs(ROOM, "daily", 1) == [Run(NEXT, "missed")]
     assert store.runs(ROOM, "daily", 5) == [Run(NEXT, "missed"), delivered()]
+
+
+# --- Held -------------------------------------------------------------------------------------
+UNTIL = "2030-01-07T06:30:00Z"
+USER = "@ana:example.org"
+
+
+def test_a_held_occurrence_waits_for_its_release_counted_on_its_schedule(store: Store) -> None:
+    s = schedule("s1")
+    store.insert(s, 5)
+    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, s)
+    store.hold_slot(s, SLOT, NOW, UNTIL)
+    got = store.get(ROOM, "s1")
+    assert got is not None and got.delivered_count == 1 and UNTIL in got.releases and got.version == s.version + 1
+    assert store.held(ROOM, USER, UNTIL) == [("s1", SLOT)]
+    assert store.held(ROOM, USER, "2030-01-08T06:30:00Z") == []
+    assert store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, got) == Claim.DUPLICATE  # held, not delivered again
+    assert store.claim_slot(ROOM, "s1", NEXT, NOW, LEASE, got) == Claim.CLAIMED  # no longer busy
+    store.drop_held(ROOM, USER, UNTIL, "s1", SLOT)
+    assert store.held(ROOM, USER, UNTIL) == []
+
+
+def test_a_hold_from_a_stale_read_or_an_unclaimed_slot_conflicts(store: Store) -> None:
+    s = schedule("s1")
+    store.insert(s, 5)
+    with pytest.raises(Conflict):
+        store.hold_slot(s, SLOT, NOW, UNTIL)  # not claimed
+    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, s)
+    store.set_skip(s, NEXT, NOW + timedelta(seconds=LEASE + 1))
+    with pytest.raises(Conflict):
+        store.hold_slot(s, SLOT, NOW, UNTIL)  # `s` is stale
+    assert store.held(ROOM, USER, UNTIL) == []
+
+
+def test_a_release_is_claimed_once_at_a_time_and_nothing_is_held_once_it_began(store: Store) -> None:
+    assert store.claim_release(ROOM, USER, UNTIL, NOW, LEASE) == 1
+    assert store.claim_release(ROOM, USER, UNTIL, NOW, LEASE) == 0  # its lease is not over
+    s = schedule("s1")
+    store.insert(s, 5)
+    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, s)
+    with pytest.raises(Released):
+        store.hold_slot(s, SLOT, NOW, UNTIL)
+    store.end_release(ROOM, USER, UNTIL, done=False)  # given back: a retry is the second attempt
+    store.hold_slot(s, SLOT, NOW, UNTIL)
+    assert store.claim_release(ROOM, USER, UNTIL, NOW, LEASE) == 2
+    later = NOW + timedelta(seconds=LEASE + 1)
+    assert store.claim_release(ROOM, USER, UNTIL, later, LEASE) == 3  # a dead attempt's claim is taken over
+    store.end_release(ROOM, USER, UNTIL, done=True)
+    assert store.claim_release(ROOM, USER, UNTIL, later + timedelta(hours=1), LEASE) == 0
 
 
 # --- QuietRules --------------------------------------------------------------------------------

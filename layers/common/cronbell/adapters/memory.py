@@ -4,8 +4,8 @@ leases, runs, quiet hours), for tests and tools that need no table. Deterministi
 clock (every time comes from its caller) and hands out copies, never the objects it keeps.
 
 The room's count is kept as the table keeps it: an upper bound that a user's delete leaves high and
-a create that finds the room full recounts. The repeat, scan and quiet-hours hold ports are not
-kept here yet: they raise NotImplementedError.
+a create that finds the room full recounts. The repeat and scan ports are not kept here yet: they
+raise NotImplementedError.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from cronbell.core.domain.ports import (
     NameTaken,
     OpenClaim,
     Pointer,
+    Released,
     RepeatClaim,
     RoomCount,
     TableScan,
@@ -38,6 +39,7 @@ from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import DELIVERED, Run
 
 CLAIMED, SENT, DONE = "claimed", "sent", "done"
+HELD, OPEN = "held", "open"  # a slot held by quiet hours; a release whose claim was given back
 Key = tuple[str, str]  # (room, schedule id)
 
 
@@ -50,6 +52,13 @@ class _Slot:
     noted: Finish | None = None
     outcome: str = ""
     run: Run | None = None
+
+
+@dataclass(frozen=True)
+class _Release:
+    state: str
+    lease_until: str = ""
+    attempts: int = 0
 
 
 def _pointer_keys(schedule: Schedule) -> list[str]:
@@ -71,6 +80,8 @@ class MemoryStore:
         self._pointers: dict[tuple[str, str], str] = {}  # (room, key) -> schedule id
         self._slots: dict[tuple[str, str, str], _Slot] = {}  # (room, owner, slot)
         self._quiet: dict[Key, QuietHours] = {}
+        self._held: set[tuple[str, str, str, str, str]] = set()  # (room, user, until, schedule id, slot)
+        self._releases: dict[tuple[str, str, str], _Release] = {}  # (room, user, until)
 
     # --- Schedules ---------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
@@ -435,17 +446,43 @@ class MemoryStore:
     def close_claim(self, claim: OpenClaim, now: datetime, run: Run, schedule: Schedule | None) -> bool:
         self._absent("scans")
 
+    # --- Held ----------------------------------------------------------------------------------
     def hold_slot(self, schedule: Schedule, slot: str, now: datetime, until: str) -> None:
-        self._absent("held occurrences")
+        release = self._releases.get((schedule.room_id, schedule.user_id, until))
+        if release is not None and release.state != OPEN:
+            raise Released(until)
+        held = self._slots.get((schedule.room_id, schedule.id, slot))
+        stored = self._live.get((schedule.room_id, schedule.id))
+        if held is None or held.state != CLAIMED or stored is None or stored.version != schedule.version:
+            raise Conflict(schedule.id)
+        self._slots[(schedule.room_id, schedule.id, slot)] = _Slot(HELD, outcome=HELD)
+        stored.delivered_count += 1
+        stored.version += 1
+        stored.inflight_slot, stored.inflight_until, stored.inflight_attempts = "", "", 0
+        stored.releases = stored.releases | {until}
+        self._held.add((schedule.room_id, schedule.user_id, until, schedule.id, slot))
 
     def held(self, room_id: str, user_id: str, until: str) -> list[tuple[str, str]]:
-        self._absent("held occurrences")
+        mine = [(sid, slot) for (r, u, t, sid, slot) in self._held if (r, u, t) == (room_id, user_id, until)]
+        return sorted(mine, key=lambda held: held[1])
 
     def drop_held(self, room_id: str, user_id: str, until: str, schedule_id: str, slot: str) -> None:
-        self._absent("held occurrences")
+        self._held.discard((room_id, user_id, until, schedule_id, slot))
 
     def claim_release(self, room_id: str, user_id: str, until: str, now: datetime, lease_seconds: int) -> int:
-        self._absent("held occurrences")
+        key = (room_id, user_id, until)
+        release = self._releases.get(key)
+        t = iso_utc(now)
+        if release is not None and not (
+            release.state == OPEN or (release.state == CLAIMED and release.lease_until < t)
+        ):
+            return 0
+        attempts = (release.attempts if release else 0) + 1
+        lease = iso_utc(now + timedelta(seconds=lease_seconds))
+        self._releases[key] = _Release(CLAIMED, lease, attempts)
+        return attempts
 
     def end_release(self, room_id: str, user_id: str, until: str, done: bool) -> None:
-        self._absent("held occurrences")
+        key = (room_id, user_id, until)
+        release = self._releases.get(key) or _Release(OPEN)
+        self._releases[key] = replace(release, state=DONE if done else OPEN)
