@@ -22,6 +22,7 @@ from cronbell.core.domain.ports import (
     LimitReached,
     NameTaken,
     Released,
+    RepeatClaim,
     Store,
     TooSoon,
 )
@@ -301,6 +302,53 @@ def test_a_template_schedules_slots_need_no_item(store: Store) -> None:
     assert not store.record_static_run(ROOM, "daily", NEXT, NOW, Run(NEXT, "missed"))
     assert store.runs(ROOM, "daily", 1) == [Run(NEXT, "missed")]
     assert store.runs(ROOM, "daily", 5) == [Run(NEXT, "missed"), delivered()]
+
+
+# --- Repeats ----------------------------------------------------------------------------------
+def repeating(store: Store) -> models.Schedule:
+    """A schedule whose occurrence SLOT was delivered and repeats from now on."""
+    s = schedule("s1", repeat_every=10, repeat_times=2)
+    store.insert(s, 5)
+    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, s)
+    finish = Finish(run=delivered(), repeat_slot=SLOT, repeat_due="2030-01-07T09:10:00Z")
+    store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=s, finish=finish)
+    got = store.get(ROOM, "s1")
+    assert got is not None and got.repeat_slot == SLOT
+    return got
+
+
+def test_each_repeat_is_claimed_once_and_a_released_one_again(store: Store) -> None:
+    s = repeating(store)
+    assert store.claim_repeat(s, SLOT, 1, False, (2, "2030-01-07T09:20:00Z")) == RepeatClaim.CLAIMED
+    assert store.claim_repeat(s, SLOT, 1, False) == RepeatClaim.DUPLICATE
+    store.release_repeat(s, SLOT, 1, False)
+    assert store.claim_repeat(s, SLOT, 1, False) == RepeatClaim.CLAIMED
+    run = store.run_at(ROOM, "s1", SLOT)
+    assert run is not None and run.repeats == 1
+    assert store.claim_repeat(s, SLOT, 3, True) == RepeatClaim.CLAIMED  # the escalation
+    assert store.claim_repeat(s, SLOT, 3, True) == RepeatClaim.DUPLICATE
+    assert store.defer_repeat(s, SLOT, 2, "2030-01-07T10:00:00Z")
+    assert store.claim_repeat(s, NEXT, 1, False) == RepeatClaim.STOPPED  # not a done occurrence
+
+
+def test_an_acknowledged_occurrence_repeats_no_more(store: Store) -> None:
+    s = repeating(store)
+    assert store.acknowledge(s, SLOT, NOW)
+    assert not store.acknowledge(s, SLOT, NOW)
+    assert store.claim_repeat(s, SLOT, 1, False) == RepeatClaim.ACKNOWLEDGED
+    assert not store.defer_repeat(s, SLOT, 1, "2030-01-07T10:00:00Z")
+    run = store.run_at(ROOM, "s1", SLOT)
+    assert run is not None and run.acknowledged_at == iso_utc(NOW)
+
+
+def test_a_paused_or_deleted_schedule_stops_its_repeats(store: Store) -> None:
+    s = repeating(store)
+    paused = replace(s, status=models.PAUSED)
+    store.replace(s, paused, 5, NOW)
+    assert store.claim_repeat(paused, SLOT, 1, False) == RepeatClaim.STOPPED
+    assert not store.acknowledge(paused, SLOT, NOW)
+    store.delete(ROOM, "s1", NOW)
+    assert store.claim_repeat(s, SLOT, 1, False) == RepeatClaim.STOPPED
 
 
 # --- Held -------------------------------------------------------------------------------------

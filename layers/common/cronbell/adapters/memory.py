@@ -4,8 +4,8 @@ leases, runs, quiet hours), for tests and tools that need no table. Deterministi
 clock (every time comes from its caller) and hands out copies, never the objects it keeps.
 
 The room's count is kept as the table keeps it: an upper bound that a user's delete leaves high and
-a create that finds the room full recounts. The repeat and scan ports are not kept here yet: they
-raise NotImplementedError.
+a create that finds the room full recounts. The reconciler's scans are not kept here yet: they raise
+NotImplementedError.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc, parse_iso
@@ -32,6 +32,7 @@ from cronbell.core.domain.ports import (
     Released,
     RepeatClaim,
     RoomCount,
+    Store,
     TableScan,
     TooSoon,
 )
@@ -82,6 +83,7 @@ class MemoryStore:
         self._quiet: dict[Key, QuietHours] = {}
         self._held: set[tuple[str, str, str, str, str]] = set()  # (room, user, until, schedule id, slot)
         self._releases: dict[tuple[str, str, str], _Release] = {}  # (room, user, until)
+        self.orphans: list[tuple[str, str, tuple[str, ...]]] = []  # entries marked for the projection to remove
 
     # --- Schedules ---------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
@@ -402,9 +404,22 @@ class MemoryStore:
     def clear_quiet_hours(self, room_id: str, user_id: str) -> bool:
         return self._quiet.pop((room_id, user_id), None) is not None
 
-    # --- not kept in memory yet ----------------------------------------------------------------
-    def _absent(self, port: str) -> NoReturn:
-        raise NotImplementedError(f"the in-memory store does not keep {port} yet")
+    # --- Repeats -------------------------------------------------------------------------------
+    def _repeating(self, schedule: Schedule, occurrence: str) -> _Slot | None:
+        """The occurrence's done slot while it is the schedule's current one, and the schedule
+        neither paused nor deleted; None otherwise."""
+        key = (schedule.room_id, schedule.id)
+        stored = self._live.get(key) if schedule.status in models.LIVE_STATUSES else self._copies.get(key)
+        if stored is None or stored.repeat_slot != occurrence:
+            return None
+        status = stored.status if key in self._live else self._as_retired(stored).status
+        if status in (models.PAUSED, models.DELETED):
+            return None
+        return self._done(schedule, occurrence)
+
+    def _done(self, schedule: Schedule, occurrence: str) -> _Slot | None:
+        held = self._slots.get((schedule.room_id, schedule.id, occurrence))
+        return held if held is not None and held.state == DONE and held.run is not None else None
 
     def claim_repeat(
         self,
@@ -414,19 +429,46 @@ class MemoryStore:
         escalation: bool,
         following: tuple[int, str] | None = None,
     ) -> RepeatClaim:
-        self._absent("repeats")
+        done = self._done(schedule, occurrence)
+        run = done.run if done is not None else None
+        if run is None or done is None:
+            return RepeatClaim.STOPPED
+        if run.acknowledged_at:
+            return RepeatClaim.ACKNOWLEDGED
+        if run.repeats >= number or (escalation and run.escalated):
+            return RepeatClaim.DUPLICATE
+        if self._repeating(schedule, occurrence) is None:
+            return RepeatClaim.STOPPED
+        done.run = replace(run, escalated=True) if escalation else replace(run, repeats=number)
+        return RepeatClaim.CLAIMED
 
     def defer_repeat(self, schedule: Schedule, occurrence: str, number: int, due: str) -> bool:
-        self._absent("repeats")
+        done = self._repeating(schedule, occurrence)
+        run = done.run if done is not None else None
+        return run is not None and run.repeats < number and not run.acknowledged_at
 
     def mark_orphan(self, room_id: str, schedule_id: str, names: tuple[str, ...], now: datetime) -> None:
-        self._absent("repeats")
+        self.orphans.append((room_id, schedule_id, names))
 
     def release_repeat(self, schedule: Schedule, occurrence: str, number: int, escalation: bool) -> None:
-        self._absent("repeats")
+        done = self._done(schedule, occurrence)
+        if done is None or done.run is None:
+            return
+        if escalation and done.run.escalated:
+            done.run = replace(done.run, escalated=False)
+        elif not escalation and done.run.repeats == number:
+            done.run = replace(done.run, repeats=number - 1)
 
     def acknowledge(self, schedule: Schedule, occurrence: str, now: datetime) -> bool:
-        self._absent("repeats")
+        done = self._repeating(schedule, occurrence)
+        if done is None or done.run is None or done.run.acknowledged_at:
+            return False
+        done.run = replace(done.run, acknowledged_at=iso_utc(now))
+        return True
+
+    # --- not kept in memory yet ----------------------------------------------------------------
+    def _absent(self, port: str) -> NoReturn:
+        raise NotImplementedError(f"the in-memory store does not keep {port} yet")
 
     def scan(self, now: datetime) -> TableScan:
         self._absent("scans")
@@ -486,3 +528,7 @@ class MemoryStore:
         key = (room_id, user_id, until)
         release = self._releases.get(key) or _Release(OPEN)
         self._releases[key] = replace(release, state=DONE if done else OPEN)
+
+
+if TYPE_CHECKING:  # the type checker holds it to every port of the store
+    _conforms: Store = MemoryStore()
