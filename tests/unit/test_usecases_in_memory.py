@@ -116,3 +116,33 @@ def test_run_now_hands_on_a_manual_run_that_posts_and_leaves_the_schedule() -> N
     refused(stack.call("run_now", {"target": sid}), "too_frequent")
     stored = stack.store.get(ROOM, sid)
     assert stored is not None and stored.status == "active" and stored.delivered_count == 0
+
+
+def test_a_paused_schedule_posts_nothing_until_resumed() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 10 * * *"}))["id"]
+    ok(stack.call("pause_reminder", {"id": sid}))
+    assert stack.fire(sid, "2026-11-30T09:00:00Z")["outcome"] == "paused"
+    ok(stack.call("resume_reminder", {"id": sid}))
+    assert stack.fire(sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
+    assert len(stack.chat.sent) == 1
+
+
+def test_a_fire_for_a_time_not_its_own_posts_nothing() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 10 * * *"}))["id"]
+    assert stack.fire(sid, "2026-11-30T09:17:00Z")["outcome"] == "invalid_input"
+    assert stack.chat.sent == [] and stack.store.runs(ROOM, sid, 5) == []
+
+
+def test_a_change_while_a_delivery_holds_the_schedule_is_refused_as_busy() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 10 * * *"}))["id"]
+    held = stack.store.get(ROOM, sid)
+    assert held is not None
+    stack.store.claim_slot(ROOM, sid, "2026-11-30T09:00:00Z", stack.clock.now(), 300, held)
+    refused(stack.call("update_reminder", {"id": sid, "message": "sit down"}), "busy")
+    deleting = stack.call("delete_reminder", {"id": sid})
+    assert not deleting["ok"] and "being delivered" in deleting["text"], deleting
+    stored = stack.store.get(ROOM, sid)
+    assert stored is not None and stored.text == "stand up" and stored.status == "active"
