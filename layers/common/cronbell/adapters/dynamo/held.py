@@ -18,7 +18,7 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import BUMP, CLAIM_ONLY, CLAIMED, DONE, INFLIGHT, SlotRef, dump, key
 from cronbell.adapters.dynamo.expressions import Update, same_version
-from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, Part, cancelled
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Conflict, Released
@@ -41,10 +41,7 @@ def release_of(raw: dict[str, Any]) -> tuple[str, str, str]:
     return room, user, until
 
 
-class HeldStore:
-    def __init__(self, table: Table) -> None:
-        self._t = table
-
+class HeldStore(Part):
     def hold_slot(self, schedule: Schedule, slot: str, now: datetime, until: str) -> None:
         """The claimed slot held until `until`, the occurrence counted on its schedule (as a delivery
         counts) and the held item written, in one transaction, while the period's release has not

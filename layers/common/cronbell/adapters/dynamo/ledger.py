@@ -15,7 +15,7 @@ from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import BUMP, CLAIMED, DONE, INFLIGHT, SENT, SlotRef, dump, key, schedule_sk
 from cronbell.adapters.dynamo.expressions import Update, same_version
 from cronbell.adapters.dynamo.retirement import Retirement
-from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
@@ -37,11 +37,7 @@ def _already_done(err: AwsError, slot_write: dict[str, Any]) -> bool:
     return old is not None and codec.state_of(old) == DONE
 
 
-class SlotLedger:
-    def __init__(self, table: Table, retirement: Retirement) -> None:
-        self._t = table
-        self._retirement = retirement
-
+class SlotLedger(Retirement):
     def claim_slot(
         self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
     ) -> Claim:
@@ -233,7 +229,7 @@ class SlotLedger:
         if finish is not None and finish.counted and not delivered:  # a failed run gives its hold's count back
             fired["delivered_count"] = max(0, schedule.delivered_count - 1)
         reason = "" if delivered else detail  # a delivered run's detail is its message id, no reason
-        self._retirement.finish(
+        self.finish(
             schedule,
             final_status,
             now,

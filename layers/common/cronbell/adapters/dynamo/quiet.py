@@ -3,9 +3,11 @@
 
 A reminder's fire reads its user's rule only when the schedule says the user has one
 (`Schedule.quiet_hours_set`), so the rule's writes keep that true: the room's count item lists the
-users with a rule (a create that read none takes its place only while its user is not listed, so one
-racing a new rule is written again), and a new rule marks the user's schedules in the room, each
-with a new version (a change written from an older read is refused and made again on this one).
+users with a rule, written in the same transaction as the rule (a create that read none takes its
+place only while its user is not listed, so one racing a new rule is written again; a set and a clear
+racing each other never leave a rule whose user is not listed), and a new rule then marks the
+user's schedules in the room, each with a new version (a change written from an older read is
+refused and made again on this one).
 """
 
 from __future__ import annotations
@@ -14,15 +16,12 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import dump, key
 from cronbell.adapters.dynamo.rooms import Rooms
-from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
+from cronbell.core.domain import models
 from cronbell.core.domain.quiet_hours import QuietHours
 
 
-class QuietStore:
-    def __init__(self, table: Table, rooms: Rooms) -> None:
-        self._t = table
-        self._rooms = rooms
-
+class QuietStore(Rooms):
     def quiet_hours(self, room_id: str, user_id: str) -> QuietHours | None:
         """The user's rule in the room (one consistent read), or None."""
         item = self._t.get(key(room_id, codec.quiet_sk(user_id)))
@@ -31,14 +30,17 @@ class QuietStore:
     def put_quiet_hours(self, room_id: str, user_id: str, rule: QuietHours) -> None:
         """Write the rule, replacing any earlier one; list the user on the room, then mark the user's
         schedules in the room that do not say so yet (in this order: see the module's docstring)."""
-        self._t.db.put_item(TableName=self._t.name, Item=codec.quiet_item(room_id, user_id, rule))
-        self._rooms.note_quiet_hours(room_id, user_id, present=True)
+        put = {"Put": {"TableName": self._t.name, "Item": codec.quiet_item(room_id, user_id, rule)}}
+        self._t.transact([put, self.list_quiet(room_id, user_id, present=True)])
         unmarked = self._t.query_all(
             KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
-            FilterExpression=f"user_id = :u AND (attribute_not_exists({codec.QUIET_HOURS_SET}) OR #q = :no)",
+            # a reminder's only: an agent call is never held (its fires read no rule)
+            FilterExpression="user_id = :u AND #k = :m AND (attribute_not_exists(#q) OR #q = :no)",
             ProjectionExpression="sk",
-            ExpressionAttributeNames={"#q": codec.QUIET_HOURS_SET},
-            ExpressionAttributeValues=dump({":r": room_id, ":p": codec.SCHEDULE, ":u": user_id, ":no": False}),
+            ExpressionAttributeNames={"#q": codec.QUIET_HOURS_SET, "#k": "kind"},
+            ExpressionAttributeValues=dump(
+                {":r": room_id, ":p": codec.SCHEDULE, ":u": user_id, ":m": models.MESSAGE, ":no": False}
+            ),
             ConsistentRead=True,
         )
         for item in unmarked:
@@ -56,10 +58,20 @@ class QuietStore:
                     raise
 
     def clear_quiet_hours(self, room_id: str, user_id: str) -> bool:
-        """Remove the rule and the user from the room's list; True when there was one. The user's
-        schedules keep their mark: their fires read the rule, find none and deliver."""
-        out = self._t.db.delete_item(
-            TableName=self._t.name, Key=key(room_id, codec.quiet_sk(user_id)), ReturnValues="ALL_OLD"
-        )
-        self._rooms.note_quiet_hours(room_id, user_id, present=False)
-        return bool(out.get("Attributes"))
+        """Remove the rule and the user from the room's list in one transaction; True when there was
+        one. The user's schedules keep their mark: their fires read the rule, find none and deliver."""
+        delete = {
+            "Delete": {
+                "TableName": self._t.name,
+                "Key": key(room_id, codec.quiet_sk(user_id)),
+                "ConditionExpression": "attribute_exists(sk)",
+            }
+        }
+        items = [delete, self.list_quiet(room_id, user_id, present=False)]
+        try:
+            self._t.transact(items)
+        except AwsError as err:
+            if cancelled(err, items):
+                return False  # no rule: nothing to remove (and its user is not listed)
+            raise
+        return True

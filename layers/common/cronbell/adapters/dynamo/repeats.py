@@ -11,7 +11,7 @@ from typing import Any
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import DONE, SlotRef, dump, identity, key, load, run_from_item
-from cronbell.adapters.dynamo.table import Table, cancelled
+from cronbell.adapters.dynamo.table import Part, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
@@ -23,10 +23,7 @@ _UNACKED = "(attribute_not_exists(#run.acknowledged_at) OR attribute_type(#run.a
 _NOT_ESCALATED = "(attribute_not_exists(#run.escalated) OR #run.escalated = :no)"
 
 
-class RepeatLedger:
-    def __init__(self, table: Table) -> None:
-        self._t = table
-
+class RepeatLedger(Part):
     def _items(
         self, schedule: Schedule, occurrence: str, run_set: str, run_condition: str, values: dict[str, Any]
     ) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import SlotRef, dump, key, schedule_sk
 from cronbell.adapters.dynamo.expressions import IDLE, LIVE, same_version
 from cronbell.adapters.dynamo.rooms import Rooms
-from cronbell.adapters.dynamo.table import CANCELLED, Table, cancelled
+from cronbell.adapters.dynamo.table import CANCELLED, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
@@ -25,11 +25,7 @@ _SAME_MANUAL_RUN = "(attribute_not_exists(last_manual_run) OR last_manual_run = 
 SlotRun = tuple[str, Run] | None  # (slot, run): a run recorded with the retirement
 
 
-class Retirement:
-    def __init__(self, table: Table, rooms: Rooms) -> None:
-        self._t = table
-        self._rooms = rooms
-
+class Retirement(Rooms):
     def retire(
         self,
         schedule: Schedule,
@@ -93,7 +89,7 @@ class Retirement:
                 }
             },
             {"Put": {"TableName": self._t.name, "Item": dump(codec.retired_item(schedule, final))}},
-            *(self._rooms.free(schedule) if free_place else []),
+            *(self.free(schedule) if free_place else []),
         ]
         try:
             self._t.transact(items)

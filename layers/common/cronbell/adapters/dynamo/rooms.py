@@ -13,7 +13,7 @@ from typing import Any
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import ROOM_SK, dump, key
-from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, Part
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import RoomCount
 
@@ -21,10 +21,7 @@ _COUNT_IN = "SET live = if_not_exists(live, :zero) + :one, rev = if_not_exists(r
 _COUNT_OUT = "SET live = if_not_exists(live, :one) - :one, rev = if_not_exists(rev, :zero) + :one"
 
 
-class Rooms:
-    def __init__(self, table: Table) -> None:
-        self._t = table
-
+class Rooms(Part):
     def take_place(self, room: str, max_per_room: int, without_quiet_hours: str = "") -> dict[str, Any]:
         """Count one more live schedule in the room, unless it is at its limit, or the user
         `without_quiet_hours` (whose rule the caller read as absent) has set quiet hours since."""
@@ -44,14 +41,17 @@ class Rooms:
             }
         }
 
-    def note_quiet_hours(self, room: str, user_id: str, present: bool) -> None:
-        """Add the user to the room's users with quiet hours, or take them out."""
-        self._t.db.update_item(
-            TableName=self._t.name,
-            Key=key(room, ROOM_SK),
-            UpdateExpression=f"{'ADD' if present else 'DELETE'} {codec.QUIET_USERS} :user",
-            ExpressionAttributeValues={":user": {"SS": [user_id]}},
-        )
+    def list_quiet(self, room: str, user_id: str, present: bool) -> dict[str, Any]:
+        """Add the user to the room's users with quiet hours, or take them out: a part of the
+        transaction that writes or removes their rule, so the list and the rules always agree."""
+        return {
+            "Update": {
+                "TableName": self._t.name,
+                "Key": key(room, ROOM_SK),
+                "UpdateExpression": f"{'ADD' if present else 'DELETE'} {codec.QUIET_USERS} :user",
+                "ExpressionAttributeValues": {":user": {"SS": [user_id]}},
+            }
+        }
 
     def free(self, schedule: Schedule) -> list[dict[str, Any]]:
         """Count one less in the room and drop the schedule's pointers."""
@@ -87,7 +87,7 @@ class Rooms:
             }
         }
 
-    def count(self, room_id: str) -> RoomCount | None:
+    def room_count(self, room_id: str) -> RoomCount | None:
         return codec.room_count(self._t.get(key(room_id, ROOM_SK)) or {})
 
     def recount(self, room_id: str, seen: RoomCount | None) -> int | None:

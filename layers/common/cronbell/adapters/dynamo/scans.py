@@ -8,7 +8,7 @@ from typing import Any
 from cronbell.adapters.dynamo import codec, held
 from cronbell.adapters.dynamo.codec import BUMP, INFLIGHT, ROOM_SK, dump, key
 from cronbell.adapters.dynamo.expressions import LIVE, Update
-from cronbell.adapters.dynamo.table import Table
+from cronbell.adapters.dynamo.table import Part
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
@@ -16,10 +16,7 @@ from cronbell.core.domain.ports import OpenClaim, Pointer, TableScan
 from cronbell.core.domain.runs import DELIVERED, Run
 
 
-class TableScans:
-    def __init__(self, table: Table) -> None:
-        self._t = table
-
+class TableScans(Part):
     def scan(self, now: datetime) -> TableScan:
         """Every schedule under its live key (TTL-expired ones left out), room counter and dedupe
         pointer; the audit copies that still say live with no live item beside them (deleted by a

@@ -21,7 +21,7 @@ from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import ROOM_SK, dump, key, load, retired_sk, schedule_sk
 from cronbell.adapters.dynamo.expressions import IDLE, LIVE, Update
 from cronbell.adapters.dynamo.rooms import Rooms
-from cronbell.adapters.dynamo.table import CONDITION_FAILED, Table, cancelled
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
@@ -41,11 +41,7 @@ _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the res
 _NO_RUN_SINCE = "attribute_not_exists(last_manual_run) OR last_manual_run <= :since"
 
 
-class Schedules:
-    def __init__(self, table: Table, rooms: Rooms) -> None:
-        self._t = table
-        self._rooms = rooms
-
+class Schedules(Rooms):
     # --- reads -----------------------------------------------------------------------------
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
         """The schedule, live or retired: one read for a live one, a second for a retired one. A copy
@@ -108,10 +104,10 @@ class Schedules:
             room,
             max_per_room,
             lambda stale: [
-                self._rooms.take_place(room, max_per_room, unset),
+                self.take_place(room, max_per_room, unset),
                 put,
                 self._audit(schedule),
-                *(self._rooms.point(sk, schedule, stale) for sk in codec.pointer_sks(schedule)),
+                *(self.point(sk, schedule, stale) for sk in codec.pointer_sks(schedule)),
             ],
             quiet_unset=(unset,) if unset else (),
         )
@@ -133,15 +129,15 @@ class Schedules:
         items = self._overwrite(old, new, now) if was_live else self._revive(old, new)
         held = set(codec.pointer_sks(old)) if was_live else set()
         wanted = codec.pointer_sks(new)
-        items += [self._rooms.drop(room, sk) for sk in sorted(held - set(wanted))]
+        items += [self.drop(room, sk) for sk in sorted(held - set(wanted))]
         unset = new.user_id if not was_live and new.quiet_hours_set is False else ""  # as insert's
         if not was_live:
-            items.append(self._rooms.take_place(room, max_per_room, unset))
+            items.append(self.take_place(room, max_per_room, unset))
         claims = [sk for sk in wanted if sk not in held]
         self._write_taking_place(
             room,
             max_per_room,
-            lambda stale: [*items, *(self._rooms.point(sk, new, stale) for sk in claims)],
+            lambda stale: [*items, *(self.point(sk, new, stale) for sk in claims)],
             now,
             quiet_unset=(unset,) if unset else (),
         )
@@ -218,7 +214,7 @@ class Schedules:
                 continue
             if recounted:
                 raise LimitReached()  # full by a count taken since this create began
-            counted = self._rooms.recount(room, codec.room_count(failed.get(ROOM_SK, {})))
+            counted = self.recount(room, codec.room_count(failed.get(ROOM_SK, {})))
             if counted is not None and counted >= max_per_room:
                 raise LimitReached()
             recounted = counted is not None  # None: the counter moved meanwhile; try, count again

@@ -85,3 +85,11 @@ class Table:
             if "LastEvaluatedKey" not in out:
                 return items
             kwargs["ExclusiveStartKey"] = out["LastEvaluatedKey"]
+
+
+class Part:
+    """One concern of the store on the shared table. `DynamoStore` inherits every part, so each
+    port method is the part's own and the parts call one another's methods on `self`."""
+
+    def __init__(self, table: Table) -> None:
+        self._t = table

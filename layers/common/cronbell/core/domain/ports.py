@@ -263,7 +263,9 @@ class EntryState:
 
 # --- interfaces ------------------------------------------------------------------------------
 class Schedules(Protocol):
-    """The room's schedules, its live count and the dedupe pointers, changed atomically."""
+    """The room's schedules: read, created, changed, skipped, deleted, retired. Each write is
+    conditioned on the schedule as read (Conflict, Gone) and keeps the room's limit (LimitReached)
+    and its keys (Duplicate, NameTaken) atomically with it."""
 
     def get(self, room_id: str, schedule_id: str) -> Schedule | None: ...
     def list_room(self, room_id: str, now: datetime, retired: bool = False) -> list[Schedule]: ...
@@ -284,11 +286,17 @@ class Schedules(Protocol):
         *,
         as_read: bool = False,
     ) -> None: ...
+
+
+class Rooms(Protocol):
+    """The room's live count: an upper bound kept with every create and retirement, recounted when
+    a create finds the room full."""
+
     def room_count(self, room_id: str) -> RoomCount | None: ...
     def recount(self, room_id: str, seen: RoomCount | None) -> int | None: ...
 
 
-class Ledger(Protocol):
+class SlotLedger(Protocol):
     """Delivery slots: one (owner, scheduled time) is claimed before posting and done after.
     `schedule` is the stored schedule that owns the slot, or None for a template schedule (which
     has no item of its own; `owner` names it). Every write that also writes the schedule is
@@ -316,10 +324,21 @@ class Ledger(Protocol):
         final_status: str = "",
         finish: Finish | None = None,
     ) -> None: ...
+
+
+class Runs(Protocol):
+    """The runs recorded on delivery slots (a slot's run, once), newest first."""
+
     def record_run(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> bool: ...
     def record_static_run(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> bool: ...
     def runs(self, room_id: str, owner: str, limit: int) -> list[Run]: ...
     def run_at(self, room_id: str, owner: str, slot: str) -> Run | None: ...
+
+
+class Repeats(Protocol):
+    """An occurrence's repeats and escalation (core/domain/repeats.py): each claimed once, until the
+    occurrence is acknowledged or no longer the current one."""
+
     def claim_repeat(
         self,
         schedule: Schedule,
@@ -365,8 +384,9 @@ class Held(Protocol):
     def end_release(self, room_id: str, user_id: str, until: str, done: bool) -> None: ...
 
 
-class Store(Schedules, Ledger, Scans, QuietRules, Held, Protocol):
-    """Everything cronbell keeps: one table behind four concerns."""
+class Store(Schedules, Rooms, SlotLedger, Runs, Repeats, Scans, QuietRules, Held, Protocol):
+    """Everything cronbell keeps, as the union of its concerns: use cases call `deps.store.<method>`;
+    a function that needs one concern alone may ask for that port."""
 
 
 class Entries(Protocol):

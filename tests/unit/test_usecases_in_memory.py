@@ -1,0 +1,148 @@
+"""The tool calls and the fire on the in-memory store: no AWS, no Scheduler (tool calls and fires
+write items only; the projector writes Scheduler from the stream). The clock starts on Monday
+30 Nov 2026, 09:00 in Madrid (08:00 UTC), the user's zone."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC
+from typing import Any
+
+from tests.support.envelopes import ROOM
+from tests.support.memory_stack import MemoryStack
+
+
+def ok(answer: dict[str, Any]) -> dict[str, Any]:
+    assert answer["ok"], answer
+    return answer["result"]
+
+
+def refused(answer: dict[str, Any], code: str) -> dict[str, Any]:
+    assert answer["ok"] is False and answer["error"]["code"] == code, answer
+    return answer
+
+
+def listed(stack: MemoryStack, **args: Any) -> list[dict[str, Any]]:
+    return list(ok(stack.call("list_reminders", args))["schedules"])
+
+
+def test_a_created_reminder_is_stored_listed_and_a_second_identical_one_refused() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 9 * * *"}))["id"]
+    stored = stack.store.get(ROOM, sid)
+    assert stored is not None and stored.text == "stand up" and stored.status == "active"
+    assert [s["id"] for s in listed(stack)] == [sid]
+    again = stack.call("create_reminder", {"message": "stand up", "cron": "0 9 * * *"})
+    assert [s["id"] for s in listed(stack)] == [sid], again
+    count = stack.store.room_count(ROOM)
+    assert count is not None and count.live == 1
+
+
+def test_the_room_limit_refuses_one_more() -> None:
+    stack = MemoryStack()
+    stack.settings = replace(stack.settings, max_per_room=2)
+    for hour in (7, 8):
+        ok(stack.call("create_reminder", {"message": f"m{hour}", "cron": f"0 {hour} * * *"}))
+    refused(stack.call("create_reminder", {"message": "m9", "cron": "0 9 * * *"}), "limit_reached")
+    assert len(listed(stack)) == 2
+
+
+def test_an_update_pause_and_delete_change_the_stored_schedule() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 9 * * *"}))["id"]
+    ok(stack.call("update_reminder", {"id": sid, "message": "sit down"}))
+    stored = stack.store.get(ROOM, sid)
+    assert stored is not None and stored.text == "sit down" and stored.version == 1
+    ok(stack.call("pause_reminder", {"id": sid}))
+    assert listed(stack)[0]["status"] == "paused"
+    ok(stack.call("delete_reminder", {"id": sid}))
+    assert listed(stack) == []
+    gone = stack.store.get(ROOM, sid)
+    assert gone is not None and gone.status == "deleted"
+    assert not stack.call("delete_reminder", {"id": sid})["ok"]
+
+
+def test_a_fire_posts_once_per_slot_and_records_its_run() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 9 * * *"}))["id"]
+    first = stack.fire(sid, "2026-11-30T08:00:00Z")
+    assert first["outcome"] == "delivered", first
+    again = stack.fire(sid, "2026-11-30T08:00:00Z")
+    assert again["outcome"] == "duplicate", again
+    assert len(stack.chat.sent) == 1 and "stand up" in stack.chat.sent[0][0].text
+    history = ok(stack.call("reminder_history", {"id": sid}))
+    assert [run["outcome"] for run in history["runs"]] == ["delivered"]
+    stored = stack.store.get(ROOM, sid)
+    assert stored is not None and stored.delivered_count == 1 and stored.inflight_until == ""
+
+
+def test_a_one_shot_fires_once_and_leaves_the_room() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "dentist", "time": "2026-11-30 10:00"}))["id"]
+    assert stack.fire(sid, "2026-11-30T09:00:00Z")["outcome"] == "delivered"
+    assert listed(stack) == []
+    fired = stack.store.get(ROOM, sid)
+    assert fired is not None and fired.status == "fired"
+    assert stack.fire(sid, "2026-11-30T09:00:00Z")["outcome"] in ("duplicate", "inactive")
+    assert len(stack.chat.sent) == 1
+
+
+def test_skip_next_skips_the_next_occurrence_only() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 10 * * *"}))["id"]
+    ok(stack.call("skip_next", {"id": sid}))
+    assert stack.fire(sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
+    assert stack.fire(sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
+    assert len(stack.chat.sent) == 1
+
+
+def test_a_snoozed_one_shot_moves_and_fires_at_its_new_time() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "dentist", "time": "2026-11-30 10:00"}))["id"]
+    ok(stack.call("snooze_reminder", {"id": sid, "minutes": 30}))
+    stored = stack.store.get(ROOM, sid)
+    assert stored is not None and stored.timing.at is not None
+    assert stored.timing.at.astimezone(UTC).isoformat() == "2026-11-30T09:30:00+00:00"
+    assert stack.fire(sid, "2026-11-30T09:30:00Z")["outcome"] == "delivered"
+
+
+def test_run_now_hands_on_a_manual_run_that_posts_and_leaves_the_schedule() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 18 * * *"}))["id"]
+    ok(stack.call("run_now", {"target": sid}))
+    [event] = stack.started
+    assert stack.fire_event(event)["outcome"] == "delivered"
+    assert len(stack.chat.sent) == 1
+    refused(stack.call("run_now", {"target": sid}), "too_frequent")
+    stored = stack.store.get(ROOM, sid)
+    assert stored is not None and stored.status == "active" and stored.delivered_count == 0
+
+
+def test_a_paused_schedule_posts_nothing_until_resumed() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 10 * * *"}))["id"]
+    ok(stack.call("pause_reminder", {"id": sid}))
+    assert stack.fire(sid, "2026-11-30T09:00:00Z")["outcome"] == "paused"
+    ok(stack.call("resume_reminder", {"id": sid}))
+    assert stack.fire(sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
+    assert len(stack.chat.sent) == 1
+
+
+def test_a_fire_for_a_time_not_its_own_posts_nothing() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 10 * * *"}))["id"]
+    assert stack.fire(sid, "2026-11-30T09:17:00Z")["outcome"] == "invalid_input"
+    assert stack.chat.sent == [] and stack.store.runs(ROOM, sid, 5) == []
+
+
+def test_a_change_while_a_delivery_holds_the_schedule_is_refused_as_busy() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 10 * * *"}))["id"]
+    held = stack.store.get(ROOM, sid)
+    assert held is not None
+    stack.store.claim_slot(ROOM, sid, "2026-11-30T09:00:00Z", stack.clock.now(), 300, held)
+    refused(stack.call("update_reminder", {"id": sid, "message": "sit down"}), "busy")
+    deleting = stack.call("delete_reminder", {"id": sid})
+    assert not deleting["ok"] and "being delivered" in deleting["text"], deleting
+    stored = stack.store.get(ROOM, sid)
+    assert stored is not None and stored.text == "stand up" and stored.status == "active"
