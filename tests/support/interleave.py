@@ -74,6 +74,7 @@ class Kind:
     plan: Plan
     pause_first: bool = False  # paused just before its first fire arrives (the invoke raced the pause)
     horizon: timedelta = timedelta(days=1, hours=3)  # Scheduler's fires are played this long after the first
+    quiet: dict[str, Any] | None = None  # its user's quiet hours, set before the create (holding none of it)
 
 
 @dataclass(frozen=True)
@@ -527,6 +528,9 @@ def _created(stack: Stack, room: str, cell: Cell, work: Path) -> tuple[Player, d
     configure_env(stack)
     p = Player(stack, cell, work, room)
     kind = cell.kind
+    if kind.quiet is not None:
+        quiet = p.tool("set_quiet_hours", kind.quiet)
+        assert quiet["ok"], quiet
     created = p.tool(kind.tool, kind.args)
     assert created["ok"], created
     p.sid = str(created["result"]["id"])

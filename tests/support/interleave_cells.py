@@ -62,6 +62,11 @@ AGENT = Kind(
     Plan(DAILY, "echo: OLD-PROMPT", True),
     horizon=THREE,
 )
+# reminders of a user with quiet hours (02:00-03:00 in Madrid: none of the cells' times falls in them):
+# their fires read the rule between the claim and the post
+QUIET_HOURS = {"start": "02:00", "end": "03:00"}
+ONE_SHOT_QUIET = replace(ONE_SHOT, name="one-shot, quiet hours", quiet=QUIET_HOURS)
+RECURRING_QUIET = replace(RECURRING, name="recurring, quiet hours", quiet=QUIET_HOURS)
 
 
 def paused(kind: Kind) -> Kind:
