@@ -72,7 +72,10 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
 
 
 def _quiet_until(schedule: Schedule, deps: Deps) -> datetime | None:
-    """The end of the quiet period its user is in at the start of this fire, if any."""
+    """The end of the quiet period its user is in at the start of this fire, if any (no rule is read
+    for a user the schedule says has none)."""
+    if schedule.quiet_hours_set is False:
+        return None
     rule = deps.store.quiet_hours(schedule.room_id, schedule.user_id)
     period = period_at(rule, deps.now()) if rule is not None else None
     return period.end if period is not None else None
