@@ -236,3 +236,20 @@ def test_quiet_hours_set_while_a_reminder_is_created_hold_its_fires(
     assert raced and schedule_item(stack, sid)["quiet_hours_set"] is True
     assert ok(answer)["held_until"] is not None  # its answer already says when it is posted
     assert fire_at(stack, sid, "2026-11-30T22:00:00Z")["outcome"] == "held"
+
+
+def test_the_reconciler_marks_reminders_a_failed_set_left_unmarked(stack: Stack) -> None:
+    """set_quiet_hours wrote the rule and listed its user, then failed before marking the user's
+    reminders: the reconciler's pass marks them, so their fires read the rule again."""
+    from cronbell.adapters.dynamo import codec
+    from cronbell.usecases.reconcile import reconcile
+
+    sid = ok(call(stack, "create_reminder", {"message": "stretch", "cron": "0 23 * * *"}))["id"]
+    assert schedule_item(stack, sid)["quiet_hours_set"] is False
+    store = stack.deps().store
+    put = {"Put": {"TableName": store.table.name, "Item": codec.quiet_item(ROOM, USER, NIGHT)}}
+    store.table.transact([put, store.list_quiet(ROOM, USER, present=True)])  # and no marking
+    report = reconcile(stack.deps())
+    assert report.quiet_marked == 1 and report.errors == 0
+    assert schedule_item(stack, sid)["quiet_hours_set"] is True
+    assert reconcile(stack.deps()).quiet_marked == 0

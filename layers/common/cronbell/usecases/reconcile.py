@@ -65,6 +65,7 @@ class Report:
     audit_copied: int = 0
     claims_closed: int = 0
     releases_rewritten: int = 0
+    quiet_marked: int = 0
     errors: int = 0
 
     def to_dict(self) -> dict[str, int]:
@@ -268,6 +269,24 @@ def _rewrite_lost_releases(run: _Pass) -> None:
             run.report.releases_rewritten += 1
 
 
+def _mark_quiet_hours(run: _Pass) -> None:
+    """A reminder whose user has quiet hours in its room and that does not say so (a set_quiet_hours
+    whose marking failed part way): marked, so its fires read the rule again."""
+    unmarked = {
+        (s.room_id, s.user_id)
+        for s in run.live
+        if s.kind == models.MESSAGE
+        and s.quiet_hours_set is False
+        and s.user_id in run.table.quiet_users.get(s.room_id, set())
+    }
+    for room_id, user_id in sorted(unmarked):
+        try:
+            run.report.quiet_marked += run.deps.store.mark_quiet_hours(room_id, user_id)
+        except BackendError as err:
+            run.report.errors += 1
+            log.warning("quiet hours not marked; the next run retries", extra={"room": room_id, "error": str(err)})
+
+
 _PASSES: tuple[Callable[[_Pass], None], ...] = (
     _repair_entries,
     _delete_orphan_entries,
@@ -278,6 +297,7 @@ _PASSES: tuple[Callable[[_Pass], None], ...] = (
     _close_claims,
     _copy_audits,
     _rewrite_lost_releases,
+    _mark_quiet_hours,
 )
 
 

@@ -32,6 +32,11 @@ class QuietStore(Rooms):
         schedules in the room that do not say so yet (in this order: see the module's docstring)."""
         put = {"Put": {"TableName": self._t.name, "Item": codec.quiet_item(room_id, user_id, rule)}}
         self._t.transact([put, self.list_quiet(room_id, user_id, present=True)])
+        self.mark_quiet_hours(room_id, user_id)
+
+    def mark_quiet_hours(self, room_id: str, user_id: str) -> int:
+        """Mark the user's reminders in the room that do not say yet that the user has quiet hours
+        (each a new version); how many were marked."""
         unmarked = self._t.query_all(
             KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
             # a reminder's only: an agent call is never held (its fires read no rule)
@@ -43,6 +48,7 @@ class QuietStore(Rooms):
             ),
             ConsistentRead=True,
         )
+        marked = 0
         for item in unmarked:
             try:
                 self._t.db.update_item(
@@ -53,9 +59,11 @@ class QuietStore(Rooms):
                     ExpressionAttributeNames={"#q": codec.QUIET_HOURS_SET},
                     ExpressionAttributeValues=dump({":yes": True, ":one": 1}),
                 )
+                marked += 1
             except AwsError as err:
                 if err.code != CONDITION_FAILED:
                     raise
+        return marked
 
     def clear_quiet_hours(self, room_id: str, user_id: str) -> bool:
         """Remove the rule and the user from the room's list in one transaction; True when there was

@@ -198,6 +198,8 @@ class _Found:
         found = self.table
         if sk == ROOM_SK:
             found.counters[room] = codec.live_count(raw)
+            if users := codec.room_quiet_users(raw):
+                found.quiet_users[room] = users
         elif sk.startswith((codec.POINTER, codec.NAME)):
             found.pointers.append(codec.pointer_from_item(raw))
         elif sk.startswith(codec.SCHEDULE) and not codec.is_expired(raw, self._now):

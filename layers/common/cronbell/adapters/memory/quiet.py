@@ -21,11 +21,17 @@ class QuietStore(State):
     def put_quiet_hours(self, room_id: str, user_id: str, rule: QuietHours) -> None:
         """The rule, and its user's reminders in the room marked as having one (each a new version)."""
         self._quiet[(room_id, user_id)] = rule
+        self.mark_quiet_hours(room_id, user_id)
+
+    def mark_quiet_hours(self, room_id: str, user_id: str) -> int:
+        marked = 0
         for stored in self._live.values():
             mine = (stored.room_id, stored.user_id, stored.kind) == (room_id, user_id, models.MESSAGE)
             if mine and not stored.quiet_hours_set:
                 stored.quiet_hours_set = True
                 stored.version += 1
+                marked += 1
+        return marked
 
     def clear_quiet_hours(self, room_id: str, user_id: str) -> bool:
         return self._quiet.pop((room_id, user_id), None) is not None

@@ -253,6 +253,7 @@ class TableScan:
     # occurrences held by quiet hours, by release (room, user, end of the period): (schedule id, slot)
     held: dict[tuple[str, str, str], list[tuple[str, str]]] = field(default_factory=dict)
     released: set[tuple[str, str, str]] = field(default_factory=set)  # the releases done
+    quiet_users: dict[str, set[str]] = field(default_factory=dict)  # by room: the users with quiet hours
 
 
 @dataclass(frozen=True)
@@ -371,6 +372,11 @@ class QuietRules(Protocol):
     def put_quiet_hours(self, room_id: str, user_id: str, rule: QuietHours) -> None: ...
     def clear_quiet_hours(self, room_id: str, user_id: str) -> bool:
         """Remove the rule; True when there was one."""
+        ...
+
+    def mark_quiet_hours(self, room_id: str, user_id: str) -> int:
+        """Mark the user's reminders in the room as having quiet hours (`Schedule.quiet_hours_set`);
+        how many were not marked yet."""
         ...
 
 
