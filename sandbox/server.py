@@ -29,7 +29,7 @@ from sandbox.origins import Foreign, check_origin
 from sandbox.platforms import Answer
 
 if TYPE_CHECKING:
-    from sandbox.app import Sandbox
+    from sandbox.facade import Running
 
 log = logging.getLogger("sandbox.http")
 
@@ -116,7 +116,7 @@ def _aws_error(status: int, code: str, message: str) -> Response:
     return _json(status, {"Type": "User", "message": message}, {"x-amzn-ErrorType": code})
 
 
-def build_app(sandbox: Sandbox, port: Callable[[], int]) -> Any:
+def build_app(sandbox: Running, port: Callable[[], int]) -> Any:
     """The whole port as one ASGI application; `/mcp` starts the MCP SDK on its first request."""
     mcp_app = _LazyMcp(sandbox)
 
@@ -261,7 +261,7 @@ async def _json_body(request: Request) -> Any:
         return _json(400, {"error": "the body is not JSON"})
 
 
-def _invoke(sandbox: Sandbox, name: str, payload: bytes, headers: Any) -> Response:
+def _invoke(sandbox: Running, name: str, payload: bytes, headers: Any) -> Response:
     """Lambda's Invoke: RequestResponse, Event (202, run in the background) and DryRun (204)."""
     runtime = sandbox.runtime
     if runtime is None:
@@ -294,7 +294,7 @@ def _invoke(sandbox: Sandbox, name: str, payload: bytes, headers: Any) -> Respon
 class _LazyMcp:
     """`/mcp`: the MCP SDK's app (sandbox/mcp.py), imported and started by its first request."""
 
-    def __init__(self, sandbox: Sandbox) -> None:
+    def __init__(self, sandbox: Running) -> None:
         self.sandbox = sandbox
         self._endpoint: Any = None
         self._lock = threading.Lock()
@@ -346,7 +346,7 @@ class SandboxHTTPServer:
     """The ASGI application on 127.0.0.1:port, served by uvicorn on a thread of its own: the socket is bound
     at once (its port goes into the functions' environment), requests are served from `serve_forever`."""
 
-    def __init__(self, port: int, sandbox: Sandbox) -> None:
+    def __init__(self, port: int, sandbox: Running) -> None:
         self.sandbox = sandbox
         # IPPROTO_TCP named, not left 0: asyncio sets TCP_NODELAY only on a socket whose proto says TCP, and
         # without it each answer's body waits for the client's delayed ACK of its headers (~40 ms a request)

@@ -13,8 +13,7 @@ reads and moves the clock; the page is written by sandbox/ui_page.py (rooms: san
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -23,9 +22,10 @@ from cronbell.core.domain.ports import BackendError
 from sandbox.clock import iso
 from sandbox.ui_page import render
 from sandbox.ui_table import Held, TableReader
+from sandbox.ui_view import Console, Room
 
 if TYPE_CHECKING:
-    from sandbox.app import Sandbox
+    from sandbox.facade import Running
 
 __all__ = ["Console", "Room", "move_request", "moved_note", "read", "render", "room_ids"]
 
@@ -36,34 +36,10 @@ RECENT_EVENTS = 25
 MOVES = {"hour": timedelta(hours=1), "day": timedelta(days=1), "week": timedelta(weeks=1)}
 
 
-@dataclass
-class Room:
-    room_id: str
-    schedules: list[dict[str, Any]] = field(default_factory=list)  # list_reminders items, with what the table adds
-    error: str = ""
-    quiet: list[dict[str, Any]] = field(default_factory=list)  # each user's get_quiet_hours result, `user_id`, `held`
-
-
-@dataclass
-class Console:
-    now: datetime
-    timezone: str
-    virtual: bool
-    next_fire: datetime | None
-    rooms: list[Room]
-    fires: list[dict[str, Any]]
-    messages: list[dict[str, Any]]
-    room_filter: str = ""
-    all_rooms: list[str] = field(default_factory=list)
-    events: list[dict[str, Any]] = field(default_factory=list)
-    dead_letters: list[dict[str, Any]] = field(default_factory=list)
-    history: tuple[str, list[dict[str, Any]], str] | None = None  # schedule id, its runs (newest first), error
-
-
 # ---------------------------------------------------------------------------------------- reading
 
 
-def read(sandbox: Sandbox, room: str = "", schedule: str = "") -> Console:
+def read(sandbox: Running, room: str = "", schedule: str = "") -> Console:
     timezone = sandbox.options.timezone or "UTC"
     every_room = room_ids(sandbox)
     shown = [r for r in every_room if r == room] if room else every_room
@@ -90,7 +66,7 @@ def read(sandbox: Sandbox, room: str = "", schedule: str = "") -> Console:
     )
 
 
-def room_ids(sandbox: Sandbox) -> list[str]:
+def room_ids(sandbox: Running) -> list[str]:
     """Every room with a stored item or a Scheduler entry, sorted."""
     found: set[str] = set()
     stack = sandbox.stack
@@ -121,14 +97,14 @@ def _error(answer: dict[str, Any]) -> str:
     return str((answer.get("error") or {}).get("message") or answer)
 
 
-def _reader(sandbox: Sandbox) -> TableReader | None:
+def _reader(sandbox: Running) -> TableReader | None:
     stack = sandbox.stack
     if stack is None or "ScheduleTable" not in stack.resources:
         return None
     return TableReader(sandbox.client("dynamodb"), stack.physical_name("ScheduleTable"))
 
 
-def _room(sandbox: Sandbox, room_id: str, timezone: str, reader: TableReader | None) -> Room:
+def _room(sandbox: Running, room_id: str, timezone: str, reader: TableReader | None) -> Room:
     answer = sandbox.call_tool("list_reminders", {"include_inactive": True}, _context(room_id, timezone))
     room = Room(room_id, list(answer["result"].get("schedules", []))) if answer.get("ok") else Room(room_id)
     room.error = "" if answer.get("ok") else _error(answer)
@@ -148,7 +124,7 @@ def _room(sandbox: Sandbox, room_id: str, timezone: str, reader: TableReader | N
     return room
 
 
-def _quiet_hours(sandbox: Sandbox, room_id: str, user_id: str, timezone: str, held: list[Held]) -> dict[str, Any]:
+def _quiet_hours(sandbox: Running, room_id: str, user_id: str, timezone: str, held: list[Held]) -> dict[str, Any]:
     """A user's quiet hours in the room as get_quiet_hours answers that user, and what they hold now."""
     answer = sandbox.call_tool("get_quiet_hours", {}, _context(room_id, timezone, user_id))
     if not answer.get("ok"):
@@ -161,7 +137,7 @@ def _fire(fired: Any) -> dict[str, Any]:
     return {**fired.to_dict(), "outcome": fired.outcome, "reason": fired.reason}
 
 
-def _history(sandbox: Sandbox, room_id: str, schedule_id: str, timezone: str) -> tuple[str, list[dict[str, Any]], str]:
+def _history(sandbox: Running, room_id: str, schedule_id: str, timezone: str) -> tuple[str, list[dict[str, Any]], str]:
     answer = sandbox.call_tool("reminder_history", {"id": schedule_id}, _context(room_id, timezone))
     if not answer.get("ok"):
         return schedule_id, [], _error(answer)
@@ -171,7 +147,7 @@ def _history(sandbox: Sandbox, room_id: str, schedule_id: str, timezone: str) ->
 # ---------------------------------------------------------------------------------------- moving
 
 
-def move_request(move: str, sandbox: Sandbox) -> dict[str, Any] | None:
+def move_request(move: str, sandbox: Running) -> dict[str, Any] | None:
     """The `POST /_sandbox/clock` body for a console button, or None when there is nothing to move to."""
     if move in MOVES:
         return {"advance_seconds": MOVES[move].total_seconds()}

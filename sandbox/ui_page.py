@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import json
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from sandbox.clock import iso
 from sandbox.ui_format import outcome, run_notes, when, zone
 from sandbox.ui_rooms import room_section
-
-if TYPE_CHECKING:
-    from sandbox.ui import Console
+from sandbox.ui_view import Console
 
 REFRESH_SECONDS = 5  # the page reloads itself, so a change made by a bot shows without a click
 

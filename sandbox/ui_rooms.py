@@ -5,15 +5,13 @@ hours in the room as get_quiet_hours answers them, with the occurrences they hol
 from __future__ import annotations
 
 from html import escape
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.quiet_hours import DAYS
 from sandbox.ui_format import run_notes, when, zone
-
-if TYPE_CHECKING:
-    from sandbox.ui import Room
+from sandbox.ui_view import Room
 
 
 def _last_run(schedule: dict[str, Any], tz: ZoneInfo) -> str:
