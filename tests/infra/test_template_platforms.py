@@ -6,6 +6,8 @@ import importlib.util
 from pathlib import Path
 from types import ModuleType
 
+import pytest
+
 from cronbell.core.domain import platforms
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -31,7 +33,7 @@ def test_every_part_is_marked_and_each_poster_carries_the_platform_parts() -> No
     assert parts.count("environment") == parts.count("read-secrets") == 2  # the fire and reconcile functions
 
 
-def test_a_new_registry_entry_reaches_every_part(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+def test_a_new_registry_entry_reaches_every_part(monkeypatch: pytest.MonkeyPatch) -> None:
     """A hypothetical platform, one entry: its parameter, condition, rule, variable and grant appear."""
     module = script()
     entry = platforms.Platform(
