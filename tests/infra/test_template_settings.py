@@ -1,0 +1,121 @@
+"""Every variable the code reads is set by the template, found by scanning the source (no list of names):
+`setting("NAME", ...)` declarations, `os.environ` / `environ` / `os.getenv` reads of a literal, and
+module-level constants whose name says ENV. And every platform's variables reach each function that posts."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import cfnlint.decode
+
+from cronbell.core.domain import platforms
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES = [*(ROOT / "layers" / "common" / "cronbell").rglob("*.py"), *(ROOT / "functions").rglob("*.py")]
+
+# Read by the code, set by no function of the template, each for a reason (checked both ways below).
+DEFAULT_SERVES = {
+    "AWS_LAMBDA_FUNCTION_NAME": "set by the Lambda runtime",
+    "LAMBDA_TASK_ROOT": "set by the Lambda runtime",
+    "POWERTOOLS_METRICS_DISABLED": "tests and local runs turn metrics off with it",
+    "SLACK_API_URL": "Slack's API address; another value only for tests",
+    "TELEGRAM_API_URL": "Telegram's API, or a self-hosted one the operator sets",
+    "DISCORD_API_URL": "Discord's API address; another value only for tests",
+    "FIRE_RETRIES": "its default is the template's MaximumRetryAttempts (test_template checks it)",
+    "SLOT_LEASE_SECONDS": "tuning whose default serves every deployment",
+    "RECONCILE_GRACE_SECONDS": "tuning whose default serves every deployment",
+    "MISSED_AFTER_SECONDS": "tuning whose default serves every deployment (Lambda retries up to 6 h)",
+    "MCP_ROOM_ID": "an AgentCore gateway target's own setting (docs/bedrock-and-mcp.md)",
+    "MCP_USER_ID": "an AgentCore gateway target's own setting",
+    "MCP_AGENT_ID": "an AgentCore gateway target's own setting",
+    "MCP_TIMEZONE": "an AgentCore gateway target's own setting",
+    "MCP_LOCALE": "an AgentCore gateway target's own setting",
+    "MCP_THREAD_ID": "an AgentCore gateway target's own setting",
+    "MCP_TEAM_ID": "an AgentCore gateway target's own setting",
+    "MCP_PLATFORM": "an AgentCore gateway target's own setting",
+    "MCP_TRUST_PROPAGATED_HEADERS": "an AgentCore gateway target's own setting",
+}
+
+
+def _literal(node: ast.AST) -> list[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.Dict):
+        return [v.value for v in node.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+    return []
+
+
+def _reads_environ(call: ast.AST) -> bool:
+    text = ast.unparse(call)
+    return any(text.startswith(head) for head in ("os.environ", "environ", "os.getenv", "e.get"))
+
+
+def variables_read() -> set[str]:
+    found: set[str] = set()
+    for path in SOURCES:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Call) and node.args:
+                name = ast.unparse(node.func)
+                if name == "setting" or (name.endswith((".get", "getenv")) and _reads_environ(node.func)):
+                    found.update(v for v in _literal(node.args[0]) if v.isupper())
+            elif isinstance(node, ast.Subscript) and _reads_environ(node.value):
+                found.update(v for v in _literal(node.slice) if v.isupper())
+        for statement in tree.body:  # module-level constants that name variables (ENV_CONTEXT, TRUST_HEADERS_ENV)
+            if isinstance(statement, ast.Assign | ast.AnnAssign):
+                targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+                if any(isinstance(t, ast.Name) and "ENV" in t.id for t in targets) and statement.value:
+                    found.update(v for v in _literal(statement.value) if v.isupper())
+    found.update(p.secret.env for p in platforms.REGISTRY.values())  # read through the registry
+    found.add(platforms.SHARED_SECRET.env)
+    return found
+
+
+def template() -> dict[str, Any]:
+    decoded, problems = cfnlint.decode.decode(str(ROOT / "template.yaml"))
+    assert not problems and isinstance(decoded, dict)
+    return decoded
+
+
+def environments(t: dict[str, Any]) -> dict[str, set[str]]:
+    """Each function's variables, with the Globals'."""
+    shared = set(t["Globals"]["Function"]["Environment"]["Variables"])
+    return {
+        name: shared | set(r["Properties"].get("Environment", {}).get("Variables", {}))
+        for name, r in t["Resources"].items()
+        if r["Type"] == "AWS::Serverless::Function"
+    }
+
+
+def test_the_scan_finds_the_settings_and_the_other_reads() -> None:
+    from cronbell.settings import declared
+
+    read = variables_read()
+    assert set(declared()) <= read
+    assert {"MCP_ROOM_ID", "MCP_TRUST_PROPAGATED_HEADERS", "LAMBDA_TASK_ROOT", "POWERTOOLS_SERVICE_NAME"} <= read
+
+
+def test_every_variable_the_code_reads_is_set_by_the_template_or_left_to_its_default() -> None:
+    set_somewhere = set().union(*environments(template()).values())
+    read = variables_read()
+    assert read - set_somewhere - set(DEFAULT_SERVES) == set()
+    assert set(DEFAULT_SERVES) <= read - set_somewhere, "a default-serving variable is now set, or no longer read"
+
+
+def test_every_platform_variable_reaches_each_function_that_posts() -> None:
+    t = template()
+    posting = {
+        name
+        for name, r in t["Resources"].items()
+        if r["Type"] == "AWS::Serverless::Function" and "ReadChatTokens" in str(r["Properties"].get("Policies"))
+    }
+    assert posting == {"FireFunction", "ReconcileFunction"}
+    wanted = {"CHAT_BACKEND", platforms.SHARED_SECRET.env} | {
+        need.env
+        for p in platforms.REGISTRY.values()
+        for need in (p.secret, *p.needs, *(n for group in p.instead for n in group))
+    }
+    for name in posting:
+        assert wanted - environments(t)[name] == set(), name
