@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from cronbell.core.domain.ports import BackendError
+from cronbell.core.domain.errors import BackendError
 from sandbox.clock import iso
 from sandbox.ui_page import render
 from sandbox.ui_table import Held, TableReader

@@ -11,22 +11,19 @@ import pytest
 from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.memory import MemoryStore
 from cronbell.core.domain import models
-from cronbell.core.domain.instants import iso_utc
-from cronbell.core.domain.ports import (
+from cronbell.core.domain.errors import (
     Busy,
-    Claim,
     Conflict,
     Duplicate,
-    Finish,
     Gone,
     LimitReached,
     NameTaken,
     QuietHoursChanged,
     Released,
-    RepeatClaim,
-    Store,
     TooSoon,
 )
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.ports import Claim, Finish, RepeatClaim, Store
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import DELIVERED, SKIPPED, Run
 from cronbell.core.domain.timing import Timing

@@ -12,9 +12,10 @@ import pytest
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import DynamoStore
+from cronbell.core.domain.errors import BackendError
 from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.core.domain.instants import iso_utc, parse_iso
-from cronbell.core.domain.ports import AgentError, BackendError
+from cronbell.core.domain.ports import AgentError
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.reconcile import reconcile

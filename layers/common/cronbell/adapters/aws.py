@@ -11,7 +11,7 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 
-from cronbell.core.domain.ports import BackendError
+from cronbell.core.domain.errors import BackendError
 
 # Tools answers wait on these calls: fail fast, let the caller answer a clear error.
 _CONFIG = Config(connect_timeout=3, read_timeout=10, retries={"max_attempts": 3, "mode": "standard"})

@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from cronbell.adapters.aws import Translating
-from cronbell.core.domain.ports import BackendError
+from cronbell.core.domain.errors import BackendError
 
 SOURCE = "cronbell"
 

@@ -6,9 +6,10 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cronbell.adapters.aws import AwsError, Translating, translated
+from cronbell.core.domain.errors import EntryRefused
 from cronbell.core.domain.fire_event import fires
 from cronbell.core.domain.instants import iso_utc, parse_iso
-from cronbell.core.domain.ports import EntryRefused, EntryState
+from cronbell.core.domain.ports import EntryState
 from cronbell.core.domain.projection import Target
 
 # Scheduler retries failures to invoke the fire function (throttling, permissions); after

@@ -17,11 +17,12 @@ from datetime import datetime
 from typing import Any
 
 from cronbell.core.domain import firing, models, repeats, routing, runs, settlement
+from cronbell.core.domain.errors import BackendError, Busy, Conflict, Released
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Job, Undelivered
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import BackendError, Busy, Conflict, Finish, Outcome, Released
+from cronbell.core.domain.ports import Finish, Outcome
 from cronbell.core.domain.runs import Run
 from cronbell.core.domain.settlement import Delivery
 from cronbell.usecases.deps import Deps

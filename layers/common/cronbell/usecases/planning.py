@@ -15,7 +15,7 @@ from cronbell.core.domain.business import Rules
 from cronbell.core.domain.cron import CronSpec, anchored, parse_recurring
 from cronbell.core.domain.cron_fields import EVERY_DAY, parse_fields
 from cronbell.core.domain.cron_fires import next_fires
-from cronbell.core.domain.ports import NameTaken
+from cronbell.core.domain.errors import NameTaken
 from cronbell.core.domain.timing import HORIZON_YEARS, Timing
 from cronbell.core.language.clocks import normalize
 from cronbell.core.language.when import parse_one_shot, parse_until

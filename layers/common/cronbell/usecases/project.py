@@ -16,8 +16,8 @@ import logging
 from dataclasses import dataclass
 
 from cronbell.core.domain import models, projection
+from cronbell.core.domain.errors import Busy, Conflict, EntryRefused
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import Busy, Conflict, EntryRefused
 from cronbell.core.domain.projection import Change, Projected, Target
 from cronbell.usecases.deps import Deps
 

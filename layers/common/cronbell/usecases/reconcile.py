@@ -35,9 +35,10 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain import firing, models, projection, quiet_hours, routing, runs
+from cronbell.core.domain.errors import BackendError, Busy, Conflict
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import BackendError, Busy, Conflict, EntryState, OpenClaim, TableScan
+from cronbell.core.domain.ports import EntryState, OpenClaim, TableScan
 from cronbell.core.domain.runs import Run
 from cronbell.core.text import chat_text
 from cronbell.usecases import ends

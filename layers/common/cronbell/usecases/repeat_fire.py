@@ -24,7 +24,7 @@ from cronbell.core.domain import repeats, routing
 from cronbell.core.domain.actions import delivered_actions
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.instants import iso_utc, parse_iso
-from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.models import LIVE_STATUSES, Schedule
 from cronbell.core.domain.ports import Outcome, PermanentChatError, RepeatClaim, TransientChatError
 from cronbell.core.domain.quiet_hours import period_at
 from cronbell.core.text import chat_text
@@ -72,9 +72,10 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
 
 
 def _quiet_until(schedule: Schedule, deps: Deps) -> datetime | None:
-    """The end of the quiet period its user is in at the start of this fire, if any (no rule is read
-    for a user the schedule says has none)."""
-    if schedule.quiet_hours_set is False:
+    """The end of the quiet period its user is in at the start of this fire, if any. No rule is read
+    for a user a live schedule says has none; a fired one-shot's copy is not marked when a rule comes
+    later (the rule marks live schedules only), so its repeats always read it."""
+    if schedule.quiet_hours_set is False and schedule.status in LIVE_STATUSES:
         return None
     rule = deps.store.quiet_hours(schedule.room_id, schedule.user_id)
     period = period_at(rule, deps.now()) if rule is not None else None

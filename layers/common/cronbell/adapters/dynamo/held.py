@@ -19,9 +19,9 @@ from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import BUMP, CLAIM_ONLY, CLAIMED, DONE, INFLIGHT, SlotRef, dump, key
 from cronbell.adapters.dynamo.expressions import Update, same_version
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Part, cancelled
+from cronbell.core.domain.errors import Conflict, Released
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import Conflict, Released
 
 HELD = "held"  # a slot's state while its occurrence waits for its release
 OPEN = "open"  # a release's state once an attempt gave its claim back (a transient chat failure)

@@ -17,9 +17,10 @@ from cronbell.adapters.dynamo.expressions import Update, same_version
 from cronbell.adapters.dynamo.retirement import Retirement
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core.domain import models
+from cronbell.core.domain.errors import Busy, Conflict
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import Busy, Claim, Conflict, Finish, OpenClaim
+from cronbell.core.domain.ports import Claim, Finish, OpenClaim
 from cronbell.core.domain.runs import DELIVERED, Run
 
 # a slot may be claimed when it has never been, or when its claim outlived the lease (a crash)

@@ -14,9 +14,9 @@ from cronbell.adapters.dynamo.expressions import IDLE, LIVE, same_version
 from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.table import CANCELLED, cancelled
 from cronbell.core.domain import models
+from cronbell.core.domain.errors import Busy, Conflict
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import Busy, Conflict
 from cronbell.core.domain.runs import Run
 
 # run_now records its manual run apart from the version: a retirement written from an earlier read

@@ -23,9 +23,7 @@ from cronbell.adapters.dynamo.expressions import IDLE, LIVE, Update
 from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core.domain import models
-from cronbell.core.domain.instants import iso_utc
-from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import (
+from cronbell.core.domain.errors import (
     Busy,
     Conflict,
     Duplicate,
@@ -35,6 +33,8 @@ from cronbell.core.domain.ports import (
     QuietHoursChanged,
     TooSoon,
 )
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
 
 log = logging.getLogger(__name__)
 _WRITE_ATTEMPTS = 6  # a stale pointer and a recount each cost one more; the rest is for races

@@ -7,9 +7,10 @@ from datetime import datetime, timedelta
 from cronbell.adapters.memory.schedules import Schedules
 from cronbell.adapters.memory.state import CLAIMED, DONE, SENT, Slot
 from cronbell.core.domain import models
+from cronbell.core.domain.errors import Conflict
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import Claim, Conflict, Finish, OpenClaim
+from cronbell.core.domain.ports import Claim, Finish, OpenClaim
 from cronbell.core.domain.runs import DELIVERED, Run
 
 

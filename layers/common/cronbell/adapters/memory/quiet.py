@@ -7,9 +7,9 @@ from datetime import datetime, timedelta
 
 from cronbell.adapters.memory.state import CLAIMED, DONE, HELD, OPEN, Release, Slot, State
 from cronbell.core.domain import models
+from cronbell.core.domain.errors import Conflict, Released
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import Conflict, Released
 from cronbell.core.domain.quiet_hours import QuietHours
 
 

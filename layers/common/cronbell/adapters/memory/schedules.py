@@ -9,9 +9,7 @@ from datetime import datetime
 
 from cronbell.adapters.memory.state import DONE, Slot, State, idle, pointer_keys
 from cronbell.core.domain import models
-from cronbell.core.domain.instants import iso_utc
-from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.ports import (
+from cronbell.core.domain.errors import (
     Busy,
     Conflict,
     Duplicate,
@@ -19,9 +17,11 @@ from cronbell.core.domain.ports import (
     LimitReached,
     NameTaken,
     QuietHoursChanged,
-    RoomCount,
     TooSoon,
 )
+from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import RoomCount
 from cronbell.core.domain.runs import Run
 
 
