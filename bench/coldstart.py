@@ -119,8 +119,9 @@ PARTS = {
     "argument validation (contract)": ("cronbell.core.contract.validation", True),
     "date and cron grammar": (
         "cronbell.core.language.when cronbell.core.language.amounts cronbell.core.language.zone_ids "
-        "cronbell.core.domain.cron"
-        " cronbell.core.domain.cron_fields cronbell.core.domain.cron_expressions cronbell.core.domain.cron_fires",
+        "cronbell.core.language.recurring cronbell.core.language.business_phrases cronbell.core.domain.cron"
+        " cronbell.core.domain.cron.fields cronbell.core.domain.cron.spec cronbell.core.domain.cron.expressions"
+        " cronbell.core.domain.cron.fires",
         False,
     ),
     "Powertools": ("aws_lambda_powertools", True),

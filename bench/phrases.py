@@ -94,7 +94,7 @@ def load_recurring(path: Path = RECURRING_CORPUS) -> list[RecurringRow]:
 def recurring_outcome(row: RecurringRow) -> tuple[str, str | None]:
     """(meant / refused / misread, the expression read)."""
     from cronbell.core.contract.errors import ToolError
-    from cronbell.core.domain.cron import parse_recurring
+    from cronbell.core.language.recurring import parse_recurring
 
     try:
         got = parse_recurring(row.phrase, 5, row.language).expr

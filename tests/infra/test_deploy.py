@@ -318,8 +318,8 @@ def test_the_functions_that_read_a_setting_are_told_the_same(variable: str) -> N
 def test_list_reminders_shows_the_template_schedule_of_its_room_read_only() -> None:
     from datetime import UTC, datetime
 
-    from cronbell.core.domain.cron import parse_recurring
-    from cronbell.core.domain.cron_expressions import eventbridge_expressions
+    from cronbell.core.domain.cron.expressions import eventbridge_expressions
+    from cronbell.core.language.recurring import parse_recurring
     from cronbell.core.text.views import template_schedule_view
 
     (action,) = static_settings("!news:example.org").static_schedules.values()

@@ -11,10 +11,11 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.domain import business
-from cronbell.core.domain.cron import anchored, parse_recurring
+from cronbell.core.domain.cron.fires import anchored
 from cronbell.core.domain.timing import Timing
+from cronbell.core.language.business_phrases import read_phrase
 from cronbell.core.language.clocks import normalize
+from cronbell.core.language.recurring import parse_recurring
 from tests.model.reference import Room, Schedule
 
 START = datetime(2026, 11, 20, 8, tzinfo=UTC)
@@ -104,13 +105,13 @@ def test_first_and_last_business_days_of_months_that_start_or_end_on_a_day_off()
     ],
 )
 def test_phrases(words: str, reading: tuple[str, int]) -> None:
-    assert business.read_phrase(normalize(words)) == reading
+    assert read_phrase(normalize(words)) == reading
     parse_recurring(reading[0], 5)  # the phrase it stands on is one the grammar reads
 
 
 @pytest.mark.parametrize("words", ["el tercer día hábil del mes", "every business day", "every business hour at 9"])
 def test_phrases_without_a_time_are_not_read(words: str) -> None:
-    assert business.read_phrase(normalize(words)) is None
+    assert read_phrase(normalize(words)) is None
 
 
 @pytest.mark.parametrize("on_holiday", ["skip", "before", "after"])

@@ -18,7 +18,8 @@ import pytest
 from cronbell.core.contract import errors, validation
 from cronbell.core.contract.envelope import parse_request, refused
 from cronbell.core.contract.errors import ToolError, refusal
-from cronbell.core.domain.cron import CronSpec, parse_recurring
+from cronbell.core.domain.cron.spec import CronSpec
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.when import parse_one_shot
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.core.text import locales, texts

@@ -9,10 +9,11 @@ import pytest
 from croniter import croniter
 
 from cronbell.core.contract.errors import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
-from cronbell.core.domain.cron import CronSpec, parse_recurring
-from cronbell.core.domain.cron_expressions import at_expression, eventbridge_expressions
-from cronbell.core.domain.cron_fields import parse_fields
-from cronbell.core.domain.cron_fires import next_fires
+from cronbell.core.domain.cron.expressions import at_expression, eventbridge_expressions
+from cronbell.core.domain.cron.fields import parse_fields
+from cronbell.core.domain.cron.fires import next_fires
+from cronbell.core.domain.cron.spec import CronSpec
+from cronbell.core.language.recurring import parse_recurring
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")

@@ -17,9 +17,9 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from cronbell.core.contract.errors import ToolError
-from cronbell.core.domain.cron import parse_recurring
-from cronbell.core.domain.cron_expressions import eventbridge_expressions
-from cronbell.core.domain.cron_fires import next_fires
+from cronbell.core.domain.cron.expressions import eventbridge_expressions
+from cronbell.core.domain.cron.fires import next_fires
+from cronbell.core.language.recurring import parse_recurring
 
 COUNT = 50
 # aws-croniter gives up after ten steps of its search: the eight years between the leap days of 2096

@@ -12,9 +12,9 @@ import pytest
 from cronbell.core.contract import errors
 from cronbell.core.contract.errors import ToolError
 from cronbell.core.domain import calendars, models
-from cronbell.core.domain.cron import parse_recurring
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.timing import Timing
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.text.views import describe, schedule_view
 from cronbell.usecases.planning import check_ends, read_ends, read_until
 from tests.support.python_process import run_python

@@ -9,12 +9,12 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cronbell.core.domain import firing, models, runs, settlement
-from cronbell.core.domain.cron import parse_recurring
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Limits
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Outcome
 from cronbell.core.domain.timing import Timing
+from cronbell.core.language.recurring import parse_recurring
 
 MADRID = ZoneInfo("Europe/Madrid")
 SLOT = "2026-12-01T08:00:00Z"  # 09:00 in Madrid, a Tuesday

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from cronbell.core.domain import business
 from cronbell.core.language import (
     amounts,
+    business_phrases,
     clocks,
     cron_phrases,
     day_parts,
@@ -30,10 +30,21 @@ from cronbell.core.language import (
 # the grammar modules that read only their lexicon's words
 GRAMMAR = [
     Path(m.__file__)
-    for m in (cron_phrases, when, business, clocks, day_parts, named_zones, named_days, day_words, days, amounts)
+    for m in (
+        cron_phrases,
+        when,
+        business_phrases,
+        clocks,
+        day_parts,
+        named_zones,
+        named_days,
+        day_words,
+        days,
+        amounts,
+    )
 ]
 # technical tokens, not words of a language: interval units, am/pm, the ISO zone mark, on_holiday values,
-# fields of a refusal's details, the kinds of a local time (clocks.localize), the zone
+# fields of a refusal's details, the kinds of a local time (zones.localize), the zone
 # database's folders
 ALLOWED = {
     "weeks", "days", "am", "pm", "ap", "utc", "skip", "before", "after", "now", "nonexistent", "ambiguous", "gmt",
@@ -157,7 +168,7 @@ if sys.argv[1] == "toy":
 from datetime import datetime
 from zoneinfo import ZoneInfo
 from cronbell.core.contract.errors import ToolError
-from cronbell.core.domain.business import read_phrase
+from cronbell.core.language.business_phrases import read_phrase
 from cronbell.core.language.cron_phrases import phrase_to_cron, split_interval
 from cronbell.core.language.when import parse_one_shot
 every, unit, rest, _ = split_interval("ilk alia lundo je 10")

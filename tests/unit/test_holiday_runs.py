@@ -16,9 +16,9 @@ import pytest
 
 from cronbell.core.contract import errors
 from cronbell.core.contract.errors import ToolError
-from cronbell.core.domain.cron import anchored, parse_recurring
-from cronbell.core.domain.cron_fires import next_fires
+from cronbell.core.domain.cron.fires import anchored, next_fires
 from cronbell.core.domain.timing import HORIZON_YEARS, Timing
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.usecases.planning import check_ends
 
 MADRID = ZoneInfo("Europe/Madrid")

@@ -11,10 +11,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cronbell.core.contract.errors import INVALID_CRON, ToolError
-from cronbell.core.domain.cron import Interval, anchored, interval_text, parse_recurring
-from cronbell.core.domain.cron_expressions import eventbridge_expressions
+from cronbell.core.domain.cron.expressions import eventbridge_expressions
+from cronbell.core.domain.cron.fields import DAYS, WEEKS
+from cronbell.core.domain.cron.fires import anchored
+from cronbell.core.domain.cron.spec import Interval, interval_text
 from cronbell.core.domain.timing import Timing
-from cronbell.core.language.cron_phrases import DAYS, WEEKS
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.text.preview import describe_cron, dst_notes
 
 MADRID = ZoneInfo("Europe/Madrid")

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.domain.cron import parse_recurring
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.text.preview import describe_at, describe_cron, dst_notes, instant
 
 MADRID = ZoneInfo("Europe/Madrid")

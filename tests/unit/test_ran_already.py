@@ -11,13 +11,13 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.domain import business, firing, models
 from cronbell.core.domain.business import Occurrence
-from cronbell.core.domain.cron import parse_recurring
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Limits
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Outcome
 from cronbell.core.domain.runs import Run
 from cronbell.core.domain.timing import Timing
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.text import views
 
 MADRID = ZoneInfo("Europe/Madrid")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from cronbell.core.contract.errors import ToolError
-from cronbell.core.domain.cron import parse_recurring
+from cronbell.core.language.recurring import parse_recurring
 
 CASES = [
     ("7am everyday", "0 7 * * *"),

@@ -12,7 +12,8 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.table import cancelled
 from cronbell.core.domain import models
-from cronbell.core.domain.cron import CronSpec, Interval, anchored
+from cronbell.core.domain.cron.fires import anchored
+from cronbell.core.domain.cron.spec import CronSpec, Interval
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.timing import Timing
 

@@ -7,8 +7,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.domain.cron import parse_recurring
 from cronbell.core.domain.timing import Timing
+from cronbell.core.language.recurring import parse_recurring
 
 MADRID = ZoneInfo("Europe/Madrid")
 

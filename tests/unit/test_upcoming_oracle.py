@@ -22,9 +22,10 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from cronbell.core.contract.errors import ToolError
-from cronbell.core.domain.cron import CronSpec, Interval, parse_recurring
+from cronbell.core.domain.cron.fields import DAYS, WEEKS
+from cronbell.core.domain.cron.spec import CronSpec, Interval
 from cronbell.core.domain.timing import Timing
-from cronbell.core.language.cron_phrases import DAYS, WEEKS
+from cronbell.core.language.recurring import parse_recurring
 
 ZONES = ("Europe/Madrid", "America/New_York", "Australia/Sydney", "America/Santiago", "Asia/Kolkata", "UTC")
 CALENDARS = ("", "ES", "ES-CT", "US", "GB", "AU", "CL")

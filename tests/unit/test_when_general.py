@@ -11,7 +11,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cronbell.core.contract.errors import ToolError
-from cronbell.core.domain.cron import parse_recurring
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.when import parse_one_shot
 
 MADRID = ZoneInfo("Europe/Madrid")

@@ -14,10 +14,10 @@ from cronbell.core.contract import errors
 from cronbell.core.contract.envelope import Context
 from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain import models
-from cronbell.core.domain.cron import parse_recurring
 from cronbell.core.domain.errors import BackendError, Conflict, Duplicate, LimitReached, NameTaken, QuietHoursChanged
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.change_writes import ChangedMeanwhile

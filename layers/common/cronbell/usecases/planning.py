@@ -12,12 +12,14 @@ from cronbell.core.contract.envelope import Context
 from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain import business, calendars, routing
 from cronbell.core.domain.business import Rules
-from cronbell.core.domain.cron import CronSpec, anchored, parse_recurring
-from cronbell.core.domain.cron_fields import EVERY_DAY, parse_fields
-from cronbell.core.domain.cron_fires import next_fires
+from cronbell.core.domain.cron.fields import EVERY_DAY, parse_fields
+from cronbell.core.domain.cron.fires import anchored, next_fires
+from cronbell.core.domain.cron.spec import CronSpec
 from cronbell.core.domain.errors import NameTaken
 from cronbell.core.domain.timing import HORIZON_YEARS, Timing
+from cronbell.core.language.business_phrases import read_phrase
 from cronbell.core.language.clocks import normalize
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.when import parse_one_shot, parse_until
 from cronbell.core.text import texts
 from cronbell.usecases.deps import Deps
@@ -181,7 +183,7 @@ def plan_recurring(
 ) -> When:
     """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`).
     A business-day phrase is the phrase it stands on plus its rule (core/domain/business.py)."""
-    found = business.read_phrase(normalize(text)) if isinstance(text, str) else None
+    found = read_phrase(normalize(text)) if isinstance(text, str) else None
     spec = parse_recurring(found[0] if found else text, deps.settings.min_interval_minutes, locale)
     if found:
         spec = replace(spec, source=text)

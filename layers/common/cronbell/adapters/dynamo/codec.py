@@ -33,7 +33,7 @@ from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
 from cronbell.core.domain import models
 from cronbell.core.domain.business import SKIP
-from cronbell.core.domain.cron import Interval
+from cronbell.core.domain.cron.spec import Interval
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, OpenClaim, Pointer, RoomCount

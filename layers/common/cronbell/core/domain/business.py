@@ -17,19 +17,17 @@ posts nothing on the days that hold no moved occurrence), so nothing is reschedu
 from __future__ import annotations
 
 import calendar as month_calendar
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain import calendars
-from cronbell.core.domain.cron import CronSpec
-from cronbell.core.domain.cron_expressions import eventbridge_expressions
-from cronbell.core.domain.cron_fields import parse_fields
-from cronbell.core.domain.cron_fires import fires_after
-from cronbell.core.language import lexicon
-from cronbell.core.language.clocks import NONEXISTENT, localize
+from cronbell.core.domain.cron.expressions import eventbridge_expressions
+from cronbell.core.domain.cron.fields import parse_fields
+from cronbell.core.domain.cron.fires import fires_after
+from cronbell.core.domain.cron.spec import CronSpec
+from cronbell.core.domain.zones import NONEXISTENT, localize
 
 SKIP, BEFORE, AFTER = "skip", "before", "after"
 ON_HOLIDAY = (SKIP, BEFORE, AFTER)
@@ -160,33 +158,3 @@ def occurrences(
                 found = Occurrence(fire, holiday=True)
         if found is not None and found.at.astimezone(UTC) > after_utc:
             yield found
-
-
-# --- phrases ----------------------------------------------------------------------------------------
-_NTH: dict[str, int] = lexicon.union("BUSINESS_NTH")  # the place of a business day in its month
-_PHRASES = tuple(  # (pattern over normalized text, what the rest is read as), each language's ordinals in `nth`
-    (
-        pattern.replace("{nth}", rf"(?P<nth>{lexicon.alternatives(module.BUSINESS_NTH)}|{module.BUSINESS_NTH_DIGITS})"),
-        reading,
-    )
-    for module in lexicon.LANGUAGES.values()
-    for pattern, reading in module.BUSINESS_PHRASES
-)
-
-
-def _ordinal(word: str) -> int:
-    return _NTH[word] if word in _NTH else int(re.sub(r"\D", "", word))
-
-
-def read_phrase(normalized: str) -> tuple[str, int] | None:
-    """A business-day phrase (English or Spanish, normalized as clocks.normalize does): the schedule
-    phrase it stands on and the business day of the month it names (0: every business day). None when
-    it is not one. 'every business day at 9' is 'every weekday at 9' on business days; 'the last
-    business day of the month at 17:00' is 'every day at 17:00' on the last one."""
-    for pattern, reading in _PHRASES:
-        match = re.fullmatch(pattern, normalized)
-        if match is not None:
-            groups = match.groupdict()
-            nth = _ordinal(groups["nth"]) if groups.get("nth") else 0
-            return reading.format(rest=groups["rest"]), nth
-    return None

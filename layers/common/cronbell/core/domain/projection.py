@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain import models, quiet_hours, repeats
-from cronbell.core.domain.cron_expressions import at_expression
+from cronbell.core.domain.cron.expressions import at_expression
 from cronbell.core.domain.fire_event import manual_input, release_input, repeat_input, scheduler_input
 from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Entry, Schedule

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from cronbell.core.domain.cron_expressions import at_expression
+from cronbell.core.domain.cron.expressions import at_expression
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Entry
 

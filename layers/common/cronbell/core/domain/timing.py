@@ -13,9 +13,9 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.domain import business
 from cronbell.core.domain.business import Occurrence, Rules
-from cronbell.core.domain.cron import CronSpec, Interval, interval_text
-from cronbell.core.domain.cron_expressions import at_expression, eventbridge_expressions
-from cronbell.core.domain.cron_fires import next_fires
+from cronbell.core.domain.cron.expressions import at_expression, eventbridge_expressions
+from cronbell.core.domain.cron.fires import next_fires
+from cronbell.core.domain.cron.spec import CronSpec, Interval, interval_text
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.runs import SKIP_NEXT, SNOOZED
 

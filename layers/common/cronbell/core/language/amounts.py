@@ -11,11 +11,11 @@ from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
+from cronbell.core.domain.zones import is_second_occurrence
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import (
     WEEKDAY_WORDS,
     Unreadable,
-    is_second_occurrence,
     parse_clock,
     second_occurrence_note,
     valid_date,

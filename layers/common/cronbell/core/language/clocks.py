@@ -5,20 +5,14 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import UTC, date, datetime, timedelta, tzinfo
+from datetime import date, datetime, tzinfo
 
+from cronbell.core.domain.zones import EXISTS, NONEXISTENT, format_offset, localize, tz_label
 from cronbell.core.language import lexicon
 from cronbell.core.language.lexicon import MONTH_WORDS, NAMED_CLOCKS, PERIOD_OF, WEEKDAY_WORDS
 from cronbell.core.text.texts import Phrase, say
 
 __all__ = ["MONTH_WORDS", "PERIOD_OF", "WEEKDAY_WORDS"]  # read from here by the grammar modules
-
-MAX_YEAR = 2199  # EventBridge Scheduler's last year
-
-# localize() kinds
-EXISTS = ""
-NONEXISTENT = "nonexistent"
-AMBIGUOUS = "ambiguous"
 
 
 class NoClockError(Exception):
@@ -41,40 +35,6 @@ def normalize(text: str) -> str:
     plain = re.sub(r"(?<=\d) ([ap]) m\b", r" \1m", plain)  # "3:30 p m"
     plain = re.sub(r"\s+", " ", plain).strip()
     return plain.rstrip(".!?;, ").strip()
-
-
-def tz_label(tz: tzinfo) -> str:
-    return getattr(tz, "key", None) or str(tz)
-
-
-def localize(naive: datetime, tz: tzinfo) -> tuple[datetime, str]:
-    """Attach `tz` to a wall time. Returns (aware, kind): a nonexistent time (DST gap) is shifted
-    forward by the gap; an ambiguous one (DST overlap) is its first occurrence."""
-    first = naive.replace(tzinfo=tz, fold=0)
-    second = naive.replace(tzinfo=tz, fold=1)
-    if first.utcoffset() == second.utcoffset():
-        return first, EXISTS
-    round_trip = first.astimezone(UTC).astimezone(tz)
-    if round_trip.replace(tzinfo=None) == naive:
-        return first, AMBIGUOUS
-    # fold=0 in a gap reads the wall time with the offset from before the change: that instant,
-    # shown in the zone, is the wall time moved forward by the length of the gap.
-    return round_trip, NONEXISTENT
-
-
-def is_second_occurrence(aware: datetime) -> bool:
-    """True if the wall time of `aware` happens twice that day and this is the later one."""
-    naive = aware.replace(tzinfo=None)
-    tz = aware.tzinfo
-    assert tz is not None
-    return aware.fold == 1 and localize(naive, tz)[1] == AMBIGUOUS
-
-
-def format_offset(dt: datetime) -> str:
-    offset = dt.utcoffset() or timedelta(0)
-    minutes = int(offset.total_seconds()) // 60
-    sign = "+" if minutes >= 0 else "-"
-    return f"UTC{sign}{abs(minutes) // 60:02d}:{abs(minutes) % 60:02d}"
 
 
 # --- time of day -----------------------------------------------------------------------------------

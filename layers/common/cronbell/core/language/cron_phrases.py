@@ -9,8 +9,10 @@ import re
 from collections.abc import Iterator
 from datetime import date
 
+from cronbell.core.domain.cron.fields import DAYS, WEEKS
+from cronbell.core.domain.zones import MAX_YEAR
 from cronbell.core.language import lexicon
-from cronbell.core.language.clocks import MAX_YEAR, MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
+from cronbell.core.language.clocks import MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
 from cronbell.core.language.day_words import in_digits
 from cronbell.core.text.texts import Phrase, phrase
 
@@ -272,8 +274,6 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
 
 # --- every N weeks / every N days ------------------------------------------------------------------
 
-WEEKS = "weeks"
-DAYS = "days"
 MAX_EVERY = {WEEKS: 52, DAYS: 365}
 _COUNTS: dict[str, int] = lexicon.union("COUNTS")
 _COUNT = r"\d{1,3}|" + "|".join(_COUNTS)

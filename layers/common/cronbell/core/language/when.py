@@ -15,18 +15,10 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
 from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain.zones import MAX_YEAR, format_offset, tz_label
 from cronbell.core.language import lexicon, named_days
 from cronbell.core.language.amounts import Amount, after_amount, counted_days, counts_days, days_ahead_at, read_amount
-from cronbell.core.language.clocks import (
-    MAX_YEAR,
-    WEEKDAY_WORDS,
-    NoClockError,
-    Unreadable,
-    format_offset,
-    normalize,
-    tz_label,
-    wall,
-)
+from cronbell.core.language.clocks import WEEKDAY_WORDS, NoClockError, Unreadable, normalize, wall
 from cronbell.core.language.days import read_calendar
 from cronbell.core.language.named_zones import take_zone
 from cronbell.core.language.zone_ids import zone_country
@@ -194,8 +186,8 @@ def _next_of_recurring(t: str, now: datetime, tz: ZoneInfo, language: str, notes
     """'the 21st of every month at 10' sent as a one-shot: its next time, said (a recurring schedule would
     have them all). Only a phrase of one time of day on days of the month is read so: a daily or weekly
     one ('every day at 9', 'every 5 minutes') is refused, so that the caller asks for a recurring schedule."""
-    from cronbell.core.domain.cron import parse_recurring  # only for a phrase nothing else reads
-    from cronbell.core.domain.cron_fires import next_fires
+    from cronbell.core.domain.cron.fires import next_fires
+    from cronbell.core.language.recurring import parse_recurring  # only for a phrase nothing else reads
 
     try:
         spec = parse_recurring(t, 1, language)

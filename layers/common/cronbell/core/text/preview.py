@@ -5,10 +5,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
-from cronbell.core.domain.cron import CronSpec
-from cronbell.core.domain.cron_fields import BY_DOM, BY_DOW, EITHER, CronFields, parse_fields
-from cronbell.core.language.clocks import format_offset, tz_label
-from cronbell.core.language.cron_phrases import WEEKS
+from cronbell.core.domain.cron.fields import BY_DOM, BY_DOW, EITHER, WEEKS, CronFields, parse_fields
+from cronbell.core.domain.cron.spec import CronSpec
+from cronbell.core.domain.zones import format_offset, tz_label
 from cronbell.core.text.texts import date_text, join, language, say, words
 
 _MAX_LISTED_TIMES = 6

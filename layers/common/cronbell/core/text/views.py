@@ -8,13 +8,13 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.domain import models
 from cronbell.core.domain.business import AFTER, BEFORE, LAST
-from cronbell.core.domain.cron import parse_recurring
-from cronbell.core.domain.cron_fields import parse_fields
-from cronbell.core.domain.cron_fires import next_fires
+from cronbell.core.domain.cron.fields import parse_fields
+from cronbell.core.domain.cron.fires import next_fires
 from cronbell.core.domain.fire_event import StaticAction
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.routing import bare_room
 from cronbell.core.domain.timing import Timing
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.text import texts
 from cronbell.core.text.preview import describe_at, describe_cron, dst_notes, instant
 

@@ -8,12 +8,9 @@ from __future__ import annotations
 
 from datetime import datetime
 from itertools import pairwise
-from typing import TYPE_CHECKING
 
-from cronbell.core.domain.cron_fields import BY_DOM, BY_DOW, EITHER, EVERY_DAY, CronFields, parse_fields
-
-if TYPE_CHECKING:
-    from cronbell.core.domain.cron import CronSpec
+from cronbell.core.domain.cron.fields import BY_DOM, BY_DOW, EITHER, EVERY_DAY, CronFields, parse_fields
+from cronbell.core.domain.cron.spec import CronSpec
 
 
 def _runs(values: tuple[int, ...]) -> list[tuple[int, int]]:

@@ -5,16 +5,14 @@ from __future__ import annotations
 
 import calendar
 from collections.abc import Callable, Iterator
-from datetime import UTC, date, datetime
+from dataclasses import replace
+from datetime import UTC, date, datetime, time, timedelta
 from itertools import islice
-from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from cronbell.core.domain.cron_fields import CronFields, parse_fields
-from cronbell.core.language.clocks import MAX_YEAR, NONEXISTENT, localize
-
-if TYPE_CHECKING:
-    from cronbell.core.domain.cron import CronSpec
+from cronbell.core.domain.cron.fields import CronFields, parse_fields
+from cronbell.core.domain.cron.spec import CronSpec
+from cronbell.core.domain.zones import MAX_YEAR, NONEXISTENT, localize
 
 
 def fire_days(fields: CronFields, start: date) -> Iterator[date]:
@@ -64,3 +62,18 @@ def fires_after(
             if kind == NONEXISTENT or aware.astimezone(UTC) <= after_utc:
                 continue
             yield aware
+
+
+def anchored(spec: CronSpec, now: datetime, tz: ZoneInfo, keep: date | None = None) -> CronSpec:
+    """The spec with its interval anchored at the local date of its first occurrence: after `now`, or
+    on or after the start date the phrase named ('... from 2026-12-14'); `keep` is an anchor kept as
+    it is (the same recurrence moved to another zone)."""
+    if spec.interval is None:
+        return spec
+    anchor = keep
+    if anchor is None:
+        start = spec.interval.anchor
+        after = datetime.combine(start, time(), tz) - timedelta(seconds=1) if start else now
+        first = next_fires(replace(spec, interval=None), after, tz, 1)
+        anchor = first[0].date() if first else start or now.astimezone(tz).date()
+    return replace(spec, interval=replace(spec.interval, anchor=anchor))

@@ -1,0 +1,83 @@
+"""A recurring schedule as the caller writes it (a five-field cron expression, a macro or a plain phrase,
+with every N weeks or days) read into a `CronSpec` and validated: it fires, and not more often than the
+deployment allows."""
+
+from __future__ import annotations
+
+import re
+
+from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain.cron.expressions import normalized
+from cronbell.core.domain.cron.fields import BY_DOM, BY_DOW, EVERY_DAY, WEEKS, CronFields, FieldError, parse_fields
+from cronbell.core.domain.cron.spec import CronSpec, Interval, shortest_gap
+from cronbell.core.language.clocks import normalize
+from cronbell.core.language.cron_phrases import phrase_to_cron, split_interval
+from cronbell.core.text.texts import Phrase, phrase
+
+MACROS = {
+    "@hourly": "0 * * * *",
+    "@daily": "0 0 * * *",
+    "@midnight": "0 0 * * *",
+    "@weekly": "0 0 * * 0",
+    "@monthly": "0 0 1 * *",
+    "@yearly": "0 0 1 1 *",
+    "@annually": "0 0 1 1 *",
+}
+
+
+def _cron_error(source: str, reason: Phrase) -> ToolError:
+    return refusal("invalid_cron", {"reason": reason}, source=source, reason=reason)
+
+
+def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") -> CronSpec:
+    """A five-field expression, a macro or a phrase, validated.
+
+    Raises INVALID_CRON, NEVER_FIRES or TOO_FREQUENT (shortest wall-clock gap under the minimum)."""
+    source = text if isinstance(text, str) else ""
+    stripped = " ".join(source.split())
+    interval: Interval | None = None
+    if not stripped:
+        raise _cron_error(source, phrase("reason.empty"))
+    if stripped.lower() in MACROS:
+        expr = MACROS[stripped.lower()]
+    elif stripped.startswith("@"):
+        raise _cron_error(source, phrase("cron.unknown_macro", macro=stripped.split()[0]))
+    elif re.fullmatch(r"(?:cron|rate|at)\(.*\)", stripped, flags=re.IGNORECASE):
+        raise _cron_error(source, phrase("cron.eventbridge"))
+    elif re.fullmatch(r"[0-9*/,?-]+ [0-9*/,?-]+( .*)?", stripped):
+        expr = stripped
+    else:
+        split = split_interval(normalize(stripped))
+        if isinstance(split, Phrase):
+            raise _cron_error(source, split)
+        every, unit, rest, start = split
+        if start is not None and every == 1:
+            raise _cron_error(source, phrase("cron.start_needs_interval"))
+        found = phrase_to_cron(rest)
+        if found is None and every > 1:
+            raise _cron_error(source, phrase("cron.interval_weeks" if unit == WEEKS else "cron.interval_days"))
+        if found is None:
+            raise _cron_error(source, phrase("cron.unreadable"))
+        if isinstance(found, Phrase):
+            raise _cron_error(source, found)
+        expr = found
+        interval = Interval(every, unit, start) if every > 1 else None
+    try:
+        fields = parse_fields(expr)
+    except FieldError as exc:
+        raise _cron_error(source, exc.reason) from exc
+    if interval is not None and not _interval_fits(fields, interval.unit):
+        raise _cron_error(source, phrase("cron.interval_weeks" if interval.unit == WEEKS else "cron.interval_days"))
+    if fields.day_rule == BY_DOM and not fields.dom_part_fires():
+        raise refusal("never_fires", {"cron": expr}, source=source)
+    gap = shortest_gap(fields, min_interval_minutes)
+    if gap < min_interval_minutes:
+        details = {"cron": expr, "shortest_gap_minutes": gap, "min_interval_minutes": min_interval_minutes}
+        raise refusal("too_frequent", details, source=source, gap=gap, minimum=min_interval_minutes)
+    return CronSpec(expr=normalized(fields), source=source, interval=interval)
+
+
+def _interval_fits(fields: CronFields, unit: str) -> bool:
+    """Every N weeks takes weekdays in every month; every N days takes every day in every month."""
+    days = fields.day_rule == BY_DOW and not fields.nth if unit == WEEKS else fields.day_rule == EVERY_DAY
+    return days and len(fields.months) == 12
