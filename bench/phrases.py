@@ -93,7 +93,7 @@ def load_recurring(path: Path = RECURRING_CORPUS) -> list[RecurringRow]:
 
 def recurring_outcome(row: RecurringRow) -> tuple[str, str | None]:
     """(meant / refused / misread, the expression read)."""
-    from cronbell.core.contract.errors import ToolError
+    from cronbell.core.domain.refusals import ToolError
     from cronbell.core.language.recurring import parse_recurring
 
     try:
@@ -109,7 +109,7 @@ Reader = Callable[[Row], "datetime | None"]  # the instant read, or None when re
 
 
 def cronbell_reader(row: Row) -> datetime | None:
-    from cronbell.core.contract.errors import ToolError
+    from cronbell.core.domain.refusals import ToolError
     from cronbell.core.language.when import parse_one_shot
 
     try:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item
@@ -128,17 +128,17 @@ def test_every_business_day_phrases(stack: Stack, locale: str, words: str) -> No
 )
 def test_refusals_change_nothing(stack: Stack, args: dict[str, Any], words: str) -> None:
     answer = call(stack, "create_reminder", {"message": "x", **args})
-    assert not answer["ok"] and answer["error"]["code"] == errors.INVALID_ARGUMENTS, answer
+    assert not answer["ok"] and answer["error"]["code"] == refusals.INVALID_ARGUMENTS, answer
     assert words in answer["error"]["message"], answer["error"]["message"]
     assert stack.entries() == {}
     spanish = call(stack, "create_reminder", {"message": "x", **args}, locale="es")
-    assert not spanish["ok"] and spanish["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert not spanish["ok"] and spanish["error"]["code"] == refusals.INVALID_ARGUMENTS
 
 
 def test_a_business_day_phrase_needs_a_time_of_day(stack: Stack) -> None:
     for locale, words in (("es", "el tercer día hábil del mes"), ("en", "every business day")):
         answer = call(stack, "create_reminder", {"message": "x", "cron": words, "skip_holidays": "ES"}, locale=locale)
-        assert answer["error"]["code"] == errors.INVALID_CRON, answer
+        assert answer["error"]["code"] == refusals.INVALID_CRON, answer
     assert stack.entries() == {}
 
 
@@ -156,7 +156,7 @@ def test_update_sets_and_removes_the_rules(stack: Stack) -> None:
     assert cleared["business_day_of_month"] is None
     assert "business_day_of_month" not in schedule_item(stack, sid)
     refused = call(stack, "update_reminder", {"id": sid, "on_holiday": "after", "skip_holidays": "none"})
-    assert refused["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert refused["error"]["code"] == refusals.INVALID_ARGUMENTS
     assert_consistent(stack)
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from cronbell.usecases import tools
 from tests.support.aws import Stack
 from tests.support.envelopes import envelope
@@ -51,13 +51,13 @@ def test_update_timezone_of_recurring(stack: Stack) -> None:
 @pytest.mark.parametrize(
     ("args", "code"),
     [
-        ({"prompt": "x"}, errors.INVALID_ARGUMENTS),
-        ({"target_agent": "echo"}, errors.INVALID_ARGUMENTS),
-        ({"time": "yesterday at noon"}, errors.TIME_IN_PAST),
-        ({"time": "2026-11-29 10:00"}, errors.TIME_IN_PAST),
-        ({"cron": "* * * * *"}, errors.TOO_FREQUENT),
-        ({"timezone": "Nowhere/Land"}, errors.INVALID_TIMEZONE),
-        ({}, errors.INVALID_ARGUMENTS),
+        ({"prompt": "x"}, refusals.INVALID_ARGUMENTS),
+        ({"target_agent": "echo"}, refusals.INVALID_ARGUMENTS),
+        ({"time": "yesterday at noon"}, refusals.TIME_IN_PAST),
+        ({"time": "2026-11-29 10:00"}, refusals.TIME_IN_PAST),
+        ({"cron": "* * * * *"}, refusals.TOO_FREQUENT),
+        ({"timezone": "Nowhere/Land"}, refusals.INVALID_TIMEZONE),
+        ({}, refusals.INVALID_ARGUMENTS),
     ],
 )
 def test_update_refusals_change_nothing(stack: Stack, args: dict[str, Any], code: str) -> None:
@@ -72,7 +72,7 @@ def test_update_into_a_duplicate_is_refused(stack: Stack) -> None:
     ok(call(stack, "create_reminder", {"message": "a", "cron": "0 9 * * *"}))
     sid = ok(call(stack, "create_reminder", {"message": "b", "cron": "0 9 * * *"}))["id"]
     answer = call(stack, "update_reminder", {"id": sid, "message": "a"})
-    assert answer["error"]["code"] == errors.DUPLICATE
+    assert answer["error"]["code"] == refusals.DUPLICATE
     assert item(stack, sid)["text"] == "b"
     assert_consistent(stack)
 
@@ -80,7 +80,7 @@ def test_update_into_a_duplicate_is_refused(stack: Stack) -> None:
 def test_update_other_rooms_schedule_is_not_found(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "a", "cron": "0 9 * * *"}))["id"]
     answer = tools.handle(envelope("update_reminder", {"id": sid, "message": "b"}, room="!other:x"), stack.deps())
-    assert answer["error"]["code"] == errors.NOT_FOUND
+    assert answer["error"]["code"] == refusals.NOT_FOUND
 
 
 def test_update_agent_call_fields(stack: Stack) -> None:
@@ -88,9 +88,9 @@ def test_update_agent_call_fields(stack: Stack) -> None:
     result = ok(call(stack, "update_reminder", {"id": sid, "prompt": "new prompt", "name": "summary"}))
     assert result["name"] == "summary" and item(stack, sid)["prompt"] == "new prompt"
     assert call(stack, "update_reminder", {"id": sid, "channel": "!else:x"})["error"]["code"] == (
-        errors.FORBIDDEN_CHANNEL
+        refusals.FORBIDDEN_CHANNEL
     )
-    assert call(stack, "update_reminder", {"id": sid, "message": "x"})["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert call(stack, "update_reminder", {"id": sid, "message": "x"})["error"]["code"] == refusals.INVALID_ARGUMENTS
 
 
 @pytest.mark.parametrize("failure", ["throttling", "500", "timeout"])
@@ -104,7 +104,7 @@ def test_update_failure_at_each_call_restores_everything(stack: Stack, failure: 
         before_items, before_entries = stack.items(), stack.entries()
         log = CallLog(fail_at=fail_at, failure=failure)
         answer = tools.handle(envelope("update_reminder", change), faulty_deps(stack, log))
-        assert answer["ok"] is False and answer["error"]["code"] == errors.BACKEND_ERROR, (fail_at, log.calls)
+        assert answer["ok"] is False and answer["error"]["code"] == refusals.BACKEND_ERROR, (fail_at, log.calls)
         assert stack.items() == before_items
         expressions = {
             k: (v["ScheduleExpression"], v["ScheduleExpressionTimezone"]) for k, v in stack.entries().items()
@@ -123,11 +123,11 @@ def test_pause_and_resume(stack: Stack) -> None:
     listed = ok(call(stack, "list_reminders"))["schedules"][0]
     assert listed["enabled"] is False and listed["next_fire"] is None
     assert fire_at(stack, sid, "2026-12-04T08:00:00Z")["outcome"] == "paused"
-    assert call(stack, "pause_reminder", {"id": sid})["error"]["code"] == errors.INVALID_STATE
+    assert call(stack, "pause_reminder", {"id": sid})["error"]["code"] == refusals.INVALID_STATE
     result = ok(call(stack, "resume_reminder", {"id": sid}))
     assert result["enabled"] is True and result["next_fire"] is not None
     assert {e["State"] for e in stack.entries().values()} == {"ENABLED"}
-    assert call(stack, "resume_reminder", {"id": sid})["error"]["code"] == errors.INVALID_STATE
+    assert call(stack, "resume_reminder", {"id": sid})["error"]["code"] == refusals.INVALID_STATE
     assert_consistent(stack)
 
 
@@ -135,7 +135,7 @@ def test_paused_one_shot_past_its_time_cannot_resume(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "x", "time": "2026-11-30 10:00"}))["id"]
     ok(call(stack, "pause_reminder", {"id": sid}))
     stack.clock.advance(hours=2)
-    assert call(stack, "resume_reminder", {"id": sid})["error"]["code"] == errors.TIME_IN_PAST
+    assert call(stack, "resume_reminder", {"id": sid})["error"]["code"] == refusals.TIME_IN_PAST
     result = ok(call(stack, "snooze_reminder", {"id": sid, "minutes": 5}))
     assert result["status"] == "active"
 
@@ -148,7 +148,7 @@ def test_skip_next_skips_exactly_one_occurrence(stack: Stack) -> None:
     assert fire_at(stack, sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
     assert fire_at(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
     one = ok(call(stack, "create_reminder", {"message": "y", "time": "2026-12-05 09:00"}))["id"]
-    assert call(stack, "skip_next", {"id": one})["error"]["code"] == errors.INVALID_STATE
+    assert call(stack, "skip_next", {"id": one})["error"]["code"] == refusals.INVALID_STATE
 
 
 def test_snooze_fired_one_shot_brings_it_back(stack: Stack) -> None:

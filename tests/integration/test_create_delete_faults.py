@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cronbell.adapters.dynamo.codec import stream_change
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from cronbell.usecases import tools
 from cronbell.usecases.project import apply
 from tests.support.aws import Stack
@@ -43,7 +43,7 @@ def test_create_failure_at_each_call(stack: Stack, case: str, failure: str) -> N
         log = CallLog(fail_at=index, failure=failure)
         answer = tools.handle(envelope(tool, args), faulty_deps(stack, log))
         assert answer["ok"] is False, (index, log.calls)
-        assert answer["error"]["code"] == errors.BACKEND_ERROR
+        assert answer["error"]["code"] == refusals.BACKEND_ERROR
         assert live_items(stack) == []
         assert stack.entries() == {}
         assert_consistent(stack)
@@ -143,7 +143,7 @@ def test_delete_failure_at_each_call(stack: Stack, failure: str) -> None:
     stack.project()
     log = CallLog(fail_at=0, failure=failure)
     answer = tools.handle(envelope("delete_reminder", {"id": sid}), faulty_deps(stack, log))
-    assert answer["ok"] is False and answer["error"]["code"] == errors.BACKEND_ERROR
+    assert answer["ok"] is False and answer["error"]["code"] == refusals.BACKEND_ERROR
     assert [i["id"] for i in live_items(stack)] == [sid] and len(stack.entries()) == 2
     assert_consistent(stack)
     ok(tools.handle(envelope("delete_reminder", {"id": sid}), stack.deps()))

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.core.domain.models import Schedule
 from cronbell.usecases import fire as fire_uc
@@ -60,7 +60,7 @@ def test_a_change_during_a_delivery_is_refused_as_busy_then_accepted(stack: Stac
         assert agents.called.wait(30)
         before = next(i for i in stack.items() if i["sk"] == f"s#{sid}")
         answer = call(stack, tool, {"id": sid, **args})
-        assert not answer["ok"] and answer["error"]["code"] == errors.BUSY, answer
+        assert not answer["ok"] and answer["error"]["code"] == refusals.BUSY, answer
         assert next(i for i in stack.items() if i["sk"] == f"s#{sid}") == before  # nothing changed
         agents.release.set()
         assert delivery.result()["outcome"] == "delivered"
@@ -110,7 +110,7 @@ def test_a_one_shot_change_whose_write_meets_the_claim_puts_no_fired_entry_back(
         assert agents.called.wait(30)
         items, entries = stack.items(), _definitions(stack)
         answer = tools.handle(envelope(tool, {"id": sid, **args}), stack.deps(store=ReadBefore(deps.store, read)))
-        assert not answer["ok"] and answer["error"]["code"] == errors.BUSY, answer
+        assert not answer["ok"] and answer["error"]["code"] == refusals.BUSY, answer
         assert _definitions(stack) == entries == {}
         assert stack.items() == items
         agents.release.set()

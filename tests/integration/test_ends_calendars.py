@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from cronbell.usecases.reconcile import reconcile
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
@@ -58,16 +58,20 @@ def test_ends_and_calendar_are_stored_shown_and_given_to_scheduler(stack: Stack)
 @pytest.mark.parametrize(
     ("args", "code", "words"),
     [
-        ({"time": "tomorrow at 9", "count": 3}, errors.INVALID_ARGUMENTS, "recurring schedules only"),
-        ({"time": "tomorrow at 9", "skip_holidays": "ES"}, errors.INVALID_ARGUMENTS, "recurring schedules only"),
-        ({"cron": "0 9 * * *", "until": "2026-11-01"}, errors.TIME_IN_PAST, "in the past"),
-        ({"cron": "0 9 * * 5", "until": "2026-12-02 18:00"}, errors.INVALID_ARGUMENTS, "never fire"),
-        ({"cron": "0 9 8 12 *", "until": "2026-12-20", "skip_holidays": "ES"}, errors.INVALID_ARGUMENTS, "never fire"),
-        ({"cron": "0 9 * * *", "skip_holidays": "Atlantis"}, errors.INVALID_ARGUMENTS, "ES-MD, US, US-CA, GB-SCT"),
-        ({"cron": "0 9 * * *", "skip_holidays": "ES-XX"}, errors.INVALID_ARGUMENTS, "ISO 3166-1"),
-        ({"cron": "0 9 * * *", "count": 0}, errors.INVALID_ARGUMENTS, "count"),
-        ({"cron": "0 9 * * *", "count": 1001}, errors.INVALID_ARGUMENTS, "count"),
-        ({"cron": "0 9 * * *", "until": "whenever"}, errors.INVALID_TIME, "The closest accepted forms"),
+        ({"time": "tomorrow at 9", "count": 3}, refusals.INVALID_ARGUMENTS, "recurring schedules only"),
+        ({"time": "tomorrow at 9", "skip_holidays": "ES"}, refusals.INVALID_ARGUMENTS, "recurring schedules only"),
+        ({"cron": "0 9 * * *", "until": "2026-11-01"}, refusals.TIME_IN_PAST, "in the past"),
+        ({"cron": "0 9 * * 5", "until": "2026-12-02 18:00"}, refusals.INVALID_ARGUMENTS, "never fire"),
+        (
+            {"cron": "0 9 8 12 *", "until": "2026-12-20", "skip_holidays": "ES"},
+            refusals.INVALID_ARGUMENTS,
+            "never fire",
+        ),
+        ({"cron": "0 9 * * *", "skip_holidays": "Atlantis"}, refusals.INVALID_ARGUMENTS, "ES-MD, US, US-CA, GB-SCT"),
+        ({"cron": "0 9 * * *", "skip_holidays": "ES-XX"}, refusals.INVALID_ARGUMENTS, "ISO 3166-1"),
+        ({"cron": "0 9 * * *", "count": 0}, refusals.INVALID_ARGUMENTS, "count"),
+        ({"cron": "0 9 * * *", "count": 1001}, refusals.INVALID_ARGUMENTS, "count"),
+        ({"cron": "0 9 * * *", "until": "whenever"}, refusals.INVALID_TIME, "The closest accepted forms"),
     ],
 )
 def test_refusals_are_structured_and_change_nothing(stack: Stack, args: dict[str, Any], code: str, words: str) -> None:
@@ -81,7 +85,7 @@ def test_cron_create_takes_the_same_ends(stack: Stack) -> None:
     result = ok(call(stack, "cron_create", {"name": "digest", "prompt": "p", "cron_expr": "0 18 * * 1-5", "count": 2}))
     assert result["count"] == 2 and len(result["next_fires"]) == 2
     refused = call(stack, "cron_create", {"name": "d2", "prompt": "p", "fire_at": "tomorrow at 9", "count": 2})
-    assert refused["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert refused["error"]["code"] == refusals.INVALID_ARGUMENTS
 
 
 def test_count_completes_with_the_last_delivery(stack: Stack) -> None:
@@ -156,7 +160,7 @@ def test_update_sets_changes_and_clears_the_ends(stack: Stack) -> None:
     assert (kept["count"], kept["skip_holidays"]) == (3, "US-CA")
     assert fire_at(stack, sid, "2026-11-30T10:00:00Z", chat)["outcome"] == "delivered"
     refused = call(stack, "update_reminder", {"id": sid, "count": 1})
-    assert refused["ok"] is False and refused["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert refused["ok"] is False and refused["error"]["code"] == refusals.INVALID_ARGUMENTS
     assert "delivered 1 run" in refused["error"]["message"]
     cleared = ok(call(stack, "update_reminder", {"id": sid, "count": 0, "until": "never", "skip_holidays": "none"}))
     assert (cleared["count"], cleared["until"], cleared["skip_holidays"]) == (None, None, None)
@@ -164,7 +168,7 @@ def test_update_sets_changes_and_clears_the_ends(stack: Stack) -> None:
     assert {"until", "count", "skip_holidays"}.isdisjoint(item(stack, sid))
     one_shot = ok(call(stack, "create_reminder", {"message": "y", "time": "tomorrow at 9"}))["id"]
     wrong = call(stack, "update_reminder", {"id": one_shot, "count": 2})
-    assert wrong["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert wrong["error"]["code"] == refusals.INVALID_ARGUMENTS
     assert_consistent(stack)
 
 
@@ -232,7 +236,7 @@ def test_an_until_that_only_holidays_precede_is_refused_and_changes_nothing(stac
     stack.clock.current = MADRID_EVE
     args = {"message": "x", "cron": "0 * * * *", "skip_holidays": "ES-CT", "until": "2026-12-26"}
     refused = call(stack, "create_reminder", args)
-    assert refused["ok"] is False and refused["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert refused["ok"] is False and refused["error"]["code"] == refusals.INVALID_ARGUMENTS
     assert "never fire" in refused["error"]["message"]
     assert stack.items() == [] and stack.entries() == {}
     ok(call(stack, "create_reminder", {**args, "until": "2026-12-27"}))

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from cronbell import wiring
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from tests.support.aws import Stack
 from tests.support.handlers import EVENTS, LambdaContext, configure_env, invoke, load_handler
 from tests.support.lambda_timing import at_slot
@@ -55,10 +55,10 @@ EXPECT: dict[str, Callable[[Any], bool]] = {
     "tools-create-reminder-es.json": lambda a: ok(a) and "Son las" in a["text"],
     "tools-create-reminder-rfc3339.json": lambda a: ok(a) and a["result"]["next_fire"]["utc"] == "2030-01-15T09:30:00Z",
     "tools-create-recurring.json": lambda a: ok(a) and a["result"]["recurring"],
-    "tools-invalid-time.json": error(errors.INVALID_TIME),
-    "tools-unknown-tool.json": error(errors.UNKNOWN_TOOL),
+    "tools-invalid-time.json": error(refusals.INVALID_TIME),
+    "tools-unknown-tool.json": error(refusals.UNKNOWN_TOOL),
     "tools-list-reminders.json": lambda a: ok(a) and len(a["result"]["schedules"]) == 3,
-    "tools-delete-reminder.json": error(errors.NOT_FOUND),  # an id from another deployment
+    "tools-delete-reminder.json": error(refusals.NOT_FOUND),  # an id from another deployment
     "tools-cron-create.json": lambda a: ok(a) and a["result"]["kind"] == "agent_call",
     "tools-cron-list.json": lambda a: ok(a) and any(j["name"] == "daily summary" for j in a["result"]),
     "tools-run-now.json": lambda a: ok(a) and a["result"]["started"],

@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from cronbell import wiring
 from cronbell.adapters import aws
-from cronbell.core.contract import errors
 from cronbell.core.contract.arguments import parse
+from cronbell.core.domain import refusals
 from cronbell.inbound import bedrock_agents
 from cronbell.usecases import tools
 from cronbell.usecases.fire import RetryLater
@@ -35,7 +35,7 @@ from tests.support.registry import TOOL_ARGUMENTS
 
 pytestmark = pytest.mark.slow
 
-CODES = {value for name, value in vars(errors).items() if name.isupper() and isinstance(value, str)}
+CODES = {value for name, value in vars(refusals).items() if name.isupper() and isinstance(value, str)}
 READS = {"GetItem", "Query", "Scan", "BatchGetItem", "TransactGetItems", "GetSchedule", "ListSchedules"}
 IDENTITY = ("room_id", "user_id", "agent_id")
 FIELDS = sorted({name for model in TOOL_ARGUMENTS.values() for name in model.model_fields} | set(IDENTITY))
@@ -183,7 +183,7 @@ def assert_well_formed(answer: Any) -> None:
     error = answer["error"]
     assert set(error) <= {"code", "message", "details"} and isinstance(error["message"], str), answer
     assert error["code"] in CODES, answer
-    assert error["code"] != errors.INTERNAL_ERROR, answer
+    assert error["code"] != refusals.INTERNAL_ERROR, answer
 
 
 @dataclass
@@ -303,7 +303,7 @@ def test_arbitrary_envelopes_get_structured_answers(harness: Harness) -> None:
 
     run()
     assert harness.examples >= ARBITRARY * 0.9
-    assert {errors.INVALID_REQUEST, errors.MISSING_CONTEXT, errors.UNKNOWN_TOOL} <= set(harness.codes)
+    assert {refusals.INVALID_REQUEST, refusals.MISSING_CONTEXT, refusals.UNKNOWN_TOOL} <= set(harness.codes)
 
 
 # --- tools: real tool names, junk arguments ----------------------------------------------------
@@ -319,7 +319,7 @@ def test_known_tools_with_junk_arguments(harness: Harness) -> None:
 
     run()
     assert harness.examples >= JUNK_ARGUMENTS * 0.9
-    assert errors.INVALID_ARGUMENTS in harness.codes
+    assert refusals.INVALID_ARGUMENTS in harness.codes
 
 
 # --- tools: near-valid envelopes from the argument models, one field mutated --------------------
@@ -563,7 +563,7 @@ def test_bedrock_and_gateway_shapes_never_fail(
     finally:
         harness.close()
     assert harness.examples >= INBOUND * 0.9
-    assert {errors.MISSING_CONTEXT, errors.INVALID_ARGUMENTS, errors.UNKNOWN_TOOL, "ok"} <= set(harness.codes)
+    assert {refusals.MISSING_CONTEXT, refusals.INVALID_ARGUMENTS, refusals.UNKNOWN_TOOL, "ok"} <= set(harness.codes)
 
 
 # --- fire: arbitrary Input ---------------------------------------------------------------------

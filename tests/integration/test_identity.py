@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from cronbell.usecases import tools
 from tests.support.aws import FakeClock, Stack, provision
 from tests.support.envelopes import OTHER_ROOM, ROOM, USER, envelope
@@ -71,11 +71,11 @@ def test_identity_in_arguments_is_refused_and_changes_nothing(stack: Stack, tool
     for key, value in INTRUDER.items():
         for form in ({**args, key: value}, json.dumps({**args, key: value})):
             answer = tools.handle({**envelope(tool), "arguments": form}, deps)
-            assert code(answer) == errors.INVALID_ARGUMENTS, (key, answer)
+            assert code(answer) == refusals.INVALID_ARGUMENTS, (key, answer)
             assert key in answer["error"]["message"]
     assert state(stack) == before and started == []
     # the same arguments without the intruding key are not refused for their shape
-    assert code(tools.handle(envelope(tool, args), deps)) not in (errors.INVALID_ARGUMENTS, errors.INTERNAL_ERROR)
+    assert code(tools.handle(envelope(tool, args), deps)) not in (refusals.INVALID_ARGUMENTS, refusals.INTERNAL_ERROR)
 
 
 def bedrock_event(tool: str, parameters: dict[str, Any]) -> dict[str, Any]:
@@ -100,13 +100,13 @@ def test_identity_parameters_are_refused_through_bedrock_and_the_gateway(
     for key, value in INTRUDER.items():
         response = invoke("tools", bedrock_event("create_reminder", {**args, key: value}))
         body = json.loads(response["response"]["functionResponse"]["responseBody"]["TEXT"]["body"])
-        assert code(body) == errors.INVALID_ARGUMENTS and key in body["error"]["message"], body
+        assert code(body) == refusals.INVALID_ARGUMENTS and key in body["error"]["message"], body
 
         custom = {"bedrockAgentCoreToolName": "cronbell___create_reminder"}
         context = LambdaContext(function_name="tools", client_context=SimpleNamespace(custom=custom))
         result = load_handler("tools").lambda_handler({**args, key: value}, context)
         answer = json.loads(result["content"][0]["text"])
-        assert result["isError"] is True and code(answer) == errors.INVALID_ARGUMENTS, answer
+        assert result["isError"] is True and code(answer) == refusals.INVALID_ARGUMENTS, answer
     assert state(stack) == before
 
 
@@ -121,7 +121,7 @@ def test_another_rooms_context_cannot_reach_a_schedule_by_id(stack: Stack) -> No
         for sid in ids.values():
             args = {**valid_arguments(tool, ids), **({"target": sid} if tool == "run_now" else {"id": sid})}
             answer = tools.handle(envelope(tool, args, room=OTHER_ROOM), deps)
-            assert code(answer) == errors.NOT_FOUND, (tool, answer)
+            assert code(answer) == refusals.NOT_FOUND, (tool, answer)
     listed = tools.handle(envelope("list_reminders", {"include_inactive": True}, room=OTHER_ROOM), deps)
     assert listed["ok"] and listed["result"]["schedules"] == []
     assert state(stack) == before and started == []
@@ -133,9 +133,9 @@ def test_model_written_channel_to_a_room_not_allowed_is_forbidden(stack: Stack) 
     before = state(stack)
     job = {"name": "elsewhere", "prompt": "Summarise", "cron_expr": "0 7 * * *", "channel": OTHER_ROOM}
     answer = tools.handle(envelope("cron_create", job), deps)
-    assert code(answer) == errors.FORBIDDEN_CHANNEL, answer
+    assert code(answer) == refusals.FORBIDDEN_CHANNEL, answer
     answer = tools.handle(envelope("update_reminder", {"id": ids["job"], "channel": OTHER_ROOM}), deps)
-    assert code(answer) == errors.FORBIDDEN_CHANNEL, answer
+    assert code(answer) == refusals.FORBIDDEN_CHANNEL, answer
     assert state(stack) == before
 
 

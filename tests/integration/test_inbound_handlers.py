@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from cronbell.core.domain.routing import room_key
 from cronbell.inbound import agentcore
 from tests.support.aws import ROOT, Stack
@@ -145,7 +145,7 @@ def test_bedrock_bad_time_reprompts_and_changes_nothing(env: Stack) -> None:
     event["parameters"][1]["value"] = "when pigs fly"
     response = call(event)
     assert response["response"]["functionResponse"]["responseState"] == "REPROMPT"
-    assert bedrock_body(response)["error"]["code"] == errors.INVALID_TIME
+    assert bedrock_body(response)["error"]["code"] == refusals.INVALID_TIME
     assert live(env, BEDROCK_ROOM) == [] and env.entries() == {}
 
 
@@ -154,7 +154,7 @@ def test_bedrock_unknown_function_reprompts(env: Stack) -> None:
     event["function"] = "reminders_everywhere"
     response = call(event)
     assert response["response"]["functionResponse"]["responseState"] == "REPROMPT"
-    assert bedrock_body(response)["error"]["code"] == errors.UNKNOWN_TOOL
+    assert bedrock_body(response)["error"]["code"] == refusals.UNKNOWN_TOOL
 
 
 def test_bedrock_without_session_room_fails_and_changes_nothing(env: Stack) -> None:
@@ -163,7 +163,7 @@ def test_bedrock_without_session_room_fails_and_changes_nothing(env: Stack) -> N
     event["parameters"].append({"name": "room_id", "type": "string", "value": BEDROCK_ROOM})
     response = call(event)
     assert response["response"]["functionResponse"]["responseState"] == "FAILURE"
-    assert bedrock_body(response)["error"]["code"] == errors.MISSING_CONTEXT
+    assert bedrock_body(response)["error"]["code"] == refusals.MISSING_CONTEXT
     assert env.items() == [] and env.entries() == {}
 
 
@@ -188,7 +188,7 @@ def test_bedrock_thread_or_platform_written_by_the_model_is_refused(env: Stack) 
         event["parameters"].append({"name": name, "type": "string", "value": value})
         response = call(event)
         assert response["response"]["functionResponse"]["responseState"] == "REPROMPT"
-        assert bedrock_body(response)["error"]["code"] == errors.INVALID_ARGUMENTS
+        assert bedrock_body(response)["error"]["code"] == refusals.INVALID_ARGUMENTS
     assert env.items() == [] and env.entries() == {}
 
 
@@ -251,7 +251,7 @@ def test_agentcore_arguments_cannot_choose_the_room(env: Stack, monkeypatch: pyt
     forged = {"message": "x", "time": "in 2 hours", "room_id": "!evil:example.org"}
     result = call(forged, gateway())
     assert result["isError"] is True
-    assert mcp_answer(result)["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert mcp_answer(result)["error"]["code"] == refusals.INVALID_ARGUMENTS
     envelope_like = {"tool": "create_reminder", "arguments": forged, "context": {"room_id": "!evil:example.org"}}
     assert call(envelope_like, gateway())["isError"] is True
     assert env.items() == [] and env.entries() == {}
@@ -262,7 +262,7 @@ def test_agentcore_without_configured_identity_says_what_to_configure(env: Stack
     result = call(event_file("agentcore-create-reminder.json"), gateway(headers=headers))
     assert result["isError"] is True
     answer = mcp_answer(result)
-    assert answer["error"]["code"] == errors.MISSING_CONTEXT
+    assert answer["error"]["code"] == refusals.MISSING_CONTEXT
     assert "MCP_ROOM_ID" in answer["error"]["message"]
     assert "MCP_TRUST_PROPAGATED_HEADERS" in answer["error"]["message"]
     assert env.items() == [] and env.entries() == {}

@@ -9,8 +9,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from cronbell.core.contract import errors
-from cronbell.core.domain import models
+from cronbell.core.domain import models, refusals
 from cronbell.core.domain.ports import Pointer
 from cronbell.usecases import tools
 from cronbell.usecases.reconcile import reconcile
@@ -45,7 +44,7 @@ def test_a_delete_leaves_the_counter_high_and_a_create_at_the_limit_recounts(mot
         ok(create(stack, 100 + i))
     assert room_counter(stack) == len(live_items(stack)) == LIMIT
     refused = create(stack, 200)
-    assert refused["ok"] is False and refused["error"]["code"] == errors.LIMIT_REACHED
+    assert refused["ok"] is False and refused["error"]["code"] == refusals.LIMIT_REACHED
     assert len(stack.entries()) == LIMIT
     assert_consistent(stack)
 
@@ -58,7 +57,7 @@ def test_the_limit_holds_when_many_creates_race_for_places_deletes_freed(moto_en
     with ThreadPoolExecutor(max_workers=10) as pool:
         answers = list(pool.map(lambda i: create(stack, 100 + i), range(20)))
     assert sum(a["ok"] for a in answers) == 4
-    assert {a["error"]["code"] for a in answers if not a["ok"]} == {errors.LIMIT_REACHED}
+    assert {a["error"]["code"] for a in answers if not a["ok"]} == {refusals.LIMIT_REACHED}
     assert len(live_items(stack)) == LIMIT and len(stack.entries()) == LIMIT
     assert_consistent(stack)
 
@@ -74,7 +73,7 @@ def test_deletes_and_creates_at_once_never_pass_the_limit(moto_endpoint: str, cl
 
     with ThreadPoolExecutor(max_workers=10) as pool:
         answers = list(pool.map(work, range(30)))
-    assert all(a["ok"] or a["error"]["code"] == errors.LIMIT_REACHED for a in answers), answers
+    assert all(a["ok"] or a["error"]["code"] == refusals.LIMIT_REACHED for a in answers), answers
     assert len(live_items(stack)) <= LIMIT
     assert_consistent(stack)
     # once settled, every place freed can be taken: the room fills up exactly
@@ -116,7 +115,7 @@ def test_a_schedule_may_be_changed_into_the_shape_of_a_deleted_one(stack: Stack)
     assert sorted(pointers(stack).values()) == [kept]
     other = ok(call(stack, "create_reminder", {"message": "other", "time": "2026-12-01 09:00"}))["id"]
     dup = call(stack, "update_reminder", {"id": other, "message": "water"})  # but not of a live one
-    assert dup["ok"] is False and dup["error"]["code"] == errors.DUPLICATE
+    assert dup["ok"] is False and dup["error"]["code"] == refusals.DUPLICATE
     assert_consistent(stack)
 
 
@@ -187,6 +186,6 @@ def test_a_fired_one_shot_frees_its_place_and_pointer_lazily_and_both_are_taken_
     assert again["id"] != ids[0] and ids[0] not in pointers(stack).values()
     assert room_counter(stack) == len(live_items(stack)) == LIMIT
     refused = create(stack, 200)
-    assert refused["ok"] is False and refused["error"]["code"] == errors.LIMIT_REACHED
+    assert refused["ok"] is False and refused["error"]["code"] == refusals.LIMIT_REACHED
     assert len(chat.sent) == 1
     assert_consistent(stack)

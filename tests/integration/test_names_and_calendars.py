@@ -7,8 +7,7 @@ import hashlib
 
 import pytest
 
-from cronbell.core.contract import errors
-from cronbell.core.domain import models
+from cronbell.core.domain import models, refusals
 from tests.support.aws import Stack
 from tests.support.tools import assert_consistent, call, ok
 
@@ -26,9 +25,9 @@ from tests.support.tools import assert_consistent, call, ok
 def test_names_equal_after_unicode_normalization_are_one_name(stack: Stack, same: str) -> None:
     first = ok(call(stack, "cron_create", {"name": "Standup café", "prompt": "p", "cron_expr": "0 9 * * *"}))
     taken = call(stack, "cron_create", {"name": same, "prompt": "other", "cron_expr": "0 10 * * *"})
-    assert taken["error"]["code"] == errors.NAME_TAKEN and taken["error"]["details"]["existing"] == first["id"]
+    assert taken["error"]["code"] == refusals.NAME_TAKEN and taken["error"]["details"]["existing"] == first["id"]
     other = ok(call(stack, "cron_create", {"name": "digest", "prompt": "q", "cron_expr": "0 9 * * *"}))
-    assert call(stack, "update_reminder", {"id": other["id"], "name": same})["error"]["code"] == errors.NAME_TAKEN
+    assert call(stack, "update_reminder", {"id": other["id"], "name": same})["error"]["code"] == refusals.NAME_TAKEN
     assert ok(call(stack, "reminder_history", {"id": same}))["id"] == first["id"]  # found by that name too
     assert ok(call(stack, "cron_delete", {"id": same}))["id"] == first["id"]
     assert_consistent(stack)
@@ -47,12 +46,12 @@ def test_distinct_names_stay_distinct() -> None:
 def test_a_calendar_code_is_ascii_letters_only(stack: Stack, code: str) -> None:
     before = stack.items(), stack.entries()
     answer = call(stack, "create_reminder", {"message": "x", "cron": "0 9 * * *", "skip_holidays": code})
-    assert answer["ok"] is False and answer["error"]["code"] == errors.INVALID_ARGUMENTS, answer
+    assert answer["ok"] is False and answer["error"]["code"] == refusals.INVALID_ARGUMENTS, answer
     assert "skip_holidays" in answer["text"]
     assert (stack.items(), stack.entries()) == before
     sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 9 * * *", "skip_holidays": "it"}))["id"]
     assert call(stack, "update_reminder", {"id": sid, "skip_holidays": code})["error"]["code"] == (
-        errors.INVALID_ARGUMENTS
+        refusals.INVALID_ARGUMENTS
     )
     listed = ok(call(stack, "list_reminders"))["schedules"][0]
     assert listed["skip_holidays"] == "IT"

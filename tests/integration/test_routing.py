@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from cronbell.core.domain.actions import decode
 from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
@@ -106,7 +106,7 @@ def test_the_same_room_id_on_two_platforms_is_two_rooms(multi: Stack) -> None:
         assert [s["id"] for s in listed] == [sid]
     # a room of one platform cannot delete the same id string's schedules on another
     refused = call(multi, "delete_reminder", {"id": on_slack}, room="C0123", platform="telegram")
-    assert refused["error"]["code"] == errors.NOT_FOUND
+    assert refused["error"]["code"] == refusals.NOT_FOUND
     assert_consistent(multi)
 
     chat = RecordingChat()
@@ -122,11 +122,11 @@ def test_an_allowed_output_room_is_allowed_on_its_own_platform_only(multi: Stack
     allowed = ok(call(multi, "cron_create", args, room="C0123", platform="slack"))
     for platform in ("telegram", ""):  # the same id string on another platform is another room
         refused = call(multi, "cron_create", args, room="C0123", platform=platform)
-        assert refused["error"]["code"] == errors.FORBIDDEN_CHANNEL, refused
+        assert refused["error"]["code"] == refusals.FORBIDDEN_CHANNEL, refused
     news = {**args, "name": "news", "channel": "!news:example.org"}
     assert ok(call(multi, "cron_create", news, room="!here:example.org"))["channel"] == "!news:example.org"
     refused = call(multi, "cron_create", news, room="C0123", platform="slack")  # a bare entry: the default platform
-    assert refused["error"]["code"] == errors.FORBIDDEN_CHANNEL
+    assert refused["error"]["code"] == refusals.FORBIDDEN_CHANNEL
 
     class Echo:
         configured = True
@@ -154,7 +154,7 @@ def test_an_allowed_output_room_is_allowed_on_its_own_platform_only(multi: Stack
 @pytest.mark.parametrize("platform", ["discord", "irc", "slack"])
 def test_a_platform_the_deployment_does_not_configure_is_refused(stack: Stack, platform: str) -> None:
     answer = call(stack, "create_reminder", {"message": "x", "time": "in 1 hour"}, platform=platform)
-    assert answer["ok"] is False and answer["error"]["code"] == errors.UNKNOWN_PLATFORM
+    assert answer["ok"] is False and answer["error"]["code"] == refusals.UNKNOWN_PLATFORM
     assert "matrix" in answer["error"]["message"]
     assert live_items(stack) == [] and stack.entries() == {}
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from cronbell.core.domain.actions import decode
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
@@ -36,7 +36,9 @@ def test_snoozing_a_paused_one_shot_before_its_time_is_refused_and_leaves_it_pau
     sid = ok(call(stack, "create_reminder", {"message": "Dentist", "time": "2026-12-02 09:00"}))["id"]
     ok(call(stack, "pause_reminder", {"id": sid}))
     before = state(stack)
-    answer = unchanged(stack, call(stack, "snooze_reminder", {"id": sid, "minutes": 10}), errors.INVALID_STATE, before)
+    answer = unchanged(
+        stack, call(stack, "snooze_reminder", {"id": sid, "minutes": 10}), refusals.INVALID_STATE, before
+    )
     assert "paused" in answer["text"] and "Wednesday 2 December 2026, 09:00" in answer["text"]
     spanish = call(stack, "snooze_reminder", {"id": sid, "minutes": 10}, locale="es")
     assert "está en pausa" in spanish["text"] and "resume_reminder" in spanish["text"]
@@ -45,7 +47,9 @@ def test_snoozing_a_paused_one_shot_before_its_time_is_refused_and_leaves_it_pau
     daily = ok(call(stack, "create_reminder", {"message": "y", "cron": "0 10 * * *"}))["id"]
     ok(call(stack, "pause_reminder", {"id": daily}))
     before = state(stack)
-    answer = unchanged(stack, call(stack, "snooze_reminder", {"id": daily, "minutes": 5}), errors.INVALID_STATE, before)
+    answer = unchanged(
+        stack, call(stack, "snooze_reminder", {"id": daily, "minutes": 5}), refusals.INVALID_STATE, before
+    )
     assert "resume_reminder" in answer["text"] and "Monday 30 November 2026, 10:00" in answer["text"]
 
 
@@ -55,7 +59,7 @@ def test_a_snooze_until_a_time_never_moves_an_occurrence_earlier(stack: Stack) -
     before = state(stack)
     for sid in (one, daily):
         answer = call(stack, "snooze_reminder", {"id": sid, "until": "2026-11-30 12:00"})
-        unchanged(stack, answer, errors.INVALID_TIME, before)
+        unchanged(stack, answer, refusals.INVALID_TIME, before)
         assert "Monday 30 November 2026, 18:00" in answer["text"]
         assert (
             "posponer es retrasar" in call(stack, "snooze_reminder", {"id": sid, "until": "12:00"}, locale="es")["text"]
@@ -74,10 +78,10 @@ def test_a_snooze_past_until_is_refused_in_both_languages(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "until": "2026-12-01"}))["id"]
     before = state(stack)
     answer = call(stack, "snooze_reminder", {"id": sid, "until": "2026-12-03 09:00"})
-    unchanged(stack, answer, errors.INVALID_TIME, before)
+    unchanged(stack, answer, refusals.INVALID_TIME, before)
     assert "ends on Tuesday 1 December 2026" in answer["text"] and "update_reminder" in answer["text"]
     spanish = call(stack, "snooze_reminder", {"id": sid, "minutes": 3 * 24 * 60}, locale="es")
-    unchanged(stack, spanish, errors.INVALID_TIME, before)
+    unchanged(stack, spanish, refusals.INVALID_TIME, before)
     said = spanish["text"]
     assert "termina el martes 1 de diciembre de 2026" in said and "sin más ejecuciones" not in said
     inside = ok(call(stack, "snooze_reminder", {"id": sid, "until": "2026-12-01 20:00"}))
@@ -91,7 +95,7 @@ def test_a_snooze_past_the_last_counted_run_is_refused(stack: Stack) -> None:
     sid = ok(call(stack, "create_reminder", {"message": "x", "cron": "0 10 * * *", "count": 1}))["id"]
     before = state(stack)
     answer = call(stack, "snooze_reminder", {"id": sid, "minutes": 2 * 24 * 60})  # after 1 Dec, the last
-    unchanged(stack, answer, errors.INVALID_TIME, before)
+    unchanged(stack, answer, refusals.INVALID_TIME, before)
     assert (
         "count" in answer["text"]
         and "aumenta" in call(stack, "snooze_reminder", {"id": sid, "minutes": 2 * 24 * 60}, locale="es")["text"]
@@ -166,7 +170,7 @@ def test_old_buttons_tapped_later_never_move_another_occurrence(stack: Stack) ->
     assert fire_at(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
     stack.clock.advance(hours=2)  # Tuesday 12:00: both of Monday's buttons are old now
     before = state(stack)
-    refused = unchanged(stack, call(stack, skip["tool"], skip["arguments"]), errors.INVALID_STATE, before)
+    refused = unchanged(stack, call(stack, skip["tool"], skip["arguments"]), refusals.INVALID_STATE, before)
     assert "already happened" in refused["text"]
     result = ok(call(stack, snooze["tool"], snooze["arguments"]))  # Monday's post, reminded again
     assert [f["local"] for f in result["next_fires"]][:2] == ["2026-12-01T12:10:00+01:00", "2026-12-02T10:00:00+01:00"]
@@ -196,10 +200,10 @@ def test_an_occurrence_that_is_not_the_schedules_is_refused(stack: Stack) -> Non
         ("snooze_reminder", {"id": one, "minutes": 10, "occurrence": "2026-12-01T09:00:00Z"}),
         ("snooze_reminder", {"id": sid, "minutes": 10, "occurrence": "2026-11-29T09:00:00Z"}),  # never delivered
     ]:
-        unchanged(stack, call(stack, tool, args), errors.INVALID_ARGUMENTS, before)
+        unchanged(stack, call(stack, tool, args), refusals.INVALID_ARGUMENTS, before)
     for text in ("tomorrow", "2026-11-30 10:00", "2026-11-30T09:00:00"):  # no offset: not an instant
         answer = call(stack, "skip_next", {"id": sid, "occurrence": text})
-        unchanged(stack, answer, errors.INVALID_ARGUMENTS, before)
+        unchanged(stack, answer, refusals.INVALID_ARGUMENTS, before)
     assert "RFC3339" in answer["text"]
 
 
@@ -214,7 +218,7 @@ def test_a_one_shots_snooze_button_brings_it_back_and_an_old_one_does_not_move_i
     assert first["status"] == "active" and first["next_fire"]["utc"] == "2026-11-30T08:40:00Z"
     before = state(stack)
     answer = call(stack, snooze["tool"], snooze["arguments"])  # the same old button again
-    unchanged(stack, answer, errors.INVALID_STATE, before)
+    unchanged(stack, answer, refusals.INVALID_STATE, before)
     assert "Monday 30 November 2026, 09:40" in answer["text"]
 
 
@@ -230,12 +234,12 @@ def test_a_snooze_while_the_last_counted_occurrence_may_still_be_delivered_late_
     assert fire_at(stack, sid, "2026-11-30T09:00:00Z", chat)["outcome"] == "delivered"  # 1 of 2
     stack.clock.advance(hours=24, minutes=5)  # Tuesday 10:05: the last is not run, a retry may come
     before = state(stack)
-    answer = unchanged(stack, call(stack, "snooze_reminder", {"id": sid, "minutes": 30}), errors.BUSY, before)
+    answer = unchanged(stack, call(stack, "snooze_reminder", {"id": sid, "minutes": 30}), refusals.BUSY, before)
     assert "last occurrence" in answer["text"] and "10:00" in answer["text"]
     spanish = call(stack, "snooze_reminder", {"id": sid, "minutes": 30}, locale="es")
     assert "última ejecución" in spanish["text"] and "10:00" in spanish["text"]
     snooze, _ = buttons(chat)  # the button under Monday's post
-    unchanged(stack, call(stack, snooze["tool"], snooze["arguments"]), errors.BUSY, before)
+    unchanged(stack, call(stack, snooze["tool"], snooze["arguments"]), refusals.BUSY, before)
     # an ending occurrence passed more than MaxLatenessMinutes ago without its run: decided as usual
     assert ok(call(stack, "snooze_reminder", {"id": gone, "minutes": 30}))["snoozed_to"] == "2026-12-02T08:30:00Z"
     assert fire_at(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"  # the late attempt

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from cronbell.usecases import tools
 from tests.support.aws import FIRE_ARN, ROLE_ARN, Stack, provision
 from tests.support.envelopes import OTHER_ROOM, ROOM, USER, envelope
@@ -119,14 +119,14 @@ def test_rooms_see_and_delete_only_their_own(stack: Stack) -> None:
     other = call(stack, "list_reminders", room=OTHER_ROOM)
     assert ok(other)["schedules"] == []
     denied = call(stack, "delete_reminder", {"id": mine["id"]}, room=OTHER_ROOM)
-    assert denied["error"]["code"] == errors.NOT_FOUND
-    assert call(stack, "cron_delete", {"id": mine["id"]}, room=OTHER_ROOM)["error"]["code"] == errors.NOT_FOUND
+    assert denied["error"]["code"] == refusals.NOT_FOUND
+    assert call(stack, "cron_delete", {"id": mine["id"]}, room=OTHER_ROOM)["error"]["code"] == refusals.NOT_FOUND
     assert len(live_items(stack)) == 1
 
 
 def test_room_in_arguments_is_refused(stack: Stack) -> None:
     answer = call(stack, "create_reminder", {"message": "x", "time": "2026-12-01 09:00", "room_id": OTHER_ROOM})
-    assert answer["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert answer["error"]["code"] == refusals.INVALID_ARGUMENTS
     assert stack.items() == []
 
 
@@ -141,7 +141,7 @@ def test_limit_holds_under_60_concurrent_creates(moto_endpoint: str, clock: Any)
         answers = list(pool.map(create, range(60)))
     assert sum(a["ok"] for a in answers) == 50
     refused = [a for a in answers if not a["ok"]]
-    assert {a["error"]["code"] for a in refused} == {errors.LIMIT_REACHED}
+    assert {a["error"]["code"] for a in refused} == {refusals.LIMIT_REACHED}
     assert len(live_items(stack)) == 50
     assert len(stack.entries()) == 50
     assert_consistent(stack)
@@ -153,18 +153,18 @@ def test_limit_holds_under_60_concurrent_creates(moto_endpoint: str, clock: Any)
 @pytest.mark.parametrize(
     ("args", "code"),
     [
-        ({"message": "x" * 2001, "time": "2026-12-01 09:00"}, errors.TOO_LONG),
-        ({"message": "x", "time": "whenever you like"}, errors.INVALID_TIME),
-        ({"message": "x", "time": "2026-11-29 09:00"}, errors.TIME_IN_PAST),
-        ({"message": "x", "cron": "61 * * * *"}, errors.INVALID_CRON),
-        ({"message": "x", "cron": "0 0 30 2 *"}, errors.NEVER_FIRES),
-        ({"message": "x", "cron": "* * * * *"}, errors.TOO_FREQUENT),
-        ({"message": "x", "time": "2026-12-01 09:00", "timezone": "Mars/Olympus"}, errors.INVALID_TIMEZONE),
-        ({"message": "x"}, errors.INVALID_ARGUMENTS),
-        ({"message": "x", "time": "2026-12-01 09:00", "cron": "0 9 * * *"}, errors.INVALID_ARGUMENTS),
-        ({"message": 42, "time": "2026-12-01 09:00"}, errors.INVALID_ARGUMENTS),
-        ({"message": "", "time": "2026-12-01 09:00"}, errors.INVALID_ARGUMENTS),
-        ({"message": "x", "time": "2026-12-01 09:00", "recurring": "yes"}, errors.INVALID_ARGUMENTS),
+        ({"message": "x" * 2001, "time": "2026-12-01 09:00"}, refusals.TOO_LONG),
+        ({"message": "x", "time": "whenever you like"}, refusals.INVALID_TIME),
+        ({"message": "x", "time": "2026-11-29 09:00"}, refusals.TIME_IN_PAST),
+        ({"message": "x", "cron": "61 * * * *"}, refusals.INVALID_CRON),
+        ({"message": "x", "cron": "0 0 30 2 *"}, refusals.NEVER_FIRES),
+        ({"message": "x", "cron": "* * * * *"}, refusals.TOO_FREQUENT),
+        ({"message": "x", "time": "2026-12-01 09:00", "timezone": "Mars/Olympus"}, refusals.INVALID_TIMEZONE),
+        ({"message": "x"}, refusals.INVALID_ARGUMENTS),
+        ({"message": "x", "time": "2026-12-01 09:00", "cron": "0 9 * * *"}, refusals.INVALID_ARGUMENTS),
+        ({"message": 42, "time": "2026-12-01 09:00"}, refusals.INVALID_ARGUMENTS),
+        ({"message": "", "time": "2026-12-01 09:00"}, refusals.INVALID_ARGUMENTS),
+        ({"message": "x", "time": "2026-12-01 09:00", "recurring": "yes"}, refusals.INVALID_ARGUMENTS),
     ],
 )
 def test_create_reminder_refusals_change_nothing(stack: Stack, args: dict[str, Any], code: str) -> None:
@@ -176,22 +176,22 @@ def test_create_reminder_refusals_change_nothing(stack: Stack, args: dict[str, A
 
 def test_past_time_error_says_what_time_it_is(stack: Stack) -> None:
     answer = call(stack, "create_reminder", {"message": "x", "time": "2026-11-30 08:00"})
-    assert answer["error"]["code"] == errors.TIME_IN_PAST
+    assert answer["error"]["code"] == refusals.TIME_IN_PAST
     assert "09:00" in answer["error"]["message"]
 
 
 @pytest.mark.parametrize(
     ("event", "code"),
     [
-        ("not an object", errors.INVALID_REQUEST),
-        ({"arguments": {}}, errors.INVALID_REQUEST),
-        ({"tool": "create_reminder", "arguments": {"message": "x", "time": "10:00"}}, errors.MISSING_CONTEXT),
-        ({"tool": "list_reminders", "context": {"room_id": ROOM}}, errors.MISSING_CONTEXT),
-        ({"tool": "list_reminders", "context": {"room_id": 5, "user_id": USER}}, errors.MISSING_CONTEXT),
-        ({"tool": "make_coffee", "context": {"room_id": ROOM, "user_id": USER}}, errors.UNKNOWN_TOOL),
+        ("not an object", refusals.INVALID_REQUEST),
+        ({"arguments": {}}, refusals.INVALID_REQUEST),
+        ({"tool": "create_reminder", "arguments": {"message": "x", "time": "10:00"}}, refusals.MISSING_CONTEXT),
+        ({"tool": "list_reminders", "context": {"room_id": ROOM}}, refusals.MISSING_CONTEXT),
+        ({"tool": "list_reminders", "context": {"room_id": 5, "user_id": USER}}, refusals.MISSING_CONTEXT),
+        ({"tool": "make_coffee", "context": {"room_id": ROOM, "user_id": USER}}, refusals.UNKNOWN_TOOL),
         (
             {"tool": "list_reminders", "arguments": [1], "context": {"room_id": ROOM, "user_id": USER}},
-            errors.INVALID_ARGUMENTS,
+            refusals.INVALID_ARGUMENTS,
         ),
     ],
 )
@@ -229,9 +229,9 @@ def test_list_shows_every_field_and_hides_inactive(stack: Stack) -> None:
 
 def test_delete_unknown_and_twice(stack: Stack) -> None:
     a = ok(call(stack, "create_reminder", {"message": "one", "time": "2026-12-01 09:00"}))
-    assert call(stack, "delete_reminder", {"id": "zzzzzzzzzz"})["error"]["code"] == errors.NOT_FOUND
+    assert call(stack, "delete_reminder", {"id": "zzzzzzzzzz"})["error"]["code"] == refusals.NOT_FOUND
     ok(call(stack, "delete_reminder", {"id": a["id"]}))
-    assert call(stack, "delete_reminder", {"id": a["id"]})["error"]["code"] == errors.NOT_FOUND
+    assert call(stack, "delete_reminder", {"id": a["id"]})["error"]["code"] == refusals.NOT_FOUND
     assert_consistent(stack)
 
 
@@ -299,17 +299,17 @@ def test_cron_create_once_with_fire_at(stack: Stack) -> None:
     [
         (
             {"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "target_agent": "nobody"},
-            errors.UNKNOWN_AGENT,
+            refusals.UNKNOWN_AGENT,
         ),
         (
             {"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "channel": OTHER_ROOM},
-            errors.FORBIDDEN_CHANNEL,
+            refusals.FORBIDDEN_CHANNEL,
         ),
-        ({"name": "x" * 101, "prompt": "p", "cron_expr": "0 9 * * *"}, errors.TOO_LONG),
-        ({"name": "x", "prompt": "p" * 8001, "cron_expr": "0 9 * * *"}, errors.TOO_LONG),
-        ({"name": "x", "prompt": "p"}, errors.INVALID_ARGUMENTS),
-        ({"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "skills": "web"}, errors.INVALID_ARGUMENTS),
-        ({"name": "x", "prompt": "p", "fire_at": "2020-01-01T00:00:00Z"}, errors.TIME_IN_PAST),
+        ({"name": "x" * 101, "prompt": "p", "cron_expr": "0 9 * * *"}, refusals.TOO_LONG),
+        ({"name": "x", "prompt": "p" * 8001, "cron_expr": "0 9 * * *"}, refusals.TOO_LONG),
+        ({"name": "x", "prompt": "p"}, refusals.INVALID_ARGUMENTS),
+        ({"name": "x", "prompt": "p", "cron_expr": "0 9 * * *", "skills": "web"}, refusals.INVALID_ARGUMENTS),
+        ({"name": "x", "prompt": "p", "fire_at": "2020-01-01T00:00:00Z"}, refusals.TIME_IN_PAST),
     ],
 )
 def test_cron_create_refusals(stack: Stack, args: dict[str, Any], code: str) -> None:
@@ -344,12 +344,12 @@ def test_name_lookup_ambiguous(stack: Stack) -> None:
         ExpressionAttributeValues={":same": {"S": "same"}},
     )
     answer = call(stack, "cron_delete", {"id": "same"})
-    assert answer["error"]["code"] == errors.AMBIGUOUS and len(answer["error"]["details"]["candidates"]) == 2
+    assert answer["error"]["code"] == refusals.AMBIGUOUS and len(answer["error"]["details"]["candidates"]) == 2
 
 
 def test_a_repeating_phrase_sent_as_time_gets_a_hint(stack: Stack) -> None:
     answer = call(stack, "create_reminder", {"message": "x", "time": "every monday at 10"})
-    assert answer["error"]["code"] == errors.INVALID_TIME and "`cron`" in answer["error"]["message"]
+    assert answer["error"]["code"] == refusals.INVALID_TIME and "`cron`" in answer["error"]["message"]
     assert stack.items() == []
     result = ok(call(stack, "create_reminder", {"message": "x", "time": "every monday at 10", "recurring": True}))
     assert stack.entries()[result["id"]]["ScheduleExpression"] == "cron(0 10 ? * 2 *)"
@@ -371,12 +371,12 @@ def test_the_same_reminder_for_two_people_is_two_schedules(stack: Stack) -> None
 def test_names_are_unique_among_the_rooms_live_schedules(stack: Stack) -> None:
     first = ok(call(stack, "cron_create", {"name": "report", "prompt": "p", "cron_expr": "0 9 * * *"}))
     taken = call(stack, "cron_create", {"name": "Report", "prompt": "other", "cron_expr": "0 10 * * *"})
-    assert taken["error"]["code"] == errors.NAME_TAKEN and taken["error"]["details"]["existing"] == first["id"]
+    assert taken["error"]["code"] == refusals.NAME_TAKEN and taken["error"]["details"]["existing"] == first["id"]
     again = ok(call(stack, "cron_create", {"name": "report", "prompt": "p", "cron_expr": "0 9 * * *"}))
     assert again["duplicate"] is True and again["id"] == first["id"]  # an identical create still answers it
     other = ok(call(stack, "cron_create", {"name": "digest", "prompt": "q", "cron_expr": "0 9 * * *"}))
     renamed = call(stack, "update_reminder", {"id": other["id"], "name": "REPORT"})
-    assert renamed["error"]["code"] == errors.NAME_TAKEN
+    assert renamed["error"]["code"] == refusals.NAME_TAKEN
     assert ok(call(stack, "cron_delete", {"id": "report"}))["id"] == first["id"]  # one name, one schedule
     reused = ok(call(stack, "cron_create", {"name": "report", "prompt": "new", "cron_expr": "0 11 * * *"}))
     assert reused["id"] != first["id"]
@@ -390,4 +390,4 @@ def test_cron_list_shows_only_real_names(stack: Stack) -> None:
     job = ok(call(stack, "cron_create", {"name": "report", "prompt": "p", "cron_expr": "0 9 * * *"}))
     names = {row["id"]: row["name"] for row in ok(call(stack, "cron_list"))}
     assert names == {reminder["id"]: None, job["id"]: "report"}
-    assert call(stack, "cron_delete", {"id": "Water the plants"})["error"]["code"] == errors.NOT_FOUND
+    assert call(stack, "cron_delete", {"id": "Water the plants"})["error"]["code"] == refusals.NOT_FOUND

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from cronbell.core.contract import errors
+from cronbell.core.domain import refusals
 from tests.support.aws import Stack, provision
 from tests.support.tools import call, ok
 from tests.support.words import english_words
@@ -44,8 +44,9 @@ def test_use_case_refusals_are_said_in_spanish(stack: Stack) -> None:
     ok(call(stack, "pause_reminder", {"id": weekly}))
     codes.append(spanish(stack, "pause_reminder", {"id": weekly})["error"]["code"])
     assert set(codes) >= {
-        errors.UNKNOWN_TOOL, errors.NOT_FOUND, errors.INVALID_ARGUMENTS, errors.INVALID_STATE, errors.INVALID_TIME,
-        errors.INVALID_CRON, errors.INVALID_TIMEZONE, errors.UNKNOWN_AGENT, errors.FORBIDDEN_CHANNEL,
+        refusals.UNKNOWN_TOOL, refusals.NOT_FOUND, refusals.INVALID_ARGUMENTS, refusals.INVALID_STATE,
+        refusals.INVALID_TIME, refusals.INVALID_CRON, refusals.INVALID_TIMEZONE, refusals.UNKNOWN_AGENT,
+        refusals.FORBIDDEN_CHANNEL,
     }  # fmt: skip
 
 
@@ -54,7 +55,7 @@ def test_the_limit_is_said_in_spanish(moto_endpoint: str, clock: Any) -> None:
     stack = provision(moto_endpoint, clock, max_per_room=1)
     ok(call(stack, "create_reminder", {"message": "a", "time": "2026-12-01 09:00"}))
     answer = spanish(stack, "create_reminder", {"message": "b", "time": "2026-12-01 10:00"})
-    assert answer["error"]["code"] == errors.LIMIT_REACHED
+    assert answer["error"]["code"] == refusals.LIMIT_REACHED
     assert answer["text"] == "No se pudo hacer: esta sala ya tiene 1 programaciones activas; elimina una primero"
     english = call(stack, "create_reminder", {"message": "b", "time": "2026-12-01 10:00"})
     assert english["error"]["message"] == "this room already has 1 active schedules; delete one first"

@@ -20,8 +20,8 @@ from zoneinfo import ZoneInfo
 from cronbell import wiring
 from cronbell.adapters import clock as clock_module
 from cronbell.adapters.chat.base import ChatMessage
+from cronbell.core.domain.phrases import phrase
 from cronbell.core.domain.ports import AgentError, UnknownAgent
-from cronbell.core.text.texts import phrase
 from tests.model.quiet import Rule
 from tests.model.quiet import answer as quiet_answer
 from tests.model.reference import Flags, Room, Run, Schedule, Settings

@@ -17,8 +17,9 @@ import pytest
 
 from cronbell.core.contract import errors, validation
 from cronbell.core.contract.envelope import parse_request, refused
-from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain import phrases, refusals
 from cronbell.core.domain.cron.spec import CronSpec
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.when import parse_one_shot
 from cronbell.core.language.zone_ids import resolve_timezone
@@ -75,11 +76,11 @@ def test_every_catalog_has_every_key_with_the_same_fields(lang: str) -> None:
 
 
 def test_every_error_code_has_its_sentence() -> None:
-    for code in errors.ALL_CODES:
+    for code in refusals.ALL_CODES:
         assert f"error.{code}" in EN, code
     for key in EN:
         if key.startswith("error."):
-            assert refusal(key.removeprefix("error."), **sample(EN[key])).code in errors.ALL_CODES
+            assert refusal(key.removeprefix("error."), **sample(EN[key])).code in refusals.ALL_CODES
 
 
 def test_every_rule_of_the_contract_has_its_sentence() -> None:
@@ -109,7 +110,7 @@ def test_refused_arguments_are_said_field_by_field_in_spanish() -> None:
             validation.parse(tool, arguments)
         spanish = refused(info.value, "es")
         assert english_words(spanish["text"] + " " + str(spanish["error"])) == set(), spanish
-        assert refused(info.value, "en")["error"]["message"] == info.value.message
+        assert refused(info.value, "en")["error"]["message"] == errors.message(info.value)
 
 
 def test_a_refusal_needs_a_known_code() -> None:
@@ -174,25 +175,27 @@ def core_refusals() -> list[ToolError]:
 
 
 def test_every_core_refusal_answers_a_spanish_reader_in_spanish_only() -> None:
-    refusals = core_refusals()
-    assert {r.code for r in refusals} >= {
-        errors.INVALID_REQUEST, errors.MISSING_CONTEXT, errors.INVALID_TIMEZONE, errors.INVALID_TIME,
-        errors.TIME_IN_PAST, errors.INVALID_CRON, errors.NEVER_FIRES, errors.TOO_FREQUENT,
+    found = core_refusals()
+    assert {r.code for r in found} >= {
+        refusals.INVALID_REQUEST, refusals.MISSING_CONTEXT, refusals.INVALID_TIMEZONE, refusals.INVALID_TIME,
+        refusals.TIME_IN_PAST, refusals.INVALID_CRON, refusals.NEVER_FIRES, refusals.TOO_FREQUENT,
     }  # fmt: skip
-    for err in refusals:
+    for err in found:
         spanish, english = refused(err, "es"), refused(err, "en")
         assert english_words(spanish["text"] + " " + str(spanish["error"])) == set(), spanish
         assert spanish["text"].startswith("No se pudo hacer: ")
         assert spanish["error"]["code"] == english["error"]["code"] == err.code
-        assert english["error"]["message"] == err.message  # the English wording is the message
+        assert english["error"]["message"] == errors.message(err)  # the English wording is the message
 
 
 def test_the_english_wording_is_unchanged() -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring("a veces", 5, "es")
-    assert info.value.message.startswith("Cannot read the schedule 'a veces': not a cron expression or a known")
-    assert info.value.text("es").startswith("No entiendo la programación 'a veces': no es una expresión cron")
-    assert info.value.to_dict("es")["details"] == {"reason": "no es una expresión cron ni una frase conocida"}
+    assert errors.message(info.value).startswith("Cannot read the schedule 'a veces': not a cron expression or a known")
+    assert errors.message(info.value, "es").startswith(
+        "No entiendo la programación 'a veces': no es una expresión cron"
+    )
+    assert errors.as_dict(info.value, "es")["details"] == {"reason": "no es una expresión cron ni una frase conocida"}
 
 
 def test_notices_previews_and_chat_messages_in_spanish() -> None:
@@ -207,7 +210,7 @@ def test_notices_previews_and_chat_messages_in_spanish() -> None:
         *parse_one_shot("2026-10-25 02:30", NOW, MADRID, "es").notes,
         reminder_message("!r:x", "@ana:x", "hola", "es").text,
         agent_answer_message("!r:x", "resumen", "hola", "es").text,
-        agent_failed_message("!r:x", "resumen", texts.phrase("agent.timeout", seconds=120), "es").text,
+        agent_failed_message("!r:x", "resumen", phrases.phrase("agent.timeout", seconds=120), "es").text,
         texts.say("missed", "es", user="ana", due="martes 1 de diciembre, 09:00", text="hola"),
     ]
     assert len(said) >= 11
@@ -313,7 +316,7 @@ INBOUND_CASES: dict[str, Callable[[str], Any]] = {
 
 def phrase_keys(value: Any) -> set[str]:
     """Every catalog key a refusal's sentence is made of (its own and those of the values in it)."""
-    if isinstance(value, texts.Phrase):
+    if isinstance(value, phrases.Phrase):
         return {value.key} | phrase_keys(list(value.values.values()))
     if isinstance(value, texts.Listing):
         return phrase_keys(list(value.items))
@@ -344,9 +347,9 @@ def test_every_inbound_refusal_answers_a_spanish_caller_in_spanish_only(monkeypa
         assert english_in_answer(spanish) == set(), (case, spanish)
         assert spanish["text"].startswith("No se pudo hacer: "), case
         assert spanish["error"]["message"] != english["error"]["message"], case
-        assert english["text"] == f"Could not do that: {err.message}", case
-        assert english["error"]["message"] == err.message  # the English wording is the message
-        said |= phrase_keys([err.phrase, err.said_details])
+        assert english["text"] == f"Could not do that: {errors.message(err)}", case
+        assert english["error"]["message"] == errors.message(err)  # the English wording is the message
+        said |= phrase_keys([err.said, err.details])
     named = set()
     for source in INBOUND.glob("*.py"):
         named |= {f"error.{key}" for key in re.findall(r'refusal\(\s*"([\w.]+)"', source.read_text())}

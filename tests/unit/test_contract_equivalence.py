@@ -18,8 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.contract import arguments, validation
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.contract import arguments, errors, validation
+from cronbell.core.domain.refusals import ToolError
 from tests.support.python_process import run_python
 from tests.support.registry import TOOL_ARGUMENTS
 
@@ -120,7 +120,7 @@ def outcome(parse: Any, tool: str, args: Any) -> tuple[str, Any]:
     try:
         parsed = parse(tool, args)
     except ToolError as err:
-        return "refused", (err.code, err.message, err.details)
+        return "refused", (err.code, errors.message(err), errors.as_dict(err).get("details", {}))
     values = parsed.as_dict() if isinstance(parsed, validation.Arguments) else parsed.model_dump()
     return "accepted", repr(values)
 

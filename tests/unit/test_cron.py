@@ -8,11 +8,12 @@ from zoneinfo import ZoneInfo
 import pytest
 from croniter import croniter
 
-from cronbell.core.contract.errors import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
+from cronbell.core.contract import errors
 from cronbell.core.domain.cron.expressions import at_expression, eventbridge_expressions
 from cronbell.core.domain.cron.fields import parse_fields
 from cronbell.core.domain.cron.fires import next_fires
 from cronbell.core.domain.cron.spec import CronSpec
+from cronbell.core.domain.refusals import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
 from cronbell.core.language.recurring import parse_recurring
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -215,16 +216,16 @@ def test_invalid(text: str) -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring(text, 1)
     assert info.value.code == INVALID_CRON
-    assert "five-field cron" in info.value.message
-    assert info.value.details["reason"]
+    assert "five-field cron" in errors.message(info.value)
+    assert errors.as_dict(info.value)["details"]["reason"]
 
 
 def test_invalid_message_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring("a veces", 1, "es")
     assert info.value.code == INVALID_CRON
-    assert info.value.text("es").startswith("No entiendo la programación 'a veces'")
-    assert "todos los lunes a las 10" in info.value.text("es")
+    assert errors.message(info.value, "es").startswith("No entiendo la programación 'a veces'")
+    assert "todos los lunes a las 10" in errors.message(info.value, "es")
 
 
 @pytest.mark.parametrize(
@@ -234,7 +235,7 @@ def test_never_fires(text: str) -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring(text, 1)
     assert info.value.code == NEVER_FIRES
-    assert "never fires" in info.value.message
+    assert "never fires" in errors.message(info.value)
 
 
 @pytest.mark.parametrize(
@@ -254,8 +255,8 @@ def test_too_frequent(text: str, minimum: int, gap: int) -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring(text, minimum)
     assert info.value.code == TOO_FREQUENT
-    assert info.value.details["shortest_gap_minutes"] == gap
-    assert info.value.details["min_interval_minutes"] == minimum
+    assert errors.as_dict(info.value)["details"]["shortest_gap_minutes"] == gap
+    assert errors.as_dict(info.value)["details"]["min_interval_minutes"] == minimum
 
 
 @pytest.mark.parametrize(
@@ -277,7 +278,7 @@ def test_frequent_enough(text: str, minimum: int) -> None:
 def test_too_frequent_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_recurring("cada minuto", 5, "es")
-    assert "el mínimo es 5 min" in info.value.text("es")
+    assert "el mínimo es 5 min" in errors.message(info.value, "es")
 
 
 def test_parse_fields_day_rules() -> None:

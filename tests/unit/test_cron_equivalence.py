@@ -16,9 +16,9 @@ from croniter import croniter
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.contract.errors import ToolError
 from cronbell.core.domain.cron.expressions import eventbridge_expressions
 from cronbell.core.domain.cron.fires import next_fires
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.language.recurring import parse_recurring
 
 COUNT = 50

@@ -10,9 +10,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cronbell.core.contract import errors
-from cronbell.core.contract.errors import ToolError
-from cronbell.core.domain import calendars, models
+from cronbell.core.domain import calendars, models, refusals
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.domain.timing import Timing
 from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.text.views import describe, schedule_view
@@ -126,7 +126,7 @@ def test_until_reads_the_one_shot_forms_and_a_date_means_its_whole_day() -> None
     assert read_until("in 3 days", MADRID, NOW, "en") == datetime(2026, 12, 23, 13, 0, tzinfo=MADRID)
     with pytest.raises(ToolError) as past:
         read_until("2026-12-01 10:00", MADRID, NOW, "en")
-    assert past.value.code == errors.TIME_IN_PAST
+    assert past.value.code == refusals.TIME_IN_PAST
 
 
 def args(**given: object) -> SimpleNamespace:
@@ -139,8 +139,8 @@ def test_arguments_are_read_and_refused_with_structured_errors() -> None:
     assert ends is not None and (ends.count, ends.calendar, ends.until) == (3, "ES-MD", None)
     with pytest.raises(ToolError) as unknown:
         read_ends(args(skip_holidays="Narnia"), MADRID, NOW, "es")
-    assert unknown.value.code == errors.INVALID_ARGUMENTS
-    assert "ES-MD" in unknown.value.message and "GB-SCT" in unknown.value.message
+    assert unknown.value.code == refusals.INVALID_ARGUMENTS
+    assert "ES-MD" in errors.message(unknown.value) and "GB-SCT" in errors.message(unknown.value)
     cleared = read_ends(args(until="never", count=0, skip_holidays="none"), MADRID, NOW, "en", clearing=True)
     assert cleared is not None
     assert cleared.applied_to(every("0 9 * * *", count=5, calendar="ES", until=NOW)) == every("0 9 * * *")
@@ -149,13 +149,13 @@ def test_arguments_are_read_and_refused_with_structured_errors() -> None:
 def test_an_end_before_the_first_fire_is_refused() -> None:
     with pytest.raises(ToolError) as early:
         check_ends(every("0 9 * * 1", until=datetime(2026, 12, 20, 23, 0, tzinfo=MADRID)), NOW, "en")
-    assert early.value.code == errors.INVALID_ARGUMENTS and "never fire" in early.value.message
+    assert early.value.code == refusals.INVALID_ARGUMENTS and "never fire" in errors.message(early.value)
     with pytest.raises(ToolError) as reached:
         check_ends(every("0 9 * * *", count=2), NOW, "en", delivered=2)
-    assert reached.value.code == errors.INVALID_ARGUMENTS
+    assert reached.value.code == refusals.INVALID_ARGUMENTS
     with pytest.raises(ToolError) as once:
         check_ends(Timing.once(datetime(2026, 12, 24, 9, 0, tzinfo=MADRID), MADRID).ends_with(None, 3, ""), NOW, "en")
-    assert once.value.code == errors.INVALID_ARGUMENTS
+    assert once.value.code == refusals.INVALID_ARGUMENTS
     check_ends(every("0 9 * * *", count=3, calendar="ES"), NOW, "en")  # fine: no error
 
 

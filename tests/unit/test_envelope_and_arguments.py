@@ -6,7 +6,8 @@ import pytest
 
 from cronbell.core.contract import arguments, errors, validation
 from cronbell.core.contract.envelope import parse_request
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain import refusals
+from cronbell.core.domain.refusals import ToolError
 from tests.support.registry import TOOL_ARGUMENTS
 
 CTX = {"room_id": "!r:x", "user_id": "@u:x"}
@@ -44,21 +45,21 @@ def test_context_is_the_only_identity() -> None:
     ],
 )
 def test_malformed_envelope(event: Any) -> None:
-    assert code_of(parse_request, event) in (errors.INVALID_REQUEST, errors.MISSING_CONTEXT)
+    assert code_of(parse_request, event) in (refusals.INVALID_REQUEST, refusals.MISSING_CONTEXT)
 
 
 @pytest.mark.parametrize("room", ["", "   ", "\t\n", None, 7, "x" * 300, "bad\x00room"])
 def test_bad_room(room: Any) -> None:
     assert code_of(parse_request, {"tool": "t", "context": {"room_id": room, "user_id": "@u:x"}}) == (
-        errors.MISSING_CONTEXT
+        refusals.MISSING_CONTEXT
     )
 
 
 @PARSERS
 def test_arguments_nested_too_deeply_is_a_refusal(parse: Any) -> None:
     deep = "[" * 100_000 + "]" * 100_000
-    assert code_of(parse, "create_reminder", deep) == errors.INVALID_ARGUMENTS
-    assert code_of(parse, "create_reminder", '{"message": ' + deep + "}") == errors.INVALID_ARGUMENTS
+    assert code_of(parse, "create_reminder", deep) == refusals.INVALID_ARGUMENTS
+    assert code_of(parse, "create_reminder", '{"message": ' + deep + "}") == refusals.INVALID_ARGUMENTS
 
 
 @PARSERS
@@ -68,41 +69,41 @@ def test_arguments_as_json_text(parse: Any) -> None:
     assert args.cron is None and args.recurring is None and args.timezone is None
     assert parse("list_reminders", "").include_inactive is False
     assert parse("list_reminders", None).include_inactive is False
-    assert code_of(parse, "list_reminders", "{not json") == errors.INVALID_ARGUMENTS
-    assert code_of(parse, "list_reminders", "[1]") == errors.INVALID_ARGUMENTS
-    assert code_of(parse, "list_reminders", 7) == errors.INVALID_ARGUMENTS
+    assert code_of(parse, "list_reminders", "{not json") == refusals.INVALID_ARGUMENTS
+    assert code_of(parse, "list_reminders", "[1]") == refusals.INVALID_ARGUMENTS
+    assert code_of(parse, "list_reminders", 7) == refusals.INVALID_ARGUMENTS
 
 
 @PARSERS
 @pytest.mark.parametrize(
     ("tool", "args", "code"),
     [
-        ("create_reminder", {"message": "hi"}, errors.INVALID_ARGUMENTS),
-        ("create_reminder", {"message": "hi", "time": "10:00", "room_id": "!other:x"}, errors.INVALID_ARGUMENTS),
-        ("create_reminder", {"message": "  ", "time": "10:00"}, errors.INVALID_ARGUMENTS),
-        ("create_reminder", {"message": "m" * 2001, "time": "10:00"}, errors.TOO_LONG),
+        ("create_reminder", {"message": "hi"}, refusals.INVALID_ARGUMENTS),
+        ("create_reminder", {"message": "hi", "time": "10:00", "room_id": "!other:x"}, refusals.INVALID_ARGUMENTS),
+        ("create_reminder", {"message": "  ", "time": "10:00"}, refusals.INVALID_ARGUMENTS),
+        ("create_reminder", {"message": "m" * 2001, "time": "10:00"}, refusals.TOO_LONG),
         (
             "create_reminder",
             {"message": "hi", "cron": "0 9 * * *", "recurring": False},
-            errors.INVALID_ARGUMENTS,
+            refusals.INVALID_ARGUMENTS,
         ),
         (
             "cron_create",
             {"name": "n", "prompt": "p", "fire_at": "2030-01-01T00:00:00Z", "recurring": True},
-            errors.INVALID_ARGUMENTS,
+            refusals.INVALID_ARGUMENTS,
         ),
         (
             "cron_create",
             {"name": "n", "prompt": "p", "cron_expr": "0 9 * * *", "timeout_seconds": 0},
-            errors.INVALID_ARGUMENTS,
+            refusals.INVALID_ARGUMENTS,
         ),
         (
             "cron_create",
             {"name": "n", "prompt": "p", "cron_expr": "0 9 * * *", "skills": ["a"] * 21},
-            errors.TOO_LONG,
+            refusals.TOO_LONG,
         ),
-        ("run_now", {"kind": "message", "target": "x"}, errors.INVALID_ARGUMENTS),
-        ("list_reminders", {"include_inactive": "true"}, errors.INVALID_ARGUMENTS),
+        ("run_now", {"kind": "message", "target": "x"}, refusals.INVALID_ARGUMENTS),
+        ("list_reminders", {"include_inactive": "true"}, refusals.INVALID_ARGUMENTS),
     ],
 )
 def test_argument_refusals(parse: Any, tool: str, args: dict[str, Any], code: str) -> None:
@@ -137,15 +138,15 @@ def test_no_coercion(parse: Any) -> None:
         ("cron_create", {"name": "n", "prompt": "p", "cron_expr": "x", "skills": None}),
         ("run_now", {"kind": " cron", "target": "x"}),
     ):
-        assert code_of(parse, tool, args) == errors.INVALID_ARGUMENTS, (tool, args)
+        assert code_of(parse, tool, args) == refusals.INVALID_ARGUMENTS, (tool, args)
 
 
 @PARSERS
 def test_every_problem_is_reported_field_by_field(parse: Any) -> None:
     with pytest.raises(ToolError) as info:
         parse("create_reminder", {"message": "m" * 2001, "time": 5, "room_id": "!x:y"})
-    assert info.value.code == errors.TOO_LONG
-    assert info.value.details == {
+    assert info.value.code == refusals.TOO_LONG
+    assert errors.as_dict(info.value)["details"] == {
         "problems": [
             "`message` must be at most 2000 characters long",
             "`time` must be text",
@@ -154,7 +155,9 @@ def test_every_problem_is_reported_field_by_field(parse: Any) -> None:
     }
     with pytest.raises(ToolError) as info:
         parse("create_reminder", {"message": "hi"})
-    assert info.value.details == {"problems": ["give exactly one of `time` (once) or `cron` (recurring)"]}
+    assert errors.as_dict(info.value)["details"] == {
+        "problems": ["give exactly one of `time` (once) or `cron` (recurring)"]
+    }
 
 
 PYDANTIC_WORDS = ("Input should", "String should", "Field required", "Extra inputs", "List should", "valid string")
@@ -174,8 +177,9 @@ def test_english_refusals_are_in_plain_words_not_the_models_own(parse: Any) -> N
     for tool, args in cases:
         with pytest.raises(ToolError) as info:
             parse(tool, args)
-        assert not any(words in info.value.message for words in PYDANTIC_WORDS), info.value.message
-        assert all(p.startswith("`") for p in info.value.details["problems"]), info.value.details
+        message, details = errors.message(info.value), errors.as_dict(info.value)["details"]
+        assert not any(words in message for words in PYDANTIC_WORDS), message
+        assert all(p.startswith("`") for p in details["problems"]), details
 
 
 def test_runtime_arguments_are_read_only() -> None:

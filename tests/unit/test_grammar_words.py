@@ -167,7 +167,7 @@ if sys.argv[1] == "toy":
     sys.modules["cronbell.core.language.lexicon.es"] = toy
 from datetime import datetime
 from zoneinfo import ZoneInfo
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.language.business_phrases import read_phrase
 from cronbell.core.language.cron_phrases import phrase_to_cron, split_interval
 from cronbell.core.language.when import parse_one_shot

@@ -15,8 +15,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cronbell.core.contract import errors
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain import refusals
 from cronbell.core.domain.cron.fires import anchored, next_fires
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.domain.timing import HORIZON_YEARS, Timing
 from cronbell.core.language.recurring import parse_recurring
 from cronbell.usecases.planning import check_ends
@@ -107,9 +108,9 @@ def test_a_schedule_whose_every_occurrence_is_a_holiday_never_fires() -> None:
     assert christmas.finished_after(now, 0)
     with pytest.raises(ToolError) as never:
         check_ends(christmas, now, "en")
-    assert never.value.code == errors.INVALID_ARGUMENTS and "never fire" in never.value.message
-    assert f"{HORIZON_YEARS} years" in never.value.message
-    assert f"próximos {HORIZON_YEARS} años" in never.value.text("es")
+    assert never.value.code == refusals.INVALID_ARGUMENTS and "never fire" in errors.message(never.value)
+    assert f"{HORIZON_YEARS} years" in errors.message(never.value)
+    assert f"próximos {HORIZON_YEARS} años" in errors.message(never.value, "es")
     # the same day and a Christmas Eve: it fires every year
     assert every("0 9 24 12 *", NEW_YORK, calendar="US").upcoming(now, 1) == [
         datetime(2026, 12, 24, 9, 0, tzinfo=NEW_YORK)

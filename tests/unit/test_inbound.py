@@ -13,7 +13,8 @@ from cronbell import inbound
 from cronbell.core.contract import arguments as a
 from cronbell.core.contract import errors, validation
 from cronbell.core.contract.envelope import failure, parse_request, success
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain import refusals
+from cronbell.core.domain.refusals import ToolError
 from cronbell.inbound import agentcore, bedrock_agents
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -103,8 +104,8 @@ def test_parameters_become_json_types(kind: str, value: str, expected: Any) -> N
 def test_parameters_that_do_not_fit_their_type_are_refused(kind: str, value: str) -> None:
     with pytest.raises(ToolError) as err:
         bedrock_agents.coerce("p", kind, value)
-    assert err.value.code == errors.INVALID_ARGUMENTS
-    assert "`p`" in err.value.message and kind in err.value.message
+    assert err.value.code == refusals.INVALID_ARGUMENTS
+    assert "`p`" in errors.message(err.value) and kind in errors.message(err.value)
 
 
 def test_coerced_parameters_satisfy_the_strict_argument_models() -> None:
@@ -188,11 +189,11 @@ def test_bad_options_are_a_structured_refusal_the_model_can_fix(value: str, why:
     )
     with pytest.raises(ToolError) as err:
         bedrock_agents.to_envelope(event)
-    assert err.value.code == errors.INVALID_ARGUMENTS and why in err.value.message
-    assert "`options" in err.value.message
+    assert err.value.code == refusals.INVALID_ARGUMENTS and why in errors.message(err.value)
+    assert "`options" in errors.message(err.value)
     answer = bedrock_agents.handle(event, Recorder())
     assert answer["response"]["functionResponse"]["responseState"] == "REPROMPT"
-    assert body(answer)["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert body(answer)["error"]["code"] == refusals.INVALID_ARGUMENTS
 
 
 def test_an_argument_both_as_parameter_and_in_options_is_refused() -> None:
@@ -202,13 +203,14 @@ def test_an_argument_both_as_parameter_and_in_options_is_refused() -> None:
         ("prompt", "string", "p"),
         ("options", "string", '{"name": "other"}'),
     )
-    with pytest.raises(ToolError, match="both as a parameter and in `options`"):
+    with pytest.raises(ToolError) as both:
         bedrock_agents.to_envelope(event)
+    assert "both as a parameter and in `options`" in errors.message(both.value)
     unknown = bedrock_event("cron_create", ("name", "string", "d"), ("prompt", "string", "p"),
                             ("options", "string", '{"room_id": "!other:x"}'))  # fmt: skip
     with pytest.raises(ToolError) as err:
         validation.parse("cron_create", bedrock_agents.to_envelope(unknown)["arguments"])
-    assert err.value.code == errors.INVALID_ARGUMENTS  # options never carry identity
+    assert err.value.code == refusals.INVALID_ARGUMENTS  # options never carry identity
 
 
 # --- Bedrock: event -> envelope ------------------------------------------------------------------
@@ -239,7 +241,7 @@ def test_parameters_never_change_identity() -> None:
     assert envelope["context"]["user_id"] == "@ana:example.org"
     with pytest.raises(ToolError) as err:  # and the strict model refuses them as arguments
         a.parse(a.CreateReminder, envelope["arguments"])
-    assert err.value.code == errors.INVALID_ARGUMENTS and "room_id" in err.value.message
+    assert err.value.code == refusals.INVALID_ARGUMENTS and "room_id" in errors.message(err.value)
 
 
 def test_optional_session_attributes_are_left_out() -> None:
@@ -265,19 +267,19 @@ def test_missing_room_or_user_is_a_failure_and_the_use_case_is_not_called(sessio
     assert call.envelopes == []
     assert response["response"]["functionResponse"]["responseState"] == "FAILURE"
     answer = body(response)
-    assert answer["ok"] is False and answer["error"]["code"] == errors.MISSING_CONTEXT
+    assert answer["ok"] is False and answer["error"]["code"] == refusals.MISSING_CONTEXT
     assert "sessionAttributes" in answer["error"]["message"]
 
 
 def test_duplicate_or_nameless_parameters_are_refused() -> None:
     twice = bedrock_event("delete_reminder", ("id", "string", "a"), ("id", "string", "b"))
     response = bedrock_agents.handle(twice, Recorder())
-    assert body(response)["error"]["code"] == errors.INVALID_ARGUMENTS
+    assert body(response)["error"]["code"] == refusals.INVALID_ARGUMENTS
     assert response["response"]["functionResponse"]["responseState"] == "REPROMPT"
     nameless = bedrock_event("delete_reminder")
     nameless["parameters"] = [{"type": "string", "value": "x"}]
     response = bedrock_agents.handle(nameless, Recorder())
-    assert body(response)["error"]["code"] == errors.INVALID_REQUEST
+    assert body(response)["error"]["code"] == refusals.INVALID_REQUEST
     assert response["response"]["functionResponse"]["responseState"] == "FAILURE"
 
 
@@ -286,7 +288,7 @@ def test_an_event_without_function_is_refused_not_raised() -> None:
     del event["function"]
     event["apiPath"] = "/reminders"  # an OpenAPI-schema action group
     response = bedrock_agents.handle(event, Recorder())
-    assert body(response)["error"]["code"] == errors.INVALID_REQUEST
+    assert body(response)["error"]["code"] == refusals.INVALID_REQUEST
     assert "detalles de función" in body(response)["error"]["message"]  # said in the session's locale
     event["sessionAttributes"]["locale"] = "en-GB"
     assert "function details" in body(bedrock_agents.handle(event, Recorder()))["error"]["message"]
@@ -317,20 +319,20 @@ def test_success_response_shape_keeps_session_attributes() -> None:
 @pytest.mark.parametrize(
     "code",
     [
-        errors.INVALID_TIME,
-        errors.INVALID_ARGUMENTS,
-        errors.TIME_IN_PAST,
-        errors.INVALID_CRON,
-        errors.TOO_FREQUENT,
-        errors.NEVER_FIRES,
-        errors.INVALID_TIMEZONE,
-        errors.TOO_LONG,
-        errors.NOT_FOUND,
-        errors.AMBIGUOUS,
-        errors.UNKNOWN_TOOL,
-        errors.FORBIDDEN_CHANNEL,
-        errors.UNKNOWN_AGENT,
-        errors.LIMIT_REACHED,
+        refusals.INVALID_TIME,
+        refusals.INVALID_ARGUMENTS,
+        refusals.TIME_IN_PAST,
+        refusals.INVALID_CRON,
+        refusals.TOO_FREQUENT,
+        refusals.NEVER_FIRES,
+        refusals.INVALID_TIMEZONE,
+        refusals.TOO_LONG,
+        refusals.NOT_FOUND,
+        refusals.AMBIGUOUS,
+        refusals.UNKNOWN_TOOL,
+        refusals.FORBIDDEN_CHANNEL,
+        refusals.UNKNOWN_AGENT,
+        refusals.LIMIT_REACHED,
     ],
 )
 def test_errors_the_model_can_fix_reprompt(code: str) -> None:
@@ -340,7 +342,7 @@ def test_errors_the_model_can_fix_reprompt(code: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "code", [errors.MISSING_CONTEXT, errors.BACKEND_ERROR, errors.INTERNAL_ERROR, errors.INVALID_REQUEST]
+    "code", [refusals.MISSING_CONTEXT, refusals.BACKEND_ERROR, refusals.INTERNAL_ERROR, refusals.INVALID_REQUEST]
 )
 def test_errors_the_model_cannot_fix_fail(code: str) -> None:
     response = bedrock_agents.handle(bedrock_event("cron_list"), Recorder(refused(code)))
@@ -351,12 +353,12 @@ def test_an_exception_becomes_a_structured_failure_not_an_error_body() -> None:
     response = bedrock_agents.handle(bedrock_event("cron_list"), Recorder(raises=RuntimeError("boom")))
     text = response["response"]["functionResponse"]["responseBody"]["TEXT"]["body"]
     assert not text.startswith("Error")
-    assert json.loads(text)["error"]["code"] == errors.INTERNAL_ERROR
+    assert json.loads(text)["error"]["code"] == refusals.INTERNAL_ERROR
     assert "boom" not in text
     assert response["response"]["functionResponse"]["responseState"] == "FAILURE"
 
 
-@pytest.mark.parametrize("answer", [success({"id": "x"}, "ok"), refused(errors.INVALID_TIME)])
+@pytest.mark.parametrize("answer", [success({"id": "x"}, "ok"), refused(refusals.INVALID_TIME)])
 def test_response_matches_what_powertools_builds(answer: dict[str, Any]) -> None:
     from aws_lambda_powertools.event_handler.bedrock_agent_function import (
         BedrockFunctionResponse,
@@ -419,7 +421,7 @@ def test_pinned_room_comes_from_the_environment_and_arguments_never_change_it() 
 def test_a_pinned_room_without_user_is_a_configuration_error() -> None:
     with pytest.raises(ToolError) as err:
         agentcore.trusted_context(gateway_custom(), {"MCP_ROOM_ID": "!pinned:example.org"})
-    assert err.value.code == errors.MISSING_CONTEXT and "MCP_USER_ID" in err.value.message
+    assert err.value.code == refusals.MISSING_CONTEXT and "MCP_USER_ID" in errors.message(err.value)
 
 
 def test_trusted_headers_give_identity_case_insensitively() -> None:
@@ -439,15 +441,15 @@ def test_headers_are_not_trusted_unless_the_deployment_says_so() -> None:
     headers = {"X-Cronbell-Room-Id": "!header:example.org", "X-Cronbell-User-Id": "@bob:example.org"}
     with pytest.raises(ToolError) as err:
         agentcore.trusted_context(gateway_custom(headers=headers), {"MCP_TRUST_PROPAGATED_HEADERS": "no"})
-    assert err.value.code == errors.MISSING_CONTEXT
+    assert err.value.code == refusals.MISSING_CONTEXT
     for needed in ("MCP_ROOM_ID", "MCP_USER_ID", "X-Cronbell-Room-Id", "MCP_TRUST_PROPAGATED_HEADERS"):
-        assert needed in err.value.message
+        assert needed in errors.message(err.value)
 
 
 def test_trusted_headers_that_did_not_arrive_say_what_to_allowlist() -> None:
     with pytest.raises(ToolError) as err:
         agentcore.trusted_context(gateway_custom(headers={"X-Cronbell-Room-Id": "!r:example.org"}), TRUST)
-    assert err.value.code == errors.MISSING_CONTEXT and "allowedRequestHeaders" in err.value.message
+    assert err.value.code == refusals.MISSING_CONTEXT and "allowedRequestHeaders" in errors.message(err.value)
 
 
 def test_no_trusted_identity_answers_an_mcp_error_and_calls_nothing() -> None:
@@ -458,7 +460,7 @@ def test_no_trusted_identity_answers_an_mcp_error_and_calls_nothing() -> None:
     [item] = result["content"]
     assert item["type"] == "text"
     answer = json.loads(item["text"])
-    assert answer["ok"] is False and answer["error"]["code"] == errors.MISSING_CONTEXT
+    assert answer["ok"] is False and answer["error"]["code"] == refusals.MISSING_CONTEXT
     assert "MCP_ROOM_ID" in answer["text"]
 
 
@@ -472,12 +474,12 @@ def test_gateway_call_reaches_the_use_case_and_answers_mcp_content() -> None:
 
 
 def test_gateway_refusals_and_exceptions_are_mcp_errors() -> None:
-    refusal = agentcore.handle({}, gateway_custom(), PINNED, Recorder(refused(errors.INVALID_TIME)))
+    refusal = agentcore.handle({}, gateway_custom(), PINNED, Recorder(refused(refusals.INVALID_TIME)))
     assert refusal["isError"] is True
-    assert json.loads(refusal["content"][0]["text"])["error"]["code"] == errors.INVALID_TIME
+    assert json.loads(refusal["content"][0]["text"])["error"]["code"] == refusals.INVALID_TIME
     crash = agentcore.handle({}, gateway_custom(), PINNED, Recorder(raises=KeyError("x")))
     assert crash["isError"] is True
-    assert json.loads(crash["content"][0]["text"])["error"]["code"] == errors.INTERNAL_ERROR
+    assert json.loads(crash["content"][0]["text"])["error"]["code"] == refusals.INTERNAL_ERROR
 
 
 # --- dispatch ------------------------------------------------------------------------------------
@@ -504,7 +506,7 @@ def test_gateway_arguments_shaped_like_an_envelope_are_still_arguments() -> None
     assert envelope["context"]["room_id"] == "!pinned:example.org"
     with pytest.raises(ToolError) as err:
         a.parse(a.CronList, envelope["arguments"])
-    assert err.value.code == errors.INVALID_ARGUMENTS
+    assert err.value.code == refusals.INVALID_ARGUMENTS
 
 
 def test_an_agentcore_refusal_is_said_in_the_locale_the_trusted_context_would_carry() -> None:
@@ -516,7 +518,7 @@ def test_an_agentcore_refusal_is_said_in_the_locale_the_trusted_context_would_ca
     assert agentcore.reader_locale(gateway_custom(), {}) is None
     result = agentcore.handle({"message": "x"}, spanish, TRUST, Recorder())
     answer = json.loads(result["content"][0]["text"])
-    assert answer["error"]["code"] == errors.MISSING_CONTEXT and answer["text"].startswith("No se pudo hacer: ")
+    assert answer["error"]["code"] == refusals.MISSING_CONTEXT and answer["text"].startswith("No se pudo hacer: ")
 
 
 @pytest.mark.parametrize(
@@ -529,7 +531,7 @@ def test_a_number_too_long_to_read_is_a_reprompt_with_a_structured_error(kind: s
     answer = bedrock_agents.handle(event, recorder)
     assert answer["response"]["functionResponse"]["responseState"] == "REPROMPT"
     error = body(answer)["error"]
-    assert error["code"] == errors.INVALID_ARGUMENTS and "`limit`" in error["message"]
+    assert error["code"] == refusals.INVALID_ARGUMENTS and "`limit`" in error["message"]
     assert len(error["message"]) < 400  # the value is not echoed whole
     assert recorder.envelopes == []
 
@@ -550,11 +552,11 @@ def test_options_nested_too_deeply_are_a_reprompt_with_a_structured_error(option
     answer = bedrock_agents.handle(event, recorder)
     assert answer["response"]["functionResponse"]["responseState"] == "REPROMPT"
     error = body(answer)["error"]
-    assert error["code"] == errors.INVALID_ARGUMENTS and "`options`" in error["message"]
+    assert error["code"] == refusals.INVALID_ARGUMENTS and "`options`" in error["message"]
     assert len(error["message"]) < 400 and recorder.envelopes == []
 
 
 def test_an_array_parameter_nested_too_deeply_is_refused_as_invalid_arguments() -> None:
     with pytest.raises(ToolError) as err:
         bedrock_agents.coerce("skills", "array", "[" * 5000 + "]" * 5000)
-    assert err.value.code == errors.INVALID_ARGUMENTS and "`skills`" in err.value.message
+    assert err.value.code == refusals.INVALID_ARGUMENTS and "`skills`" in errors.message(err.value)

@@ -10,11 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.contract.errors import INVALID_CRON, ToolError
+from cronbell.core.contract import errors
 from cronbell.core.domain.cron.expressions import eventbridge_expressions
 from cronbell.core.domain.cron.fields import DAYS, WEEKS
 from cronbell.core.domain.cron.fires import anchored
 from cronbell.core.domain.cron.spec import Interval, interval_text
+from cronbell.core.domain.refusals import INVALID_CRON, ToolError
 from cronbell.core.domain.timing import Timing
 from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.text.preview import describe_cron, dst_notes
@@ -100,9 +101,9 @@ def test_refusals_say_why(text: str, reason: str) -> None:
     with pytest.raises(ToolError) as caught:
         parse_recurring(text, 5)
     assert caught.value.code == INVALID_CRON
-    assert reason in caught.value.text("en"), caught.value.text("en")
-    assert "every other monday at 10" in caught.value.text("en")
-    assert "lunes por medio a las 10" in caught.value.text("es")
+    assert reason in errors.message(caught.value, "en"), errors.message(caught.value, "en")
+    assert "every other monday at 10" in errors.message(caught.value, "en")
+    assert "lunes por medio a las 10" in errors.message(caught.value, "es")
 
 
 @pytest.mark.parametrize(("text", "expr", "every", "unit"), PHRASES)
@@ -143,7 +144,7 @@ def test_a_start_date_chooses_the_weeks(text: str, first: list[str]) -> None:
 def test_start_date_refusals(text: str, reason: str) -> None:
     with pytest.raises(ToolError) as caught:
         parse_recurring(text, 5)
-    assert caught.value.code == INVALID_CRON and reason in caught.value.text("en")
+    assert caught.value.code == INVALID_CRON and reason in errors.message(caught.value, "en")
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.language import lexicon
 from cronbell.core.language.when import parse_one_shot
 

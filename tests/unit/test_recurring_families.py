@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.language.recurring import parse_recurring
 
 CASES = [

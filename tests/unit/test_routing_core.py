@@ -12,9 +12,10 @@ from hypothesis import strategies as st
 
 from cronbell.core.contract import errors
 from cronbell.core.contract.envelope import parse_request
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain import refusals
 from cronbell.core.domain.actions import MAX_ID, MAX_PAYLOAD_BYTES, BadPayload, decode, encode, reminder_actions
 from cronbell.core.domain.models import MESSAGE, Schedule
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.domain.routing import (
     SEPARATOR,
     allowed_key,
@@ -79,8 +80,8 @@ def test_a_payload_decodes_to_exactly_its_tool_call_and_fits_every_platform(tool
 def test_anything_else_is_not_a_payload(payload: str) -> None:
     with pytest.raises(BadPayload) as refused:
         decode(payload)
-    assert isinstance(refused.value, ToolError) and refused.value.code == errors.INVALID_ARGUMENTS
-    english, spanish = refused.value.to_dict("en"), refused.value.to_dict("es")
+    assert isinstance(refused.value, ToolError) and refused.value.code == refusals.INVALID_ARGUMENTS
+    english, spanish = errors.as_dict(refused.value, "en"), errors.as_dict(refused.value, "es")
     assert english["code"] == spanish["code"] == "invalid_arguments"
     assert english["message"] != spanish["message"]  # said from the catalogs, in the reader's language
 
@@ -190,14 +191,14 @@ def test_an_unconfigured_platform_is_refused(platform: str) -> None:
     request = parse_request({"tool": "x", "context": _context(platform=platform)})
     with pytest.raises(ToolError) as refused:
         routed(request.context, ("matrix", "slack"))
-    assert refused.value.code == errors.UNKNOWN_PLATFORM
+    assert refused.value.code == refusals.UNKNOWN_PLATFORM
 
 
 @pytest.mark.parametrize("bad", [{"thread_id": 5}, {"thread_id": "a\x1fb"}, {"platform": "x" * 300}])
 def test_a_malformed_thread_or_platform_is_refused(bad: dict) -> None:
     with pytest.raises(ToolError) as refused:
         parse_request({"tool": "x", "context": _context(**bad)})
-    assert refused.value.code == errors.MISSING_CONTEXT
+    assert refused.value.code == refusals.MISSING_CONTEXT
 
 
 def test_posts_go_to_the_thread_only_in_the_schedules_own_room() -> None:

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from cronbell.core.contract import arguments, errors, validation
+from cronbell.core.contract import arguments, validation
 from cronbell.core.contract.arguments import MAX_SNOOZE_MINUTES, parse
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain import refusals
+from cronbell.core.domain.refusals import ToolError
 from cronbell.usecases.tools import TOOLS, USE_CASES
 from scripts import schemas
 from tests.support.registry import TOOL_ARGUMENTS, TOOL_DESCRIPTIONS
@@ -269,11 +270,11 @@ def test_update_needs_a_change_and_one_kind_of_time(parse: Any) -> None:
         samples |= {"repeat_every": 10, "repeat_times": 2}
         value = {**samples, "on_holiday": "after"}.get(field, "x")
         assert getattr(parse(u, {"id": "standup", field: value}), field) == value
-    assert refusal(parse, u, {"id": "standup"}) == errors.INVALID_ARGUMENTS
-    assert refusal(parse, u, {"id": "standup", "message": None, "time": None}) == errors.INVALID_ARGUMENTS
-    assert refusal(parse, u, {"id": "x", "time": "10:00", "cron": "0 9 * * *"}) == errors.INVALID_ARGUMENTS
-    assert refusal(parse, u, {"id": "x", "message": "m" * 2001}) == errors.TOO_LONG
-    assert refusal(parse, u, {"id": "x", "room_id": "!other:x", "name": "n"}) == errors.INVALID_ARGUMENTS
+    assert refusal(parse, u, {"id": "standup"}) == refusals.INVALID_ARGUMENTS
+    assert refusal(parse, u, {"id": "standup", "message": None, "time": None}) == refusals.INVALID_ARGUMENTS
+    assert refusal(parse, u, {"id": "x", "time": "10:00", "cron": "0 9 * * *"}) == refusals.INVALID_ARGUMENTS
+    assert refusal(parse, u, {"id": "x", "message": "m" * 2001}) == refusals.TOO_LONG
+    assert refusal(parse, u, {"id": "x", "room_id": "!other:x", "name": "n"}) == refusals.INVALID_ARGUMENTS
 
 
 @PARSERS
@@ -282,13 +283,13 @@ def test_when_rules_of_the_create_tools(parse: Any) -> None:
     assert parse(c, {"message": "m", "cron": "0 9 * * *", "recurring": True}).recurring is True
     assert parse(c, {"message": "m", "time": "10:00", "recurring": False}).recurring is False
     assert parse(c, {"message": "m", "time": "10:00", "recurring": True}).recurring is True  # not refused
-    assert refusal(parse, c, {"message": "m", "cron": "0 9 * * *", "recurring": False}) == errors.INVALID_ARGUMENTS
-    assert refusal(parse, c, {"message": "m", "time": "10:00", "cron": "0 9 * * *"}) == errors.INVALID_ARGUMENTS
+    assert refusal(parse, c, {"message": "m", "cron": "0 9 * * *", "recurring": False}) == refusals.INVALID_ARGUMENTS
+    assert refusal(parse, c, {"message": "m", "time": "10:00", "cron": "0 9 * * *"}) == refusals.INVALID_ARGUMENTS
     job = {"name": "n", "prompt": "p"}
     assert parse(j, {**job, "fire_at": "2030-01-01T09:00:00", "recurring": False}).recurring is False
     assert parse(j, {**job, "cron_expr": "0 9 * * *", "recurring": False}).recurring is False  # not refused
-    assert refusal(parse, j, {**job, "fire_at": "2030-01-01T09:00:00", "recurring": True}) == errors.INVALID_ARGUMENTS
-    assert refusal(parse, j, job) == errors.INVALID_ARGUMENTS
+    assert refusal(parse, j, {**job, "fire_at": "2030-01-01T09:00:00", "recurring": True}) == refusals.INVALID_ARGUMENTS
+    assert refusal(parse, j, job) == refusals.INVALID_ARGUMENTS
 
 
 @PARSERS
@@ -304,7 +305,7 @@ def test_snooze_takes_exactly_one_delay_within_a_week(parse: Any) -> None:
         {"id": "x", "minutes": "15"},
         {"id": "x", "minutes": 1.5},
     ):
-        assert refusal(parse, s, bad) == errors.INVALID_ARGUMENTS, bad
+        assert refusal(parse, s, bad) == refusals.INVALID_ARGUMENTS, bad
 
 
 # what DESIGN says of each tool's annotations; a tool added to the registry must be added here too

@@ -11,7 +11,8 @@ import pytest
 
 from bench.phrases import load
 from cronbell.core.contract import errors
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.domain import refusals
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.language.when import parse_one_shot, parse_until
 from cronbell.core.text import texts
 from cronbell.usecases.planning import read_until
@@ -75,7 +76,7 @@ def test_today_is_an_end_until_its_last_second(text: str, locale: str) -> None:
     if text[0].isdigit():  # the date is over once the day is
         with pytest.raises(ToolError) as past:
             read_until(text, MADRID, after, locale)
-        assert past.value.code == errors.TIME_IN_PAST
+        assert past.value.code == refusals.TIME_IN_PAST
     else:  # "today" is the new day
         assert read_until(text, MADRID, after, locale) == datetime(2026, 12, 21, 23, 59, 59, tzinfo=MADRID)
 
@@ -97,7 +98,7 @@ def test_the_end_of_today_is_in_the_schedule_zone() -> None:
 def test_a_part_of_today_already_over_is_refused_as_past(text: str, locale: str) -> None:
     with pytest.raises(ToolError) as past:
         read_until(text, MADRID, datetime(2026, 12, 20, 22, 0, tzinfo=MADRID), locale)
-    assert past.value.code == errors.TIME_IN_PAST
+    assert past.value.code == refusals.TIME_IN_PAST
 
 
 def test_on_the_corpus_until_is_the_one_shot_or_the_end_of_a_day_named_alone() -> None:
@@ -133,4 +134,4 @@ def test_a_holiday_named_as_an_end_is_read_in_the_skip_holidays_country() -> Non
         read_ends(
             SimpleNamespace(until="Thanksgiving", count=None, skip_holidays=None), ZoneInfo("Europe/Madrid"), now, "en"
         )
-    assert "not a holiday in ES" in info.value.message
+    assert "not a holiday in ES" in errors.message(info.value)

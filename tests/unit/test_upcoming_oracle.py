@@ -21,9 +21,9 @@ from croniter import CroniterBadDateError, croniter
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.contract.errors import ToolError
 from cronbell.core.domain.cron.fields import DAYS, WEEKS
 from cronbell.core.domain.cron.spec import CronSpec, Interval
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.domain.timing import Timing
 from cronbell.core.language.recurring import parse_recurring
 

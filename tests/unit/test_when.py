@@ -7,7 +7,8 @@ from zoneinfo import ZoneInfo, available_timezones
 
 import pytest
 
-from cronbell.core.contract.errors import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
+from cronbell.core.contract import errors
+from cronbell.core.domain.refusals import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
 from cronbell.core.language.when import CLOSEST_FORMS, OneShot, accepted_forms, parse_one_shot
 from cronbell.core.language.zone_ids import resolve_timezone
 
@@ -199,18 +200,18 @@ def test_invalid_phrases(text: str) -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, NOW, MADRID, "en")
     assert info.value.code == INVALID_TIME
-    named = [line.removeprefix("- ") for line in info.value.message.splitlines()[1:]]
+    named = [line.removeprefix("- ") for line in errors.message(info.value).splitlines()[1:]]
     assert 1 <= len(named) <= CLOSEST_FORMS  # a few lines: the closest forms, not all of them
-    forms = [form.strip() for line in info.value.details["accepted"] for form in line.split(" / ")]
+    forms = [form.strip() for line in errors.as_dict(info.value)["details"]["accepted"] for form in line.split(" / ")]
     assert all(any(form.startswith(name) for form in forms) for name in named), named
-    assert "tomorrow at 9" in " ".join(info.value.details["accepted"])  # the details hold every form
+    assert "tomorrow at 9" in " ".join(errors.as_dict(info.value)["details"]["accepted"])  # the details hold every form
 
 
 def test_the_closest_forms_are_named() -> None:
     def named(text: str) -> list[str]:
         with pytest.raises(ToolError) as info:
             parse_one_shot(text, NOW, MADRID, "en")
-        return [line.removeprefix("- ") for line in info.value.message.splitlines()[1:]]
+        return [line.removeprefix("- ") for line in errors.message(info.value).splitlines()[1:]]
 
     assert named("next blursday at 10")[0] == "next monday at 10"
     assert named("2026-13-01T10:00:00Z")[0].startswith("2026-12-31T23:59:00Z")
@@ -222,21 +223,21 @@ def test_a_time_in_the_past_is_time_in_past_whatever_its_form(text: str) -> None
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, NOW, MADRID, "en")
     assert info.value.code == TIME_IN_PAST
-    assert "it is now" in info.value.message
+    assert "it is now" in errors.message(info.value)
 
 
 def test_invalid_message_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot("pronto", NOW, MADRID, "es-ES")
     assert info.value.code == INVALID_TIME
-    assert info.value.text("es").startswith("No entiendo la hora 'pronto'")
-    assert "mañana a las 9" in info.value.text("es")
+    assert errors.message(info.value, "es").startswith("No entiendo la hora 'pronto'")
+    assert "mañana a las 9" in errors.message(info.value, "es")
 
 
 def test_day_without_time_says_what_is_missing() -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot("mañana de madrugada", NOW, MADRID, "en")
-    assert "a time of day is missing" in info.value.message
+    assert "a time of day is missing" in errors.message(info.value)
 
 
 PAST = [
@@ -256,15 +257,15 @@ def test_past_times_are_refused_with_the_current_time(text: str) -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, NOW, MADRID, "en")
     assert info.value.code == TIME_IN_PAST
-    assert "it is now Wednesday 13 May 2026, 10:23 (Europe/Madrid, UTC+02:00)" in info.value.message
-    assert info.value.details == {"now": "2026-05-13T10:23:17+02:00"}
+    assert "it is now Wednesday 13 May 2026, 10:23 (Europe/Madrid, UTC+02:00)" in errors.message(info.value)
+    assert errors.as_dict(info.value)["details"] == {"now": "2026-05-13T10:23:17+02:00"}
 
 
 def test_past_time_message_in_spanish() -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot("hoy a las 9 de la mañana", NOW, MADRID, "es")
     assert info.value.code == TIME_IN_PAST
-    assert "ahora es miércoles 13 de mayo de 2026, 10:23 (Europe/Madrid" in info.value.text("es")
+    assert "ahora es miércoles 13 de mayo de 2026, 10:23 (Europe/Madrid" in errors.message(info.value, "es")
 
 
 def test_day_and_month_without_year_rolls_to_next_year_with_a_note() -> None:
@@ -364,7 +365,7 @@ def test_unknown_timezone(name: str) -> None:
     with pytest.raises(ToolError) as info:
         resolve_timezone(name, "Europe/Madrid")
     assert info.value.code == INVALID_TIMEZONE
-    assert "IANA" in info.value.message
+    assert "IANA" in errors.message(info.value)
 
 
 @pytest.mark.parametrize(

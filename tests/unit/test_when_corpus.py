@@ -20,7 +20,8 @@ from bench.phrases import (
     recurring_outcome,
     verdict,
 )
-from cronbell.core.contract.errors import INVALID_TIME, TIME_IN_PAST, ToolError
+from cronbell.core.contract import errors
+from cronbell.core.domain.refusals import INVALID_TIME, TIME_IN_PAST, ToolError
 from cronbell.core.language.when import parse_one_shot
 
 ROWS = load()
@@ -52,7 +53,7 @@ def test_past_and_ambiguous_phrases_are_refused_with_a_structured_error(row: Row
     with pytest.raises(ToolError) as info:
         parse_one_shot(row.phrase, row.now, row.zone, row.language)
     assert info.value.code in (INVALID_TIME, TIME_IN_PAST)
-    assert info.value.text(row.language)
+    assert errors.message(info.value, row.language)
 
 
 def test_the_verdicts_tell_a_misread_from_a_refusal() -> None:

@@ -10,7 +10,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.contract.errors import ToolError
+from cronbell.core.contract import errors
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.when import parse_one_shot
 
@@ -54,7 +55,7 @@ def notes(text: str, language: str = "en", now: datetime = NOW, zone: ZoneInfo =
 def refused(text: str, language: str = "en", now: datetime = NOW, zone: ZoneInfo = MADRID) -> str:
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, now, zone, language)
-    return info.value.text(language)
+    return errors.message(info.value, language)
 
 
 def wall(day: date, hour: int = 9, minute: int = 0) -> datetime:

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cronbell.core.contract.errors import INVALID_TIME, TIME_IN_PAST, ToolError
+from cronbell.core.contract import errors
+from cronbell.core.domain.refusals import INVALID_TIME, TIME_IN_PAST, ToolError
 from cronbell.core.language.when import parse_one_shot
 
 ZONES = [ZoneInfo("Europe/Madrid"), ZoneInfo("America/New_York"), ZoneInfo("Asia/Tokyo")]
@@ -308,7 +309,7 @@ def test_ambiguous_or_contradictory_dates_are_refused_with_the_reason(text: str,
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, now_in(MADRID), MADRID, language)
     assert info.value.code == INVALID_TIME
-    assert reason in info.value.text(language)
+    assert reason in errors.message(info.value, language)
 
 
 # words that name the past: refused as any time in the past is, with the time it is now
@@ -326,7 +327,7 @@ def test_words_that_name_the_past_are_a_time_in_the_past(text: str, language: st
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, now_in(MADRID), MADRID, language)
     assert info.value.code == TIME_IN_PAST
-    assert reason in info.value.text(language)
+    assert reason in errors.message(info.value, language)
 
 
 @pytest.mark.parametrize("text", UNREADABLE)
@@ -348,7 +349,7 @@ def test_a_full_date_in_the_past_is_past_not_next_year() -> None:
 def test_one_month_later_than_a_day_the_month_lacks_is_refused() -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot("in 1 month", datetime(2027, 1, 31, 10, 0, tzinfo=MADRID), MADRID)
-    assert "there is no such day" in info.value.message
+    assert "there is no such day" in errors.message(info.value)
 
 
 TOKENS = (

@@ -10,7 +10,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.contract.errors import TIME_IN_PAST, ToolError
+from cronbell.core.domain.refusals import TIME_IN_PAST, ToolError
 from cronbell.core.language.when import parse_one_shot
 
 MADRID = ZoneInfo("Europe/Madrid")

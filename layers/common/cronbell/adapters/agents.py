@@ -11,8 +11,8 @@ import boto3
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError, ReadTimeoutError
 
+from cronbell.core.domain.phrases import phrase
 from cronbell.core.domain.ports import AgentError, AgentTimeout, UnknownAgent
-from cronbell.core.text.texts import phrase
 
 
 @cache

@@ -30,7 +30,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from cronbell.core.contract.errors import refusal
+from cronbell.core.domain.refusals import refusal
 from cronbell.inbound.common import Call, answer, answer_text
 
 TOOL_NAME_KEY = "bedrockAgentCoreToolName"

@@ -29,9 +29,11 @@ import re
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from cronbell.core.contract import errors, validation
-from cronbell.core.contract.errors import ToolError, refusal
-from cronbell.core.text.texts import Listing, Phrase, phrase
+from cronbell.core.contract import validation
+from cronbell.core.domain import refusals
+from cronbell.core.domain.phrases import Phrase, phrase
+from cronbell.core.domain.refusals import ToolError, refusal
+from cronbell.core.text.texts import Listing
 from cronbell.inbound.common import CONTEXT_KEYS, Call, answer, answer_text
 
 REQUIRED_KEYS = ("room_id", "user_id")
@@ -41,7 +43,9 @@ REQUIRED_KEYS = ("room_id", "user_id")
 # invalid_arguments, time_in_past, invalid_cron, too_frequent, never_fires, invalid_timezone, too_long,
 # not_found, ambiguous, unknown_tool, forbidden_channel, unknown_agent, limit_reached, ...) is a REPROMPT:
 # the model reads the error and can correct the call or tell the user.
-FAILURE_CODES = frozenset({errors.MISSING_CONTEXT, errors.INVALID_REQUEST, errors.BACKEND_ERROR, errors.INTERNAL_ERROR})
+FAILURE_CODES = frozenset(
+    {refusals.MISSING_CONTEXT, refusals.INVALID_REQUEST, refusals.BACKEND_ERROR, refusals.INTERNAL_ERROR}
+)
 
 # The parameter that carries a tool's rarer arguments as one JSON object, so that every function fits
 # Bedrock's default quota of 5 parameters (scripts/schemas.py decides which arguments go there).

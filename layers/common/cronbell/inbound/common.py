@@ -9,7 +9,7 @@ from dataclasses import fields
 from typing import Any
 
 from cronbell.core.contract.envelope import Context, refused
-from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain.refusals import ToolError, refusal
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from cronbell.core.contract.envelope import Context
-from cronbell.core.contract.errors import refusal
 from cronbell.core.domain import models, repeats
+from cronbell.core.domain.refusals import refusal
 from cronbell.core.text import texts
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.answers import now_fields

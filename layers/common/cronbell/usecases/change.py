@@ -15,11 +15,11 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core.contract.envelope import Context
-from cronbell.core.contract.errors import refusal
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Busy, Conflict
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.refusals import refusal
 from cronbell.core.domain.runs import DELIVERED
 from cronbell.core.domain.timing import Timing
 from cronbell.core.language.zone_ids import resolve_timezone

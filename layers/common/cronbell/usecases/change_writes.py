@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import logging
 
-from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain.errors import BackendError, Busy, Conflict, Duplicate, LimitReached, NameTaken
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.planning import name_taken
 

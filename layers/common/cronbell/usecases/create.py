@@ -10,13 +10,12 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core.contract import errors
 from cronbell.core.contract.envelope import Context
-from cronbell.core.contract.errors import ToolError, refusal
-from cronbell.core.domain import models
+from cronbell.core.domain import models, refusals
 from cronbell.core.domain.errors import BackendError, Conflict, Duplicate, LimitReached, NameTaken, QuietHoursChanged
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.usecases.answers import schedule_answer
@@ -75,13 +74,13 @@ def _plan_once_or_hint(text: str, tz: ZoneInfo, deps: Deps, locale: str) -> When
     try:
         return plan_once(text, tz, deps.now(), locale)
     except ToolError as err:
-        if err.code != errors.INVALID_TIME:
+        if err.code != refusals.INVALID_TIME:
             raise
         try:
             parse_recurring(text, deps.settings.min_interval_minutes, locale)
         except ToolError:
             raise err from None
-        raise refusal("invalid_time.repeats", err.said_details, text=text) from None
+        raise refusal("invalid_time.repeats", err.details, text=text) from None
 
 
 def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:

@@ -7,10 +7,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from cronbell.core.contract.errors import refusal
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import BackendError, Busy, Conflict
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.refusals import refusal
 from cronbell.core.text import texts
 from cronbell.usecases.change_writes import ChangedMeanwhile
 from cronbell.usecases.deps import Deps

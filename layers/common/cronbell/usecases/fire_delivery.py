@@ -13,12 +13,12 @@ from cronbell.core.domain.actions import Action, delivered_actions
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Failure, Job
 from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.phrases import Phrase
 from cronbell.core.domain.ports import AgentError, AgentTimeout, Outcome, PermanentChatError, TransientChatError
 from cronbell.core.domain.settlement import Delivery
 from cronbell.core.text import chat_text, texts
 from cronbell.core.text.chat_text import ChatMessage
 from cronbell.core.text.prompts import agent_request, fill_prompt
-from cronbell.core.text.texts import Phrase
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import RetryLater

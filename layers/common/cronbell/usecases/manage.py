@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core.contract.envelope import Context
-from cronbell.core.contract.errors import ToolError, refusal
-from cronbell.core.domain import models, routing
+from cronbell.core.domain import models, phrases, routing
 from cronbell.core.domain.errors import BackendError, Busy, Conflict, Gone, TooSoon
 from cronbell.core.domain.fire_event import manual_input
 from cronbell.core.domain.firing import EARLY_SECONDS, slot_time
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.text import texts
 from cronbell.core.text.views import cron_view, describe, ran_through, schedule_view, template_schedule_view
 from cronbell.usecases.answers import about, item_said, listing_said, now_fields, zone_of
@@ -247,7 +247,7 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
         result["waiting"] = True
     return {
         "result": result,
-        "text": texts.say(said, locale, id=schedule.id, about=about(schedule, locale), where=texts.phrase(where)),
+        "text": texts.say(said, locale, id=schedule.id, about=about(schedule, locale), where=phrases.phrase(where)),
     }
 
 

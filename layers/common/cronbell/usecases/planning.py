@@ -9,13 +9,13 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core.contract.envelope import Context
-from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain import business, calendars, routing
 from cronbell.core.domain.business import Rules
 from cronbell.core.domain.cron.fields import EVERY_DAY, parse_fields
 from cronbell.core.domain.cron.fires import anchored, next_fires
 from cronbell.core.domain.cron.spec import CronSpec
 from cronbell.core.domain.errors import NameTaken
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.domain.timing import HORIZON_YEARS, Timing
 from cronbell.core.language.business_phrases import read_phrase
 from cronbell.core.language.clocks import normalize

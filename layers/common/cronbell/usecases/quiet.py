@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core.contract.envelope import Context
-from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import BackendError
 from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.quiet_hours import DAYS, QuietHours, next_period, period_at
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.core.text import texts
 from cronbell.core.text.views import upcoming

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from cronbell.core.contract.envelope import Context
-from cronbell.core.contract.errors import refusal
 from cronbell.core.domain import repeats, routing
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.refusals import refusal
 from cronbell.usecases.deps import Deps
 
 _CLEAR_ESCALATION = ("none", "ninguno", "ninguna", "nadie", "nobody")

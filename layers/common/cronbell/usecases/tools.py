@@ -20,9 +20,9 @@ from typing import Any
 
 from cronbell.core.contract import validation
 from cronbell.core.contract.envelope import Context, parse_request, refused, success
-from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain import routing
 from cronbell.core.domain.errors import BackendError
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.usecases import acknowledge, change, create, manage, quiet
 from cronbell.usecases.change_writes import ChangedMeanwhile
 from cronbell.usecases.deps import Deps

@@ -19,7 +19,7 @@ from typing import Annotated, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, model_validator
 
 from cronbell.core.contract.validation import arguments_object, broken_rule, refusal
-from cronbell.core.text.texts import Phrase, phrase
+from cronbell.core.domain.phrases import Phrase, phrase
 
 MAX_MESSAGE = 2000
 MAX_PROMPT = 8000

@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.contract import errors
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.text import texts
 
 MAX_ID = 255
@@ -72,10 +73,10 @@ def success(result: Any, text: str) -> dict[str, Any]:
 
 
 def failure(error: ToolError, text: str, locale: str | None = "en") -> dict[str, Any]:
-    return {"ok": False, "error": error.to_dict(locale), "text": text}
+    return {"ok": False, "error": errors.as_dict(error, locale), "text": text}
 
 
 def refused(error: ToolError, locale: str | None) -> dict[str, Any]:
     """The answer to a refusal, every word of it in the language of `locale`."""
-    message = error.text(locale)
+    message = errors.message(error, locale)
     return failure(error, texts.say("error", locale, message=message), locale)

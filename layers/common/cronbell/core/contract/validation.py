@@ -19,10 +19,11 @@ import os
 from functools import cache
 from typing import Any
 
-from cronbell.core.contract.errors import INVALID_ARGUMENTS, TOO_LONG, ToolError
-from cronbell.core.contract.errors import refusal as refuse
+from cronbell.core.domain.phrases import Phrase, phrase
+from cronbell.core.domain.refusals import INVALID_ARGUMENTS, TOO_LONG, ToolError
+from cronbell.core.domain.refusals import refusal as refuse
 from cronbell.core.text import texts
-from cronbell.core.text.texts import Listing, Phrase, phrase
+from cronbell.core.text.texts import Listing
 
 CONTRACT_FILE = os.path.join(os.path.dirname(__file__), "contract.json")
 
@@ -110,7 +111,7 @@ def refusal(problems: list[str] | list[Phrase], too_long: bool) -> ToolError:
     code = TOO_LONG if too_long else INVALID_ARGUMENTS
     english = [str(texts.render(p, "en")) for p in problems]
     said = Phrase(f"error.{code}", {"problems": Listing(tuple(problems))})
-    return ToolError(code, "; ".join(english)[:1000], {"problems": problems[:10]}, said)
+    return ToolError(code, said, {"problems": problems[:10]}, english="; ".join(english)[:1000])
 
 
 def _problem(where: str, key: str, **values: Any) -> Phrase:

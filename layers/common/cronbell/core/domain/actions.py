@@ -20,8 +20,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.text import texts
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class BadPayload(ToolError, ValueError):
 
     def __init__(self, variant: str) -> None:
         said = refusal(f"invalid_arguments.{variant}")
-        super().__init__(said.code, said.message, None, said.phrase)
+        super().__init__(said.code, said.said)
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from cronbell.core.domain import models, routing, runs
 from cronbell.core.domain.fire_event import FireEvent, StaticAction
 from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.ports import Outcome
 from cronbell.core.domain.settlement import end_status
-from cronbell.core.text.texts import Phrase, phrase
 
 UNKNOWN_GRACE_SECONDS = 90
 EARLY_SECONDS = 60  # Scheduler may invoke a target up to about a minute around its time

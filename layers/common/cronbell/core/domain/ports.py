@@ -15,11 +15,12 @@ from typing import Any, Protocol
 
 from cronbell.core.domain import runs
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.phrases import Phrase
 from cronbell.core.domain.projection import Target
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
 from cronbell.core.text.chat_text import ChatMessage
-from cronbell.core.text.texts import Phrase, render
+from cronbell.core.text.texts import render
 
 
 # --- chat delivery ---------------------------------------------------------------------------

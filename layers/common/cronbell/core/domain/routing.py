@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 from cronbell.core.contract.envelope import Context
-from cronbell.core.contract.errors import refusal
 from cronbell.core.domain.actions import Action
 from cronbell.core.domain.platforms import PLATFORMS, REGISTRY  # the chat backends a deployment may configure
+from cronbell.core.domain.refusals import refusal
 from cronbell.core.text.chat_text import ChatMessage
 
 SEPARATOR = "\x1f"

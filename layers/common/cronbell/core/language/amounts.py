@@ -11,6 +11,7 @@ from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
 from zoneinfo import ZoneInfo
 
+from cronbell.core.domain.phrases import phrase
 from cronbell.core.domain.zones import is_second_occurrence
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import (
@@ -22,7 +23,7 @@ from cronbell.core.language.clocks import (
     wall,
 )
 from cronbell.core.language.days import DEFAULT_HOUR
-from cronbell.core.text.texts import phrase, say
+from cronbell.core.text.texts import say
 
 _AT = rf"(?:{lexicon.either('AMOUNT_AT')}|@)"
 _AMOUNT = (

@@ -7,10 +7,11 @@ import re
 import unicodedata
 from datetime import date, datetime, tzinfo
 
+from cronbell.core.domain.phrases import Phrase
 from cronbell.core.domain.zones import EXISTS, NONEXISTENT, format_offset, localize, tz_label
 from cronbell.core.language import lexicon
 from cronbell.core.language.lexicon import MONTH_WORDS, NAMED_CLOCKS, PERIOD_OF, WEEKDAY_WORDS
-from cronbell.core.text.texts import Phrase, say
+from cronbell.core.text.texts import say
 
 __all__ = ["MONTH_WORDS", "PERIOD_OF", "WEEKDAY_WORDS"]  # read from here by the grammar modules
 

@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from datetime import date
 
 from cronbell.core.domain.cron.fields import DAYS, WEEKS
+from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.zones import MAX_YEAR
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
 from cronbell.core.language.day_words import in_digits
-from cronbell.core.text.texts import Phrase, phrase
 
 _WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
 _PLURAL_ENDINGS = sorted(set(lexicon.each("PLURAL_ENDINGS")), key=len)  # the shortest first

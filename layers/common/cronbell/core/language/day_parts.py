@@ -10,9 +10,10 @@ from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from cronbell.core.domain.phrases import phrase
 from cronbell.core.language.clocks import Unreadable, parse_clock, wall
 from cronbell.core.language.lexicon import some
-from cronbell.core.text.texts import phrase, say
+from cronbell.core.text.texts import say
 
 
 @dataclass

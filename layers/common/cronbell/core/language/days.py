@@ -30,6 +30,7 @@ from dataclasses import replace
 from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
+from cronbell.core.domain.phrases import phrase
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import (
     PERIOD_OF,
@@ -57,7 +58,7 @@ from cronbell.core.language.day_words import (
     words_of,
 )
 from cronbell.core.language.lexicon import PART_HOURS
-from cronbell.core.text.texts import Word, phrase, say
+from cronbell.core.text.texts import Word, say
 
 DEFAULT_HOUR = 9  # a day named without a time of day
 TWELVE = 12  # "friday 8": a number after a weekday that may be an hour on a 12-hour clock is refused

@@ -12,10 +12,11 @@ from datetime import date, datetime
 from functools import cache
 from zoneinfo import ZoneInfo
 
+from cronbell.core.domain.phrases import phrase
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import Unreadable
 from cronbell.core.language.days import read_calendar
-from cronbell.core.text.texts import phrase, say
+from cronbell.core.text.texts import say
 
 # a phrase that names a day the lexicon does not know: "on festivus day", "el dia del orgullo friki"
 _UNKNOWN = re.compile(

@@ -11,9 +11,9 @@ from datetime import timedelta, timezone, tzinfo
 from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
+from cronbell.core.domain.phrases import phrase
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import Unreadable
-from cronbell.core.text.texts import phrase
 
 FIXED_HOURS: dict[str, int] = lexicon.union("ZONE_HOURS")
 REGIONS: dict[str, str] = lexicon.union("ZONE_REGIONS")

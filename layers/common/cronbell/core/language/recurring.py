@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import re
 
-from cronbell.core.contract.errors import ToolError, refusal
 from cronbell.core.domain.cron.expressions import normalized
 from cronbell.core.domain.cron.fields import BY_DOM, BY_DOW, EVERY_DAY, WEEKS, CronFields, FieldError, parse_fields
 from cronbell.core.domain.cron.spec import CronSpec, Interval, shortest_gap
+from cronbell.core.domain.phrases import Phrase, phrase
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language.clocks import normalize
 from cronbell.core.language.cron_phrases import phrase_to_cron, split_interval
-from cronbell.core.text.texts import Phrase, phrase
 
 MACROS = {
     "@hourly": "0 * * * *",

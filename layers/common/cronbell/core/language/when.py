@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
-from cronbell.core.contract.errors import ToolError, refusal
+from cronbell.core.domain.phrases import Phrase, phrase
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.domain.zones import MAX_YEAR, format_offset, tz_label
 from cronbell.core.language import lexicon, named_days
 from cronbell.core.language.amounts import Amount, after_amount, counted_days, counts_days, days_ahead_at, read_amount
@@ -23,7 +24,7 @@ from cronbell.core.language.days import read_calendar
 from cronbell.core.language.named_zones import take_zone
 from cronbell.core.language.zone_ids import zone_country
 from cronbell.core.text import texts
-from cronbell.core.text.texts import Moment, Phrase, Word, phrase, say, words
+from cronbell.core.text.texts import Moment, Word, say, words
 
 
 @dataclass(frozen=True)

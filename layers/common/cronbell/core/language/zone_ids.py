@@ -6,7 +6,7 @@ import os
 from functools import cache
 from zoneinfo import TZPATH, ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from cronbell.core.contract.errors import refusal
+from cronbell.core.domain.refusals import refusal
 
 # TZif files on the search path that are not IANA zone ids: the host's own zone, the POSIX default
 # rules, tzdata's placeholder zone, and the two alternative trees (leap seconds, POSIX-only)

@@ -15,7 +15,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime, tzinfo
 
 from cronbell.core.domain.actions import Action
-from cronbell.core.text.texts import Phrase, say, when_text
+from cronbell.core.domain.phrases import Phrase
+from cronbell.core.text.texts import say, when_text
 
 MAX_TEXT_CHARS = 6000  # keeps body + formatted_body well under Matrix's 64 KiB event limit
 WORD_JOINER = "\u2060"

@@ -6,28 +6,18 @@ phrases so that the words are chosen where the answer is shaped, in the context'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
+from cronbell.core.domain.phrases import Phrase
 from cronbell.core.text import locales
 
 
 def language(locale: str | None) -> str:
     """The one locale detector: the catalog language for a locale ("es-MX" -> "es"; unknown -> "en")."""
     return locales.language(locale)
-
-
-@dataclass(frozen=True)
-class Phrase:
-    """A catalog key and its values; a value may itself be a Phrase (rendered in the same language)."""
-
-    key: str
-    values: dict[str, Any] = field(default_factory=dict)
-
-    def render(self, locale: str | None) -> str:
-        return say(self.key, locale, **self.values)
 
 
 @dataclass(frozen=True)
@@ -70,10 +60,6 @@ class Moment:
         return when_text(self.at, self.tz, locale, self.year)
 
 
-def phrase(key: str, **values: Any) -> Phrase:
-    return Phrase(key, values)
-
-
 def has(key: str) -> bool:
     """Whether the catalogs say `key` (every catalog has the same keys)."""
     return key in locales.texts(locales.DEFAULT)
@@ -87,7 +73,9 @@ def say(key: str, locale: str | None, **values: Any) -> str:
 
 def render(value: Any, locale: str | None) -> Any:
     """`value` with every Phrase in it rendered (through lists, tuples and dicts)."""
-    if isinstance(value, Phrase | Word | Listing | Moment):
+    if isinstance(value, Phrase):
+        return say(value.key, locale, **value.values)
+    if isinstance(value, Word | Listing | Moment):
         return value.render(locale)
     if isinstance(value, list | tuple):
         return type(value)(render(v, locale) for v in value)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from cronbell.core.text.texts import Phrase, phrase
+from cronbell.core.domain.phrases import Phrase, phrase
 
 _MONTH_NAMES = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 _DOW_NAMES = ("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT")
@@ -72,7 +72,7 @@ class FieldError(ValueError):
 
     def __init__(self, key: str, **values: object) -> None:
         self.reason = phrase(key, **values)
-        super().__init__(self.reason.render("en"))
+        super().__init__(self.reason.key)
 
 
 _FIELDS = ("field.minute", "field.hour", "field.day_of_month", "field.month", "field.day_of_week")
