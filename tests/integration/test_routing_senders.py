@@ -17,8 +17,10 @@ from cronbell.adapters.chat.discord import DiscordChatSender
 from cronbell.adapters.chat.slack import SlackChatSender
 from cronbell.adapters.chat.telegram import TelegramChatSender
 from cronbell.adapters.chat.webhook import WebhookChatSender
-from cronbell.core.domain.actions import MAX_ID, decode, encode, reminder_actions
-from cronbell.core.text.chat_text import ChatMessage, reminder_message
+from cronbell.core.domain.actions import MAX_ID, decode, encode
+from cronbell.core.domain.messages import ChatMessage
+from cronbell.core.text.action_labels import reminder_actions
+from cronbell.core.text.chat_text import reminder_message
 from cronbell.settings import Settings
 from sandbox.chat import SinkChat
 from sandbox.clock import VirtualClock

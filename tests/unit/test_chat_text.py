@@ -8,13 +8,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from cronbell.core.domain.messages import MENTION, STRONG, ChatMessage, Span
 from cronbell.core.text.chat_text import (
     MAX_TEXT_CHARS,
-    MENTION,
-    STRONG,
     WORD_JOINER,
-    ChatMessage,
-    Span,
     agent_answer_message,
     display_name,
     fit,

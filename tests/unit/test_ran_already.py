@@ -17,8 +17,8 @@ from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Outcome
 from cronbell.core.domain.runs import Run
 from cronbell.core.domain.timing import Timing
+from cronbell.core.domain.upcoming import ran_already, upcoming
 from cronbell.core.language.recurring import parse_recurring
-from cronbell.core.text import views
 
 MADRID = ZoneInfo("Europe/Madrid")
 XMAS = datetime(2026, 12, 25, 9, tzinfo=MADRID)
@@ -66,12 +66,12 @@ def test_an_occurrence_moved_past_its_run_is_no_coming_one() -> None:
     now = datetime(2026, 12, 24, 10, tzinfo=MADRID)
     after = ran_on_the_eve(business.AFTER)
     assert after.timing.upcoming(now, 1) == [MONDAY]  # without the watermark: it would run again
-    assert views.upcoming(after, now, 1)[0].year == 2027
+    assert upcoming(after, now, 1)[0].year == 2027
     assert ran_on_the_eve(business.SKIP).timing.ran_already(XMAS, XMAS)  # a holiday that stays: no second run
-    assert after.timing.ran_already(MONDAY, XMAS) and views.ran_already(after, MONDAY, now)
+    assert after.timing.ran_already(MONDAY, XMAS) and ran_already(after, MONDAY, now)
     assert not after.timing.ran_already(MONDAY, EVE) and not after.timing.ran_already(MONDAY, None)
     next_year = datetime(2027, 12, 27, 9, tzinfo=MADRID)  # 25 Dec 2027 (a Saturday) moved `after`
-    assert views.upcoming(after, now, 1) == [next_year] and not views.ran_already(after, next_year, now)
+    assert upcoming(after, now, 1) == [next_year] and not ran_already(after, next_year, now)
     assert not after.timing.ran_already(datetime(2027, 12, 24, 9, tzinfo=MADRID), XMAS)  # no occurrence there
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from cronbell.adapters.chat.discord import discord_payload
 from cronbell.adapters.chat.slack import slack_payload
 from cronbell.adapters.chat.telegram import telegram_payload
-from cronbell.core.domain.actions import decode, reminder_actions
+from cronbell.core.domain.actions import decode
+from cronbell.core.text.action_labels import reminder_actions
 from cronbell.core.text.chat_text import button_rows, release_message
 
 ROOM, USER = "C0123", "U0ANA"

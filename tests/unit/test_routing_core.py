@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cronbell.core.contract import errors
-from cronbell.core.contract.envelope import parse_request
+from cronbell.core.contract.envelope import parse_request, routed
 from cronbell.core.domain import refusals
-from cronbell.core.domain.actions import MAX_ID, MAX_PAYLOAD_BYTES, BadPayload, decode, encode, reminder_actions
+from cronbell.core.domain.actions import MAX_ID, MAX_PAYLOAD_BYTES, BadPayload, decode, encode
 from cronbell.core.domain.models import MESSAGE, Schedule
 from cronbell.core.domain.refusals import ToolError
 from cronbell.core.domain.routing import (
@@ -23,10 +23,10 @@ from cronbell.core.domain.routing import (
     output_allowed,
     platform_gone,
     room_key,
-    routed,
     split_room_key,
 )
 from cronbell.core.domain.timing import Timing
+from cronbell.core.text.action_labels import reminder_actions
 
 
 @pytest.mark.parametrize(

@@ -7,8 +7,7 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
-from cronbell.core.domain import refusals
-from cronbell.core.domain import business, models, runs
+from cronbell.core.domain import business, models, refusals, runs
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.runs import Run
 from cronbell.core.domain.timing import Timing
@@ -33,7 +32,9 @@ STATUSES = {models.ACTIVE, models.PAUSED, models.FIRED, models.DELETED, models.M
 STATUSES |= {models.COMPLETED}
 KINDS = {models.MESSAGE, models.AGENT_CALL}
 ERROR_CODES = {
-    value for key, value in vars(refusals).items() if key.isupper() and isinstance(value, str) and not key.startswith("_")
+    value
+    for key, value in vars(refusals).items()
+    if key.isupper() and isinstance(value, str) and not key.startswith("_")
 }
 
 

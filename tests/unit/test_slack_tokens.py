@@ -140,7 +140,7 @@ def test_a_slack_rooms_key_keeps_its_workspace_and_its_posts_go_with_it() -> Non
 
 
 def test_the_workspace_comes_from_every_trusted_context_and_keys_the_room() -> None:
-    from cronbell.core.contract.envelope import parse_request
+    from cronbell.core.contract.envelope import parse_request, routed
     from cronbell.inbound import agentcore
     from cronbell.inbound.common import CONTEXT_KEYS
     from sandbox.mcp import context_from
@@ -148,13 +148,13 @@ def test_the_workspace_comes_from_every_trusted_context_and_keys_the_room() -> N
     who = {"room_id": "C0SHARED", "user_id": "U0ANA1234", "platform": "slack", "team_id": "T0ALPHA"}
     request = parse_request({"tool": "list_reminders", "arguments": {}, "context": who})
     assert request.context.team_id == "T0ALPHA"
-    assert routing.routed(request.context, ("matrix", "slack")).room_id == "slack\x1fC0SHARED\x1fT0ALPHA"
+    assert routed(request.context, ("matrix", "slack")).room_id == "slack\x1fC0SHARED\x1fT0ALPHA"
     # without a team id, the room keeps the key it had before workspaces were named (its schedules stay)
     plain = parse_request({"tool": "x", "context": {k: v for k, v in who.items() if k != "team_id"}})
-    assert routing.routed(plain.context, ("matrix", "slack")).room_id == "slack\x1fC0SHARED"
+    assert routed(plain.context, ("matrix", "slack")).room_id == "slack\x1fC0SHARED"
     # a platform without workspaces ignores it: a Matrix room is keyed as always
     matrix = parse_request({"tool": "x", "context": {**who, "room_id": "!r:example.org", "platform": "matrix"}})
-    assert routing.routed(matrix.context, ("matrix", "slack")).room_id == "!r:example.org"
+    assert routed(matrix.context, ("matrix", "slack")).room_id == "!r:example.org"
     assert "team_id" in CONTEXT_KEYS  # Bedrock Agents' session attributes
     pinned = {"MCP_ROOM_ID": "C0SHARED", "MCP_USER_ID": "U0ANA1234", "MCP_TEAM_ID": "T0ALPHA"}
     assert agentcore.trusted_context({}, pinned)["team_id"] == "T0ALPHA"

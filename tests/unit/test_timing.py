@@ -72,7 +72,8 @@ def test_an_occurrence_run_early_is_no_longer_the_next_one_in_views() -> None:
     at 09:59:30), next_fire, next_fires and cron_list's next_fire show tomorrow's at 09:59:45."""
     from cronbell.core.domain import models
     from cronbell.core.domain.models import Schedule
-    from cronbell.core.text.views import cron_view, schedule_view, upcoming
+    from cronbell.core.domain.upcoming import upcoming
+    from cronbell.core.text.views import cron_view, schedule_view
 
     s = Schedule(
         id="k3v9q2m8xa", room_id="!r:x", user_id="@u:x", agent_id="a", kind=models.MESSAGE,

@@ -15,9 +15,10 @@ from cronbell.core.contract.envelope import Context
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.upcoming import upcoming
 from cronbell.core.text import texts
 from cronbell.core.text.texts import Moment
-from cronbell.core.text.views import describe, preview, schedule_view, upcoming
+from cronbell.core.text.views import describe, preview, schedule_view
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.quiet import QuietLookup
 

@@ -22,9 +22,10 @@ from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.refusals import refusal
 from cronbell.core.domain.runs import DELIVERED
 from cronbell.core.domain.timing import Timing
+from cronbell.core.domain.upcoming import ran_already, ran_through, upcoming
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.core.text import texts
-from cronbell.core.text.views import ran_already, ran_through, short_date, upcoming
+from cronbell.core.text.views import short_date
 from cronbell.usecases import ends
 from cronbell.usecases.answers import about, now_fields, schedule_answer
 from cronbell.usecases.change_writes import ChangedMeanwhile, apply, busy

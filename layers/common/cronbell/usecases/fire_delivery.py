@@ -9,15 +9,16 @@ import time
 from collections.abc import Callable
 
 from cronbell.core.domain import models, routing, runs, settlement
-from cronbell.core.domain.actions import Action, delivered_actions
+from cronbell.core.domain.actions import Action
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Failure, Job
 from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.messages import ChatMessage
 from cronbell.core.domain.phrases import Phrase
 from cronbell.core.domain.ports import AgentError, AgentTimeout, Outcome, PermanentChatError, TransientChatError
 from cronbell.core.domain.settlement import Delivery
 from cronbell.core.text import chat_text, texts
-from cronbell.core.text.chat_text import ChatMessage
+from cronbell.core.text.action_labels import delivered_actions
 from cronbell.core.text.prompts import agent_request, fill_prompt
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
@@ -105,7 +106,7 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
             reason = runs.AGENT_TIMEOUT if isinstance(err, AgentTimeout) else runs.AGENT_ERROR
             verdict = settlement.failure_verdict(job.schedule, event, streak, deps.settings.auto_pause_after)
             _tell_failure(job, verdict, reason, err.said, event, deps, deadline, job.notice_rooms)
-            return Delivery(runs.FAILED, reason, verdict=verdict, detail=err.reason)
+            return Delivery(runs.FAILED, reason, verdict=verdict, detail=str(texts.render(err.said, "en")))
         if not answer:
             log.info("agent answered nothing; nothing posted", extra={"agent": job.target_agent})
             return Delivery(runs.SKIPPED, runs.EMPTY_ANSWER, verdict=runs.Verdict(streak))
@@ -185,6 +186,6 @@ def _ask(job: Job, event: FireEvent, deps: Deps) -> str:
         return deps.agents.call(job.target_agent, request, job.timeout)
     except AgentError as err:
         level = "timed out" if isinstance(err, AgentTimeout) else "failed"
-        log.error(f"agent {level}", extra={"agent": job.target_agent, "reason": err.reason})
+        log.error(f"agent {level}", extra={"agent": job.target_agent, "reason": str(texts.render(err.said, "en"))})
         deps.metric("AgentFailed", 1)
         raise

@@ -16,8 +16,9 @@ from cronbell.core.domain.firing import EARLY_SECONDS, slot_time
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.refusals import ToolError, refusal
+from cronbell.core.domain.upcoming import ran_through
 from cronbell.core.text import texts
-from cronbell.core.text.views import cron_view, describe, ran_through, schedule_view, template_schedule_view
+from cronbell.core.text.views import cron_view, describe, schedule_view, template_schedule_view
 from cronbell.usecases.answers import about, item_said, listing_said, now_fields, zone_of
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.quiet import QuietLookup

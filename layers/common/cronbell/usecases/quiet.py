@@ -23,9 +23,9 @@ from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.quiet_hours import DAYS, QuietHours, next_period, period_at
 from cronbell.core.domain.refusals import ToolError, refusal
+from cronbell.core.domain.upcoming import upcoming
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.core.text import texts
-from cronbell.core.text.views import upcoming
 from cronbell.usecases.deps import Deps
 
 if TYPE_CHECKING:  # the pydantic models type the arguments; at run time they are validation.Arguments

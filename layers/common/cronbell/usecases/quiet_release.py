@@ -28,12 +28,12 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain import firing, models, repeats, routing, runs, settlement
-from cronbell.core.domain.actions import released_actions
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, Outcome, PermanentChatError
 from cronbell.core.text import chat_text, texts
+from cronbell.core.text.action_labels import released_actions
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import RetryLater

@@ -21,13 +21,14 @@ from datetime import datetime
 from typing import Any
 
 from cronbell.core.domain import repeats, routing
-from cronbell.core.domain.actions import delivered_actions
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.messages import ChatMessage
 from cronbell.core.domain.models import LIVE_STATUSES, Schedule
 from cronbell.core.domain.ports import Outcome, PermanentChatError, RepeatClaim, TransientChatError
 from cronbell.core.domain.quiet_hours import period_at
 from cronbell.core.text import chat_text
+from cronbell.core.text.action_labels import delivered_actions
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.fire_writes import RetryLater
@@ -114,7 +115,7 @@ def _post(
         return ""
 
 
-def delivery_post(deps: Deps, message: chat_text.ChatMessage, key: str, deadline: float) -> str:
+def delivery_post(deps: Deps, message: ChatMessage, key: str, deadline: float) -> str:
     try:
         return deps.chat().send(message, idempotency_key=key, deadline=deadline)
     except TransientChatError as err:

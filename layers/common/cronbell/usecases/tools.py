@@ -19,8 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cronbell.core.contract import validation
-from cronbell.core.contract.envelope import Context, parse_request, refused, success
-from cronbell.core.domain import routing
+from cronbell.core.contract.envelope import Context, parse_request, refused, routed, success
 from cronbell.core.domain.errors import BackendError
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.usecases import acknowledge, change, create, manage, quiet
@@ -361,7 +360,7 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
         locale = request.context.locale or locale
         if request.tool not in USE_CASES:
             raise refusal("unknown_tool", tool=request.tool, tools=", ".join(USE_CASES))
-        context = routing.routed(request.context, deps.settings.chat_backends)
+        context = routed(request.context, deps.settings.chat_backends)
         args = validation.parse(request.tool, request.arguments)
         answer = _run(USE_CASES[request.tool], args, context, deps)
         return success(answer["result"], answer["text"])

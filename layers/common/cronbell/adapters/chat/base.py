@@ -13,8 +13,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from cronbell.core.domain.messages import ChatMessage
 from cronbell.core.domain.ports import ChatSender, PermanentChatError, TransientChatError
-from cronbell.core.text.chat_text import ChatMessage
 
 __all__ = ["ChatMessage", "ChatSender", "PermanentChatError", "TransientChatError"]
 

@@ -32,7 +32,8 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
-from cronbell.core.text.chat_text import MENTION, STRONG, Span, button_rows, fit, mention_label
+from cronbell.core.domain.messages import MENTION, STRONG, Span
+from cronbell.core.text.chat_text import button_rows, fit, mention_label
 
 SUPPRESS_EMBEDS = 1 << 2  # no link previews, like Slack's unfurl_links and Telegram's web page preview
 MAX_CHARS = 2000 - 32  # Discord refuses content over 2000 characters; room for the mention's markup

@@ -24,7 +24,8 @@ from cronbell.adapters.chat.base import (
     send_with_retries,
 )
 from cronbell.adapters.chat.slack_tokens import InstallationStore, WorkspaceTokens
-from cronbell.core.text.chat_text import MENTION, STRONG, WORD_JOINER, button_rows, mention_label
+from cronbell.core.domain.messages import MENTION, STRONG
+from cronbell.core.text.chat_text import WORD_JOINER, button_rows, mention_label
 
 DEFAULT_API_URL = "https://slack.com/api"
 USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")  # U… for users, W… for Enterprise Grid users

@@ -25,7 +25,8 @@ from cronbell.adapters.chat.base import (
     secret_from,
     send_with_retries,
 )
-from cronbell.core.text.chat_text import MENTION, STRONG, WORD_JOINER, Span, button_rows, fit, mention_label
+from cronbell.core.domain.messages import MENTION, STRONG, Span
+from cronbell.core.text.chat_text import WORD_JOINER, button_rows, fit, mention_label
 
 DEFAULT_API_URL = "https://api.telegram.org"
 MAX_CHARS = 4096 - 64  # Telegram's limit counts the text after its HTML is parsed; room for the mention

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from cronbell.core.contract import errors
+from cronbell.core.domain.platforms import REGISTRY
 from cronbell.core.domain.refusals import ToolError, refusal
+from cronbell.core.domain.routing import room_key
 from cronbell.core.text import texts
 
 MAX_ID = 255
@@ -80,3 +82,13 @@ def refused(error: ToolError, locale: str | None) -> dict[str, Any]:
     """The answer to a refusal, every word of it in the language of `locale`."""
     message = errors.message(error, locale)
     return failure(error, texts.say("error", locale, message=message), locale)
+
+
+def routed(ctx: Context, platforms: tuple[str, ...]) -> Context:
+    """The context with its room keyed by platform (`platforms`: the configured ones, the default
+    first). A platform the deployment does not configure is refused."""
+    platform = ctx.platform or platforms[0]
+    if platform not in platforms:
+        raise refusal("unknown_platform", platform=ctx.platform, configured=", ".join(platforms))
+    space = ctx.team_id if REGISTRY[platform].workspaces else ""
+    return replace(ctx, platform=platform, room_id=room_key(platform, ctx.room_id, platforms[0], space))

@@ -16,16 +16,15 @@ occurrences were named ("cb1 s <id> 10", "cb1 k <id>") still decode, to the call
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.refusals import ToolError, refusal
-from cronbell.core.text import texts
 
 if TYPE_CHECKING:
-    from cronbell.core.domain.models import Schedule
+    pass
 
 PREFIX = "cb1"
 SNOOZE_MINUTES = 10
@@ -68,66 +67,7 @@ class Action:
         return encode(self.tool, self.arguments)
 
 
-def reminder_actions(
-    schedule_id: str,
-    recurring: bool,
-    locale: str,
-    occurrence: datetime | str | None = None,
-    following: datetime | str | None = None,
-) -> tuple[Action, ...]:
-    """Snooze 10 minutes, and for a recurring reminder skip the next occurrence; labels in `locale`.
-
-    With `occurrence` (the delivered one), snooze names it and skip names `following` (the next
-    occurrence after it); a recurring reminder with an occurrence but nothing following has no skip."""
-    snooze_args: dict[str, Any] = {"id": schedule_id, "minutes": SNOOZE_MINUTES}
-    if occurrence is not None:
-        snooze_args["occurrence"] = _iso(occurrence)
-    snooze = Action(
-        texts.say("chat.action.snooze_reminder", locale, minutes=SNOOZE_MINUTES), "snooze_reminder", snooze_args
-    )
-    if not recurring or (occurrence is not None and following is None):
-        return (snooze,)
-    skip_args: dict[str, Any] = {"id": schedule_id}
-    if following is not None:
-        skip_args["occurrence"] = _iso(following)
-    return snooze, Action(texts.say("chat.action.skip_next", locale), "skip_next", skip_args)
-
-
-def delivered_actions(schedule: Schedule, locale: str, slot: str = "") -> tuple[Action, ...]:
-    """The actions under the post of `slot` (RFC3339), the occurrence being delivered: snooze names
-    it, skip names the occurrence that comes after it. Without a slot, the actions name none."""
-    done = done_actions(schedule, locale)
-    if not slot:
-        return (*done, *reminder_actions(schedule.id, schedule.recurring, locale))
-    from cronbell.core.text.views import upcoming  # views -> routing -> actions: read here, not at import
-
-    delivered = parse_iso(slot)
-    after = upcoming(replace(schedule, delivered_count=schedule.delivered_count + 1), delivered, 1)
-    return (*done, *reminder_actions(schedule.id, schedule.recurring, locale, delivered, after[0] if after else None))
-
-
-def released_actions(schedule: Schedule, locale: str, slot: str, now: datetime) -> tuple[Action, ...]:
-    """The actions of an occurrence a quiet-hours release lists: snooze names it (delivered now), skip
-    the schedule's next occurrence still to come after `now` (the one right after it may be past or
-    held too). `schedule` is as read at the release, its held occurrences counted."""
-    from cronbell.core.text.views import upcoming  # views -> routing -> actions: read here, not at import
-
-    after = upcoming(schedule, now, 1) if schedule.recurring else []
-    following = after[0] if after else None
-    return (
-        *done_actions(schedule, locale),
-        *reminder_actions(schedule.id, schedule.recurring, locale, slot, following),
-    )
-
-
-def done_actions(schedule: Schedule, locale: str) -> tuple[Action, ...]:
-    """Done (`done_reminder {id}`), under the posts of a reminder that repeats until acknowledged."""
-    if schedule.repeat_every <= 0 or schedule.kind != "message":
-        return ()
-    return (Action(texts.say("chat.action.done_reminder", locale), "done_reminder", {"id": schedule.id}),)
-
-
-def _iso(occurrence: datetime | str) -> str:
+def iso_occurrence(occurrence: datetime | str) -> str:
     return iso_utc(parse_iso(occurrence) if isinstance(occurrence, str) else occurrence)
 
 

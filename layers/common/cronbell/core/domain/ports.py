@@ -14,13 +14,12 @@ from enum import StrEnum
 from typing import Any, Protocol
 
 from cronbell.core.domain import runs
+from cronbell.core.domain.messages import ChatMessage
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.phrases import Phrase
 from cronbell.core.domain.projection import Target
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
-from cronbell.core.text.chat_text import ChatMessage
-from cronbell.core.text.texts import render
 
 
 # --- chat delivery ---------------------------------------------------------------------------
@@ -68,13 +67,12 @@ class ChatSender(Protocol):
 
 
 class AgentError(Exception):
-    """The agent failed or could not be reached; `reason` is short and safe to show (English, for the
-    log); `said` is the same reason as a catalog phrase, for the room's notice in its language."""
+    """The agent failed or could not be reached; `said` says why, short and safe to show: a catalog
+    phrase (said in the room's language in its notice, in English in the log and the run) or a text."""
 
-    def __init__(self, reason: str | Phrase) -> None:
-        self.said = reason
-        self.reason = str(render(reason, "en"))
-        super().__init__(self.reason)
+    def __init__(self, said: str | Phrase) -> None:
+        super().__init__(said.key if isinstance(said, Phrase) else said)
+        self.said = said
 
 
 class AgentTimeout(AgentError):

@@ -16,11 +16,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from cronbell.core.contract.envelope import Context
 from cronbell.core.domain.actions import Action
-from cronbell.core.domain.platforms import PLATFORMS, REGISTRY  # the chat backends a deployment may configure
-from cronbell.core.domain.refusals import refusal
-from cronbell.core.text.chat_text import ChatMessage
+from cronbell.core.domain.messages import ChatMessage
+from cronbell.core.domain.platforms import PLATFORMS  # the chat backends a deployment may configure
 
 SEPARATOR = "\x1f"
 
@@ -78,16 +76,6 @@ def delivery_platform(key: str, platforms: tuple[str, ...]) -> str | None:
 def platform_gone(key: str, platforms: tuple[str, ...]) -> bool:
     """Whether the room a store key names lives on a platform this deployment no longer configures."""
     return delivery_platform(key, platforms) is None
-
-
-def routed(ctx: Context, platforms: tuple[str, ...]) -> Context:
-    """The context with its room keyed by platform (`platforms`: the configured ones, the default
-    first). A platform the deployment does not configure is refused."""
-    platform = ctx.platform or platforms[0]
-    if platform not in platforms:
-        raise refusal("unknown_platform", platform=ctx.platform, configured=", ".join(platforms))
-    space = ctx.team_id if REGISTRY[platform].workspaces else ""
-    return replace(ctx, platform=platform, room_id=room_key(platform, ctx.room_id, platforms[0], space))
 
 
 def allowed_key(entry: str, default_platform: str) -> str:

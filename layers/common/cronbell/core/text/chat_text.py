@@ -11,50 +11,17 @@ from __future__ import annotations
 
 import html
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, tzinfo
 
 from cronbell.core.domain.actions import Action
+from cronbell.core.domain.messages import MENTION, STRONG, ChatMessage, Span
 from cronbell.core.domain.phrases import Phrase
 from cronbell.core.text.texts import say, when_text
 
 MAX_TEXT_CHARS = 6000  # keeps body + formatted_body well under Matrix's 64 KiB event limit
 WORD_JOINER = "\u2060"
 _ROOM_MENTION = re.compile(r"@(?=room(?![A-Za-z0-9_]))", re.IGNORECASE)
-
-
-PLAIN = "plain"
-STRONG = "strong"
-MENTION = "mention"
-
-
-@dataclass(frozen=True)
-class Span:
-    """One piece of a message. `plain` and `strong` text is untrusted text, clipped and with "@room"
-    defused but not escaped: each platform escapes it for its own markup. A `mention` holds a user id."""
-
-    text: str
-    style: str = PLAIN  # PLAIN | STRONG | MENTION
-
-
-@dataclass(frozen=True)
-class ChatMessage:
-    """One chat message, platform-neutral. Lives in the core because the texts are built here;
-    the chat adapters re-export it as part of their interface."""
-
-    room_id: str
-    text: str  # plain body
-    html: str  # HTML formatted body
-    mentions: tuple[str, ...] = ()  # user ids mentioned
-    spans: tuple[Span, ...] = ()  # the same message in pieces; empty for a message built by hand
-    thread_id: str = ""  # post into this thread of the room ("" = the main timeline)
-    actions: tuple[Action, ...] = ()  # quick actions rendered as buttons where the platform has them
-    platform: str = ""  # which configured backend delivers it ("" = the default one)
-    workspace: str = ""  # the workspace the room is in, on a platform with several (Slack's team id)
-
-    def parts(self) -> tuple[Span, ...]:
-        """The spans, or the plain body as one plain span when the message was built without them."""
-        return self.spans or (Span(self.text),)
 
 
 def neutralize_room_mention(text: str) -> str:

@@ -14,6 +14,7 @@ from cronbell.core.domain.fire_event import StaticAction
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.routing import bare_room
 from cronbell.core.domain.timing import Timing
+from cronbell.core.domain.upcoming import upcoming
 from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.text import texts
 from cronbell.core.text.preview import describe_at, describe_cron, dst_notes, instant
@@ -22,28 +23,6 @@ PREVIEW_CHARS = 80
 # the statuses whose `status_reason` says why (failing, the platform's refusal, ...); a fired or
 # completed schedule's item may hold its last delivery's message id there, which is no reason
 REASONED_STATUSES = (models.PAUSED, models.DELIVERY_FAILED, models.MISSED, models.FAILED)
-
-
-def upcoming(schedule: Schedule, now: datetime, count: int) -> list[datetime]:
-    """The next fire instants (aware, in the schedule's zone) still to be run; none unless active."""
-    if schedule.status != models.ACTIVE:
-        return []
-    timing = schedule.timing
-    return timing.upcoming(ran_through(schedule, now), count, schedule.delivered_count, schedule.done_through)
-
-
-def ran_through(schedule: Schedule, now: datetime) -> datetime:
-    """The instant after which a schedule's occurrences are still to come: `now`, or the scheduled
-    time of its last regular run when that is later (Scheduler may invoke up to a minute early, so
-    an occurrence can be run before its time: it is not the next one any more)."""
-    ran = schedule.last_regular()
-    return now if ran is None else max(now, ran)
-
-
-def ran_already(schedule: Schedule, occurrence: datetime, now: datetime) -> bool:
-    """Whether `occurrence` is past or run already: at or before `ran_through`, or a regular occurrence
-    whose original time is at or before the schedule's watermark (`done_through`), wherever it moved."""
-    return occurrence <= ran_through(schedule, now) or schedule.timing.ran_already(occurrence, schedule.done_through)
 
 
 def describe(schedule: Schedule, locale: str) -> str:
