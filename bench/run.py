@@ -26,7 +26,7 @@ from typing import IO, Any
 from bench import coldstart, cost, package, storm
 from bench.common import ROOT, fake_aws_env, machine
 
-COLD_TARGET = 1.3
+COLD_TARGETS = {"pyc": 1.2, "source": 1.25}  # x the floor: as `sam build` ships it, and with the layer as source
 OVERHEAD_TARGET = 1.5
 LAYER_TARGET_MB = 10.0
 FUNCTION_TARGET_KB = 100.0
@@ -221,7 +221,7 @@ def table(r: dict[str, Any]) -> str:
             ratio = wall / floor_wall
             lines.append(
                 f"  {name + ', ' + label:40} {wall * 1000:5.0f}ms {ratio:8.2f} {cpu / floor_cpu:12.2f}"
-                f"   <={COLD_TARGET} {verdict(ratio <= COLD_TARGET)}"
+                f"   <={COLD_TARGETS[policy]} {verdict(ratio <= COLD_TARGETS[policy])}"
             )
     for label, parts in r["cold_parts"].items():
         text = ", ".join(f"{part} {ms:.0f}" for part, ms in parts.items())
