@@ -27,3 +27,20 @@ def test_a_test_stands_in_for_what_it_names_and_nothing_else(stack: Stack) -> No
     deps = stack.deps(agents=marker)
     assert deps.agents is marker and deps.start_fire is None
     assert type(deps.store).__name__ == "DynamoStore"
+
+
+def test_no_scheduler_client_is_built_until_scheduler_is_called(stack: Stack) -> None:
+    """The fire and tools functions never call Scheduler (the projector writes it): building their
+    dependencies at a cold start builds the DynamoDB client alone; the first Scheduler call builds its."""
+    built: list[str] = []
+
+    def client(service: str) -> object:
+        built.append(service)
+        return stack.ddb if service == "dynamodb" else stack.scheduler
+
+    deps = wiring.build(dataclasses.replace(stack.settings, event_bus_name=""), client)
+    assert built == ["dynamodb"]
+    deps.scheduler.delete("no-such-entry")
+    assert built == ["dynamodb", "scheduler"]
+    deps.scheduler.delete("no-such-entry")
+    assert built == ["dynamodb", "scheduler"]  # built once

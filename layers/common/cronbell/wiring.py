@@ -64,7 +64,7 @@ def build(
         settings=s,
         store=DynamoStore(client("dynamodb"), s.table_name, s.retention_days),
         scheduler=SchedulerGateway(
-            client("scheduler"),
+            aws.Lazy(lambda: client("scheduler")),
             s.schedule_group,
             s.fire_function_arn,
             s.scheduler_role_arn,

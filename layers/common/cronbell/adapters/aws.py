@@ -22,6 +22,21 @@ def client(service: str) -> Any:
     return boto3.client(service, config=_CONFIG)
 
 
+class Lazy:
+    """A client built at its first use, so a function that never calls a service (the fire and tools
+    functions never call Scheduler: the projector is its one writer) does not build its client at a
+    cold start. Two threads using it first may both build one; either is kept."""
+
+    def __init__(self, build: Callable[[], Any]) -> None:
+        self._build = build
+        self._client: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._client is None:
+            self._client = self._build()
+        return getattr(self._client, name)
+
+
 class AwsError(BackendError):
     """A failed AWS call. `code` is the service's error code ("" when no answer came back) and
     `response` its parsed answer; only adapters read them."""
