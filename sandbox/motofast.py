@@ -55,6 +55,7 @@ from __future__ import annotations
 import copy
 import functools
 import json
+import os
 import pickle
 import threading
 from collections import OrderedDict, deque
@@ -574,11 +575,7 @@ def _install_scan() -> None:
     tables.Table.scan = cheap_scan  # type: ignore[method-assign]
 
 
-def install() -> None:
-    global _installed
-    check_moto_version()
-    if _installed:
-        return
+def _install_transactions() -> None:
     from moto.dynamodb import models
     from moto.dynamodb.models.dynamo_type import Item
     from moto.dynamodb.models.table import Table
@@ -635,15 +632,35 @@ def install() -> None:
 
     models.DynamoDBBackend.update_item = unstreamed_update_item  # type: ignore[method-assign]
     models.DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
-    _install_expression_costs()
-    _install_plain_answers()
-    _install_condition_tokens()
-    _install_module_list()
-    _install_action_names()
-    _install_json_paths()
-    _install_tree_walks()
-    _install_static_checks()
-    _install_sizes()
-    _install_scan()
-    _install_json_requests()
+
+
+# Each part by name, in the order installed. `MOTOFAST_SKIP` (names, comma-separated) leaves parts out, so
+# `python -m bench.motofast_parts` can measure what each one saves.
+PARTS: dict[str, Callable[[], None]] = {
+    "transactions": _install_transactions,
+    "expression_costs": _install_expression_costs,
+    "plain_answers": _install_plain_answers,
+    "condition_tokens": _install_condition_tokens,
+    "module_list": _install_module_list,
+    "action_names": _install_action_names,
+    "json_paths": _install_json_paths,
+    "tree_walks": _install_tree_walks,
+    "static_checks": _install_static_checks,
+    "sizes": _install_sizes,
+    "scan": _install_scan,
+    "json_requests": _install_json_requests,
+}
+
+
+def install() -> None:
+    global _installed
+    check_moto_version()
+    if _installed:
+        return
+    skip = {name for name in os.environ.get("MOTOFAST_SKIP", "").split(",") if name}
+    if skip - set(PARTS):
+        raise ValueError(f"MOTOFAST_SKIP names no part: {', '.join(sorted(skip - set(PARTS)))}")
+    for name, part in PARTS.items():
+        if name not in skip:
+            part()
     _installed = True

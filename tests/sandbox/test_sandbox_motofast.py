@@ -463,3 +463,24 @@ def test_installing_motofast_on_another_moto_release_fails_before_it_changes_any
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("refused: sandbox/motofast.py was written for moto 5.2.5 and moto 9.9.9")
+
+
+def test_a_part_left_out_by_name_is_not_installed() -> None:
+    """`MOTOFAST_SKIP` leaves the parts it names out (bench/motofast_parts.py measures each so) and refuses
+    a name that is no part."""
+    code = (
+        "from moto.dynamodb.models import table\n"
+        "plain = table.Table.scan\n"
+        "from sandbox import motofast\n"
+        "motofast.install()\n"
+        "print(table.Table.scan is plain)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "layers" / "common"), str(ROOT)])}
+    runs = {
+        skip: subprocess.run(
+            [sys.executable, "-c", code], env={**env, "MOTOFAST_SKIP": skip}, capture_output=True, text=True
+        )
+        for skip in ("", "scan", "sizes,scan", "no_such_part")
+    }
+    assert [runs[s].stdout.strip() for s in ("", "scan", "sizes,scan")] == ["False", "True", "True"]
+    assert runs["no_such_part"].returncode != 0 and "no_such_part" in runs["no_such_part"].stderr
