@@ -29,7 +29,6 @@ from typing import Any
 from cronbell.core.domain import firing, routing, runs, settlement
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Decision, Deliver, Failure, Job, Limits
-from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.ports import Claim, Finish, Outcome
 from cronbell.core.domain.quiet_hours import holding
 from cronbell.core.domain.settlement import Delivery
@@ -145,7 +144,7 @@ def _held_until(job: Job, event: FireEvent, deps: Deps) -> datetime | None:
     only for an occurrence quiet hours may hold (a reminder's) of a user who has set some."""
     if job.schedule is None or job.schedule.quiet_hours_set is False or not firing.holdable(job, event):
         return None
-    period = holding(deps.store.quiet_hours(event.room_id, job.schedule.user_id), parse_iso(event.slot), deps.now())
+    period = holding(deps.store.quiet_hours(event.room_id, job.schedule.user_id), event.at, deps.now())
     return period.end if period is not None else None
 
 

@@ -12,7 +12,7 @@ from cronbell.core.domain import models, routing, runs, settlement
 from cronbell.core.domain.actions import Action
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Failure, Job
-from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.messages import ChatMessage
 from cronbell.core.domain.phrases import Phrase
 from cronbell.core.domain.ports import AgentError, AgentTimeout, Outcome, PermanentChatError, TransientChatError
@@ -115,7 +115,7 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
     if verdict.notice == "recovered":
         message = chat_text.with_note(message, texts.say("run_recovered", job.locale, name=job.label))
     if job.schedule is not None and not job.schedule.recurring and late > runs.LATE_NOTE_SECONDS:
-        note = chat_text.late_note(parse_iso(event.slot), job.schedule.timing.tz, deps.now(), job.locale)
+        note = chat_text.late_note(event.at, job.schedule.timing.tz, deps.now(), job.locale)
         message = chat_text.with_note(message, note)
     try:
         message_id = _post(deps, message, job.room_id, job.thread_id, key, deadline, _actions(job, event.slot))
@@ -131,7 +131,7 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
             pausable=False,
         )
     deps.metric("Fired", 1)
-    deps.metric("FireLatencySeconds", (deps.now() - parse_iso(event.slot)).total_seconds())
+    deps.metric("FireLatencySeconds", (deps.now() - event.at).total_seconds())
     return Delivery(runs.DELIVERED, None, message_id, answer, verdict=verdict)
 
 

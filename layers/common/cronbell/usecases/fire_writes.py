@@ -20,7 +20,7 @@ from cronbell.core.domain import firing, models, repeats, routing, runs, settlem
 from cronbell.core.domain.errors import BackendError, Busy, Conflict, Released
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Job, Undelivered
-from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, Outcome
 from cronbell.core.domain.runs import Run
@@ -49,7 +49,7 @@ def run_of(
     schedule: Schedule | None = None,
 ) -> Run:
     """The run of one fire; a regular occurrence that `on_holiday` moved carries its original time."""
-    moved = None if schedule is None or event.manual else schedule.timing.moved_from(parse_iso(event.slot))
+    moved = None if schedule is None or event.manual else schedule.timing.moved_from(event.at)
     return Run(
         scheduled_time=runs.local_time(event.slot, zone),
         outcome=outcome,

@@ -22,7 +22,7 @@ from typing import Any
 
 from cronbell.core.domain import repeats, routing
 from cronbell.core.domain.fire_event import FireEvent
-from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.messages import ChatMessage
 from cronbell.core.domain.models import LIVE_STATUSES, Schedule
 from cronbell.core.domain.ports import Outcome, PermanentChatError, RepeatClaim, TransientChatError
@@ -51,7 +51,7 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
             return {**answer, "outcome": "stopped"}
         deps.metric("HeldByQuietHours", 1)
         return {**answer, "outcome": Outcome.HELD, "held_until": iso_utc(quiet_until)}
-    following = repeats.following(schedule, chain, parse_iso(event.slot))
+    following = repeats.following(schedule, chain, event.at)
     claim = deps.store.claim_repeat(schedule, chain.occurrence, chain.number, verdict.escalation, following)
     if claim in (RepeatClaim.ACKNOWLEDGED, RepeatClaim.STOPPED):
         return {**answer, "outcome": str(claim)}

@@ -9,6 +9,7 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 from typing import Any
 
 from cronbell.core.domain.instants import iso_utc, parse_iso
@@ -98,6 +99,11 @@ class FireEvent:
     repeat: int = 0  # which post after the occurrence (the escalation: repeat_times + 1)
     release_user: str = ""  # a quiet-hours release: the user whose held occurrences it posts
     release_until: str = ""  # and the end of their period (RFC3339 UTC)
+
+    @cached_property
+    def at(self) -> datetime:
+        """The scheduled time as an instant (UTC), read from `slot` once per fire."""
+        return parse_iso(self.slot)
 
 
 def _text(event: dict[str, Any], key: str, required: bool = True) -> str:

@@ -15,7 +15,6 @@ from datetime import datetime, timedelta
 
 from cronbell.core.domain import models, routing, runs
 from cronbell.core.domain.fire_event import FireEvent, StaticAction
-from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.ports import Outcome
@@ -167,7 +166,7 @@ Decision = Wait | Orphan | Nothing | Retired | Complete | Undelivered | Deliver
 def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: Limits) -> Decision:
     """What a fire of a stored schedule does, from the schedule as read."""
     if schedule is None:
-        age = (now - parse_iso(event.slot)).total_seconds()
+        age = (now - event.at).total_seconds()
         if event.on_time and 0 <= age < UNKNOWN_GRACE_SECONDS:
             return Wait("no schedule yet for this fire; it may still be being created")
         if not _ENTRY_NAME.fullmatch(event.schedule_id):
@@ -179,14 +178,14 @@ def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: L
     if schedule.status in models.LIVE_STATUSES and ran_already(schedule, event):
         return Nothing(Outcome.OFF_INTERVAL, "an occurrence that ran already, moved past its run by a change")
     if schedule.status == models.PAUSED:
-        if not event.manual and schedule.timing.ended_by(parse_iso(event.slot), schedule.delivered_count):
+        if not event.manual and schedule.timing.ended_by(event.at, schedule.delivered_count):
             return Complete(schedule)  # its end came while it was paused: no occurrence is left
         return Undelivered(schedule, runs.SKIPPED, runs.PAUSED, 0, Outcome.PAUSED, timezone=schedule.timezone)
     if schedule.status != models.ACTIVE and not _asked_before_its_end(schedule, event, now):
         return Retired(schedule.status, tuple(schedule.scheduler_names))
     if not own_slot(schedule, event, now):
         return Nothing(Outcome.INVALID_INPUT, "fire for a time that is not one of the schedule's own")
-    slot = parse_iso(event.slot)
+    slot = event.at
     if not event.manual and schedule.timing.ended_by(slot, schedule.delivered_count):
         return Complete(schedule)  # a fire past `until` (or `count`): Scheduler's EndDate aside
     completes = bool(end_status(schedule, event, delivered=False))
@@ -308,7 +307,7 @@ def own_slot(schedule: Schedule, event: FireEvent, now: datetime) -> bool:
     """Whether the fire's scheduled time is one the schedule really has (a run_now's is the slot
     run_now recorded) and not in the future: a hand-made Input cannot fire a schedule early.
     Scheduler's and Lambda's retries carry the same scheduled time."""
-    slot = parse_iso(event.slot)
+    slot = event.at
     if slot > now + timedelta(seconds=EARLY_SECONDS):
         return False
     if event.manual:
@@ -321,7 +320,7 @@ def _off_interval(schedule: Schedule, event: FireEvent) -> bool:
     fires, but the day is no occurrence. Nothing is posted and no run is recorded (the run outcomes
     are those of occurrences), the slot is not claimed and last_run stays: the item already read
     decides it, so such a fire costs one GetItem."""
-    return not event.manual and schedule.timing.off_interval(parse_iso(event.slot))
+    return not event.manual and schedule.timing.off_interval(event.at)
 
 
 def ran_already(schedule: Schedule, event: FireEvent) -> bool:
@@ -332,5 +331,5 @@ def ran_already(schedule: Schedule, event: FireEvent) -> bool:
     last = schedule.last_regular()
     if event.manual or last is None:
         return False
-    slot = parse_iso(event.slot)
+    slot = event.at
     return slot > last and schedule.timing.ran_already(slot, schedule.done_through)

@@ -10,7 +10,6 @@ from dataclasses import dataclass, field
 
 from cronbell.core.domain import models, runs
 from cronbell.core.domain.fire_event import FireEvent
-from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Outcome
 
@@ -21,7 +20,7 @@ def end_status(schedule: Schedule | None, event: FireEvent, delivered: bool) -> 
     if schedule is None or event.manual or not schedule.recurring:
         return ""
     count = schedule.delivered_count + (1 if delivered else 0)
-    return models.COMPLETED if schedule.timing.finished_after(parse_iso(event.slot), count) else ""
+    return models.COMPLETED if schedule.timing.finished_after(event.at, count) else ""
 
 
 @dataclass(frozen=True)
@@ -84,7 +83,7 @@ def settle(
         return Settlement("", judged.streak, False, False)
     one_shot = schedule is not None and not schedule.recurring and not event.manual
     failed_post = outcome == runs.FAILED and reason not in (runs.AGENT_TIMEOUT, runs.AGENT_ERROR)
-    if one_shot and schedule is not None and not schedule.timing.fires_at(parse_iso(event.slot)):
+    if one_shot and schedule is not None and not schedule.timing.fires_at(event.at):
         final = ""  # a held post released after its one-shot was given a new time: that time is to come
     elif one_shot:
         final = models.DELIVERY_FAILED if failed_post else models.FIRED
