@@ -581,3 +581,27 @@ def test_a_repeat_held_by_quiet_hours_is_fired_at_the_periods_end(room: functool
     agrees(h)
     assert [(p.what, p.slot) for p in h.room.posts].count(("repeat", s.at)) == 2
     assert h.room.posts[-1].what == "escalation"
+
+
+def test_a_delivered_one_shot_snoozed_after_its_user_set_quiet_hours_is_snoozed(
+    room: functools.partial[Harness],
+) -> None:
+    """`make verify` (seed 1577547914): a repeating one-shot delivered at 08:15, then its user sets quiet
+    hours, then the reminder is snoozed. Its retired copy said the user had none; the room lists the user
+    among those with a rule, so writing it back was refused as a race with `set_quiet_hours`, and every
+    retry read the same copy: `backend_error`, and nothing snoozed. It is written as having quiet hours."""
+    from tests.model.quiet import Rule
+
+    h = room(MONDAY)
+    s = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=15))
+    s.repeat_every, s.repeat_times, s.escalate_to = 5, 2, BOSS
+    arguments = {"repeat_every": 5, "repeat_times": 2, "escalate_to": BOSS}
+    assert h.create(s, message=POST_MARK, time="2026-11-30T08:15:00+00:00", **arguments)["ok"]
+    h.advance(16)  # delivered at 08:15
+    h.set_quiet(s.user or "", Rule("09:16", "09:31", "UTC"))
+    answer = h.tool("snooze_reminder", id=s.sid, minutes=10)
+    assert answer["ok"], answer
+    h.room.snooze(s.sid, 10)
+    agrees(h)
+    h.advance(120)
+    agrees(h)

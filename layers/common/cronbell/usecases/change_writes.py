@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import logging
 
-from cronbell.core.domain.errors import BackendError, Busy, Conflict, Duplicate, LimitReached, NameTaken
+from cronbell.core.domain.errors import (
+    BackendError,
+    Busy,
+    Conflict,
+    Duplicate,
+    LimitReached,
+    NameTaken,
+    QuietHoursChanged,
+)
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.refusals import ToolError, refusal
@@ -31,7 +39,13 @@ def apply(old: Schedule, new: Schedule, deps: Deps) -> None:
 
 def _write(old: Schedule, new: Schedule, deps: Deps) -> None:
     try:
-        deps.store.replace(old, new, deps.settings.max_per_room, deps.now())
+        try:
+            deps.store.replace(old, new, deps.settings.max_per_room, deps.now())
+        except QuietHoursChanged:
+            # a fired one-shot brought back (snoozed, moved) whose user has set quiet hours since it
+            # fired: its retired copy says they have none, the room lists them: it is written as having some
+            new.quiet_hours_set = True
+            deps.store.replace(old, new, deps.settings.max_per_room, deps.now())
     except Busy:
         raise busy() from None
     except NameTaken as taken:
