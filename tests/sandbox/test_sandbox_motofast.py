@@ -484,3 +484,63 @@ def test_a_part_left_out_by_name_is_not_installed() -> None:
     }
     assert [runs[s].stdout.strip() for s in ("", "scan", "sizes,scan")] == ["False", "True", "True"]
     assert runs["no_such_part"].returncode != 0 and "no_such_part" in runs["no_such_part"].stderr
+
+
+STREAM_SCENARIO = textwrap.dedent(
+    """
+    import sys
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    if sys.argv[1] == "fast":
+        from sandbox import motofast
+        motofast.install()
+
+    server = ThreadedMotoServer(port=0)
+    server.start()
+    host, port = server.get_host_and_port()
+    def client(name):
+        return boto3.client(name, region_name="us-east-1", endpoint_url=f"http://{host}:{port}",
+                            aws_access_key_id="x", aws_secret_access_key="x")
+    db, streams = client("dynamodb"), client("dynamodbstreams")
+    arn = db.create_table(
+        TableName="st", BillingMode="PAY_PER_REQUEST",
+        KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
+        AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+        StreamSpecification={"StreamEnabled": True, "StreamViewType": "NEW_AND_OLD_IMAGES"},
+    )["TableDescription"]["LatestStreamArn"]
+    item = {"pk": {"S": "a"}, "n": {"N": "1.5"}, "b": {"B": b"\\x00\\xff"}, "ss": {"SS": ["x", "y"]},
+            "ns": {"NS": ["1", "2"]}, "l": {"L": [{"S": "é"}, {"NULL": True}, {"BOOL": False}]},
+            "m": {"M": {"deep": {"M": {"x": {"N": "0"}}}}}}
+    db.put_item(TableName="st", Item=item)
+    db.update_item(TableName="st", Key={"pk": {"S": "a"}}, UpdateExpression="SET n = n + :one REMOVE b",
+                   ExpressionAttributeValues={":one": {"N": "1"}})
+    db.delete_item(TableName="st", Key={"pk": {"S": "a"}})
+    shard = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"][0]["ShardId"]
+    iterator = streams.get_shard_iterator(StreamArn=arn, ShardId=shard, ShardIteratorType="TRIM_HORIZON")
+    answer = streams.get_records(ShardIterator=iterator["ShardIterator"])
+    empty = streams.get_records(ShardIterator=answer["NextShardIterator"])
+    for record in answer["Records"]:
+        record.pop("eventID")
+        created = record["dynamodb"].pop("ApproximateCreationDateTime")
+        record["dynamodb"]["created"] = type(created).__name__ + str(created.tzinfo)
+        record["dynamodb"]["SizeBytes"] = type(record["dynamodb"]["SizeBytes"]).__name__  # counts the time's digits
+    print(repr([answer["Records"], empty["Records"], sorted(empty)]))
+    from moto.dynamodbstreams.responses import DynamoDBStreamsHandler
+    print("patched:", DynamoDBStreamsHandler.serialized.__name__ == "plain_records")
+    server.stop()
+    """
+)
+
+
+def test_stream_records_are_read_the_same_with_the_patches_as_without() -> None:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "layers" / "common"), str(ROOT)])}
+    runs = [
+        subprocess.run([sys.executable, "-c", STREAM_SCENARIO, mode], env=env, capture_output=True, text=True)
+        for mode in ("plain", "fast")
+    ]
+    assert all(run.returncode == 0 for run in runs), [run.stderr[-2000:] for run in runs]
+    (plain, plain_patched), (fast, fast_patched) = (run.stdout.rsplit("patched:", 1) for run in runs)
+    assert (plain_patched.strip(), fast_patched.strip()) == ("False", "True")
+    assert fast == plain
+    assert all(name in plain for name in ("'INSERT'", "'MODIFY'", "'REMOVE'", "'created': 'datetime"))
