@@ -562,6 +562,16 @@ def test_the_snooze_button_under_a_repeating_post_stops_its_repeats(room: functo
     agrees(h)
 
 
+def delivered_repeating_one_shot(h: Harness, every: int) -> Schedule:
+    """A one-shot due at 08:15 that repeats every `every` minutes twice, then escalates; delivered."""
+    s = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=15))
+    s.repeat_every, s.repeat_times, s.escalate_to = every, 2, BOSS
+    arguments = {"repeat_every": every, "repeat_times": 2, "escalate_to": BOSS}
+    assert h.create(s, message=POST_MARK, time="2026-11-30T08:15:00+00:00", **arguments)["ok"]
+    h.advance(16)  # delivered at 08:15
+    return s
+
+
 def test_a_repeat_held_by_quiet_hours_is_fired_at_the_periods_end(room: functools.partial[Harness]) -> None:
     """`make verify` (seed 1519964654): a repeating one-shot delivered at 08:15, its user quiet from
     08:20 to 09:00: its first repeat (08:25) posts nothing and is written again for 09:00. That write
@@ -571,11 +581,7 @@ def test_a_repeat_held_by_quiet_hours_is_fired_at_the_periods_end(room: functool
     from tests.model.quiet import Rule
 
     h = room(MONDAY)
-    s = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=15))
-    s.repeat_every, s.repeat_times, s.escalate_to = 10, 2, BOSS
-    arguments = {"repeat_every": 10, "repeat_times": 2, "escalate_to": BOSS}
-    assert h.create(s, message=POST_MARK, time="2026-11-30T08:15:00+00:00", **arguments)["ok"]
-    h.advance(16)  # delivered at 08:15
+    s = delivered_repeating_one_shot(h, every=10)
     h.set_quiet(s.user or "", Rule("08:20", "09:00", "UTC"))
     h.advance(120)
     agrees(h)
@@ -593,11 +599,7 @@ def test_a_delivered_one_shot_snoozed_after_its_user_set_quiet_hours_is_snoozed(
     from tests.model.quiet import Rule
 
     h = room(MONDAY)
-    s = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=15))
-    s.repeat_every, s.repeat_times, s.escalate_to = 5, 2, BOSS
-    arguments = {"repeat_every": 5, "repeat_times": 2, "escalate_to": BOSS}
-    assert h.create(s, message=POST_MARK, time="2026-11-30T08:15:00+00:00", **arguments)["ok"]
-    h.advance(16)  # delivered at 08:15
+    s = delivered_repeating_one_shot(h, every=5)
     h.set_quiet(s.user or "", Rule("09:16", "09:31", "UTC"))
     answer = h.tool("snooze_reminder", id=s.sid, minutes=10)
     assert answer["ok"], answer
