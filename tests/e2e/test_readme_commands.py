@@ -151,15 +151,28 @@ def wait_for_free_ports(ports: tuple[int, ...], timeout: float = 60) -> None:
         time.sleep(0.5)
 
 
+def listeners() -> str:
+    """Who listens on the serve ports (for a failure's message)."""
+    try:
+        done = subprocess.run(["ss", "-ltnp"], capture_output=True, text=True, check=False)
+    except OSError:
+        return "(ss not found)"
+    return "\n".join(line for line in done.stdout.splitlines() if any(f":{p} " in line for p in SERVE_PORTS))
+
+
 class Served:
     """A README `serve` command running in a clean shell, its output in a file."""
 
     def __init__(self, command: str) -> None:
-        wait_for_free_ports(SERVE_PORTS)
+        self.command = command
         self.output = Path(tempfile.mkstemp(prefix="cronbell-readme-", suffix=".log")[1])
+        self.start()
+
+    def start(self) -> None:
+        wait_for_free_ports(SERVE_PORTS)
         with self.output.open("wb") as out:
             self.process = subprocess.Popen(
-                as_typed(f"exec {command}"),
+                as_typed(f"exec {self.command}"),
                 cwd=ROOT,
                 env=clean_environment(activated=True),
                 stdout=out,
@@ -168,9 +181,19 @@ class Served:
             )
 
     def wait_healthy(self, timeout: float = 120) -> None:
+        """Until `serve` answers its health check. A port taken by another program between the check
+        that it was free and `serve`'s own bind is refused by `serve` with a clear message: that is
+        started once more (with who held the port in the failure, if it happens again)."""
         deadline = time.monotonic() + timeout
+        retried = False
         while time.monotonic() < deadline:
-            assert self.process.poll() is None, f"exited {self.process.returncode}:\n{self.text()[-3000:]}"
+            if self.process.poll() is not None and "in use by another program" in self.text() and not retried:
+                retried, held = True, listeners()
+                self.start()
+                continue
+            assert self.process.poll() is None, f"exited {self.process.returncode}:\n{self.text()[-3000:]}" + (
+                f"\nbefore: {held}" if retried else ""
+            )
             try:
                 with urllib.request.urlopen(f"http://127.0.0.1:{README_PORT}/_sandbox/health", timeout=1) as answer:
                     if answer.status == 200:
