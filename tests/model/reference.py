@@ -519,10 +519,12 @@ class Room:
         s = self.schedules[sid]
         s.stop_repeats()
         if s.cron is None:
-            if s.status == "fired":
+            assert s.at is not None
+            # fired, or paused after its time passed (a held one: docs/semantics.md, "Changes"): it comes
+            # back `minutes` from now, active
+            if s.status == "fired" or (s.status == "paused" and s.at <= self.now):
                 s.at, s.status = self.now + timedelta(minutes=minutes), "active"
                 return s.at
-            assert s.at is not None
             # a coming one moves from its own time; an active one whose time passed (held) from now
             s.at = (max(s.at, self.now) if s.status == "active" else s.at) + timedelta(minutes=minutes)
             if s.status == "paused" and not self.flags.snooze_paused:

@@ -81,7 +81,8 @@ def test_snoozing_a_paused_one_shot_is_refused_and_leaves_it_paused(room: functo
     h = room(MONDAY)
     s = Schedule("", "message", "Europe/Madrid", at=MONDAY + timedelta(hours=2))
     assert h.create(s, message=POST_MARK, time=s.at.isoformat())["ok"]  # type: ignore[union-attr]
-    assert h.tool("pause_reminder", id=s.sid)["ok"]
+    paused = h.tool("pause_reminder", id=s.sid)
+    assert paused["ok"], paused
     h.room.pause(s.sid)
     assert h.room.snooze_refused(s.sid, 10)
     assert h.tool("snooze_reminder", id=s.sid, minutes=10)["error"]["code"] == "invalid_state"
@@ -606,4 +607,25 @@ def test_a_delivered_one_shot_snoozed_after_its_user_set_quiet_hours_is_snoozed(
     h.room.snooze(s.sid, 10)
     agrees(h)
     h.advance(120)
+    agrees(h)
+
+
+def test_a_held_one_shot_paused_and_then_snoozed_comes_back_active(room: functools.partial[Harness]) -> None:
+    """`make verify` (seed 3173552564): a one-shot held by its user's quiet hours, then paused, then
+    snoozed. Its time passed while it was paused, so the snooze brings it back `minutes` from now, active
+    (docs/semantics.md, "Changes"), as the code did; the reference model kept it paused."""
+    from tests.model.quiet import Rule
+
+    h = room(MONDAY)
+    s = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=20))
+    assert h.create(s, message=POST_MARK, time="2026-11-30T08:20:00+00:00")["ok"]
+    h.set_quiet(s.user or "", Rule("08:12", "19:05", "UTC"))
+    h.advance(30)  # held at 08:20
+    paused = h.tool("pause_reminder", id=s.sid)
+    assert paused["ok"], paused
+    h.room.pause(s.sid)
+    assert h.tool("snooze_reminder", id=s.sid, minutes=95)["ok"]
+    h.room.snooze(s.sid, 95)
+    agrees(h)
+    h.advance(24 * 60)  # the snoozed post, and the held one at the period's end
     agrees(h)
