@@ -22,6 +22,7 @@ from cronbell.core.domain.errors import (
     Released,
     TooSoon,
 )
+from cronbell.core.domain.firing import ledger_slot
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.ports import Claim, Finish, RepeatClaim, Store
 from cronbell.core.domain.quiet_hours import QuietHours
@@ -241,6 +242,30 @@ def test_a_completion_from_a_stale_read_conflicts_and_writes_nothing(store: Stor
         store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=s, finish=Finish(run=delivered()))
     assert store.runs(ROOM, "s1", 10) == []
     assert store.open_claim(ROOM, "s1", SLOT) is not None
+
+
+def test_runs_started_by_hand_wait_together_and_each_record_clears_its_own(store: Store) -> None:
+    """Two runs started by hand wait behind one delivery; the regular delivery's record leaves both,
+    the first one's record leaves the second (it was lost when one record cleared whatever waited)."""
+    first, second = "2030-01-07T08:00:01Z", "2030-01-07T08:05:01Z"
+    store.insert(schedule("s1"), 5)
+
+    def fresh() -> models.Schedule:
+        got = store.get(ROOM, "s1")
+        assert got is not None
+        return got
+
+    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, fresh())
+    assert store.wait_manual(fresh(), first, NOW) and store.wait_manual(fresh(), second, NOW)
+    assert fresh().manual_waiting == {first, second}
+    store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=fresh(), finish=Finish(run=delivered()))
+    assert fresh().manual_waiting == {first, second}
+    manual = ledger_slot(first, manual=True)
+    assert store.claim_slot(ROOM, "s1", manual, NOW, LEASE, fresh()) == Claim.CLAIMED
+    run = Run(scheduled_time=first, outcome=DELIVERED, manual=True, message_id="m2")
+    store.complete_slot(ROOM, "s1", manual, NOW, DELIVERED, schedule=fresh(), finish=Finish(run=run))
+    assert fresh().manual_waiting == {second}
+    assert not store.wait_manual(fresh(), second, NOW)  # no delivery holds it now: started at once
 
 
 def test_a_final_completion_retires_the_schedule(store: Store) -> None:

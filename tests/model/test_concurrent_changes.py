@@ -263,6 +263,23 @@ def test_a_manual_fire_that_meets_a_delivery_started_after_run_now_is_delivered_
     assert [r.outcome for r in played.observation.runs if r.manual] == ["delivered"]
 
 
+def test_two_runs_started_by_hand_behind_one_long_delivery_are_both_delivered_in_turn(
+    base: Stack, tmp_path: Path
+) -> None:
+    """Two run_now calls five minutes apart, both while one slow delivery of the agent call holds it
+    (`make verify`, seed 865979): the second could not wait beside the first, started at once, and its
+    record cleared the first one's waiting slot: answered ok, never posted, no run. Both wait now and
+    are delivered after that delivery, the earlier first."""
+    group = Group(AGENT, (RUN_NOW, RUN_NOW), order=((0, 2), (1, None), (WAIT, 5), (2, None), (WAIT, 5), (0, None)))
+    played = play_group(base, group, tmp_path)
+    problems = played.problems + verdict(played.observation)
+    tally(group, problems)
+    assert not problems, problems
+    assert [a.result.get("waiting") for _, a in played.observation.changes] == [True, True]
+    manual = [p.slot for p in played.observation.posts if p.manual]
+    assert manual == sorted(manual) and len(manual) == 2, played.observation.posts
+
+
 def test_a_delete_landing_during_a_reconciler_pass_leaves_no_entry(base: Stack, tmp_path: Path) -> None:
     """The reconciler read the schedule; delete_reminder removed it and its entry; the reconciler found
     the entry missing and wrote it again, then read the schedule again: its audit copy, of the same

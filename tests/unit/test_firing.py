@@ -157,6 +157,14 @@ def test_a_fire_past_the_end_of_a_paused_schedule_completes_it() -> None:
     assert isinstance(firing.decide(going, event(), AT_SLOT, Limits()), firing.Undelivered)
 
 
+def test_a_manual_run_waiting_its_turn_is_the_schedules_own_though_a_later_one_was_recorded() -> None:
+    later = "2026-11-30T08:05:01Z"
+    waiting = daily(last_manual_run=later, manual_waiting=frozenset({SLOT, later}))
+    assert isinstance(firing.decide(waiting, event(manual=True), AT_SLOT, Limits()), firing.Deliver)
+    forged = daily(last_manual_run=later, manual_waiting=frozenset({later}))
+    assert not isinstance(firing.decide(forged, event(manual=True), AT_SLOT, Limits()), firing.Deliver)
+
+
 @pytest.mark.parametrize("status", models.RAN_OUT)
 def test_a_manual_run_answered_before_its_schedule_ran_out_is_still_delivered(status: str) -> None:
     """run_now answered "started" (its slot recorded), then the schedule ended by its own runs: the

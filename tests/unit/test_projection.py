@@ -99,7 +99,7 @@ def test_a_pending_repeat_projects_its_entry_and_an_acknowledgement_deletes_it()
 
 def test_a_run_now_waiting_for_a_delivery_fires_the_minute_after_its_lease_then_after_it_ends() -> None:
     lease_end = NOW + timedelta(minutes=5, seconds=10)
-    held = replace(schedule(), manual_waiting="2030-01-07T08:00:00Z", inflight_until=lease_end.isoformat())
+    held = replace(schedule(), manual_waiting=frozenset({"2030-01-07T08:00:00Z"}), inflight_until=lease_end.isoformat())
     (waiting,) = [t for t in targets(held, NOW).values() if t.name.endswith(projection.WAITING_SUFFIX)]
     assert waiting.entry.expression == "at(2030-01-07T08:06:00)"
     event = json.loads(waiting.input)
@@ -107,8 +107,17 @@ def test_a_run_now_waiting_for_a_delivery_fires_the_minute_after_its_lease_then_
     ended = replace(held, inflight_until="")
     (moved,) = plan(held, ended, NOW + timedelta(seconds=30)).puts
     assert moved.entry.expression == "at(2030-01-07T08:01:00)"
-    done = replace(ended, manual_waiting="")
+    done = replace(ended, manual_waiting=frozenset())
     assert plan(ended, done, NOW + timedelta(seconds=40)).deletes == [waiting.name]
+
+
+def test_runs_waiting_their_turn_share_one_entry_for_the_earliest_then_the_next() -> None:
+    first, second = "2030-01-07T07:58:00Z", "2030-01-07T08:00:00Z"
+    both = replace(schedule(), manual_waiting=frozenset({second, first}), inflight_until=NOW.isoformat())
+    (entry,) = [t for t in targets(both, NOW).values() if t.name.endswith(projection.WAITING_SUFFIX)]
+    assert json.loads(entry.input)["scheduled_time"] == first
+    (after,) = plan(both, replace(both, manual_waiting=frozenset({second})), NOW).puts
+    assert after.name == entry.name and json.loads(after.input)["scheduled_time"] == second
 
 
 def test_an_orphan_mark_deletes_only_entries_that_fire_its_room_and_id() -> None:

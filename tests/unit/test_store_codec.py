@@ -50,6 +50,15 @@ def test_a_one_shot_survives_the_round_trip() -> None:
     assert back == original and back.timing.expressions == ("at(2026-12-01T08:00:00)",)
 
 
+def test_runs_waiting_their_turn_read_as_a_set_also_as_0_4_0_wrote_one() -> None:
+    item = codec.dump(codec.schedule_item(schedule(Timing.once(datetime(2026, 12, 1, 9, 0, tzinfo=MADRID), MADRID))))
+    assert codec.schedule_from_item(item).manual_waiting == frozenset()
+    both = {"2026-11-30T08:00:01Z", "2026-11-30T08:05:01Z"}
+    assert codec.schedule_from_item({**item, **codec.dump({"manual_waiting": both})}).manual_waiting == both
+    one = codec.dump({"manual_waiting": "2026-11-30T08:00:01Z"})
+    assert codec.schedule_from_item({**item, **one}).manual_waiting == {"2026-11-30T08:00:01Z"}
+
+
 def test_an_item_written_before_the_timing_value_is_still_read() -> None:
     """Deployed tables hold items whose snooze is an at(...) expression in UTC."""
     old = {

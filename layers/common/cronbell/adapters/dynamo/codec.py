@@ -64,6 +64,7 @@ _REPEATS = ("repeat_every", "repeat_times", "escalate_to", "repeat_slot")
 _LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until")  # written by the delivery ledger alone
 # the release times of its occurrences held now (a string set): written by the hold and the release alone
 RELEASES = "releases"
+WAITING = "manual_waiting"
 
 Key = tuple[str, str]  # (room_id, sk): an item's identity
 
@@ -149,7 +150,7 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     """Every stored attribute of a schedule but its key. `expressions` is written for operators
     (what Scheduler was given) and never read back: the timing owns its expressions."""
     t = schedule.timing
-    left_out = ("id", "room_id", *_WHEN_KNOWN, "manual_waiting", RELEASES, *_LEDGER, *_REPEATS)
+    left_out = ("id", "room_id", *_WHEN_KNOWN, WAITING, RELEASES, *_LEDGER, *_REPEATS)
     plain = {name: getattr(schedule, name) for name in _PLAIN if name not in left_out}
     if schedule.repeat_every or schedule.repeat_times:  # 0 with a count kept: stopped repeating
         plain.update({name: getattr(schedule, name) for name in _REPEATS})
@@ -233,6 +234,8 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         if name in data:
             data[name] = int(data[name])
     data[RELEASES] = frozenset(data.get(RELEASES) or ())  # absent from an item none is held for
+    waiting = data.get(WAITING) or ()  # a set; one slot as a string when written by 0.4.0
+    data[WAITING] = frozenset([waiting] if isinstance(waiting, str) else waiting)
     if data.get("last_run"):  # numbers come back as Decimal
         data["last_run"] = Run.from_dict(data["last_run"]).to_dict()
     skips, snoozes = data.get("skips"), data.get("snoozes")

@@ -18,6 +18,7 @@ from cronbell.adapters.dynamo.retirement import Retirement
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Busy, Conflict
+from cronbell.core.domain.firing import slot_time
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Claim, Finish, OpenClaim
@@ -193,7 +194,7 @@ class SlotLedger(Retirement):
             if final_status:
                 self._retire_with(slot_update, now, outcome, detail, schedule, final_status, finish)
             else:
-                self._record_with(slot_update, now, schedule, finish)
+                self._record_with(slot_update, slot, now, schedule, finish)
         except AwsError as err:
             if not _already_done(err, slot_update):
                 raise
@@ -242,7 +243,7 @@ class SlotLedger(Retirement):
         )
 
     def _record_with(
-        self, slot_update: dict[str, Any], now: datetime, schedule: Schedule, finish: Finish | None
+        self, slot_update: dict[str, Any], slot: str, now: datetime, schedule: Schedule, finish: Finish | None
     ) -> None:
         """The slot done and the fire recorded on its schedule, still at the version read, in one
         transaction; Conflict when the schedule changed since."""
@@ -254,8 +255,12 @@ class SlotLedger(Retirement):
         if finish is not None and finish.counted and finish.run.outcome != DELIVERED:
             update.clause("delivered_count = delivered_count - :one", one=1)  # a failed run gives its hold's count back
         update.remove(INFLIGHT)
-        if finish is not None and finish.run.manual:  # the manual run that waited, if it did, is done
-            update.remove("manual_waiting")
+        waited, manual = slot_time(slot)  # a manual run that waited is done; any other that waits still does
+        if manual and waited in schedule.manual_waiting:
+            if schedule.manual_waiting == {waited}:  # as a whole: 0.4.0 kept one slot as a string
+                update.remove(codec.WAITING)
+            else:
+                update.delete(codec.WAITING, {waited})
         if finish is not None and finish.release:  # a held occurrence released: no longer held until then
             update.delete(codec.RELEASES, {finish.release})
         unchanged, version = same_version(schedule)

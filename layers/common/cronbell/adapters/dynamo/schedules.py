@@ -275,22 +275,18 @@ class Schedules(Rooms):
             raise Conflict(schedule.id) from err
 
     def wait_manual(self, schedule: Schedule, slot: str, now: datetime) -> bool:
-        """Keep a run started by hand (`slot`) waiting on the schedule for the delivery under way, which
-        must still hold it; the version moves, so that delivery's record reads it. False when no
-        delivery holds the schedule any more (or another manual run waits): start it now instead."""
+        """Keep a run started by hand (`slot`) waiting on the schedule, beside any other that waits, for
+        the delivery under way, which must still hold it; the version moves, so that delivery's record
+        reads it. False when no delivery holds the schedule any more: start it now instead. (Also
+        False while one slot waits as a string, as 0.4.0 wrote it: until that run is delivered.)"""
+        update = Update().add(codec.WAITING, {slot}).clause(codec.BUMP, z=0, one=1)
+        condition = "#s = :active AND inflight_until >= :t AND (attribute_not_exists(#w) OR attribute_type(#w, :ss))"
+        values = {":active": models.ACTIVE, ":t": iso_utc(now), ":ss": "SS"}
         try:
             self._t.db.update_item(
                 TableName=self._t.name,
                 Key=key(schedule.room_id, schedule_sk(schedule.id)),
-                UpdateExpression=f"SET manual_waiting = :slot, {codec.BUMP}",
-                ConditionExpression=(
-                    "#s = :active AND inflight_until >= :t AND "
-                    "(attribute_not_exists(manual_waiting) OR manual_waiting = :none OR manual_waiting = :slot)"
-                ),
-                ExpressionAttributeNames={"#s": "status"},
-                ExpressionAttributeValues=dump(
-                    {":slot": slot, ":active": models.ACTIVE, ":t": iso_utc(now), ":none": "", ":z": 0, ":one": 1}
-                ),
+                **update.request(condition, {"#s": "status", "#w": codec.WAITING}, values),
             )
         except AwsError as err:
             if err.code != CONDITION_FAILED:

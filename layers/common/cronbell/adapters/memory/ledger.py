@@ -8,6 +8,7 @@ from cronbell.adapters.memory.schedules import Schedules
 from cronbell.adapters.memory.state import CLAIMED, DONE, SENT, Slot
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Conflict
+from cronbell.core.domain.firing import slot_time
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Claim, Finish, OpenClaim
@@ -91,6 +92,9 @@ class SlotLedger(Schedules):
                 raise Conflict(schedule.id)
             self._ran(stored, finish)
             stored.inflight_until = ""
+            waited, manual = slot_time(slot)
+            if manual:  # a manual run that waited is done; any other that waits still does
+                stored.manual_waiting = stored.manual_waiting - {waited}
             if final_status:
                 self._end(stored, final_status, now, detail)
             else:

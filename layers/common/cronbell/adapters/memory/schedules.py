@@ -114,9 +114,7 @@ class Schedules(State):
         stored = self._live.get((schedule.room_id, schedule.id))
         if stored is None or stored.status != models.ACTIVE or stored.inflight_until < iso_utc(now):
             return False
-        if stored.manual_waiting not in ("", slot):
-            return False
-        stored.manual_waiting = slot
+        stored.manual_waiting = stored.manual_waiting | {slot}
         stored.version += 1
         return True
 

@@ -305,13 +305,13 @@ def decide_static(
 
 def own_slot(schedule: Schedule, event: FireEvent, now: datetime) -> bool:
     """Whether the fire's scheduled time is one the schedule really has (a run_now's is the slot
-    run_now recorded) and not in the future: a hand-made Input cannot fire a schedule early.
-    Scheduler's and Lambda's retries carry the same scheduled time."""
+    run_now recorded, or one that waits its turn) and not in the future: a hand-made Input cannot
+    fire a schedule early. Scheduler's and Lambda's retries carry the same scheduled time."""
     slot = event.at
     if slot > now + timedelta(seconds=EARLY_SECONDS):
         return False
     if event.manual:
-        return event.slot == schedule.last_manual_run
+        return event.slot == schedule.last_manual_run or event.slot in schedule.manual_waiting
     return schedule.timing.fires_at(slot)
 
 

@@ -91,9 +91,9 @@ class Schedule:
     failure_streak: int = 0  # failed runs in a row; 0 after a delivered one
     last_answer: dict[str, str] | None = None  # the last delivered agent answer: the next `previous`
     last_manual_run: str = ""  # RFC3339 UTC slot of the last run started by hand (run_now)
-    # a run started by hand while another delivery of the schedule was under way: its slot waits for
-    # that delivery to end (an entry of its own, `projection`), then it is delivered
-    manual_waiting: str = ""
+    # runs started by hand while another delivery of the schedule was under way: their slots wait
+    # for that delivery to end (an entry of their own, `projection`), then are delivered in turn
+    manual_waiting: frozenset[str] = frozenset()
     delivered_count: int = 0  # regular (not run_now) runs delivered: what `count` counts
     # the delivery ledger's count of attempts at the slot last claimed and not finished: Lambda's
     # asynchronous retries do not say which attempt an invocation is

@@ -103,14 +103,15 @@ def _own(schedule: Schedule) -> dict[str, Target]:
 
 
 def _waiting(schedule: Schedule, now: datetime) -> dict[str, Target]:
-    """A run started by hand that waits for the delivery under way: an entry of its own, firing the
-    minute after that delivery's lease ends (or, once it has ended, the next minute)."""
+    """The runs started by hand that wait for the delivery under way: an entry of their own for the
+    earliest, firing the minute after that delivery's lease ends (or, once it has ended, the next
+    minute); its record lets the next one have the entry, so they are delivered in turn."""
     if schedule.status != models.ACTIVE or not schedule.manual_waiting:
         return {}
     start = max(now, parse_iso(schedule.inflight_until)) if schedule.inflight_until else now
     due = start.astimezone(UTC).replace(second=0, microsecond=0) + timedelta(minutes=1)
     entry = Entry(f"{schedule.id}{WAITING_SUFFIX}", at_expression(due), "UTC", True)
-    event = manual_input(schedule.room_id, schedule.id, schedule.manual_waiting, EXECUTION_ID)
+    event = manual_input(schedule.room_id, schedule.id, min(schedule.manual_waiting), EXECUTION_ID)
     fired = json.dumps({**event, "attempt": ATTEMPT})
     return {entry.name: Target(entry, fired, True, schedule.kind, schedule.room_id)}
 
