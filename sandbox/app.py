@@ -173,6 +173,7 @@ class Sandbox:
                         sys.path.insert(0, str(path))
             _install_clock(self.clock)
         self.runtime.load()
+        moto = self._moto
         self._pumps = [
             StreamPump(
                 m,
@@ -181,6 +182,7 @@ class Sandbox:
                 self.clock,
                 self.send_to_queue,
                 REGION,
+                writes=lambda: moto.table_writes,
             )
             for m in self.stack.mappings
             if m.function in specs
@@ -189,7 +191,6 @@ class Sandbox:
         self.settle()  # what provisioning wrote
         if o.concurrency > 1 and FIRE_FUNCTION in specs:  # the template's Scheduler target: warm for a storm
             self.runtime.warm(FIRE_FUNCTION, o.concurrency)
-        moto = self._moto
         self.engine = SchedulerEngine(
             self._client("scheduler"),
             self.runtime,

@@ -43,6 +43,10 @@ class _QuietHandler(MotoRequestHandler):
         pass
 
 
+_TABLE_WRITES = {"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "TransactWriteItems", "ExecuteStatement"}
+_TABLE_WRITES |= {"BatchExecuteStatement", "ExecuteTransaction"}
+
+
 class _Atomic:
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self._app = app
@@ -50,6 +54,7 @@ class _Atomic:
         self.port = 0  # the server's, once bound: the Host its clients name
         self.calls: Counter[str] = Counter()
         self.scheduler_writes = 0  # requests that may have changed Scheduler's state
+        self.table_writes = 0  # DynamoDB requests that may have written an item (and a stream record)
 
     def _count(self, environ: dict[str, Any]) -> None:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
@@ -58,6 +63,8 @@ class _Atomic:
             self.calls[action] += 1
         if environ.get("REQUEST_METHOD") != "GET" and "/scheduler/" in environ.get("HTTP_AUTHORIZATION", ""):
             self.scheduler_writes += 1
+        if target.startswith("DynamoDB_") and action in _TABLE_WRITES:
+            self.table_writes += 1
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> list[bytes]:
         try:  # over HTTP: only clients of this machine that name this server (see sandbox/origins.py)
@@ -265,6 +272,12 @@ class MotoServer:
         """How many requests so far could have created, changed or deleted a schedule (the scheduler engine
         re-reads the schedules only when this moves)."""
         return self._app.scheduler_writes
+
+    @property
+    def table_writes(self) -> int:
+        """How many DynamoDB requests so far could have written an item (the stream pumps read the
+        stream only when this moved since they last found it read to its end)."""
+        return self._app.table_writes
 
     def schedules(self, account_id: str, region: str) -> list[dict[str, Any]]:
         """Every schedule of every group as GetSchedule describes it, read from moto's state in one step

@@ -22,6 +22,7 @@ from sandbox.clock import SandboxClock, iso
 log = logging.getLogger("sandbox.streams")
 
 UNBOUNDED_RETRIES = 10
+RECORDS_PER_READ = 1000  # GetRecords' most records per shard and read
 # (records as Lambda's DynamoDB event holds them) -> the function's answer, parsed
 Deliver = Callable[[list[dict[str, Any]]], Any]
 
@@ -86,8 +87,11 @@ class StreamPump:
         clock: SandboxClock,
         send_to_queue: Callable[[str, str], None],
         region: str,
+        writes: Callable[[], int] | None = None,
     ) -> None:
         self.mapping = mapping
+        self._writes = writes  # the table writes so far: no read while it stays where the stream was read to
+        self._read_at: int | None = None  # that count when a read last found nothing new
         self._streams = streams
         self._deliver = deliver
         self._clock = clock
@@ -104,7 +108,12 @@ class StreamPump:
         function's own writes included)."""
         with self._lock:
             while True:
+                writes = self._writes() if self._writes is not None else None
+                if writes is not None and writes == self._read_at:
+                    return  # nothing written since the stream was read to its end
                 records = self._read()
+                if len(records) < RECORDS_PER_READ:  # to its end, as of `writes` (counted before it applied)
+                    self._read_at = writes
                 if not records:
                     return
                 for start in range(0, len(records), self.mapping.batch_size):
@@ -179,7 +188,7 @@ def read_after(streams: Any, stream_arn: str, shards: list[str], read_to: dict[s
             else {"ShardIteratorType": "TRIM_HORIZON"}
         )
         iterator = streams.get_shard_iterator(StreamArn=stream_arn, ShardId=shard, **position)["ShardIterator"]
-        records = streams.get_records(ShardIterator=iterator).get("Records", [])
+        records = streams.get_records(ShardIterator=iterator, Limit=RECORDS_PER_READ).get("Records", [])
         if records:
             read_to[shard] = records[-1]["dynamodb"]["SequenceNumber"]
         out += records
