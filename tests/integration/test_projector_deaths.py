@@ -5,6 +5,7 @@ nothing left over, no entry at an old time; the reconciler, run after, finds not
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import pytest
@@ -45,8 +46,7 @@ def test_a_projector_killed_after_any_scheduler_call_leaves_the_projection_once_
             break  # the batch made fewer calls: each place to die has been tried
         configure_env(stack)
         handler = load_handler("projector")
-        deps = stack.deps()
-        monkeypatch.setattr(handler, "deps", lambda: deps)
+        monkeypatch.setattr(handler, "deps", functools.partial(Stack.deps, stack))
         answer = handler.lambda_handler(event, LambdaContext(function_name="projector"))  # Lambda's retry
         assert answer["batchItemFailures"] == [], (killed, answer)
         stack.clock.advance(seconds=stack.settings.reconcile_grace_seconds + 1)
