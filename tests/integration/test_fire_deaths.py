@@ -5,6 +5,7 @@ done."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,11 @@ import pytest
 
 from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
-from tests.support import fire_worker
+from cronbell.usecases import tools
+from tests.support import fire_worker, scheduler_oracle
 from tests.support.aws import Stack
-from tests.support.envelopes import ROOM
-from tests.support.lambda_timing import RETRY_GAPS_SECONDS, FileChat, lambda_retries
+from tests.support.envelopes import ROOM, envelope
+from tests.support.lambda_timing import RETRY_GAPS_SECONDS, FileChat, lambda_retries, remaining_on
 from tests.support.tools import assert_consistent, call, ok, schedule_item
 
 CASES = {
@@ -81,3 +83,44 @@ def test_a_duplicate_meeting_a_live_claim_does_not_end_as_done(stack: Stack, tmp
     with pytest.raises(fire_uc.RetryLater):
         fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps, remaining_seconds=lambda: 200.0)
     assert chat.attempts() == []
+
+
+def test_a_run_now_waiting_behind_a_delivery_whose_process_died_is_delivered_after_it(
+    stack: Stack, tmp_path: Path
+) -> None:
+    """An agent call's delivery dies (SIGKILL) after its claim, before its post; run_now, answered while
+    that dead attempt still holds the schedule, waits in the item. Lambda's retries deliver the regular
+    occurrence once the dead claim's lease has ended, then the waiting run's own entry fires: each is
+    posted once, and the history has both runs."""
+    sid = ok(call(stack, "cron_create", {"name": "job", "prompt": "p", "cron_expr": "0 10 * * *"}))["id"]
+    stack.clock.advance(hours=1, seconds=1)
+    slot = "2026-11-30T09:00:00Z"
+    event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot, "execution_id": "e", "attempt": "1"}
+    chat = FileChat(tmp_path / "chat.jsonl")
+    fire_worker.kill_a_worker(stack, event, chat.path, "claim")
+
+    started: list[dict[str, Any]] = []
+    answer = tools.handle(envelope("run_now", {"kind": "cron", "target": sid}), stack.deps(start_fire=started.append))
+    assert ok(answer)["waiting"] is True and started == []  # nothing started while the schedule is held
+    deps = stack.deps(
+        chat=lambda: chat, agents=fire_worker.EchoAgents(), sleep=lambda s: stack.clock.advance(seconds=s)
+    )
+
+    def attempt(remaining: Any) -> dict[str, Any]:
+        return fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps, remaining_seconds=remaining)
+
+    retried = lambda_retries(stack.clock, attempt, first_gap=RETRY_GAPS_SECONDS[0])
+    assert retried.result is not None and retried.result["outcome"] == "delivered", retried.outcomes
+    now = stack.clock.now()
+    (turn,) = [
+        d for d in scheduler_oracle.due(stack.entries(), now, now + timedelta(hours=1)) if d.entry == f"{sid}-now"
+    ]
+    stack.clock.current = turn.when
+    manual = fire_uc.fire(
+        parse_fire_event(turn.event, stack.clock.now()), deps, remaining_seconds=remaining_on(stack.clock)
+    )
+    assert manual["outcome"] == "delivered", manual
+    assert len(chat.posted()) == 2  # the occurrence and the run started by hand, once each
+    runs = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
+    assert sorted((r["manual"], r["outcome"]) for r in runs) == [(False, "delivered"), (True, "delivered")]
+    assert f"{sid}-now" not in stack.entries()  # its turn is over
