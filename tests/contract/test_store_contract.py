@@ -246,7 +246,8 @@ def test_a_completion_from_a_stale_read_conflicts_and_writes_nothing(store: Stor
 
 def test_runs_started_by_hand_wait_together_and_each_record_clears_its_own(store: Store) -> None:
     """Two runs started by hand wait behind one delivery; the regular delivery's record leaves both,
-    the first one's record leaves the second (it was lost when one record cleared whatever waited)."""
+    the first one's record leaves the second (it was lost when one record cleared whatever waited),
+    and a run recorded undelivered (skipped: its schedule paused meanwhile) ends its wait too."""
     first, second = "2030-01-07T08:00:01Z", "2030-01-07T08:05:01Z"
     store.insert(schedule("s1"), 5)
 
@@ -266,6 +267,9 @@ def test_runs_started_by_hand_wait_together_and_each_record_clears_its_own(store
     store.complete_slot(ROOM, "s1", manual, NOW, DELIVERED, schedule=fresh(), finish=Finish(run=run))
     assert fresh().manual_waiting == {second}
     assert not store.wait_manual(fresh(), second, NOW)  # no delivery holds it now: started at once
+    skipped = Run(scheduled_time=second, outcome=SKIPPED, reason="paused", manual=True)
+    assert store.record_run(fresh(), ledger_slot(second, manual=True), NOW, skipped)  # its schedule paused
+    assert fresh().manual_waiting == frozenset()
 
 
 def test_a_final_completion_retires_the_schedule(store: Store) -> None:

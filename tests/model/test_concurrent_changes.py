@@ -280,6 +280,22 @@ def test_two_runs_started_by_hand_behind_one_long_delivery_are_both_delivered_in
     assert manual == sorted(manual) and len(manual) == 2, played.observation.posts
 
 
+def test_a_run_started_by_hand_whose_schedule_is_paused_before_its_turn_is_recorded_skipped(
+    base: Stack, tmp_path: Path
+) -> None:
+    """run_now answered ok (waiting) during a delivery of the agent call; that delivery ended and
+    pause_reminder landed before the waiting run's turn (`make verify`, seed 93559): its entry went with
+    the pause, so the run was neither posted nor recorded. Its entry stays now, and at its turn the run
+    is recorded skipped (paused), as any manual fire meeting a paused schedule is."""
+    group = Group(AGENT, (RUN_NOW, PAUSE), order=((0, 2), (1, None), (0, None), (2, None)))
+    played = play_group(base, group, tmp_path)
+    problems = played.problems + verdict(played.observation)
+    tally(group, problems)
+    assert not problems, problems
+    assert [a.ok for _, a in played.observation.changes] == [True, True]
+    assert [(r.outcome, r.reason) for r in played.observation.runs if r.manual] == [("skipped", "paused")]
+
+
 def test_a_delete_landing_during_a_reconciler_pass_leaves_no_entry(base: Stack, tmp_path: Path) -> None:
     """The reconciler read the schedule; delete_reminder removed it and its entry; the reconciler found
     the entry missing and wrote it again, then read the schedule again: its audit copy, of the same

@@ -120,6 +120,14 @@ def test_runs_waiting_their_turn_share_one_entry_for_the_earliest_then_the_next(
     assert after.name == entry.name and json.loads(after.input)["scheduled_time"] == second
 
 
+def test_a_run_waiting_its_turn_keeps_its_entry_while_its_schedule_is_paused() -> None:
+    waiting = replace(schedule(), manual_waiting=frozenset({"2030-01-07T08:00:00Z"}))
+    paused = replace(waiting, status=models.PAUSED)
+    (entry,) = [t for t in targets(paused, NOW).values() if t.name.endswith(projection.WAITING_SUFFIX)]
+    assert entry.enabled  # it fires, and its run is recorded skipped (paused)
+    assert not [t for t in targets(replace(waiting, status=models.DELETED), NOW).values()]
+
+
 def test_an_orphan_mark_deletes_only_entries_that_fire_its_room_and_id() -> None:
     out = plan(None, Orphan("!room:example.org", "k3v9q2m8xa", ("k3v9q2m8xa", "k3v9q2m8xa-snooze")), NOW)
     assert out.deletes_if_fire == [

@@ -39,6 +39,17 @@ def _already_done(err: AwsError, slot_write: dict[str, Any]) -> bool:
     return old is not None and codec.state_of(old) == DONE
 
 
+def _done_waiting(update: Update, schedule: Schedule, slot: str) -> None:
+    """A run started by hand that waited its turn is done (`slot`: its ledger key): its time leaves the
+    schedule's `manual_waiting`; any other that waits still does."""
+    waited, manual = slot_time(slot)
+    if manual and waited in schedule.manual_waiting:
+        if schedule.manual_waiting == {waited}:  # as a whole: 0.4.0 kept one slot as a string
+            update.remove(codec.WAITING)
+        else:
+            update.delete(codec.WAITING, {waited})
+
+
 class SlotLedger(Retirement):
     def claim_slot(
         self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
@@ -255,12 +266,7 @@ class SlotLedger(Retirement):
         if finish is not None and finish.counted and finish.run.outcome != DELIVERED:
             update.clause("delivered_count = delivered_count - :one", one=1)  # a failed run gives its hold's count back
         update.remove(INFLIGHT)
-        waited, manual = slot_time(slot)  # a manual run that waited is done; any other that waits still does
-        if manual and waited in schedule.manual_waiting:
-            if schedule.manual_waiting == {waited}:  # as a whole: 0.4.0 kept one slot as a string
-                update.remove(codec.WAITING)
-            else:
-                update.delete(codec.WAITING, {waited})
+        _done_waiting(update, schedule, slot)
         if finish is not None and finish.release:  # a held occurrence released: no longer held until then
             update.delete(codec.RELEASES, {finish.release})
         unchanged, version = same_version(schedule)
@@ -292,6 +298,7 @@ class SlotLedger(Retirement):
         }
         unchanged, version = same_version(schedule)
         update = Update().set("last_run", codec.last_run_fields(run)).clause(BUMP, z=0, one=1)
+        _done_waiting(update, schedule, slot)
         last = {
             "Update": {
                 "TableName": self._t.name,

@@ -92,9 +92,7 @@ class SlotLedger(Schedules):
                 raise Conflict(schedule.id)
             self._ran(stored, finish)
             stored.inflight_until = ""
-            waited, manual = slot_time(slot)
-            if manual:  # a manual run that waited is done; any other that waits still does
-                stored.manual_waiting = stored.manual_waiting - {waited}
+            _done_waiting(stored, slot)
             if final_status:
                 self._end(stored, final_status, now, detail)
             else:
@@ -123,6 +121,7 @@ class SlotLedger(Schedules):
         if stored is None or stored.version != schedule.version:
             raise Conflict(schedule.id)
         stored.last_run = run.stored()
+        _done_waiting(stored, slot)
         stored.version += 1
         self._slots[(schedule.room_id, schedule.id, slot)] = Slot(DONE, outcome=run.outcome, run=run)
         return True
@@ -141,3 +140,10 @@ class SlotLedger(Schedules):
     def run_at(self, room_id: str, owner: str, slot: str) -> Run | None:
         held = self._slots.get((room_id, owner, slot))
         return held.run if held is not None else None
+
+
+def _done_waiting(stored: Schedule, slot: str) -> None:
+    """A run started by hand that waited its turn is done; any other that waits still does."""
+    waited, manual = slot_time(slot)
+    if manual:
+        stored.manual_waiting = stored.manual_waiting - {waited}

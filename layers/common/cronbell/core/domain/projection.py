@@ -105,8 +105,10 @@ def _own(schedule: Schedule) -> dict[str, Target]:
 def _waiting(schedule: Schedule, now: datetime) -> dict[str, Target]:
     """The runs started by hand that wait for the delivery under way: an entry of their own for the
     earliest, firing the minute after that delivery's lease ends (or, once it has ended, the next
-    minute); its record lets the next one have the entry, so they are delivered in turn."""
-    if schedule.status != models.ACTIVE or not schedule.manual_waiting:
+    minute); its record lets the next one have the entry, so they are delivered in turn. A paused
+    schedule keeps it: at its turn the run is recorded skipped (paused), as any manual fire that
+    meets a paused schedule is, never left waiting in silence."""
+    if schedule.status not in models.LIVE_STATUSES or not schedule.manual_waiting:
         return {}
     start = max(now, parse_iso(schedule.inflight_until)) if schedule.inflight_until else now
     due = start.astimezone(UTC).replace(second=0, microsecond=0) + timedelta(minutes=1)
