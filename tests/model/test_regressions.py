@@ -629,3 +629,25 @@ def test_a_held_one_shot_paused_and_then_snoozed_comes_back_active(room: functoo
     agrees(h)
     h.advance(24 * 60)  # the snoozed post, and the held one at the period's end
     agrees(h)
+
+
+def test_a_repeat_due_while_lambda_retried_a_run_now_is_fired_by_the_next_move(
+    room: functools.partial[Harness],
+) -> None:
+    """A run_now met a chat outage; Lambda's retries (1, then 2 minutes) took the clock past a repeat's
+    time, and the next move played Scheduler only from the clock on: the repeat's entry, there all along,
+    was never fired, and the search reported it missing (`make verify`, seed 3207611392). Scheduler
+    fires what came due meanwhile, late: the harness plays it on the next move."""
+    h = room(MONDAY)
+    repeating = Schedule("", "message", "Europe/Madrid", at=MONDAY + timedelta(minutes=15))
+    repeating.repeat_every, repeating.repeat_times, repeating.escalate_to = 5, 2, BOSS
+    extra = {"repeat_every": 5, "repeat_times": 2, "escalate_to": BOSS}
+    assert h.create(repeating, message=POST_MARK, time="in 15 minutes", **extra)["ok"]
+    daily = recurring(h, "0 10 * * *")
+    h.advance(17)  # delivered at 08:15; its first repeat is due at 08:20
+    h.chat_outage(2)
+    h.run_now(daily)  # posted on Lambda's third attempt, at 08:20
+    assert h.clock.now() >= MONDAY + timedelta(minutes=20)
+    h.advance(7)
+    agrees(h)
+    assert any(p.what == "repeat" for p in h.room.posts)
