@@ -91,7 +91,7 @@ class StreamPump:
     ) -> None:
         self.mapping = mapping
         self._writes = writes  # the table writes so far: no read while it stays where the stream was read to
-        self._read_at: int | None = None  # that count when a read last found nothing new
+        self._read_at: int | None = None  # that count when a read last reached the stream's end
         self._streams = streams
         self._deliver = deliver
         self._clock = clock
