@@ -75,40 +75,37 @@ class DyingClient:
         return call
 
 
-def spec(stack: Stack, event: dict[str, Any], chat: Path, at: str) -> str:
-    """The worker's argument for this stack, at the stack's current (fake) time."""
-    settings = asdict(stack.settings)
-    return json.dumps(
-        {
-            "endpoint": stack.endpoint,
-            "settings": settings,
-            "now": stack.clock.now().isoformat(),
-            "event": event,
-            "chat": str(chat),
-            "at": at,
-        }
-    )
+def stack_spec(stack: Stack, **more: Any) -> str:
+    """A worker's argument: this stack's endpoint and settings at its current (fake) time, and `more`."""
+    now = stack.clock.now().isoformat()
+    return json.dumps({"endpoint": stack.endpoint, "settings": asdict(stack.settings), "now": now, **more}, default=str)
+
+
+def stack_of(args: dict[str, Any]) -> Stack:
+    """The stack a worker's argument names, on its own clients, at the time it says."""
+    set_aws_env(args["endpoint"])
+    settings = Settings(**{k: tuple(v) if isinstance(v, list) else v for k, v in args["settings"].items()})
+    return Stack(endpoint=args["endpoint"], clock=FakeClock(parse_iso(args["now"])), settings=settings)
+
+
+def run_worker(module: str, argument: str, ends: tuple[int, ...]) -> int:
+    """Run `python -m module argument` with the layer importable; its exit code, which must be in `ends`
+    (a negative code: the signal that killed it)."""
+    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'layers' / 'common'}{os.pathsep}{ROOT}"}
+    done = subprocess.run([sys.executable, "-m", module, argument], cwd=ROOT, env=env, capture_output=True, timeout=120)
+    assert done.returncode in ends, done.stderr.decode()[-2000:]
+    return done.returncode
 
 
 def kill_a_worker(stack: Stack, event: dict[str, Any], chat: Path, at: str) -> None:
     """Run one worker process for this fire Input and check that it died of SIGKILL where told."""
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'layers' / 'common'}{os.pathsep}{ROOT}"}
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.support.fire_worker", spec(stack, event, chat, at)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        timeout=120,
-    )
-    assert done.returncode == -signal.SIGKILL, done.stderr.decode()[-2000:]
+    run_worker("tests.support.fire_worker", stack_spec(stack, event=event, chat=str(chat), at=at), (-signal.SIGKILL,))
 
 
 def main(raw: str) -> None:
     args = json.loads(raw)
-    set_aws_env(args["endpoint"])
-    settings = Settings(**{k: tuple(v) if isinstance(v, list) else v for k, v in args["settings"].items()})
-    clock = FakeClock(parse_iso(args["now"]))
-    stack = Stack(endpoint=args["endpoint"], clock=clock, settings=settings)
+    stack = stack_of(args)
+    clock = stack.clock
     chat = DyingChat(Path(args["chat"]), args["at"])
     if args["at"].startswith("call:"):
         stack.ddb = DyingClient(stack.ddb, int(args["at"].removeprefix("call:")))

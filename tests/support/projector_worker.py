@@ -12,47 +12,26 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
 import sys
-from dataclasses import asdict
 from typing import Any
 
-from tests.support.aws import ROOT, Stack
+from tests.support.aws import Stack
+from tests.support.fire_worker import DyingClient, run_worker, stack_of, stack_spec
 
 
 def kill_a_projector(stack: Stack, event: dict[str, Any], after: int) -> bool:
     """Run one projector process on this event, dying after Scheduler call `after`; False when the batch
     made no call number `after` (it was applied whole, nothing killed)."""
-    spec = {
-        "endpoint": stack.endpoint,
-        "settings": asdict(stack.settings),
-        "now": stack.clock.now().isoformat(),
-        "event": event,
-        "after": after,
-    }
-    env = {**os.environ, "PYTHONPATH": f"{ROOT / 'layers' / 'common'}{os.pathsep}{ROOT}"}
-    done = subprocess.run(
-        [sys.executable, "-m", "tests.support.projector_worker", json.dumps(spec, default=str)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        timeout=120,
-    )
-    assert done.returncode in (0, -signal.SIGKILL), done.stderr.decode()[-2000:]
-    return done.returncode == -signal.SIGKILL
+    argument = stack_spec(stack, event=event, after=after)
+    ended = run_worker("tests.support.projector_worker", argument, (0, -signal.SIGKILL))
+    return ended == -signal.SIGKILL
 
 
 def main(raw: str) -> None:
-    from cronbell.core.domain.instants import parse_iso
-    from cronbell.settings import Settings
-    from tests.support.aws import FakeClock, set_aws_env
-    from tests.support.fire_worker import DyingClient
     from tests.support.handlers import LambdaContext, load_handler
 
     args = json.loads(raw)
-    set_aws_env(args["endpoint"])
-    settings = Settings(**{k: tuple(v) if isinstance(v, list) else v for k, v in args["settings"].items()})
-    stack = Stack(endpoint=args["endpoint"], clock=FakeClock(parse_iso(args["now"])), settings=settings)
+    stack = stack_of(args)
     os.environ["POWERTOOLS_METRICS_NAMESPACE"] = "cronbell-test"
     stack.scheduler = DyingClient(stack.scheduler, args["after"])
     handler = load_handler("projector")

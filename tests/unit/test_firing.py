@@ -148,6 +148,15 @@ def test_a_manual_runs_ledger_slot_is_never_a_regular_occurrences() -> None:
     assert SLOT < manual < "2026-12-01T08:00:01Z"  # history keeps its order by time
 
 
+def test_a_run_started_by_hand_takes_only_its_own_time_out_of_the_waiting_ones() -> None:
+    later = "2026-12-01T08:05:00Z"
+    waiting = daily(manual_waiting=frozenset({SLOT, later}))
+    assert firing.waited_turn(waiting, firing.ledger_slot(SLOT, True)) == SLOT
+    assert firing.waited_turn(waiting, firing.ledger_slot(later, True)) == later
+    assert firing.waited_turn(waiting, SLOT) is None  # a regular occurrence at the same time waits for nothing
+    assert firing.waited_turn(daily(), firing.ledger_slot(SLOT, True)) is None  # it started at once
+
+
 def test_a_fire_past_the_end_of_a_paused_schedule_completes_it() -> None:
     ended = daily(status=models.PAUSED, timing=daily().timing.ends_with(AT_SLOT - timedelta(days=1), 0, ""))
     assert isinstance(firing.decide(ended, event(), AT_SLOT, Limits()), firing.Complete)

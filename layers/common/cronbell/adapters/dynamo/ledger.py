@@ -18,7 +18,7 @@ from cronbell.adapters.dynamo.retirement import Retirement
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Busy, Conflict
-from cronbell.core.domain.firing import slot_time
+from cronbell.core.domain.firing import waited_turn
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Claim, Finish, OpenClaim
@@ -42,8 +42,8 @@ def _already_done(err: AwsError, slot_write: dict[str, Any]) -> bool:
 def _done_waiting(update: Update, schedule: Schedule, slot: str) -> None:
     """A run started by hand that waited its turn is done (`slot`: its ledger key): its time leaves the
     schedule's `manual_waiting`; any other that waits still does."""
-    waited, manual = slot_time(slot)
-    if manual and waited in schedule.manual_waiting:
+    waited = waited_turn(schedule, slot)
+    if waited is not None:
         if schedule.manual_waiting == {waited}:  # as a whole: 0.4.0 kept one slot as a string
             update.remove(codec.WAITING)
         else:

@@ -8,7 +8,7 @@ from cronbell.adapters.memory.schedules import Schedules
 from cronbell.adapters.memory.state import CLAIMED, DONE, SENT, Slot
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Conflict
-from cronbell.core.domain.firing import slot_time
+from cronbell.core.domain.firing import waited_turn
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Claim, Finish, OpenClaim
@@ -144,6 +144,6 @@ class SlotLedger(Schedules):
 
 def _done_waiting(stored: Schedule, slot: str) -> None:
     """A run started by hand that waited its turn is done; any other that waits still does."""
-    waited, manual = slot_time(slot)
-    if manual:
+    waited = waited_turn(stored, slot)
+    if waited is not None:
         stored.manual_waiting = stored.manual_waiting - {waited}

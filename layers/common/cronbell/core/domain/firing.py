@@ -39,6 +39,13 @@ def slot_time(ledger: str) -> tuple[str, bool]:
     return ledger, False
 
 
+def waited_turn(schedule: Schedule, ledger: str) -> str | None:
+    """The time a run started by hand that waited its turn (`ledger`: its slot) takes out of its
+    schedule's `manual_waiting` when it is done, or None: any other run that waits still does."""
+    waited, manual = slot_time(ledger)
+    return waited if manual and waited in schedule.manual_waiting else None
+
+
 @dataclass(frozen=True)
 class Limits:
     """The settings a fire's decision reads."""
