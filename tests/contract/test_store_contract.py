@@ -54,7 +54,7 @@ def schedule(sid: str = "s1", **fields: object) -> models.Schedule:
         "kind": models.MESSAGE,
         "timing": Timing(zone="UTC", cron="0 9 * * *", cron_source="0 9 * * *"),
         "locale": "en",
-        "created_at": f"2030-01-01T00:00:0{len(sid) % 10}Z",
+        "created_at": datetime(2030, 1, 1, 0, 0, len(sid) % 10, tzinfo=UTC),
         "text": f"stand up {sid}",
         "dedupe_key": f"key-{sid}",
     }

@@ -162,7 +162,7 @@ def test_an_end_before_the_first_fire_is_refused() -> None:
 def schedule(timing: Timing) -> Schedule:
     return Schedule(
         id="k3v9q2m8xa", room_id="!r:x", user_id="@u:x", agent_id="a", kind=models.MESSAGE, timing=timing,
-        locale="en", created_at="2026-12-20T12:00:00Z", text="stand-up",
+        locale="en", created_at=datetime(2026, 12, 20, 12, tzinfo=UTC), text="stand-up",
     )  # fmt: skip
 
 

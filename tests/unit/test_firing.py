@@ -25,7 +25,7 @@ def daily(**fields: object) -> Schedule:
     timing = Timing.every(parse_recurring("0 9 * * *", 5, "en"), MADRID)
     base = Schedule(
         id="k3v9q2m8xa", room_id="!r:x", user_id="@u:x", agent_id="a", kind=models.MESSAGE, timing=timing,
-        locale="en", created_at="2026-11-30T08:00:00Z", text="stand-up",
+        locale="en", created_at=datetime(2026, 11, 30, 8, tzinfo=UTC), text="stand-up",
     )  # fmt: skip
     return replace(base, **fields)  # type: ignore[arg-type]
 

@@ -24,7 +24,7 @@ def schedule(**fields: object) -> models.Schedule:
         "kind": models.MESSAGE,
         "timing": timing,
         "locale": "en",
-        "created_at": "2030-01-01T00:00:00Z",
+        "created_at": datetime(2030, 1, 1, tzinfo=UTC),
         "text": "stand up",
     }
     return models.Schedule(**{**base, **fields})  # type: ignore[arg-type]
@@ -46,7 +46,13 @@ def test_a_new_schedule_projects_its_entry_enabled_with_its_input() -> None:
 
 def test_a_write_that_changes_nothing_scheduler_sees_writes_nothing() -> None:
     old = schedule()
-    new = replace(old, text="another text", version=old.version + 1, fire_count=3, last_fired_at="2030-01-06T08:00:00Z")
+    new = replace(
+        old,
+        text="another text",
+        version=old.version + 1,
+        fire_count=3,
+        last_fired_at=datetime(2030, 1, 6, 8, tzinfo=UTC),
+    )
     assert plan(old, new, NOW).empty
 
 
@@ -99,12 +105,12 @@ def test_a_pending_repeat_projects_its_entry_and_an_acknowledgement_deletes_it()
 
 def test_a_run_now_waiting_for_a_delivery_fires_the_minute_after_its_lease_then_after_it_ends() -> None:
     lease_end = NOW + timedelta(minutes=5, seconds=10)
-    held = replace(schedule(), manual_waiting=frozenset({"2030-01-07T08:00:00Z"}), inflight_until=lease_end.isoformat())
+    held = replace(schedule(), manual_waiting=frozenset({"2030-01-07T08:00:00Z"}), inflight_until=lease_end)
     (waiting,) = [t for t in targets(held, NOW).values() if t.name.endswith(projection.WAITING_SUFFIX)]
     assert waiting.entry.expression == "at(2030-01-07T08:06:00)"
     event = json.loads(waiting.input)
     assert event["run_now"] is True and event["scheduled_time"] == "2030-01-07T08:00:00Z"
-    ended = replace(held, inflight_until="")
+    ended = replace(held, inflight_until=None)
     (moved,) = plan(held, ended, NOW + timedelta(seconds=30)).puts
     assert moved.entry.expression == "at(2030-01-07T08:01:00)"
     done = replace(ended, manual_waiting=frozenset())
@@ -113,7 +119,7 @@ def test_a_run_now_waiting_for_a_delivery_fires_the_minute_after_its_lease_then_
 
 def test_runs_waiting_their_turn_share_one_entry_for_the_earliest_then_the_next() -> None:
     first, second = "2030-01-07T07:58:00Z", "2030-01-07T08:00:00Z"
-    both = replace(schedule(), manual_waiting=frozenset({second, first}), inflight_until=NOW.isoformat())
+    both = replace(schedule(), manual_waiting=frozenset({second, first}), inflight_until=NOW)
     (entry,) = [t for t in targets(both, NOW).values() if t.name.endswith(projection.WAITING_SUFFIX)]
     assert json.loads(entry.input)["scheduled_time"] == first
     (after,) = plan(both, replace(both, manual_waiting=frozenset({second})), NOW).puts

@@ -31,7 +31,7 @@ def yearly(on_holiday: str, **fields: Any) -> Schedule:
     timing = replace(timing, calendar="ES", on_holiday=on_holiday)
     base = Schedule(
         id="k3v9q2m8xa", room_id="!r:x", user_id="@u:x", agent_id="a", kind=models.MESSAGE, timing=timing,
-        locale="en", created_at="2026-11-30T08:00:00Z", text="pay",
+        locale="en", created_at=datetime(2026, 11, 30, 8, tzinfo=UTC), text="pay",
     )  # fmt: skip
     return replace(base, **fields)
 

@@ -203,7 +203,15 @@ def test_a_malformed_thread_or_platform_is_refused(bad: dict) -> None:
 
 def test_posts_go_to_the_thread_only_in_the_schedules_own_room() -> None:
     at = datetime(2030, 1, 7, 9, tzinfo=UTC)
-    base = dict(id="k3v9q2m8xa", room_id="R", user_id="U", agent_id="", kind=MESSAGE, locale="en", created_at="")
+    base = dict(
+        id="k3v9q2m8xa",
+        room_id="R",
+        user_id="U",
+        agent_id="",
+        kind=MESSAGE,
+        locale="en",
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
+    )
     schedule = Schedule(timing=Timing.once(at, ZoneInfo("UTC")), thread_id="T", **base)  # type: ignore[arg-type]
     assert schedule.output_thread == "T"
     schedule.channel = "R"

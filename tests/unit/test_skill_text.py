@@ -68,7 +68,7 @@ def test_the_allowed_answer_fields_are_real() -> None:
         kind=models.AGENT_CALL,
         timing=Timing(zone="Europe/Madrid", cron="0 9 * * 1"),
         locale="en",
-        created_at="2026-01-01T00:00:00Z",
+        created_at=datetime(2026, 1, 1, tzinfo=UTC),
         prompt="p",
         name="digest",
     )

@@ -30,7 +30,7 @@ def schedule(timing: Timing) -> Schedule:
         kind=models.MESSAGE,
         timing=timing,
         locale="en",
-        created_at="2026-11-30T08:00:00Z",
+        created_at=datetime(2026, 11, 30, 8, tzinfo=UTC),
         text="stand up",
     ).with_dedupe_key()
 

@@ -77,7 +77,7 @@ def test_an_occurrence_run_early_is_no_longer_the_next_one_in_views() -> None:
 
     s = Schedule(
         id="k3v9q2m8xa", room_id="!r:x", user_id="@u:x", agent_id="a", kind=models.MESSAGE,
-        timing=every("0 10 * * *"), locale="en", created_at="2026-11-29T12:00:00Z", text="stand-up",
+        timing=every("0 10 * * *"), locale="en", created_at=datetime(2026, 11, 29, 12, tzinfo=UTC), text="stand-up",
     )  # fmt: skip
     now = datetime(2026, 11, 30, 9, 59, 45, tzinfo=MADRID)
     ten = datetime(2026, 11, 30, 10, tzinfo=MADRID)

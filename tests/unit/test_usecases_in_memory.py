@@ -73,7 +73,7 @@ def test_a_fire_posts_once_per_slot_and_records_its_run() -> None:
     history = ok(stack.call("reminder_history", {"id": sid}))
     assert [run["outcome"] for run in history["runs"]] == ["delivered"]
     stored = stack.store.get(ROOM, sid)
-    assert stored is not None and stored.delivered_count == 1 and stored.inflight_until == ""
+    assert stored is not None and stored.delivered_count == 1 and stored.inflight_until is None
 
 
 def test_a_one_shot_fires_once_and_leaves_the_room() -> None:

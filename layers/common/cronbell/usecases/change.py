@@ -275,7 +275,7 @@ def _snooze_one_shot(old: Schedule, occurrence: datetime | None, args: Any, deps
 
 
 def _one_shot_back(old: Schedule, target: datetime, tz: ZoneInfo) -> Schedule:
-    new = replace(old, status=models.ACTIVE, timing=Timing.once(target, tz), fired_at="", status_reason="")
+    new = replace(old, status=models.ACTIVE, timing=Timing.once(target, tz), fired_at=None, status_reason="")
     new.with_dedupe_key()
     return new
 

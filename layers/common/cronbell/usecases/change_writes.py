@@ -14,7 +14,7 @@ from cronbell.core.domain.errors import (
     NameTaken,
     QuietHoursChanged,
 )
-from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.instants import stored_second
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.usecases.deps import Deps
@@ -27,7 +27,7 @@ def apply(old: Schedule, new: Schedule, deps: Deps) -> None:
     """Write `new` over `old`, conditioned on `old`'s version: a schedule a delivery holds (as read) is
     refused `busy` before anything is written; a refusal changes nothing. Its Scheduler entries follow
     from the item (the projection, `usecases/project.py`)."""
-    new.updated_at = iso_utc(deps.now())
+    new.updated_at = stored_second(deps.now())
     if old.held(deps.now()):
         raise busy()
     try:

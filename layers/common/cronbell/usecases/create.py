@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core.contract.envelope import Context
 from cronbell.core.domain import models, refusals
 from cronbell.core.domain.errors import BackendError, Conflict, Duplicate, LimitReached, NameTaken, QuietHoursChanged
-from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.instants import stored_second
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language.recurring import parse_recurring
@@ -122,7 +122,7 @@ def _draft(ctx: Context, deps: Deps, when: When, **fields: Any) -> Schedule:
         agent_id=ctx.agent_id,
         thread_id=ctx.thread_id,
         timing=when.timing,
-        created_at=iso_utc(deps.now()),
+        created_at=stored_second(deps.now()),
         **fields,
     )
     return schedule.with_dedupe_key()

@@ -303,11 +303,7 @@ _PASSES: tuple[Callable[[_Pass], None], ...] = (
 
 
 def _changed_since(schedule: Schedule, settled: datetime) -> bool:
-    last = schedule.updated_at or schedule.created_at
-    try:
-        return parse_iso(last) > settled
-    except ValueError:
-        return False
+    return (schedule.updated_at or schedule.created_at) > settled
 
 
 def _complete(schedule: Schedule, deps: Deps, report: Report) -> None:

@@ -62,6 +62,8 @@ _NUMBERS += ("inflight_attempts", "repeat_every", "repeat_times")
 # repeat until done: written only by a schedule that repeats (items without them read as none)
 _REPEATS = ("repeat_every", "repeat_times", "escalate_to", "repeat_slot")
 _LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until")  # written by the delivery ledger alone
+# instants, stored as RFC3339 UTC ("" for none: conditions compare the strings)
+_INSTANTS = ("created_at", "updated_at", "last_fired_at", "fired_at", "inflight_until")
 # the release times of its occurrences held now (a string set): written by the hold and the release alone
 RELEASES = "releases"
 WAITING = "manual_waiting"
@@ -152,6 +154,7 @@ def schedule_fields(schedule: Schedule) -> dict[str, Any]:
     t = schedule.timing
     left_out = ("id", "room_id", *_WHEN_KNOWN, WAITING, RELEASES, *_LEDGER, *_REPEATS)
     plain = {name: getattr(schedule, name) for name in _PLAIN if name not in left_out}
+    plain.update({name: _instant(getattr(schedule, name)) for name in _INSTANTS if name not in left_out})
     if schedule.repeat_every or schedule.repeat_times:  # 0 with a count kept: stopped repeating
         plain.update({name: getattr(schedule, name) for name in _REPEATS})
     if schedule.quiet_exempt:  # written only when set (items without it read as not exempt)
@@ -233,6 +236,8 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
     for name in _NUMBERS:
         if name in data:
             data[name] = int(data[name])
+    for name in _INSTANTS:
+        data[name] = parse_iso(data[name]) if data.get(name) else None
     data[RELEASES] = frozenset(data.get(RELEASES) or ())  # absent from an item none is held for
     waiting = data.get(WAITING) or ()  # a set; one slot as a string when written by 0.4.0
     data[WAITING] = frozenset([waiting] if isinstance(waiting, str) else waiting)
@@ -263,6 +268,10 @@ def schedule_from_item(item: dict[str, Any]) -> Schedule:
         on_holiday=data.get("on_holiday", SKIP),
     )
     return Schedule(timing=timing, **{k: data[k] for k in _PLAIN if k in data})
+
+
+def _instant(dt: datetime | None) -> str:
+    return iso_utc(dt) if dt is not None else ""
 
 
 def _interval_fields(interval: Interval | None) -> dict[str, Any] | None:
@@ -413,7 +422,7 @@ def run_counters(schedule: Schedule) -> dict[str, Any]:
     return {
         "last_run": schedule.last_run,
         "fire_count": schedule.fire_count,
-        "last_fired_at": schedule.last_fired_at,
+        "last_fired_at": _instant(schedule.last_fired_at),
         "delivered_count": schedule.delivered_count,
         "failure_streak": schedule.failure_streak,
     }

@@ -9,7 +9,7 @@ from cronbell.adapters.memory.state import CLAIMED, DONE, SENT, Slot
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Conflict
 from cronbell.core.domain.firing import waited_turn
-from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.instants import iso_utc, parse_iso, stored_second
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Claim, Finish, OpenClaim
 from cronbell.core.domain.runs import DELIVERED, Run
@@ -24,7 +24,8 @@ class SlotLedger(Schedules):
         held = self._slots.get((room_id, owner, slot))
         if held is not None and not (held.state == CLAIMED and held.lease_until < t):
             return {SENT: Claim.SENT, CLAIMED: Claim.HELD}.get(held.state, Claim.DUPLICATE)
-        until = iso_utc(now + timedelta(seconds=lease_seconds))
+        lease_end = stored_second(now) + timedelta(seconds=lease_seconds)
+        until = iso_utc(lease_end)
         if schedule is not None:
             stored = self._live.get((room_id, schedule.id))
             claimable = models.ACTIVE if schedule.status in models.LIVE_STATUSES else schedule.status
@@ -36,9 +37,9 @@ class SlotLedger(Schedules):
                 return Claim.CHANGED
             if stored.status != claimable:
                 return Claim.INACTIVE
-            if stored.inflight_until and stored.inflight_until >= t and stored.inflight_slot != slot:
+            if stored.held(now) and stored.inflight_slot != slot:
                 return Claim.BUSY
-            stored.inflight_slot, stored.inflight_until = slot, until
+            stored.inflight_slot, stored.inflight_until = slot, lease_end
             stored.inflight_attempts = schedule.delivery_attempt(slot)
         self._slots[(room_id, owner, slot)] = Slot(CLAIMED, claimed_at=t, lease_until=until)
         return Claim.CLAIMED
@@ -69,7 +70,7 @@ class SlotLedger(Schedules):
         if schedule is not None:
             stored = self._live.get((room_id, schedule.id)) or self._copies.get((room_id, schedule.id))
             if stored is not None:
-                stored.inflight_until = ""
+                stored.inflight_until = None
 
     def complete_slot(
         self,
@@ -91,7 +92,7 @@ class SlotLedger(Schedules):
             if stored is None or stored.version != schedule.version:
                 raise Conflict(schedule.id)
             self._ran(stored, finish)
-            stored.inflight_until = ""
+            stored.inflight_until = None
             _done_waiting(stored, slot)
             if final_status:
                 self._end(stored, final_status, now, detail)

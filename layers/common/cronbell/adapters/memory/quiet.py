@@ -48,7 +48,7 @@ class QuietStore(State):
         self._slots[(schedule.room_id, schedule.id, slot)] = Slot(HELD, outcome=HELD)
         stored.delivered_count += 1
         stored.version += 1
-        stored.inflight_slot, stored.inflight_until, stored.inflight_attempts = "", "", 0
+        stored.inflight_slot, stored.inflight_until, stored.inflight_attempts = "", None, 0
         stored.releases = stored.releases | {until}
         self._held.add((schedule.room_id, schedule.user_id, until, schedule.id, slot))
 

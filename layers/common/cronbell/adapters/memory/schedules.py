@@ -19,7 +19,6 @@ from cronbell.core.domain.errors import (
     QuietHoursChanged,
     TooSoon,
 )
-from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import RoomCount
 from cronbell.core.domain.runs import Run
@@ -112,7 +111,7 @@ class Schedules(State):
 
     def wait_manual(self, schedule: Schedule, slot: str, now: datetime) -> bool:
         stored = self._live.get((schedule.room_id, schedule.id))
-        if stored is None or stored.status != models.ACTIVE or stored.inflight_until < iso_utc(now):
+        if stored is None or stored.status != models.ACTIVE or not stored.held(now):
             return False
         stored.manual_waiting = stored.manual_waiting | {slot}
         stored.version += 1
@@ -163,7 +162,7 @@ class Schedules(State):
         """A live schedule leaves the live set: retired under its copy, its place and keys freed."""
         stored.status, stored.status_reason = status, reason
         stored.version += 1
-        stored.inflight_until = ""
+        stored.inflight_until = None
         room = stored.room_id
         del self._live[(room, stored.id)]
         self._copies[(room, stored.id)] = stored

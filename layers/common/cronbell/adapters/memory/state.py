@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from cronbell.core.domain import models
-from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, RoomCount
 from cronbell.core.domain.quiet_hours import QuietHours
@@ -42,7 +41,7 @@ def pointer_keys(schedule: Schedule) -> list[str]:
 
 
 def idle(schedule: Schedule, now: datetime) -> bool:
-    return not schedule.inflight_until or schedule.inflight_until < iso_utc(now)
+    return not schedule.held(now)
 
 
 class State:

@@ -9,6 +9,11 @@ def iso_utc(dt: datetime) -> str:
     return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def stored_second(dt: datetime) -> datetime:
+    """`dt` as cronbell keeps it: UTC, whole seconds (what `iso_utc` writes)."""
+    return dt.astimezone(UTC).replace(microsecond=0)
+
+
 def parse_iso(text: str) -> datetime:
     """An aware datetime from RFC3339 (Z or offset). Raises ValueError on anything else."""
     dt = datetime.fromisoformat(text.strip().replace("z", "Z").replace("Z", "+00:00"))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
-from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.instants import parse_iso, stored_second
 from cronbell.core.domain.timing import Timing
 
 # kinds of action
@@ -70,8 +70,8 @@ class Schedule:
     kind: str
     timing: Timing
     locale: str
-    created_at: str  # RFC3339 UTC
-    updated_at: str = ""  # RFC3339 UTC of the last change
+    created_at: datetime
+    updated_at: datetime | None = None  # the last change
     text: str = ""  # message text (MESSAGE)
     prompt: str = ""  # prompt (AGENT_CALL)
     name: str = ""
@@ -82,8 +82,8 @@ class Schedule:
     agent_timeout_seconds: int = 0  # 0: the deployment default
     status: str = ACTIVE
     fire_count: int = 0
-    last_fired_at: str = ""
-    fired_at: str = ""
+    last_fired_at: datetime | None = None
+    fired_at: datetime | None = None  # a one-shot's delivery
     status_reason: str = ""
     dedupe_key: str = ""
     version: int = 0  # bumped by every change: the condition of optimistic updates
@@ -99,7 +99,7 @@ class Schedule:
     # asynchronous retries do not say which attempt an invocation is
     inflight_slot: str = ""
     inflight_attempts: int = 0
-    inflight_until: str = ""  # RFC3339 UTC end of the open claim's lease: a delivery holds it until then
+    inflight_until: datetime | None = None  # end of the open claim's lease: a delivery holds it until then
     # repeat until done (core/domain/repeats.py): minutes between posts (0: none), how many, whom to tell
     repeat_every: int = 0
     repeat_times: int = 0
@@ -122,7 +122,7 @@ class Schedule:
 
     def held(self, now: datetime) -> bool:
         """Whether a delivery held the schedule when it was read (its claim's lease not over at `now`)."""
-        return bool(self.inflight_until) and self.inflight_until >= iso_utc(now)
+        return self.inflight_until is not None and self.inflight_until >= stored_second(now)
 
     def delivery_attempt(self, slot: str) -> int:
         """The number of the attempt about to claim `slot`: 1 for the first."""

@@ -110,7 +110,7 @@ def _waiting(schedule: Schedule, now: datetime) -> dict[str, Target]:
     meets a paused schedule is, never left waiting in silence."""
     if schedule.status not in models.LIVE_STATUSES or not schedule.manual_waiting:
         return {}
-    start = max(now, parse_iso(schedule.inflight_until)) if schedule.inflight_until else now
+    start = max(now, schedule.inflight_until) if schedule.inflight_until else now
     due = start.astimezone(UTC).replace(second=0, microsecond=0) + timedelta(minutes=1)
     entry = Entry(f"{schedule.id}{WAITING_SUFFIX}", at_expression(due), "UTC", True)
     event = manual_input(schedule.room_id, schedule.id, min(schedule.manual_waiting), EXECUTION_ID)

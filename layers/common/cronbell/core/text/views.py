@@ -11,6 +11,7 @@ from cronbell.core.domain.business import AFTER, BEFORE, LAST
 from cronbell.core.domain.cron.fields import parse_fields
 from cronbell.core.domain.cron.fires import next_fires
 from cronbell.core.domain.fire_event import StaticAction
+from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.routing import bare_room
 from cronbell.core.domain.timing import Timing
@@ -108,7 +109,7 @@ def schedule_view(
         "status": schedule.status,
         "next_fire": instant(nexts[0], tz) if nexts else None,
         "held_until": held_text(held, tz),
-        "last_fired": schedule.last_fired_at or None,
+        "last_fired": iso_utc(schedule.last_fired_at) if schedule.last_fired_at else None,
         "fire_count": schedule.fire_count,
         "thread_id": schedule.thread_id or None,
         "last_run": schedule.last_run,
