@@ -24,6 +24,7 @@ import json
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
+from http import HTTPStatus
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -36,6 +37,7 @@ from werkzeug.serving import BaseWSGIServer, make_server
 
 from sandbox import motofast
 from sandbox.origins import Foreign, check_origin
+from sandbox.transaction_tokens import Answer, TransactionTokens
 
 
 class _QuietHandler(MotoRequestHandler):
@@ -55,6 +57,7 @@ class _Atomic:
         self.calls: Counter[str] = Counter()
         self.scheduler_writes = 0  # requests that may have changed Scheduler's state
         self.table_writes = 0  # DynamoDB requests that may have written an item (and a stream record)
+        self._tokens = TransactionTokens()  # a transaction botocore retries is applied once, as by DynamoDB
 
     def _count(self, environ: dict[str, Any]) -> None:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
@@ -73,11 +76,15 @@ class _Atomic:
             body = json.dumps({"__type": foreign.code, "message": foreign.message}).encode()
             start_response(f"{foreign.status} {foreign.code}", [("Content-Type", "application/json")])
             return [body]
-        with self.lock:
-            self._count(environ)
-            return list(self._app(environ, start_response))
+        status, headers, body = self._applied(environ, lambda: self._through_wsgi(environ))
+        try:
+            line = f"{status} {HTTPStatus(status).phrase}"
+        except ValueError:  # a code without a standard phrase
+            line = str(status)
+        start_response(line, headers)
+        return [body]
 
-    def answer(self, environ: dict[str, Any]) -> tuple[int, list[tuple[str, str]], bytes]:
+    def answer(self, environ: dict[str, Any]) -> Answer:
         """A request of this process, answered as the WSGI application would. A JSON-protocol request (a POST
         naming its action in X-Amz-Target, as DynamoDB's and EventBridge's are) goes straight to the moto
         handler its URL routes to, called as moto's Flask view calls it (the same request class built from the
@@ -85,28 +92,23 @@ class _Atomic:
         object, which cost a tenth of a fire."""
         handler = self._handler(environ)
         if handler is None:
-            started: dict[str, Any] = {}
+            return self._applied(environ, lambda: self._through_wsgi(environ))
+        return self._applied(environ, lambda: _by_handler(handler, environ))
 
-            def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
-                started["status"], started["headers"] = status, headers
-
-            body = b"".join(self(environ, start_response))
-            return int(started["status"].split(" ", 1)[0]), started["headers"], body
-        from botocore.exceptions import ClientError
-        from moto.moto_api import recorder
-        from moto.moto_server.werkzeug_app import BackendRequest
-
+    def _applied(self, environ: dict[str, Any], run: Callable[[], Answer]) -> Answer:
+        """One request applied alone: counted, then run (or a retried transaction's answer repeated)."""
         with self.lock:
             self._count(environ)
-            request = BackendRequest(environ)
-            recorder._record_request(request)
-            try:
-                result = handler(request, request.raw_url, dict(request.headers))
-            except ClientError as exc:  # as moto's view answers it
-                result = 400, {}, exc.response["Error"]["Message"]
-        status, headers, content = result if len(result) == 3 else (200, {}, result)
-        body = content.encode() if isinstance(content, str) else bytes(content or b"")
-        return int(str(status).split(" ", 1)[0]), [(str(k), str(v)) for k, v in headers.items()], body
+            return self._tokens.answered(environ, run)
+
+    def _through_wsgi(self, environ: dict[str, Any]) -> Answer:
+        started: dict[str, Any] = {}
+
+        def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> None:
+            started["status"], started["headers"] = status, headers
+
+        body = b"".join(self._app(environ, start_response))
+        return int(started["status"].split(" ", 1)[0]), list(started["headers"]), body
 
     def _handler(self, environ: dict[str, Any]) -> Callable[..., Any] | None:
         if environ.get("REQUEST_METHOD") != "POST" or not environ.get("HTTP_X_AMZ_TARGET"):
@@ -119,6 +121,23 @@ class _Atomic:
         except HTTPException:  # no route: the application answers
             return None
         return getattr(app.view_functions[endpoint], "callback", None)
+
+
+def _by_handler(handler: Callable[..., Any], environ: dict[str, Any]) -> Answer:
+    """A request answered by its moto handler, as moto's Flask view calls it and answers its errors."""
+    from botocore.exceptions import ClientError
+    from moto.moto_api import recorder
+    from moto.moto_server.werkzeug_app import BackendRequest
+
+    request = BackendRequest(environ)
+    recorder._record_request(request)
+    try:
+        result = handler(request, request.raw_url, dict(request.headers))
+    except ClientError as exc:
+        result = 400, {}, exc.response["Error"]["Message"]
+    status, headers, content = result if len(result) == 3 else (200, {}, result)
+    body = content.encode() if isinstance(content, str) else bytes(content or b"")
+    return int(str(status).split(" ", 1)[0]), [(str(k), str(v)) for k, v in headers.items()], body
 
 
 class _Raw(io.BytesIO):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 import urllib.error
 import urllib.request
 import uuid
@@ -13,6 +15,7 @@ from typing import Any
 import boto3
 import pytest
 import urllib3
+from botocore.config import Config
 from botocore.exceptions import ClientError, HTTPClientError
 
 from sandbox.aws_server import MotoServer, _answer_in_process
@@ -309,3 +312,88 @@ def test_json_protocol_requests_answered_in_process_read_as_over_http(server: Mo
 
     for service, action, kwargs in calls:
         assert answer(inside, service, action, kwargs) == answer(outside, service, action, kwargs), action
+
+
+def _counter_transaction(by: int, token: str) -> dict[str, Any]:
+    return {
+        "TransactItems": [
+            {
+                "Update": {
+                    "TableName": TABLE,
+                    "Key": {"pk": {"S": "c"}},
+                    "UpdateExpression": "ADD n :by",
+                    "ExpressionAttributeValues": {":by": {"N": str(by)}},
+                }
+            }
+        ],
+        "ClientRequestToken": token,
+    }
+
+
+def _count(dynamodb: Any) -> int:
+    return int(dynamodb.get_item(TableName=TABLE, Key={"pk": {"S": "c"}})["Item"]["n"]["N"])
+
+
+def test_a_transaction_sent_again_with_its_token_is_applied_once(server: MotoServer) -> None:
+    """As DynamoDB: the same TransactWriteItems with the same client token answers ok and changes nothing;
+    the token with other parameters is refused; another token is another transaction."""
+    dynamodb = _client("dynamodb", server.url)
+    _make_table(dynamodb)
+    dynamodb.transact_write_items(**_counter_transaction(1, "t-1"))
+    dynamodb.transact_write_items(**_counter_transaction(1, "t-1"))
+    status, _ = _over_http(server.url, "TransactWriteItems", _counter_transaction(1, "t-1"))
+    assert status == 200 and _count(dynamodb) == 1
+    with pytest.raises(ClientError) as caught:
+        dynamodb.transact_write_items(**_counter_transaction(5, "t-1"))
+    assert caught.value.response["Error"]["Code"] == "IdempotentParameterMismatchException"
+    assert _count(dynamodb) == 1
+    dynamodb.transact_write_items(**_counter_transaction(1, "t-2"))
+    assert _count(dynamodb) == 2
+    assert server.calls["TransactWriteItems"] == 5  # every request arrived; two were applied
+
+
+def test_a_cancelled_transaction_sent_again_is_run_again(server: MotoServer) -> None:
+    """Only an applied transaction is remembered: a cancelled one changed nothing, and the same request
+    later reads the table as it is then."""
+    dynamodb = _client("dynamodb", server.url)
+    _make_table(dynamodb)
+    first_only = _counter_transaction(1, "t-3")
+    first_only["TransactItems"][0]["Update"]["ConditionExpression"] = "attribute_exists(pk)"
+    with pytest.raises(ClientError) as caught:
+        dynamodb.transact_write_items(**first_only)
+    assert caught.value.response["Error"]["Code"] == "TransactionCanceledException"
+    dynamodb.put_item(TableName=TABLE, Item={"pk": {"S": "c"}, "n": {"N": "10"}})
+    dynamodb.transact_write_items(**first_only)
+    assert _count(dynamodb) == 11
+
+
+def test_a_transaction_botocore_retries_after_its_answer_was_lost_succeeds_once() -> None:
+    """The client gives up on a transaction the server has not answered yet (its read timeout) and sends
+    it again, with the token botocore gave it: the server applies the first and answers the second as
+    it, rather than refusing the second because the first's item now exists."""
+    server = MotoServer().start()  # over HTTP: the read timeout is a socket's
+    try:
+        dynamodb = boto3.client(
+            "dynamodb",
+            endpoint_url=server.url,
+            region_name=REGION,
+            aws_access_key_id="test",
+            aws_secret_access_key="test",
+            config=Config(read_timeout=1, retries={"max_attempts": 3, "mode": "standard"}),
+        )
+        _make_table(dynamodb)
+        busy = threading.Thread(target=_hold, args=(server, 1.6))
+        busy.start()
+        time.sleep(0.1)  # the server is busy: the first attempt waits past the client's timeout
+        put = {"TableName": TABLE, "Item": {"pk": {"S": "once"}}, "ConditionExpression": "attribute_not_exists(pk)"}
+        dynamodb.transact_write_items(TransactItems=[{"Put": put}])
+        busy.join()
+        assert server.calls["TransactWriteItems"] == 2  # sent twice: the first answer was lost
+        assert dynamodb.get_item(TableName=TABLE, Key={"pk": {"S": "once"}})["Item"] == {"pk": {"S": "once"}}
+    finally:
+        server.stop()
+
+
+def _hold(server: MotoServer, seconds: float) -> None:
+    with server._app.lock:
+        time.sleep(seconds)
