@@ -37,7 +37,13 @@ def _token_and_digest(environ: dict[str, Any]) -> tuple[str, str] | None:
     put back for the application. None for any other request, or one without a token."""
     if environ.get("HTTP_X_AMZ_TARGET") != _TARGET:
         return None
-    data = environ["wsgi.input"].read(int(environ.get("CONTENT_LENGTH") or 0))
+    length = environ.get("CONTENT_LENGTH")
+    if length:
+        data = environ["wsgi.input"].read(int(length))
+    elif environ.get("wsgi.input_terminated"):  # chunked: the server ends the stream
+        data = environ["wsgi.input"].read()
+    else:
+        return None  # nothing to read without blocking: moto reads it as it always does
     environ["wsgi.input"] = io.BytesIO(data)
     try:
         parameters = json.loads(data or b"{}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import threading
 import time
@@ -34,18 +35,22 @@ def _client_in(service: str, url: str, region: str) -> Any:
     )
 
 
+def _headers(action: str) -> dict[str, str]:
+    return {
+        "Content-Type": "application/x-amz-json-1.0",
+        "X-Amz-Target": f"DynamoDB_20120810.{action}",
+        "Authorization": "AWS4-HMAC-SHA256 Credential=test/20300101/us-east-1/dynamodb/aws4_request, "
+        "SignedHeaders=host, Signature=0",
+    }
+
+
 def _over_http(url: str, action: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     """A DynamoDB request sent over HTTP by an outside caller (no botocore)."""
     request = urllib.request.Request(
         url,
         data=json.dumps(body).encode(),
         method="POST",
-        headers={
-            "Content-Type": "application/x-amz-json-1.0",
-            "X-Amz-Target": f"DynamoDB_20120810.{action}",
-            "Authorization": "AWS4-HMAC-SHA256 Credential=test/20300101/us-east-1/dynamodb/aws4_request, "
-            "SignedHeaders=host, Signature=0",
-        },
+        headers=_headers(action),
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as reply:
@@ -350,6 +355,20 @@ def test_a_transaction_sent_again_with_its_token_is_applied_once(server: MotoSer
     dynamodb.transact_write_items(**_counter_transaction(1, "t-2"))
     assert _count(dynamodb) == 2
     assert server.calls["TransactWriteItems"] == 5  # every request arrived; two were applied
+
+
+def test_a_chunked_transaction_sent_again_is_applied_once(server: MotoServer) -> None:
+    """A request whose body comes in chunks (no Content-Length) is read whole too."""
+    dynamodb = _client("dynamodb", server.url)
+    _make_table(dynamodb)
+    body = json.dumps(_counter_transaction(1, "t-chunked")).encode()
+    for _ in range(2):
+        connection = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        connection.request("POST", "/", body=iter([body[:40], body[40:]]), headers=_headers("TransactWriteItems"))
+        reply = connection.getresponse()
+        assert reply.status == 200, reply.read()
+        connection.close()
+    assert _count(dynamodb) == 1
 
 
 def test_a_cancelled_transaction_sent_again_is_run_again(server: MotoServer) -> None:
