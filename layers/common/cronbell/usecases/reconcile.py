@@ -246,7 +246,7 @@ def _close_claims(run: _Pass) -> None:
         owner = by_id.get((claim.room_id, claim.owner))
         if owner is not None and not owner.recurring and not firing.slot_time(claim.slot)[1]:
             continue
-        if parse_iso(claim.claimed_at) <= abandoned and _guard(run.report, _close_claim, claim, owner, run.deps):
+        if claim.claimed_at <= abandoned and _guard(run.report, _close_claim, claim, owner, run.deps):
             run.report.claims_closed += 1
 
 

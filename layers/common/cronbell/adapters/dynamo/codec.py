@@ -333,7 +333,7 @@ def claim_from_item(item: dict[str, Any]) -> OpenClaim | None:
     owner, _, slot = item["sk"]["S"][len(SLOT) :].rpartition("#")
     sent = item.get("detail", {}).get("S") if state == SENT else None
     noted = noted_from_item(item) if state == SENT else None
-    return OpenClaim(item["room_id"]["S"], owner, slot, claimed_at, sent or None, noted)
+    return OpenClaim(item["room_id"]["S"], owner, slot, parse_iso(claimed_at), sent or None, noted)
 
 
 def noted_dict(finish: Finish) -> dict[str, Any]:

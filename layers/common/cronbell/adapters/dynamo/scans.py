@@ -107,7 +107,7 @@ class TableScans(Part):
         its latest (no later occurrence has been claimed since)."""
         update = Update().clause("#st = :done", done=codec.DONE).set("outcome", run.outcome)
         update.set("run", codec.run_fields(run)).remove(codec.CLAIM_ONLY)
-        values = {":claimed": codec.CLAIMED, ":sent": codec.SENT, ":c": claim.claimed_at}
+        values = {":claimed": codec.CLAIMED, ":sent": codec.SENT, ":c": iso_utc(claim.claimed_at)}
         closing = {
             "TableName": self._t.name,
             "Key": codec.SlotRef(claim.room_id, claim.owner, claim.slot).key,

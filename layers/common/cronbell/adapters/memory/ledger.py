@@ -5,11 +5,11 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from cronbell.adapters.memory.schedules import Schedules
-from cronbell.adapters.memory.state import CLAIMED, DONE, SENT, Slot
+from cronbell.adapters.memory.state import CLAIMED, DONE, SENT, Slot, lease_ended
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Conflict
 from cronbell.core.domain.firing import waited_turn
-from cronbell.core.domain.instants import iso_utc, parse_iso, stored_second
+from cronbell.core.domain.instants import stored_second
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Claim, Finish, OpenClaim
 from cronbell.core.domain.runs import DELIVERED, Run
@@ -20,12 +20,11 @@ class SlotLedger(Schedules):
     def claim_slot(
         self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
     ) -> Claim:
-        t = iso_utc(now)
+        t = stored_second(now)
         held = self._slots.get((room_id, owner, slot))
-        if held is not None and not (held.state == CLAIMED and held.lease_until < t):
+        if held is not None and not (held.state == CLAIMED and lease_ended(held.lease_until, t)):
             return {SENT: Claim.SENT, CLAIMED: Claim.HELD}.get(held.state, Claim.DUPLICATE)
-        lease_end = stored_second(now) + timedelta(seconds=lease_seconds)
-        until = iso_utc(lease_end)
+        lease_end = t + timedelta(seconds=lease_seconds)
         if schedule is not None:
             stored = self._live.get((room_id, schedule.id))
             claimable = models.ACTIVE if schedule.status in models.LIVE_STATUSES else schedule.status
@@ -41,12 +40,12 @@ class SlotLedger(Schedules):
                 return Claim.BUSY
             stored.inflight_slot, stored.inflight_until = slot, lease_end
             stored.inflight_attempts = schedule.delivery_attempt(slot)
-        self._slots[(room_id, owner, slot)] = Slot(CLAIMED, claimed_at=t, lease_until=until)
+        self._slots[(room_id, owner, slot)] = Slot(CLAIMED, claimed_at=t, lease_until=lease_end)
         return Claim.CLAIMED
 
     def held_until(self, room_id: str, owner: str, slot: str) -> datetime | None:
         held = self._slots.get((room_id, owner, slot))
-        return parse_iso(held.lease_until) if held is not None and held.state == CLAIMED else None
+        return held.lease_until if held is not None and held.state == CLAIMED else None
 
     def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str, noted: Finish | None = None) -> bool:
         held = self._slots.get((room_id, owner, slot))
@@ -61,8 +60,8 @@ class SlotLedger(Schedules):
 
     def open_claim(self, room_id: str, owner: str, slot: str) -> OpenClaim | None:
         held = self._slots.get((room_id, owner, slot))
-        if held is None or held.state == DONE:
-            return None
+        if held is None or held.state == DONE or held.claimed_at is None:
+            return None  # as a stored slot without a claim's time
         return OpenClaim(room_id, owner, slot, held.claimed_at, held.message_id, held.noted)
 
     def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None:

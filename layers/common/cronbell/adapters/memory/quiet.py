@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime, timedelta
 
-from cronbell.adapters.memory.state import CLAIMED, DONE, HELD, OPEN, Release, Slot, State
+from cronbell.adapters.memory.state import CLAIMED, DONE, HELD, OPEN, Release, Slot, State, lease_ended
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Conflict, Released
-from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.instants import stored_second
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.quiet_hours import QuietHours
 
@@ -62,13 +62,13 @@ class QuietStore(State):
     def claim_release(self, room_id: str, user_id: str, until: str, now: datetime, lease_seconds: int) -> int:
         key = (room_id, user_id, until)
         release = self._releases.get(key)
-        t = iso_utc(now)
+        t = stored_second(now)
         if release is not None and not (
-            release.state == OPEN or (release.state == CLAIMED and release.lease_until < t)
+            release.state == OPEN or (release.state == CLAIMED and lease_ended(release.lease_until, t))
         ):
             return 0
         attempts = (release.attempts if release else 0) + 1
-        lease = iso_utc(now + timedelta(seconds=lease_seconds))
+        lease = t + timedelta(seconds=lease_seconds)
         self._releases[key] = Release(CLAIMED, lease, attempts)
         return attempts
 

@@ -20,8 +20,8 @@ Key = tuple[str, str]  # (room, schedule id)
 @dataclass
 class Slot:
     state: str
-    claimed_at: str = ""
-    lease_until: str = ""
+    claimed_at: datetime | None = None
+    lease_until: datetime | None = None
     message_id: str | None = None
     noted: Finish | None = None
     outcome: str = ""
@@ -31,8 +31,13 @@ class Slot:
 @dataclass(frozen=True)
 class Release:
     state: str
-    lease_until: str = ""
+    lease_until: datetime | None = None
     attempts: int = 0
+
+
+def lease_ended(lease_until: datetime | None, now: datetime) -> bool:
+    """Whether a claim's lease is over at `now` (a claim without one never held anything)."""
+    return lease_until is None or lease_until < now
 
 
 def pointer_keys(schedule: Schedule) -> list[str]:

@@ -174,7 +174,7 @@ class OpenClaim:
     room_id: str
     owner: str  # the schedule's id, or a template schedule's name
     slot: str  # the occurrence as Scheduler names it (UTC)
-    claimed_at: str
+    claimed_at: datetime
     message_id: str | None = None  # set when the message went out before the attempt died
     noted: Finish | None = None  # the run (and verdict) an attempt ended and could not record
 
