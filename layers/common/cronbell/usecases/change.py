@@ -357,7 +357,7 @@ def _snooze_target(
         if schedule is not None and target <= base:
             raise refusal("invalid_time.snooze_not_later", to=_clock(target, schedule), when=_clock(base, schedule))
         return target
-    target = (base + timedelta(minutes=args.minutes)).astimezone(tz)
+    target = (base.astimezone(UTC) + timedelta(minutes=args.minutes)).astimezone(tz)  # elapsed, not wall-clock
     if target <= deps.now():
         raise refusal("time_in_past.already").about("minutes")
     return target
