@@ -13,11 +13,12 @@ import dataclasses
 import json
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from cronbell.core.domain import platforms, routing
 from cronbell.core.domain.fire_event import BadFireEvent, StaticAction, static_declarations
+from cronbell.core.values import value
 
 Parser = Callable[[str], Any]
 
@@ -99,7 +100,7 @@ def statics(raw: str) -> dict[str, StaticAction]:
         raise ValueError(f"the template's schedule declarations ({err})") from None
 
 
-@dataclass(frozen=True)
+@value
 class Settings:
     table_name: str = setting("TABLE_NAME", "cronbell")
     schedule_group: str = setting("SCHEDULE_GROUP", "cronbell")

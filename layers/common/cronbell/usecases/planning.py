@@ -3,7 +3,7 @@ its ends and calendar), the checks on ends, agents and output rooms, and the ref
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -22,10 +22,11 @@ from cronbell.core.language.clocks import normalize
 from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.when import parse_one_shot, parse_until
 from cronbell.core.text import texts
+from cronbell.core.values import value
 from cronbell.usecases.deps import Deps
 
 
-@dataclass(frozen=True)
+@value
 class When:
     """A validated schedule: either a local one-shot instant or a cron spec, in a zone."""
 
@@ -45,7 +46,7 @@ class When:
         return Timing.once(self.at, self.tz)
 
 
-@dataclass(frozen=True)
+@value
 class Ends:
     """`until`, `count` and `skip_holidays` as read from the arguments (None: not given)."""
 

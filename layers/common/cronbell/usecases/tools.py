@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 from cronbell.core.contract import validation
 from cronbell.core.contract.envelope import Context, parse_request, refused, routed, success
 from cronbell.core.domain.errors import BackendError
 from cronbell.core.domain.refusals import ToolError, refusal
+from cronbell.core.values import value
 from cronbell.usecases import acknowledge, change, create, manage, quiet
 from cronbell.usecases.change_writes import ChangedMeanwhile
 from cronbell.usecases.deps import Deps
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[Any, Context, Deps], dict[str, Any]]
 
 
-@dataclass(frozen=True)
+@value
 class Hints:
     """MCP's tool annotations: what a host may assume about a call. `idempotent`: the same call again
     changes nothing more; `open_world`: the call makes something outside the store act (an agent)."""
@@ -68,7 +68,7 @@ AGENT_WRITE = Hints(open_world=True)
 AGENT_WRITE_IDEMPOTENT = Hints(idempotent=True, open_world=True)
 
 
-@dataclass(frozen=True)
+@value
 class Tool:
     name: str
     arguments: str  # the name of its model in cronbell.core.contract.arguments

@@ -10,18 +10,18 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from cronbell.core.domain.messages import ChatMessage
 from cronbell.core.domain.ports import ChatSender, PermanentChatError, TransientChatError
+from cronbell.core.values import value
 
 __all__ = ["ChatMessage", "ChatSender", "PermanentChatError", "TransientChatError"]
 
 log = logging.getLogger(__name__)
 
 
-@dataclass(frozen=True)
+@value
 class HttpAnswer:
     status: int
     body: Any  # decoded JSON, or None when the answer is empty or not JSON
@@ -116,7 +116,7 @@ def seconds(value: object) -> float | None:
     return None
 
 
-@dataclass(frozen=True)
+@value
 class RetryAfter:
     """A rate-limited attempt: the platform asks to wait this many seconds."""
 

@@ -25,7 +25,7 @@ projection (`core/domain/projection.py`) makes the entries of every item from th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import fields, replace
 from datetime import date, datetime
 from typing import Any
 
@@ -41,6 +41,7 @@ from cronbell.core.domain.projection import Change, NextRepeat, Orphan, Projecte
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
 from cronbell.core.domain.timing import Timing
+from cronbell.core.values import value
 
 ROOM_SK = "room"
 SCHEDULE, RETIRED, POINTER, NAME, SLOT, QUIET, ORPHAN = "s#", "x#", "d#", "n#", "f#", "q#", "o#"
@@ -102,7 +103,7 @@ def slot_sk(owner: str, slot: str) -> str:
     return f"{slot_prefix(owner)}{slot}"
 
 
-@dataclass(frozen=True)
+@value
 class SlotRef:
     """One delivery slot: the room, the schedule (or template schedule) that owns it, its time."""
 

@@ -11,6 +11,7 @@ from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, RoomCount
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
+from cronbell.core.values import value
 
 CLAIMED, SENT, DONE = "claimed", "sent", "done"
 HELD, OPEN = "held", "open"  # a slot held by quiet hours; a release whose claim was given back
@@ -28,7 +29,7 @@ class Slot:
     run: Run | None = None
 
 
-@dataclass(frozen=True)
+@value
 class Release:
     state: str
     lease_until: datetime | None = None

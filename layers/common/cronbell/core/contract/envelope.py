@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 from cronbell.core.contract import errors
@@ -10,11 +10,12 @@ from cronbell.core.domain.platforms import REGISTRY
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.domain.routing import room_key
 from cronbell.core.text import texts
+from cronbell.core.values import value
 
 MAX_ID = 255
 
 
-@dataclass(frozen=True)
+@value
 class Context:
     """Who is acting and where: written by the bot's code, never by the model."""
 
@@ -28,7 +29,7 @@ class Context:
     team_id: str = ""  # the Slack workspace the room is in (its bot token is that workspace's)
 
 
-@dataclass(frozen=True)
+@value
 class Request:
     tool: str
     arguments: Any

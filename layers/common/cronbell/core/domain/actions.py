@@ -16,12 +16,12 @@ occurrences were named ("cb1 s <id> 10", "cb1 k <id>") still decode, to the call
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.refusals import ToolError, refusal
+from cronbell.core.values import value
 
 if TYPE_CHECKING:
     pass
@@ -48,7 +48,7 @@ class BadPayload(ToolError, ValueError):
         super().__init__(said.code, said.said)
 
 
-@dataclass(frozen=True)
+@value
 class Action:
     label: str
     tool: str

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import calendar as month_calendar
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -28,6 +27,7 @@ from cronbell.core.domain.cron.fields import parse_fields
 from cronbell.core.domain.cron.fires import fires_after
 from cronbell.core.domain.cron.spec import CronSpec
 from cronbell.core.domain.zones import NONEXISTENT, localize
+from cronbell.core.values import value
 
 SKIP, BEFORE, AFTER = "skip", "before", "after"
 ON_HOLIDAY = (SKIP, BEFORE, AFTER)
@@ -36,7 +36,7 @@ LAST = -1
 MAX_BUSINESS_DAY = 23  # the most business days a month can have
 
 
-@dataclass(frozen=True)
+@value
 class Occurrence:
     """One occurrence of a recurrence: its instant (aware, in the zone), where `on_holiday` moved it
     from, and whether it stays on a holiday (its run is skipped)."""
@@ -56,7 +56,7 @@ class Occurrence:
         return through is not None and self.original.astimezone(UTC) <= through.astimezone(UTC)
 
 
-@dataclass(frozen=True)
+@value
 class Rules:
     """A recurrence's calendar and business-day rules (all off: occurrences as the expression says)."""
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from functools import cached_property
 from typing import Any
 
 from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.values import value
 
 SCHEDULE_KEY = "reminder_id"  # the public name of the schedule id in the Input
 
@@ -70,7 +70,7 @@ def fires(raw_input: str, room_id: str, schedule_id: str) -> bool:
     return isinstance(data, dict) and (data.get("room_id"), data.get(SCHEDULE_KEY)) == (room_id, schedule_id)
 
 
-@dataclass(frozen=True)
+@value
 class StaticAction:
     """A schedule declared in template.yaml: the fire function's own declaration (its
     STATIC_SCHEDULES), never what an Input says."""
@@ -85,7 +85,7 @@ class StaticAction:
     cron_expr: str = ""  # when it runs, in five-field cron (the template's own ScheduleExpression, for listings)
 
 
-@dataclass(frozen=True)
+@value
 class FireEvent:
     room_id: str
     schedule_id: str  # for a static schedule: "static-<name>"

@@ -10,7 +10,6 @@ The fire use case reads, asks these, claims, delivers, and hands the result to i
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from cronbell.core.domain import models, routing, runs
@@ -19,6 +18,7 @@ from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.ports import Outcome
 from cronbell.core.domain.settlement import end_status
+from cronbell.core.values import value
 
 UNKNOWN_GRACE_SECONDS = 90
 EARLY_SECONDS = 60  # Scheduler may invoke a target up to about a minute around its time
@@ -46,7 +46,7 @@ def waited_turn(schedule: Schedule, ledger: str) -> str | None:
     return waited if manual and waited in schedule.manual_waiting else None
 
 
-@dataclass(frozen=True)
+@value
 class Limits:
     """The settings a fire's decision reads."""
 
@@ -60,7 +60,7 @@ class Limits:
     chat_backends: tuple[str, ...] = ("matrix",)  # the configured platforms, the default first
 
 
-@dataclass(frozen=True)
+@value
 class Job:
     """What one slot delivers, whatever kind of schedule it came from."""
 
@@ -90,7 +90,7 @@ class Job:
         return rooms
 
 
-@dataclass(frozen=True)
+@value
 class Failure:
     """A run that fails before anything is delivered: no agents, or an output room no longer allowed.
     It is claimed and recorded as any failed run (streak, notice, pause, event)."""
@@ -103,21 +103,21 @@ class Failure:
 
 
 # --- decisions ------------------------------------------------------------------------------
-@dataclass(frozen=True)
+@value
 class Wait:
     """Nothing to do yet: Lambda retries the event (a one-shot may still be being created)."""
 
     why: str
 
 
-@dataclass(frozen=True)
+@value
 class Orphan:
     """No schedule: send nothing, remove the entries that fire this id in this room."""
 
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@value
 class Nothing:
     """Nothing to write: the fire ends with this answer (off week, hand-made Input)."""
 
@@ -125,7 +125,7 @@ class Nothing:
     why: str = ""
 
 
-@dataclass(frozen=True)
+@value
 class Retired:
     """The schedule is no longer active: send nothing, remove its leftover entries."""
 
@@ -133,14 +133,14 @@ class Retired:
     names: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@value
 class Complete:
     """A fire past the schedule's end: it becomes `completed` and its entries are removed."""
 
     schedule: Schedule
 
 
-@dataclass(frozen=True)
+@value
 class Undelivered:
     """An occurrence recorded as a run with nothing delivered (paused, skipped, holiday, too late);
     `completes`: it was the schedule's last one, so the same write completes the schedule."""
@@ -155,7 +155,7 @@ class Undelivered:
     timezone: str = "UTC"
 
 
-@dataclass(frozen=True)
+@value
 class Deliver:
     """Claim the slot, then deliver the job (or record `failure` as its failed run)."""
 

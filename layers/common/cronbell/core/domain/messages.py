@@ -3,16 +3,15 @@ platforms that render their own markup), its thread, its buttons and where it go
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from cronbell.core.domain.actions import Action
+from cronbell.core.values import value
 
 PLAIN = "plain"
 STRONG = "strong"
 MENTION = "mention"
 
 
-@dataclass(frozen=True)
+@value
 class Span:
     """One piece of a message. `plain` and `strong` text is untrusted text, clipped and with "@room"
     defused but not escaped: each platform escapes it for its own markup. A `mention` holds a user id."""
@@ -21,7 +20,7 @@ class Span:
     style: str = PLAIN  # PLAIN | STRONG | MENTION
 
 
-@dataclass(frozen=True)
+@value
 class ChatMessage:
     """One chat message, platform-neutral: what a ChatSender posts (core/text/chat_text writes its texts)."""
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from cronbell.core.domain.instants import parse_iso, stored_second
 from cronbell.core.domain.timing import Timing
+from cronbell.core.values import value
 
 # kinds of action
 MESSAGE = "message"  # post a reminder text to the room, mentioning the user
@@ -44,7 +45,7 @@ def looks_like_id(text: str) -> bool:
     return len(text) == ID_LENGTH and all(c in _ID_ALPHABET for c in text)
 
 
-@dataclass(frozen=True)
+@value
 class Entry:
     """One EventBridge Scheduler schedule that fires a cronbell schedule."""
 

@@ -3,11 +3,13 @@ where it is shown (core/text/texts.render). A value may itself be a Phrase."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from cronbell.core.values import value
 
-@dataclass(frozen=True)
+
+@value
 class Phrase:
     key: str
     values: dict[str, Any] = field(default_factory=dict)

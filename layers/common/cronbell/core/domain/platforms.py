@@ -10,10 +10,10 @@ is an entry here, its sender module and its tests (docs/architecture.md, "Adding
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from cronbell.core.values import value
 
 
-@dataclass(frozen=True)
+@value
 class Needed:
     """One setting a platform reads: the `Settings` attribute, its variable, its template parameter, and
     what the template says of that parameter (`doc`; `pattern`, which defaults to a secret's ARN)."""
@@ -30,7 +30,7 @@ class Needed:
         return self.parameter.endswith("SecretArn")
 
 
-@dataclass(frozen=True)
+@value
 class Platform:
     name: str
     secret: Needed  # the platform's own secret (else the shared one, SHARED_SECRET)

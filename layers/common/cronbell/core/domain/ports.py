@@ -20,6 +20,7 @@ from cronbell.core.domain.phrases import Phrase
 from cronbell.core.domain.projection import Target
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
+from cronbell.core.values import value
 
 
 # --- chat delivery ---------------------------------------------------------------------------
@@ -131,13 +132,13 @@ class Outcome(StrEnum):
 
 
 # --- values the store hands back -------------------------------------------------------------
-@dataclass(frozen=True)
+@value
 class RoomCount:
     live: int
     rev: int | None  # None: written before revisions were kept
 
 
-@dataclass(frozen=True)
+@value
 class Pointer:
     """A pointer naming the live schedule that holds a key of the room: a dedupe key (action,
     time, zone, person) or a name."""
@@ -148,7 +149,7 @@ class Pointer:
     kind: str = "dedupe"  # dedupe | name
 
 
-@dataclass(frozen=True)
+@value
 class Finish:
     """What completing a slot records besides the slot: its run and, for a stored schedule, the
     streak and pause the failure policy decided and the answer the next run is given. `room_gone`:
@@ -166,7 +167,7 @@ class Finish:
     release: str = ""  # and the end of its period (RFC3339 UTC): no longer one of the schedule's releases
 
 
-@dataclass(frozen=True)
+@value
 class OpenClaim:
     """A slot an attempt claimed and did not complete: a delivery under way, or one whose every
     attempt died."""
@@ -193,7 +194,7 @@ class TableScan:
     quiet_users: dict[str, set[str]] = field(default_factory=dict)  # by room: the users with quiet hours
 
 
-@dataclass(frozen=True)
+@value
 class EntryState:
     name: str
     state: str  # ENABLED | DISABLED

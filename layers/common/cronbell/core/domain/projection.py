@@ -20,12 +20,13 @@ from cronbell.core.domain.cron.expressions import at_expression
 from cronbell.core.domain.fire_event import manual_input, release_input, repeat_input, scheduler_input
 from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Entry, Schedule
+from cronbell.core.values import value
 
 WAITING_SUFFIX = "-now"  # the entry of a run started by hand that waits its turn
 EXECUTION_ID, ATTEMPT = "<aws.scheduler.execution-id>", "<aws.scheduler.attempt-number>"
 
 
-@dataclass(frozen=True)
+@value
 class Target:
     """One Scheduler entry as an item wants it: the entry, what it fires (its Input) and its state."""
 
@@ -40,7 +41,7 @@ class Target:
         return self.entry.name
 
 
-@dataclass(frozen=True)
+@value
 class NextRepeat:
     """The pending fire of an occurrence's repeat chain, kept on the occurrence's done slot."""
 
@@ -61,7 +62,7 @@ class NextRepeat:
         return Target(entry, fired, True, models.MESSAGE, self.room_id)
 
 
-@dataclass(frozen=True)
+@value
 class Orphan:
     """A mark a fire leaves for entries that fire a schedule with no item: they are removed, each only
     if its Input fires that (room, schedule)."""
@@ -74,7 +75,7 @@ class Orphan:
 Projected = Schedule | NextRepeat | Orphan | None
 
 
-@dataclass(frozen=True)
+@value
 class Change:
     """One change of an item, as the table's stream records it: its image before and after (None: absent)."""
 

@@ -10,19 +10,19 @@ of holding and releasing are in docs/semantics.md, "Quiet hours".
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.cron.expressions import at_expression
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Entry
+from cronbell.core.values import value
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")  # by date.weekday()
 _GAP_MINUTES = 24 * 60  # no zone skips a whole day of wall time more than once in a lookup
 
 
-@dataclass(frozen=True)
+@value
 class QuietHours:
     start: str  # "HH:MM", 24-hour
     end: str  # "HH:MM", not equal to start
@@ -33,7 +33,7 @@ class QuietHours:
         return {"start": self.start, "end": self.end, "timezone": self.timezone, "days": list(self.days)}
 
 
-@dataclass(frozen=True)
+@value
 class Period:
     start: datetime  # aware, in the rule's zone
     end: datetime

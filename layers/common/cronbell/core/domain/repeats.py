@@ -22,19 +22,19 @@ The escalation is never held.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from cronbell.core.domain import routing
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
+from cronbell.core.values import value
 
 MIN_EVERY, MAX_EVERY = 5, 240  # minutes between posts
 MIN_TIMES, MAX_TIMES, DEFAULT_TIMES = 1, 20, 6
 ENTRY_INFIX = "-repeat-"
 
 
-@dataclass(frozen=True)
+@value
 class RepeatFire:
     """What the Input of a repeat entry names: the occurrence and which post after it."""
 
@@ -86,7 +86,7 @@ def following(schedule: Schedule, fire: RepeatFire, scheduled: datetime) -> tupl
     return fire.number + 1, iso_utc(due(base, schedule.repeat_every, fire.number + 1))
 
 
-@dataclass(frozen=True)
+@value
 class Verdict:
     """What one repeat fire does: post (`escalation` or a repeat), or nothing and why."""
 

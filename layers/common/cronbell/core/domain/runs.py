@@ -6,12 +6,13 @@ record, the schedule's new streak and what to tell the room.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.instants import parse_iso
+from cronbell.core.values import value
 
 # outcomes
 DELIVERED, FAILED, SKIPPED, MISSED = "delivered", "failed", "skipped", "missed"
@@ -29,7 +30,7 @@ LATE_NOTE_SECONDS = 300  # a one-shot more than this late says so in its message
 PREVIOUS_TEXT_CHARS = 4000  # how much of the last answer an agent is given as `previous`
 
 
-@dataclass(frozen=True)
+@value
 class Run:
     """One occurrence's ending, as `reminder_history` and `last_run` show it."""
 
@@ -92,7 +93,7 @@ def too_late(late: int, recurring: bool, manual: bool, max_lateness_minutes: int
     return recurring and not manual and max_lateness_minutes > 0 and late > max_lateness_minutes * 60
 
 
-@dataclass(frozen=True)
+@value
 class Verdict:
     """What a finished run does to its schedule: the new streak, and at most one notice."""
 

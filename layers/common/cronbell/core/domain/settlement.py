@@ -6,12 +6,13 @@ Pure (no I/O). The fire's one writer (`usecases/fire_writes.py`) records what `s
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 
 from cronbell.core.domain import models, runs
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Outcome
+from cronbell.core.values import value
 
 
 def end_status(schedule: Schedule | None, event: FireEvent, delivered: bool) -> str:
@@ -23,7 +24,7 @@ def end_status(schedule: Schedule | None, event: FireEvent, delivered: bool) -> 
     return models.COMPLETED if schedule.timing.finished_after(event.at, count) else ""
 
 
-@dataclass(frozen=True)
+@value
 class Delivery:
     """What delivering one slot did: the run's outcome and reason, what was posted."""
 
@@ -37,7 +38,7 @@ class Delivery:
     verdict: runs.Verdict = field(default_factory=lambda: runs.Verdict(0))
 
 
-@dataclass(frozen=True)
+@value
 class Settlement:
     """What recording a run does to its schedule."""
 

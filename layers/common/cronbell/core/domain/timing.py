@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, date, datetime, timedelta
 from functools import cached_property
 from zoneinfo import ZoneInfo
@@ -18,6 +18,7 @@ from cronbell.core.domain.cron.fires import next_fires
 from cronbell.core.domain.cron.spec import CronSpec, Interval, interval_text
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.runs import SKIP_NEXT, SNOOZED
+from cronbell.core.values import value
 
 HORIZON_YEARS = 10  # how far ahead a recurrence's next occurrence is looked for (29 February: 8 years)
 
@@ -34,7 +35,7 @@ def _instant(t: datetime) -> datetime:
     return t.astimezone(UTC)
 
 
-@dataclass(frozen=True)
+@value
 class Timing:
     zone: str  # IANA zone: a recurrence runs in it, a one-shot is shown in it
     at: datetime | None = None  # one-shot: the instant (aware)

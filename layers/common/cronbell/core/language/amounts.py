@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from fractions import Fraction
 from zoneinfo import ZoneInfo
@@ -24,6 +23,7 @@ from cronbell.core.language.clocks import (
 )
 from cronbell.core.language.days import DEFAULT_HOUR
 from cronbell.core.text.texts import say
+from cronbell.core.values import value
 
 _AT = rf"(?:{lexicon.either('AMOUNT_AT')}|@)"
 _AMOUNT = (
@@ -96,7 +96,7 @@ def _decimal_hours(match: re.Match[str]) -> str:
     return _IN_MINUTES.format(n=minutes) if minutes.denominator == 1 else match[0]
 
 
-@dataclass(frozen=True)
+@value
 class Amount:
     months: int  # months and years: calendar arithmetic on the wall clock
     days: int  # days and weeks: whole days on the wall clock

@@ -10,7 +10,6 @@ with a note; seconds named in an amount round the result up to the minute."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
@@ -25,9 +24,10 @@ from cronbell.core.language.named_zones import take_zone
 from cronbell.core.language.zone_ids import zone_country
 from cronbell.core.text import texts
 from cronbell.core.text.texts import Moment, Word, say, words
+from cronbell.core.values import value
 
 
-@dataclass(frozen=True)
+@value
 class OneShot:
     at: datetime  # aware, in the schedule's zone, microsecond=0, strictly after now
     notes: tuple[str, ...] = ()

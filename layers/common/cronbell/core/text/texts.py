@@ -6,13 +6,13 @@ phrases so that the words are chosen where the answer is shaped, in the context'
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.phrases import Phrase
 from cronbell.core.text import locales
+from cronbell.core.values import value
 
 
 def language(locale: str | None) -> str:
@@ -20,7 +20,7 @@ def language(locale: str | None) -> str:
     return locales.language(locale)
 
 
-@dataclass(frozen=True)
+@value
 class Word:
     """Item `index` of catalog list `key` (a weekday or month name), chosen in the reader's language."""
 
@@ -31,7 +31,7 @@ class Word:
         return words(self.key, locale)[self.index]
 
 
-@dataclass(frozen=True)
+@value
 class Listing:
     """Items (texts or phrases) joined by `sep`; with `last`, the catalog word before the last item
     ('a, b or c' / 'a, b o c')."""
@@ -47,7 +47,7 @@ class Listing:
         return self.sep.join(items[:-1]) + say(self.last, locale) + items[-1]
 
 
-@dataclass(frozen=True)
+@value
 class Moment:
     """An instant said in the reader's language with its weekday: 'Friday 4 December, 17:00' / 'viernes 4
     de diciembre, 17:00', in `tz`; the year too unless it is `year` (the reader's current year)."""

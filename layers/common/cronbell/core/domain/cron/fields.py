@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
 from datetime import date, timedelta
 
 from cronbell.core.domain.phrases import Phrase, phrase
+from cronbell.core.values import value
 
 _MONTH_NAMES = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC")
 _DOW_NAMES = ("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT")
@@ -28,7 +28,7 @@ EITHER = "either"  # both restricted: day-of-month OR day-of-week
 WEEKS, DAYS = "weeks", "days"  # the units of an every-N interval (cron/spec.Interval)
 
 
-@dataclass(frozen=True)
+@value
 class CronFields:
     """The expanded meaning of a five-field expression. Weekdays use cron numbers: 0 = Sunday."""
 

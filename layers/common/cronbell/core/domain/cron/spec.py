@@ -10,14 +10,14 @@ the fire times in cron/fires; a caller's text is read into a spec by language/re
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from datetime import date, timedelta
 from itertools import pairwise
 
 from cronbell.core.domain.cron.fields import DAYS, WEEKS, CronFields, parse_fields
+from cronbell.core.values import value
 
 
-@dataclass(frozen=True)
+@value
 class Interval:
     """Every `every` weeks or days, counted from `anchor`, the local date of the first occurrence.
 
@@ -46,7 +46,7 @@ def _monday(day: date) -> date:
     return day - timedelta(days=day.weekday())
 
 
-@dataclass(frozen=True)
+@value
 class CronSpec:
     expr: str  # normalized standard five-field expression, what croniter reads
     source: str  # the text as the caller gave it

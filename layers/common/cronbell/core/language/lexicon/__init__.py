@@ -8,11 +8,11 @@ A new language is a module here with the same names, listed in LANGUAGES."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
 from cronbell.core.language.lexicon import en, es
+from cronbell.core.values import value
 
 LANGUAGES: dict[str, ModuleType] = {"en": en, "es": es}
 DEFAULT = "en"
@@ -44,7 +44,7 @@ COURTESY: list[str] = [w for module in LANGUAGES.values() for w in module.COURTE
 APPROXIMATELY: list[str] = [w for module in LANGUAGES.values() for w in module.APPROXIMATELY]
 
 
-@dataclass(frozen=True)
+@value
 class Lexicon:
     """What one language adds to the common words, and its conventions."""
 
