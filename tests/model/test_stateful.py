@@ -462,7 +462,9 @@ class Room(RuleBasedStateMachine):
         ids = self.ids("active", "paused")
         sid = ids[pick % len(ids)]
         s = self.harness.room.schedules[sid]
-        arguments = {"prompt": f"{MARK} again"} if s.kind == "agent_call" else {"message": f"{MARK} {self.steps}"}
+        # a text new to the room: two schedules of one time given one text are duplicates, refused rightly
+        text = f"{MARK} {self.steps}"
+        arguments = {"prompt": text} if s.kind == "agent_call" else {"message": text}
         if not self.harness.tool("update_reminder", id=sid, **arguments)["ok"]:
             self.harness.problems.append(f"update_reminder {sid} refused")
 
