@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import copy
+import inspect
 import pickle
 from dataclasses import FrozenInstanceError, asdict, dataclass, field, fields, replace
 
 import pytest
 
 from cronbell.core.values import value
+from tests.support.aws import ROOT
 
 
 @value
@@ -101,3 +103,33 @@ def test_a_class_that_writes_its_own_methods_stays_a_dataclass() -> None:
 
             def __repr__(self) -> str:
                 return "x"
+
+
+def test_its_signature_reads_as_a_dataclass_s() -> None:
+    assert str(inspect.signature(Point)) == str(inspect.signature(Twin))
+    assert Point.__doc__ == "A picklable value (defined at module level)."  # its own docstring is kept
+
+
+def test_a_class_without_a_docstring_is_documented_by_its_fields() -> None:
+    @value
+    class Bare:
+        x: int
+        y: int = 0
+
+    @dataclass(frozen=True)
+    class Plain:
+        x: int
+        y: int = 0
+
+    assert Bare.__doc__ == (Plain.__doc__ or "").replace("Plain", "Bare")
+
+
+def test_the_layer_defines_its_frozen_classes_with_value() -> None:
+    """A frozen dataclass in the layer would cost every cold start that imports it half a millisecond."""
+    found = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in sorted((ROOT / "layers" / "common" / "cronbell").rglob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if line.strip().startswith("@dataclass(") and "frozen=True" in line
+    ]
+    assert found == []
