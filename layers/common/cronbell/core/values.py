@@ -96,8 +96,8 @@ def _repr(self: Any) -> str:
 def _eq(self: Any, other: object) -> bool:
     if other.__class__ is not self.__class__:
         return NotImplemented
-    names = getattr(type(self), _SPEC).compared
-    return all(getattr(self, name) == getattr(other, name) for name in names)
+    names = getattr(type(self), _SPEC).compared  # compared as tuples, as a dataclass compares them
+    return tuple(getattr(self, name) for name in names) == tuple(getattr(other, name) for name in names)
 
 
 def _hash(self: Any) -> int:
