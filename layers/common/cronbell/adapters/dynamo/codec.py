@@ -204,10 +204,7 @@ def ends_fields(t: Timing) -> dict[str, Any]:
 def schedule_item(schedule: Schedule) -> dict[str, Any]:
     """The item of a schedule, under the key of a live one or, once retired, of a retired one."""
     sk = schedule_sk(schedule.id) if schedule.status in models.LIVE_STATUSES else retired_sk(schedule.id)
-    item = {"room_id": schedule.room_id, "sk": sk, "id": schedule.id, **schedule_fields(schedule)}
-    if schedule.releases:  # a whole item keeps what its occurrences wait for: retired, or back to life
-        item[RELEASES] = set(schedule.releases)
-    return item
+    return {"room_id": schedule.room_id, "sk": sk, "id": schedule.id, **schedule_fields(schedule)}
 
 
 def audit_item(schedule: Schedule) -> dict[str, Any]:
