@@ -41,15 +41,16 @@ class _Spec:
     __slots__ = ("compared", "defaults", "factories", "hashed", "known", "name", "names", "shown")
 
     def __init__(self, cls: type) -> None:
-        every = [f for f in fields(cls) if f.init]
+        every = fields(cls)
+        given = [f for f in every if f.init]
         self.name = cls.__name__
-        self.names = tuple(f.name for f in every)
+        self.names = tuple(f.name for f in given)
         self.known = frozenset(self.names)
-        self.defaults = {f.name: f.default for f in every if f.default is not MISSING}
-        self.factories = {f.name: f.default_factory for f in every if f.default_factory is not MISSING}
-        self.compared = tuple(f.name for f in fields(cls) if f.compare)
-        self.shown = tuple(f.name for f in fields(cls) if f.repr)
-        self.hashed = tuple(f.name for f in fields(cls) if (f.compare if f.hash is None else f.hash))
+        self.defaults = {f.name: f.default for f in given if f.default is not MISSING}
+        self.factories = {f.name: f.default_factory for f in given if f.default_factory is not MISSING}
+        self.compared = tuple(f.name for f in every if f.compare)
+        self.shown = tuple(f.name for f in every if f.repr)
+        self.hashed = tuple(f.name for f in every if (f.compare if f.hash is None else f.hash))
 
 
 def _signature(cls: type, spec: _Spec) -> Signature:
