@@ -398,6 +398,55 @@ def test_a_held_occurrence_waits_for_its_release_counted_on_its_schedule(store: 
     assert store.held(ROOM, USER, UNTIL) == []
 
 
+def held_for(store: Store, sid: str = "s1") -> models.Schedule:
+    """A schedule whose occurrence at SLOT is held until UNTIL, as read after the hold."""
+    s = schedule(sid)
+    store.insert(s, 5)
+    store.claim_slot(ROOM, sid, SLOT, NOW, LEASE, s)
+    store.hold_slot(s, SLOT, NOW, UNTIL)
+    got = store.get(ROOM, sid)
+    assert got is not None and got.releases == {UNTIL}
+    return got
+
+
+def released(slot: str = SLOT) -> Finish:
+    """The record of the occurrence at `slot` its release posted."""
+    return Finish(run=delivered(slot), counted=True, held_ahead=1, release=UNTIL)
+
+
+def test_a_schedule_retired_while_an_occurrence_is_held_keeps_its_release_until_recorded(store: Store) -> None:
+    got = held_for(store)
+    store.claim_slot(ROOM, "s1", NEXT, NOW, LEASE, got)
+    last = Finish(run=delivered(NEXT))
+    store.complete_slot(ROOM, "s1", NEXT, NOW, DELIVERED, schedule=got, final_status=models.COMPLETED, finish=last)
+    retired = store.get(ROOM, "s1")
+    assert retired is not None and retired.status == models.COMPLETED and retired.releases == {UNTIL}
+    back = replace(retired, status=models.ACTIVE)
+    store.replace(retired, back, 5, NOW)  # back to life: its held occurrence still waits
+    revived = store.get(ROOM, "s1")
+    assert revived is not None and revived.status == models.ACTIVE and revived.releases == {UNTIL}
+
+
+def test_the_release_record_takes_its_time_out_of_a_retired_copy(store: Store) -> None:
+    got = held_for(store)
+    store.claim_slot(ROOM, "s1", NEXT, NOW, LEASE, got)
+    last = Finish(run=delivered(NEXT))
+    store.complete_slot(ROOM, "s1", NEXT, NOW, DELIVERED, schedule=got, final_status=models.COMPLETED, finish=last)
+    retired = store.get(ROOM, "s1")
+    assert retired is not None
+    store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=retired, finish=released())
+    after = store.get(ROOM, "s1")
+    assert after is not None and after.status == models.COMPLETED and after.releases == frozenset()
+    assert store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, after) == Claim.DUPLICATE
+
+
+def test_a_release_record_that_retires_its_schedule_leaves_no_release_on_the_copy(store: Store) -> None:
+    got = held_for(store)
+    store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=got, final_status=models.FIRED, finish=released())
+    fired = store.get(ROOM, "s1")
+    assert fired is not None and fired.status == models.FIRED and fired.releases == frozenset()
+
+
 def test_a_hold_from_a_stale_read_or_an_unclaimed_slot_conflicts(store: Store) -> None:
     s = schedule("s1")
     store.insert(s, 5)

@@ -651,3 +651,116 @@ def test_a_repeat_due_while_lambda_retried_a_run_now_is_fired_by_the_next_move(
     h.advance(7)
     agrees(h)
     assert any(p.what == "repeat" for p in h.room.posts)
+
+
+def test_a_held_one_shot_delivered_at_its_new_time_keeps_its_release_when_snoozed_again(
+    moto_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """make verify, seed 2731400276: bob's one-shot held by his quiet hours (release 10:30 UTC) is paused,
+    snoozed to a new time before the release and delivered there (`fired`); snoozed once more, it is
+    back with its held occurrence, so `held_until` is still the release. The retired copy had lost
+    the schedule's `releases`. Replayed as the search found it, then past the release."""
+    from tests.model import test_stateful
+
+    monkeypatch.setattr(test_stateful, "ENDPOINT", moto_endpoint)
+    for name in ("build_sender", "LambdaAgents", "_start_fire"):
+        monkeypatch.setattr(wiring, name, getattr(wiring, name))
+    state = test_stateful.Room()
+    state.provision(start=datetime(2026, 11, 30, 8, 0, tzinfo=UTC), repeating=True, quiet=True, posts=2)
+    state.advance_under_a_deployment_change(change="agent removed", minutes=7)
+    state.agents_fail(failing=False)
+    state.tap_snooze_button(minutes=10, pick=26, which="delivered")
+    state.create_one_shot(agent=False, minutes=172, relative=False, user="@ana:example.org", zone="Europe/Madrid")
+    state.create_business(
+        agent=True,
+        calendar="ES-MD",
+        count=None,
+        on_holiday="before",
+        rule_=("0 10 * * 4,5", False, 0),
+        until_hours=None,
+        words=True,
+        zone="Europe/Madrid",
+    )
+    state.pause(pick=27)
+    state.skip_next(pick=26)
+    state.create_business(
+        agent=True,
+        calendar="GB",
+        count=1,
+        on_holiday="skip",
+        rule_=("0 9 25 12 *", False, 0),
+        until_hours=None,
+        words=True,
+        zone="UTC",
+    )
+    state.skip_next(pick=19)
+    state.skip_next(pick=12)
+    state.snooze_paused_one_shot(minutes=25, pick=38)
+    state.chat_outage(posts=2)
+    state.skip_next(pick=37)
+    state.set_quiet_hours(
+        begin=-18,
+        days=("mon", "tue", "wed", "thu", "fri", "sat", "sun"),
+        length=195,
+        user="@ana:example.org",
+        zone="Europe/Madrid",
+    )
+    state.skip_next(pick=1)
+    state.tap_snooze_button(minutes=10, pick=49, which="delivered")
+    state.pause(pick=21)
+    state.tap_skip_button(pick=39, which="delivered")
+    state.snooze_paused_one_shot(minutes=10, pick=49)
+    state.create_agent_call_elsewhere(cron="0 18 * * L5", zone="Europe/Madrid")
+    state.clear_quiet_hours(user="@bob:example.org")
+    state.create_business(
+        agent=False,
+        calendar="ES",
+        count=2,
+        on_holiday="skip",
+        rule_=("0 9 1 1 *", False, 0),
+        until_hours=None,
+        words=True,
+        zone="America/New_York",
+    )
+    state.clear_quiet_hours(user="@ana:example.org")
+    state.advance(duplicate=True, late=0, minutes=61)
+    state.snooze(minutes=10, pick=45)
+    state.agrees_with_the_model()
+    state.advance(duplicate=False, late=0, minutes=120)  # past the release: the held post, once
+    state.agrees_with_the_model()
+    state.teardown()
+
+
+def test_a_release_recorded_as_its_one_shots_delivery_is_not_held_again_when_snoozed(
+    moto_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """make verify, seed 3228323691: a one-shot held by quiet hours is fired by its release; snoozed
+    later, it is back with no held occurrence (its `held_until` is its new time's period, as the model
+    says), not the release that already ran. The release's record had kept its time on the fired copy."""
+    from tests.model import test_stateful
+
+    monkeypatch.setattr(test_stateful, "ENDPOINT", moto_endpoint)
+    for name in ("build_sender", "LambdaAgents", "_start_fire"):
+        monkeypatch.setattr(wiring, name, getattr(wiring, name))
+    state = test_stateful.Room()
+    state.provision(start=datetime(2026, 11, 30, 8, 0, tzinfo=UTC), quiet=True, posts=2, repeating=False)
+    state.advance(duplicate=False, late=0, minutes=1)
+    state.agents_fail(failing=False)
+    state.create_business(
+        agent=False,
+        calendar="ES",
+        count=None,
+        on_holiday="skip",
+        rule_=("0 9 * * 1-5", True, 0),
+        until_hours=57,
+        words=False,
+        zone="Europe/Madrid",
+    )
+    state.pause(pick=0)
+    state.resume(pick=0)
+    state.advance(duplicate=False, late=0, minutes=2880)
+    state.agents_fail(failing=False)
+    state.set_quiet_hours(begin=0, days=("mon",), length=15, user="@ana:example.org", zone="Europe/Madrid")
+    state.snooze(minutes=10, pick=0)
+    state.agrees_with_the_model()
+    state.teardown()

@@ -204,7 +204,10 @@ def ends_fields(t: Timing) -> dict[str, Any]:
 def schedule_item(schedule: Schedule) -> dict[str, Any]:
     """The item of a schedule, under the key of a live one or, once retired, of a retired one."""
     sk = schedule_sk(schedule.id) if schedule.status in models.LIVE_STATUSES else retired_sk(schedule.id)
-    return {"room_id": schedule.room_id, "sk": sk, "id": schedule.id, **schedule_fields(schedule)}
+    item = {"room_id": schedule.room_id, "sk": sk, "id": schedule.id, **schedule_fields(schedule)}
+    if schedule.releases:  # a whole item keeps what its held occurrences wait for: retired, or back to life
+        item[RELEASES] = set(schedule.releases)
+    return item
 
 
 def audit_item(schedule: Schedule) -> dict[str, Any]:

@@ -7,6 +7,7 @@ claimed, and completed, with one conditional write each (no transaction: half th
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -242,6 +243,8 @@ class SlotLedger(Retirement):
         if finish is not None and finish.counted and not delivered:  # a failed run gives its hold's count back
             fired["delivered_count"] = max(0, schedule.delivered_count - 1)
         reason = "" if delivered else detail  # a delivered run's detail is its message id, no reason
+        if finish is not None and finish.release:  # its copy no longer waits for the release recording it
+            schedule = replace(schedule, releases=schedule.releases - {finish.release})
         self.finish(
             schedule,
             final_status,

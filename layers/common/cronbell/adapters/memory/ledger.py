@@ -87,8 +87,8 @@ class SlotLedger(Schedules):
         if held is not None and held.state == DONE:
             return  # recorded already: a record is never counted twice
         if schedule is not None:
-            stored = self._live.get((room_id, schedule.id))
-            if stored is None or stored.version != schedule.version:
+            stored = self._as_read(schedule, retiring=bool(final_status))
+            if stored is None:
                 raise Conflict(schedule.id)
             self._ran(stored, finish)
             stored.inflight_until = None
@@ -98,6 +98,18 @@ class SlotLedger(Schedules):
             else:
                 stored.version += 1
         self._slots[(room_id, owner, slot)] = Slot(DONE, outcome=str(outcome), run=finish.run if finish else None)
+
+    def _as_read(self, schedule: Schedule, retiring: bool) -> Schedule | None:
+        """The stored schedule a record writes, still at the version read: its live item, or (a run of
+        a schedule retired since, never retired again) its retired copy."""
+        key = (schedule.room_id, schedule.id)
+        if schedule.status in models.LIVE_STATUSES:
+            stored = self._live.get(key)
+        elif retiring or key in self._live:
+            stored = None
+        else:
+            stored = self._copies.get(key)
+        return stored if stored is not None and stored.version == schedule.version else None
 
     @staticmethod
     def _ran(stored: Schedule, finish: Finish | None) -> None:
@@ -112,6 +124,8 @@ class SlotLedger(Schedules):
             stored.repeat_slot = finish.repeat_slot
         if finish.pause and stored.status == models.ACTIVE:
             stored.status = models.PAUSED
+        if finish.release:  # a held occurrence released: no longer held until then
+            stored.releases = stored.releases - {finish.release}
 
     # --- Runs --------------------------------------------------------------------------------
     def record_run(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> bool:
