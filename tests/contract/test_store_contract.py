@@ -409,18 +409,25 @@ def held_for(store: Store, sid: str = "s1") -> models.Schedule:
     return got
 
 
+def retired_while_held(store: Store) -> models.Schedule:
+    """A schedule completed by its run at NEXT while its occurrence at SLOT is held, as read then."""
+    got = held_for(store)
+    store.claim_slot(ROOM, "s1", NEXT, NOW, LEASE, got)
+    last = Finish(run=delivered(NEXT))
+    store.complete_slot(ROOM, "s1", NEXT, NOW, DELIVERED, schedule=got, final_status=models.COMPLETED, finish=last)
+    retired = store.get(ROOM, "s1")
+    assert retired is not None and retired.status == models.COMPLETED
+    return retired
+
+
 def released(slot: str = SLOT) -> Finish:
     """The record of the occurrence at `slot` its release posted."""
     return Finish(run=delivered(slot), counted=True, held_ahead=1, release=UNTIL)
 
 
 def test_a_schedule_retired_while_an_occurrence_is_held_keeps_its_release_until_recorded(store: Store) -> None:
-    got = held_for(store)
-    store.claim_slot(ROOM, "s1", NEXT, NOW, LEASE, got)
-    last = Finish(run=delivered(NEXT))
-    store.complete_slot(ROOM, "s1", NEXT, NOW, DELIVERED, schedule=got, final_status=models.COMPLETED, finish=last)
-    retired = store.get(ROOM, "s1")
-    assert retired is not None and retired.status == models.COMPLETED and retired.releases == {UNTIL}
+    retired = retired_while_held(store)
+    assert retired.releases == {UNTIL}
     back = replace(retired, status=models.ACTIVE)
     store.replace(retired, back, 5, NOW)  # back to life: its held occurrence still waits
     revived = store.get(ROOM, "s1")
@@ -428,12 +435,7 @@ def test_a_schedule_retired_while_an_occurrence_is_held_keeps_its_release_until_
 
 
 def test_the_release_record_takes_its_time_out_of_a_retired_copy(store: Store) -> None:
-    got = held_for(store)
-    store.claim_slot(ROOM, "s1", NEXT, NOW, LEASE, got)
-    last = Finish(run=delivered(NEXT))
-    store.complete_slot(ROOM, "s1", NEXT, NOW, DELIVERED, schedule=got, final_status=models.COMPLETED, finish=last)
-    retired = store.get(ROOM, "s1")
-    assert retired is not None
+    retired = retired_while_held(store)
     store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=retired, finish=released())
     after = store.get(ROOM, "s1")
     assert after is not None and after.status == models.COMPLETED and after.releases == frozenset()

@@ -6,6 +6,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -660,12 +661,7 @@ def test_a_held_one_shot_delivered_at_its_new_time_keeps_its_release_when_snooze
     snoozed to a new time before the release and delivered there (`fired`); snoozed once more, it is
     back with its held occurrence, so `held_until` is still the release. The retired copy had lost
     the schedule's `releases`. Replayed as the search found it, then past the release."""
-    from tests.model import test_stateful
-
-    monkeypatch.setattr(test_stateful, "ENDPOINT", moto_endpoint)
-    for name in ("build_sender", "LambdaAgents", "_start_fire"):
-        monkeypatch.setattr(wiring, name, getattr(wiring, name))
-    state = test_stateful.Room()
+    state = searched_room(moto_endpoint, monkeypatch)
     state.provision(start=datetime(2026, 11, 30, 8, 0, tzinfo=UTC), repeating=True, quiet=True, posts=2)
     state.advance_under_a_deployment_change(change="agent removed", minutes=7)
     state.agents_fail(failing=False)
@@ -737,12 +733,7 @@ def test_a_release_recorded_as_its_one_shots_delivery_is_not_held_again_when_sno
     """make verify, seed 3228323691: a one-shot held by quiet hours is fired by its release; snoozed
     later, it is back with no held occurrence (its `held_until` is its new time's period, as the model
     says), not the release that already ran. The release's record had kept its time on the fired copy."""
-    from tests.model import test_stateful
-
-    monkeypatch.setattr(test_stateful, "ENDPOINT", moto_endpoint)
-    for name in ("build_sender", "LambdaAgents", "_start_fire"):
-        monkeypatch.setattr(wiring, name, getattr(wiring, name))
-    state = test_stateful.Room()
+    state = searched_room(moto_endpoint, monkeypatch)
     state.provision(start=datetime(2026, 11, 30, 8, 0, tzinfo=UTC), quiet=True, posts=2, repeating=False)
     state.advance(duplicate=False, late=0, minutes=1)
     state.agents_fail(failing=False)
@@ -764,3 +755,14 @@ def test_a_release_recorded_as_its_one_shots_delivery_is_not_held_again_when_sno
     state.snooze(minutes=10, pick=0)
     state.agrees_with_the_model()
     state.teardown()
+
+
+def searched_room(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The stateful search's machine on this test's moto server, for replaying a sequence it found (the
+    wiring it patches is restored when the test ends)."""
+    from tests.model import test_stateful
+
+    monkeypatch.setattr(test_stateful, "ENDPOINT", moto_endpoint)
+    for name in ("build_sender", "LambdaAgents", "_start_fire"):
+        monkeypatch.setattr(wiring, name, getattr(wiring, name))
+    return test_stateful.Room()
