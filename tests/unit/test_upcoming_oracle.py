@@ -5,7 +5,8 @@ time in a spring gap does not fire, a repeated one fires once, the first) and th
 for the dates; it follows the rules of docs/semantics.md ("Ends and calendars"), not cronbell's code:
 
   - an occurrence is on a holiday when its local date is one of the calendar's;
-  - a skipped occurrence is left out, a snoozed one is in (never a holiday's); one instant is one fire;
+  - a skipped occurrence is left out, a snoozed one is in (never a holiday's) unless its instant is
+    skipped (skip_next cancels a snooze it meets); one instant is one fire;
   - none after `until`; at most `count` minus the runs already delivered;
   - occurrences are looked for up to the same date ten years after now (the horizon).
 """
@@ -103,17 +104,23 @@ def oracle(case: dict, now: datetime, wanted: int) -> list[datetime] | None:
             continue
         if calendar is not None and wall.date() in calendar:
             continue
-        if at.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ") in case["skips"]:
+        if _stamp(at) in case["skips"]:
             continue
         regular.append(at)
         if len(regular) >= left + len(case["snoozes"]):
             break
     else:
         return None  # too long a walk for one example
-    fires = sorted({t.astimezone(UTC) for t in regular} | {s.astimezone(UTC) for s in case["snoozes"] if s > now})
+    snoozed = {s.astimezone(UTC) for s in case["snoozes"] if s > now and _stamp(s) not in case["skips"]}
+    fires = sorted({t.astimezone(UTC) for t in regular} | snoozed)
     if case["until"] is not None:
         fires = [t for t in fires if t <= case["until"]]
     return [t.astimezone(tz) for t in fires[:left]]
+
+
+def _stamp(instant: datetime) -> str:
+    """An instant as a skip names it (RFC3339 UTC, to the second)."""
+    return instant.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _values(lo: int, hi: int, most: int) -> st.SearchStrategy[str]:
@@ -242,3 +249,18 @@ def test_the_oracle_sees_a_run_of_holidays_as_cronbell_does() -> None:
         "2026-12-27T02:00:00+01:00",
     ]
     assert timing_of(case).upcoming(now, 5, 97) == expected
+
+
+def test_a_snooze_onto_a_skipped_instant_is_skipped_with_it() -> None:
+    """The search found it: a snooze lands on a regular occurrence's instant that skip_next skipped; one
+    instant is one fire, and it is skipped (docs/semantics.md, "Skip next")."""
+    case = {
+        "zone": "America/Santiago", "expr": "0,1,21 9 * * *", "interval": None, "spec_interval": None,
+        "shape": "plain", "calendar": "", "count": 0, "delivered": 0, "until": None,
+        "snoozes": [datetime(2026, 12, 29, 12, 21, tzinfo=UTC)],
+        "skips": frozenset({"2026-12-29T12:00:00Z", "2026-12-29T12:21:00Z"}),
+    }  # fmt: skip
+    now = datetime(2026, 12, 29, 10, 0, tzinfo=UTC)
+    expected = [datetime(2026, 12, 29, 12, 1, tzinfo=UTC), datetime(2026, 12, 30, 12, 0, tzinfo=UTC)]
+    assert oracle(case, now, 2) == expected
+    assert [t.astimezone(UTC) for t in timing_of(case).upcoming(now, 2)] == expected
