@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from cronbell.core.contract import validation
@@ -22,7 +23,7 @@ from cronbell.core.contract.envelope import Context, parse_request, refused, rou
 from cronbell.core.domain.errors import BackendError
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.values import value
-from cronbell.usecases import acknowledge, change, create, manage, quiet
+from cronbell.usecases import create, quiet
 from cronbell.usecases.change_writes import ChangedMeanwhile
 from cronbell.usecases.deps import Deps
 
@@ -85,8 +86,39 @@ class Tool:
         return f"{self.description} {self.more}" if self.more and tool_set == FULL else self.description
 
 
+def _manage() -> ModuleType:
+    from cronbell.usecases import manage  # imported on first use (_OnFirstCall)
+
+    return manage
+
+
+def _change() -> ModuleType:
+    from cronbell.usecases import change  # imported on first use (_OnFirstCall)
+
+    return change
+
+
+def _acknowledge() -> ModuleType:
+    from cronbell.usecases import acknowledge  # imported on first use (_OnFirstCall)
+
+    return acknowledge
+
+
+@value
+class _OnFirstCall:
+    """The use case `name` of the module `load` imports, imported by the first call that needs it: a cold
+    start that creates a reminder does not load the code that lists, changes or acknowledges them."""
+
+    load: Callable[[], ModuleType]
+    name: str
+
+    def __call__(self, args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
+        use_case: Handler = getattr(self.load(), self.name)
+        return use_case(args, ctx, deps)
+
+
 def _cron_list(_args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
-    return manage.cron_list(ctx, deps)
+    return _manage().cron_list(ctx, deps)
 
 
 TOOLS: tuple[Tool, ...] = (
@@ -112,7 +144,7 @@ TOOLS: tuple[Tool, ...] = (
         "list_reminders",
         arguments="ListReminders",
         title="List reminders",
-        use_case=manage.list_reminders,
+        use_case=_OnFirstCall(_manage, "list_reminders"),
         hints=READ_ONLY,
         result="listing",
         description=(
@@ -126,7 +158,7 @@ TOOLS: tuple[Tool, ...] = (
         "delete_reminder",
         arguments="ById",
         title="Delete a reminder",
-        use_case=manage.delete,
+        use_case=_OnFirstCall(_manage, "delete"),
         hints=DESTRUCTIVE,
         result="deleted",
         description=(
@@ -168,7 +200,7 @@ TOOLS: tuple[Tool, ...] = (
         "cron_delete",
         arguments="ById",
         title="Delete an agent call",
-        use_case=manage.delete,
+        use_case=_OnFirstCall(_manage, "delete"),
         hints=DESTRUCTIVE,
         result="deleted",
         description=(
@@ -181,7 +213,7 @@ TOOLS: tuple[Tool, ...] = (
         "run_now",
         arguments="RunNow",
         title="Run a schedule now",
-        use_case=manage.run_now,
+        use_case=_OnFirstCall(_manage, "run_now"),
         hints=AGENT_WRITE,
         result="run",
         description=(
@@ -194,7 +226,7 @@ TOOLS: tuple[Tool, ...] = (
         "update_reminder",
         arguments="UpdateReminder",
         title="Change a schedule",
-        use_case=change.update_reminder,
+        use_case=_OnFirstCall(_change, "update_reminder"),
         hints=WRITE_IDEMPOTENT,
         result="schedule",
         description=(
@@ -208,7 +240,7 @@ TOOLS: tuple[Tool, ...] = (
         "pause_reminder",
         arguments="ById",
         title="Pause a schedule",
-        use_case=change.pause_reminder,
+        use_case=_OnFirstCall(_change, "pause_reminder"),
         hints=WRITE_IDEMPOTENT,
         result="schedule",
         description=(
@@ -220,7 +252,7 @@ TOOLS: tuple[Tool, ...] = (
         "resume_reminder",
         arguments="ById",
         title="Resume a paused schedule",
-        use_case=change.resume_reminder,
+        use_case=_OnFirstCall(_change, "resume_reminder"),
         hints=WRITE_IDEMPOTENT,
         result="schedule",
         description=(
@@ -232,7 +264,7 @@ TOOLS: tuple[Tool, ...] = (
         "snooze_reminder",
         arguments="SnoozeReminder",
         title="Snooze the next fire",
-        use_case=change.snooze_reminder,
+        use_case=_OnFirstCall(_change, "snooze_reminder"),
         hints=WRITE,
         result="schedule",
         description=(
@@ -246,7 +278,7 @@ TOOLS: tuple[Tool, ...] = (
         "skip_next",
         arguments="SkipNext",
         title="Skip the next fire",
-        use_case=change.skip_next,
+        use_case=_OnFirstCall(_change, "skip_next"),
         hints=WRITE,
         result="schedule",
         description=(
@@ -259,7 +291,7 @@ TOOLS: tuple[Tool, ...] = (
         "reminder_history",
         arguments="ReminderHistory",
         title="Show a schedule's runs",
-        use_case=manage.reminder_history,
+        use_case=_OnFirstCall(_manage, "reminder_history"),
         hints=READ_ONLY,
         result="history",
         description=(
@@ -272,7 +304,7 @@ TOOLS: tuple[Tool, ...] = (
         "done_reminder",
         arguments="ById",
         title="Mark a repeating reminder done",
-        use_case=acknowledge.done_reminder,
+        use_case=_OnFirstCall(_acknowledge, "done_reminder"),
         hints=WRITE_IDEMPOTENT,
         result="acknowledged",
         description=(

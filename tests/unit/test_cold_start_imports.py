@@ -1,0 +1,34 @@
+"""What a function's cold start loads: the code its common first call needs, not the code of tools or
+schedules that call may never touch (those are imported by the first call that uses them)."""
+
+from __future__ import annotations
+
+from cronbell.usecases import tools
+from tests.support.python_process import run_python
+
+# Imported by the first call that needs them, never while the tools function initialises.
+ON_FIRST_USE = (
+    "cronbell.usecases.manage",  # listing, deleting, history, run now
+    "cronbell.usecases.change",  # update, pause, resume, snooze, skip
+    "cronbell.usecases.acknowledge",  # done
+    "cronbell.usecases.fire_writes",
+)
+
+
+def test_a_use_case_imported_on_first_call_is_there() -> None:
+    deferred = [tool for tool in tools.TOOLS if isinstance(tool.use_case, tools._OnFirstCall)]
+    assert deferred
+    for tool in deferred:
+        assert isinstance(tool.use_case, tools._OnFirstCall)
+        assert callable(getattr(tool.use_case.load(), tool.use_case.name)), tool.name
+
+
+def test_the_tools_function_initialises_without_the_use_cases_a_create_does_not_use() -> None:
+    code = (
+        "import importlib.util, sys\n"
+        "spec = importlib.util.spec_from_file_location('app', 'functions/tools/app.py')\n"
+        "module = importlib.util.module_from_spec(spec)\n"
+        "spec.loader.exec_module(module)\n"
+        f"print(sorted(m for m in sys.modules if m in {ON_FIRST_USE!r}))\n"
+    )
+    assert run_python(code).strip() == "[]"
