@@ -6,12 +6,19 @@ from __future__ import annotations
 from cronbell.usecases import tools
 from tests.support.python_process import run_python
 
+# The recurring grammar: a one-shot never reads it.
+GRAMMAR = (
+    "cronbell.core.language.recurring",
+    "cronbell.core.language.cron_phrases",
+    "cronbell.core.language.business_phrases",
+)
 # Imported by the first call that needs them, never while the tools function initialises.
 ON_FIRST_USE = (
     "cronbell.usecases.manage",  # listing, deleting, history, run now
     "cronbell.usecases.change",  # update, pause, resume, snooze, skip
     "cronbell.usecases.acknowledge",  # done
     "cronbell.usecases.fire_writes",
+    *GRAMMAR,
 )
 
 
@@ -23,12 +30,25 @@ def test_a_use_case_imported_on_first_call_is_there() -> None:
         assert callable(getattr(tool.use_case.load(), tool.use_case.name)), tool.name
 
 
-def test_the_tools_function_initialises_without_the_use_cases_a_create_does_not_use() -> None:
+def test_the_tools_function_initialises_without_what_a_one_shot_does_not_use() -> None:
     code = (
         "import importlib.util, sys\n"
         "spec = importlib.util.spec_from_file_location('app', 'functions/tools/app.py')\n"
         "module = importlib.util.module_from_spec(spec)\n"
         "spec.loader.exec_module(module)\n"
         f"print(sorted(m for m in sys.modules if m in {ON_FIRST_USE!r}))\n"
+    )
+    assert run_python(code).strip() == "[]"
+
+
+def test_creating_a_one_shot_plans_without_the_recurring_grammar() -> None:
+    code = (
+        "import sys\n"
+        "from datetime import UTC, datetime\n"
+        "from zoneinfo import ZoneInfo\n"
+        "from cronbell.usecases.planning import plan_once\n"
+        "plan_once('in 30 minutes', ZoneInfo('Europe/Madrid'), datetime(2026, 11, 30, 8, 0, tzinfo=UTC), 'en')\n"
+        "plan_once('tomorrow at 9', ZoneInfo('Europe/Madrid'), datetime(2026, 11, 30, 8, 0, tzinfo=UTC), 'en')\n"
+        f"print(sorted(m for m in sys.modules if m in {GRAMMAR!r}))\n"
     )
     assert run_python(code).strip() == "[]"

@@ -16,7 +16,6 @@ from cronbell.core.domain.errors import BackendError, Conflict, Duplicate, Limit
 from cronbell.core.domain.instants import stored_second
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.refusals import ToolError, refusal
-from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.change_writes import ChangedMeanwhile
@@ -76,6 +75,8 @@ def _plan_once_or_hint(text: str, tz: ZoneInfo, deps: Deps, locale: str) -> When
     except ToolError as err:
         if err.code != refusals.INVALID_TIME:
             raise
+        from cronbell.core.language.recurring import parse_recurring  # the recurring grammar: on first use
+
         try:
             parse_recurring(text, deps.settings.min_interval_minutes, locale)
         except ToolError:

@@ -17,9 +17,7 @@ from cronbell.core.domain.cron.spec import CronSpec
 from cronbell.core.domain.errors import NameTaken
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.domain.timing import HORIZON_YEARS, Timing
-from cronbell.core.language.business_phrases import read_phrase
 from cronbell.core.language.clocks import normalize
-from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.when import parse_one_shot, parse_until
 from cronbell.core.text import texts
 from cronbell.core.values import value
@@ -184,6 +182,10 @@ def plan_recurring(
 ) -> When:
     """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`).
     A business-day phrase is the phrase it stands on plus its rule (core/domain/business.py)."""
+    # the recurring grammar is imported by the first recurrence: a cold start that plans a one-shot never loads it
+    from cronbell.core.language.business_phrases import read_phrase
+    from cronbell.core.language.recurring import parse_recurring
+
     found = read_phrase(normalize(text)) if isinstance(text, str) else None
     spec = parse_recurring(found[0] if found else text, deps.settings.min_interval_minutes, locale)
     if found:

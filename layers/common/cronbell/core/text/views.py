@@ -16,7 +16,6 @@ from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.routing import bare_room
 from cronbell.core.domain.timing import Timing
 from cronbell.core.domain.upcoming import upcoming
-from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.text import texts
 from cronbell.core.text.preview import describe_at, describe_cron, dst_notes, instant
 
@@ -154,6 +153,8 @@ def cron_view(schedule: Schedule, now: datetime, held: datetime | None = None) -
 def template_schedule_view(action: StaticAction, now: datetime) -> dict[str, Any]:
     """A schedule template.yaml declares for this room, as list_reminders shows it: read only (no tool
     changes or deletes it; the deployment's parameters do)."""
+    from cronbell.core.language.recurring import parse_recurring  # the recurring grammar: on first use
+
     tz = ZoneInfo(action.timezone)
     fires = next_fires(parse_recurring(action.cron_expr, 1), now, tz, 1) if action.cron_expr else []
     return {
