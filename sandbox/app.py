@@ -183,6 +183,7 @@ class Sandbox:
                 self.send_to_queue,
                 REGION,
                 writes=lambda: moto.table_writes,
+                reader=moto.stream_records,
             )
             for m in self.stack.mappings
             if m.function in specs

@@ -24,6 +24,7 @@ import json
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from http import HTTPStatus
 from typing import Any
 from urllib.parse import unquote, urlsplit
@@ -307,6 +308,57 @@ class MotoServer:
         with self._app.lock:
             backend = scheduler_backends[account_id][region]
             return [s.to_dict() for group in backend.schedule_groups.values() for s in group.schedules.values()]
+
+    def stream_records(
+        self, stream_arn: str, shards: list[str], read_to: dict[str, str], limit: int
+    ) -> list[Any] | None:
+        """What `sandbox.streams.read_after` reads through DescribeStream, GetShardIterator and GetRecords, read
+        from moto's state in one step: every shard's records after the last one read (`read_to`, brought
+        forward), oldest first, each as botocore gives GetRecords' record (its creation time a datetime, as
+        the wire's epoch seconds parse). None, having read nothing, when the API's answer could differ from
+        moto's record as it is (a table or stream gone, a binary attribute): the caller asks the API."""
+        from botocore.utils import parse_timestamp
+        from moto.core.serialize import TimestampSerializer
+        from moto.dynamodb.models import dynamodb_backends
+
+        try:
+            _, _, _, region, account, resource = stream_arn.split(":", 5)
+            table_name = resource.split("/")[1]
+        except (ValueError, IndexError):
+            return None
+        with self._app.lock:
+            table = dynamodb_backends[account][region].tables.get(table_name)
+            shard = getattr(table, "stream_shard", None)
+            if shard is None or any(known != shard.id for known in shards):
+                return None
+            found: list[Any] = []
+            for shard_id in shards or [shard.id]:
+                after = read_to.get(shard_id)
+                start = int(after) + 1 if after else shard.starting_sequence_number
+                if start < shard.starting_sequence_number:
+                    return None
+                found.append((shard_id, shard.get(start, limit)))
+        out: list[Any] = []
+        last: dict[str, str] = {}
+        for shard_id, records in found:
+            for record in records:
+                images = record.get("dynamodb")
+                if not isinstance(images, dict):
+                    return None
+                created = images.get("ApproximateCreationDateTime")
+                rest = {k: v for k, v in images.items() if k != "ApproximateCreationDateTime"}
+                if not isinstance(created, datetime) or not motofast.plain_without_binary({**record, "dynamodb": rest}):
+                    return None
+                rest["ApproximateCreationDateTime"] = parse_timestamp(
+                    TimestampSerializer._timestamp_unixtimestamp(created)
+                )
+                out.append({**record, "dynamodb": rest})
+            if records:
+                last[shard_id] = records[-1]["dynamodb"]["SequenceNumber"]
+        if not shards:
+            shards.append(shard.id)
+        read_to.update(last)
+        return out
 
     def remove_schedule(self, account_id: str, region: str, group: str, name: str) -> bool:
         """Delete a schedule from moto's state in one step, as Scheduler removes a one-time schedule with

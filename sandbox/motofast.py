@@ -510,6 +510,21 @@ def _plain(value: Any) -> bool:
     return False
 
 
+def plain_without_binary(value: Any) -> bool:
+    """Plain JSON (`_plain`) holding no binary attribute value ("B", "BS"), which botocore reads back as bytes:
+    DynamoDB JSON that a client's parse gives back as it is. An object with a key "B" or "BS" anywhere (a map
+    attribute of that name too) counts as binary."""
+    if isinstance(value, dict):
+        return (
+            "B" not in value
+            and "BS" not in value
+            and all(isinstance(k, str) and plain_without_binary(v) for k, v in value.items())
+        )
+    if isinstance(value, list):
+        return all(plain_without_binary(v) for v in value)
+    return isinstance(value, str | bool | int) and not isinstance(value, float)
+
+
 def _install_plain_answers() -> None:
     from moto.dynamodb.responses import DynamoHandler, DynamoResult
 
