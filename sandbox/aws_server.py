@@ -220,6 +220,30 @@ def _environ(method: str, url: str, headers: Iterable[tuple[str, Any]], data: by
     return environ
 
 
+_RECORD_TEXTS = frozenset({"StreamViewType", "SequenceNumber"})
+_RECORD_IMAGES = frozenset({"Keys", "NewImage", "OldImage"})
+
+
+def _plain_stream_record(record: dict[str, Any], images: dict[str, Any]) -> bool:
+    """Whether botocore's parse of GetRecords' answer gives this record of moto's back as it is, but for its
+    creation time (a datetime, which GetRecords writes as epoch seconds): text fields, an integer size and
+    item images without binary values."""
+    if not all(isinstance(value, str) for key, value in record.items() if key != "dynamodb"):
+        return False
+    for key, value in images.items():
+        if key in _RECORD_IMAGES:
+            plain = motofast.plain_image(value)
+        elif key in _RECORD_TEXTS:
+            plain = isinstance(value, str)
+        elif key == "SizeBytes":
+            plain = type(value) is int
+        else:
+            plain = key == "ApproximateCreationDateTime" and isinstance(value, datetime)
+        if not plain:
+            return False
+    return "ApproximateCreationDateTime" in images
+
+
 def _server_for(url: str) -> _Atomic | None:
     parts = urlsplit(url)
     return _local_servers.get(f"{parts.scheme}://{parts.netloc}")
@@ -345,14 +369,12 @@ class MotoServer:
                 images = record.get("dynamodb")
                 if not isinstance(images, dict):
                     return None
-                created = images.get("ApproximateCreationDateTime")
-                rest = {k: v for k, v in images.items() if k != "ApproximateCreationDateTime"}
-                if not isinstance(created, datetime) or not motofast.plain_without_binary({**record, "dynamodb": rest}):
+                if not _plain_stream_record(record, images):
                     return None
-                rest["ApproximateCreationDateTime"] = parse_timestamp(
-                    TimestampSerializer._timestamp_unixtimestamp(created)
+                created = parse_timestamp(
+                    TimestampSerializer._timestamp_unixtimestamp(images["ApproximateCreationDateTime"])
                 )
-                out.append({**record, "dynamodb": rest})
+                out.append({**record, "dynamodb": {**images, "ApproximateCreationDateTime": created}})
             if records:
                 last[shard_id] = records[-1]["dynamodb"]["SequenceNumber"]
         if not shards:

@@ -510,19 +510,29 @@ def _plain(value: Any) -> bool:
     return False
 
 
-def plain_without_binary(value: Any) -> bool:
-    """Plain JSON (`_plain`) holding no binary attribute value ("B", "BS"), which botocore reads back as bytes:
-    DynamoDB JSON that a client's parse gives back as it is. An object with a key "B" or "BS" anywhere (a map
-    attribute of that name too) counts as binary."""
-    if isinstance(value, dict):
-        return (
-            "B" not in value
-            and "BS" not in value
-            and all(isinstance(k, str) and plain_without_binary(v) for k, v in value.items())
-        )
-    if isinstance(value, list):
-        return all(plain_without_binary(v) for v in value)
-    return isinstance(value, str | bool | int) and not isinstance(value, float)
+_SCALARS = frozenset({"S", "N", "BOOL", "NULL", "SS", "NS"})  # attribute types botocore reads back as they are
+
+
+def plain_image(image: Any) -> bool:
+    """Whether an item's attributes in DynamoDB JSON (a stream record's Keys, NewImage or OldImage, as moto
+    writes them) come back unchanged from a client's parse: no binary value ("B", "BS"), which botocore reads
+    back as bytes, and nothing but DynamoDB JSON's shapes (strings, and a map's or list's values)."""
+    if not isinstance(image, dict):
+        return False
+    return all(isinstance(name, str) and _plain_value(value) for name, value in image.items())
+
+
+def _plain_value(value: Any) -> bool:
+    if not isinstance(value, dict) or len(value) != 1:
+        return False
+    ((kind, inner),) = value.items()
+    if kind in _SCALARS:
+        return _plain(inner)
+    if kind == "M":
+        return plain_image(inner)
+    if kind == "L":
+        return isinstance(inner, list) and all(_plain_value(v) for v in inner)
+    return False
 
 
 def _install_plain_answers() -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import boto3
 import pytest
 
+from sandbox import motofast
 from sandbox.aws_server import MotoServer
 from sandbox.clock import VirtualClock
 from sandbox.streams import Mapping, StreamPump, lambda_record, read_after
@@ -129,3 +130,19 @@ def test_a_binary_attribute_is_left_to_the_api(server: MotoServer) -> None:
     assert server.stream_records(arn, shards, read_to, 1000) is None
     assert shards == [] and read_to == {}  # nothing read
     assert server.stream_records(arn.replace(table, "gone"), shards, read_to, 1000) is None
+
+
+@pytest.mark.parametrize(
+    ("image", "plain"),
+    [
+        ({"k": {"S": "a"}, "n": {"N": "1"}, "t": {"BOOL": False}, "z": {"NULL": True}, "s": {"SS": ["x"]}}, True),
+        ({"m": {"M": {"l": {"L": [{"S": "x"}, {"M": {}}]}}}, "ns": {"NS": ["1", "2"]}}, True),
+        ({"b": {"B": "AAE="}}, False),
+        ({"b": {"BS": ["AAE="]}}, False),
+        ({"m": {"M": {"inner": {"L": [{"B": "AAE="}]}}}}, False),
+        ({"odd": {"S": "a", "N": "1"}}, False),
+        ({"odd": "a"}, False),
+    ],
+)
+def test_an_image_is_plain_without_binary_values(image: dict[str, Any], plain: bool) -> None:
+    assert motofast.plain_image(image) is plain
