@@ -50,6 +50,9 @@ _TABLE_WRITES = {"PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "Trans
 _TABLE_WRITES |= {"BatchExecuteStatement", "ExecuteTransaction"}
 
 
+_UNROUTED: Any = object()  # a path not routed yet
+
+
 class _Atomic:
     def __init__(self, app: Callable[..., Iterable[bytes]]) -> None:
         self._app = app
@@ -59,6 +62,7 @@ class _Atomic:
         self.scheduler_writes = 0  # requests that may have changed Scheduler's state
         self.table_writes = 0  # DynamoDB requests that may have written an item (and a stream record)
         self._tokens = TransactionTokens()  # a transaction botocore retries is applied once, as by DynamoDB
+        self._routes: dict[tuple[Any, str], Callable[..., Any] | None] = {}  # (application, path) -> its handler
 
     def _count(self, environ: dict[str, Any]) -> None:
         target = environ.get("HTTP_X_AMZ_TARGET", "")
@@ -117,11 +121,21 @@ class _Atomic:
         from werkzeug.exceptions import HTTPException
 
         app = self._app.get_application(environ)  # type: ignore[attr-defined]
+        path = environ.get("PATH_INFO", "")
+        routable = not app.url_map.host_matching  # the route depends on the path alone (every request a POST)
+        known = self._routes.get((app, path), _UNROUTED) if routable else _UNROUTED
+        if known is not _UNROUTED:
+            return known
         try:
             endpoint, _ = app.url_map.bind_to_environ(environ).match()
+            handler = getattr(app.view_functions[endpoint], "callback", None)
         except HTTPException:  # no route: the application answers
-            return None
-        return getattr(app.view_functions[endpoint], "callback", None)
+            handler = None
+        if routable:
+            if len(self._routes) >= 256:
+                self._routes.clear()
+            self._routes[app, path] = handler
+        return handler
 
 
 def _by_handler(handler: Callable[..., Any], environ: dict[str, Any]) -> Answer:
