@@ -15,9 +15,11 @@ the botocore output shape to write it: when it holds only strings, integers, boo
 is written with `json.dumps`, which gives the same JSON (a GetItem of a schedule cost 4 ms the long way). A
 ConditionExpression's tokens are read once per distinct text (the tokens depend on the text alone; names and
 values are applied after), and a condition with the same names and values is parsed once (moto parses each
-twice per request: to check the names it uses, then to apply it); moto's list of its own service folders,
-which its server reads from disk on every request to route it, is read once, and so is the list of a response
-class's methods, which it reads (by `inspect.getmembers`) to find each request's action.
+twice per request: to check the names it uses, then to apply it); its key holds the values of the placeholders
+the text names, not every value of the request (an update's values, written with the item, cost more to key
+than the condition). moto's list of its own service folders, which its server reads from disk on every
+request to route it, is read once, and so is the list of a response class's methods, which it reads (by
+`inspect.getmembers`) to find each request's action.
 
 EventBridge's delivery of an event to a target reads eight JSON paths from it (its default input template)
 and builds a new path parser for each, every time: a path is parsed once per distinct text (a parsed path is
@@ -160,18 +162,33 @@ def _install_condition_tokens() -> None:
 
     parse = ConditionExpressionParser.parse
     parsed: OrderedDict[str, tuple[Any, list[str], list[str]]] = OrderedDict()
+    lookup = ConditionExpressionParser._lookup_expression_attribute_value
+    # (text, names) -> the values its parse looked up: the placeholders of the text, whatever their values
+    values_read: dict[tuple[str, str], tuple[str, ...]] = {}
+
+    def recorded_lookup(self: Any, name: str) -> Any:
+        read = self.__dict__.get("_sandbox_values_read")
+        if read is not None:
+            read.append(name)
+        return lookup(self, name)
 
     def cached_parse(self: Any) -> Any:
+        text, values = self.condition_expression, self.expression_attribute_values
         try:
-            key = json.dumps(
-                [self.condition_expression, self.expression_attribute_names, self.expression_attribute_values],
-                sort_keys=True,
-            )
+            names = json.dumps(self.expression_attribute_names, sort_keys=True)
+            read = values_read.get((text, names))
+            if read is not None and isinstance(values, dict) and all(name in values for name in read):
+                values = {name: values[name] for name in read}  # the key holds what the parse reads, no more
+            key = json.dumps([text, names, values], sort_keys=True)
         except TypeError:  # bytes among the values: not worth a key
             return parse(self)
         found = parsed.get(key)
         if found is None:
+            self._sandbox_values_read = []
             op = parse(self)
+            if len(values_read) >= 4096:
+                values_read.clear()
+            values_read[text, names] = tuple(dict.fromkeys(self._sandbox_values_read))
             found = (op, list(self.expr_attr_names_found), list(self.expr_attr_values_found))
             parsed[key] = found
             if len(parsed) > 256:
@@ -183,6 +200,7 @@ def _install_condition_tokens() -> None:
         return found[0]
 
     ConditionExpressionParser.parse = cached_parse  # type: ignore[method-assign]
+    ConditionExpressionParser._lookup_expression_attribute_value = recorded_lookup  # type: ignore[method-assign]
 
 
 def _install_action_names() -> None:

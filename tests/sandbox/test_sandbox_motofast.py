@@ -53,6 +53,11 @@ SCENARIO = textwrap.dedent(
                  ExpressionAttributeValues={":zero": {"N": "0"}, ":one": {"N": "1"}, ":s": {"S": f"v{n}"},
                                             ":e": {"L": []}, ":t": {"L": [{"S": f"t{n}"}]}, ":max": {"N": "3"}},
                  ReturnValues="ALL_NEW")
+        for limit in ("9", "0", "9", "1"):  # the same condition and other values: its own value decides
+            call("update_item", TableName="t", Key=key, UpdateExpression="SET #st = :s",
+                 ConditionExpression="attribute_not_exists(live) OR live < :max",
+                 ExpressionAttributeNames={"#st": "status"},
+                 ExpressionAttributeValues={":s": {"S": "same"}, ":max": {"N": limit}}, ReturnValues="ALL_NEW")
         for n in range(2):  # a malformed condition is refused every time, not only the first
             call("update_item", TableName="t", Key=key, UpdateExpression="SET a = :v", ConditionExpression="live <",
                  ExpressionAttributeValues={":v": {"N": "1"}})
