@@ -296,6 +296,27 @@ def test_a_run_started_by_hand_whose_schedule_is_paused_before_its_turn_is_recor
     assert [(r.outcome, r.reason) for r in played.observation.runs if r.manual] == [("skipped", "paused")]
 
 
+def test_a_run_started_by_hand_whose_schedule_is_deleted_before_its_turn_runs_nothing(
+    base: Stack, tmp_path: Path
+) -> None:
+    """run_now answered ok (started); its manual fire met the agent call's delivery under way and
+    waited its turn; that delivery ended and delete_reminder landed before the turn (`make verify`, seed
+    753865): nothing is posted and no run is recorded, as for a delete before the manual fire
+    (docs/semantics.md). The verdict had taken the fire that only waited for the run's end."""
+    order = ((0, 1), (4, 1), (5, 3), (1, 3), (5, 3), (0, 2), (4, 3), (4, 1), (WAIT, 1), (3, 1), (3, 3), (3, 1))
+    order += ((5, 2), (0, 3), (0, 2), (4, 3), (1, 2), (5, 1), (4, 2), (5, 3), (2, 1), (1, 1))
+    calls = (RUN_NOW, DELETE, DELETE, PAUSE)
+    group = Group(AGENT, calls, reconciler=True, order=order, stream="interleaved", seed=130579)
+    played = play_group(base, group, tmp_path)
+    problems = played.problems + verdict(played.observation)
+    tally(group, problems)
+    assert not problems, problems
+    assert [a.ok for _, a in played.observation.changes][:2] == [True, True]  # run_now, then the delete
+    assert [r for r in played.observation.reached if r.manual and r.waited]
+    assert not [p for p in played.observation.posts if p.manual]
+    assert not [r for r in played.observation.runs if r.manual]
+
+
 def test_a_delete_landing_during_a_reconciler_pass_leaves_no_entry(base: Stack, tmp_path: Path) -> None:
     """The reconciler read the schedule; delete_reminder removed it and its entry; the reconciler found
     the entry missing and wrote it again, then read the schedule again: its audit copy, of the same

@@ -472,7 +472,7 @@ class Player:
             for r in history["result"]["runs"]
         ]
         reached = [
-            Reached(e.slot, e.manual, e.started_seq, e.ended_seq, e.dead_lettered)
+            Reached(e.slot, e.manual, e.started_seq, e.ended_seq, e.dead_lettered, e.outcomes[-1:] == ["waiting"])
             for e in p.log.events
             if e.started_seq >= 0
         ]

@@ -14,7 +14,8 @@ The rules (one function, `verdict`):
   an attempt died between its post and its record (the platform's idempotency key then drops it);
 - no occurrence is lost without a run: every occurrence that reached the fire function has exactly
   one run in reminder_history (a skipped one `skipped`, a posted one `delivered`), and no run exists
-  for a time that never reached it.
+  for a time that never reached it; a run started by hand that waited for a delivery under way is
+  judged at its turn (a delete before then leaves it without a run, as one before its fire does).
 
 An occurrence is required to be posted when the schedule in force when it fell due delivers it and
 so does the schedule in force once its fire was over (a pause or a delete after its read stops it; a
@@ -93,6 +94,7 @@ class Reached:
     started_seq: int
     ended_seq: int
     dead_lettered: bool  # every attempt raised: the event went to the on-failure destination
+    waited: bool = False  # a run started by hand that found a delivery under way: its turn comes later
 
 
 @dataclass(frozen=True)
@@ -277,8 +279,10 @@ def verdict(obs: Observation) -> list[str]:
         return [d for s, at, d in epochs if at <= t or s == -1][-1]
 
     def fate_end(key: tuple[datetime, bool]) -> Definition:
-        """The schedule in force once the event of this time was over (or at the end, never reached)."""
-        ended = [r.ended_seq for r in obs.reached if (minute(r.slot), r.manual) == key]
+        """The schedule in force once the event of this time was over (or at the end, never reached). A
+        manual fire that waited for a delivery under way is not its run's end: its turn is (a schedule
+        deleted before then runs nothing, docs/semantics.md)."""
+        ended = [r.ended_seq for r in obs.reached if (minute(r.slot), r.manual) == key and not r.waited]
         return by_seq(max(ended) + 1) if ended else epochs[-1][2]
 
     posted: Counter[tuple[datetime, bool]] = Counter()
