@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import random
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -266,12 +267,13 @@ def test_a_manual_fire_that_meets_a_delivery_started_after_run_now_is_delivered_
 def test_two_runs_started_by_hand_behind_one_long_delivery_are_both_delivered_in_turn(
     base: Stack, tmp_path: Path
 ) -> None:
-    """Two run_now calls five minutes apart, both while one slow delivery of the agent call holds it
-    (`make verify`, seed 865979): the second could not wait beside the first, started at once, and its
-    record cleared the first one's waiting slot: answered ok, never posted, no run. Both wait now and
-    are delivered after that delivery, the earlier first."""
-    group = Group(AGENT, (RUN_NOW, RUN_NOW), order=((0, 2), (1, None), (WAIT, 5), (2, None), (WAIT, 5), (0, None)))
-    played = play_group(base, group, tmp_path)
+    """Two run_now calls two minutes apart (a deployment whose MIN_INTERVAL_MINUTES is 1), both while
+    one slow delivery of the agent call holds it (`make verify`, seed 865979): the second could not wait
+    beside the first, started at once, and its record cleared the first one's waiting slot: answered ok,
+    never posted, no run. Both wait now and are delivered after that delivery, the earlier first."""
+    group = Group(AGENT, (RUN_NOW, RUN_NOW), order=((0, 2), (1, None), (WAIT, 2), (2, None), (WAIT, 2), (0, None)))
+    stack = replace(base, settings=replace(base.settings, min_interval_minutes=1))
+    played = play_group(stack, group, tmp_path)
     problems = played.problems + verdict(played.observation)
     tally(group, problems)
     assert not problems, problems
@@ -315,6 +317,16 @@ def test_a_run_started_by_hand_whose_schedule_is_deleted_before_its_turn_runs_no
     assert [r for r in played.observation.reached if r.manual and r.waited]
     assert not [p for p in played.observation.posts if p.manual]
     assert not [r for r in played.observation.runs if r.manual]
+
+
+def test_a_fire_under_way_is_slow_up_to_its_timeout_and_no_longer(base: Stack, tmp_path: Path) -> None:
+    """Minutes passed inside one fire attempt, between its claim and its post, until its claim's lease
+    ended; update_reminder then landed and was answered ok, and the post still went out with the old
+    text (`make verify`, seed 847299). Lambda ends the attempt at the fire function's timeout, before
+    the lease does: a wait under a fire lasts until then, and the change meets the delivery under way."""
+    group = Group(RECURRING, (TEXT,), order=((0, 2), (WAIT, 4), (WAIT, 4), (1, None), (0, None)))
+    problems = judged(base, group, tmp_path)
+    assert not problems, problems
 
 
 def test_a_delete_landing_during_a_reconciler_pass_leaves_no_entry(base: Stack, tmp_path: Path) -> None:
