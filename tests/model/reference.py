@@ -870,7 +870,8 @@ class Room:
             self._record(s, Run(slot, "delivered", "quiet_hours", late_seconds=late))
             if s.repeat_every is not None:
                 s.stop_repeats()
-                s.current = Repeating(slot, base=at)  # the repeats count from the release
+                if s.status != "paused":  # a paused reminder's released post does not repeat
+                    s.current = Repeating(slot, base=at)  # the repeats count from the release
             if s.cron is None and s.status in LIVE and s.at == slot:  # one given a new time since waits for it
                 s.status, s.stopped = "fired", slot
             self._settle(s, after=slot)

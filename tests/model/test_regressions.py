@@ -766,3 +766,26 @@ def searched_room(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> Any:
     for name in ("build_sender", "LambdaAgents", "_start_fire"):
         monkeypatch.setattr(wiring, name, getattr(wiring, name))
     return test_stateful.Room()
+
+
+def test_a_held_occurrence_of_a_reminder_paused_before_its_release_is_posted_without_repeats(
+    moto_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """make verify, seed 3177853523: an occurrence of a repeating reminder is held by quiet hours; the
+    reminder is changed and paused in parallel calls, and done_reminder is called, before the release.
+    The release posts the held occurrence (a pause does not stop a held post) and nothing repeats it,
+    as docs/semantics.md says: a pause stops the repeats. The model had started them at the release."""
+    state = searched_room(moto_endpoint, monkeypatch)
+    state.provision(start=datetime(2026, 11, 30, 8, 0, tzinfo=UTC), quiet=False, posts=2, repeating=False)
+    days = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+    state.set_quiet_hours(begin=30, days=days, length=90, user="@ana:example.org", zone="UTC")  # 08:30-10:00
+    state.create_repeating(cron="0 * * * *", minutes=2, zone="UTC", every=5, times=1, escalate=False, count=2)
+    state.advance(duplicate=False, late=0, minutes=60)  # 09:00: held until 10:00
+    state.agrees_with_the_model()
+    state.changes_at_once(pick=0, updates=2, pause=True, seed=1)
+    state.done(pick=0)
+    state.advance(duplicate=False, late=0, minutes=61)  # the release: the held post, once
+    state.agrees_with_the_model()
+    state.advance(duplicate=False, late=0, minutes=30)  # no repeat of it
+    state.agrees_with_the_model()
+    state.teardown()
