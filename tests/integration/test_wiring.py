@@ -44,3 +44,27 @@ def test_no_scheduler_client_is_built_until_scheduler_is_called(stack: Stack) ->
     assert built == ["dynamodb", "scheduler"]
     deps.scheduler.delete("no-such-entry")
     assert built == ["dynamodb", "scheduler"]  # built once
+
+
+def test_no_events_client_is_built_until_an_event_is_published(stack: Stack) -> None:
+    """With an event bus configured, a cold start still builds the DynamoDB client alone: of the tool
+    calls only done_reminder announces an event, so a function builds the EventBridge client at its
+    first event."""
+    built: list[str] = []
+    published: list[dict[str, object]] = []
+
+    class Bus:
+        def put_events(self, Entries: list[dict[str, object]]) -> dict[str, int]:
+            published.extend(Entries)
+            return {"FailedEntryCount": 0}
+
+    def client(service: str) -> object:
+        built.append(service)
+        return Bus() if service == "events" else stack.ddb
+
+    deps = wiring.build(dataclasses.replace(stack.settings, event_bus_name="bots"), client)
+    assert built == ["dynamodb"] and deps.events is not None
+    deps.events.publish("Run Finished", {"id": "x"})
+    deps.events.publish("Run Finished", {"id": "y"})
+    assert built == ["dynamodb", "events"]  # built once, at the first event
+    assert [e["EventBusName"] for e in published] == ["bots", "bots"]

@@ -78,7 +78,8 @@ def build(
         prompt_file=_prompt_file,
         metric=count,
         run_metric=count_run,
-        events=BusEvents(client("events"), s.event_bus_name) if s.event_bus_name else None,
+        # built at its first event: of the tool calls, only done_reminder announces one
+        events=BusEvents(aws.Lazy(lambda: client("events")), s.event_bus_name) if s.event_bus_name else None,
     )
     return replace(built, **replaced) if replaced else built
 

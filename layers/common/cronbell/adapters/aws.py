@@ -23,9 +23,10 @@ def client(service: str) -> Any:
 
 
 class Lazy:
-    """A client built at its first use, so a function that never calls a service (the fire and tools
-    functions never call Scheduler: the projector is its one writer) does not build its client at a
-    cold start. Two threads using it first may both build one; either is kept."""
+    """A client built at its first use, so a function does not build at a cold start the client of a
+    service it never calls (the fire and tools functions never call Scheduler: the projector is its one
+    writer) or calls rarely (EventBridge, for the tools function). Two threads using it first may both
+    build one; either is kept."""
 
     def __init__(self, build: Callable[[], Any]) -> None:
         self._build = build
