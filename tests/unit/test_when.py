@@ -240,6 +240,18 @@ def test_day_without_time_says_what_is_missing() -> None:
     assert "a time of day is missing" in errors.message(info.value)
 
 
+@pytest.mark.parametrize("hour", [8, 15])
+def test_later_today_without_a_time_asks_for_it_whatever_the_hour(hour: int) -> None:
+    """Not today's 09:00 (a time in the past after nine, a time that is not "later" before it)."""
+    now = NOW.replace(hour=hour)
+    with pytest.raises(ToolError) as info:
+        parse_one_shot("later today", now, MADRID, "en")
+    assert info.value.code == INVALID_TIME
+    assert "a time of day is missing" in errors.message(info.value)
+    assert parse_one_shot("later today at 6pm", now, MADRID, "en").at.hour == 18
+    assert parse_one_shot("later today in the evening", now, MADRID, "en").at.hour == 19
+
+
 PAST = [
     "2026-05-13 10:00",
     "2026-05-13T08:23:00Z",  # 10:23:00 in Madrid, 17 s ago

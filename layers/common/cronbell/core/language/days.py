@@ -109,6 +109,7 @@ _PART = (
 _DAY_AFTER_TOMORROW = rf"\b(?:{lexicon.some('DAY_AFTER_TOMORROW')})\b"
 _TOMORROW = rf"\b(?:{lexicon.some('TOMORROW')})\b"
 _TODAY = rf"\b(?:{lexicon.some('TODAY')})\b"
+_LATER_TODAY = re.compile(rf"\b(?:{lexicon.some('LATER_TODAY')})\b")
 _NEXT_WEEK = rf"\b(?:{_OF})?(?:{lexicon.some('NEXT_WEEK')})\b"
 _NEXT_MONTH = rf"\b(?:{_OF_THE})?(?:{lexicon.some('NEXT_MONTH')})\b"
 _THIS_MONTH = rf"\b(?:{_OF})?(?:{lexicon.some('THIS_MONTH')})\b"
@@ -239,6 +240,8 @@ def _parts(t: str, language: str) -> Parts | None:
     left = [w for w in re.split(r"[\s,]+", s) if w and w not in FILLERS and not re.fullmatch(r"<\w>", w)]
     if left or not (p.clock or p.names_a_day()):
         return None
+    if _LATER_TODAY.search(t) and p.clock is None and p.part is None and not p.end_of_day:
+        raise Unreadable(phrase("reason.no_clock"))  # "later today": not its 09:00, which may have passed
     if p.bare_day and p.clock is None and (p.day or 0) <= TWELVE:  # "friday 8": the 8th, or 8 o'clock?
         raise Unreadable(phrase("reason.day_or_hour", number=p.day))
     if undecided and not p.names_a_day():  # with a day named, "5.12" is a clock

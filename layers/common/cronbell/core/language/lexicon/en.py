@@ -354,6 +354,7 @@ PARTS_ALONE = "morning|afternoon|evening|night"  # a part of the day said withou
 DAY_AFTER_TOMORROW = "(?:the )?day after (?:tomorrow|tmrw|tmr|2moro)"
 TOMORROW = "tomorrow|tmrw|tmw|tmr|tmrow|tomorow|tommorow|tommorrow|2moro|2morrow|2mrw"
 TODAY = "(?:later )?today"
+LATER_TODAY = "later today"  # today, at a time still to be said: alone, it asks for the time
 OF = "of "  # before NEXT_WEEK, THIS_MONTH, THIS_WEEK, and a month after its day
 OF_THE = "of "  # before NEXT_MONTH, NEXT_YEAR
 NEXT_WEEK = "next week|the following week"

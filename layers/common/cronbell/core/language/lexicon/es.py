@@ -270,6 +270,7 @@ PARTS_ALONE = "tarde|noche|madrugada"  # "manana" alone is tomorrow
 DAY_AFTER_TOMORROW = "pasado manana"
 TOMORROW = "manana"
 TODAY = "hoy"
+LATER_TODAY = ""
 OF = "de "
 OF_THE = "de |del "
 NEXT_WEEK = "la semana que viene|la proxima semana|la semana proxima"
