@@ -9,7 +9,7 @@ import pytest
 
 from cronbell.core.contract import errors
 from cronbell.core.domain.refusals import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
-from cronbell.core.language.when import CLOSEST_FORMS, OneShot, accepted_forms, parse_one_shot
+from cronbell.core.language.when import CLOSEST_FORMS, OneShot, accepted_forms, parse_one_shot, parse_until
 from cronbell.core.language.zone_ids import resolve_timezone
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -250,6 +250,8 @@ def test_later_today_without_a_time_asks_for_it_whatever_the_hour(hour: int) -> 
     assert "a time of day is missing" in errors.message(info.value)
     assert parse_one_shot("later today at 6pm", now, MADRID, "en").at.hour == 18
     assert parse_one_shot("later today in the evening", now, MADRID, "en").at.hour == 19
+    # as an end (`until`), a day without a time is that day's last second: "later today" too
+    assert parse_until("later today", now, MADRID, "en").at == now.replace(hour=23, minute=59, second=59, microsecond=0)
 
 
 PAST = [

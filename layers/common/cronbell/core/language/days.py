@@ -240,8 +240,6 @@ def _parts(t: str, language: str) -> Parts | None:
     left = [w for w in re.split(r"[\s,]+", s) if w and w not in FILLERS and not re.fullmatch(r"<\w>", w)]
     if left or not (p.clock or p.names_a_day()):
         return None
-    if _LATER_TODAY.search(t) and p.clock is None and p.part is None and not p.end_of_day:
-        raise Unreadable(phrase("reason.no_clock"))  # "later today": not its 09:00, which may have passed
     if p.bare_day and p.clock is None and (p.day or 0) <= TWELVE:  # "friday 8": the 8th, or 8 o'clock?
         raise Unreadable(phrase("reason.day_or_hour", number=p.day))
     if undecided and not p.names_a_day():  # with a day named, "5.12" is a clock
@@ -376,6 +374,8 @@ def read_calendar(
         clock = parse_clock(re.sub(r"(?<=\d:\d\d):\d\d", "", p.clock)) or (0, 0)
         notes.append(say("note.seconds", language, said=p.clock, clock=f"{clock[0]:02d}:{clock[1]:02d}"))
     day_end = whole_day and p.clock is None and p.part is None and not p.end_of_day
+    if not whole_day and p.clock is None and p.part is None and not p.end_of_day and _LATER_TODAY.search(t):
+        raise Unreadable(phrase("reason.no_clock"))  # "later today": not its 09:00, which may have passed
     if twelve_hour(p):
         return next_of_two(p, now_local, tz, language, notes)
     hour, minute = (23, 59) if day_end else _hour_and_minute(p, language, notes)
