@@ -373,8 +373,9 @@ def read_calendar(
     if p.clock and re.search(r"\d:\d\d:\d\d", p.clock):  # "6:15:45 pm": on the minute, said
         clock = parse_clock(re.sub(r"(?<=\d:\d\d):\d\d", "", p.clock)) or (0, 0)
         notes.append(say("note.seconds", language, said=p.clock, clock=f"{clock[0]:02d}:{clock[1]:02d}"))
-    day_end = whole_day and p.clock is None and p.part is None and not p.end_of_day
-    if not whole_day and p.clock is None and p.part is None and not p.end_of_day and _LATER_TODAY.search(t):
+    no_time = p.clock is None and p.part is None and not p.end_of_day
+    day_end = whole_day and no_time
+    if no_time and not whole_day and _LATER_TODAY.search(t):
         raise Unreadable(phrase("reason.no_clock"))  # "later today": not its 09:00, which may have passed
     if twelve_hour(p):
         return next_of_two(p, now_local, tz, language, notes)
