@@ -34,7 +34,8 @@ def test_a_language_own_abbreviation_is_read_only_in_that_language() -> None:
         parse_one_shot("dom at 10:00", NOW, MADRID, "en")
 
 
-def test_the_numeric_date_order_is_the_language_convention() -> None:
-    assert lexicon.of("en").month_first and not lexicon.of("es").month_first
+def test_the_numeric_date_order_is_the_language_convention_without_a_region() -> None:
+    assert lexicon.month_first("en", "") and not lexicon.month_first("es", "")
+    assert not lexicon.month_first("en", "GB") and lexicon.month_first("es", "PA")
     assert parse_one_shot("6/7 at 10:00", NOW, MADRID, "en").at.month == 6
     assert parse_one_shot("6/7 a las 10:00", NOW, MADRID, "es").at.month == 7

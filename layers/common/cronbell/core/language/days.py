@@ -12,13 +12,13 @@ Resolution (documented in docs/skill.md, stated in the answer when a default is 
     weekday alone without a time of day or "this", is never today; "<weekday> next week" is that day of
     the week after this one; "the 1st of next month" is in next month; a full date with its year is
     taken as it is (a past one is refused as past);
-  - a numeric date follows the language: month/day in English, day/month in Spanish; one that only
-    reads the other way is refused with the reason;
+  - a numeric date follows the locale: its region's order (en-US month/day, en-GB and es-MX day/month),
+    else its language's (`lexicon.month_first`); one that only reads the other way is refused, said why;
   - a night hour before 06:00 ("tonight at 1", "saturday at 12 at night") is after that day's night, said;
     without a day ("at 1 at night") it is the next one; midnight or 12am with a day is that day's start, said;
   - a weekday with a day of the month and no month ("wednesday 14") is the next date they agree on within a
     year, the day said; after an English weekday, 1 to 12 may be an hour and is refused;
-  - a numeric date that reads in either order ("05/11") is read in the language's, said; a dotted number
+  - a numeric date that reads in either order ("05/11") is read in the locale's, said; a dotted number
     alone that may be a date or a clock ("5.12") is refused; a clock's seconds are left out, said;
   - "this evening at 12" is midnight, said.
 """
@@ -122,7 +122,7 @@ _MONTH_DAY_ARTICLE, _DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE"), lexicon.
 _DAY_LEAD = rf"\b(?:{lexicon.some('DAY_LEAD')})"
 
 
-def _parts(t: str, language: str) -> Parts | None:
+def _parts(t: str, language: str, month_first: bool) -> Parts | None:
     p = Parts()
     undecided: list[str] = []  # a dotted number read as a clock that may be a date ("5.12")
     s = f" {prepare(t, language)} "
@@ -135,11 +135,13 @@ def _parts(t: str, language: str) -> Parts | None:
         a, b = int(m["a"]), int(m["b"])
         year = int(m["y"]) if m["y"] else None
         year = year + 2000 if year is not None and year < 100 else year
-        month, day = (a, b) if lexicon.of(language).month_first else (b, a)
+        month, day = (a, b) if month_first else (b, a)
         if not 1 <= month <= 12 or not 1 <= day <= 31:
-            raise Unreadable(phrase("reason.numeric_order", text=m[0].strip()))
+            raise Unreadable(
+                phrase("reason.not_month_day" if month_first else "reason.not_day_month", text=m[0].strip())
+            )
         p.set(day=day, month=month, year=year)
-        if a != b and a <= TWELVE and b <= TWELVE:  # "05/11": either order is a date; the language's is said
+        if a != b and a <= TWELVE and b <= TWELVE:  # "05/11": either order is a date; the one read is said
             p.order_said = m[0].strip()
 
     def iso(m: re.Match[str]) -> None:
@@ -361,13 +363,21 @@ def _date(p: Parts, hm: tuple[int, int], now_local: datetime) -> date:
 
 
 def read_calendar(
-    t: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str], whole_day: bool = False
+    t: str,
+    now_local: datetime,
+    tz: ZoneInfo,
+    language: str,
+    notes: list[str],
+    whole_day: bool = False,
+    month_first: bool | None = None,
 ) -> datetime | None:
     """The instant a calendar phrase names, or None when it is not one (see the module's rules). With
     `whole_day` (an end: `until`), a day named without a time of day, a part of the day or "end of the
     day" is the last second of that day (23:59:59), so today is one too; a phrase with any of those
-    is the instant a one-shot would be."""
-    p = _parts(t, language)
+    is the instant a one-shot would be. `month_first`: the order of a numeric date, from the reader's
+    locale (`lexicon.month_first`); by default, the language's."""
+    month_first = lexicon.month_first(language, "") if month_first is None else month_first
+    p = _parts(t, language, month_first)
     if p is None:
         return None
     if p.clock and re.search(r"\d:\d\d:\d\d", p.clock):  # "6:15:45 pm": on the minute, said
@@ -402,7 +412,8 @@ def read_calendar(
     if twelve_at_night and named_day and not night and p.offset != 0:  # "friday at midnight", "at 12am"
         notes.append(say("note.midnight_day", language, date=d.isoformat(), clock=f"{hour:02d}:{minute:02d}"))
     if p.order_said:
-        notes.append(say("note.numeric_order", language, said=p.order_said, date=d.isoformat()))
+        order = "note.month_first" if month_first else "note.day_first"
+        notes.append(say(order, language, said=p.order_said, date=d.isoformat()))
     if p.bare_day and p.clock is None:  # "wednesday 14": the 14th, said
         notes.append(say("note.day_number", language, number=p.day, date=d.isoformat()))
     return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)

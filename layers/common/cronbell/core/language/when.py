@@ -33,9 +33,15 @@ class OneShot:
     notes: tuple[str, ...] = ()
 
 
-def accepted_forms(locale: str | None) -> list[str]:
-    """The one-shot forms an `invalid_time` refusal lists, in the reader's language."""
-    return list(words("accepted_forms", locale))
+def accepted_forms(locale: str | None, month_first: bool | None = None) -> list[str]:
+    """The one-shot forms an `invalid_time` refusal lists, in the reader's language; its numeric date
+    in the order given (`lexicon.month_first`), by default the language's."""
+    forms = list(words("accepted_forms", locale))
+    if month_first is None:
+        return forms
+    month_day, day_month = words("numeric_date_forms", locale)
+    other, meant = (day_month, month_day) if month_first else (month_day, day_month)
+    return [line.replace(other, meant) for line in forms]
 
 
 def now_phrase(now: datetime, tz: tzinfo) -> Phrase:
@@ -101,10 +107,10 @@ CLOSEST_FORMS = 3  # the accepted forms an `invalid_time` refusal names
 _GENERAL_FORMS = (1, 4, 3)
 
 
-def closest_forms(text: str, language: str) -> list[str]:
+def closest_forms(text: str, language: str, month_first: bool | None = None) -> list[str]:
     """The few accepted forms most like `text` (the words and kinds of number they share), best first;
     the general ones when none shares anything."""
-    lines = accepted_forms(language)
+    lines = accepted_forms(language, month_first)
     # each form alone, without the long notes some carry ("(a day without a time: 09:00; ...)")
     forms = [re.sub(r"\s*\([^)]{30,}\)", "", form).strip() for line in lines for form in line.split(" / ")]
 
@@ -119,9 +125,9 @@ def closest_forms(text: str, language: str) -> list[str]:
     return best or [lines[i].split(" / ")[0].strip() for i in _GENERAL_FORMS]
 
 
-def _invalid(text: str, language: str, reason: Phrase | None = None) -> ToolError:
-    forms = accepted_forms(language)
-    listed = "".join(f"\n- {form}" for form in closest_forms(text, language))
+def _invalid(text: str, language: str, month_first: bool, reason: Phrase | None = None) -> ToolError:
+    forms = accepted_forms(language, month_first)
+    listed = "".join(f"\n- {form}" for form in closest_forms(text, language, month_first))
     if reason is None:
         return refusal("invalid_time", {"accepted": forms}, text=text, forms=listed)
     return refusal("invalid_time.because", {"accepted": forms}, text=text, reason=reason, forms=listed)
@@ -156,28 +162,29 @@ def parse_one_shot(
     if now.tzinfo is None:
         raise ValueError("now must be an aware datetime")
     language = texts.language(locale)
+    month_first = lexicon.month_first(language, texts.region(locale))
     raw = text if isinstance(text, str) else ""
     t = _without_courtesy(normalize(raw))
     if not t:
-        raise _invalid(raw, language, phrase("reason.empty"))
+        raise _invalid(raw, language, month_first, phrase("reason.empty"))
     now_local = now.astimezone(tz)
     notes: list[str] = []
     try:
         where = (country or "").partition("-")[0].upper() or zone_country(tz_label(tz))
-        at = _read(t, now, now_local, tz, language, notes, whole_day, where)
+        at = _read(t, now, now_local, tz, language, notes, whole_day, where, month_first)
     except NoClockError as exc:
-        raise _invalid(raw, language, phrase("reason.no_clock")) from exc
+        raise _invalid(raw, language, month_first, phrase("reason.no_clock")) from exc
     except Unreadable as exc:
         if isinstance(exc.reason, Phrase) and exc.reason.key == "reason.past":
             raise _past_words(raw, now, tz) from exc
-        raise _invalid(raw, language, exc.reason) from exc
+        raise _invalid(raw, language, month_first, exc.reason) from exc
     except (ValueError, OverflowError) as exc:
-        raise _invalid(raw, language) from exc
+        raise _invalid(raw, language, month_first) from exc
     if at is None:
-        raise _invalid(raw, language)
+        raise _invalid(raw, language, month_first)
     at = at.replace(microsecond=0)
     if at.year > MAX_YEAR:
-        raise _invalid(raw, language, phrase("reason.too_far"))
+        raise _invalid(raw, language, month_first, phrase("reason.too_far"))
     if at.astimezone(UTC) <= now.astimezone(UTC):  # instants: same-zone comparisons ignore `fold`
         raise _past(at, now, tz)
     return OneShot(at=at, notes=tuple(notes))
@@ -210,6 +217,7 @@ def _read(
     notes: list[str],
     whole_day: bool = False,
     country: str | None = None,
+    month_first: bool | None = None,
 ) -> datetime | None:
     iso = re.fullmatch(_ISO, t)
     if iso:
@@ -233,7 +241,7 @@ def _read(
         rest, source, said = named
         if not rest:
             raise Unreadable(phrase("reason.no_clock"))
-        at = _read(rest, now, now.astimezone(source), source, language, notes, whole_day, country)  # type: ignore[arg-type]
+        at = _read(rest, now, now.astimezone(source), source, language, notes, whole_day, country, month_first)  # type: ignore[arg-type]
         if at is None:
             return None
         notes.append(say("note.zone", language, said=f"{at:%H:%M} {said}", clock=f"{at.astimezone(tz):%H:%M}",
@@ -254,19 +262,23 @@ def _read(
         later = read_amount(on["amount"]) if on else None
         if on and later is not None and (later.days or later.months) and not later.elapsed:
             ahead = after_amount(later, now_local, tz, language, [])
-            return _read(on["day"], ahead, ahead, tz, language, notes, whole_day, country)
+            return _read(on["day"], ahead, ahead, tz, language, notes, whole_day, country, month_first)
     counted = re.fullmatch(_FROM_DAY, t)
     one_day = counted is not None and re.fullmatch(_ONE_DAY, counted["amount"]) is not None
     amount = ONE_DAY if one_day else read_amount(counted["amount"]) if counted else None
     days_of_a_kind = bool(counted and counted["after"] and counts_days(counted["amount"]))  # "3 weekdays after friday"
     read_base = counted is not None and (amount is not None or days_of_a_kind)
-    base = _read(counted["day"], now, now_local, tz, language, notes, False, country) if counted and read_base else None
+    base = (
+        _read(counted["day"], now, now_local, tz, language, notes, False, country, month_first)
+        if counted and read_base
+        else None
+    )
     if counted and amount is not None and base is not None:
         return after_amount(amount, base, tz, language, notes, 1 if counted["after"] else -1)
     if counted and days_of_a_kind and base is not None:
         return counted_days(counted["amount"], base, tz, language, notes)
     weekday = re.fullmatch(_WEEKDAY_FROM_DAY, t)  # "the friday after thanksgiving", "el lunes antes de navidad"
-    base = _read(weekday["day"], now, now_local, tz, language, notes, False, country) if weekday else None
+    base = _read(weekday["day"], now, now_local, tz, language, notes, False, country, month_first) if weekday else None
     if weekday and base is not None:
         step = 1 if weekday["after"] else -1
         day = base.date() + timedelta(days=step)
@@ -277,8 +289,8 @@ def _read(
     years = read_amount(later_on["amount"]) if later_on else None
     if later_on and years is not None and years.months and not (years.days or years.elapsed):
         ahead = after_amount(years, now_local, tz, language, [])
-        return _read(later_on["day"], ahead, ahead, tz, language, notes, whole_day, country)
-    at = read_calendar(t, now_local, tz, language, notes, whole_day)
+        return _read(later_on["day"], ahead, ahead, tz, language, notes, whole_day, country, month_first)
+    at = read_calendar(t, now_local, tz, language, notes, whole_day, month_first)
     holiday = named_days.find(t) if at is None else None
     if holiday is not None:
         at = named_days.read_holiday(t, holiday, now_local, tz, language, notes, whole_day, country)

@@ -20,6 +20,11 @@ def language(locale: str | None) -> str:
     return locales.language(locale)
 
 
+def region(locale: str | None) -> str:
+    """The locale's region ("en-GB" -> "GB"; "en" -> ""): what orders a numeric date."""
+    return locales.region(locale)
+
+
 @value
 class Word:
     """Item `index` of catalog list `key` (a weekday or month name), chosen in the reader's language."""

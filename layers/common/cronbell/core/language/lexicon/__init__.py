@@ -50,7 +50,6 @@ class Lexicon:
 
     weekdays: dict[str, int]  # the common weekday words and this language's own
     months: dict[str, int]
-    month_first: bool  # a numeric date "a/b" is month/day
     bare_day_after_weekday: bool  # "friday 8" is ambiguous (day or hour) and refused
 
 
@@ -59,9 +58,16 @@ def of(language: str) -> Lexicon:
     return Lexicon(
         weekdays={**WEEKDAY_WORDS, **module.WEEKDAYS_OWN},
         months={**MONTH_WORDS, **module.MONTHS_OWN},
-        month_first=module.MONTH_FIRST,
         bare_day_after_weekday=module.BARE_DAY_AFTER_WEEKDAY,
     )
+
+
+def month_first(language: str, region: str) -> bool:
+    """Whether a numeric date "a/b" is month/day for a reader of `language` in `region` (a locale's region
+    subtag, "" when it names none): the region's order when one is named, else the language's own. A
+    language without a lexicon is read with the default's words and its regions."""
+    module = LANGUAGES.get(language, LANGUAGES[DEFAULT])
+    return region in module.MONTH_FIRST_REGIONS if region else bool(module.MONTH_FIRST)
 
 
 def either(name: str) -> str:

@@ -15,7 +15,14 @@ MONTHS = {
     "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
 }  # fmt: skip
 MONTHS_OWN: dict[str, int] = {}
-MONTH_FIRST = True  # "12/24" is December 24
+MONTH_FIRST = True  # "12/24" is December 24, for a locale without a region ("en")
+# regions where "3/4" is March 4 (CLDR's month-day pattern): en-US and the places that write dates as it
+# does; and, for a locale whose language has no lexicon (read with these words), the regions that write
+# the year first ("2026/3/4"). Any other region reads day first: "3/4" is 3 April in en-GB, en-IN, fr-FR.
+MONTH_FIRST_REGIONS = frozenset(
+    {"US", "AS", "GU", "MH", "MP", "PR", "UM", "VI", "PH", "ZA"}
+    | {"CN", "HU", "IR", "JP", "KP", "KR", "LT", "MN", "TW"}
+)
 BARE_DAY_AFTER_WEEKDAY = True  # "friday 8" may be the 8th or 8 o'clock: refused as ambiguous
 _units = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
 _teens = ("ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")

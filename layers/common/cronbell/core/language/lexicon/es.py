@@ -11,6 +11,7 @@ MONTHS = {
 }  # fmt: skip
 MONTHS_OWN = {"ene": 1, "abr": 4, "ago": 8, "set": 9, "dic": 12}  # "ago" is English for the past
 MONTH_FIRST = False  # "24/12" is 24 December
+MONTH_FIRST_REGIONS = frozenset({"PA", "PR"})  # es-PA, es-PR write "12/24" (CLDR); es-US, es-MX do not
 BARE_DAY_AFTER_WEEKDAY = False  # "el viernes 8" is the 8th
 NUMBERS = {
     "un": 1, "una": 1, "uno": 1, "dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8,

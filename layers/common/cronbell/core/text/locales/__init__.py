@@ -19,11 +19,20 @@ DEFAULT = "en"
 @lru_cache(maxsize=64)  # a locale comes from the caller's context: keep only a few
 def language(locale: str | None) -> str:
     """The catalog for a locale: its primary subtag ("es-MX", "es_ES" -> "es") when a catalog exists,
-    else the default. The only place a locale is read."""
+    else the default. With `region`, the only places a locale is read."""
     primary = re.split(r"[-_.@]", (locale or "").strip().lower(), maxsplit=1)[0]
     if primary.isascii() and primary.isalpha() and importlib.util.find_spec(f"{__name__}.{primary}") is not None:
         return primary
     return DEFAULT
+
+
+@lru_cache(maxsize=64)
+def region(locale: str | None) -> str:
+    """A locale's region subtag, upper case ("en-GB", "en_GB.UTF-8", "en-Latn-GB" -> "GB"; "es-419" ->
+    "419"), or "" when it names none ("en")."""
+    subtags = re.split(r"[-_]", re.split(r"[.@]", (locale or "").strip(), maxsplit=1)[0])[1:]
+    regions = (tag for tag in subtags if (len(tag) == 2 and tag.isalpha()) or (len(tag) == 3 and tag.isdigit()))
+    return next(regions, "").upper()
 
 
 @cache

@@ -295,7 +295,8 @@ TEXTS: dict[str, str] = {
     "reason.empty": "empty",
     "reason.no_clock": "a time of day is missing",
     "reason.too_far": "too far ahead",
-    "reason.numeric_order": "{text!r} is not a month/day date; write the month as a word",
+    "reason.not_month_day": "{text!r} is not a month/day date; write the month as a word",
+    "reason.not_day_month": "{text!r} is not a day/month date; write the month as a word",
     "reason.weekday_mismatch": "that date is not a {weekday}",
     "reason.no_such_day": "there is no such day",
     "reason.twice": "it names a day or a time twice",
@@ -366,7 +367,8 @@ TEXTS: dict[str, str] = {
         "Midnight with a day is read as the start of that day, {date} {clock} (say 23:59 for its end)."
     ),
     "note.night_after": "The night of {night} is read past midnight: {date} {clock}.",
-    "note.numeric_order": "{said} is read month first, as {date} (write the month as a word to choose).",
+    "note.month_first": "{said} is read month first, as {date} (write the month as a word to choose).",
+    "note.day_first": "{said} is read day first, as {date} (write the month as a word to choose).",
     "note.seconds": "{said}: the seconds are left out, reminders fire on the minute ({clock}).",
     "note.day_number": (
         "{number} is read as the day of the month ({date}), not the hour; say 'at {number}:00' for the hour."
@@ -462,6 +464,8 @@ LISTS: dict[str, tuple[str, ...]] = {
         "July", "August", "September", "October", "November", "December",
     ),
     "ordinals": ("first", "second", "third", "fourth", "fifth", "last"),
+    # the numeric date among the accepted forms, in each order: month first, day first
+    "numeric_date_forms": ("12/24 8pm (month/day)", "24/12 8pm (day/month)"),
     "accepted_forms": (
         "2026-12-31T23:59:00Z (RFC3339 with an offset)",
         "2026-12-31 23:59 / 2026-12-31",

@@ -311,7 +311,8 @@ TEXTS: dict[str, str] = {
     "reason.empty": "vacía",
     "reason.no_clock": "falta la hora del día",
     "reason.too_far": "demasiado lejos",
-    "reason.numeric_order": "{text!r} no es una fecha día/mes; escribe el mes con letras",
+    "reason.not_day_month": "{text!r} no es una fecha día/mes; escribe el mes con letras",
+    "reason.not_month_day": "{text!r} no es una fecha mes/día; escribe el mes con letras",
     "reason.weekday_mismatch": "esa fecha no es {weekday}",
     "reason.no_such_day": "ese día no existe",
     "reason.twice": "nombra dos veces un día o una hora",
@@ -389,7 +390,8 @@ TEXTS: dict[str, str] = {
         "Medianoche con un día se entiende al empezar ese día, {date} {clock} (di 23:59 para su final)."
     ),
     "note.night_after": "La noche del {night} se entiende pasada la medianoche: {date} {clock}.",
-    "note.numeric_order": "{said} se entiende con el día primero, como {date} (escribe el mes con letras para elegir).",
+    "note.day_first": "{said} se entiende con el día primero, como {date} (escribe el mes con letras para elegir).",
+    "note.month_first": "{said} se entiende con el mes primero, como {date} (escribe el mes con letras para elegir).",
     "note.seconds": "{said}: se omiten los segundos, los recordatorios suenan al minuto ({clock}).",
     "note.day_number": (
         "{number} se entiende como el día del mes ({date}), no la hora; di 'a las {number}' para la hora."
@@ -487,6 +489,8 @@ LISTS: dict[str, tuple[str, ...]] = {
         "julio", "agosto", "septiembre", "octubre", "noviembre", "diciembre",
     ),
     "ordinals": ("primer", "segundo", "tercer", "cuarto", "quinto", "último"),
+    # la fecha numérica de las formas aceptadas, en cada orden: mes primero, día primero
+    "numeric_date_forms": ("12/24 a las 20:00 (mes/día)", "24/12 a las 20:00 (día/mes)"),
     "accepted_forms": (
         "2026-12-31T23:59:00Z (RFC3339 con desfase)",
         "2026-12-31 23:59 / 2026-12-31",
