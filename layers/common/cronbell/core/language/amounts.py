@@ -65,9 +65,12 @@ _FRACTIONS = {"1/4": 15, "1/2": 30, "3/4": 45}
 _APPROXIMATELY = lexicon.alternatives(lexicon.APPROXIMATELY)
 
 
+_IN_TIME = rf"(?<=[a-z])(?:{lexicon.some('AMOUNT_IN_TIME')})$"
+
+
 def _exactly(text: str) -> str:
-    """'about 20 minutes', '20 minutes or so', 'unos 20 minutos' -> '20 minutes': read as the amount named."""
-    return re.sub(rf"^(?:{_APPROXIMATELY}) |,? (?:{_APPROXIMATELY})$", "", text)
+    """'about 20 minutes', '20 minutes or so', 'unos 20 minutos', "an hour's time" -> the amount named."""
+    return re.sub(rf"^(?:{_APPROXIMATELY}) |,? (?:{_APPROXIMATELY})$|{_IN_TIME}", "", text)
 
 
 def _fraction(match: re.Match[str]) -> str:

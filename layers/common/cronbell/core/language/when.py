@@ -91,6 +91,16 @@ _DAY_THEN_YEARS = rf"(?P<day>.+?),? (?:{lexicon.either('AMOUNT_BEFORE')}) (?P<am
 _AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
 
 
+# "same time tomorrow", "tomorrow at this time", "this time next week": that day, at the minute it is now
+_SAME_TIME = lexicon.either("SAME_TIME")
+_AT_SAME_TIME = re.compile(rf"(?:{_SAME_TIME}),? (?P<day>.+)|(?P<day2>.+?),? (?:{_SAME_TIME})")
+# a week, month or year ahead said as a day ("same time next week"): that amount from now
+_AHEAD = [
+    (re.compile(rf"(?:{lexicon.either(name)})"), amount)
+    for name, amount in zip(("NEXT_WEEK", "NEXT_MONTH", "NEXT_YEAR"), lexicon.own("SAME_TIME_AHEAD"), strict=True)
+]
+_SAME_TIME_AS = lexicon.own("SAME_TIME_AS")
+
 # words that name the past ("2 days ago", "last friday", "ayer", "el lunes pasado"), said as the reason
 _PAST_WORDS = lexicon.either("PAST_WORDS").replace("{weekday}", "|".join(WEEKDAY_WORDS))
 
@@ -247,6 +257,14 @@ def _read(
         notes.append(say("note.zone", language, said=f"{at:%H:%M} {said}", clock=f"{at.astimezone(tz):%H:%M}",
                          zone=tz_label(tz)))  # fmt: skip
         return at.astimezone(tz)
+    same = _AT_SAME_TIME.fullmatch(t)
+    if same:  # the day named, at this minute on the 24-hour clock ("10:23h"; "10:23" alone may be at night)
+        day = same["day"] or same["day2"]
+        day = next((amount for pattern, amount in _AHEAD if pattern.fullmatch(day)), day)
+        if set(day.split()) <= lexicon.FILLERS:  # "at this time": no day named
+            return None
+        said = _SAME_TIME_AS.format(day=day, clock=f"{now_local:%H:%M}")
+        return _read(said, now, now_local, tz, language, notes, whole_day, country, month_first)
     for idiom, meant in _AMOUNT_IDIOMS:  # "de hoy en ocho (días)": a week from today, an idiom, not a count
         t = idiom.sub(meant, t)
     relative = re.fullmatch(_RELATIVE, t)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from cronbell.core.language.lexicon.en_holidays import HOLIDAYS as HOLIDAYS  # names of holidays, and their keys
+
 # weekday numbers follow date.weekday(): Monday 0 ... Sunday 6
 WEEKDAYS = {
     "monday": 0, "mon": 0, "tuesday": 1, "tue": 1, "tues": 1, "wednesday": 2, "wed": 2,
@@ -16,12 +18,10 @@ MONTHS = {
 }  # fmt: skip
 MONTHS_OWN: dict[str, int] = {}
 MONTH_FIRST = True  # "12/24" is December 24, for a locale without a region ("en")
-# regions where "3/4" is March 4 (CLDR's month-day pattern): en-US and the places that write dates as it
-# does; and, for a locale whose language has no lexicon (read with these words), the regions that write
-# the year first ("2026/3/4"). Any other region reads day first: "3/4" is 3 April in en-GB, en-IN, fr-FR.
+# regions where "3/4" is March 4 (CLDR's month-day pattern), and, for a language without a lexicon, those that
+# write the year first ("2026/3/4"); any other reads day first: "3/4" is 3 April in en-GB, en-IN, fr-FR
 MONTH_FIRST_REGIONS = frozenset(
-    {"US", "AS", "GU", "MH", "MP", "PR", "UM", "VI", "PH", "ZA"}
-    | {"CN", "HU", "IR", "JP", "KP", "KR", "LT", "MN", "TW"}
+    {"US", "AS", "GU", "MH", "MP", "PR", "UM", "VI", "PH", "ZA", "CN", "HU", "IR", "JP", "KP", "KR", "LT", "MN", "TW"}
 )
 BARE_DAY_AFTER_WEEKDAY = True  # "friday 8" may be the 8th or 8 o'clock: refused as ambiguous
 _units = ("one", "two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -86,102 +86,6 @@ DAY_NUMBERS = {
     **{unit: i for i, unit in enumerate(_units, 1)}, **{w: n for w, n in _ten_to_fifty_nine.items() if n <= 31},
 }  # fmt: skip
 POSITIONS = {"1th": 1, "2th": 2, "3th": 3, "4th": 4, "5th": 5, "1st": 1, "2nd": 2, "3rd": 3, "last": -1}
-# holidays and observances by name, and their keys (core/language/holiday_dates.py finds their dates)
-HOLIDAYS = {
-    "christmas day": "christmas", "christmas": "christmas", "xmas": "christmas", "christmas eve": "christmas_eve",
-    "xmas eve": "christmas_eve", "new year's eve": "new_years_eve", "new years eve": "new_years_eve",
-    "new year's day": "new_year", "new years day": "new_year", "new year's": "new_year",
-    "thanksgiving day": "thanksgiving", "thanksgiving": "thanksgiving", "mother's day": "mothers_day",
-    "mothers day": "mothers_day", "mothering sunday": "mothers_day", "father's day": "fathers_day",
-    "fathers day": "fathers_day", "easter sunday": "easter", "easter": "easter", "easter monday": "easter_monday",
-    "good friday": "good_friday", "maundy thursday": "maundy_thursday", "holy thursday": "maundy_thursday",
-    "halloween": "halloween", "valentine's day": "valentines", "valentines day": "valentines",
-    "valentine's": "valentines", "valentine day": "valentines", "valentines": "valentines",
-    "boxing day": "boxing_day", "independence day": "independence_day",
-    "the fourth of july": "fourth_of_july", "fourth of july": "fourth_of_july", "labor day": "labor_day",
-    "labour day": "labor_day", "memorial day": "memorial_day", "diwali": "diwali", "deepavali": "diwali",
-    "epiphany": "epiphany", "juneteenth": "juneteenth", "mlk day": "mlk_day", "martin luther king day": "mlk_day",
-    "all saints' day": "all_saints", "all saints day": "all_saints",
-}  # fmt: skip
-HOLIDAYS.update({
-    "st patrick's day": "st_patricks_day", "st. patrick's day": "st_patricks_day",
-    "saint patrick's day": "st_patricks_day", "st patricks day": "st_patricks_day",
-    "black friday": "black_friday", "cinco de mayo": "cinco_de_mayo",
-    "april fools' day": "april_fools", "april fools day": "april_fools", "april fool's day": "april_fools",
-    "groundhog day": "groundhog_day", "earth day": "earth_day", "ash wednesday": "ash_wednesday",
-    "shrove tuesday": "shrove_tuesday", "mardi gras": "shrove_tuesday", "pancake day": "shrove_tuesday",
-    "palm sunday": "palm_sunday", "holy saturday": "holy_saturday", "ascension day": "ascension",
-    "pentecost": "pentecost", "whit sunday": "pentecost", "veterans day": "veterans_day",
-    "veterans' day": "veterans_day", "columbus day": "columbus_day", "presidents day": "presidents_day",
-    "presidents' day": "presidents_day", "president's day": "presidents_day", "constitution day": "constitution_day",
-    "chinese new year": "chinese_new_year", "lunar new year": "chinese_new_year", "eid al-fitr": "eid_al_fitr",
-    "eid al-adha": "eid_al_adha", "holi": "holi", "dussehra": "dussehra", "hanukkah": "hanukkah",
-    "chanukah": "hanukkah", "passover": "passover", "yom kippur": "yom_kippur", "rosh hashanah": "rosh_hashanah",
-    "remembrance day": "remembrance_day", "new year": "new_year", "nye": "new_years_eve", "xmas day": "christmas",
-})  # fmt: skip
-HOLIDAYS.update({
-    "saint paddy's day": "st_patricks_day", "st paddy's day": "st_patricks_day", "st. paddy's day": "st_patricks_day",
-    "st paddys day": "st_patricks_day", "st. paddys day": "st_patricks_day", "paddy's day": "st_patricks_day",
-    "st. patricks day": "st_patricks_day", "saint patricks day": "st_patricks_day",
-    "washington's birthday": "presidents_day", "washingtons birthday": "presidents_day",
-    "whit monday": "whit_monday", "pentecost monday": "whit_monday", "whitsun": "pentecost",
-    "eid al adha": "eid_al_adha", "eid ul adha": "eid_al_adha", "eid al fitr": "eid_al_fitr",
-    "eid ul fitr": "eid_al_fitr", "spring festival": "chinese_new_year", "deepawali": "diwali",
-    "rosh hashana": "rosh_hashanah", "pesach": "passover", "halloween day": "halloween",
-})  # fmt: skip
-HOLIDAYS.update({
-    "trinity sunday": "trinity_sunday", "corpus christi": "corpus_christi", "all souls' day": "all_souls",
-    "all souls day": "all_souls", "orthodox easter": "orthodox_easter", "orthodox good friday": "orthodox_good_friday",
-    "clean monday": "clean_monday", "orthodox christmas": "orthodox_christmas",
-    "coptic christmas": "orthodox_christmas",
-    "st george's day": "st_georges_day", "saint george's day": "st_georges_day", "st andrew's day": "st_andrews_day",
-    "saint andrew's day": "st_andrews_day", "st david's day": "st_davids_day", "saint david's day": "st_davids_day",
-    "burns night": "burns_night", "guy fawkes night": "guy_fawkes", "guy fawkes day": "guy_fawkes",
-    "bonfire night": "guy_fawkes", "pi day": "pi_day", "star wars day": "star_wars_day",
-    "world vegan day": "world_vegan_day", "international women's day": "womens_day", "women's day": "womens_day",
-    "womens day": "womens_day", "kwanzaa": "kwanzaa", "armistice day": "remembrance_day",
-    "bastille day": "bastille_day", "canada day": "canada_day", "australia day": "australia_day",
-    "anzac day": "anzac_day", "waitangi day": "waitangi_day", "flag day": "flag_day", "patriot day": "patriot_day",
-    "boss's day": "bosses_day", "bosses day": "bosses_day", "boss day": "bosses_day",
-    "national boss day": "bosses_day", "grandparents day": "grandparents_day",
-    "grandparents' day": "grandparents_day", "national grandparents day": "grandparents_day",
-    "administrative professionals day": "admin_professionals_day", "secretaries day": "admin_professionals_day",
-    "admin professionals day": "admin_professionals_day", "admin day": "admin_professionals_day",
-    "election day": "election_day", "tax day": "tax_day", "shavuot": "shavuot", "shavuos": "shavuot",
-    "sukkot": "sukkot", "succot": "sukkot", "simchat torah": "simchat_torah", "day of arafah": "day_of_arafah",
-    "arafat day": "day_of_arafah", "islamic new year": "islamic_new_year", "hijri new year": "islamic_new_year",
-    "muharram": "islamic_new_year", "mawlid": "mawlid", "mawlid al-nabi": "mawlid", "prophet's birthday": "mawlid",
-    "milad un nabi": "mawlid", "ashura": "ashura", "janmashtami": "janmashtami", "krishna janmashtami": "janmashtami",
-    "ram navami": "ram_navami", "rama navami": "ram_navami", "maha shivaratri": "maha_shivaratri",
-    "mahashivratri": "maha_shivaratri", "shivaratri": "maha_shivaratri", "mahavir jayanti": "mahavir_jayanti",
-    "buddha purnima": "buddha_purnima", "vesak": "buddha_purnima", "wesak": "buddha_purnima",
-    "buddha's birthday": "buddha_purnima", "guru nanak jayanti": "guru_nanak", "guru nanak's birthday": "guru_nanak",
-    "gandhi jayanti": "gandhi_jayanti", "ambedkar jayanti": "ambedkar_jayanti",
-    "dragon boat festival": "dragon_boat", "mid-autumn festival": "mid_autumn", "mid autumn festival": "mid_autumn",
-    "moon festival": "mid_autumn", "qingming festival": "qingming", "qingming": "qingming",
-    "tomb sweeping day": "qingming", "tomb-sweeping day": "qingming", "king's day": "kings_day",
-    "kings day": "kings_day", "koningsdag": "kings_day", "seollal": "korean_new_year",
-    "korean new year": "korean_new_year", "chuseok": "chuseok", "songkran": "songkran", "tet": "chinese_new_year",
-    "dussehra": "dussehra", "dasara": "dussehra", "vijayadashami": "dussehra", "hari raya puasa": "eid_al_fitr",
-    "hari raya haji": "eid_al_adha", "eid ul-fitr": "eid_al_fitr", "eid ul-adha": "eid_al_adha",
-    "bakrid": "eid_al_adha", "yom kipur": "yom_kippur", "passover day": "passover",
-    "hanukkah": "hanukkah", "chanukah": "hanukkah", "hanukah": "hanukkah", "purim": "purim",
-    "lag baomer": "lag_baomer", "lag b'omer": "lag_baomer", "tisha b'av": "tisha_bav", "tisha bav": "tisha_bav",
-    "jerusalem day": "jerusalem_day", "yom yerushalayim": "jerusalem_day", "ganesh chaturthi": "ganesh_chaturthi",
-    "vinayaka chaturthi": "ganesh_chaturthi", "raksha bandhan": "raksha_bandhan", "rakhi": "raksha_bandhan",
-    "onam": "onam", "pongal": "pongal", "thai pongal": "pongal", "makar sankranti": "makar_sankranti",
-    "vaisakhi": "vaisakhi", "baisakhi": "vaisakhi", "ugadi": "ugadi", "gudi padwa": "ugadi",
-    "govardhan puja": "govardhan_puja", "bhai dooj": "bhai_dooj", "bhai duj": "bhai_dooj",
-    "karva chauth": "karva_chauth", "karwa chauth": "karva_chauth", "chhath": "chhath", "chhath puja": "chhath",
-    "holika dahan": "holika_dahan", "vasant panchami": "vasant_panchami", "basant panchami": "vasant_panchami",
-    "rath yatra": "rath_yatra", "ratha yatra": "rath_yatra", "naraka chaturdashi": "naraka_chaturdashi",
-    "guru gobind singh jayanti": "guru_gobind_singh", "rabindra jayanti": "rabindra_jayanti",
-    "parsi new year": "parsi_new_year", "valmiki jayanti": "valmiki_jayanti", "guru ravidas jayanti": "guru_ravidas",
-    "shivaji jayanti": "shivaji_jayanti", "dayananda saraswati jayanti": "dayanand_jayanti",
-    "jamat ul-vida": "jamat_ul_vida", "lazarus saturday": "lazarus_saturday",
-    "martin luther king's day": "mlk_day", "martin luther king jr day": "mlk_day",
-    "martin luther king jr. day": "mlk_day", "mlk jr day": "mlk_day", "mlk": "mlk_day",
-})  # fmt: skip
 HOLIDAY_NEXT = "this coming|the next|the coming|coming|next|this"  # before a holiday: its next date all the same
 HOLIDAY_YEAR_LEAD = "in"  # between a holiday and its year ("christmas in 2027")
 HOLIDAY_NEXT_YEAR = r"(?:of |in )?(?:the )?(?:next|following) year(?:'s)?"  # "christmas next year", "next year's"
@@ -268,11 +172,22 @@ AMOUNT_FROM_DAY = "from|after"  # between an amount and the day it counts from (
 AMOUNT_BEFORE_DAY = "before|prior to"  # between an amount and the day it counts back from ("10 days before halloween")
 AMOUNT_ONE_DAY = "the day"  # before "after" a day: one day ("the day after christmas")
 AMOUNT_ON = "on"  # between an amount ahead and a day read from then ("in 2 years on thanksgiving")
-AMOUNT_IDIOMS: dict[str, str] = {}  # a whole phrase that means an amount of time, and that amount
+# a whole phrase that means an amount of time, and that amount: "a week today", "a fortnight on tuesday",
+# "tuesday week" (a week from the coming tuesday); "\g<r>", what follows ("a week today at 3pm")
+_weeks, _day = r"(?:an?|one) (?:week|fortnight)|(?:\d+|two|three|four) weeks", "|".join(WEEKDAYS)
+AMOUNT_IDIOMS = {
+    rf"(?P<n>{_weeks}) (?:on )?(?P<day>today|tomorrow|{_day})\b(?P<r>.*)": r"\g<n> from \g<day>\g<r>",
+    rf"(?P<day>{_day}) week\b(?P<r>.*)": r"a week from \g<day>\g<r>",
+}
 PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past
+# "same time tomorrow", "this time next week": that day at the minute it is now, as the grammar writes it;
+# next week, month and year there are that amount ahead
+SAME_TIME = "(?:at )?(?:the )?same time|(?:at )?this (?:same )?time"
+SAME_TIME_AS, SAME_TIME_AHEAD = "{day} at {clock}h", ("in 7 days", "in 1 months", "in 1 years")
 
 # --- amounts of time (core/language/amounts.py): regular-expression fragments, joined across languages
 AMOUNT_AT = "at"  # between whole days ahead and a time of day ("3 days at 9am")
+AMOUNT_IN_TIME = "(?:['\u2019]s|['\u2019])? time"  # after an amount: "in an hour's time", "in 3 days' time"
 AMOUNT_SECONDS = "seconds?|secs?|s"  # the units of an amount after its number ("30 minutes", "1h30m")
 AMOUNT_MINUTES = "minutes?|mins?|m"
 AMOUNT_HOURS = "hours?|hrs?|h"
@@ -340,7 +255,8 @@ NIGHT_PARTS = ("night", "evening")  # parts of the day whose small hours are the
 BEFORE_DAY_NUMBER = ("the", "day")  # after these, as after a weekday or a month, a number is a day
 CLOCK_MARKS = "o'?clock|hrs|half|quarter"  # words that make a number a time of day, besides am/pm and "at"
 DAY_NUMBER_BEFORE_PART = ""  # between a day number and a part of the day ("el viernes 12 por la manana")
-END_OF_DAY = "(?:(?:by|at|before|until) )?(?:the )?(?:end of (?:the )?(?:day|today|business)|close of business)|eod|cob"
+_end_of = "end of (?:the )?(?:day|today|business|play)|close of business"
+END_OF_DAY = f"(?:(?:by|at|before|until) )?(?:the )?(?:{_end_of})|eod|cob"
 LAST_DAY = r"(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{month})\b))"
 END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month|eom"
 END_OF_WEEK = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week"

@@ -191,10 +191,14 @@ AMOUNT_BEFORE_DAY = "antes del?"
 AMOUNT_ONE_DAY = "el dia"
 AMOUNT_ON = "el|en"
 AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
+# "mañana a esta hora", "la semana que viene a la misma hora": that day at the minute it is now
+SAME_TIME = "(?:a )?(?:la misma hora|esta (?:misma )?hora)"
+SAME_TIME_AS, SAME_TIME_AHEAD = "{day} a las {clock}h", ("dentro de 7 dias", "dentro de 1 meses", "dentro de 1 anos")
 PAST_WORDS = r"\b(?:hace|ayer|anoche|anteayer)\b|\bpasad[oa]\b(?! manana)"
 
 # --- amounts of time (core/language/amounts.py): regular-expression fragments, joined across languages
 AMOUNT_AT = "a las|a la|a|sobre las|hacia las"
+AMOUNT_IN_TIME = ""  # after an amount, a word that adds nothing ("in an hour's time")
 AMOUNT_SECONDS = "segundos?"
 AMOUNT_MINUTES = "minutos?"
 AMOUNT_HOURS = "horas?"

@@ -1,0 +1,99 @@
+"""Everyday idioms of time: "same time tomorrow", "a week on tuesday", "tuesday week", "in an hour's
+time", "end of play". Now is Saturday 5 December 2026, 10:23:17 in London."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cronbell.core.domain.refusals import INVALID_TIME, ToolError
+from cronbell.core.language.when import parse_one_shot, parse_until
+
+LONDON = ZoneInfo("Europe/London")
+MADRID = ZoneInfo("Europe/Madrid")
+NOW = datetime(2026, 12, 5, 10, 23, 17, tzinfo=LONDON)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("same time tomorrow", "2026-12-06T10:23"),  # 10:23 on the 24-hour clock, never 22:23
+        ("at the same time tomorrow", "2026-12-06T10:23"),
+        ("tomorrow, same time", "2026-12-06T10:23"),
+        ("tomorrow at this time", "2026-12-06T10:23"),
+        ("this time next week", "2026-12-12T10:23"),
+        ("same time next month", "2027-01-05T10:23"),
+        ("this time next year", "2027-12-05T10:23"),
+        ("same time friday", "2026-12-11T10:23"),
+        ("this time on monday", "2026-12-07T10:23"),
+        ("same time the day after tomorrow", "2026-12-07T10:23"),
+        ("same time in 3 days", "2026-12-08T10:23"),
+        ("same time on christmas", "2026-12-25T10:23"),
+    ],
+)
+def test_the_same_time_is_this_minute_on_the_day_named(text: str, expected: str) -> None:
+    assert parse_one_shot(text, NOW, LONDON, "en-GB").at.isoformat(timespec="minutes").startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("mañana a esta hora", "2026-12-06T11:23"),
+        ("mañana a la misma hora", "2026-12-06T11:23"),
+        ("a la misma hora la semana que viene", "2026-12-12T11:23"),
+        ("el viernes a esta misma hora", "2026-12-11T11:23"),
+    ],
+)
+def test_the_same_time_in_spanish(text: str, expected: str) -> None:
+    assert parse_one_shot(text, NOW, MADRID, "es").at.isoformat(timespec="minutes").startswith(expected)
+
+
+@pytest.mark.parametrize(("clock", "expected"), [((23, 45), "2026-12-06T23:45"), ((0, 30), "2026-12-06T00:30")])
+def test_the_same_time_late_or_early_is_that_clock(clock: tuple[int, int], expected: str) -> None:
+    now = NOW.replace(hour=clock[0], minute=clock[1])
+    assert parse_one_shot("same time tomorrow", now, LONDON).at.isoformat(timespec="minutes").startswith(expected)
+
+
+def test_the_same_time_across_a_clock_change_keeps_the_wall_clock() -> None:
+    before = datetime(2027, 3, 27, 10, 0, tzinfo=LONDON)  # GMT; the clocks go forward on the 28th
+    assert parse_one_shot("same time tomorrow", before, LONDON).at.isoformat() == "2027-03-28T10:00:00+01:00"
+
+
+@pytest.mark.parametrize(
+    "text", ["same time", "at this time", "this time", "same time tomorrow at 9", "same time today"]
+)
+def test_the_same_time_without_a_day_or_with_a_time_or_today_is_refused(text: str) -> None:
+    with pytest.raises(ToolError) as info:
+        parse_one_shot(text, NOW, LONDON)
+    assert info.value.code in (INVALID_TIME, "time_in_past")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("a week today", "2026-12-12T10:23"),
+        ("a week today at 3pm", "2026-12-12T15:00"),
+        ("a week tomorrow at 10", "2026-12-13T10:00"),
+        ("a week on tuesday", "2026-12-15T09:00"),
+        ("tuesday week", "2026-12-15T09:00"),
+        ("tuesday week at 3pm", "2026-12-15T15:00"),
+        ("a fortnight on friday", "2026-12-25T09:00"),
+        ("2 weeks on friday", "2026-12-25T09:00"),
+        ("two weeks tomorrow", "2026-12-20T09:00"),
+        ("in an hour's time", "2026-12-05T11:23"),
+        ("in an hour\u2019s time", "2026-12-05T11:23"),
+        ("in 10 minutes time", "2026-12-05T10:33"),
+        ("in 3 days' time", "2026-12-08T10:23"),
+        ("in a week's time", "2026-12-12T10:23"),
+        ("end of play", "2026-12-05T18:00"),
+        ("by end of play friday", "2026-12-11T18:00"),
+    ],
+)
+def test_british_idioms_of_days_and_amounts(text: str, expected: str) -> None:
+    assert parse_one_shot(text, NOW, LONDON, "en-GB").at.isoformat(timespec="minutes").startswith(expected)
+
+
+def test_an_end_said_as_the_same_time_is_that_instant() -> None:
+    assert parse_until("same time next week", NOW, LONDON).at.isoformat() == "2026-12-12T10:23:00+00:00"
