@@ -173,6 +173,7 @@ HOLIDAYS = [  # (phrase, language, zone, now, expected)
     ("Thanksgiving", "en", NEW_YORK, NY_NOW, "2026-11-26 09:00"),  # the fourth Thursday of November
     ("Mother's Day", "en", NEW_YORK, NY_NOW, "2027-05-09 09:00"),  # the second Sunday of May in the US
     ("el día de la madre", "es", MADRID, NOW, "2027-05-02 09:00"),  # the first Sunday of May in Spain
+    ("el día de las madres", "es", ZoneInfo("America/Mexico_City"), NOW, "2027-05-10 09:00"),  # 10 May in Mexico
     ("Easter Monday", "en", MADRID, NOW, "2027-03-29 09:00"),
     ("Nochebuena a las 21:00", "es", MADRID, NOW, "2026-12-24 21:00"),
     ("Reyes", "es", MADRID, NOW, "2027-01-06 09:00"),
