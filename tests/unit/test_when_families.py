@@ -97,11 +97,39 @@ def test_a_zone_named_in_the_phrase_is_converted_and_both_are_said(
     assert any(said in note for note in notes(text, language)), notes(text, language)
 
 
-@pytest.mark.parametrize("text", ["at 9am IST", "at 9 CST", "at 9am UTC+19"])
-def test_a_zone_that_names_several_or_none_is_refused_with_the_reason(text: str) -> None:
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("at 9am IST", "IST names more than one time zone (Asia/Kolkata, Asia/Jerusalem, Europe/Dublin)"),
+        ("at 9 CST", "CST names more than one time zone (America/Chicago, Asia/Shanghai, America/Havana)"),
+        ("at 9am UTC+19", "UTC+19 is not an offset from UTC"),
+    ],
+)
+def test_a_zone_that_names_several_or_none_is_refused_with_the_reason(text: str, reason: str) -> None:
     with pytest.raises(ToolError) as info:
         parse_one_shot(text, NOW, MADRID, "en")
-    assert "more than one time zone" in errors.message(info.value)
+    assert reason in errors.message(info.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "zone", "expected"),
+    [
+        ("tomorrow 9:30 AM IST", "Asia/Kolkata", "2026-05-14T09:30:00+05:30"),
+        ("at 5pm IST", "Asia/Jerusalem", "2026-05-13T17:00:00+03:00"),  # IDT in May: IST is its winter name
+        ("at 5pm IST", "Europe/Dublin", "2026-05-13T17:00:00+01:00"),
+        ("at 5pm CST", "America/Chicago", "2026-05-13T17:00:00-05:00"),  # said in summer: the user's own clocks
+        ("at 5pm CST", "Asia/Shanghai", "2026-05-13T17:00:00+08:00"),
+        ("a las 17:00 CST", "America/Mexico_City", "2026-05-13T17:00:00-06:00"),
+        ("at 9am AST", "America/Puerto_Rico", "2026-05-13T09:00:00-04:00"),
+    ],
+)
+def test_an_abbreviation_of_several_zones_is_the_schedules_own_when_it_is_one_of_them(
+    text: str, zone: str, expected: str
+) -> None:
+    tz = ZoneInfo(zone)
+    got = parse_one_shot(text, NOW.astimezone(tz), tz, "en")
+    assert got.at.isoformat() == expected
+    assert any(zone in note for note in got.notes), got.notes
 
 
 DATES = [  # NOW is Wednesday 2026-05-13 10:23

@@ -2,12 +2,13 @@
 found, taken out of the text, and the rest read in that zone. An abbreviation of standard or summer time is
 its fixed offset (CET is UTC+01:00 all year, CEST UTC+02:00); a region's short name ("ET", "PT", "Pacific
 time") and a city are the IANA zone, with its own DST. Abbreviations that name several zones (IST, CST)
-are refused rather than guessed."""
+are refused rather than guessed, unless one of them is the schedule's own zone (IST in Asia/Kolkata, CST in
+America/Chicago or Asia/Shanghai: what its clocks are called in winter or summer), which is then read."""
 
 from __future__ import annotations
 
 import re
-from datetime import timedelta, timezone, tzinfo
+from datetime import datetime, timedelta, timezone, tzinfo
 from functools import cache
 from zoneinfo import ZoneInfo, available_timezones
 
@@ -17,7 +18,7 @@ from cronbell.core.language.clocks import Unreadable
 
 FIXED_HOURS: dict[str, int] = lexicon.union("ZONE_HOURS")
 REGIONS: dict[str, str] = lexicon.union("ZONE_REGIONS")
-AMBIGUOUS = tuple(lexicon.each("ZONE_AMBIGUOUS"))
+AMBIGUOUS: dict[str, tuple[str, ...]] = lexicon.union("ZONE_AMBIGUOUS")
 _WORDS = set(lexicon.each("ZONE_NOT_ABBREVIATIONS"))
 _OFFSET, _REGION, _AMBIGUOUS, _CITY, _ABBREVIATION = range(5)  # the kinds of a zone named
 
@@ -32,6 +33,13 @@ def _cities() -> dict[str, str]:
     for module in lexicon.LANGUAGES.values():
         found.update(module.CITIES)
     return found
+
+
+@cache
+def _names_of(zone: tzinfo) -> frozenset[str]:
+    """What a zone's clocks are called in winter and in summer ('ist' in Asia/Kolkata; 'cst', 'cdt' in
+    America/Chicago), lower case."""
+    return frozenset(str(datetime(2026, month, 15, tzinfo=zone).tzname()).casefold() for month in (1, 7))
 
 
 def _offset_zone(hours: int, minutes: int = 0) -> tzinfo:
@@ -72,8 +80,9 @@ def _city(match: re.Match[str]) -> tuple[str, str] | None:
     return None
 
 
-def take_zone(t: str) -> tuple[str, tzinfo, str] | None:
-    """(the text without the zone, the zone named, the words that named it), or None when none is named."""
+def take_zone(t: str, home: tzinfo | None = None) -> tuple[str, tzinfo, str] | None:
+    """(the text without the zone, the zone named, the words that named it), or None when none is named.
+    `home`: the schedule's zone, which an abbreviation of several zones means when it is one of them."""
     for pattern, kind in _patterns():
         match = pattern.search(t)
         if match is None:
@@ -93,11 +102,13 @@ def take_zone(t: str) -> tuple[str, tzinfo, str] | None:
         rest = re.sub(r" +", " ", t[:start] + " " + t[end:]).strip(" ,")
         said = match[0].strip()
         if kind == _AMBIGUOUS:
-            raise Unreadable(phrase("reason.zone_ambiguous", zone=said.upper()))
+            if home is not None and said in _names_of(home):
+                return rest, home, said.upper()
+            raise Unreadable(phrase("reason.zone_ambiguous", zone=said.upper(), zones=", ".join(AMBIGUOUS[said])))
         if kind == _OFFSET:
             hours, minutes = int(match["h"]), int(match["m"] or 0)
             if hours > 14 or minutes > 59:
-                raise Unreadable(phrase("reason.zone_ambiguous", zone=said.upper()))
+                raise Unreadable(phrase("reason.zone_offset", zone=said.upper()))
             return rest, _offset_zone(hours if match["sign"] == "+" else -hours, minutes), said.upper()
         if kind == _REGION:
             return rest, ZoneInfo(REGIONS[match["region"]]), said.upper() if len(said) == 2 else said

@@ -246,7 +246,7 @@ def _read(
             raise ValueError(off)
         return (naive - sign * offset).replace(tzinfo=UTC).astimezone(tz)
 
-    named = take_zone(t)
+    named = take_zone(t, tz)
     if named is not None:  # "5pm CET": read in the zone named, answered in the schedule's, both said
         rest, source, said = named
         if not rest:

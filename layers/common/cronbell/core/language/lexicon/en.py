@@ -327,7 +327,12 @@ ZONE_REGIONS = {
     "central time": "America/Chicago", "mt": "America/Denver", "mountain time": "America/Denver",
     "pt": "America/Los_Angeles", "pacific time": "America/Los_Angeles",
 }  # fmt: skip
-ZONE_AMBIGUOUS = ("ist", "cst", "ast", "amt")  # abbreviations of several zones, refused
+ZONE_AMBIGUOUS = {  # abbreviations of several zones, and those zones: refused, unless the schedule's is one
+    "ist": ("Asia/Kolkata", "Asia/Jerusalem", "Europe/Dublin"),
+    "cst": ("America/Chicago", "Asia/Shanghai", "America/Havana"),
+    "ast": ("America/Halifax", "Asia/Riyadh"),
+    "amt": ("America/Manaus", "Asia/Yerevan"),
+}
 # not abbreviations here: English words ("wet"), or too short to tell from a word in a phrase ("z")
 ZONE_NOT_ABBREVIATIONS = {"wet", "z"}
 ZONE_CITY_LEAD = "in"  # before a city and ZONE_CITY_AFTER ("in new york time")

@@ -317,7 +317,7 @@ CLOCK_IN_PART = " de la {period}"
 # --- zones named in a time phrase (core/language/named_zones.py)
 ZONE_HOURS: dict[str, int] = {}
 ZONE_REGIONS: dict[str, str] = {}
-ZONE_AMBIGUOUS: tuple[str, ...] = ()
+ZONE_AMBIGUOUS: dict[str, tuple[str, ...]] = {}
 ZONE_NOT_ABBREVIATIONS: set[str] = set()
 ZONE_CITY_LEAD = ""
 ZONE_CITY_AFTER = ""
