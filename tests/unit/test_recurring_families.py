@@ -1,6 +1,7 @@
 """Recurring phrases widened: 'everyday', 'the 21st of every month', 'twice a day at 9 and 21', a named
 clock after 'a' ('todos los días a mediodía'), and an interval within hours ('every 15 minutes between 9
-and 17', which fires from 09:00 to 16:45: the last hour named is not included)."""
+and 17', which fires from 09:00 to 16:45: the last hour named is not included; 'every 2 hours from 8am to
+8pm on weekdays'), and a part of the day after the days ('every monday morning at 9')."""
 
 from __future__ import annotations
 
@@ -19,6 +20,27 @@ CASES = [
     ("every 15 minutes between 9 and 17", "*/15 9-16 * * *"),
     ("cada 15 minutos entre las 9 y las 17", "*/15 9-16 * * *"),
     ("cada hora de 8 a 20", "0 8-19 * * *"),
+    # a window in am/pm, of whole hours, on the days named after it
+    ("every hour between 9am and 5pm", "0 9-16 * * *"),
+    ("every 2 hours from 8 to 20", "0 8,10,12,14,16,18 * * *"),
+    ("every 3 hours from 6am to 6pm, monday to friday", "0 6,9,12,15 * * 1-5"),
+    ("every 30 minutes from 9am to 5pm on weekdays", "*/30 9-16 * * 1-5"),
+    ("every hour from 9 to 17 on mondays and fridays", "0 9-16 * * 1,5"),
+    ("every hour from 12pm to 3pm", "0 12-14 * * *"),
+    ("cada 2 horas de 8 a 20 de lunes a viernes", "0 8,10,12,14,16,18 * * 1-5"),
+    # a part of the day after the days: the hour is read in it
+    ("every monday morning at 9", "0 9 * * 1"),
+    ("every friday afternoon at 3", "0 15 * * 5"),
+    ("every sunday evening at 7", "0 19 * * 0"),
+    ("weekday evenings at 6", "0 18 * * 1-5"),
+    ("on friday afternoons at 3", "0 15 * * 5"),
+    ("los viernes por la tarde a las 5", "0 17 * * 5"),
+    ("los lunes por la mañana a las 9", "0 9 * * 1"),
+    # an hour in the evening is read as a one-shot reads it: 1 to 5 in the afternoon, 12 at midnight
+    ("every evening at 5", "0 17 * * *"),
+    ("every monday evening at 1", "0 13 * * 1"),
+    ("every evening at 12", "0 0 * * *"),
+    ("every night at 1", "0 1 * * *"),
 ]
 
 
@@ -28,7 +50,17 @@ def test_recurring_phrases(text: str, expected: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "text", ["twice a day at 9", "every 15 minutes between 17 and 9", "cada 15 minutos entre las 9 y las 9"]
+    "text",
+    [
+        "twice a day at 9",
+        "every 15 minutes between 17 and 9",
+        "cada 15 minutos entre las 9 y las 9",
+        "every hour from 9 to 5",  # the hours must run forward: 17, or 5pm
+        "every hour from 9 to 17 on someday",
+        "every monday morning",  # a time of day is needed
+        "every friday afternoon at 9am",  # 9am is not in the afternoon
+        "every morning at 9pm",
+    ],
 )
 def test_a_count_or_a_window_that_does_not_add_up_is_refused(text: str) -> None:
     with pytest.raises(ToolError):

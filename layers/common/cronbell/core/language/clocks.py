@@ -43,6 +43,13 @@ def normalize(text: str) -> str:
 
 _MORNING, _AFTERNOON = lexicon.own("CLOCK_MORNING"), lexicon.own("CLOCK_AFTERNOON")
 _NIGHT, _SMALL_HOURS = lexicon.own("CLOCK_NIGHT"), lexicon.own("CLOCK_SMALL_HOURS")
+# the hours a part of the day holds: a clock read in it must be one ("9 de la mañana", not "9pm in the morning")
+PART_HOURS_RANGE = {
+    _MORNING: range(4, 13),
+    _AFTERNOON: range(12, 24),
+    _NIGHT: (*range(17, 24), *range(6)),
+    _SMALL_HOURS: range(7),
+}
 _SHARP = f"{lexicon.some('CLOCK_SHARP')}|{lexicon.some('CLOCK_HOURS')}"
 _CLOCK = re.compile(
     r"(?P<h>\d{1,2})(?:(?::|\.|h)(?P<m>\d{2})(?::[0-5]\d)?)?h?"
@@ -126,9 +133,14 @@ def parse_clock(text: str) -> tuple[int, int] | None:
     return hour, minute
 
 
+def names_its_period(text: str) -> bool:
+    """Whether a time of day says its own part of the day ('9pm', '9 de la mañana')."""
+    return _OWN_PERIOD.search(text) is not None
+
+
 def parse_clock_in(text: str, period: str) -> tuple[int, int] | None:
     """A time of day read in a part of the day ('8' tonight is 20:00), unless it names its own."""
-    if not _OWN_PERIOD.search(text):
+    if not names_its_period(text):
         text += _IN_PART.format(period=period)
     return parse_clock(text)
 

@@ -13,7 +13,15 @@ from cronbell.core.domain.cron.fields import DAYS, WEEKS
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.zones import MAX_YEAR
 from cronbell.core.language import lexicon
-from cronbell.core.language.clocks import MONTH_WORDS, PERIOD_OF, WEEKDAY_WORDS, parse_clock, parse_clock_in
+from cronbell.core.language.clocks import (
+    MONTH_WORDS,
+    PART_HOURS_RANGE,
+    PERIOD_OF,
+    WEEKDAY_WORDS,
+    names_its_period,
+    parse_clock,
+    parse_clock_in,
+)
 from cronbell.core.language.day_words import in_digits
 
 _WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
@@ -121,34 +129,46 @@ def _day_of_year(text: str) -> str | None:
 
 
 def _part_of_day(days: str) -> str | None:
-    """'every morning', 'cada noche', 'todas las tardes' -> the period the hour is read in."""
+    """'every morning', 'cada noche', 'todas las tardes' -> the part of the day the hour is read in."""
     match = re.fullmatch(_EACH_PART, days)
-    return PERIOD_OF.get(match["part"]) if match and match["part"] not in _PARTS_NOT_EACH else None
+    return match["part"] if match and match["part"] in PERIOD_OF and match["part"] not in _PARTS_NOT_EACH else None
 
 
 _EACH_PART = rf"(?:{lexicon.either('EACH_PART')}) (?P<part>[a-z]+?)s?"
 _PARTS_NOT_EACH = set(lexicon.each("PARTS_NOT_EACH"))
 _HOUR_ARTICLE = rf"(?:(?:{lexicon.either('HOUR_ARTICLE')}) )?"
+_BOUND = r"(?P<{0}>\d{{1,2}})(?::00|h)?(?: ?(?P<{0}_half>am|pm))?"  # an hour of a window: "17", "5pm", "17:00"
 _WINDOW = (
-    rf"(?P<every>.+?),? (?:{lexicon.either('WINDOW_FROM')}) {_HOUR_ARTICLE}(?P<a>\d{{1,2}})(?::00|h)?"
-    rf" (?:{lexicon.either('WINDOW_TO')}) {_HOUR_ARTICLE}(?P<b>\d{{1,2}})(?::00|h)?"
+    rf"(?P<every>.+?),? (?:{lexicon.either('WINDOW_FROM')}) {_HOUR_ARTICLE}{_BOUND.format('a')}"
+    rf" (?:{lexicon.either('WINDOW_TO')}) {_HOUR_ARTICLE}{_BOUND.format('b')}(?:,? (?P<days>.+))?"
 )
 
 
+def _hour(match: re.Match[str], bound: str) -> int:
+    hour, half = int(match[bound]), match[f"{bound}_half"]
+    return hour % 12 + (12 if half == "pm" else 0) if half and hour <= 12 else hour
+
+
 def _window(t: str) -> str | Phrase | None:
-    """'every 15 minutes between 9 and 17', 'cada hora de 8 a 20': the interval within those hours, from the
-    first up to the last time before the second (17:00 itself is not included)."""
+    """'every 15 minutes between 9 and 17', 'every 2 hours from 8am to 8pm on weekdays', 'cada hora de 8 a
+    20': the interval within those hours, from the first up to the last time before the second (17:00
+    itself is not included), on the days named after it (every day without)."""
     match = re.fullmatch(_WINDOW, t)
     if match is None:
         return None
     every = _interval(match["every"])
     if not isinstance(every, str):
         return every
-    first, last = int(match["a"]), int(match["b"])
-    minute, hour, rest = every.split(" ", 2)
-    if hour != "*" or not first < last <= 24:
+    first, last = _hour(match, "a"), _hour(match, "b")
+    fields = _day_fields(match["days"]) if match["days"] else "* * *"
+    minute, hour, _ = every.split(" ", 2)
+    if fields is None or not (hour == "*" or hour.startswith("*/")):
+        return None
+    if not first < last <= 24:
         return phrase("cron.window")
-    return f"{minute} {first}-{last - 1} {rest}" if last - 1 > first else f"{minute} {first} {rest}"
+    if hour.startswith("*/"):  # every N hours: each N-th hour from the first
+        return f"{minute} {','.join(str(h) for h in range(first, last, int(hour[2:])))} {fields}"
+    return f"{minute} {first}-{last - 1} {fields}" if last - 1 > first else f"{minute} {first} {fields}"
 
 
 _HOURLY = frozenset(lexicon.each("HOURLY"))
@@ -178,16 +198,23 @@ def _interval(t: str) -> str | Phrase | None:
     return "* * * * *" if n == 1 else f"*/{n} * * * *"
 
 
-def _clocks(text: str, period: str | None = None) -> tuple[str, str] | None:
+def _clocks(text: str, part: str | None = None) -> tuple[str, str] | None:
     """One time of day, or several sharing the minute ('9 and 17'), as cron (minute, hour) fields;
-    with a period ('noche'), each hour is read in that part of the day."""
+    with a part of the day ('noche', 'evening'), each hour is read in it, and must be one of its hours."""
+    in_part = re.fullmatch(_CLOCK_IN_PART, text)  # "8 in the morning": the part of the day is the clock's period
+    if part is None and in_part and in_part["part"] in PERIOD_OF:
+        text, part = in_part["clock"], in_part["part"]
 
     def read(clock_text: str) -> tuple[int, int] | None:
-        return parse_clock_in(clock_text, period) if period else parse_clock(clock_text)
-
-    in_part = re.fullmatch(_CLOCK_IN_PART, text)  # "8 in the morning": the part of the day is the clock's period
-    if period is None and in_part and in_part["part"] in PERIOD_OF:
-        text, period = in_part["clock"], PERIOD_OF[in_part["part"]]
+        if part is None:
+            return parse_clock(clock_text)
+        period = PERIOD_OF[part]
+        got = parse_clock_in(clock_text, period)  # "every morning at 9pm": not a time of the morning
+        if got is None or got[0] not in PART_HOURS_RANGE[period]:
+            return None
+        if part in _ON_THE_CLOCK and 0 < got[0] < 6 and not names_its_period(clock_text):
+            return got[0] + 12, got[1]  # "every evening at 5": 17:00, as a one-shot reads it
+        return got
 
     single = read(text)
     if single is not None:
@@ -204,6 +231,7 @@ def _clocks(text: str, period: str | None = None) -> tuple[str, str] | None:
 
 
 _AT_WORDS = "|".join(lexicon.each("AT"))
+_ON_THE_CLOCK = lexicon.union("PARTS_ON_THE_CLOCK")  # "evening": its small hours are the afternoon's
 _CLOCK_IN_PART = rf"(?P<clock>.+?) (?:{lexicon.some('PART_LEAD')}) (?P<part>{lexicon.some('PARTS_AFTER_LEAD')})"
 _TIMES: dict[str, int] = lexicon.union("TIMES")
 _TIMES_A_DAY = "|".join(_TIMES)
@@ -244,32 +272,53 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
         if match:
             candidates.append((match["days"], match["clock"]))
     for days, clock_text in candidates:
-        period = _part_of_day(days)
-        clock = _clocks(clock_text, period)
-        if clock is None:
-            continue
-        minute, hour = clock
-        if period is not None:
-            return f"{minute} {hour} * * *"
-        place = _month_place(days)
-        if place is not None:
-            return f"{minute} {hour} {place}"
-        yearly = _day_of_year(days)
-        if yearly is not None:
-            return f"{minute} {hour} {yearly} *"
-        if re.fullmatch(_DAILY, days):
-            return f"{minute} {hour} * * *"
-        if re.fullmatch(_WORKDAYS, days):
-            return f"{minute} {hour} * * 1-5"
-        if re.fullmatch(_WEEKENDS, days):
-            return f"{minute} {hour} * * 0,6"
-        dom = _month_days(days)
-        if dom is not None:
-            return f"{minute} {hour} {dom} * *"
-        dow = _weekday_set(days)
-        if dow is not None:
-            return f"{minute} {hour} * * {dow}"
+        part = _part_of_day(days)  # "every morning": every day, the hour read in the morning
+        fields = "* * *" if part is not None else None
+        if part is None:
+            days, part = _days_in_part(days)  # "every monday morning": mondays, read in the morning
+        clock = _clocks(clock_text, part)
+        fields = fields or _day_fields(days)
+        if clock is not None and fields is not None:
+            minute, hour = clock
+            return f"{minute} {hour} {fields}"
     return None
+
+
+def _day_fields(days: str) -> str | None:
+    """The cron day fields 'DOM MON DOW' of the days a phrase names: 'every monday', 'weekdays', 'the
+    1st of every month', 'the last friday of every month', 'every year on december 25'."""
+    place = _month_place(days)
+    if place is not None:
+        return place
+    yearly = _day_of_year(days)
+    if yearly is not None:
+        return f"{yearly} *"
+    if re.fullmatch(_DAILY, days):
+        return "* * *"
+    if re.fullmatch(_WORKDAYS, days):
+        return "* * 1-5"
+    if re.fullmatch(_WEEKENDS, days):
+        return "* * 0,6"
+    dom = _month_days(days)
+    if dom is not None:
+        return f"{dom} * *"
+    dow = _weekday_set(days)
+    return None if dow is None else f"* * {dow}"
+
+
+_DAYS_IN_PART = (
+    rf"(?P<days>.+?) (?:(?:{lexicon.some('PART_LEAD')}) )?(?P<part>{lexicon.alternatives(PERIOD_OF)})"
+    rf"(?:{lexicon.alternatives(_PLURAL_ENDINGS)})?"
+)
+
+
+def _days_in_part(days: str) -> tuple[str, str | None]:
+    """'every monday morning', 'weekday evenings', 'los lunes por la tarde' -> (the days, the part of the
+    day the hour is read in); (days, None) when no part of the day follows them."""
+    match = re.fullmatch(_DAYS_IN_PART, days)
+    if match is None or match["part"] in _PARTS_NOT_EACH:
+        return days, None
+    return match["days"], match["part"]
 
 
 # --- every N weeks / every N days ------------------------------------------------------------------

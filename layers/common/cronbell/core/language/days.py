@@ -33,6 +33,7 @@ from zoneinfo import ZoneInfo
 from cronbell.core.domain.phrases import phrase
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import (
+    PART_HOURS_RANGE,
     PERIOD_OF,
     NoClockError,
     Unreadable,
@@ -65,12 +66,6 @@ TWELVE = 12  # "friday 8": a number after a weekday that may be an hour on a 12-
 END_OF_DAY_HOUR = 18
 # the hours a clock with its own am/pm or period may have within a named part of the day
 _SMALL_HOURS = lexicon.own("CLOCK_SMALL_HOURS")
-_PART_RANGES = {
-    lexicon.own("CLOCK_MORNING"): range(4, 13),
-    lexicon.own("CLOCK_AFTERNOON"): range(12, 24),
-    lexicon.own("CLOCK_NIGHT"): (*range(17, 24), *range(6)),
-    _SMALL_HOURS: range(7),
-}
 NEAR_DAYS = 366  # "wednesday 14": refused when they do not agree within a year
 SEARCH_DAYS = 366 * 9  # a weekday meets any day number within months, and 29 February within 8 years
 
@@ -256,7 +251,7 @@ def _hour_and_minute(p: Parts, language: str, notes: list[str]) -> tuple[int, in
         got = parse_clock_in(p.clock, period) if period and not named else parse_clock(p.clock)
         if got is None:
             raise Unreadable(phrase("reason.no_clock"))
-        if period and got[0] not in _PART_RANGES[period]:  # "9 de la mañana" "de la tarde"
+        if period and got[0] not in PART_HOURS_RANGE[period]:  # "9 de la mañana" "de la tarde"
             raise Unreadable(phrase("reason.twice"))
         if p.part in _NIGHT_PARTS and got[0] == TWELVE and not named and not re.search("am|pm", p.clock):
             got = (0, got[1])  # "this evening at 12": midnight, said
