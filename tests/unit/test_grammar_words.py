@@ -18,6 +18,7 @@ from cronbell.core.language import (
     amounts,
     business_phrases,
     clocks,
+    cron_days,
     cron_phrases,
     day_parts,
     day_words,
@@ -31,6 +32,7 @@ from cronbell.core.language import (
 GRAMMAR = [
     Path(m.__file__)
     for m in (
+        cron_days,
         cron_phrases,
         when,
         business_phrases,

@@ -40,6 +40,13 @@ DESCRIPTIONS = [
     ),
     ("0 9 * * 5-7", "every day from Friday to Sunday at 09:00", "de viernes a domingo a las 09:00"),
     ("30 9 * * 7", "every Sunday at 09:30", "todos los domingos a las 09:30"),
+    ("0 10 * * 0-5", "every day except Saturday at 10:00", "todos los días salvo los sábados a las 10:00"),
+    (
+        "0 9 * * 1,2,3,4,6",
+        "every day except Friday and Sunday at 09:00",
+        "todos los días salvo los viernes y domingos a las 09:00",
+    ),
+    ("0 9 * * 1-6", "every day from Monday to Saturday at 09:00", "de lunes a sábado a las 09:00"),
     ("0 9 1 * *", "on day 1 of every month at 09:00", "el día 1 de cada mes a las 09:00"),
     ("0 9 1,15 * *", "on days 1 and 15 of every month at 09:00", "los días 1 y 15 de cada mes a las 09:00"),
     ("0 9 25 12 *", "every year on 25 December at 09:00", "cada año el 25 de diciembre a las 09:00"),

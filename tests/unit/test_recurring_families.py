@@ -41,6 +41,14 @@ CASES = [
     ("every monday evening at 1", "0 13 * * 1"),
     ("every evening at 12", "0 0 * * *"),
     ("every night at 1", "0 1 * * *"),
+    # days left out, before or after the time
+    ("every day except sunday at 9", "0 9 * * 1-6"),
+    ("every day at 9 except weekends", "0 9 * * 1-5"),
+    ("every weekday except friday at 9", "0 9 * * 1-4"),
+    ("every day at 9 except on fridays", "0 9 * * 0,1,2,3,4,6"),
+    ("every hour from 9 to 17 except weekends", "0 9-16 * * 1-5"),
+    ("todos los días menos el domingo a las 9", "0 9 * * 1-6"),
+    ("todos los días a las 9 excepto los fines de semana", "0 9 * * 1-5"),
 ]
 
 
@@ -60,6 +68,10 @@ def test_recurring_phrases(text: str, expected: str) -> None:
         "every monday morning",  # a time of day is needed
         "every friday afternoon at 9am",  # 9am is not in the afternoon
         "every morning at 9pm",
+        "every monday at 9 except monday",  # nothing left
+        "every tuesday at 9 except monday",  # nothing left out
+        "every 1st of the month at 9 except sunday",  # days of the month, not of the week
+        "every day at 9 except christmas",  # holidays: skip_holidays
     ],
 )
 def test_a_count_or_a_window_that_does_not_add_up_is_refused(text: str) -> None:

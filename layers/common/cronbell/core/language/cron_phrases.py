@@ -6,7 +6,6 @@ or daily phrase that remains."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import date
 
 from cronbell.core.domain.cron.fields import DAYS, WEEKS
@@ -14,118 +13,22 @@ from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.zones import MAX_YEAR
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import (
-    MONTH_WORDS,
     PART_HOURS_RANGE,
     PERIOD_OF,
-    WEEKDAY_WORDS,
     names_its_period,
     parse_clock,
     parse_clock_in,
 )
-from cronbell.core.language.day_words import in_digits
-
-_WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
-_PLURAL_ENDINGS = sorted(set(lexicon.each("PLURAL_ENDINGS")), key=len)  # the shortest first
-_WD_ITEM = rf"(?:{_WD_WORD})(?:{lexicon.alternatives(_PLURAL_ENDINGS)})?"  # mondays, sabados
-_DAILY = rf"(?:{lexicon.either('DAILY')})"
-_WORKDAYS = lexicon.either("WORKDAYS")
-_WEEKENDS = lexicon.either("WEEKENDS")
-_AND = rf"\b(?:{lexicon.either('AND')})\b"
-_AND_WEEKDAYS = rf"\b(?:{lexicon.either('AND_WEEKDAYS')})\b"
-_WEEKDAYS_LEAD = rf"^(?:{lexicon.either('WEEKDAYS_LEAD')})\s+"
-_WEEKDAY_LEAD = rf"^(?:{lexicon.either('WEEKDAY_LEAD')})\s+"
-_SPAN = rf"([a-z]+) ?- ?([a-z]+)|([a-z]+) (?:{lexicon.either('THROUGH')}) ([a-z]+)"
-
-
-def _weekday_number(word: str) -> int | None:
-    """'monday', 'mondays', 'sabados' -> cron weekday; only a plural ending is dropped ('martes 8' is no weekday)."""
-    plural = [word[: -len(ending)] for ending in _PLURAL_ENDINGS if word.endswith(ending)]
-    for candidate in (word, *plural):
-        if candidate in WEEKDAY_WORDS:
-            return (WEEKDAY_WORDS[candidate] + 1) % 7  # Monday 0 -> cron 1, Sunday 6 -> cron 0
-    return None
-
-
-def _weekday_set(text: str) -> str | None:
-    """'monday', 'mondays and fridays', 'lunes, miercoles y viernes', 'monday to friday' -> cron DOW."""
-    text = re.sub(_WEEKDAYS_LEAD, "", text)
-    found: list[int] = []
-    for part in re.split(rf"\s*(?:,|{_AND_WEEKDAYS}|&)\s*", text):
-        if not part:
-            continue
-        span = re.fullmatch(_SPAN, part)
-        if span:
-            first, last = (span.group(1), span.group(2)) if span.group(1) else (span.group(3), span.group(4))
-            a, b = _weekday_number(first), _weekday_number(last)
-            if a is None or b is None:
-                return None
-            span_values = range(a, b + 1) if a <= b else [*range(a, 7), *range(0, b + 1)]  # friday to monday
-            found.extend(span_values)
-            continue
-        part = re.sub(_WEEKDAY_LEAD, "", part)
-        number = _weekday_number(part)
-        if number is None:
-            return None
-        found.append(number)
-    return ",".join(str(v) for v in sorted(set(found))) if found else None
-
-
-_ORDINAL = rf"(?:{lexicon.either('ORDINAL_ENDINGS')})?"
-_MONTH_DAYS = tuple(lexicon.each("MONTH_DAYS"))
-
-
-def _matches(patterns: tuple[str, ...], text: str) -> Iterator[re.Match[str]]:
-    """Each pattern's full match of `text`, in the order the patterns are given."""
-    return (match for pattern in patterns if (match := re.fullmatch(pattern, text)))
-
-
-def _month_days(text: str) -> str | None:
-    """'every month on the 1st', 'el dia 15 de cada mes', 'on the 1st and 15th of every month' -> DOM."""
-    for match in _matches(_MONTH_DAYS, text):
-        days = []
-        for said in re.split(rf"\s*(?:,|{_AND})\s*", match["d"]):
-            part = str(lexicon.DAY_NUMBERS.get(said, said))  # "el tres de cada mes"
-            number = re.fullmatch(rf"(\d{{1,2}}){_ORDINAL}", part)
-            if not number or not 1 <= int(number.group(1)) <= 31:
-                return None
-            days.append(int(number.group(1)))
-        return ",".join(str(v) for v in sorted(set(days)))
-    return None
-
-
-_PLACES: dict[str, int] = lexicon.union("PLACES")
-_PLACE = "|".join(_PLACES)
-_OF_EVERY_MONTH = rf"(?:{lexicon.either('OF_EVERY_MONTH')})"
-_PLACE_LEAD = rf"(?:(?:{lexicon.either('PLACE_LEAD')}) )?(?:(?:{lexicon.either('PLACE_ARTICLE')}) )?"
-_DAY_WORDS = {module.DAY for module in lexicon.LANGUAGES.values()}
-_DAY_WORD = "|".join(module.DAY for module in lexicon.LANGUAGES.values())
-
-
-def _month_place(text: str) -> str | None:
-    """'the last day of every month', 'el primer lunes de cada mes', 'the last friday of every month'
-    -> the cron day fields 'DOM * DOW' (`L`, `W#N`, `LW`)."""
-    match = re.fullmatch(rf"{_PLACE_LEAD}(?P<n>{_PLACE}) (?P<what>{_DAY_WORD}|{_WD_WORD}) {_OF_EVERY_MONTH}", text)
-    if match is None:
-        return None
-    place = _PLACES[match["n"]]
-    if match["what"] in _DAY_WORDS:
-        return "L * *" if place == -1 else f"{place} * *"
-    weekday = _weekday_number(match["what"])
-    return f"* * {weekday}#{place}" if place > 0 else f"* * L{weekday}"
-
-
-_MONTH_WORD = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))
-_DAYS_OF_YEAR = tuple(
-    pattern.replace("{month}", _MONTH_WORD).replace("{ordinal}", _ORDINAL) for pattern in lexicon.each("DAYS_OF_YEAR")
+from cronbell.core.language.cron_days import (
+    AND,
+    DAY_WORD,
+    PLURAL_ENDINGS,
+    WD_ITEM,
+    day_fields,
+    split_exception,
+    without_days,
 )
-
-
-def _day_of_year(text: str) -> str | None:
-    """'every year on december 25', 'every 25th of december', 'cada 25 de diciembre' -> 'DOM MON'."""
-    for match in _matches(_DAYS_OF_YEAR, text):
-        if 1 <= int(match["d"]) <= 31:
-            return f"{int(match['d'])} {MONTH_WORDS[match['mon']]}"
-    return None
+from cronbell.core.language.day_words import in_digits
 
 
 def _part_of_day(days: str) -> str | None:
@@ -160,7 +63,7 @@ def _window(t: str) -> str | Phrase | None:
     if not isinstance(every, str):
         return every
     first, last = _hour(match, "a"), _hour(match, "b")
-    fields = _day_fields(match["days"]) if match["days"] else "* * *"
+    fields = day_fields(match["days"]) if match["days"] else "* * *"
     minute, hour, _ = every.split(" ", 2)
     if fields is None or not (hour == "*" or hour.startswith("*/")):
         return None
@@ -219,7 +122,7 @@ def _clocks(text: str, part: str | None = None) -> tuple[str, str] | None:
     single = read(text)
     if single is not None:
         return str(single[1]), str(single[0])
-    parts = re.split(rf"\s*(?:,|{_AND})\s*(?:(?:{_AT_WORDS}) )?", text)
+    parts = re.split(rf"\s*(?:,|{AND})\s*(?:(?:{_AT_WORDS}) )?", text)
     clocks = [read(p) for p in parts if p]
     if len(clocks) < 2 or any(c is None for c in clocks):
         return None
@@ -235,7 +138,7 @@ _ON_THE_CLOCK = lexicon.union("PARTS_ON_THE_CLOCK")  # "evening": its small hour
 _CLOCK_IN_PART = rf"(?P<clock>.+?) (?:{lexicon.some('PART_LEAD')}) (?P<part>{lexicon.some('PARTS_AFTER_LEAD')})"
 _TIMES: dict[str, int] = lexicon.union("TIMES")
 _TIMES_A_DAY = "|".join(_TIMES)
-_PER_DAY = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER')}) (?:{_DAY_WORD}),? (?P<rest>.+)"
+_PER_DAY = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER')}) (?:{DAY_WORD}),? (?P<rest>.+)"
 _DAYS_START = rf"(?:{lexicon.either('DAYS_START')})"
 _AT = rf"(?:{_AT_WORDS}|@|{lexicon.either('AT_NAMED')})" if lexicon.either("AT_NAMED") else rf"(?:{_AT_WORDS}|@)"
 _EVERY_DAY = lexicon.own("EVERY_DAY")
@@ -251,6 +154,9 @@ def phrase_to_cron(t: str) -> str | Phrase | None:
 
 
 def _phrase_to_cron(t: str) -> str | Phrase | None:
+    exception = split_exception(t)
+    if exception is not None:
+        return without_days(_phrase_to_cron(exception[0]), exception[1])
     interval = _window(t) or _interval(t)
     if interval is not None:
         return interval
@@ -277,38 +183,16 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
         if part is None:
             days, part = _days_in_part(days)  # "every monday morning": mondays, read in the morning
         clock = _clocks(clock_text, part)
-        fields = fields or _day_fields(days)
+        fields = fields or day_fields(days)
         if clock is not None and fields is not None:
             minute, hour = clock
             return f"{minute} {hour} {fields}"
     return None
 
 
-def _day_fields(days: str) -> str | None:
-    """The cron day fields 'DOM MON DOW' of the days a phrase names: 'every monday', 'weekdays', 'the
-    1st of every month', 'the last friday of every month', 'every year on december 25'."""
-    place = _month_place(days)
-    if place is not None:
-        return place
-    yearly = _day_of_year(days)
-    if yearly is not None:
-        return f"{yearly} *"
-    if re.fullmatch(_DAILY, days):
-        return "* * *"
-    if re.fullmatch(_WORKDAYS, days):
-        return "* * 1-5"
-    if re.fullmatch(_WEEKENDS, days):
-        return "* * 0,6"
-    dom = _month_days(days)
-    if dom is not None:
-        return f"{dom} * *"
-    dow = _weekday_set(days)
-    return None if dow is None else f"* * {dow}"
-
-
 _DAYS_IN_PART = (
     rf"(?P<days>.+?) (?:(?:{lexicon.some('PART_LEAD')}) )?(?P<part>{lexicon.alternatives(PERIOD_OF)})"
-    rf"(?:{lexicon.alternatives(_PLURAL_ENDINGS)})?"
+    rf"(?:{lexicon.alternatives(PLURAL_ENDINGS)})?"
 )
 
 
@@ -331,7 +215,7 @@ _INTERVALS = (
     # every 2 weeks on tuesday and thursday at 9 / every other day at 8 / cada 2 semanas los martes a las 9
     rf"(?:{lexicon.either('EACH')}) (?P<n>{_COUNT}) (?P<unit>{lexicon.alternatives(_UNITS)})\b,? ?(?P<rest>.*)",
     # each language's own: every other monday, biweekly, lunes por medio, un lunes sí y otro no
-    *(pattern.replace("{weekday}", _WD_ITEM) for pattern in lexicon.each("INTERVALS")),
+    *(pattern.replace("{weekday}", WD_ITEM) for pattern in lexicon.each("INTERVALS")),
 )
 _FIFTEEN_DAYS_LEAD = tuple(lexicon.each("FIFTEEN_DAYS_LEAD"))
 
@@ -384,7 +268,7 @@ def _split(t: str) -> tuple[int, str, str] | Phrase | None:
             return every, unit, f"{_EVERY_DAY} {rest}".strip()
         if found.get("days"):  # 'every other monday and thursday at 10'
             rest = f"{found['days']} {rest}"
-        if re.match(rf"(?:{_WD_ITEM})\b", rest):
+        if re.match(rf"(?:{WD_ITEM})\b", rest):
             rest = f"{_EVERY} {rest}"
         return every, unit, rest
     return None

@@ -78,6 +78,9 @@ def _weekday_part(f: CronFields, lang: str) -> str:
     if len(runs) == 1 and (runs[0][1] - runs[0][0]) % 7 >= 2:
         a, b = runs[0]
         return say("preview.every_day_from_to", lang, first=names[a], last=names[b])
+    if len(f.weekdays) >= 5:  # "every day except Saturday", not three runs of days
+        left_out = sorted(set(range(7)) - set(f.weekdays), key=lambda v: (v + 6) % 7)
+        return say("preview.every_day_except", lang, days=join([every[d] for d in left_out], lang))
     items: list[str] = []
     for a, b in runs:
         count = (b - a) % 7 + 1

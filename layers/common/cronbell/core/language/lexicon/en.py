@@ -108,6 +108,7 @@ WEEKDAY_LEAD = "every|each|on"  # before one weekday of a set
 AND = "and"  # joins a list (days of the month, times of day)
 AND_WEEKDAYS = "and"  # joins a list of weekdays
 THROUGH = "to|through|thru|until"  # "monday to friday"
+EXCEPT = "except(?: on)?(?: for)?|but not|other than"  # before the weekdays a schedule leaves out
 ORDINAL_ENDINGS = "st|nd|rd|th"
 MONTH_DAYS = (  # the days of every month, in the group `d`
     r"(?:every|each) month,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",

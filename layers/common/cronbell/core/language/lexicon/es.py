@@ -127,6 +127,7 @@ WEEKDAY_LEAD = "los|el|cada"
 AND = "y"
 AND_WEEKDAYS = "y|e"
 THROUGH = "a|hasta(?: el)?"
+EXCEPT = "excepto(?: el| los)?|menos(?: el| los)?|salvo(?: el| los)?"  # antes de los días que se excluyen
 ORDINAL_ENDINGS = "o"
 MONTH_DAYS = (
     r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",

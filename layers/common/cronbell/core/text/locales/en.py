@@ -424,6 +424,7 @@ TEXTS: dict[str, str] = {
     "preview.during_hours": "{minutes} during hours {hours}",
     "preview.monday_to_friday": "every weekday (Monday to Friday)",
     "preview.every_day_from_to": "every day from {first} to {last}",
+    "preview.every_day_except": "every day except {days}",
     "preview.from_to": "{first} to {last}",
     "preview.on_weekday": "every {days}",
     "preview.on_weekdays": "every {days}",

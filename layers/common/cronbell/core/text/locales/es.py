@@ -447,6 +447,7 @@ TEXTS: dict[str, str] = {
     "preview.during_hours": "{minutes} durante las horas {hours}",
     "preview.monday_to_friday": "de lunes a viernes",
     "preview.every_day_from_to": "de {first} a {last}",
+    "preview.every_day_except": "todos los días salvo los {days}",
     "preview.from_to": "de {first} a {last}",
     "preview.on_weekday": "todos los {days}",
     "preview.on_weekdays": "los {days}",
