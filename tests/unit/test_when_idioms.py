@@ -97,3 +97,35 @@ def test_british_idioms_of_days_and_amounts(text: str, expected: str) -> None:
 
 def test_an_end_said_as_the_same_time_is_that_instant() -> None:
     assert parse_until("same time next week", NOW, LONDON).at.isoformat() == "2026-12-12T10:23:00+00:00"
+
+
+@pytest.mark.parametrize(
+    ("text", "language", "expected"),
+    [
+        ("next business day", "en", "2026-12-07T10:23"),  # Monday, at this minute
+        ("the next business day at 9", "en", "2026-12-07T09:00"),
+        ("next working day at 3pm", "en", "2026-12-07T15:00"),
+        ("in 2 working days at 9am", "en", "2026-12-08T09:00"),
+        ("in 2 saturdays at 10", "en", "2026-12-19T10:00"),
+        ("el siguiente día laborable a las 9", "es", "2026-12-07T09:00"),
+        ("en 2 días hábiles a las 10", "es", "2026-12-08T10:00"),
+    ],
+)
+def test_counted_days_at_a_time_of_day(text: str, language: str, expected: str) -> None:
+    assert parse_one_shot(text, NOW, LONDON, language).at.isoformat(timespec="minutes").startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "said"),
+    [
+        ("in 3 days at 3", "2026-12-08T15:00", True),  # as "friday at 3": a bare 1 to 5 on a day is the afternoon
+        ("in 1 business day at 4", "2026-12-07T16:00", True),
+        ("in 3 days at 3am", "2026-12-08T03:00", False),
+        ("in 3 days at 03:00", "2026-12-08T03:00", False),
+        ("in 3 days at 9", "2026-12-08T09:00", False),
+    ],
+)
+def test_a_bare_hour_of_one_to_five_on_a_day_ahead_is_the_afternoon(text: str, expected: str, said: bool) -> None:
+    got = parse_one_shot(text, NOW, LONDON)
+    assert got.at.isoformat(timespec="minutes").startswith(expected)
+    assert any("in the afternoon" in note for note in got.notes) is said, got.notes

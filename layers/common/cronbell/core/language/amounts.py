@@ -16,11 +16,11 @@ from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import (
     WEEKDAY_WORDS,
     Unreadable,
-    parse_clock,
     second_occurrence_note,
     valid_date,
     wall,
 )
+from cronbell.core.language.day_parts import clock_on_a_day
 from cronbell.core.language.days import DEFAULT_HOUR
 from cronbell.core.text.texts import say
 from cronbell.core.values import value
@@ -154,7 +154,7 @@ def days_ahead_at(rest: str, now_local: datetime, tz: ZoneInfo, language: str, n
     """'3 days at 9am', '2 semanas a las 10': whole days ahead, at a time of day."""
     match = re.fullmatch(rf"(?P<amount>.+?),? {_AT} (?P<clock>.+)", rest)
     amount = read_amount(match["amount"]) if match else None
-    clock = parse_clock(match["clock"]) if match else None
+    clock = clock_on_a_day(match["clock"], language, notes) if match and amount else None
     if amount is None or clock is None or amount.elapsed or not (amount.days or amount.months):
         return None
     day = _add_months(now_local.date(), amount.months) + timedelta(days=amount.days)
@@ -175,14 +175,19 @@ def counts_days(rest: str) -> bool:
 
 def counted_days(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
     """'3 weekdays' (Monday to Friday after today, at the time it is now), 'four saturdays' / 'dos sábados'
-    (the Nth of that weekday after today, at the default hour)."""
-    match = re.fullmatch(_COUNTED, _words_to_digits(rest))
-    if match is None or not 1 <= int(match["n"]) <= 60:
+    (the Nth of that weekday after today, at the default hour); either at a time of day ('2 business days
+    at 9')."""
+    at = re.fullmatch(rf"(?P<count>.+?),? {_AT} (?P<clock>.+)", rest)
+    match = re.fullmatch(_COUNTED, _words_to_digits(at["count"] if at else rest))
+    clock = clock_on_a_day(at["clock"], language, notes) if at and match else None
+    if match is None or not 1 <= int(match["n"]) <= 60 or (at and clock is None):
         return None
     day, left = now_local.date(), int(match["n"])
     while left:
         day += timedelta(days=1)
         left -= day.weekday() < 5 if match["workday"] else day.weekday() == WEEKDAY_WORDS[match["wd"]]
+    if clock is not None:
+        return wall(datetime(day.year, day.month, day.day, *clock), tz, language, notes)
     if match["workday"]:
         return wall(datetime.combine(day, now_local.time().replace(second=0, microsecond=0)), tz, language, notes)
     notes.append(say("default_hour", language, clock=f"{DEFAULT_HOUR:02d}:00"))

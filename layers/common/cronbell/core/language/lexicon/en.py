@@ -174,11 +174,12 @@ AMOUNT_BEFORE_DAY = "before|prior to"  # between an amount and the day it counts
 AMOUNT_ONE_DAY = "the day"  # before "after" a day: one day ("the day after christmas")
 AMOUNT_ON = "on"  # between an amount ahead and a day read from then ("in 2 years on thanksgiving")
 # a whole phrase that means an amount of time, and that amount: "a week today", "a fortnight on tuesday",
-# "tuesday week" (a week from the coming tuesday); "\g<r>", what follows ("a week today at 3pm")
+# "tuesday week" (a week from the coming tuesday), "the next business day"; "\g<r>", what follows ("at 3pm")
 _weeks, _day = r"(?:an?|one) (?:week|fortnight)|(?:\d+|two|three|four) weeks", "|".join(WEEKDAYS)
 AMOUNT_IDIOMS = {
     rf"(?P<n>{_weeks}) (?:on )?(?P<day>today|tomorrow|{_day})\b(?P<r>.*)": r"\g<n> from \g<day>\g<r>",
     rf"(?P<day>{_day}) week\b(?P<r>.*)": r"a week from \g<day>\g<r>",
+    r"(?:the )?next (?:business|working|work) ?day\b(?P<r>.*)": r"in 1 business day\g<r>",
 }
 PAST_WORDS = r"\b(?:ago|yesterday|last (?:night|week|month|year|{weekday}))\b"  # a time in the past
 # "same time tomorrow", "this time next week": that day at the minute it is now, as the grammar writes it;

@@ -192,7 +192,10 @@ AMOUNT_FROM_DAY = "despues del?|a partir del?|contando desde el|desde el"
 AMOUNT_BEFORE_DAY = "antes del?"
 AMOUNT_ONE_DAY = "el dia"
 AMOUNT_ON = "el|en"
-AMOUNT_IDIOMS = {"de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas"}
+AMOUNT_IDIOMS = {
+    "de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas",
+    r"el (?:proximo|siguiente) dia (?:habil|laborable)(?P<r>.*)": r"dentro de 1 dias habiles\g<r>",
+}  # fmt: skip
 # "mañana a esta hora", "la semana que viene a la misma hora": that day at the minute it is now
 SAME_TIME = "(?:a )?(?:la misma hora|esta (?:misma )?hora)"
 SAME_TIME_AS, SAME_TIME_AHEAD = "{day} a las {clock}h", ("dentro de 7 dias", "dentro de 1 meses", "dentro de 1 anos")
