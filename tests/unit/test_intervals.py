@@ -135,7 +135,7 @@ def test_a_start_date_chooses_the_weeks(text: str, first: list[str]) -> None:
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("every monday at 10 from 2026-12-14", "a start date goes with every N weeks or every N days only"),
+        ("every monday at 10 from 2026-12-14", "a start date goes with every N weeks, days or months only"),
         ("every other monday at 10 from 2026-02-30", "'2026-02-30' is not a start date"),
         ("every other monday at 10 from 0001-01-01", "'0001-01-01' is not a start date"),
         ("cada 3 días a las 9 desde el 9999-12-31", "'9999-12-31' is not a start date"),

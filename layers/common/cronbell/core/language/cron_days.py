@@ -62,14 +62,14 @@ _ORDINAL = rf"(?:{lexicon.either('ORDINAL_ENDINGS')})?"
 _MONTH_DAYS = tuple(lexicon.each("MONTH_DAYS"))
 
 
-def _matches(patterns: tuple[str, ...], text: str) -> Iterator[re.Match[str]]:
+def full_matches(patterns: tuple[str, ...], text: str) -> Iterator[re.Match[str]]:
     """Each pattern's full match of `text`, in the order the patterns are given."""
     return (match for pattern in patterns if (match := re.fullmatch(pattern, text)))
 
 
 def _month_days(text: str) -> str | None:
     """'every month on the 1st', 'el dia 15 de cada mes', 'on the 1st and 15th of every month' -> DOM."""
-    for match in _matches(_MONTH_DAYS, text):
+    for match in full_matches(_MONTH_DAYS, text):
         days = []
         for said in re.split(rf"\s*(?:,|{AND})\s*", match["d"]):
             part = str(lexicon.DAY_NUMBERS.get(said, said))  # "el tres de cada mes"
@@ -89,10 +89,16 @@ _DAY_WORDS = {module.DAY for module in lexicon.LANGUAGES.values()}
 DAY_WORD = "|".join(module.DAY for module in lexicon.LANGUAGES.values())
 
 
+_MONTH_PLACE_LEAD = rf"(?:{lexicon.either('MONTH_PLACE_LEAD')})"
+
+
 def _month_place(text: str) -> str | None:
-    """'the last day of every month', 'el primer lunes de cada mes', 'the last friday of every month'
+    """'the last day of every month', 'el primer lunes de cada mes', 'every month on the last friday'
     -> the cron day fields 'DOM * DOW' (`L`, `W#N`, `LW`)."""
-    match = re.fullmatch(rf"{_PLACE_LEAD}(?P<n>{_PLACE}) (?P<what>{DAY_WORD}|{_WD_WORD}) {_OF_EVERY_MONTH}", text)
+    said = rf"(?P<n>{_PLACE}) (?P<what>{DAY_WORD}|{_WD_WORD})"
+    match = re.fullmatch(rf"{_PLACE_LEAD}{said} {_OF_EVERY_MONTH}", text) or re.fullmatch(
+        rf"{_MONTH_PLACE_LEAD}{said}", text
+    )
     if match is None:
         return None
     place = _PLACES[match["n"]]
@@ -110,7 +116,7 @@ _DAYS_OF_YEAR = tuple(
 
 def _day_of_year(text: str) -> str | None:
     """'every year on december 25', 'every 25th of december', 'cada 25 de diciembre' -> 'DOM MON'."""
-    for match in _matches(_DAYS_OF_YEAR, text):
+    for match in full_matches(_DAYS_OF_YEAR, text):
         if 1 <= int(match["d"]) <= 31:
             return f"{int(match['d'])} {MONTH_WORDS[match['mon']]}"
     return None

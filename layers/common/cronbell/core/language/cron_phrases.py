@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import date
 
-from cronbell.core.domain.cron.fields import DAYS, WEEKS
+from cronbell.core.domain.cron.fields import DAYS, MONTHS, WEEKS
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.zones import MAX_YEAR
 from cronbell.core.language import lexicon
@@ -25,6 +25,7 @@ from cronbell.core.language.cron_days import (
     PLURAL_ENDINGS,
     WD_ITEM,
     day_fields,
+    full_matches,
     split_exception,
     without_days,
 )
@@ -75,6 +76,11 @@ def _window(t: str) -> str | Phrase | None:
 
 
 _HOURLY = frozenset(lexicon.each("HOURLY"))
+_HOURLY_MINUTE_NAMED: dict[str, int] = lexicon.union("HOURLY_MINUTE_NAMED")
+_HOURLY_AT = tuple(  # the minute of every hour, in the group `m` or named
+    rf"(?:{lexicon.alternatives(_HOURLY)}),? {minute}"
+    for minute in (rf"(?P<named>{lexicon.alternatives(_HOURLY_MINUTE_NAMED)})", *lexicon.each("HOURLY_MINUTE"))
+)
 _EVERY_MINUTE = frozenset(lexicon.each("EVERY_MINUTE"))
 _EVERY_N = (
     rf"(?:{lexicon.either('EACH')}) (?:(?P<n>\d+) (?:(?P<hours>{lexicon.either('HOUR_UNITS')})"
@@ -86,6 +92,11 @@ _EVERY_N = (
 def _interval(t: str) -> str | Phrase | None:
     if t in _HOURLY:
         return "0 * * * *"
+    at_minute = next(full_matches(_HOURLY_AT, t), None)  # "every hour at :30", "cada hora y media"
+    if at_minute:
+        said = at_minute.groupdict()
+        minute = _HOURLY_MINUTE_NAMED[said["named"]] if said.get("named") else int(said["m"])
+        return f"{minute} * * * *" if minute < 60 else None
     if t in _EVERY_MINUTE:
         return "* * * * *"
     match = re.fullmatch(_EVERY_N, t)
@@ -207,13 +218,20 @@ def _days_in_part(days: str) -> tuple[str, str | None]:
 
 # --- every N weeks / every N days ------------------------------------------------------------------
 
-MAX_EVERY = {WEEKS: 52, DAYS: 365}
+MAX_EVERY = {WEEKS: 52, DAYS: 365, MONTHS: 12}
 _COUNTS: dict[str, int] = lexicon.union("COUNTS")
 _COUNT = r"\d{1,3}|" + "|".join(_COUNTS)
-_UNITS = {**dict.fromkeys(lexicon.each("WEEK_UNITS"), WEEKS), **dict.fromkeys(lexicon.each("DAY_UNITS"), DAYS)}
+_UNITS = {
+    **dict.fromkeys(lexicon.each("WEEK_UNITS"), WEEKS),
+    **dict.fromkeys(lexicon.each("DAY_UNITS"), DAYS),
+    **dict.fromkeys(lexicon.each("MONTH_UNITS"), MONTHS),
+}
+_EVERY_N_MONTHS: dict[str, int] = lexicon.union("EVERY_N_MONTHS")
 _INTERVALS = (
     # every 2 weeks on tuesday and thursday at 9 / every other day at 8 / cada 2 semanas los martes a las 9
     rf"(?:{lexicon.either('EACH')}) (?P<n>{_COUNT}) (?P<unit>{lexicon.alternatives(_UNITS)})\b,? ?(?P<rest>.*)",
+    # quarterly on the 1st at 9 / trimestralmente el dia 1 a las 9
+    rf"(?P<months>{lexicon.alternatives(_EVERY_N_MONTHS)}),? ?(?P<rest>.*)",
     # each language's own: every other monday, biweekly, lunes por medio, un lunes sí y otro no
     *(pattern.replace("{weekday}", WD_ITEM) for pattern in lexicon.each("INTERVALS")),
 )
@@ -259,6 +277,8 @@ def _split(t: str) -> tuple[int, str, str] | Phrase | None:
         count = found.get("n") or "2"
         every = int(count) if count.isdigit() else _COUNTS[count]
         unit = _UNITS[found["unit"]] if found.get("unit") else WEEKS
+        if found.get("months"):
+            every, unit = _EVERY_N_MONTHS[found["months"]], MONTHS
         rest = found["rest"].strip()
         if unit == DAYS and every == 15 and t.startswith(_FIFTEEN_DAYS_LEAD):
             return phrase("cron.fifteen_days")  # 'cada quince dias' often means every two weeks
@@ -266,9 +286,18 @@ def _split(t: str) -> tuple[int, str, str] | Phrase | None:
             return phrase("cron.interval_count", most=MAX_EVERY[unit])
         if unit == DAYS:
             return every, unit, f"{_EVERY_DAY} {rest}".strip()
+        if unit == MONTHS:  # the months it fires in are counted from its first occurrence (cron/fires.anchored)
+            return (every, unit, _monthly(rest)) if 12 % every == 0 else phrase("cron.months_divide")
         if found.get("days"):  # 'every other monday and thursday at 10'
             rest = f"{found['days']} {rest}"
         if re.match(rf"(?:{WD_ITEM})\b", rest):
             rest = f"{_EVERY} {rest}"
         return every, unit, rest
     return None
+
+
+def _monthly(rest: str) -> str:
+    """What follows 'every 3 months' as a monthly phrase, in its own language ('on the 1st at 9' ->
+    'every month on the 1st at 9', 'el dia 1 a las 9' -> 'cada mes el dia 1 a las 9')."""
+    said = [f"{lead} {rest}".strip() for lead in lexicon.each("EVERY_MONTH")]
+    return next((text for text in said if isinstance(phrase_to_cron(text), str)), said[0])

@@ -7,11 +7,22 @@ from __future__ import annotations
 import re
 
 from cronbell.core.domain.cron.expressions import normalized
-from cronbell.core.domain.cron.fields import BY_DOM, BY_DOW, EVERY_DAY, WEEKS, CronFields, FieldError, parse_fields
+from cronbell.core.domain.cron.fields import (
+    BY_DOM,
+    BY_DOW,
+    DAYS,
+    EVERY_DAY,
+    MONTHS,
+    WEEKS,
+    CronFields,
+    FieldError,
+    parse_fields,
+)
 from cronbell.core.domain.cron.spec import CronSpec, Interval, shortest_gap
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language.clocks import normalize
+from cronbell.core.language.cron_days import day_fields, split_exception
 from cronbell.core.language.cron_phrases import phrase_to_cron, split_interval
 
 MACROS = {
@@ -55,7 +66,9 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
             raise _cron_error(source, phrase("cron.start_needs_interval"))
         found = phrase_to_cron(rest)
         if found is None and every > 1:
-            raise _cron_error(source, phrase("cron.interval_weeks" if unit == WEEKS else "cron.interval_days"))
+            raise _cron_error(source, _needs(unit))
+        if found is None and _names_days(rest):  # 'every monday': the days, but when?
+            raise _cron_error(source, phrase("cron.needs_time", days=stripped))
         if found is None:
             raise _cron_error(source, phrase("cron.unreadable"))
         if isinstance(found, Phrase):
@@ -67,7 +80,7 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
     except FieldError as exc:
         raise _cron_error(source, exc.reason) from exc
     if interval is not None and not _interval_fits(fields, interval.unit):
-        raise _cron_error(source, phrase("cron.interval_weeks" if interval.unit == WEEKS else "cron.interval_days"))
+        raise _cron_error(source, _needs(interval.unit))
     if fields.day_rule == BY_DOM and not fields.dom_part_fires():
         raise refusal("never_fires", {"cron": expr}, source=source)
     gap = shortest_gap(fields, min_interval_minutes)
@@ -77,7 +90,25 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
     return CronSpec(expr=normalized(fields), source=source, interval=interval)
 
 
+def _names_days(text: str) -> bool:
+    """Whether a phrase names days and nothing else ('every monday', 'every day except sunday')."""
+    exception = split_exception(text)
+    return day_fields(exception[0] if exception is not None else text) is not None
+
+
+_NEEDS = {WEEKS: "cron.interval_weeks", DAYS: "cron.interval_days", MONTHS: "cron.interval_months"}
+
+
+def _needs(unit: str) -> Phrase:
+    """What every N of `unit` needs besides its N (a refusal's reason)."""
+    return phrase(_NEEDS[unit])
+
+
 def _interval_fits(fields: CronFields, unit: str) -> bool:
-    """Every N weeks takes weekdays in every month; every N days takes every day in every month."""
-    days = fields.day_rule == BY_DOW and not fields.nth if unit == WEEKS else fields.day_rule == EVERY_DAY
+    """Every N weeks takes weekdays in every month; every N days takes every day in every month; every
+    N months takes days of the month, or a place in it (the first monday), in every month."""
+    if unit == MONTHS:
+        days = fields.day_rule == BY_DOM or fields.last_day or fields.nth != 0
+    else:
+        days = fields.day_rule == BY_DOW and not fields.nth if unit == WEEKS else fields.day_rule == EVERY_DAY
     return days and len(fields.months) == 12

@@ -25,7 +25,7 @@ EVERY_DAY = "every"  # both day fields unrestricted
 BY_DOM = "dom"
 BY_DOW = "dow"
 EITHER = "either"  # both restricted: day-of-month OR day-of-week
-WEEKS, DAYS = "weeks", "days"  # the units of an every-N interval (cron/spec.Interval)
+WEEKS, DAYS, MONTHS = "weeks", "days", "months"  # the units of an every-N interval (cron/spec.Interval)
 
 
 @value

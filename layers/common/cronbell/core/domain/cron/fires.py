@@ -10,7 +10,8 @@ from datetime import UTC, date, datetime, time, timedelta
 from itertools import islice
 from zoneinfo import ZoneInfo
 
-from cronbell.core.domain.cron.fields import CronFields, parse_fields
+from cronbell.core.domain.cron.expressions import normalized
+from cronbell.core.domain.cron.fields import MONTHS, CronFields, parse_fields
 from cronbell.core.domain.cron.spec import CronSpec
 from cronbell.core.domain.zones import MAX_YEAR, NONEXISTENT, localize
 
@@ -67,7 +68,9 @@ def fires_after(
 def anchored(spec: CronSpec, now: datetime, tz: ZoneInfo, keep: date | None = None) -> CronSpec:
     """The spec with its interval anchored at the local date of its first occurrence: after `now`, or
     on or after the start date the phrase named ('... from 2026-12-14'); `keep` is an anchor kept as
-    it is (the same recurrence moved to another zone)."""
+    it is (the same recurrence moved to another zone). Every N months (N divides 12) is then written
+    as the months it fires in, counted from that first occurrence: a plain expression, read back the
+    same in any zone, whose entry fires in those months only."""
     if spec.interval is None:
         return spec
     anchor = keep
@@ -76,4 +79,14 @@ def anchored(spec: CronSpec, now: datetime, tz: ZoneInfo, keep: date | None = No
         after = datetime.combine(start, time(), tz) - timedelta(seconds=1) if start else now
         first = next_fires(replace(spec, interval=None), after, tz, 1)
         anchor = first[0].date() if first else start or now.astimezone(tz).date()
+    if spec.interval.unit == MONTHS:
+        return _in_months(spec, anchor.month, spec.interval.every)
     return replace(spec, interval=replace(spec.interval, anchor=anchor))
+
+
+def _in_months(spec: CronSpec, first: int, every: int) -> CronSpec:
+    """A monthly spec restricted to every `every`-th month from month `first`."""
+    minute, hour, dom, _, dow = spec.expr.split()
+    months = ",".join(str((first - 1 + step) % 12 + 1) for step in range(0, 12, every))
+    expr = normalized(parse_fields(f"{minute} {hour} {dom} {months} {dow}"))
+    return CronSpec(expr=expr, source=expr)

@@ -119,6 +119,7 @@ PLACES = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fo
           "5th": 5, "last": -1}  # fmt: skip
 OF_EVERY_MONTH = "of (?:every|each|the) month|every month"
 PLACE_LEAD = "on|every|each"
+MONTH_PLACE_LEAD = "(?:every|each) month,? (?:on )?(?:the )?"  # "every month on the first monday"
 PLACE_ARTICLE = "the"
 DAY = "day"  # "the last day of every month"
 DAYS_OF_YEAR = (  # {month} and {ordinal} are filled in; the day in `d`, the month in `mon`
@@ -134,6 +135,12 @@ HOUR_ARTICLE = ""  # before an hour of a window
 HALF_HOUR = "half an hour|half hour"
 QUARTER_HOUR = "quarter of an hour|quarter hour"
 HOURLY = ("hourly", "every hour", "each hour")
+HOURLY_MINUTE = (  # the minute of every hour, in the group `m`: "every hour at :30", "hourly at 15 past"
+    r"(?:at )?:(?P<m>\d{2})",
+    r"(?:at )?(?P<m>\d{1,2}) (?:minutes? )?(?:past|after)(?: the hour)?",
+)
+HOURLY_MINUTE_NAMED = {"on the hour": 0, "at quarter past": 15, "at a quarter past": 15, "on the half hour": 30,
+                       "at half past": 30, "at quarter to": 45, "at a quarter to": 45}  # fmt: skip
 EVERY_MINUTE = ("every minute", "each minute")
 EACH = "every|each"  # "every 15 minutes"
 MINUTE_UNITS = "minutes?|mins?"
@@ -147,10 +154,14 @@ COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eig
           "eleven": 11, "twelve": 12, "other": 2, "second": 2, "alternate": 2}  # fmt: skip
 WEEK_UNITS = ("week", "weeks")
 DAY_UNITS = ("day", "days")
+MONTH_UNITS = ("month", "months")
+EVERY_MONTH = ("every month",)  # the monthly phrase every N months is read as
+EVERY_N_MONTHS = {"quarterly": 3, "every quarter": 3, "each quarter": 3, "semiannually": 6, "semi annually": 6,
+                  "half yearly": 6, "every half year": 6}  # fmt: skip
 INTERVALS = (  # {count}, {unit} and {weekday} are filled in; groups n, unit, days, rest
-    # every other monday at 10 / alternate mondays at 10
-    r"(?:(?:every|each) (?P<n>other|second|alternate)|(?:on )?alternate) (?:(?P<unit>days?)|(?P<days>{weekday}))\b"
-    r",? ?(?P<rest>.*)",
+    # every other monday at 10 / alternate mondays at 10 / every other month on the 15th at 9
+    r"(?:(?:every|each) (?P<n>other|second|alternate)|(?:on )?alternate)"
+    r" (?:(?P<unit>days?|months?)|(?P<days>{weekday}))\b,? ?(?P<rest>.*)",
     # biweekly on monday at 10 (read as every two weeks, its common meaning)
     r"(?:biweekly|fortnightly|(?:every|each|once a) fortnight),? (?P<rest>.*)",
 )

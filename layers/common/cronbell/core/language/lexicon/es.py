@@ -139,6 +139,7 @@ MONTH_DAYS = (
 PLACES = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
 OF_EVERY_MONTH = "de cada mes|de todos los meses|del mes"
 PLACE_LEAD = "el|cada|todos los"
+MONTH_PLACE_LEAD = "(?:cada|todos los) mes(?:es)?,? (?:el )?"  # "cada mes el primer lunes"
 PLACE_ARTICLE = ""
 DAY = "dia"
 DAYS_OF_YEAR = (
@@ -153,6 +154,9 @@ HOUR_ARTICLE = "las?"
 HALF_HOUR = "media hora"
 QUARTER_HOUR = "cuarto de hora"
 HOURLY = ("cada hora", "a cada hora")
+HOURLY_MINUTE = (r"(?:a los|al minuto) (?P<m>\d{1,2})(?: minutos?)?",)  # "cada hora a los 20 minutos"
+# "cada hora y media" is every 90 minutes: only "a y media" names the minute
+HOURLY_MINUTE_NAMED = {"en punto": 0, "a en punto": 0, "a y cuarto": 15, "a y media": 30, "a menos cuarto": 45}
 EVERY_MINUTE = ("cada minuto",)
 EACH = "cada"
 MINUTE_UNITS = "minutos?"
@@ -166,12 +170,16 @@ COUNTS = {"dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "
           "once": 11, "doce": 12, "quince": 15, "otra": 2, "otro": 2}  # fmt: skip
 WEEK_UNITS = ("semana", "semanas")
 DAY_UNITS = ("dia", "dias")
+MONTH_UNITS = ("mes", "meses")
+EVERY_MONTH = ("cada mes",)
+EVERY_N_MONTHS = {"bimestralmente": 2, "cada bimestre": 2, "trimestralmente": 3, "cada trimestre": 3,
+                  "semestralmente": 6, "cada semestre": 6}  # fmt: skip
 INTERVALS = (
-    # lunes por medio a las 10 / dia por medio a las 8 / semana por medio los lunes a las 10
-    r"(?:(?:el|los|un|una) )?(?:(?P<unit>dias?|semanas?)|(?P<days>{weekday})) por medio,? ?(?P<rest>.*)",
+    # lunes por medio a las 10 / dia por medio a las 8 / semana por medio los lunes a las 10 / mes por medio el dia 1
+    r"(?:(?:el|los|un|una) )?(?:(?P<unit>dias?|semanas?|mes(?:es)?)|(?P<days>{weekday})) por medio,? ?(?P<rest>.*)",
     # un lunes si y otro no a las 10 / un dia si y otro no a las 8
-    r"(?:(?:el|un|una) )?(?:(?P<unit>dias?|semanas?)|(?P<days>{weekday})),? si,? y? ?(?:otro|uno|otra|una) no,? ?"
-    r"(?P<rest>.*)",
+    r"(?:(?:el|un|una) )?(?:(?P<unit>dias?|semanas?|mes(?:es)?)|(?P<days>{weekday})),? si,? y? ?"
+    r"(?:otro|uno|otra|una) no,? ?(?P<rest>.*)",
 )
 FIFTEEN_DAYS_LEAD = ("cada",)  # "cada quince dias" often means every two weeks
 STARTING = r"desde(?: el)?|a partir del?|empezando el"

@@ -142,7 +142,8 @@ TEXTS: dict[str, str] = {
         "(@hourly @daily @weekly @monthly @yearly) or a phrase such as 'every day at 9', "
         "'every monday at 10', 'every weekday at 8', 'every 15 minutes', 'the last friday of every month at 17:00', "
         "'the last day of every month at 9', 'every other monday at 10', "
-        "'every 2 weeks on tuesday and thursday at 9', 'every 3 days at 9', 'every other day at 8'; "
+        "'every 2 weeks on tuesday and thursday at 9', 'every 3 days at 9', 'every other day at 8', "
+        "'every 3 months on the 1st at 9'; "
         "cron also takes L (last day of the month), 1#1 (first Monday) and L5 (last Friday)."
     ),
     "error.never_fires": "The schedule {source!r} never fires: those days do not exist in those months.",
@@ -325,6 +326,7 @@ TEXTS: dict[str, str] = {
     "cron.unknown_macro": "unknown macro {macro!r}",
     "cron.eventbridge": "that is EventBridge syntax, give standard five-field cron",
     "cron.unreadable": "not a cron expression or a known phrase",
+    "cron.needs_time": "it names the days but no time of day; add one, e.g. '{days} at 9'",
     "cron.window": "the hours must run from the first to a later one in the same day (between 9 and 17)",
     "cron.hours_divide": "every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12); use cron for other cycles",
     "cron.minutes_divide": "every N minutes needs N to divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); use cron",
@@ -339,7 +341,9 @@ TEXTS: dict[str, str] = {
     "cron.interval_weeks": "every N weeks needs weekdays and a time, e.g. 'every 2 weeks on monday and thursday at 9'",
     "cron.interval_days": "every N days needs a time of day only, e.g. 'every 3 days at 9'",
     "cron.interval_count": "N must be 1-{most}",
-    "cron.start_needs_interval": "a start date goes with every N weeks or every N days only",
+    "cron.interval_months": "every N months needs days of the month and a time, e.g. 'every 3 months on the 1st at 9'",
+    "cron.months_divide": "every N months needs N to divide 12 (1, 2, 3, 4, 6, 12); use cron for other cycles",
+    "cron.start_needs_interval": "a start date goes with every N weeks, days or months only",
     "cron.bad_start": "{start!r} is not a start date (2000-2199)",
     "cron.fifteen_days": (
         "'cada 15 días' may mean every two weeks: say 'cada 2 semanas los lunes a las 9' or 'cada 14 días a las 9'"

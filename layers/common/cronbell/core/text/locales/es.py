@@ -147,7 +147,8 @@ TEXTS: dict[str, str] = {
         "'todos los lunes a las 10', 'de lunes a viernes a las 8', 'cada 15 minutos', "
         "'el primer lunes de cada mes a las 9', 'el último día de cada mes a las 20:00', "
         "'cada dos semanas el lunes a las 10', 'cada 2 semanas los martes y jueves a las 9', "
-        "'lunes por medio a las 10', 'cada 3 días a las 9', 'día por medio a las 8'; cron admite también "
+        "'lunes por medio a las 10', 'cada 3 días a las 9', 'día por medio a las 8', "
+        "'cada 3 meses el día 1 a las 9'; cron admite también "
         "L (último día del mes), 1#1 (primer lunes) y L5 (último viernes)."
     ),
     "error.never_fires": "La programación {source!r} nunca se ejecuta: esos días no existen en esos meses.",
@@ -341,6 +342,7 @@ TEXTS: dict[str, str] = {
     "cron.unknown_macro": "macro desconocida {macro!r}",
     "cron.eventbridge": "eso es sintaxis de EventBridge; da cron estándar de cinco campos",
     "cron.unreadable": "no es una expresión cron ni una frase conocida",
+    "cron.needs_time": "indica los días pero no la hora; añade una, p. ej. '{days} a las 9'",
     "cron.window": "las horas deben ir de la primera a otra más tarde del mismo día (entre las 9 y las 17)",
     "cron.hours_divide": "cada N horas necesita que N divida 24 (1, 2, 3, 4, 6, 8, 12); usa cron para otros ciclos",
     "cron.minutes_divide": "cada N minutos necesita que N divida 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); usa cron",
@@ -357,7 +359,9 @@ TEXTS: dict[str, str] = {
     ),
     "cron.interval_days": "cada N días necesita solo una hora del día, p. ej. 'cada 3 días a las 9'",
     "cron.interval_count": "N debe estar entre 1 y {most}",
-    "cron.start_needs_interval": "una fecha de inicio solo va con cada N semanas o cada N días",
+    "cron.interval_months": "cada N meses necesita días del mes y una hora, p. ej. 'cada 3 meses el día 1 a las 9'",
+    "cron.months_divide": "cada N meses necesita que N divida 12 (1, 2, 3, 4, 6, 12); usa cron para otros ciclos",
+    "cron.start_needs_interval": "una fecha de inicio solo va con cada N semanas, días o meses",
     "cron.bad_start": "{start!r} no es una fecha de inicio (2000-2199)",
     "cron.fifteen_days": (
         "¿cada 15 días exactos o cada dos semanas? di 'cada 2 semanas los lunes a las 9' o 'cada 14 días a las 9'"

@@ -1,0 +1,155 @@
+"""Every N months ('every 3 months on the 1st at 9', 'quarterly', 'cada dos meses el primer lunes'), the
+minute of every hour ('every hour at :30', 'cada hora a y media'), and a phrase that names its days but
+no time of day: read through the grammar and the tools, as a user's model sends them."""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from cronbell.core.contract import errors
+from cronbell.core.domain.cron.fields import MONTHS, parse_fields
+from cronbell.core.domain.cron.fires import anchored, next_fires
+from cronbell.core.domain.cron.spec import Interval
+from cronbell.core.domain.refusals import INVALID_CRON, ToolError
+from cronbell.core.language.recurring import parse_recurring
+from tests.support.memory_stack import MemoryStack
+
+MADRID = ZoneInfo("Europe/Madrid")
+NOW = datetime(2026, 12, 5, 9, 0, tzinfo=UTC)  # Saturday 5 December 2026, 10:00 in Madrid
+
+
+def read(text: str, now: datetime = NOW) -> str:
+    """The expression a phrase is stored as, once anchored at `now` in Madrid."""
+    spec = anchored(parse_recurring(text, 5), now, MADRID)
+    assert spec.interval is None  # every N months is written as its months: no interval is stored
+    return spec.expr
+
+
+@pytest.mark.parametrize(
+    ("text", "expr"),
+    [
+        # the first occurrence is the next one after now (1 January), the months counted from it
+        ("every 3 months on the 1st at 9am", "0 9 1 */3 *"),
+        ("quarterly on the 1st at 9", "0 9 1 */3 *"),
+        ("every quarter on the 1st at 09:00", "0 9 1 */3 *"),
+        ("every three months on the 1st at 9", "0 9 1 */3 *"),
+        # the 15th of this month is still ahead: December is the first month
+        ("every 6 months on the 15th at 10", "0 10 15 6,12 *"),
+        ("semiannually on the 15th at 10", "0 10 15 6,12 *"),
+        ("every other month on the 15th at 9", "0 9 15 2,4,6,8,10,12 *"),
+        ("every 4 months on the 1st and 20th at 8", "0 8 1,20 4,8,12 *"),
+        ("every 2 months on the first monday at 9", "0 9 * 2,4,6,8,10,12 1#1"),  # 7 December is ahead
+        ("every 3 months on the last day at 17:00", "0 17 L 3,6,9,12 *"),
+        ("every 3 months on the last friday at 5pm", "0 17 * 3,6,9,12 L5"),
+        ("every 12 months on the 3rd at 9", "0 9 3 1 *"),  # 3 December has passed: next January
+        ("cada 3 meses el día 1 a las 9", "0 9 1 */3 *"),
+        ("trimestralmente el día 1 a las 9", "0 9 1 */3 *"),
+        ("cada dos meses el primer lunes a las 9", "0 9 * 2,4,6,8,10,12 1#1"),
+        ("un mes sí y otro no el día 10 a las 9", "0 9 10 2,4,6,8,10,12 *"),
+        ("mes por medio el día 10 a las 9", "0 9 10 2,4,6,8,10,12 *"),
+        ("semestralmente el día 15 a las 10", "0 10 15 6,12 *"),
+        # one month is the plain monthly phrase, which now also takes its place after 'every month'
+        ("every 1 month on the 15th at 9", "0 9 15 * *"),
+        ("every month on the last friday at 5pm", "0 17 * * L5"),
+        ("cada mes el último viernes a las 17", "0 17 * * L5"),
+    ],
+)
+def test_every_n_months_is_written_as_the_months_it_fires_in(text: str, expr: str) -> None:
+    assert read(text) == expr
+
+
+def test_the_months_count_from_the_first_occurrence_after_now_or_the_start_date() -> None:
+    assert read("every 3 months on the 1st at 9", datetime(2027, 2, 10, tzinfo=UTC)) == "0 9 1 3,6,9,12 *"
+    assert read("every 3 months on the 1st at 9 from 2027-02-01") == "0 9 1 2,5,8,11 *"
+    fires = next_fires(anchored(parse_recurring("quarterly on the 1st at 9", 5), NOW, MADRID), NOW, MADRID, 5)
+    assert [f.date() for f in fires] == [date(2027, m, 1) for m in (1, 4, 7, 10)] + [date(2028, 1, 1)]
+    assert {f.hour for f in fires} == {9}
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("every 5 months on the 1st at 9", "every N months needs N to divide 12"),
+        ("every 3 months at 9", "every N months needs days of the month and a time"),
+        ("every 3 months on monday at 9", "every N months needs days of the month and a time"),
+        ("every 3 months on the 1st", "every N months needs days of the month and a time"),
+        ("every 13 months on the 1st at 9", "N must be 1-12"),
+        ("cada 5 meses el día 1 a las 9", "every N months needs N to divide 12"),
+    ],
+)
+def test_every_n_months_refusals_say_why(text: str, reason: str) -> None:
+    with pytest.raises(ToolError) as caught:
+        parse_recurring(text, 5)
+    assert caught.value.code == INVALID_CRON
+    assert reason in errors.message(caught.value, "en"), errors.message(caught.value, "en")
+
+
+def test_a_month_interval_keeps_the_months_counted_from_its_anchor() -> None:
+    every = Interval(3, MONTHS, date(2026, 11, 30))
+    kept = [m for m in range(1, 13) if every.keeps(date(2027, m, 1))]
+    assert kept == [2, 5, 8, 11]
+    assert not every.keeps(date(2026, 10, 1))  # before the anchor
+
+
+def test_a_quarterly_reminder_through_the_tools_keeps_its_months_in_a_new_zone() -> None:
+    stack = MemoryStack()  # now: 30 November 2026, 09:00 in Madrid
+    made = stack.call("create_reminder", {"message": "quarterly report", "cron": "every 3 months on the 1st at 9"})
+    assert made["ok"], made
+    reminder = made["result"]
+    assert reminder["schedule"] == "0 9 1 3,6,9,12 *"
+    assert reminder["description"] == "on day 1 of March, June, September and December at 09:00"
+    assert [f["local"][:10] for f in reminder["next_fires"]] == ["2026-12-01", "2027-03-01", "2027-06-01"]
+    stack.clock.current = datetime(2027, 1, 20, tzinfo=UTC)  # a zone change later does not count again
+    moved = stack.call("update_reminder", {"id": reminder["id"], "timezone": "America/New_York"})
+    assert moved["ok"], moved
+    assert moved["result"]["schedule"] == "0 9 1 3,6,9,12 *"
+    assert moved["result"]["next_fire"]["local"] == "2027-03-01T09:00:00-05:00"
+
+
+@pytest.mark.parametrize(
+    ("text", "expr"),
+    [
+        ("every hour at :30", "30 * * * *"),
+        ("every hour at 30 past", "30 * * * *"),
+        ("each hour at 5 minutes past the hour", "5 * * * *"),
+        ("hourly at quarter past", "15 * * * *"),
+        ("every hour on the half hour", "30 * * * *"),
+        ("every hour, on the hour", "0 * * * *"),
+        ("every hour at 45 past between 9 and 17", "45 9-16 * * *"),
+        ("cada hora a los 20 minutos", "20 * * * *"),
+        ("cada hora, a y media", "30 * * * *"),
+        ("cada hora en punto", "0 * * * *"),
+    ],
+)
+def test_the_minute_of_every_hour(text: str, expr: str) -> None:
+    assert parse_recurring(text, 5).expr == expr
+
+
+@pytest.mark.parametrize("text", ["cada hora y media", "every hour at :75"])
+def test_an_hour_and_a_half_is_not_read_as_half_past(text: str) -> None:
+    with pytest.raises(ToolError):  # 'cada hora y media' is every 90 minutes, which cron cannot say
+        parse_recurring(text, 5)
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "fix"),
+    [
+        ("every monday", "en", "every monday at 9"),
+        ("weekdays", "en", "weekdays at 9"),
+        ("every month on the 15th", "en", "every month on the 15th at 9"),
+        ("annually on june 1", "en", "annually on june 1 at 9"),
+        ("on the first monday of every month", "en", "on the first monday of every month at 9"),
+        ("every day except sunday", "en", "every day except sunday at 9"),
+        ("todos los lunes", "es", "todos los lunes a las 9"),
+        ("el día 5 de cada mes", "es", "el día 5 de cada mes a las 9"),
+    ],
+)
+def test_days_without_a_time_are_refused_with_a_fix_that_reads(text: str, locale: str, fix: str) -> None:
+    with pytest.raises(ToolError) as caught:
+        parse_recurring(text, 5)
+    message = errors.message(caught.value, locale)
+    assert f"'{fix}'" in message, message
+    parse_fields(parse_recurring(fix, 5).expr)  # the fix the refusal suggests is read
