@@ -1,6 +1,7 @@
 """Every N months ('every 3 months on the 1st at 9', 'quarterly', 'cada dos meses el primer lunes'), the
-minute of every hour ('every hour at :30', 'cada hora a y media'), and a phrase that names its days but
-no time of day: read through the grammar and the tools, as a user's model sends them."""
+minute of every hour ('every hour at :30', 'cada hora a y media'), every N hours within a window of the
+day ('every 5 hours from 8 to 20'), and a phrase that names its days but no time of day: read through
+the grammar and the tools, as a user's model sends them."""
 
 from __future__ import annotations
 
@@ -153,3 +154,24 @@ def test_days_without_a_time_are_refused_with_a_fix_that_reads(text: str, locale
     message = errors.message(caught.value, locale)
     assert f"'{fix}'" in message, message
     parse_fields(parse_recurring(fix, 5).expr)  # the fix the refusal suggests is read
+
+
+@pytest.mark.parametrize(
+    ("text", "expr"),
+    [
+        ("every 5 hours from 8 to 20", "0 8,13,18 * * *"),
+        ("every 5 hours between 8am and 11pm", "0 8,13,18 * * *"),
+        ("every 7 hours from 6 to 23 on weekdays", "0 6,13,20 * * 1-5"),
+        ("cada 5 horas de 8 a 20", "0 8,13,18 * * *"),
+    ],
+)
+def test_every_n_hours_within_a_window_need_not_divide_the_day(text: str, expr: str) -> None:
+    assert parse_recurring(text, 5).expr == expr
+
+
+@pytest.mark.parametrize("text", ["every 5 hours", "every 30 hours from 6 to 23"])
+def test_every_n_hours_without_a_window_still_divides_the_day(text: str) -> None:
+    with pytest.raises(ToolError) as caught:
+        parse_recurring(text, 5)
+    assert "every N hours needs N to divide 24" in errors.message(caught.value, "en")
+    assert "'every 5 hours from 8 to 20'" in errors.message(caught.value, "en")

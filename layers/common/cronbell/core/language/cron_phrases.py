@@ -60,7 +60,7 @@ def _window(t: str) -> str | Phrase | None:
     match = re.fullmatch(_WINDOW, t)
     if match is None:
         return None
-    every = _interval(match["every"])
+    every = _interval(match["every"], within_a_day=True)
     if not isinstance(every, str):
         return every
     first, last = _hour(match, "a"), _hour(match, "b")
@@ -89,7 +89,9 @@ _EVERY_N = (
 )
 
 
-def _interval(t: str) -> str | Phrase | None:
+def _interval(t: str, within_a_day: bool = False) -> str | Phrase | None:
+    """'every 15 minutes', 'hourly', 'every hour at :30' -> cron; `within_a_day`: the hours of a window
+    are listed, so every N hours need not divide 24 ('every 5 hours from 8 to 20': 8, 13, 18)."""
     if t in _HOURLY:
         return "0 * * * *"
     at_minute = next(full_matches(_HOURLY_AT, t), None)  # "every hour at :30", "cada hora y media"
@@ -104,7 +106,7 @@ def _interval(t: str) -> str | Phrase | None:
         return None
     n = int(match["n"] or (30 if match["half"] else 15))  # half an hour, a quarter of an hour
     if match["hours"]:
-        if n < 1 or 24 % n:
+        if n < 1 or (24 % n and not (within_a_day and n < 24)):
             return phrase("cron.hours_divide")
         return "0 * * * *" if n == 1 else f"0 */{n} * * *"
     if n < 1 or 60 % n:

@@ -328,7 +328,10 @@ TEXTS: dict[str, str] = {
     "cron.unreadable": "not a cron expression or a known phrase",
     "cron.needs_time": "it names the days but no time of day; add one, e.g. '{days} at 9'",
     "cron.window": "the hours must run from the first to a later one in the same day (between 9 and 17)",
-    "cron.hours_divide": "every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12); use cron for other cycles",
+    "cron.hours_divide": (
+        "every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12), or hours to run between "
+        "('every 5 hours from 8 to 20'); use cron for other cycles"
+    ),
     "cron.minutes_divide": "every N minutes needs N to divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); use cron",
     "cron.not_a_value": "{token!r} is not a valid {field} value",
     "cron.out_of_range": "{field} {value} is out of range {lo}-{hi}",

@@ -344,7 +344,10 @@ TEXTS: dict[str, str] = {
     "cron.unreadable": "no es una expresión cron ni una frase conocida",
     "cron.needs_time": "indica los días pero no la hora; añade una, p. ej. '{days} a las 9'",
     "cron.window": "las horas deben ir de la primera a otra más tarde del mismo día (entre las 9 y las 17)",
-    "cron.hours_divide": "cada N horas necesita que N divida 24 (1, 2, 3, 4, 6, 8, 12); usa cron para otros ciclos",
+    "cron.hours_divide": (
+        "cada N horas necesita que N divida 24 (1, 2, 3, 4, 6, 8, 12), o las horas entre las que va "
+        "('cada 5 horas de 8 a 20'); usa cron para otros ciclos"
+    ),
     "cron.minutes_divide": "cada N minutos necesita que N divida 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); usa cron",
     "cron.not_a_value": "{token!r} no es un valor válido de {field}",
     "cron.out_of_range": "{field} {value} está fuera del rango {lo}-{hi}",
