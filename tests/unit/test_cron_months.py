@@ -144,6 +144,9 @@ def test_an_hour_and_a_half_is_not_read_as_half_past(text: str) -> None:
         ("annually on june 1", "en", "annually on june 1 at 9"),
         ("on the first monday of every month", "en", "on the first monday of every month at 9"),
         ("every day except sunday", "en", "every day except sunday at 9"),
+        ("every morning", "en", "every morning at 9"),
+        ("every monday morning", "en", "every monday morning at 9"),
+        ("cada noche", "es", "cada noche a las 9"),
         ("todos los lunes", "es", "todos los lunes a las 9"),
         ("el día 5 de cada mes", "es", "el día 5 de cada mes a las 9"),
     ],
@@ -163,10 +166,23 @@ def test_days_without_a_time_are_refused_with_a_fix_that_reads(text: str, locale
         ("every 5 hours between 8am and 11pm", "0 8,13,18 * * *"),
         ("every 7 hours from 6 to 23 on weekdays", "0 6,13,20 * * 1-5"),
         ("cada 5 horas de 8 a 20", "0 8,13,18 * * *"),
+        # a bare second hour before the first is the afternoon's: office hours
+        ("every hour from 9 to 5", "0 9-16 * * *"),
+        ("every 30 minutes between 8 and 6 on weekdays", "0,30 8-17 * * 1-5"),
+        ("cada hora de 9 a 5", "0 9-16 * * *"),
     ],
 )
 def test_every_n_hours_within_a_window_need_not_divide_the_day(text: str, expr: str) -> None:
     assert parse_recurring(text, 5).expr == expr
+
+
+@pytest.mark.parametrize(
+    "text", ["every 15 minutes between 17 and 9", "every hour from 11 to 11", "every hour from 9pm to 5"]
+)
+def test_a_window_never_runs_across_midnight(text: str) -> None:
+    with pytest.raises(ToolError) as caught:
+        parse_recurring(text, 5)
+    assert "the hours must run from the first to a later one" in errors.message(caught.value, "en")
 
 
 @pytest.mark.parametrize("text", ["every 5 hours", "every 30 hours from 6 to 23"])

@@ -63,7 +63,7 @@ def test_recurring_phrases(text: str, expected: str) -> None:
         "twice a day at 9",
         "every 15 minutes between 17 and 9",
         "cada 15 minutos entre las 9 y las 9",
-        "every hour from 9 to 5",  # the hours must run forward: 17, or 5pm
+        "every hour from 9pm to 5",  # the hours must run forward within a day ('from 9 to 5' is office hours)
         "every hour from 9 to 17 on someday",
         "every monday morning",  # a time of day is needed
         "every friday afternoon at 9am",  # 9am is not in the afternoon

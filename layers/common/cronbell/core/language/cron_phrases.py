@@ -64,6 +64,8 @@ def _window(t: str) -> str | Phrase | None:
     if not isinstance(every, str):
         return every
     first, last = _hour(match, "a"), _hour(match, "b")
+    if last < first < 12 and not (match["a_half"] or match["b_half"]):
+        last += 12  # "from 9 to 5": office hours, 09:00 to 17:00 (never across midnight: "from 17 to 9")
     fields = day_fields(match["days"]) if match["days"] else "* * *"
     minute, hour, _ = every.split(" ", 2)
     if fields is None or not (hour == "*" or hour.startswith("*/")):
@@ -201,6 +203,14 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
             minute, hour = clock
             return f"{minute} {hour} {fields}"
     return None
+
+
+def names_days_only(t: str) -> bool:
+    """Whether a phrase names days (or a part of every day) and no time: 'every monday', 'every
+    morning', 'every day except sunday', 'el dia 5 de cada mes'."""
+    exception = split_exception(t)
+    days = exception[0] if exception is not None else t
+    return _part_of_day(days) is not None or day_fields(_days_in_part(days)[0]) is not None
 
 
 _DAYS_IN_PART = (

@@ -22,8 +22,7 @@ from cronbell.core.domain.cron.spec import CronSpec, Interval, shortest_gap
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language.clocks import normalize
-from cronbell.core.language.cron_days import day_fields, split_exception
-from cronbell.core.language.cron_phrases import phrase_to_cron, split_interval
+from cronbell.core.language.cron_phrases import names_days_only, phrase_to_cron, split_interval
 
 MACROS = {
     "@hourly": "0 * * * *",
@@ -67,7 +66,7 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         found = phrase_to_cron(rest)
         if found is None and every > 1:
             raise _cron_error(source, _needs(unit))
-        if found is None and _names_days(rest):  # 'every monday': the days, but when?
+        if found is None and names_days_only(rest):  # 'every monday': the days, but when?
             raise _cron_error(source, phrase("cron.needs_time", days=stripped))
         if found is None:
             raise _cron_error(source, phrase("cron.unreadable"))
@@ -88,12 +87,6 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         details = {"cron": expr, "shortest_gap_minutes": gap, "min_interval_minutes": min_interval_minutes}
         raise refusal("too_frequent", details, source=source, gap=gap, minimum=min_interval_minutes)
     return CronSpec(expr=normalized(fields), source=source, interval=interval)
-
-
-def _names_days(text: str) -> bool:
-    """Whether a phrase names days and nothing else ('every monday', 'every day except sunday')."""
-    exception = split_exception(text)
-    return day_fields(exception[0] if exception is not None else text) is not None
 
 
 _NEEDS = {WEEKS: "cron.interval_weeks", DAYS: "cron.interval_days", MONTHS: "cron.interval_months"}
