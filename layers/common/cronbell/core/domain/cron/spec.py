@@ -13,7 +13,7 @@ from __future__ import annotations
 from datetime import date, timedelta
 from itertools import pairwise
 
-from cronbell.core.domain.cron.fields import DAYS, MONTHS, WEEKS, CronFields, parse_fields
+from cronbell.core.domain.cron.fields import DAYS, WEEKS, CronFields, parse_fields
 from cronbell.core.values import value
 
 
@@ -39,8 +39,6 @@ class Interval:
         if self.unit == WEEKS:
             weeks = (_monday(day) - _monday(self.anchor)).days // 7
             return weeks % self.every == 0
-        if self.unit == MONTHS:
-            return (day.year * 12 + day.month - self.anchor.year * 12 - self.anchor.month) % self.every == 0
         return (day - self.anchor).days % self.every == 0
 
 
