@@ -853,7 +853,7 @@ class Room:
         when its post meets a chat outage: Lambda's retry posts it, late from that attempt (the
         searches' outages end before the last attempt)."""
         self.now = max(self.now, at)
-        if self.chat_down and any(s in self.schedules and slot in self.schedules[s].held for s, slot in release.held):
+        if self.chat_down and any(self._listed(sid, slot) for sid, slot in release.held):
             self.chat_down -= 1
             return False
         release.done = True
@@ -879,6 +879,12 @@ class Room:
             self.posts.append(Post(release.user, "release", release.end))
             self.posts += [Post(sid, "held_occurrence", slot) for sid, slot in listed]
         return True
+
+    def _listed(self, sid: str, slot: datetime) -> bool:
+        """Whether a release lists this held occurrence: it is still held, and its schedule not deleted
+        (a release with nothing to list posts nothing, so it cannot meet an outage)."""
+        s = self.schedules.get(sid)
+        return s is not None and slot in s.held and s.status != "deleted"
 
     def held_until(self, s: Schedule) -> datetime | None:
         """`held_until` of a schedule item: the release of an occurrence held now, else the end of the

@@ -789,3 +789,27 @@ def test_a_held_occurrence_of_a_reminder_paused_before_its_release_is_posted_wit
     state.advance(duplicate=False, late=0, minutes=30)  # no repeat of it
     state.agrees_with_the_model()
     state.teardown()
+
+
+def test_a_release_of_only_deleted_reminders_posts_nothing_so_the_next_post_meets_the_outage(
+    room: functools.partial[Harness],
+) -> None:
+    """`make verify`: a one-shot held by quiet hours, then deleted; the chat fails its next post. The
+    release at the period's end lists nothing and posts nothing, so the outage is met by the next
+    reminder's post, which Lambda's retry delivers a minute late."""
+    from tests.model.quiet import Rule
+
+    h = room(MONDAY)
+    held = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=20))
+    assert h.create(held, message=POST_MARK, time="2026-11-30T08:20:00+00:00")["ok"]
+    later = Schedule("", "message", "UTC", at=MONDAY + timedelta(minutes=90))
+    assert h.create(later, message=POST_MARK, time="2026-11-30T09:30:00+00:00")["ok"]
+    h.set_quiet(held.user or "", Rule("08:10", "09:00", "UTC"))
+    h.advance(30)  # 08:30: held until 09:00
+    assert h.room.schedules[held.sid].held
+    assert h.tool("delete_reminder", id=held.sid)["ok"]
+    h.room.delete(held.sid)
+    h.chat_outage(1)
+    h.advance(120)
+    agrees(h)
+    assert [r.late_seconds for r in h.room.schedules[later.sid].runs] == [60]
