@@ -117,8 +117,9 @@ def call_units(
         return Units(read=sum(2 * read_units(item_size(old), True) for old in before))
     if operation == "BatchWriteItem":
         return Units(write=sum(write_units(old, new) for old, new in zip(before, after, strict=True)))
-    if operation == "BatchGetItem":
-        return Units(read=sum(read_units(item_size(old), False) for old in before))
+    if operation == "BatchGetItem":  # each key a GetItem: consistent as its table's request asks
+        consistent = any(spec.get("ConsistentRead") for spec in params["RequestItems"].values())
+        return Units(read=sum(read_units(item_size(old), consistent) for old in before))
     return Units()  # DescribeTable and the like: no request units
 
 

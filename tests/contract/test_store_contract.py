@@ -289,14 +289,14 @@ def test_a_sent_slot_is_not_delivered_again(store: Store) -> None:
     store.insert(s, 5)
     store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, s)
     noted = Finish(run=delivered())
-    assert store.mark_slot_sent(ROOM, "s1", SLOT, "m1", noted)
+    assert store.mark_slot_sent(ROOM, "s1", SLOT, "m1", NOW, noted)
     later = NOW + timedelta(seconds=LEASE + 1)
     assert store.claim_slot(ROOM, "s1", SLOT, later, LEASE, s) == Claim.SENT
     claim = store.open_claim(ROOM, "s1", SLOT)
     assert claim is not None and claim.message_id == "m1" and claim.noted is not None
     assert claim.noted.run == delivered()
     store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=s, finish=noted)
-    assert not store.mark_slot_sent(ROOM, "s1", SLOT, "m2")
+    assert not store.mark_slot_sent(ROOM, "s1", SLOT, "m2", later)
 
 
 def test_a_released_slot_is_claimed_again_at_once(store: Store) -> None:

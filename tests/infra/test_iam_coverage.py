@@ -96,6 +96,8 @@ def needs(call: Call) -> list[Need]:
                 for item in params["TransactItems"]
                 for kind, body in item.items()
             ]
+        if operation == "BatchGetItem":  # one check per table read
+            return [Need("dynamodb:BatchGetItem", table(name)) for name in params["RequestItems"]]
         return [Need(f"dynamodb:{operation}", table(params["TableName"]))]
     if service == "scheduler":
         if operation == "ListSchedules":

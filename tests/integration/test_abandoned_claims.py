@@ -17,7 +17,7 @@ from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS, FileChat
-from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item
+from tests.support.tools import assert_consistent, call, fire_at, ok, schedule_item, slot_state
 
 SLOT = "2026-11-30T09:00:00Z"  # 10:00 in Madrid, an hour after the stack's start
 
@@ -38,10 +38,6 @@ def run(stack: Stack, events: Events | None = None) -> dict[str, int]:
 def history(stack: Stack, sid: str) -> list[dict[str, Any]]:
     runs: list[dict[str, Any]] = ok(call(stack, "reminder_history", {"id": sid}))["runs"]
     return runs
-
-
-def slot_state(stack: Stack, sid: str, slot: str) -> str:
-    return str(next(i for i in stack.items() if i["sk"] == f"f#{sid}#{slot}")["state"])
 
 
 def kill_every_attempt(stack: Stack, sid: str, chat: Path, at: str) -> None:
@@ -84,7 +80,7 @@ def test_a_slot_whose_every_attempt_died_ends_as_one_lost_run(
     assert slot_state(stack, sid, SLOT) == "done"
     schedule = schedule_item(stack, sid)
     assert schedule["status"] == "active" and schedule["last_run"].items() >= expected.items()
-    assert not {"inflight_slot", "inflight_until", "inflight_attempts"} & schedule.keys()
+    assert not {"inflight_slot", "inflight_until", "inflight_attempts", "inflight_at"} & schedule.keys()
     assert [(kind, d["schedule_id"], d["outcome"], d["reason"]) for kind, d in events.sent] == [
         ("Run Finished", sid, "missed", "lost")
     ]
@@ -99,6 +95,29 @@ def test_a_slot_whose_every_attempt_died_ends_as_one_lost_run(
         assert [r["outcome"] for r in history(stack, sid)] == ["delivered", "missed"]
 
 
+def test_a_dead_claim_taken_over_by_the_next_occurrence_still_ends_as_its_run(stack: Stack, tmp_path: Path) -> None:
+    """A claim lives on its schedule's item; when the next occurrence fires before the reconciler runs,
+    the dead claim's slot is written claimed before the schedule is taken over, so the reconciler
+    still ends it as one lost run, and the later delivery stays the schedule's last run."""
+    sid = ok(call(stack, "create_reminder", {"message": "r", "cron": "0 10 * * *"}))["id"]
+    stack.clock.advance(hours=1)
+    kill_every_attempt(stack, sid, FileChat(tmp_path / "chat.jsonl").path, "claim")
+    assert fire_at(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
+    assert slot_state(stack, sid, SLOT) == "claimed"  # kept, though the schedule's mark moved on
+    assert schedule_item(stack, sid)["done_1"] == "2026-12-01T09:00:00Z"
+
+    stack.clock.advance(seconds=stack.settings.missed_after_seconds)
+    assert run(stack)["claims_closed"] == 1
+    runs = history(stack, sid)
+    assert [(r["scheduled_time"], r["outcome"]) for r in runs] == [
+        ("2026-12-01T10:00:00+01:00", "delivered"),
+        ("2026-11-30T10:00:00+01:00", "missed"),
+    ]
+    assert Run.from_dict(schedule_item(stack, sid)["last_run"]) == Run.from_dict(runs[0])
+    assert run(stack)["claims_closed"] == 0
+    assert_consistent(stack)
+
+
 def test_a_slot_whose_message_went_out_ends_delivered_and_a_later_run_stays_the_last(stack: Stack) -> None:
     """An attempt that posted, could not record it and noted the message on the slot (`sent`), then
     died with its retries: the run is `delivered`, with the message. An occurrence delivered after
@@ -108,7 +127,7 @@ def test_a_slot_whose_message_went_out_ends_delivered_and_a_later_run_stays_the_
     store = stack.deps().store
     schedule = store.get(ROOM, sid)
     assert store.claim_slot(ROOM, sid, SLOT, stack.clock.now(), 305, schedule) == "claimed"
-    store.mark_slot_sent(ROOM, sid, SLOT, "$posted")
+    store.mark_slot_sent(ROOM, sid, SLOT, "$posted", stack.clock.now())
     stack.clock.advance(days=1)
     assert fire_at(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
 
@@ -131,7 +150,7 @@ def test_a_pause_noted_on_an_abandoned_slot_disables_its_entries_in_the_same_pas
     schedule = store.get(ROOM, sid)
     assert store.claim_slot(ROOM, sid, SLOT, stack.clock.now(), 305, schedule) == "claimed"
     failed = Run("2026-11-30T10:00:00+01:00", "failed", "chat_error")
-    store.mark_slot_sent(ROOM, sid, SLOT, "", Finish(failed, streak=5, pause=True))
+    store.mark_slot_sent(ROOM, sid, SLOT, "", stack.clock.now(), Finish(failed, streak=5, pause=True))
     assert {e["State"] for e in stack.entries().values()} == {"ENABLED"}
     stack.clock.advance(seconds=stack.settings.missed_after_seconds + 60)
 

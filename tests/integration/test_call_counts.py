@@ -28,6 +28,9 @@ from tests.support.envelopes import ROOM, envelope
 from tests.support.handlers import LambdaContext, configure_env, invoke
 
 SLOT = "2026-11-30T08:30:00Z"
+# a delivered fire: the schedule and its slot read together, the claim (one conditional write on the
+# schedule's item), the record (one transaction: the slot done, the run on the schedule)
+FIRE = {"BatchGetItem": 1, "UpdateItem": 1, "TransactWriteItems": 1}
 MONDAY_AT_9 = "2026-11-30T08:00:00Z"  # 09:00 in Madrid
 
 
@@ -182,7 +185,7 @@ def test_fire_reads_once_claims_and_completes(
     sid = tool(create, **arguments)["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, slot))
     assert result["outcome"] == "delivered"
-    assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # its user has no quiet hours: not read
+    assert fired == FIRE  # its user has no quiet hours: not read
     assert len(chat.sent) == 1
 
 
@@ -200,11 +203,11 @@ def test_a_fire_reads_its_users_quiet_hours_only_when_they_have_some(
         tool("set_quiet_hours", **rule)
     fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "delivered"
-    assert fired == {"GetItem": 2, "TransactWriteItems": 2}  # the schedule, then its user's quiet hours
+    assert fired == {**FIRE, "GetItem": 1}  # the schedule and its slot, then its user's quiet hours
     tool("clear_quiet_hours")
     fired, result = measured(calls, lambda: fire(sid, "2026-12-07T08:00:00Z"))
     assert result["outcome"] == "delivered"
-    assert fired["GetItem"] == 2  # cleared: still read (and found absent) until it is written again
+    assert fired["GetItem"] == 1  # cleared: still read (and found absent) until it is written again
 
 
 def test_the_last_counted_delivery_completes_in_the_same_transaction(
@@ -215,7 +218,7 @@ def test_the_last_counted_delivery_completes_in_the_same_transaction(
     fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "delivered"
     # the run, the count and `completed` in the one completing write; then the projection removes its entry
-    assert fired == {"GetItem": 1, "TransactWriteItems": 2}
+    assert fired == FIRE
     assert projected(stack, calls) == {"DeleteSchedule": 1}
     listed = tool("list_reminders", include_inactive=True)["result"]["schedules"]
     assert [s["status"] for s in listed] == ["completed"]
@@ -225,7 +228,7 @@ def test_a_holiday_is_read_and_recorded_in_two_calls(calls: Counter[str], chat: 
     sid = tool("create_reminder", message="daily", cron="0 9 * * *", skip_holidays="ES")["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, "2026-12-08T08:00:00Z"))
     assert result["outcome"] == "skipped" and result["reason"] == "holiday"
-    assert fired == {"GetItem": 1, "TransactWriteItems": 1}
+    assert fired == {"BatchGetItem": 1, "TransactWriteItems": 1}
     assert chat.sent == []
 
 
@@ -233,16 +236,16 @@ def test_agent_call_fire_adds_only_the_agent_call_and_the_post(calls: Counter[st
     sid = tool("cron_create", name="summary", prompt="Summarise {room_id}", cron_expr="0 18 * * *")["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
     assert result["outcome"] == "delivered"
-    assert fired == {"GetItem": 1, "TransactWriteItems": 2}
+    assert fired == FIRE
     assert EchoAgents.calls == 1 and len(chat.sent) == 1
 
 
-def test_a_duplicate_fire_stops_at_the_claim(calls: Counter[str], chat: RecordingChat) -> None:
+def test_a_duplicate_fire_stops_at_its_read(calls: Counter[str], chat: RecordingChat) -> None:
     sid = tool("create_reminder", message="once", cron="0 9 * * 1")["result"]["id"]
     assert fire(sid, MONDAY_AT_9)["outcome"] == "delivered"
     again, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "duplicate"
-    assert again == {"GetItem": 1, "TransactWriteItems": 1}
+    assert again == {"BatchGetItem": 1}  # the slot, read with the schedule, is done: nothing is written
     assert len(chat.sent) == 1
 
 
@@ -396,7 +399,7 @@ def test_fire_with_a_bus_adds_only_one_put_events(
     sid = tool("cron_create", name="summary", prompt="Summarise", cron_expr="0 18 * * *")["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
     assert result["outcome"] == "delivered"
-    assert fired == {"GetItem": 1, "TransactWriteItems": 2, "PutEvents": 1}
+    assert fired == {**FIRE, "PutEvents": 1}
     aws.client("events").meta.events.unregister("before-send", count)
     wiring.deps.cache_clear()
 
@@ -411,7 +414,7 @@ def test_a_failed_agent_call_with_its_notice_stays_within_the_budget(
     sid = tool("cron_create", name="summary", prompt="Summarise", cron_expr="0 18 * * *")["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
     assert result["outcome"] == "failed" and result["reason"] == "agent_timeout"
-    assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # notice, streak and run in one transaction
+    assert fired == FIRE  # notice, streak and run in one transaction
     assert len(chat.sent) == 1
 
 
@@ -424,7 +427,7 @@ def test_a_chat_outage_on_the_last_attempt_stays_within_the_budget(calls: Counte
     chat.fail_with = TransientChatError("slack answered 503")
     fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "failed" and result["reason"] == "chat_error"
-    assert fired == {"GetItem": 1, "TransactWriteItems": 2}  # the run and the streak in one transaction
+    assert fired == FIRE  # the run and the streak in one transaction
     assert chat.sent == []
 
 
@@ -433,7 +436,7 @@ def test_an_off_week_fire_is_one_read_and_nothing_else(calls: Counter[str], chat
     the fire reads anyway: no claim, no run, no post."""
     sid = tool("create_reminder", message="review", cron="every other monday at 9:30")["result"]["id"]
     on_week, result = measured(calls, lambda: fire(sid, SLOT))
-    assert result["outcome"] == "delivered" and on_week["GetItem"] == 1
+    assert result["outcome"] == "delivered" and on_week == FIRE
     off_week, result = measured(calls, lambda: fire(sid, "2026-12-07T08:30:00Z"))
-    assert result["outcome"] == "off_interval" and off_week == {"GetItem": 1}
+    assert result["outcome"] == "off_interval" and off_week == {"BatchGetItem": 1}
     assert len(chat.sent) == 1

@@ -102,14 +102,15 @@ def test_both_entries_of_a_dom_or_dow_schedule_in_one_minute_post_once(stack: St
 
 def test_a_claim_colliding_with_another_transaction_is_tried_again_at_once(stack: Stack) -> None:
     """Two entries of one schedule (or a duplicate delivery) firing together can make DynamoDB
-    cancel one claim with TransactionConflict: it is tried again now, not left to Lambda's retry."""
+    refuse one claim while another's record is writing the item (TransactionConflictException): it is
+    tried again now, not left to Lambda's retry."""
     sid = create(stack, cron="0 9 * * *")
     chat = RecordingChat()
-    log = CallLog(fail_at=1, failure="conflict")  # the schedule's read, then the claim
+    log = CallLog(fail_at=1, failure="item conflict")  # the schedule's and the slot's read, then the claim
     store = DynamoStore(log.wrap(stack.ddb), stack.settings.table_name, stack.settings.retention_days)
     assert run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"), store=store)["outcome"] == "delivered"
-    calls = ["get_item", "transact_write_items", "transact_write_items", "transact_write_items"]
-    assert log.calls == calls  # the schedule, the claim twice, the record (its user has no quiet hours)
+    calls = ["batch_get_item", "update_item", "update_item", "transact_write_items"]
+    assert log.calls == calls  # the read, the claim twice, the record (its user has no quiet hours)
     assert len(chat.sent) == 1
     assert_consistent(stack)
 
@@ -318,7 +319,7 @@ def test_a_done_slot_is_never_noted_sent(stack: Stack) -> None:
     assert run(stack, chat, scheduler_input(sid, "2026-11-30T09:00:00Z"))["outcome"] == "delivered"
     store = stack.deps().store
     before = next(i for i in stack.items() if i["sk"].startswith(f"f#{sid}#"))
-    marked = store.mark_slot_sent(ROOM, sid, "2026-11-30T09:00:00Z", "$other")
+    marked = store.mark_slot_sent(ROOM, sid, "2026-11-30T09:00:00Z", "$other", stack.clock.now())
     assert next(i for i in stack.items() if i["sk"].startswith(f"f#{sid}#")) == before
     assert marked is False
 

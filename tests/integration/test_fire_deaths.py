@@ -18,7 +18,7 @@ from tests.support import fire_worker, scheduler_oracle
 from tests.support.aws import Stack
 from tests.support.envelopes import ROOM, envelope
 from tests.support.lambda_timing import RETRY_GAPS_SECONDS, FileChat, lambda_retries, remaining_on
-from tests.support.tools import assert_consistent, call, ok, schedule_item
+from tests.support.tools import assert_consistent, call, ok, schedule_item, slot_state
 
 CASES = {
     "one-shot": ("create_reminder", {"message": "m", "time": "2026-11-30 10:00"}, "2026-11-30T09:00:00Z"),
@@ -27,10 +27,6 @@ CASES = {
     "recurring": ("create_reminder", {"message": "r", "cron": "0 10 * * *"}, "2026-11-30T09:00:00Z"),
     "agent call": ("cron_create", {"name": "job", "prompt": "p", "cron_expr": "0 10 * * *"}, "2026-11-30T09:00:00Z"),
 }
-
-
-def slot_item(stack: Stack, sid: str, slot: str) -> dict[str, Any]:
-    return next(i for i in stack.items() if i["sk"] == f"f#{sid}#{slot}")
 
 
 @pytest.mark.parametrize("at", ["claim", "post"])
@@ -45,7 +41,7 @@ def test_a_fire_killed_after_its_claim_or_post_is_delivered_by_lambdas_retries(
     chat = FileChat(tmp_path / "chat.jsonl")
 
     fire_worker.kill_a_worker(stack, event, chat.path, at)
-    assert slot_item(stack, sid, slot)["state"] == "claimed"  # the dead attempt's claim is left behind
+    assert slot_state(stack, sid, slot) == "claimed"  # the dead attempt's claim is left behind
 
     deps = stack.deps(
         chat=lambda: chat, agents=fire_worker.EchoAgents(), sleep=lambda s: stack.clock.advance(seconds=s)
@@ -59,7 +55,7 @@ def test_a_fire_killed_after_its_claim_or_post_is_delivered_by_lambdas_retries(
     assert attempts.result["outcome"] == "delivered", attempts.outcomes
     assert chat.posted() == {f"{sid}-{slot}"}  # one message in the room
     assert len(chat.attempts()) == (2 if at == "post" else 1)  # a re-sent post carries the same key
-    assert slot_item(stack, sid, slot)["state"] == "done"
+    assert slot_state(stack, sid, slot) == "done"
     schedule = schedule_item(stack, sid)
     assert schedule["status"] == ("fired" if case == "one-shot" else "active") and schedule["fire_count"] == 1
     assert "inflight_until" not in schedule

@@ -58,7 +58,12 @@ class ChangeAfterRead:
         self._store, self._change, self.reads = store, change, 0
 
     def get(self, room_id: str, schedule_id: str) -> Any:
-        found = self._store.get(room_id, schedule_id)
+        return self._after(self._store.get(room_id, schedule_id))
+
+    def read_for_fire(self, *args: Any) -> Any:
+        return self._after(self._store.read_for_fire(*args))
+
+    def _after(self, found: Any) -> Any:
         self.reads += 1
         if self.reads == 1:
             self._change()

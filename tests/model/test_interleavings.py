@@ -115,7 +115,7 @@ def test_a_change_at_a_boundary_where_the_fire_is_killed_then_lambdas_retries(
     kind, cells = KILLS[kind_name]
     labels = boundary_labels(base, kind, ARRIVAL, tmp_path)
     post = labels.index("post")  # a reminder's fire reads its user's quiet hours between claim and post
-    expected = ["get_item", "transact_write_items", *(["get_item"] if kind.quiet else []), "post"]
+    expected = ["batch_get_item", "update_item", *(["get_item"] if kind.quiet else []), "post"]
     assert labels[: post + 1] == expected and post == len(labels) - 2, labels  # only when they have some
     at = {READ: 0, CLAIM: 1, POST: post, RECORD: post + 1, QUIET: post - 1}
     problems: list[str] = []

@@ -33,6 +33,16 @@ def fire_at(stack: Stack, schedule_id: str, slot: str, chat: RecordingChat | Non
     return fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: sink))
 
 
+def slot_state(stack: Stack, schedule_id: str, slot: str) -> str:
+    """A slot's state: its item's (claimed, sent, done, held), `claimed` while its schedule's mark alone
+    holds it (a stored schedule's claim writes the mark, not the slot), or "" for neither."""
+    items = {item["sk"]: item for item in stack.items()}
+    if (item := items.get(f"f#{schedule_id}#{slot}")) is not None:
+        return str(item["state"])
+    mark = items.get(f"s#{schedule_id}", {})
+    return "claimed" if mark.get("inflight_slot") == slot and mark.get("inflight_until") else ""
+
+
 def schedule_item(stack: Stack, schedule_id: str) -> dict[str, Any]:
     """A schedule's item: live under `s#<id>` (its audit copy under `x#<id>` beside it), or, once
     retired (deleted, fired, missed...), its retired copy under `x#<id>`."""

@@ -62,12 +62,12 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
 
 
 def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str, Any]:
-    decision = _decide(event, deps)
+    decision, seen = _decide(event, deps)
     if not isinstance(decision, Deliver):
         return _carry_out(decision, event, deps)
     job = decision.job
     slot = Slot(job, event, deps)
-    claim = slot.claim(remaining_seconds)
+    claim = seen if seen in (Claim.DUPLICATE, Claim.SENT) else slot.claim(remaining_seconds, slot_read=seen is None)
     if claim == Claim.CHANGED:
         raise Changed()
     if claim == Claim.DUPLICATE:
@@ -114,8 +114,9 @@ def _wait_turn(job: Job, event: FireEvent, deps: Deps) -> dict[str, Any]:
     raise RetryLater("another slot of this schedule is being delivered")
 
 
-def _decide(event: FireEvent, deps: Deps) -> Decision:
-    """Read what the fire needs and decide (the decision itself reads and writes nothing)."""
+def _decide(event: FireEvent, deps: Deps) -> tuple[Decision, Claim | None]:
+    """Read what the fire needs and decide (the decision itself reads and writes nothing); with it,
+    what a stored schedule's slot says already (read with the schedule), None when it may be claimed."""
     settings = deps.settings
     limits = Limits(
         max_lateness_minutes=settings.max_lateness_minutes,
@@ -135,8 +136,9 @@ def _decide(event: FireEvent, deps: Deps) -> Decision:
                 prompt = deps.prompt_file(action.prompt_template)
             except OSError:
                 prompt = None
-        return firing.decide_static(action, prompt, event, deps.now(), limits, settings.default_locale)
-    return firing.decide(deps.store.get(event.room_id, event.schedule_id), event, deps.now(), limits)
+        return firing.decide_static(action, prompt, event, deps.now(), limits, settings.default_locale), None
+    schedule, seen = deps.store.read_for_fire(event.room_id, event.schedule_id, writes.slot_key(event), deps.now())
+    return firing.decide(schedule, event, deps.now(), limits), seen
 
 
 def _held_until(job: Job, event: FireEvent, deps: Deps) -> datetime | None:

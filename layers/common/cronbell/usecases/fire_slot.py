@@ -32,17 +32,21 @@ class Slot:
         self.job, self.event, self.deps = job, event, deps
         self.key = writes.slot_key(event)
 
-    def claim(self, remaining_seconds: Remaining) -> Claim:
-        """Claim the slot. A claim held by another attempt is waited out while this invocation has
-        time left to deliver after it: that attempt either finishes (the slot is done) or is dead,
-        and its lease, which ends when Lambda has certainly stopped it, is taken over. When the wait
-        does not fit, raise, so that Lambda retries later: a held slot never ends a fire as done."""
+    def claim(self, remaining_seconds: Remaining, slot_read: bool = False) -> Claim:
+        """Claim the slot (`slot_read`: found free as the schedule was read). A claim held by another
+        attempt is waited out while this invocation has time left to deliver after it: that attempt
+        either finishes (the slot is done) or is dead, and its lease, which ends when Lambda has
+        certainly stopped it, is taken over. When the wait does not fit, raise, so that Lambda retries
+        later: a held slot never ends a fire as done."""
         job, event, deps = self.job, self.event, self.deps
         needed = DELIVERY_MARGIN_SECONDS + (job.timeout if job.kind == models.AGENT_CALL else 0)
         budget = remaining_seconds()  # also bounds the waits should the clock read stand still
         while True:
             lease = min(deps.settings.slot_lease_seconds, int(remaining_seconds()) + 5)
-            claim = deps.store.claim_slot(event.room_id, event.schedule_id, self.key, deps.now(), lease, job.schedule)
+            claim = deps.store.claim_slot(
+                event.room_id, event.schedule_id, self.key, deps.now(), lease, job.schedule, slot_read
+            )
+            slot_read = False  # after a wait, the slot is read again: its attempt may have ended it
             if claim != Claim.HELD:
                 return claim
             until = deps.store.held_until(event.room_id, event.schedule_id, self.key)

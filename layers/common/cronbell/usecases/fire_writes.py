@@ -229,7 +229,7 @@ def write_finish(
         noted = replace(finish, streak=settled.streak, pause=settled.pause)
         try:
             sent = run.message_id or ""
-            marked = store.mark_slot_sent(event.room_id, event.schedule_id, slot_key(event), sent, noted)
+            marked = store.mark_slot_sent(event.room_id, event.schedule_id, slot_key(event), sent, deps.now(), noted)
         except BackendError:
             log.error("run ended but not recorded; the claim stays held so it is not delivered again")
             return settled

@@ -47,7 +47,8 @@ ROOM_SK = "room"
 SCHEDULE, RETIRED, POINTER, NAME, SLOT, QUIET, ORPHAN = "s#", "x#", "d#", "n#", "f#", "q#", "o#"
 NEXT_REPEAT = "next_repeat"  # on a done slot: {"n": number, "at": RFC3339 UTC, "moved": bool}
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
-INFLIGHT = "inflight_slot, inflight_until, inflight_attempts"  # a schedule's mark of its open claim
+# a schedule's mark of its open claim: the slot, when its lease ends, the attempts at it, when it was claimed
+INFLIGHT = "inflight_slot, inflight_until, inflight_attempts, inflight_at"
 # what a slot holds only while it is claimed: a done slot keeps its state, outcome and run alone
 CLAIM_ONLY = "claimed_at, lease_until, detail, noted"
 # a recorded run bumps the version, so a change read before it cannot write back a stale last run
@@ -327,6 +328,17 @@ def lease_from_item(item: dict[str, Any]) -> datetime | None:
     """When a claimed slot's lease ends; None when the slot is not claimed."""
     data = load(item)
     return parse_iso(data["lease_until"]) if data.get("state") == CLAIMED else None
+
+
+def claim_from_mark(item: dict[str, Any]) -> OpenClaim | None:
+    """The open claim a schedule's item (raw) marks, as a claim kept on the item alone; None without."""
+    data = load(item)
+    slot, until = str(data.get("inflight_slot") or ""), str(data.get("inflight_until") or "")
+    if not slot or not until:
+        return None
+    owner = item["sk"]["S"].removeprefix(SCHEDULE)
+    claimed = parse_iso(str(data.get("inflight_at") or until))  # a mark written before its time was kept
+    return OpenClaim(item["room_id"]["S"], owner, slot, claimed, on_schedule=True)
 
 
 def claim_from_item(item: dict[str, Any]) -> OpenClaim | None:

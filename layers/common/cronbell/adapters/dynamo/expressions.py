@@ -103,3 +103,15 @@ def same_version(schedule: Schedule) -> tuple[str, dict[str, Any]]:
     if schedule.version:
         return "version = :ver", {":ver": schedule.version}
     return "(attribute_not_exists(version) OR version = :ver)", {":ver": 0}
+
+
+# a schedule's last recorded slots, newest first: a claim of one of them is refused (claims.py), so a
+# fire that read the slot free just before its run was recorded cannot deliver it again
+RECORDED = ("done_1", "done_2", "done_3")
+NOT_RECORDED = " AND ".join(f"(attribute_not_exists({name}) OR {name} <> :slot)" for name in RECORDED)
+
+
+def recorded(update: Update, slot: str) -> Update:
+    """The slot recorded on its schedule: first of its last recorded slots, the oldest let go."""
+    shifted = [f"{RECORDED[i]} = if_not_exists({RECORDED[i - 1]}, :none)" for i in range(len(RECORDED) - 1, 0, -1)]
+    return update.clause(", ".join([*shifted, f"{RECORDED[0]} = :recorded"]), none="", recorded=slot)

@@ -17,7 +17,7 @@ from typing import Any
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import BUMP, CLAIM_ONLY, CLAIMED, DONE, INFLIGHT, SlotRef, dump, key
-from cronbell.adapters.dynamo.expressions import Update, same_version
+from cronbell.adapters.dynamo.expressions import Update, recorded, same_version
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Part, cancelled
 from cronbell.core.domain.errors import Conflict, Released
 from cronbell.core.domain.instants import iso_utc
@@ -49,19 +49,23 @@ class HeldStore(Part):
         began or is done (nothing is written: what it reads as held is final)."""
         ref = SlotRef(schedule.room_id, schedule.id, slot)
         held = Update().clause("#st = :held", held=HELD).set("outcome", HELD).set("held_until", until)
-        held.remove(CLAIM_ONLY)
-        slot_update = {
+        held.clause("expires_at = if_not_exists(expires_at, :exp)", exp=self._t.expires(now)).remove(CLAIM_ONLY)
+        slot_update = {  # a stored schedule's claim is on its item: the slot has none, or a dead claim's
             "TableName": self._t.name,
             "Key": ref.key,
-            **held.request("#st = :claimed", {"#st": "state"}, {":claimed": CLAIMED}),
+            **held.request("attribute_not_exists(sk) OR #st = :claimed", {"#st": "state"}, {":claimed": CLAIMED}),
         }
         unchanged, version = same_version(schedule)
         count = Update().clause("delivered_count = if_not_exists(delivered_count, :z) + :one", z=0, one=1)
         count.clause(BUMP).remove(INFLIGHT).add(codec.RELEASES, {until})  # answers say it is held until then
+        recorded(count, slot)
         record = {
             "TableName": self._t.name,
             "Key": codec.item_key(schedule),
-            **count.request(f"attribute_exists(sk) AND {unchanged}", values=version),
+            **count.request(
+                f"attribute_exists(sk) AND {unchanged} AND inflight_slot = :held_slot",
+                values={**version, ":held_slot": slot},
+            ),
         }
         item = {
             "room_id": schedule.room_id,

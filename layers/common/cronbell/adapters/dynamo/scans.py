@@ -7,7 +7,7 @@ from typing import Any
 
 from cronbell.adapters.dynamo import codec, held
 from cronbell.adapters.dynamo.codec import BUMP, INFLIGHT, ROOM_SK, dump, key
-from cronbell.adapters.dynamo.expressions import LIVE, Update
+from cronbell.adapters.dynamo.expressions import LIVE, Update, recorded
 from cronbell.adapters.dynamo.table import Part
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
@@ -107,12 +107,21 @@ class TableScans(Part):
         its latest (no later occurrence has been claimed since)."""
         update = Update().clause("#st = :done", done=codec.DONE).set("outcome", run.outcome)
         update.set("run", codec.run_fields(run)).remove(codec.CLAIM_ONLY)
+        update.clause("expires_at = if_not_exists(expires_at, :exp)", exp=self._t.expires(now))
         values = {":claimed": codec.CLAIMED, ":sent": codec.SENT, ":c": iso_utc(claim.claimed_at)}
         closing = {
             "TableName": self._t.name,
             "Key": codec.SlotRef(claim.room_id, claim.owner, claim.slot).key,
             **update.request("#st IN (:claimed, :sent) AND claimed_at = :c", {"#st": "state"}, values),
         }
+        if claim.on_schedule and schedule is not None:  # the claim is the mark alone: both, or neither
+            closing.update(update.request("attribute_not_exists(sk)", {"#st": "state"}))
+            mark = self._closed_on_schedule(claim, now, run, schedule)
+            mark["ConditionExpression"] += (
+                " AND (inflight_at = :c OR (attribute_not_exists(inflight_at) AND inflight_until = :c))"
+            )
+            mark["ExpressionAttributeValues"][":c"] = {"S": iso_utc(claim.claimed_at)}
+            return self._t.try_transact([{"Update": closing}, {"Update": mark}])
         closed = self._t.try_transact([{"Update": closing}])
         if closed and schedule is not None:
             self._t.try_transact([{"Update": self._closed_on_schedule(claim, now, run, schedule)}])
@@ -129,6 +138,7 @@ class TableScans(Part):
         if claim.noted is not None and claim.noted.pause:
             update.set_all({"status": models.PAUSED, "status_reason": "failing", "updated_at": iso_utc(now)})
         update.remove(INFLIGHT)
+        recorded(update, claim.slot)
         return {
             "TableName": self._t.name,
             "Key": key(claim.room_id, codec.schedule_sk(schedule.id)),
@@ -192,6 +202,7 @@ class _Found:
         self._now = now
         self._copies: dict[codec.Key, dict[str, Any]] = {}  # audit copies that still say live
         self._audited: set[codec.Key] = set()
+        self._marks: list[OpenClaim] = []  # claims found as a schedule's mark
 
     def add(self, raw: dict[str, Any]) -> None:
         room, sk = raw["room_id"]["S"], raw["sk"]["S"]
@@ -204,6 +215,8 @@ class _Found:
             found.pointers.append(codec.pointer_from_item(raw))
         elif sk.startswith(codec.SCHEDULE) and not codec.is_expired(raw, self._now):
             found.schedules.append(codec.schedule_from_item(raw))
+            if (mark := codec.claim_from_mark(raw)) is not None:  # a claim: live, or its attempt died
+                self._marks.append(mark)
         elif sk.startswith(codec.SLOT):
             if (claim := codec.claim_from_item(raw)) is not None:
                 found.claims.append(claim)
@@ -218,6 +231,8 @@ class _Found:
 
     def result(self) -> TableScan:
         found = self.table
+        with_items = {(c.room_id, c.owner, c.slot) for c in found.claims}  # a slot's item says more than the mark
+        found.claims += [c for c in self._marks if (c.room_id, c.owner, c.slot) not in with_items]
         under_live = {(s.room_id, s.id) for s in found.schedules}
         found.deleted = [codec.schedule_from_item(raw) for k, raw in self._copies.items() if k not in under_live]
         found.uncopied = [

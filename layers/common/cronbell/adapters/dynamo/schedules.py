@@ -21,7 +21,7 @@ from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import ROOM_SK, dump, key, load, retired_sk, schedule_sk
 from cronbell.adapters.dynamo.expressions import IDLE, LIVE, Update
 from cronbell.adapters.dynamo.rooms import Rooms
-from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
+from cronbell.adapters.dynamo.table import CONDITION_FAILED, ITEM_CONFLICT, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import (
     Busy,
@@ -50,6 +50,10 @@ class Schedules(Rooms):
         item = self._t.get(key(room_id, schedule_sk(schedule_id)))
         if item is not None:
             return codec.schedule_from_item(item)
+        return self.get_retired(room_id, schedule_id)
+
+    def get_retired(self, room_id: str, schedule_id: str) -> Schedule | None:
+        """`get` once no live item was found: the retired copy (or the live item again, see `get`)."""
         copy = self._t.get(key(room_id, retired_sk(schedule_id)))
         if copy is None:
             return None
@@ -334,7 +338,7 @@ class Schedules(Rooms):
 
     def _refused_delete(self, err: AwsError, room_id: str, schedule_id: str) -> Exception | None:
         """What a refused delete means (None: a failure that is not a refusal)."""
-        if err.code == "TransactionConflictException":
+        if err.code == ITEM_CONFLICT:
             return Busy(schedule_id)  # a fire's transaction is writing the item right now
         if err.code != CONDITION_FAILED:
             return None

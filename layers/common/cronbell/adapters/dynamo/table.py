@@ -14,6 +14,7 @@ _CONFLICT_PAUSE_SECONDS = 0.05  # times the attempt number
 _CONFLICT_ATTEMPTS = 4
 CANCELLED = "TransactionCanceledException"
 CONDITION_FAILED = "ConditionalCheckFailedException"
+ITEM_CONFLICT = "TransactionConflictException"  # a single-item write met a transaction on the same item
 
 
 def cancelled(err: AwsError, items: list[dict[str, Any]]) -> dict[Key, dict[str, Any]]:
@@ -60,6 +61,18 @@ class Table:
                     raise
             time.sleep(_CONFLICT_PAUSE_SECONDS * attempt)
 
+    def update(self, **request: Any) -> None:
+        """UpdateItem, run again after a pause while DynamoDB refuses it only because a transaction
+        is writing the same item (TransactionConflictException): a claim meeting another's record."""
+        for attempt in range(1, _CONFLICT_ATTEMPTS + 1):
+            try:
+                self.db.update_item(TableName=self.name, **request)
+                return
+            except AwsError as err:
+                if attempt == _CONFLICT_ATTEMPTS or err.code != ITEM_CONFLICT:
+                    raise
+            time.sleep(_CONFLICT_PAUSE_SECONDS * attempt)
+
     def try_transact(self, items: list[dict[str, Any]]) -> bool:
         """A conditional repair; False when a condition failed (something changed meanwhile)."""
         try:
@@ -75,6 +88,19 @@ class Table:
         out = self.db.get_item(TableName=self.name, Key=key, ConsistentRead=True)
         item: dict[str, Any] | None = out.get("Item")
         return item
+
+    def get_many(self, keys: list[dict[str, Any]]) -> dict[tuple[str, str], dict[str, Any]]:
+        """Several items (at most 100) in one BatchGetItem, each read strongly consistent, by
+        (room, sort key); an item not found is left out. Keys DynamoDB leaves unprocessed (throttled)
+        are asked for again."""
+        found: dict[tuple[str, str], dict[str, Any]] = {}
+        request: dict[str, Any] = {self.name: {"Keys": keys, "ConsistentRead": True}}
+        while request:
+            out = self.db.batch_get_item(RequestItems=request)
+            for item in out.get("Responses", {}).get(self.name, []):
+                found[(item["room_id"]["S"], item["sk"]["S"])] = item
+            request = out.get("UnprocessedKeys") or {}
+        return found
 
     def query_all(self, **kwargs: Any) -> list[dict[str, Any]]:
         """Every item of a query, page after page."""

@@ -17,13 +17,32 @@ from cronbell.core.domain.runs import DELIVERED, Run
 
 class SlotLedger(Schedules):
     # --- SlotLedger --------------------------------------------------------------------------
-    def claim_slot(
-        self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
-    ) -> Claim:
-        t = stored_second(now)
+    def read_for_fire(
+        self, room_id: str, schedule_id: str, slot: str, now: datetime
+    ) -> tuple[Schedule | None, Claim | None]:
+        return self.get(room_id, schedule_id), self._verdict(room_id, schedule_id, slot, stored_second(now))
+
+    def _verdict(self, room_id: str, owner: str, slot: str, t: datetime) -> Claim | None:
+        """What the slot says before a claim; None when it may be claimed."""
         held = self._slots.get((room_id, owner, slot))
         if held is not None and not (held.state == CLAIMED and lease_ended(held.lease_until, t)):
             return {SENT: Claim.SENT, CLAIMED: Claim.HELD}.get(held.state, Claim.DUPLICATE)
+        return None
+
+    def claim_slot(
+        self,
+        room_id: str,
+        owner: str,
+        slot: str,
+        now: datetime,
+        lease_seconds: int,
+        schedule: Schedule | None,
+        slot_read: bool = False,
+    ) -> Claim:
+        t = stored_second(now)
+        verdict = self._verdict(room_id, owner, slot, t)  # as read: nothing can change it between two calls here
+        if verdict is not None:
+            return verdict
         lease_end = t + timedelta(seconds=lease_seconds)
         if schedule is not None:
             stored = self._live.get((room_id, schedule.id))
@@ -47,7 +66,15 @@ class SlotLedger(Schedules):
         held = self._slots.get((room_id, owner, slot))
         return held.lease_until if held is not None and held.state == CLAIMED else None
 
-    def mark_slot_sent(self, room_id: str, owner: str, slot: str, message_id: str, noted: Finish | None = None) -> bool:
+    def mark_slot_sent(
+        self,
+        room_id: str,
+        owner: str,
+        slot: str,
+        message_id: str,
+        now: datetime,
+        noted: Finish | None = None,
+    ) -> bool:
         held = self._slots.get((room_id, owner, slot))
         if held is not None and held.state == DONE:
             return False

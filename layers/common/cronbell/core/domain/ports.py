@@ -178,6 +178,7 @@ class OpenClaim:
     claimed_at: datetime
     message_id: str | None = None  # set when the message went out before the attempt died
     noted: Finish | None = None  # the run (and verdict) an attempt ended and could not record
+    on_schedule: bool = False  # found as its schedule's mark alone (`claimed_at`: when its lease ends)
 
 
 @dataclass
@@ -240,14 +241,32 @@ class SlotLedger(Protocol):
     `schedule` is the stored schedule that owns the slot, or None for a template schedule (which
     has no item of its own; `owner` names it). Every write that also writes the schedule is
     conditioned on the schedule's version as read: CHANGED (claim) or Conflict (record) when a
-    change landed since, so nothing is decided or recorded from a stale read."""
+    change landed since, so nothing is decided or recorded from a stale read. A fire reads its
+    schedule and its slot together (`read_for_fire`: what the slot says already, None when it may be
+    claimed) and then claims with `slot_read`, which the claim need not read again."""
 
+    def read_for_fire(
+        self, room_id: str, schedule_id: str, slot: str, now: datetime
+    ) -> tuple[Schedule | None, Claim | None]: ...
     def claim_slot(
-        self, room_id: str, owner: str, slot: str, now: datetime, lease_seconds: int, schedule: Schedule | None
+        self,
+        room_id: str,
+        owner: str,
+        slot: str,
+        now: datetime,
+        lease_seconds: int,
+        schedule: Schedule | None,
+        slot_read: bool = False,
     ) -> Claim: ...
     def held_until(self, room_id: str, owner: str, slot: str) -> datetime | None: ...
     def mark_slot_sent(
-        self, room_id: str, owner: str, slot: str, message_id: str, noted: Finish | None = None
+        self,
+        room_id: str,
+        owner: str,
+        slot: str,
+        message_id: str,
+        now: datetime,
+        noted: Finish | None = None,
     ) -> bool: ...
     def open_claim(self, room_id: str, owner: str, slot: str) -> OpenClaim | None: ...
     def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None: ...
