@@ -112,6 +112,7 @@ def test_a_quarterly_reminder_through_the_tools_keeps_its_months_in_a_new_zone()
 @pytest.mark.parametrize(
     ("text", "expr"),
     [
+        # the minute of every hour
         ("every hour at :30", "30 * * * *"),
         ("every hour at 30 past", "30 * * * *"),
         ("each hour at 5 minutes past the hour", "5 * * * *"),
@@ -122,9 +123,18 @@ def test_a_quarterly_reminder_through_the_tools_keeps_its_months_in_a_new_zone()
         ("cada hora a los 20 minutos", "20 * * * *"),
         ("cada hora, a y media", "30 * * * *"),
         ("cada hora en punto", "0 * * * *"),
+        # every N hours within a window of the day: N need not divide 24
+        ("every 5 hours from 8 to 20", "0 8,13,18 * * *"),
+        ("every 5 hours between 8am and 11pm", "0 8,13,18 * * *"),
+        ("every 7 hours from 6 to 23 on weekdays", "0 6,13,20 * * 1-5"),
+        ("cada 5 horas de 8 a 20", "0 8,13,18 * * *"),
+        # a bare second hour before the first is the afternoon's: office hours
+        ("every hour from 9 to 5", "0 9-16 * * *"),
+        ("every 30 minutes between 8 and 6 on weekdays", "0,30 8-17 * * 1-5"),
+        ("cada hora de 9 a 5", "0 9-16 * * *"),
     ],
 )
-def test_the_minute_of_every_hour(text: str, expr: str) -> None:
+def test_hourly_phrases_are_read_as(text: str, expr: str) -> None:
     assert parse_recurring(text, 5).expr == expr
 
 
@@ -156,20 +166,3 @@ def test_days_without_a_time_are_refused_with_a_fix_that_reads(text: str, locale
     message = errors.message(caught.value, locale)
     assert f"'{fix}'" in message, message
     parse_fields(parse_recurring(fix, 5).expr)  # the fix the refusal suggests is read
-
-
-@pytest.mark.parametrize(
-    ("text", "expr"),
-    [
-        ("every 5 hours from 8 to 20", "0 8,13,18 * * *"),
-        ("every 5 hours between 8am and 11pm", "0 8,13,18 * * *"),
-        ("every 7 hours from 6 to 23 on weekdays", "0 6,13,20 * * 1-5"),
-        ("cada 5 horas de 8 a 20", "0 8,13,18 * * *"),
-        # a bare second hour before the first is the afternoon's: office hours
-        ("every hour from 9 to 5", "0 9-16 * * *"),
-        ("every 30 minutes between 8 and 6 on weekdays", "0,30 8-17 * * 1-5"),
-        ("cada hora de 9 a 5", "0 9-16 * * *"),
-    ],
-)
-def test_every_n_hours_within_a_window_need_not_divide_the_day(text: str, expr: str) -> None:
-    assert parse_recurring(text, 5).expr == expr
