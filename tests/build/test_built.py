@@ -47,6 +47,8 @@ def test_the_built_layer_fits_its_budget(built: Path) -> None:
     # what the functions import at run time is in it, with bytecode of the runtime's version
     assert (layer / "python" / "cronbell" / "core" / "contract" / "contract.json").is_file()
     assert (layer / "python" / "aws_lambda_powertools").is_dir()
+    # not what the runtime has already (botocore's jmespath): a copy would shadow its compiled one
+    assert not (layer / "python" / "jmespath").exists()
     assert list((layer / "python" / "cronbell" / "__pycache__").glob("*.cpython-312.pyc"))
     assert {"ToolsFunction", "FireFunction", "ProjectorFunction", "ReconcileFunction"} < set(FUNCTIONS)
     for function in FUNCTIONS:
