@@ -37,6 +37,7 @@ from bench import units as rules
 from bench.units import Units
 
 BASELINE = Path(__file__).with_name("cost_baseline.json")
+DYNAMODB_TARGET = 4.0  # a delivery's DynamoDB at most this many times the floor design's
 MEMORY_GB = 0.25  # template.yaml Globals: MemorySize 256, Architectures arm64
 
 # On-demand list prices, us-east-1, as AWS's pricing pages give them (checked 2026-12-01; DynamoDB's
@@ -413,6 +414,7 @@ def table(figures: dict[str, Any]) -> str:
         lines.append(
             f"  {name:<18} ${dollars:8.3f} in all, the projector ${projector:.3f} of it;"
             f" DynamoDB ${dynamo:.3f} = {ratio:.2f} x the floor's"
+            f"   <={DYNAMODB_TARGET:g} {'ok' if ratio <= DYNAMODB_TARGET else 'OVER'}"
         )
     lines.append(
         f"  {'floor':<18} ${f['dollars_per_million']:8.3f} in all; DynamoDB ${f['dynamodb_dollars_per_million']:.3f}"
