@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from cronbell.adapters.dynamo import DynamoStore
+from cronbell.adapters.dynamo import DynamoStore, codec
 from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.fire import RetryLater
-from tests.support.aws import Stack
+from tests.support.aws import TABLE, Stack
 from tests.support.chat import PermanentChatError, RecordingChat, TransientChatError
 from tests.support.envelopes import ROOM, USER, envelope
 from tests.support.faults import CallLog
@@ -179,6 +179,32 @@ def test_crashed_attempt_is_taken_over_after_the_lease(stack: Stack) -> None:
     stack.clock.advance(seconds=901)
     assert run(stack, chat, scheduler_input(sid, "2026-12-01T08:00:00Z"))["outcome"] == "delivered"
     assert len(chat.sent) == 1
+
+
+def test_a_claim_an_earlier_release_wrote_is_honoured_until_its_lease_ends(stack: Stack) -> None:
+    """0.4.2 claimed a slot with a transaction: the slot's own item claimed with its lease, and the
+    schedule marked. A fire of this release meeting such a claim in flight (both versions run while a
+    deployment's canary lasts) posts nothing until the lease is over, then takes it over."""
+    sid = create(stack, cron="0 9 * * *")
+    stack.clock.advance(days=1)  # the slot's time
+    slot, until = "2026-12-01T08:00:00Z", "2026-12-01T08:15:00Z"
+    ref = codec.SlotRef(ROOM, sid, slot)
+    stack.ddb.put_item(TableName=TABLE, Item=codec.dump(codec.claim_item(ref, slot, until, 2_000_000_000)))
+    stack.ddb.update_item(
+        TableName=TABLE,
+        Key=codec.key(ROOM, codec.schedule_sk(sid)),
+        UpdateExpression="SET inflight_slot = :slot, inflight_until = :until, inflight_attempts = :n",
+        ExpressionAttributeValues=codec.dump({":slot": slot, ":until": until, ":n": 1}),
+    )
+    chat = RecordingChat()
+    with pytest.raises(RetryLater):  # a live claim is never answered as done: Lambda retries
+        run(stack, chat, scheduler_input(sid, slot))
+    assert chat.sent == []
+    stack.clock.advance(seconds=901)
+    assert run(stack, chat, scheduler_input(sid, slot, attempt=2))["outcome"] == "delivered"
+    assert len(chat.sent) == 1
+    item = stack.ddb.get_item(TableName=TABLE, Key=ref.key, ConsistentRead=True)["Item"]
+    assert codec.state_of(item) == codec.DONE
 
 
 def test_permanent_refusal_is_recorded_and_not_retried(stack: Stack) -> None:
