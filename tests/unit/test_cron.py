@@ -125,6 +125,14 @@ PHRASES = [
     ("every friday to monday at 9", "0 9 * * 0,1,5,6"),
     ("every day at 9 and 17", "0 9,17 * * *"),
     ("todos los días a las 9 y a las 21", "0 9,21 * * *"),
+    # a bare hour said after a later one of the morning is the afternoon's, as in 'from 9 to 5'
+    ("twice a day at 9 and 5", "0 9,17 * * *"),
+    ("every day at 9, 12 and 3", "0 9,12,15 * * *"),
+    ("every weekday at 8:30 and 1:30", "30 8,13 * * 1-5"),
+    ("todos los días a las 9 y a las 5", "0 9,17 * * *"),
+    ("every day at 9 and 5am", "0 5,9 * * *"),  # its period said: kept
+    ("every day at 05:00 and 03:00", "0 3,5 * * *"),  # a 24-hour clock: kept
+    ("every day at 7 and 11", "0 7,11 * * *"),  # in order already
     ("every month on the 1st at 9", "0 9 1 * *"),
     ("on the 1st and 15th of every month at 9", "0 9 1,15 * *"),
     ("el día 1 de cada mes a las 9", "0 9 1 * *"),

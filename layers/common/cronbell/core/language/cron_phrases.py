@@ -138,14 +138,32 @@ def _clocks(text: str, part: str | None = None) -> tuple[str, str] | None:
     if single is not None:
         return str(single[1]), str(single[0])
     parts = re.split(rf"\s*(?:,|{AND})\s*(?:(?:{_AT_WORDS}) )?", text)
-    clocks = [read(p) for p in parts if p]
+    said = [p for p in parts if p]
+    clocks = [read(p) for p in said]
     if len(clocks) < 2 or any(c is None for c in clocks):
         return None
+    if part is None:
+        clocks = _in_the_order_said(said, clocks)
     minutes = {c[1] for c in clocks if c}
     if len(minutes) != 1:
         return None
     hours = sorted({c[0] for c in clocks if c})
     return str(minutes.pop()), ",".join(str(h) for h in hours)
+
+
+def _in_the_order_said(said: list[str], clocks: list[tuple[int, int] | None]) -> list[tuple[int, int] | None]:
+    """'at 9 and 5': a bare hour said after a later one of the morning (or noon) is the afternoon's,
+    17:00, as 'from 9 to 5' reads; one with its period ('5am') or on a 24-hour clock ('05:00') is kept."""
+    out: list[tuple[int, int] | None] = []
+    last = -1
+    for text, clock in zip(said, clocks, strict=True):
+        if clock is not None:
+            hour, minute = clock
+            if hour < last <= 12 and not names_its_period(text) and not text.startswith("0"):
+                clock = (hour + 12, minute)
+            last = clock[0]
+        out.append(clock)
+    return out
 
 
 _AT_WORDS = "|".join(lexicon.each("AT"))
