@@ -133,6 +133,13 @@ PHRASES = [
     ("every day at 9 and 5am", "0 5,9 * * *"),  # its period said: kept
     ("every day at 05:00 and 03:00", "0 3,5 * * *"),  # a 24-hour clock: kept
     ("every day at 7 and 11", "0 7,11 * * *"),  # in order already
+    # an ordinal weekday 'of the month' is the month's, not an interval of weeks
+    ("every second tuesday of the month at 3pm", "0 15 * * 2#2"),
+    ("every third friday of every month at 4pm", "0 16 * * 5#3"),
+    ("cada segundo martes del mes a las 15", "0 15 * * 2#2"),
+    # a quarter of an hour is fifteen minutes, not a quarter of the year
+    ("every quarter hour", "*/15 * * * *"),
+    ("every quarter of an hour", "*/15 * * * *"),
     ("every month on the 1st at 9", "0 9 1 * *"),
     ("on the 1st and 15th of every month at 9", "0 9 1,15 * *"),
     ("el día 1 de cada mes a las 9", "0 9 1 * *"),

@@ -291,6 +291,8 @@ def split_interval(t: str) -> tuple[int, str, str, date | None] | Phrase:
     lead = re.fullmatch(_LEADING_AT, t)
     for text in [t, f"{lead['rest']} {lead['at']}"] if lead else [t]:
         found = _split(text)
+        if found is not None and _nth_weekday(text):  # 'every second tuesday of the month': the month's second
+            return 1, "", t, start
         if isinstance(found, Phrase):
             return found
         if found is not None:
@@ -298,7 +300,16 @@ def split_interval(t: str) -> tuple[int, str, str, date | None] | Phrase:
     return 1, "", t, start
 
 
+def _nth_weekday(t: str) -> bool:
+    """Whether a phrase reads whole as a weekday of the month ('every second tuesday of the month at 3pm':
+    0 15 * * 2#2), which its ordinal could otherwise start as an interval ('every second tuesday')."""
+    plain = phrase_to_cron(t)
+    return isinstance(plain, str) and "#" in plain.split()[4]
+
+
 def _split(t: str) -> tuple[int, str, str] | Phrase | None:
+    if re.fullmatch(_EVERY_N, t):  # 'every quarter hour': minutes, not a quarter of the year
+        return None
     for pattern in _INTERVALS:
         match = re.fullmatch(pattern, t)
         if match is None:
