@@ -133,6 +133,14 @@ PHRASES = [
     ("every day at 9 and 5am", "0 5,9 * * *"),  # its period said: kept
     ("every day at 05:00 and 03:00", "0 3,5 * * *"),  # a 24-hour clock: kept
     ("every day at 7 and 11", "0 7,11 * * *"),  # in order already
+    # a part of the day said once is every time's; said apart, each time has its own
+    ("every day at 7 and 8 in the evening", "0 19,20 * * *"),
+    ("every day at 8 and at 8 in the evening", "0 8,20 * * *"),
+    ("every day at 8am and 8 in the evening", "0 8,20 * * *"),
+    ("every day at 9 in the morning and at 5 in the afternoon", "0 9,17 * * *"),
+    ("todos los días a las 8 y a las 8 de la noche", "0 8,20 * * *"),
+    ("todos los días a las 9 de la mañana y a las 5 de la tarde", "0 9,17 * * *"),
+    ("cada noche a las 10 y a las 11", "0 22,23 * * *"),
     # an ordinal weekday 'of the month' is the month's, not an interval of weeks
     ("every second tuesday of the month at 3pm", "0 15 * * 2#2"),
     ("every third friday of every month at 4pm", "0 16 * * 5#3"),

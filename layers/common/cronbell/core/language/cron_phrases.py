@@ -118,37 +118,51 @@ def _interval(t: str, within_a_day: bool = False) -> str | Phrase | None:
 
 def _clocks(text: str, part: str | None = None) -> tuple[str, str] | None:
     """One time of day, or several sharing the minute ('9 and 17'), as cron (minute, hour) fields;
-    with a part of the day ('noche', 'evening'), each hour is read in it, and must be one of its hours."""
-    in_part = re.fullmatch(_CLOCK_IN_PART, text)  # "8 in the morning": the part of the day is the clock's period
-    if part is None and in_part and in_part["part"] in PERIOD_OF:
-        text, part = in_part["clock"], in_part["part"]
-
-    def read(clock_text: str) -> tuple[int, int] | None:
-        if part is None:
-            return parse_clock(clock_text)
-        period = PERIOD_OF[part]
-        got = parse_clock_in(clock_text, period)  # "every morning at 9pm": not a time of the morning
-        if got is None or got[0] not in PART_HOURS_RANGE[period]:
-            return None
-        if part in _ON_THE_CLOCK and 0 < got[0] < 6 and not names_its_period(clock_text):
-            return got[0] + 12, got[1]  # "every evening at 5": 17:00, as a one-shot reads it
-        return got
-
-    single = read(text)
+    with a part of the day ('noche', 'evening'), each hour is read in it, and must be one of its hours.
+    In a list, a part said once at its end is every time's ('at 7 and 8 in the evening': 19:00 and
+    20:00) unless the times are said apart ('at 8 and at 8 in the evening', 'at 9 in the morning and
+    at 5 in the afternoon'): then each time has its own."""
+    whole = _in_part(text) if part is None else None
+    single = _read_clock(*whole) if whole else _read_clock(text, part)
     if single is not None:
         return str(single[1]), str(single[0])
-    parts = re.split(rf"\s*(?:,|{AND})\s*(?:(?:{_AT_WORDS}) )?", text)
-    said = [p for p in parts if p]
-    clocks = [read(p) for p in said]
-    if len(clocks) < 2 or any(c is None for c in clocks):
+    pieces = re.split(_LIST_SEPARATOR, text)
+    said, apart = [p for p in pieces[0::2] if p], any(pieces[1::2])
+    if len(said) < 2:
         return None
-    if part is None:
+    own: list[tuple[str, str | None]] = [(p, part) if part else _in_part(p) or (p, None) for p in said]
+    if part is None and not apart and all(named is None for _, named in own[:-1]) and own[-1][1]:
+        last = own[-1][1]  # 'at 7 and 8 in the evening': the evening's, but for a time that says its own
+        own = [(p, None if names_its_period(p) else last) for p in [*said[:-1], own[-1][0]]]
+    clocks = [_read_clock(p, named) for p, named in own]
+    if any(c is None for c in clocks):
+        return None
+    if all(named is None for _, named in own):
         clocks = _in_the_order_said(said, clocks)
     minutes = {c[1] for c in clocks if c}
     if len(minutes) != 1:
         return None
     hours = sorted({c[0] for c in clocks if c})
     return str(minutes.pop()), ",".join(str(h) for h in hours)
+
+
+def _in_part(text: str) -> tuple[str, str] | None:
+    """'8 in the morning' -> ('8', 'morning'): a time and the part of the day said after it."""
+    found = re.fullmatch(_CLOCK_IN_PART, text)
+    return (found["clock"], found["part"]) if found and found["part"] in PERIOD_OF else None
+
+
+def _read_clock(text: str, part: str | None) -> tuple[int, int] | None:
+    """A time of day, read in `part` of the day when one is said for it ('every evening at 5': 17:00)."""
+    if part is None:
+        return parse_clock(text)
+    period = PERIOD_OF[part]
+    got = parse_clock_in(text, period)  # "every morning at 9pm": not a time of the morning
+    if got is None or got[0] not in PART_HOURS_RANGE[period]:
+        return None
+    if part in _ON_THE_CLOCK and 0 < got[0] < 6 and not names_its_period(text):
+        return got[0] + 12, got[1]  # "every evening at 5": 17:00, as a one-shot reads it
+    return got
 
 
 def _in_the_order_said(said: list[str], clocks: list[tuple[int, int] | None]) -> list[tuple[int, int] | None]:
@@ -167,6 +181,7 @@ def _in_the_order_said(said: list[str], clocks: list[tuple[int, int] | None]) ->
 
 
 _AT_WORDS = "|".join(lexicon.each("AT"))
+_LIST_SEPARATOR = rf"\s*(?:,|{AND})\s*((?:{_AT_WORDS}) )?"  # its group: an 'at' said again
 _ON_THE_CLOCK = lexicon.union("PARTS_ON_THE_CLOCK")  # "evening": its small hours are the afternoon's
 _CLOCK_IN_PART = rf"(?P<clock>.+?) (?:{lexicon.some('PART_LEAD')}) (?P<part>{lexicon.some('PARTS_AFTER_LEAD')})"
 _TIMES: dict[str, int] = lexicon.union("TIMES")
