@@ -145,6 +145,18 @@ PHRASES = [
     ("every second tuesday of the month at 3pm", "0 15 * * 2#2"),
     ("every third friday of every month at 4pm", "0 16 * * 5#3"),
     ("cada segundo martes del mes a las 15", "0 15 * * 2#2"),
+    # once a day, a week, a month
+    ("once a day at 9", "0 9 * * *"),
+    ("once a week on monday at 9", "0 9 * * 1"),
+    ("every week on monday at 9", "0 9 * * 1"),
+    ("weekly on mondays and thursdays at 10", "0 10 * * 1,4"),
+    ("once a month on the 3rd at 9", "0 9 3 * *"),
+    ("una vez al día a las 9", "0 9 * * *"),
+    ("una vez a la semana los lunes a las 9", "0 9 * * 1"),
+    ("semanalmente los viernes a las 16", "0 16 * * 5"),
+    ("cada semana el lunes a las 9", "0 9 * * 1"),
+    ("una vez al mes el día 3 a las 9", "0 9 3 * *"),
+    ("el primer lunes de mes a las 9", "0 9 * * 1#1"),
     # a quarter of an hour is fifteen minutes, not a quarter of the year
     ("every quarter hour", "*/15 * * * *"),
     ("every quarter of an hour", "*/15 * * * *"),

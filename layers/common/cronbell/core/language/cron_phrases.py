@@ -330,7 +330,7 @@ def _split(t: str) -> tuple[int, str, str] | Phrase | None:
         if match is None:
             continue
         found = match.groupdict()
-        count = found.get("n") or "2"
+        count = found.get("n") or ("1" if found.get("once") else "2")  # 'every other', 'weekly'
         every = int(count) if count.isdigit() else _COUNTS[count]
         unit = _UNITS[found["unit"]] if found.get("unit") else WEEKS
         if found.get("months"):

@@ -111,7 +111,7 @@ THROUGH = "to|through|thru|until"  # "monday to friday"
 EXCEPT = "except(?: on)?(?: for)?|but not|other than"  # before the weekdays a schedule leaves out
 ORDINAL_ENDINGS = "st|nd|rd|th"
 MONTH_DAYS = (  # the days of every month, in the group `d`
-    r"(?:every|each) month,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",
+    r"(?:every|each|once a) month,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",
     r"monthly,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",
     r"(?:(?:on|every|each) (?:the )?|the )(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
 )
@@ -147,7 +147,7 @@ MINUTE_UNITS = "minutes?|mins?"
 HOUR_UNITS = "hours?|hrs?"
 AT = ("at",)  # before a time of day
 AT_NAMED = ""  # "at" before a named clock only
-TIMES = {"twice": 2, "two times": 2, "three times": 3, "four times": 4}  # "twice a day"
+TIMES = {"once": 1, "twice": 2, "two times": 2, "three times": 3, "four times": 4}  # "twice a day"
 PER = "a|per"  # "twice a day"
 DAYS_START = "everyday|every|each|on|from|daily|weekdays|weekends"  # how a set of days may begin
 COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -164,6 +164,8 @@ INTERVALS = (  # {count}, {unit} and {weekday} are filled in; groups n, unit, da
     r" (?:(?P<unit>days?|months?)|(?P<days>{weekday}))\b,? ?(?P<rest>.*)",
     # biweekly on monday at 10 (read as every two weeks, its common meaning)
     r"(?:biweekly|fortnightly|(?:every|each|once a) fortnight),? (?P<rest>.*)",
+    # weekly on friday at 4 / once a week on monday at 9 / every week on monday at 9 (every one week)
+    r"(?P<once>weekly|once a week|(?:every|each) week),? (?P<rest>.*)",
 )
 FIFTEEN_DAYS_LEAD: tuple[str, ...] = ()  # "every 15 days" is what it says
 STARTING = r"from|starting(?: on)?|beginning"  # before a start date

@@ -132,12 +132,12 @@ ORDINAL_ENDINGS = "o"
 MONTH_DAYS = (
     r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
     r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
-    r"mensualmente,? (?:el |los )?(?:dias? )?(?P<d>.+)",
+    r"(?:mensualmente|una vez al mes),? (?:el |los )?(?:dias? )?(?P<d>.+)",
     r"todos los dias (?P<d>\d{1,2}(?:(?:,| y) \d{1,2})*)",  # "todos los dias 21": the 21st of every month
     r"cada (?:dia )?(?P<d>.+?) del mes",
 )
 PLACES = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
-OF_EVERY_MONTH = "de cada mes|de todos los meses|del mes"
+OF_EVERY_MONTH = "de cada mes|de todos los meses|del mes|de mes"
 PLACE_LEAD = "el|cada|todos los"
 MONTH_PLACE_LEAD = "(?:cada|todos los) mes(?:es)?,? (?:el )?"  # "cada mes el primer lunes"
 PLACE_ARTICLE = ""
@@ -163,7 +163,7 @@ MINUTE_UNITS = "minutos?"
 HOUR_UNITS = "horas?"
 AT = ("a las", "a la")
 AT_NAMED = "a(?= mediodia| medianoche)"
-TIMES = {"dos veces": 2, "tres veces": 3}
+TIMES = {"una vez": 1, "dos veces": 2, "tres veces": 3}
 PER = "al"
 DAYS_START = "todos|todas|cada|los|el|de|diariamente|a diario|entre semana"
 COUNTS = {"dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
@@ -180,6 +180,8 @@ INTERVALS = (
     # un lunes si y otro no a las 10 / un dia si y otro no a las 8
     r"(?:(?:el|un|una) )?(?:(?P<unit>dias?|semanas?|mes(?:es)?)|(?P<days>{weekday})),? si,? y? ?"
     r"(?:otro|uno|otra|una) no,? ?(?P<rest>.*)",
+    # semanalmente los viernes a las 16 / una vez a la semana los lunes / cada semana el lunes (cada una semana)
+    r"(?P<once>semanalmente|una vez (?:a|por) (?:la )?semana|cada semana|todas las semanas),? (?P<rest>.*)",
 )
 FIFTEEN_DAYS_LEAD = ("cada",)  # "cada quince dias" often means every two weeks
 STARTING = r"desde(?: el)?|a partir del?|empezando el"
