@@ -157,6 +157,15 @@ PHRASES = [
     ("cada semana el lunes a las 9", "0 9 * * 1"),
     ("una vez al mes el día 3 a las 9", "0 9 3 * *"),
     ("el primer lunes de mes a las 9", "0 9 * * 1#1"),
+    # an interval on some days, with or without a window
+    ("every 10 minutes on weekdays", "*/10 * * * 1-5"),
+    ("every hour on weekends", "0 * * * 0,6"),
+    ("every 10 minutes on weekdays between 9 and 17", "*/10 9-16 * * 1-5"),
+    ("cada hora los lunes", "0 * * * 1"),
+    ("cada 10 minutos entre semana de 9 a 17", "*/10 9-16 * * 1-5"),
+    # ordinal days after 'every' are days of the month
+    ("every 1st and 15th at noon", "0 12 1,15 * *"),
+    ("every 15th at 9", "0 9 15 * *"),
     # a quarter of an hour is fifteen minutes, not a quarter of the year
     ("every quarter hour", "*/15 * * * *"),
     ("every quarter of an hour", "*/15 * * * *"),

@@ -60,13 +60,17 @@ def _window(t: str) -> str | Phrase | None:
     match = re.fullmatch(_WINDOW, t)
     if match is None:
         return None
-    every = _interval(match["every"], within_a_day=True)
+    said, days = match["every"], match["days"]
+    ahead = re.fullmatch(_ON_DAYS, said) if days is None else None
+    if ahead and _interval(said) is None:  # 'every 10 minutes on weekdays between 9 and 17'
+        said, days = ahead["every"], ahead["days"]
+    every = _interval(said, within_a_day=True)
     if not isinstance(every, str):
         return every
     first, last = _hour(match, "a"), _hour(match, "b")
     if last < first < 12 and not (match["a_half"] or match["b_half"]):
         last += 12  # "from 9 to 5": office hours, 09:00 to 17:00 (never across midnight: "from 17 to 9")
-    fields = day_fields(match["days"]) if match["days"] else "* * *"
+    fields = day_fields(days) if days else "* * *"
     minute, hour, _ = every.split(" ", 2)
     if fields is None or not (hour == "*" or hour.startswith("*/")):
         return None
@@ -75,6 +79,19 @@ def _window(t: str) -> str | Phrase | None:
     if hour.startswith("*/"):  # every N hours: each N-th hour from the first
         return f"{minute} {','.join(str(h) for h in range(first, last, int(hour[2:])))} {fields}"
     return f"{minute} {first}-{last - 1} {fields}" if last - 1 > first else f"{minute} {first} {fields}"
+
+
+def _interval_on_days(t: str) -> str | Phrase | None:
+    """'every 10 minutes on weekdays', 'cada hora los lunes': the interval all day, on those days."""
+    match = re.fullmatch(_ON_DAYS, t)
+    if match is None:
+        return None
+    every = _interval(match["every"])
+    fields = day_fields(match["days"])
+    if not isinstance(every, str) or fields is None:
+        return every if isinstance(every, Phrase) and fields is not None else None
+    minute, hour, _ = every.split(" ", 2)
+    return f"{minute} {hour} {fields}"
 
 
 _HOURLY = frozenset(lexicon.each("HOURLY"))
@@ -190,6 +207,7 @@ _PER_DAY = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER')}) (?:{DAY_WORD}),?
 _DAYS_START = rf"(?:{lexicon.either('DAYS_START')})"
 _AT = rf"(?:{_AT_WORDS}|@|{lexicon.either('AT_NAMED')})" if lexicon.either("AT_NAMED") else rf"(?:{_AT_WORDS}|@)"
 _EVERY_DAY = lexicon.own("EVERY_DAY")
+_ON_DAYS = rf"(?P<every>.+?),? (?P<days>{_DAYS_START}\b.*)"  # an interval, then the days it runs on
 _EVERY = lexicon.own("EVERY")
 
 
@@ -205,7 +223,7 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
     exception = split_exception(t)
     if exception is not None:
         return without_days(_phrase_to_cron(exception[0]), exception[1])
-    interval = _window(t) or _interval(t)
+    interval = _window(t) or _interval(t) or _interval_on_days(t)
     if interval is not None:
         return interval
     times = re.fullmatch(_PER_DAY, t)
