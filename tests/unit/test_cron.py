@@ -133,6 +133,7 @@ PHRASES = [
     ("every day at 9 and 5am", "0 5,9 * * *"),  # its period said: kept
     ("every day at 05:00 and 03:00", "0 3,5 * * *"),  # a 24-hour clock: kept
     ("every day at 7 and 11", "0 7,11 * * *"),  # in order already
+    ("every day at noon and midnight", "0 0,12 * * *"),  # named: kept
     # a part of the day said once is every time's; said apart, each time has its own
     ("every day at 7 and 8 in the evening", "0 19,20 * * *"),
     ("every day at 8 and at 8 in the evening", "0 8,20 * * *"),

@@ -184,13 +184,14 @@ def _read_clock(text: str, part: str | None) -> tuple[int, int] | None:
 
 def _in_the_order_said(said: list[str], clocks: list[tuple[int, int] | None]) -> list[tuple[int, int] | None]:
     """'at 9 and 5': a bare hour said after a later one of the morning (or noon) is the afternoon's,
-    17:00, as 'from 9 to 5' reads; one with its period ('5am') or on a 24-hour clock ('05:00') is kept."""
+    17:00, as 'from 9 to 5' reads; one with its period ('5am'), on a 24-hour clock ('05:00') or named
+    ('midnight') is kept."""
     out: list[tuple[int, int] | None] = []
     last = -1
     for text, clock in zip(said, clocks, strict=True):
         if clock is not None:
             hour, minute = clock
-            if hour < last <= 12 and not names_its_period(text) and not text.startswith("0"):
+            if hour < last <= 12 and re.match(r"[1-9]", text) and not names_its_period(text):
                 clock = (hour + 12, minute)
             last = clock[0]
         out.append(clock)
