@@ -1,7 +1,7 @@
 """Every N months ('every 3 months on the 1st at 9', 'quarterly', 'cada dos meses el primer lunes'), the
 minute of every hour ('every hour at :30', 'cada hora a y media'), every N hours within a window of the
-day ('every 5 hours from 8 to 20'), and a phrase that names its days but no time of day: read through
-the grammar and the tools, as a user's model sends them."""
+day ('every 5 hours from 8 to 20'), a phrase that names its days but no time of day, and one that says
+its end ('... until december 31'): read through the grammar and the tools, as a user's model sends them."""
 
 from __future__ import annotations
 
@@ -166,3 +166,22 @@ def test_days_without_a_time_are_refused_with_a_fix_that_reads(text: str, locale
     message = errors.message(caught.value, locale)
     assert f"'{fix}'" in message, message
     parse_fields(parse_recurring(fix, 5).expr)  # the fix the refusal suggests is read
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "kept"),
+    [
+        ("every monday at 9 until december 31", "en", "every monday at 9"),
+        ("every day at 9 for 5 days", "en", "every day at 9"),
+        ("every weekday at 9 except holidays", "en", "every weekday at 9"),
+        ("every 2 weeks on monday at 10 starting next monday", "en", "every 2 weeks on monday at 10"),
+        ("Todos los días a las 8 durante 5 días", "es", "Todos los días a las 8"),
+        ("de lunes a viernes a las 9 excepto festivos", "es", "de lunes a viernes a las 9"),
+    ],
+)
+def test_an_end_said_in_the_phrase_is_refused_with_the_arguments_it_goes_in(text: str, locale: str, kept: str) -> None:
+    with pytest.raises(ToolError) as caught:
+        parse_recurring(text, 5)
+    message = errors.message(caught.value, locale)
+    assert f"'{kept}'" in message and "`until`" in message and "`count`" in message, message
+    parse_recurring(kept, 5)  # what it says reads, reads

@@ -21,6 +21,7 @@ from cronbell.core.domain.cron.fields import (
 from cronbell.core.domain.cron.spec import CronSpec, Interval, shortest_gap
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
+from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import normalize
 from cronbell.core.language.cron_phrases import names_days_only, phrase_to_cron, split_interval
 
@@ -37,6 +38,22 @@ MACROS = {
 
 def _cron_error(source: str, reason: Phrase) -> ToolError:
     return refusal("invalid_cron", {"reason": reason}, source=source, reason=reason)
+
+
+_SAID_APART = rf"(?P<kept>.+?),? (?:{lexicon.either('SAID_APART')})\b.*"
+
+
+def _read_before_its_end(t: str, min_interval_minutes: int) -> str | None:
+    """'every monday at 9 until december 31' -> 'every monday at 9': a schedule that reads once what
+    follows it is left out, an end, a start or holidays, which go in arguments of their own."""
+    said = re.fullmatch(_SAID_APART, t)
+    if said is None:
+        return None
+    try:
+        parse_recurring(said["kept"], min_interval_minutes)
+    except ToolError:
+        return None
+    return said["kept"]
 
 
 def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") -> CronSpec:
@@ -64,6 +81,10 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         if start is not None and every == 1:
             raise _cron_error(source, phrase("cron.start_needs_interval"))
         found = phrase_to_cron(rest)
+        said = normalize(stripped)
+        if found is None and (kept := _read_before_its_end(said, min_interval_minutes)):
+            kept = stripped[: len(kept)] if len(said) == len(stripped) else kept  # as the user wrote it
+            raise _cron_error(source, phrase("cron.said_apart", schedule=kept))
         if found is None and every > 1:
             raise _cron_error(source, _needs(unit))
         if found is None and names_days_only(rest):  # 'every monday': the days, but when?

@@ -171,6 +171,10 @@ INTERVALS = (  # {count}, {unit} and {weekday} are filled in; groups n, unit, da
 )
 FIFTEEN_DAYS_LEAD: tuple[str, ...] = ()  # "every 15 days" is what it says
 STARTING = r"from|starting(?: on)?|beginning"  # before a start date
+SAID_APART = (  # after a schedule: what goes in arguments of its own (until, count, skip_holidays)
+    r"until|till|for \d+ (?:days?|weeks?|months?|times)|starting|beginning"
+    r"|(?:except|skipping|but not) (?:on )?(?:public |bank )?holidays"
+)
 
 # --- business days (core/domain/business.py)
 BUSINESS_NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,

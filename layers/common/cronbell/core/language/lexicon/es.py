@@ -185,6 +185,10 @@ INTERVALS = (
 )
 FIFTEEN_DAYS_LEAD = ("cada",)  # "cada quince dias" often means every two weeks
 STARTING = r"desde(?: el)?|a partir del?|empezando el"
+SAID_APART = (  # after a schedule: what goes in arguments of its own (until, count, skip_holidays)
+    r"hasta|durante \d+ (?:dias|semanas|meses|veces)|empezando|comenzando|a partir de"
+    r"|(?:excepto|salvo|menos) (?:los )?(?:dias )?(?:festivos|feriados)"
+)
 
 # --- business days (core/domain/business.py)
 BUSINESS_NTH = {"primer": 1, "segundo": 2, "tercer": 3, "cuarto": 4, "quinto": 5, "sexto": 6, "septimo": 7,

@@ -326,6 +326,8 @@ TEXTS: dict[str, str] = {
     "cron.unknown_macro": "unknown macro {macro!r}",
     "cron.eventbridge": "that is EventBridge syntax, give standard five-field cron",
     "cron.unreadable": "not a cron expression or a known phrase",
+    "cron.said_apart": "'{schedule}' reads; when it ends goes in `until` (a date) or `count` (how many times),"
+    " holidays in `skip_holidays`; a start date only after every N weeks, days or months ('... from 2026-12-14')",
     "cron.needs_time": "it names the days but no time of day; add one, e.g. '{days} at 9'",
     "cron.window": "the hours must run from the first to a later one in the same day (between 9 and 17)",
     "cron.hours_divide": (

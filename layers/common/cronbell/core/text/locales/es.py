@@ -342,6 +342,9 @@ TEXTS: dict[str, str] = {
     "cron.unknown_macro": "macro desconocida {macro!r}",
     "cron.eventbridge": "eso es sintaxis de EventBridge; da cron estándar de cinco campos",
     "cron.unreadable": "no es una expresión cron ni una frase conocida",
+    "cron.said_apart": "'{schedule}' se entiende; cuándo termina va en `until` (una fecha) o `count` (cuántas"
+    " veces), los festivos en `skip_holidays`; una fecha de inicio solo tras cada N semanas, días o meses"
+    " ('... desde el 2026-12-14')",
     "cron.needs_time": "indica los días pero no la hora; añade una, p. ej. '{days} a las 9'",
     "cron.window": "las horas deben ir de la primera a otra más tarde del mismo día (entre las 9 y las 17)",
     "cron.hours_divide": (
