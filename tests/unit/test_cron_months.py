@@ -145,43 +145,32 @@ def test_an_hour_and_a_half_is_not_read_as_half_past(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("text", "locale", "fix"),
+    ("text", "locale", "fix", "also"),
     [
-        ("every monday", "en", "every monday at 9"),
-        ("weekdays", "en", "weekdays at 9"),
-        ("every month on the 15th", "en", "every month on the 15th at 9"),
-        ("annually on june 1", "en", "annually on june 1 at 9"),
-        ("on the first monday of every month", "en", "on the first monday of every month at 9"),
-        ("every day except sunday", "en", "every day except sunday at 9"),
-        ("every morning", "en", "every morning at 9"),
-        ("every monday morning", "en", "every monday morning at 9"),
-        ("cada noche", "es", "cada noche a las 9"),
-        ("todos los lunes", "es", "todos los lunes a las 9"),
-        ("el día 5 de cada mes", "es", "el día 5 de cada mes a las 9"),
+        # days without a time: the phrase to send instead
+        ("every monday", "en", "every monday at 9", ""),
+        ("weekdays", "en", "weekdays at 9", ""),
+        ("every month on the 15th", "en", "every month on the 15th at 9", ""),
+        ("annually on june 1", "en", "annually on june 1 at 9", ""),
+        ("on the first monday of every month", "en", "on the first monday of every month at 9", ""),
+        ("every day except sunday", "en", "every day except sunday at 9", ""),
+        ("every morning", "en", "every morning at 9", ""),
+        ("every monday morning", "en", "every monday morning at 9", ""),
+        ("cada noche", "es", "cada noche a las 9", ""),
+        ("todos los lunes", "es", "todos los lunes a las 9", ""),
+        ("el día 5 de cada mes", "es", "el día 5 de cada mes a las 9", ""),
+        # an end said in the phrase: the schedule that reads, and the arguments the rest goes in
+        ("every monday at 9 until december 31", "en", "every monday at 9", "`until`"),
+        ("every day at 9 for 5 days", "en", "every day at 9", "`count`"),
+        ("every weekday at 9 except holidays", "en", "every weekday at 9", "`skip_holidays`"),
+        ("every 2 weeks on monday at 10 starting next monday", "en", "every 2 weeks on monday at 10", "`until`"),
+        ("Todos los días a las 8 durante 5 días", "es", "Todos los días a las 8", "`count`"),
+        ("de lunes a viernes a las 9 excepto festivos", "es", "de lunes a viernes a las 9", "`skip_holidays`"),
     ],
 )
-def test_days_without_a_time_are_refused_with_a_fix_that_reads(text: str, locale: str, fix: str) -> None:
+def test_refusals_quote_a_phrase_that_reads(text: str, locale: str, fix: str, also: str) -> None:
     with pytest.raises(ToolError) as caught:
         parse_recurring(text, 5)
     message = errors.message(caught.value, locale)
-    assert f"'{fix}'" in message, message
-    parse_fields(parse_recurring(fix, 5).expr)  # the fix the refusal suggests is read
-
-
-@pytest.mark.parametrize(
-    ("text", "locale", "kept"),
-    [
-        ("every monday at 9 until december 31", "en", "every monday at 9"),
-        ("every day at 9 for 5 days", "en", "every day at 9"),
-        ("every weekday at 9 except holidays", "en", "every weekday at 9"),
-        ("every 2 weeks on monday at 10 starting next monday", "en", "every 2 weeks on monday at 10"),
-        ("Todos los días a las 8 durante 5 días", "es", "Todos los días a las 8"),
-        ("de lunes a viernes a las 9 excepto festivos", "es", "de lunes a viernes a las 9"),
-    ],
-)
-def test_an_end_said_in_the_phrase_is_refused_with_the_arguments_it_goes_in(text: str, locale: str, kept: str) -> None:
-    with pytest.raises(ToolError) as caught:
-        parse_recurring(text, 5)
-    message = errors.message(caught.value, locale)
-    assert f"'{kept}'" in message and "`until`" in message and "`count`" in message, message
-    parse_recurring(kept, 5)  # what it says reads, reads
+    assert f"'{fix}'" in message and also in message, message
+    parse_fields(parse_recurring(fix, 5).expr)  # the phrase the refusal quotes is read
