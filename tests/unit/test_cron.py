@@ -164,6 +164,10 @@ PHRASES = [
     ("every 10 minutes on weekdays between 9 and 17", "*/10 9-16 * * 1-5"),
     ("cada hora los lunes", "0 * * * 1"),
     ("cada 10 minutos entre semana de 9 a 17", "*/10 9-16 * * 1-5"),
+    # counts in words
+    ("every four hours", "0 */4 * * *"),
+    ("every fifteen minutes", "*/15 * * * *"),
+    ("cada diez minutos entre semana", "*/10 * * * 1-5"),
     # ordinal days after 'every' are days of the month
     ("every 1st and 15th at noon", "0 12 1,15 * *"),
     ("every 15th at 9", "0 9 15 * *"),

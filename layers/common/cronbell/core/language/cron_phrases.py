@@ -101,8 +101,10 @@ _HOURLY_AT = tuple(  # the minute of every hour, in the group `m` or named
     for minute in (rf"(?P<named>{lexicon.alternatives(_HOURLY_MINUTE_NAMED)})", *lexicon.each("HOURLY_MINUTE"))
 )
 _EVERY_MINUTE = frozenset(lexicon.each("EVERY_MINUTE"))
+_NUMBERS: dict[str, int] = lexicon.union("NUMBERS")  # "every four hours"
+_COUNT_SAID = rf"\d+|{lexicon.alternatives(_NUMBERS)}"
 _EVERY_N = (
-    rf"(?:{lexicon.either('EACH')}) (?:(?P<n>\d+) (?:(?P<hours>{lexicon.either('HOUR_UNITS')})"
+    rf"(?:{lexicon.either('EACH')}) (?:(?P<n>{_COUNT_SAID}) (?:(?P<hours>{lexicon.either('HOUR_UNITS')})"
     rf"|{lexicon.either('MINUTE_UNITS')})|(?P<half>{lexicon.either('HALF_HOUR')})"
     rf"|(?P<quarter>{lexicon.either('QUARTER_HOUR')}))"
 )
@@ -123,7 +125,8 @@ def _interval(t: str, within_a_day: bool = False) -> str | Phrase | None:
     match = re.fullmatch(_EVERY_N, t)
     if not match:
         return None
-    n = int(match["n"] or (30 if match["half"] else 15))  # half an hour, a quarter of an hour
+    count = match["n"]
+    n = (int(count) if count.isdigit() else _NUMBERS[count]) if count else 30 if match["half"] else 15
     if match["hours"]:
         if n < 1 or (24 % n and not (within_a_day and n < 24)):
             return phrase("cron.hours_divide")
