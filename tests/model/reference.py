@@ -819,12 +819,14 @@ class Room:
             run.moved_from = self.moved_from(s, run.scheduled)
         s.runs.append(run)
 
-    def _settle(self, s: Schedule, after: datetime | None = None) -> None:
-        """A recurring schedule ends (completed) once nothing remains to reach the fire function."""
+    def _settle(self, s: Schedule, after: datetime | None = None, released: bool = False) -> None:
+        """A recurring schedule ends (completed) once nothing remains to reach the fire function. A
+        release posting the last occurrence completes it also when it was paused since the hold (the
+        pause did not stop that post, and nothing is left to resume)."""
         if s.cron is None or s.status not in LIVE or s.held:
             return  # a schedule whose last occurrence is held completes at the release
-        if not self.remaining(s, after or self.now) and s.status == "active":
-            s.status, s.stopped = "completed", after
+        if not self.remaining(s, after or self.now) and (s.status == "active" or released):
+            s.status, s.status_reason, s.stopped = "completed", None, after
 
     # -- quiet hours (docs/semantics.md, "Quiet hours")
 
@@ -874,7 +876,7 @@ class Room:
                     s.current = Repeating(slot, base=at)  # the repeats count from the release
             if s.cron is None and s.status in LIVE and s.at == slot:  # one given a new time since waits for it
                 s.status, s.stopped = "fired", slot
-            self._settle(s, after=slot)
+            self._settle(s, after=slot, released=True)
         if listed:
             self.posts.append(Post(release.user, "release", release.end))
             self.posts += [Post(sid, "held_occurrence", slot) for sid, slot in listed]

@@ -813,3 +813,25 @@ def test_a_release_of_only_deleted_reminders_posts_nothing_so_the_next_post_meet
     h.advance(120)
     agrees(h)
     assert [r.late_seconds for r in h.room.schedules[later.sid].runs] == [60]
+
+
+def test_a_recurrence_paused_while_its_last_occurrence_is_held_completes_at_the_release(
+    room: functools.partial[Harness],
+) -> None:
+    """`make verify`: the last occurrence of a `count` is held by quiet hours, then the reminder is
+    paused. The pause does not stop the held post, and the release that posts it leaves nothing to
+    come: the reminder is completed, not left paused with nothing to resume."""
+    from tests.model.quiet import Rule
+
+    h = room(MONDAY)
+    sid = recurring(h, "20 8 * * *", zone="UTC", count=1)
+    user = h.room.schedules[sid].user or ""
+    h.set_quiet(user, Rule("08:10", "09:00", "UTC"))
+    h.advance(30)  # 08:30: the one occurrence is held until 09:00
+    assert h.room.schedules[sid].held
+    assert h.tool("pause_reminder", id=sid)["ok"]
+    h.room.pause(sid)
+    h.advance(60)
+    agrees(h)
+    assert h.room.schedules[sid].status == "completed"
+    assert [r.reason for r in h.room.schedules[sid].runs] == ["quiet_hours"]
