@@ -134,8 +134,14 @@ PHRASES = [
     ("every day at 05:00 and 03:00", "0 3,5 * * *"),  # a 24-hour clock: kept
     ("every day at 7 and 11", "0 7,11 * * *"),  # in order already
     ("every day at noon and midnight", "0 0,12 * * *"),  # named: kept
-    # a part of the day said once is every time's; said apart, each time has its own
+    # a part of the day said once is each earlier time's that reads in it before the next; said apart,
+    # each time has its own
     ("every day at 7 and 8 in the evening", "0 19,20 * * *"),
+    ("every day at 2 and 4 in the afternoon", "0 14,16 * * *"),
+    ("every day at 9, 12 and 3 in the afternoon", "0 9,12,15 * * *"),
+    ("every day at 10 and 2 in the afternoon", "0 10,14 * * *"),  # 22:00 is not before 14:00
+    ("every day at 8 and 8 in the evening", "0 8,20 * * *"),
+    ("every day at 9 and 11 at night", "0 21,23 * * *"),
     ("every day at 8 and at 8 in the evening", "0 8,20 * * *"),
     ("every day at 8am and 8 in the evening", "0 8,20 * * *"),
     ("every day at 9 in the morning and at 5 in the afternoon", "0 9,17 * * *"),

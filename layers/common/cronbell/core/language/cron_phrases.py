@@ -152,8 +152,7 @@ def _clocks(text: str, part: str | None = None) -> tuple[str, str] | None:
         return None
     own: list[tuple[str, str | None]] = [(p, part) if part else _in_part(p) or (p, None) for p in said]
     if part is None and not apart and all(named is None for _, named in own[:-1]) and own[-1][1]:
-        last = own[-1][1]  # 'at 7 and 8 in the evening': the evening's, but for a time that says its own
-        own = [(p, None if names_its_period(p) else last) for p in [*said[:-1], own[-1][0]]]
+        own = _sharing_the_part(own)
     clocks = [_read_clock(p, named) for p, named in own]
     if any(c is None for c in clocks):
         return None
@@ -164,6 +163,25 @@ def _clocks(text: str, part: str | None = None) -> tuple[str, str] | None:
         return None
     hours = sorted({c[0] for c in clocks if c})
     return str(minutes.pop()), ",".join(str(h) for h in hours)
+
+
+def _sharing_the_part(own: list[tuple[str, str | None]]) -> list[tuple[str, str | None]]:
+    """A part of the day said once, after the last time of a list, is also each earlier time's that
+    reads in it before the time after it ('at 7 and 8 in the evening': 19:00 and 20:00); one that
+    does not is read as said ('at 10 and 2 in the afternoon': 10:00 and 14:00; 'at 8 and 8 in the
+    evening': 08:00 and 20:00), as is one that says its own ('at 6am and 8 in the evening')."""
+    last_text, part = own[-1]
+    out = [own[-1]]
+    after = _read_clock(last_text, part)
+    for text, _ in reversed(own[:-1]):
+        shared = None if names_its_period(text) else _read_clock(text, part)
+        if shared is not None and after is not None and shared < after:
+            out.append((text, part))
+            after = shared
+        else:
+            out.append((text, None))
+            after = None  # a time read as said: the earlier ones are read as said too
+    return out[::-1]
 
 
 def _in_part(text: str) -> tuple[str, str] | None:
