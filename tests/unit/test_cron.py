@@ -134,6 +134,9 @@ PHRASES = [
     ("every day at 05:00 and 03:00", "0 3,5 * * *"),  # a 24-hour clock: kept
     ("every day at 7 and 11", "0 7,11 * * *"),  # in order already
     ("every day at noon and midnight", "0 0,12 * * *"),  # named: kept
+    ("todos los días a mediodía y a medianoche", "0 0,12 * * *"),
+    ("todos los días a las 9 y al mediodía", "0 9,12 * * *"),
+    ("los lunes al mediodía", "0 12 * * 1"),
     # a part of the day said once is each earlier time's that reads in it before the next; said apart,
     # each time has its own
     ("every day at 7 and 8 in the evening", "0 19,20 * * *"),

@@ -220,14 +220,15 @@ def _in_the_order_said(said: list[str], clocks: list[tuple[int, int] | None]) ->
 
 
 _AT_WORDS = "|".join(lexicon.each("AT"))
-_LIST_SEPARATOR = rf"\s*(?:,|{AND})\s*((?:{_AT_WORDS}) )?"  # its group: an 'at' said again
+_AT_ANY = "|".join(filter(None, (_AT_WORDS, lexicon.either("AT_NAMED"))))  # 'at', 'a las', 'a' (mediodía)
+_LIST_SEPARATOR = rf"\s*(?:,|{AND})\s*((?:{_AT_ANY}) )?"  # its group: an 'at' said again
 _ON_THE_CLOCK = lexicon.union("PARTS_ON_THE_CLOCK")  # "evening": its small hours are the afternoon's
 _CLOCK_IN_PART = rf"(?P<clock>.+?) (?:{lexicon.some('PART_LEAD')}) (?P<part>{lexicon.some('PARTS_AFTER_LEAD')})"
 _TIMES: dict[str, int] = lexicon.union("TIMES")
 _TIMES_A_DAY = "|".join(_TIMES)
 _PER_DAY = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER')}) (?:{DAY_WORD}),? (?P<rest>.+)"
 _DAYS_START = rf"(?:{lexicon.either('DAYS_START')})"
-_AT = rf"(?:{_AT_WORDS}|@|{lexicon.either('AT_NAMED')})" if lexicon.either("AT_NAMED") else rf"(?:{_AT_WORDS}|@)"
+_AT = rf"(?:{_AT_ANY}|@)"
 _EVERY_DAY = lexicon.own("EVERY_DAY")
 _ON_DAYS = rf"(?P<every>.+?),? (?P<days>{_DAYS_START}\b.*)"  # an interval, then the days it runs on
 _EVERY = lexicon.own("EVERY")

@@ -162,7 +162,7 @@ EACH = "cada"
 MINUTE_UNITS = "minutos?"
 HOUR_UNITS = "horas?"
 AT = ("a las", "a la")
-AT_NAMED = "a(?= mediodia| medianoche)"
+AT_NAMED = "al?(?= mediodia| medianoche)"  # "a mediodía", "al mediodía"
 TIMES = {"una vez": 1, "dos veces": 2, "tres veces": 3}
 PER = "al"
 DAYS_START = "todos|todas|cada|los|el|de|diariamente|a diario|entre semana"
