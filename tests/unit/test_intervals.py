@@ -56,6 +56,13 @@ PHRASES = [
     ("cada dos días a las 8", "0 8 * * *", 2, DAYS),
     ("día por medio a las 8", "0 8 * * *", 2, DAYS),
     ("un día sí y otro no a las 8", "0 8 * * *", 2, DAYS),
+    # an ordinal says the interval as well as a number does
+    ("every third day at 9", "0 9 * * *", 3, DAYS),
+    ("every 3rd day at 9", "0 9 * * *", 3, DAYS),
+    ("every fourth week on monday at 9", "0 9 * * 1", 4, WEEKS),
+    ("cada tercer día a las 9", "0 9 * * *", 3, DAYS),
+    ("cada 3er día a las 9", "0 9 * * *", 3, DAYS),
+    ("cada segunda semana los lunes a las 9", "0 9 * * 1", 2, WEEKS),
 ]
 
 

@@ -306,7 +306,7 @@ def _days_in_part(days: str) -> tuple[str, str | None]:
 
 MAX_EVERY = {WEEKS: 52, DAYS: 365, MONTHS: 12}
 _COUNTS: dict[str, int] = lexicon.union("COUNTS")
-_COUNT = r"\d{1,3}|" + "|".join(_COUNTS)
+_COUNT = rf"\d{{1,3}}(?:{lexicon.either('DAY_ORDINAL_ENDINGS')})?|" + "|".join(_COUNTS)  # 3, 3rd, three, third
 _UNITS = {
     **dict.fromkeys(lexicon.each("WEEK_UNITS"), WEEKS),
     **dict.fromkeys(lexicon.each("DAY_UNITS"), DAYS),
@@ -372,7 +372,8 @@ def _split(t: str) -> tuple[int, str, str] | Phrase | None:
             continue
         found = match.groupdict()
         count = found.get("n") or ("1" if found.get("once") else "2")  # 'every other', 'weekly'
-        every = int(count) if count.isdigit() else _COUNTS[count]
+        digits = re.match(r"\d+", count)  # '3', '3rd', '3er'
+        every = int(digits[0]) if digits else _COUNTS[count]
         unit = _UNITS[found["unit"]] if found.get("unit") else WEEKS
         if found.get("months"):
             every, unit = _EVERY_N_MONTHS[found["months"]], MONTHS

@@ -153,7 +153,8 @@ TIMES = {"once": 1, "twice": 2, "two times": 2, "three times": 3, "four times": 
 PER = "a|per"  # "twice a day"
 DAYS_START = "everyday|every|each|on|from|daily|weekdays|weekends"  # how a set of days may begin
 COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
-          "eleven": 11, "twelve": 12, "other": 2, "second": 2, "alternate": 2}  # fmt: skip
+          "eleven": 11, "twelve": 12, "other": 2, "second": 2, "alternate": 2, "third": 3, "fourth": 4,
+          "fifth": 5, "sixth": 6}  # fmt: skip
 WEEK_UNITS = ("week", "weeks")
 DAY_UNITS = ("day", "days")
 MONTH_UNITS = ("month", "months")

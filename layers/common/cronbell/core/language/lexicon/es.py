@@ -167,7 +167,8 @@ TIMES = {"una vez": 1, "dos veces": 2, "tres veces": 3}
 PER = "al"
 DAYS_START = "todos|todas|cada|los|el|de|diariamente|a diario|entre semana"
 COUNTS = {"dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
-          "once": 11, "doce": 12, "quince": 15, "otra": 2, "otro": 2}  # fmt: skip
+          "once": 11, "doce": 12, "quince": 15, "otra": 2, "otro": 2, "segundo": 2, "segunda": 2, "tercer": 3,
+          "tercero": 3, "tercera": 3, "cuarto": 4, "cuarta": 4, "quinto": 5, "quinta": 5}  # fmt: skip
 WEEK_UNITS = ("semana", "semanas")
 DAY_UNITS = ("dia", "dias")
 MONTH_UNITS = ("mes", "meses")
