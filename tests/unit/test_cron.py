@@ -211,6 +211,16 @@ PHRASES = [
     ("yearly on jan 1 at 0:00", "0 0 1 1 *"),
     ("cada 25 de diciembre a las 9", "0 9 25 12 *"),
     ("el 6 de enero de cada año a las 10", "0 10 6 1 *"),
+    # a first or last weekday after 'every' alone can only be the month's
+    ("every first monday at 9", "0 9 * * 1#1"),
+    ("every 1st monday at 10", "0 10 * * 1#1"),
+    ("every last sunday at 10", "0 10 * * L0"),
+    ("cada último viernes a las 17", "0 17 * * L5"),
+    ("cada primer lunes a las 9", "0 9 * * 1#1"),
+    # so many times a week, on as many days
+    ("twice a week on tuesday and friday at 9", "0 9 * * 2,5"),
+    ("three times a week on monday, wednesday and friday at 7am", "0 7 * * 1,3,5"),
+    ("dos veces por semana los martes y viernes a las 9", "0 9 * * 2,5"),
 ]
 
 
@@ -266,6 +276,10 @@ INVALID = [
     "tuesday the 8th at 9",
     "the last friday of every month",  # no time of day
     "the sixth monday of every month at 9",
+    "every third friday at 9",  # the month's third friday, or every third one: it does not say
+    "twice a week at 9",  # no days
+    "twice a week on tuesday at 9",  # one day for two times
+    "twice a week on weekdays at 9",
 ]
 
 

@@ -90,14 +90,17 @@ DAY_WORD = "|".join(module.DAY for module in lexicon.LANGUAGES.values())
 
 
 _MONTH_PLACE_LEAD = rf"(?:{lexicon.either('MONTH_PLACE_LEAD')})"
+_PLACE_ALONE = rf"(?:{lexicon.either('PLACE_ALONE_LEAD')}) (?P<n>{lexicon.alternatives(lexicon.each('PLACE_ALONE'))})"
 
 
 def _month_place(text: str) -> str | None:
-    """'the last day of every month', 'el primer lunes de cada mes', 'every month on the last friday'
-    -> the cron day fields 'DOM * DOW' (`L`, `W#N`, `LW`)."""
+    """'the last day of every month', 'el primer lunes de cada mes', 'every month on the last friday',
+    'every first monday' -> the cron day fields 'DOM * DOW' (`L`, `W#N`, `LW`)."""
     said = rf"(?P<n>{_PLACE}) (?P<what>{DAY_WORD}|{_WD_WORD})"
-    match = re.fullmatch(rf"{_PLACE_LEAD}{said} {_OF_EVERY_MONTH}", text) or re.fullmatch(
-        rf"{_MONTH_PLACE_LEAD}{said}", text
+    match = (
+        re.fullmatch(rf"{_PLACE_LEAD}{said} {_OF_EVERY_MONTH}", text)
+        or re.fullmatch(rf"{_MONTH_PLACE_LEAD}{said}", text)
+        or re.fullmatch(rf"{_PLACE_ALONE} (?P<what>{DAY_WORD}|{_WD_WORD})", text)
     )
     if match is None:
         return None

@@ -227,6 +227,7 @@ _CLOCK_IN_PART = rf"(?P<clock>.+?) (?:{lexicon.some('PART_LEAD')}) (?P<part>{lex
 _TIMES: dict[str, int] = lexicon.union("TIMES")
 _TIMES_A_DAY = "|".join(_TIMES)
 _PER_DAY = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER')}) (?:{DAY_WORD}),? (?P<rest>.+)"
+_PER_WEEK = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER_WEEK')}),? (?P<rest>.+)"
 _DAYS_START = rf"(?:{lexicon.either('DAYS_START')})"
 _AT = rf"(?:{_AT_ANY}|@)"
 _EVERY_DAY = lexicon.own("EVERY_DAY")
@@ -249,6 +250,12 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
     interval = _window(t) or _interval(t) or _interval_on_days(t)
     if interval is not None:
         return interval
+    per_week = re.fullmatch(_PER_WEEK, t)
+    if per_week:  # "twice a week on tuesday and friday at 9": as many days as it says
+        found = _phrase_to_cron(per_week["rest"])
+        dom_month_dow = found.split()[2:] if isinstance(found, str) else []
+        weekly = dom_month_dow[:2] == ["*", "*"] and _weekday_count(dom_month_dow[2]) == _TIMES[per_week["n"]]
+        return found if weekly else None
     times = re.fullmatch(_PER_DAY, t)
     if times:  # "twice a day at 9 and 21": every day, at as many times as it says
         t = f"{_EVERY_DAY} {times['rest']}"
@@ -277,6 +284,17 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
             minute, hour = clock
             return f"{minute} {hour} {fields}"
     return None
+
+
+def _weekday_count(field: str) -> int:
+    """How many weekdays a plain cron day-of-week field names ('2,5': 2, '1-5': 5); 0 for any other."""
+    days: set[int] = set()
+    for part in field.split(","):
+        ends = part.split("-")
+        if not all(end.isdigit() for end in ends) or len(ends) > 2:
+            return 0
+        days |= set(range(int(ends[0]), int(ends[-1]) + 1))
+    return len(days)
 
 
 def names_days_only(t: str) -> bool:

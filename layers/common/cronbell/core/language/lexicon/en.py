@@ -121,6 +121,10 @@ PLACES = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fo
           "5th": 5, "last": -1}  # fmt: skip
 OF_EVERY_MONTH = "of (?:every|each|the) month|every month"
 PLACE_LEAD = "on|every|each"
+# after "every" with no month said, the places that can only be the month's ("every last friday"); a
+# second or third could be an interval of weeks ("every third friday"): those need "of the month"
+PLACE_ALONE_LEAD = "every|each"
+PLACE_ALONE = ("first", "1st", "last")
 MONTH_PLACE_LEAD = "(?:every|each) month,? (?:on )?(?:the )?"  # "every month on the first monday"
 PLACE_ARTICLE = "the"
 DAY = "day"  # "the last day of every month"
@@ -151,6 +155,7 @@ AT = ("at",)  # before a time of day
 AT_NAMED = ""  # "at" before a named clock only
 TIMES = {"once": 1, "twice": 2, "two times": 2, "three times": 3, "four times": 4}  # "twice a day"
 PER = "a|per"  # "twice a day"
+PER_WEEK = "a week|per week"  # "twice a week on tuesday and friday"
 DAYS_START = "everyday|every|each|on|from|daily|weekdays|weekends"  # how a set of days may begin
 COUNTS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
           "eleven": 11, "twelve": 12, "other": 2, "second": 2, "alternate": 2, "third": 3, "fourth": 4,

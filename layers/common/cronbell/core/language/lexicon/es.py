@@ -139,6 +139,8 @@ MONTH_DAYS = (
 PLACES = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
 OF_EVERY_MONTH = "de cada mes|de todos los meses|del mes|de mes"
 PLACE_LEAD = "el|cada|todos los"
+PLACE_ALONE_LEAD = "cada"
+PLACE_ALONE = ("primer", "ultimo")  # "cada último viernes": only the month's
 MONTH_PLACE_LEAD = "(?:cada|todos los) mes(?:es)?,? (?:el )?"  # "cada mes el primer lunes"
 PLACE_ARTICLE = ""
 DAY = "dia"
@@ -165,6 +167,7 @@ AT = ("a las", "a la")
 AT_NAMED = "al?(?= mediodia| medianoche)"  # "a mediodía", "al mediodía"
 TIMES = {"una vez": 1, "dos veces": 2, "tres veces": 3}
 PER = "al"
+PER_WEEK = "a la semana|por semana|semanales"  # "dos veces por semana los martes y viernes"
 DAYS_START = "todos|todas|cada|los|el|de|diariamente|a diario|entre semana"
 COUNTS = {"dos": 2, "tres": 3, "cuatro": 4, "cinco": 5, "seis": 6, "siete": 7, "ocho": 8, "nueve": 9, "diez": 10,
           "once": 11, "doce": 12, "quince": 15, "otra": 2, "otro": 2, "segundo": 2, "segunda": 2, "tercer": 3,
