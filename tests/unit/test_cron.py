@@ -114,6 +114,7 @@ PHRASES = [
     ("mon-fri at 9", "0 9 * * 1-5"),
     ("every weekend at 10", "0 10 * * 0,6"),
     ("los fines de semana a las 11", "0 11 * * 0,6"),
+    ("cada fin de semana a las 10", "0 10 * * 0,6"),  # "fin", one weekend
     ("every sunday at 9:30am", "30 9 * * 0"),
     ("Every Sunday at 9:30 PM", "30 21 * * 0"),
     ("los martes a las 18:00", "0 18 * * 2"),
