@@ -218,6 +218,14 @@ PHRASES = [
     ("every last sunday at 10", "0 10 * * L0"),
     ("cada último viernes a las 17", "0 17 * * L5"),
     ("cada primer lunes a las 9", "0 9 * * 1#1"),
+    # the end of the month is its last day
+    ("at the end of every month at 6pm", "0 18 L * *"),
+    ("every month end at 9", "0 9 L * *"),
+    ("a fin de mes a las 18", "0 18 L * *"),
+    ("al final de cada mes a las 9", "0 9 L * *"),
+    # weekdays written with a slash
+    ("every tue/thu at 10", "0 10 * * 2,4"),
+    ("lunes/miércoles a las 9", "0 9 * * 1,3"),
     # so many times a week, on as many days
     ("twice a week on tuesday and friday at 9", "0 9 * * 2,5"),
     ("three times a week on monday, wednesday and friday at 7am", "0 7 * * 1,3,5"),

@@ -38,7 +38,7 @@ def _weekday_set(text: str) -> str | None:
     """'monday', 'mondays and fridays', 'lunes, miercoles y viernes', 'monday to friday' -> cron DOW."""
     text = re.sub(_WEEKDAYS_LEAD, "", text)
     found: list[int] = []
-    for part in re.split(rf"\s*(?:,|{_AND_WEEKDAYS}|&)\s*", text):
+    for part in re.split(rf"\s*(?:,|{_AND_WEEKDAYS}|&|/)\s*", text):  # 'tue/thu' too
         if not part:
             continue
         span = re.fullmatch(_SPAN, part)
@@ -90,12 +90,13 @@ DAY_WORD = "|".join(module.DAY for module in lexicon.LANGUAGES.values())
 
 
 _MONTH_PLACE_LEAD = rf"(?:{lexicon.either('MONTH_PLACE_LEAD')})"
+_MONTH_END = rf"(?:{lexicon.either('MONTH_END')})"
 _PLACE_ALONE = rf"(?:{lexicon.either('PLACE_ALONE_LEAD')}) (?P<n>{lexicon.alternatives(lexicon.each('PLACE_ALONE'))})"
 
 
 def _month_place(text: str) -> str | None:
     """'the last day of every month', 'el primer lunes de cada mes', 'every month on the last friday',
-    'every first monday' -> the cron day fields 'DOM * DOW' (`L`, `W#N`, `LW`)."""
+    'every first monday', 'the end of every month' -> the cron day fields 'DOM * DOW' (`L`, `W#N`, `LW`)."""
     said = rf"(?P<n>{_PLACE}) (?P<what>{DAY_WORD}|{_WD_WORD})"
     match = (
         re.fullmatch(rf"{_PLACE_LEAD}{said} {_OF_EVERY_MONTH}", text)
@@ -103,7 +104,7 @@ def _month_place(text: str) -> str | None:
         or re.fullmatch(rf"{_PLACE_ALONE} (?P<what>{DAY_WORD}|{_WD_WORD})", text)
     )
     if match is None:
-        return None
+        return "L * *" if re.fullmatch(_MONTH_END, text) else None
     place = _PLACES[match["n"]]
     if match["what"] in _DAY_WORDS:
         return "L * *" if place == -1 else f"{place} * *"

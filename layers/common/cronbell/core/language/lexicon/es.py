@@ -139,6 +139,7 @@ MONTH_DAYS = (
 PLACES = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
 OF_EVERY_MONTH = "de cada mes|de todos los meses|del mes|de mes"
 PLACE_LEAD = "el|cada|todos los"
+MONTH_END = r"(?:a |al )?(?:el )?(?:final|fin) de (?:cada )?mes|cada (?:final|fin) de mes"  # su último día
 PLACE_ALONE_LEAD = "cada"
 PLACE_ALONE = ("primer", "ultimo")  # "cada último viernes": only the month's
 MONTH_PLACE_LEAD = "(?:cada|todos los) mes(?:es)?,? (?:el )?"  # "cada mes el primer lunes"
