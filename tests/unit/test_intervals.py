@@ -102,6 +102,8 @@ def test_an_interval_of_one_is_the_plain_recurrence(text: str, expr: str) -> Non
         ("cada 15 días a las 9", "may mean every two weeks"),
         ("every other weekday at 9", "not a cron expression or a known phrase"),
         ("every other hour", "not a cron expression or a known phrase"),
+        ("every 2nd and 4th tuesday at 10", "for two places, create one reminder for each"),
+        ("first and third monday of the month at 9", "for two places, create one reminder for each"),
     ],
 )
 def test_refusals_say_why(text: str, reason: str) -> None:

@@ -90,6 +90,17 @@ DAY_WORD = "|".join(module.DAY for module in lexicon.LANGUAGES.values())
 
 
 _MONTH_PLACE_LEAD = rf"(?:{lexicon.either('MONTH_PLACE_LEAD')})"
+_SEVERAL_PLACES = (
+    rf"\b(?:{_PLACE})(?:\s*(?:,|{AND})\s*(?:(?:{lexicon.some('PLACE_ARTICLE')}) )?(?:{_PLACE}))+ (?:{WD_ITEM})\b"
+)
+
+
+def several_places(days: str) -> bool:
+    """Whether days name more than one place of a weekday in the month ('every 2nd and 4th tuesday'):
+    a schedule's cron holds one ('2#2'), so they are two reminders."""
+    return re.search(_SEVERAL_PLACES, days) is not None
+
+
 _MONTH_END = rf"(?:{lexicon.either('MONTH_END')})"
 _PLACE_ALONE = rf"(?:{lexicon.either('PLACE_ALONE_LEAD')}) (?P<n>{lexicon.alternatives(lexicon.each('PLACE_ALONE'))})"
 
@@ -140,11 +151,11 @@ def split_exception(t: str) -> tuple[str, set[int]] | None:
         fields = day_fields(" ".join(words[:n]))
         if fields is not None and fields.startswith("* * "):
             rest = " ".join([t[: match.start()], *words[n:]])
-            return rest, _weekdays(fields.split()[2])
+            return rest, weekdays(fields.split()[2])
     return None
 
 
-def _weekdays(dow: str) -> set[int]:
+def weekdays(dow: str) -> set[int]:
     """A cron day-of-week field as written here ('*', '1-5', '0,6', '1,3,5') -> its weekdays."""
     if dow == "*":
         return set(range(7))
@@ -160,8 +171,8 @@ def without_days(found: str | Phrase | None, days: set[int]) -> str | Phrase | N
     if not isinstance(found, str):
         return found
     minute, hour, dom, month, dow = found.split()
-    kept = _weekdays(dow) - days
-    if dom != "*" or month != "*" or not kept or kept == _weekdays(dow):
+    kept = weekdays(dow) - days
+    if dom != "*" or month != "*" or not kept or kept == weekdays(dow):
         return None
     return f"{minute} {hour} * * {','.join(str(day) for day in sorted(kept))}"
 

@@ -26,7 +26,9 @@ from cronbell.core.language.cron_days import (
     WD_ITEM,
     day_fields,
     full_matches,
+    several_places,
     split_exception,
+    weekdays,
     without_days,
 )
 from cronbell.core.language.day_words import in_digits
@@ -253,9 +255,9 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
     per_week = re.fullmatch(_PER_WEEK, t)
     if per_week:  # "twice a week on tuesday and friday at 9": as many days as it says
         found = _phrase_to_cron(per_week["rest"])
-        dom_month_dow = found.split()[2:] if isinstance(found, str) else []
-        weekly = dom_month_dow[:2] == ["*", "*"] and _weekday_count(dom_month_dow[2]) == _TIMES[per_week["n"]]
-        return found if weekly else None
+        dom_month_dow = found.split()[2:] if isinstance(found, str) else ["", "", ""]
+        dow = dom_month_dow[2] if dom_month_dow[:2] == ["*", "*"] and re.fullmatch(r"[\d,-]+", dom_month_dow[2]) else ""
+        return found if dow and len(weekdays(dow)) == _TIMES[per_week["n"]] else None
     times = re.fullmatch(_PER_DAY, t)
     if times:  # "twice a day at 9 and 21": every day, at as many times as it says
         t = f"{_EVERY_DAY} {times['rest']}"
@@ -283,18 +285,9 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
         if clock is not None and fields is not None:
             minute, hour = clock
             return f"{minute} {hour} {fields}"
+    if any(several_places(days) for days, _ in candidates):
+        return phrase("cron.one_place")
     return None
-
-
-def _weekday_count(field: str) -> int:
-    """How many weekdays a plain cron day-of-week field names ('2,5': 2, '1-5': 5); 0 for any other."""
-    days: set[int] = set()
-    for part in field.split(","):
-        ends = part.split("-")
-        if not all(end.isdigit() for end in ends) or len(ends) > 2:
-            return 0
-        days |= set(range(int(ends[0]), int(ends[-1]) + 1))
-    return len(days)
 
 
 def names_days_only(t: str) -> bool:

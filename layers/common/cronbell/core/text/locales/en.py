@@ -350,6 +350,10 @@ TEXTS: dict[str, str] = {
     "cron.months_divide": "every N months needs N to divide 12 (1, 2, 3, 4, 6, 12); use cron for other cycles",
     "cron.start_needs_interval": "a start date goes with every N weeks, days or months only",
     "cron.bad_start": "{start!r} is not a start date (2000-2199)",
+    "cron.one_place": (
+        "a schedule fires on one place of a weekday in the month ('the 2nd tuesday of every month at 10'); for"
+        " two places, create one reminder for each"
+    ),
     "cron.fifteen_days": (
         "'cada 15 días' may mean every two weeks: say 'cada 2 semanas los lunes a las 9' or 'cada 14 días a las 9'"
     ),

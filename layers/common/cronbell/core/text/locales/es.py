@@ -369,6 +369,10 @@ TEXTS: dict[str, str] = {
     "cron.months_divide": "cada N meses necesita que N divida 12 (1, 2, 3, 4, 6, 12); usa cron para otros ciclos",
     "cron.start_needs_interval": "una fecha de inicio solo va con cada N semanas, días o meses",
     "cron.bad_start": "{start!r} no es una fecha de inicio (2000-2199)",
+    "cron.one_place": (
+        "una programación va en un solo lugar de un día de la semana en el mes ('el segundo martes de cada mes a"
+        " las 10'); para dos, crea un recordatorio para cada uno"
+    ),
     "cron.fifteen_days": (
         "¿cada 15 días exactos o cada dos semanas? di 'cada 2 semanas los lunes a las 9' o 'cada 14 días a las 9'"
     ),
