@@ -223,6 +223,9 @@ PHRASES = [
     ("every month end at 9", "0 9 L * *"),
     ("a fin de mes a las 18", "0 18 L * *"),
     ("al final de cada mes a las 9", "0 9 L * *"),
+    # 12 said with its name
+    ("every friday at 12 noon", "0 12 * * 5"),
+    ("every friday at 12 midnight", "0 0 * * 5"),  # the start of friday, as a one-shot reads it
     # weekdays written with a slash
     ("every tue/thu at 10", "0 10 * * 2,4"),
     ("lunes/miércoles a las 9", "0 9 * * 1,3"),

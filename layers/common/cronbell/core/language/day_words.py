@@ -162,11 +162,9 @@ _DAY_NUMBER_LEAD = rf"\b({lexicon.some('DAY_NUMBER_LEAD')})"
 _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
 _MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
 _AMPM_LEAD = lexicon.some("AMPM_LEAD")
-# a named clock after 12, or approximate: "12 noon", "noonish"
-_NAMED_TWELVE = (
-    rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"
-    rf"|\b({lexicon.some('ISH_NAMED')})-?(?:{_ISH})\b"
-)
+# a named clock after 12 ("12 noon"), or approximate ("noonish")
+_TWELVE_NAMED = rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"
+_NAMED_TWELVE = rf"{_TWELVE_NAMED}|\b({lexicon.some('ISH_NAMED')})-?(?:{_ISH})\b"
 
 
 def _ordinals(t: str) -> str:
@@ -179,8 +177,9 @@ def _ordinals(t: str) -> str:
 
 def in_digits(t: str) -> str:
     """Hours, minutes and ordinals said in words, in digits, for a recurring phrase ('every month on the third
-    at eight' -> 'every month on the 3th at 8'); a day number in words is read where a day is ('el tres')."""
-    return _ordinals(_clock_words(t))
+    at eight' -> 'every month on the 3th at 8'); a day number in words is read where a day is ('el tres');
+    '12 noon' is noon."""
+    return _ordinals(_clock_words(re.sub(_TWELVE_NAMED, r"\1", t)))
 
 
 def prepare(t: str, language: str) -> str:
