@@ -226,6 +226,7 @@ PHRASES = [
     # 12 said with its name
     ("every friday at 12 noon", "0 12 * * 5"),
     ("every friday at 12 midnight", "0 0 * * 5"),  # the start of friday, as a one-shot reads it
+    ("todos los días a las 7:00 h", "0 7 * * *"),
     # weekdays written with a slash
     ("every tue/thu at 10", "0 10 * * 2,4"),
     ("lunes/miércoles a las 9", "0 9 * * 1,3"),

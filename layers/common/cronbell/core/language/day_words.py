@@ -162,6 +162,7 @@ _DAY_NUMBER_LEAD = rf"\b({lexicon.some('DAY_NUMBER_LEAD')})"
 _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
 _MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
 _AMPM_LEAD = lexicon.some("AMPM_LEAD")
+_HOURS_H = r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b"  # "7:00 h" is 7:00h
 # a named clock after 12 ("12 noon"), or approximate ("noonish")
 _TWELVE_NAMED = rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"
 _NAMED_TWELVE = rf"{_TWELVE_NAMED}|\b({lexicon.some('ISH_NAMED')})-?(?:{_ISH})\b"
@@ -178,8 +179,8 @@ def _ordinals(t: str) -> str:
 def in_digits(t: str) -> str:
     """Hours, minutes and ordinals said in words, in digits, for a recurring phrase ('every month on the third
     at eight' -> 'every month on the 3th at 8'); a day number in words is read where a day is ('el tres');
-    '12 noon' is noon."""
-    return _ordinals(_clock_words(re.sub(_TWELVE_NAMED, r"\1", t)))
+    '12 noon' is noon, '7:00 h' 7:00h."""
+    return _ordinals(_clock_words(re.sub(_HOURS_H, r"\1h", re.sub(_TWELVE_NAMED, r"\1", t))))
 
 
 def prepare(t: str, language: str) -> str:
@@ -204,7 +205,7 @@ def prepare(t: str, language: str) -> str:
     t = re.sub(rf"\b(\d{{1,2}}(?::\d{{2}})?) (?:{_AMPM_LEAD}) ([ap]m)\b", r"\1\2", t)  # "3 in the am"
     t = re.sub(r"\b(\d{1,2}(?::\d{2})?)([ap])\b", r"\1\2m", t)
     t = re.sub(r"(?<![\w:.])(1[0-2]|0?[1-9])([0-5]\d) ?([ap]m)\b", r"\1:\2\3", t)  # "330 pm"
-    t = re.sub(r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b", r"\1h", t)
+    t = re.sub(_HOURS_H, r"\1h", t)
     weekdays, months = words_of(language)
     t = re.sub(rf"\b({alternatives(weekdays)}|{alternatives(months)})\.", r"\1", t)
     return _date_layouts(t, alternatives(months))
