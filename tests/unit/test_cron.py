@@ -172,6 +172,15 @@ PHRASES = [
     ("every 10 minutes on weekdays", "*/10 * * * 1-5"),
     ("every hour on weekends", "0 * * * 0,6"),
     ("every 10 minutes on weekdays between 9 and 17", "*/10 9-16 * * 1-5"),
+    # a window with its start alone runs to the day's end
+    ("every 4 hours starting at 6", "0 6,10,14,18,22 * * *"),
+    ("every 3 hours from 9", "0 9,12,15,18,21 * * *"),
+    ("every 2 hours starting at 8am on weekdays", "0 8,10,12,14,16,18,20,22 * * 1-5"),
+    ("cada 4 horas a partir de las 6", "0 6,10,14,18,22 * * *"),
+    # every day, then its weekdays; every day but some
+    ("every day from monday to saturday at 9", "0 9 * * 1-6"),
+    ("cada día de lunes a sábado a las 8", "0 8 * * 1-6"),
+    ("every day but sunday at 10", "0 10 * * 1-6"),
     ("cada hora los lunes", "0 * * * 1"),
     ("cada 10 minutos entre semana de 9 a 17", "*/10 9-16 * * 1-5"),
     # counts in words

@@ -46,7 +46,7 @@ _HOUR_ARTICLE = rf"(?:(?:{lexicon.either('HOUR_ARTICLE')}) )?"
 _BOUND = r"(?P<{0}>\d{{1,2}})(?::00|h)?(?: ?(?P<{0}_half>am|pm))?"  # an hour of a window: "17", "5pm", "17:00"
 _WINDOW = (
     rf"(?P<every>.+?),? (?:{lexicon.either('WINDOW_FROM')}) {_HOUR_ARTICLE}{_BOUND.format('a')}"
-    rf" (?:{lexicon.either('WINDOW_TO')}) {_HOUR_ARTICLE}{_BOUND.format('b')}(?:,? (?P<days>.+))?"
+    rf"(?: (?:{lexicon.either('WINDOW_TO')}) {_HOUR_ARTICLE}{_BOUND.format('b')})?(?:,? (?P<days>.+))?"
 )
 
 
@@ -58,7 +58,8 @@ def _hour(match: re.Match[str], bound: str) -> int:
 def _window(t: str) -> str | Phrase | None:
     """'every 15 minutes between 9 and 17', 'every 2 hours from 8am to 8pm on weekdays', 'cada hora de 8 a
     20': the interval within those hours, from the first up to the last time before the second (17:00
-    itself is not included), on the days named after it (every day without)."""
+    itself is not included; without a second, to the day's end: 'every 4 hours starting at 6'), on the
+    days named after it (every day without)."""
     match = re.fullmatch(_WINDOW, t)
     if match is None:
         return None
@@ -69,7 +70,7 @@ def _window(t: str) -> str | Phrase | None:
     every = _interval(said, within_a_day=True)
     if not isinstance(every, str):
         return every
-    first, last = _hour(match, "a"), _hour(match, "b")
+    first, last = _hour(match, "a"), _hour(match, "b") if match["b"] else 24  # 'from 6': to the day's end
     if last < first < 12 and not (match["a_half"] or match["b_half"]):
         last += 12  # "from 9 to 5": office hours, 09:00 to 17:00 (never across midnight: "from 17 to 9")
     fields = day_fields(days) if days else "* * *"

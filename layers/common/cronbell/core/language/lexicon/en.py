@@ -103,12 +103,12 @@ EVERY = "every"  # put before a weekday left alone ("every other monday" -> "eve
 DAILY = "every ?day|each day|daily|every single day|all days"
 WORKDAYS = "(?:(?:every|each|on) )?(?:weekdays?|working days?|work ?days?|business days?)"
 WEEKENDS = "(?:(?:every|each|on|at) )?(?:the )?weekends?|(?:every )?saturdays? and sundays?"
-WEEKDAYS_LEAD = "every|each|on|from"  # before a set of weekdays
+WEEKDAYS_LEAD = "(?:every|each) day from|every|each|on|from"  # before a set of weekdays
 WEEKDAY_LEAD = "every|each|on"  # before one weekday of a set
 AND = "and"  # joins a list (days of the month, times of day)
 AND_WEEKDAYS = "and"  # joins a list of weekdays
 THROUGH = "to|through|thru|until"  # "monday to friday"
-EXCEPT = "except(?: on)?(?: for)?|but not|other than"  # before the weekdays a schedule leaves out
+EXCEPT = "except(?: on)?(?: for)?|but(?: not)?|other than"  # before the weekdays a schedule leaves out
 ORDINAL_ENDINGS = "st|nd|rd|th"
 MONTH_DAYS = (  # the days of every month, in the group `d`
     r"(?:every|each|once a) month,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",
@@ -136,7 +136,7 @@ DAYS_OF_YEAR = (  # {month} and {ordinal} are filled in; the day in `d`, the mon
 )
 EACH_PART = "every|each"  # "every morning"
 PARTS_NOT_EACH = {"tonight"}  # a part of the day that is never "every"
-WINDOW_FROM = "between|from"
+WINDOW_FROM = "between|from|starting(?: at| from)?|beginning at"
 WINDOW_TO = "and|to|until|till"
 HOUR_ARTICLE = ""  # before an hour of a window
 HALF_HOUR = "half an hour|half hour"

@@ -122,7 +122,7 @@ EVERY = "todos los"
 DAILY = "todos los dias|cada dia|diariamente|a diario|todos los dias de la semana"
 WORKDAYS = "(?:todos )?(?:los )?(?:cada )?dias? (?:laborables?|habiles?|entre semana)|entre semana"
 WEEKENDS = "(?:todos )?(?:los |cada )?fin(?:es)? de semana|(?:todos )?(?:los )?sabados y domingos"
-WEEKDAYS_LEAD = "todos los|todas las|cada|los|el|de"
+WEEKDAYS_LEAD = "(?:todos los dias|cada dia) de|todos los|todas las|cada|los|el|de"
 WEEKDAY_LEAD = "los|el|cada"
 AND = "y"
 AND_WEEKDAYS = "y|e"
@@ -151,7 +151,7 @@ DAYS_OF_YEAR = (
 )
 EACH_PART = "cada|todas las"
 PARTS_NOT_EACH: set[str] = set()
-WINDOW_FROM = "entre|de|desde"
+WINDOW_FROM = "entre|de|desde|a partir de|empezando a"
 WINDOW_TO = "y|a|hasta"
 HOUR_ARTICLE = "las?"
 HALF_HOUR = "media hora"
