@@ -181,6 +181,9 @@ PHRASES = [
     ("every day from monday to saturday at 9", "0 9 * * 1-6"),
     ("cada día de lunes a sábado a las 8", "0 8 * * 1-6"),
     ("every day but sunday at 10", "0 10 * * 1-6"),
+    ("weekdays and saturday at 8", "0 8 * * 1-6"),
+    ("weekends and monday at 9", "0 9 * * 0,1,6"),
+    ("entre semana y los sábados a las 8", "0 8 * * 1-6"),
     ("cada hora los lunes", "0 * * * 1"),
     ("cada 10 minutos entre semana de 9 a 17", "*/10 9-16 * * 1-5"),
     # counts in words
