@@ -182,6 +182,11 @@ PHRASES = [
     ("cada día de lunes a sábado a las 8", "0 8 * * 1-6"),
     ("every day but sunday at 10", "0 10 * * 1-6"),
     ("weekdays and saturday at 8", "0 8 * * 1-6"),
+    # one schedule said twice: its times in one list
+    ("every day at 9 and every day at 5", "0 9,17 * * *"),
+    ("every weekday at 9 and every weekday at 1pm", "0 9,13 * * 1-5"),
+    ("every day 9am and every day 5pm", "0 9,17 * * *"),
+    ("todos los días a las 8 y todos los días a las 20", "0 8,20 * * *"),  # not 8:20
     ("weekends and monday at 9", "0 9 * * 0,1,6"),
     ("entre semana y los sábados a las 8", "0 8 * * 1-6"),
     ("cada hora los lunes", "0 * * * 1"),

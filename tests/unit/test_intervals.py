@@ -104,6 +104,8 @@ def test_an_interval_of_one_is_the_plain_recurrence(text: str, expr: str) -> Non
         ("every other hour", "not a cron expression or a known phrase"),
         ("every 2nd and 4th tuesday at 10", "for two places, create one reminder for each"),
         ("first and third monday of the month at 9", "for two places, create one reminder for each"),
+        ("every monday at 9 and every friday at 5", "are two schedules: create one reminder for each"),
+        ("every monday at 9 and every monday at 9:30", "are two schedules: create one reminder for each"),
     ],
 )
 def test_refusals_say_why(text: str, reason: str) -> None:

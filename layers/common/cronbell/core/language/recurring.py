@@ -23,6 +23,7 @@ from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import normalize
+from cronbell.core.language.cron_days import AND
 from cronbell.core.language.cron_phrases import names_days_only, phrase_to_cron, split_interval
 
 MACROS = {
@@ -81,6 +82,8 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         if start is not None and every == 1:
             raise _cron_error(source, phrase("cron.start_needs_interval"))
         found = phrase_to_cron(rest)
+        if found is None and every == 1:
+            found = _said_twice(rest)
         said = normalize(stripped)
         if found is None and (kept := _read_before_its_end(said, min_interval_minutes)):
             kept = stripped[: len(kept)] if len(said) == len(stripped) else kept  # as the user wrote it
@@ -108,6 +111,41 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         details = {"cron": expr, "shortest_gap_minutes": gap, "min_interval_minutes": min_interval_minutes}
         raise refusal("too_frequent", details, source=source, gap=gap, minimum=min_interval_minutes)
     return CronSpec(expr=normalized(fields), source=source, interval=interval)
+
+
+_AT_LAST = rf"\b(?:{'|'.join(lexicon.each('AT'))}) $"  # 'at' ending the days both halves say
+
+
+def _words_both_begin_with(left: str, right: str) -> str:
+    """The words two phrases begin with, each followed by its space ('every day at ')."""
+    said = ""
+    for word, other in zip(left.split(" "), right.split(" "), strict=False):
+        if word != other:
+            break
+        said += f"{word} "
+    return said
+
+
+def _said_twice(t: str) -> str | Phrase | None:
+    """Two whole schedules joined by 'and': one when they differ only in the time, read as the times of
+    one list ('every day at 9 and every day at 5' as 'every day at 9 and at 5': 09:00 and 17:00); else two,
+    refused with both named ('every monday at 9 and every friday at 5': one reminder for each). None when
+    no 'and' splits it into two."""
+    for joint in re.finditer(rf" {AND} ", t):
+        left, right = t[: joint.start()], t[joint.end() :]
+        first, second = phrase_to_cron(left), phrase_to_cron(right)
+        if not (isinstance(first, str) and isinstance(second, str)):
+            continue
+        said = re.sub(_AT_LAST, "", _words_both_begin_with(left, right))  # the days both say ('at' kept)
+        (minute, hours, *days), (other_minute, other_hours, *other_days) = first.split(), second.split()
+        if said and days == other_days:
+            merged = phrase_to_cron(f"{left}{joint[0]}{right[len(said) :]}")
+            if isinstance(merged, str):
+                return merged
+        if (minute, days) == (other_minute, other_days) and re.fullmatch(r"[\d,]+", f"{hours},{other_hours}"):
+            return " ".join([minute, ",".join(sorted({*hours.split(","), *other_hours.split(",")}, key=int)), *days])
+        return phrase("cron.two_schedules", first=left, second=right)
+    return None
 
 
 _NEEDS = {WEEKS: "cron.interval_weeks", DAYS: "cron.interval_days", MONTHS: "cron.interval_months"}

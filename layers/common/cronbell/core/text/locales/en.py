@@ -350,6 +350,7 @@ TEXTS: dict[str, str] = {
     "cron.months_divide": "every N months needs N to divide 12 (1, 2, 3, 4, 6, 12); use cron for other cycles",
     "cron.start_needs_interval": "a start date goes with every N weeks, days or months only",
     "cron.bad_start": "{start!r} is not a start date (2000-2199)",
+    "cron.two_schedules": "'{first}' and '{second}' are two schedules: create one reminder for each",
     "cron.one_place": (
         "a schedule fires on one place of a weekday in the month ('the 2nd tuesday of every month at 10'); for"
         " two places, create one reminder for each"
