@@ -166,6 +166,11 @@ def test_an_hour_and_a_half_is_not_read_as_half_past(text: str) -> None:
         ("every 2 weeks on monday at 10 starting next monday", "en", "every 2 weeks on monday at 10", "`until`"),
         ("Todos los días a las 8 durante 5 días", "es", "Todos los días a las 8", "`count`"),
         ("de lunes a viernes a las 9 excepto festivos", "es", "de lunes a viernes a las 9", "`skip_holidays`"),
+        # a zone said in the phrase: the schedule that reads, and the argument the zone goes in
+        ("every monday at 10:00 UTC", "en", "every monday at 10:00", "(UTC) goes in `timezone`"),
+        ("every weekday at 9am EST", "en", "every weekday at 9am", "(EST) goes in `timezone`"),
+        ("every day at 9 new york time", "en", "every day at 9", "(America/New_York)"),
+        ("todos los lunes a las 10 hora de Madrid", "es", "todos los lunes a las 10", "(Europe/Madrid) va en"),
     ],
 )
 def test_refusals_quote_a_phrase_that_reads(text: str, locale: str, fix: str, also: str) -> None:

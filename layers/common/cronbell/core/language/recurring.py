@@ -22,9 +22,10 @@ from cronbell.core.domain.cron.spec import CronSpec, Interval, shortest_gap
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language import lexicon
-from cronbell.core.language.clocks import normalize
+from cronbell.core.language.clocks import Unreadable, normalize
 from cronbell.core.language.cron_days import AND
 from cronbell.core.language.cron_phrases import names_days_only, phrase_to_cron, split_interval
+from cronbell.core.language.named_zones import take_zone
 
 MACROS = {
     "@hourly": "0 * * * *",
@@ -55,6 +56,22 @@ def _read_before_its_end(t: str, min_interval_minutes: int) -> str | None:
     except ToolError:
         return None
     return said["kept"]
+
+
+def _read_without_its_zone(t: str, min_interval_minutes: int) -> tuple[str, str] | None:
+    """'every monday at 10:00 utc' -> ('every monday at 10:00', 'UTC'): a schedule that reads once the
+    zone it names is left out; its zone goes in `timezone`."""
+    try:
+        named = take_zone(t)
+    except Unreadable:
+        return None
+    if named is None:
+        return None
+    try:
+        parse_recurring(named[0], min_interval_minutes)
+    except ToolError:
+        return None
+    return named[0], named[2]
 
 
 def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") -> CronSpec:
@@ -88,6 +105,8 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         if found is None and (kept := _read_before_its_end(said, min_interval_minutes)):
             kept = stripped[: len(kept)] if len(said) == len(stripped) else kept  # as the user wrote it
             raise _cron_error(source, phrase("cron.said_apart", schedule=kept))
+        if found is None and (zoned := _read_without_its_zone(said, min_interval_minutes)):
+            raise _cron_error(source, phrase("cron.zone_apart", schedule=zoned[0], zone=zoned[1]))
         if found is None and every > 1:
             raise _cron_error(source, _needs(unit))
         if found is None and names_days_only(rest):  # 'every monday': the days, but when?

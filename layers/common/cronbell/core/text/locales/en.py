@@ -351,6 +351,10 @@ TEXTS: dict[str, str] = {
     "cron.start_needs_interval": "a start date goes with every N weeks, days or months only",
     "cron.bad_start": "{start!r} is not a start date (2000-2199)",
     "cron.two_schedules": "'{first}' and '{second}' are two schedules: create one reminder for each",
+    "cron.zone_apart": (
+        "'{schedule}' reads; its time zone ({zone}) goes in `timezone`, as an IANA name (America/New_York,"
+        " Europe/Madrid, UTC)"
+    ),
     "cron.one_place": (
         "a schedule fires on one place of a weekday in the month ('the 2nd tuesday of every month at 10'); for"
         " two places, create one reminder for each"

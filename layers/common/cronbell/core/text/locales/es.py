@@ -370,6 +370,10 @@ TEXTS: dict[str, str] = {
     "cron.start_needs_interval": "una fecha de inicio solo va con cada N semanas, días o meses",
     "cron.bad_start": "{start!r} no es una fecha de inicio (2000-2199)",
     "cron.two_schedules": "'{first}' y '{second}' son dos programaciones: crea un recordatorio para cada una",
+    "cron.zone_apart": (
+        "'{schedule}' se entiende; su zona horaria ({zone}) va en `timezone`, como nombre IANA (Europe/Madrid,"
+        " America/Mexico_City, UTC)"
+    ),
     "cron.one_place": (
         "una programación va en un solo lugar de un día de la semana en el mes ('el segundo martes de cada mes a"
         " las 10'); para dos, crea un recordatorio para cada uno"
