@@ -244,6 +244,8 @@ PHRASES = [
     ("every friday at 12 noon", "0 12 * * 5"),
     ("every friday at 12 midnight", "0 0 * * 5"),  # the start of friday, as a one-shot reads it
     ("todos los días a las 7:00 h", "0 7 * * *"),
+    ("every day at 2130", "30 21 * * *"),
+    ("every weekday @ 0900", "0 9 * * 1-5"),
     # weekdays written with a slash
     ("every tue/thu at 10", "0 10 * * 2,4"),
     ("lunes/miércoles a las 9", "0 9 * * 1,3"),
@@ -310,6 +312,7 @@ INVALID = [
     "twice a week at 9",  # no days
     "twice a week on tuesday at 9",  # one day for two times
     "twice a week on weekdays at 9",
+    "every day at 2460",  # four digits that are no time of day
 ]
 
 

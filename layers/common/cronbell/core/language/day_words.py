@@ -163,6 +163,7 @@ _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
 _MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
 _AMPM_LEAD = lexicon.some("AMPM_LEAD")
 _HOURS_H = r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b"  # "7:00 h" is 7:00h
+_FOUR_DIGITS = rf"((?:{'|'.join(lexicon.each('AT'))}|@) )([01]\d|2[0-3])([0-5]\d)\b(?!:)"  # "at 0900" is at 09:00
 # a named clock after 12 ("12 noon"), or approximate ("noonish")
 _TWELVE_NAMED = rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"
 _NAMED_TWELVE = rf"{_TWELVE_NAMED}|\b({lexicon.some('ISH_NAMED')})-?(?:{_ISH})\b"
@@ -179,8 +180,9 @@ def _ordinals(t: str) -> str:
 def in_digits(t: str) -> str:
     """Hours, minutes and ordinals said in words, in digits, for a recurring phrase ('every month on the third
     at eight' -> 'every month on the 3th at 8'); a day number in words is read where a day is ('el tres');
-    '12 noon' is noon, '7:00 h' 7:00h."""
-    return _ordinals(_clock_words(re.sub(_HOURS_H, r"\1h", re.sub(_TWELVE_NAMED, r"\1", t))))
+    '12 noon' is noon, '7:00 h' 7:00h, 'at 0900' at 09:00."""
+    t = re.sub(_FOUR_DIGITS, r"\1\2:\3", re.sub(_HOURS_H, r"\1h", re.sub(_TWELVE_NAMED, r"\1", t)))
+    return _ordinals(_clock_words(t))
 
 
 def prepare(t: str, language: str) -> str:
