@@ -50,8 +50,9 @@ def _weekday_set(text: str) -> str | None:
             span_values = range(a, b + 1) if a <= b else [*range(a, 7), *range(0, b + 1)]  # friday to monday
             found.extend(span_values)
             continue
-        if re.fullmatch(_WORKDAYS, part) or re.fullmatch(_WEEKENDS, part):  # 'weekdays and saturday'
-            found.extend(range(1, 6) if re.fullmatch(_WORKDAYS, part) else (0, 6))
+        whole = range(1, 6) if re.fullmatch(_WORKDAYS, part) else (0, 6) if re.fullmatch(_WEEKENDS, part) else ()
+        if whole:  # 'weekdays and saturday'
+            found.extend(whole)
             continue
         part = re.sub(_WEEKDAY_LEAD, "", part)
         number = _weekday_number(part)

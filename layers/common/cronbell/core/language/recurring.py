@@ -49,13 +49,7 @@ def _read_before_its_end(t: str, min_interval_minutes: int) -> str | None:
     """'every monday at 9 until december 31' -> 'every monday at 9': a schedule that reads once what
     follows it is left out, an end, a start or holidays, which go in arguments of their own."""
     said = re.fullmatch(_SAID_APART, t)
-    if said is None:
-        return None
-    try:
-        parse_recurring(said["kept"], min_interval_minutes)
-    except ToolError:
-        return None
-    return said["kept"]
+    return said["kept"] if said is not None and _reads(said["kept"], min_interval_minutes) else None
 
 
 def _read_without_its_zone(t: str, min_interval_minutes: int) -> tuple[str, str] | None:
@@ -65,13 +59,16 @@ def _read_without_its_zone(t: str, min_interval_minutes: int) -> tuple[str, str]
         named = take_zone(t)
     except Unreadable:
         return None
-    if named is None:
-        return None
+    return (named[0], named[2]) if named is not None and _reads(named[0], min_interval_minutes) else None
+
+
+def _reads(t: str, min_interval_minutes: int) -> bool:
+    """Whether a phrase reads as a schedule on its own."""
     try:
-        parse_recurring(named[0], min_interval_minutes)
+        parse_recurring(t, min_interval_minutes)
     except ToolError:
-        return None
-    return named[0], named[2]
+        return False
+    return True
 
 
 def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") -> CronSpec:

@@ -121,9 +121,9 @@ PLACES = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fo
           "5th": 5, "last": -1}  # fmt: skip
 OF_EVERY_MONTH = "of (?:every|each|the) month|every month"
 PLACE_LEAD = "on|every|each"
+MONTH_END = r"(?:at |on )?(?:the )?end of (?:every|each|the) month|(?:every|each|at) month end"  # its last day
 # after "every" with no month said, the places that can only be the month's ("every last friday"); a
 # second or third could be an interval of weeks ("every third friday"): those need "of the month"
-MONTH_END = r"(?:at |on )?(?:the )?end of (?:every|each|the) month|(?:every|each|at) month end"  # its last day
 PLACE_ALONE_LEAD = "every|each"
 PLACE_ALONE = ("first", "1st", "last")
 MONTH_PLACE_LEAD = "(?:every|each) month,? (?:on )?(?:the )?"  # "every month on the first monday"
