@@ -245,6 +245,8 @@ PHRASES = [
     ("every friday at 12 midnight", "0 0 * * 5"),  # the start of friday, as a one-shot reads it
     ("todos los días a las 7:00 h", "0 7 * * *"),
     ("every day at 2130", "30 21 * * *"),
+    ("every day at 3 in the morning", "0 3 * * *"),
+    ("todos los días a las 3 de la mañana", "0 3 * * *"),
     ("every weekday @ 0900", "0 9 * * 1-5"),
     # weekdays written with a slash
     ("every tue/thu at 10", "0 10 * * 2,4"),

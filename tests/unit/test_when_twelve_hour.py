@@ -39,6 +39,8 @@ CASES = [
     ("at 04:30", "en", at(4, 5, 10), at(5, 4, 30)),
     ("at 4:30am", "en", at(4, 5, 10), at(5, 4, 30)),
     ("a las 4 de la mañana", "es", at(4, 5, 10), at(5, 4, 0)),
+    ("tomorrow at 3 in the morning", "en", at(4, 5, 10), at(5, 3, 0)),  # the small hours are the morning's too
+    ("mañana a las 2 de la mañana", "es", at(4, 5, 10), at(5, 2, 0)),
     # with a day named, an hour of 1 to 5 alone is in the afternoon, 6 to 12 as said
     ("tomorrow at 4", "en", at(4, 5, 10), at(5, 16, 0)),
     ("friday at 2:30", "en", at(4, 5, 10), at(8, 14, 30)),

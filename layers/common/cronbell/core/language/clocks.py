@@ -45,7 +45,7 @@ _MORNING, _AFTERNOON = lexicon.own("CLOCK_MORNING"), lexicon.own("CLOCK_AFTERNOO
 _NIGHT, _SMALL_HOURS = lexicon.own("CLOCK_NIGHT"), lexicon.own("CLOCK_SMALL_HOURS")
 # the hours a part of the day holds: a clock read in it must be one ("9 de la mañana", not "9pm in the morning")
 PART_HOURS_RANGE = {
-    _MORNING: range(4, 13),
+    _MORNING: range(1, 13),  # "3 in the morning" is 03:00, "de la madrugada" too
     _AFTERNOON: range(12, 24),
     _NIGHT: (*range(17, 24), *range(6)),
     _SMALL_HOURS: range(7),
