@@ -246,6 +246,9 @@ PHRASES = [
     ("todos los días a las 7:00 h", "0 7 * * *"),
     ("every day at 2130", "30 21 * * *"),
     ("every day at 3 in the morning", "0 3 * * *"),
+    ("first of every month at 8", "0 8 1 * *"),
+    ("every morning at 6:30 on weekdays", "30 6 * * 1-5"),  # a daily schedule, then its days
+    ("every evening at 8 on weekends", "0 20 * * 0,6"),
     ("todos los días a las 3 de la mañana", "0 3 * * *"),
     ("every weekday @ 0900", "0 9 * * 1-5"),
     # weekdays written with a slash

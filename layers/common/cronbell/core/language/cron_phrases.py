@@ -64,7 +64,7 @@ def _window(t: str) -> str | Phrase | None:
     if match is None:
         return None
     said, days = match["every"], match["days"]
-    ahead = re.fullmatch(_ON_DAYS, said) if days is None else None
+    ahead = re.fullmatch(ON_DAYS, said) if days is None else None
     if ahead and _interval(said) is None:  # 'every 10 minutes on weekdays between 9 and 17'
         said, days = ahead["every"], ahead["days"]
     every = _interval(said, within_a_day=True)
@@ -86,7 +86,7 @@ def _window(t: str) -> str | Phrase | None:
 
 def _interval_on_days(t: str) -> str | Phrase | None:
     """'every 10 minutes on weekdays', 'cada hora los lunes': the interval all day, on those days."""
-    match = re.fullmatch(_ON_DAYS, t)
+    match = re.fullmatch(ON_DAYS, t)
     if match is None:
         return None
     every = _interval(match["every"])
@@ -234,7 +234,7 @@ _PER_WEEK = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER_WEEK')}),? (?P<rest
 _DAYS_START = rf"(?:{lexicon.either('DAYS_START')})"
 _AT = rf"(?:{_AT_ANY}|@)"
 _EVERY_DAY = lexicon.own("EVERY_DAY")
-_ON_DAYS = rf"(?P<every>.+?),? (?P<days>{_DAYS_START}\b.*)"  # an interval, then the days it runs on
+ON_DAYS = rf"(?P<every>.+?),? (?P<days>{_DAYS_START}\b.*)"  # an interval, then the days it runs on
 _EVERY = lexicon.own("EVERY")
 
 

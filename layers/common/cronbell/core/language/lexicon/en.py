@@ -114,6 +114,8 @@ MONTH_DAYS = (  # the days of every month, in the group `d`
     r"(?:every|each|once a) month,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",
     r"monthly,? (?:on )?(?:the )?(?:days? )?(?P<d>.+)",
     r"(?:(?:on|every|each) (?:the )?|the )(?:days? )?(?P<d>.+?) of (?:every|each|the) month",
+    # 1st of every month: days said as ordinals need no "the" before "of every month"
+    r"(?P<d>\d{1,2}(?:st|nd|rd|th)(?:(?:,|,? and) (?:the )?\d{1,2}(?:st|nd|rd|th))*) of (?:every|each|the) month",
     # every 1st and 15th: days said as ordinals after "every" are days of the month
     r"(?:every|each) (?:the )?(?P<d>\d{1,2}(?:st|nd|rd|th)(?:(?:,|,? and) (?:the )?\d{1,2}(?:st|nd|rd|th))*)",
 )
