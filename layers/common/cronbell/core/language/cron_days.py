@@ -75,7 +75,7 @@ def _month_days(text: str) -> str | None:
     """'every month on the 1st', 'el dia 15 de cada mes', 'on the 1st and 15th of every month' -> DOM."""
     for match in full_matches(_MONTH_DAYS, text):
         days = []
-        for said in re.split(rf"\s*(?:,|{AND})\s*", match["d"]):
+        for said in re.split(rf"\s*(?:,|{AND})\s*(?:{lexicon.some('MONTH_DAY_AGAIN')})?", match["d"]):
             part = str(lexicon.DAY_NUMBERS.get(said, said))  # "el tres de cada mes"
             number = re.fullmatch(rf"(\d{{1,2}}){_ORDINAL}", part)
             if not number or not 1 <= int(number.group(1)) <= 31:

@@ -122,6 +122,7 @@ MONTH_DAYS = (  # the days of every month, in the group `d`
 PLACES = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
           "5th": 5, "last": -1}  # fmt: skip
 OF_EVERY_MONTH = "of (?:every|each|the) month|every month"
+MONTH_DAY_AGAIN = "the "  # before a day of the month said again in a list ("the 1st and the 15th")
 PLACE_LEAD = "on|every|each"
 MONTH_END = r"(?:at |on )?(?:the )?end of (?:every|each|the) month|(?:every|each|at) month end"  # its last day
 # after "every" with no month said, the places that can only be the month's ("every last friday"); a
