@@ -248,6 +248,9 @@ PHRASES = [
     ("every day at 3 in the morning", "0 3 * * *"),
     ("first of every month at 8", "0 8 1 * *"),
     ("el día 1 y el día 15 de cada mes a las 10", "0 10 1,15 * *"),  # the day said again
+    ("el 1ro de cada mes a las 9", "0 9 1 * *"),
+    ("cada 1ro de mes a las 9", "0 9 1 * *"),
+    ("diario a las 8", "0 8 * * *"),
     ("on the 1st and the 15th of every month at 10", "0 10 1,15 * *"),
     ("every morning at 6:30 on weekdays", "30 6 * * 1-5"),  # a daily schedule, then its days
     ("every evening at 8 on weekends", "0 20 * * 0,6"),

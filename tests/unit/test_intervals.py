@@ -56,6 +56,7 @@ PHRASES = [
     ("cada dos días a las 8", "0 8 * * *", 2, DAYS),
     ("día por medio a las 8", "0 8 * * *", 2, DAYS),
     ("un día sí y otro no a las 8", "0 8 * * *", 2, DAYS),
+    ("quincenalmente los lunes a las 9", "0 9 * * 1", 2, WEEKS),  # as 'biweekly' is read
     # an ordinal says the interval as well as a number does
     ("every third day at 9", "0 9 * * *", 3, DAYS),
     ("every 3rd day at 9", "0 9 * * *", 3, DAYS),

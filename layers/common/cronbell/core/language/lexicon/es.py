@@ -119,7 +119,7 @@ UNKNOWN_DAY = "(?:el )?dia de(?:l| la| los)? [a-z ]+"  # "el dia del orgullo"
 PLURAL_ENDINGS = ("s", "es")  # "sabados", "martes"
 EVERY_DAY = "todos los dias"
 EVERY = "todos los"
-DAILY = "todos los dias|cada dia|diariamente|a diario|todos los dias de la semana"
+DAILY = "todos los dias|cada dia|diariamente|a diario|diario|todos los dias de la semana"
 WORKDAYS = "(?:todos )?(?:los )?(?:cada )?dias? (?:laborables?|habiles?|entre semana)|entre semana"
 WEEKENDS = "(?:todos )?(?:los |cada )?fin(?:es)? de semana|(?:todos )?(?:los )?sabados y domingos"
 WEEKDAYS_LEAD = "(?:todos los dias|cada dia) de|todos los|todas las|cada|los|el|de"
@@ -128,13 +128,13 @@ AND = "y"
 AND_WEEKDAYS = "y|e"
 THROUGH = "a|hasta(?: el)?"
 EXCEPT = "excepto(?: el| los)?|menos(?: el| los)?|salvo(?: el| los)?"  # antes de los días que se excluyen
-ORDINAL_ENDINGS = "o"
+ORDINAL_ENDINGS = "ro|er|o"  # "el 1ro", "el 1er", "el 1o"
 MONTH_DAYS = (
     r"(?:el|los) (?:dias? )?(?P<d>.+?) de (?:cada|todos los) mes(?:es)?",
     r"(?:cada|todos los) mes(?:es)? (?:el|los) (?:dias? )?(?P<d>.+)",
     r"(?:mensualmente|una vez al mes),? (?:el |los )?(?:dias? )?(?P<d>.+)",
     r"todos los dias (?P<d>\d{1,2}(?:(?:,| y) \d{1,2})*)",  # "todos los dias 21": the 21st of every month
-    r"cada (?:dia )?(?P<d>.+?) del mes",
+    r"cada (?:dia )?(?P<d>.+?) del? mes",
 )
 PLACES = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
 OF_EVERY_MONTH = "de cada mes|de todos los meses|del mes|de mes"
@@ -186,6 +186,8 @@ INTERVALS = (
     # un lunes si y otro no a las 10 / un dia si y otro no a las 8
     r"(?:(?:el|un|una) )?(?:(?P<unit>dias?|semanas?|mes(?:es)?)|(?P<days>{weekday})),? si,? y? ?"
     r"(?:otro|uno|otra|una) no,? ?(?P<rest>.*)",
+    # quincenalmente los lunes a las 9: with weekdays, every two weeks (as "biweekly" is read)
+    r"(?:quincenalmente|cada quincena),? (?P<rest>.*)",
     # semanalmente los viernes a las 16 / una vez a la semana los lunes / cada semana el lunes (cada una semana)
     r"(?P<once>semanalmente|una vez (?:a|por) (?:la )?semana|cada semana|todas las semanas),? (?P<rest>.*)",
 )
