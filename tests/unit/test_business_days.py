@@ -97,6 +97,7 @@ def test_first_and_last_business_days_of_months_that_start_or_end_on_a_day_off()
         ("Every working day at 8:30am", ("every weekday at 8:30am", 0)),
         ("the last business day of the month at 17:00", ("every day at 17:00", -1)),
         ("the 3rd business day of every month at 9", ("every day at 9", 3)),
+        ("the first weekday of every month at 9", ("every day at 9", 1)),  # with its calendar's holidays too
         ("cada día laborable a las 9", ("de lunes a viernes a las 9", 0)),
         ("todos los días hábiles a las 9", ("de lunes a viernes a las 9", 0)),
         ("el último día hábil del mes a las 17:00", ("todos los dias a las 17:00", -1)),

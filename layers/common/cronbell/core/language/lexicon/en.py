@@ -192,7 +192,10 @@ BUSINESS_NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "s
 BUSINESS_NTH_DIGITS = r"\d{1,2}(?:st|nd|rd|th)"
 BUSINESS_PHRASES = (  # (pattern, the schedule phrase it stands on); {nth} is filled in, the time in `rest`
     (r"(?:every|each) (?:business|working|work) ?day (?P<rest>at .+)", "every weekday {rest}"),
-    (r"(?:on )?the {nth} (?:business|working) day of (?:the|every|each) month (?P<rest>at .+)", "every day {rest}"),
+    (  # "the first weekday of the month" too: with the calendar, its holidays are left out as well
+        r"(?:on )?the {nth} (?:business|working|week) ?day of (?:the|every|each) month (?P<rest>at .+)",
+        "every day {rest}",
+    ),
 )
 
 # --- one-shot times (core/language/when.py)
