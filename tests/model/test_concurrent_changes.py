@@ -345,3 +345,21 @@ def test_a_one_shot_paused_and_deleted_after_its_fire_leaves_no_entry(base: Stac
     group = Group(ONE_SHOT, (PAUSE, DELETE), order=((1, None), (0, None), (2, None)))
     problems = judged(base, group, tmp_path)
     assert not problems, problems
+
+
+def test_a_run_started_by_hand_that_waits_for_a_one_shots_late_delivery_is_delivered_after_it_fired(
+    base: Stack, tmp_path: Path
+) -> None:
+    """run_now answered ok while the one-shot's own fire, four minutes late, had not claimed it yet;
+    its manual fire then met that delivery and waited its turn; the delivery fired the one-shot, and
+    its live item left with the run still waiting (`make verify`, seed 727298): the waiting entry went
+    with it and the run was never posted. The retired copy keeps the waiting run, and its entry stays:
+    the run is delivered once, after the one-shot fired, as a run_now answered ok always is."""
+    order = ((5, 3), (5, 3), (5, 2), (WAIT, 4), (4, 1), (4, 1), (2, 3), (2, 1), (0, 2), (4, 1), (WAIT, 4))
+    order += ((2, 1), (1, 2), (2, 3))
+    group = Group(ONE_SHOT, (MOVE_12, RUN_NOW, MOVE_12, TEXT), reconciler=True, order=order, stream="late", seed=730098)
+    played = play_group(base, group, tmp_path)
+    problems = played.problems + verdict(played.observation)
+    tally(group, problems)
+    assert not problems, problems
+    assert [r.outcome for r in played.observation.runs if r.manual] == ["delivered"]

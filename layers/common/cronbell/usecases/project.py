@@ -40,7 +40,7 @@ class Applied:
 
 def apply(change: Change, deps: Deps) -> Applied:
     """Bring Scheduler from the projection of `change.old` to that of `change.new`."""
-    plan = projection.plan(change.old, change.new, deps.now())
+    plan = projection.plan(change.old, _ran_out(change, deps) or change.new, deps.now())
     done = Applied()
     for name in plan.deletes:
         done.deleted += deps.scheduler.delete(name)
@@ -55,6 +55,19 @@ def apply(change: Change, deps: Deps) -> Applied:
             _refused(change.new, target, str(err), deps)
             break  # the schedule ends failed: its other entries go with its next change
     return done
+
+
+def _ran_out(change: Change, deps: Deps) -> Schedule | None:
+    """A live item that left with runs started by hand still waiting: the delivery they waited for
+    ended the schedule (a one-shot's own, a recurrence's last). Its retired copy, which its stream
+    record may follow or precede, is what the entries are brought to: those runs keep their entry
+    and are delivered once, as run_now said (docs/semantics.md). None otherwise (a delete: they run
+    nothing)."""
+    old = change.old
+    if change.new is not None or not isinstance(old, Schedule) or not old.manual_waiting:
+        return None
+    ended = deps.store.get(old.room_id, old.id)
+    return ended if ended is not None and ended.status in models.RAN_OUT else None
 
 
 def _refused(item: Projected, target: Target, why: str, deps: Deps) -> None:

@@ -218,8 +218,9 @@ def audit_item(schedule: Schedule) -> dict[str, Any]:
 
 def retired_item(schedule: Schedule, changes: dict[str, Any]) -> dict[str, Any]:
     """The final copy of a schedule retired with `changes` (status, TTL, run fields), under its
-    retired key."""
-    return {**schedule_item(schedule), **changes, "sk": retired_sk(schedule.id)}
+    retired key; with the runs started by hand that still wait (their manual fire finds them there)."""
+    waiting = {WAITING: set(schedule.manual_waiting)} if schedule.manual_waiting else {}
+    return {**schedule_item(schedule), **waiting, **changes, "sk": retired_sk(schedule.id)}
 
 
 def moved_item(raw: dict[str, Any], schedule_id: str) -> dict[str, Any]:
@@ -523,6 +524,8 @@ def projected(image: dict[str, Any] | None) -> Projected:
     room = str(image.get("room_id", {}).get("S", ""))
     if sk.startswith(SCHEDULE):
         return schedule_from_item(image)
+    if sk.startswith(RETIRED):  # projects the runs started by hand that still wait, if it ran out
+        return retired_from_item(image)
     if sk.startswith(ORPHAN):
         names = load({"n": image.get("names", {"L": []})})["n"]
         return Orphan(room, sk.removeprefix(ORPHAN), tuple(str(n) for n in names))

@@ -108,10 +108,12 @@ def _waiting(schedule: Schedule, now: datetime) -> dict[str, Target]:
     earliest, firing the minute after that delivery's lease ends (or, once it has ended, the next
     minute); its record lets the next one have the entry, so they are delivered in turn. A paused
     schedule keeps it: at its turn the run is recorded skipped (paused), as any manual fire that
-    meets a paused schedule is, never left waiting in silence."""
-    if schedule.status not in models.LIVE_STATUSES or not schedule.manual_waiting:
+    meets a paused schedule is, never left waiting in silence. A schedule that ran out while a run
+    waited (the delivery it waited for was its last) keeps it too: that run is still delivered, once."""
+    if schedule.status not in (*models.LIVE_STATUSES, *models.RAN_OUT) or not schedule.manual_waiting:
         return {}
-    start = max(now, schedule.inflight_until) if schedule.inflight_until else now
+    under_way = schedule.inflight_until if schedule.status not in models.RAN_OUT else None  # ran out: it ended
+    start = max(now, under_way) if under_way else now
     due = start.astimezone(UTC).replace(second=0, microsecond=0) + timedelta(minutes=1)
     entry = Entry(f"{schedule.id}{WAITING_SUFFIX}", at_expression(due), "UTC", True)
     event = manual_input(schedule.room_id, schedule.id, min(schedule.manual_waiting), EXECUTION_ID)
