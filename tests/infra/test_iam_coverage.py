@@ -244,8 +244,19 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     listed = ok(tool("list_reminders", {"include_inactive": True}))["schedules"]
     assert [s["status"] for s in listed if s["id"] == refused["id"]] == ["failed"]
 
+    waits = ok(tool("create_reminder", {"message": "Waited for", "time": "2026-11-30 10:00"}))["id"]
+    stack.ddb.update_item(  # a run started by hand waits for its delivery (the projector reads it again)
+        TableName=TABLE,
+        Key={"room_id": {"S": ROOM}, "sk": {"S": f"s#{waits}"}},
+        UpdateExpression="ADD manual_waiting :w",
+        ExpressionAttributeValues={":w": {"SS": ["2026-11-30T09:00:30Z"]}},
+    )
+    project()
+
     clock.advance(hours=1)
     assert fire(slot(once, "2026-11-30T09:00:00Z")) == "delivered"  # token from Secrets Manager, marked fired
+    assert fire(slot(waits, "2026-11-30T09:00:00Z")) == "delivered"  # its waiting run's entry is kept
+    assert f"{waits}-now" in stack.entries()
     assert fire(slot(pills_id, "2026-11-30T09:00:00Z")) == "delivered"  # writes its first repeat's entry
     repeat = {**slot(pills_id, "2026-11-30T09:10:00Z"), "repeat_of": "2026-11-30T09:00:00Z", "repeat": 1}
     assert fire(repeat) == "repeated"  # claimed on the run, while the occurrence is current
@@ -314,12 +325,12 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     assert report["recreated"] == 1 and report["missed"] == 5 and report["notices"] == 5, str(report)
     assert report["drift_repaired"] == 1, str(report)  # UpdateSchedule: an entry that is there, put right
     # orphans: the one planted, and the fired one-shots' at() entries (moto, unlike Scheduler, keeps them)
-    assert report["orphans_deleted"] == 3 + len(elsewhere), str(report)  # "once", the pills, the planted one
+    assert report["orphans_deleted"] == 4 + len(elsewhere), str(report)  # "once", the pills, "waits", the planted one
     # counters: the one planted, and ROOM's, left high by its two deletes and the old-style one; their
     # three dedupe pointers go too, and the name pointer of the deleted digest. A delivered one-shot
     # frees its place and pointer lazily too: the rooms where they fired are recounted, and their
     # pointers go
-    fired = 2 + len(elsewhere)  # "once", the pills, and the one-shot on each other platform
+    fired = 3 + len(elsewhere)  # "once", the pills, "waits", and the one-shot on each other platform
     assert report["counters_repaired"] == 2 + len(elsewhere), str(report)
     assert report["pointers_removed"] == 4 + fired, str(report)
     # the old-style delete's item moves to its retired key; the two deletes' audit copies are finalized
