@@ -511,14 +511,15 @@ def test_the_scheduler_role_invokes_only_the_fire_functions_alias_and_entries_of
 
 def test_projector_function_permissions(template: dict[str, Any]) -> None:
     """The one writer of Scheduler: its group's entries, the role they pass, and the retirement of a
-    schedule Scheduler refuses (with its event); its stream records out of retries go to its queue."""
+    schedule Scheduler refuses (with its event); it reads an item that left with runs started by hand
+    waiting; its stream records out of retries go to its queue."""
     statements = role_statements(template)["ProjectorFunction"]
     by_action: dict[str, list[Any]] = {}
     for statement in statements:
         for action in _as_list(statement["Action"]):
             by_action.setdefault(action, []).extend(_as_list(statement["Resource"]))
 
-    for action in ("dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"):
+    for action in ("dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:DeleteItem"):
         assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
     for action in ("GetSchedule", "CreateSchedule", "UpdateSchedule", "DeleteSchedule"):
         assert by_action.pop(f"scheduler:{action}") == [{"Fn::Sub": GROUP_SCHEDULES}]
