@@ -524,7 +524,7 @@ def projected(image: dict[str, Any] | None) -> Projected:
     room = str(image.get("room_id", {}).get("S", ""))
     if sk.startswith(SCHEDULE):
         return schedule_from_item(image)
-    if sk.startswith(RETIRED):  # projects the runs started by hand that still wait, if it ran out
+    if sk.startswith(RETIRED) and WAITING in image:  # the runs started by hand that still wait, if it ran out
         return retired_from_item(image)
     if sk.startswith(ORPHAN):
         names = load({"n": image.get("names", {"L": []})})["n"]

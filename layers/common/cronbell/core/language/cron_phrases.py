@@ -6,6 +6,7 @@ or daily phrase that remains."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import date
 
 from cronbell.core.domain.cron.fields import DAYS, MONTHS, WEEKS
@@ -64,7 +65,7 @@ def _window(t: str) -> str | Phrase | None:
     if match is None:
         return None
     said, days = match["every"], match["days"]
-    ahead = re.fullmatch(ON_DAYS, said) if days is None else None
+    ahead = re.fullmatch(_ON_DAYS, said) if days is None else None
     if ahead and _interval(said) is None:  # 'every 10 minutes on weekdays between 9 and 17'
         said, days = ahead["every"], ahead["days"]
     every = _interval(said, within_a_day=True)
@@ -84,17 +85,23 @@ def _window(t: str) -> str | Phrase | None:
     return f"{minute} {first}-{last - 1} {fields}" if last - 1 > first else f"{minute} {first} {fields}"
 
 
-def _interval_on_days(t: str) -> str | Phrase | None:
-    """'every 10 minutes on weekdays', 'cada hora los lunes': the interval all day, on those days."""
-    match = re.fullmatch(ON_DAYS, t)
-    if match is None:
+def days_said_last(t: str) -> str | None:
+    """'every morning at 6:30 on weekdays': a daily schedule, then the days it runs on."""
+    found = _on_days(t, phrase_to_cron)
+    return found if isinstance(found, str) else None
+
+
+def _on_days(t: str, read: Callable[[str], str | Phrase | None]) -> str | Phrase | None:
+    """What `read` makes of what comes before the days ('every 10 minutes on weekdays', 'cada hora los
+    lunes'), when it fires every day, on those days instead; a reason `read` refuses it for, as it is."""
+    match = re.fullmatch(_ON_DAYS, t)
+    fields = day_fields(match["days"]) if match else None
+    if match is None or fields is None:
         return None
-    every = _interval(match["every"])
-    fields = day_fields(match["days"])
-    if not isinstance(every, str) or fields is None:
-        return every if isinstance(every, Phrase) and fields is not None else None
-    minute, hour, _ = every.split(" ", 2)
-    return f"{minute} {hour} {fields}"
+    daily = read(match["every"])
+    if not isinstance(daily, str):
+        return daily
+    return f"{daily.removesuffix(' * * *')} {fields}" if daily.endswith(" * * *") else None
 
 
 _HOURLY = frozenset(lexicon.each("HOURLY"))
@@ -234,7 +241,7 @@ _PER_WEEK = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER_WEEK')}),? (?P<rest
 _DAYS_START = rf"(?:{lexicon.either('DAYS_START')})"
 _AT = rf"(?:{_AT_ANY}|@)"
 _EVERY_DAY = lexicon.own("EVERY_DAY")
-ON_DAYS = rf"(?P<every>.+?),? (?P<days>{_DAYS_START}\b.*)"  # an interval, then the days it runs on
+_ON_DAYS = rf"(?P<every>.+?),? (?P<days>{_DAYS_START}\b.*)"  # an interval, then the days it runs on
 _EVERY = lexicon.own("EVERY")
 
 
@@ -250,7 +257,7 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
     exception = split_exception(t)
     if exception is not None:
         return without_days(_phrase_to_cron(exception[0]), exception[1])
-    interval = _window(t) or _interval(t) or _interval_on_days(t)
+    interval = _window(t) or _interval(t) or _on_days(t, _interval)
     if interval is not None:
         return interval
     per_week = re.fullmatch(_PER_WEEK, t)

@@ -23,9 +23,8 @@ from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import Unreadable, normalize
-from cronbell.core.language.cron_days import AND, day_fields
-from cronbell.core.language.cron_phrases import ON_DAYS, names_days_only, phrase_to_cron, split_interval
-from cronbell.core.language.named_zones import take_zone
+from cronbell.core.language.cron_days import AND
+from cronbell.core.language.cron_phrases import days_said_last, names_days_only, phrase_to_cron, split_interval
 
 MACROS = {
     "@hourly": "0 * * * *",
@@ -55,6 +54,8 @@ def _read_before_its_end(t: str, min_interval_minutes: int) -> str | None:
 def _read_without_its_zone(t: str, min_interval_minutes: int) -> tuple[str, str] | None:
     """'every monday at 10:00 utc' -> ('every monday at 10:00', 'UTC'): a schedule that reads once the
     zone it names is left out; its zone goes in `timezone`."""
+    from cronbell.core.language.named_zones import take_zone  # only for a phrase that did not read
+
     try:
         named = take_zone(t)
     except Unreadable:
@@ -97,7 +98,7 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
             raise _cron_error(source, phrase("cron.start_needs_interval"))
         found = phrase_to_cron(rest)
         if found is None and every == 1:
-            found = _days_said_last(rest) or _said_twice(rest)
+            found = days_said_last(rest) or _said_twice(rest)
         said = normalize(stripped)
         if found is None and (kept := _read_before_its_end(said, min_interval_minutes)):
             kept = stripped[: len(kept)] if len(said) == len(stripped) else kept  # as the user wrote it
@@ -140,18 +141,6 @@ def _words_both_begin_with(left: str, right: str) -> str:
             break
         said += f"{word} "
     return said
-
-
-def _days_said_last(t: str) -> str | None:
-    """'every morning at 6:30 on weekdays': a daily schedule, then the days it runs on."""
-    match = re.fullmatch(ON_DAYS, t)
-    if match is None:
-        return None
-    daily = phrase_to_cron(match["every"])
-    if not isinstance(daily, str) or not daily.endswith(" * * *"):
-        return None
-    days = day_fields(match["days"])
-    return f"{daily.removesuffix(' * * *')} {days}" if days else None
 
 
 def _said_twice(t: str) -> str | Phrase | None:
