@@ -284,6 +284,39 @@ def test_a_final_completion_retires_the_schedule(store: Store) -> None:
     store.insert(schedule("s2", dedupe_key="key-s1"), 1)
 
 
+def test_a_schedule_brought_back_to_life_keeps_the_runs_that_waited_and_not_while_one_is_posted(
+    store: Store,
+) -> None:
+    """A run started by hand waits behind the delivery that retires the schedule; brought back to life
+    (a snoozed one-shot) while that run is being delivered from the retired copy, the write is refused
+    Busy and changes nothing; once the lease is over it is written, and the live item keeps the run that
+    still waits."""
+    waited = "2030-01-07T08:00:01Z"
+    store.insert(schedule("s1"), 5)
+
+    def fresh() -> models.Schedule:
+        got = store.get(ROOM, "s1")
+        assert got is not None
+        return got
+
+    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, fresh())
+    assert store.wait_manual(fresh(), waited, NOW)
+    finish = Finish(run=delivered())
+    store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=fresh(), final_status=models.FIRED, finish=finish)
+    retired = fresh()
+    assert retired.status == models.FIRED and retired.manual_waiting == {waited}
+    assert store.claim_slot(ROOM, "s1", ledger_slot(waited, manual=True), NOW, LEASE, retired) == Claim.CLAIMED
+    back = replace(fresh(), status=models.ACTIVE, fired_at=None)
+    with pytest.raises(Busy):
+        store.replace(fresh(), back, 5, NOW)
+    assert fresh().status == models.FIRED
+    later = NOW + timedelta(seconds=LEASE + 1)
+    store.replace(fresh(), replace(fresh(), status=models.ACTIVE, fired_at=None), 5, later)
+    live = fresh()
+    assert live.status == models.ACTIVE and live.manual_waiting == {waited}
+    assert [s.id for s in store.list_room(ROOM, later)] == ["s1"]
+
+
 def test_a_sent_slot_is_not_delivered_again(store: Store) -> None:
     s = schedule("s1")
     store.insert(s, 5)

@@ -40,7 +40,7 @@ class Applied:
 
 def apply(change: Change, deps: Deps) -> Applied:
     """Bring Scheduler from the projection of `change.old` to that of `change.new`."""
-    plan = projection.plan(change.old, _ran_out(change, deps) or change.new, deps.now())
+    plan = projection.plan(change.old, _waiting_elsewhere(change, deps) or change.new, deps.now())
     done = Applied()
     for name in plan.deletes:
         done.deleted += deps.scheduler.delete(name)
@@ -57,17 +57,20 @@ def apply(change: Change, deps: Deps) -> Applied:
     return done
 
 
-def _ran_out(change: Change, deps: Deps) -> Schedule | None:
-    """A live item that left with runs started by hand still waiting: the delivery they waited for
-    ended the schedule (a one-shot's own, a recurrence's last). Its retired copy, which its stream
-    record may follow or precede, is what the entries are brought to: those runs keep their entry
-    and are delivered once, as run_now said (docs/semantics.md). None otherwise (a delete: they run
-    nothing)."""
+def _waiting_elsewhere(change: Change, deps: Deps) -> Schedule | None:
+    """The item that now holds the runs started by hand an item left with, still waiting: the
+    retired copy when the delivery they waited for ended the schedule (a one-shot's own, a
+    recurrence's last), whose stream record may follow or precede the live item's; the live item
+    again when a snooze brought the schedule back to life. What the entries are brought to: those
+    runs keep their entry and are delivered once, as run_now said (docs/semantics.md). None
+    otherwise (a delete: they run nothing)."""
     old = change.old
     if change.new is not None or not isinstance(old, Schedule) or not old.manual_waiting:
         return None
-    ended = deps.store.get(old.room_id, old.id)
-    return ended if ended is not None and ended.status in models.RAN_OUT else None
+    holder = deps.store.get(old.room_id, old.id)
+    if holder is None or not holder.manual_waiting:
+        return None
+    return holder if holder.status in (*models.LIVE_STATUSES, *models.RAN_OUT) else None
 
 
 def _refused(item: Projected, target: Target, why: str, deps: Deps) -> None:

@@ -130,7 +130,7 @@ class Schedules(Rooms):
         room = new.room_id
         new.version = old.version + 1
         was_live = old.status in models.LIVE_STATUSES
-        items = self._overwrite(old, new, now) if was_live else self._revive(old, new)
+        items = self._overwrite(old, new, now) if was_live else self._revive(old, new, now)
         held = set(codec.pointer_sks(old)) if was_live else set()
         wanted = codec.pointer_sks(new)
         items += [self.drop(room, sk) for sk in sorted(held - set(wanted))]
@@ -163,22 +163,27 @@ class Schedules(Rooms):
         }
         return [{"Update": write}, self._audit(new)]
 
-    def _revive(self, old: Schedule, new: Schedule) -> list[dict[str, Any]]:
+    def _revive(self, old: Schedule, new: Schedule, now: datetime) -> list[dict[str, Any]]:
         """A retired schedule coming back to life is written under its live key, and its retired
         copy becomes its audit copy (a copy retired before retired keys, still under the live key,
-        is overwritten in place)."""
-        unchanged = "attribute_not_exists(sk) OR version = :v"
+        is overwritten in place), unless a run started by hand is being delivered from it. The runs
+        started by hand that waited on the retired copy wait on the live item: the delivery they
+        waited for has ended, so each keeps its entry and is delivered once."""
+        unchanged = f"attribute_not_exists(sk) OR (version = :v AND {IDLE})"
+        live = codec.schedule_item(new)
+        if new.manual_waiting:
+            live[codec.WAITING] = set(new.manual_waiting)
         return [
             {
                 "Put": {
                     "TableName": self._t.name,
                     "Item": dump(item),
                     "ConditionExpression": unchanged,
-                    "ExpressionAttributeValues": dump({":v": old.version}),
+                    "ExpressionAttributeValues": dump({":v": old.version, ":t": iso_utc(now)}),
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                 }
             }
-            for item in (codec.audit_item(new), codec.schedule_item(new))
+            for item in (codec.audit_item(new), live)
         ]
 
     def _write_taking_place(

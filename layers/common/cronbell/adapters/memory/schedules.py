@@ -78,6 +78,8 @@ class Schedules(State):
             standing = self._live.get(key) or self._copies.get(key)
             if standing is not None and standing.version != old.version:
                 raise Conflict(room)
+            if standing is not None and not idle(standing, now):  # a waiting run posted from the copy
+                raise Busy(room)
             self._check_quiet(new)
         held = set(pointer_keys(old)) if was_live else set()
         claims = [k for k in pointer_keys(new) if k not in held]
