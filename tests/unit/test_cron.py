@@ -15,6 +15,7 @@ from cronbell.core.domain.cron.fires import next_fires
 from cronbell.core.domain.cron.spec import CronSpec
 from cronbell.core.domain.refusals import INVALID_CRON, NEVER_FIRES, TOO_FREQUENT, ToolError
 from cronbell.core.language.recurring import parse_recurring
+from cronbell.usecases.planning import afternoon_notes
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -263,7 +264,56 @@ PHRASES = [
     ("twice a week on tuesday and friday at 9", "0 9 * * 2,5"),
     ("three times a week on monday, wednesday and friday at 7am", "0 7 * * 1,3,5"),
     ("dos veces por semana los martes y viernes a las 9", "0 9 * * 2,5"),
+    # a bare hour of 1 to 5 is the afternoon's, as a one-shot with a day reads it; a leading zero, am/pm
+    # or a part of the day keeps it
+    ("every friday at 4", "0 16 * * 5"),
+    ("every day at 5", "0 17 * * *"),
+    ("weekdays at 1", "0 13 * * 1-5"),
+    ("every friday at 4:30", "30 16 * * 5"),
+    ("every friday at half past 4", "30 16 * * 5"),
+    ("every friday at four", "0 16 * * 5"),
+    ("every day at 5 and 9", "0 9,17 * * *"),
+    ("every friday at 04:30", "30 4 * * 5"),
+    ("every friday at 4am", "0 4 * * 5"),
+    ("every morning at 5", "0 5 * * *"),
+    ("every night at 3", "0 3 * * *"),
+    ("every day at 10", "0 10 * * *"),
+    ("los viernes a las 4 y media", "30 16 * * 5"),
+    ("todos los días a la 1", "0 13 * * *"),
+    ("cada noche a las 3", "0 3 * * *"),
+    # the hours of a window, read as a day's are; a part of the day said after them is both hours'
+    ("every hour from 2 to 6 in the afternoon", "0 14-17 * * *"),
+    ("every half hour from 9 to 12 in the morning", "0,30 9-11 * * *"),
+    ("every hour from 8 to 10 at night", "0 20,21 * * *"),
+    ("every 30 minutes from 1 to 5", "0,30 13-16 * * *"),
+    ("every hour from 9am to 5", "0 9-16 * * *"),
+    ("every hour from 5pm to 9", "0 17-20 * * *"),
+    ("every 2 hours starting at 3", "0 15,17,19,21,23 * * *"),
+    ("cada hora de 2 a 6 de la tarde", "0 14-17 * * *"),
+    ("cada media hora de 9 a 12 de la mañana", "0,30 9-11 * * *"),
+    ("cada hora de 8 a 10 de la noche", "0 20,21 * * *"),
 ]
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "notes"),
+    [
+        ("every friday at 4", "en", ["4 has no am/pm: read as 16:00"]),
+        ("every day at 9:30 and 5:30", "en", ["5:30 has no am/pm: read as 17:30"]),
+        ("every 3rd of the month at 4", "en", ["4 has no am/pm: read as 16:00"]),
+        ("every 30 minutes from 1 to 5", "en", ["1 has no am/pm: read as 13:00"]),
+        ("todos los días a la 1", "es", ["1 no dice mañana ni tarde: leído como 13:00"]),
+        ("every friday at 4pm", "en", []),
+        ("every evening at 5", "en", []),
+        ("every day at 2 and 4 in the afternoon", "en", []),
+        ("every friday at 04:30", "en", []),
+        ("0 16 * * 5", "en", []),
+        ("every 2 weeks on tuesday at 9", "en", []),
+    ],
+)
+def test_a_bare_hour_read_in_the_afternoon_is_said(text: str, locale: str, notes: list[str]) -> None:
+    said = afternoon_notes(parse_recurring(text, 1, locale), locale)
+    assert [note.split(" (")[0] for note in said] == notes
 
 
 @pytest.mark.parametrize(("text", "expr"), PHRASES)

@@ -207,13 +207,13 @@ def test_every_other_monday_keeps_its_local_time_and_parity_across_madrids_sprin
 def test_every_other_sunday_in_new_yorks_autumn_change_and_a_time_in_the_gap() -> None:
     """7 November 2027: 01:30 happens twice in New York (fires once, the first); 14 March 2027: 02:30
     does not exist (that occurrence is skipped, as Scheduler skips it, and the parity does not move)."""
-    autumn = fires("every other sunday at 1:30", datetime(2027, 10, 30, tzinfo=UTC), NEW_YORK, 3)
+    autumn = fires("every other sunday at 1:30am", datetime(2027, 10, 30, tzinfo=UTC), NEW_YORK, 3)
     assert [t.isoformat() for t in autumn] == [
         "2027-10-31T01:30:00-04:00",
         "2027-11-14T01:30:00-05:00",
         "2027-11-28T01:30:00-05:00",
     ]
-    spring = fires("every other sunday at 2:30", datetime(2027, 3, 1, tzinfo=UTC), NEW_YORK, 3)
+    spring = fires("every other sunday at 2:30am", datetime(2027, 3, 1, tzinfo=UTC), NEW_YORK, 3)
     assert [t.isoformat() for t in spring] == [
         "2027-03-07T02:30:00-05:00",
         "2027-03-21T02:30:00-04:00",  # 14 March would be its day: 02:30 does not exist there
@@ -278,8 +278,8 @@ def test_skip_and_snooze_act_on_the_next_real_occurrence() -> None:
 def test_dst_notes_name_only_days_the_interval_keeps() -> None:
     """Madrid's gap, 28 March 2027 02:00-03:00: a Sunday 02:30 every other week is named only when
     that Sunday is one of its weeks."""
-    on = anchored(parse_recurring("every other sunday at 2:30", 5), datetime(2027, 3, 14, tzinfo=UTC), MADRID)
-    off = anchored(parse_recurring("every other sunday at 2:30", 5), datetime(2027, 3, 21, tzinfo=UTC), MADRID)
+    on = anchored(parse_recurring("every other sunday at 02:30", 5), datetime(2027, 3, 14, tzinfo=UTC), MADRID)
+    off = anchored(parse_recurring("every other sunday at 02:30", 5), datetime(2027, 3, 21, tzinfo=UTC), MADRID)
     start = datetime(2027, 3, 1, tzinfo=UTC)
     assert len(dst_notes(on, start, MADRID, "en", 60)) == 1
     assert dst_notes(off, start, MADRID, "en", 60) == []
@@ -349,7 +349,7 @@ def test_upcoming_agrees_with_a_brute_force_enumeration(
 ) -> None:
     now = datetime(2026, 1, 1, tzinfo=UTC) + timedelta(minutes=offset_minutes)
     hours = sorted({hour, second_hour if second_hour is not None else hour})
-    clocks = " and ".join(f"{h}:{minute:02d}" for h in hours)
+    clocks = " and ".join(f"{h:02d}:{minute:02d}" for h in hours)  # a 24-hour clock
     if weekly:
         days = " and ".join(_NAMES[d] for d in sorted(weekdays))
         text, unit = f"every {every} weeks on {days} at {clocks}", WEEKS

@@ -3,6 +3,7 @@ its ends and calendar), the checks on ends, agents and output rooms, and the ref
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
@@ -194,7 +195,20 @@ def plan_recurring(
     if once:  # a cron expression asked to run a single time: its next occurrence
         return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
     rules = Ends(business_days=found[1] == 0, business_day=found[1]) if found else None
-    return When(tz=tz, spec=spec, ends=rules)
+    return When(tz=tz, spec=spec, ends=rules, notes=afternoon_notes(spec, locale))
+
+
+def afternoon_notes(spec: CronSpec, locale: str) -> tuple[str, ...]:
+    """A phrase's bare hours of 1 to 5 read in the afternoon ('every friday at 4': 16:00), said, as a
+    one-shot's are; none for a cron expression, whose hours are on the 24-hour clock."""
+    from cronbell.core.language.cron_phrases import read_in_the_afternoon
+
+    text = normalize(spec.source)
+    if not re.search(r"[a-z]", text) or text.startswith("@"):
+        return ()
+    times = parse_fields(spec.expr).times()
+    readings = read_in_the_afternoon(text, times)
+    return tuple(texts.say("note.afternoon_hour", locale, said=said, clock=clock) for said, clock in readings)
 
 
 def output_room(channel: str, ctx: Context, deps: Deps) -> str:

@@ -13,13 +13,7 @@ from cronbell.core.domain.cron.fields import DAYS, MONTHS, WEEKS
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.zones import MAX_YEAR
 from cronbell.core.language import lexicon
-from cronbell.core.language.clocks import (
-    PART_HOURS_RANGE,
-    PERIOD_OF,
-    names_its_period,
-    parse_clock,
-    parse_clock_in,
-)
+from cronbell.core.language.clocks import PART_HOURS_RANGE, PERIOD_OF, names_its_period, parse_clock, parse_clock_in
 from cronbell.core.language.cron_days import (
     AND,
     DAY_WORD,
@@ -32,6 +26,8 @@ from cronbell.core.language.cron_days import (
     weekdays,
     without_days,
 )
+from cronbell.core.language.cron_windows import DAYS_START, ON_DAYS, window
+from cronbell.core.language.day_parts import in_the_afternoon
 from cronbell.core.language.day_words import in_digits
 
 
@@ -43,46 +39,6 @@ def _part_of_day(days: str) -> str | None:
 
 _EACH_PART = rf"(?:{lexicon.either('EACH_PART')}) (?P<part>[a-z]+?)s?"
 _PARTS_NOT_EACH = set(lexicon.each("PARTS_NOT_EACH"))
-_HOUR_ARTICLE = rf"(?:(?:{lexicon.either('HOUR_ARTICLE')}) )?"
-_BOUND = r"(?P<{0}>\d{{1,2}})(?::00|h)?(?: ?(?P<{0}_half>am|pm))?"  # an hour of a window: "17", "5pm", "17:00"
-_WINDOW = (
-    rf"(?P<every>.+?),? (?:{lexicon.either('WINDOW_FROM')}) {_HOUR_ARTICLE}{_BOUND.format('a')}"
-    rf"(?: (?:{lexicon.either('WINDOW_TO')}) {_HOUR_ARTICLE}{_BOUND.format('b')})?(?:,? (?P<days>.+))?"
-)
-
-
-def _hour(match: re.Match[str], bound: str) -> int:
-    hour, half = int(match[bound]), match[f"{bound}_half"]
-    return hour % 12 + (12 if half == "pm" else 0) if half and hour <= 12 else hour
-
-
-def _window(t: str) -> str | Phrase | None:
-    """'every 15 minutes between 9 and 17', 'every 2 hours from 8am to 8pm on weekdays', 'cada hora de 8 a
-    20': the interval within those hours, from the first up to the last time before the second (17:00
-    itself is not included; without a second, to the day's end: 'every 4 hours starting at 6'), on the
-    days named after it (every day without)."""
-    match = re.fullmatch(_WINDOW, t)
-    if match is None:
-        return None
-    said, days = match["every"], match["days"]
-    ahead = re.fullmatch(_ON_DAYS, said) if days is None else None
-    if ahead and _interval(said) is None:  # 'every 10 minutes on weekdays between 9 and 17'
-        said, days = ahead["every"], ahead["days"]
-    every = _interval(said, within_a_day=True)
-    if not isinstance(every, str):
-        return every
-    first, last = _hour(match, "a"), _hour(match, "b") if match["b"] else 24  # 'from 6': to the day's end
-    if last < first < 12 and not (match["a_half"] or match["b_half"]):
-        last += 12  # "from 9 to 5": office hours, 09:00 to 17:00 (never across midnight: "from 17 to 9")
-    fields = day_fields(days) if days else "* * *"
-    minute, hour, _ = every.split(" ", 2)
-    if fields is None or not (hour == "*" or hour.startswith("*/")):
-        return None
-    if not first < last <= 24:
-        return phrase("cron.window")
-    if hour.startswith("*/"):  # every N hours: each N-th hour from the first
-        return f"{minute} {','.join(str(h) for h in range(first, last, int(hour[2:])))} {fields}"
-    return f"{minute} {first}-{last - 1} {fields}" if last - 1 > first else f"{minute} {first} {fields}"
 
 
 def days_said_last(t: str) -> str | None:
@@ -94,7 +50,7 @@ def days_said_last(t: str) -> str | None:
 def _on_days(t: str, read: Callable[[str], str | Phrase | None]) -> str | Phrase | None:
     """What `read` makes of what comes before the days ('every 10 minutes on weekdays', 'cada hora los
     lunes'), when it fires every day, on those days instead; a reason `read` refuses it for, as it is."""
-    match = re.fullmatch(_ON_DAYS, t)
+    match = re.fullmatch(ON_DAYS, t)
     fields = day_fields(match["days"]) if match else None
     if match is None or fields is None:
         return None
@@ -201,9 +157,11 @@ def _in_part(text: str) -> tuple[str, str] | None:
 
 
 def _read_clock(text: str, part: str | None) -> tuple[int, int] | None:
-    """A time of day, read in `part` of the day when one is said for it ('every evening at 5': 17:00)."""
+    """A time of day, read in `part` of the day when one is said for it ('every evening at 5': 17:00); a bare
+    hour of 1 to 5 is the afternoon's, as a one-shot with a day reads it ('every friday at 4': 16:00)."""
     if part is None:
-        return parse_clock(text)
+        clock = parse_clock(text)
+        return (clock[0] + 12, clock[1]) if clock is not None and in_the_afternoon(text, clock) else clock
     period = PERIOD_OF[part]
     got = parse_clock_in(text, period)  # "every morning at 9pm": not a time of the morning
     if got is None or got[0] not in PART_HOURS_RANGE[period]:
@@ -238,10 +196,8 @@ _TIMES: dict[str, int] = lexicon.union("TIMES")
 _TIMES_A_DAY = "|".join(_TIMES)
 _PER_DAY = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER')}) (?:{DAY_WORD}),? (?P<rest>.+)"
 _PER_WEEK = rf"(?P<n>{_TIMES_A_DAY}) (?:{lexicon.either('PER_WEEK')}),? (?P<rest>.+)"
-_DAYS_START = rf"(?:{lexicon.either('DAYS_START')})"
 _AT = rf"(?:{_AT_ANY}|@)"
 _EVERY_DAY = lexicon.own("EVERY_DAY")
-_ON_DAYS = rf"(?P<every>.+?),? (?P<days>{_DAYS_START}\b.*)"  # an interval, then the days it runs on
 _EVERY = lexicon.own("EVERY")
 
 
@@ -257,7 +213,7 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
     exception = split_exception(t)
     if exception is not None:
         return without_days(_phrase_to_cron(exception[0]), exception[1])
-    interval = _window(t) or _interval(t) or _on_days(t, _interval)
+    interval = window(t, _interval) or _interval(t) or _on_days(t, _interval)
     if interval is not None:
         return interval
     per_week = re.fullmatch(_PER_WEEK, t)
@@ -277,9 +233,9 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
     bare_clock = r"\d{1,2}(?:[:.h]\d{2})?h? ?(?:am|pm)?"  # a time of day without "at": "every tuesday 14:00"
     for match in (
         re.fullmatch(rf"(?P<days>.+?),? {at} (?P<clock>.+)", t),
-        re.fullmatch(rf"{at} (?P<clock>.+?),? (?P<days>{_DAYS_START}\b.*)", t),
+        re.fullmatch(rf"{at} (?P<clock>.+?),? (?P<days>{DAYS_START}\b.*)", t),
         re.fullmatch(rf"(?P<days>.+?),? (?P<clock>{bare_clock})", t),
-        re.fullmatch(rf"(?P<clock>{bare_clock}),? (?P<days>{_DAYS_START}\b.*)", t),
+        re.fullmatch(rf"(?P<clock>{bare_clock}),? (?P<days>{DAYS_START}\b.*)", t),
     ):
         if match:
             candidates.append((match["days"], match["clock"]))
@@ -296,6 +252,25 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
     if any(several_places(days) for days, _ in candidates):
         return phrase("cron.one_place")
     return None
+
+
+_SAID_BARE = re.compile(r"(?<![\d:.])(?P<h>[1-5])(?:[:.](?P<m>[0-5]\d))?(?![\d:.a-z]| (?:am|pm)\b)")
+
+
+def read_in_the_afternoon(t: str, times: list[tuple[int, int]]) -> list[tuple[str, str]]:
+    """Each bare hour of 1 to 5 a phrase said (normalized text) that its schedule (`times`, (hour, minute)
+    as it fires) reads in the afternoon, with the time read ('every friday at 4': ('4', '16:00')), for the
+    answer's notes; none when the phrase names a part of the day (its hours are read in it)."""
+    said = in_digits(t)
+    if any(word in PERIOD_OF for word in said.split()):
+        return []
+    found: dict[str, str] = {}
+    for bare in _SAID_BARE.finditer(said):
+        hour, minute = int(bare["h"]), bare["m"]
+        minutes = [m for h, m in times if h == hour + 12 and (minute is None or m == int(minute))]
+        if minutes and not any(h == hour for h, _ in times):
+            found.setdefault(bare[0], f"{hour + 12:02d}:{minutes[0]:02d}")
+    return list(found.items())
 
 
 def names_days_only(t: str) -> bool:

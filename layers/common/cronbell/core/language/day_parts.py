@@ -76,20 +76,26 @@ def twelve_hour(p: Parts) -> bool:
 AFTERNOON_HOURS = range(1, 6)  # with a day named, an hour of 1 to 5 alone is in the afternoon
 
 
+def in_the_afternoon(text: str, clock: tuple[int, int]) -> bool:
+    """Whether a time of day said for a day ('friday at 3', 'every friday at 4') is the afternoon's: a bare
+    hour of 1 to 5 (people do not set reminders for 3 at night without saying so)."""
+    return clock[0] in AFTERNOON_HOURS and bool(_BARE_CLOCK.fullmatch(text))
+
+
 def clock_on_a_day(text: str, language: str, notes: list[str]) -> tuple[int, int] | None:
     """A time of day on a day ahead ('in 3 days at 3', 'in 2 business days at 4'): a bare hour of 1 to 5 is
     in the afternoon, said, as 'friday at 3' is."""
     clock = parse_clock(text)
-    if clock is None or clock[0] not in AFTERNOON_HOURS or not _BARE_CLOCK.fullmatch(text):
+    if clock is None or not in_the_afternoon(text, clock):
         return clock
     notes.append(say("note.afternoon_hour", language, said=text, clock=f"{clock[0] + 12:02d}:{clock[1]:02d}"))
     return clock[0] + 12, clock[1]
 
 
 def afternoon_hour(p: Parts, hour: int) -> bool:
-    """'friday at 3', 'mañana a la una': with a day named, a bare hour of 1 to 5 is 13:00 to 17:59 (people
-    do not set reminders for 3 at night without saying so); 7 to 12 stay as they are."""
-    return p.clock is not None and p.part is None and hour in AFTERNOON_HOURS and bool(_BARE_CLOCK.fullmatch(p.clock))
+    """'friday at 3', 'mañana a la una': with a day named, a bare hour of 1 to 5 is 13:00 to 17:59; 7 to 12
+    stay as they are."""
+    return p.clock is not None and p.part is None and in_the_afternoon(p.clock, (hour, 0))
 
 
 def next_of_two(p: Parts, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
