@@ -5,6 +5,7 @@ its end ('... until december 31'): read through the grammar and the tools, as a 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
@@ -15,6 +16,7 @@ from cronbell.core.domain.cron.fields import parse_fields
 from cronbell.core.domain.cron.fires import anchored, next_fires
 from cronbell.core.domain.refusals import INVALID_CRON, ToolError
 from cronbell.core.language.recurring import parse_recurring
+from tests.support.envelopes import ROOM
 from tests.support.memory_stack import MemoryStack
 
 MADRID = ZoneInfo("Europe/Madrid")
@@ -179,3 +181,19 @@ def test_refusals_quote_a_phrase_that_reads(text: str, locale: str, fix: str, al
     message = errors.message(caught.value, locale)
     assert f"'{fix}'" in message and also in message, message
     parse_fields(parse_recurring(fix, 5).expr)  # the phrase the refusal quotes is read
+
+
+def test_a_zone_change_keeps_the_schedule_as_stored_and_never_reads_its_phrase_again() -> None:
+    """A phrase stored by an earlier release may read otherwise now (`every friday at 4` was 04:00 before a
+    bare hour of 1 to 5 became the afternoon's): moving it to another zone keeps the time it fires at."""
+    stack = MemoryStack()
+    made = stack.call("create_reminder", {"message": "backup", "cron": "every friday at 4"})
+    assert made["ok"] and made["result"]["schedule"] == "0 16 * * 5", made
+    sid = made["result"]["id"]
+    stored = stack.store.get(ROOM, sid)
+    assert stored is not None
+    stack.store._live[(ROOM, sid)].timing = replace(stored.timing, cron="0 4 * * 5")  # as the release before kept it
+    moved = stack.call("update_reminder", {"id": sid, "timezone": "America/New_York"})
+    assert moved["ok"], moved
+    assert moved["result"]["schedule"] == "0 4 * * 5"
+    assert moved["result"]["next_fire"]["local"] == "2026-12-04T04:00:00-05:00"

@@ -32,6 +32,7 @@ from cronbell.usecases.change_writes import ChangedMeanwhile, apply, busy
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.manage import find, refuse_while_the_last_occurrence_is_pending
 from cronbell.usecases.planning import (
+    When,
     check_agent_target,
     check_ends,
     kept_ends,
@@ -108,9 +109,9 @@ def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: De
         when = plan_once(args.time, tz, deps.now(), new.locale)
     elif args.cron is not None:
         when = plan_recurring(args.cron, tz, deps, new.locale)
-    elif old.recurring:  # same expression, new zone; every N weeks or days keeps its weeks or days
-        anchor = old.timing.interval.anchor if old.timing.interval else None
-        when = plan_recurring(old.timing.spec.source, tz, deps, new.locale, keep=anchor)
+    elif old.recurring:  # the same schedule, as stored, in a new zone: its phrase is not read again (a
+        # release may read it otherwise), and every N weeks or days keeps its weeks or days
+        when = When(tz=tz, spec=old.timing.spec)
     else:  # same wall-clock time, new zone
         at = old.timing.local_at.replace(tzinfo=tz)
         if at <= deps.now():
