@@ -61,6 +61,13 @@ def schedule(sid: str = "s1", **fields: object) -> models.Schedule:
     return models.Schedule(**{**base, **fields})  # type: ignore[arg-type]
 
 
+def stored(store: Store, sid: str = "s1") -> models.Schedule:
+    """The schedule as the store holds it now."""
+    got = store.get(ROOM, sid)
+    assert got is not None
+    return got
+
+
 def delivered(slot: str = SLOT) -> Run:
     return Run(scheduled_time=slot, outcome=DELIVERED, message_id="m1")
 
@@ -251,25 +258,20 @@ def test_runs_started_by_hand_wait_together_and_each_record_clears_its_own(store
     first, second = "2030-01-07T08:00:01Z", "2030-01-07T08:05:01Z"
     store.insert(schedule("s1"), 5)
 
-    def fresh() -> models.Schedule:
-        got = store.get(ROOM, "s1")
-        assert got is not None
-        return got
-
-    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, fresh())
-    assert store.wait_manual(fresh(), first, NOW) and store.wait_manual(fresh(), second, NOW)
-    assert fresh().manual_waiting == {first, second}
-    store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=fresh(), finish=Finish(run=delivered()))
-    assert fresh().manual_waiting == {first, second}
+    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, stored(store))
+    assert store.wait_manual(stored(store), first, NOW) and store.wait_manual(stored(store), second, NOW)
+    assert stored(store).manual_waiting == {first, second}
+    store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=stored(store), finish=Finish(run=delivered()))
+    assert stored(store).manual_waiting == {first, second}
     manual = ledger_slot(first, manual=True)
-    assert store.claim_slot(ROOM, "s1", manual, NOW, LEASE, fresh()) == Claim.CLAIMED
+    assert store.claim_slot(ROOM, "s1", manual, NOW, LEASE, stored(store)) == Claim.CLAIMED
     run = Run(scheduled_time=first, outcome=DELIVERED, manual=True, message_id="m2")
-    store.complete_slot(ROOM, "s1", manual, NOW, DELIVERED, schedule=fresh(), finish=Finish(run=run))
-    assert fresh().manual_waiting == {second}
-    assert not store.wait_manual(fresh(), second, NOW)  # no delivery holds it now: started at once
+    store.complete_slot(ROOM, "s1", manual, NOW, DELIVERED, schedule=stored(store), finish=Finish(run=run))
+    assert stored(store).manual_waiting == {second}
+    assert not store.wait_manual(stored(store), second, NOW)  # no delivery holds it now: started at once
     skipped = Run(scheduled_time=second, outcome=SKIPPED, reason="paused", manual=True)
-    assert store.record_run(fresh(), ledger_slot(second, manual=True), NOW, skipped)  # its schedule paused
-    assert fresh().manual_waiting == frozenset()
+    assert store.record_run(stored(store), ledger_slot(second, manual=True), NOW, skipped)  # its schedule paused
+    assert stored(store).manual_waiting == frozenset()
 
 
 def test_a_final_completion_retires_the_schedule(store: Store) -> None:
@@ -294,25 +296,21 @@ def test_a_schedule_brought_back_to_life_keeps_the_runs_that_waited_and_not_whil
     waited = "2030-01-07T08:00:01Z"
     store.insert(schedule("s1"), 5)
 
-    def fresh() -> models.Schedule:
-        got = store.get(ROOM, "s1")
-        assert got is not None
-        return got
-
-    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, fresh())
-    assert store.wait_manual(fresh(), waited, NOW)
+    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, stored(store))
+    assert store.wait_manual(stored(store), waited, NOW)
     finish = Finish(run=delivered())
-    store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=fresh(), final_status=models.FIRED, finish=finish)
-    retired = fresh()
+    retiring = stored(store)
+    store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=retiring, final_status=models.FIRED, finish=finish)
+    retired = stored(store)
     assert retired.status == models.FIRED and retired.manual_waiting == {waited}
     assert store.claim_slot(ROOM, "s1", ledger_slot(waited, manual=True), NOW, LEASE, retired) == Claim.CLAIMED
-    back = replace(fresh(), status=models.ACTIVE, fired_at=None)
+    back = replace(stored(store), status=models.ACTIVE, fired_at=None)
     with pytest.raises(Busy):
-        store.replace(fresh(), back, 5, NOW)
-    assert fresh().status == models.FIRED
+        store.replace(stored(store), back, 5, NOW)
+    assert stored(store).status == models.FIRED
     later = NOW + timedelta(seconds=LEASE + 1)
-    store.replace(fresh(), replace(fresh(), status=models.ACTIVE, fired_at=None), 5, later)
-    live = fresh()
+    store.replace(stored(store), replace(stored(store), status=models.ACTIVE, fired_at=None), 5, later)
+    live = stored(store)
     assert live.status == models.ACTIVE and live.manual_waiting == {waited}
     assert [s.id for s in store.list_room(ROOM, later)] == ["s1"]
 
