@@ -292,6 +292,23 @@ PHRASES = [
     ("cada hora de 2 a 6 de la tarde", "0 14-17 * * *"),
     ("cada media hora de 9 a 12 de la mañana", "0,30 9-11 * * *"),
     ("cada hora de 8 a 10 de la noche", "0 20,21 * * *"),
+    # a place of a day in every quarter: the calendar quarter's first month, or its last for 'last'
+    ("the first day of every quarter at 9am", "0 9 1 */3 *"),
+    ("the last day of every quarter at 17:00", "0 17 L 3,6,9,12 *"),
+    ("the first monday of each quarter at 10", "0 10 * */3 1#1"),
+    ("the last friday of every quarter at 4pm", "0 16 * 3,6,9,12 L5"),
+    ("el primer día de cada trimestre a las 9", "0 9 1 */3 *"),
+    ("el último día del trimestre a las 18", "0 18 L 3,6,9,12 *"),
+    # a named clock in a part of the day; the hour on the hour; hours of a list said in words
+    ("every night at midnight", "0 0 * * *"),
+    ("cada noche a medianoche", "0 0 * * *"),
+    ("every morning at noon", "0 12 * * *"),
+    ("on the hour, every hour", "0 * * * *"),
+    ("on the hour every hour from 9 to 5", "0 9-16 * * *"),
+    ("every day at nine and five", "0 9,17 * * *"),
+    ("every day at nine, twelve and five", "0 9,12,17 * * *"),
+    ("todos los días a las nueve y a las cinco", "0 9,17 * * *"),
+    ("todos los días a las nueve y cinco", "5 9 * * *"),
 ]
 
 
@@ -383,6 +400,21 @@ def test_invalid(text: str) -> None:
     assert info.value.code == INVALID_CRON
     assert "five-field cron" in errors.message(info.value)
     assert errors.as_dict(info.value)["details"]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("text", "locale", "said"),
+    [
+        ("at 9:00 and 13:30 on weekdays", "en", "its times (09:00, 13:30) fall at different minutes of the hour"),
+        ("twice a day at 9 and 5:30", "en", "its times (09:00, 17:30) fall at different minutes of the hour"),
+        ("todos los días a las 9 y a las 13:30", "es", "sus horas (09:00, 13:30) caen en minutos distintos"),
+    ],
+)
+def test_times_at_different_minutes_are_refused_with_the_reason(text: str, locale: str, said: str) -> None:
+    """Cron's hours share their minutes: one reminder for each time, said as such (it was refused as unread)."""
+    with pytest.raises(ToolError) as info:
+        parse_recurring(text, 1, locale)
+    assert info.value.code == INVALID_CRON and said in errors.message(info.value, locale)
 
 
 def test_invalid_message_in_spanish() -> None:

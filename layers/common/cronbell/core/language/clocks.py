@@ -139,7 +139,10 @@ def names_its_period(text: str) -> bool:
 
 
 def parse_clock_in(text: str, period: str) -> tuple[int, int] | None:
-    """A time of day read in a part of the day ('8' tonight is 20:00), unless it names its own."""
+    """A time of day read in a part of the day ('8' tonight is 20:00), unless it names its own or is named
+    ('midnight': every night at midnight is 00:00)."""
+    if text in NAMED_CLOCKS:
+        return NAMED_CLOCKS[text]
     if not names_its_period(text):
         text += _IN_PART.format(period=period)
     return parse_clock(text)

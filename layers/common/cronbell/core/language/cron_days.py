@@ -88,6 +88,8 @@ def _month_days(text: str) -> str | None:
 _PLACES: dict[str, int] = lexicon.union("PLACES")
 _PLACE = "|".join(_PLACES)
 _OF_EVERY_MONTH = rf"(?:{lexicon.either('OF_EVERY_MONTH')})"
+_OF_EVERY_QUARTER = rf"(?:{lexicon.either('OF_EVERY_QUARTER')})"
+_QUARTER_MONTHS = {True: "1,4,7,10", False: "3,6,9,12"}  # a place from a quarter's start, from its end
 _PLACE_LEAD = rf"(?:(?:{lexicon.either('PLACE_LEAD')}) )?(?:(?:{lexicon.either('PLACE_ARTICLE')}) )?"
 _DAY_WORDS = {module.DAY for module in lexicon.LANGUAGES.values()}
 DAY_WORD = "|".join(module.DAY for module in lexicon.LANGUAGES.values())
@@ -111,20 +113,24 @@ _PLACE_ALONE = rf"(?:{lexicon.either('PLACE_ALONE_LEAD')}) (?P<n>{lexicon.altern
 
 def _month_place(text: str) -> str | None:
     """'the last day of every month', 'el primer lunes de cada mes', 'every month on the last friday',
-    'every first monday', 'the end of every month' -> the cron day fields 'DOM * DOW' (`L`, `W#N`, `LW`)."""
+    'every first monday', 'the end of every month' -> the cron day fields 'DOM * DOW' (`L`, `W#N`, `LW`);
+    of every quarter, in the calendar quarter's first month (a place from its start) or its last."""
     said = rf"(?P<n>{_PLACE}) (?P<what>{DAY_WORD}|{_WD_WORD})"
+    quarterly = re.fullmatch(rf"{_PLACE_LEAD}{said} {_OF_EVERY_QUARTER}", text)
     match = (
-        re.fullmatch(rf"{_PLACE_LEAD}{said} {_OF_EVERY_MONTH}", text)
+        quarterly
+        or re.fullmatch(rf"{_PLACE_LEAD}{said} {_OF_EVERY_MONTH}", text)
         or re.fullmatch(rf"{_MONTH_PLACE_LEAD}{said}", text)
         or re.fullmatch(rf"{_PLACE_ALONE} (?P<what>{DAY_WORD}|{_WD_WORD})", text)
     )
     if match is None:
         return "L * *" if re.fullmatch(_MONTH_END, text) else None
     place = _PLACES[match["n"]]
+    months = _QUARTER_MONTHS[place > 0] if quarterly else "*"  # 'the first day of every quarter': 1 January, ...
     if match["what"] in _DAY_WORDS:
-        return "L * *" if place == -1 else f"{place} * *"
+        return f"L {months} *" if place == -1 else f"{place} {months} *"
     weekday = _weekday_number(match["what"])
-    return f"* * {weekday}#{place}" if place > 0 else f"* * L{weekday}"
+    return f"* {months} {weekday}#{place}" if place > 0 else f"* {months} L{weekday}"
 
 
 _MONTH_WORD = "|".join(sorted(MONTH_WORDS, key=len, reverse=True))

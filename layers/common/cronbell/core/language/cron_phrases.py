@@ -102,7 +102,7 @@ def _interval(t: str, within_a_day: bool = False) -> str | Phrase | None:
     return "* * * * *" if n == 1 else f"*/{n} * * * *"
 
 
-def _clocks(text: str, part: str | None = None) -> tuple[str, str] | None:
+def _clocks(text: str, part: str | None = None) -> tuple[str, str] | Phrase | None:
     """One time of day, or several sharing the minute ('9 and 17'), as cron (minute, hour) fields;
     with a part of the day ('noche', 'evening'), each hour is read in it, and must be one of its hours.
     In a list, a part said once at its end is every time's ('at 7 and 8 in the evening': 19:00 and
@@ -125,8 +125,8 @@ def _clocks(text: str, part: str | None = None) -> tuple[str, str] | None:
     if all(named is None for _, named in own):
         clocks = _in_the_order_said(said, clocks)
     minutes = {c[1] for c in clocks if c}
-    if len(minutes) != 1:
-        return None
+    if len(minutes) != 1:  # '9:00 and 13:30': cron's hours share their minutes
+        return phrase("cron.one_minute", times=", ".join(f"{h:02d}:{m:02d}" for h, m in sorted(filter(None, clocks))))
     hours = sorted({c[0] for c in clocks if c})
     return str(minutes.pop()), ",".join(str(h) for h in hours)
 
@@ -205,8 +205,9 @@ def phrase_to_cron(t: str) -> str | Phrase | None:
     """A recurring phrase in normalized text -> a five-field expression (a Phrase: the reason of a known refusal);
     numbers said in words are read as digits ('every month on the third at eight')."""
     found = _phrase_to_cron(t)
-    digits = in_digits(t) if found is None else t
-    return _phrase_to_cron(digits) if digits != t else found
+    digits = in_digits(t) if not isinstance(found, str) else t
+    again = _phrase_to_cron(digits) if digits != t else None
+    return again if again is not None else found
 
 
 def _phrase_to_cron(t: str) -> str | Phrase | None:
@@ -226,8 +227,8 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
     if times:  # "twice a day at 9 and 21": every day, at as many times as it says
         t = f"{_EVERY_DAY} {times['rest']}"
         said = _clocks(re.sub(rf"^(?:{_AT_WORDS}) ", "", times["rest"]))
-        if said is None or len(said[1].split(",")) != _TIMES[times["n"]]:
-            return None
+        if not isinstance(said, tuple) or len(said[1].split(",")) != _TIMES[times["n"]]:
+            return said if isinstance(said, Phrase) else None
     at = _AT
     candidates = []
     bare_clock = r"\d{1,2}(?:[:.h]\d{2})?h? ?(?:am|pm)?"  # a time of day without "at": "every tuesday 14:00"
@@ -239,6 +240,7 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
     ):
         if match:
             candidates.append((match["days"], match["clock"]))
+    refused: Phrase | None = None  # times the days take, at different minutes: said when nothing reads
     for days, clock_text in candidates:
         part = _part_of_day(days)  # "every morning": every day, the hour read in the morning
         fields = "* * *" if part is not None else None
@@ -246,9 +248,12 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
             days, part = _days_in_part(days)  # "every monday morning": mondays, read in the morning
         clock = _clocks(clock_text, part)
         fields = fields or day_fields(days)
-        if clock is not None and fields is not None:
+        if isinstance(clock, tuple) and fields is not None:
             minute, hour = clock
             return f"{minute} {hour} {fields}"
+        refused = refused or (clock if isinstance(clock, Phrase) and fields is not None else None)
+    if refused is not None:
+        return refused
     if any(several_places(days) for days, _ in candidates):
         return phrase("cron.one_place")
     return None

@@ -182,7 +182,17 @@ def in_digits(t: str) -> str:
     at eight' -> 'every month on the 3th at 8'); a day number in words is read where a day is ('el tres');
     '12 noon' is noon, '7:00 h' 7:00h, 'at 0900' at 09:00."""
     t = re.sub(_FOUR_DIGITS, r"\1\2:\3", re.sub(_HOURS_H, r"\1h", re.sub(_TWELVE_NAMED, r"\1", t)))
-    return _ordinals(_clock_words(t))
+    t = _clock_words(t)
+    while (listed := re.sub(_LISTED_HOUR, lambda m: f"{m[1]}{m[2]}{_HOUR_WORDS[m[3]]}", t)) != t:
+        t = listed  # 'at nine and five': each hour of a list after the first
+    return _ordinals(t)
+
+
+# an hour in words after a time of day in a list ('at 9 and five', 'a las 9 y a las cinco')
+_LISTED_HOUR = (
+    rf"(?<![\w:])(\d{{1,2}}(?::\d{{2}})?)((?:,|,? (?:{lexicon.some('AND')}))(?: (?:{'|'.join(lexicon.each('AT'))}))? )"
+    rf"({_HOUR_WORD})\b(?! (?:{_PAST_WORDS}|{_TO_WORDS}|{lexicon.some('MINUTE_UNITS')})\b)"
+)
 
 
 def prepare(t: str, language: str) -> str:

@@ -122,6 +122,7 @@ MONTH_DAYS = (  # the days of every month, in the group `d`
 PLACES = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
           "5th": 5, "last": -1}  # fmt: skip
 OF_EVERY_MONTH = "of (?:every|each|the) month|every month"
+OF_EVERY_QUARTER = "of (?:every|each|the) (?:calendar )?quarter"  # its first month's place, or its last's
 MONTH_DAY_AGAIN = "the "  # before a day of the month said again in a list ("the 1st and the 15th")
 PLACE_LEAD = "on|every|each"
 MONTH_END = r"(?:at |on )?(?:the )?end of (?:every|each|the) month|(?:every|each|at) month end"  # its last day
@@ -144,7 +145,7 @@ WINDOW_TO = "and|to|until|till"
 HOUR_ARTICLE = ""  # before an hour of a window
 HALF_HOUR = "half an hour|half hour"
 QUARTER_HOUR = "quarter of an hour|quarter hour"
-HOURLY = ("hourly", "every hour", "each hour")
+HOURLY = ("hourly", "every hour", "each hour", "on the hour every hour", "on the hour, every hour")
 HOURLY_MINUTE = (  # the minute of every hour, in the group `m`: "every hour at :30", "hourly at 15 past"
     r"(?:at )?:(?P<m>\d{2})",
     r"(?:at )?(?P<m>\d{1,2}) (?:minutes? )?(?:past|after)(?: the hour)?",

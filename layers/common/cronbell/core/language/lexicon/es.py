@@ -138,6 +138,7 @@ MONTH_DAYS = (
 )
 PLACES = {"primer": 1, "primero": 1, "segundo": 2, "tercer": 3, "tercero": 3, "cuarto": 4, "quinto": 5, "ultimo": -1}
 OF_EVERY_MONTH = "de cada mes|de todos los meses|del mes|de mes"
+OF_EVERY_QUARTER = "de cada trimestre|del trimestre"  # el primer día: de su primer mes; el último: del último
 MONTH_DAY_AGAIN = "(?:el )?(?:dia )?"  # "el día 1 y el día 15 de cada mes"
 PLACE_LEAD = "el|cada|todos los"
 MONTH_END = r"(?:a |al )?(?:el )?(?:final|fin) de (?:cada )?mes|cada (?:final|fin) de mes"  # su último día

@@ -355,6 +355,10 @@ TEXTS: dict[str, str] = {
         "'{schedule}' reads; its time zone ({zone}) goes in `timezone`, as an IANA name (America/New_York,"
         " Europe/Madrid, UTC)"
     ),
+    "cron.one_minute": (
+        "its times ({times}) fall at different minutes of the hour, and a schedule fires at one minute of each"
+        " hour it names: create one reminder for each time"
+    ),
     "cron.one_place": (
         "a schedule fires on one place of a weekday in the month ('the 2nd tuesday of every month at 10'); for"
         " two places, create one reminder for each"

@@ -374,6 +374,10 @@ TEXTS: dict[str, str] = {
         "'{schedule}' se entiende; su zona horaria ({zone}) va en `timezone`, como nombre IANA (Europe/Madrid,"
         " America/Mexico_City, UTC)"
     ),
+    "cron.one_minute": (
+        "sus horas ({times}) caen en minutos distintos, y una programación va en un solo minuto de cada hora que"
+        " nombra: crea un recordatorio para cada hora"
+    ),
     "cron.one_place": (
         "una programación va en un solo lugar de un día de la semana en el mes ('el segundo martes de cada mes a"
         " las 10'); para dos, crea un recordatorio para cada uno"
