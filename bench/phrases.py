@@ -10,7 +10,7 @@ tests/unit/recurring_corpus.tsv as a recurring `cron`; each answer is one of
 
 The held-out part (tests/unit/held_out_corpus.tsv and held_out_recurring.tsv, written by
 bench/phrases_held_out.py before the grammar was made general, and never tuned against) is scored apart,
-after the first. The figures are printed overall, by language, by kind and by family (the twelve-hour
+after the first; then the phrases written outside the project (bench/phrases_outside.py). The figures are printed overall, by language, by kind and by family (the twelve-hour
 clock, clock words, fractions, dates, zones, holidays, recurring phrases, conventions, and must-refuse phrases).
 
 `--dateparser` measures the dateparser package on the same table for comparison (when it is installed:
@@ -249,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
                     wanted = f"{row.expected:%Y-%m-%d %H:%M}" if row.expected else REFUSE
                     when = f"{row.now:%a %Y-%m-%d %H:%M}"
                     print(f"    {outcome:<8} {row.language} {when} {row.phrase!r}: {shown} != {wanted}")
+    if not args.corpus:
+        from bench import phrases_outside
+
+        phrases_outside.main(["--show"] if args.show else [])
     return 0
 
 
