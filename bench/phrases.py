@@ -10,8 +10,9 @@ tests/unit/recurring_corpus.tsv as a recurring `cron`; each answer is one of
 
 The held-out part (tests/unit/held_out_corpus.tsv and held_out_recurring.tsv, written by
 bench/phrases_held_out.py before the grammar was made general, and never tuned against) is scored apart,
-after the first; then the phrases written outside the project (bench/phrases_outside.py). The figures are printed overall, by language, by kind and by family (the twelve-hour
-clock, clock words, fractions, dates, zones, holidays, recurring phrases, conventions, and must-refuse phrases).
+after the first; then the phrases written outside the project (bench/phrases_outside.py). The figures are
+printed overall, by language, by kind and by family (the twelve-hour clock, clock words, fractions, dates,
+zones, holidays, recurring phrases, conventions, and must-refuse phrases).
 
 `--dateparser` measures the dateparser package on the same table for comparison (when it is installed:
 it is not a dependency), with PREFER_DATES_FROM=future, the same zone and reference time, the language's

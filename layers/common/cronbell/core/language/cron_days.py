@@ -89,7 +89,6 @@ _PLACES: dict[str, int] = lexicon.union("PLACES")
 _PLACE = "|".join(_PLACES)
 _OF_EVERY_MONTH = rf"(?:{lexicon.either('OF_EVERY_MONTH')})"
 _OF_EVERY_QUARTER = rf"(?:{lexicon.either('OF_EVERY_QUARTER')})"
-_QUARTER_MONTHS = {True: "1,4,7,10", False: "3,6,9,12"}  # a place from a quarter's start, from its end
 _PLACE_LEAD = rf"(?:(?:{lexicon.either('PLACE_LEAD')}) )?(?:(?:{lexicon.either('PLACE_ARTICLE')}) )?"
 _DAY_WORDS = {module.DAY for module in lexicon.LANGUAGES.values()}
 DAY_WORD = "|".join(module.DAY for module in lexicon.LANGUAGES.values())
@@ -126,7 +125,8 @@ def _month_place(text: str) -> str | None:
     if match is None:
         return "L * *" if re.fullmatch(_MONTH_END, text) else None
     place = _PLACES[match["n"]]
-    months = _QUARTER_MONTHS[place > 0] if quarterly else "*"  # 'the first day of every quarter': 1 January, ...
+    # of every quarter: a place from its start in its first month (1 January, ...), from its end in its last
+    months = ("1,4,7,10" if place > 0 else "3,6,9,12") if quarterly else "*"
     if match["what"] in _DAY_WORDS:
         return f"L {months} *" if place == -1 else f"{place} {months} *"
     weekday = _weekday_number(match["what"])
