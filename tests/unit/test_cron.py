@@ -309,6 +309,14 @@ PHRASES = [
     ("every day at nine, twelve and five", "0 9,12,17 * * *"),
     ("todos los días a las nueve y a las cinco", "0 9,17 * * *"),
     ("todos los días a las nueve y cinco", "5 9 * * *"),
+    # weekdays listed without commas, Spanish abbreviations, M-F, findes; nightly; every single; 20 hs
+    ("mon wed fri 7am", "0 7 * * 1,3,5"),
+    ("lun, mié y vie a las 7", "0 7 * * 1,3,5"),
+    ("M-F 6am", "0 6 * * 1-5"),
+    ("los findes a las 11", "0 11 * * 0,6"),
+    ("nightly at 10:30", "30 22 * * *"),
+    ("every single morning at 7", "0 7 * * *"),
+    ("todos los martes a las 20 hs", "0 20 * * 2"),
 ]
 
 

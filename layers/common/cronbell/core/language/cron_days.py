@@ -12,7 +12,8 @@ from cronbell.core.domain.phrases import Phrase
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import MONTH_WORDS, WEEKDAY_WORDS
 
-_WD_WORD = "|".join(sorted(WEEKDAY_WORDS, key=len, reverse=True))
+_WEEKDAYS = {**WEEKDAY_WORDS, **lexicon.union("WEEKDAYS_OWN")}  # 'weds', 'lun', 'vie': a schedule's days
+_WD_WORD = "|".join(sorted(_WEEKDAYS, key=len, reverse=True))
 PLURAL_ENDINGS = sorted(set(lexicon.each("PLURAL_ENDINGS")), key=len)  # the shortest first
 WD_ITEM = rf"(?:{_WD_WORD})(?:{lexicon.alternatives(PLURAL_ENDINGS)})?"  # mondays, sabados
 _DAILY = rf"(?:{lexicon.either('DAILY')})"
@@ -29,8 +30,8 @@ def _weekday_number(word: str) -> int | None:
     """'monday', 'mondays', 'sabados' -> cron weekday; only a plural ending is dropped ('martes 8' is no weekday)."""
     plural = [word[: -len(ending)] for ending in PLURAL_ENDINGS if word.endswith(ending)]
     for candidate in (word, *plural):
-        if candidate in WEEKDAY_WORDS:
-            return (WEEKDAY_WORDS[candidate] + 1) % 7  # Monday 0 -> cron 1, Sunday 6 -> cron 0
+        if candidate in _WEEKDAYS:
+            return (_WEEKDAYS[candidate] + 1) % 7  # Monday 0 -> cron 1, Sunday 6 -> cron 0
     return None
 
 
@@ -55,10 +56,10 @@ def _weekday_set(text: str) -> str | None:
             found.extend(whole)
             continue
         part = re.sub(_WEEKDAY_LEAD, "", part)
-        number = _weekday_number(part)
-        if number is None:
+        numbers = [_weekday_number(word) for word in part.split(" ")]  # 'mon wed fri': a list without commas
+        if None in numbers:
             return None
-        found.append(number)
+        found.extend(n for n in numbers if n is not None)
     return ",".join(str(v) for v in sorted(set(found))) if found else None
 
 

@@ -33,12 +33,15 @@ from cronbell.core.language.day_words import in_digits
 
 def _part_of_day(days: str) -> str | None:
     """'every morning', 'cada noche', 'todas las tardes' -> the part of the day the hour is read in."""
+    if days in _PART_EVERY_DAY:  # 'nightly'
+        return _PART_EVERY_DAY[days]
     match = re.fullmatch(_EACH_PART, days)
     return match["part"] if match and match["part"] in PERIOD_OF and match["part"] not in _PARTS_NOT_EACH else None
 
 
 _EACH_PART = rf"(?:{lexicon.either('EACH_PART')}) (?P<part>[a-z]+?)s?"
 _PARTS_NOT_EACH = set(lexicon.each("PARTS_NOT_EACH"))
+_PART_EVERY_DAY: dict[str, str] = lexicon.union("PART_EVERY_DAY")
 
 
 def days_said_last(t: str) -> str | None:

@@ -162,7 +162,7 @@ _DAY_NUMBER_LEAD = rf"\b({lexicon.some('DAY_NUMBER_LEAD')})"
 _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
 _MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
 _AMPM_LEAD = lexicon.some("AMPM_LEAD")
-_HOURS_H = r"(?<![\w:.])(\d{1,2}(?::\d{2})?) h\b"  # "7:00 h" is 7:00h
+_HOURS_H = rf"(?<![\w:.])(\d{{1,2}}(?::\d{{2}})?) ?(?:h|{lexicon.some('CLOCK_H')})\b"  # "7:00 h", "20 hs": 7:00h, 20h
 _FOUR_DIGITS = rf"((?:{'|'.join(lexicon.each('AT'))}|@) )([01]\d|2[0-3])([0-5]\d)\b(?!:)"  # "at 0900" is at 09:00
 # a named clock after 12 ("12 noon"), or approximate ("noonish")
 _TWELVE_NAMED = rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"

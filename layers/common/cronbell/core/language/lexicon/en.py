@@ -101,7 +101,7 @@ PLURAL_ENDINGS = ("s",)  # "mondays"
 EVERY_DAY = "every day"  # the daily phrase an interval or "twice a day" is read as
 EVERY = "every"  # put before a weekday left alone ("every other monday" -> "every monday")
 DAILY = "every ?day|each day|daily|every single day|all days"
-WORKDAYS = "(?:(?:every|each|on) )?(?:weekdays?|working days?|work ?days?|business days?)"
+WORKDAYS = "(?:(?:every|each|on) )?(?:weekdays?|working days?|work ?days?|business days?)|m-f"
 WEEKENDS = "(?:(?:every|each|on|at) )?(?:the )?weekends?|(?:every )?saturdays? and sundays?"
 WEEKDAYS_LEAD = "(?:every|each) day from|every|each|on|from"  # before a set of weekdays
 WEEKDAY_LEAD = "every|each|on"  # before one weekday of a set
@@ -138,7 +138,8 @@ DAYS_OF_YEAR = (  # {month} and {ordinal} are filled in; the day in `d`, the mon
     r"(?:every|each|yearly|annually|every year|each year)(?: on)?(?: the)? (?P<d>\d{1,2}){ordinal} (?:of )?"
     r"(?P<mon>{month})",
 )
-EACH_PART = "every|each"  # "every morning"
+EACH_PART = "every(?: single)?|each"  # "every morning"
+PART_EVERY_DAY = {"nightly": "night"}  # a part of every day said in one word
 PARTS_NOT_EACH = {"tonight"}  # a part of the day that is never "every"
 WINDOW_FROM = "between|from|starting(?: at| from)?|beginning at"
 WINDOW_TO = "and|to|until|till"
@@ -336,6 +337,7 @@ CLOCK_PLUS = ""  # after an hour, before minutes past it ("9 y 10")
 CLOCK_MINUS = ""  # after an hour, before minutes to it ("9 menos 10")
 CLOCK_SHARP = "o'?clock"  # after a time: exactly then
 CLOCK_HOURS = "hrs"  # after a time: its hours
+CLOCK_H = ""  # after a time, as "h" (Spanish has one)
 CLOCK_PERIOD_LEAD = ""  # after "o'clock", before a part of the day
 CLOCK_PERIOD_BEFORE = ""  # before a part of the day ("de la tarde")
 CLOCK_MIDDAY = ""  # after a time: past noon ("del mediodia")
