@@ -64,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"written outside: {len(answers)} phrases")
     for locale in ("en", "es"):
         for kind in ("time", "cron"):
-            some = [a for a in answers if (a.locale, a.kind) == (locale, kind)]
+            some = [a for a in answers if (a.locale[:2], a.kind) == (locale, kind)]  # en-GB is en
             counts = Counter(a.outcome for a in some)
             print(
                 f"  {locale} {'one-shot' if kind == 'time' else 'recurring':<10} {counts['meant']:>3}/{len(some):<3}"
