@@ -870,6 +870,9 @@ class Room:
             listed.append((sid, slot))
             late = int((at - slot).total_seconds())
             self._record(s, Run(slot, "delivered", "quiet_hours", late_seconds=late))
+            if s.streak:  # a delivered run ends a failure streak; the release may not say it works again
+                self.posts.append(Post(s.sid, "works_again"))
+            s.streak = 0
             if s.repeat_every is not None:
                 s.stop_repeats()
                 if s.status != "paused":  # a paused reminder's released post does not repeat

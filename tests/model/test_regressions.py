@@ -835,3 +835,21 @@ def test_a_recurrence_paused_while_its_last_occurrence_is_held_completes_at_the_
     agrees(h)
     assert h.room.schedules[sid].status == "completed"
     assert [r.reason for r in h.room.schedules[sid].runs] == ["quiet_hours"]
+
+
+def test_a_held_occurrence_posted_at_its_release_ends_a_failure_streak(room: functools.partial[Harness]) -> None:
+    """`make verify`: a reminder's run failed (its platform was gone from the deployment), then its next
+    occurrence was held by quiet hours and posted at the release. That post is a delivered run: the
+    streak is 0 again, as after any delivered run (the model kept it at 1)."""
+    from tests.model.quiet import Rule
+
+    h = room(MONDAY)
+    sid = recurring(h, "20 8 * * *", zone="UTC")
+    h.advance(30, deployment="platform removed")  # 08:30: today's run failed
+    assert [r.outcome for r in h.room.schedules[sid].runs] == ["failed"] and h.room.schedules[sid].streak == 1
+    user = h.room.schedules[sid].user or ""
+    h.set_quiet(user, Rule("08:10", "09:00", "UTC"))
+    h.advance(1440 + 60)  # tomorrow's occurrence is held until 09:00, then posted
+    agrees(h)
+    assert [r.reason for r in h.room.schedules[sid].runs][-1] == "quiet_hours"
+    assert h.room.schedules[sid].streak == 0
