@@ -99,6 +99,7 @@ CHECKS: dict[str, Callable[[str], None] | str] = {
     "python -m sandbox invoke FireFunction -e events/fire-scheduler.json": answers_json,
     "python -m sandbox invoke EchoAgentFunction -e events/echo-agent.json": answers_json,
     "python -m bench.phrases": exits_cleanly,
+    "python -m bench.phrases_outside": exits_cleanly,
     "python -m bench.cost": exits_cleanly,
 }
 
