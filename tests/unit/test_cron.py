@@ -333,6 +333,7 @@ PHRASES = [
         ("every day at 2 and 4 in the afternoon", "en", []),
         ("every friday at 04:30", "en", []),
         ("0 16 * * 5", "en", []),
+        ("0 15 3 * mon", "en", []),  # five fields, a weekday named: its hour is as written
         ("every 2 weeks on tuesday at 9", "en", []),
     ],
 )

@@ -3,7 +3,6 @@ its ends and calendar), the checks on ends, agents and output rooms, and the ref
 
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from datetime import date, datetime
 from typing import Any
@@ -202,9 +201,10 @@ def afternoon_notes(spec: CronSpec, locale: str) -> tuple[str, ...]:
     """A phrase's bare hours of 1 to 5 read in the afternoon ('every friday at 4': 16:00), said, as a
     one-shot's are; none for a cron expression, whose hours are on the 24-hour clock."""
     from cronbell.core.language.cron_phrases import read_in_the_afternoon
+    from cronbell.core.language.recurring import is_expression
 
     text = normalize(spec.source)
-    if not re.search(r"[a-z]", text) or text.startswith("@"):
+    if is_expression(text) or text.startswith("@"):
         return ()
     times = parse_fields(spec.expr).times()
     readings = read_in_the_afternoon(text, times)

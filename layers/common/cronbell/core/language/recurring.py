@@ -72,6 +72,11 @@ def _reads(t: str, min_interval_minutes: int) -> bool:
     return True
 
 
+def is_expression(text: str) -> bool:
+    """Whether a recurrence is written as five cron fields (its minute and hour in digits), not a phrase."""
+    return re.fullmatch(r"[0-9*/,?-]+ [0-9*/,?-]+( .*)?", text) is not None
+
+
 def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") -> CronSpec:
     """A five-field expression, a macro or a phrase, validated.
 
@@ -87,7 +92,7 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         raise _cron_error(source, phrase("cron.unknown_macro", macro=stripped.split()[0]))
     elif re.fullmatch(r"(?:cron|rate|at)\(.*\)", stripped, flags=re.IGNORECASE):
         raise _cron_error(source, phrase("cron.eventbridge"))
-    elif re.fullmatch(r"[0-9*/,?-]+ [0-9*/,?-]+( .*)?", stripped):
+    elif is_expression(stripped):
         expr = stripped
     else:
         split = split_interval(normalize(stripped))
