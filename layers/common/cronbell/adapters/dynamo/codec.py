@@ -216,11 +216,17 @@ def audit_item(schedule: Schedule) -> dict[str, Any]:
     return {**schedule_item(schedule), "sk": retired_sk(schedule.id)}
 
 
+def waiting_item(schedule: Schedule) -> dict[str, Any]:
+    """A whole item of a schedule with the runs started by hand that still wait on it: its retired copy
+    (their manual fire finds them there), or its live item once it is back to life."""
+    waiting = {WAITING: set(schedule.manual_waiting)} if schedule.manual_waiting else {}
+    return {**schedule_item(schedule), **waiting}
+
+
 def retired_item(schedule: Schedule, changes: dict[str, Any]) -> dict[str, Any]:
     """The final copy of a schedule retired with `changes` (status, TTL, run fields), under its
-    retired key; with the runs started by hand that still wait (their manual fire finds them there)."""
-    waiting = {WAITING: set(schedule.manual_waiting)} if schedule.manual_waiting else {}
-    return {**schedule_item(schedule), **waiting, **changes, "sk": retired_sk(schedule.id)}
+    retired key, with the runs that still wait."""
+    return {**waiting_item(schedule), **changes, "sk": retired_sk(schedule.id)}
 
 
 def moved_item(raw: dict[str, Any], schedule_id: str) -> dict[str, Any]:

@@ -170,9 +170,6 @@ class Schedules(Rooms):
         started by hand that waited on the retired copy wait on the live item: the delivery they
         waited for has ended, so each keeps its entry and is delivered once."""
         unchanged = f"attribute_not_exists(sk) OR (version = :v AND {IDLE})"
-        live = codec.schedule_item(new)
-        if new.manual_waiting:
-            live[codec.WAITING] = set(new.manual_waiting)
         return [
             {
                 "Put": {
@@ -183,7 +180,7 @@ class Schedules(Rooms):
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                 }
             }
-            for item in (codec.audit_item(new), live)
+            for item in (codec.audit_item(new), codec.waiting_item(new))
         ]
 
     def _write_taking_place(
