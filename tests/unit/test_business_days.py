@@ -12,6 +12,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cronbell.core.domain.cron.fires import anchored
+from cronbell.core.domain.refusals import ToolError
 from cronbell.core.domain.timing import Timing
 from cronbell.core.language.business_phrases import read_phrase
 from cronbell.core.language.clocks import normalize
@@ -93,13 +94,16 @@ def test_first_and_last_business_days_of_months_that_start_or_end_on_a_day_off()
 @pytest.mark.parametrize(
     ("words", "reading"),
     [
-        ("every business day at 9", ("every weekday at 9", 0)),
-        ("Every working day at 8:30am", ("every weekday at 8:30am", 0)),
+        ("every business day at 9", ("every business day at 9", 0)),  # read as weekdays, on business days
+        ("Every working day at 8:30am", ("every working day at 8:30am", 0)),
+        ("business days at 9", ("business days at 9", 0)),  # said without "every", as "weekdays at 9"
+        ("every 30 minutes on working days", ("every 30 minutes on working days", 0)),
         ("the last business day of the month at 17:00", ("every day at 17:00", -1)),
         ("the 3rd business day of every month at 9", ("every day at 9", 3)),
         ("the first weekday of every month at 9", ("every day at 9", 1)),  # with its calendar's holidays too
-        ("cada día laborable a las 9", ("de lunes a viernes a las 9", 0)),
-        ("todos los días hábiles a las 9", ("de lunes a viernes a las 9", 0)),
+        ("cada día laborable a las 9", ("cada dia laborable a las 9", 0)),
+        ("todos los días hábiles a las 9", ("todos los dias habiles a las 9", 0)),
+        ("días hábiles a las 9", ("dias habiles a las 9", 0)),
         ("el último día hábil del mes a las 17:00", ("todos los dias a las 17:00", -1)),
         ("el tercer día hábil del mes a las 9", ("todos los dias a las 9", 3)),
         ("el primer día hábil de cada mes a las 8", ("todos los dias a las 8", 1)),
@@ -110,9 +114,18 @@ def test_phrases(words: str, reading: tuple[str, int]) -> None:
     parse_recurring(reading[0], 5)  # the phrase it stands on is one the grammar reads
 
 
-@pytest.mark.parametrize("words", ["el tercer día hábil del mes", "every business day", "every business hour at 9"])
-def test_phrases_without_a_time_are_not_read(words: str) -> None:
+@pytest.mark.parametrize("words", ["el tercer día hábil del mes", "the 3rd business day", "every business hour at 9"])
+def test_a_place_without_a_time_or_no_business_day_is_not_read(words: str) -> None:
     assert read_phrase(normalize(words)) is None
+
+
+@pytest.mark.parametrize("words", ["every business day", "días hábiles"])
+def test_business_days_without_a_time_are_refused_as_any_days_without_one_are(words: str) -> None:
+    found = read_phrase(normalize(words))
+    assert found is not None
+    with pytest.raises(ToolError) as refused:
+        parse_recurring(found[0], 5)
+    assert refused.value.code == "invalid_cron"
 
 
 @pytest.mark.parametrize("on_holiday", ["skip", "before", "after"])

@@ -71,6 +71,36 @@ def test_the_months_count_from_the_first_occurrence_after_now_or_the_start_date(
     assert {f.hour for f in fires} == {9}
 
 
+def test_quarterly_is_the_calendar_s_quarters_whenever_it_is_said() -> None:
+    later = datetime(2027, 2, 10, tzinfo=UTC)  # every 3 months would count from 1 March
+    assert read("quarterly on the 1st at 9", later) == "0 9 1 */3 *"  # January, April, July, October
+    assert read("every quarter on the 15th at 10", later) == "0 10 15 */3 *"
+    assert read("cada trimestre el día 1 a las 9", later) == "0 9 1 */3 *"
+    assert read("quarterly on the last friday at 5pm", later) == "0 17 * 3,6,9,12 L5"  # counted from the end
+    assert read("trimestralmente el último día a las 18:00", later) == "0 18 L 3,6,9,12 *"
+    assert read("every 3 months on the 1st at 9", later) == "0 9 1 3,6,9,12 *"  # counted from its first
+    with pytest.raises(ToolError):  # the calendar's quarters take no start date
+        parse_recurring("quarterly on the 1st at 9 from 2027-02-01", 5)
+
+
+def test_a_place_a_recurring_phrase_names_is_its_zone_unless_the_caller_gives_another() -> None:
+    stack = MemoryStack()  # the room's user is in Europe/Madrid
+    made = stack.call("create_reminder", {"message": "call", "cron": "every friday at 5pm new york time"})
+    assert made["ok"], made
+    result = made["result"]
+    assert result["timezone"] == "America/New_York"
+    assert [f["utc"] for f in result["next_fires"][:2]] == ["2026-12-04T22:00:00Z", "2026-12-11T22:00:00Z"]
+    assert "America/New_York" in result["notes"][0] and "23:00 in Europe/Madrid" in result["notes"][0]
+    same = {"message": "call", "cron": "todos los días a las 8 hora de méxico", "timezone": "America/Mexico_City"}
+    assert stack.call("create_reminder", same)["result"]["timezone"] == "America/Mexico_City"
+    other = {"message": "call", "cron": "every friday at 5pm new york time", "timezone": "Europe/Madrid"}
+    refused = stack.call("create_reminder", other)
+    assert refused["error"]["code"] == "invalid_cron" and "timezone" in refused["error"]["message"]
+    offset = stack.call("create_reminder", {"message": "call", "cron": "every sunday at 10pm CET"})
+    assert offset["error"]["code"] == "invalid_cron" and "CET" in offset["error"]["message"]
+    assert len(stack.call("list_reminders")["result"]["schedules"]) == 2  # the refusals changed nothing
+
+
 @pytest.mark.parametrize(
     ("text", "reason"),
     [

@@ -11,7 +11,6 @@ from bench.phrases_outside import Answer, read
 # phrase -> why it is not read as its writer expected (README, docs/skill.md)
 CHOSEN = {
     "next week": "a week without its day is asked again",
-    "mñn a las 8": "chat shorthand for mañana is not read: asked again",
     "every monday at 10am starting dec 14": "a start date goes with every N weeks, days or months, as a date",
     "every business day at 8": "business days need the skip_holidays calendar",
     "cada día laborable a las 8:15": "business days need the skip_holidays calendar",
@@ -22,6 +21,7 @@ CHOSEN = {
     "every monday morning": "a recurring phrase needs a time of day",
     "every 90 minutes from 9am to 6pm": "every N minutes needs N to divide 60",
     "every 2nd and 4th thursday at 3pm": "two places of a weekday in a month are two reminders",
+    "every sunday at 10pm CET": "a recurrence runs in a place's zone: an abbreviation (an offset) goes in timezone",
 }
 
 

@@ -20,6 +20,13 @@ ADELAIDE = ZoneInfo("Australia/Adelaide")
 NOW = datetime(2026, 5, 13, 10, 23, 17, 500, tzinfo=MADRID)
 
 ENGLISH = [
+    # dictated a.m./p.m., a clock of four digits after a word, a place in next month, the end of next month
+    ("at five thirty p m tomorrow", "2026-05-14T17:30:00+02:00"),
+    ("tomorrow at seven a m", "2026-05-14T07:00:00+02:00"),
+    ("tomorrow 0800", "2026-05-14T08:00:00+02:00"),
+    ("first monday of next month", "2026-06-01T09:00:00+02:00"),
+    ("the last friday of next month at 5pm", "2026-06-26T17:00:00+02:00"),
+    ("end of next month at 10am", "2026-06-30T10:00:00+02:00"),
     ("2026-12-31T23:59:00Z", "2027-01-01T00:59:00+01:00"),
     ("2026-12-31T23:59:00+01:00", "2026-12-31T23:59:00+01:00"),
     ("2026-07-01t08:00:00-04:00", "2026-07-01T14:00:00+02:00"),
@@ -77,6 +84,13 @@ ENGLISH = [
 ]
 
 SPANISH = [
+    ("el primer lunes del mes que viene", "2026-06-01T09:00:00+02:00"),
+    ("a fin del mes que viene a las 10", "2026-06-30T10:00:00+02:00"),
+    ("al final del mes próximo a las 10", "2026-06-30T10:00:00+02:00"),
+    ("mñana a las 9", "2026-05-14T09:00:00+02:00"),
+    ("mñn a las 8", "2026-05-14T08:00:00+02:00"),
+    ("mañana a las 10 hora canaria", "2026-05-14T11:00:00+02:00"),
+    ("mañana a las 10 hora de la ciudad de méxico", "2026-05-14T18:00:00+02:00"),
     ("en 30 minutos", "2026-05-13T10:53:17+02:00"),
     ("en una hora", "2026-05-13T11:23:17+02:00"),
     ("en un minuto", "2026-05-13T10:24:17+02:00"),

@@ -108,7 +108,7 @@ def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: De
     if args.time is not None:
         when = plan_once(args.time, tz, deps.now(), new.locale)
     elif args.cron is not None:
-        when = plan_recurring(args.cron, tz, deps, new.locale)
+        when = plan_recurring(args.cron, tz, deps, new.locale, zone_given=bool(args.timezone))
     elif old.recurring:  # the same schedule, as stored, in a new zone: its phrase is not read again (a
         # release may read it otherwise), and every N weeks or days keeps its weeks or days
         when = When(tz=tz, spec=old.timing.spec)

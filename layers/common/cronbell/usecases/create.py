@@ -43,9 +43,9 @@ def create_reminder(args: CreateReminder, ctx: Context, deps: Deps) -> dict[str,
     locale = ctx.locale or deps.settings.default_locale
     tz = resolve_timezone(args.timezone or ctx.timezone, deps.settings.default_timezone)
     if args.cron is not None:
-        when = plan_recurring(args.cron, tz, deps, locale)
+        when = plan_recurring(args.cron, tz, deps, locale, zone_given=bool(args.timezone))
     elif args.recurring:  # a recurring phrase sent as `time`
-        when = plan_recurring(args.time or "", tz, deps, locale)
+        when = plan_recurring(args.time or "", tz, deps, locale, zone_given=bool(args.timezone))
     else:
         when = _plan_once_or_hint(args.time or "", tz, deps, locale)
     when = _with_ends(when, args, deps, locale)
@@ -95,7 +95,8 @@ def cron_create(args: CronCreate, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise refusal("invalid_arguments.timeout", limit=settings.agent_timeout_max_seconds)
     tz = resolve_timezone(args.timezone or ctx.timezone, settings.default_timezone)
     if args.cron_expr is not None:
-        when = plan_recurring(args.cron_expr, tz, deps, locale, once=args.recurring is False)
+        once = args.recurring is False
+        when = plan_recurring(args.cron_expr, tz, deps, locale, once=once, zone_given=bool(args.timezone))
     else:
         when = plan_once(args.fire_at or "", tz, deps.now(), locale, "fire_at")
     when = _with_ends(when, args, deps, locale)

@@ -178,23 +178,48 @@ def plan_once(text: str, tz: ZoneInfo, now: datetime, locale: str, argument: str
 
 
 def plan_recurring(
-    text: str, tz: ZoneInfo, deps: Deps, locale: str, once: bool = False, keep: date | None = None
+    text: str,
+    tz: ZoneInfo,
+    deps: Deps,
+    locale: str,
+    once: bool = False,
+    keep: date | None = None,
+    zone_given: bool = True,
 ) -> When:
     """A recurrence from now on; every N weeks or days counts from its first occurrence (or keeps `keep`).
-    A business-day phrase is the phrase it stands on plus its rule (core/domain/business.py)."""
+    A business-day phrase is the phrase it stands on plus its rule (core/domain/business.py). Unless
+    `zone_given` (the caller passed `timezone`), a place's zone the phrase names is the schedule's ('every
+    friday at 5pm new york time' runs in America/New_York), said in its notes."""
     # the recurring grammar is imported by the first recurrence: a cold start that plans a one-shot never loads it
     from cronbell.core.language.business_phrases import read_phrase
-    from cronbell.core.language.recurring import parse_recurring
+    from cronbell.core.language.recurring import parse_recurring, read_without_its_zone
 
     found = read_phrase(normalize(text)) if isinstance(text, str) else None
-    spec = parse_recurring(found[0] if found else text, deps.settings.min_interval_minutes, locale)
-    if found:
+    said = found[0] if found else text
+    minimum, own = deps.settings.min_interval_minutes, tz
+    notes: tuple[str, ...] = ()
+    try:
+        spec = parse_recurring(said, minimum, locale)
+    except ToolError:
+        zoned = read_without_its_zone(normalize(said), minimum) if isinstance(said, str) else None
+        if zoned is None:
+            raise
+        zone = ZoneInfo("UTC") if zoned[2].upper() == "UTC" else zoned[1]
+        # an abbreviation (CET) is an offset, not a place; a zone given apart is the schedule's: asked again
+        if not isinstance(zone, ZoneInfo) or (zone_given and zone.key != tz.key):
+            raise
+        spec, tz = parse_recurring(zoned[0], minimum, locale), zone
+        if tz.key != own.key:
+            first = next_fires(anchored(spec, deps.now(), tz, keep), deps.now(), tz, 1)[0]
+            local = first.astimezone(own).strftime("%Y-%m-%d %H:%M")
+            notes = (texts.say("note.zone_of_schedule", locale, zone=tz.key, local=local, own=own.key),)
+    if found or notes:
         spec = replace(spec, source=text)
     spec = anchored(spec, deps.now(), tz, keep)
     if once:  # a cron expression asked to run a single time: its next occurrence
         return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
     rules = Ends(business_days=found[1] == 0, business_day=found[1]) if found else None
-    return When(tz=tz, spec=spec, ends=rules, notes=afternoon_notes(spec, locale))
+    return When(tz=tz, spec=spec, ends=rules, notes=notes + afternoon_notes(spec, locale))
 
 
 def afternoon_notes(spec: CronSpec, locale: str) -> tuple[str, ...]:

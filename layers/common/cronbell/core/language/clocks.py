@@ -33,7 +33,7 @@ def normalize(text: str) -> str:
     decomposed = unicodedata.normalize("NFKD", text)
     plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
     plain = re.sub(r"\b([ap])\.\s?m\.?(?=\s|$)", r"\1m", plain)
-    plain = re.sub(r"(?<=\d) ([ap]) m\b", r" \1m", plain)  # "3:30 p m"
+    plain = re.sub(r"(?<=\w) ([ap]) m(?=\s|$)", r" \1m", plain)  # "3:30 p m", dictated "five thirty p m"
     plain = re.sub(r"\s+", " ", plain).strip()
     return plain.rstrip(".!?;, ").strip()
 

@@ -307,6 +307,7 @@ def _days_in_part(days: str) -> tuple[str, str | None]:
 # --- every N weeks / every N days ------------------------------------------------------------------
 
 MAX_EVERY = {WEEKS: 52, DAYS: 365, MONTHS: 12}
+CALENDAR = "calendar_quarters"  # a unit of split_interval's: N months in the calendar's quarters
 _COUNTS: dict[str, int] = lexicon.union("COUNTS")
 _COUNT = rf"\d{{1,3}}(?:{lexicon.either('DAY_ORDINAL_ENDINGS')})?|" + "|".join(_COUNTS)  # 3, 3rd, three, third
 _UNITS = {
@@ -315,6 +316,7 @@ _UNITS = {
     **dict.fromkeys(lexicon.each("MONTH_UNITS"), MONTHS),
 }
 _EVERY_N_MONTHS: dict[str, int] = lexicon.union("EVERY_N_MONTHS")
+_CALENDAR_PERIODS = set(lexicon.each("CALENDAR_PERIODS"))
 _INTERVALS = (
     # every 2 weeks on tuesday and thursday at 9 / every other day at 8 / cada 2 semanas los martes a las 9
     rf"(?:{lexicon.either('EACH')}) (?P<n>{_COUNT}) (?P<unit>{lexicon.alternatives(_UNITS)})\b,? ?(?P<rest>.*)",
@@ -332,8 +334,9 @@ _LEADING_AT = rf"(?P<at>(?:{_AT_WORDS}|@) [^\s,]+(?: [ap]m)?),? (?P<rest>.+)"
 
 
 def split_interval(t: str) -> tuple[int, str, str, date | None] | Phrase:
-    """A normalized phrase -> (N, WEEKS or DAYS, the weekly or daily phrase left, the start date it
-    names); (1, "", t, None) when it names no interval; a Phrase: the reason an interval is refused.
+    """A normalized phrase -> (N, WEEKS, DAYS, MONTHS or CALENDAR, the weekly, daily or monthly phrase
+    left, the start date it names); (1, "", t, None) when it names no interval; a Phrase: the reason an
+    interval is refused.
     A leading time ('at 10 every other monday') is read as if it came last; a start date is ISO
     ('... from 2026-12-14', '... desde el 2026-12-14')."""
     start: date | None = None
@@ -379,6 +382,8 @@ def _split(t: str) -> tuple[int, str, str] | Phrase | None:
         unit = _UNITS[found["unit"]] if found.get("unit") else WEEKS
         if found.get("months"):
             every, unit = _EVERY_N_MONTHS[found["months"]], MONTHS
+            if found["months"] in _CALENDAR_PERIODS:
+                return every, CALENDAR, _monthly(found["rest"].strip())
         rest = found["rest"].strip()
         if unit == DAYS and every == 15 and t.startswith(_FIFTEEN_DAYS_LEAD):
             return phrase("cron.fifteen_days")  # 'cada quince dias' often means every two weeks

@@ -148,7 +148,8 @@ def _clock_idioms(t: str) -> str:
     t = re.sub(_SHARP_AMPM, r"\1\2", t)
     t = re.sub(rf"\b(\d{{1,2}}(?::\d\d)?)-?(?:{_ISH})\b", rf"{_AT} \1", t)  # "4ish": a time of day, not a day
     t = re.sub(rf"(?<=[\dm]) ?-?(?:{_ISH})\b", "", t)
-    return re.sub(rf"\b({CLOCK_AT}) ([01]\d|2[0-3])([0-5]\d)\b(?![:/.-]\d)", lambda m: f"{m[1]} {m[2]}:{m[3]}", t)
+    t = re.sub(rf"\b({CLOCK_AT}) ([01]\d|2[0-3])([0-5]\d)\b(?![:/.-]\d)", lambda m: f"{m[1]} {m[2]}:{m[3]}", t)
+    return re.sub(_ZERO_LED, r"\1:\2", t)
 
 
 _ORDINAL_DAY = lexicon.own("ORDINAL_DAY")  # a day's ordinal as the grammar writes it ("21th")
@@ -164,6 +165,7 @@ _MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
 _AMPM_LEAD = lexicon.some("AMPM_LEAD")
 _HOURS_H = rf"(?<![\w:.])(\d{{1,2}}(?::\d{{2}})?) ?(?:h|{lexicon.some('CLOCK_H')})\b"  # "7:00 h", "20 hs": 7:00h, 20h
 _FOUR_DIGITS = rf"((?:{'|'.join(lexicon.each('AT'))}|@) )([01]\d|2[0-3])([0-5]\d)\b(?!:)"  # "at 0900" is at 09:00
+_ZERO_LED = r"(?<=[a-z] )(0\d)([0-5]\d)\b(?![:/.-]\d)"  # after a word, "0800" is 08:00 ("mon-fri 0800")
 # a named clock after 12 ("12 noon"), or approximate ("noonish")
 _TWELVE_NAMED = rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"
 _NAMED_TWELVE = rf"{_TWELVE_NAMED}|\b({lexicon.some('ISH_NAMED')})-?(?:{_ISH})\b"
@@ -180,8 +182,9 @@ def _ordinals(t: str) -> str:
 def in_digits(t: str) -> str:
     """Hours, minutes and ordinals said in words, in digits, for a recurring phrase ('every month on the third
     at eight' -> 'every month on the 3th at 8'); a day number in words is read where a day is ('el tres');
-    '12 noon' is noon, '7:00 h' 7:00h, 'at 0900' at 09:00."""
+    '12 noon' is noon, '7:00 h' 7:00h, 'at 0900' and 'mon-fri 0800' at 09:00 and 08:00."""
     t = re.sub(_FOUR_DIGITS, r"\1\2:\3", re.sub(_HOURS_H, r"\1h", re.sub(_TWELVE_NAMED, r"\1", t)))
+    t = re.sub(_ZERO_LED, r"\1:\2", t)
     t = _clock_words(t)
     while (listed := re.sub(_LISTED_HOUR, lambda m: f"{m[1]}{m[2]}{_HOUR_WORDS[m[3]]}", t)) != t:
         t = listed  # 'at nine and five': each hour of a list after the first

@@ -215,7 +215,7 @@ def _parts(t: str, language: str, month_first: bool) -> Parts | None:
         (_OF_MONTH, "<o>", lambda m: p.set(of_month=True)),
         (_NEXT_YEAR, "<y>", lambda m: p.set(year_ahead=True)),
         (_THIS_WEEK, "<k>", lambda m: p.set(week_this=True)),
-        (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:{_POSITION_OF})\b)", "<w>", position),
+        (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:{_POSITION_OF})\b|<n>)", "<w>", position),
         (_NEXT_DATE, " ", lambda m: None),
         (
             rf"\b(?:(?P<pre>{_NEXT_OR_THIS}) )?(?P<wd>{wd})\b(?: (?P<post>{_NEXT_AFTER})| (?P<later>{_AFTER_NEXT}))?",
@@ -297,7 +297,7 @@ def _mismatch(p: Parts) -> Unreadable:
 def _date(p: Parts, hm: tuple[int, int], now_local: datetime) -> date:
     today = now_local.date()
     if p.month_ahead is not None:  # "the 1st of next month": that month of this year or the next
-        if p.month is not None or p.year is not None or (p.day is None and not p.last_day):
+        if p.month is not None or p.year is not None or (p.day is None and not p.last_day and p.position is None):
             raise Unreadable(phrase("reason.twice" if p.month is not None else "reason.day_missing"))
         year, month = divmod(today.year * 12 + today.month - 1 + p.month_ahead, 12)
         p = replace(p, month_ahead=None, month=month + 1, year=year)

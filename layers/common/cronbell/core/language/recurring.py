@@ -5,6 +5,7 @@ deployment allows."""
 from __future__ import annotations
 
 import re
+from datetime import tzinfo
 
 from cronbell.core.domain.cron.expressions import normalized
 from cronbell.core.domain.cron.fields import (
@@ -24,7 +25,13 @@ from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import Unreadable, normalize
 from cronbell.core.language.cron_days import AND
-from cronbell.core.language.cron_phrases import days_said_last, names_days_only, phrase_to_cron, split_interval
+from cronbell.core.language.cron_phrases import (
+    CALENDAR,
+    days_said_last,
+    names_days_only,
+    phrase_to_cron,
+    split_interval,
+)
 
 MACROS = {
     "@hourly": "0 * * * *",
@@ -51,16 +58,16 @@ def _read_before_its_end(t: str, min_interval_minutes: int) -> str | None:
     return said["kept"] if said is not None and _reads(said["kept"], min_interval_minutes) else None
 
 
-def _read_without_its_zone(t: str, min_interval_minutes: int) -> tuple[str, str] | None:
-    """'every monday at 10:00 utc' -> ('every monday at 10:00', 'UTC'): a schedule that reads once the
-    zone it names is left out; its zone goes in `timezone`."""
+def read_without_its_zone(t: str, min_interval_minutes: int) -> tuple[str, tzinfo, str] | None:
+    """'every monday at 10:00 utc' -> ('every monday at 10:00', UTC, 'UTC'): a schedule (normalized) that
+    reads once the zone it names is left out, the zone and the words that named it."""
     from cronbell.core.language.named_zones import take_zone  # only for a phrase that did not read
 
     try:
         named = take_zone(t)
     except Unreadable:
         return None
-    return (named[0], named[2]) if named is not None and _reads(named[0], min_interval_minutes) else None
+    return named if named is not None and _reads(named[0], min_interval_minutes) else None
 
 
 def _reads(t: str, min_interval_minutes: int) -> bool:
@@ -84,6 +91,7 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
     source = text if isinstance(text, str) else ""
     stripped = " ".join(source.split())
     interval: Interval | None = None
+    calendar = False  # quarterly: the calendar's quarters, not counted from the first occurrence
     if not stripped:
         raise _cron_error(source, phrase("reason.empty"))
     if stripped.lower() in MACROS:
@@ -99,7 +107,9 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         if isinstance(split, Phrase):
             raise _cron_error(source, split)
         every, unit, rest, start = split
-        if start is not None and every == 1:
+        calendar = unit == CALENDAR
+        unit = MONTHS if calendar else unit
+        if start is not None and (every == 1 or calendar):
             raise _cron_error(source, phrase("cron.start_needs_interval"))
         found = phrase_to_cron(rest)
         if found is None and every == 1:
@@ -108,8 +118,8 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         if found is None and (kept := _read_before_its_end(said, min_interval_minutes)):
             kept = stripped[: len(kept)] if len(said) == len(stripped) else kept  # as the user wrote it
             raise _cron_error(source, phrase("cron.said_apart", schedule=kept))
-        if found is None and (zoned := _read_without_its_zone(said, min_interval_minutes)):
-            raise _cron_error(source, phrase("cron.zone_apart", schedule=zoned[0], zone=zoned[1]))
+        if found is None and (zoned := read_without_its_zone(said, min_interval_minutes)):
+            raise _cron_error(source, phrase("cron.zone_apart", schedule=zoned[0], zone=zoned[2]))
         if found is None and every > 1:
             raise _cron_error(source, _needs(unit))
         if found is None and names_days_only(rest):  # 'every monday': the days, but when?
@@ -119,13 +129,18 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         if isinstance(found, Phrase):
             raise _cron_error(source, found)
         expr = found
-        interval = Interval(every, unit, start) if every > 1 else None
+        interval = Interval(every, unit, start) if every > 1 and not calendar else None
     try:
         fields = parse_fields(expr)
     except FieldError as exc:
         raise _cron_error(source, exc.reason) from exc
     if interval is not None and not _interval_fits(fields, interval.unit):
         raise _cron_error(source, _needs(interval.unit))
+    if calendar:
+        if not _interval_fits(fields, MONTHS):
+            raise _cron_error(source, _needs(MONTHS))
+        expr = _in_calendar_periods(expr, every, last=fields.last_day or fields.nth < 0)
+        fields = parse_fields(expr)
     if fields.day_rule == BY_DOM and not fields.dom_part_fires():
         raise refusal("never_fires", {"cron": expr}, source=source)
     gap = shortest_gap(fields, min_interval_minutes)
@@ -171,6 +186,14 @@ def _said_twice(t: str) -> str | Phrase | None:
 
 
 _NEEDS = {WEEKS: "cron.interval_weeks", DAYS: "cron.interval_days", MONTHS: "cron.interval_months"}
+
+
+def _in_calendar_periods(expr: str, months: int, last: bool) -> str:
+    """A monthly expression in the first month of each calendar quarter (`months`: 3; January, April,
+    ...), or in the last when its day is counted from the month's end ('the last friday': March, June, ...)."""
+    minute, hour, dom, _, dow = expr.split()
+    first = months if last else 1
+    return f"{minute} {hour} {dom} {','.join(str(m) for m in range(first, 13, months))} {dow}"
 
 
 def _needs(unit: str) -> Phrase:

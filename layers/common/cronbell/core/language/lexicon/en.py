@@ -101,7 +101,7 @@ PLURAL_ENDINGS = ("s",)  # "mondays"
 EVERY_DAY = "every day"  # the daily phrase an interval or "twice a day" is read as
 EVERY = "every"  # put before a weekday left alone ("every other monday" -> "every monday")
 DAILY = "every ?day|each day|daily|every single day|all days"
-WORKDAYS = "(?:(?:every|each|on) )?(?:weekdays?|working days?|work ?days?|business days?)|m-f"
+WORKDAYS = "(?:(?:every|each|on) )?(?:weekdays?|working (?:day|days)|work ?(?:day|days)|business (?:day|days))|m-f"
 WEEKENDS = "(?:(?:every|each|on|at) )?(?:the )?weekends?|(?:every )?saturdays? and sundays?"
 WEEKDAYS_LEAD = "(?:every|each) day from|every|each|on|from"  # before a set of weekdays
 WEEKDAY_LEAD = "every|each|on"  # before one weekday of a set
@@ -172,6 +172,9 @@ MONTH_UNITS = ("month", "months")
 EVERY_MONTH = ("every month",)  # the monthly phrase every N months is read as
 EVERY_N_MONTHS = {"quarterly": 3, "every quarter": 3, "each quarter": 3, "semiannually": 6, "semi annually": 6,
                   "half yearly": 6, "every half year": 6}  # fmt: skip
+# of those, the calendar's quarters: their months are the calendar's (January, April, July, October; or
+# March, June, September, December for a place from the month's end), not counted from the first occurrence
+CALENDAR_PERIODS = {"quarterly", "every quarter", "each quarter"}
 INTERVALS = (  # {count}, {unit} and {weekday} are filled in; groups n, unit, days, rest
     # every other monday at 10 / alternate mondays at 10 / every other month on the 15th at 9
     r"(?:(?:every|each) (?P<n>other|second|alternate)|(?:on )?alternate)"
@@ -192,8 +195,10 @@ SAID_APART = (  # after a schedule: what goes in arguments of its own (until, co
 BUSINESS_NTH = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
                 "eighth": 8, "ninth": 9, "tenth": 10, "last": -1}  # fmt: skip
 BUSINESS_NTH_DIGITS = r"\d{1,2}(?:st|nd|rd|th)"
+# business days said in any schedule ("business days at 9", "every 30 minutes on working days"): its
+# weekdays, which the schedule's phrase reads as WORKDAYS, on business days only
+BUSINESS_DAYS = r"\b(?:business|working|work) ?(?:day|days)\b"
 BUSINESS_PHRASES = (  # (pattern, the schedule phrase it stands on); {nth} is filled in, the time in `rest`
-    (r"(?:every|each) (?:business|working|work) ?day (?P<rest>at .+)", "every weekday {rest}"),
     (  # "the first weekday of the month" too: with the calendar, its holidays are left out as well
         r"(?:on )?the {nth} (?:business|working|week) ?day of (?:the|every|each) month (?P<rest>at .+)",
         "every day {rest}",
@@ -294,7 +299,10 @@ DAY_NUMBER_BEFORE_PART = ""  # between a day number and a part of the day ("el v
 _end_of = "end of (?:the )?(?:day|today|business|play)|close of business"
 END_OF_DAY = f"(?:(?:by|at|before|until) )?(?:the )?(?:{_end_of})|eod|cob"
 LAST_DAY = r"(?:on )?(?:the )?last day of (?:(?:the |this )?month\b|(?=next month|the following month|(?:{month})\b))"
-END_OF_MONTH = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?month|eom"
+# "end of next month": its last day, the month read as NEXT_MONTH
+END_OF_MONTH = (
+    "(?:(?:by|at|before|until) )?(?:the )?end of (?:(?:the |this )?month|(?=next month|the following month))|eom"
+)
 END_OF_WEEK = "(?:(?:by|at|before|until) )?(?:the )?end of (?:the |this )?week"
 # before a day named otherwise ("end of friday", "by the end of tomorrow"): that day's end
 END_OF_NAMED_DAY = (

@@ -182,6 +182,7 @@ MONTH_UNITS = ("mes", "meses")
 EVERY_MONTH = ("cada mes",)
 EVERY_N_MONTHS = {"bimestralmente": 2, "cada bimestre": 2, "trimestralmente": 3, "cada trimestre": 3,
                   "semestralmente": 6, "cada semestre": 6}  # fmt: skip
+CALENDAR_PERIODS = {"trimestralmente", "cada trimestre"}
 INTERVALS = (
     # lunes por medio a las 10 / dia por medio a las 8 / semana por medio los lunes a las 10 / mes por medio el dia 1
     r"(?:(?:el|los|un|una) )?(?:(?P<unit>dias?|semanas?|mes(?:es)?)|(?P<days>{weekday})) por medio,? ?(?P<rest>.*)",
@@ -204,8 +205,8 @@ SAID_APART = (  # after a schedule: what goes in arguments of its own (until, co
 BUSINESS_NTH = {"primer": 1, "segundo": 2, "tercer": 3, "cuarto": 4, "quinto": 5, "sexto": 6, "septimo": 7,
                 "octavo": 8, "noveno": 9, "decimo": 10, "primero": 1, "tercero": 3, "ultimo": -1}  # fmt: skip
 BUSINESS_NTH_DIGITS = r"\d{1,2}"
+BUSINESS_DAYS = r"\bdias? (?:laborables?|habil|habiles)\b"
 BUSINESS_PHRASES = (
-    (r"(?:cada|todos los) dias? (?:laborables?|habil|habiles) (?P<rest>a las? .+)", "de lunes a viernes {rest}"),
     (r"(?:el )?{nth} dia (?:habil|laborable) (?:del|de cada) mes (?P<rest>a las? .+)", "todos los dias {rest}"),
 )
 
@@ -289,7 +290,11 @@ LAST_DAY = (
     r"(?:el )?ultimo dia de (?=(?:{month})\b)"
     r"|(?:el )?ultimo dia (?:del mes\b(?! que viene| proximo)|del? (?=mes que viene|proximo mes|mes proximo))"
 )
-END_OF_MONTH = "(?:a|al|para) (?:fin|final) de(?:l)? mes"
+# "a final de mes", "a fin del mes que viene": the last day of the month NEXT_MONTH reads
+END_OF_MONTH = (
+    "(?:a|al|para) (?:fin|final) "
+    "(?:del? mes\\b(?! que viene| proximo)|(?=del (?:mes que viene|proximo mes|mes proximo)))"
+)
 END_OF_WEEK = "(?:a|al) final de (?:la )?semana"
 END_OF_NAMED_DAY = r"(?:al |a |para el |hasta el |antes del )?(?:final|fin) del?(?= )(?! (?:la )?(?:mes|semana|ano)\b)"
 THIS_WEEKEND = "(?:este|el) fin de semana"
@@ -302,13 +307,13 @@ PART_LEAD = "por la|de la|en la|a la"
 PARTS_AFTER_LEAD = "manana|tarde|noche|madrugada"
 PARTS_ALONE = "tarde|noche|madrugada"  # "manana" alone is tomorrow
 DAY_AFTER_TOMORROW = "pasado manana"
-TOMORROW = "manana"
+TOMORROW = "manana|mnana|mnn"  # and the chat spellings "mñana", "mñn"
 TODAY = "hoy"
 LATER_TODAY = ""
 OF = "de "
 OF_THE = "de |del "
 NEXT_WEEK = "la semana que viene|la proxima semana|la semana proxima"
-NEXT_MONTH = "el mes que viene|mes que viene|el proximo mes|proximo mes|el mes proximo"
+NEXT_MONTH = "el mes que viene|mes que viene|el proximo mes|proximo mes|el mes proximo|mes proximo"
 THIS_MONTH = "este mes"
 OF_MONTH = "de mes|del mes"
 NEXT_YEAR = "el ano que viene|ano que viene|el proximo ano|proximo ano"
@@ -345,9 +350,9 @@ CLOCK_IN_PART = " de la {period}"
 
 # --- zones named in a time phrase (core/language/named_zones.py)
 ZONE_HOURS: dict[str, int] = {}
-ZONE_REGIONS: dict[str, str] = {}
+ZONE_REGIONS = {"hora canaria": "Atlantic/Canary", "hora peninsular": "Europe/Madrid"}
 ZONE_AMBIGUOUS: dict[str, tuple[str, ...]] = {}
 ZONE_NOT_ABBREVIATIONS: set[str] = set()
 ZONE_CITY_LEAD = ""
 ZONE_CITY_AFTER = ""
-ZONE_CITY_BEFORE = "(?:hora|horario) (?:de |del )?"
+ZONE_CITY_BEFORE = "(?:hora|horario) (?:de (?:la )?|del )?"

@@ -380,6 +380,10 @@ TEXTS: dict[str, str] = {
         "(pass am/pm or a 24-hour time to choose)."
     ),
     "note.zone": "{said} is {clock} in {zone}.",
+    "note.zone_of_schedule": (
+        "The schedule runs in {zone}, the time zone it names: its times are that zone's all year. Its first"
+        " run is {local} in {own}."
+    ),
     "note.holiday": "{name} in {country}: {date}.",
     "note.afternoon_hour": (
         "{said} has no am/pm: read as {clock} (an hour of 1 to 5 with a day is in the afternoon; "

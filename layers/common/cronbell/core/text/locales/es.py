@@ -404,6 +404,10 @@ TEXTS: dict[str, str] = {
         "(di de la mañana, de la tarde o la hora en 24 horas para elegir)."
     ),
     "note.zone": "{said} son las {clock} en {zone}.",
+    "note.zone_of_schedule": (
+        "El horario va en {zone}, la zona que nombra: sus horas son las de esa zona todo el año. Su primera"
+        " vez es {local} en {own}."
+    ),
     "note.holiday": "{name} en {country}: {date}.",
     "note.afternoon_hour": (
         "{said} no dice mañana ni tarde: leído como {clock} (una hora de 1 a 5 con un día es de la tarde; "
