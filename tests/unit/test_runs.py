@@ -87,3 +87,5 @@ def test_the_run_sentences_exist_in_both_languages(locale: str) -> None:
     assert all("{" not in line for line in said)
     assert ("ha fallado" in said[0]) is (locale == "es")
     assert "resume_reminder k3v9q2m8xa" in said[2]
+    once = texts.say("run_failed_once", locale, name="digest", reason="agent_timeout: slow")
+    assert once.startswith(said[0].split("(")[0]) and len(once) < len(said[0])  # the same, without the quiet

@@ -10,7 +10,7 @@ import pytest
 from cronbell.core.contract import errors
 from cronbell.core.domain.refusals import INVALID_TIME, INVALID_TIMEZONE, TIME_IN_PAST, ToolError
 from cronbell.core.language.when import CLOSEST_FORMS, OneShot, accepted_forms, parse_one_shot, parse_until
-from cronbell.core.language.zone_ids import resolve_timezone
+from cronbell.core.language.zone_ids import ABBREVIATIONS, resolve_timezone
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -410,8 +410,20 @@ def test_zone_names_in_the_wrong_case_are_understood(given: str, zone: str) -> N
     assert resolve_timezone(given, "UTC").key == zone
 
 
-def test_every_zone_id_of_the_database_is_accepted() -> None:
-    ids = available_timezones() - {"localtime", "posixrules", "Factory"}
-    assert len(ids) > 400
-    assert all(resolve_timezone(zone, "UTC").key == zone for zone in ids)
-    assert all(resolve_timezone(zone.swapcase(), "UTC").key == zone for zone in ids)
+def test_every_zone_id_of_the_database_is_accepted_but_its_old_abbreviations() -> None:
+    ids = {zone for zone in available_timezones() - {"localtime", "posixrules", "Factory"}}
+    places = {zone for zone in ids if zone.casefold() not in ABBREVIATIONS}
+    assert len(places) > 400
+    assert all(resolve_timezone(zone, "UTC").key == zone for zone in places)
+    assert all(resolve_timezone(zone.swapcase(), "UTC").key == zone for zone in places)
+
+
+@pytest.mark.parametrize(
+    ("name", "place"), [("EST", "America/New_York"), ("cet", "Europe/Paris"), ("HST", "Pacific/Honolulu")]
+)
+def test_an_old_abbreviation_is_refused_naming_the_place_it_stands_for(name: str, place: str) -> None:
+    """EST is UTC-05:00 all year: a reminder at 09:00 'EST' in July would post at 10:00 in New York."""
+    with pytest.raises(ToolError) as refused:
+        resolve_timezone(name, "UTC")
+    assert refused.value.code == INVALID_TIMEZONE and refused.value.details["suggested"] == place
+    assert place in errors.message(refused.value, "en") and place in errors.message(refused.value, "es")

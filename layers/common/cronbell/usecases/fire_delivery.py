@@ -84,8 +84,9 @@ def _notice_key(event: FireEvent, room: str, job: Job) -> str:
 
 
 def _failure_text(job: Job, verdict: runs.Verdict, reason: str) -> str | None:
-    if verdict.notice == "failing":
-        return texts.say("run_failing", job.locale, name=job.label, reason=reason)
+    if verdict.notice == "failing":  # a one-shot has no further run to keep quiet about
+        once = job.schedule is not None and not job.schedule.recurring
+        return texts.say("run_failed_once" if once else "run_failing", job.locale, name=job.label, reason=reason)
     if verdict.notice == "paused" and job.schedule is not None:
         return texts.say("run_paused", job.locale, name=job.label, count=verdict.streak, id=job.schedule.id)
     return None

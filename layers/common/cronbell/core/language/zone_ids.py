@@ -12,6 +12,14 @@ from cronbell.core.domain.refusals import refusal
 # rules, tzdata's placeholder zone, and the two alternative trees (leap seconds, POSIX-only)
 _NOT_ZONE_IDS = frozenset({"localtime", "posixrules", "factory"})
 _NOT_ZONE_TREES = ("posix/", "right/")
+# the zone database's old abbreviations, each with the place its users mean: their clock is a fixed offset
+# or one country's, never the place's all year (EST stays UTC-05:00 while New York is on summer time)
+ABBREVIATIONS = {
+    "est": "America/New_York", "est5edt": "America/New_York", "cst6cdt": "America/Chicago",
+    "mst": "America/Denver", "mst7mdt": "America/Denver", "pst8pdt": "America/Los_Angeles",
+    "hst": "Pacific/Honolulu", "cet": "Europe/Paris", "met": "Europe/Paris", "eet": "Europe/Athens",
+    "wet": "Europe/Lisbon",
+}  # fmt: skip
 
 
 def _is_zone_id(name: str) -> bool:
@@ -27,8 +35,14 @@ def _zone_names_by_folded_case() -> dict[str, str]:
 
 def resolve_timezone(name: str | None, fallback: str) -> ZoneInfo:
     """The IANA zone `name`, or `fallback` when no name is given. Anything else is INVALID_TIMEZONE,
-    including files of the zone database that are not zone ids (`localtime`, `posix/...`)."""
+    including files of the zone database that are not zone ids (`localtime`, `posix/...`) and its old
+    abbreviations (`EST`, `CET`), which name the place the caller meant."""
     chosen = (name or "").strip() or fallback
+    if chosen.casefold() in ABBREVIATIONS:
+        place = ABBREVIATIONS[chosen.casefold()]
+        raise refusal(
+            "invalid_timezone.abbreviation", {"timezone": chosen, "suggested": place}, zone=chosen, place=place
+        )
     try:
         if not chosen or chosen.startswith(("/", ".")) or ".." in chosen or not _is_zone_id(chosen):
             raise ValueError(chosen)

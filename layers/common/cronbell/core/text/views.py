@@ -121,6 +121,10 @@ def schedule_view(
         view["target_agent"] = schedule.target_agent
         view["channel"] = bare_room(schedule.output_room)
         view["skills"] = list(schedule.skills)
+    if schedule.repeat_every:  # repeat until done: what update_reminder set, for the model to check
+        view["repeat_every"] = schedule.repeat_every
+        view["repeat_times"] = schedule.repeat_times
+        view["escalate_to"] = schedule.escalate_to or None
     if schedule.status_reason and schedule.status in REASONED_STATUSES:
         view["status_reason"] = schedule.status_reason
     if with_notes and schedule.recurring and schedule.status == models.ACTIVE:

@@ -154,6 +154,10 @@ TEXTS: dict[str, str] = {
     "error.invalid_timezone": (
         "Unknown time zone {zone!r}: use an IANA name such as 'Europe/Madrid' or 'America/New_York'."
     ),
+    "error.invalid_timezone.abbreviation": (
+        "{zone!r} is an abbreviation, not a place: its clock is not the place's all year. Use the IANA name"
+        " of the place, such as {place!r}."
+    ),
     "error.limit_reached": "this room already has {limit} active schedules; delete one first",
     "error.limit_reached.change": "this room is at its limit of active schedules",
     "error.not_found": "no active schedule {ref!r} in this room",
@@ -468,6 +472,7 @@ TEXTS: dict[str, str] = {
     "preview.from_start": ", from {date}",
     # --- runs ---
     "run_failing": "⚠️ {name} failed ({reason}). Further failures will not be announced until it works again.",
+    "run_failed_once": "⚠️ {name} failed ({reason}).",
     "run_recovered": "✅ {name} works again.",
     "run_paused": "⏸️ {name} failed {count} times in a row and is paused. Resume it with resume_reminder {id}.",
     "late_note": "(late: it was due {due})",

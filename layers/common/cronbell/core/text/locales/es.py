@@ -162,6 +162,10 @@ TEXTS: dict[str, str] = {
     "error.invalid_timezone": (
         "Zona horaria desconocida {zone!r}: usa un nombre IANA como 'Europe/Madrid' o 'America/New_York'."
     ),
+    "error.invalid_timezone.abbreviation": (
+        "{zone!r} es una abreviatura, no un lugar: su hora no es la del lugar todo el año. Usa el nombre IANA"
+        " del lugar, como {place!r}."
+    ),
     "error.limit_reached": "esta sala ya tiene {limit} programaciones activas; elimina una primero",
     "error.limit_reached.change": "esta sala está en su límite de programaciones activas",
     "error.not_found": "no hay ninguna programación activa {ref!r} en esta sala",
@@ -492,6 +496,7 @@ TEXTS: dict[str, str] = {
     "preview.from_start": ", desde el {date}",
     # --- runs ---
     "run_failing": "⚠️ {name} ha fallado ({reason}). No se avisará de más fallos hasta que vuelva a funcionar.",
+    "run_failed_once": "⚠️ {name} ha fallado ({reason}).",
     "run_recovered": "✅ {name} vuelve a funcionar.",
     "run_paused": "⏸️ {name} ha fallado {count} veces seguidas y está en pausa. Reanúdalo con resume_reminder {id}.",
     "late_note": "(con retraso: era para el {due})",

@@ -1,0 +1,26 @@
+"""Repeat until done as the answers show it: what create_reminder and update_reminder set is in their
+result and in list_reminders, so a model can check it as docs/skill.md asks ("Check the answer")."""
+
+from __future__ import annotations
+
+from tests.support.memory_stack import MemoryStack
+
+REPEATS = ("repeat_every", "repeat_times", "escalate_to")
+
+
+def test_the_repeat_settings_are_in_the_answers_and_the_list_once_set_and_gone_once_removed() -> None:
+    stack = MemoryStack()
+    made = stack.call("create_reminder", {"message": "Take the pills", "time": "in 2 hours"})
+    assert made["ok"] and not set(REPEATS) & set(made["result"])  # none set: none shown
+    sid = made["result"]["id"]
+    changed = stack.call(
+        "update_reminder", {"id": sid, "repeat_every": 15, "repeat_times": 3, "escalate_to": "@boss:x"}
+    )
+    assert changed["ok"], changed
+    expected = {"repeat_every": 15, "repeat_times": 3, "escalate_to": "@boss:x"}
+    assert {k: changed["result"][k] for k in REPEATS} == expected
+    (listed,) = stack.call("list_reminders")["result"]["schedules"]
+    assert {k: listed[k] for k in REPEATS} == expected
+    stack.call("update_reminder", {"id": sid, "repeat_every": 0})
+    (listed,) = stack.call("list_reminders")["result"]["schedules"]
+    assert not set(REPEATS) & set(listed)
