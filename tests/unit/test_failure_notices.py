@@ -1,5 +1,6 @@
 """The notice a failed run posts: a recurring schedule's says that further failures stay quiet until it
-works again; a one-shot's, which has no further run, says only that it failed."""
+works again; a one-shot's, which has no further run, says only that it failed, and the one-shot is
+`fired` with its failed run as `last_run` (docs/semantics.md)."""
 
 from __future__ import annotations
 
@@ -44,3 +45,6 @@ def test_a_failed_agent_call_says_further_failures_are_quiet_only_when_more_runs
     [(notice, _)] = stack.chat.sent
     assert "digest" in notice.text and "the agent crashed" in notice.text
     assert ("Further failures will not be announced" in notice.text) is further
+    (listed,) = stack.call("list_reminders", {"include_inactive": True})["result"]["schedules"]
+    assert listed["status"] == ("active" if further else "fired")  # a one-shot's run is over, failed or not
+    assert (listed["last_run"]["outcome"], listed["last_run"]["reason"]) == ("failed", "agent_error")
