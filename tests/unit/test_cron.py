@@ -317,6 +317,9 @@ PHRASES = [
     ("nightly at 10:30", "30 22 * * *"),
     ("every single morning at 7", "0 7 * * *"),
     ("todos los martes a las 20 hs", "0 20 * * 2"),
+    # a quarter of an hour in a window is minutes, not a quarter of the year; minutes before the hour
+    ("every quarter hour between 8 and 18", "*/15 8-17 * * *"),
+    ("todos los días a un cuarto para las 8", "45 7 * * *"),
 ]
 
 
@@ -335,10 +338,16 @@ PHRASES = [
         ("0 16 * * 5", "en", []),
         ("0 15 3 * mon", "en", []),  # five fields, a weekday named: its hour is as written
         ("every 2 weeks on tuesday at 9", "en", []),
+        # a number the rule did not move is no hour read in the afternoon: a count, a day of the month
+        ("every 2 hours from 8 to 20", "en", []),
+        ("el día 3 de cada mes a las 15:00", "es", []),
+        ("every 2 weeks on thursday at 2", "en", ["2 has no am/pm: read as 14:00"]),
+        ("los días 3 y 5 de cada mes a las 17:00", "es", []),
+        ("todos los días a las 9 y a las 3", "es", ["3 no dice mañana ni tarde: leído como 15:00"]),
     ],
 )
 def test_a_bare_hour_read_in_the_afternoon_is_said(text: str, locale: str, notes: list[str]) -> None:
-    said = afternoon_notes(parse_recurring(text, 1, locale), locale)
+    said = afternoon_notes(parse_recurring(text, 1, locale), text, locale)
     assert [note.split(" (")[0] for note in said] == notes
 
 

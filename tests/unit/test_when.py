@@ -88,6 +88,8 @@ SPANISH = [
     ("a fin del mes que viene a las 10", "2026-06-30T10:00:00+02:00"),
     ("al final del mes próximo a las 10", "2026-06-30T10:00:00+02:00"),
     ("mñana a las 9", "2026-05-14T09:00:00+02:00"),
+    ("mañana a un cuarto para las 8", "2026-05-14T07:45:00+02:00"),  # Mexico: 7:45
+    ("mañana veinte para las nueve", "2026-05-14T08:40:00+02:00"),
     ("mñn a las 8", "2026-05-14T08:00:00+02:00"),
     ("mañana a las 10 hora canaria", "2026-05-14T11:00:00+02:00"),
     ("mañana a las 10 hora de la ciudad de méxico", "2026-05-14T18:00:00+02:00"),

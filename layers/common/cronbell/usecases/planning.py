@@ -208,7 +208,8 @@ def plan_recurring(
         # an abbreviation (CET) is an offset, not a place; a zone given apart is the schedule's: asked again
         if not isinstance(zone, ZoneInfo) or (zone_given and zone.key != tz.key):
             raise
-        spec, tz = parse_recurring(zoned[0], minimum, locale), zone
+        said, tz = zoned[0], zone
+        spec = parse_recurring(said, minimum, locale)
         if tz.key != own.key:
             first = next_fires(anchored(spec, deps.now(), tz, keep), deps.now(), tz, 1)[0]
             local = first.astimezone(own).strftime("%Y-%m-%d %H:%M")
@@ -219,21 +220,27 @@ def plan_recurring(
     if once:  # a cron expression asked to run a single time: its next occurrence
         return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
     rules = Ends(business_days=found[1] == 0, business_day=found[1]) if found else None
-    return When(tz=tz, spec=spec, ends=rules, notes=notes + afternoon_notes(spec, locale))
+    return When(tz=tz, spec=spec, ends=rules, notes=notes + afternoon_notes(spec, said, locale))
 
 
-def afternoon_notes(spec: CronSpec, locale: str) -> tuple[str, ...]:
+def afternoon_notes(spec: CronSpec, said: str, locale: str) -> tuple[str, ...]:
     """A phrase's bare hours of 1 to 5 read in the afternoon ('every friday at 4': 16:00), said, as a
-    one-shot's are; none for a cron expression, whose hours are on the 24-hour clock."""
-    from cronbell.core.language.cron_phrases import read_in_the_afternoon
-    from cronbell.core.language.recurring import is_expression
+    one-shot's are: the hours the phrase (`said`, as it was read) gives without the rule and not with
+    it; none for a cron expression, whose hours are on the 24-hour clock."""
+    from cronbell.core.language.cron_notes import read_in_the_afternoon
+    from cronbell.core.language.day_parts import without_the_afternoon_rule
+    from cronbell.core.language.recurring import is_expression, parse_recurring
 
-    text = normalize(spec.source)
+    text = normalize(said)
     if is_expression(text) or text.startswith("@"):
         return ()
-    times = parse_fields(spec.expr).times()
-    readings = read_in_the_afternoon(text, times)
-    return tuple(texts.say("note.afternoon_hour", locale, said=said, clock=clock) for said, clock in readings)
+    with without_the_afternoon_rule():
+        try:
+            plain = parse_fields(parse_recurring(said, 1, locale).expr).times()
+        except ToolError:  # read only with the rule ('from 9 to 5'? no: that one reads both ways)
+            plain = None
+    readings = read_in_the_afternoon(text, parse_fields(spec.expr).times(), plain)
+    return tuple(texts.say("note.afternoon_hour", locale, said=word, clock=clock) for word, clock in readings)
 
 
 def output_room(channel: str, ctx: Context, deps: Deps) -> str:

@@ -262,25 +262,6 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
     return None
 
 
-_SAID_BARE = re.compile(r"(?<![\d:.])(?P<h>[1-5])(?:[:.](?P<m>[0-5]\d))?(?![\d:.a-z]| (?:am|pm)\b)")
-
-
-def read_in_the_afternoon(t: str, times: list[tuple[int, int]]) -> list[tuple[str, str]]:
-    """Each bare hour of 1 to 5 a phrase said (normalized text) that its schedule (`times`, (hour, minute)
-    as it fires) reads in the afternoon, with the time read ('every friday at 4': ('4', '16:00')), for the
-    answer's notes; none when the phrase names a part of the day (its hours are read in it)."""
-    said = in_digits(t)
-    if any(word in PERIOD_OF for word in said.split()):
-        return []
-    found: dict[str, str] = {}
-    for bare in _SAID_BARE.finditer(said):
-        hour, minute = int(bare["h"]), bare["m"]
-        minutes = [m for h, m in times if h == hour + 12 and (minute is None or m == int(minute))]
-        if minutes and not any(h == hour for h, _ in times):
-            found.setdefault(bare[0], f"{hour + 12:02d}:{minutes[0]:02d}")
-    return list(found.items())
-
-
 def names_days_only(t: str) -> bool:
     """Whether a phrase names days (or a part of every day) and no time: 'every monday', 'every
     morning', 'every day except sunday', 'el dia 5 de cada mes'."""
@@ -369,7 +350,7 @@ def _nth_weekday(t: str) -> bool:
 
 
 def _split(t: str) -> tuple[int, str, str] | Phrase | None:
-    if re.fullmatch(_EVERY_N, t):  # 'every quarter hour': minutes, not a quarter of the year
+    if re.match(rf"(?:{_EVERY_N})\b", t):  # 'every quarter hour (from 8 to 18)': minutes, not a quarter of the year
         return None
     for pattern in _INTERVALS:
         match = re.fullmatch(pattern, t)

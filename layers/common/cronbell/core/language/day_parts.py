@@ -6,6 +6,9 @@ which reading was taken."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
@@ -76,10 +79,24 @@ def twelve_hour(p: Parts) -> bool:
 AFTERNOON_HOURS = range(1, 6)  # with a day named, an hour of 1 to 5 alone is in the afternoon
 
 
+_AFTERNOON_RULE = ContextVar("afternoon_rule", default=True)
+
+
+@contextmanager
+def without_the_afternoon_rule() -> Iterator[None]:
+    """Read as if a bare hour were never the afternoon's: what a phrase would say without the rule, so
+    the hours the rule moved are known from the reading itself (cron_phrases.read_in_the_afternoon)."""
+    token = _AFTERNOON_RULE.set(False)
+    try:
+        yield
+    finally:
+        _AFTERNOON_RULE.reset(token)
+
+
 def in_the_afternoon(text: str, clock: tuple[int, int]) -> bool:
     """Whether a time of day said for a day ('friday at 3', 'every friday at 4') is the afternoon's: a bare
     hour of 1 to 5 (people do not set reminders for 3 at night without saying so)."""
-    return clock[0] in AFTERNOON_HOURS and bool(_BARE_CLOCK.fullmatch(text))
+    return clock[0] in AFTERNOON_HOURS and bool(_BARE_CLOCK.fullmatch(text)) and _AFTERNOON_RULE.get()
 
 
 def clock_on_a_day(text: str, language: str, notes: list[str]) -> tuple[int, int] | None:

@@ -128,7 +128,29 @@ def _clock_words(t: str) -> str:
         _past_or_to,
         t,
     )
-    return _minutes_after_hour(t)
+    return _minutes_for_the_hour(_minutes_after_hour(t))
+
+
+def _written(template: str, minutes: dict[str, int]) -> Callable[[re.Match[str]], str]:
+    return lambda m: template.format(hour=m["h"], minutes=minutes[m["min"]])
+
+
+_FOR_THE_HOUR = [  # "un cuarto para las 8" -> "a las 8 menos 15": each language's pattern and how it is written
+    (
+        re.compile(pattern.format(minutes=lexicon.alternatives(module.MINUTES_FOR_THE_HOUR))),
+        _written(written, module.MINUTES_FOR_THE_HOUR),
+    )
+    for module in lexicon.LANGUAGES.values()
+    for pattern, written in [module.FOR_THE_HOUR]
+    if pattern
+]
+
+
+def _minutes_for_the_hour(t: str) -> str:
+    """'un cuarto para las 8' -> 'a las 8 menos 15' (7:45), as each language writes it."""
+    for pattern, write in _FOR_THE_HOUR:
+        t = pattern.sub(write, t)
+    return t
 
 
 def _minutes_after_hour(t: str) -> str:

@@ -281,6 +281,8 @@ ISH_NAMED = "noon|midnight"  # a named clock said approximately ("noonish")
 # how the grammar writes what it reads back: a time some minutes before an hour, "at" before a time of
 # day, a day's ordinal
 CLOCK_BEFORE_HOUR = "{hour} menos {minutes}"
+MINUTES_FOR_THE_HOUR: dict[str, int] = {}  # Spanish "un cuarto para las 8"
+FOR_THE_HOUR = ("", "")
 CLOCK_AT_WRITTEN = "at"
 ORDINAL_DAY = "{n}th"
 

@@ -271,6 +271,10 @@ DAY_NUMBERS_ALONE = {"primero": 1}
 TWELVE_NAMED = ""
 ISH_NAMED = ""
 CLOCK_BEFORE_HOUR = "{hour} menos {minutes}"
+# minutes before an hour, as Mexico and much of Latin America say them ("un cuarto para las 8": 7:45), written
+# as the grammar reads them; only these minutes ("el dos para las 8" is a day and an hour)
+MINUTES_FOR_THE_HOUR = {"un cuarto": 15, "cuarto": 15, "cinco": 5, "diez": 10, "veinte": 20, "veinticinco": 25}
+FOR_THE_HOUR = (r"\b(?:a )?(?:las? )?(?P<min>{minutes}) para las? (?P<h>\d{{1,2}})\b", "a las {hour} menos {minutes}")
 CLOCK_AT_WRITTEN = "a las"
 ORDINAL_DAY = "{n}o"
 
