@@ -12,7 +12,7 @@ for other discrepancies; every flag defaults to the correct behaviour."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
 from zoneinfo import ZoneInfo
@@ -486,6 +486,26 @@ class Room:
             return
         s.status, s.status_reason, s.streak = "active", None, 0
         self._settle(s)
+
+    def ends_refused(self, sid: str, until: datetime | None, count: int | None) -> bool:
+        """update_reminder giving a recurrence a new `until` or `count` (None: kept) is refused, changing
+        nothing, when nothing would be left to post (its count used, or no fire before the end), or when
+        a pending snooze it delivers now would never be delivered under the new ends: the same promise
+        as a snooze past the end, which is refused too (docs/semantics.md, "Ends")."""
+        s = self.schedules[sid]
+        changed = replace(s, until=s.until if until is None else until, count=s.count if count is None else count)
+        if (changed.until, changed.count) == (s.until, s.count):
+            return False
+        if (changed.count is not None and s.delivered >= changed.count) or not self.upcoming(changed):
+            return True
+        pending = (t for t in s.snoozes if t > self.now and t not in s.cancelled)
+        return any(self._within_ends(s, t) and not self._within_ends(changed, t) for t in pending)
+
+    def change_ends(self, sid: str, until: datetime | None, count: int | None) -> None:
+        """The new ends applied (ends_refused said they are accepted)."""
+        s = self.schedules[sid]
+        s.until = s.until if until is None else until
+        s.count = s.count if count is None else count
 
     def snooze_refused(self, sid: str, minutes: int) -> bool:
         """A snooze never resumes a paused schedule with an occurrence to come, and never moves an

@@ -468,6 +468,32 @@ class Room(RuleBasedStateMachine):
         if not self.harness.tool("update_reminder", id=sid, **arguments)["ok"]:
             self.harness.problems.append(f"update_reminder {sid} refused")
 
+    @precondition(lambda self: self.h is not None and self.ids("active", "paused", recurring=True))
+    @rule(
+        pick=st.integers(0, 50),
+        until_hours=st.one_of(st.none(), st.integers(1, 24 * 8)),
+        count=st.one_of(st.none(), st.integers(1, 5)),
+    )
+    def update_ends(self, pick: int, until_hours: int | None, count: int | None) -> None:
+        """A new `until` or `count`, often before a pending snooze or below the runs delivered: accepted
+        or refused as the model decides (a refusal changes nothing)."""
+        ids = self.ids("active", "paused", recurring=True)
+        sid = ids[pick % len(ids)]
+        h = self.harness
+        if until_hours is None and count is None:
+            return
+        until = h.clock.now().replace(second=0, microsecond=0) + timedelta(hours=until_hours) if until_hours else None
+        refused = h.room.ends_refused(sid, until, count)
+        arguments: dict[str, Any] = {"until": iso_z(until)} if until else {}
+        if count:
+            arguments["count"] = count
+        answer = h.tool("update_reminder", id=sid, **arguments)
+        if answer["ok"] == refused:
+            got, model = ("ok" if answer["ok"] else answer["error"]["code"]), "refuses" if refused else "accepts"
+            h.problems.append(f"update_reminder {sid} {arguments}: {got}, the model {model}")
+        if answer["ok"]:
+            h.room.change_ends(sid, until, count)
+
     @precondition(lambda self: self.h is not None and self.ids("active"))
     @rule(pick=st.integers(0, 50), updates=st.integers(1, 3), pause=st.booleans(), seed=st.integers(0, 2**16))
     def changes_at_once(self, pick: int, updates: int, pause: bool, seed: int) -> None:

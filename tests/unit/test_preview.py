@@ -122,6 +122,14 @@ def test_madrid_notes_for_spring_and_autumn() -> None:
     assert "se ejecuta una sola vez, en la primera (UTC+02:00)" in spanish[1]
 
 
+def test_no_note_for_a_change_after_the_schedule_s_until() -> None:
+    spec = parse_recurring("30 2 * * *", 1)
+    until = datetime(2026, 4, 1, 0, 0, tzinfo=UTC)  # after spring's change, before autumn's
+    (spring,) = dst_notes(spec, JAN_1, MADRID, "en", until=until)
+    assert spring.startswith("On Sunday 29 March 2026")
+    assert dst_notes(spec, JAN_1, MADRID, "en", until=datetime(2026, 3, 1, tzinfo=UTC)) == []
+
+
 def test_new_york_notes_list_every_affected_time() -> None:
     spec = parse_recurring("*/15 1-2 * * *", 1)
     spring, autumn = dst_notes(spec, JAN_1, NEW_YORK, "en")

@@ -64,11 +64,13 @@ def when_said(schedule: Schedule, now: datetime, locale: str) -> str:
     return texts.say("when.recurring", locale, description=description, next=nxt)
 
 
-def held_said(held: datetime | None, tz: ZoneInfo, now: datetime, locale: str) -> str:
-    """', held by quiet hours until Saturday 5 December, 07:30' ("" when nothing is held)."""
+def held_said(held: datetime | None, tz: ZoneInfo, now: datetime, locale: str, next_at: datetime | None = None) -> str:
+    """', held by quiet hours until Saturday 5 December, 07:30' ("" when nothing is held); a release
+    before `next_at` (the next fire said before it) is an earlier occurrence's, and said so."""
     if held is None:
         return ""
-    return ", " + texts.say("quiet.held", locale, until=texts.when_text(held, tz, locale, now.astimezone(tz).year))
+    key = "quiet.held_earlier" if next_at is not None and held < next_at else "quiet.held"
+    return ", " + texts.say(key, locale, until=texts.when_text(held, tz, locale, now.astimezone(tz).year))
 
 
 def when_held_said(schedule: Schedule, now: datetime, locale: str, held: datetime | None) -> str:
@@ -77,7 +79,8 @@ def when_held_said(schedule: Schedule, now: datetime, locale: str, held: datetim
     tz = ZoneInfo(schedule.timezone)
     if held is not None and not schedule.recurring and not upcoming(schedule, now, 1):
         return held_said(held, tz, now, locale).removeprefix(", ")
-    return when_said(schedule, now, locale) + held_said(held, tz, now, locale)
+    nexts = upcoming(schedule, now, 1)
+    return when_said(schedule, now, locale) + held_said(held, tz, now, locale, nexts[0] if nexts else None)
 
 
 def item_said(schedule: Schedule, now: datetime, locale: str, held: datetime | None = None) -> str:
@@ -93,7 +96,7 @@ def item_said(schedule: Schedule, now: datetime, locale: str, held: datetime | N
         when = ""
     else:
         when = texts.say("listed.none", locale)
-    when = (when + held_said(held, tz, now, locale)).removeprefix(", ")
+    when = (when + held_said(held, tz, now, locale, nexts[0] if nexts else None)).removeprefix(", ")
     return texts.say("listed.item", locale, id=schedule.id, about=about(schedule, locale), when=when)
 
 

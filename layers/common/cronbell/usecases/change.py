@@ -65,6 +65,7 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         new.timing = ends.applied_to(new.timing)
     if new.timing != old.timing:
         check_ends(new.timing, deps.now(), new.locale, old.delivered_count, old.done_through)
+        _check_snoozes_kept(old, new, deps.now())
     repeating = read_repeats(args, ctx, deps, old)
     if repeating and old.kind == models.AGENT_CALL:
         raise refusal("invalid_arguments.repeat_reminders_only")
@@ -120,7 +121,20 @@ def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: De
     new.timing = when.timing
     if new.recurring:
         new.timing = kept_ends(new.timing, old.timing, when.ends)
-    return when.notes
+    return when.notes + _forgotten(old, deps.now(), new.locale)
+
+
+def _forgotten(old: Schedule, now: datetime, locale: str) -> tuple[str, ...]:
+    """What a new time, expression or zone drops, said: the coming occurrences skip_next skipped and the
+    snoozes still to come (they were times of the old schedule)."""
+    timing, zone = old.timing, ZoneInfo(old.timezone)
+    skipped = sorted(parse_iso(t) for t in timing.skips - timing.moved if parse_iso(t) > now)
+    snoozed = sorted(t for t in timing.snoozes if t > now and iso_utc(t) not in timing.skips)
+    return tuple(
+        texts.say(key, locale, when=texts.Moment(t, zone))
+        for key, times in (("note.skip_dropped", skipped), ("note.snooze_dropped", snoozed))
+        for t in times
+    )
 
 
 def pause_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -279,6 +293,25 @@ def _one_shot_back(old: Schedule, target: datetime, tz: ZoneInfo) -> Schedule:
     new = replace(old, status=models.ACTIVE, timing=Timing.once(target, tz), fired_at=None, status_reason="")
     new.with_dedupe_key()
     return new
+
+
+def _check_snoozes_kept(old: Schedule, new: Schedule, now: datetime) -> None:
+    """New ends never drop a pending snooze the schedule posts now (an earlier `until`, a lower `count`):
+    refused, changing nothing, as a snooze past the end is (docs/semantics.md, "Ends")."""
+    dropped = sorted(_snoozes_posted(old, now, new.timing.snoozes) - _snoozes_posted(new, now, new.timing.snoozes))
+    if dropped:
+        raise refusal("invalid_arguments.ends_drop_snooze", id=new.id, to=_clock(dropped[0], new))
+
+
+def _snoozes_posted(schedule: Schedule, now: datetime, snoozes: tuple[datetime, ...]) -> set[datetime]:
+    """Those of `snoozes` (pending snoozed occurrences) that `schedule` posts: before its end, within its count."""
+    timing = schedule.timing
+    kept = {t.astimezone(UTC) for t in snoozes if t > now and iso_utc(t) not in timing.skips}
+    if timing.until is not None:
+        kept = {t for t in kept if t <= timing.until}
+    if timing.count:
+        kept &= {t.astimezone(UTC) for t in upcoming(schedule, now, max(0, timing.count - schedule.delivered_count))}
+    return kept
 
 
 def _clock(instant: datetime, schedule: Schedule) -> texts.Moment:

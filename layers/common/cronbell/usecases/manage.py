@@ -224,7 +224,7 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
             "too_frequent.manual_run",
             {"last_run": soon.last},
             id=schedule.id,
-            last=soon.last,
+            last=texts.Moment(parse_iso(soon.last), ZoneInfo(schedule.timezone), now.year),  # the UTC time in details
             minutes=deps.settings.min_interval_minutes,
         ) from None
     except Conflict:

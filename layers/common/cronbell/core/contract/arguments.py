@@ -236,7 +236,7 @@ class UpdateReminder(_Args):
     timezone: Short | None = Field(None, description="New IANA zone such as Europe/Madrid.")
     target_agent: Short | None = Field(None, description="New agent id to run (agent calls only).")
     channel: Short | None = Field(None, description="New room id for the answers (agent calls only).")
-    name: Name | None = Field(None, description="New short name.")
+    name: Name | None = Field(None, description="New short name (agent calls only).")
     until: Short | None = Field(None, description="New end of a recurring schedule, as in create; 'never' removes it.")
     count: int | None = Field(
         None,

@@ -200,15 +200,19 @@ def _transitions(start: datetime, end: datetime, tz: tzinfo) -> list[tuple[datet
     return out
 
 
-def dst_notes(spec: CronSpec, after: datetime, tz: ZoneInfo, locale: str, horizon_days: int = 366) -> list[str]:
-    """One sentence per coming DST change within the horizon on which a fire time is skipped (it falls in
-    the gap) or repeated (it falls in the overlap, and Scheduler runs it once)."""
+def dst_notes(
+    spec: CronSpec, after: datetime, tz: ZoneInfo, locale: str, horizon_days: int = 366, until: datetime | None = None
+) -> list[str]:
+    """One sentence per coming DST change within the horizon, and before the schedule's `until`, on which a
+    fire time is skipped (it falls in the gap) or repeated (it falls in the overlap, and Scheduler runs it
+    once)."""
     lang = language(locale)
     fields = parse_fields(spec.expr)
     wanted = set(fields.times())
     zone = tz_label(tz)
     notes: list[str] = []
-    for change, before, later in _transitions(after, after + timedelta(days=horizon_days), tz):
+    end = after + timedelta(days=horizon_days)
+    for change, before, later in _transitions(after, end if until is None else min(end, until), tz):
         forward = later > before
         start = (change + (before if forward else later)).replace(tzinfo=None)
         stop = (change + (later if forward else before)).replace(tzinfo=None)

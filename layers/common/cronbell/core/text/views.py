@@ -128,7 +128,7 @@ def schedule_view(
     if schedule.status_reason and schedule.status in REASONED_STATUSES:
         view["status_reason"] = schedule.status_reason
     if with_notes and schedule.recurring and schedule.status == models.ACTIVE:
-        notes = dst_notes(schedule.timing.spec, now, tz, locale)
+        notes = dst_notes(schedule.timing.spec, now, tz, locale, until=schedule.timing.until)
         if notes:
             view["dst_notes"] = notes
     return view

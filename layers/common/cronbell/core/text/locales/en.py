@@ -17,6 +17,7 @@ TEXTS: dict[str, str] = {
     "quiet.on_days": "starting on {days}",
     "quiet.next": "; the next from {start} to {end}",
     "quiet.held": "held by quiet hours until {until}",
+    "quiet.held_earlier": "an earlier occurrence held by quiet hours until {until}",
     "quiet.exempt": "That time falls in your quiet hours: as you set it for then, it will be delivered anyway.",
     "error.invalid_arguments.quiet_clock": "`{argument}` must be a 24-hour time 'HH:MM', from 00:00 to 23:59",
     "error.invalid_arguments.quiet_same": "`{argument}` must differ from `start`",
@@ -122,8 +123,12 @@ TEXTS: dict[str, str] = {
         "`business_day_of_month` is 1 to 23, or -1 for the last; with it, `cron` gives only the times of day "
         "(day fields `*`, such as '0 9 * * *'), and it does not go with every N weeks or days"
     ),
+    "error.invalid_arguments.ends_drop_snooze": (
+        "{id} has an occurrence snoozed to {to}, which the new end would never post: choose a later end, or"
+        " skip that occurrence first (skip_next with its occurrence)"
+    ),
     "error.invalid_arguments.count_reached": (
-        "it has delivered {delivered} runs already: `count` must be more than that, or 0 for no limit"
+        "it has delivered {delivered} run(s) already: `count` must be more than that, or 0 for no limit"
     ),
     "error.too_long": "{problems}",
     "error.invalid_time": "Cannot read the time {text!r}. The closest accepted forms:{forms}",
@@ -387,6 +392,10 @@ TEXTS: dict[str, str] = {
     "note.zone_of_schedule": (
         "The schedule runs in {zone}, the time zone it names: its times are that zone's all year. Its first"
         " run is {local} in {own}."
+    ),
+    "note.skip_dropped": "A new time starts afresh: the skip of {when} no longer applies (skip again if still wanted).",
+    "note.snooze_dropped": (
+        "A new time starts afresh: the snooze to {when} no longer applies (snooze again if still wanted)."
     ),
     "note.holiday": "{name} in {country}: {date}.",
     "note.afternoon_hour": (

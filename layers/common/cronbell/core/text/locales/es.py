@@ -18,6 +18,7 @@ TEXTS: dict[str, str] = {
     "quiet.on_days": "días de inicio: {days}",
     "quiet.next": "; las próximas, del {start} al {end}",
     "quiet.held": "retenido por las horas de silencio hasta el {until}",
+    "quiet.held_earlier": "una vez anterior retenida por las horas de silencio hasta el {until}",
     "quiet.exempt": "Esa hora cae en tus horas de silencio: como la pusiste para entonces, se entregará igualmente.",
     "error.invalid_arguments.quiet_clock": "`{argument}` debe ser una hora de 24 horas 'HH:MM', de 00:00 a 23:59",
     "error.invalid_arguments.quiet_same": "`{argument}` debe ser distinto de `start`",
@@ -126,8 +127,12 @@ TEXTS: dict[str, str] = {
         "`business_day_of_month` va de 1 a 23, o -1 para el último; con él, `cron` da solo las horas del día "
         "(campos de día `*`, como '0 9 * * *'), y no se combina con cada N semanas o días"
     ),
+    "error.invalid_arguments.ends_drop_snooze": (
+        "{id} tiene una vez pospuesta a {to}, que el nuevo final no llegaría a enviar: elige un final más"
+        " tardío, u omite antes esa vez (skip_next con su occurrence)"
+    ),
     "error.invalid_arguments.count_reached": (
-        "ya ha entregado {delivered} ejecuciones: `count` debe ser mayor, o 0 para no tener límite"
+        "ya ha entregado {delivered} ejecución(es): `count` debe ser mayor, o 0 para no tener límite"
     ),
     "error.too_long": "{problems}",
     "error.invalid_time": "No entiendo la hora {text!r}. Las formas aceptadas más parecidas:{forms}",
@@ -411,6 +416,12 @@ TEXTS: dict[str, str] = {
     "note.zone_of_schedule": (
         "El horario va en {zone}, la zona que nombra: sus horas son las de esa zona todo el año. Su primera"
         " vez es {local} en {own}."
+    ),
+    "note.skip_dropped": (
+        "Una hora nueva empieza de cero: ya no se omite la vez de {when} (omítela otra vez si aún quieres)."
+    ),
+    "note.snooze_dropped": (
+        "Una hora nueva empieza de cero: ya no hay aplazamiento a {when} (vuelve a aplazarla si aún quieres)."
     ),
     "note.holiday": "{name} en {country}: {date}.",
     "note.afternoon_hour": (

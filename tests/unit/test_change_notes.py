@@ -1,0 +1,55 @@
+"""What a change of time drops, said, and what a change of ends may not drop: a new time, expression or
+zone starts afresh (coming skips and snoozes are dropped, each named in `notes`); an earlier `until` or a
+lower `count` that would leave a pending snooze unposted is refused and changes nothing
+(docs/semantics.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.memory_stack import MemoryStack
+
+
+@pytest.mark.parametrize("change", [{"timezone": "Europe/Lisbon"}, {"cron": "30 10 * * *"}, {"time": "tomorrow at 8"}])
+def test_a_new_time_says_which_skip_it_drops(change: dict[str, str]) -> None:
+    stack = MemoryStack()  # Monday 30 November 2026, 09:00 in Madrid
+    sid = stack.call("create_reminder", {"message": "R1", "cron": "0 10 * * *", "timezone": "Europe/Madrid"})
+    sid = sid["result"]["id"]
+    assert stack.call("skip_next", {"id": sid})["ok"]
+    kept = stack.call("update_reminder", {"id": sid, "message": "R1b"})["result"]
+    assert not kept.get("notes")  # a new text keeps the skip, and says nothing
+    changed = stack.call("update_reminder", {"id": sid, **change})
+    assert changed["ok"], changed
+    assert any("skip of Monday 30 November 2026, 10:00 no longer applies" in n for n in changed["result"]["notes"])
+
+
+def test_a_new_expression_says_which_snooze_it_drops_in_the_schedule_s_language() -> None:
+    stack = MemoryStack()
+    made = stack.call(
+        "create_reminder", {"message": "R2", "cron": "0 11 * * *", "timezone": "Europe/Madrid"}, locale="es"
+    )
+    sid = made["result"]["id"]
+    assert stack.call("snooze_reminder", {"id": sid, "minutes": 60})["ok"]
+    changed = stack.call("update_reminder", {"id": sid, "cron": "0 14 * * *"}, locale="es")
+    assert any("ya no hay aplazamiento" in n and "12:00" in n for n in changed["result"]["notes"]), changed
+
+
+@pytest.mark.parametrize(
+    ("create", "change"), [({"until": "2026-12-08"}, {"until": "2026-12-01"}), ({"count": 5}, {"count": 2})]
+)
+def test_new_ends_that_would_leave_a_snooze_unposted_are_refused_and_change_nothing(
+    create: dict[str, object], change: dict[str, object]
+) -> None:
+    stack = MemoryStack()
+    made = stack.call("create_reminder", {"message": "ug", "cron": "0 12 * * *", "timezone": "Europe/Madrid", **create})
+    sid = made["result"]["id"]
+    assert stack.call("snooze_reminder", {"id": sid, "minutes": 2910})["ok"]  # today's 12:00 to Wednesday 12:30
+    before = stack.call("list_reminders")["result"]["schedules"]
+    refused = stack.call("update_reminder", {"id": sid, **change})
+    assert (
+        refused["error"]["code"] == "invalid_arguments"
+        and "Wednesday 2 December 2026, 12:30" in refused["error"]["message"]
+    )
+    assert stack.call("list_reminders")["result"]["schedules"] == before
+    later = {"until": "2026-12-04"} if "until" in change else {"count": 4}
+    assert stack.call("update_reminder", {"id": sid, **later})["ok"]  # an end that still posts it is accepted
