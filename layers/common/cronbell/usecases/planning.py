@@ -237,7 +237,7 @@ def afternoon_notes(spec: CronSpec, said: str, locale: str) -> tuple[str, ...]:
     with without_the_afternoon_rule():
         try:
             plain = parse_fields(parse_recurring(said, 1, locale).expr).times()
-        except ToolError:  # read only with the rule ('from 9 to 5'? no: that one reads both ways)
+        except ToolError:  # a phrase read only with the rule: the words said decide alone
             plain = None
     readings = read_in_the_afternoon(text, parse_fields(spec.expr).times(), plain)
     return tuple(texts.say("note.afternoon_hour", locale, said=word, clock=clock) for word, clock in readings)
