@@ -97,7 +97,8 @@ def test_a_place_a_recurring_phrase_names_is_its_zone_unless_the_caller_gives_an
     refused = stack.call("create_reminder", other)
     assert refused["error"]["code"] == "invalid_cron" and "timezone" in refused["error"]["message"]
     offset = stack.call("create_reminder", {"message": "call", "cron": "every sunday at 10pm CET"})
-    assert offset["error"]["code"] == "invalid_cron" and "CET" in offset["error"]["message"]
+    assert offset["error"]["code"] == "invalid_cron" and "(CET)" in offset["error"]["message"]
+    assert "Europe/Paris" in offset["error"]["message"]  # the place to pass in `timezone`
     assert len(stack.call("list_reminders")["result"]["schedules"]) == 2  # the refusals changed nothing
 
 

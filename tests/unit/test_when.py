@@ -421,7 +421,8 @@ def test_every_zone_id_of_the_database_is_accepted_but_its_old_abbreviations() -
 
 
 @pytest.mark.parametrize(
-    ("name", "place"), [("EST", "America/New_York"), ("cet", "Europe/Paris"), ("HST", "Pacific/Honolulu")]
+    ("name", "place"),
+    [("EST", "America/New_York"), ("cet", "Europe/Paris"), ("HST", "Pacific/Honolulu"), ("PST", "America/Los_Angeles")],
 )
 def test_an_old_abbreviation_is_refused_naming_the_place_it_stands_for(name: str, place: str) -> None:
     """EST is UTC-05:00 all year: a reminder at 09:00 'EST' in July would post at 10:00 in New York."""

@@ -32,6 +32,7 @@ from cronbell.core.language.cron_phrases import (
     phrase_to_cron,
     split_interval,
 )
+from cronbell.core.language.zone_ids import ABBREVIATIONS
 
 MACROS = {
     "@hourly": "0 * * * *",
@@ -119,7 +120,8 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
             kept = stripped[: len(kept)] if len(said) == len(stripped) else kept  # as the user wrote it
             raise _cron_error(source, phrase("cron.said_apart", schedule=kept))
         if found is None and (zoned := read_without_its_zone(said, min_interval_minutes)):
-            raise _cron_error(source, phrase("cron.zone_apart", schedule=zoned[0], zone=zoned[2]))
+            place = ABBREVIATIONS.get(zoned[2].casefold(), getattr(zoned[1], "key", "UTC"))
+            raise _cron_error(source, phrase("cron.zone_apart", schedule=zoned[0], zone=zoned[2], place=place))
         if found is None and every > 1:
             raise _cron_error(source, _needs(unit))
         if found is None and names_days_only(rest):  # 'every monday': the days, but when?

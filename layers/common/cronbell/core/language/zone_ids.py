@@ -13,12 +13,15 @@ from cronbell.core.domain.refusals import refusal
 _NOT_ZONE_IDS = frozenset({"localtime", "posixrules", "factory"})
 _NOT_ZONE_TREES = ("posix/", "right/")
 # the zone database's old abbreviations, each with the place its users mean: their clock is a fixed offset
-# or one country's, never the place's all year (EST stays UTC-05:00 while New York is on summer time)
+# or one country's, never the place's all year (EST stays UTC-05:00 while New York is on summer time); and
+# summer-time abbreviations that are no zone id at all, refused with the place too
 ABBREVIATIONS = {
     "est": "America/New_York", "est5edt": "America/New_York", "cst6cdt": "America/Chicago",
     "mst": "America/Denver", "mst7mdt": "America/Denver", "pst8pdt": "America/Los_Angeles",
     "hst": "Pacific/Honolulu", "cet": "Europe/Paris", "met": "Europe/Paris", "eet": "Europe/Athens",
-    "wet": "Europe/Lisbon",
+    "wet": "Europe/Lisbon", "edt": "America/New_York", "cdt": "America/Chicago", "mdt": "America/Denver",
+    "pst": "America/Los_Angeles", "pdt": "America/Los_Angeles", "cest": "Europe/Paris", "eest": "Europe/Athens",
+    "west": "Europe/Lisbon", "bst": "Europe/London",
 }  # fmt: skip
 
 

@@ -361,7 +361,7 @@ TEXTS: dict[str, str] = {
     "cron.bad_start": "{start!r} is not a start date (2000-2199)",
     "cron.two_schedules": "'{first}' and '{second}' are two schedules: create one reminder for each",
     "cron.zone_apart": (
-        "'{schedule}' reads; its time zone ({zone}) goes in `timezone`, as an IANA name (America/New_York,"
+        "'{schedule}' reads; its time zone ({zone}) goes in `timezone`, as the IANA name of a place ({place},"
         " Europe/Madrid, UTC)"
     ),
     "cron.one_minute": (

@@ -380,8 +380,8 @@ TEXTS: dict[str, str] = {
     "cron.bad_start": "{start!r} no es una fecha de inicio (2000-2199)",
     "cron.two_schedules": "'{first}' y '{second}' son dos programaciones: crea un recordatorio para cada una",
     "cron.zone_apart": (
-        "'{schedule}' se entiende; su zona horaria ({zone}) va en `timezone`, como nombre IANA (Europe/Madrid,"
-        " America/Mexico_City, UTC)"
+        "'{schedule}' se entiende; su zona horaria ({zone}) va en `timezone`, como nombre IANA de un lugar"
+        " ({place}, Europe/Madrid, UTC)"
     ),
     "cron.one_minute": (
         "sus horas ({times}) caen en minutos distintos, y una programación va en un solo minuto de cada hora que"
