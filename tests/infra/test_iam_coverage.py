@@ -280,6 +280,14 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     assert fire(slot(plants, "2026-12-02T08:00:00Z", room=FLAKY_ROOM)) == "retry"  # claim given back
     assert fire(daily_analysis_input()) == "delivered"
     assert fire({**daily_analysis_input(), "room_id": FLAKY_ROOM}) == "invalid_input"  # pinned to its room
+    late = ok(tool("create_reminder", {"message": "Late pills", "time": "2026-11-30 23:00"}))["id"]
+    ok(tool("set_quiet_hours", {"start": "22:00", "end": "07:00"}))  # set after: its time is not chosen in them
+    assert fire(slot(late, "2026-11-30T22:00:00Z")) == "held"  # held: its user's rule read, the hold written
+    (entry,) = [e for e in stack.entries().values() if "release_user" in e["Target"]["Input"]]
+    release = {**json.loads(entry["Target"]["Input"]), "execution_id": "e", "attempt": "1"}
+    release["scheduled_time"] = entry["ScheduleExpression"][3:-1] + "Z"
+    assert fire(release) == "released"  # what it held, queried and posted
+    ok(tool("clear_quiet_hours", {}))
     ok(tool("cron_delete", {"id": digest}))
 
     # drift for the reconciler: a lost entry, a lost one-shot, an orphan, a stale counter, and a
@@ -330,7 +338,7 @@ def scenario(rec: Recording, stack: Any, clock: FakeClock) -> None:
     # three dedupe pointers go too, and the name pointer of the deleted digest. A delivered one-shot
     # frees its place and pointer lazily too: the rooms where they fired are recounted, and their
     # pointers go
-    fired = 3 + len(elsewhere)  # "once", the pills, "waits", and the one-shot on each other platform
+    fired = 4 + len(elsewhere)  # "once", the pills, "waits", the late pills released, one on each other platform
     assert report["counters_repaired"] == 2 + len(elsewhere), str(report)
     assert report["pointers_removed"] == 4 + fired, str(report)
     # the old-style delete's item moves to its retired key; the two deletes' audit copies are finalized

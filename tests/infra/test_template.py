@@ -24,8 +24,6 @@ TOOLS_ENV = {
     "TABLE_NAME",
     "SCHEDULE_GROUP",
     "FIRE_FUNCTION_ARN",
-    "SCHEDULER_ROLE_ARN",
-    "SCHEDULER_DLQ_ARN",
     "DEFAULT_TIMEZONE",
     "DEFAULT_LOCALE",
     "MAX_PER_ROOM",
@@ -38,6 +36,7 @@ TOOLS_ENV = {
     "AGENT_TIMEOUT_SECONDS",
 }
 FIRE_ENV = {
+    "ALLOWED_OUTPUT_ROOMS",  # checked again at every fire
     "TABLE_NAME",
     "SCHEDULE_GROUP",
     "DEFAULT_TIMEZONE",
@@ -273,7 +272,8 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
         for action in _as_list(statement["Action"]):
             by_action.setdefault(action, []).extend(_as_list(statement["Resource"]))
 
-    for action in FIRE_DYNAMO_ACTIONS | {"dynamodb:BatchGetItem"}:  # its schedule and its slot in one read
+    # its schedule and its slot in one read; what a quiet-hours release held, in one query
+    for action in FIRE_DYNAMO_ACTIONS | {"dynamodb:BatchGetItem", "dynamodb:Query"}:
         assert [references(r) for r in by_action.pop(action)] == [{"ScheduleTable"}]
     # a fire writes items only (an orphan's mark, a repeat's record): Scheduler is the projector's
     assert not [a for a in by_action if a.startswith("scheduler:") or a == "iam:PassRole"]

@@ -5,12 +5,19 @@ module-level constants whose name says ENV. And every platform's variables reach
 from __future__ import annotations
 
 import ast
+import json
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import cfnlint.decode
+import pytest
 
 from cronbell.core.domain import platforms
+from cronbell.settings import declared
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = [*(ROOT / "layers" / "common" / "cronbell").rglob("*.py"), *(ROOT / "functions").rglob("*.py")]
@@ -119,3 +126,58 @@ def test_every_platform_variable_reaches_each_function_that_posts() -> None:
     }
     for name in posting:
         assert wanted - environments(t)[name] == set(), name
+
+
+# the composition root builds every adapter for every function from the settings, used or not: its reads
+# say nothing about what a function needs
+_BUILDS_EVERYTHING = {"wiring.py", "settings.py"}
+_SETTING_READ = re.compile(r"\bsettings\.([a-z_]+)\b")
+_LIST_LOADED = (
+    "import json, sys, app; print(json.dumps([getattr(m, '__file__', None) or '' for m in [*sys.modules.values()]]))"
+)
+
+
+def settings_read_by(function: str) -> set[str]:
+    """The variables of the settings that the modules a function's handler loads read (`settings.<field>`
+    in their source), the composition root aside."""
+    folder = ROOT / "functions" / function
+    path = os.pathsep.join([str(folder), str(ROOT / "layers" / "common")])
+    loaded = subprocess.run(
+        [sys.executable, "-c", _LIST_LOADED],
+        cwd=folder,
+        env={**os.environ, "PYTHONPATH": path, "AWS_LAMBDA_FUNCTION_NAME": ""},  # no clients built at import
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    by_field = {f.name: env for env, f in declared().items()}
+    found: set[str] = set()
+    for file in json.loads(loaded.stdout):
+        path = Path(file)
+        if "cronbell" in path.parts and path.suffix == ".py" and path.name not in _BUILDS_EVERYTHING:
+            found |= {
+                by_field[name] for name in _SETTING_READ.findall(path.read_text(encoding="utf-8")) if name in by_field
+            }
+    return found
+
+
+# Read by a module the function loads, by a path the function never takes (each checked to be still read)
+NOT_ON_ITS_PATH = {
+    "reconcile": {
+        "MAX_PER_ROOM": "change_writes is loaded for ChangedMeanwhile (ends.py); the room's limit is a create's",
+        "MIN_INTERVAL_MINUTES": "planning is loaded for name_taken; a phrase is read by the tools only",
+        "ALLOWED_OUTPUT_ROOMS": "planning's room check is a create's; the reconciler posts to a schedule's rooms",
+        "AGENTS": "planning's agent check is a create's; the reconciler calls no agent",
+    },
+}
+RESOURCES = {"tools": "ToolsFunction", "fire": "FireFunction", "projector": "ProjectorFunction"}
+RESOURCES["reconcile"] = "ReconcileFunction"
+
+
+@pytest.mark.parametrize("function", sorted(RESOURCES))
+def test_every_setting_a_function_s_code_reads_is_in_that_function_s_environment(function: str) -> None:
+    """Set on another function is not enough: the fire function checks output rooms again at every fire."""
+    read = settings_read_by(function)
+    exempt = set(NOT_ON_ITS_PATH.get(function, {}))
+    assert exempt <= read, "an exemption no longer read: remove it"
+    assert read - environments(template())[RESOURCES[function]] - set(DEFAULT_SERVES) - exempt == set()

@@ -43,6 +43,14 @@ def test_each_value_is_parsed_by_its_declaration() -> None:
     assert s.chat_secret("slack") == "arn:slack" and s.chat_secret("matrix") == ""
 
 
+def test_the_shared_secret_stands_for_a_platform_s_token_never_for_the_webhook_s_signing_secret() -> None:
+    s = Settings.from_env({"CHAT_BACKEND": "matrix,webhook", "CHAT_TOKEN_SECRET": "arn:shared"})
+    assert s.chat_secret("matrix") == "arn:shared"
+    assert s.chat_secret("webhook") == ""  # unsigned, as docs/chat-platforms.md says: never the bot's token
+    signed = Settings.from_env({"CHAT_TOKEN_SECRET": "arn:shared", "WEBHOOK_SIGNING_SECRET": "arn:signing"})
+    assert signed.chat_secret("webhook") == "arn:signing"
+
+
 def test_every_bad_value_is_named_at_once() -> None:
     with pytest.raises(SettingsError) as refused:
         Settings.from_env(

@@ -163,8 +163,12 @@ class Settings:
         return self.chat_backends[0]
 
     def chat_secret(self, platform: str) -> str:
-        """Where `platform`'s token lives: its own secret, else the shared one ("" when neither is set)."""
-        return self.platform_secrets.get(platform) or self.chat_token_secret
+        """Where `platform`'s token lives: its own secret, else the shared one ("" when neither is set). A
+        platform that goes without a secret (the webhook, which then posts unsigned) takes its own only:
+        it never signs with another platform's token."""
+        own = self.platform_secrets.get(platform)
+        entry = platforms.REGISTRY.get(platform)
+        return own or (self.chat_token_secret if entry is None or entry.secret_required else "")
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:

@@ -74,8 +74,9 @@ REGISTRY: dict[str, Platform] = {
                     "matrix_homeserver_url",
                     "MATRIX_HOMESERVER_URL",
                     "MatrixHomeserverUrl",
-                    "Base URL of the Matrix homeserver (e.g. https://matrix.example.org) when ChatBackend is matrix.",
-                    r'^$|^https?://[^\s"]+$',
+                    "Base URL of the Matrix homeserver (https, e.g. https://matrix.example.org) when ChatBackend is"
+                    " matrix: the access token goes with every request.",
+                    r'^$|^https://[^\s"]+$',
                 ),
             ),
         ),
@@ -159,8 +160,9 @@ REGISTRY: dict[str, Platform] = {
                     "CHAT_WEBHOOK_URL",
                     "ChatWebhookUrl",
                     "Endpoint URL when ChatBackend includes webhook (Discord's webhook URL goes in"
-                    " DiscordWebhookSecretArn's secret instead). An address, shown as typed: the webhook's"
-                    " credential is its signing secret, WebhookSigningSecretArn.",
+                    " DiscordWebhookSecretArn's secret instead). Shown as typed in the stack and the functions'"
+                    " environment: use an endpoint whose credential is the signing secret (WebhookSigningSecretArn),"
+                    " not one whose URL holds it.",
                     r'^$|^https://[^\s"]+$',
                 ),
             ),
