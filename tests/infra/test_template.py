@@ -421,6 +421,19 @@ def test_the_fire_function_knows_which_attempt_is_lambdas_last(template: dict[st
     assert int(environment.get("FIRE_RETRIES", Settings.fire_retries)) == retries
 
 
+def test_a_run_is_called_missed_only_after_every_retry_is_over(template: dict[str, Any]) -> None:
+    """The reconciler ends a one-shot whose entry is gone, and a slot whose every attempt died, after
+    MISSED_AFTER_SECONDS: Scheduler retries its invoke for up to its event age, then Lambda retries the
+    event for up to the function's; a late retry must never find its run called missed."""
+    from cronbell.adapters.scheduler import RETRY_POLICY
+    from cronbell.settings import Settings
+
+    lambda_age = _props(template, "FireFunction")["EventInvokeConfig"]["MaximumEventAgeInSeconds"]
+    environment = _props(template, "ReconcileFunction").get("Environment", {}).get("Variables", {})
+    missed_after = int(environment.get("MISSED_AFTER_SECONDS", Settings.missed_after_seconds))
+    assert missed_after > RETRY_POLICY["MaximumEventAgeInSeconds"] + lambda_age
+
+
 def test_layer_builds_for_arm64(template: dict[str, Any]) -> None:
     layer = _resource(template, "CommonLayer")
     assert layer["Properties"]["ContentUri"] == "layers/common/"

@@ -33,7 +33,7 @@ DEFAULT_SERVES = {
     "FIRE_RETRIES": "its default is the template's MaximumRetryAttempts (test_template checks it)",
     "SLOT_LEASE_SECONDS": "tuning whose default serves every deployment",
     "RECONCILE_GRACE_SECONDS": "tuning whose default serves every deployment",
-    "MISSED_AFTER_SECONDS": "tuning whose default serves every deployment (Lambda retries up to 6 h)",
+    "MISSED_AFTER_SECONDS": "tuning whose default serves every deployment (past Scheduler's and Lambda's retries)",
     "MCP_ROOM_ID": "an AgentCore gateway target's own setting (docs/bedrock-and-mcp.md)",
     "MCP_USER_ID": "an AgentCore gateway target's own setting",
     "MCP_AGENT_ID": "an AgentCore gateway target's own setting",

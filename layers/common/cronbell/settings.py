@@ -140,8 +140,9 @@ class Settings:
     slot_lease_seconds: int = setting("SLOT_LEASE_SECONDS", 900, whole_number)
     # reconciler: leave anything changed within this window alone (a create or update in flight)
     reconcile_grace_seconds: int = setting("RECONCILE_GRACE_SECONDS", 900, whole_number)
-    # a one-shot whose entry is gone this long after its time was lost (Lambda retries up to 6 h)
-    missed_after_seconds: int = setting("MISSED_AFTER_SECONDS", 23400, whole_number)
+    # a one-shot whose entry is gone this long after its time was lost, and a slot whose every attempt died
+    # is ended: past the last retry (Scheduler retries its invoke up to 1 h, then Lambda up to 6 h), 30 min more
+    missed_after_seconds: int = setting("MISSED_AFTER_SECONDS", 27000, whole_number)
     # notify: post a "missed reminder" notice | silent: only mark it
     missed_policy: str = setting("MISSED_POLICY", "notify", one_of("notify", "silent"))
     # runs: the failure policy, lateness and where finished runs are announced
