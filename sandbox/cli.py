@@ -256,7 +256,7 @@ def mcp_help(
     args += ["--locale", "en", "--lambda-url", lambda_endpoint]
     return [
         "MCP, for any agent (the URL's query string is the context: room_id, user_id, agent_id, timezone, locale,",
-        "  thread_id, platform; tools=essential lists the essential set, --tools essential over stdio):",
+        "  thread_id, platform, team_id; tools=essential lists the essential set, --tools essential over stdio):",
         f"  streamable HTTP : {lambda_endpoint}/mcp?{query}",
         "  or a command (stdio), for clients that start one:",
         '    {"mcpServers": {"cronbell": {',

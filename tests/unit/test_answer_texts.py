@@ -13,3 +13,33 @@ def test_run_now_too_soon_says_the_last_manual_run_in_the_schedule_s_zone() -> N
     refused = stack.call("run_now", {"target": made["result"]["id"]})["error"]
     assert refused["code"] == "too_frequent" and refused["details"]["last_run"] == "2026-11-30T08:00:00Z"
     assert "run by hand at Monday 30 November, 09:00;" in refused["message"]
+
+
+def test_every_answer_with_a_context_carries_now_in_its_result_or_its_error_and_its_text() -> None:
+    """docs/skill.md: read `now` in the last answer before computing a time, whichever tool it was."""
+    stack = MemoryStack()  # Monday 30 November 2026, 09:00 in Madrid
+    made = stack.call("create_reminder", {"message": "x", "cron": "0 10 * * *", "timezone": "Europe/Madrid"})
+    sid = made["result"]["id"]
+    calls = [
+        ("run_now", {"target": sid}),
+        ("set_quiet_hours", {"start": "23:00", "end": "06:00"}),
+        ("get_quiet_hours", {}),
+        ("clear_quiet_hours", {}),
+        ("reminder_history", {"id": sid}),
+        ("create_reminder", {"message": "y", "time": "gibberish"}),  # refusals too
+        ("delete_reminder", {"id": "nosuchid00"}),
+        ("no_such_tool", {}),
+    ]
+    for tool, args in calls:
+        answer = stack.call(tool, args)
+        now = answer["result"]["now"] if answer["ok"] else answer["error"]["details"]["now"]
+        assert now["utc"] == "2026-11-30T08:00:00Z", (tool, answer)
+        assert answer["text"].endswith("Now it is 09:00 on Monday 30 November 2026 (Europe/Madrid)."), answer["text"]
+    listed = stack.call("cron_list")
+    assert isinstance(listed["result"], list) and "Now it is 09:00" in listed["text"]  # its array as contracted
+
+
+def test_a_clock_said_in_words_is_named_in_its_note_as_it_reads_never_in_the_grammar_s_words() -> None:
+    stack = MemoryStack()  # 09:00: "twenty to nine" is tonight's
+    made = stack.call("create_reminder", {"message": "x", "time": "twenty to nine"})
+    assert made["result"]["notes"][0].startswith("8:40 has no am/pm: read as 20:40"), made["result"]["notes"]

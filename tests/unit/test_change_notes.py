@@ -53,3 +53,25 @@ def test_new_ends_that_would_leave_a_snooze_unposted_are_refused_and_change_noth
     assert stack.call("list_reminders")["result"]["schedules"] == before
     later = {"until": "2026-12-04"} if "until" in change else {"count": 4}
     assert stack.call("update_reminder", {"id": sid, **later})["ok"]  # an end that still posts it is accepted
+
+
+def test_a_time_given_to_a_recurring_schedule_says_it_now_fires_once_and_what_it_loses() -> None:
+    stack = MemoryStack()
+    made = stack.call(
+        "create_reminder",
+        {"message": "stand-up", "cron": "0 9 * * 1-5", "until": "2027-06-30", "count": 20, "skip_holidays": "ES"},
+    )
+    changed = stack.call("update_reminder", {"id": made["result"]["id"], "time": "tomorrow at 7"})
+    result = changed["result"]
+    assert (result["recurring"], result["until"], result["count"], result["skip_holidays"]) == (False, None, None, None)
+    (note,) = [n for n in result["notes"] if "fire once" in n]
+    assert "every weekday" in note and "until Wednesday 30 June 2027" in note and "`cron`" in note
+
+
+def test_a_paused_schedule_changed_is_said_paused_never_over() -> None:
+    stack = MemoryStack()
+    sid = stack.call("create_reminder", {"message": "ess", "cron": "0 9 * * 1"})["result"]["id"]
+    assert stack.call("pause_reminder", {"id": sid})["ok"]
+    for change in ({"cron": "0 10 * * 1"}, {"time": "tomorrow at 9"}):
+        text = stack.call("update_reminder", {"id": sid, **change})["text"]
+        assert "paused (resume_reminder turns it back on)" in text and "will not fire again" not in text, text

@@ -342,7 +342,14 @@ def test_errors_the_model_can_fix_reprompt(code: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "code", [refusals.MISSING_CONTEXT, refusals.BACKEND_ERROR, refusals.INTERNAL_ERROR, refusals.INVALID_REQUEST]
+    "code",
+    [
+        refusals.MISSING_CONTEXT,
+        refusals.BACKEND_ERROR,
+        refusals.INTERNAL_ERROR,
+        refusals.INVALID_REQUEST,
+        refusals.UNKNOWN_PLATFORM,  # from the session attributes, which the model does not write
+    ],
 )
 def test_errors_the_model_cannot_fix_fail(code: str) -> None:
     response = bedrock_agents.handle(bedrock_event("cron_list"), Recorder(refused(code)))

@@ -27,6 +27,8 @@ ENGLISH = [
     ("first monday of next month", "2026-06-01T09:00:00+02:00"),
     ("the last friday of next month at 5pm", "2026-06-26T17:00:00+02:00"),
     ("end of next month at 10am", "2026-06-30T10:00:00+02:00"),
+    ("next business day", "2026-05-14T09:00:00+02:00"),  # a day named without a time: 09:00, said
+    ("in 1 business day", "2026-05-14T10:23:00+02:00"),  # an amount of days keeps the time of day
     ("2026-12-31T23:59:00Z", "2027-01-01T00:59:00+01:00"),
     ("2026-12-31T23:59:00+01:00", "2026-12-31T23:59:00+01:00"),
     ("2026-07-01t08:00:00-04:00", "2026-07-01T14:00:00+02:00"),
@@ -91,6 +93,7 @@ SPANISH = [
     ("mañana a un cuarto para las 8", "2026-05-14T07:45:00+02:00"),  # Mexico: 7:45
     ("mañana veinte para las nueve", "2026-05-14T08:40:00+02:00"),
     ("mñn a las 8", "2026-05-14T08:00:00+02:00"),
+    ("el próximo día hábil", "2026-05-14T09:00:00+02:00"),
     ("mañana a las 10 hora canaria", "2026-05-14T11:00:00+02:00"),
     ("mañana a las 10 hora de la ciudad de méxico", "2026-05-14T18:00:00+02:00"),
     ("en 30 minutos", "2026-05-13T10:53:17+02:00"),

@@ -102,7 +102,8 @@ def test_an_end_said_as_the_same_time_is_that_instant() -> None:
 @pytest.mark.parametrize(
     ("text", "language", "expected"),
     [
-        ("next business day", "en", "2026-12-07T10:23"),  # Monday, at this minute
+        ("next business day", "en", "2026-12-07T09:00"),  # Monday: a day named without a time, 09:00 (said)
+        ("in 1 business day", "en", "2026-12-07T10:23"),  # an amount: at this minute
         ("the next business day at 9", "en", "2026-12-07T09:00"),
         ("next working day at 3pm", "en", "2026-12-07T15:00"),
         ("in 2 working days at 9am", "en", "2026-12-08T09:00"),

@@ -38,13 +38,20 @@ from cronbell.inbound.common import CONTEXT_KEYS, Call, answer, answer_text
 
 REQUIRED_KEYS = ("room_id", "user_id")
 
-# Refusals the model cannot fix by asking again: the deployment or the bot must change, or AWS is failing.
+# Refusals the model cannot fix by asking again: the deployment or the bot must change (a platform in the
+# session attributes the deployment does not configure), or AWS is failing.
 # Bedrock answers FAILURE with a DependencyFailedException; every other refusal (invalid_time,
 # invalid_arguments, time_in_past, invalid_cron, too_frequent, never_fires, invalid_timezone, too_long,
 # not_found, ambiguous, unknown_tool, forbidden_channel, unknown_agent, limit_reached, ...) is a REPROMPT:
 # the model reads the error and can correct the call or tell the user.
 FAILURE_CODES = frozenset(
-    {refusals.MISSING_CONTEXT, refusals.INVALID_REQUEST, refusals.BACKEND_ERROR, refusals.INTERNAL_ERROR}
+    {
+        refusals.MISSING_CONTEXT,
+        refusals.INVALID_REQUEST,
+        refusals.UNKNOWN_PLATFORM,
+        refusals.BACKEND_ERROR,
+        refusals.INTERNAL_ERROR,
+    }
 )
 
 # The parameter that carries a tool's rarer arguments as one JSON object, so that every function fits

@@ -42,6 +42,20 @@ def now_fields(ctx: Context, deps: Deps) -> tuple[dict[str, str], str]:
     return {"local": local, "utc": iso_utc(now)}, texts.now_sentence(now, tz, locale)
 
 
+def with_now(answer: dict[str, Any], ctx: Context, deps: Deps) -> dict[str, Any]:
+    """Every answer with a context carries `now` (docs/skill.md, "Know what time it is"): in its result
+    (or, refused, in `error.details`) and at the end of its text; a compact list's array result is
+    left as its contract has it."""
+    now, sentence = now_fields(ctx, deps)
+    if answer["ok"] and isinstance(answer["result"], dict):
+        answer["result"].setdefault("now", now)
+    elif not answer["ok"]:
+        answer["error"].setdefault("details", {}).setdefault("now", now)
+    if sentence not in answer["text"]:
+        answer["text"] = f"{answer['text']} {sentence}"
+    return answer
+
+
 def about(schedule: Schedule, locale: str) -> str:
     """' “Call the dentist”': what a reminder says, or an agent call's name, after its id."""
     text = schedule.name if schedule.kind == models.AGENT_CALL and schedule.name else schedule.body
@@ -54,6 +68,12 @@ def about(schedule: Schedule, locale: str) -> str:
 def when_said(schedule: Schedule, now: datetime, locale: str) -> str:
     """When it fires, each time once: a one-shot's date, or a recurrence and its next date."""
     tz = ZoneInfo(schedule.timezone)
+    if schedule.status == models.PAUSED:  # it fires again once resumed: never "it will not fire again"
+        if schedule.recurring:
+            said = describe(schedule, locale)
+        else:
+            said = texts.when_text(schedule.timing.local_at, tz, locale, now.astimezone(tz).year)
+        return texts.say("when.paused", locale, description=said)
     nexts = upcoming(schedule, now, 1)
     nxt = texts.when_text(nexts[0], tz, locale, now.astimezone(tz).year) if nexts else ""
     if not schedule.recurring:

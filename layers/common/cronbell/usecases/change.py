@@ -25,7 +25,7 @@ from cronbell.core.domain.timing import Timing
 from cronbell.core.domain.upcoming import ran_already, ran_through, upcoming
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.core.text import texts
-from cronbell.core.text.views import short_date
+from cronbell.core.text.views import describe, short_date
 from cronbell.usecases import ends
 from cronbell.usecases.answers import about, now_fields, schedule_answer
 from cronbell.usecases.change_writes import ChangedMeanwhile, apply, busy
@@ -108,6 +108,9 @@ def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: De
         return ()
     if args.time is not None:
         when = plan_once(args.time, tz, deps.now(), new.locale)
+        if old.recurring:  # said: a model may pass `time` for "move my stand-up to 7"
+            once = texts.say("note.now_once", new.locale, description=describe(old, new.locale))
+            when = replace(when, notes=(*when.notes, once))
     elif args.cron is not None:
         when = plan_recurring(args.cron, tz, deps, new.locale, zone_given=bool(args.timezone))
     elif old.recurring:  # the same schedule, as stored, in a new zone: its phrase is not read again (a

@@ -24,6 +24,7 @@ from cronbell.core.domain.errors import BackendError
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.values import value
 from cronbell.usecases import create, quiet
+from cronbell.usecases.answers import with_now
 from cronbell.usecases.change_writes import ChangedMeanwhile
 from cronbell.usecases.deps import Deps
 
@@ -387,15 +388,17 @@ def _run(use_case: Handler, args: Any, context: Context, deps: Deps) -> dict[str
 
 def handle(event: Any, deps: Deps) -> dict[str, Any]:
     locale = deps.settings.default_locale
+    context: Context | None = None
     try:
         request = parse_request(event)
         locale = request.context.locale or locale
+        context = request.context
         if request.tool not in USE_CASES:
             raise refusal("unknown_tool", tool=request.tool, tools=", ".join(USE_CASES))
         context = routed(request.context, deps.settings.chat_backends)
         args = validation.parse(request.tool, request.arguments)
         answer = _run(USE_CASES[request.tool], args, context, deps)
-        return success(answer["result"], answer["text"])
+        return with_now(success(answer["result"], answer["text"]), context, deps)
     except ToolError as err:
         refused_by = err
     except BackendError:
@@ -404,4 +407,5 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
     except Exception:  # never an unhandled error for the bot: log it, answer a stable code
         log.exception("tool failed")
         refused_by = refusal("internal_error")
-    return refused(refused_by, locale)
+    answer = refused(refused_by, locale)
+    return with_now(answer, context, deps) if context is not None else answer

@@ -168,13 +168,17 @@ class CronCreate(_Args):
     recurring: bool | None = Field(None, description="Default true with cron_expr, false with fire_at.")
     timezone: Short | None = Field(None, description="IANA zone for cron_expr; default: the user's.")
     timeout_seconds: int | None = Field(
-        None, ge=1, description="Seconds the agent may take; default: the deployment's."
+        None,
+        ge=1,
+        description="Seconds the agent may take, at most the deployment's limit (240 as shipped); default: its own.",
     )
     until: Short | None = Field(None, description=UNTIL)
     count: int | None = Field(None, ge=1, le=MAX_COUNT, description=COUNT)
     skip_holidays: Short | None = Field(None, description=SKIP_HOLIDAYS)
     business_days: bool | None = Field(None, description=BUSINESS_DAYS)
-    business_day_of_month: int | None = Field(None, ge=-1, le=23, description=BUSINESS_DAY_OF_MONTH)
+    business_day_of_month: int | None = Field(
+        None, ge=-1, le=23, description=BUSINESS_DAY_OF_MONTH.replace("`cron`", "`cron_expr`")
+    )
     on_holiday: OnHoliday | None = Field(None, description=ON_HOLIDAY)
 
     RULES = (

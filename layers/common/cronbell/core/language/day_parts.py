@@ -132,5 +132,7 @@ def next_of_two(p: Parts, now_local: datetime, tz: ZoneInfo, language: str, note
     if not found:
         raise Unreadable(phrase("reason.past"))
     at = min(found)
-    notes.append(say("note.twelve_hour", language, said=p.clock, clock=f"{at:%H:%M}"))
+    # a clock the grammar rewrote ('twenty to nine' is read as '9 menos 20') is said as it reads: 8:40
+    said = p.clock if p.clock and not re.search("[a-z]", p.clock) else f"{hour % 12 or 12}:{minute:02d}"
+    notes.append(say("note.twelve_hour", language, said=said, clock=f"{at:%H:%M}"))
     return wall(at, tz, language, notes)

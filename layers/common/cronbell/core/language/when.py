@@ -19,7 +19,7 @@ from cronbell.core.domain.zones import MAX_YEAR, format_offset, tz_label
 from cronbell.core.language import lexicon, named_days
 from cronbell.core.language.amounts import Amount, after_amount, counted_days, counts_days, days_ahead_at, read_amount
 from cronbell.core.language.clocks import WEEKDAY_WORDS, NoClockError, Unreadable, normalize, wall
-from cronbell.core.language.days import read_calendar
+from cronbell.core.language.days import DEFAULT_HOUR, read_calendar
 from cronbell.core.language.named_zones import take_zone
 from cronbell.core.language.zone_ids import zone_country
 from cronbell.core.text import texts
@@ -89,6 +89,8 @@ _WEEKDAY_FROM_DAY = (
 _DAY_THEN_YEARS = rf"(?P<day>.+?),? (?:{lexicon.either('AMOUNT_BEFORE')}) (?P<amount>.+)"
 # idioms that name an amount of time ("de hoy en ocho" is a week from today), read as the amount
 _AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
+_NEXT_BUSINESS_DAY = re.compile(rf"(?:{lexicon.some('NEXT_BUSINESS_DAY')})")  # a day named, no time said
+_AT_WRITTEN = lexicon.own("CLOCK_AT_WRITTEN")
 
 
 # "same time tomorrow", "tomorrow at this time", "this time next week": that day, at the minute it is now
@@ -265,6 +267,9 @@ def _read(
             return None
         said = _SAME_TIME_AS.format(day=day, clock=f"{now_local:%H:%M}")
         return _read(said, now, now_local, tz, language, notes, whole_day, country, month_first)
+    if _NEXT_BUSINESS_DAY.fullmatch(t):  # a day, not an amount: at 09:00 as any day named without a time
+        notes.append(say("default_hour", language, clock=f"{DEFAULT_HOUR:02d}:00"))
+        t = f"{t} {_AT_WRITTEN} {DEFAULT_HOUR}"
     for idiom, meant in _AMOUNT_IDIOMS:  # "de hoy en ocho (días)": a week from today, an idiom, not a count
         t = idiom.sub(meant, t)
     relative = re.fullmatch(_RELATIVE, t)

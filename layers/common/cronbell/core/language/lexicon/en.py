@@ -215,6 +215,7 @@ AMOUNT_ON = "on"  # between an amount ahead and a day read from then ("in 2 year
 # a whole phrase that means an amount of time, and that amount: "a week today", "a fortnight on tuesday",
 # "tuesday week" (a week from the coming tuesday), "the next business day"; "\g<r>", what follows ("at 3pm")
 _weeks, _day = r"(?:an?|one) (?:week|fortnight)|(?:\d+|two|three|four) weeks", "|".join(WEEKDAYS)
+NEXT_BUSINESS_DAY = r"(?:the )?next (?:business|working|work) ?day"  # said alone: a day, at 09:00
 AMOUNT_IDIOMS = {
     rf"(?P<n>{_weeks}) (?:on )?(?P<day>today|tomorrow|{_day})\b(?P<r>.*)": r"\g<n> from \g<day>\g<r>",
     rf"(?P<day>{_day}) week\b(?P<r>.*)": r"a week from \g<day>\g<r>",

@@ -217,6 +217,7 @@ AMOUNT_FROM_DAY = "despues del?|a partir del?|contando desde el|desde el"
 AMOUNT_BEFORE_DAY = "antes del?"
 AMOUNT_ONE_DAY = "el dia"
 AMOUNT_ON = "el|en"
+NEXT_BUSINESS_DAY = r"el (?:proximo|siguiente) dia (?:habil|laborable)"  # dicho solo: un día, a las 09:00
 AMOUNT_IDIOMS = {
     "de hoy en ocho(?: dias)?": "dentro de 1 semanas", "de hoy en quince(?: dias)?": "dentro de 2 semanas",
     r"el (?:proximo|siguiente) dia (?:habil|laborable)(?P<r>.*)": r"dentro de 1 dias habiles\g<r>",

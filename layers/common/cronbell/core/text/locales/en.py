@@ -55,6 +55,7 @@ TEXTS: dict[str, str] = {
     "when.once_none": "it will not fire again",
     "when.recurring": "{description}; next {next}",
     "when.recurring_none": "{description}; it will not fire again",
+    "when.paused": "{description}; paused (resume_reminder turns it back on)",
     "quoted": "“{text}”",
     "date": "{weekday} {day} {month}",
     "date_year": "{weekday} {day} {month} {year}",
@@ -396,6 +397,10 @@ TEXTS: dict[str, str] = {
     "note.skip_dropped": "A new time starts afresh: the skip of {when} no longer applies (skip again if still wanted).",
     "note.snooze_dropped": (
         "A new time starts afresh: the snooze to {when} no longer applies (snooze again if still wanted)."
+    ),
+    "note.now_once": (
+        "A `time` makes it fire once: its repeating schedule ({description}) and any end, count or holiday"
+        " calendar are gone (give `cron` to keep it repeating)."
     ),
     "note.holiday": "{name} in {country}: {date}.",
     "note.afternoon_hour": (

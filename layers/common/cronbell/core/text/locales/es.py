@@ -59,6 +59,7 @@ TEXTS: dict[str, str] = {
     "when.once_none": "no volverá a ejecutarse",
     "when.recurring": "{description}; la próxima, el {next}",
     "when.recurring_none": "{description}; no volverá a ejecutarse",
+    "when.paused": "{description}; en pausa (resume_reminder la reanuda)",
     "quoted": "«{text}»",
     "date": "{weekday} {day} de {month}",
     "date_year": "{weekday} {day} de {month} de {year}",
@@ -422,6 +423,10 @@ TEXTS: dict[str, str] = {
     ),
     "note.snooze_dropped": (
         "Una hora nueva empieza de cero: ya no hay aplazamiento a {when} (vuelve a aplazarla si aún quieres)."
+    ),
+    "note.now_once": (
+        "Con `time` se ejecuta una sola vez: su repetición ({description}) y su final, recuento o calendario"
+        " de festivos desaparecen (da `cron` para que siga repitiéndose)."
     ),
     "note.holiday": "{name} en {country}: {date}.",
     "note.afternoon_hour": (
