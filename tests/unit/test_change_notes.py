@@ -75,3 +75,18 @@ def test_a_paused_schedule_changed_is_said_paused_never_over() -> None:
     for change in ({"cron": "0 10 * * 1"}, {"time": "tomorrow at 9"}):
         text = stack.call("update_reminder", {"id": sid, **change})["text"]
         assert "paused (resume_reminder turns it back on)" in text and "will not fire again" not in text, text
+
+
+def test_a_paused_schedule_keeps_its_snooze_for_the_resume_and_new_ends_that_still_post_it_are_accepted() -> None:
+    """Found by the stateful search: a paused schedule has no coming fire, but its snooze is still posted
+    once it is resumed; an end that keeps it in is no reason to refuse."""
+    stack = MemoryStack()
+    made = stack.call(
+        "create_reminder", {"message": "ug", "cron": "0 12 * * *", "timezone": "Europe/Madrid", "count": 5}
+    )
+    sid = made["result"]["id"]
+    assert stack.call("snooze_reminder", {"id": sid, "minutes": 2910})["ok"]  # today's 12:00 to Wednesday 12:30
+    assert stack.call("pause_reminder", {"id": sid})["ok"]
+    assert stack.call("update_reminder", {"id": sid, "count": 4, "until": "2026-12-10"})["ok"]
+    refused = stack.call("update_reminder", {"id": sid, "count": 2})  # Tuesday, Wednesday 12:00: not the snooze
+    assert refused["error"]["code"] == "invalid_arguments"

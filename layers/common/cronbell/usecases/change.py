@@ -312,8 +312,10 @@ def _snoozes_posted(schedule: Schedule, now: datetime, snoozes: tuple[datetime, 
     kept = {t.astimezone(UTC) for t in snoozes if t > now and iso_utc(t) not in timing.skips}
     if timing.until is not None:
         kept = {t for t in kept if t <= timing.until}
-    if timing.count:
-        kept &= {t.astimezone(UTC) for t in upcoming(schedule, now, max(0, timing.count - schedule.delivered_count))}
+    if timing.count:  # paused or not: a pause keeps its snoozes for the resume
+        left = max(0, timing.count - schedule.delivered_count)
+        coming = timing.upcoming(ran_through(schedule, now), left, schedule.delivered_count, schedule.done_through)
+        kept &= {t.astimezone(UTC) for t in coming}
     return kept
 
 
