@@ -60,7 +60,10 @@ def test_a_deleted_schedule_reads_as_deleted_until_the_reconciler_finalizes_it(s
     assert refused["error"]["code"] == "not_found" and "(it is deleted)" in refused["error"]["message"]
     snoozed = call(stack, "snooze_reminder", {"id": gone, "minutes": 10})
     assert snoozed["error"]["code"] == "not_found"  # a deleted schedule never comes back
-    assert ok(call(stack, "reminder_history", {"id": gone})) == {"id": gone, "runs": []}
+    assert {k: v for k, v in ok(call(stack, "reminder_history", {"id": gone})).items() if k != "now"} == {
+        "id": gone,
+        "runs": [],
+    }
 
     report = run(stack)
     assert report["deletes_finalized"] == 1 and report["audit_copied"] == 0

@@ -338,7 +338,11 @@ def test_history_is_one_query_over_that_schedule_only(stack: Stack, calls: Count
     # with no runs yet, the schedule is looked up to tell an empty history from an unknown id
     fresh = tool("create_reminder", message="fresh", cron="0 11 * * *")["result"]["id"]
     read, answer = measured(calls, lambda: tool("reminder_history", id=fresh))
-    assert read == {"Query": 1, "GetItem": 1} and answer["result"] == {"id": fresh, "runs": []}
+    assert read == {"Query": 1, "GetItem": 1} and answer["result"] == {
+        "id": fresh,
+        "runs": [],
+        "now": answer["result"]["now"],
+    }
     unknown = invoke("tools", envelope("reminder_history", {"id": "zzzzzzzzzz"}))
     assert unknown["ok"] is False and unknown["error"]["code"] == "not_found"
 

@@ -86,6 +86,6 @@ def test_every_tool_is_listed_with_its_metadata_and_every_answer_is_whole_in_the
         assert (hints[name].read_only_hint, hints[name].destructive_hint) == (False, False), name
         assert (hints[name].idempotent_hint, hints[name].open_world_hint) == (True, False), name
     assert answers[-5]["result"]["quiet_hours"]["days"] == ["fri", "sat"]
-    assert answers[-3]["result"] == {"cleared": True}
+    assert answers[-3]["result"] == {"cleared": True, "now": answers[-3]["result"]["now"]}
     assert answers[-2]["error"]["code"] == "time_in_past"
     assert answers[-1]["error"]["code"] == "not_found"

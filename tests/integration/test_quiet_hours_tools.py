@@ -47,10 +47,17 @@ def rule_of(answer: dict[str, Any]) -> Any:
     return ok(answer)["quiet_hours"]
 
 
+def fields(answer: dict[str, Any]) -> dict[str, Any]:
+    """The result, less the `now` every answer carries (checked there)."""
+    result = dict(ok(answer))
+    assert set(result.pop("now")) == {"local", "utc"}
+    return result
+
+
 def test_set_get_and_clear_in_english(stack: Stack) -> None:
-    assert ok(call(stack, "get_quiet_hours")) == {"quiet_hours": None, "next_period": None}
+    assert fields(call(stack, "get_quiet_hours")) == {"quiet_hours": None, "next_period": None}
     set_ = call(stack, "set_quiet_hours", NIGHTS)
-    assert ok(set_) == {
+    assert fields(set_) == {
         "quiet_hours": {"start": "22:00", "end": "07:30", "timezone": "Europe/Madrid", "days": list(DAYS)},
         "next_period": {"start": "2026-11-30T22:00:00+01:00", "end": "2026-12-01T07:30:00+01:00"},
     }
@@ -61,17 +68,17 @@ def test_set_get_and_clear_in_english(stack: Stack) -> None:
     stack.clock.advance(hours=14)  # 23:00 in Madrid: the period under way
     assert ok(call(stack, "get_quiet_hours"))["next_period"]["start"] == "2026-11-30T22:00:00+01:00"
     cleared = call(stack, "clear_quiet_hours")
-    assert ok(cleared) == {"cleared": True} and "are cleared" in cleared["text"]
+    assert fields(cleared) == {"cleared": True} and "are cleared" in cleared["text"]
     again = call(stack, "clear_quiet_hours")
-    assert ok(again) == {"cleared": False} and "nothing changed" in again["text"]
-    assert ok(call(stack, "get_quiet_hours")) == {"quiet_hours": None, "next_period": None}
+    assert fields(again) == {"cleared": False} and "nothing changed" in again["text"]
+    assert fields(call(stack, "get_quiet_hours")) == {"quiet_hours": None, "next_period": None}
     assert [i for i in stack.items() if i["sk"].startswith("q#")] == []
 
 
 def test_set_get_and_clear_in_spanish_with_days_and_a_zone(stack: Stack) -> None:
     args = {**NIGHTS, "timezone": "america/new_york", "days": ["sat", "fri"]}
     set_ = call(stack, "set_quiet_hours", args, locale="es")
-    assert ok(set_) == {
+    assert fields(set_) == {
         "quiet_hours": {"start": "22:00", "end": "07:30", "timezone": "America/New_York", "days": ["fri", "sat"]},
         "next_period": {"start": "2026-12-04T22:00:00-05:00", "end": "2026-12-05T07:30:00-05:00"},
     }
@@ -84,7 +91,9 @@ def test_set_get_and_clear_in_spanish_with_days_and_a_zone(stack: Stack) -> None
     )
     assert call(stack, "clear_quiet_hours", locale="es")["text"].startswith("Tus horas de silencio en esta sala se han")
     assert call(stack, "clear_quiet_hours", locale="es")["text"].startswith("No tenías horas de silencio")
-    assert call(stack, "get_quiet_hours", locale="es")["text"] == "No tienes horas de silencio en esta sala."
+    assert call(stack, "get_quiet_hours", locale="es")["text"].startswith(
+        "No tienes horas de silencio en esta sala. Son"
+    )
 
 
 def test_two_users_in_one_room_keep_their_own_rules(stack: Stack) -> None:
@@ -94,7 +103,7 @@ def test_two_users_in_one_room_keep_their_own_rules(stack: Stack) -> None:
     assert rule_of(call(stack, "get_quiet_hours"))["start"] == "22:00"
     assert rule_of(call(stack, "get_quiet_hours", user=BEA))["start"] == "13:00"
     assert rule_of(call(stack, "get_quiet_hours", room=OTHER_ROOM))["start"] == "08:00"
-    assert ok(call(stack, "clear_quiet_hours", user=BEA)) == {"cleared": True}
+    assert fields(call(stack, "clear_quiet_hours", user=BEA)) == {"cleared": True}
     assert rule_of(call(stack, "get_quiet_hours", user=BEA)) is None
     assert rule_of(call(stack, "get_quiet_hours"))["start"] == "22:00"
 

@@ -56,6 +56,9 @@ def test_the_limit_is_said_in_spanish(moto_endpoint: str, clock: Any) -> None:
     ok(call(stack, "create_reminder", {"message": "a", "time": "2026-12-01 09:00"}))
     answer = spanish(stack, "create_reminder", {"message": "b", "time": "2026-12-01 10:00"})
     assert answer["error"]["code"] == refusals.LIMIT_REACHED
-    assert answer["text"] == "No se pudo hacer: esta sala ya tiene 1 programaciones activas; elimina una primero"
+    assert answer["text"] == (
+        "No se pudo hacer: esta sala ya tiene 1 programaciones activas; elimina una primero."
+        " Son las 09:00 del lunes 30 de noviembre de 2026 (Europe/Madrid)."
+    )
     english = call(stack, "create_reminder", {"message": "b", "time": "2026-12-01 10:00"})
     assert english["error"]["message"] == "this room already has 1 active schedules; delete one first"

@@ -52,7 +52,8 @@ def with_now(answer: dict[str, Any], ctx: Context, deps: Deps) -> dict[str, Any]
     elif not answer["ok"]:
         answer["error"].setdefault("details", {}).setdefault("now", now)
     if sentence not in answer["text"]:
-        answer["text"] = f"{answer['text']} {sentence}"
+        text = answer["text"].rstrip()
+        answer["text"] = f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} {sentence}"
     return answer
 
 
