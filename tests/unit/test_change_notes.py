@@ -23,11 +23,9 @@ def test_a_new_time_says_which_skip_it_drops(change: dict[str, str]) -> None:
     assert any("skip of Monday 30 November 2026, 10:00 no longer applies" in n for n in changed["result"]["notes"])
 
 
-def test_a_new_expression_says_which_snooze_it_drops_in_the_schedule_s_language() -> None:
-    stack = MemoryStack()
-    made = stack.call(
-        "create_reminder", {"message": "R2", "cron": "0 11 * * *", "timezone": "Europe/Madrid"}, locale="es"
-    )
+def test_a_new_expression_says_which_snooze_it_drops_in_the_caller_s_language() -> None:
+    stack = MemoryStack()  # created in English, changed by a Spanish caller: the answer is all Spanish
+    made = stack.call("create_reminder", {"message": "R2", "cron": "0 11 * * *", "timezone": "Europe/Madrid"})
     sid = made["result"]["id"]
     assert stack.call("snooze_reminder", {"id": sid, "minutes": 60})["ok"]
     changed = stack.call("update_reminder", {"id": sid, "cron": "0 14 * * *"}, locale="es")

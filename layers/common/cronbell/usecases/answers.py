@@ -98,9 +98,9 @@ def when_held_said(schedule: Schedule, now: datetime, locale: str, held: datetim
     """`when_said` and when quiet hours hold it: a one-shot held now, with nothing to come, is said
     by its release alone ('held by quiet hours until Tuesday 1 December, 07:00')."""
     tz = ZoneInfo(schedule.timezone)
-    if held is not None and not schedule.recurring and not upcoming(schedule, now, 1):
-        return held_said(held, tz, now, locale).removeprefix(", ")
     nexts = upcoming(schedule, now, 1)
+    if held is not None and not schedule.recurring and not nexts:
+        return held_said(held, tz, now, locale).removeprefix(", ")
     return when_said(schedule, now, locale) + held_said(held, tz, now, locale, nexts[0] if nexts else None)
 
 

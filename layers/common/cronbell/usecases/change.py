@@ -57,7 +57,7 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     new = replace(old)
     _update_definition(new, args, ctx, deps)
     tz = resolve_timezone(args.timezone, old.timezone) if args.timezone else ZoneInfo(old.timezone)
-    notes = _update_time(old, new, args, tz, deps)
+    notes = _update_time(old, new, args, tz, deps, locale)
     ends = read_ends(args, tz, deps.now(), new.locale, clearing=True)
     if ends is not None:
         if not new.recurring:
@@ -101,7 +101,7 @@ def _update_definition(new: Schedule, args: Any, ctx: Context, deps: Deps) -> No
         check_agent_target(new.target_agent, new.output_room, ctx, deps)
 
 
-def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: Deps) -> tuple[str, ...]:
+def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: Deps, said_in: str) -> tuple[str, ...]:
     """A new time, expression or zone, when one is given (its notes returned); a new time forgets
     what was skipped or snoozed, but a recurrence keeps its end and calendar."""
     if args.time is None and args.cron is None and not args.timezone:
@@ -109,7 +109,7 @@ def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: De
     if args.time is not None:
         when = plan_once(args.time, tz, deps.now(), new.locale)
         if old.recurring:  # said: a model may pass `time` for "move my stand-up to 7"
-            once = texts.say("note.now_once", new.locale, description=describe(old, new.locale))
+            once = texts.say("note.now_once", said_in, description=describe(old, said_in))  # the answer's language
             when = replace(when, notes=(*when.notes, once))
     elif args.cron is not None:
         when = plan_recurring(args.cron, tz, deps, new.locale, zone_given=bool(args.timezone))
@@ -124,7 +124,7 @@ def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: De
     new.timing = when.timing
     if new.recurring:
         new.timing = kept_ends(new.timing, old.timing, when.ends)
-    return when.notes + _forgotten(old, deps.now(), new.locale)
+    return when.notes + _forgotten(old, deps.now(), said_in)
 
 
 def _forgotten(old: Schedule, now: datetime, locale: str) -> tuple[str, ...]:
