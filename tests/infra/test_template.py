@@ -288,6 +288,7 @@ def test_fire_function_permissions(template: dict[str, Any]) -> None:
         {"Fn::If": [condition, {"Ref": parameter}, {"Ref": "AWS::NoValue"}]}
         for parameter, condition in SECRET_PARAMETERS.values()
     ]
+    assert by_action.pop("kms:Decrypt") == [{"Ref": "ChatSecretsKmsKeyArn"}]  # the secrets' own key, when named
     assert by_action.pop("events:PutEvents") == [{"Fn::Sub": BUS}]  # that one bus, nothing else
     for action, resource in SLACK_STORE.items():
         assert by_action.pop(action) == [{"Fn::Sub": resource}]
@@ -313,7 +314,13 @@ def test_optional_statements_exist_only_with_their_parameter(
         assert template["Parameters"][parameter]["Default"] == ""
     (policy,) = _props(template, "FireFunction")["Policies"]
     guarded = {s["Fn::If"][0]: s["Fn::If"][1:] for s in policy["Statement"] if "Fn::If" in s}
-    assert set(guarded) == {"HasAnyChatSecret", "HasEventBus", "HasAgentFunctions", "HasSlackInstallationStore"}
+    assert set(guarded) == {
+        "HasAnyChatSecret",
+        "HasChatSecretsKmsKey",
+        "HasEventBus",
+        "HasAgentFunctions",
+        "HasSlackInstallationStore",
+    }
     granted, otherwise = guarded[condition]
     assert granted["Action"] == action
     assert otherwise == {"Ref": "AWS::NoValue"}
@@ -340,6 +347,48 @@ def test_each_chat_secret_is_granted_only_when_set_and_only_to_the_functions_tha
         variables = _props(template, logical_id)["Environment"]["Variables"]
         for name, (parameter, _condition) in SECRET_PARAMETERS.items():
             assert variables[name] == {"Ref": parameter}, (logical_id, name)
+
+
+def test_a_customer_managed_key_of_the_chat_secrets_is_usable_through_secrets_manager_only_by_their_readers(
+    template: dict[str, Any],
+) -> None:
+    """A secret under a customer-managed key cannot be read without kms:Decrypt on that key: granted when the
+    key is named (and some secret is), on that key alone, only by way of Secrets Manager, to the functions
+    that read the secrets and to no other."""
+    assert template["Parameters"]["ChatSecretsKmsKeyArn"]["Default"] == ""
+    assert template["Conditions"]["HasChatSecretsKmsKey"] == {
+        "Fn::And": [
+            {"Condition": "HasAnyChatSecret"},
+            {"Fn::Not": [{"Fn::Equals": [{"Ref": "ChatSecretsKmsKeyArn"}, ""]}]},
+        ]
+    }
+    pattern = re.compile(template["Parameters"]["ChatSecretsKmsKeyArn"]["AllowedPattern"])
+    assert pattern.match("arn:aws:kms:eu-west-1:123456789012:key/1234abcd-12ab-34cd-56ef-1234567890ab")
+    assert not pattern.match("arn:aws:kms:eu-west-1:123456789012:alias/chat")  # Decrypt names the key, not an alias
+    for logical_id, statements in role_statements(template).items():
+        kms = [s for s in statements if any(a.startswith("kms:") for a in _as_list(s["Action"]))]
+        if logical_id not in SECRET_READERS:
+            assert not kms, logical_id
+            continue
+        (policy,) = _props(template, logical_id)["Policies"]
+        guarded = [
+            s["Fn::If"] for s in policy["Statement"] if "Fn::If" in s and s["Fn::If"][0] == "HasChatSecretsKmsKey"
+        ]
+        assert guarded == [
+            [
+                "HasChatSecretsKmsKey",
+                {
+                    "Sid": "DecryptChatTokens",
+                    "Effect": "Allow",
+                    "Action": "kms:Decrypt",
+                    "Resource": {"Ref": "ChatSecretsKmsKeyArn"},
+                    "Condition": {
+                        "StringEquals": {"kms:ViaService": {"Fn::Sub": "secretsmanager.${AWS::Region}.amazonaws.com"}}
+                    },
+                },
+                {"Ref": "AWS::NoValue"},
+            ]
+        ], logical_id
 
 
 def test_the_slack_installation_store_is_read_only_when_named_and_by_the_functions_that_post(

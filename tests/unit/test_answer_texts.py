@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from tests.support.memory_stack import MemoryStack
 
 
@@ -43,3 +45,23 @@ def test_a_clock_said_in_words_is_named_in_its_note_as_it_reads_never_in_the_gra
     stack = MemoryStack()  # 09:00: "twenty to nine" is tonight's
     made = stack.call("create_reminder", {"message": "x", "time": "twenty to nine"})
     assert made["result"]["notes"][0].startswith("8:40 has no am/pm: read as 20:40"), made["result"]["notes"]
+
+
+def test_the_context_zone_is_read_as_create_reads_it_and_one_it_cannot_read_shows_the_deployment_s() -> None:
+    """A listing's times follow the context's zone in any case ("europe/madrid"), as create does; an old
+    abbreviation or an unknown zone, which create refuses, shows the deployment's zone and names it (it
+    showed UTC, or EST's fixed offset)."""
+    stack = MemoryStack()  # Monday 30 November 2026, 08:00 UTC
+    stack.settings = replace(stack.settings, default_timezone="America/New_York")
+    made = stack.call("create_reminder", {"message": "x", "cron": "0 10 * * *", "timezone": "Europe/Madrid"})
+    assert made["ok"], made
+    listed = stack.call("list_reminders", {}, timezone="europe/madrid")
+    assert listed["result"]["now"]["local"] == "2026-11-30T09:00:00+01:00"
+    assert listed["text"].endswith("(Europe/Madrid)."), listed["text"]
+    for unknown in ("EST", "Mars/Olympus"):
+        for tool in ("list_reminders", "get_quiet_hours"):
+            shown = stack.call(tool, {}, timezone=unknown)
+            assert shown["ok"] and shown["result"]["now"]["local"] == "2026-11-30T03:00:00-05:00", (unknown, shown)
+            assert shown["text"].endswith("(America/New_York)."), shown["text"]
+        refused = stack.call("create_reminder", {"message": "y", "time": "tomorrow at 9"}, timezone=unknown)
+        assert refused["error"]["code"] == "invalid_timezone"

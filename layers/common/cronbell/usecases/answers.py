@@ -16,6 +16,7 @@ from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.upcoming import upcoming
+from cronbell.core.language.zone_ids import shown_zone
 from cronbell.core.text import texts
 from cronbell.core.text.texts import Moment
 from cronbell.core.text.views import describe, preview, schedule_view
@@ -27,10 +28,7 @@ ABOUT_CHARS = 40  # a message's preview in a sentence
 
 
 def zone_of(ctx: Context, deps: Deps) -> ZoneInfo:
-    try:
-        return ZoneInfo(ctx.timezone or deps.settings.default_timezone)
-    except (ValueError, KeyError):
-        return ZoneInfo("UTC")
+    return shown_zone(ctx.timezone, deps.settings.default_timezone)
 
 
 def now_fields(ctx: Context, deps: Deps) -> tuple[dict[str, str], str]:

@@ -24,7 +24,7 @@ from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.quiet_hours import DAYS, QuietHours, next_period, period_at
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.domain.upcoming import upcoming
-from cronbell.core.language.zone_ids import resolve_timezone
+from cronbell.core.language.zone_ids import resolve_timezone, shown_zone
 from cronbell.core.text import texts
 from cronbell.usecases.deps import Deps
 
@@ -76,10 +76,7 @@ def read_rule(args: SetQuietHours, ctx: Context, deps: Deps) -> QuietHours:
         except ToolError:
             raise _refused("invalid_arguments.quiet_zone", "timezone", zone=args.timezone) from None
     else:  # the context's zone, or the deployment's when the context names none it knows
-        try:
-            zone = resolve_timezone(ctx.timezone, deps.settings.default_timezone).key
-        except ToolError:
-            zone = resolve_timezone(None, deps.settings.default_timezone).key
+        zone = shown_zone(ctx.timezone, deps.settings.default_timezone).key
     days = DAYS if args.days is None else tuple(d for d in DAYS if d in args.days)
     return QuietHours(args.start, args.end, zone, days)
 

@@ -6,7 +6,7 @@ import os
 from functools import cache
 from zoneinfo import TZPATH, ZoneInfo, ZoneInfoNotFoundError, available_timezones
 
-from cronbell.core.domain.refusals import refusal
+from cronbell.core.domain.refusals import ToolError, refusal
 
 # TZif files on the search path that are not IANA zone ids: the host's own zone, the POSIX default
 # rules, tzdata's placeholder zone, and the two alternative trees (leap seconds, POSIX-only)
@@ -56,6 +56,18 @@ def resolve_timezone(name: str | None, fallback: str) -> ZoneInfo:
             return ZoneInfo(_zone_names_by_folded_case()[chosen.casefold()])
     except (ZoneInfoNotFoundError, ValueError, OSError, KeyError) as exc:
         raise refusal("invalid_timezone", {"timezone": chosen}, zone=chosen) from exc
+
+
+def shown_zone(name: str | None, fallback: str) -> ZoneInfo:
+    """The zone a context's times are shown in: `name` read as `resolve_timezone` reads it, else
+    `fallback` when `name` is none it knows (or an old abbreviation), else UTC. Only creating a schedule
+    refuses a zone it cannot read; an answer shown in another zone names that zone."""
+    for chosen in (name, None):
+        try:
+            return resolve_timezone(chosen, fallback)
+        except ToolError:
+            continue
+    return ZoneInfo("UTC")
 
 
 def zone_country(zone: str) -> str | None:
