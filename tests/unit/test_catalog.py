@@ -238,6 +238,9 @@ def bedrock(locale: str, function: str = "create_reminder", *params: tuple[str, 
 
 
 def body_of(response: dict[str, Any]) -> Any:
+    """The answer in a Bedrock response: a function response's, or an OpenAPI-schema refusal's."""
+    if "apiPath" in response["response"]:
+        return json.loads(response["response"]["responseBody"]["application/json"]["body"])
     return json.loads(response["response"]["functionResponse"]["responseBody"]["TEXT"]["body"])
 
 
@@ -273,7 +276,10 @@ INBOUND_CASES: dict[str, Callable[[str], Any]] = {
     "bedrock: no user in the session": lambda loc: bedrock(
         loc, sessionAttributes={"room_id": "!r:example.org", "locale": loc}
     ),
-    "bedrock: no function": lambda loc: bedrock(loc, function=None, apiPath="/reminders"),
+    "bedrock: no function": lambda loc: bedrock(loc, function=None),
+    "bedrock: an OpenAPI-schema action group": lambda loc: bedrock(
+        loc, function=None, apiPath="/reminders", httpMethod="POST", requestBody={}
+    ),
     "bedrock: parameters not a list": lambda loc: bedrock(loc, parameters="message=x"),
     "bedrock: a nameless parameter": lambda loc: bedrock(loc, parameters=[{"type": "string", "value": "x"}]),
     "bedrock: a parameter twice": lambda loc: bedrock(

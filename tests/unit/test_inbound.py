@@ -286,12 +286,83 @@ def test_duplicate_or_nameless_parameters_are_refused() -> None:
 def test_an_event_without_function_is_refused_not_raised() -> None:
     event = bedrock_event("cron_list")
     del event["function"]
-    event["apiPath"] = "/reminders"  # an OpenAPI-schema action group
     response = bedrock_agents.handle(event, Recorder())
     assert body(response)["error"]["code"] == refusals.INVALID_REQUEST
     assert "detalles de función" in body(response)["error"]["message"]  # said in the session's locale
     event["sessionAttributes"]["locale"] = "en-GB"
     assert "function details" in body(bedrock_agents.handle(event, Recorder()))["error"]["message"]
+
+
+def openapi_event(session: Any = None) -> dict[str, Any]:
+    """The event of an action group defined with an OpenAPI schema (a misconfigured cronbell one)."""
+    event = bedrock_event("", session=session)
+    del event["function"]
+    event["apiPath"] = "/reminders"
+    event["httpMethod"] = "POST"
+    event["parameters"] = [{"name": "room_id", "type": "string", "value": "!evil:example.org"}]
+    properties = [
+        {"name": "message", "type": "string", "value": "hi"},
+        {"name": "time", "type": "string", "value": "in 5 minutes"},
+    ]
+    event["requestBody"] = {"content": {"application/json": {"properties": properties}}}
+    return event
+
+
+def api_body(response: dict[str, Any]) -> dict[str, Any]:
+    return json.loads(response["response"]["responseBody"]["application/json"]["body"])
+
+
+def test_an_openapi_schema_event_is_refused_in_the_openapi_shape_and_runs_nothing() -> None:
+    event = openapi_event()
+    call = Recorder()
+    response = bedrock_agents.handle(event, call)
+    assert call.envelopes == []
+    answer = api_body(response)
+    assert response == {
+        "messageVersion": "1.0",
+        "response": {
+            "actionGroup": "cronbell",
+            "apiPath": "/reminders",
+            "httpMethod": "POST",
+            "httpStatusCode": 400,
+            "responseBody": {"application/json": {"body": json.dumps(answer, ensure_ascii=False)}},
+        },
+        "sessionAttributes": SESSION,
+        "promptSessionAttributes": {"turn": "3"},
+    }
+    assert answer["ok"] is False and answer["error"]["code"] == refusals.INVALID_REQUEST
+    assert "detalles de función" in answer["error"]["message"]  # said in the session's locale
+    event["sessionAttributes"]["locale"] = "en"
+    message = api_body(bedrock_agents.handle(event, call))["error"]["message"]
+    assert "OpenAPI" in message and "'/reminders'" in message and "function details" in message
+    assert call.envelopes == []
+
+
+@pytest.mark.parametrize("session", [{}, {"room_id": "!abc:example.org"}], ids=["empty", "no-user"])
+def test_an_openapi_schema_event_is_refused_for_its_shape_before_its_session(session: Any) -> None:
+    response = bedrock_agents.handle(openapi_event(session), Recorder())
+    assert response["response"]["httpStatusCode"] == 400
+    assert api_body(response)["error"]["code"] == refusals.INVALID_REQUEST
+    assert "functionResponse" not in response["response"]
+
+
+def test_openapi_refusal_matches_what_powertools_builds() -> None:
+    from aws_lambda_powertools.event_handler.api_gateway import BedrockResponse
+    from aws_lambda_powertools.event_handler.bedrock_agent import BedrockResponseBuilder
+    from aws_lambda_powertools.utilities.data_classes import BedrockAgentEvent
+
+    event = openapi_event()
+    ours = bedrock_agents.handle(event, Recorder())
+    theirs = BedrockResponseBuilder(
+        BedrockResponse(
+            body=api_body(ours),
+            status_code=400,
+            session_attributes=event["sessionAttributes"],
+            prompt_session_attributes=event["promptSessionAttributes"],
+        ),
+        serializer=lambda o: json.dumps(o, ensure_ascii=False),
+    ).build(BedrockAgentEvent(event))
+    assert ours == theirs
 
 
 # --- Bedrock: answer -> response -----------------------------------------------------------------

@@ -19,6 +19,11 @@ no `responseState`; and importing it adds about 60 ms to a cold start. cronbell 
 (`usecases.tools`) and validates (strict argument models), so this module only converts: event to
 envelope, answer to response. The response has exactly the shape Powertools'
 `BedrockFunctionsResponseBuilder` builds (the unit tests compare the two).
+
+An action group defined with an OpenAPI schema instead (its events carry `apiPath`, `httpMethod` and
+`requestBody`, no `function`) is a misconfiguration: nothing runs, and the `invalid_request` error that
+says so is answered in the OpenAPI response shape (`httpStatusCode` 400, the answer as the
+`application/json` body), the only one Bedrock reads for such an action group.
 """
 
 from __future__ import annotations
@@ -65,8 +70,18 @@ _TRUE = frozenset({"true", "yes", "1"})
 _FALSE = frozenset({"false", "no", "0"})
 
 
+# The HTTP status of the OpenAPI-shaped answer to an action group defined with an OpenAPI schema
+OPENAPI_REFUSED_STATUS = 400
+
+
 def is_event(event: Any) -> bool:
     return isinstance(event, dict) and "messageVersion" in event and "actionGroup" in event
+
+
+def is_openapi(event: Mapping[str, Any]) -> bool:
+    """An event of an action group defined with an OpenAPI schema: Bedrock names the operation by
+    `apiPath` (with `httpMethod`), never by `function`."""
+    return "apiPath" in event
 
 
 def _bad(name: str, kind: str, value: Any, why: Phrase) -> ToolError:
@@ -271,8 +286,33 @@ def to_response(event: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str
     }
 
 
+def to_api_response(event: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any]:
+    """Bedrock's API response, for an OpenAPI-schema action group: the answer's JSON text as the
+    `application/json` body, with status 400 (it is only ever a refusal), session attributes kept."""
+    return {
+        "messageVersion": "1.0",
+        "response": {
+            "actionGroup": event.get("actionGroup", ""),
+            "apiPath": event.get("apiPath", ""),
+            "httpMethod": event.get("httpMethod", ""),
+            "httpStatusCode": OPENAPI_REFUSED_STATUS,
+            "responseBody": {"application/json": {"body": answer_text(dict(answer))}},
+        },
+        "sessionAttributes": _mapping(event.get("sessionAttributes")),
+        "promptSessionAttributes": _mapping(event.get("promptSessionAttributes")),
+    }
+
+
+def _openapi_refused(event: Mapping[str, Any]) -> dict[str, Any]:
+    raise refusal("invalid_request.openapi_schema", path=_shown(event.get("apiPath")))
+
+
 def handle(event: Mapping[str, Any], call: Call) -> dict[str, Any]:
-    """One Bedrock Agents function call through the tools use case; never raises."""
+    """One Bedrock Agents function call through the tools use case; never raises. An OpenAPI-schema
+    event runs nothing: it is refused in the response shape its action group expects."""
     locale = _mapping(event.get("sessionAttributes")).get("locale")
-    result = answer(lambda: to_envelope(event), call, locale if isinstance(locale, str) else None)
+    said_in = locale if isinstance(locale, str) else None
+    if is_openapi(event):
+        return to_api_response(event, answer(lambda: _openapi_refused(event), call, said_in))
+    result = answer(lambda: to_envelope(event), call, said_in)
     return to_response(event, result)

@@ -235,6 +235,10 @@ TEXTS: dict[str, str] = {
     "error.invalid_request.no_function": (
         "the event has no `function`: only action groups defined with function details are supported"
     ),
+    "error.invalid_request.openapi_schema": (
+        "this action group is defined with an OpenAPI schema (apiPath {path!r}), which cronbell does not read, "
+        "so nothing was done: define it with function details (functionSchema) instead"
+    ),
     "error.invalid_request.parameters": "`parameters` must be a list of {{name, type, value}}",
     "error.invalid_request.parameter_name": "every parameter needs a `name`",
     "error.invalid_request.tool_name": "the client context's {field} is empty",

@@ -249,6 +249,10 @@ TEXTS: dict[str, str] = {
     "error.invalid_request.no_function": (
         "el evento no tiene `function`: solo se admiten grupos de acciones definidos con detalles de función"
     ),
+    "error.invalid_request.openapi_schema": (
+        "este grupo de acciones está definido con un esquema OpenAPI (apiPath {path!r}), que cronbell no lee, "
+        "así que no se ha hecho nada: defínelo con detalles de función (functionSchema)"
+    ),
     "error.invalid_request.parameters": "`parameters` debe ser una lista de {{name, type, value}}",
     "error.invalid_request.parameter_name": "cada parámetro necesita un `name`",
     "error.invalid_request.tool_name": "el {field} del contexto de cliente está vacío",
