@@ -91,6 +91,36 @@ def tool_result(answer: dict[str, Any]) -> types.CallToolResult:
     )
 
 
+def request_id(body: bytes) -> str | int | None:
+    """The id of the JSON-RPC request in `body`, for an error answered before the SDK reads it; None (null)
+    when no id can be read, as JSON-RPC 2.0 answers a parse error or an invalid request: a body that is not
+    JSON, a batch, a message without `"jsonrpc": "2.0"` and a `method`, an id that is neither a string nor an
+    integer (MCP's request ids), or a notification (it has none)."""
+    try:
+        message = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict) or message.get("jsonrpc") != "2.0" or not isinstance(message.get("method"), str):
+        return None
+    found = message.get("id")
+    if isinstance(found, bool) or not isinstance(found, str | int):
+        return None
+    return found
+
+
+async def read_body(receive: Any) -> bytes:
+    """An ASGI request's whole body (the sandbox's port has checked its Content-Length: at most 6 MB)."""
+    chunks: list[bytes] = []
+    while True:
+        message = await receive()
+        if message.get("type") != "http.request":  # the client went away
+            break
+        chunks.append(message.get("body", b""))
+        if not message.get("more_body"):
+            break
+    return b"".join(chunks)
+
+
 def failure_answer(message: str) -> dict[str, Any]:
     """A tools-shaped answer for a call that never got one (the function crashed, the sandbox is down)."""
     return {"ok": False, "error": {"code": INTERNAL_ERROR, "message": message}, "text": message}
@@ -217,13 +247,15 @@ class HttpEndpoint:
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         """Answer one request. A URL without room or user, or naming no tool set of ours, is refused before the
-        SDK sees it, with a JSON-RPC error the MCP client shows as is."""
+        SDK sees it, with a JSON-RPC error the MCP client shows as is: its id is the request's, read from the
+        body (null when the body has none to read)."""
         query = dict(urllib.parse.parse_qsl(scope.get("query_string", b"").decode("latin-1")))
         try:
             context_from(query)
             tool_set_from(query)
         except MissingContext as err:
-            error = {"jsonrpc": "2.0", "id": None, "error": {"code": types.INVALID_PARAMS, "message": str(err)}}
+            answered = request_id(await read_body(receive))
+            error = {"jsonrpc": "2.0", "id": answered, "error": {"code": types.INVALID_PARAMS, "message": str(err)}}
             data = json.dumps(error).encode()
             headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
             await send({"type": "http.response.start", "status": 400, "headers": headers})

@@ -44,6 +44,7 @@ def _serving() -> Iterator[tuple[SandboxHTTPServer, _Runtime, list[Any]]]:
 
     sandbox = SimpleNamespace(runtime=runtime, ready=True, move_clock=move_clock, engine=None)
     httpd = SandboxHTTPServer(0, sandbox)  # type: ignore[arg-type]
+    sandbox.lambda_endpoint = f"http://127.0.0.1:{httpd.server_address[1]}"  # what /mcp invokes
     threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
     try:
         yield httpd, runtime, moves
@@ -188,3 +189,53 @@ def test_an_answer_leaves_at_once_its_connection_does_not_wait_to_fill_a_segment
         connection.close()
     assert len(no_delay) == 1
     assert no_delay[0] != 0
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/list"}', 7),
+        (b'{"jsonrpc": "2.0", "id": "call-1", "method": "tools/call", "params": {"name": "cron_list"}}', "call-1"),
+        (b'{"jsonrpc": "2.0", "id": 0, "method": "initialize"}', 0),
+        (b'{"jsonrpc": "2.0", "method": "notifications/initialized"}', None),  # a notification has no id
+        (b'{"jsonrpc": "2.0", "id": true, "method": "tools/list"}', None),
+        (b'{"jsonrpc": "2.0", "id": 1.5, "method": "tools/list"}', None),
+        (b'{"id": 7, "method": "tools/list"}', None),  # not JSON-RPC 2.0
+        (b'{"jsonrpc": "2.0", "id": 7}', None),  # no method: not a request
+        (b'[{"jsonrpc": "2.0", "id": 7, "method": "tools/list"}]', None),  # a batch
+        (b'{"jsonrpc": "2.0", "id": 7, ', None),  # not JSON
+        (b"", None),
+    ],
+    ids=[
+        "integer-id",
+        "string-id",
+        "zero-id",
+        "notification",
+        "boolean-id",
+        "fractional-id",
+        "no-jsonrpc",
+        "no-method",
+        "batch",
+        "not-json",
+        "empty",
+    ],
+)
+def test_an_mcp_request_without_room_or_user_is_answered_with_its_own_id(
+    server: Any, body: bytes, expected: Any
+) -> None:
+    port, runtime, _ = server
+    headers = {
+        "Host": f"127.0.0.1:{port}",
+        "Content-Type": "application/json",
+        "Accept": "application/json, text/event-stream",
+        "Content-Length": str(len(body)),
+    }
+    for query, words in (
+        ("user_id=%40ana%3Alocalhost", "needs room_id in its URL's query string"),
+        ("room_id=!r:localhost&user_id=%40ana%3Alocalhost&tools=tiny", "tools=tiny is no tool set"),
+    ):
+        status, answer = _request(port, "POST", f"/mcp?{query}", body, headers)
+        assert status == 400, query
+        assert answer["jsonrpc"] == "2.0" and answer["id"] == expected and type(answer["id"]) is type(expected)
+        assert answer["error"]["code"] == -32602 and words in answer["error"]["message"]
+    assert runtime.invoked == []
