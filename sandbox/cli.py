@@ -14,6 +14,7 @@ import urllib.parse
 from pathlib import Path
 from typing import TextIO
 
+from cronbell.adapters.chat.slack_tokens import TEAM_ID
 from sandbox.app import ROOT, Options, Sandbox
 from sandbox.built import BuildMissing, built_root, runtime_python
 from sandbox.clock import parse_instant
@@ -60,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument(
         "--slack-teams",
-        default=",".join(DEFAULT_SLACK_TEAMS),
+        type=_team_ids,
+        default=DEFAULT_SLACK_TEAMS,
         help="the Slack workspaces (team ids, comma-separated) the sandbox has bot tokens for; any other has none",
     )
     serve.add_argument("--clock", choices=("virtual", "real"), default="virtual")
@@ -130,6 +132,15 @@ def main(argv: list[str] | None = None) -> int:
     return run_demo()
 
 
+def _team_ids(text: str) -> tuple[str, ...]:
+    """`--slack-teams`: Slack team ids (T… or E…, upper case), comma-separated."""
+    teams = tuple(t.strip() for t in text.split(",") if t.strip())
+    wrong = [t for t in teams if not TEAM_ID.match(t)]
+    if wrong:
+        raise argparse.ArgumentTypeError(f"{wrong[0]!r} is not a Slack team id (T or E, then capitals and digits)")
+    return teams or DEFAULT_SLACK_TEAMS
+
+
 def _options(args: argparse.Namespace, **overrides: object) -> Options:
     options = Options(
         start=args.start,
@@ -152,7 +163,7 @@ def serve(args: argparse.Namespace) -> int:
         lambda_port=args.lambda_port,
         aws_port=args.aws_port,
         chat=args.chat,
-        slack_teams=tuple(t.strip() for t in args.slack_teams.split(",") if t.strip()) or DEFAULT_SLACK_TEAMS,
+        slack_teams=args.slack_teams,
         clock=args.clock,
         concurrency=max(1, args.concurrency),
     )

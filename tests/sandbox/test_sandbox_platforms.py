@@ -70,3 +70,19 @@ def test_a_rate_limit_answers_each_platforms_retry_hint_then_lets_posts_through(
     assert stand_ins.sink.messages("C1") == []  # a limited post is not recorded
     with pytest.raises(ValueError):
         stand_ins.limit("irc", 1, 1)
+
+
+def test_serve_takes_the_readme_s_slack_teams_and_refuses_an_id_that_is_not_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`--slack-teams T1,T2` (the README's) names two workspaces; a lower-case or malformed id is refused at
+    the command line, where a stand-in given it would have had a token no deployment could use."""
+    from sandbox.cli import build_parser
+
+    parser = build_parser()
+    assert parser.parse_args(["serve", "--slack-teams", "T1, T2"]).slack_teams == ("T1", "T2")
+    assert parser.parse_args(["serve"]).slack_teams == ("T0SANDBOX",)
+    for wrong in ("t1", "T1,workspace", "X0ABC"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["serve", "--slack-teams", wrong])
+        assert "is not a Slack team id" in capsys.readouterr().err

@@ -191,3 +191,23 @@ def test_runtime_arguments_are_read_only() -> None:
         _ = args.room_id
     assert args == validation.parse("snooze_reminder", '{"id": " x ", "minutes": 5}')
     assert args.as_dict() == {"id": "x", "minutes": 5, "until": None, "occurrence": None}
+
+
+def test_a_control_character_in_any_text_is_refused_by_name_and_nothing_is_created() -> None:
+    """A NUL (or an escape sequence, a bell) in a message was stored and posted raw while the answer showed a
+    space; any text argument holding one is now refused, the argument named, and nothing is written. Tab,
+    line feed and carriage return are text."""
+    from tests.support.envelopes import ROOM
+    from tests.support.memory_stack import MemoryStack
+
+    stack = MemoryStack()
+    for message, code in (("x\x00y", "U+0000"), ("\x1b[31mred", "U+001B"), ("ding\x07", "U+0007"), ("a\x7f", "U+007F")):
+        refused = stack.call("create_reminder", {"message": message, "time": "in 10 minutes"})
+        assert refused["error"]["code"] == "invalid_arguments", refused
+        assert f"`message` must not hold control characters ({code})" in refused["error"]["message"]
+    refused = stack.call("cron_create", {"name": "n\x00", "prompt": "p", "cron_expr": "0 9 * * *"}, locale="es")
+    assert "`name`: no puede contener caracteres de control (U+0000)" in refused["error"]["message"]
+    assert stack.call("list_reminders")["result"]["schedules"] == []
+    made = stack.call("create_reminder", {"message": "line one\n\tline two\r\n", "time": "in 10 minutes"})
+    assert made["ok"], made
+    assert stack.store.get(ROOM, made["result"]["id"]).body == "line one\n\tline two"  # type: ignore[union-attr]

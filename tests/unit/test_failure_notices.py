@@ -48,3 +48,28 @@ def test_a_failed_agent_call_says_further_failures_are_quiet_only_when_more_runs
     (listed,) = stack.call("list_reminders", {"include_inactive": True})["result"]["schedules"]
     assert listed["status"] == ("active" if further else "fired")  # a one-shot's run is over, failed or not
     assert (listed["last_run"]["outcome"], listed["last_run"]["reason"]) == ("failed", "agent_error")
+
+
+def test_a_one_shot_whose_chat_stays_unreachable_through_the_last_retry_ends_delivery_failed() -> None:
+    """docs/semantics.md: a post that never reached the room ends a one-shot `delivery_failed`, the outage's
+    reason in `last_run`; each attempt before Lambda's last raises, so Lambda retries."""
+    from cronbell.core.domain.ports import TransientChatError
+    from cronbell.usecases.fire_writes import RetryLater
+
+    stack = MemoryStack()
+    made = stack.call("create_reminder", {"message": "x", "time": "in 10 minutes"})["result"]
+    outage = TransientChatError("down")
+    for attempt in range(1 + stack.settings.fire_retries):
+        stack.chat.fail_with = outage
+        if attempt < stack.settings.fire_retries:
+            with pytest.raises(RetryLater):
+                stack.fire(made["id"], made["next_fire"]["utc"])
+        else:
+            assert stack.fire(made["id"], made["next_fire"]["utc"])["reason"] == "chat_error"
+    (item,) = stack.call("list_reminders", {"include_inactive": True})["result"]["schedules"]
+    assert (item["status"], item["last_run"]["outcome"], item["last_run"]["reason"]) == (
+        "delivery_failed",
+        "failed",
+        "chat_error",
+    )
+    assert stack.chat.sent == []

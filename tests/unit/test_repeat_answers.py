@@ -24,3 +24,17 @@ def test_the_repeat_settings_are_in_the_answers_and_the_list_once_set_and_gone_o
     stack.call("update_reminder", {"id": sid, "repeat_every": 0})
     (listed,) = stack.call("list_reminders")["result"]["schedules"]
     assert not set(REPEATS) & set(listed)
+
+
+def test_an_escalation_to_a_room_not_allowed_is_refused_as_an_escalation_and_nothing_changes() -> None:
+    """`escalate_to` is a user to mention or an allowed output room; the refusal said only where answers may
+    go, which reads as if the reminder's own posts were refused."""
+    stack = MemoryStack()
+    made = stack.call("create_reminder", {"message": "x", "cron": "0 9 * * *"})["result"]
+    for target in ("<!channel>", "#general", "!other:example.org"):
+        refused = stack.call("update_reminder", {"id": made["id"], "repeat_every": 15, "escalate_to": target})
+        assert refused["error"]["code"] == "forbidden_channel"
+        assert refused["error"]["details"]["argument"] == "escalate_to"
+        assert f"escalate_to {target!r} is neither a user to mention" in refused["error"]["message"]
+    listed = stack.call("list_reminders")["result"]["schedules"][0]
+    assert "repeat_every" not in listed and "escalate_to" not in listed

@@ -12,7 +12,9 @@ from typing import Any
 import pytest
 
 from cronbell.adapters.aws import AwsError
+from cronbell.adapters.chat.base import secret_from
 from cronbell.adapters.chat.slack_tokens import InstallationStore, WorkspaceTokens, installation_key, token_for
+from cronbell.adapters.secrets import SecretShape
 from cronbell.core.domain import routing
 from cronbell.core.domain.ports import PermanentChatError, TransientChatError, UnknownWorkspace
 
@@ -30,6 +32,8 @@ MAP = json.dumps({"T0ALPHA": "xoxb-alpha", "T0BRAVO": " xoxb-bravo "})
         (json.dumps({"access_token": "xoxb-wrapped"}), "T0ANY", "xoxb-wrapped"),
         (json.dumps({"matrix": "syt_x", "slack": {"T0ALPHA": "xoxb-shared"}}), "T0ALPHA", "xoxb-shared"),
         (json.dumps({"matrix": "syt_x", "slack": "xoxb-shared-one"}), "T0ALPHA", "xoxb-shared-one"),
+        (json.dumps({"T1": "xoxb-one", "T2": "xoxb-two"}), "T2", "xoxb-two"),  # short ids, as the README's sandbox
+        (json.dumps({"E1": "xoxb-org"}), "", "xoxb-org"),
     ],
 )
 def test_the_token_of_the_rooms_workspace(value: object, workspace: str, token: str) -> None:
@@ -50,6 +54,27 @@ def test_a_workspace_the_map_does_not_name_has_no_token(value: object, workspace
         token_for(value, workspace)
     assert isinstance(err.value, PermanentChatError) and err.value.run_reason == "unknown_workspace"
     assert "xoxb" not in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"T0ALPHA": "xoxb-alpha", "default": "xoxb-fallback"},
+        {"T0ALPHA": "xoxb-alpha", "t0bravo": "xoxb-bravo"},
+        {"xoxb-reversed": "T0ALPHA", "T0BRAVO": "xoxb-bravo"},
+    ],
+)
+def test_a_map_with_a_key_that_is_not_a_team_id_is_refused_naming_no_key(value: dict[str, str]) -> None:
+    """Read as one token, such a map failed every workspace as a chat outage; it is said for what it is,
+    through the provider's failure (which keeps no other message: it may hold the secret)."""
+    with pytest.raises(SecretShape) as err:
+        token_for(json.dumps(value), "T0ALPHA")
+    assert "1 of its keys" in str(err.value) and "xoxb" not in str(err.value) and "T0" not in str(err.value)
+    with pytest.raises(TransientChatError) as outage:
+        secret_from(lambda: token_for(json.dumps(value), "T0ALPHA"), "Slack token")
+    assert str(outage.value) == f"Slack token lookup failed: {err.value}"
+    with pytest.raises(TransientChatError, match=r"^Slack token lookup failed \(ValueError\)$"):  # any other
+        secret_from(lambda: token_for("{not json", "T0ALPHA"), "Slack token")
 
 
 def test_the_installation_key_is_slack_sdks_layout() -> None:

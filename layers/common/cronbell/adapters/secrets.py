@@ -30,6 +30,10 @@ def secret_value(secret_ref: str, refresh: bool = False) -> object:
     return parameters.get_secret(ref, max_age=TOKEN_MAX_AGE_SECONDS, force_fetch=refresh)
 
 
+class SecretShape(ValueError):
+    """A secret whose value has a shape cronbell cannot read; its message says which, quoting nothing of it."""
+
+
 def token_from_value(value: object, platform: str = "") -> str:
     """Accept a raw token or `{"access_token": "..."}`, as text or bytes. A secret shared by several
     platforms (deployments from before each platform had its own) holds each one's token under its name:

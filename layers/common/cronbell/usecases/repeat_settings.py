@@ -52,5 +52,5 @@ def _escalation(escalate: str, ctx: Context, deps: Deps, *, clearing: bool) -> s
         key = routing.in_workspace(routing.allowed_key(target, default), ctx.room_id, default)
         allowed = deps.settings.allowed_output_rooms
         if not routing.output_allowed(key, ctx.room_id, allowed, deps.settings.default_platform):
-            raise refusal("forbidden_channel")
+            raise refusal("forbidden_channel.escalation", {"argument": "escalate_to"}, target=target)
     return target

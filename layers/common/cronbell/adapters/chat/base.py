@@ -12,6 +12,7 @@ import urllib.request
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from cronbell.adapters.secrets import SecretShape
 from cronbell.core.domain.messages import ChatMessage
 from cronbell.core.domain.ports import ChatSender, PermanentChatError, TransientChatError
 from cronbell.core.values import value
@@ -148,6 +149,8 @@ def secret_from(provider: Callable[[], str], what: str) -> str:
         value = provider()
     except PermanentChatError:  # the provider knows there is no such token (a workspace without one)
         raise
+    except SecretShape as err:  # its message quotes nothing of the value: it says what to fix
+        raise TransientChatError(f"{what} lookup failed: {err}") from None
     except Exception as err:
         raise TransientChatError(f"{what} lookup failed ({type(err).__name__})") from None
     if not value or not value.strip():

@@ -24,10 +24,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cronbell.adapters.secrets import token_from_value
+from cronbell.adapters.secrets import SecretShape, token_from_value
 from cronbell.core.domain.ports import TransientChatError, UnknownWorkspace
 
-TEAM_ID = re.compile(r"^[TE][A-Z0-9]{2,}$")  # a workspace (T…) or an Enterprise Grid org (E…)
+TEAM_ID = re.compile(r"^[TE][A-Z0-9]+$")  # a workspace (T…) or an Enterprise Grid org (E…)
 NONE = "none"  # slack_sdk's stand-in for a missing enterprise or team id in its object keys
 TOKEN_MAX_AGE_SECONDS = 300.0  # as long as the secrets' cache: a reinstalled workspace is read anew after it
 MISSING = ("NoSuchKey", "404", "NotFound")  # S3's answers for an object that does not exist
@@ -52,7 +52,10 @@ def token_for(value: object, workspace: str) -> str:
     data = _json_object(value)
     if data is not None and isinstance(data.get("slack"), dict):  # the shared secret: each platform's entry
         data = data["slack"]
-    if data and all(isinstance(key, str) and TEAM_ID.match(key) for key in data):
+    if data and "access_token" not in data and any(isinstance(key, str) and TEAM_ID.match(key) for key in data):
+        strays = sum(1 for key in data if not (isinstance(key, str) and TEAM_ID.match(key)))
+        if strays:  # read as one token instead, it would fail every workspace; no key is named (one may be a token)
+            raise SecretShape(f"the Slack token secret maps team ids to tokens, but {strays} of its keys are not")
         if not workspace and len(data) == 1:
             workspace = next(iter(data))
         token = data.get(workspace)

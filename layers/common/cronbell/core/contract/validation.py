@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from functools import cache
 from typing import Any
 
@@ -252,6 +253,24 @@ def validate(tool: str, arguments: dict[Any, Any]) -> Arguments:
             return Arguments(tool, values)
         problems.append(_rule_problem(rule))
     raise refusal(problems, too_long)
+
+
+# C0 controls but tab, line feed and carriage return, and DEL: text a chat shows as nothing or as a box,
+# which the answer would say differently from the post (NUL, escape sequences, a bell)
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+
+
+def refuse_controls(args: Arguments) -> None:
+    """After the contract (which the models share): no text argument may hold a control character."""
+    problems = []
+    for name, value in args.as_dict().items():
+        for i, text in enumerate(value if isinstance(value, list) else [value]):
+            found = _CONTROLS.search(text) if isinstance(text, str) else None
+            if found is not None:
+                where = f"{name}.{i}" if isinstance(value, list) else name
+                problems.append(_problem(where, "control_character", code=f"U+{ord(found.group()):04X}"))
+    if problems:
+        raise refusal(problems, False)
 
 
 def parse(tool: str, arguments: Any) -> Arguments:

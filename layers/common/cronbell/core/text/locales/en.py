@@ -217,6 +217,9 @@ TEXTS: dict[str, str] = {
     "error.busy.one_shot_due": "{id} is being delivered now (due at {when}); it is posted once, no other run starts",
     "error.busy.last_occurrence_due": "{id} is posting its last occurrence ({when}); once, then it ends",
     "error.name_taken": "another schedule of this room is named {name!r} ({id}); choose another name",
+    "error.forbidden_channel.escalation": (
+        "escalate_to {target!r} is neither a user to mention (@...) nor a room the deployment allows as output"
+    ),
     "error.forbidden_channel": "answers can go to this room or to a room the deployment allows as output",
     "platform_gone": "its room is on {platform}, which this deployment no longer configures",
     "error.unknown_platform": "context.platform {platform!r} is not configured here; configured: {configured}",
@@ -264,6 +267,7 @@ TEXTS: dict[str, str] = {
     "problem": "`{where}` {what}",
     "problem.as_given": "{text}",
     "problem.or": " or ",
+    "problem.control_character": "must not hold control characters ({code})",
     "problem.not_unicode": "must be valid text (it holds a broken character)",
     "problem.one_of": "must be {allowed}",
     "problem.string": "must be text",

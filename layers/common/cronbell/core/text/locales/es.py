@@ -229,6 +229,9 @@ TEXTS: dict[str, str] = {
     "error.busy.one_shot_due": "{id} se está entregando ahora (a las {when}); se publica una vez, sin otra ejecución",
     "error.busy.last_occurrence_due": "{id} publica ahora su última ejecución ({when}); una vez, y termina",
     "error.name_taken": "otra programación de esta sala se llama {name!r} ({id}); elige otro nombre",
+    "error.forbidden_channel.escalation": (
+        "escalate_to {target!r} no es un usuario a mencionar (@...) ni una sala que el despliegue permita como salida"
+    ),
     "error.forbidden_channel": (
         "las respuestas pueden ir a esta sala o a una sala que el despliegue permita como salida"
     ),
@@ -278,6 +281,7 @@ TEXTS: dict[str, str] = {
     "problem": "`{where}`: {what}",
     "problem.as_given": "{text}",
     "problem.or": " o ",
+    "problem.control_character": "no puede contener caracteres de control ({code})",
     "problem.not_unicode": "debe ser un texto válido; no se pudo leer como texto unicode",
     "problem.one_of": "debe ser {allowed}",
     "problem.string": "debe ser un texto",
