@@ -13,7 +13,7 @@ RUNTIME_PY = $(shell scripts/runtime-python.sh)
 WITH_RUNTIME = PATH="$(dir $(RUNTIME_PY)):$$PATH" SAM_CLI_TELEMETRY=0
 export PYTHONPATH := layers/common:.
 
-.PHONY: demo redrive test lint typecheck checkov unit sandbox-tests integration e2e local format clean venv schemas bench build browser smoke
+.PHONY: deploy demo redrive test lint typecheck checkov unit sandbox-tests integration e2e local format clean venv schemas bench build browser smoke
 
 venv: $(STAMP)
 
@@ -40,6 +40,10 @@ build: $(SAM_STAMP) $(RUNTIME_STAMP)
 	@test -n "$(RUNTIME_PY)"
 	$(WITH_RUNTIME) $(SAM_VENV)/bin/sam validate --lint
 	$(WITH_RUNTIME) $(SAM_VENV)/bin/sam build
+
+# `sam deploy` of what `make build` built, with the project's SAM CLI (ARGS: e.g. --guided, --config-env dev).
+deploy: build
+	$(WITH_RUNTIME) $(SAM_VENV)/bin/sam deploy $(ARGS)
 
 # Against a deployed stack, with your AWS credentials: creates, lists, runs now and deletes one reminder in
 # ROOM (PLATFORM: the room's platform when the stack has several; TEAM: a Slack room's workspace). scripts/smoke.py says what it checks.

@@ -99,7 +99,8 @@ def build(workdir: Path, python: str | None = None) -> Artifacts:
     art.layer.mkdir(parents=True)
     subprocess.run(
         ["make", "--no-print-directory", "-f", str(LAYER_SRC / "Makefile"), "build-CommonLayer",
-         f"ARTIFACTS_DIR={art.layer}", f"PYTHON={sys.executable}", f"RUNTIME_PYTHON={python or 'false'}"],
+         f"ARTIFACTS_DIR={art.layer}", f"PYTHON={sys.executable}", f"RUNTIME_PYTHON={python or 'false'}",
+         "BYTECODE=optional"],
         check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     for name in FUNCTIONS:

@@ -49,9 +49,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m sandbox", description="cronbell's local AWS sandbox")
     commands = parser.add_subparsers(dest="command", required=True)
 
-    serve = commands.add_parser("serve", help="run the whole stack on loopback until interrupted")
-    serve.add_argument("--lambda-port", type=int, default=3001)
-    serve.add_argument("--aws-port", type=int, default=5055)
+    serve = commands.add_parser(
+        "serve",
+        help="run the whole stack on loopback until interrupted",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    serve.add_argument("--lambda-port", type=int, default=3001, help="the Lambda endpoint's port (Invoke, MCP, UI)")
+    serve.add_argument("--aws-port", type=int, default=5055, help="the AWS endpoint's port (moto)")
     serve.add_argument(
         "--chat",
         choices=("sink", "matrix"),
@@ -62,10 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--slack-teams",
         type=_team_ids,
-        default=DEFAULT_SLACK_TEAMS,
+        default=",".join(DEFAULT_SLACK_TEAMS),
         help="the Slack workspaces (team ids, comma-separated) the sandbox has bot tokens for; any other has none",
     )
-    serve.add_argument("--clock", choices=("virtual", "real"), default="virtual")
+    serve.add_argument("--clock", choices=("virtual", "real"), default="virtual", help="whose time the scheduler keeps")
     serve.add_argument(
         "--log-file",
         default=None,
@@ -175,13 +179,25 @@ def serve(args: argparse.Namespace) -> int:
         terminal = _logs_to(Path(args.log_file))
     sandbox = Sandbox(options)
     try:
-        sandbox.start()
+        try:
+            sandbox.start()
+        except (Exception, SystemExit):  # the log has why (a server may print it and exit): the terminal too
+            if args.log_file:
+                print(f"cronbell sandbox did not start: {_last_line(Path(args.log_file))}", file=terminal, flush=True)
+            raise
         print(banner(sandbox, args.log_file or ""), file=terminal, flush=True)
         while not requested:
             time.sleep(0.2)
     finally:
         sandbox.stop()
     return 0
+
+
+def _last_line(path: Path) -> str:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    lines = [line.strip() for line in path.read_text(encoding="utf-8", errors="replace").splitlines()[-20:]]
+    return next((line for line in reversed(lines) if line), f"see {path}")
 
 
 def _logs_to(path: Path) -> TextIO:

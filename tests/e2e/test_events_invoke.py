@@ -19,7 +19,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.e2e]
 ROOT = Path(__file__).resolve().parents[2]
 EVENTS = sorted((ROOT / "events").glob("*.json"))
 # by file name prefix; else the tools
-FUNCTIONS = {"fire": "FireFunction", "echo": "EchoAgentFunction", "projector": "ProjectorFunction"}
+FUNCTIONS = {
+    "fire": "FireFunction",
+    "echo": "EchoAgentFunction",
+    "projector": "ProjectorFunction",
+    "reconcile": "ReconcileFunction",
+}
 
 
 def _inner(answer: dict[str, Any]) -> Any:
@@ -60,6 +65,7 @@ EXPECT: dict[str, Callable[[Any, str], bool]] = {
     "tools-run-now.json": lambda a, log: a["ok"] and a["result"]["started"] and "echo: " in log,
     "tools-unknown-tool.json": _error("unknown_tool"),
     "projector-stream.json": lambda a, log: a == {"batchItemFailures": []} and '"written":1' in log,
+    "reconcile-daily.json": lambda a, _: a["errors"] == 0 and a["schedules"] == 0,  # an empty stack: nothing to do
 }
 
 

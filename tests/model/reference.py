@@ -1,5 +1,5 @@
 """The reference model of one room's schedules: what the tools and the fire function must do, as a
-slow, brute-force, executable reading of DESIGN.md, docs/skill.md and docs/semantics.md.
+slow, brute-force, executable reading of the public contracts (README), docs/skill.md and docs/semantics.md.
 
 It imports nothing of cronbell. It learns a schedule only from a tool call and its answer (the id,
 and that the call was accepted), and it is told the clock's moves and each fire Scheduler sends

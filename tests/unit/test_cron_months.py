@@ -108,7 +108,12 @@ def test_a_place_a_recurring_phrase_names_is_its_zone_unless_the_caller_gives_an
         ("every 5 months on the 1st at 9", "every N months needs N to divide 12"),
         ("every 3 months at 9", "every N months needs days of the month and a time"),
         ("every 3 months on monday at 9", "every N months needs days of the month and a time"),
-        ("every 3 months on the 1st", "every N months needs days of the month and a time"),
+        # the days named but not the time: that is what is missing ("days of the month" were given)
+        (
+            "every 3 months on the 1st",
+            "it names the days but no time of day; add one, e.g. 'every 3 months on the 1st at 9'",
+        ),
+        ("quarterly on the last friday", "add one, e.g. 'quarterly on the last friday at 9'"),
         ("every 13 months on the 1st at 9", "N must be 1-12"),
         ("cada 5 meses el día 1 a las 9", "every N months needs N to divide 12"),
         # a window never runs across midnight

@@ -92,9 +92,9 @@ def test_an_interval_of_one_is_the_plain_recurrence(text: str, expr: str) -> Non
 @pytest.mark.parametrize(
     ("text", "reason"),
     [
-        ("biweekly on monday", "every N weeks needs weekdays and a time"),  # a recurrence needs its time
+        ("biweekly on monday", "no time of day; add one, e.g. 'biweekly on monday at 9'"),  # its time, said
         ("every 2 weeks at 10", "every N weeks needs weekdays and a time"),
-        ("every other day", "every N days needs a time of day only"),
+        ("every other day", "no time of day; add one, e.g. 'every other day at 9'"),
         ("every 3 days on monday at 9", "every N days needs a time of day only"),
         ("every 2 weeks on the 1st of every month at 9", "every N weeks needs weekdays and a time"),
         ("every 0 days at 9", "N must be 1-365"),

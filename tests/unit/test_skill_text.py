@@ -29,7 +29,8 @@ CLEARING_WORDS |= set(business.ON_HOLIDAY)  # the values of `on_holiday`
 RUN_WORDS = set(Run.__dataclass_fields__) | {"runs", "last_run", "failure_streak", "status_reason", "failing"}
 RUN_WORDS |= {value for key, value in vars(runs).items() if key.isupper() and isinstance(value, str)}
 STATUSES = {models.ACTIVE, models.PAUSED, models.FIRED, models.DELETED, models.MISSED, models.DELIVERY_FAILED}
-STATUSES |= {models.COMPLETED}
+STATUSES |= {models.COMPLETED, models.FAILED}
+RUN_WORDS.add(models.SCHEDULER_REFUSED)  # a `failed` schedule's status_reason
 KINDS = {models.MESSAGE, models.AGENT_CALL}
 ERROR_CODES = {
     value

@@ -262,6 +262,20 @@ def test_a_month_without_a_year_that_has_passed_is_next_year_with_a_note() -> No
     assert "No year given: taken as 2027." in got.notes
 
 
+def test_a_weekday_with_a_day_of_the_month_months_ahead_says_so_and_the_nearer_one_says_nothing() -> None:
+    """'friday the 13th' is the next Friday the 13th, and 'tuesday the 15th' the next 15th on a Tuesday, months
+    ahead when the nearer 15th is another weekday: the note says which date was read and which was nearer."""
+    now = now_in(MADRID)
+    later = parse_one_shot("sunday the 31st at 9", now, MADRID)
+    assert later.at.date().isoformat() == "2027-01-31"  # said on Friday 23 October 2026
+    said = f"read as {later.at.date().isoformat()}, the next date that is both that weekday and that day of the month"
+    assert any(note.startswith(said) and "the nearer 2026-10-31 is another weekday" in note for note in later.notes)
+    spanish = parse_one_shot("el domingo 31 a las 9", now, MADRID, "es")
+    assert spanish.at == later.at and any("la más cercana, 2026-10-31" in note for note in spanish.notes)
+    nearest = parse_one_shot("saturday the 31st at 9", now, MADRID)  # 31 October 2026 is a Saturday
+    assert nearest.at.date().isoformat() == "2026-10-31" and not any("next date" in n for n in nearest.notes)
+
+
 # (text, language, words the reason must contain)
 REFUSED = [
     ("24/12 8pm", "en", "is not a month/day date"),

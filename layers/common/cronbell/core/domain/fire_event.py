@@ -1,6 +1,6 @@
 """The fire contract: the Input every fire carries (written for Scheduler entries and run_now,
 read by the fire function), validated. Its public key for the schedule is `reminder_id`
-(DESIGN.md); inside cronbell it is the schedule id.
+(the fire Input, a public contract); inside cronbell it is the schedule id.
 """
 
 from __future__ import annotations

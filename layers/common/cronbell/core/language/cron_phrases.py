@@ -164,7 +164,7 @@ def _read_clock(text: str, part: str | None) -> tuple[int, int] | None:
     hour of 1 to 5 is the afternoon's, as a one-shot with a day reads it ('every friday at 4': 16:00)."""
     if part is None:
         clock = parse_clock(text)
-        return (clock[0] + 12, clock[1]) if clock is not None and in_the_afternoon(text, clock) else clock
+        return (clock[0] % 12 + 12, clock[1]) if clock is not None and in_the_afternoon(text, clock) else clock
     period = PERIOD_OF[part]
     got = parse_clock_in(text, period)  # "every morning at 9pm": not a time of the morning
     if got is None or got[0] not in PART_HOURS_RANGE[period]:

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, fields, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.phrases import phrase
@@ -95,8 +95,18 @@ def without_the_afternoon_rule() -> Iterator[None]:
 
 def in_the_afternoon(text: str, clock: tuple[int, int]) -> bool:
     """Whether a time of day said for a day ('friday at 3', 'every friday at 4') is the afternoon's: a bare
-    hour of 1 to 5 (people do not set reminders for 3 at night without saying so)."""
-    return clock[0] in AFTERNOON_HOURS and bool(_BARE_CLOCK.fullmatch(text)) and _AFTERNOON_RULE.get()
+    hour of 1 to 5 (people do not set reminders for 3 at night without saying so). The hour is the one said:
+    'quarter to 6' (5:45) is of 6, as 'at 6' is, and stays in the morning."""
+    if not _BARE_CLOCK.fullmatch(text) or not _AFTERNOON_RULE.get():
+        return False
+    named = re.search(r"\d+", text)
+    return (int(named.group()) if named else clock[0]) in AFTERNOON_HOURS
+
+
+def said_clock(text: str, hour: int, minute: int) -> str:
+    """A clock as a note names it: as written, or, when the grammar rewrote it ('twenty to nine' is read as
+    '9 menos 20'), as it reads: 8:40."""
+    return text if not re.search("[a-z]", text) else f"{hour % 12 or 12}:{minute:02d}"
 
 
 def clock_on_a_day(text: str, language: str, notes: list[str]) -> tuple[int, int] | None:
@@ -105,8 +115,9 @@ def clock_on_a_day(text: str, language: str, notes: list[str]) -> tuple[int, int
     clock = parse_clock(text)
     if clock is None or not in_the_afternoon(text, clock):
         return clock
-    notes.append(say("note.afternoon_hour", language, said=text, clock=f"{clock[0] + 12:02d}:{clock[1]:02d}"))
-    return clock[0] + 12, clock[1]
+    hour, minute = clock[0] % 12 + 12, clock[1]  # "quarter to 1": 12:45
+    notes.append(say("note.afternoon_hour", language, said=said_clock(text, *clock), clock=f"{hour:02d}:{minute:02d}"))
+    return hour, minute
 
 
 def afternoon_hour(p: Parts, hour: int) -> bool:
@@ -132,7 +143,19 @@ def next_of_two(p: Parts, now_local: datetime, tz: ZoneInfo, language: str, note
     if not found:
         raise Unreadable(phrase("reason.past"))
     at = min(found)
-    # a clock the grammar rewrote ('twenty to nine' is read as '9 menos 20') is said as it reads: 8:40
-    said = p.clock if p.clock and not re.search("[a-z]", p.clock) else f"{hour % 12 or 12}:{minute:02d}"
-    notes.append(say("note.twelve_hour", language, said=said, clock=f"{at:%H:%M}"))
+    notes.append(say("note.twelve_hour", language, said=said_clock(p.clock or "", hour, minute), clock=f"{at:%H:%M}"))
     return wall(at, tz, language, notes)
+
+
+def nearer_day_number(p: Parts, d: date, hm: tuple[int, int], now_local: datetime) -> date | None:
+    """For a weekday with a day of the month and no month, read as `d` (the next date both agree on): the
+    nearer date with that day of the month, on another weekday; None when `d` is the next one."""
+    if p.weekday is None or p.day is None or p.month is not None or p.year is not None:
+        return None
+    today = now_local.date()
+    ahead = today
+    while ahead < d:
+        if ahead.day == p.day and (ahead, hm) > (today, (now_local.hour, now_local.minute)):
+            return ahead
+        ahead += timedelta(days=1)
+    return None

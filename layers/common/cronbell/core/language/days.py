@@ -31,7 +31,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.phrases import phrase
-from cronbell.core.language import lexicon
+from cronbell.core.language import day_parts, lexicon
 from cronbell.core.language.clocks import (
     PART_HOURS_RANGE,
     PERIOD_OF,
@@ -42,7 +42,7 @@ from cronbell.core.language.clocks import (
     valid_date,
     wall,
 )
-from cronbell.core.language.day_parts import Parts, afternoon_hour, next_of_two, twelve_hour
+from cronbell.core.language.day_parts import Parts, afternoon_hour, next_of_two, said_clock, twelve_hour
 from cronbell.core.language.day_words import (
     CLOCK,
     CLOCK_AT,
@@ -385,9 +385,10 @@ def read_calendar(
     if twelve_hour(p):
         return next_of_two(p, now_local, tz, language, notes)
     hour, minute = (23, 59) if day_end else _hour_and_minute(p, language, notes)
-    if afternoon_hour(p, hour):  # "friday at 3": 15:00, said
-        hour += 12
-        notes.append(say("note.afternoon_hour", language, said=p.clock, clock=f"{hour:02d}:{minute:02d}"))
+    if afternoon_hour(p, hour):  # "friday at 3": 15:00, said ("quarter to 1": 12:45)
+        said = said_clock(p.clock or "", hour, minute)
+        hour = hour % 12 + 12
+        notes.append(say("note.afternoon_hour", language, said=said, clock=f"{hour:02d}:{minute:02d}"))
     # a small hour at night ("at 1 at night", "a las 12 de la noche") belongs to the night before it
     night = hour < 6 and p.clock is not None and (p.part in _NIGHT_PARTS or bool(re.search(_NIGHT_CLOCK, p.clock)))
     named_day = replace(p, clock=None, part=None).names_a_day()
@@ -411,4 +412,7 @@ def read_calendar(
         notes.append(say(order, language, said=p.order_said, date=d.isoformat()))
     if p.bare_day and p.clock is None:  # "wednesday 14": the 14th, said
         notes.append(say("note.day_number", language, number=p.day, date=d.isoformat()))
+    nearer = day_parts.nearer_day_number(p, d, (hour, minute), now_local)
+    if nearer is not None:  # "tuesday the 15th" when the next 15th is a Monday: months ahead, said
+        notes.append(say("note.weekday_day_later", language, date=d.isoformat(), nearer=nearer.isoformat()))
     return wall(datetime(d.year, d.month, d.day, hour, minute, 59 if day_end else 0), tz, language, notes)

@@ -122,10 +122,10 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
         if found is None and (zoned := read_without_its_zone(said, min_interval_minutes)):
             place = ABBREVIATIONS.get(zoned[2].casefold(), getattr(zoned[1], "key", "UTC"))
             raise _cron_error(source, phrase("cron.zone_apart", schedule=zoned[0], zone=zoned[2], place=place))
+        if found is None and names_days_only(rest):  # 'every monday', 'quarterly on the 1st': the days, but when?
+            raise _cron_error(source, phrase("cron.needs_time", days=stripped))
         if found is None and every > 1:
             raise _cron_error(source, _needs(unit))
-        if found is None and names_days_only(rest):  # 'every monday': the days, but when?
-            raise _cron_error(source, phrase("cron.needs_time", days=stripped))
         if found is None:
             raise _cron_error(source, phrase("cron.unreadable"))
         if isinstance(found, Phrase):

@@ -423,6 +423,10 @@ TEXTS: dict[str, str] = {
     "note.month_first": "{said} is read month first, as {date} (write the month as a word to choose).",
     "note.day_first": "{said} is read day first, as {date} (write the month as a word to choose).",
     "note.seconds": "{said}: the seconds are left out, reminders fire on the minute ({clock}).",
+    "note.weekday_day_later": (
+        "read as {date}, the next date that is both that weekday and that day of the month; the nearer {nearer} "
+        "is another weekday."
+    ),
     "note.day_number": (
         "{number} is read as the day of the month ({date}), not the hour; say 'at {number}:00' for the hour."
     ),

@@ -449,6 +449,10 @@ TEXTS: dict[str, str] = {
     "note.day_first": "{said} se entiende con el día primero, como {date} (escribe el mes con letras para elegir).",
     "note.month_first": "{said} se entiende con el mes primero, como {date} (escribe el mes con letras para elegir).",
     "note.seconds": "{said}: se omiten los segundos, los recordatorios suenan al minuto ({clock}).",
+    "note.weekday_day_later": (
+        "se entiende como {date}, la próxima fecha que es a la vez ese día de la semana y ese día del mes; la "
+        "más cercana, {nearer}, es otro día de la semana."
+    ),
     "note.day_number": (
         "{number} se entiende como el día del mes ({date}), no la hora; di 'a las {number}' para la hora."
     ),
