@@ -295,8 +295,11 @@ def test_resuming_a_schedule_whose_until_passed_while_paused_completes_it(stack:
     assert item(stack, sid)["status"] == "completed"
     assert stack.entries() == {} and room_live(stack) == 0
     assert ok(call(stack, "list_reminders"))["schedules"] == []
-    again = call(stack, "resume_reminder", {"id": sid})
-    assert again["ok"] is False
+    again = call(stack, "resume_reminder", {"id": sid})  # a retried call answers as the first did
+    assert ok(again)["status"] == "completed" and "reached its end" in again["text"]
+    other = ok(call(stack, "create_reminder", {"message": "y", "cron": "0 10 * * *", "until": "2026-12-09"}))["id"]
+    ok(call(stack, "delete_reminder", {"id": other}))
+    assert call(stack, "resume_reminder", {"id": other})["error"]["code"] == "not_found"  # gone otherwise: refused
     assert_consistent(stack)
 
 
@@ -322,5 +325,10 @@ def test_the_reconciler_completes_a_schedule_paused_past_its_end(stack: Stack) -
     assert item(stack, kept)["status"] == "paused" and kept in stack.entries()  # its end is still ahead
     assert room_live(stack) == 1
     reconcile(stack.deps())  # nothing more to do
+    assert item(stack, sid)["status"] == "completed" and room_live(stack) == 1
+    # its user resumes it after the reconciler's run: told it ended while paused, as before that run
+    answer = call(stack, "resume_reminder", {"id": sid})
+    assert ok(answer)["status"] == "completed" and ok(answer)["next_fire"] is None
+    assert "reached its end (`until` or `count`) while it was paused" in answer["text"]
     assert item(stack, sid)["status"] == "completed" and room_live(stack) == 1
     assert_consistent(stack)

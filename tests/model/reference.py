@@ -607,7 +607,8 @@ class Room:
     def snooze_occurrence(self, sid: str, occurrence: datetime, minutes: int) -> str:
         """snooze_reminder naming `occurrence`. A coming one moves `minutes` after its own time; one
         past must have a delivered regular run (the button under its post) and is reminded again
-        `minutes` from now, skipping nothing (a fired one-shot comes back). A snooze past the end is
+        `minutes` from now, skipping nothing (a fired one-shot comes back); one held by quiet hours is
+        not delivered yet (`invalid_state`). A snooze past the end is
         `invalid_time`. Answers the error code, "" when accepted (and then applied): an accepted
         snooze stops the current repeats, as every snooze does (the snoozed post repeats anew)."""
         refused = self._snooze_occurrence(sid, occurrence, minutes)
@@ -621,8 +622,8 @@ class Room:
             return "busy"
         if occurrence <= self.ran_through(s):
             found = [r for r in s.runs if r.scheduled == occurrence and not r.manual]
-            if not found:
-                return "invalid_arguments"
+            if not found:  # one quiet hours hold is an occurrence not delivered yet; else none of its own
+                return "invalid_state" if occurrence in s.held else "invalid_arguments"
             if found[-1].outcome != "delivered":
                 return "invalid_state"
             target = self.now + timedelta(minutes=minutes)

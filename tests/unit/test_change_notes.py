@@ -5,6 +5,8 @@ lower `count` that would leave a pending snooze unposted is refused and changes 
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from tests.support.memory_stack import MemoryStack
@@ -88,3 +90,23 @@ def test_a_paused_schedule_keeps_its_snooze_for_the_resume_and_new_ends_that_sti
     assert stack.call("update_reminder", {"id": sid, "count": 4, "until": "2026-12-10"})["ok"]
     refused = stack.call("update_reminder", {"id": sid, "count": 2})  # Tuesday, Wednesday 12:00: not the snooze
     assert refused["error"]["code"] == "invalid_arguments"
+
+
+def test_a_delivered_occurrence_reminded_again_says_which_occurrence_its_count_then_leaves_out() -> None:
+    """`count` counts posts (docs/semantics.md): Snooze under today's post of a schedule with one run left
+    took tomorrow's occurrence without a word; the answer now names it, and the snooze is still made."""
+    stack = MemoryStack()  # Monday 30 November 2026, 09:00 in Madrid
+    made = stack.call("create_reminder", {"message": "S3", "cron": "0 12 * * *", "count": 2})["result"]
+    assert stack.fire(made["id"], "2026-11-30T11:00:00Z")["outcome"] == "delivered"
+    stack.clock.current = datetime(2026, 11, 30, 11, 10, tzinfo=UTC)
+    snoozed = stack.call("snooze_reminder", {"id": made["id"], "minutes": 60, "occurrence": "2026-11-30T11:00:00Z"})
+    assert snoozed["ok"] and snoozed["result"]["next_fires"][0]["local"] == "2026-11-30T13:10:00+01:00"
+    (note,) = snoozed["result"]["notes"]
+    assert note == (
+        "A snooze reminded again counts towards `count` (2): the occurrence of Tuesday 1 December, 12:00 "
+        "will not come, as the count is then used."
+    )
+    roomy = stack.call("create_reminder", {"message": "R", "cron": "0 13 * * *", "count": 5})["result"]
+    assert stack.fire(roomy["id"], "2026-11-30T12:00:00Z")["outcome"] == "delivered"
+    again = stack.call("snooze_reminder", {"id": roomy["id"], "minutes": 30, "occurrence": "2026-11-30T12:00:00Z"})
+    assert again["ok"] and "the occurrence of Friday 4 December, 13:00 will not come" in again["text"]  # the fifth

@@ -217,7 +217,7 @@ def test_a_cold_start_does_not_import_the_holiday_data(function: str) -> None:
 def test_a_snooze_across_the_end_of_summer_time_moves_by_the_minutes_that_pass() -> None:
     """01:30 CEST on 2026-10-25 snoozed 95 minutes is 01:05 UTC (02:05 CET): the clocks went back an hour
     meanwhile, so the wall-clock sum (03:05 CET) would be an hour late (make verify, seed 417901360)."""
-    from cronbell.usecases.change import _snooze_target
+    from cronbell.usecases.snooze import _snooze_target
 
     base = datetime(2026, 10, 24, 23, 30, tzinfo=UTC).astimezone(MADRID)
     deps = SimpleNamespace(now=lambda: datetime(2026, 10, 24, 20, 0, tzinfo=UTC))

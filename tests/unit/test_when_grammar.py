@@ -390,3 +390,15 @@ def test_any_mix_of_words_is_read_or_refused(words: list[str], language: str) ->
         assert err.code in (INVALID_TIME, TIME_IN_PAST)
         return
     assert got.at > now and got.at.microsecond == 0
+
+
+def test_quince_dias_is_fifteen_days_and_says_that_two_weeks_is_said_otherwise() -> None:
+    """'dentro de quince días' is often meant as two weeks ('cada quince días' is refused as ambiguous): the
+    one-shot keeps the words' reading, and says it; digits and English say what they mean, without a note."""
+    now = now_in(MADRID)
+    said = parse_one_shot("dentro de quince días a las 9", now, MADRID, "es")
+    assert said.at.date().isoformat() == "2026-11-07"
+    assert "'quince días' se entiende como 15 días (2026-11-07); para dos semanas di 'dos semanas'." in said.notes
+    for text, locale in (("dentro de 15 días a las 9", "es"), ("in fifteen days at 9", "en")):
+        plain = parse_one_shot(text, now, MADRID, locale)
+        assert plain.at == said.at and not any("15 d" in note for note in plain.notes)

@@ -26,13 +26,15 @@ def done_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         raise refusal("not_found.deleted", id=schedule.id)
     occurrence = schedule.repeat_slot if repeats.repeats(schedule) else ""
     acknowledged = bool(occurrence) and deps.store.acknowledge(schedule, occurrence, deps.now())
+    key = "done" if acknowledged else "done_nothing"
     if acknowledged:
         run = deps.store.run_at(schedule.room_id, schedule.id, occurrence)
         if run is not None:
             writes.announce_repeat("Run Acknowledged", run, schedule, deps)
+            if repeats.chain_over(schedule, run):  # acknowledged, but no repeat or escalation was left to stop
+                key = "done_after"
     now_dict, now_text = now_fields(ctx, deps)
     result: dict[str, Any] = {"id": schedule.id, "acknowledged": acknowledged, "now": now_dict}
     if acknowledged:
         result["occurrence"] = occurrence
-    key = "done" if acknowledged else "done_nothing"
     return {"result": result, "text": texts.say(key, locale, id=schedule.id, now=now_text)}

@@ -1,4 +1,4 @@
-"""update_reminder, pause_reminder, resume_reminder, snooze_reminder and skip_next.
+"""update_reminder, pause_reminder, resume_reminder and skip_next (snooze_reminder: usecases/snooze.py).
 
 Each change computes the new schedule, then brings the Scheduler entries and the item to it:
 entries first and the item second (a failed item write puts the entries back), except when the
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -19,18 +19,17 @@ from cronbell.core.domain import models
 from cronbell.core.domain.errors import Busy, Conflict
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
-from cronbell.core.domain.refusals import refusal
-from cronbell.core.domain.runs import DELIVERED
-from cronbell.core.domain.timing import Timing
+from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.domain.upcoming import ran_already, ran_through, upcoming
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.core.text import texts
-from cronbell.core.text.views import describe, short_date
+from cronbell.core.text.views import describe
 from cronbell.usecases import ends
-from cronbell.usecases.answers import about, now_fields, schedule_answer
+from cronbell.usecases.answers import now_fields, schedule_answer
 from cronbell.usecases.change_writes import ChangedMeanwhile, apply, busy
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.manage import find, refuse_while_the_last_occurrence_is_pending
+from cronbell.usecases.manage import find
+from cronbell.usecases.occurrences import is_coming, read_occurrence, said_at
 from cronbell.usecases.planning import (
     When,
     check_agent_target,
@@ -41,11 +40,10 @@ from cronbell.usecases.planning import (
     plan_recurring,
     read_ends,
 )
-from cronbell.usecases.quiet import QuietLookup
+from cronbell.usecases.quiet import QuietLookup, held_now
 from cronbell.usecases.repeat_settings import read_repeats
 
 log = logging.getLogger(__name__)
-HISTORY_LOOKBACK = 50  # runs read to find the delivered occurrence an old snooze button names
 
 
 # --- the tools -----------------------------------------------------------------------------------
@@ -145,17 +143,24 @@ def pause_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     old = find(ctx, args.id, deps)
     if old.status == models.PAUSED:
         raise refusal("invalid_state", id=old.id)
-    apply(old, replace(old, status=models.PAUSED, repeat_slot=""), deps)  # a pause stops the current repeats
-    now_dict, now_text = now_fields(ctx, deps)
-    return {
-        "result": {"id": old.id, "status": models.PAUSED, "now": now_dict},
-        "text": texts.say("paused", locale, id=old.id, about=about(old, locale), now=now_text),
-    }
+    new = replace(old, status=models.PAUSED, repeat_slot="")  # a pause stops the current repeats
+    apply(old, new, deps)
+    held = held_now(new)  # an occurrence quiet hours hold is still posted at their end (docs/semantics.md)
+    if held is None:
+        return schedule_answer("paused", new, deps, locale)
+    return schedule_answer("paused.held", new, deps, locale, until=texts.Moment(held, ZoneInfo(new.timezone)))
 
 
 def resume_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
-    old = find(ctx, args.id, deps)
+    try:
+        old = find(ctx, args.id, deps)
+    except ToolError:  # completed already by the daily reconciler, its end passed while paused: said as below
+        gone = find(ctx, args.id, deps, live_only=False)
+        if gone.status != models.COMPLETED or gone.status_reason != ends.ENDED_WHILE_PAUSED:
+            raise
+        now_dict, now_text = now_fields(ctx, deps)
+        return ends.ended_while_paused(gone, now_dict, now_text, locale, deps)
     if old.status != models.PAUSED:
         raise refusal("invalid_state.not_paused", id=old.id)
     if not old.recurring and old.timing.local_at <= deps.now():
@@ -178,11 +183,11 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     now = deps.now()
     named = getattr(args, "occurrence", None)
     if named is not None:
-        skipped = _occurrence(named, schedule)
+        skipped = read_occurrence(named, schedule)
         if ran_already(schedule, skipped, now):  # past, or run already (a fire may come early; a move may follow)
-            raise refusal("invalid_state.occurrence_past", id=schedule.id, when=_clock(skipped, schedule))
-        if not _coming(schedule, skipped, now):
-            raise refusal("invalid_arguments.not_an_occurrence", id=schedule.id, when=_clock(skipped, schedule))
+            raise refusal("invalid_state.occurrence_past", id=schedule.id, when=said_at(skipped, schedule))
+        if not is_coming(schedule, skipped, now):
+            raise refusal("invalid_arguments.not_an_occurrence", id=schedule.id, when=said_at(skipped, schedule))
     else:
         nexts = upcoming(schedule, now, 1)
         if not nexts:
@@ -195,107 +200,9 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     except Conflict:
         raise ChangedMeanwhile("backend_error.changed_meanwhile") from None
     new = replace(schedule, timing=schedule.timing.skipping(skipped))
-    answer = schedule_answer("skipped", new, deps, locale, skipped=_clock(skipped, schedule))
+    answer = schedule_answer("skipped", new, deps, locale, skipped=said_at(skipped, schedule))
     answer["result"]["skipped"] = iso_utc(skipped)
     return answer
-
-
-def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
-    """Postpone one occurrence: the next one, or the one `occurrence` names.
-
-    A coming occurrence moves `minutes` after its own time, or to `until`, never earlier than it
-    was. A one-shot that fired or was missed (or whose time passed while it was paused) comes back
-    `minutes` from now; a recurring occurrence already delivered is reminded again `minutes` from now
-    (a button under its post). A paused schedule with a coming occurrence is refused (resume it
-    first), and so is a snooze past the schedule's end: its occurrence would never be delivered."""
-    locale = ctx.locale or deps.settings.default_locale
-    old = find(ctx, args.id, deps, live_only=False)
-    if old.status == models.DELETED:
-        raise refusal("not_found.deleted", id=old.id)
-    now = deps.now()
-    named = getattr(args, "occurrence", None)
-    occurrence = _occurrence(named, old) if named is not None else None
-    if old.status == models.ACTIVE:
-        refuse_while_the_last_occurrence_is_pending(old, now, _pending_seconds(deps))
-    if occurrence is not None and occurrence <= ran_through(old, now):  # past, or run already
-        new, target = _snooze_again(old, occurrence, args, deps, locale)
-    elif old.recurring:
-        new, target = _snooze_coming(old, occurrence, args, deps, locale)
-    else:
-        new, target = _snooze_one_shot(old, occurrence, args, deps, locale)
-    if new.recurring:
-        _within_ends(new, target, now, locale)
-    new = replace(new, repeat_slot="")  # a snooze stops the current repeats; the snoozed post repeats anew
-    apply(old, new, deps)
-    nexts = upcoming(new, deps.now(), 1)
-    said_once = not new.recurring or bool(nexts and nexts[0] == target)  # its new time is its next: once
-    key = "snoozed.once" if said_once else "snoozed"
-    answer = schedule_answer(key, new, deps, locale, to=_clock(target, old))
-    answer["result"]["snoozed_to"] = iso_utc(target)
-    return answer
-
-
-LAMBDA_MAX_EVENT_SECONDS = 6 * 3600  # how long a late attempt can still come when lateness has no limit
-
-
-def _pending_seconds(deps: Deps) -> int:
-    """How long after its time an occurrence not run yet may still be delivered by a late attempt."""
-    minutes = deps.settings.max_lateness_minutes
-    return minutes * 60 if minutes > 0 else LAMBDA_MAX_EVENT_SECONDS
-
-
-Snoozed = tuple[Schedule, datetime]  # the schedule snoozed, and where its occurrence moved
-
-
-def _snooze_again(old: Schedule, occurrence: datetime, args: Any, deps: Deps, locale: str) -> Snoozed:
-    """A delivered occurrence is reminded again from now: nothing is skipped."""
-    now, tz = deps.now(), ZoneInfo(old.timezone)
-    target = _snooze_target(args, _delivered(old, occurrence, now, deps), tz, deps, locale)
-    if not old.recurring:
-        return _one_shot_back(old, target, tz), target
-    snoozes = tuple(sorted([*(t for t in old.timing.snoozes if t > now), target.replace(microsecond=0)]))
-    return replace(old, timing=replace(old.timing, snoozes=snoozes)), target
-
-
-def _snooze_coming(old: Schedule, occurrence: datetime | None, args: Any, deps: Deps, locale: str) -> Snoozed:
-    """A recurrence's coming occurrence (the next one, or the one named) moves later."""
-    now = deps.now()
-    paused_next = (
-        old.timing.upcoming(now, 1, old.delivered_count, old.done_through) if old.status == models.PAUSED else []
-    )
-    if paused_next:  # a snooze never resumes a schedule
-        raise refusal("invalid_state.snooze_paused", id=old.id, when=_clock(paused_next[0], old))
-    if old.status != models.ACTIVE:
-        raise refusal("invalid_state.nothing_to_snooze", id=old.id, status=old.status)
-    if occurrence is None:
-        nexts = upcoming(old, now, 1)
-        if not nexts:
-            raise refusal("invalid_state.nothing_to_snooze", id=old.id, status=old.status)
-        occurrence = nexts[0]
-    elif not _coming(old, occurrence, now):
-        raise refusal("invalid_arguments.not_an_occurrence", id=old.id, when=_clock(occurrence, old))
-    target = _snooze_target(args, occurrence, ZoneInfo(old.timezone), deps, locale, old)
-    return replace(old, timing=old.timing.snoozed(occurrence, target, now)), target
-
-
-def _snooze_one_shot(old: Schedule, occurrence: datetime | None, args: Any, deps: Deps, locale: str) -> Snoozed:
-    """A one-shot moves later, or, once it fired or was missed, comes back from now."""
-    now, tz = deps.now(), ZoneInfo(old.timezone)
-    due = old.timing.local_at
-    if occurrence is not None and occurrence != due:
-        raise refusal("invalid_arguments.not_an_occurrence", id=old.id, when=_clock(occurrence, old))
-    coming = old.status in models.LIVE_STATUSES and due > now
-    if old.status == models.PAUSED and coming:
-        raise refusal("invalid_state.snooze_paused", id=old.id, when=_clock(due, old))
-    base = max(now, due) if old.status == models.ACTIVE else now
-    target = _snooze_target(args, base, tz, deps, locale, old if coming else None)
-    return _one_shot_back(old, target, tz), target
-
-
-def _one_shot_back(old: Schedule, target: datetime, tz: ZoneInfo) -> Schedule:
-    new = replace(old, status=models.ACTIVE, timing=Timing.once(target, tz), fired_at=None, status_reason="")
-    new.with_dedupe_key()
-    return new
 
 
 def _check_snoozes_kept(old: Schedule, new: Schedule, now: datetime) -> None:
@@ -303,7 +210,7 @@ def _check_snoozes_kept(old: Schedule, new: Schedule, now: datetime) -> None:
     refused, changing nothing, as a snooze past the end is (docs/semantics.md, "Ends")."""
     dropped = sorted(_snoozes_posted(old, now, new.timing.snoozes) - _snoozes_posted(new, now, new.timing.snoozes))
     if dropped:
-        raise refusal("invalid_arguments.ends_drop_snooze", id=new.id, to=_clock(dropped[0], new))
+        raise refusal("invalid_arguments.ends_drop_snooze", id=new.id, to=said_at(dropped[0], new))
 
 
 def _snoozes_posted(schedule: Schedule, now: datetime, snoozes: tuple[datetime, ...]) -> set[datetime]:
@@ -317,100 +224,3 @@ def _snoozes_posted(schedule: Schedule, now: datetime, snoozes: tuple[datetime, 
         coming = timing.upcoming(ran_through(schedule, now), left, schedule.delivered_count, schedule.done_through)
         kept &= {t.astimezone(UTC) for t in coming}
     return kept
-
-
-def _clock(instant: datetime, schedule: Schedule) -> texts.Moment:
-    """An occurrence as a sentence names it, with its weekday, in the schedule's zone."""
-    return texts.Moment(instant, ZoneInfo(schedule.timezone))
-
-
-def _occurrence(text: str, schedule: Schedule) -> datetime:
-    """The instant an `occurrence` argument names (RFC3339 with its offset), in the schedule's zone."""
-    try:
-        return parse_iso(text).astimezone(ZoneInfo(schedule.timezone))
-    except ValueError:
-        raise refusal("invalid_arguments.occurrence", text=text) from None
-
-
-def _coming(schedule: Schedule, occurrence: datetime, now: datetime) -> bool:
-    """Whether `occurrence` is one of the schedule's coming occurrences (not skipped, not past its end)."""
-    timing = schedule.timing
-    if ran_already(schedule, occurrence, now) or not timing.fires_at(occurrence):
-        return False
-    if iso_utc(occurrence) in timing.skips:
-        return False
-    if timing.off_interval(occurrence) or timing.is_holiday(occurrence):
-        return False
-    if timing.until is not None and occurrence > timing.until:
-        return False
-    if timing.count:
-        wanted = occurrence.astimezone(UTC)
-        return wanted in [t.astimezone(UTC) for t in upcoming(schedule, now, timing.count - schedule.delivered_count)]
-    return True
-
-
-def _delivered(schedule: Schedule, occurrence: datetime, now: datetime, deps: Deps) -> datetime:
-    """A past occurrence a snooze names must be one the schedule delivered (a button sits under its
-    post): it is reminded again from now. A one-shot brought back or moved since is refused."""
-    wanted = occurrence.astimezone(UTC)
-    run = next(
-        (
-            r
-            for r in deps.store.runs(schedule.room_id, schedule.id, HISTORY_LOOKBACK)
-            if _same(r.scheduled_time, wanted)
-        ),
-        None,
-    )
-    if run is None:
-        raise refusal("invalid_arguments.not_an_occurrence", id=schedule.id, when=_clock(occurrence, schedule))
-    if run.outcome != DELIVERED:
-        raise refusal(
-            "invalid_state.occurrence_not_delivered",
-            id=schedule.id,
-            when=_clock(occurrence, schedule),
-            outcome=run.outcome,
-        )
-    if not schedule.recurring and schedule.status in models.LIVE_STATUSES:
-        due = schedule.timing.local_at
-        if due.astimezone(UTC) != wanted:
-            raise refusal("invalid_state.occurrence_superseded", id=schedule.id, next=_clock(due, schedule))
-    if schedule.status == models.PAUSED or (schedule.recurring and schedule.status != models.ACTIVE):
-        raise refusal("invalid_state.nothing_to_snooze", id=schedule.id, status=schedule.status)
-    return now
-
-
-def _same(scheduled_time: str, wanted: datetime) -> bool:
-    try:
-        return parse_iso(scheduled_time).astimezone(UTC) == wanted
-    except ValueError:
-        return False
-
-
-def _snooze_target(
-    args: Any, base: datetime, tz: ZoneInfo, deps: Deps, locale: str, schedule: Schedule | None = None
-) -> datetime:
-    """Where the snooze moves the occurrence at `base`. With `schedule`, `base` is a coming
-    occurrence, and a snooze `until` a time that is not later than it is refused: a snooze postpones."""
-    if args.until is not None:
-        target = plan_once(args.until, tz, deps.now(), locale, "until").at or base
-        if schedule is not None and target <= base:
-            raise refusal("invalid_time.snooze_not_later", to=_clock(target, schedule), when=_clock(base, schedule))
-        return target
-    target = (base.astimezone(UTC) + timedelta(minutes=args.minutes)).astimezone(tz)  # elapsed, not wall-clock
-    if target <= deps.now():
-        raise refusal("time_in_past.already").about("minutes")
-    return target
-
-
-def _within_ends(new: Schedule, target: datetime, now: datetime, locale: str) -> None:
-    """A snoozed occurrence past the end (`until`, or after the last of `count` runs) would never be
-    delivered: refused, with the end named."""
-    timing = new.timing
-    if timing.until is not None and target > timing.until:
-        until = short_date(timing.until.astimezone(timing.tz), locale)
-        raise refusal("invalid_time.snooze_past_until", id=new.id, until=until)
-    if timing.count:
-        wanted = target.astimezone(UTC)
-        kept = upcoming(new, now, max(0, timing.count - new.delivered_count))
-        if wanted not in [t.astimezone(UTC) for t in kept]:
-            raise refusal("invalid_time.snooze_past_count", id=new.id, count=timing.count, to=_clock(target, new))

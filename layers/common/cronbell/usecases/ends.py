@@ -23,19 +23,25 @@ def ended(schedule: Schedule, deps: Deps) -> bool:
     return schedule.recurring and schedule.timing.finished_after(deps.now(), schedule.delivered_count)
 
 
+ENDED_WHILE_PAUSED = "ended_while_paused"  # the status_reason of a schedule completed while paused
+
+
 def complete(schedule: Schedule, deps: Deps) -> None:
     """Retire `schedule` as `completed` (its room place and pointers freed in the same transaction;
-    its entries go with its live item). Raises Busy while a delivery holds it, Conflict when it
-    changed meanwhile, BackendError."""
-    deps.store.retire(schedule, models.COMPLETED, deps.now())
+    its entries go with its live item); one paused keeps that it ended so, for its resume's answer.
+    Raises Busy while a delivery holds it, Conflict when it changed meanwhile, BackendError."""
+    reason = ENDED_WHILE_PAUSED if schedule.status == models.PAUSED else ""
+    deps.store.retire(schedule, models.COMPLETED, deps.now(), reason)
 
 
 def ended_while_paused(
     schedule: Schedule, now: dict[str, str], now_text: str, locale: str, deps: Deps
 ) -> dict[str, Any]:
-    """resume_reminder's answer for a schedule whose end passed while it was paused: it is completed."""
+    """resume_reminder's answer for a schedule whose end passed while it was paused: it is completed (by this
+    call, or already by the daily reconciler)."""
     try:
-        complete(schedule, deps)
+        if schedule.status == models.PAUSED:
+            complete(schedule, deps)
     except Busy:
         raise refusal("busy") from None
     except Conflict:

@@ -99,6 +99,12 @@ def _change() -> ModuleType:
     return change
 
 
+def _snooze() -> ModuleType:
+    from cronbell.usecases import snooze  # imported on first use (_OnFirstCall)
+
+    return snooze
+
+
 def _acknowledge() -> ModuleType:
     from cronbell.usecases import acknowledge  # imported on first use (_OnFirstCall)
 
@@ -265,7 +271,7 @@ TOOLS: tuple[Tool, ...] = (
         "snooze_reminder",
         arguments="SnoozeReminder",
         title="Snooze the next fire",
-        use_case=_OnFirstCall(_change, "snooze_reminder"),
+        use_case=_OnFirstCall(_snooze, "snooze_reminder"),
         hints=WRITE,
         result="schedule",
         description=(

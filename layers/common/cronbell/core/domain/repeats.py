@@ -27,6 +27,7 @@ from datetime import datetime, timedelta
 from cronbell.core.domain import routing
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.runs import Run
 from cronbell.core.values import value
 
 MIN_EVERY, MAX_EVERY = 5, 240  # minutes between posts
@@ -50,6 +51,11 @@ def repeats(schedule: Schedule) -> bool:
 def last_number(schedule: Schedule) -> int:
     """The number of the chain's last fire: the escalation's when there is one."""
     return schedule.repeat_times + (1 if schedule.escalate_to else 0)
+
+
+def chain_over(schedule: Schedule, run: Run) -> bool:
+    """Whether every repeat of the occurrence `run` records is posted, and its escalation when it has one."""
+    return run.escalated if schedule.escalate_to else run.repeats >= schedule.repeat_times
 
 
 def is_escalation(schedule: Schedule, number: int) -> bool:

@@ -89,6 +89,7 @@ _WEEKDAY_FROM_DAY = (
 _DAY_THEN_YEARS = rf"(?P<day>.+?),? (?:{lexicon.either('AMOUNT_BEFORE')}) (?P<amount>.+)"
 # idioms that name an amount of time ("de hoy en ocho" is a week from today), read as the amount
 _AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
+_FIFTEEN_DAYS = re.compile(rf"\b(?:{lexicon.some('FIFTEEN_DAYS_WORDS')})\b")  # may mean two weeks: said
 _NEXT_BUSINESS_DAY = re.compile(rf"(?:{lexicon.some('NEXT_BUSINESS_DAY')})")  # a day named, no time said
 _AT_WRITTEN = lexicon.own("CLOCK_AT_WRITTEN")
 
@@ -199,6 +200,8 @@ def parse_one_shot(
         raise _invalid(raw, language, month_first, phrase("reason.too_far"))
     if at.astimezone(UTC) <= now.astimezone(UTC):  # instants: same-zone comparisons ignore `fold`
         raise _past(at, now, tz)
+    if _FIFTEEN_DAYS.search(t):
+        notes.append(texts.say("note.fifteen_days", language, date=at.date().isoformat()))
     return OneShot(at=at, notes=tuple(notes))
 
 

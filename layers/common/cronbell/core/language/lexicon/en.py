@@ -185,6 +185,7 @@ INTERVALS = (  # {count}, {unit} and {weekday} are filled in; groups n, unit, da
     r"(?P<once>weekly|once a week|(?:every|each) week),? (?P<rest>.*)",
 )
 FIFTEEN_DAYS_LEAD: tuple[str, ...] = ()  # "every 15 days" is what it says
+FIFTEEN_DAYS_WORDS = ""  # "in fifteen days" is what it says
 STARTING = r"from|starting(?: on)?|beginning"  # before a start date
 SAID_APART = (  # after a schedule: what goes in arguments of its own (until, count, skip_holidays)
     r"until|till|for \d+ (?:days?|weeks?|months?|times)|starting|beginning"

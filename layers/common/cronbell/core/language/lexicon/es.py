@@ -195,6 +195,7 @@ INTERVALS = (
     r"(?P<once>semanalmente|una vez (?:a|por) (?:la )?semana|cada semana|todas las semanas),? (?P<rest>.*)",
 )
 FIFTEEN_DAYS_LEAD = ("cada",)  # "cada quince dias" often means every two weeks
+FIFTEEN_DAYS_WORDS = r"quince dias"  # "dentro de quince dias": read as 15 days, which may mean two weeks: said
 STARTING = r"desde(?: el)?|a partir del?|empezando el"
 SAID_APART = (  # after a schedule: what goes in arguments of its own (until, count, skip_holidays)
     r"hasta|durante \d+ (?:dias|semanas|meses|veces)|empezando|comenzando|a partir de"

@@ -44,6 +44,10 @@ TEXTS: dict[str, str] = {
     "error": "Could not do that: {message}",
     "updated": "Updated {id}{about}: {when}. {now}",
     "paused": "Paused {id}{about}; it will not fire until resumed. {now}",
+    "paused.held": (
+        "Paused {id}{about}; it will not fire until resumed, but the occurrence quiet hours hold is still "
+        "posted at their end, {until}. {now}"
+    ),
     "resumed": "Resumed {id}{about}: {when}. {now}",
     "ended_while_paused": (
         "{id} reached its end (`until` or `count`) while it was paused: it is completed now, with no fire left. {now}"
@@ -75,6 +79,10 @@ TEXTS: dict[str, str] = {
     "chat.repeat_note": "Reminder {number} of {times} more, until someone taps Done.",
     "chat.escalation": "⚠️ {who}Not acknowledged after {times} reminder(s) to {user}: {text}",
     "done": "Acknowledged {id}: its repeats stop. {now}",
+    "done_after": (
+        "Acknowledged {id}: its repeats and any escalation were all posted already, so nothing more was coming; "
+        "the acknowledgement is recorded on its run. {now}"
+    ),
     "done_nothing": "{id} has no occurrence repeating now (acknowledged already, or stopped). {now}",
     "chat.agent_failed": "⚠️ {label}: {reason}",
     "agent.timeout": "the agent did not answer within {seconds} s",
@@ -183,6 +191,9 @@ TEXTS: dict[str, str] = {
     ),
     "error.invalid_state.occurrence_past": (
         "the occurrence of {id} at {when} has already happened: there is nothing left to skip there"
+    ),
+    "error.invalid_state.occurrence_held": (
+        "{id}'s occurrence at {when} is held by quiet hours until {until}, when it is posted; snooze it once it is"
     ),
     "error.invalid_state.occurrence_not_delivered": (
         "the occurrence of {id} at {when} was not delivered ({outcome}): there is nothing to remind again"
@@ -427,6 +438,15 @@ TEXTS: dict[str, str] = {
         "read as {date}, the next date that is both that weekday and that day of the month; the nearer {nearer} "
         "is another weekday."
     ),
+    "note.snooze_takes_count": (
+        "A snooze reminded again counts towards `count` ({count}): the occurrence of {when} will not come, as "
+        "the count is then used."
+    ),
+    "note.snooze_takes_count.more": (
+        "A snooze reminded again counts towards `count` ({count}): the occurrence of {when} and {more} more after "
+        "it will not come, as the count is then used."
+    ),
+    "note.fifteen_days": "'quince días' is read as 15 days ({date}); for two weeks say 'dos semanas'.",
     "note.day_number": (
         "{number} is read as the day of the month ({date}), not the hour; say 'at {number}:00' for the hour."
     ),

@@ -47,6 +47,10 @@ TEXTS: dict[str, str] = {
     "error": "No se pudo hacer: {message}",
     "updated": "Cambio guardado en {id}{about}: {when}. {now}",
     "paused": "{id}{about} queda en pausa; no se ejecutará hasta que se reanude. {now}",
+    "paused.held": (
+        "{id}{about} queda en pausa; no se ejecutará hasta que se reanude, pero la ejecución que retienen las "
+        "horas de silencio se publica igualmente al terminar, {until}. {now}"
+    ),
     "resumed": "Se reanuda {id}{about}: {when}. {now}",
     "ended_while_paused": (
         "{id} llegó a su fin (`until` o `count`) mientras estaba en pausa: queda completado y no volverá a "
@@ -79,6 +83,10 @@ TEXTS: dict[str, str] = {
     "chat.repeat_note": "Recordatorio {number} de {times} más, hasta que alguien pulse Hecho.",
     "chat.escalation": "⚠️ {who}Sin confirmar tras {times} recordatorio(s) a {user}: {text}",
     "done": "Confirmado {id}: sus repeticiones se detienen. {now}",
+    "done_after": (
+        "Confirmado {id}: sus repeticiones y cualquier aviso ya se habían publicado, así que no quedaba nada "
+        "por llegar; la confirmación queda registrada en su ejecución. {now}"
+    ),
     "done_nothing": ("{id} no tiene ahora ninguna ejecución que se repita (ya confirmada, o detenida). {now}"),
     "chat.agent_failed": "⚠️ {label}: {reason}",
     "agent.timeout": "el agente no respondió en {seconds} s",
@@ -194,6 +202,10 @@ TEXTS: dict[str, str] = {
         "{id} está en pausa: reanúdalo antes con resume_reminder (su próxima hora es el {when})"
     ),
     "error.invalid_state.occurrence_past": "la ejecución de {id} del {when} ya pasó: ya no hay nada que omitir ahí",
+    "error.invalid_state.occurrence_held": (
+        "la ejecución de {id} de {when} la retienen las horas de silencio hasta {until}, cuando se publica; "
+        "pospónla después"
+    ),
     "error.invalid_state.occurrence_not_delivered": (
         "la ejecución de {id} del {when} no se entregó ({outcome}): no hay nada que volver a recordar"
     ),
@@ -453,6 +465,15 @@ TEXTS: dict[str, str] = {
         "se entiende como {date}, la próxima fecha que es a la vez ese día de la semana y ese día del mes; la "
         "más cercana, {nearer}, es otro día de la semana."
     ),
+    "note.snooze_takes_count": (
+        "Un aviso pospuesto cuenta para `count` ({count}): la ejecución del {when} ya no llega, porque la cuenta "
+        "se agota."
+    ),
+    "note.snooze_takes_count.more": (
+        "Un aviso pospuesto cuenta para `count` ({count}): la ejecución del {when} y {more} más después ya no "
+        "llegan, porque la cuenta se agota."
+    ),
+    "note.fifteen_days": "'quince días' se entiende como 15 días ({date}); para dos semanas di 'dos semanas'.",
     "note.day_number": (
         "{number} se entiende como el día del mes ({date}), no la hora; di 'a las {number}' para la hora."
     ),
