@@ -110,3 +110,18 @@ def test_a_delivered_occurrence_reminded_again_says_which_occurrence_its_count_t
     assert stack.fire(roomy["id"], "2026-11-30T12:00:00Z")["outcome"] == "delivered"
     again = stack.call("snooze_reminder", {"id": roomy["id"], "minutes": 30, "occurrence": "2026-11-30T12:00:00Z"})
     assert again["ok"] and "the occurrence of Friday 4 December, 13:00 will not come" in again["text"]  # the fifth
+
+
+def test_a_new_zone_says_the_end_it_keeps_as_it_reads_there_unless_a_new_until_is_given() -> None:
+    """A zone change keeps `until` as an instant (docs/semantics.md): "through 5 December" in Madrid ends at
+    17:59 in New York, and an occurrence after that on the last day no longer comes; the answer says so."""
+    stack = MemoryStack()  # Monday 30 November 2026, 09:00 in Madrid
+    sid = stack.call("create_reminder", {"message": "x", "cron": "0 11 * * *", "until": "2026-12-05"})["result"]["id"]
+    moved = stack.call("update_reminder", {"id": sid, "timezone": "America/New_York"})["result"]
+    assert moved["until"] == "2026-12-05T17:59:59-05:00"
+    assert moved["notes"] == [
+        "Its end stays the same instant: Saturday 5 December 2026, 23:59 in the old zone is Saturday 5 December "
+        "2026, 17:59 in America/New_York; give `until` again to end it on a day of the new zone."
+    ]
+    again = stack.call("update_reminder", {"id": sid, "timezone": "Asia/Tokyo", "until": "2026-12-06"})["result"]
+    assert again["until"] == "2026-12-06T23:59:59+09:00" and not again.get("notes")

@@ -122,7 +122,16 @@ def _update_time(old: Schedule, new: Schedule, args: Any, tz: ZoneInfo, deps: De
     new.timing = when.timing
     if new.recurring:
         new.timing = kept_ends(new.timing, old.timing, when.ends)
-    return when.notes + _forgotten(old, deps.now(), said_in)
+    return when.notes + _forgotten(old, deps.now(), said_in) + _until_moved(old, new, args, said_in)
+
+
+def _until_moved(old: Schedule, new: Schedule, args: Any, locale: str) -> tuple[str, ...]:
+    """A new zone keeps `until` as the instant it is, which reads as another time (or day) there: said."""
+    until = new.timing.until if new.recurring and args.until is None else None
+    if until is None or new.timezone == old.timezone:
+        return ()
+    was, now_reads = texts.Moment(until, ZoneInfo(old.timezone)), texts.Moment(until, ZoneInfo(new.timezone))
+    return (texts.say("note.until_kept", locale, was=was, now=now_reads, zone=new.timezone),)
 
 
 def _forgotten(old: Schedule, now: datetime, locale: str) -> tuple[str, ...]:

@@ -447,6 +447,10 @@ TEXTS: dict[str, str] = {
         "it will not come, as the count is then used."
     ),
     "note.fifteen_days": "'quince días' is read as 15 days ({date}); for two weeks say 'dos semanas'.",
+    "note.until_kept": (
+        "Its end stays the same instant: {was} in the old zone is {now} in {zone}; give `until` again to end it "
+        "on a day of the new zone."
+    ),
     "note.day_number": (
         "{number} is read as the day of the month ({date}), not the hour; say 'at {number}:00' for the hour."
     ),

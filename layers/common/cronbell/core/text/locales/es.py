@@ -474,6 +474,10 @@ TEXTS: dict[str, str] = {
         "llegan, porque la cuenta se agota."
     ),
     "note.fifteen_days": "'quince días' se entiende como 15 días ({date}); para dos semanas di 'dos semanas'.",
+    "note.until_kept": (
+        "Su fin sigue siendo el mismo instante: {was} en la zona anterior es {now} en {zone}; vuelve a dar "
+        "`until` para terminarla en un día de la zona nueva."
+    ),
     "note.day_number": (
         "{number} se entiende como el día del mes ({date}), no la hora; di 'a las {number}' para la hora."
     ),
