@@ -298,6 +298,32 @@ def test_a_run_started_by_hand_whose_schedule_is_paused_before_its_turn_is_recor
     assert [(r.outcome, r.reason) for r in played.observation.runs if r.manual] == [("skipped", "paused")]
 
 
+def test_a_delete_lands_with_its_delete_item_not_with_the_audit_copy_it_completes_after(
+    base: Stack, tmp_path: Path
+) -> None:
+    """delete_reminder of a schedule that ran (a run_now delivered first) writes twice: the DeleteItem of the
+    live item, then the audit copy's run fields. The fire came between the two, found no live item and ran
+    nothing, as it must (docs/semantics.md: a schedule deleted meanwhile runs nothing); the verdict had
+    placed the delete at its second write, after the fire, and asked for a run (`make verify`, seed 658097)."""
+    order = ((3, 3), (3, 3), (2, 1), (5, 1), (3, 2), (5, 2), (5, 2), (3, 2), (1, 3), (4, 3), (5, 2), (5, 1))
+    order += ((4, 1), (5, 2), (0, 3), (2, 1), (3, 1), (4, 3), (1, 2), (1, 3), (0, 1))
+    calls = (RUN_NOW, DELETE, RUN_NOW, SKIP)
+    group = Group(AGENT, calls, fire=True, reconciler=True, order=order, stream="again", seed=891432)
+    played = play_group(base, group, tmp_path)
+    problems = played.problems + verdict(played.observation)
+    tally(group, problems)
+    assert not problems, problems
+    assert [(c.tool, a.ok) for c, a in played.observation.changes] == [
+        ("run_now", False),
+        ("delete_reminder", True),
+        ("run_now", True),
+        ("skip_next", False),
+    ]
+    assert [p for p in played.observation.posts if p.manual] and not [
+        r for r in played.observation.runs if not r.manual
+    ]
+
+
 def test_a_run_started_by_hand_whose_schedule_is_deleted_before_its_turn_runs_nothing(
     base: Stack, tmp_path: Path
 ) -> None:

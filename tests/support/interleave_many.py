@@ -291,7 +291,9 @@ def play_group(base: Stack, group: Group, work: Path) -> Played:
     c.lambda_due()
     for index, (change, answer, at) in sorted(c.answers.items()):
         writes = c.actors[index].writes
-        landed = writes[-1] if writes else p.log.tick()
+        # a change lands at its last write; a delete at its first, the DeleteItem of the live item (what fires
+        # read), its second only giving the audit copy the run fields the live item had
+        landed = (writes[0] if change.effect == "delete" else writes[-1]) if writes else p.log.tick()
         code = "" if answer["ok"] else str(answer["error"]["code"]).split(".")[0]
         wrote = bool(writes) and not answer["ok"]
         p.log.answers.append((change, Answer(answer["ok"], code, landed, at, answer.get("result") or {}, wrote)))
