@@ -352,6 +352,34 @@ def test_events_and_agent_requests_name_the_platform(stack: Stack) -> None:
     ]
 
 
+def test_an_event_names_the_schedule_s_own_room_and_thread_and_where_a_post_elsewhere_went(stack: Stack) -> None:
+    """An agent call in a thread answering in another room: its events named its own room without its thread,
+    beside the message_id of a post in the other room. They now name the own room and thread (as its notices
+    use them) and `output_room_id`, the room the message_id is in; a post in its own room has none."""
+    allowing = replace(stack.settings, allowed_output_rooms=(NEWS,), auto_pause_after=1)
+    job = envelope("cron_create", {"name": "digest", "prompt": "p", "cron_expr": "0 18 * * *", "channel": NEWS})
+    job["context"]["thread_id"] = "$thread"
+    elsewhere = ok(tools.handle(job, stack.deps(settings=allowing)))["id"]
+    here = envelope("cron_create", {"name": "local", "prompt": "p", "cron_expr": "0 18 * * *"})
+    here["context"]["thread_id"] = "$thread"
+    own = ok(tools.handle(here, stack.deps(settings=allowing)))["id"]
+    events = Events()
+    for sid in (elsewhere, own):
+        fire(stack, sid, "2026-11-30T17:00:00Z", RecordingChat(), settings=allowing, agents=Agents(), events=events)
+    failing = Agents(AgentError("boom"))
+    fire(stack, elsewhere, "2026-12-01T17:00:00Z", RecordingChat(), settings=allowing, agents=failing, events=events)
+    places = [
+        (kind, d["schedule_id"], d["room_id"], d["thread_id"], d.get("output_room_id")) for kind, d in events.sent
+    ]
+    assert places == [
+        ("Run Finished", elsewhere, ROOM, "$thread", NEWS),
+        ("Run Finished", own, ROOM, "$thread", None),
+        ("Run Finished", elsewhere, ROOM, "$thread", NEWS),
+        ("Schedule Paused", elsewhere, ROOM, "$thread", None),
+    ]
+    assert events.sent[0][1]["outcome"] == "delivered" and events.sent[0][1]["message_id"]
+
+
 # --- the record after a delivery, and the tools while one is under way ----------------------------
 class ChangingChat(RecordingChat):
     """A post during which a change lands anyway (as one could once the claim's lease is over)."""

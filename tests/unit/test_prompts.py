@@ -24,7 +24,19 @@ def test_parse_answer(payload: object, text: str) -> None:
     assert parse_answer(payload) == text
 
 
-@pytest.mark.parametrize("payload", [{"answer": 1, "text": 5}, [1, 2], 42, {"text": ["a"]}])
+@pytest.mark.parametrize(
+    "payload",
+    [
+        {"answer": 1, "text": 5},
+        [1, 2],
+        42,
+        {"text": ["a"]},
+        {"outcome": "invalid_input", "error": "bad"},  # no text: not "nothing to post"
+        {},
+        {"text": "", "error": "the event needs a prompt"},  # the echo agent's answer to bad input
+        {"text": "partial", "error": "timed out upstream"},
+    ],
+)
 def test_parse_answer_malformed(payload: object) -> None:
     with pytest.raises(AgentError):
         parse_answer(payload)

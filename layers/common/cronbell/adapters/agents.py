@@ -18,17 +18,22 @@ from cronbell.core.domain.ports import AgentError, AgentTimeout, UnknownAgent
 @cache
 def _client(read_timeout: int) -> Any:
     # The agent gets exactly its timeout to answer (the fire function's own timeout is longer).
-    # No SDK retries: a retried read timeout would run the agent a second time.
-    config = Config(connect_timeout=5, read_timeout=read_timeout, retries={"max_attempts": 1, "mode": "standard"})
+    # No SDK retries: a retried read timeout would run the agent a second time. `total_max_attempts` counts
+    # the first attempt; botocore's `max_attempts` counts retries only (1 would send the request twice).
+    config = Config(connect_timeout=5, read_timeout=read_timeout, retries={"total_max_attempts": 1, "mode": "standard"})
     return boto3.client("lambda", config=config)
 
 
 def parse_answer(payload: Any) -> str:
-    """The agent contract answers {"text": "..."}; a bare string is accepted too."""
+    """The agent contract answers {"text": "..."}; a bare string is accepted too, and `"text": null` or ""
+    is an answer with nothing to post. An object without `text`, or one that reports an `error`, is the
+    agent failing (never nothing to post: that would skip every run of a broken agent without a notice)."""
     if isinstance(payload, str):
         return payload.strip()
-    if isinstance(payload, dict):
-        text = payload.get("text")
+    if isinstance(payload, dict) and "text" in payload:
+        text = payload["text"]
+        if payload.get("error"):
+            raise AgentError(phrase("agent.reported_error"))
         if isinstance(text, str):
             return text.strip()
         if text is None:

@@ -130,8 +130,8 @@ def _until_moved(old: Schedule, new: Schedule, args: Any, locale: str) -> tuple[
     until = new.timing.until if new.recurring and args.until is None else None
     if until is None or new.timezone == old.timezone:
         return ()
-    was, now_reads = texts.Moment(until, ZoneInfo(old.timezone)), texts.Moment(until, ZoneInfo(new.timezone))
-    return (texts.say("note.until_kept", locale, was=was, now=now_reads, zone=new.timezone),)
+    was, there = texts.Moment(until, ZoneInfo(old.timezone)), texts.Moment(until, ZoneInfo(new.timezone))
+    return (texts.say("note.until_kept", locale, was=was, there=there, zone=new.timezone),)
 
 
 def _forgotten(old: Schedule, now: datetime, locale: str) -> tuple[str, ...]:

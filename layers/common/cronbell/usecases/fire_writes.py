@@ -273,6 +273,13 @@ def platform_of(room_key: str, deps: Deps) -> str:
     return routing.split_room_key(room_key)[0] or deps.settings.default_platform
 
 
+def _own_place(schedule_id: str, room_id: str, schedule: Schedule | None, deps: Deps) -> dict[str, Any]:
+    """Where an event says the schedule is: its own room, that room's thread and platform."""
+    thread_id = (schedule.thread_id or None) if schedule is not None else None
+    bare = routing.bare_room(room_id)
+    return {"schedule_id": schedule_id, "room_id": bare, "thread_id": thread_id, "platform": platform_of(room_id, deps)}
+
+
 def announce(
     run: Run,
     schedule_id: str,
@@ -287,11 +294,10 @@ def announce(
     deps.run_metric(run.outcome, run.reason or "")
     if deps.events is None:
         return
-    platform = platform_of(room_id, deps)
-    room_id = routing.bare_room(room_id)
-    thread_id = (schedule.output_thread or None) if schedule is not None else None
-    place = {"schedule_id": schedule_id, "room_id": room_id, "thread_id": thread_id, "platform": platform}
+    place = _own_place(schedule_id, room_id, schedule, deps)
     detail = {**run.to_dict(), **place}
+    if schedule is not None and schedule.output_room != schedule.room_id:  # the post (message_id) is there
+        detail["output_room_id"] = routing.bare_room(schedule.output_room)
     try:
         deps.events.publish("Run Finished", detail)
         if pause:

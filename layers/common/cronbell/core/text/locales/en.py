@@ -85,6 +85,7 @@ TEXTS: dict[str, str] = {
     ),
     "done_nothing": "{id} has no occurrence repeating now (acknowledged already, or stopped). {now}",
     "chat.agent_failed": "⚠️ {label}: {reason}",
+    "agent.reported_error": "the agent answered with an error",
     "agent.timeout": "the agent did not answer within {seconds} s",
     "agent.unreachable": "the agent could not be reached ({error})",
     "agent.unknown": "agent {agent!r} is not in this deployment's allowlist",
@@ -448,7 +449,7 @@ TEXTS: dict[str, str] = {
     ),
     "note.fifteen_days": "'quince días' is read as 15 days ({date}); for two weeks say 'dos semanas'.",
     "note.until_kept": (
-        "Its end stays the same instant: {was} in the old zone is {now} in {zone}; give `until` again to end it "
+        "Its end stays the same instant: {was} in the old zone is {there} in {zone}; give `until` again to end it "
         "on a day of the new zone."
     ),
     "note.day_number": (

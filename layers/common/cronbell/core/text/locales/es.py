@@ -89,6 +89,7 @@ TEXTS: dict[str, str] = {
     ),
     "done_nothing": ("{id} no tiene ahora ninguna ejecución que se repita (ya confirmada, o detenida). {now}"),
     "chat.agent_failed": "⚠️ {label}: {reason}",
+    "agent.reported_error": "el agente respondió con un error",
     "agent.timeout": "el agente no respondió en {seconds} s",
     "agent.unreachable": "no se pudo contactar con el agente ({error})",
     "agent.unknown": "el agente {agent!r} no está en la lista de permitidos de este despliegue",
@@ -475,7 +476,7 @@ TEXTS: dict[str, str] = {
     ),
     "note.fifteen_days": "'quince días' se entiende como 15 días ({date}); para dos semanas di 'dos semanas'.",
     "note.until_kept": (
-        "Su fin sigue siendo el mismo instante: {was} en la zona anterior es {now} en {zone}; vuelve a dar "
+        "Su fin sigue siendo el mismo instante: {was} en la zona anterior es {there} en {zone}; vuelve a dar "
         "`until` para terminarla en un día de la zona nueva."
     ),
     "note.day_number": (
