@@ -15,9 +15,14 @@ GRAMMAR = (
 # Imported by the first call that needs them, never while the tools function initialises.
 ON_FIRST_USE = (
     "cronbell.usecases.manage",  # listing, deleting, history, run now
-    "cronbell.usecases.change",  # update, pause, resume, snooze, skip
+    "cronbell.usecases.change",  # update, pause, resume, skip
+    "cronbell.usecases.snooze",
     "cronbell.usecases.acknowledge",  # done
     "cronbell.usecases.fire_writes",
+    "cronbell.core.domain.firing",  # a fire's decision: the delivery ledger's slot keys live apart
+    "cronbell.core.domain.projection",  # the projector's: the store and the gateway name its types only
+    "cronbell.adapters.chat",  # the tools never post
+    "fractions",  # '1.5 hours' is read with integers
     *GRAMMAR,
 )
 

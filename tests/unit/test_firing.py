@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from cronbell.core.domain import firing, models, runs, settlement
+from cronbell.core.domain import firing, ledger_slots, models, runs, settlement
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Limits
 from cronbell.core.domain.models import Schedule
@@ -142,19 +142,19 @@ def test_a_failure_reaching_the_limit_on_the_last_occurrence_completes_without_a
 
 
 def test_a_manual_runs_ledger_slot_is_never_a_regular_occurrences() -> None:
-    manual = firing.ledger_slot(SLOT, True)
-    assert manual != firing.ledger_slot(SLOT, False) == SLOT
-    assert firing.slot_time(manual) == (SLOT, True) and firing.slot_time(SLOT) == (SLOT, False)
+    manual = ledger_slots.ledger_slot(SLOT, True)
+    assert manual != ledger_slots.ledger_slot(SLOT, False) == SLOT
+    assert ledger_slots.slot_time(manual) == (SLOT, True) and ledger_slots.slot_time(SLOT) == (SLOT, False)
     assert SLOT < manual < "2026-12-01T08:00:01Z"  # history keeps its order by time
 
 
 def test_a_run_started_by_hand_takes_only_its_own_time_out_of_the_waiting_ones() -> None:
     later = "2026-12-01T08:05:00Z"
     waiting = daily(manual_waiting=frozenset({SLOT, later}))
-    assert firing.waited_turn(waiting, firing.ledger_slot(SLOT, True)) == SLOT
-    assert firing.waited_turn(waiting, firing.ledger_slot(later, True)) == later
-    assert firing.waited_turn(waiting, SLOT) is None  # a regular occurrence at the same time waits for nothing
-    assert firing.waited_turn(daily(), firing.ledger_slot(SLOT, True)) is None  # it started at once
+    assert ledger_slots.waited_turn(waiting, ledger_slots.ledger_slot(SLOT, True)) == SLOT
+    assert ledger_slots.waited_turn(waiting, ledger_slots.ledger_slot(later, True)) == later
+    assert ledger_slots.waited_turn(waiting, SLOT) is None  # a regular occurrence at the same time waits for nothing
+    assert ledger_slots.waited_turn(daily(), ledger_slots.ledger_slot(SLOT, True)) is None  # it started at once
 
 
 def test_a_fire_past_the_end_of_a_paused_schedule_completes_it() -> None:

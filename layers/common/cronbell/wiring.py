@@ -16,7 +16,6 @@ from typing import Any
 
 from cronbell.adapters import aws, clock
 from cronbell.adapters.agents import LambdaAgents
-from cronbell.adapters.chat import build_sender
 from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.events import BusEvents
 from cronbell.adapters.scheduler import SchedulerGateway
@@ -73,7 +72,7 @@ def build(
         now=now,
         start_fire=_start_fire(s, client) if s.fire_function_arn else None,
         sleep=time.sleep,
-        chat=cache(lambda: build_sender(s)),
+        chat=cache(lambda: _chat_sender(s)),
         agents=LambdaAgents(s.agents),
         prompt_file=_prompt_file,
         metric=count,
@@ -98,3 +97,10 @@ def warm_up() -> None:
         deps()
     except Exception:
         logging.getLogger(__name__).warning("clients not built at init; the first invocation will", exc_info=True)
+
+
+def _chat_sender(settings: Settings) -> Any:
+    """The chat sender, its adapters imported when first built: the tools function never posts."""
+    from cronbell.adapters.chat import build_sender
+
+    return build_sender(settings)

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cronbell.adapters.aws import AwsError, Translating, translated
 from cronbell.core.domain.errors import EntryRefused
 from cronbell.core.domain.fire_event import fires
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.ports import EntryState
-from cronbell.core.domain.projection import Target
+
+if TYPE_CHECKING:  # read by the projector only: the other functions never load the projection for it
+    from cronbell.core.domain.projection import Target
 
 # Scheduler retries failures to invoke the fire function (throttling, permissions); after
 # this many attempts or this age the event goes to the dead-letter queue.

@@ -16,11 +16,12 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-from cronbell.core.domain import firing, models, repeats, routing, runs, settlement
+from cronbell.core.domain import models, repeats, routing, runs, settlement
 from cronbell.core.domain.errors import BackendError, Busy, Conflict, Released
 from cronbell.core.domain.fire_event import FireEvent
 from cronbell.core.domain.firing import Job, Undelivered
 from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.ledger_slots import ledger_slot
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, Outcome
 from cronbell.core.domain.runs import Run
@@ -62,7 +63,7 @@ def run_of(
 
 
 def slot_key(event: FireEvent) -> str:
-    return firing.ledger_slot(event.slot, event.manual)
+    return ledger_slot(event.slot, event.manual)
 
 
 # --- before any delivery ----------------------------------------------------------------------

@@ -12,8 +12,9 @@ from cronbell.core.contract.envelope import Context
 from cronbell.core.domain import models, phrases, routing
 from cronbell.core.domain.errors import BackendError, Busy, Conflict, Gone, TooSoon
 from cronbell.core.domain.fire_event import manual_input
-from cronbell.core.domain.firing import EARLY_SECONDS, slot_time
+from cronbell.core.domain.firing import EARLY_SECONDS
 from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.ledger_slots import slot_time
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.domain.upcoming import ran_through

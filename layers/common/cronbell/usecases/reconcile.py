@@ -34,9 +34,10 @@ from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from cronbell.core.domain import firing, models, projection, quiet_hours, routing, runs
+from cronbell.core.domain import models, projection, quiet_hours, routing, runs
 from cronbell.core.domain.errors import BackendError, Busy, Conflict
 from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.ledger_slots import slot_time
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import EntryState, OpenClaim, TableScan
 from cronbell.core.domain.runs import Run
@@ -244,7 +245,7 @@ def _close_claims(run: _Pass) -> None:
     abandoned = run.now - timedelta(seconds=run.deps.settings.missed_after_seconds)  # outlasts Lambda's retries
     for claim in run.table.claims:
         owner = by_id.get((claim.room_id, claim.owner))
-        if owner is not None and not owner.recurring and not firing.slot_time(claim.slot)[1]:
+        if owner is not None and not owner.recurring and not slot_time(claim.slot)[1]:
             continue
         if claim.claimed_at <= abandoned and _guard(run.report, _close_claim, claim, owner, run.deps):
             run.report.claims_closed += 1
@@ -342,7 +343,7 @@ def _close_claim(claim: OpenClaim, schedule: Schedule | None, deps: Deps) -> boo
     """End an abandoned claim as its run: the run an attempt noted on it, with its real outcome,
     reason and verdict; else, from a slot noted before runs were, a delivered one; else `lost` (the
     schedule's zone, else UTC, gives its local time)."""
-    slot, manual = firing.slot_time(claim.slot)
+    slot, manual = slot_time(claim.slot)
     scheduled = runs.local_time(slot, schedule.timezone if schedule is not None else "UTC")
     if claim.noted is not None:
         run = claim.noted.run

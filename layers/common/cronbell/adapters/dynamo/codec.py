@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from dataclasses import fields, replace
 from datetime import date, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from boto3.dynamodb.types import TypeDeserializer, TypeSerializer
 
@@ -37,11 +37,13 @@ from cronbell.core.domain.cron.spec import Interval
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, OpenClaim, Pointer, RoomCount
-from cronbell.core.domain.projection import Change, NextRepeat, Orphan, Projected
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
 from cronbell.core.domain.timing import Timing
 from cronbell.core.values import value
+
+if TYPE_CHECKING:  # the projection's shapes: built by the projector's decoding below, loaded there
+    from cronbell.core.domain.projection import Change, Projected
 
 ROOM_SK = "room"
 SCHEDULE, RETIRED, POINTER, NAME, SLOT, QUIET, ORPHAN = "s#", "x#", "d#", "n#", "f#", "q#", "o#"
@@ -524,6 +526,8 @@ def orphan_item(room_id: str, schedule_id: str, names: list[str] | tuple[str, ..
 
 def projected(image: dict[str, Any] | None) -> Projected:
     """The item a stream image holds, as the projection reads it (None: an item that projects nothing)."""
+    from cronbell.core.domain.projection import NextRepeat, Orphan
+
     if not image or "sk" not in image:
         return None
     sk = str(image["sk"].get("S", ""))
@@ -547,6 +551,8 @@ def projected(image: dict[str, Any] | None) -> Projected:
 
 
 def stream_change(record: dict[str, Any]) -> Change:
+    from cronbell.core.domain.projection import Change
+
     """A DynamoDB stream record (NEW_AND_OLD_IMAGES) as the change of one item."""
     images = record.get("dynamodb") or {}
     return Change(projected(images.get("OldImage")), projected(images.get("NewImage")))

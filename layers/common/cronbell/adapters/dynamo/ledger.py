@@ -20,8 +20,8 @@ from cronbell.adapters.dynamo.retirement import Retirement
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Busy, Conflict
-from cronbell.core.domain.firing import waited_turn
 from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.ledger_slots import waited_turn
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish
 from cronbell.core.domain.runs import DELIVERED, Run

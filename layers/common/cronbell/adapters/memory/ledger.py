@@ -8,8 +8,8 @@ from cronbell.adapters.memory.schedules import Schedules
 from cronbell.adapters.memory.state import CLAIMED, DONE, SENT, Slot, lease_ended
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Conflict
-from cronbell.core.domain.firing import waited_turn
 from cronbell.core.domain.instants import stored_second
+from cronbell.core.domain.ledger_slots import waited_turn
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Claim, Finish, OpenClaim
 from cronbell.core.domain.runs import DELIVERED, Run

@@ -11,16 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from cronbell.core.domain import runs
 from cronbell.core.domain.messages import ChatMessage
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.phrases import Phrase
-from cronbell.core.domain.projection import Target
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import Run
 from cronbell.core.values import value
+
+if TYPE_CHECKING:  # the projector's own module: a fire or a tool call never loads it for this
+    from cronbell.core.domain.projection import Target
 
 
 # --- chat delivery ---------------------------------------------------------------------------

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
-from fractions import Fraction
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.phrases import phrase
@@ -95,8 +94,9 @@ def _words_to_digits(text: str) -> str:
 
 
 def _decimal_hours(match: re.Match[str]) -> str:
-    minutes = Fraction(f"{match[1]}.{match[2]}") * 60
-    return _IN_MINUTES.format(n=minutes) if minutes.denominator == 1 else match[0]
+    """'1.5 hours' -> '90 minutes' when the hours are whole minutes; else as said."""
+    minutes, rest = divmod(int(match[1] + match[2]) * 60, 10 ** len(match[2]))
+    return _IN_MINUTES.format(n=minutes) if not rest else match[0]
 
 
 @value
