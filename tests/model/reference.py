@@ -841,10 +841,12 @@ class Room:
         s.runs.append(run)
 
     def _settle(self, s: Schedule, after: datetime | None = None, released: bool = False) -> None:
-        """A recurring schedule ends (completed) once nothing remains to reach the fire function. A
-        release posting the last occurrence completes it also when it was paused since the hold (the
-        pause did not stop that post, and nothing is left to resume)."""
-        if s.cron is None or s.status not in LIVE or s.held:
+        """A recurring schedule with an end (`until` or `count`) ends (completed) once nothing remains to
+        reach the fire function; one without an end never does, even when every occurrence the calendar
+        leaves is years away (docs/semantics.md, "Ends and calendars": only an end completes). A release
+        posting the last occurrence completes it also when it was paused since the hold (the pause did not
+        stop that post, and nothing is left to resume)."""
+        if s.cron is None or s.status not in LIVE or s.held or (s.until is None and s.count is None):
             return  # a schedule whose last occurrence is held completes at the release
         if not self.remaining(s, after or self.now) and (s.status == "active" or released):
             s.status, s.status_reason, s.stopped = "completed", None, after
