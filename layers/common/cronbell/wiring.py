@@ -72,7 +72,7 @@ def build(
         now=now,
         start_fire=_start_fire(s, client) if s.fire_function_arn else None,
         sleep=time.sleep,
-        chat=cache(lambda: _chat_sender(s)),
+        chat=cache(lambda: build_sender(s)),
         agents=LambdaAgents(s.agents),
         prompt_file=_prompt_file,
         metric=count,
@@ -99,8 +99,8 @@ def warm_up() -> None:
         logging.getLogger(__name__).warning("clients not built at init; the first invocation will", exc_info=True)
 
 
-def _chat_sender(settings: Settings) -> Any:
+def build_sender(settings: Settings) -> Any:
     """The chat sender, its adapters imported when first built: the tools function never posts."""
-    from cronbell.adapters.chat import build_sender
+    from cronbell.adapters.chat import build_sender as build
 
-    return build_sender(settings)
+    return build(settings)
