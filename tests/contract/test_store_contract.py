@@ -22,8 +22,8 @@ from cronbell.core.domain.errors import (
     Released,
     TooSoon,
 )
-from cronbell.core.domain.firing import ledger_slot
 from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.ledger_slots import ledger_slot
 from cronbell.core.domain.ports import Claim, Finish, RepeatClaim, Store
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import DELIVERED, SKIPPED, Run

@@ -36,6 +36,7 @@ ORDER = [
     "bedrock-list-reminders.json",
     "agentcore-create-reminder.json",
     "projector-stream.json",
+    "reconcile-daily.json",
 ]
 
 
@@ -73,6 +74,7 @@ EXPECT: dict[str, Callable[[Any], bool]] = {
         a["isError"] is False and json.loads(a["content"][0]["text"])["result"]["recurring"] is True
     ),
     "projector-stream.json": lambda a: a == {"batchItemFailures": []},
+    "reconcile-daily.json": lambda a: a["errors"] == 0 and a["schedules"] >= 1,  # the conversation's schedules
 }
 
 
@@ -90,7 +92,9 @@ def test_events_through_their_handlers(stack: Stack, monkeypatch: pytest.MonkeyP
     for name in ORDER:
         event = json.loads(by_name[name].read_text())
         prefix = name.split("-")[0]
-        function = {"fire": "fire", "echo": "echo_agent", "projector": "projector"}.get(prefix, "tools")
+        function = {"fire": "fire", "echo": "echo_agent", "projector": "projector", "reconcile": "reconcile"}.get(
+            prefix, "tools"
+        )
         if prefix == "agentcore":
             context = LambdaContext(function_name="tools", client_context=SimpleNamespace(custom=GATEWAY))
             answer = load_handler("tools").lambda_handler(event, context)
