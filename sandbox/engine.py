@@ -3,7 +3,8 @@
 moto stores schedules but never fires them. The engine runs `advance(new)`: every fire that falls due in
 (last, new] is delivered in order of scheduled time, re-reading the schedule list after each fire so a
 schedule that a fire creates or deletes is seen. Lambda targets are invoked asynchronously with Lambda's
-retries; one-time schedules with ActionAfterCompletion DELETE are deleted after firing.
+retries; one-time schedules with ActionAfterCompletion DELETE are deleted once the invocation is
+accepted, before the function runs (Lambda runs it asynchronously), as Scheduler deletes them.
 
 Fires due at the same instant are delivered at once, as Scheduler invokes them, up to `concurrency` at a
 time, each in an execution environment of its own (the runtime's `separate` invocation); the next instant
@@ -296,22 +297,38 @@ class SchedulerEngine:
         environment of its own, when others run at the same time)."""
         name, group, arn = schedule["Name"], schedule.get("GroupName", "default"), schedule["Arn"]
         target = schedule.get("Target", {})
-        ok, answer = self._deliver(schedule, target, when, separate)
         one_time = ScheduleTiming(schedule.get("ScheduleExpression", "")).one_time
+        pending = [one_time and schedule.get("ActionAfterCompletion") == "DELETE"]
         own_writes = 0
-        if one_time and schedule.get("ActionAfterCompletion") == "DELETE":
+
+        def complete() -> None:
+            """Scheduler's invocation is complete once Lambda accepted the event (its handler runs later,
+            asynchronously): a one-time entry is deleted then, not after the function ends, so a change
+            written while the fire runs is never deleted with it."""
+            nonlocal own_writes
+            if not pending[0]:
+                return
+            pending[0] = False
             if self.remove is not None:
                 self.remove(group, name)  # the fire itself may have removed it already
             else:
                 own_writes = 1
                 with contextlib.suppress(self.scheduler.exceptions.ResourceNotFoundException):
                     self.scheduler.delete_schedule(Name=name, GroupName=group)
+
+        ok, answer = self._deliver(schedule, target, when, separate, complete)
+        complete()  # a target that could not be invoked: complete after Scheduler's last attempt
         log.info("fired %s/%s at %s ok=%s (%s)", group, name, when.isoformat(), ok, arn)
         outcome, reason = str(answer.get("outcome") or ""), str(answer.get("reason") or answer.get("error") or "")
         return Fired(name, group, when, ok, own_writes=own_writes, outcome=outcome, reason=reason)
 
     def _deliver(
-        self, schedule: dict[str, Any], target: dict[str, Any], when: datetime, separate: bool
+        self,
+        schedule: dict[str, Any],
+        target: dict[str, Any],
+        when: datetime,
+        separate: bool,
+        accepted: Callable[[], None],
     ) -> tuple[bool, dict[str, Any]]:
         """Whether the target ran without error, and its answer when it gave a JSON object."""
         target_arn = str(target.get("Arn", ""))
@@ -332,11 +349,13 @@ class SchedulerEngine:
             try:
                 if ":sqs:" in target_arn:
                     self.send_to_queue(target_arn, payload)
+                    accepted()
                     return True, {}
                 spec = self.runtime.find(target_arn)
             except FunctionNotFound:
                 error = f"Function not found: {target_arn}"
                 continue
+            accepted()
             outcome = self.runtime.invoke_event(spec, payload.encode(), separate=separate)
             try:
                 answer = json.loads(outcome.result.payload)

@@ -10,7 +10,7 @@ from datetime import timedelta
 from cronbell.core.domain.actions import decode
 from cronbell.core.domain.instants import iso_utc, parse_iso
 from tests.support.aws import Stack
-from tests.support.chat import RecordingChat
+from tests.support.chat import PermanentChatError, RecordingChat
 from tests.support.repeats import BOSS, SLOT, create, fire_entry, history, repeat_entries
 from tests.support.tools import call, fire_at, ok
 
@@ -113,3 +113,22 @@ def test_repeat_arguments_are_checked_and_agent_calls_never_repeat(stack: Stack)
     chat = RecordingChat()
     fire_at(stack, sid, SLOT, chat)
     assert not repeat_entries(stack, sid) and all(a.tool != "done_reminder" for a in chat.sent[-1][0].actions)
+
+
+def test_an_escalation_the_chat_refuses_for_good_is_not_recorded_as_escalated(stack: Stack) -> None:
+    """A refused escalation (a workspace without a token, a room the bot left) was recorded `escalated`,
+    announced as `Run Escalated` and answered `escalated`, though nothing was posted anywhere."""
+    sid = create(stack, repeat_times=1, escalate_to=BOSS)
+    chat = RecordingChat()
+    fire_at(stack, sid, SLOT, chat)
+    fire_entry(stack, repeat_entries(stack, sid)[f"{sid}-repeat-1"], chat)
+    escalation = repeat_entries(stack, sid)[f"{sid}-repeat-2"]
+    posts = len(chat.sent)
+    chat.fail_with = PermanentChatError("not_in_channel")
+    assert fire_entry(stack, escalation, chat)["outcome"] == "delivery_failed"
+    assert len(chat.sent) == posts
+    (run,) = history(stack, sid)
+    assert (run["repeats"], run["escalated"]) == (1, False)
+    assert fire_entry(stack, escalation, chat)["outcome"] == "escalated"  # a later copy that gets through posts it once
+    assert fire_entry(stack, escalation, chat)["outcome"] == "duplicate"
+    assert history(stack, sid)[0]["escalated"] is True

@@ -19,18 +19,12 @@ def envelope(
     timezone: str = "Europe/Madrid",
     locale: str = "en",
     agent: str = "echo",
+    platform: str = "",
 ) -> dict[str, Any]:
-    return {
-        "tool": tool,
-        "arguments": arguments or {},
-        "context": {
-            "room_id": room,
-            "user_id": user,
-            "agent_id": agent,
-            "timezone": timezone,
-            "locale": locale,
-        },
-    }
+    context = {"room_id": room, "user_id": user, "agent_id": agent, "timezone": timezone, "locale": locale}
+    if platform:
+        context["platform"] = platform
+    return {"tool": tool, "arguments": arguments or {}, "context": context}
 
 
 def fire_input(room: str, sid: str, slot: str = "2026-11-30T09:00:00Z", attempt: int = 1) -> dict[str, Any]:

@@ -174,8 +174,10 @@ def test_an_allowed_output_room_matches_only_on_its_own_platform() -> None:
     assert output_allowed(room_key("slack", "C999", "matrix"), here, allowed, "matrix")
     assert not output_allowed(room_key("telegram", "C999", "matrix"), here, allowed, "matrix")
     assert not output_allowed(room_key("", "C999", "matrix"), here, allowed, "matrix")
-    assert output_allowed("!news:example.org", here, allowed, "matrix")
     assert not output_allowed(room_key("slack", "!news:example.org", "matrix"), here, allowed, "matrix")
+    # a room allowed on another platform is not the caller's to post to: only that platform's callers reach it
+    assert not output_allowed("!news:example.org", here, allowed, "matrix")
+    assert output_allowed("!news:example.org", "!own:example.org", allowed, "matrix")
 
 
 def test_the_context_carries_thread_and_platform() -> None:

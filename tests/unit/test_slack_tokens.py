@@ -156,12 +156,31 @@ def test_a_slack_rooms_key_keeps_its_workspace_and_its_posts_go_with_it() -> Non
     assert routing.workspace(routing.room_key("slack", "C0SHARED", "slack", "T0ALPHA")) == "T0ALPHA"
     # an allowed room is allowed in the caller's workspace, and named there
     allowed = ("slack:C0NEWS",)
-    news = routing.in_workspace(routing.allowed_key("slack:C0NEWS", "matrix"), key, "matrix")
-    assert routing.workspace(news) == "T0ALPHA"
+    news = routing.named_room("slack:C0NEWS", key, "matrix")
+    assert news is not None and routing.workspace(news) == "T0ALPHA"
+    assert routing.named_room("C0NEWS", key, "matrix") == news  # the caller's platform is the one meant
     assert routing.output_allowed(news, key, allowed, "matrix")
     elsewhere = routing.room_key("slack", "C0NEWS", "matrix", "T0BRAVO")
     assert not routing.output_allowed(elsewhere, key, allowed, "matrix")
-    assert routing.in_workspace("!m:example.org", key, "matrix") == "!m:example.org"  # another platform's room
+    assert routing.named_room("matrix:!m:example.org", key, "matrix") is None  # another platform's room
+
+
+def test_a_room_allowed_on_one_platform_is_never_reached_from_another() -> None:
+    """AllowedOutputRooms names `slack:C9`: a Discord or default-platform caller naming it, with or
+    without the prefix, reaches no Slack room."""
+    discord = routing.room_key("discord", "923456789012345678", "webhook")
+    webhook = routing.room_key("", "CW", "webhook")
+    slack = routing.room_key("slack", "C9", "webhook")
+    allowed = ("slack:C9",)
+    for own in (discord, webhook):
+        assert routing.named_room("slack:C9", own, "webhook") is None
+        bare = routing.named_room("C9", own, "webhook")
+        assert bare is not None and bare != slack
+        assert not routing.output_allowed(bare, own, allowed, "webhook")
+        assert not routing.output_allowed(slack, own, allowed, "webhook")  # a key stored by an older release
+    caller = routing.room_key("slack", "CY", "webhook")
+    assert routing.named_room("C9", caller, "webhook") == routing.named_room("slack:C9", caller, "webhook") == slack
+    assert routing.output_allowed(slack, caller, allowed, "webhook")
 
 
 def test_the_workspace_comes_from_every_trusted_context_and_keys_the_room() -> None:

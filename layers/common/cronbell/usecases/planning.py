@@ -245,7 +245,10 @@ def afternoon_notes(spec: CronSpec, said: str, locale: str) -> tuple[str, ...]:
 
 def output_room(channel: str, ctx: Context, deps: Deps) -> str:
     """The store key of a `channel` argument: a room on the platform of the caller's room, in its workspace."""
-    return routing.room_key(ctx.platform, channel, deps.settings.default_platform, routing.workspace(ctx.room_id))
+    key = routing.named_room(channel, ctx.room_id, deps.settings.default_platform)
+    if key is None:
+        raise refusal("forbidden_channel")
+    return key
 
 
 def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> None:

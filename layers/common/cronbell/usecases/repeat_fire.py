@@ -64,6 +64,10 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
         if claim == RepeatClaim.CLAIMED:
             deps.store.release_repeat(schedule, chain.occurrence, chain.number, verdict.escalation)
         raise
+    if message_id is None:  # refused for good: the run does not count it as posted, and no event says so
+        if claim == RepeatClaim.CLAIMED:
+            deps.store.release_repeat(schedule, chain.occurrence, chain.number, verdict.escalation)
+        return {**answer, "outcome": Outcome.DELIVERY_FAILED}
     if verdict.escalation:
         run = deps.store.run_at(schedule.room_id, schedule.id, chain.occurrence)
         if run is not None:
@@ -85,16 +89,17 @@ def _quiet_until(schedule: Schedule, deps: Deps) -> datetime | None:
 
 def _post(
     schedule: Schedule, chain: repeats.RepeatFire, escalation: bool, deps: Deps, remaining_seconds: Remaining
-) -> str:
+) -> str | None:
     """Post the repeat (the reminder again, with its actions) or the escalation, in the occurrence's
-    room and thread; an escalation to another room goes to that room's main timeline."""
+    room and thread; an escalation to another room goes to that room's main timeline. None when the
+    chat platform refused it for good (no retry would post it)."""
     deadline = time.monotonic() + max(1.0, remaining_seconds() - 10.0)
     key = repeats.occurrence_key(schedule.id, chain.occurrence, chain, escalation)
     room, thread = schedule.output_room, schedule.output_thread
     if escalation:
         target = repeats.escalation_room(schedule, deps.settings.allowed_output_rooms, deps.settings.default_platform)
         # a room no longer allowed is told in the schedule's own room, never mentioned as a user
-        mention = schedule.escalate_to if schedule.escalate_to.startswith("@") else ""
+        mention = repeats.escalation_mention(schedule.escalate_to)
         message = chat_text.escalation_message(
             room, mention, schedule.user_id, schedule.text, schedule.repeat_times, schedule.locale
         )
@@ -110,9 +115,9 @@ def _post(
     try:
         return delivery_post(deps, routing.addressed(message, room, thread, actions), key, deadline)
     except PermanentChatError as err:
-        log.error("repeat refused by the chat platform", extra={"reason": err.reason})
+        log.error("repeat refused by the chat platform", extra={"reason": err.reason, "escalation": escalation})
         deps.metric("DeliveryFailed", 1)
-        return ""
+        return None
 
 
 def delivery_post(deps: Deps, message: ChatMessage, key: str, deadline: float) -> str:

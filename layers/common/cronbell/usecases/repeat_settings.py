@@ -3,6 +3,7 @@ arguments (core/domain/repeats.py holds the rules)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from cronbell.core.contract.envelope import Context
@@ -11,6 +12,7 @@ from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.refusals import refusal
 from cronbell.usecases.deps import Deps
 
+_CHAT_MENTION = re.compile(r"<@!?([A-Za-z0-9]+)>")
 _CLEAR_ESCALATION = ("none", "ninguno", "ninguna", "nadie", "nobody")
 
 
@@ -47,10 +49,11 @@ def _escalation(escalate: str, ctx: Context, deps: Deps, *, clearing: bool) -> s
     target = escalate.strip()
     if clearing and target.casefold() in _CLEAR_ESCALATION:
         return ""
+    if (quoted := _CHAT_MENTION.fullmatch(target)) is not None:  # <@U0BOSS>, as Slack and Discord write it
+        target = "@" + quoted.group(1)
     if not target.startswith("@"):
         default = deps.settings.default_platform
-        key = routing.in_workspace(routing.allowed_key(target, default), ctx.room_id, default)
-        allowed = deps.settings.allowed_output_rooms
-        if not routing.output_allowed(key, ctx.room_id, allowed, deps.settings.default_platform):
+        key = routing.named_room(target, ctx.room_id, default)
+        if key is None or not routing.output_allowed(key, ctx.room_id, deps.settings.allowed_output_rooms, default):
             raise refusal("forbidden_channel.escalation", {"argument": "escalate_to"}, target=target)
     return target

@@ -88,8 +88,8 @@ REPEAT_EVERY = (
 )
 REPEAT_TIMES = "With `repeat_every`: at most this many posts again (1 to 20, default 6)."
 ESCALATE_TO = (
-    "With `repeat_every`, optional: a user id to mention in this room, or an allowed output room, told once "
-    "when the repeats run out unacknowledged."
+    "With `repeat_every`, optional: a user to mention in this room, `@` and their id (`@U0BOSS`), or an "
+    "allowed output room, told once when the repeats run out unacknowledged."
 )
 
 # the recurring forms the tool descriptions name

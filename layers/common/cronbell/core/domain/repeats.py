@@ -121,8 +121,17 @@ def escalation_room(schedule: Schedule, allowed: tuple[str, ...], default_platfo
     target = schedule.escalate_to
     if not target or target.startswith("@"):
         return ""
-    key = routing.in_workspace(routing.allowed_key(target, default_platform), schedule.room_id, default_platform)
-    return key if routing.output_allowed(key, schedule.room_id, allowed, default_platform) else ""
+    key = routing.named_room(target, schedule.room_id, default_platform)
+    return key if key and routing.output_allowed(key, schedule.room_id, allowed, default_platform) else ""
+
+
+def escalation_mention(target: str) -> str:
+    """The user id an escalation `@...` mentions, as the platforms name users: a Matrix id keeps its "@"
+    (`@boss:example.org`); a Slack, Discord or Telegram one is the id after it (`@U0BOSS` is U0BOSS), so
+    the post pings that user. "" when `escalate_to` names a room."""
+    if not target.startswith("@"):
+        return ""
+    return target if ":" in target else target[1:]
 
 
 def occurrence_key(schedule_id: str, occurrence: str, fire: RepeatFire, escalation: bool) -> str:

@@ -50,15 +50,18 @@ def without_workspace(key: str, default_platform: str) -> str:
     return room_key(platform, room_id, default_platform)
 
 
-def in_workspace(key: str, own_room: str, default_platform: str) -> str:
-    """`key` (a room named without a workspace) in the workspace of `own_room` when both are rooms of one
-    platform: a schedule made in a workspace posts to that workspace's rooms, with its token."""
-    space = workspace(own_room)
-    platform, room_id = split_room_key(key)
-    own_platform = split_room_key(own_room)[0]
-    if not space or workspace(key) or (platform or default_platform) != own_platform:
-        return key
-    return room_key(own_platform, room_id, default_platform, space)
+def named_room(name: str, own_room: str, default_platform: str) -> str | None:
+    """The store key of a room a model named (an agent call's `channel`, an escalation's room): a room on
+    the platform of `own_room` (its store key), in its workspace. `slack:C0999`, as AllowedOutputRooms
+    spells it, is C0999 when the caller is on Slack; None when the prefix names another platform, whose
+    rooms a caller never reaches."""
+    own_platform = split_room_key(own_room)[0] or default_platform
+    prefix, sep, rest = name.partition(":")
+    if sep and prefix.lower() in PLATFORMS:
+        if prefix.lower() != own_platform:
+            return None
+        name = rest
+    return room_key(own_platform, name, default_platform, workspace(own_room))
 
 
 def delivery_platform(key: str, platforms: tuple[str, ...]) -> str | None:
@@ -90,13 +93,20 @@ def allowed_key(entry: str, default_platform: str) -> str:
 def output_allowed(output_key: str, own_room: str, allowed: tuple[str, ...], default_platform: str) -> bool:
     """Whether an agent call made in `own_room` may post to `output_key` (both store keys): its own room,
     or a room `allowed` names on that room's platform, so an id allowed on one platform never lets the
-    same id string on another through. An allowed room is allowed in the caller's own workspace only."""
+    same id string on another through. An allowed room is allowed on the caller's own platform, in its
+    own workspace, only."""
     if output_key == own_room:
         return True
-    if workspace(output_key) != workspace(own_room):
+    if workspace(output_key) != workspace(own_room) or _platform(output_key, default_platform) != _platform(
+        own_room, default_platform
+    ):
         return False
     bare = without_workspace(output_key, default_platform)
     return any(allowed_key(entry, default_platform) == bare for entry in allowed)
+
+
+def _platform(key: str, default_platform: str) -> str:
+    return split_room_key(key)[0] or default_platform
 
 
 def bare_room(key: str) -> str:
