@@ -65,3 +65,23 @@ def test_the_context_zone_is_read_as_create_reads_it_and_one_it_cannot_read_show
             assert shown["text"].endswith("(America/New_York)."), shown["text"]
         refused = stack.call("create_reminder", {"message": "y", "time": "tomorrow at 9"}, timezone=unknown)
         assert refused["error"]["code"] == "invalid_timezone"
+
+
+def test_a_day_of_the_month_some_months_lack_is_said_with_the_months_it_does_not_run_in() -> None:
+    """`every 3 months on the 31st` from December runs in December and March only, while its text named
+    June and September too, and nothing said so (Google Calendar and cron skip such months too)."""
+    stack = MemoryStack()  # Monday 30 November 2026 in Madrid: the first 31st is in December
+    cases = [
+        ("every 3 months on the 31st at 9", "en", "There is no day 31 in June and September, so it does not run"),
+        ("every month on the 30th at 9", "en", "There is no day 30 in February, so it does not run"),
+        ("0 9 29 2 *", "en", "There is no day 29 in February (but in leap years)"),
+        ("cada 6 meses el día 31 a las 9", "es", "No hay día 31 en junio, así que entonces no se ejecuta"),
+    ]
+    for phrase, locale, said in cases:
+        made = stack.call("create_reminder", {"message": phrase, "cron": phrase}, locale=locale)
+        assert made["ok"], made
+        assert any(said in note for note in made["result"]["notes"]), (phrase, made["result"].get("notes"))
+        assert said in made["text"]
+    for phrase in ("every month on the 28th at 9", "every month on the last day at 9", "every 3 months on the 30th at 9"):
+        made = stack.call("create_reminder", {"message": phrase, "cron": phrase})
+        assert not any("There is no day" in note for note in made["result"].get("notes", [])), phrase

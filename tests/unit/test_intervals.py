@@ -357,3 +357,25 @@ def test_upcoming_agrees_with_a_brute_force_enumeration(
         text, unit = f"every {every} days at {clocks}", DAYS
     got = fires(text, now, zone, 8)
     assert got == brute_force(weekdays, [(h, minute) for h in hours], every, unit, now, zone, 8)
+
+
+@pytest.mark.parametrize(
+    ("text", "now", "zone", "anchor", "first"),
+    [
+        # said the day before spring forward: the interval counts from that Sunday, whose 02:30 the clocks skip
+        ("every 7 days at 2:30am", "2027-03-27T10:00", MADRID, "2027-03-28", ["2027-04-04", "2027-04-11"]),
+        ("every 2 days at 2:30am", "2027-03-27T10:00", MADRID, "2027-03-28", ["2027-03-30", "2027-04-01"]),
+        ("every other sunday at 2:30am", "2027-03-26T10:00", MADRID, "2027-03-28", ["2027-04-11", "2027-04-25"]),
+        ("every other sunday at 2:30am", "2027-03-12T10:00", NEW_YORK, "2027-03-14", ["2027-03-28", "2027-04-11"]),
+        ("every other sunday at 3:30am", "2027-03-26T10:00", MADRID, "2027-03-28", ["2027-03-28", "2027-04-11"]),
+    ],
+)
+def test_an_interval_counts_from_the_day_said_when_the_clocks_skip_its_first_time(
+    text: str, now: str, zone: ZoneInfo, anchor: str, first: list[str]
+) -> None:
+    """The first occurrence fell in the spring-forward gap, so the interval was anchored on the next day
+    whose time exists: `every 7 days at 2:30` said on a Saturday ran on Mondays."""
+    at = datetime.fromisoformat(now).replace(tzinfo=zone)
+    spec = anchored(parse_recurring(text, 5), at, zone)
+    assert spec.interval is not None and spec.interval.anchor == date.fromisoformat(anchor)
+    assert [t.date().isoformat() for t in fires(text, at, zone, 2)] == first

@@ -220,7 +220,24 @@ def plan_recurring(
     if once:  # a cron expression asked to run a single time: its next occurrence
         return When(tz=tz, at=next_fires(spec, deps.now(), tz, 1)[0])
     rules = Ends(business_days=found[1] == 0, business_day=found[1]) if found else None
-    return When(tz=tz, spec=spec, ends=rules, notes=notes + afternoon_notes(spec, said, locale))
+    return When(
+        tz=tz, spec=spec, ends=rules, notes=notes + afternoon_notes(spec, said, locale) + short_months(spec, locale)
+    )
+
+
+def short_months(spec: CronSpec, locale: str) -> tuple[str, ...]:
+    """The months a recurrence by day of the month never runs in, said: `every 3 months on the 31st`
+    from March runs in March and December only, though its text names June and September."""
+    fields = parse_fields(spec.expr)
+    missing = fields.months_without_the_day()
+    if not missing:
+        return ()
+    day = min(fields.days)
+    names = [
+        texts.say("note.february_but_leap", locale) if m == 2 and day == 29 else texts.words("months", locale)[m - 1]
+        for m in missing
+    ]
+    return (texts.say("note.short_months", locale, day=day, months=texts.join(names, locale)),)
 
 
 def afternoon_notes(spec: CronSpec, said: str, locale: str) -> tuple[str, ...]:

@@ -20,6 +20,7 @@ _MONTH_NAMES = ("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "
 _DOW_NAMES = ("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT")
 _BOUNDS = ((0, 59), (0, 23), (1, 31), (1, 12), (0, 7))
 _MAX_DAYS = (31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+_COMMON_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)  # a year that is not a leap year
 
 EVERY_DAY = "every"  # both day fields unrestricted
 BY_DOM = "dom"
@@ -61,6 +62,13 @@ class CronFields:
 
     def times(self) -> list[tuple[int, int]]:
         return [(h, m) for h in self.hours for m in self.minutes]
+
+    def months_without_the_day(self) -> tuple[int, ...]:
+        """The months a schedule by day of the month alone never runs in: none of its days is in them
+        (the 31st in April; the 29th in February but in leap years)."""
+        if self.day_rule != BY_DOM or self.last_day or not self.days:
+            return ()
+        return tuple(m for m in self.months if min(self.days) > _COMMON_DAYS[m - 1])
 
     def dom_part_fires(self) -> bool:
         """Whether some (month, day) pair of the day-of-month part exists (29 February counts)."""

@@ -77,11 +77,26 @@ def anchored(spec: CronSpec, now: datetime, tz: ZoneInfo, keep: date | None = No
     if anchor is None:
         start = spec.interval.anchor
         after = datetime.combine(start, time(), tz) - timedelta(seconds=1) if start else now
-        first = next_fires(replace(spec, interval=None), after, tz, 1)
-        anchor = first[0].date() if first else start or now.astimezone(tz).date()
+        anchor = _first_day(replace(spec, interval=None), after, tz) or start or now.astimezone(tz).date()
     if spec.interval.unit == MONTHS:
         return _in_months(spec, anchor.month, spec.interval.every)
     return replace(spec, interval=replace(spec.interval, anchor=anchor))
+
+
+def _first_day(spec: CronSpec, after: datetime, tz: ZoneInfo) -> date | None:
+    """The local date of the first occurrence after `after` as the days and times read, a day whose
+    time the clocks skip included: an interval counts from the day said, so `every 7 days at 2:30` said
+    the day before a spring-forward Sunday stays on Sundays (that first one does not happen)."""
+    fields = parse_fields(spec.expr)
+    times = sorted(fields.times())
+    wall = after.astimezone(tz).replace(tzinfo=None)
+    for day in fire_days(fields, wall.date()):
+        for hour, minute in times:
+            naive = datetime(day.year, day.month, day.day, hour, minute)
+            aware, kind = localize(naive, tz)
+            if (naive > wall) if kind == NONEXISTENT else (aware.astimezone(UTC) > after.astimezone(UTC)):
+                return day
+    return None
 
 
 def _in_months(spec: CronSpec, first: int, every: int) -> CronSpec:

@@ -447,6 +447,11 @@ TEXTS: dict[str, str] = {
         "A snooze reminded again counts towards `count` ({count}): the occurrence of {when} and {more} more after "
         "it will not come, as the count is then used."
     ),
+    "note.short_months": (
+        "There is no day {day} in {months}, so it does not run then ('the last day of the month' runs at the "
+        "end of every month)."
+    ),
+    "note.february_but_leap": "February (but in leap years)",
     "note.fifteen_days": "'quince días' is read as 15 days ({date}); for two weeks say 'dos semanas'.",
     "note.until_kept": (
         "Its end stays the same instant: {was} in the old zone is {there} in {zone}; give `until` again to end it "

@@ -474,6 +474,11 @@ TEXTS: dict[str, str] = {
         "Un aviso pospuesto cuenta para `count` ({count}): la ejecución del {when} y {more} más después ya no "
         "llegan, porque la cuenta se agota."
     ),
+    "note.short_months": (
+        "No hay día {day} en {months}, así que entonces no se ejecuta («el último día del mes» se ejecuta al "
+        "final de cada mes)."
+    ),
+    "note.february_but_leap": "febrero (salvo en años bisiestos)",
     "note.fifteen_days": "'quince días' se entiende como 15 días ({date}); para dos semanas di 'dos semanas'.",
     "note.until_kept": (
         "Su fin sigue siendo el mismo instante: {was} en la zona anterior es {there} en {zone}; vuelve a dar "
