@@ -26,6 +26,10 @@ ENGLISH = [
     ("tomorrow 0800", "2026-05-14T08:00:00+02:00"),
     ("first monday of next month", "2026-06-01T09:00:00+02:00"),
     ("the last friday of next month at 5pm", "2026-06-26T17:00:00+02:00"),
+    # "of the month": the coming one (it was read as a past Friday, and the first Monday as one that is a 1st)
+    ("the last friday of the month at 5pm", "2026-05-29T17:00:00+02:00"),
+    ("the first monday of the month", "2026-06-01T09:00:00+02:00"),
+    ("the 2nd tuesday of the month at 10", "2026-06-09T10:00:00+02:00"),
     ("end of next month at 10am", "2026-06-30T10:00:00+02:00"),
     ("next business day", "2026-05-14T09:00:00+02:00"),  # a day named without a time: 09:00, said
     ("in 1 business day", "2026-05-14T10:23:00+02:00"),  # an amount of days keeps the time of day
@@ -87,6 +91,8 @@ ENGLISH = [
 
 SPANISH = [
     ("el primer lunes del mes que viene", "2026-06-01T09:00:00+02:00"),
+    ("el último viernes del mes a las 17", "2026-05-29T17:00:00+02:00"),
+    ("el primer lunes del mes a las 9", "2026-06-01T09:00:00+02:00"),
     ("a fin del mes que viene a las 10", "2026-06-30T10:00:00+02:00"),
     ("al final del mes próximo a las 10", "2026-06-30T10:00:00+02:00"),
     ("mñana a las 9", "2026-05-14T09:00:00+02:00"),

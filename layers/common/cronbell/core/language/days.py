@@ -215,7 +215,7 @@ def _parts(t: str, language: str, month_first: bool) -> Parts | None:
         (_OF_MONTH, "<o>", lambda m: p.set(of_month=True)),
         (_NEXT_YEAR, "<y>", lambda m: p.set(year_ahead=True)),
         (_THIS_WEEK, "<k>", lambda m: p.set(week_this=True)),
-        (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:{_POSITION_OF})\b|<n>)", "<w>", position),
+        (rf"{NUM}(?P<n>{positions}) (?P<wd>{wd}) (?=(?:{_POSITION_OF})\b|<n>|<o>)", "<w>", position),
         (_NEXT_DATE, " ", lambda m: None),
         (
             rf"\b(?:(?P<pre>{_NEXT_OR_THIS}) )?(?P<wd>{wd})\b(?: (?P<post>{_NEXT_AFTER})| (?P<later>{_AFTER_NEXT}))?",
@@ -307,7 +307,8 @@ def _date(p: Parts, hm: tuple[int, int], now_local: datetime) -> date:
         if p.year is not None:
             raise Unreadable(phrase("reason.twice"))
         p = replace(p, year_ahead=False, year=today.year + 1)
-    if p.of_month and p.day is None:  # "the first of the month": a day number is needed
+    # "the first of the month" needs its day number; "the last friday of the month" is the coming one
+    if p.of_month and p.day is None and p.position is None:
         raise Unreadable(phrase("reason.day_missing"))
     if p.week_ahead:
         if p.weekday is None:  # "next week" alone names no day
