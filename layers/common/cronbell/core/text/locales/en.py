@@ -362,9 +362,10 @@ TEXTS: dict[str, str] = {
     "cron.window": "the hours must run from the first to a later one in the same day (between 9 and 17)",
     "cron.hours_divide": (
         "every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12), or hours to run between "
-        "('every 5 hours from 8 to 20'); use cron for other cycles"
+        "('every 5 hours from 8 to 20'): another cycle would not fall at the same times each day"
     ),
-    "cron.minutes_divide": "every N minutes needs N to divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); use cron",
+    "cron.minutes_divide": "every N minutes needs N to divide 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30): "
+    "another cycle would not fall at the same minutes each hour (cron cannot say it either)",
     "cron.not_a_value": "{token!r} is not a valid {field} value",
     "cron.out_of_range": "{field} {value} is out of range {lo}-{hi}",
     "cron.bad_item": "{item!r} is not a valid {field} item",
@@ -377,7 +378,8 @@ TEXTS: dict[str, str] = {
     "cron.interval_days": "every N days needs a time of day only, e.g. 'every 3 days at 9'",
     "cron.interval_count": "N must be 1-{most}",
     "cron.interval_months": "every N months needs days of the month and a time, e.g. 'every 3 months on the 1st at 9'",
-    "cron.months_divide": "every N months needs N to divide 12 (1, 2, 3, 4, 6, 12); use cron for other cycles",
+    "cron.months_divide": "every N months needs N to divide 12 (1, 2, 3, 4, 6, 12): another cycle "
+    "would not fall in the same months each year",
     "cron.start_needs_interval": "a start date goes with every N weeks, days or months only",
     "cron.bad_start": "{start!r} is not a start date (2000-2199)",
     "cron.two_schedules": "'{first}' and '{second}' are two schedules: create one reminder for each",

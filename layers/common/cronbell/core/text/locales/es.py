@@ -380,9 +380,10 @@ TEXTS: dict[str, str] = {
     "cron.window": "las horas deben ir de la primera a otra más tarde del mismo día (entre las 9 y las 17)",
     "cron.hours_divide": (
         "cada N horas necesita que N divida 24 (1, 2, 3, 4, 6, 8, 12), o las horas entre las que va "
-        "('cada 5 horas de 8 a 20'); usa cron para otros ciclos"
+        "('cada 5 horas de 8 a 20'): otro ciclo no caería a las mismas horas cada día"
     ),
-    "cron.minutes_divide": "cada N minutos necesita que N divida 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30); usa cron",
+    "cron.minutes_divide": "cada N minutos necesita que N divida 60 (1, 2, 3, 4, 5, 6, 10, 12, 15, 20, 30): "
+    "otro ciclo no caería en los mismos minutos cada hora (cron tampoco puede decirlo)",
     "cron.not_a_value": "{token!r} no es un valor válido de {field}",
     "cron.out_of_range": "{field} {value} está fuera del rango {lo}-{hi}",
     "cron.bad_item": "{item!r} no es un elemento válido de {field}",
@@ -397,7 +398,8 @@ TEXTS: dict[str, str] = {
     "cron.interval_days": "cada N días necesita solo una hora del día, p. ej. 'cada 3 días a las 9'",
     "cron.interval_count": "N debe estar entre 1 y {most}",
     "cron.interval_months": "cada N meses necesita días del mes y una hora, p. ej. 'cada 3 meses el día 1 a las 9'",
-    "cron.months_divide": "cada N meses necesita que N divida 12 (1, 2, 3, 4, 6, 12); usa cron para otros ciclos",
+    "cron.months_divide": "cada N meses necesita que N divida 12 (1, 2, 3, 4, 6, 12): otro ciclo no "
+    "caería en los mismos meses cada año",
     "cron.start_needs_interval": "una fecha de inicio solo va con cada N semanas, días o meses",
     "cron.bad_start": "{start!r} no es una fecha de inicio (2000-2199)",
     "cron.two_schedules": "'{first}' y '{second}' son dos programaciones: crea un recordatorio para cada una",
