@@ -211,3 +211,24 @@ def test_a_control_character_in_any_text_is_refused_by_name_and_nothing_is_creat
     made = stack.call("create_reminder", {"message": "line one\n\tline two\r\n", "time": "in 10 minutes"})
     assert made["ok"], made
     assert stack.store.get(ROOM, made["result"]["id"]).body == "line one\n\tline two"  # type: ignore[union-attr]
+
+
+def test_a_text_of_invisible_characters_alone_is_refused_as_empty_and_nothing_is_created() -> None:
+    """A name of one zero-width space was accepted, and then any id or name that was invisible text found
+    that schedule; a message of zero-width characters posted nothing readable. A blank one was refused."""
+    from tests.support.memory_stack import MemoryStack
+
+    stack = MemoryStack()
+    cases = [
+        ("create_reminder", {"message": "\u200b\u200b\ufeff", "time": "in 10 minutes"}, "message"),
+        ("cron_create", {"name": "\u200b", "prompt": "p", "cron_expr": "0 9 * * *"}, "name"),
+        ("cron_create", {"name": "digest", "prompt": "\u200b \u2060", "cron_expr": "0 9 * * *"}, "prompt"),
+        ("reminder_history", {"id": "\u2060"}, "id"),
+    ]
+    for tool, arguments, name in cases:
+        refused = stack.call(tool, arguments)
+        assert refused["error"]["code"] == "invalid_arguments", refused
+        assert f"`{name}` must not be empty (it has only invisible characters)" in refused["error"]["message"]
+    assert stack.call("list_reminders")["result"]["schedules"] == []
+    made = stack.call("create_reminder", {"message": "a\u200bb", "time": "in 10 minutes"})  # visible text with one
+    assert made["ok"], made

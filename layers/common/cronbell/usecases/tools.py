@@ -403,7 +403,7 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
             raise refusal("unknown_tool", tool=request.tool, tools=", ".join(USE_CASES))
         context = routed(request.context, deps.settings.chat_backends)
         args = validation.parse(request.tool, request.arguments)
-        validation.refuse_controls(args)
+        validation.refuse_unreadable(args)
         answer = _run(USE_CASES[request.tool], args, context, deps)
         return with_now(success(answer["result"], answer["text"]), context, deps)
     except ToolError as err:

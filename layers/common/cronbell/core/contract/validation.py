@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import unicodedata
 from functools import cache
 from typing import Any
 
@@ -260,17 +261,27 @@ def validate(tool: str, arguments: dict[Any, Any]) -> Arguments:
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
-def refuse_controls(args: Arguments) -> None:
-    """After the contract (which the models share): no text argument may hold a control character."""
+def refuse_unreadable(args: Arguments) -> None:
+    """After the contract (which the models share): no text argument may hold a control character, and
+    one that may not be empty may not be made of invisible characters alone (zero-width spaces, joiners,
+    byte-order marks): a name or message that reads as nothing."""
+    properties = contract()[args._tool]["properties"]
     problems = []
     for name, value in args.as_dict().items():
         for i, text in enumerate(value if isinstance(value, list) else [value]):
-            found = _CONTROLS.search(text) if isinstance(text, str) else None
-            if found is not None:
-                where = f"{name}.{i}" if isinstance(value, list) else name
+            if not isinstance(text, str):
+                continue
+            where = f"{name}.{i}" if isinstance(value, list) else name
+            if (found := _CONTROLS.search(text)) is not None:
                 problems.append(_problem(where, "control_character", code=f"U+{ord(found.group()):04X}"))
+            elif text and properties.get(name, {}).get("minLength") and not _visible(text):
+                problems.append(_problem(where, "invisible"))
     if problems:
         raise refusal(problems, False)
+
+
+def _visible(text: str) -> bool:
+    return any(not (ch in WHITESPACE or unicodedata.category(ch) == "Cf") for ch in text)
 
 
 def parse(tool: str, arguments: Any) -> Arguments:

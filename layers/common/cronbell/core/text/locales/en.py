@@ -280,6 +280,7 @@ TEXTS: dict[str, str] = {
     "problem.as_given": "{text}",
     "problem.or": " or ",
     "problem.control_character": "must not hold control characters ({code})",
+    "problem.invisible": "must not be empty (it has only invisible characters)",
     "problem.not_unicode": "must be valid text (it holds a broken character)",
     "problem.one_of": "must be {allowed}",
     "problem.string": "must be text",

@@ -295,6 +295,7 @@ TEXTS: dict[str, str] = {
     "problem.as_given": "{text}",
     "problem.or": " o ",
     "problem.control_character": "no puede contener caracteres de control ({code})",
+    "problem.invisible": "no puede estar vacío (solo tiene caracteres invisibles)",
     "problem.not_unicode": "debe ser un texto válido; no se pudo leer como texto unicode",
     "problem.one_of": "debe ser {allowed}",
     "problem.string": "debe ser un texto",
