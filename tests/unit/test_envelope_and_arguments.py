@@ -225,8 +225,8 @@ def test_a_text_of_invisible_characters_alone_is_refused_as_empty_and_nothing_is
         ("cron_create", {"name": "digest", "prompt": "\u200b \u2060", "cron_expr": "0 9 * * *"}, "prompt"),
         ("reminder_history", {"id": "\u2060"}, "id"),
     ]
-    for tool, arguments, name in cases:
-        refused = stack.call(tool, arguments)
+    for tool, given, name in cases:
+        refused = stack.call(tool, given)
         assert refused["error"]["code"] == "invalid_arguments", refused
         assert f"`{name}` must not be empty (it has only invisible characters)" in refused["error"]["message"]
     assert stack.call("list_reminders")["result"]["schedules"] == []
