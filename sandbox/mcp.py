@@ -254,14 +254,50 @@ class HttpEndpoint:
             context_from(query)
             tool_set_from(query)
         except MissingContext as err:
-            answered = request_id(await read_body(receive))
-            error = {"jsonrpc": "2.0", "id": answered, "error": {"code": types.INVALID_PARAMS, "message": str(err)}}
-            data = json.dumps(error).encode()
-            headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
-            await send({"type": "http.response.start", "status": 400, "headers": headers})
-            await send({"type": "http.response.body", "body": data})
+            await _refuse(send, request_id(await read_body(receive)), types.INVALID_PARAMS, str(err))
             return
+        if scope.get("method") == "POST":  # read here, then handed to the SDK as it came
+            body = await read_body(receive)
+            if bad_id(body):  # the SDK would take it for a notification and answer nothing at all
+                await _refuse(send, None, types.INVALID_REQUEST, "Invalid Request: an id is a string or an integer")
+                return
+            receive = _replayed(body, receive)
         if self._task is None:
             self._task = asyncio.create_task(self._run())
         await self._started.wait()
         await self.manager.handle_request(scope, receive, send)
+
+
+async def _refuse(send: Any, answered: str | int | None, code: int, message: str) -> None:
+    """A JSON-RPC error answered before the SDK sees the request (HTTP 400)."""
+    data = json.dumps({"jsonrpc": "2.0", "id": answered, "error": {"code": code, "message": message}}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+    await send({"type": "http.response.start", "status": 400, "headers": headers})
+    await send({"type": "http.response.body", "body": data})
+
+
+def bad_id(body: bytes) -> bool:
+    """A request (a `method` and an `id` key) whose id is not a string or an integer: null, a number with a
+    fraction, true, an object. JSON-RPC answers it Invalid Request with a null id."""
+    try:
+        message = json.loads(body)
+    except (ValueError, RecursionError):
+        return False  # the SDK answers a parse error
+    if not isinstance(message, dict) or "id" not in message or not isinstance(message.get("method"), str):
+        return False
+    found = message["id"]
+    return isinstance(found, bool) or not isinstance(found, str | int)
+
+
+def _replayed(body: bytes, receive: Any) -> Any:
+    """`receive` with the body read already given again first."""
+    sent = False
+
+    async def again() -> dict[str, Any]:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return dict(await receive())
+
+    return again

@@ -208,6 +208,24 @@ def test_an_mcp_url_without_room_or_user_is_a_clear_error(sandbox: SandboxProces
         assert json.load(refused.value)["error"]["message"] == error.error.message
 
 
+def test_a_request_whose_id_is_not_a_string_or_an_integer_is_answered_invalid_request(sandbox: SandboxProcess) -> None:
+    """The SDK took such a request for a notification: HTTP 202, no body, nothing run and the client never
+    answered. JSON-RPC answers it Invalid Request with a null id; a good request still runs."""
+    url = f"{sandbox.url}/mcp?room_id=!bad-ids:localhost&user_id=%40ana%3Alocalhost"
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    call = {"name": "create_reminder", "arguments": {"message": "x", "time": "in 1 hour"}}
+    for bad in ({"a": 1}, None, 1.5, True):
+        body = {"jsonrpc": "2.0", "id": bad, "method": "tools/call", "params": call}
+        request = urllib.request.Request(url, data=json.dumps(body).encode(), headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=30)
+        assert refused.value.code == 400
+        answer = json.load(refused.value)
+        assert answer["id"] is None and answer["error"]["code"] == -32600, answer
+    listed = session(Client(url), lambda client: client.call_tool("list_reminders", {}))
+    assert listed.is_error is False, listed
+
+
 def test_the_stdio_command_needs_a_room_and_a_user() -> None:
     def run(*args: str) -> subprocess.CompletedProcess[str]:
         command = [sys.executable, "-m", "sandbox", "mcp", *args]
