@@ -86,3 +86,20 @@ def test_a_day_of_the_month_some_months_lack_is_said_with_the_months_it_does_not
     for phrase in kept:
         made = stack.call("create_reminder", {"message": phrase, "cron": phrase})
         assert not any("There is no day" in note for note in made["result"].get("notes", [])), phrase
+
+
+def test_a_one_shot_changed_in_its_own_minute_is_said_to_be_due_not_never_to_fire() -> None:
+    """An update in the minute a one-shot's fire is under way answered "it will not fire again", and the
+    fire then posted it (with the new text): its time has come and it is being delivered."""
+    from datetime import timedelta
+
+    stack = MemoryStack()  # Monday 30 November 2026, 09:00 in Madrid
+    made = stack.call("create_reminder", {"message": "Call Ana", "time": "in 10 minutes"})["result"]
+    stack.clock.current += timedelta(minutes=10, seconds=20)
+    changed = stack.call("update_reminder", {"id": made["id"], "message": "Call Ana back"})
+    assert changed["ok"], changed
+    assert "09:10, due now: it is being delivered" in changed["text"] and "will not fire again" not in changed["text"]
+    es = stack.call("list_reminders", locale="es")
+    assert "ya toca: se está entregando" in es["text"], es["text"]
+    stack.fire(made["id"], "2026-11-30T08:10:00Z")
+    assert "due now" not in stack.call("list_reminders", {"include_inactive": True})["text"]

@@ -439,3 +439,22 @@ def test_an_old_abbreviation_is_refused_naming_the_place_it_stands_for(name: str
         resolve_timezone(name, "UTC")
     assert refused.value.code == INVALID_TIMEZONE and refused.value.details["suggested"] == place
     assert place in errors.message(refused.value, "en") and place in errors.message(refused.value, "es")
+
+
+def test_tomorrow_said_in_the_small_hours_says_which_day_it_is_read_as() -> None:
+    """At 00:30 on Friday, "tomorrow at 9" is Saturday, as before, but someone still up may mean this
+    morning: the reading was silent. It is said, in both languages, before 04:00 only."""
+    small_hours = datetime(2026, 5, 15, 0, 30, tzinfo=MADRID)  # Friday
+    got = parse_one_shot("tomorrow at 9", small_hours, MADRID)
+    assert got.at.isoformat() == "2026-05-16T09:00:00+02:00"
+    assert got.notes == (
+        "It is 00:30, past midnight: 'tomorrow' is read as Saturday 16 May; for this morning, say 'today at 09:00'.",
+    )
+    es = parse_one_shot("mañana a las 9", small_hours, MADRID, "es")
+    assert es.at == got.at and "'mañana' se entiende como sábado 16 de mayo" in es.notes[0]
+    for text, now in (
+        ("tomorrow at 9", small_hours.replace(hour=4)),  # morning: no note
+        ("the day after tomorrow at 9", small_hours),
+        ("hoy a las 9 de la mañana", small_hours),
+    ):
+        assert parse_one_shot(text, now, MADRID, "es" if "hoy" in text else "en").notes == (), text

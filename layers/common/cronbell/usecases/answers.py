@@ -76,7 +76,12 @@ def when_said(schedule: Schedule, now: datetime, locale: str) -> str:
     nexts = upcoming(schedule, now, 1)
     nxt = texts.when_text(nexts[0], tz, locale, now.astimezone(tz).year) if nexts else ""
     if not schedule.recurring:
-        return texts.say("when.once", locale, next=nxt) if nexts else texts.say("when.once_none", locale)
+        if nexts:
+            return texts.say("when.once", locale, next=nxt)
+        if schedule.status == models.ACTIVE:  # its time came and its fire has yet to record it: it is due
+            at = texts.when_text(schedule.timing.local_at, tz, locale, now.astimezone(tz).year)
+            return texts.say("when.once_due", locale, at=at)
+        return texts.say("when.once_none", locale)
     description = describe(schedule, locale)
     if not nexts:
         return texts.say("when.recurring_none", locale, description=description)
@@ -113,6 +118,9 @@ def item_said(schedule: Schedule, now: datetime, locale: str, held: datetime | N
         when = texts.say("listed.paused", locale)
     elif held is not None:
         when = ""
+    elif not schedule.recurring and schedule.status == models.ACTIVE:  # its fire has yet to record it
+        at = texts.when_text(schedule.timing.local_at, tz, locale, now.astimezone(tz).year)
+        when = texts.say("when.once_due", locale, at=at)
     else:
         when = texts.say("listed.none", locale)
     when = (when + held_said(held, tz, now, locale, nexts[0] if nexts else None)).removeprefix(", ")

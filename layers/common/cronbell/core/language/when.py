@@ -90,6 +90,8 @@ _DAY_THEN_YEARS = rf"(?P<day>.+?),? (?:{lexicon.either('AMOUNT_BEFORE')}) (?P<am
 # idioms that name an amount of time ("de hoy en ocho" is a week from today), read as the amount
 _AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
 _FIFTEEN_DAYS = re.compile(rf"\b(?:{lexicon.some('FIFTEEN_DAYS_WORDS')})\b")  # may mean two weeks: said
+_TOMORROW = re.compile(rf"\b(?:{lexicon.some('TOMORROW')})\b")
+SMALL_HOURS = 4  # before 04:00, someone still up may mean this morning by "tomorrow": the reading is said
 _NEXT_BUSINESS_DAY = re.compile(rf"(?:{lexicon.some('NEXT_BUSINESS_DAY')})")  # a day named, no time said
 _AT_WRITTEN = lexicon.own("CLOCK_AT_WRITTEN")
 
@@ -202,6 +204,10 @@ def parse_one_shot(
         raise _past(at, now, tz)
     if _FIFTEEN_DAYS.search(t):
         notes.append(texts.say("note.fifteen_days", language, date=at.date().isoformat()))
+    if now_local.hour < SMALL_HOURS and at.date() == now_local.date() + timedelta(days=1) and _TOMORROW.search(t):
+        year = now_local.year
+        date, clock = texts.date_text(at, language, year), f"{at:%H:%M}"
+        notes.append(say("note.tomorrow_small_hours", language, now=f"{now_local:%H:%M}", date=date, clock=clock))
     return OneShot(at=at, notes=tuple(notes))
 
 

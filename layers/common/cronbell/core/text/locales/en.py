@@ -57,6 +57,7 @@ TEXTS: dict[str, str] = {
     "snoozed.once": "Snoozed {id}{about} to {to}. {now}",
     "when.once": "{next}",
     "when.once_none": "it will not fire again",
+    "when.once_due": "{at}, due now: it is being delivered",
     "when.recurring": "{description}; next {next}",
     "when.recurring_none": "{description}; it will not fire again",
     "when.paused": "{description}; paused (resume_reminder turns it back on)",
@@ -455,6 +456,9 @@ TEXTS: dict[str, str] = {
         "end of every month)."
     ),
     "note.february_but_leap": "February (but in leap years)",
+    "note.tomorrow_small_hours": (
+        "It is {now}, past midnight: 'tomorrow' is read as {date}; for this morning, say 'today at {clock}'."
+    ),
     "note.fifteen_days": "'quince días' is read as 15 days ({date}); for two weeks say 'dos semanas'.",
     "note.until_kept": (
         "Its end stays the same instant: {was} in the old zone is {there} in {zone}; give `until` again to end it "

@@ -61,6 +61,7 @@ TEXTS: dict[str, str] = {
     "snoozed.once": "Se pospone {id}{about} al {to}. {now}",
     "when.once": "el {next}",
     "when.once_none": "no volverá a ejecutarse",
+    "when.once_due": "{at}, ya toca: se está entregando",
     "when.recurring": "{description}; la próxima, el {next}",
     "when.recurring_none": "{description}; no volverá a ejecutarse",
     "when.paused": "{description}; en pausa (resume_reminder la reanuda)",
@@ -482,6 +483,10 @@ TEXTS: dict[str, str] = {
         "final de cada mes)."
     ),
     "note.february_but_leap": "febrero (salvo en años bisiestos)",
+    "note.tomorrow_small_hours": (
+        "Son las {now}, pasada la medianoche: 'mañana' se entiende como {date}; para esta misma mañana, di "
+        "'hoy a las {clock}'."
+    ),
     "note.fifteen_days": "'quince días' se entiende como 15 días ({date}); para dos semanas di 'dos semanas'.",
     "note.until_kept": (
         "Su fin sigue siendo el mismo instante: {was} en la zona anterior es {there} en {zone}; vuelve a dar "
