@@ -260,3 +260,29 @@ def test_every_button_payload_fits_and_decodes_to_its_call(
         except BadPayload:
             continue
         assert encode(decoded["tool"], decoded["arguments"]) == broken  # only another canonical payload
+
+
+def test_a_discord_bots_room_that_is_not_a_channel_id_is_refused_at_the_call() -> None:
+    """With a bot token a Discord room id is a channel id: `111` was answered ok and failed at its first
+    fire as `chat_refused`, the schedule ended. It is refused where the bot sees it, and nothing is made;
+    a deployment posting to one channel through a webhook keeps any room id."""
+    from dataclasses import replace
+
+    from cronbell.usecases import tools
+    from tests.support.memory_stack import MemoryStack
+
+    stack = MemoryStack()
+    stack.settings = replace(stack.settings, chat_backend="matrix,discord", discord_bot_token_secret="arn:bot")
+    message = {"message": "x", "time": "in 1 hour"}
+    for room, thread in (("111", ""), ("general", ""), ("923456789012345678", "thread-1")):
+        env = {"tool": "create_reminder", "arguments": message,
+               "context": {"room_id": room, "user_id": "987654321098765432", "platform": "discord",
+                           "thread_id": thread}}  # fmt: skip
+        answer = tools.handle(env, stack.deps())
+        assert answer["error"]["code"] == "missing_context", answer
+        bad = thread or room
+        assert f"{bad!r} is not a Discord channel id (15 to 21 digits)" in answer["error"]["message"]
+    made = stack.call("create_reminder", message, room="923456789012345678", platform="discord")
+    assert made["ok"], made
+    stack.settings = replace(stack.settings, discord_bot_token_secret="")  # one channel's webhook: any room id
+    assert stack.call("create_reminder", message, room="general", platform="discord")["ok"]

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any
 
 from cronbell.core.contract import validation
-from cronbell.core.contract.envelope import Context, parse_request, refused, routed, success
+from cronbell.core.contract.envelope import Context, parse_request, refuse_room_form, refused, routed, success
 from cronbell.core.domain.errors import BackendError
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.values import value
@@ -401,6 +401,7 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
         context = request.context
         if request.tool not in USE_CASES:
             raise refusal("unknown_tool", tool=request.tool, tools=", ".join(USE_CASES))
+        refuse_room_form(request.context, deps.settings)
         context = routed(request.context, deps.settings.chat_backends)
         args = validation.parse(request.tool, request.arguments)
         validation.refuse_unreadable(args)

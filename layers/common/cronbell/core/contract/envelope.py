@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -83,6 +84,17 @@ def refused(error: ToolError, locale: str | None) -> dict[str, Any]:
     """The answer to a refusal, every word of it in the language of `locale`."""
     message = errors.message(error, locale)
     return failure(error, texts.say("error", locale, message=message), locale)
+
+
+def refuse_room_form(ctx: Context, settings: Any) -> None:
+    """A room or thread id that cannot be its platform's (a Discord bot's channel ids are numbers): refused
+    now, where the bot sees it, not as a failed run at the first fire."""
+    entry = REGISTRY.get(ctx.platform or settings.default_platform)
+    if entry is None or not entry.room_ids or (entry.room_ids_with and not getattr(settings, entry.room_ids_with)):
+        return
+    for name, found in (("room_id", ctx.room_id), ("thread_id", ctx.thread_id)):
+        if found and not re.fullmatch(entry.room_ids, found):
+            raise refusal(f"missing_context.room_form.{entry.name}", name=name, value=found)
 
 
 def routed(ctx: Context, platforms: tuple[str, ...]) -> Context:

@@ -40,6 +40,10 @@ class Platform:
     # other ways to reach the platform without `secret`: each group, all set, serves instead of it
     instead: tuple[tuple[Needed, ...], ...] = ()
     workspaces: bool = False  # one bot, several workspaces with a token each (the context names the workspace)
+    # the form of a room (and thread) id when the platform posts to the room an id names: refused at the call,
+    # not at the first fire; `room_ids_with` is the setting that makes it post so ("": always)
+    room_ids: str = ""
+    room_ids_with: str = ""
 
     @property
     def sender_module(self) -> str:
@@ -143,6 +147,8 @@ REGISTRY: dict[str, Platform] = {
                     ),
                 ),
             ),
+            room_ids=r"[0-9]{15,21}",  # a channel's snowflake (a thread is a channel)
+            room_ids_with="discord_bot_token_secret",
         ),
         Platform(
             "webhook",

@@ -207,7 +207,7 @@ def parse_one_shot(
     if now_local.hour < SMALL_HOURS and at.date() == now_local.date() + timedelta(days=1) and _TOMORROW.search(t):
         year = now_local.year
         date, clock = texts.date_text(at, language, year), f"{at:%H:%M}"
-        notes.append(say("note.tomorrow_small_hours", language, now=f"{now_local:%H:%M}", date=date, clock=clock))
+        notes.append(say("note.tomorrow_small_hours", language, time=f"{now_local:%H:%M}", date=date, clock=clock))
     return OneShot(at=at, notes=tuple(notes))
 
 

@@ -100,6 +100,7 @@ TEXTS: dict[str, str] = {
     "error.missing_context": "`context` with room_id and user_id is required",
     "error.missing_context.required": "context.{name} is required (set by the bot, not the model)",
     "error.missing_context.printable": "context.{name} must be a short printable string",
+    "error.missing_context.room_form.discord": "context.{name} {value!r} is not a Discord channel id (15 to 21 digits)",
     "error.unknown_tool": "unknown tool {tool!r}; tools: {tools}",
     "error.invalid_arguments": "{problems}",
     "error.invalid_arguments.not_json": "`arguments` is text that is not valid JSON",
@@ -457,7 +458,7 @@ TEXTS: dict[str, str] = {
     ),
     "note.february_but_leap": "February (but in leap years)",
     "note.tomorrow_small_hours": (
-        "It is {now}, past midnight: 'tomorrow' is read as {date}; for this morning, say 'today at {clock}'."
+        "It is {time}, past midnight: 'tomorrow' is read as {date}; for this morning, say 'today at {clock}'."
     ),
     "note.fifteen_days": "'quince días' is read as 15 days ({date}); for two weeks say 'dos semanas'.",
     "note.until_kept": (

@@ -104,6 +104,9 @@ TEXTS: dict[str, str] = {
     "error.missing_context": "falta `context` con room_id y user_id",
     "error.missing_context.required": "falta context.{name} (lo pone el bot, no el modelo)",
     "error.missing_context.printable": "context.{name} debe ser un texto corto e imprimible",
+    "error.missing_context.room_form.discord": (
+        "context.{name} {value!r} no es un id de canal de Discord (de 15 a 21 cifras)"
+    ),
     "error.unknown_tool": "herramienta desconocida {tool!r}; herramientas: {tools}",
     "error.invalid_arguments": "{problems}",
     "error.invalid_arguments.not_json": "`arguments` es un texto que no es JSON válido",
@@ -484,7 +487,7 @@ TEXTS: dict[str, str] = {
     ),
     "note.february_but_leap": "febrero (salvo en años bisiestos)",
     "note.tomorrow_small_hours": (
-        "Son las {now}, pasada la medianoche: 'mañana' se entiende como {date}; para esta misma mañana, di "
+        "Son las {time}, pasada la medianoche: 'mañana' se entiende como {date}; para esta misma mañana, di "
         "'hoy a las {clock}'."
     ),
     "note.fifteen_days": "'quince días' se entiende como 15 días ({date}); para dos semanas di 'dos semanas'.",
