@@ -55,19 +55,17 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
     claim = deps.store.claim_repeat(schedule, chain.occurrence, chain.number, verdict.escalation, following)
     if claim in (RepeatClaim.ACKNOWLEDGED, RepeatClaim.STOPPED):
         return {**answer, "outcome": str(claim)}
+    if claim == RepeatClaim.DUPLICATE:
+        deps.metric("DuplicateSuppressed", 1)
+        return {**answer, "outcome": "duplicate"}
+    message_id: str | None = None
     try:
-        if claim == RepeatClaim.DUPLICATE:
-            deps.metric("DuplicateSuppressed", 1)
-            return {**answer, "outcome": "duplicate"}
         message_id = _post(schedule, chain, verdict.escalation, deps, remaining_seconds)
-    except BaseException:
-        if claim == RepeatClaim.CLAIMED:
+    finally:  # not posted: a transient failure (Lambda's retry posts it) or a refusal for good (never counted)
+        if message_id is None:
             deps.store.release_repeat(schedule, chain.occurrence, chain.number, verdict.escalation)
-        raise
-    if message_id is None:  # refused for good: the run does not count it as posted, and no event says so
-        if claim == RepeatClaim.CLAIMED:
-            deps.store.release_repeat(schedule, chain.occurrence, chain.number, verdict.escalation)
-        return {**answer, "outcome": Outcome.DELIVERY_FAILED}
+    if message_id is None:
+        return {**answer, "outcome": Outcome.DELIVERY_FAILED}  # no event says it was posted
     if verdict.escalation:
         run = deps.store.run_at(schedule.room_id, schedule.id, chain.occurrence)
         if run is not None:
