@@ -48,14 +48,14 @@ deploy: build
 # Against a deployed stack, with your AWS credentials: creates, lists, runs now and deletes one reminder in
 # ROOM (PLATFORM: the room's platform when the stack has several; TEAM: a Slack room's workspace). scripts/smoke.py says what it checks.
 smoke: $(STAMP)
-	@test -n "$(STACK)" && test -n "$(ROOM)" || { echo "usage: make smoke STACK=name ROOM=room-id [PLATFORM=slack] [TEAM=T0123]" >&2; exit 2; }
-	$(BIN)/python scripts/smoke.py --stack '$(STACK)' --room '$(ROOM)' $(if $(PLATFORM),--platform '$(PLATFORM)') $(if $(TEAM),--team '$(TEAM)')
+	@test -n "$(STACK)" && test -n "$(ROOM)" || { echo "usage: make smoke STACK=name ROOM=room-id [PLATFORM=slack] [TEAM=T0123] [REGION=eu-west-1]" >&2; exit 2; }
+	$(BIN)/python scripts/smoke.py --stack '$(STACK)' --room '$(ROOM)' $(if $(PLATFORM),--platform '$(PLATFORM)') $(if $(TEAM),--team '$(TEAM)') $(if $(REGION),--region '$(REGION)')
 
 # Against a deployed stack: lists the fires waiting in its dead-letter queues; APPLY=1 invokes the fire
 # function's alias with each and deletes it (scripts/redrive.py, docs/operations.md).
 redrive: $(STAMP)
-	@test -n "$(STACK)" || { echo "usage: make redrive STACK=name [APPLY=1]" >&2; exit 2; }
-	$(BIN)/python scripts/redrive.py --stack '$(STACK)' $(if $(APPLY),--apply)
+	@test -n "$(STACK)" || { echo "usage: make redrive STACK=name [APPLY=1] [REGION=eu-west-1]" >&2; exit 2; }
+	$(BIN)/python scripts/redrive.py --stack '$(STACK)' $(if $(APPLY),--apply) $(if $(REGION),--region '$(REGION)')
 
 demo: $(STAMP)
 	$(BIN)/python -m sandbox demo

@@ -99,6 +99,9 @@ def main(argv: list[str]) -> int:
     handler_name, code_dir, *layer_dirs = argv
     answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
     os.dup2(2, 1)  # the handler's prints and logs go to standard error
+    # a line at a time, as Lambda writes them: Powertools prints metrics to standard output, which a pipe
+    # buffers, and a worker stopped with its invocation done would take them with it
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
     sys.path[:0] = [code_dir, *layer_dirs]
     os.chdir(code_dir)
     clock = _InvocationClock()

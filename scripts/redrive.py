@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -97,11 +98,15 @@ def redrive_queue(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make redrive", description=__doc__.split("\n\n")[0])
     parser.add_argument("--stack", required=True, help="the stack's name (sam deploy's stack_name)")
+    parser.add_argument(
+        "--region", default=os.environ.get("AWS_REGION"), help="the stack's Region (default: AWS_REGION, else boto3's)"
+    )
     parser.add_argument("--apply", action="store_true", help="redrive; without it, only list")
     args = parser.parse_args(argv)
+    aws = boto3.session.Session(region_name=args.region)  # AWS_REGION too, as the AWS CLI reads it
     try:
-        outputs = stack_outputs(args.stack, boto3.client("cloudformation"))
-        sqs, lambda_client = boto3.client("sqs"), boto3.client("lambda")
+        outputs = stack_outputs(args.stack, aws.client("cloudformation"))
+        sqs, lambda_client = aws.client("sqs"), aws.client("lambda")
 
         def invoke(event: dict[str, Any]) -> None:
             answer = lambda_client.invoke(

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 import uuid
@@ -101,14 +102,18 @@ def run(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="make smoke", description=__doc__.split("\n\n")[0])
     parser.add_argument("--stack", required=True, help="the stack's name (sam deploy's stack_name)")
+    parser.add_argument(
+        "--region", default=os.environ.get("AWS_REGION"), help="the stack's Region (default: AWS_REGION, else boto3's)"
+    )
     parser.add_argument("--room", required=True, help="the room id the smoke reminder is posted to")
     parser.add_argument("--platform", default="", help="the room's platform, when the stack has several")
     parser.add_argument("--team", default="", help="a Slack room's workspace (team id), for an app in several")
     parser.add_argument("--user", default="cronbell-smoke", help="the user id the reminder mentions")
     parser.add_argument("--wait", type=float, default=120.0, help="seconds to wait for the run")
     args = parser.parse_args(argv)
+    aws = boto3.session.Session(region_name=args.region)  # AWS_REGION too, as the AWS CLI reads it
     try:
-        outputs = stack_outputs(args.stack, boto3.client("cloudformation"))
+        outputs = stack_outputs(args.stack, aws.client("cloudformation"))
         print(f"stack {args.stack}: tools {outputs['ToolsFunctionName']}, group {outputs['ScheduleGroupName']}")
         context = {"room_id": args.room, "user_id": args.user, "agent_id": "smoke", "locale": "en", "timezone": "UTC"}
         if args.platform:
@@ -116,7 +121,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.team:
             context["team_id"] = args.team
         # as a bot calls it: the alias `live` (ToolsFunctionArn), which deployments shift
-        run(Tools(boto3.client("lambda"), outputs["ToolsFunctionArn"], context), print, args.wait)
+        run(Tools(aws.client("lambda"), outputs["ToolsFunctionArn"], context), print, args.wait)
     except (SmokeFailed, ClientError, BotoCoreError) as err:
         print(f"FAILED {err}", file=sys.stderr)
         return 1

@@ -127,6 +127,8 @@ def test_make_redrive_passes_the_stack_and_apply_to_the_script() -> None:
         ).stdout
 
     assert "scripts/redrive.py --stack 'prod' --apply" in dry("STACK=prod", "APPLY=1")
-    assert "scripts/redrive.py --stack 'prod' \n" in dry("STACK=prod")  # only lists
+    assert "--apply" not in dry("STACK=prod")  # only lists
+    assert "--region 'eu-west-1'" in dry("STACK=prod", "REGION=eu-west-1")
+    assert "--region" not in dry("STACK=prod")
     usage = subprocess.run(["make", "-s", "redrive"], cwd=ROOT, capture_output=True, text=True, check=False)
     assert usage.returncode != 0 and "usage: make redrive STACK=name [APPLY=1]" in usage.stderr

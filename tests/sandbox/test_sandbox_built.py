@@ -173,3 +173,26 @@ def test_a_function_process_calls_the_sandboxs_moto_over_its_own_streams(tmp_pat
     finally:
         runtime.close()
         server.stop()
+
+
+def test_what_a_handler_prints_is_written_at_once_even_if_its_process_is_then_killed(tmp_path: Path) -> None:
+    """Powertools prints metrics to standard output. The worker points it at standard error, but `-I` ignores
+    PYTHONUNBUFFERED, so a pipe kept the lines in the process's buffer and a process killed after its
+    invocation (at the sandbox's stop, or a timeout) took them with it: fires run side by side lost `Fired`."""
+    import subprocess
+
+    from sandbox.built import WORKER
+
+    spec = _function(tmp_path, 'def lambda_handler(event, context):\n    print("Fired 1")\n    return {}\n', 2)
+    env = lambda_environment(spec, {})
+    command = [sys.executable, "-I", str(WORKER), spec.handler, str(spec.code_dir)]
+    worker = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert worker.stdin is not None and worker.stdout is not None and worker.stderr is not None
+    assert json.loads(worker.stdout.readline())["ready"]
+    request = {"event": {}, "function_arn": spec.arn, "timeout": 2, "request_id": "r-1", "now": None}
+    worker.stdin.write((json.dumps(request) + "\n").encode())
+    worker.stdin.flush()
+    assert json.loads(worker.stdout.readline()) == {"value": {}}
+    worker.kill()  # as a stop does, the invocation over
+    worker.wait()
+    assert "Fired 1" in worker.stderr.read().decode()

@@ -66,6 +66,11 @@ def test_every_bad_value_is_named_at_once() -> None:
         assert expected in message
     with pytest.raises(SettingsError, match="RETENTION_DAYS must be a whole number, 0 or more"):
         Settings.from_env({"RETENTION_DAYS": "-1"})
+    # a misspelt zone refused every create that named none as the caller's `invalid_timezone`
+    for typo in ("Europe/Madird", "../etc/passwd", "CEST"):
+        with pytest.raises(SettingsError, match="DEFAULT_TIMEZONE must be an IANA time zone such as Europe/Madrid"):
+            Settings.from_env({"DEFAULT_TIMEZONE": typo})
+    assert Settings.from_env({"DEFAULT_TIMEZONE": "America/Argentina/Buenos_Aires"}).default_timezone
 
 
 def test_the_platform_registry_is_the_one_list_of_platforms() -> None:

@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Mapping
 from dataclasses import field
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from cronbell.core.domain import platforms, routing
 from cronbell.core.domain.fire_event import BadFireEvent, StaticAction, static_declarations
@@ -44,6 +45,16 @@ def whole_number(raw: str) -> int:
     if value < 0:
         raise ValueError("a whole number, 0 or more")
     return value
+
+
+def zone(raw: str) -> str:
+    """An IANA time zone this Python knows (`Europe/Madrid`, `UTC`): a misspelt DefaultTimezone fails the
+    function at its start, named, instead of refusing every call that names no zone as the caller's error."""
+    try:
+        ZoneInfo(raw)
+    except (ValueError, ZoneInfoNotFoundError):
+        raise ValueError("an IANA time zone such as Europe/Madrid or UTC") from None
+    return raw
 
 
 def url(raw: str) -> str:
@@ -107,7 +118,7 @@ class Settings:
     fire_function_arn: str = setting("FIRE_FUNCTION_ARN", "")
     scheduler_role_arn: str = setting("SCHEDULER_ROLE_ARN", "")
     scheduler_dlq_arn: str = setting("SCHEDULER_DLQ_ARN", "")
-    default_timezone: str = setting("DEFAULT_TIMEZONE", "UTC")
+    default_timezone: str = setting("DEFAULT_TIMEZONE", "UTC", zone)
     default_locale: str = setting("DEFAULT_LOCALE", "en")
     max_per_room: int = setting("MAX_PER_ROOM", 50, whole_number)
     min_interval_minutes: int = setting("MIN_INTERVAL_MINUTES", 5, whole_number)
