@@ -103,3 +103,25 @@ def test_a_one_shot_changed_in_its_own_minute_is_said_to_be_due_not_never_to_fir
     assert "ya toca: se está entregando" in es["text"], es["text"]
     stack.fire(made["id"], "2026-11-30T08:10:00Z")
     assert "due now" not in stack.call("list_reminders", {"include_inactive": True})["text"]
+
+
+def test_an_answer_about_a_schedule_in_another_zone_says_now_once_in_that_zone() -> None:
+    """A schedule's answers say now in its own zone; the context's was added after it, so a change of zone
+    read "Now it is 03:00 ... (America/New_York). Now it is 09:00 ... (Europe/Madrid)."."""
+    stack = MemoryStack()  # the context's zone is Europe/Madrid
+    made = stack.call("create_reminder", {"message": "x", "cron": "0 9 * * *", "timezone": "America/New_York"})
+    sid = made["result"]["id"]
+    answers = [
+        made,
+        stack.call("update_reminder", {"id": sid, "message": "y"}),
+        stack.call("skip_next", {"id": sid}),
+        stack.call("pause_reminder", {"id": sid}),
+        stack.call("resume_reminder", {"id": sid}),
+        stack.call("update_reminder", {"id": sid, "timezone": "Asia/Kolkata"}),
+    ]
+    for answer in answers:
+        assert answer["ok"], answer
+        assert answer["text"].count("Now it is") == 1, answer["text"]
+    assert answers[0]["text"].endswith("(America/New_York).") and "(Asia/Kolkata)." in answers[-1]["text"]
+    listed = stack.call("list_reminders")["text"]  # about the room: the context's zone
+    assert listed.count("Now it is") == 1 and listed.endswith("(Europe/Madrid).")

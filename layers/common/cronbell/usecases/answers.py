@@ -45,11 +45,13 @@ def with_now(answer: dict[str, Any], ctx: Context, deps: Deps) -> dict[str, Any]
     (or, refused, in `error.details`) and at the end of its text; a compact list's array result is
     left as its contract has it."""
     now, sentence = now_fields(ctx, deps)
+    # an answer about one schedule says now in that schedule's zone already (`schedule_answer`): one sentence
+    said = answer["ok"] and isinstance(answer["result"], dict) and "now" in answer["result"]
     if answer["ok"] and isinstance(answer["result"], dict):
         answer["result"].setdefault("now", now)
     elif not answer["ok"]:
         answer["error"].setdefault("details", {}).setdefault("now", now)
-    if sentence not in answer["text"]:
+    if not said and sentence not in answer["text"]:
         text = answer["text"].rstrip()
         answer["text"] = f"{text}{'' if text.endswith(('.', '!', '?')) else '.'} {sentence}"
     return answer
