@@ -125,3 +125,25 @@ def test_an_answer_about_a_schedule_in_another_zone_says_now_once_in_that_zone()
     assert answers[0]["text"].endswith("(America/New_York).") and "(Asia/Kolkata)." in answers[-1]["text"]
     listed = stack.call("list_reminders")["text"]  # about the room: the context's zone
     assert listed.count("Now it is") == 1 and listed.endswith("(Europe/Madrid).")
+
+
+def test_a_snooze_across_a_clock_change_says_which_time_it_moved_to() -> None:
+    """Snoozed by 60 minutes from 02:00 CEST on the night the clocks go back, the answer read "to Sunday 31
+    October, 02:00", as if nothing moved: a wall time shown twice is said with its offset. A snooze `until`
+    a time the clocks skip was moved on silently; it is said as create says it."""
+    from datetime import datetime
+    from zoneinfo import ZoneInfo
+
+    stack = MemoryStack()
+    stack.clock.current = datetime(2027, 10, 27, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
+    sid = stack.call("create_reminder", {"message": "x", "cron": "0 2 * * *"})["result"]["id"]
+    moved = stack.call("snooze_reminder", {"id": sid, "minutes": 60, "occurrence": "2027-10-31T02:00:00+02:00"})
+    assert "to Sunday 31 October, 02:00 (UTC+01:00)" in moved["text"], moved["text"]
+    assert moved["result"]["snoozed_to"] == "2027-10-31T01:00:00Z"
+    stack.clock.current = datetime(2027, 3, 27, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
+    sid = stack.call("create_reminder", {"message": "y", "cron": "0 1 * * *"})["result"]["id"]
+    gap = stack.call(
+        "snooze_reminder", {"id": sid, "until": "2027-03-28 02:15", "occurrence": "2027-03-28T01:00:00+01:00"}
+    )
+    said = "2027-03-28 02:15 does not exist in Europe/Madrid (clocks go forward); using 03:15 (UTC+02:00) instead."
+    assert gap["ok"] and said in gap["result"]["notes"] and said in gap["text"], gap

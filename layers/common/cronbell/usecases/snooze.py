@@ -55,6 +55,8 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         new, target = _snooze_one_shot(old, occurrence, args, deps, locale)
     if new.recurring:
         _within_ends(new, target, now, locale)
+    if args.until is not None:  # what reading it decided (a time the clocks skip, moved on), said as create says it
+        notes += plan_once(args.until, ZoneInfo(old.timezone), now, locale, "until").notes
     new = replace(new, repeat_slot="")  # a snooze stops the current repeats; the snoozed post repeats anew
     apply(old, new, deps)
     nexts = upcoming(new, deps.now(), 1)

@@ -11,6 +11,7 @@ from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.phrases import Phrase
+from cronbell.core.domain.zones import AMBIGUOUS, format_offset, localize
 from cronbell.core.text import locales
 from cronbell.core.values import value
 
@@ -114,9 +115,13 @@ def date_text(local: datetime, locale: str | None, year: int = 0) -> str:
 
 
 def when_text(dt: datetime, tz: tzinfo, locale: str | None, year: int = 0) -> str:
-    """'Friday 4 December, 17:00' / 'viernes 4 de diciembre, 17:00': a date is never said without its weekday."""
+    """'Friday 4 December, 17:00' / 'viernes 4 de diciembre, 17:00': a date is never said without its weekday.
+    A wall time the clocks show twice that day (going back) is said with its offset: '02:00 (UTC+01:00)'."""
     local = dt.astimezone(tz)
-    return say("when", locale, date=date_text(local, locale, year), clock=f"{local:%H:%M}")
+    clock = f"{local:%H:%M}"
+    if localize(local.replace(tzinfo=None), tz)[1] == AMBIGUOUS:
+        clock += f" ({format_offset(local)})"
+    return say("when", locale, date=date_text(local, locale, year), clock=clock)
 
 
 def now_sentence(now: datetime, tz: ZoneInfo, locale: str | None) -> str:
