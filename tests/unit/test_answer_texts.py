@@ -98,11 +98,14 @@ def test_a_one_shot_changed_in_its_own_minute_is_said_to_be_due_not_never_to_fir
     stack.clock.current += timedelta(minutes=10, seconds=20)
     changed = stack.call("update_reminder", {"id": made["id"], "message": "Call Ana back"})
     assert changed["ok"], changed
-    assert "09:10, due now: it is being delivered" in changed["text"] and "will not fire again" not in changed["text"]
+    assert "09:10, due now: its fire is under way" in changed["text"] and "will not fire again" not in changed["text"]
     es = stack.call("list_reminders", locale="es")
-    assert "ya toca: se está entregando" in es["text"], es["text"]
+    assert "ya toca: su envío está en curso" in es["text"], es["text"]
+    stack.clock.current += timedelta(hours=5)  # not recorded hours later: no longer said to be under way
+    assert "09:10, not delivered yet" in stack.call("list_reminders")["text"]
     stack.fire(made["id"], "2026-11-30T08:10:00Z")
-    assert "due now" not in stack.call("list_reminders", {"include_inactive": True})["text"]
+    listed = stack.call("list_reminders", {"include_inactive": True})["text"]
+    assert "due now" not in listed and "not delivered yet" not in listed
 
 
 def test_an_answer_about_a_schedule_in_another_zone_says_now_once_in_that_zone() -> None:
@@ -131,7 +134,7 @@ def test_a_snooze_across_a_clock_change_says_which_time_it_moved_to() -> None:
     """Snoozed by 60 minutes from 02:00 CEST on the night the clocks go back, the answer read "to Sunday 31
     October, 02:00", as if nothing moved: a wall time shown twice is said with its offset. A snooze `until`
     a time the clocks skip was moved on silently; it is said as create says it."""
-    from datetime import datetime
+    from datetime import UTC, datetime
     from zoneinfo import ZoneInfo
 
     stack = MemoryStack()
@@ -139,6 +142,8 @@ def test_a_snooze_across_a_clock_change_says_which_time_it_moved_to() -> None:
     sid = stack.call("create_reminder", {"message": "x", "cron": "0 2 * * *"})["result"]["id"]
     moved = stack.call("snooze_reminder", {"id": sid, "minutes": 60, "occurrence": "2027-10-31T02:00:00+02:00"})
     assert "to Sunday 31 October, 02:00 (UTC+01:00)" in moved["text"], moved["text"]
+    stack.clock.current = datetime(2027, 10, 31, 1, 31, tzinfo=UTC)  # the second 02:31: now is said with its offset
+    assert "Now it is 02:31 (UTC+01:00) on Sunday 31 October 2027" in stack.call("list_reminders")["text"]
     assert moved["result"]["snoozed_to"] == "2027-10-31T01:00:00Z"
     stack.clock.current = datetime(2027, 3, 27, 10, 0, tzinfo=ZoneInfo("Europe/Madrid"))
     sid = stack.call("create_reminder", {"message": "y", "cron": "0 1 * * *"})["result"]["id"]

@@ -224,6 +224,7 @@ def test_a_text_of_invisible_characters_alone_is_refused_as_empty_and_nothing_is
         ("cron_create", {"name": "\u200b", "prompt": "p", "cron_expr": "0 9 * * *"}, "name"),
         ("cron_create", {"name": "digest", "prompt": "\u200b \u2060", "cron_expr": "0 9 * * *"}, "prompt"),
         ("reminder_history", {"id": "\u2060"}, "id"),
+        ("create_reminder", {"message": "\u3164\u2800\u034f\ufe0f", "time": "in 10 minutes"}, "message"),
     ]
     for tool, given, name in cases:
         refused = stack.call(tool, given)

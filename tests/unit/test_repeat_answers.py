@@ -81,6 +81,14 @@ def test_an_escalation_user_is_mentioned_as_the_platform_names_users() -> None:
         platform="slack",
     )
     assert made["result"]["escalate_to"] == "@U0BOSS"
+    for nobody in ("@", "@ ", "@two words"):  # accepted, and the escalation then mentioned nobody
+        refused = stack.call(
+            "create_reminder",
+            {"message": "x", "time": "in 1 hour", "repeat_every": 5, "escalate_to": nobody},
+            room="CY",
+            platform="slack",
+        )
+        assert refused["error"]["code"] == "forbidden_channel", (nobody, refused)
     assert repeats.escalation_mention("@U0BOSS") == "U0BOSS"
     assert repeats.escalation_mention("@boss:example.org") == "@boss:example.org"
     assert repeats.escalation_mention("!ops:example.org") == ""

@@ -284,5 +284,7 @@ def test_a_discord_bots_room_that_is_not_a_channel_id_is_refused_at_the_call() -
         assert f"{bad!r} is not a Discord channel id (15 to 21 digits)" in answer["error"]["message"]
     made = stack.call("create_reminder", message, room="923456789012345678", platform="discord")
     assert made["ok"], made
+    listed = stack.call("list_reminders", room="111", platform="discord")  # what exists there stays manageable
+    assert listed["ok"], listed
     stack.settings = replace(stack.settings, discord_bot_token_secret="")  # one channel's webhook: any room id
     assert stack.call("create_reminder", message, room="general", platform="discord")["ok"]

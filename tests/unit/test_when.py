@@ -448,13 +448,26 @@ def test_tomorrow_said_in_the_small_hours_says_which_day_it_is_read_as() -> None
     got = parse_one_shot("tomorrow at 9", small_hours, MADRID)
     assert got.at.isoformat() == "2026-05-16T09:00:00+02:00"
     assert got.notes == (
-        "It is 00:30, past midnight: 'tomorrow' is read as Saturday 16 May; for this morning, say 'today at 09:00'.",
+        "It is 00:30, past midnight: 'tomorrow' is read as Saturday 16 May; for today, say 'today at 09:00'.",
     )
     es = parse_one_shot("mañana a las 9", small_hours, MADRID, "es")
     assert es.at == got.at and "'mañana' se entiende como sábado 16 de mayo" in es.notes[0]
     for text, now in (
         ("tomorrow at 9", small_hours.replace(hour=4)),  # morning: no note
+        ("tomorrow at 2am", small_hours.replace(hour=3, minute=59)),  # "today at 02:00" is past: nothing to offer
         ("the day after tomorrow at 9", small_hours),
         ("hoy a las 9 de la mañana", small_hours),
     ):
         assert parse_one_shot(text, now, MADRID, "es" if "hoy" in text else "en").notes == (), text
+
+
+def test_the_nth_weekday_of_the_month_said_on_that_day_is_today_while_its_time_is_to_come() -> None:
+    """Said on the last Friday at 07:00, "the last friday of the month" was next month's: read as a weekday
+    alone ("friday" on a Friday is next week's), though it names a date, as "the 27th" does."""
+    friday = datetime(2026, 11, 27, 7, 0, tzinfo=MADRID)
+    for text, language in (("the last friday of the month", "en"), ("el último viernes del mes", "es")):
+        assert parse_one_shot(text, friday, MADRID, language).at.isoformat() == "2026-11-27T09:00:00+01:00", text
+    later = friday.replace(hour=10)  # its 09:00 passed: next month's
+    assert parse_one_shot("the last friday of the month", later, MADRID).at.isoformat() == "2026-12-25T09:00:00+01:00"
+    monday = datetime(2027, 2, 1, 7, 0, tzinfo=MADRID)
+    assert parse_one_shot("el primer lunes del mes", monday, MADRID, "es").at.isoformat() == "2027-02-01T09:00:00+01:00"

@@ -7,7 +7,7 @@ it is now), and no room id."""
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -23,6 +23,7 @@ from cronbell.core.text.views import describe, preview, schedule_view
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.quiet import QuietLookup
 
+DUE_WINDOW = timedelta(minutes=5)  # a fire's minute and Lambda's two retries, 1 and 2 minutes apart
 LISTED_ITEMS = 10  # a listing's text names this many items at most; its result holds them all
 ABOUT_CHARS = 40  # a message's preview in a sentence
 
@@ -80,14 +81,22 @@ def when_said(schedule: Schedule, now: datetime, locale: str) -> str:
     if not schedule.recurring:
         if nexts:
             return texts.say("when.once", locale, next=nxt)
-        if schedule.status == models.ACTIVE:  # its time came and its fire has yet to record it: it is due
-            at = texts.when_text(schedule.timing.local_at, tz, locale, now.astimezone(tz).year)
-            return texts.say("when.once_due", locale, at=at)
+        if schedule.status == models.ACTIVE:
+            return _due(schedule, now, locale)
         return texts.say("when.once_none", locale)
     description = describe(schedule, locale)
     if not nexts:
         return texts.say("when.recurring_none", locale, description=description)
     return texts.say("when.recurring", locale, description=description, next=nxt)
+
+
+def _due(schedule: Schedule, now: datetime, locale: str) -> str:
+    """A one-shot whose time came and whose fire has not recorded it: under way in the minutes its fire and
+    Lambda's retries take, else not delivered yet (a fire retried for hours, or lost until the reconciler)."""
+    tz = ZoneInfo(schedule.timezone)
+    at = schedule.timing.local_at
+    key = "when.once_due" if now - at <= DUE_WINDOW else "when.once_overdue"
+    return texts.say(key, locale, at=texts.when_text(at, tz, locale, now.astimezone(tz).year))
 
 
 def held_said(held: datetime | None, tz: ZoneInfo, now: datetime, locale: str, next_at: datetime | None = None) -> str:
@@ -120,9 +129,8 @@ def item_said(schedule: Schedule, now: datetime, locale: str, held: datetime | N
         when = texts.say("listed.paused", locale)
     elif held is not None:
         when = ""
-    elif not schedule.recurring and schedule.status == models.ACTIVE:  # its fire has yet to record it
-        at = texts.when_text(schedule.timing.local_at, tz, locale, now.astimezone(tz).year)
-        when = texts.say("when.once_due", locale, at=at)
+    elif not schedule.recurring and schedule.status == models.ACTIVE:
+        when = _due(schedule, now, locale)
     else:
         when = texts.say("listed.none", locale)
     when = (when + held_said(held, tz, now, locale, nexts[0] if nexts else None)).removeprefix(", ")

@@ -13,6 +13,7 @@ from cronbell.core.domain.refusals import refusal
 from cronbell.usecases.deps import Deps
 
 _CHAT_MENTION = re.compile(r"<@!?([A-Za-z0-9]+)>")
+_USER = re.compile(r"@[^\s@]+")  # a user id after its "@" (a Matrix id's server after a colon)
 _CLEAR_ESCALATION = ("none", "ninguno", "ninguna", "nadie", "nobody")
 
 
@@ -51,6 +52,8 @@ def _escalation(escalate: str, ctx: Context, deps: Deps, *, clearing: bool) -> s
         return ""
     if (quoted := _CHAT_MENTION.fullmatch(target)) is not None:  # <@U0BOSS>, as Slack and Discord write it
         target = "@" + quoted.group(1)
+    if target.startswith("@") and not _USER.fullmatch(target):  # "@" alone, or with spaces: nobody to mention
+        raise refusal("forbidden_channel.escalation", {"argument": "escalate_to"}, target=target)
     if not target.startswith("@"):
         default = deps.settings.default_platform
         key = routing.named_room(target, ctx.room_id, default)

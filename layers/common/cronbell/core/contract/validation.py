@@ -280,8 +280,16 @@ def refuse_unreadable(args: Arguments) -> None:
         raise refusal(problems, False)
 
 
+# letters that render as blank space (Hangul fillers, the blank Braille pattern)
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+
+
 def _visible(text: str) -> bool:
-    return any(not (ch in WHITESPACE or unicodedata.category(ch) == "Cf") for ch in text)
+    """Whether some character shows: not whitespace, a format character (zero-width, joiners), a mark with
+    nothing to sit on (a variation selector, the grapheme joiner) or a blank letter."""
+    return any(
+        not (ch in WHITESPACE or ch in _BLANK_LETTERS or unicodedata.category(ch) in ("Cf", "Mn")) for ch in text
+    )
 
 
 def parse(tool: str, arguments: Any) -> Arguments:

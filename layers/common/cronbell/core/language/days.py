@@ -347,7 +347,7 @@ def _date(p: Parts, hm: tuple[int, int], now_local: datetime) -> date:
     # a weekday alone, said on that weekday, is next week's ("friday" on a Friday); with a time of day, a part
     # of the day or "this" it may be today ("friday at 5pm", "this friday")
     alone = p.weekday is not None and p.clock is None and p.part is None and p.day is None and p.month is None
-    alone = alone and not (p.this_week or p.end_of_day or p.last_day)
+    alone = alone and p.position is None and not (p.this_week or p.end_of_day or p.last_day)  # "the last friday of ..."
     start = today + timedelta(days=(1 if p.next_week or alone else 0) + (7 if p.after_next else 0))
     # a weekday with a day of the month and no month ("wednesday 14"): the next date both agree on within a year
     near = p.weekday is not None and p.day is not None and p.month is None and p.year is None

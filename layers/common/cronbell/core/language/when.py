@@ -204,7 +204,13 @@ def parse_one_shot(
         raise _past(at, now, tz)
     if _FIFTEEN_DAYS.search(t):
         notes.append(texts.say("note.fifteen_days", language, date=at.date().isoformat()))
-    if now_local.hour < SMALL_HOURS and at.date() == now_local.date() + timedelta(days=1) and _TOMORROW.search(t):
+    earlier = at - timedelta(days=1)  # the same clock today: said as the other reading only while still to come
+    if (
+        now_local.hour < SMALL_HOURS
+        and earlier.date() == now_local.date()
+        and earlier > now_local
+        and _TOMORROW.search(t)
+    ):
         year = now_local.year
         date, clock = texts.date_text(at, language, year), f"{at:%H:%M}"
         notes.append(say("note.tomorrow_small_hours", language, time=f"{now_local:%H:%M}", date=date, clock=clock))

@@ -118,10 +118,13 @@ def when_text(dt: datetime, tz: tzinfo, locale: str | None, year: int = 0) -> st
     """'Friday 4 December, 17:00' / 'viernes 4 de diciembre, 17:00': a date is never said without its weekday.
     A wall time the clocks show twice that day (going back) is said with its offset: '02:00 (UTC+01:00)'."""
     local = dt.astimezone(tz)
+    return say("when", locale, date=date_text(local, locale, year), clock=_clock(local, tz))
+
+
+def _clock(local: datetime, tz: tzinfo) -> str:
+    """'17:00'; '02:00 (UTC+01:00)' for a wall time the clocks show twice that day."""
     clock = f"{local:%H:%M}"
-    if localize(local.replace(tzinfo=None), tz)[1] == AMBIGUOUS:
-        clock += f" ({format_offset(local)})"
-    return say("when", locale, date=date_text(local, locale, year), clock=clock)
+    return f"{clock} ({format_offset(local)})" if localize(local.replace(tzinfo=None), tz)[1] == AMBIGUOUS else clock
 
 
 def now_sentence(now: datetime, tz: ZoneInfo, locale: str | None) -> str:
@@ -129,4 +132,4 @@ def now_sentence(now: datetime, tz: ZoneInfo, locale: str | None) -> str:
     noviembre de 2026 (Europe/Madrid).': the one place an answer names its zone."""
     local = now.astimezone(tz)
     key = "now_is_one" if local.hour == 1 else "now_is"
-    return say(key, locale, clock=f"{local:%H:%M}", date=date_text(local, locale), zone=tz.key)
+    return say(key, locale, clock=_clock(local, tz), date=date_text(local, locale), zone=tz.key)

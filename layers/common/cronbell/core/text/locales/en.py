@@ -57,7 +57,8 @@ TEXTS: dict[str, str] = {
     "snoozed.once": "Snoozed {id}{about} to {to}. {now}",
     "when.once": "{next}",
     "when.once_none": "it will not fire again",
-    "when.once_due": "{at}, due now: it is being delivered",
+    "when.once_due": "{at}, due now: its fire is under way",
+    "when.once_overdue": "{at}, not delivered yet",
     "when.recurring": "{description}; next {next}",
     "when.recurring_none": "{description}; it will not fire again",
     "when.paused": "{description}; paused (resume_reminder turns it back on)",
@@ -458,7 +459,7 @@ TEXTS: dict[str, str] = {
     ),
     "note.february_but_leap": "February (but in leap years)",
     "note.tomorrow_small_hours": (
-        "It is {time}, past midnight: 'tomorrow' is read as {date}; for this morning, say 'today at {clock}'."
+        "It is {time}, past midnight: 'tomorrow' is read as {date}; for today, say 'today at {clock}'."
     ),
     "note.fifteen_days": "'quince días' is read as 15 days ({date}); for two weeks say 'dos semanas'.",
     "note.until_kept": (

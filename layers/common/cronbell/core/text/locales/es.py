@@ -61,7 +61,8 @@ TEXTS: dict[str, str] = {
     "snoozed.once": "Se pospone {id}{about} al {to}. {now}",
     "when.once": "el {next}",
     "when.once_none": "no volverá a ejecutarse",
-    "when.once_due": "{at}, ya toca: se está entregando",
+    "when.once_due": "{at}, ya toca: su envío está en curso",
+    "when.once_overdue": "{at}, aún sin entregar",
     "when.recurring": "{description}; la próxima, el {next}",
     "when.recurring_none": "{description}; no volverá a ejecutarse",
     "when.paused": "{description}; en pausa (resume_reminder la reanuda)",
@@ -487,8 +488,7 @@ TEXTS: dict[str, str] = {
     ),
     "note.february_but_leap": "febrero (salvo en años bisiestos)",
     "note.tomorrow_small_hours": (
-        "Son las {time}, pasada la medianoche: 'mañana' se entiende como {date}; para esta misma mañana, di "
-        "'hoy a las {clock}'."
+        "Son las {time}, pasada la medianoche: 'mañana' se entiende como {date}; para hoy, di 'hoy a las {clock}'."
     ),
     "note.fifteen_days": "'quince días' se entiende como 15 días ({date}); para dos semanas di 'dos semanas'.",
     "note.until_kept": (
