@@ -103,6 +103,11 @@ def test_a_one_shot_changed_in_its_own_minute_is_said_to_be_due_not_never_to_fir
     assert "ya toca: su envío está en curso" in es["text"], es["text"]
     stack.clock.current += timedelta(hours=5)  # not recorded hours later: no longer said to be under way
     assert "09:10, not delivered yet" in stack.call("list_reminders")["text"]
+    paused = stack.call("create_reminder", {"message": "Paused", "time": "in 10 minutes"})["result"]["id"]
+    stack.call("pause_reminder", {"id": paused})
+    stack.clock.current += timedelta(minutes=30)  # resuming is refused now: the answer says what works
+    said = stack.call("update_reminder", {"id": paused, "message": "Paused still"})["text"]
+    assert "paused, and its time passed meanwhile (snooze_reminder gives it a new one)" in said, said
     stack.fire(made["id"], "2026-11-30T08:10:00Z")
     listed = stack.call("list_reminders", {"include_inactive": True})["text"]
     assert "due now" not in listed and "not delivered yet" not in listed

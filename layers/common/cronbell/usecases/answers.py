@@ -75,6 +75,8 @@ def when_said(schedule: Schedule, now: datetime, locale: str) -> str:
             said = describe(schedule, locale)
         else:
             said = texts.when_text(schedule.timing.local_at, tz, locale, now.astimezone(tz).year)
+            if schedule.timing.local_at <= now:  # resuming is refused then: a snooze gives it a new time
+                return texts.say("when.paused_passed", locale, description=said)
         return texts.say("when.paused", locale, description=said)
     nexts = upcoming(schedule, now, 1)
     nxt = texts.when_text(nexts[0], tz, locale, now.astimezone(tz).year) if nexts else ""

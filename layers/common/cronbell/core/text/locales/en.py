@@ -62,6 +62,7 @@ TEXTS: dict[str, str] = {
     "when.recurring": "{description}; next {next}",
     "when.recurring_none": "{description}; it will not fire again",
     "when.paused": "{description}; paused (resume_reminder turns it back on)",
+    "when.paused_passed": "{description}; paused, and its time passed meanwhile (snooze_reminder gives it a new one)",
     "quoted": "“{text}”",
     "date": "{weekday} {day} {month}",
     "date_year": "{weekday} {day} {month} {year}",

@@ -66,6 +66,7 @@ TEXTS: dict[str, str] = {
     "when.recurring": "{description}; la próxima, el {next}",
     "when.recurring_none": "{description}; no volverá a ejecutarse",
     "when.paused": "{description}; en pausa (resume_reminder la reanuda)",
+    "when.paused_passed": "{description}; en pausa, y su hora ya pasó (snooze_reminder le da una nueva)",
     "quoted": "«{text}»",
     "date": "{weekday} {day} de {month}",
     "date_year": "{weekday} {day} de {month} de {year}",
