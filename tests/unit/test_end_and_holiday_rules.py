@@ -221,5 +221,5 @@ def test_a_snooze_across_the_end_of_summer_time_moves_by_the_minutes_that_pass()
 
     base = datetime(2026, 10, 24, 23, 30, tzinfo=UTC).astimezone(MADRID)
     deps = SimpleNamespace(now=lambda: datetime(2026, 10, 24, 20, 0, tzinfo=UTC))
-    target = _snooze_target(SimpleNamespace(until=None, minutes=95), base, MADRID, deps, "en")  # type: ignore[arg-type]
+    target, _ = _snooze_target(SimpleNamespace(until=None, minutes=95), base, MADRID, deps, "en")  # type: ignore[arg-type]
     assert target.astimezone(UTC) == datetime(2026, 10, 25, 1, 5, tzinfo=UTC)

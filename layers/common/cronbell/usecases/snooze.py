@@ -45,18 +45,15 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     occurrence = read_occurrence(named, old) if named is not None else None
     if old.status == models.ACTIVE:
         refuse_while_the_last_occurrence_is_pending(old, now, _pending_seconds(deps))
-    notes: tuple[str, ...] = ()
     if occurrence is not None and occurrence <= ran_through(old, now):  # past, or run already
-        new, target = _snooze_again(old, occurrence, args, deps, locale)
-        notes = _count_taken(old, new, target, now, locale)
+        new, target, notes = _snooze_again(old, occurrence, args, deps, locale)
+        notes += _count_taken(old, new, target, now, locale)
     elif old.recurring:
-        new, target = _snooze_coming(old, occurrence, args, deps, locale)
+        new, target, notes = _snooze_coming(old, occurrence, args, deps, locale)
     else:
-        new, target = _snooze_one_shot(old, occurrence, args, deps, locale)
+        new, target, notes = _snooze_one_shot(old, occurrence, args, deps, locale)
     if new.recurring:
         _within_ends(new, target, now, locale)
-    if args.until is not None:  # what reading it decided (a time the clocks skip, moved on), said as create says it
-        notes += plan_once(args.until, ZoneInfo(old.timezone), now, locale, "until").notes
     new = replace(new, repeat_slot="")  # a snooze stops the current repeats; the snoozed post repeats anew
     apply(old, new, deps)
     nexts = upcoming(new, deps.now(), 1)
@@ -92,17 +89,18 @@ def _pending_seconds(deps: Deps) -> int:
     return minutes * 60 if minutes > 0 else LAMBDA_MAX_EVENT_SECONDS
 
 
-Snoozed = tuple[Schedule, datetime]  # the schedule snoozed, and where its occurrence moved
+Target = tuple[datetime, tuple[str, ...]]  # where an occurrence moves, and what reading `until` said
+Snoozed = tuple[Schedule, datetime, tuple[str, ...]]  # the schedule snoozed, and its Target
 
 
 def _snooze_again(old: Schedule, occurrence: datetime, args: Any, deps: Deps, locale: str) -> Snoozed:
     """A delivered occurrence is reminded again from now: nothing is skipped."""
     now, tz = deps.now(), ZoneInfo(old.timezone)
-    target = _snooze_target(args, _delivered(old, occurrence, now, deps), tz, deps, locale)
+    target, notes = _snooze_target(args, _delivered(old, occurrence, now, deps), tz, deps, locale)
     if not old.recurring:
-        return _one_shot_back(old, target, tz), target
+        return _one_shot_back(old, target, tz), target, notes
     snoozes = tuple(sorted([*(t for t in old.timing.snoozes if t > now), target.replace(microsecond=0)]))
-    return replace(old, timing=replace(old.timing, snoozes=snoozes)), target
+    return replace(old, timing=replace(old.timing, snoozes=snoozes)), target, notes
 
 
 def _snooze_coming(old: Schedule, occurrence: datetime | None, args: Any, deps: Deps, locale: str) -> Snoozed:
@@ -122,8 +120,8 @@ def _snooze_coming(old: Schedule, occurrence: datetime | None, args: Any, deps: 
         occurrence = nexts[0]
     elif not is_coming(old, occurrence, now):
         raise refusal("invalid_arguments.not_an_occurrence", id=old.id, when=said_at(occurrence, old))
-    target = _snooze_target(args, occurrence, ZoneInfo(old.timezone), deps, locale, old)
-    return replace(old, timing=old.timing.snoozed(occurrence, target, now)), target
+    target, notes = _snooze_target(args, occurrence, ZoneInfo(old.timezone), deps, locale, old)
+    return replace(old, timing=old.timing.snoozed(occurrence, target, now)), target, notes
 
 
 def _snooze_one_shot(old: Schedule, occurrence: datetime | None, args: Any, deps: Deps, locale: str) -> Snoozed:
@@ -136,8 +134,8 @@ def _snooze_one_shot(old: Schedule, occurrence: datetime | None, args: Any, deps
     if old.status == models.PAUSED and coming:
         raise refusal("invalid_state.snooze_paused", id=old.id, when=said_at(due, old))
     base = max(now, due) if old.status == models.ACTIVE else now
-    target = _snooze_target(args, base, tz, deps, locale, old if coming else None)
-    return _one_shot_back(old, target, tz), target
+    target, notes = _snooze_target(args, base, tz, deps, locale, old if coming else None)
+    return _one_shot_back(old, target, tz), target, notes
 
 
 def _one_shot_back(old: Schedule, target: datetime, tz: ZoneInfo) -> Schedule:
@@ -199,18 +197,20 @@ def _same(scheduled_time: str, wanted: datetime) -> bool:
 
 def _snooze_target(
     args: Any, base: datetime, tz: ZoneInfo, deps: Deps, locale: str, schedule: Schedule | None = None
-) -> datetime:
-    """Where the snooze moves the occurrence at `base`. With `schedule`, `base` is a coming
-    occurrence, and a snooze `until` a time that is not later than it is refused: a snooze postpones."""
+) -> Target:
+    """Where the snooze moves the occurrence at `base`, and the notes of reading `until` (a time the clocks
+    skip, moved on, is said as create says it). With `schedule`, `base` is a coming occurrence, and a
+    snooze `until` a time that is not later than it is refused: a snooze postpones."""
     if args.until is not None:
-        target = plan_once(args.until, tz, deps.now(), locale, "until").at or base
+        read = plan_once(args.until, tz, deps.now(), locale, "until")
+        target = read.at or base
         if schedule is not None and target <= base:
             raise refusal("invalid_time.snooze_not_later", to=said_at(target, schedule), when=said_at(base, schedule))
-        return target
+        return target, read.notes
     target = (base.astimezone(UTC) + timedelta(minutes=args.minutes)).astimezone(tz)  # elapsed, not wall-clock
     if target <= deps.now():
         raise refusal("time_in_past.already").about("minutes")
-    return target
+    return target, ()
 
 
 def _within_ends(new: Schedule, target: datetime, now: datetime, locale: str) -> None:

@@ -551,9 +551,9 @@ def projected(image: dict[str, Any] | None) -> Projected:
 
 
 def stream_change(record: dict[str, Any]) -> Change:
+    """A DynamoDB stream record (NEW_AND_OLD_IMAGES) as the change of one item."""
     from cronbell.core.domain.projection import Change
 
-    """A DynamoDB stream record (NEW_AND_OLD_IMAGES) as the change of one item."""
     images = record.get("dynamodb") or {}
     return Change(projected(images.get("OldImage")), projected(images.get("NewImage")))
 

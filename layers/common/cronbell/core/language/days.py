@@ -102,7 +102,7 @@ _PART = (
     rf"|\b(?P<p2>{lexicon.some('PARTS_ALONE')})\b"
 )
 _DAY_AFTER_TOMORROW = rf"\b(?:{lexicon.some('DAY_AFTER_TOMORROW')})\b"
-_TOMORROW = rf"\b(?:{lexicon.some('TOMORROW')})\b"
+TOMORROW = rf"\b(?:{lexicon.some('TOMORROW')})\b"  # also read by when.py, to say a small-hours reading
 _TODAY = rf"\b(?:{lexicon.some('TODAY')})\b"
 _LATER_TODAY = re.compile(rf"\b(?:{lexicon.some('LATER_TODAY')})\b")
 _NEXT_WEEK = rf"\b(?:{_OF})?(?:{lexicon.some('NEXT_WEEK')})\b"
@@ -207,7 +207,7 @@ def _parts(t: str, language: str, month_first: bool) -> Parts | None:
         (_THIS_PART, "<p>", lambda m: p.set(part=m["p"] or _THIS_PART_ALONE[m["this"]], this_part=True)),
         (_PART, "<p>", lambda m: p.set(part=m["p"] or m["p2"])),
         (_DAY_AFTER_TOMORROW, "<r>", relative(2)),
-        (_TOMORROW, "<r>", relative(1)),
+        (TOMORROW, "<r>", relative(1)),
         (_TODAY, "<r>", relative(0)),
         (_NEXT_WEEK, "<k>", lambda m: p.set(week_ahead=True)),
         (_NEXT_MONTH, "<n>", lambda m: p.set(month_ahead=1)),

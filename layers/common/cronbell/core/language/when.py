@@ -19,7 +19,7 @@ from cronbell.core.domain.zones import MAX_YEAR, format_offset, tz_label
 from cronbell.core.language import lexicon, named_days
 from cronbell.core.language.amounts import Amount, after_amount, counted_days, counts_days, days_ahead_at, read_amount
 from cronbell.core.language.clocks import WEEKDAY_WORDS, NoClockError, Unreadable, normalize, wall
-from cronbell.core.language.days import DEFAULT_HOUR, read_calendar
+from cronbell.core.language.days import DEFAULT_HOUR, TOMORROW, read_calendar
 from cronbell.core.language.named_zones import take_zone
 from cronbell.core.language.zone_ids import zone_country
 from cronbell.core.text import texts
@@ -90,7 +90,7 @@ _DAY_THEN_YEARS = rf"(?P<day>.+?),? (?:{lexicon.either('AMOUNT_BEFORE')}) (?P<am
 # idioms that name an amount of time ("de hoy en ocho" is a week from today), read as the amount
 _AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
 _FIFTEEN_DAYS = re.compile(rf"\b(?:{lexicon.some('FIFTEEN_DAYS_WORDS')})\b")  # may mean two weeks: said
-_TOMORROW = re.compile(rf"\b(?:{lexicon.some('TOMORROW')})\b")
+_TOMORROW = re.compile(TOMORROW)
 SMALL_HOURS = 4  # before 04:00, someone still up may mean this morning by "tomorrow": the reading is said
 _NEXT_BUSINESS_DAY = re.compile(rf"(?:{lexicon.some('NEXT_BUSINESS_DAY')})")  # a day named, no time said
 _AT_WRITTEN = lexicon.own("CLOCK_AT_WRITTEN")

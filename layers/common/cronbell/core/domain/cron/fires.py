@@ -46,21 +46,25 @@ def fires_after(
     *,
     passed_over: Callable[[date], bool] | None = None,
     last_day: date | None = None,
+    skipped: bool = False,
 ) -> Iterator[datetime]:
     """The fires strictly after `after`, in order, lazily (as `next_fires`). A local day for which
     `passed_over` is true is left out whole, at the cost of one call (a holiday: every fire of it
-    goes at once); none after the local date `last_day`."""
+    goes at once); none after the local date `last_day`. With `skipped`, a local time the clocks skip
+    is one too (moved on by the gap), once its wall time is past `after`'s."""
     fields = parse_fields(spec.expr)
     times = sorted(fields.times())
     after_utc = after.astimezone(UTC)  # compare instants: same-zone comparisons ignore `fold`
-    for day in fire_days(fields, after.astimezone(tz).date()):
+    wall = after.astimezone(tz).replace(tzinfo=None)
+    for day in fire_days(fields, wall.date()):
         if last_day is not None and day > last_day:
             return
         if not spec.keeps(day) or (passed_over is not None and passed_over(day)):
             continue
         for hour, minute in times:
-            aware, kind = localize(datetime(day.year, day.month, day.day, hour, minute), tz)
-            if kind == NONEXISTENT or aware.astimezone(UTC) <= after_utc:
+            naive = datetime(day.year, day.month, day.day, hour, minute)
+            aware, kind = localize(naive, tz)
+            if (not skipped or naive <= wall) if kind == NONEXISTENT else aware.astimezone(UTC) <= after_utc:
                 continue
             yield aware
 
@@ -84,19 +88,11 @@ def anchored(spec: CronSpec, now: datetime, tz: ZoneInfo, keep: date | None = No
 
 
 def _first_day(spec: CronSpec, after: datetime, tz: ZoneInfo) -> date | None:
-    """The local date of the first occurrence after `after` as the days and times read, a day whose
-    time the clocks skip included: an interval counts from the day said, so `every 7 days at 2:30` said
-    the day before a spring-forward Sunday stays on Sundays (that first one does not happen)."""
-    fields = parse_fields(spec.expr)
-    times = sorted(fields.times())
-    wall = after.astimezone(tz).replace(tzinfo=None)
-    for day in fire_days(fields, wall.date()):
-        for hour, minute in times:
-            naive = datetime(day.year, day.month, day.day, hour, minute)
-            aware, kind = localize(naive, tz)
-            if (naive > wall) if kind == NONEXISTENT else (aware.astimezone(UTC) > after.astimezone(UTC)):
-                return day
-    return None
+    """The local date of the first occurrence after `after`, a day whose time the clocks skip included: an
+    interval counts from the day said, so `every 7 days at 2:30` said the day before a spring-forward
+    Sunday stays on Sundays (that first one does not happen)."""
+    first = next(fires_after(spec, after, tz, skipped=True), None)
+    return first.date() if first is not None else None
 
 
 def _in_months(spec: CronSpec, first: int, every: int) -> CronSpec:
