@@ -360,10 +360,22 @@ def test_a_full_date_in_the_past_is_past_not_next_year() -> None:
     assert info.value.code == TIME_IN_PAST
 
 
-def test_one_month_later_than_a_day_the_month_lacks_is_refused() -> None:
-    with pytest.raises(ToolError) as info:
-        parse_one_shot("in 1 month", datetime(2027, 1, 31, 10, 0, tzinfo=MADRID), MADRID)
-    assert "there is no such day" in errors.message(info.value)
+def test_a_month_later_than_a_day_the_month_lacks_is_its_last_day_and_says_so() -> None:
+    """'in 1 month' on 31 January is 28 February, as calendars count it, never a refusal or 3 March; a year
+    from 29 February is 28 February; a day every month has is kept as it is, with no note."""
+    cases = [
+        ("in 1 month", "en", datetime(2027, 1, 31, 10, 0), "2027-02-28T10:00:00+01:00", "That month has no day 31"),
+        ("en un mes a las 9", "es", datetime(2027, 1, 31, 10, 0), "2027-02-28T09:00:00+01:00", "no tiene día 31"),
+        ("in 3 months", "en", datetime(2027, 1, 31, 10, 0), "2027-04-30T10:00:00+02:00", "its last day is used"),
+        ("in a year", "en", datetime(2028, 2, 29, 10, 0), "2029-02-28T10:00:00+01:00", "That month has no day 29"),
+        ("in 1 month and 2 days", "en", datetime(2027, 1, 31, 10, 0), "2027-03-02T10:00:00+01:00", "no day 31"),
+    ]
+    for text, language, now, expected, note in cases:
+        got = parse_one_shot(text, now.replace(tzinfo=MADRID), MADRID, language)
+        assert got.at.isoformat() == expected, text
+        assert any(note in n for n in got.notes), (text, got.notes)
+    kept = parse_one_shot("in 2 months", datetime(2027, 1, 31, 10, 0, tzinfo=MADRID), MADRID)
+    assert kept.at.isoformat() == "2027-03-31T10:00:00+02:00" and not any("no day" in n for n in kept.notes)
 
 
 TOKENS = (

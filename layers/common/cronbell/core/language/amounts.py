@@ -5,23 +5,21 @@ days ahead at a time of day ("3 days at 9am"); and counted days ("3 weekdays", "
 from __future__ import annotations
 
 import re
+from calendar import monthrange
 from collections.abc import Callable
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime, time, timedelta
 from zoneinfo import ZoneInfo
 
-from cronbell.core.domain.phrases import phrase
 from cronbell.core.domain.zones import is_second_occurrence
 from cronbell.core.language import lexicon
 from cronbell.core.language.clocks import (
     WEEKDAY_WORDS,
-    Unreadable,
     second_occurrence_note,
-    valid_date,
     wall,
 )
 from cronbell.core.language.day_parts import clock_on_a_day
 from cronbell.core.language.days import DEFAULT_HOUR
-from cronbell.core.text.texts import say
+from cronbell.core.text.texts import date_text, say
 from cronbell.core.values import value
 
 _AT = rf"(?:{lexicon.either('AMOUNT_AT')}|@)"
@@ -141,13 +139,19 @@ def read_amount(rest: str) -> Amount | None:
     return Amount(months, days, elapsed, seconds)
 
 
-def _add_months(day: date, months: int) -> date:
-    """The same day of the month `months` later; a day the month does not have is refused, not moved."""
+def _add_months(day: date, months: int, language: str, notes: list[str]) -> date:
+    """The same day of the month `months` later; in a month without that day, its last day (as calendars
+    and date libraries count "in a month" from 31 January), and a note says so."""
     index = day.year * 12 + day.month - 1 + months
     year, month = divmod(index, 12)
-    if not valid_date(year, month + 1, day.day):
-        raise Unreadable(phrase("reason.no_such_day"))
-    return date(year, month + 1, day.day)
+    last = monthrange(year, month + 1)[1]
+    if day.day <= last:
+        return date(year, month + 1, day.day)
+    moved = date(year, month + 1, last)
+    notes.append(
+        say("note.month_end", language, day=day.day, date=date_text(datetime.combine(moved, time()), language))
+    )
+    return moved
 
 
 def days_ahead_at(rest: str, now_local: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
@@ -157,7 +161,7 @@ def days_ahead_at(rest: str, now_local: datetime, tz: ZoneInfo, language: str, n
     clock = clock_on_a_day(match["clock"], language, notes) if match and amount else None
     if amount is None or clock is None or amount.elapsed or not (amount.days or amount.months):
         return None
-    day = _add_months(now_local.date(), amount.months) + timedelta(days=amount.days)
+    day = _add_months(now_local.date(), amount.months, language, notes) + timedelta(days=amount.days)
     return wall(datetime(day.year, day.month, day.day, clock[0], clock[1]), tz, language, notes)
 
 
@@ -202,7 +206,7 @@ def after_amount(
     `now_local` is the instant counted from (another day's: "5 days from monday"); `sign` -1 counts back."""
     base = now_local.replace(microsecond=0)
     if amount.days or amount.months:
-        day = _add_months(base.date(), sign * amount.months) + timedelta(days=sign * amount.days)
+        day = _add_months(base.date(), sign * amount.months, language, notes) + timedelta(days=sign * amount.days)
         base = wall(datetime.combine(day, base.time().replace(tzinfo=None)), tz, language, notes)
     at = (base.astimezone(UTC) + sign * amount.elapsed).astimezone(tz)
     if amount.seconds and at.second:
