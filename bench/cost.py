@@ -296,6 +296,7 @@ class CostBench:
         room = self._room("r", 0)
         made = [b.make("recurring", room, i) for i in range(RECONCILE_SCHEDULES)]
         b.fire(made[0])
+        b.project()  # the run's slot, as the projector writes it from the stream
         table = b.stack.settings.table_name
         model = next(
             item

@@ -498,7 +498,7 @@ def stale(root: Path = ROOT) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()) if __doc__ else None)
     parser.add_argument("--check", action="store_true", help="only report files that are out of date")
     args = parser.parse_args(argv)
     if args.check:

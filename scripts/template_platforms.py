@@ -10,6 +10,7 @@ script rewrites what is between them, at the BEGIN line's indentation, from
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -208,9 +209,12 @@ def render(text: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--check", action="store_true", help="exit 1 when template.yaml differs, writing nothing")
+    args = parser.parse_args(argv)
     current = TEMPLATE.read_text(encoding="utf-8")
     wanted = render(current)
-    if "--check" in argv:
+    if args.check:
         if wanted != current:
             print("template.yaml's chat-platform parts differ from the registry: run scripts/template_platforms.py")
             return 1

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
 from cronbell.adapters.dynamo import DynamoStore
+from cronbell.adapters.dynamo.codec import stream_change
 from cronbell.adapters.memory import MemoryStore
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import (
@@ -28,7 +30,7 @@ from cronbell.core.domain.ports import Claim, Finish, RepeatClaim, Store
 from cronbell.core.domain.quiet_hours import QuietHours
 from cronbell.core.domain.runs import DELIVERED, SKIPPED, Run
 from cronbell.core.domain.timing import Timing
-from tests.support.aws import TABLE
+from tests.support.aws import TABLE, Stack
 
 NOW = datetime(2030, 1, 7, 8, 0, tzinfo=UTC)
 ROOM = "!room:example.org"
@@ -37,12 +39,38 @@ NEXT = "2030-01-08T09:00:00Z"
 LEASE = 60
 
 
+class StreamedDynamoStore(DynamoStore):
+    """The DynamoDB store with the table's stream applied after each record, as the projector applies
+    it in a deployment: a run recorded on its schedule gets its slot's history (`write_history`)."""
+
+    def __init__(self, stack: Stack) -> None:
+        super().__init__(stack.ddb, TABLE, retention_days=30)
+        self._stack = stack
+
+    def _streamed(self) -> None:
+        for record in self._stack.stream_records():
+            history = stream_change(record).history
+            if history is not None:
+                self.write_history(history, NOW)
+
+    def complete_slot(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            super().complete_slot(*args, **kwargs)
+        finally:
+            self._streamed()
+
+    def record_run(self, *args: Any, **kwargs: Any) -> bool:
+        try:
+            return super().record_run(*args, **kwargs)
+        finally:
+            self._streamed()
+
+
 @pytest.fixture(params=["dynamo", "memory"])
 def store(request: pytest.FixtureRequest) -> Store:
     if request.param == "memory":
         return MemoryStore()
-    stack = request.getfixturevalue("stack")
-    return DynamoStore(stack.ddb, TABLE, retention_days=30)
+    return StreamedDynamoStore(request.getfixturevalue("stack"))
 
 
 def schedule(sid: str = "s1", **fields: object) -> models.Schedule:

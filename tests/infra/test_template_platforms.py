@@ -55,3 +55,17 @@ def test_a_new_registry_entry_reaches_every_part(monkeypatch: pytest.MonkeyPatch
     ):
         assert expected in written, expected
     assert written.count("ZULIP_TOKEN_SECRET: !Ref ZulipTokenSecretArn") == 2
+
+
+def test_help_prints_the_usage_and_writes_nothing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    module = script()
+    stale = tmp_path / "template.yaml"
+    stale.write_text("# BEGIN chat-platforms: parameters\n# END chat-platforms: parameters\n", encoding="utf-8")
+    before = stale.read_text(encoding="utf-8")
+    monkeypatch.setattr(module, "TEMPLATE", stale)
+    with pytest.raises(SystemExit) as done:
+        module.main(["--help"])
+    assert done.value.code == 0 and "--check" in capsys.readouterr().out
+    assert stale.read_text(encoding="utf-8") == before

@@ -29,8 +29,12 @@ from tests.support.handlers import LambdaContext, configure_env, invoke
 
 SLOT = "2026-11-30T08:30:00Z"
 # a delivered fire: the schedule and its slot read together, the claim (one conditional write on the
-# schedule's item), the record (one transaction: the slot done, the run on the schedule)
-FIRE = {"BatchGetItem": 1, "UpdateItem": 1, "TransactWriteItems": 1}
+# schedule's item), the record (one conditional write on it too; the projector writes the slot's history
+# from the table's stream)
+FIRE = {"BatchGetItem": 1, "UpdateItem": 2}
+# a delivered fire that ends its schedule (a one-shot, the last of a count): the record is one transaction,
+# the slot done with the schedule moved to its retired key
+ENDING = {"BatchGetItem": 1, "UpdateItem": 1, "TransactWriteItems": 1}
 MONDAY_AT_9 = "2026-11-30T08:00:00Z"  # 09:00 in Madrid
 
 
@@ -172,20 +176,20 @@ def test_a_delete_frees_the_room_place_and_the_pointers_lazily(stack: Stack, cal
 
 
 @pytest.mark.parametrize(
-    ("create", "arguments", "slot"),
+    ("create", "arguments", "slot", "made"),
     [
-        ("create_reminder", {"message": "stand up", "time": "in 30 minutes"}, SLOT),
-        ("create_reminder", {"message": "review", "cron": "0 9 * * 1"}, MONDAY_AT_9),
+        ("create_reminder", {"message": "stand up", "time": "in 30 minutes"}, SLOT, ENDING),
+        ("create_reminder", {"message": "review", "cron": "0 9 * * 1"}, MONDAY_AT_9, FIRE),
     ],
     ids=["one-shot", "recurring"],
 )
 def test_fire_reads_once_claims_and_completes(
-    calls: Counter[str], chat: RecordingChat, create: str, arguments: dict[str, Any], slot: str
+    calls: Counter[str], chat: RecordingChat, create: str, arguments: dict[str, Any], slot: str, made: dict[str, int]
 ) -> None:
     sid = tool(create, **arguments)["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, slot))
     assert result["outcome"] == "delivered"
-    assert fired == FIRE  # its user has no quiet hours: not read
+    assert fired == made  # its user has no quiet hours: not read
     assert len(chat.sent) == 1
 
 
@@ -218,7 +222,7 @@ def test_the_last_counted_delivery_completes_in_the_same_transaction(
     fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "delivered"
     # the run, the count and `completed` in the one completing write; then the projection removes its entry
-    assert fired == FIRE
+    assert fired == ENDING
     assert projected(stack, calls) == {"DeleteSchedule": 1}
     listed = tool("list_reminders", include_inactive=True)["result"]["schedules"]
     assert [s["status"] for s in listed] == ["completed"]
@@ -228,7 +232,7 @@ def test_a_holiday_is_read_and_recorded_in_two_calls(calls: Counter[str], chat: 
     sid = tool("create_reminder", message="daily", cron="0 9 * * *", skip_holidays="ES")["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, "2026-12-08T08:00:00Z"))
     assert result["outcome"] == "skipped" and result["reason"] == "holiday"
-    assert fired == {"BatchGetItem": 1, "TransactWriteItems": 1}
+    assert fired == {"BatchGetItem": 1, "UpdateItem": 1}  # the skipped run on the schedule; its slot from the stream
     assert chat.sent == []
 
 
@@ -240,9 +244,17 @@ def test_agent_call_fire_adds_only_the_agent_call_and_the_post(calls: Counter[st
     assert EchoAgents.calls == 1 and len(chat.sent) == 1
 
 
-def test_a_duplicate_fire_stops_at_its_read(calls: Counter[str], chat: RecordingChat) -> None:
+def test_a_duplicate_fire_stops_at_its_claim_then_at_its_read(
+    stack: Stack, calls: Counter[str], chat: RecordingChat
+) -> None:
+    """Before the projector has written the run's slot, a duplicate's claim is refused by the schedule's
+    record (the slot among its last recorded ones); once it has, the duplicate stops at its read."""
     sid = tool("create_reminder", message="once", cron="0 9 * * 1")["result"]["id"]
+    assert projected(stack, calls) == NEW_ENTRY
     assert fire(sid, MONDAY_AT_9)["outcome"] == "delivered"
+    early, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
+    assert result["outcome"] == "duplicate" and early == {"BatchGetItem": 1, "UpdateItem": 1}
+    assert projected(stack, calls) == {"UpdateItem": 1}  # the slot's history, and no Scheduler call
     again, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "duplicate"
     assert again == {"BatchGetItem": 1}  # the slot, read with the schedule, is done: nothing is written
@@ -418,7 +430,7 @@ def test_a_failed_agent_call_with_its_notice_stays_within_the_budget(
     sid = tool("cron_create", name="summary", prompt="Summarise", cron_expr="0 18 * * *")["result"]["id"]
     fired, result = measured(calls, lambda: fire(sid, "2026-11-30T17:00:00Z"))
     assert result["outcome"] == "failed" and result["reason"] == "agent_timeout"
-    assert fired == FIRE  # notice, streak and run in one transaction
+    assert fired == FIRE  # notice, then streak and run in one write
     assert len(chat.sent) == 1
 
 
@@ -431,7 +443,7 @@ def test_a_chat_outage_on_the_last_attempt_stays_within_the_budget(calls: Counte
     chat.fail_with = TransientChatError("slack answered 503")
     fired, result = measured(calls, lambda: fire(sid, MONDAY_AT_9))
     assert result["outcome"] == "failed" and result["reason"] == "chat_error"
-    assert fired == FIRE  # the run and the streak in one transaction
+    assert fired == FIRE  # the run and the streak in one write
     assert chat.sent == []
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import threading
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import cache
@@ -12,6 +13,7 @@ from typing import Any
 
 import boto3
 
+from cronbell.adapters.dynamo.codec import UNWRITTEN
 from cronbell.core.domain.ports import ChatSender
 from cronbell.settings import Settings
 from cronbell.usecases.deps import Deps
@@ -116,14 +118,37 @@ class Stack:
         self._shards: list[str] = []
         self._read_to: dict[str, str] = {}
         self.projected = 0  # stream records the projection applied
+        self._table = self.ddb  # the history's own reads and writes: never a test's wrapper of `ddb`
+        self._history_shards: list[str] = []
+        self._history_read_to: dict[str, str] = {}
+        self._history_lock = threading.Lock()
 
     def stream_records(self) -> list[dict[str, Any]]:
         """The table's stream records written since the last read, oldest first (as Lambda gets them)."""
         from sandbox.streams import read_after
 
+        return read_after(self.streams, self._arn(), self._shards, self._read_to)
+
+    def _arn(self) -> str:
         if not self._stream_arn:
-            self._stream_arn = self.ddb.describe_table(TableName=TABLE)["Table"]["LatestStreamArn"]
-        return read_after(self.streams, self._stream_arn, self._shards, self._read_to)
+            self._stream_arn = self._table.describe_table(TableName=TABLE)["Table"]["LatestStreamArn"]
+        return self._stream_arn
+
+    def write_histories(self) -> None:
+        """The runs recorded on schedules since the last call, written to their slots as the projector
+        writes them from the stream (`write_history`), on a cursor of its own: `project` still sees
+        every record."""
+        from cronbell.adapters.dynamo import DynamoStore
+        from cronbell.adapters.dynamo.codec import stream_change
+        from sandbox.streams import read_after
+
+        with self._history_lock:
+            records = read_after(self.streams, self._arn(), self._history_shards, self._history_read_to)
+            store = DynamoStore(self._table, TABLE, self.settings.retention_days)
+            for record in records:
+                history = stream_change(record).history
+                if history is not None:
+                    store.write_history(history, self.clock.now())
 
     def stream_event(self) -> dict[str, Any]:
         """The stream records written since the last read, as Lambda hands them to the projector."""
@@ -153,7 +178,7 @@ class Stack:
         asynchronous fire, no metrics."""
         from cronbell import wiring
 
-        clients = {"dynamodb": self.ddb, "scheduler": self.scheduler, "sqs": self.sqs}
+        clients = {"dynamodb": WithHistory(self.ddb, self), "scheduler": self.scheduler, "sqs": self.sqs}
 
         def client(service: str) -> Any:
             return clients.get(service) or boto3.client(service, region_name=REGION, endpoint_url=self.endpoint)
@@ -243,3 +268,28 @@ def provision(endpoint: str, clock: FakeClock, **settings: Any) -> Stack:
 
 
 START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)  # a Monday, 09:00 in Madrid
+
+
+class WithHistory:
+    """A function's DynamoDB client whose every write is followed by the history the projector writes
+    from the table's stream (`Stack.write_histories`), as in a deployment where it runs within about a
+    second: a test reads a fired run's history as a user would a moment later. The interleavings and
+    the concurrent changes, which play the stream themselves (late, twice, interleaved), pass their
+    own store and never meet this."""
+
+    def __init__(self, client: Any, stack: Stack) -> None:
+        self._client, self._stack = client, stack
+
+    def __getattr__(self, name: str) -> Any:
+        attr = getattr(self._client, name)
+        if name != "update_item":  # a record is one UpdateItem that sets the schedule's `unwritten`
+            return attr
+
+        def written(**kwargs: Any) -> Any:
+            try:
+                return attr(**kwargs)
+            finally:
+                if UNWRITTEN in (kwargs.get("ExpressionAttributeNames") or {}).values():
+                    self._stack.write_histories()
+
+        return written

@@ -330,6 +330,7 @@ class Player:
         return answer
 
     def change(self, change: Change) -> None:
+        self.stack.write_histories()  # a run the fire recorded reaches its slot from the stream, not from this tool
         before = self.snapshot()
         reference = {"target": self.sid} if change.tool == "run_now" else {"id": self.sid}
         answer = self.tool(change.tool, {**change.args, **reference})

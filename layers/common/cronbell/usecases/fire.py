@@ -63,6 +63,8 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining = lambda: 60
 
 def _fire_once(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str, Any]:
     decision, seen = _decide(event, deps)
+    if isinstance(decision, firing.Undelivered) and seen is not None:
+        return {"outcome": Outcome.DUPLICATE}  # its slot holds its run (or its hold) already
     if not isinstance(decision, Deliver):
         return _carry_out(decision, event, deps)
     job = decision.job

@@ -1,5 +1,5 @@
 """The one writer of Scheduler: each change of an item, as the table's stream keeps it, brought to
-its entries (`core/domain/projection.py`).
+its entries (`core/domain/projection.py`); and the writer of a recorded run's history on its slot.
 
 DynamoDB Streams delivers one item's changes in order, so applying the difference between each
 change's old and new projection leaves an item's entries as its last version projects them. Every
@@ -39,7 +39,11 @@ class Applied:
 
 
 def apply(change: Change, deps: Deps) -> Applied:
-    """Bring Scheduler from the projection of `change.old` to that of `change.new`."""
+    """Write the run the change recorded on its schedule to its slot, as its history (once, however
+    often the change is delivered); bring Scheduler from the projection of `change.old` to that of
+    `change.new`."""
+    if change.history is not None:
+        deps.store.write_history(change.history, deps.now())
     plan = projection.plan(change.old, _waiting_elsewhere(change, deps) or change.new, deps.now())
     done = Applied()
     for name in plan.deletes:

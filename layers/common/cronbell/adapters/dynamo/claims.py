@@ -17,7 +17,7 @@ from typing import Any
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import CLAIMED, DONE, SENT, SlotRef, dump, key, schedule_sk
-from cronbell.adapters.dynamo.expressions import NOT_RECORDED, RECORDED, Update, same_version
+from cronbell.adapters.dynamo.expressions import NOT_RECORDED, Update, is_recorded, same_version
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Part
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
@@ -213,7 +213,7 @@ def _refused(raw: dict[str, Any], slot: str, schedule: Schedule, now: datetime) 
     """What a refused claim found on the schedule's item (raw, as it was): the slot recorded since,
     the schedule changed, no longer active, or held (by this slot's claim) or busy (with another)."""
     data = codec.load(raw) if raw else {}
-    if raw and slot in {str(data.get(name, "")) for name in RECORDED}:
+    if raw and is_recorded(raw, slot):
         return Claim.DUPLICATE
     if raw and codec.stored_version(raw) != schedule.version:
         return Claim.CHANGED

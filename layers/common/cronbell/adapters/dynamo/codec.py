@@ -38,7 +38,7 @@ from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish, OpenClaim, Pointer, RoomCount
 from cronbell.core.domain.quiet_hours import QuietHours
-from cronbell.core.domain.runs import Run
+from cronbell.core.domain.runs import History, Run
 from cronbell.core.domain.timing import Timing
 from cronbell.core.values import value
 
@@ -48,6 +48,9 @@ if TYPE_CHECKING:  # the projection's shapes: built by the projector's decoding 
 ROOM_SK = "room"
 SCHEDULE, RETIRED, POINTER, NAME, SLOT, QUIET, ORPHAN = "s#", "x#", "d#", "n#", "f#", "q#", "o#"
 NEXT_REPEAT = "next_repeat"  # on a done slot: {"n": number, "at": RFC3339 UTC, "moved": bool}
+# on a schedule: the slot of its last run and the fire's outcome, {"slot", "outcome"}, which the stream
+# writes on the slot (ledger.py); the item keeps it until its next record
+UNWRITTEN = "unwritten"
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 # a schedule's mark of its open claim: the slot, when its lease ends, the attempts at it, when it was claimed
 INFLIGHT = "inflight_slot, inflight_until, inflight_attempts, inflight_at"
@@ -555,7 +558,21 @@ def stream_change(record: dict[str, Any]) -> Change:
     from cronbell.core.domain.projection import Change
 
     images = record.get("dynamodb") or {}
-    return Change(projected(images.get("OldImage")), projected(images.get("NewImage")))
+    old, new = images.get("OldImage"), images.get("NewImage")
+    return Change(projected(old), projected(new), history=history_of(old, new))
+
+
+def history_of(old: dict[str, Any] | None, new: dict[str, Any] | None) -> History | None:
+    """The run a schedule's new image (live, or a retired copy a run started by hand ran on) recorded
+    without its slot (`UNWRITTEN` set by this change), or None."""
+    if not new or UNWRITTEN not in new or (old or {}).get(UNWRITTEN) == new[UNWRITTEN]:
+        return None
+    data = load({k: new[k] for k in (UNWRITTEN, "last_run", "sk", "room_id") if k in new})
+    mark, last, sk = data[UNWRITTEN], data.get("last_run"), str(data.get("sk", ""))
+    if not isinstance(last, dict) or not sk.startswith((SCHEDULE, RETIRED)):
+        return None
+    owner = sk.removeprefix(SCHEDULE) if sk.startswith(SCHEDULE) else sk.removeprefix(RETIRED)
+    return History(str(data["room_id"]), owner, str(mark["slot"]), str(mark["outcome"]), Run.from_dict(last))
 
 
 def stream_identity(record: dict[str, Any]) -> Key:

@@ -111,6 +111,11 @@ RECORDED = ("done_1", "done_2", "done_3")
 NOT_RECORDED = " AND ".join(f"(attribute_not_exists({name}) OR {name} <> :slot)" for name in RECORDED)
 
 
+def is_recorded(item: dict[str, Any], slot: str) -> bool:
+    """Whether a schedule's item (raw) keeps `slot` among its last recorded slots."""
+    return any(item.get(name, {}).get("S") == slot for name in RECORDED)
+
+
 def recorded(update: Update, slot: str) -> Update:
     """The slot recorded on its schedule: first of its last recorded slots, the oldest let go."""
     shifted = [f"{RECORDED[i]} = if_not_exists({RECORDED[i - 1]}, :none)" for i in range(len(RECORDED) - 1, 0, -1)]

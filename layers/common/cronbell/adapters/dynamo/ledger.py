@@ -1,9 +1,13 @@
 """The delivery ledger: one slot (`codec.SlotRef`: room, owner, scheduled time) claimed before
 posting (claims.py), done after.
 
-A stored schedule's slot is done in one transaction with its item (the run recorded on it, its
-version bumped, the slot among its last recorded ones); a template schedule has no item, so its slot
-alone is completed, with one conditional write."""
+A run is recorded on its schedule's item in one conditional write (its last run, its version bumped,
+the slot among its last recorded ones, which a claim checks, and the slot as `unwritten`); the
+projector, fed by the table's stream, then writes the slot done with that run, as its history
+(`write_history`), once however often the stream delivers the change. A schedule leaving the live set,
+a held occurrence's run and a run whose slot's item projects a repeat keep the slot in one transaction
+with their item; a template schedule has no item, so its slot alone is completed, with one conditional
+write."""
 
 from __future__ import annotations
 
@@ -14,8 +18,8 @@ from typing import Any
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.claims import NOT_DONE, SlotClaims
-from cronbell.adapters.dynamo.codec import BUMP, DONE, INFLIGHT, SlotRef, dump, key, schedule_sk
-from cronbell.adapters.dynamo.expressions import Update, recorded, same_version
+from cronbell.adapters.dynamo.codec import BUMP, DONE, INFLIGHT, SlotRef, dump
+from cronbell.adapters.dynamo.expressions import NOT_RECORDED, Update, is_recorded, recorded, same_version
 from cronbell.adapters.dynamo.retirement import Retirement
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core.domain import models
@@ -24,7 +28,7 @@ from cronbell.core.domain.instants import iso_utc
 from cronbell.core.domain.ledger_slots import waited_turn
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Finish
-from cronbell.core.domain.runs import DELIVERED, Run
+from cronbell.core.domain.runs import DELIVERED, History, Run
 
 
 def _already_done(err: AwsError, slot_write: dict[str, Any]) -> bool:
@@ -60,8 +64,9 @@ class SlotLedger(Retirement, SlotClaims):
     ) -> None:
         """Mark a slot done (outcome `delivered`, `failed`, ...) with its run, record the fire on
         the schedule (last run, failure streak, a pause the failure policy decided, the answer
-        the next run is given) and clear its busy mark, in one transaction. With `final_status`
-        (fired, delivery_failed) the schedule also leaves the live set. The schedule must still be
+        the next run is given) and clear its busy mark (`_record_with`). With `final_status`
+        (fired, delivery_failed) the schedule also leaves the live set, in one transaction with the
+        slot. The schedule must still be
         at the version read (`schedule.version`): Conflict otherwise, and nothing is written. A slot
         done already is left as it is, and the call succeeds: its run was recorded by this same
         write, applied though its answer was lost (a record is never counted twice)."""
@@ -87,7 +92,7 @@ class SlotLedger(Retirement, SlotClaims):
             if final_status:
                 self._retire_with(slot_update, now, outcome, detail, schedule, final_status, finish)
             else:
-                self._record_with(slot_update, slot, now, schedule, finish)
+                self._record_with(slot_update, slot, str(outcome), now, schedule, finish)
         except AwsError as err:
             if not _already_done(err, slot_update):
                 raise
@@ -138,10 +143,20 @@ class SlotLedger(Retirement, SlotClaims):
         )
 
     def _record_with(
-        self, slot_update: dict[str, Any], slot: str, now: datetime, schedule: Schedule, finish: Finish | None
+        self,
+        slot_update: dict[str, Any],
+        slot: str,
+        outcome: str,
+        now: datetime,
+        schedule: Schedule,
+        finish: Finish | None,
     ) -> None:
-        """The slot done and the fire recorded on its schedule, still at the version read, in one
-        transaction; Conflict when the schedule changed since."""
+        """The fire recorded on its schedule, still at the version read, in one conditional write: it
+        keeps the slot among the schedule's last recorded ones (which a claim checks) and applies
+        once. The slot's done item, the run's history, is written from the table's stream
+        (`write_history`), so a record costs one write, not a transaction's two per item; a held
+        occurrence's run and one whose slot's item projects its first repeat keep the transaction
+        (`_record_in_one`). Conflict when the schedule changed since it was read."""
         update = Update().set("last_fired_at", iso_utc(now))
         update.clause("fire_count = if_not_exists(fire_count, :z) + :one", z=0, one=1).clause(BUMP)
         update.set_all(_ran(schedule, finish))
@@ -154,6 +169,16 @@ class SlotLedger(Retirement, SlotClaims):
         _done_waiting(update, schedule, slot)
         if finish is not None and finish.release:  # a held occurrence released: no longer held until then
             update.delete(codec.RELEASES, {finish.release})
+        if finish is not None and (finish.counted or (finish.repeat_slot and finish.repeat_due)):
+            self._record_in_one(slot_update, update, schedule)  # its slot's done state is what records it once
+            return
+        update.set(codec.UNWRITTEN, {"slot": slot, "outcome": outcome})
+        self._record_once(update, schedule, slot)
+
+    def _record_in_one(self, slot_update: dict[str, Any], update: Update, schedule: Schedule) -> None:
+        """The record and the slot done in one transaction, the slot's state making it apply once: for
+        a held occurrence's run (its hold made the slot one of the schedule's recorded ones already),
+        and a run whose slot's item carries what its first repeat's entry is projected from."""
         unchanged, version = same_version(schedule)
         record = {
             "TableName": self._t.name,
@@ -168,44 +193,58 @@ class SlotLedger(Retirement, SlotClaims):
                 raise Conflict(schedule.id) from err
             raise
 
+    def _record_once(self, update: Update, schedule: Schedule, slot: str) -> bool:
+        """Write a slot's record on its schedule, still at the version read, unless the slot is among
+        its last recorded ones already (this same write, applied though its answer was lost, or an
+        earlier attempt's): False, and nothing is written then. Conflict when the schedule changed
+        (or is gone)."""
+        unchanged, version = same_version(schedule)
+        try:
+            self._t.update(
+                Key=codec.item_key(schedule),
+                **update.request(
+                    f"attribute_exists(sk) AND {unchanged} AND {NOT_RECORDED}", values={**version, ":slot": slot}
+                ),
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except AwsError as err:
+            if err.code != CONDITION_FAILED:
+                raise
+            if not is_recorded(err.response.get("Item") or {}, slot):
+                raise Conflict(schedule.id) from err
+            return False
+        return True
+
     def record_run(self, schedule: Schedule, slot: str, now: datetime, run: Run) -> bool:
-        """Record a run that needed no delivery (skipped, missed) as a done slot, with the
-        schedule's last run, in one transaction. False when the slot was already recorded (a
+        """Record a run that needed no delivery (skipped, missed) as the schedule's last run, its slot
+        done from the stream (as `_record_with`). False when the slot was already recorded (a
         duplicate invocation): nothing changes then. Conflict when the schedule is no longer at the
         version read (or gone): nothing is written, and the fire decides again."""
-        ref = SlotRef(schedule.room_id, schedule.id, slot)
-        slot_put = {
-            "Put": {
-                "TableName": self._t.name,
-                "Item": dump(codec.run_item(ref, run, self._t.expires(now))),
-                "ConditionExpression": "attribute_not_exists(sk)",
-            }
-        }
-        unchanged, version = same_version(schedule)
         update = Update().set("last_run", codec.last_run_fields(run)).clause(BUMP, z=0, one=1)
         recorded(update, slot)
         _done_waiting(update, schedule, slot)
-        last = {
-            "Update": {
+        update.set(codec.UNWRITTEN, {"slot": slot, "outcome": run.outcome})
+        return self._record_once(update, schedule, slot)
+
+    def write_history(self, history: History, now: datetime) -> None:
+        """Write the done slot of a run its schedule recorded (`History`, read off the stream): its
+        run and outcome, what an attempt noted on it while claimed removed. A slot done already
+        (the same change delivered again) is left as it is."""
+        update = Update().clause("#st = :done", done=DONE).set("outcome", history.outcome)
+        update.set("run", codec.run_fields(history.run))
+        update.clause("expires_at = if_not_exists(expires_at, :exp)", exp=self._t.expires(now))
+        update.remove(codec.CLAIM_ONLY)
+        self._complete_alone(
+            {
                 "TableName": self._t.name,
-                "Key": key(ref.room_id, schedule_sk(schedule.id)),
-                **update.request(f"attribute_exists(sk) AND {unchanged}", values=version),
+                "Key": SlotRef(history.room_id, history.owner, history.slot).key,
+                **update.request(NOT_DONE, {"#st": "state"}),
             }
-        }
-        try:
-            self._t.transact([slot_put, last])
-        except AwsError as err:
-            failed = cancelled(err, [slot_put, last])
-            if ref.identity in failed:
-                return False
-            if failed:
-                raise Conflict(schedule.id) from err
-            raise
-        return True
+        )
 
     def record_static_run(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> bool:
-        """Record a run of a template schedule that needed no delivery (too late) as a done slot;
-        it has no item to hold a last run. False when the slot was already recorded."""
+        """Record a run that needed no delivery (a template schedule's, too late) as a done slot
+        alone: a template has no item to hold a last run. False when the slot was already recorded."""
         try:
             self._t.db.put_item(
                 TableName=self._t.name,

@@ -12,7 +12,7 @@ from cronbell.core.domain.instants import stored_second
 from cronbell.core.domain.ledger_slots import waited_turn
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.ports import Claim, Finish, OpenClaim
-from cronbell.core.domain.runs import DELIVERED, Run
+from cronbell.core.domain.runs import DELIVERED, History, Run
 
 
 class SlotLedger(Schedules):
@@ -172,6 +172,14 @@ class SlotLedger(Schedules):
             return False
         self._slots[(room_id, owner, slot)] = Slot(DONE, outcome=run.outcome, run=run)
         return True
+
+    def write_history(self, history: History, now: datetime) -> None:
+        """Its slot is written as its schedule records it (`complete_slot`): only one still open is."""
+        held = self._slots.get((history.room_id, history.owner, history.slot))
+        if held is None or held.state != DONE:
+            self._slots[(history.room_id, history.owner, history.slot)] = Slot(
+                DONE, outcome=history.outcome, run=history.run
+            )
 
     def runs(self, room_id: str, owner: str, limit: int) -> list[Run]:
         mine = sorted((s for (r, o, s) in self._slots if (r, o) == (room_id, owner)), reverse=True)[:limit]

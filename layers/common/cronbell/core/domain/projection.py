@@ -20,6 +20,7 @@ from cronbell.core.domain.cron.expressions import at_expression
 from cronbell.core.domain.fire_event import manual_input, release_input, repeat_input, scheduler_input
 from cronbell.core.domain.instants import parse_iso
 from cronbell.core.domain.models import Entry, Schedule
+from cronbell.core.domain.runs import History
 from cronbell.core.values import value
 
 WAITING_SUFFIX = "-now"  # the entry of a run started by hand that waits its turn
@@ -77,10 +78,12 @@ Projected = Schedule | NextRepeat | Orphan | None
 
 @value
 class Change:
-    """One change of an item, as the table's stream records it: its image before and after (None: absent)."""
+    """One change of an item, as the table's stream records it: its image before and after (None: absent),
+    and the run it recorded on its schedule whose slot is still to be written."""
 
     old: Projected
     new: Projected
+    history: History | None = None
 
 
 def targets(item: Projected, now: datetime) -> dict[str, Target]:

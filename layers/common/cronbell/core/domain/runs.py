@@ -119,3 +119,15 @@ def judge(outcome: str, streak: int, auto_pause_after: int) -> Verdict:
 def previous(scheduled_time: str, text: str) -> dict[str, str]:
     """The `previous` of an agent request: the last delivered answer, cut."""
     return {"scheduled_time": scheduled_time, "text": text[:PREVIOUS_TEXT_CHARS]}
+
+
+@value
+class History:
+    """A run its schedule's item recorded and its slot does not hold yet (the ledger writes it from
+    the table's stream): where, which slot, the fire's outcome and the run."""
+
+    room_id: str
+    owner: str
+    slot: str
+    outcome: str
+    run: Run
