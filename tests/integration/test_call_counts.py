@@ -223,7 +223,7 @@ def test_the_last_counted_delivery_completes_in_the_same_transaction(
     assert result["outcome"] == "delivered"
     # the run, the count and `completed` in the one completing write; then the projection removes its entry
     assert fired == ENDING
-    assert projected(stack, calls) == {"DeleteSchedule": 1}
+    assert projected(stack, calls) == {"DeleteSchedule": 1, "UpdateItem": 1}  # and the run on its slot
     listed = tool("list_reminders", include_inactive=True)["result"]["schedules"]
     assert [s["status"] for s in listed] == ["completed"]
 

@@ -282,14 +282,14 @@ class WithHistory:
 
     def __getattr__(self, name: str) -> Any:
         attr = getattr(self._client, name)
-        if name != "update_item":  # a record is one UpdateItem that sets the schedule's `unwritten`
+        if name not in ("update_item", "transact_write_items"):  # a record: one or the other
             return attr
 
         def written(**kwargs: Any) -> Any:
             try:
                 return attr(**kwargs)
             finally:
-                if UNWRITTEN in (kwargs.get("ExpressionAttributeNames") or {}).values():
+                if UNWRITTEN in repr(kwargs):  # it names the slot the projector writes the run on
                     self._stack.write_histories()
 
         return written

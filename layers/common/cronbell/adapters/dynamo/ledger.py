@@ -4,10 +4,10 @@ posting (claims.py), done after.
 A run is recorded on its schedule's item in one conditional write (its last run, its version bumped,
 the slot among its last recorded ones, which a claim checks, and the slot as `unwritten`); the
 projector, fed by the table's stream, then writes the slot done with that run, as its history
-(`write_history`), once however often the stream delivers the change. A schedule leaving the live set,
-a held occurrence's run and a run whose slot's item projects a repeat keep the slot in one transaction
-with their item; a template schedule has no item, so its slot alone is completed, with one conditional
-write."""
+(`write_history`), once however often the stream delivers the change; a schedule leaving the live set
+names its slot on its retired copy. A held occurrence's run and one whose slot's item projects a repeat
+keep the slot in one transaction with their item (`_slot_in_record`); a template schedule has no item,
+so its slot alone is completed, with one conditional write."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ class SlotLedger(Retirement, SlotClaims):
             return
         try:
             if final_status:
-                self._retire_with(slot_update, now, outcome, detail, schedule, final_status, finish)
+                self._retire_with(slot_update, slot, now, outcome, detail, schedule, final_status, finish)
             else:
                 self._record_with(slot_update, slot, str(outcome), now, schedule, finish)
         except AwsError as err:
@@ -113,6 +113,7 @@ class SlotLedger(Retirement, SlotClaims):
     def _retire_with(
         self,
         slot_update: dict[str, Any],
+        slot: str,
         now: datetime,
         outcome: str,
         detail: str,
@@ -120,8 +121,9 @@ class SlotLedger(Retirement, SlotClaims):
         final_status: str,
         finish: Finish | None,
     ) -> None:
-        """The slot done and its schedule retired (fired, delivery_failed, completed) in one
-        transaction; its room place and pointers are freed lazily."""
+        """The schedule retired (fired, delivery_failed, completed) in one transaction, its retired copy
+        naming the slot the projector writes the run on (or, as `_slot_in_record` says, the slot done in
+        the same transaction); its room place and pointers are freed lazily."""
         fired = {"last_fired_at": iso_utc(now), "fire_count": schedule.fire_count + 1, **_ran(schedule, finish)}
         if final_status == models.FIRED:
             fired["fired_at"] = iso_utc(now)
@@ -131,13 +133,16 @@ class SlotLedger(Retirement, SlotClaims):
         reason = "" if delivered else detail  # a delivered run's detail is its message id, no reason
         if finish is not None and finish.release:  # its copy no longer waits for the release recording it
             schedule = replace(schedule, releases=schedule.releases - {finish.release})
+        with_slot = _slot_in_record(finish)
+        if not with_slot:
+            fired[codec.UNWRITTEN] = {"slot": slot, "outcome": outcome}
         self.finish(
             schedule,
             final_status,
             now,
             reason=reason,
             changes=fired,
-            before=[slot_update],
+            before=[slot_update] if with_slot else [],
             as_read=True,
             free_place=False,
         )
@@ -154,9 +159,8 @@ class SlotLedger(Retirement, SlotClaims):
         """The fire recorded on its schedule, still at the version read, in one conditional write: it
         keeps the slot among the schedule's last recorded ones (which a claim checks) and applies
         once. The slot's done item, the run's history, is written from the table's stream
-        (`write_history`), so a record costs one write, not a transaction's two per item; a held
-        occurrence's run and one whose slot's item projects its first repeat keep the transaction
-        (`_record_in_one`). Conflict when the schedule changed since it was read."""
+        (`write_history`), so a record costs one write, not a transaction's two per item; some keep
+        the transaction (`_slot_in_record`). Conflict when the schedule changed since it was read."""
         update = Update().set("last_fired_at", iso_utc(now))
         update.clause("fire_count = if_not_exists(fire_count, :z) + :one", z=0, one=1).clause(BUMP)
         update.set_all(_ran(schedule, finish))
@@ -169,16 +173,15 @@ class SlotLedger(Retirement, SlotClaims):
         _done_waiting(update, schedule, slot)
         if finish is not None and finish.release:  # a held occurrence released: no longer held until then
             update.delete(codec.RELEASES, {finish.release})
-        if finish is not None and (finish.counted or (finish.repeat_slot and finish.repeat_due)):
-            self._record_in_one(slot_update, update, schedule)  # its slot's done state is what records it once
+        if _slot_in_record(finish):
+            self._record_in_one(slot_update, update, schedule)
             return
         update.set(codec.UNWRITTEN, {"slot": slot, "outcome": outcome})
         self._record_once(update, schedule, slot)
 
     def _record_in_one(self, slot_update: dict[str, Any], update: Update, schedule: Schedule) -> None:
-        """The record and the slot done in one transaction, the slot's state making it apply once: for
-        a held occurrence's run (its hold made the slot one of the schedule's recorded ones already),
-        and a run whose slot's item carries what its first repeat's entry is projected from."""
+        """The record and the slot done in one transaction, the slot's state making it apply once
+        (`_slot_in_record`)."""
         unchanged, version = same_version(schedule)
         record = {
             "TableName": self._t.name,
@@ -268,6 +271,14 @@ class SlotLedger(Retirement, SlotClaims):
         )
         found = (codec.run_from_item(item) for item in out.get("Items", []))
         return [run for run in found if run is not None]
+
+
+def _slot_in_record(finish: Finish | None) -> bool:
+    """Whether a record writes its slot in its own transaction rather than leaving it to the projector:
+    a record without its run, a held occurrence's run (its hold made the slot one of the schedule's
+    recorded ones already: the slot's state is what makes the record apply once), and a run whose
+    slot's item carries what its first repeat's entry is projected from."""
+    return finish is None or finish.counted or bool(finish.repeat_slot and finish.repeat_due)
 
 
 def _ran(schedule: Schedule, finish: Finish | None) -> dict[str, Any]:
