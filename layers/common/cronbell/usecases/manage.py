@@ -228,7 +228,10 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
             last=texts.Moment(parse_iso(soon.last), ZoneInfo(schedule.timezone), now.year),  # the UTC time in details
             minutes=deps.settings.min_interval_minutes,
         ) from None
-    except Conflict:
+    except Conflict:  # paused, fired or deleted since it was read: said as it is now
+        current = deps.store.get(schedule.room_id, schedule.id)
+        if current is not None and current.status != models.ACTIVE:
+            raise refusal("not_found.not_running", id=schedule.id, status=current.status) from None
         raise refusal("not_found.no_longer_active", id=schedule.id) from None
     except BackendError as err:
         raise refusal("backend_error.not_started") from err

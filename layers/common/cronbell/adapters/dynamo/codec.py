@@ -48,8 +48,8 @@ if TYPE_CHECKING:  # the projection's shapes: built by the projector's decoding 
 ROOM_SK = "room"
 SCHEDULE, RETIRED, POINTER, NAME, SLOT, QUIET, ORPHAN = "s#", "x#", "d#", "n#", "f#", "q#", "o#"
 NEXT_REPEAT = "next_repeat"  # on a done slot: {"n": number, "at": RFC3339 UTC, "moved": bool}
-# on a schedule: the slot of its last run and the fire's outcome, {"slot", "outcome"}, which the stream
-# writes on the slot (ledger.py); the item keeps it until its next record
+# on a schedule (or its retired copy): the slot of its last run and the fire's outcome, {"slot", "outcome"},
+# which the projector writes on the slot from the stream (ledger.py); the item keeps it until its next record
 UNWRITTEN = "unwritten"
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 # a schedule's mark of its open claim: the slot, when its lease ends, the attempts at it, when it was claimed
@@ -563,8 +563,8 @@ def stream_change(record: dict[str, Any]) -> Change:
 
 
 def history_of(old: dict[str, Any] | None, new: dict[str, Any] | None) -> History | None:
-    """The run a schedule's new image (live, or a retired copy a run started by hand ran on) recorded
-    without its slot (`UNWRITTEN` set by this change), or None."""
+    """The run a schedule's new image (live, or its retired copy: its retirement's last run, or a run
+    started by hand on it) recorded without its slot (`UNWRITTEN` set by this change), or None."""
     if not new or UNWRITTEN not in new or (old or {}).get(UNWRITTEN) == new[UNWRITTEN]:
         return None
     data = load({k: new[k] for k in (UNWRITTEN, "last_run", "sk", "room_id") if k in new})

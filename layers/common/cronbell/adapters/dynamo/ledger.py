@@ -62,14 +62,13 @@ class SlotLedger(Retirement, SlotClaims):
         final_status: str = "",
         finish: Finish | None = None,
     ) -> None:
-        """Mark a slot done (outcome `delivered`, `failed`, ...) with its run, record the fire on
-        the schedule (last run, failure streak, a pause the failure policy decided, the answer
-        the next run is given) and clear its busy mark (`_record_with`). With `final_status`
-        (fired, delivery_failed) the schedule also leaves the live set, in one transaction with the
-        slot. The schedule must still be
-        at the version read (`schedule.version`): Conflict otherwise, and nothing is written. A slot
-        done already is left as it is, and the call succeeds: its run was recorded by this same
-        write, applied though its answer was lost (a record is never counted twice)."""
+        """Record the fire on the schedule (last run, failure streak, a pause the failure policy
+        decided, the answer the next run is given) and clear its busy mark, the slot then done with
+        its run (outcome `delivered`, `failed`, ...) from the stream (`_record_with`). With
+        `final_status` (fired, delivery_failed) the schedule also leaves the live set (`_retire_with`).
+        The schedule must still be at the version read (`schedule.version`): Conflict otherwise, and
+        nothing is written. A record applied already (this same write, though its answer was lost)
+        is left as it is, and the call succeeds: a record is never counted twice."""
         update = Update().clause("#st = :done", done=DONE).set("outcome", str(outcome))
         if finish is not None:
             update.set("run", codec.run_fields(finish.run))
