@@ -10,7 +10,6 @@ from typing import Any
 import pytest
 
 from cronbell.adapters.dynamo import DynamoStore
-from cronbell.adapters.dynamo.codec import stream_change
 from cronbell.adapters.memory import MemoryStore
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import (
@@ -47,23 +46,17 @@ class StreamedDynamoStore(DynamoStore):
         super().__init__(stack.ddb, TABLE, retention_days=30)
         self._stack = stack
 
-    def _streamed(self) -> None:
-        for record in self._stack.stream_records():
-            history = stream_change(record).history
-            if history is not None:
-                self.write_history(history, NOW)
-
     def complete_slot(self, *args: Any, **kwargs: Any) -> None:
         try:
             super().complete_slot(*args, **kwargs)
         finally:
-            self._streamed()
+            self._stack.write_histories()
 
     def record_run(self, *args: Any, **kwargs: Any) -> bool:
         try:
             return super().record_run(*args, **kwargs)
         finally:
-            self._streamed()
+            self._stack.write_histories()
 
 
 @pytest.fixture(params=["dynamo", "memory"])

@@ -271,11 +271,11 @@ START = datetime(2026, 11, 30, 8, 0, tzinfo=UTC)  # a Monday, 09:00 in Madrid
 
 
 class WithHistory:
-    """A function's DynamoDB client whose every write is followed by the history the projector writes
-    from the table's stream (`Stack.write_histories`), as in a deployment where it runs within about a
-    second: a test reads a fired run's history as a user would a moment later. The interleavings and
-    the concurrent changes, which play the stream themselves (late, twice, interleaved), pass their
-    own store and never meet this."""
+    """A function's DynamoDB client whose every record of a run (a write naming `unwritten`) is followed
+    by the history the projector writes from the table's stream (`Stack.write_histories`), as in a
+    deployment where it runs within about a second: a test reads a fired run's history as a user would
+    a moment later. The interleavings and the concurrent changes, which play the stream themselves
+    (late, twice, interleaved), pass their own store and never meet this."""
 
     def __init__(self, client: Any, stack: Stack) -> None:
         self._client, self._stack = client, stack
