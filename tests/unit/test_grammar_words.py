@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import ast
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -27,6 +24,7 @@ from cronbell.core.language import (
     named_zones,
     when,
 )
+from tests.support.python_process import run_python
 
 # the grammar modules that read only their lexicon's words
 GRAMMAR = [
@@ -196,10 +194,7 @@ print(json.dumps({
 
 
 def _read_with(language: str) -> dict[str, object]:
-    done = subprocess.run(
-        [sys.executable, "-c", _TOY, language], capture_output=True, text=True, check=True, env=dict(os.environ)
-    )
-    return json.loads(done.stdout)
+    return json.loads(run_python(f"import sys\nsys.argv[1:] = [{language!r}]\n{_TOY}"))
 
 
 def test_a_new_language_is_read_from_its_lexicon_alone() -> None:

@@ -64,6 +64,13 @@ PHRASES = [
     ("cada tercer día a las 9", "0 9 * * *", 3, DAYS),
     ("cada 3er día a las 9", "0 9 * * *", 3, DAYS),
     ("cada segunda semana los lunes a las 9", "0 9 * * 1", 2, WEEKS),
+    # a number of weeks said by its weekdays
+    ("every 2 fridays at 5pm", "0 17 * * 5", 2, WEEKS),
+    ("every two fridays at 5pm", "0 17 * * 5", 2, WEEKS),
+    ("every 3 mondays and thursdays at 9", "0 9 * * 1,4", 3, WEEKS),
+    ("cada dos viernes a las 17:00", "0 17 * * 5", 2, WEEKS),
+    ("cada 2 viernes a las 17", "0 17 * * 5", 2, WEEKS),
+    ("cada tres lunes a las 9", "0 9 * * 1", 3, WEEKS),
 ]
 
 
@@ -104,6 +111,10 @@ def test_an_interval_of_one_is_the_plain_recurrence(text: str, expr: str) -> Non
         ("every other weekday at 9", "not a cron expression or a known phrase"),
         ("every other hour", "not a cron expression or a known phrase"),
         ("every 2nd and 4th tuesday at 10", "for two places, create one reminder for each"),
+        ("every third monday at 9", "not a cron expression or a known phrase"),  # the month's third, or weeks?
+        ("every 60 fridays at 9", "N must be 1-52"),
+        ("the first of every month", "no time of day; add one"),  # its days read, as with 'the 1st'
+        ("every month on the fifteenth", "no time of day; add one"),
         ("first and third monday of the month at 9", "for two places, create one reminder for each"),
         ("every monday at 9 and every friday at 5", "are two schedules: create one reminder for each"),
         ("every monday at 9 and every monday at 9:30", "are two schedules: create one reminder for each"),

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from cronbell.core.contract import errors
 from cronbell.core.domain.refusals import INVALID_TIME, TIME_IN_PAST, ToolError
+from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.language.when import parse_one_shot
 
 ZONES = [ZoneInfo("Europe/Madrid"), ZoneInfo("America/New_York"), ZoneInfo("Asia/Tokyo")]
@@ -376,6 +377,25 @@ def test_a_month_later_than_a_day_the_month_lacks_is_its_last_day_and_says_so() 
         assert any(note in n for n in got.notes), (text, got.notes)
     kept = parse_one_shot("in 2 months", datetime(2027, 1, 31, 10, 0, tzinfo=MADRID), MADRID)
     assert kept.at.isoformat() == "2027-03-31T10:00:00+02:00" and not any("no day" in n for n in kept.notes)
+
+
+
+def test_a_time_typed_without_its_colon_is_read_as_hours_and_minutes() -> None:
+    """'830' as phone keyboards leave '8:30', in both languages and in a recurrence; no hour past 23 and no
+    minute past 59 is made up from four digits."""
+    now = datetime(2026, 12, 15, 10, 20, tzinfo=MADRID)
+    cases = [
+        ("tomorrow at 830", "en", "2026-12-16T08:30:00+01:00"),
+        ("tomorrow at 830pm", "en", "2026-12-16T20:30:00+01:00"),
+        ("tomorrow at 1430", "en", "2026-12-16T14:30:00+01:00"),
+        ("mañana a las 0945", "es", "2026-12-16T09:45:00+01:00"),
+    ]
+    for text, language, expected in cases:
+        assert parse_one_shot(text, now, MADRID, language).at.isoformat() == expected, text
+    assert parse_recurring("every weekday at 830", 5).expr == "30 8 * * 1-5"
+    for text in ("tomorrow at 2460", "tomorrow at 2400", "tomorrow at 99"):
+        with pytest.raises(ToolError):
+            parse_one_shot(text, now, MADRID)
 
 
 TOKENS = (

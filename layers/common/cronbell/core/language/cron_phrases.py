@@ -264,10 +264,14 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
 
 def names_days_only(t: str) -> bool:
     """Whether a phrase names days (or a part of every day) and no time: 'every monday', 'every
-    morning', 'every day except sunday', 'el dia 5 de cada mes'."""
+    morning', 'every day except sunday', 'el dia 5 de cada mes'); numbers said in words are read as
+    digits, as `phrase_to_cron` reads them ('the first of every month')."""
     exception = split_exception(t)
-    days = exception[0] if exception is not None else t
-    return _part_of_day(days) is not None or day_fields(_days_in_part(days)[0]) is not None
+    said = exception[0] if exception is not None else t
+    return any(
+        _part_of_day(days) is not None or day_fields(_days_in_part(days)[0]) is not None
+        for days in dict.fromkeys((said, in_digits(said)))
+    )
 
 
 _DAYS_IN_PART = (
@@ -298,9 +302,14 @@ _UNITS = {
 }
 _EVERY_N_MONTHS: dict[str, int] = lexicon.union("EVERY_N_MONTHS")
 _CALENDAR_PERIODS = set(lexicon.each("CALENDAR_PERIODS"))
+# a number of weeks said by its weekdays ('every 2 fridays', 'cada dos viernes'): a cardinal only, as
+# 'every third monday' may be the month's third
+_CARDINALS = rf"\d{{1,2}}|{lexicon.alternatives(set(lexicon.union('NUMBERS')) & set(_COUNTS))}"
 _INTERVALS = (
     # every 2 weeks on tuesday and thursday at 9 / every other day at 8 / cada 2 semanas los martes a las 9
     rf"(?:{lexicon.either('EACH')}) (?P<n>{_COUNT}) (?P<unit>{lexicon.alternatives(_UNITS)})\b,? ?(?P<rest>.*)",
+    # every 2 fridays at 5pm / cada dos viernes a las 17: every 2 weeks on friday
+    rf"(?:{lexicon.either('EACH')}) (?P<n>{_CARDINALS}) (?P<days>{WD_ITEM})\b,? ?(?P<rest>.*)",
     # quarterly on the 1st at 9 / trimestralmente el dia 1 a las 9
     rf"(?P<months>{lexicon.alternatives(_EVERY_N_MONTHS)}),? ?(?P<rest>.*)",
     # each language's own: every other monday, biweekly, lunes por medio, un lunes sí y otro no

@@ -160,6 +160,15 @@ def _minutes_after_hour(t: str) -> str:
     return t
 
 
+_AMOUNT_UNITS = "|".join(
+    [lexicon.some(name) for name in ("MINUTE_UNITS", "HOUR_UNITS", "AMOUNT_SECONDS")]
+    + [lexicon.alternatives(set(lexicon.each(name))) for name in ("DAY_UNITS", "WEEK_UNITS", "MONTH_UNITS")]
+)
+# a time of day written without its colon after a word that puts one: "at 1530" is 15:30, "at 830" 8:30 (as
+# phone keyboards leave it), "@ 0900" 09:00; never an amount ("in about 120 minutes")
+_COLON_LEFT_OUT = re.compile(
+    rf"(?<!\w)((?:{CLOCK_AT}|@) )([01]\d|2[0-3]|[1-9](?=[0-5]\d\b))([0-5]\d)\b(?![:/.-]\d)(?! ?(?:{_AMOUNT_UNITS})\b)"
+)
 _SHARP_AMPM = rf"\b(\d{{1,2}}) (?:{lexicon.some('CLOCK_SHARP_AMPM')}) ?([ap]m)\b"  # "4 o'clock pm"
 _ISH = lexicon.some("APPROXIMATE_ENDING")  # "4ish", "noonish"
 _AT = lexicon.own("CLOCK_AT_WRITTEN")  # before a time of day, as the grammar writes it
@@ -170,7 +179,7 @@ def _clock_idioms(t: str) -> str:
     t = re.sub(_SHARP_AMPM, r"\1\2", t)
     t = re.sub(rf"\b(\d{{1,2}}(?::\d\d)?)-?(?:{_ISH})\b", rf"{_AT} \1", t)  # "4ish": a time of day, not a day
     t = re.sub(rf"(?<=[\dm]) ?-?(?:{_ISH})\b", "", t)
-    t = re.sub(rf"\b({CLOCK_AT}) ([01]\d|2[0-3])([0-5]\d)\b(?![:/.-]\d)", lambda m: f"{m[1]} {m[2]}:{m[3]}", t)
+    t = _COLON_LEFT_OUT.sub(r"\1\2:\3", t)
     return re.sub(_ZERO_LED, r"\1:\2", t)
 
 
@@ -186,7 +195,7 @@ _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
 _MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
 _AMPM_LEAD = lexicon.some("AMPM_LEAD")
 _HOURS_H = rf"(?<![\w:.])(\d{{1,2}}(?::\d{{2}})?) ?(?:h|{lexicon.some('CLOCK_H')})\b"  # "7:00 h", "20 hs": 7:00h, 20h
-_FOUR_DIGITS = rf"((?:{'|'.join(lexicon.each('AT'))}|@) )([01]\d|2[0-3])([0-5]\d)\b(?!:)"  # "at 0900" is at 09:00
+
 _ZERO_LED = r"(?<=[a-z] )(0\d)([0-5]\d)\b(?![:/.-]\d)"  # after a word, "0800" is 08:00 ("mon-fri 0800")
 # a named clock after 12 ("12 noon"), or approximate ("noonish")
 _TWELVE_NAMED = rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"
@@ -204,8 +213,8 @@ def _ordinals(t: str) -> str:
 def in_digits(t: str) -> str:
     """Hours, minutes and ordinals said in words, in digits, for a recurring phrase ('every month on the third
     at eight' -> 'every month on the 3th at 8'); a day number in words is read where a day is ('el tres');
-    '12 noon' is noon, '7:00 h' 7:00h, 'at 0900' and 'mon-fri 0800' at 09:00 and 08:00."""
-    t = re.sub(_FOUR_DIGITS, r"\1\2:\3", re.sub(_HOURS_H, r"\1h", re.sub(_TWELVE_NAMED, r"\1", t)))
+    '12 noon' is noon, '7:00 h' 7:00h, 'at 0900', 'at 830' and 'mon-fri 0800' at 09:00, 8:30 and 08:00."""
+    t = _COLON_LEFT_OUT.sub(r"\1\2:\3", re.sub(_HOURS_H, r"\1h", re.sub(_TWELVE_NAMED, r"\1", t)))
     t = re.sub(_ZERO_LED, r"\1:\2", t)
     t = _clock_words(t)
     while (listed := re.sub(_LISTED_HOUR, lambda m: f"{m[1]}{m[2]}{_HOUR_WORDS[m[3]]}", t)) != t:
