@@ -10,6 +10,7 @@ import pytest
 
 from cronbell.adapters.dynamo import DynamoStore, codec
 from cronbell.core.domain.fire_event import parse_fire_event
+from cronbell.core.domain.ports import UnknownWorkspace
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.fire import RetryLater
@@ -375,4 +376,28 @@ def test_one_refused_run_does_not_end_a_recurring_schedule(stack: Stack) -> None
     item = schedule_item(stack, sid)
     assert item["status"] == "active" and sid in stack.entries()
     assert run(stack, chat, scheduler_input(sid, "2026-12-02T08:00:00Z"))["outcome"] == "delivered"
+    assert_consistent(stack)
+
+
+def test_a_workspace_without_a_token_pauses_the_schedule_as_the_failure_policy_says(stack: Stack) -> None:
+    """A room whose workspace has no bot token is refused every time until the deployment changes: its
+    failures count towards AutoPauseAfter, as a removed platform's do; a message the platform refuses
+    (too large) concerns that message alone and never pauses."""
+    gone, large = create(stack, cron="0 9 * * *"), create(stack, cron="0 10 * * *")
+    limit = stack.settings.auto_pause_after
+    for day in range(1, limit + 1):
+        no_token = RecordingChat(fail_with=UnknownWorkspace())  # each fails its first post
+        assert run(stack, no_token, scheduler_input(gone, f"2026-12-0{day}T08:00:00Z"))["outcome"] == "delivery_failed"
+        assert no_token.sent == []  # no notice was posted with another workspace's token
+        failed = schedule_item(stack, gone)
+        assert failed["last_run"]["reason"] == "unknown_workspace"
+        assert failed["status"] == ("paused" if day == limit else "active"), day
+        run(
+            stack,
+            RecordingChat(fail_with=PermanentChatError("msg_too_long (400)")),
+            scheduler_input(large, f"2026-12-0{day}T09:00:00Z"),
+        )
+    paused, kept = schedule_item(stack, gone), schedule_item(stack, large)
+    assert (paused["status"], paused["status_reason"], int(paused["failure_streak"])) == ("paused", "failing", limit)
+    assert (kept["status"], int(kept["failure_streak"])) == ("active", limit)
     assert_consistent(stack)

@@ -21,7 +21,9 @@ OUTCOMES = (DELIVERED, FAILED, SKIPPED, MISSED)
 AGENT_TIMEOUT, AGENT_ERROR = "agent_timeout", "agent_error"
 CHAT_REFUSED, CHAT_ERROR, TOO_LARGE = "chat_refused", "chat_error", "too_large"
 UNKNOWN_WORKSPACE = "unknown_workspace"  # the room's workspace has no bot token in this deployment
-REFUSED = (CHAT_REFUSED, TOO_LARGE, UNKNOWN_WORKSPACE)  # a post the platform refused: never pauses the schedule
+# a post the platform refused, this one alone: it never pauses the schedule. A workspace without a token
+# is refused every time until the deployment changes, so it counts towards the pause, as a removed platform
+REFUSED = (CHAT_REFUSED, TOO_LARGE)
 EMPTY_ANSWER, SKIP_NEXT, SNOOZED, HOLIDAY, PAUSED = "empty_answer", "skip_next", "snoozed", "holiday", "paused"
 TOO_LATE, LOST = "too_late", "lost"
 QUIET_HOURS = "quiet_hours"  # delivered by the release of its user's quiet hours
