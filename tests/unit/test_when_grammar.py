@@ -379,7 +379,6 @@ def test_a_month_later_than_a_day_the_month_lacks_is_its_last_day_and_says_so() 
     assert kept.at.isoformat() == "2027-03-31T10:00:00+02:00" and not any("no day" in n for n in kept.notes)
 
 
-
 def test_a_time_typed_without_its_colon_is_read_as_hours_and_minutes() -> None:
     """'830' as phone keyboards leave '8:30', in both languages and in a recurrence; no hour past 23 and no
     minute past 59 is made up from four digits."""

@@ -124,12 +124,12 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
         log.error("delivery refused by the chat platform", extra={"reason": err.reason})
         deps.metric("DeliveryFailed", 1)
         pausable = err.run_reason not in runs.REFUSED  # refused every time (no token): it may pause, untold
-        paused_after = deps.settings.auto_pause_after
-        verdict = settlement.failure_verdict(job.schedule, event, streak, paused_after) if pausable else None
+        pause_after = deps.settings.auto_pause_after
+        judged = settlement.failure_verdict(job.schedule, event, streak, pause_after) if pausable else None
         return Delivery(
             runs.FAILED,
             err.run_reason,
-            verdict=verdict or runs.Verdict(streak + 1),
+            verdict=judged or runs.Verdict(streak + 1),
             detail=err.reason,
             room_gone=err.room_gone,
             pausable=pausable,
