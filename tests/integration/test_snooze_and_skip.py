@@ -5,6 +5,7 @@ fire use case; the clock starts on Monday 30 Nov 2026, 09:00 in Madrid)."""
 from __future__ import annotations
 
 from typing import Any
+from zoneinfo import ZoneInfo
 
 from cronbell.core.domain import refusals
 from cronbell.core.domain.actions import decode
@@ -244,3 +245,19 @@ def test_a_snooze_while_the_last_counted_occurrence_may_still_be_delivered_late_
     assert ok(call(stack, "snooze_reminder", {"id": gone, "minutes": 30}))["snoozed_to"] == "2026-12-02T08:30:00Z"
     assert fire_at(stack, sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"  # the late attempt
     assert schedule_item(stack, sid)["status"] == "completed"
+
+
+def test_a_snooze_of_a_new_single_run_recurrence_names_its_own_occurrence_never_one_before_it_was_made(
+    stack: Stack,
+) -> None:
+    """Times before a schedule was made are none of its occurrences: a `count: 1` recurrence snoozed at
+    once is snoozed, and one snoozed as its only occurrence is due is refused naming that occurrence,
+    not one from the hour before (MaxLatenessMinutes back) when it did not exist yet."""
+    stack.clock.current = stack.clock.current.replace(minute=2, second=0, microsecond=0)
+    early = ok(call(stack, "create_reminder", {"message": "x", "cron": "*/5 * * * *", "count": 1}))["id"]
+    assert ok(call(stack, "snooze_reminder", {"id": early, "minutes": 5}))["id"] == early
+    sid = ok(call(stack, "create_reminder", {"message": "y", "cron": "*/5 * * * *", "count": 1}))["id"]
+    hour = stack.clock.advance(minutes=2, seconds=40).astimezone(ZoneInfo("Europe/Madrid")).hour  # 20 s before :05
+    before = state(stack)
+    answer = unchanged(stack, call(stack, "snooze_reminder", {"id": sid, "minutes": 5}), refusals.BUSY, before)
+    assert f"{hour:02d}:05" in answer["text"] and f"{hour - 1:02d}:05" not in answer["text"], answer["text"]

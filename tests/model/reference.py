@@ -675,7 +675,7 @@ class Room:
             return s.at is not None and abs(s.at - self.now) <= window
         if s.count is None and s.until is None:
             return False
-        since = self.now - max(back, window) - timedelta(seconds=1)
+        since = max(self.now - max(back, window) - timedelta(seconds=1), s.created)  # none before it was made
         if s.runs and not s.runs[-1].manual:
             since = max(since, s.runs[-1].scheduled)
         end = self.now + window

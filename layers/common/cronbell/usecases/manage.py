@@ -292,6 +292,7 @@ def _ending_occurrence(schedule: Schedule, now: datetime, back: int = EARLY_SECO
         return None
     window = timedelta(seconds=EARLY_SECONDS)
     since = ran_through(schedule, now - timedelta(seconds=max(back, EARLY_SECONDS) + 1))  # run already: not due
+    since = max(since, schedule.created_at)  # a time before the schedule was made is none of its occurrences
     due = timing.fires_between(since, now + window)
     if schedule.held(now) and schedule.inflight_slot:
         held, manual = slot_time(schedule.inflight_slot)
