@@ -397,6 +397,17 @@ def test_a_time_typed_without_its_colon_is_read_as_hours_and_minutes() -> None:
             parse_one_shot(text, now, MADRID)
 
 
+def test_a_weekday_misspelt_as_phone_keyboards_leave_it_is_that_weekday() -> None:
+    """'wendsday', 'thrusday', 'firday': the weekday they misspell, one-shot or recurring, as 'tommorow'
+    is tomorrow; the spelling is the only difference from the same phrase spelt right."""
+    now = datetime(2026, 12, 15, 10, 20, tzinfo=MADRID)  # a Tuesday
+    for wrong, right in [("wendsday", "wednesday"), ("thrusday", "thursday"), ("firday", "friday")]:
+        said = parse_one_shot(f"{wrong} at 11am", now, MADRID).at
+        assert said == parse_one_shot(f"{right} at 11am", now, MADRID).at, wrong
+        assert parse_recurring(f"every {wrong} at 11am", 5).expr == parse_recurring(f"every {right} at 11am", 5).expr
+    assert parse_recurring("every tuseday and thursdy at 9", 5).expr == "0 9 * * 2,4"
+
+
 TOKENS = (
     "at", "on", "the", "of", "el", "de", "a las", "la", "next", "this", "tomorrow", "mañana", "hoy", "tonight",
     "morning", "tarde", "noche", "madrugada", "friday", "martes", "december", "dec.", "mayo", "8", "8th", "31",

@@ -10,7 +10,12 @@ WEEKDAYS = {
     "thursday": 3, "thu": 3, "thur": 3, "thurs": 3, "friday": 4, "fri": 4, "saturday": 5, "sat": 5,
     "sunday": 6, "sun": 6,
 }  # fmt: skip
-WEEKDAYS_OWN = {"weds": 2}  # read only in this language
+# read only in this language: "weds", and the misspellings phone keyboards leave ("wendsday", "thrusday")
+WEEKDAYS_OWN = {
+    "weds": 2, "mondy": 0, "monady": 0, "tuseday": 1, "tusday": 1, "teusday": 1, "tuesdy": 1, "wendsday": 2,
+    "wensday": 2, "wednsday": 2, "wedensday": 2, "wednesdy": 2, "thrusday": 3, "thurdsay": 3, "thursdy": 3,
+    "firday": 4, "fridy": 4, "satuday": 5, "saturdy": 5, "sundy": 6,
+}  # fmt: skip
 MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4, "may": 5,
     "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9, "sep": 9, "sept": 9,
