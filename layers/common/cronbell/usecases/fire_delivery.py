@@ -123,7 +123,8 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
     except PermanentChatError as err:
         log.error("delivery refused by the chat platform", extra={"reason": err.reason})
         deps.metric("DeliveryFailed", 1)
-        pausable = err.run_reason not in runs.REFUSED  # refused every time (no token): it may pause, untold
+        # a workspace without a token is refused every time: it counts towards the pause (no notice reaches it)
+        pausable = err.run_reason not in runs.REFUSED
         pause_after = deps.settings.auto_pause_after
         judged = settlement.failure_verdict(job.schedule, event, streak, pause_after) if pausable else None
         return Delivery(

@@ -264,7 +264,7 @@ def _phrase_to_cron(t: str) -> str | Phrase | None:
 
 def names_days_only(t: str) -> bool:
     """Whether a phrase names days (or a part of every day) and no time: 'every monday', 'every
-    morning', 'every day except sunday', 'el dia 5 de cada mes'); numbers said in words are read as
+    morning', 'every day except sunday', 'el dia 5 de cada mes'. Numbers said in words are read as
     digits, as `phrase_to_cron` reads them ('the first of every month')."""
     exception = split_exception(t)
     said = exception[0] if exception is not None else t

@@ -195,7 +195,6 @@ _ALONE: dict[str, int] = lexicon.union("DAY_NUMBERS_ALONE")
 _MONTH_DAY_ARTICLE = lexicon.either("MONTH_DAY_ARTICLE")
 _AMPM_LEAD = lexicon.some("AMPM_LEAD")
 _HOURS_H = rf"(?<![\w:.])(\d{{1,2}}(?::\d{{2}})?) ?(?:h|{lexicon.some('CLOCK_H')})\b"  # "7:00 h", "20 hs": 7:00h, 20h
-
 _ZERO_LED = r"(?<=[a-z] )(0\d)([0-5]\d)\b(?![:/.-]\d)"  # after a word, "0800" is 08:00 ("mon-fri 0800")
 # a named clock after 12 ("12 noon"), or approximate ("noonish")
 _TWELVE_NAMED = rf"\b12(?::00)?(?: (?:{lexicon.some('CLOCK_SHARP')}))? ({lexicon.some('TWELVE_NAMED')})\b"
