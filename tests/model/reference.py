@@ -295,8 +295,8 @@ class Room:
         for t in self.raw(s, after - margin, until + margin):
             if not self._day_off(s, local_date(t, s.timezone)):
                 found: tuple[datetime, str, datetime | None] | None = (t, "regular", None)
-            elif s.on_holiday != "skip" and (moved := self._moved(s, t)) is not None:
-                found = (moved, "moved", t)
+            elif s.on_holiday != "skip" and t > s.created and (moved := self._moved(s, t)) is not None:
+                found = (moved, "moved", t)  # from an occurrence of its own: none from before it was made
             elif not (s.business_days or s.business_day):
                 found = (t, "holiday", None)
             else:

@@ -54,12 +54,13 @@ def test_an_occurrence_is_done_by_its_original_time() -> None:
 
 
 def test_the_watermark_is_the_original_time_of_the_last_regular_run() -> None:
-    assert yearly(business.AFTER).done_through is None
+    assert yearly(business.AFTER).done_through == yearly(business.AFTER).created_at  # none run: its making
+    assert yearly(business.SKIP).done_through is None  # nothing moves: no occurrence needs looking for
     assert ran_on_the_eve(business.AFTER).done_through == XMAS
     assert ran_on_the_eve(business.AFTER).last_regular() == EVE
     plain = yearly(business.AFTER, last_run=Run(EVE.isoformat(), "delivered").to_dict())
     assert plain.done_through == EVE  # no move: its own time
-    assert ran_on_the_eve(business.AFTER, manual=True).done_through is None
+    assert ran_on_the_eve(business.AFTER, manual=True).done_through == yearly(business.AFTER).created_at
 
 
 def test_an_occurrence_moved_past_its_run_is_no_coming_one() -> None:
@@ -97,3 +98,14 @@ def test_a_retry_of_the_last_runs_own_slot_and_a_manual_run_are_the_ledgers() ->
     manual = replace(fire(MONDAY), manual=True)
     assert not firing.ran_already(ran_on_the_eve(business.AFTER), manual)
     assert not firing.ran_already(ran_on_the_eve(business.AFTER, manual=True), fire(MONDAY))
+
+
+def test_an_occurrence_from_before_the_schedule_was_made_is_never_moved_into_its_life() -> None:
+    """Made on Sunday 27 December, 'every 25 December at 9, after a holiday' has nothing to post on Monday
+    28th: the 25th it would move there was before the schedule existed. Its first run is next year's."""
+    made = yearly(business.AFTER, created_at=datetime(2026, 12, 27, 12, tzinfo=MADRID).astimezone(UTC))
+    now = made.created_at
+    assert upcoming(made, now, 1) == [datetime(2027, 12, 27, 9, tzinfo=MADRID)]  # 25 Dec 2027, a Saturday
+    assert ran_already(made, MONDAY, now) and firing.ran_already(made, fire(MONDAY))
+    older = yearly(business.AFTER)  # made on 30 November: the 25th is its own, moved to Monday 28th
+    assert upcoming(older, now, 1) == [MONDAY] and not firing.ran_already(older, fire(MONDAY))

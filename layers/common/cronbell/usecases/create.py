@@ -64,7 +64,7 @@ def _with_ends(when: When, args: Any, deps: Deps, locale: str) -> When:
     if when.spec is None:
         raise refusal("invalid_arguments.ends_recurring_only")
     when = replace(when, ends=ends.over(when.ends) if ends is not None else when.ends)
-    check_ends(when.timing, deps.now(), locale)
+    check_ends(when.timing, deps.now(), locale, done_through=deps.now())  # nothing from before it is made
     return when
 
 

@@ -310,11 +310,11 @@ def _off_interval(schedule: Schedule, event: FireEvent) -> bool:
 
 def ran_already(schedule: Schedule, event: FireEvent) -> bool:
     """A regular fire later than the schedule's last regular run, of an occurrence that ran already: its
-    original time is at or before that run's (a change of `on_holiday` moved it past its run). Like an
-    off-interval fire it posts nothing, records no run and uses none of `count`, decided from the item
-    already read. A fire at or before that run's own time is a retry or a late copy: the ledger's."""
+    original time is at or before that run's (a change of `on_holiday` moved it past its run), or before
+    the schedule was made (`Schedule.done_through`). Like an off-interval fire it posts nothing, records
+    no run and uses none of `count`, decided from the item already read. A fire at or before that run's
+    own time is a retry or a late copy: the ledger's."""
     last = schedule.last_regular()
-    if event.manual or last is None:
+    if event.manual or (last is not None and event.at <= last):
         return False
-    slot = event.at
-    return slot > last and schedule.timing.ran_already(slot, schedule.done_through)
+    return schedule.timing.ran_already(event.at, schedule.done_through)

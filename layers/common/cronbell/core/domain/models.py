@@ -149,11 +149,13 @@ class Schedule:
         time) of its last regular run; None without one. An occurrence whose original time is at or before
         it is done, wherever a later change of `on_holiday` moved it (moves keep the order of occurrences).
         None too when nothing moves and its last run was not moved: every occurrence after that run is
-        still to come, and a fire need not look for the occurrence it is."""
+        still to come, and a fire need not look for the occurrence it is. Never before the schedule was
+        made: a time before that is none of its occurrences, wherever `on_holiday` would move it."""
         moved = self.last_regular("moved_from")
         if moved is None and not self.timing.rules.moves:
             return None
-        return moved or self.last_regular()
+        ran = moved or self.last_regular()
+        return self.created_at if ran is None else max(ran, self.created_at)
 
     @property
     def output_room(self) -> str:
