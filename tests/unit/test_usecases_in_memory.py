@@ -146,3 +146,27 @@ def test_a_change_while_a_delivery_holds_the_schedule_is_refused_as_busy() -> No
     assert not deleting["ok"] and "being delivered" in deleting["text"], deleting
     stored = stack.store.get(ROOM, sid)
     assert stored is not None and stored.text == "stand up" and stored.status == "active"
+
+
+def test_a_duplicate_that_differs_in_what_its_key_leaves_out_says_so_and_how_to_change_it() -> None:
+    """The same message and time with repeats, another name or other skills is the live schedule again
+    (`duplicate`, nothing created), and the answer names the arguments it differs in and how they are
+    changed, instead of calling it identical."""
+    stack = MemoryStack()
+    stack.settings = replace(stack.settings, agents={"echo": "echo-function"})
+    sid = ok(stack.call("create_reminder", {"message": "Take pills", "cron": "0 8 * * *"}))["id"]
+    same = stack.call("create_reminder", {"message": "Take pills", "cron": "0 8 * * *"})
+    assert ok(same)["duplicate"] is True and "identical" in same["text"]
+    nagging = {"message": "Take pills", "cron": "0 8 * * *", "repeat_every": 10, "escalate_to": "@nurse:x"}
+    differs = stack.call("create_reminder", nagging)
+    assert ok(differs)["duplicate"] is True and ok(differs)["id"] == sid and "identical" not in differs["text"]
+    assert (
+        "`repeat_every`, `repeat_times` and `escalate_to`" in differs["text"] and "update_reminder" in differs["text"]
+    )
+    stored = stack.store.get(ROOM, sid)
+    assert stored is not None and stored.repeat_every == 0  # nothing of the call was kept
+    digest = {"name": "digest-web", "prompt": "Summarize the news", "cron_expr": "0 9 * * *", "skills": ["web"]}
+    ok(stack.call("cron_create", digest))
+    other = stack.call("cron_create", {**digest, "name": "digest-finance", "skills": ["finance"]}, locale="es")
+    assert ok(other)["duplicate"] is True and "`name` y `skills`" in other["text"] and "bórrala" in other["text"]
+    assert len(listed(stack)) == 2

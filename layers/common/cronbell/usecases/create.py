@@ -17,6 +17,7 @@ from cronbell.core.domain.instants import stored_second
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language.zone_ids import resolve_timezone
+from cronbell.core.text import texts
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.change_writes import ChangedMeanwhile
 from cronbell.usecases.deps import Deps
@@ -136,7 +137,7 @@ def _persist(
     try:
         deps.store.insert(schedule, deps.settings.max_per_room)
     except Duplicate as dup:
-        return _answer(dup.existing, when, deps, locale, quiet, duplicate=True)
+        return _answer(dup.existing, when, deps, locale, quiet, duplicate=True, asked=schedule)
     except NameTaken as taken:
         raise name_taken(schedule.name, taken) from None
     except QuietHoursChanged:  # its user set quiet hours meanwhile: created again, it reads them
@@ -151,10 +152,40 @@ def _persist(
     return _answer(schedule, when, deps, locale, quiet, duplicate=False)
 
 
+# what a duplicate's key leaves out, so it may differ from the schedule asked for: (argument, attribute)
+_SETTINGS = (
+    ("name", "name"),
+    ("skills", "skills"),
+    ("timeout_seconds", "agent_timeout_seconds"),
+    ("repeat_every", "repeat_every"),
+    ("repeat_times", "repeat_times"),
+    ("escalate_to", "escalate_to"),
+)
+_FIXED = ("skills", "timeout_seconds")  # not changed by update_reminder
+
+
 def _answer(
-    schedule: Schedule, when: When, deps: Deps, locale: str, quiet: QuietLookup | None, duplicate: bool
+    schedule: Schedule,
+    when: When,
+    deps: Deps,
+    locale: str,
+    quiet: QuietLookup | None,
+    duplicate: bool,
+    asked: Schedule | None = None,
 ) -> dict[str, Any]:
+    """The schedule created, or the live one it duplicates; a duplicate that differs from `asked` in
+    settings its key leaves out says which, and how to change them: nothing of the call was kept."""
+    differs = [arg for arg, attr in _SETTINGS if asked is not None and _value(asked, attr) != _value(schedule, attr)]
     key = "duplicate" if duplicate else f"created.{schedule.kind}"
-    answer = schedule_answer(key, schedule, deps, locale, when.notes, quiet)
+    extra: dict[str, Any] = {}
+    if differs:
+        key = "duplicate.differs_fixed" if set(differs) & set(_FIXED) else "duplicate.differs"
+        extra["fields"] = texts.join([f"`{arg}`" for arg in differs], locale)
+    answer = schedule_answer(key, schedule, deps, locale, when.notes, quiet, **extra)
     answer["result"]["duplicate"] = duplicate
     return answer
+
+
+def _value(schedule: Schedule, attr: str) -> Any:
+    value = getattr(schedule, attr)
+    return sorted(value) if isinstance(value, list) else value

@@ -28,6 +28,15 @@ TEXTS: dict[str, str] = {
     "created.message": "Scheduled reminder {id}{about}: {when}. {now}",
     "created.agent_call": "Scheduled agent call {id}{about}: {when}. {now}",
     "duplicate": "An identical schedule already exists, {id}{about}: {when}. {now}",
+    "duplicate.differs": (
+        "A schedule with the same action and time already exists, {id}{about}: {when}. Nothing was created, "
+        "and it differs from this call in {fields}: to change that, call `update_reminder` with its id. {now}"
+    ),
+    "duplicate.differs_fixed": (
+        "A schedule with the same action and time already exists, {id}{about}: {when}. Nothing was created, "
+        "and it differs from this call in {fields}; `skills` and `timeout_seconds` are kept as they were "
+        "made: delete it and create it again to change them. {now}"
+    ),
     "listed": "{count} schedules in this room: {items}. {now}",
     "listed_one": "1 schedule in this room: {items}. {now}",
     "listed_more": "{count} schedules in this room; the first {shown}: {items}; the result lists them all. {now}",

@@ -29,6 +29,15 @@ TEXTS: dict[str, str] = {
     "created.message": "Recordatorio {id}{about} programado: {when}. {now}",
     "created.agent_call": "Llamada al agente {id}{about} programada: {when}. {now}",
     "duplicate": "Ya existe una programación idéntica, {id}{about}: {when}. {now}",
+    "duplicate.differs": (
+        "Ya existe una programación con la misma acción y hora, {id}{about}: {when}. No se creó nada, y "
+        "difiere de esta llamada en {fields}: para cambiarlo, usa `update_reminder` con su id. {now}"
+    ),
+    "duplicate.differs_fixed": (
+        "Ya existe una programación con la misma acción y hora, {id}{about}: {when}. No se creó nada, y "
+        "difiere de esta llamada en {fields}; `skills` y `timeout_seconds` se quedan como se crearon: bórrala "
+        "y créala de nuevo para cambiarlos. {now}"
+    ),
     "listed": "{count} programaciones en esta sala: {items}. {now}",
     "listed_one": "Una programación en esta sala: {items}. {now}",
     "listed_more": (
