@@ -249,8 +249,12 @@ class HttpEndpoint:
         """Answer one request. A URL without room or user, or naming no tool set of ours, is refused before the
         SDK sees it, with a JSON-RPC error the MCP client shows as is: its id is the request's, read from the
         body (null when the body has none to read)."""
-        query = dict(urllib.parse.parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+        pairs = urllib.parse.parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
+        query = dict(pairs)  # the last of a name given twice, as the SDK reads it
         try:
+            twice = sorted({key for key, _ in pairs if key in CONTEXT_KEYS and [k for k, _ in pairs].count(key) > 1})
+            if twice:
+                raise MissingContext(f"the MCP endpoint's URL names {' and '.join(twice)} more than once")
             context_from(query)
             tool_set_from(query)
         except MissingContext as err:

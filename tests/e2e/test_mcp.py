@@ -208,6 +208,27 @@ def test_an_mcp_url_without_room_or_user_is_a_clear_error(sandbox: SandboxProces
         assert json.load(refused.value)["error"]["message"] == error.error.message
 
 
+def test_a_room_or_user_named_twice_or_blank_in_the_url_is_refused_before_anything_runs(
+    sandbox: SandboxProcess,
+) -> None:
+    """`room_id=R&room_id=` read R in the check and the blank in the SDK, which then answered HTTP 200 with
+    an error of code 0: a name given twice is refused, and a blank one is a missing one, with a 400 and
+    the request's id as any missing context is."""
+    headers = {"Content-Type": "application/json", "Accept": "application/json, text/event-stream"}
+    body = json.dumps({"jsonrpc": "2.0", "id": 42, "method": "tools/call", "params": {"name": "list_reminders"}})
+    for query, said in [
+        ("room_id=!r:localhost&room_id=&user_id=%40u%3Alocalhost", "names room_id more than once"),
+        ("room_id=!r:localhost&user_id=%40u%3Alocalhost&user_id=%40v%3Alocalhost", "names user_id more than once"),
+        ("room_id=&user_id=%40u%3Alocalhost", "needs room_id"),
+    ]:
+        request = urllib.request.Request(f"{sandbox.url}/mcp?{query}", data=body.encode(), headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=30)
+        answer = json.load(refused.value)
+        assert refused.value.code == 400 and answer["id"] == 42 and answer["error"]["code"] == INVALID_PARAMS
+        assert said in answer["error"]["message"], answer
+
+
 def test_a_request_whose_id_is_not_a_string_or_an_integer_is_answered_invalid_request(sandbox: SandboxProcess) -> None:
     """The SDK took such a request for a notification: HTTP 202, no body, nothing run and the client never
     answered. JSON-RPC answers it Invalid Request with a null id; a good request still runs."""
