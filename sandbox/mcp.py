@@ -14,6 +14,7 @@ streamable HTTP app (`HttpEndpoint`) is mounted at `/mcp` in the sandbox's ASGI 
 from __future__ import annotations
 
 import asyncio
+import collections
 import json
 import urllib.error
 import urllib.parse
@@ -252,7 +253,8 @@ class HttpEndpoint:
         pairs = urllib.parse.parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         query = dict(pairs)  # the last of a name given twice, as the SDK reads it
         try:
-            twice = sorted({key for key, _ in pairs if key in CONTEXT_KEYS and [k for k, _ in pairs].count(key) > 1})
+            named = collections.Counter(key for key, _ in pairs)
+            twice = sorted(key for key in CONTEXT_KEYS if named[key] > 1)
             if twice:
                 raise MissingContext(f"the MCP endpoint's URL names {' and '.join(twice)} more than once")
             context_from(query)
