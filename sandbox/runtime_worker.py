@@ -27,8 +27,9 @@ import io
 import json
 import os
 import sys
+import time
 import traceback
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import IO, Any
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,13 +41,21 @@ sys.path.remove(_ROOT)
 
 
 class _InvocationClock:
-    """The sandbox's time as of the invocation being run (virtual clock), else the system's."""
+    """The sandbox's time as of the invocation being run (virtual clock), else the system's. The virtual
+    instant stands still while the invocation runs, but for what it waits: a function that sleeps sees
+    that much time pass, as in Lambda, so a retry that waits out a dead attempt's claim sees its lease
+    end (the claim's lease is at least the function's timeout, so the attempt is gone by then)."""
 
     def __init__(self) -> None:
         self.at: datetime | None = None
 
     def now(self) -> datetime:
         return self.at if self.at is not None else datetime.now(UTC)
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+        if self.at is not None:
+            self.at += timedelta(seconds=seconds)
 
 
 def error_payload(err: BaseException, error_type: str | None = None) -> dict[str, Any]:

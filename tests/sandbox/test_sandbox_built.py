@@ -7,7 +7,7 @@ import json
 import sys
 import textwrap
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -27,6 +27,8 @@ HANDLER = textwrap.dedent(
             raise ValueError("bad input")
         if event.get("do") == "sleep":
             time.sleep(event["seconds"])
+        if event.get("do") == "wait":  # as the use cases wait (deps.sleep)
+            clock.sleep(event["seconds"])
         print("a log line, not the answer")
         return {
             "now": clock.now().isoformat(),
@@ -39,18 +41,7 @@ HANDLER = textwrap.dedent(
         }
     """
 )
-CLOCK = textwrap.dedent(
-    """
-    from datetime import UTC, datetime
-    class SystemClock:
-        def now(self): return datetime.now(UTC)
-    _current = SystemClock()
-    def install(c):
-        global _current
-        _current = c
-    def now(): return _current.now()
-    """
-)
+CLOCK = Path(__file__).resolve().parents[2] / "layers" / "common" / "cronbell" / "adapters" / "clock.py"
 START = datetime(2030, 1, 7, 8, 0, tzinfo=UTC)
 
 
@@ -85,7 +76,7 @@ def runtime(tmp_path: Path) -> Iterator[LambdaRuntime]:
     layer.mkdir(parents=True)
     for folder in (layer.parent, layer):
         (folder / "__init__.py").write_text("")
-    (layer / "clock.py").write_text(CLOCK)
+    (layer / "clock.py").write_text(CLOCK.read_text())  # the layer's own clock module
     spec = _function(tmp_path, HANDLER, timeout=2, environment={"GREETING": "hola"}, layers=[tmp_path / "Layer"])
     clock = VirtualClock(START)
     function = BuiltFunction(sys.executable, spec, lambda_environment(spec, {"PYTHONPATH": "/nowhere"}), clock)
@@ -112,6 +103,18 @@ def test_a_built_function_runs_in_its_own_process_with_its_own_path_and_clock(ru
     assert 0 < int(str(answer["remaining_ms"])) <= 2000
     runtime.clock.set(datetime(2030, 1, 8, tzinfo=UTC))
     assert _invoke(runtime, {})[1]["now"] == "2030-01-08T00:00:00+00:00"
+
+
+def test_a_function_that_waits_sees_that_much_virtual_time_pass_and_the_next_starts_at_the_clock(
+    runtime: LambdaRuntime,
+) -> None:
+    """The virtual instant stands still while an invocation runs, but for what the function waits: a
+    retry waiting out a dead attempt's claim (15 s at a time) sees its lease end, as in Lambda, instead of
+    giving up with the clock frozen. The next invocation starts at the sandbox's clock again."""
+    error, answer = _invoke(runtime, {"do": "wait", "seconds": 0.25})
+    assert error is None, answer
+    assert answer["now"] == (START + timedelta(seconds=0.25)).isoformat()
+    assert _invoke(runtime, {})[1]["now"] == START.isoformat()
 
 
 def test_an_error_keeps_lambdas_shape_and_a_timeout_kills_the_process(runtime: LambdaRuntime) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import logging
 import os
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from datetime import datetime
@@ -71,7 +70,7 @@ def build(
         ),
         now=now,
         start_fire=_start_fire(s, client) if s.fire_function_arn else None,
-        sleep=time.sleep,
+        sleep=clock.sleep,
         chat=cache(lambda: build_sender(s)),
         agents=LambdaAgents(s.agents),
         prompt_file=_prompt_file,

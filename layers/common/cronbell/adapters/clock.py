@@ -1,7 +1,8 @@
-"""The one place that reads the time. The sandbox installs a virtual clock here."""
+"""The one place that reads the time, and waits for it to pass. The sandbox installs a virtual clock here."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -33,3 +34,10 @@ def installed() -> Clock:
 
 def now() -> datetime:
     return _current.now()
+
+
+def sleep(seconds: float) -> None:
+    """Wait `seconds`. A clock that keeps its own time (the sandbox's, for one invocation) counts them
+    too, as time passes in a function that waits: a claim waited out ends when its lease does."""
+    wait = getattr(_current, "sleep", None)
+    (wait or time.sleep)(seconds)
