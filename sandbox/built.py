@@ -109,7 +109,9 @@ class _Process:
                 break
             self._send({"aws_answer": self._aws(answer["aws"])})  # an AWS call the handler is waiting on
         if answer is None or "aws" in answer:
-            timed_out = self.proc.poll() is None
+            # its time ran out, or its output ended first: it exited (a process just killed may not be
+            # reaped yet, so poll() alone would take it for one still running)
+            timed_out = time.monotonic() >= deadline and self.proc.poll() is None
             self.close()
             if timed_out:
                 raise FunctionError(

@@ -29,6 +29,8 @@ HANDLER = textwrap.dedent(
             time.sleep(event["seconds"])
         if event.get("do") == "wait":  # as the use cases wait (deps.sleep)
             clock.sleep(event["seconds"])
+        if event.get("do") == "die":  # as a SIGKILL ends it
+            os.kill(os.getpid(), 9)
         print("a log line, not the answer")
         return {
             "now": clock.now().isoformat(),
@@ -126,6 +128,15 @@ def test_an_error_keeps_lambdas_shape_and_a_timeout_kills_the_process(runtime: L
     assert error == "Unhandled" and answer["errorType"] == "Sandbox.Timedout"
     error, answer = _invoke(runtime, {})  # a new process takes the killed one's place
     assert error is None and answer["greeting"] == "hola"
+
+
+def test_a_process_killed_mid_invocation_is_an_exit_never_a_timeout(runtime: LambdaRuntime) -> None:
+    """Its output ends before its time does: Runtime.ExitError, even before the dead process is reaped
+    (it was once logged as timed out after the whole timeout, at the moment of the kill)."""
+    for _ in range(10):
+        error, answer = _invoke(runtime, {"do": "die"})
+        assert error == "Unhandled" and answer["errorType"] == "Runtime.ExitError", answer
+    assert _invoke(runtime, {})[0] is None
 
 
 AWS_HANDLER = textwrap.dedent(
