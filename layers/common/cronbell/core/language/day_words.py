@@ -166,7 +166,8 @@ _AMOUNT_UNITS = "|".join(
 )
 # a time of day written without its colon after a word that puts one: "at 1530" is 15:30, "at 830" 8:30 (as
 # phone keyboards leave it), "@ 0900" 09:00; never an amount ("in about 120 minutes")
-_COLON_LEFT_OUT = re.compile(
+# (compiled at its first use, as the module's other patterns are: not at cold start)
+_COLON_LEFT_OUT = (
     rf"(?<!\w)((?:{CLOCK_AT}|@) )([01]\d|2[0-3]|[1-9](?=[0-5]\d\b))([0-5]\d)\b(?![:/.-]\d)(?! ?(?:{_AMOUNT_UNITS})\b)"
 )
 _SHARP_AMPM = rf"\b(\d{{1,2}}) (?:{lexicon.some('CLOCK_SHARP_AMPM')}) ?([ap]m)\b"  # "4 o'clock pm"
@@ -179,7 +180,7 @@ def _clock_idioms(t: str) -> str:
     t = re.sub(_SHARP_AMPM, r"\1\2", t)
     t = re.sub(rf"\b(\d{{1,2}}(?::\d\d)?)-?(?:{_ISH})\b", rf"{_AT} \1", t)  # "4ish": a time of day, not a day
     t = re.sub(rf"(?<=[\dm]) ?-?(?:{_ISH})\b", "", t)
-    t = _COLON_LEFT_OUT.sub(r"\1\2:\3", t)
+    t = re.sub(_COLON_LEFT_OUT, r"\1\2:\3", t)
     return re.sub(_ZERO_LED, r"\1:\2", t)
 
 
@@ -213,7 +214,7 @@ def in_digits(t: str) -> str:
     """Hours, minutes and ordinals said in words, in digits, for a recurring phrase ('every month on the third
     at eight' -> 'every month on the 3th at 8'); a day number in words is read where a day is ('el tres');
     '12 noon' is noon, '7:00 h' 7:00h, 'at 0900', 'at 830' and 'mon-fri 0800' at 09:00, 8:30 and 08:00."""
-    t = _COLON_LEFT_OUT.sub(r"\1\2:\3", re.sub(_HOURS_H, r"\1h", re.sub(_TWELVE_NAMED, r"\1", t)))
+    t = re.sub(_COLON_LEFT_OUT, r"\1\2:\3", re.sub(_HOURS_H, r"\1h", re.sub(_TWELVE_NAMED, r"\1", t)))
     t = re.sub(_ZERO_LED, r"\1:\2", t)
     t = _clock_words(t)
     while (listed := re.sub(_LISTED_HOUR, lambda m: f"{m[1]}{m[2]}{_HOUR_WORDS[m[3]]}", t)) != t:
