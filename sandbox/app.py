@@ -13,6 +13,7 @@ import socket
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -442,7 +443,25 @@ def _set_aws_environment(aws_endpoint: str, lambda_endpoint: str) -> None:
     )
 
 
+class _InvocationTime:
+    """The sandbox's clock as the functions run in this process read it: each invocation runs in a thread
+    of its own, and sees the time it has waited pass (as `runtime_worker`'s clock does for a function
+    process), the sandbox's instant otherwise standing still during a clock move."""
+
+    def __init__(self, clock: SandboxClock) -> None:
+        self._clock = clock
+        self._waited = threading.local()
+
+    def now(self) -> datetime:
+        return self._clock.now() + timedelta(seconds=getattr(self._waited, "seconds", 0.0))
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+        if self._clock.virtual:
+            self._waited.seconds = getattr(self._waited, "seconds", 0.0) + seconds
+
+
 def _install_clock(clock: SandboxClock) -> None:
     from cronbell.adapters import clock as process_clock
 
-    process_clock.install(clock)
+    process_clock.install(_InvocationTime(clock))

@@ -6,12 +6,14 @@ from __future__ import annotations
 import json
 import sys
 import textwrap
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
+from sandbox.app import _InvocationTime
 from sandbox.built import BuiltFunction, lambda_environment
 from sandbox.clock import VirtualClock
 from sandbox.lambda_api import LambdaRuntime
@@ -210,3 +212,21 @@ def test_what_a_handler_prints_is_written_at_once_even_if_its_process_is_then_ki
     worker.kill()  # as a stop does, the invocation over
     worker.wait()
     assert "Fired 1" in worker.stderr.read().decode()
+
+
+def test_a_function_run_in_the_sandboxs_process_sees_its_own_waiting_pass_and_no_other_does() -> None:
+    """As a function process does: an invocation (a thread of its own) that waits sees that time pass on
+    the virtual clock; the sandbox's instant, and every other invocation's, stand still."""
+    clock = VirtualClock(START)
+    seen: dict[str, datetime] = {}
+    shared = _InvocationTime(clock)
+
+    def invocation() -> None:
+        shared.sleep(0.2)
+        seen["after"] = shared.now()
+
+    worker = threading.Thread(target=invocation)
+    worker.start()
+    worker.join()
+    assert seen["after"] == START + timedelta(seconds=0.2)
+    assert shared.now() == START and clock.now() == START
