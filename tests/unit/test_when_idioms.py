@@ -3,6 +3,7 @@ time", "end of play". Now is Saturday 5 December 2026, 10:23:17 in London."""
 
 from __future__ import annotations
 
+import re
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
@@ -130,3 +131,71 @@ def test_a_bare_hour_of_one_to_five_on_a_day_ahead_is_the_afternoon(text: str, e
     got = parse_one_shot(text, NOW, LONDON)
     assert got.at.isoformat(timespec="minutes").startswith(expected)
     assert any("in the afternoon" in note for note in got.notes) is said, got.notes
+
+
+@pytest.mark.parametrize(
+    ("said", "meant", "locale"),
+    [
+        # emoji and other pictographs, with their skin tones, joiners and variation selectors, mean nothing
+        ("in 20 mins 🙏", "in 20 mins", "en"),
+        ("tomorrow at 9 ⏰", "tomorrow at 9", "en"),
+        ("👍🏽 tomorrow 9am", "tomorrow 9am", "en"),
+        ("friday at 5 👨‍👩‍👧 ❤️", "friday at 5", "en"),
+        ("mañana a las 9 😊", "mañana a las 9", "es"),
+        # thanks, as please, is no part of the time
+        ("tomorrow at 9, thanks", "tomorrow at 9", "en"),
+        ("tomorrow at 9 thank you!", "tomorrow at 9", "en"),
+        ("mañana a las 9, gracias", "mañana a las 9", "es"),
+        ("mañana a las 9 porfa", "mañana a las 9", "es"),
+        # an amount without its "in" is from now; "10h" is still ten o'clock
+        ("10 min", "in 10 min", "en"),
+        ("20m", "in 20 minutes", "en"),
+        ("2 hours", "in 2 hours", "en"),
+        ("1h30m", "in 1h30m", "en"),
+        ("3 days", "in 3 days", "en"),
+        ("10 minutos", "en 10 minutos", "es"),
+        # a US region's name alone, as people say it
+        ("5pm pacific", "5pm pacific time", "en-US"),
+        ("noon eastern", "noon eastern time", "en-US"),
+        ("9am central", "9am central time", "en-US"),
+    ],
+)
+def test_what_people_add_to_a_time_or_leave_out_reads_as_the_time_alone(said: str, meant: str, locale: str) -> None:
+    assert parse_one_shot(said, NOW, MADRID, locale).at == parse_one_shot(meant, NOW, MADRID, locale).at
+
+
+@pytest.mark.parametrize(("text", "clock"), [("10h", "10:00"), ("9h30", "09:30"), ("21h", "21:00")])
+def test_hours_written_with_an_h_stay_a_clock_not_an_amount(text: str, clock: str) -> None:
+    assert f"{parse_one_shot(text, NOW, MADRID, 'es').at:%H:%M}" == clock
+
+
+@pytest.mark.parametrize(
+    ("said", "meant", "locale"),
+    [
+        ("every weekday at 9 am 💊", "every weekday at 9 am", "en"),
+        ("every day at 9 please", "every day at 9", "en"),
+        ("every monday at 10, thanks", "every monday at 10", "en"),
+        ("todos los días a las 9 por favor", "todos los días a las 9", "es"),
+        ("de lunes a viernes a las 9 ⏰", "de lunes a viernes a las 9", "es"),
+    ],
+)
+def test_a_recurrence_reads_without_its_courtesy_or_emoji(said: str, meant: str, locale: str) -> None:
+    from cronbell.core.language.recurring import parse_recurring
+
+    assert parse_recurring(said, 5, locale).expr == parse_recurring(meant, 5, locale).expr
+
+
+@pytest.mark.parametrize("text", ["9", "15", "10 minutes ago", "minutes"])
+def test_a_number_alone_or_an_amount_in_the_past_is_still_refused(text: str) -> None:
+    with pytest.raises(ToolError):
+        parse_one_shot(text, NOW, LONDON, "en-GB")
+
+
+@pytest.mark.parametrize("locale", ["en", "es"])
+def test_the_accepted_forms_of_a_refusal_name_no_year_before_now(locale: str) -> None:
+    later = datetime(2030, 1, 7, 8, tzinfo=MADRID)
+    with pytest.raises(ToolError) as refused:
+        parse_one_shot("whenever suits you", later, MADRID, locale)
+    assert refused.value.code == INVALID_TIME
+    years = {int(y) for form in refused.value.details["accepted"] for y in re.findall(r"\b20\d\d\b", form)}
+    assert years and min(years) >= 2030

@@ -28,14 +28,32 @@ class Unreadable(Exception):
         self.reason = reason
 
 
+# emoji and other pictographs, their skin tones, joiners and variation selectors: a word's room, no meaning
+_PICTURES = frozenset({"So", "Sk", "Cf", "Me", "Co", "Cn"})
+
+
 def normalize(text: str) -> str:
-    """Lowercase, strip accents, 'a.m.' -> 'am', collapse blanks, drop trailing punctuation."""
+    """Lowercase, strip accents and emoji, 'a.m.' -> 'am', collapse blanks, drop trailing punctuation."""
     decomposed = unicodedata.normalize("NFKD", text)
-    plain = "".join(c for c in decomposed if not unicodedata.combining(c)).lower()
+    plain = "".join(
+        " " if unicodedata.category(c) in _PICTURES or c == "\ufe0f" else c
+        for c in decomposed
+        if not unicodedata.combining(c)
+    ).lower()
     plain = re.sub(r"\b([ap])\.\s?m\.?(?=\s|$)", r"\1m", plain)
     plain = re.sub(r"(?<=\w) ([ap]) m(?=\s|$)", r" \1m", plain)  # "3:30 p m", dictated "five thirty p m"
     plain = re.sub(r"\s+", " ", plain).strip()
     return plain.rstrip(".!?;, ").strip()
+
+
+# words of courtesy around a time ("remind me on friday at 3pm please", "por favor, mañana a las 9", "every
+# day at 9, thanks")
+_COURTESY = rf"\b(?:{lexicon.alternatives(lexicon.COURTESY)})\b"
+
+
+def without_courtesy(t: str) -> str:
+    """A normalized phrase without its words of courtesy."""
+    return re.sub(r"^[\s,]+|[\s,]+$", "", re.sub(r"\s+", " ", re.sub(_COURTESY, " ", t)))
 
 
 # --- time of day -----------------------------------------------------------------------------------

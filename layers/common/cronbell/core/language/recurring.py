@@ -23,7 +23,7 @@ from cronbell.core.domain.cron.spec import CronSpec, Interval, shortest_gap
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.language import lexicon
-from cronbell.core.language.clocks import Unreadable, normalize
+from cronbell.core.language.clocks import Unreadable, normalize, without_courtesy
 from cronbell.core.language.cron_days import AND
 from cronbell.core.language.cron_phrases import (
     CALENDAR,
@@ -104,7 +104,7 @@ def parse_recurring(text: str, min_interval_minutes: int, locale: str = "en") ->
     elif is_expression(stripped):
         expr = stripped
     else:
-        split = split_interval(normalize(stripped))
+        split = split_interval(without_courtesy(normalize(stripped)))
         if isinstance(split, Phrase):
             raise _cron_error(source, split)
         every, unit, rest, start = split

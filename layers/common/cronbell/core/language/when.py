@@ -18,7 +18,7 @@ from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.domain.zones import MAX_YEAR, format_offset, tz_label
 from cronbell.core.language import lexicon, named_days
 from cronbell.core.language.amounts import Amount, after_amount, counted_days, counts_days, days_ahead_at, read_amount
-from cronbell.core.language.clocks import WEEKDAY_WORDS, NoClockError, Unreadable, normalize, wall
+from cronbell.core.language.clocks import WEEKDAY_WORDS, NoClockError, Unreadable, normalize, wall, without_courtesy
 from cronbell.core.language.days import DEFAULT_HOUR, TOMORROW, read_calendar
 from cronbell.core.language.named_zones import take_zone
 from cronbell.core.language.zone_ids import zone_country
@@ -33,10 +33,17 @@ class OneShot:
     notes: tuple[str, ...] = ()
 
 
-def accepted_forms(locale: str | None, month_first: bool | None = None) -> list[str]:
+_FORMS_WRITTEN_IN = 2026  # the year the catalogs' example dates were written in
+
+
+def accepted_forms(locale: str | None, month_first: bool | None = None, year: int | None = None) -> list[str]:
     """The one-shot forms an `invalid_time` refusal lists, in the reader's language; its numeric date
-    in the order given (`lexicon.month_first`), by default the language's."""
+    in the order given (`lexicon.month_first`), by default the language's; with `year` (now's), their
+    example dates moved as many years on as it is past the catalogs' own, so none is in the past."""
     forms = list(words("accepted_forms", locale))
+    if year is not None and year > _FORMS_WRITTEN_IN:
+        on = year - _FORMS_WRITTEN_IN
+        forms = [re.sub(r"\b20\d\d\b", lambda m: str(int(m[0]) + on), form) for form in forms]
     if month_first is None:
         return forms
     month_day, day_month = words("numeric_date_forms", locale)
@@ -74,6 +81,8 @@ _RELATIVE = (
     rf"(?:{lexicon.either('AMOUNT_BEFORE')})\s+(?P<rest>.+)"
     rf"|(?P<rest2>.+?)\s+(?:{lexicon.either('AMOUNT_AFTER')})(?P<at>,? (?:{lexicon.either('AMOUNT_AT')}) .+)?"
 )
+# "10h", "9h30": a clock, not an amount without its "in"
+_CLOCK_IN_HOURS = re.compile(r"\d{1,2}h(?:\d{2})?")
 # an amount counted from a day other than today ("5 days from monday", "dos semanas despues del lunes")
 _FROM_DAY = (
     rf"(?P<amount>.+?) (?:(?P<after>{lexicon.either('AMOUNT_FROM_DAY')})|{lexicon.either('AMOUNT_BEFORE_DAY')})"
@@ -109,23 +118,15 @@ _SAME_TIME_AS = lexicon.own("SAME_TIME_AS")
 # words that name the past ("2 days ago", "last friday", "ayer", "el lunes pasado"), said as the reason
 _PAST_WORDS = lexicon.either("PAST_WORDS").replace("{weekday}", "|".join(WEEKDAY_WORDS))
 
-# words of courtesy around a time ("remind me on friday at 3pm please", "por favor, mañana a las 9")
-_COURTESY = rf"\b(?:{lexicon.alternatives(lexicon.COURTESY)})\b"
-
-
-def _without_courtesy(t: str) -> str:
-    return re.sub(r"^[\s,]+|[\s,]+$", "", re.sub(r"\s+", " ", re.sub(_COURTESY, " ", t)))
-
-
 CLOSEST_FORMS = 3  # the accepted forms an `invalid_time` refusal names
 # the forms named when none is like the text: an exact date and time, a day ahead, a delay
 _GENERAL_FORMS = (1, 4, 3)
 
 
-def closest_forms(text: str, language: str, month_first: bool | None = None) -> list[str]:
+def closest_forms(text: str, language: str, month_first: bool | None = None, year: int | None = None) -> list[str]:
     """The few accepted forms most like `text` (the words and kinds of number they share), best first;
     the general ones when none shares anything."""
-    lines = accepted_forms(language, month_first)
+    lines = accepted_forms(language, month_first, year)
     # each form alone, without the long notes some carry ("(a day without a time: 09:00; ...)")
     forms = [re.sub(r"\s*\([^)]{30,}\)", "", form).strip() for line in lines for form in line.split(" / ")]
 
@@ -140,9 +141,9 @@ def closest_forms(text: str, language: str, month_first: bool | None = None) -> 
     return best or [lines[i].split(" / ")[0].strip() for i in _GENERAL_FORMS]
 
 
-def _invalid(text: str, language: str, month_first: bool, reason: Phrase | None = None) -> ToolError:
-    forms = accepted_forms(language, month_first)
-    listed = "".join(f"\n- {form}" for form in closest_forms(text, language, month_first))
+def _invalid(text: str, language: str, month_first: bool, year: int, reason: Phrase | None = None) -> ToolError:
+    forms = accepted_forms(language, month_first, year)
+    listed = "".join(f"\n- {form}" for form in closest_forms(text, language, month_first, year))
     if reason is None:
         return refusal("invalid_time", {"accepted": forms}, text=text, forms=listed)
     return refusal("invalid_time.because", {"accepted": forms}, text=text, reason=reason, forms=listed)
@@ -179,27 +180,28 @@ def parse_one_shot(
     language = texts.language(locale)
     month_first = lexicon.month_first(language, texts.region(locale))
     raw = text if isinstance(text, str) else ""
-    t = _without_courtesy(normalize(raw))
+    year = now.astimezone(tz).year
+    t = without_courtesy(normalize(raw))
     if not t:
-        raise _invalid(raw, language, month_first, phrase("reason.empty"))
+        raise _invalid(raw, language, month_first, year, phrase("reason.empty"))
     now_local = now.astimezone(tz)
     notes: list[str] = []
     try:
         where = (country or "").partition("-")[0].upper() or zone_country(tz_label(tz))
         at = _read(t, now, now_local, tz, language, notes, whole_day, where, month_first)
     except NoClockError as exc:
-        raise _invalid(raw, language, month_first, phrase("reason.no_clock")) from exc
+        raise _invalid(raw, language, month_first, year, phrase("reason.no_clock")) from exc
     except Unreadable as exc:
         if isinstance(exc.reason, Phrase) and exc.reason.key == "reason.past":
             raise _past_words(raw, now, tz) from exc
-        raise _invalid(raw, language, month_first, exc.reason) from exc
+        raise _invalid(raw, language, month_first, year, exc.reason) from exc
     except (ValueError, OverflowError) as exc:
-        raise _invalid(raw, language, month_first) from exc
+        raise _invalid(raw, language, month_first, year) from exc
     if at is None:
-        raise _invalid(raw, language, month_first)
+        raise _invalid(raw, language, month_first, year)
     at = at.replace(microsecond=0)
     if at.year > MAX_YEAR:
-        raise _invalid(raw, language, month_first, phrase("reason.too_far"))
+        raise _invalid(raw, language, month_first, year, phrase("reason.too_far"))
     if at.astimezone(UTC) <= now.astimezone(UTC):  # instants: same-zone comparisons ignore `fold`
         raise _past(at, now, tz)
     if _FIFTEEN_DAYS.search(t):
@@ -301,6 +303,8 @@ def _read(
         if on and later is not None and (later.days or later.months) and not later.elapsed:
             ahead = after_amount(later, now_local, tz, language, [])
             return _read(on["day"], ahead, ahead, tz, language, notes, whole_day, country, month_first)
+    if t[:1].isdigit() and not _CLOCK_IN_HOURS.fullmatch(t) and (amount := read_amount(t)) is not None:
+        return after_amount(amount, now_local, tz, language, notes)  # "10 min", "20m": from now, as "in 10 min"
     counted = re.fullmatch(_FROM_DAY, t)
     one_day = counted is not None and re.fullmatch(_ONE_DAY, counted["amount"]) is not None
     amount = ONE_DAY if one_day else read_amount(counted["amount"]) if counted else None

@@ -77,7 +77,7 @@ FILLERS = {
     "at", "on", "the", "of", "a", "in", "around", "about", "by", "for", "sharp", "approximately", "approx", "roughly",
 }  # fmt: skip
 # words around a time that say nothing about it
-COURTESY = ["please", "pls", "plz", "kindly", "remind me"]
+COURTESY = ["please", "pls", "plz", "kindly", "remind me", "thanks", "thank you", "thx"]
 # words that say a time is approximate ("about 20 minutes", "4ish")
 APPROXIMATELY = ["about", "around", "roughly", "approximately", "approx", "circa", "or so"]
 # city names that are not the last part of a zone id, for "9am <city> time"
@@ -380,6 +380,9 @@ ZONE_REGIONS = {
     "et": "America/New_York", "eastern time": "America/New_York", "ct": "America/Chicago",
     "central time": "America/Chicago", "mt": "America/Denver", "mountain time": "America/Denver",
     "pt": "America/Los_Angeles", "pacific time": "America/Los_Angeles",
+    # the region alone, as people say it ("5pm pacific", "noon eastern")
+    "eastern": "America/New_York", "central": "America/Chicago", "mountain": "America/Denver",
+    "pacific": "America/Los_Angeles",
 }  # fmt: skip
 ZONE_AMBIGUOUS = {  # abbreviations of several zones, and those zones: refused, unless the schedule's is one
     "ist": ("Asia/Kolkata", "Asia/Jerusalem", "Europe/Dublin"),
