@@ -84,6 +84,30 @@ def test_a_token_map_secret_serves_exactly_the_workspaces_it_names(aws: None, pl
     assert [seen.headers["authorization"] for seen in platform.requests] == ["Bearer xoxb-bravo", "Bearer xoxb-alpha"]
 
 
+def test_a_second_workspace_added_keeps_the_rooms_made_without_a_team_on_the_default_ones_token(
+    installations: AmazonS3InstallationStore, platform: FakePlatform
+) -> None:
+    """A deployment in one workspace (one token; its bot sent no team_id) grows a second: the first
+    workspace's rooms, keyed without a team, keep posting with its token once the secret names it the
+    default; new rooms name their workspace, read from the Bolt store. Without the default they fail,
+    as rooms of no known workspace."""
+    platform.default = SLACK_OK
+    old = addressed("C0LEGACY", "")
+    env = {"CHAT_BACKEND": "slack", "SLACK_API_URL": platform.url}
+    arn = store_secret("slack-one", "xoxb-first")
+    build_sender(Settings.from_env({**env, "SLACK_TOKEN_SECRET": arn})).send(old, KEY)  # type: ignore[arg-type]
+    grown = {"SLACK_INSTALLATION_BUCKET": BUCKET, "SLACK_CLIENT_ID": CLIENT_ID}
+    two = store_secret("slack-two", json.dumps({"T0ALPHA": "xoxb-first", "T0BRAVO": "xoxb-second"}))
+    with pytest.raises(UnknownWorkspace):
+        build_sender(Settings.from_env({**env, **grown, "SLACK_TOKEN_SECRET": two})).send(old, KEY)  # type: ignore[arg-type]
+    both = store_secret("slack-both", json.dumps({"T0ALPHA": "xoxb-first", "T0BRAVO": "xoxb-2", "default": "T0ALPHA"}))
+    sender = build_sender(Settings.from_env({**env, **grown, "SLACK_TOKEN_SECRET": both}))
+    sender.send(old, KEY)  # type: ignore[arg-type]
+    sender.send(addressed("C0NEW", "T0BRAVO"), KEY)  # type: ignore[arg-type]
+    tokens = [seen.headers["authorization"] for seen in platform.requests]
+    assert tokens == ["Bearer xoxb-first", "Bearer xoxb-first", "Bearer xoxb-bravo-installed"]
+
+
 def test_a_slack_deployment_without_a_token_or_a_whole_store_is_refused_at_start() -> None:
     with pytest.raises(ValueError, match="SLACK_INSTALLATION_BUCKET and SLACK_CLIENT_ID"):
         build_sender(Settings.from_env({"CHAT_BACKEND": "slack", "SLACK_INSTALLATION_BUCKET": BUCKET}))

@@ -34,6 +34,10 @@ MAP = json.dumps({"T0ALPHA": "xoxb-alpha", "T0BRAVO": " xoxb-bravo "})
         (json.dumps({"matrix": "syt_x", "slack": "xoxb-shared-one"}), "T0ALPHA", "xoxb-shared-one"),
         (json.dumps({"T1": "xoxb-one", "T2": "xoxb-two"}), "T2", "xoxb-two"),  # short ids, as the README's sandbox
         (json.dumps({"E1": "xoxb-org"}), "", "xoxb-org"),
+        # a second workspace added: rooms made before the bot sent team_id keep the first one's token
+        (json.dumps({"T0ALPHA": "xoxb-alpha", "T0BRAVO": "xoxb-bravo", "default": "T0ALPHA"}), "", "xoxb-alpha"),
+        (json.dumps({"T0ALPHA": "xoxb-alpha", "T0BRAVO": "xoxb-bravo", "default": "T0ALPHA"}), "T0BRAVO", "xoxb-bravo"),
+        (json.dumps({"slack": {"T0ALPHA": "xoxb-a", "T0BRAVO": "xoxb-b", "default": "T0BRAVO"}}), "", "xoxb-b"),
     ],
 )
 def test_the_token_of_the_rooms_workspace(value: object, workspace: str, token: str) -> None:
@@ -47,6 +51,8 @@ def test_the_token_of_the_rooms_workspace(value: object, workspace: str, token: 
         (MAP, ""),  # several workspaces and a room naming none: none of them
         (json.dumps({"T0ALPHA": ""}), "T0ALPHA"),
         (json.dumps({"slack": {"T0ALPHA": "xoxb-a"}}), "T0BRAVO"),
+        # a default without a token
+        (json.dumps({"T0ALPHA": "xoxb-a", "T0BRAVO": "xoxb-b", "default": "T0CHARLIE"}), ""),
     ],
 )
 def test_a_workspace_the_map_does_not_name_has_no_token(value: object, workspace: str) -> None:
@@ -59,7 +65,7 @@ def test_a_workspace_the_map_does_not_name_has_no_token(value: object, workspace
 @pytest.mark.parametrize(
     "value",
     [
-        {"T0ALPHA": "xoxb-alpha", "default": "xoxb-fallback"},
+        {"T0ALPHA": "xoxb-alpha", "fallback": "xoxb-fallback"},
         {"T0ALPHA": "xoxb-alpha", "t0bravo": "xoxb-bravo"},
         {"xoxb-reversed": "T0ALPHA", "T0BRAVO": "xoxb-bravo"},
     ],
@@ -75,6 +81,14 @@ def test_a_map_with_a_key_that_is_not_a_team_id_is_refused_naming_no_key(value: 
     assert str(outage.value) == f"Slack token lookup failed: {err.value}"
     with pytest.raises(TransientChatError, match=r"^Slack token lookup failed \(ValueError\)$"):  # any other
         secret_from(lambda: token_for("{not json", "T0ALPHA"), "Slack token")
+
+
+@pytest.mark.parametrize("default", ["xoxb-fallback", 7, "t0alpha"])
+def test_a_default_that_is_not_a_team_id_is_refused_naming_no_token(default: object) -> None:
+    """A token put where the default's team id goes would otherwise serve rooms of an unknown workspace."""
+    with pytest.raises(SecretShape) as err:
+        token_for(json.dumps({"T0ALPHA": "xoxb-alpha", "default": default}), "")
+    assert '"default"' in str(err.value) and "xoxb" not in str(err.value)
 
 
 def test_the_installation_key_is_slack_sdks_layout() -> None:

@@ -8,6 +8,10 @@ from dataclasses import replace
 from datetime import UTC
 from typing import Any
 
+from cronbell.core.domain import routing
+from cronbell.core.domain.ports import UnknownWorkspace
+from cronbell.usecases import tools
+from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM
 from tests.support.memory_stack import MemoryStack
 
@@ -170,3 +174,21 @@ def test_a_duplicate_that_differs_in_what_its_key_leaves_out_says_so_and_how_to_
     other = stack.call("cron_create", {**digest, "name": "digest-finance", "skills": ["finance"]}, locale="es")
     assert ok(other)["duplicate"] is True and "`name` y `skills`" in other["text"] and "bórrala" in other["text"]
     assert len(listed(stack)) == 2
+
+
+def test_a_run_refused_for_a_workspace_without_a_token_logs_the_workspace(caplog: Any) -> None:
+    """An operator finds which Slack workspace needs a token from the fire's log line."""
+    stack = MemoryStack(chat=RecordingChat(fail_with=UnknownWorkspace()))
+    stack.settings = replace(stack.settings, chat_backend="matrix,slack")
+    event = {
+        "tool": "create_reminder",
+        "arguments": {"message": "stand up", "time": "2026-11-30 10:00"},
+        "context": {"room_id": "C0SAME", "user_id": "U0ANA", "platform": "slack", "team_id": "T0NOTOKEN"},
+    }
+    answer = ok(tools.handle(event, stack.deps()))
+    with caplog.at_level("ERROR", logger="cronbell.usecases.fire_delivery"):
+        room = routing.room_key("slack", "C0SAME", "matrix", "T0NOTOKEN")
+        fired = stack.fire(answer["id"], "2026-11-30T10:00:00Z", room=room)
+    assert fired["outcome"] == "delivery_failed", fired
+    (record,) = [r for r in caplog.records if r.getMessage() == "delivery failed for good"]
+    assert (record.run_reason, record.workspace) == ("unknown_workspace", "T0NOTOKEN")  # type: ignore[attr-defined]

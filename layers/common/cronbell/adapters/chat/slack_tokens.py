@@ -5,7 +5,8 @@ Two sources, as Slack apps keep their tokens:
 - the token secret (`SlackTokenSecretArn`, or the `slack` entry of the shared secret): one bot token (raw
   or `{"access_token": ...}`), which serves every room (a deployment in one workspace); or a JSON object
   of tokens by team id, `{"T0123": "xoxb-...", "T0456": "xoxb-..."}`, which serves exactly the workspaces
-  it names (a room without a team id, only when it names one workspace);
+  it names; a room without a team id (made before the bot sent one) is served by the workspace the
+  object's `"default"` names (`"default": "T0123"`), or by its only workspace;
 - a Bolt app's installation store in S3 (`SlackInstallationBucket`, `SlackClientId`), read in the layout
   slack_sdk's `AmazonS3InstallationStore` writes: the object `<client id>/<enterprise id or none>-<team id
   or none>/bot-latest` holds the latest bot installation of a workspace as JSON, its token in `bot_token`.
@@ -29,6 +30,7 @@ from cronbell.core.domain.ports import TransientChatError, UnknownWorkspace
 
 TEAM_ID = re.compile(r"^[TE][A-Z0-9]+$")  # a workspace (T…) or an Enterprise Grid org (E…)
 NONE = "none"  # slack_sdk's stand-in for a missing enterprise or team id in its object keys
+DEFAULT = "default"  # in a map of tokens: the team id whose token serves rooms that name no workspace
 TOKEN_MAX_AGE_SECONDS = 300.0  # as long as the secrets' cache: a reinstalled workspace is read anew after it
 MISSING = ("NoSuchKey", "404", "NotFound")  # S3's answers for an object that does not exist
 
@@ -53,12 +55,16 @@ def token_for(value: object, workspace: str) -> str:
     if data is not None and isinstance(data.get("slack"), dict):  # the shared secret: each platform's entry
         data = data["slack"]
     if data and "access_token" not in data and any(isinstance(key, str) and TEAM_ID.match(key) for key in data):
-        strays = sum(1 for key in data if not (isinstance(key, str) and TEAM_ID.match(key)))
+        tokens = {key: token for key, token in data.items() if key != DEFAULT}
+        strays = sum(1 for key in tokens if not (isinstance(key, str) and TEAM_ID.match(key)))
         if strays:  # read as one token instead, it would fail every workspace; no key is named (one may be a token)
             raise SecretShape(f"the Slack token secret maps team ids to tokens, but {strays} of its keys are not")
-        if not workspace and len(data) == 1:
-            workspace = next(iter(data))
-        token = data.get(workspace)
+        default = data.get(DEFAULT, "")
+        if not (isinstance(default, str) and (not default or TEAM_ID.match(default))):
+            raise SecretShape(f'the Slack token secret\'s "{DEFAULT}" is not a team id')
+        if not workspace:  # a room made before the bot sent team_id: the default workspace, or the only one
+            workspace = default or (next(iter(tokens)) if len(tokens) == 1 else "")
+        token = tokens.get(workspace)
         if not isinstance(token, str) or not token.strip():
             raise UnknownWorkspace()
         return token.strip()
