@@ -58,6 +58,15 @@ def test_each_workspace_is_posted_to_with_its_own_token_and_an_unknown_one_fails
     (run,) = history(charlie, lost)
     assert (run["outcome"], run["reason"]) == ("failed", "unknown_workspace")
     assert all(m["workspace"] != "T0CHARLIE" for m in alpha.messages())  # nothing posted with another's token
+    # the same channel id in three workspaces: each run's event names the workspace its schedule is in
+    finished = [
+        e["detail"] for e in sandbox.get(f"/_sandbox/events?room_id={SHARED}") if e["detail_type"] == "Run Finished"
+    ]
+    assert sorted((e["workspace"], e["outcome"]) for e in finished) == [
+        ("T0ALPHA", "delivered"),
+        ("T0BRAVO", "delivered"),
+        ("T0CHARLIE", "failed"),
+    ]
 
 
 def test_a_slack_button_works_in_its_own_workspace_only(sandbox: SandboxProcess) -> None:

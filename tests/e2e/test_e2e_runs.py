@@ -69,7 +69,15 @@ def test_a_failing_agent_gets_one_notice_then_one_pause_notice_and_is_paused(sta
     assert all(e["source"] == "cronbell" for e in events)
     assert sorted(json.dumps(d, sort_keys=True) for d in finished) == sorted(
         json.dumps(
-            {**r, "schedule_id": sid, "room_id": bot.room_id, "thread_id": None, "platform": "webhook"}, sort_keys=True
+            {
+                **r,
+                "schedule_id": sid,
+                "room_id": bot.room_id,
+                "thread_id": None,
+                "platform": "webhook",
+                "workspace": None,
+            },
+            sort_keys=True,
         )
         for r in runs
     )  # every finished run once, naming the platform (the sink is the sandbox's webhook)

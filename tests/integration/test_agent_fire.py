@@ -80,6 +80,7 @@ def test_agent_answer_is_posted_with_the_contract_request(stack: Stack) -> None:
         "scheduled_time": "2026-11-30T17:00:00Z",
         "previous": None,
         "platform": "matrix",  # the room's platform, named when it is the deployment's only one
+        "workspace": None,  # a Slack team id when the room names one
     }
     [(message, _)] = chat.sent
     assert f"echo: Summarise {ROOM}" in message.text and message.room_id == ROOM

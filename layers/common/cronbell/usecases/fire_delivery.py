@@ -177,6 +177,7 @@ def _ask(job: Job, event: FireEvent, deps: Deps) -> str:
         "schedule_id": event.schedule_id,
         "name": job.label,
         "timezone": job.timezone,
+        "workspace": routing.workspace(job.room_id),
     }
     previous = job.schedule.last_answer if job.schedule is not None else None
     request = agent_request(
@@ -187,6 +188,7 @@ def _ask(job: Job, event: FireEvent, deps: Deps) -> str:
         event.slot,
         previous,
         platform=writes.platform_of(job.room_id, deps),
+        workspace=routing.workspace(job.room_id),
     )
     try:
         return deps.agents.call(job.target_agent, request, job.timeout)

@@ -275,10 +275,17 @@ def platform_of(room_key: str, deps: Deps) -> str:
 
 
 def _own_place(schedule_id: str, room_id: str, schedule: Schedule | None, deps: Deps) -> dict[str, Any]:
-    """Where an event says the schedule is: its own room, that room's thread and platform."""
+    """Where an event says the schedule is: its own room, that room's thread, platform and workspace
+    (a Slack team id; null when the room names none), so the same channel id in two workspaces is told apart."""
     thread_id = (schedule.thread_id or None) if schedule is not None else None
     bare = routing.bare_room(room_id)
-    return {"schedule_id": schedule_id, "room_id": bare, "thread_id": thread_id, "platform": platform_of(room_id, deps)}
+    return {
+        "schedule_id": schedule_id,
+        "room_id": bare,
+        "thread_id": thread_id,
+        "platform": platform_of(room_id, deps),
+        "workspace": routing.workspace(room_id) or None,
+    }
 
 
 def announce(

@@ -55,20 +55,25 @@ def token_for(value: object, workspace: str) -> str:
     if data is not None and isinstance(data.get("slack"), dict):  # the shared secret: each platform's entry
         data = data["slack"]
     if data and "access_token" not in data and any(isinstance(key, str) and TEAM_ID.match(key) for key in data):
-        tokens = {key: token for key, token in data.items() if key != DEFAULT}
-        strays = sum(1 for key in tokens if not (isinstance(key, str) and TEAM_ID.match(key)))
-        if strays:  # read as one token instead, it would fail every workspace; no key is named (one may be a token)
-            raise SecretShape(f"the Slack token secret maps team ids to tokens, but {strays} of its keys are not")
-        default = data.get(DEFAULT, "")
-        if not (isinstance(default, str) and (not default or TEAM_ID.match(default))):
-            raise SecretShape(f'the Slack token secret\'s "{DEFAULT}" is not a team id')
-        if not workspace:  # a room made before the bot sent team_id: the default workspace, or the only one
-            workspace = default or (next(iter(tokens)) if len(tokens) == 1 else "")
-        token = tokens.get(workspace)
-        if not isinstance(token, str) or not token.strip():
-            raise UnknownWorkspace()
-        return token.strip()
+        return _mapped(data, workspace)
     return token_from_value(value, "slack")
+
+
+def _mapped(data: dict[str, Any], workspace: str) -> str:
+    """The token of `workspace` in a map of tokens by team id (its `"default"` for a room naming none)."""
+    tokens = {key: token for key, token in data.items() if key != DEFAULT}
+    strays = sum(1 for key in tokens if not (isinstance(key, str) and TEAM_ID.match(key)))
+    if strays:  # read as one token instead, it would fail every workspace; no key is named (one may be a token)
+        raise SecretShape(f"the Slack token secret maps team ids to tokens, but {strays} of its keys are not")
+    default = data.get(DEFAULT, "")
+    if not (isinstance(default, str) and (not default or TEAM_ID.match(default))):
+        raise SecretShape(f'the Slack token secret\'s "{DEFAULT}" is not a team id')
+    if not workspace:  # a room made before the bot sent team_id: the default workspace, or the only one
+        workspace = default or (next(iter(tokens)) if len(tokens) == 1 else "")
+    token = tokens.get(workspace)
+    if not isinstance(token, str) or not token.strip():
+        raise UnknownWorkspace()
+    return token.strip()
 
 
 def installation_key(client_id: str, team_id: str, enterprise_id: str = "") -> str:

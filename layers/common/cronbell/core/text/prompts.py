@@ -23,9 +23,11 @@ def agent_request(
     slot: str,
     previous: dict[str, str] | None = None,
     platform: str | None = None,
+    workspace: str = "",
 ) -> dict[str, Any]:
-    """The agent contract's request; `previous` is the schedule's last delivered answer and
-    `platform` the chat platform `room_id` lives on (named even when it is the deployment's only one)."""
+    """The agent contract's request; `previous` is the schedule's last delivered answer,
+    `platform` the chat platform `room_id` lives on (named even when it is the deployment's only one) and
+    `workspace` its workspace (a Slack team id; null when the room names none)."""
     return {
         "kind": "task",
         "from": "cronbell",
@@ -36,4 +38,5 @@ def agent_request(
         "scheduled_time": slot,
         "previous": previous,
         "platform": platform,
+        "workspace": workspace or None,
     }
