@@ -202,6 +202,7 @@ class Sandbox:
             changes=lambda: moto.scheduler_writes,
             source=lambda: moto.schedules(ACCOUNT_ID, REGION),
             remove=lambda group, name: moto.remove_schedule(ACCOUNT_ID, REGION, group, name),
+            lookup=lambda group, name: moto.schedule(ACCOUNT_ID, REGION, group, name),
             concurrency=o.concurrency,
         )
         if not self.clock.virtual:

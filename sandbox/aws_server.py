@@ -396,6 +396,15 @@ class MotoServer:
         read_to.update(last)
         return out
 
+    def schedule(self, account_id: str, region: str, group: str, name: str) -> dict[str, Any] | None:
+        """One schedule as GetSchedule describes it, read from moto's state in one step; None if it is gone."""
+        from moto.scheduler.models import scheduler_backends
+
+        with self._app.lock:
+            schedules = scheduler_backends[account_id][region].schedule_groups.get(group or "default")
+            found = schedules.schedules.get(name) if schedules is not None else None
+            return found.to_dict() if found is not None else None
+
     def remove_schedule(self, account_id: str, region: str, group: str, name: str) -> bool:
         """Delete a schedule from moto's state in one step, as Scheduler removes a one-time schedule with
         ActionAfterCompletion DELETE itself (no API call, so no write to count); False if it was gone."""

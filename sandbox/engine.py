@@ -104,6 +104,7 @@ class SchedulerEngine:
         changes: Callable[[], int] | None = None,
         source: Callable[[], list[dict[str, Any]]] | None = None,
         remove: Callable[[str, str], bool] | None = None,
+        lookup: Callable[[str, str], dict[str, Any] | None] | None = None,
         concurrency: int = 1,
     ) -> None:
         self.scheduler = scheduler  # a boto3 `scheduler` client on the moto server
@@ -116,6 +117,8 @@ class SchedulerEngine:
         self.source = source  # every schedule, read at once; None: through the Scheduler API
         # (group, name) -> deleted from Scheduler's state directly, as Scheduler does; None: DeleteSchedule
         self.remove = remove
+        # (group, name) -> the schedule as Scheduler holds it now, None if gone; None: through GetSchedule
+        self.lookup = lookup
         # fires due at the same instant delivered at once, each in an execution environment of its own
         self.concurrency = max(1, concurrency)
         self.recent: deque[Fired] = deque(maxlen=RECENT)
@@ -213,7 +216,7 @@ class SchedulerEngine:
                 results = self._fire_all(batch, cursor)
                 fired += results
                 self.recent.extend(results)
-                if len(results) < len(batch):  # stopped during the batch
+                if self._stopping.is_set():  # stopped during the batch: the rest not made
                     self.last = cursor
                     raise Stopped
                 for due in batch:
@@ -251,7 +254,7 @@ class SchedulerEngine:
         """Fire every schedule of the batch (all due at `when`), in its order; several at once, as Scheduler
         invokes its targets, when there are several and the engine may."""
         if len(batch) == 1:
-            return [self.fire(batch[0].schedule, when)]
+            return [fired for fired in [self.fire(batch[0].schedule, when)] if fired is not None]
 
         def fire(due: _Due) -> Fired | None:
             return None if self._stopping.is_set() else self.fire(due.schedule, when, separate=True)
@@ -292,9 +295,32 @@ class SchedulerEngine:
             log.warning("schedule %s never fires: %s", schedule.get("Name"), err)
             return None
 
-    def fire(self, schedule: dict[str, Any], when: datetime, *, separate: bool = False) -> Fired:
+    def _as_now(self, planned: dict[str, Any], when: datetime) -> dict[str, Any] | None:
+        """The schedule as Scheduler holds it when it invokes it, None when it is no longer due at `when`: a
+        change written since the move read it (a one-time entry moved to another time, disabled, deleted) is
+        seen, as Scheduler invokes a schedule as it is then, not as it was when its minute began. A fire
+        waiting for a free execution environment (`concurrency`) would otherwise deliver the old input,
+        and delete the moved one-time entry after it."""
+        name, group = planned["Name"], planned.get("GroupName", "default")
+        if self.lookup is not None:
+            current = self.lookup(group, name)
+        else:
+            try:
+                current = self.scheduler.get_schedule(Name=name, GroupName=group)
+            except self.scheduler.exceptions.ResourceNotFoundException:
+                current = None
+        if current is None or current.get("State", "ENABLED") != "ENABLED":
+            return None
+        return current if self._next(current, when - _EPSILON, when) == when else None
+
+    def fire(self, planned: dict[str, Any], when: datetime, *, separate: bool = False) -> Fired | None:
         """Deliver one scheduled invocation to its target, as Scheduler would (`separate`: in an execution
-        environment of its own, when others run at the same time)."""
+        environment of its own, when others run at the same time); None when the schedule, as it is now, is
+        not due at `when` (changed since it was read)."""
+        schedule = self._as_now(planned, when)
+        if schedule is None:
+            log.info("not fired %s: changed since its minute began", planned.get("Name"))
+            return None
         name, group, arn = schedule["Name"], schedule.get("GroupName", "default"), schedule["Arn"]
         target = schedule.get("Target", {})
         one_time = ScheduleTiming(schedule.get("ScheduleExpression", "")).one_time

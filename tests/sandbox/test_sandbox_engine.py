@@ -96,7 +96,9 @@ class World:
                 # moto's state is per process, and other tests' schedules may be in it: read this world's group
                 "source": lambda: [s for s in server.schedules("123456789012", REGION) if s["GroupName"] == "g"],
                 "remove": lambda group, name: server.remove_schedule("123456789012", REGION, group, name),
+                "lookup": lambda group, name: server.schedule("123456789012", REGION, group, name),
             }
+        self.tracked = tracked
         self.engine = SchedulerEngine(self.scheduler, self.runtime, self.clock, self.send, START, **tracked)
 
     def send(self, queue_arn: str, body: str) -> None:
@@ -329,7 +331,9 @@ def _separate_world(world: World, delay: float) -> tuple[SchedulerEngine, dict[s
 
     runtime = LambdaRuntime(world.runtime.specs, world.clock, world.send, scale_out=environment)
     runtime.load()
-    seen["engine"] = SchedulerEngine(world.scheduler, runtime, world.clock, world.send, START, concurrency=3)
+    seen["engine"] = SchedulerEngine(
+        world.scheduler, runtime, world.clock, world.send, START, concurrency=3, **world.tracked
+    )
     return seen["engine"], seen
 
 
@@ -345,6 +349,34 @@ def test_fires_due_at_one_instant_run_at_once_each_in_an_environment_of_its_own(
     assert seen["peak"] == 3  # three at a time, the engine's concurrency
     assert [c["name"] for c in world.calls] == ["alone"]  # a fire on its own runs in the sandbox's process
     assert world.clock.now() == START + timedelta(hours=2)
+
+
+@pytest.mark.parametrize("world", ["server"], indirect=True)  # a change from another thread: the moto server
+def test_a_fire_waiting_for_an_environment_invokes_the_schedule_as_it_is_then(world: World) -> None:
+    """Scheduler invokes a schedule as it is when it invokes it. A one-time entry moved while its fire waited
+    for a free environment (a one-shot snoozed in its own minute, behind three slow fires) is not invoked at
+    its old time, and is not deleted with that fire: it fires once, at its new time, with its new input.
+    Invoked as read when the minute began, the old input went out and the moved entry was deleted after it."""
+    engine, seen = _separate_world(world, delay=0.5)
+    for n in range(3):
+        world.create(f"slow{n}", "at(2030-01-07T09:00:00)", {"name": f"slow{n}"}, ActionAfterCompletion="DELETE")
+    world.create("snoozed", "at(2030-01-07T09:00:00)", {"name": "old"}, ActionAfterCompletion="DELETE")
+    moving = threading.Thread(target=engine.advance, args=(START + timedelta(hours=1, minutes=5),))
+    moving.start()
+    time.sleep(0.2)  # the three slow fires under way, the fourth waiting for one of them to end
+    world.scheduler.update_schedule(
+        Name="snoozed", GroupName="g", ScheduleExpression="at(2030-01-07T09:10:00)", ActionAfterCompletion="DELETE",
+        FlexibleTimeWindow={"Mode": "OFF"}, State="ENABLED",
+        Target={"Arn": FUNCTION_ARN, "RoleArn": "arn:aws:iam::123456789012:role/r", "Input": '{"name": "new"}'},
+    )  # fmt: skip
+    moving.join()
+    assert sorted(seen["names"]) == ["slow0", "slow1", "slow2"]
+    (entry,) = world.scheduler.list_schedules(GroupName="g")["Schedules"]
+    assert entry["Name"] == "snoozed"
+    fired = engine.advance(START + timedelta(hours=2))
+    assert [(f.schedule, f.scheduled_time) for f in fired] == [("snoozed", datetime(2030, 1, 7, 9, 10, tzinfo=UTC))]
+    assert [c["name"] for c in world.calls] == ["new"]  # alone at 09:10: in the sandbox's process
+    assert world.scheduler.list_schedules(GroupName="g")["Schedules"] == []
 
 
 def test_a_stop_ends_a_move_during_a_batch_of_fires_after_the_ones_under_way(world: World) -> None:

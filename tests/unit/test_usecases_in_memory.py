@@ -5,7 +5,7 @@ write items only; the projector writes Scheduler from the stream). The clock sta
 from __future__ import annotations
 
 from dataclasses import replace
-from datetime import UTC
+from datetime import UTC, datetime
 from typing import Any
 
 from cronbell.core.domain import routing
@@ -192,3 +192,21 @@ def test_a_run_refused_for_a_workspace_without_a_token_logs_the_workspace(caplog
     assert fired["outcome"] == "delivery_failed", fired
     (record,) = [r for r in caplog.records if r.getMessage() == "delivery failed for good"]
     assert (record.run_reason, record.workspace) == ("unknown_workspace", "T0NOTOKEN")  # type: ignore[attr-defined]
+
+
+def test_a_snooze_in_the_minute_of_a_snoozed_occurrence_keeps_that_one_on_its_way() -> None:
+    """At 09:05, its minute, the 09:05 snoozed occurrence is on its way (Scheduler fires within the minute,
+    the fire may wait behind others): a second snooze moves the next one (tomorrow's), and today's
+    stays the schedule's own, so its fire still delivers it. Forgotten as past, its fire found it no
+    occurrence of the schedule's, and nothing was posted that day."""
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 9 * * *", "timezone": "UTC"}))["id"]
+    ok(stack.call("snooze_reminder", {"id": sid, "minutes": 5}))  # today's 09:00 to 09:05
+    assert stack.fire(sid, "2026-11-30T09:00:00Z")["outcome"] == "skipped"
+    stack.clock.current = datetime(2026, 11, 30, 9, 5, tzinfo=UTC)
+    again = ok(stack.call("snooze_reminder", {"id": sid, "minutes": 5}))
+    assert again["next_fire"]["utc"] == "2026-12-01T09:05:00Z"  # the next not on its way: tomorrow's
+    assert stack.fire(sid, "2026-11-30T09:05:00Z")["outcome"] == "delivered"
+    assert stack.fire(sid, "2026-12-01T09:00:00Z")["outcome"] == "skipped"
+    assert stack.fire(sid, "2026-12-01T09:05:00Z")["outcome"] == "delivered"
+    assert [m.text.count("stand up") for m, _ in stack.chat.sent] == [1, 1]

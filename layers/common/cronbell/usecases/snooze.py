@@ -99,8 +99,15 @@ def _snooze_again(old: Schedule, occurrence: datetime, args: Any, deps: Deps, lo
     target, notes = _snooze_target(args, _delivered(old, occurrence, now, deps), tz, deps, locale)
     if not old.recurring:
         return _one_shot_back(old, target, tz), target, notes
-    snoozes = tuple(sorted([*(t for t in old.timing.snoozes if t > now), target.replace(microsecond=0)]))
+    kept = (t for t in old.timing.snoozes if t > _forget_before(now, deps))
+    snoozes = tuple(sorted([*kept, target.replace(microsecond=0)]))
     return replace(old, timing=replace(old.timing, snoozes=snoozes)), target, notes
+
+
+def _forget_before(now: datetime, deps: Deps) -> datetime:
+    """Snoozed occurrences before this are forgotten by a snooze; later ones, past or not, may still be
+    delivered (a late attempt), so they keep their entries and stay the schedule's own."""
+    return now - timedelta(seconds=_pending_seconds(deps))
 
 
 def _snooze_coming(old: Schedule, occurrence: datetime | None, args: Any, deps: Deps, locale: str) -> Snoozed:
@@ -121,7 +128,7 @@ def _snooze_coming(old: Schedule, occurrence: datetime | None, args: Any, deps: 
     elif not is_coming(old, occurrence, now):
         raise refusal("invalid_arguments.not_an_occurrence", id=old.id, when=said_at(occurrence, old))
     target, notes = _snooze_target(args, occurrence, ZoneInfo(old.timezone), deps, locale, old)
-    return replace(old, timing=old.timing.snoozed(occurrence, target, now)), target, notes
+    return replace(old, timing=old.timing.snoozed(occurrence, target, _forget_before(now, deps))), target, notes
 
 
 def _snooze_one_shot(old: Schedule, occurrence: datetime | None, args: Any, deps: Deps, locale: str) -> Snoozed:

@@ -246,11 +246,13 @@ class Timing:
         """One more occurrence not to deliver; earlier skips stay."""
         return replace(self, skips=self.skips | {iso_utc(occurrence)})
 
-    def snoozed(self, occurrence: datetime, until: datetime, now: datetime) -> Timing:
+    def snoozed(self, occurrence: datetime, until: datetime, forget_before: datetime) -> Timing:
         """A recurrence whose `occurrence` is delivered at `until` instead. Snoozing a snoozed
-        occurrence moves it again (snoozes add up); snoozes already past are forgotten."""
+        occurrence moves it again (snoozes add up); snoozes before `forget_before` are forgotten. One
+        past but later than that may still be on its way (its minute has come, its fire not run yet): it
+        is kept, so its entry and its fire stay its own."""
         until = until.replace(microsecond=0)
-        snoozes = [t for t in self.snoozes if t > now and t != occurrence]
+        snoozes = [t for t in self.snoozes if t > forget_before and t != occurrence]
         if occurrence in self.snoozes:
             skips, moved = self.skips, self.moved
         else:
