@@ -134,7 +134,7 @@ def test_no_token_nor_message_text_in_any_log_line(
     assert any(message in t for t in texts) and any(answer in t for t in texts)
     assert any("tool answered" in line for line in capture.lines)
     assert any("fire done" in line for line in capture.lines)
-    assert any("delivery refused" in line for line in capture.lines)
+    assert any("delivery failed for good" in line for line in capture.lines)
 
     out, err = capfd.readouterr()
     lines = capture.lines + out.splitlines() + err.splitlines()

@@ -64,7 +64,7 @@ def test_run_now_on_a_one_shot_whose_own_fire_is_due_is_refused_as_busy(stack: S
     assert not answer["ok"] and answer["error"]["code"] == "busy" and fired is None, answer
     assert "10:00" in answer["text"] and stack.items() == before and not chat.sent
     es = tools.handle(envelope("run_now", {"target": sid}, locale="es"), stack.deps(start_fire=lambda e: None))
-    assert es["error"]["code"] == "busy" and "se está entregando" in es["text"]
+    assert es["error"]["code"] == "busy" and "vence ahora" in es["text"]
     stack.clock.current = datetime(2026, 11, 30, 8, 58, 30, tzinfo=UTC)  # a minute and a half before
     answer, fired = run_now(stack, sid, chat)
     assert answer["ok"] and fired is not None and fired["outcome"] == "delivered", answer

@@ -210,3 +210,30 @@ def test_a_snooze_in_the_minute_of_a_snoozed_occurrence_keeps_that_one_on_its_wa
     assert stack.fire(sid, "2026-12-01T09:00:00Z")["outcome"] == "skipped"
     assert stack.fire(sid, "2026-12-01T09:05:00Z")["outcome"] == "delivered"
     assert [m.text.count("stand up") for m, _ in stack.chat.sent] == [1, 1]
+
+
+def test_refusals_say_what_to_do_for_the_state_the_schedule_is_in() -> None:
+    """A paused recurrence is resumed first to skip one; a deleted one no longer runs (nothing to resume);
+    a name that only a retired schedule has says what became of it."""
+    stack = MemoryStack()
+    daily = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 9 * * *"}))["id"]
+    ok(stack.call("pause_reminder", {"id": daily}))
+    paused = refused(stack.call("skip_next", {"id": daily}), "invalid_state")["error"]
+    assert "resume it first" in paused["message"] and "one-shot" not in paused["message"]
+
+    original = stack.store.mark_manual_run
+
+    def deleted_meanwhile(*args: Any, **kwargs: Any) -> Any:  # run_now read it live; a delete landed first
+        ok(stack.call("delete_reminder", {"id": daily}))
+        return original(*args, **kwargs)
+
+    ok(stack.call("resume_reminder", {"id": daily}))
+    stack.store.mark_manual_run = deleted_meanwhile  # type: ignore[method-assign]
+    gone = refused(stack.call("run_now", {"kind": "cron", "target": daily}), "not_found")["error"]
+    assert "deleted" in gone["message"] and "no longer runs" in gone["message"] and "resume" not in gone["message"]
+
+    stack.settings = replace(stack.settings, agents={"echo": "EchoAgentFunction"})
+    job = ok(stack.call("cron_create", {"name": "digest", "prompt": "summarise", "fire_at": "in 2 hours"}))
+    ok(stack.call("delete_reminder", {"id": job["id"]}))
+    by_name = refused(stack.call("run_now", {"kind": "cron", "target": "digest"}), "not_found")["error"]
+    assert "(it is deleted)" in by_name["message"]

@@ -187,6 +187,8 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     after the post it sits under, so a late tap never skips another one)."""
     locale = ctx.locale or deps.settings.default_locale
     schedule = find(ctx, args.id, deps)
+    if schedule.recurring and schedule.status == models.PAUSED:
+        raise refusal("invalid_state.skip_paused", id=schedule.id)
     if not schedule.recurring or schedule.status != models.ACTIVE:
         raise refusal("invalid_state.skip_one_shot")
     now = deps.now()

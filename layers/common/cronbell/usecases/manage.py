@@ -114,30 +114,45 @@ def _for_history(ctx: Context, ref: str, deps: Deps) -> Schedule:
     try:
         return find(ctx, ref, deps, live_only=False)
     except ToolError as err:
-        if err.code != "not_found":
+        retired = _newest_retired_named(ctx, ref, deps) if err.code == "not_found" else None
+        if retired is None:
             raise
-        wanted = models.name_fold(ref.strip())
-        retired = [
-            s
-            for s in deps.store.list_room(ctx.room_id, deps.now(), retired=True)
-            if s.name and s.status not in models.LIVE_STATUSES and models.name_fold(s.name) == wanted
-        ]
-        if not retired:
-            raise
-        return max(retired, key=lambda s: (s.updated_at or s.created_at, s.created_at))
+        return retired
+
+
+def _newest_retired_named(ctx: Context, ref: str, deps: Deps) -> Schedule | None:
+    """The newest retired schedule (fired, completed, deleted...) of this room named `ref`: names are
+    unique among live schedules only, so several retired ones may share one."""
+    wanted = models.name_fold(ref.strip())
+    retired = [
+        s
+        for s in deps.store.list_room(ctx.room_id, deps.now(), retired=True)
+        if s.name and s.status not in models.LIVE_STATUSES and models.name_fold(s.name) == wanted
+    ]
+    return max(retired, key=lambda s: (s.updated_at or s.created_at, s.created_at)) if retired else None
 
 
 def find(ctx: Context, ref: str, deps: Deps, live_only: bool = True) -> Schedule:
-    """A schedule of this room by id, or by its name when that is unambiguous."""
+    """A schedule of this room by id, or by its name when that is unambiguous. Not found by name, a
+    retired one of that name is named in the refusal with its status (it fired, it completed...)."""
     ref = ref.strip()
     found: Schedule | None = None
     if models.looks_like_id(ref.lower()):
         found = deps.store.get(ctx.room_id, ref.lower())
     if found is None:
         found = _named(ctx, ref, deps)
+    if found is None and ref:
+        raise _not_found(ref, _newest_retired_named(ctx, ref, deps))
     if found is None or (live_only and found.status not in models.LIVE_STATUSES):
         raise _not_found(ref, found)
     return found
+
+
+def not_running(schedule_id: str, status: str) -> ToolError:
+    """A schedule that is not active: a paused one is resumed first; any other no longer runs."""
+    return refusal(
+        "not_found.not_running" if status == models.PAUSED else "not_found.ended", id=schedule_id, status=status
+    )
 
 
 def _named(ctx: Context, name: str, deps: Deps) -> Schedule | None:
@@ -210,7 +225,7 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
     locale = ctx.locale or deps.settings.default_locale
     schedule = find(ctx, args.target, deps)
     if schedule.status != models.ACTIVE:
-        raise refusal("not_found.not_running", id=schedule.id, status=schedule.status)
+        raise not_running(schedule.id, schedule.status)
     if deps.start_fire is None:
         raise refusal("internal_error.run_now")
     now = deps.now()
@@ -231,7 +246,7 @@ def run_now(args: RunNow, ctx: Context, deps: Deps) -> dict[str, Any]:
     except Conflict:  # paused, fired or deleted since it was read: said as it is now
         current = deps.store.get(schedule.room_id, schedule.id)
         if current is not None and current.status != models.ACTIVE:
-            raise refusal("not_found.not_running", id=schedule.id, status=current.status) from None
+            raise not_running(schedule.id, current.status) from None
         raise refusal("not_found.no_longer_active", id=schedule.id) from None
     except BackendError as err:
         raise refusal("backend_error.not_started") from err

@@ -192,12 +192,14 @@ TEXTS: dict[str, str] = {
     "error.not_found.status": "no active schedule {ref!r} in this room (it is {status})",
     "error.not_found.deleted": "{id} was deleted",
     "error.not_found.not_running": "{id} is {status}; resume it first",
+    "error.not_found.ended": "{id} is {status}: it no longer runs",
     "error.not_found.no_longer_active": "{id} is no longer active",
     "error.ambiguous": "{count} schedules are named {name!r}; use an id",
     "error.duplicate": "an identical schedule already exists: {id}",
     "error.invalid_state": "{id} is already paused",
     "error.invalid_state.not_paused": "{id} is not paused",
     "error.invalid_state.skip_one_shot": "skip_next applies to active recurring schedules; delete a one-shot",
+    "error.invalid_state.skip_paused": "{id} is paused, so nothing is coming to skip: resume it first",
     "error.invalid_state.nothing_to_skip": "it has no coming occurrence to skip",
     "error.invalid_state.nothing_to_snooze": "{id} is {status}: it has no coming occurrence to snooze",
     "error.invalid_state.snooze_paused": (
@@ -239,7 +241,7 @@ TEXTS: dict[str, str] = {
     "error.unknown_agent": "unknown agent {agent!r}; allowed: {known}",
     "error.unknown_agent.none": "unknown agent {agent!r}; allowed: none configured",
     "error.busy": "this schedule is being delivered right now; try again in a moment",
-    "error.busy.one_shot_due": "{id} is being delivered now (due at {when}); it is posted once, no other run starts",
+    "error.busy.one_shot_due": "{id} is due now (at {when}): its own fire posts it once, no other run starts",
     "error.busy.last_occurrence_due": "{id} is posting its last occurrence ({when}); once, then it ends",
     "error.name_taken": "another schedule of this room is named {name!r} ({id}); choose another name",
     "error.forbidden_channel.escalation": (

@@ -202,6 +202,7 @@ TEXTS: dict[str, str] = {
     "error.not_found.status": "no hay ninguna programación activa {ref!r} en esta sala (su estado es `{status}`)",
     "error.not_found.deleted": "{id} se eliminó",
     "error.not_found.not_running": "el estado de {id} es `{status}`; reanúdala primero",
+    "error.not_found.ended": "el estado de {id} es `{status}`: ya no se ejecuta",
     "error.not_found.no_longer_active": "{id} ya no está activo",
     "error.ambiguous": "hay {count} programaciones llamadas {name!r}; usa un id",
     "error.duplicate": "ya existe una programación idéntica: {id}",
@@ -210,6 +211,7 @@ TEXTS: dict[str, str] = {
     "error.invalid_state.skip_one_shot": (
         "skip_next vale para programaciones periódicas activas; elimina una programación de una sola vez"
     ),
+    "error.invalid_state.skip_paused": "{id} está en pausa y no tiene nada próximo que omitir: reanúdala primero",
     "error.invalid_state.nothing_to_skip": "no tiene ninguna ejecución próxima que omitir",
     "error.invalid_state.nothing_to_snooze": (
         "el estado de {id} es `{status}`: no tiene ninguna ejecución próxima que posponer"
@@ -254,7 +256,9 @@ TEXTS: dict[str, str] = {
     "error.unknown_agent": "agente desconocido {agent!r}; permitidos: {known}",
     "error.unknown_agent.none": "agente desconocido {agent!r}; no hay ninguno configurado",
     "error.busy": "esta programación se está entregando ahora mismo; inténtalo de nuevo en un momento",
-    "error.busy.one_shot_due": "{id} se está entregando ahora (a las {when}); se publica una vez, sin otra ejecución",
+    "error.busy.one_shot_due": (
+        "{id} vence ahora (a las {when}): su propio disparo la publica una vez, sin otra ejecución"
+    ),
     "error.busy.last_occurrence_due": "{id} publica ahora su última ejecución ({when}); una vez, y termina",
     "error.name_taken": "otra programación de esta sala se llama {name!r} ({id}); elige otro nombre",
     "error.forbidden_channel.escalation": (
