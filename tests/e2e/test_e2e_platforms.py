@@ -69,6 +69,14 @@ def test_each_workspace_is_posted_to_with_its_own_token_and_an_unknown_one_fails
     ]
 
 
+def test_an_agent_prompt_names_the_workspace_of_its_room(sandbox: SandboxProcess) -> None:
+    bot = slack_bot(sandbox, TEAMS[1], room="C0AGENTS1")
+    job = bot.call("cron_create", name="ws", prompt="ws={workspace} room={room_id}", fire_at="in 30 minutes")
+    assert job["ok"], job
+    bot.advance(3600)
+    assert [m["text"].splitlines()[-1] for m in bot.messages()] == ["echo: ws=T0BRAVO room=C0AGENTS1"]
+
+
 def test_a_slack_button_works_in_its_own_workspace_only(sandbox: SandboxProcess) -> None:
     alpha, bravo = slack_bot(sandbox, TEAMS[0]), slack_bot(sandbox, TEAMS[1])
     reminder = alpha.create(message="water the plants", cron="0 10 * * *")

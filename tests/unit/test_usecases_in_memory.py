@@ -237,3 +237,14 @@ def test_refusals_say_what_to_do_for_the_state_the_schedule_is_in() -> None:
     ok(stack.call("delete_reminder", {"id": job["id"]}))
     by_name = refused(stack.call("run_now", {"kind": "cron", "target": "digest"}), "not_found")["error"]
     assert "(it is deleted)" in by_name["message"]
+
+
+def test_snoozing_an_occurrence_on_its_way_by_name_says_so_and_works_once_it_is_posted() -> None:
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {"message": "stand up", "cron": "0 9 * * *", "timezone": "UTC"}))["id"]
+    stack.clock.current = datetime(2026, 11, 30, 9, 0, 20, tzinfo=UTC)  # its minute: the fire on its way
+    named = {"id": sid, "minutes": 30, "occurrence": "2026-11-30T09:00:00Z"}
+    early = refused(stack.call("snooze_reminder", named), "invalid_arguments")["error"]
+    assert "on its way" in early["message"] and "has no occurrence" not in early["message"]
+    assert stack.fire(sid, "2026-11-30T09:00:00Z")["outcome"] == "delivered"
+    assert ok(stack.call("snooze_reminder", named))["next_fire"]["utc"] == "2026-11-30T09:30:20Z"  # from now

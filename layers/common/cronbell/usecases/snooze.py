@@ -104,6 +104,14 @@ def _snooze_again(old: Schedule, occurrence: datetime, args: Any, deps: Deps, lo
     return replace(old, timing=replace(old.timing, snoozes=snoozes)), target, notes
 
 
+def _on_its_way(schedule: Schedule, occurrence: datetime, now: datetime, deps: Deps) -> bool:
+    """Whether `occurrence` is one of the schedule's whose time has come and that a late attempt may
+    still deliver: it is not the schedule's to snooze again until it is posted."""
+    if not _forget_before(now, deps) < occurrence <= now:
+        return False
+    return occurrence in schedule.timing.fires_between(occurrence - timedelta(seconds=1), occurrence)
+
+
 def _forget_before(now: datetime, deps: Deps) -> datetime:
     """Snoozed occurrences before this are forgotten by a snooze; later ones, past or not, may still be
     delivered (a late attempt), so they keep their entries and stay the schedule's own."""
@@ -168,6 +176,8 @@ def _delivered(schedule: Schedule, occurrence: datetime, now: datetime, deps: De
         if release is not None:  # held by quiet hours: not delivered yet
             when, until = said_at(occurrence, schedule), said_at(release, schedule)
             raise refusal("invalid_state.occurrence_held", id=schedule.id, when=when, until=until)
+        if _on_its_way(schedule, occurrence, now, deps):  # its minute came, its run is not recorded yet
+            raise refusal("invalid_arguments.occurrence_on_its_way", id=schedule.id, when=said_at(occurrence, schedule))
         raise refusal("invalid_arguments.not_an_occurrence", id=schedule.id, when=said_at(occurrence, schedule))
     if run.outcome != DELIVERED:
         raise refusal(

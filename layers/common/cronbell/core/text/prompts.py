@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-PLACEHOLDERS = ("now", "room_id", "scheduled_time", "schedule_id", "name", "timezone")
+PLACEHOLDERS = ("now", "room_id", "scheduled_time", "schedule_id", "name", "timezone", "workspace")
 _TOKEN = re.compile(r"\{(" + "|".join(PLACEHOLDERS) + r")\}")
 
 

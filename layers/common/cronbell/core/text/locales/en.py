@@ -221,6 +221,9 @@ TEXTS: dict[str, str] = {
         "`occurrence` {text!r} is not an RFC3339 instant such as 2026-12-07T09:00:00Z"
     ),
     "error.invalid_arguments.not_an_occurrence": "{id} has no occurrence at {when}",
+    "error.invalid_arguments.occurrence_on_its_way": (
+        "{id}'s occurrence at {when} is due and on its way, not posted yet: snooze it once it is posted"
+    ),
     "error.invalid_arguments.payload": "this is not a cronbell button payload",
     "error.invalid_arguments.payload_minutes": "a snooze button carries its minutes, a whole number from 1 to 99999",
     "error.invalid_arguments.payload_fields": "the button payload has fields that do not belong to it",

@@ -232,6 +232,9 @@ TEXTS: dict[str, str] = {
     ),
     "error.invalid_arguments.occurrence": ("`occurrence` {text!r} no es un instante RFC3339 como 2026-12-07T09:00:00Z"),
     "error.invalid_arguments.not_an_occurrence": "{id} no tiene ninguna ejecución el {when}",
+    "error.invalid_arguments.occurrence_on_its_way": (
+        "la ejecución de {id} del {when} vence ahora y está en camino, sin publicar aún: pospónla cuando se publique"
+    ),
     "error.invalid_arguments.payload": "esto no es el contenido de un botón de cronbell",
     "error.invalid_arguments.payload_minutes": (
         "un botón de posponer lleva sus minutos: un número entero de 1 a 99999"
@@ -256,9 +259,7 @@ TEXTS: dict[str, str] = {
     "error.unknown_agent": "agente desconocido {agent!r}; permitidos: {known}",
     "error.unknown_agent.none": "agente desconocido {agent!r}; no hay ninguno configurado",
     "error.busy": "esta programación se está entregando ahora mismo; inténtalo de nuevo en un momento",
-    "error.busy.one_shot_due": (
-        "{id} vence ahora (a las {when}): su propio disparo la publica una vez, sin otra ejecución"
-    ),
+    "error.busy.one_shot_due": ("{id} vence ahora ({when}): su propio disparo la publica una vez, sin otra ejecución"),
     "error.busy.last_occurrence_due": "{id} publica ahora su última ejecución ({when}); una vez, y termina",
     "error.name_taken": "otra programación de esta sala se llama {name!r} ({id}); elige otro nombre",
     "error.forbidden_channel.escalation": (
