@@ -121,7 +121,8 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
     try:
         message_id = _post(deps, message, job.room_id, job.thread_id, key, deadline, _actions(job, event.slot))
     except PermanentChatError as err:
-        where = {"workspace": routing.workspace(job.room_id)} if routing.workspace(job.room_id) else {}
+        workspace = routing.workspace(job.room_id)
+        where = {"workspace": workspace} if workspace else {}
         log.error("delivery failed for good", extra={"reason": err.reason, "run_reason": err.run_reason, **where})
         deps.metric("DeliveryFailed", 1)
         # a workspace without a token is refused every time: it counts towards the pause (no notice reaches it)

@@ -259,7 +259,7 @@ TEXTS: dict[str, str] = {
     "error.unknown_agent": "agente desconocido {agent!r}; permitidos: {known}",
     "error.unknown_agent.none": "agente desconocido {agent!r}; no hay ninguno configurado",
     "error.busy": "esta programación se está entregando ahora mismo; inténtalo de nuevo en un momento",
-    "error.busy.one_shot_due": ("{id} vence ahora ({when}): su propio disparo la publica una vez, sin otra ejecución"),
+    "error.busy.one_shot_due": "{id} vence ahora ({when}): su propio disparo la publica una vez, sin otra ejecución",
     "error.busy.last_occurrence_due": "{id} publica ahora su última ejecución ({when}); una vez, y termina",
     "error.name_taken": "otra programación de esta sala se llama {name!r} ({id}); elige otro nombre",
     "error.forbidden_channel.escalation": (
