@@ -220,6 +220,8 @@ def test_refusals_say_what_to_do_for_the_state_the_schedule_is_in() -> None:
     ok(stack.call("pause_reminder", {"id": daily}))
     paused = refused(stack.call("skip_next", {"id": daily}), "invalid_state")["error"]
     assert "resume it first" in paused["message"] and "one-shot" not in paused["message"]
+    paused_es = refused(stack.call("skip_next", {"id": daily}, locale="es"), "invalid_state")["text"]
+    assert "reanúdala primero" in paused_es and "resume" not in paused_es
 
     original = stack.store.mark_manual_run
 
@@ -231,6 +233,8 @@ def test_refusals_say_what_to_do_for_the_state_the_schedule_is_in() -> None:
     stack.store.mark_manual_run = deleted_meanwhile  # type: ignore[method-assign]
     gone = refused(stack.call("run_now", {"kind": "cron", "target": daily}), "not_found")["error"]
     assert "deleted" in gone["message"] and "no longer runs" in gone["message"] and "resume" not in gone["message"]
+    es = refused(stack.call("run_now", {"kind": "cron", "target": daily}, locale="es"), "not_found")  # now gone
+    assert "su estado es `deleted`" in es["text"] and "no active" not in es["text"]
 
     stack.settings = replace(stack.settings, agents={"echo": "EchoAgentFunction"})
     job = ok(stack.call("cron_create", {"name": "digest", "prompt": "summarise", "fire_at": "in 2 hours"}))
@@ -246,5 +250,7 @@ def test_snoozing_an_occurrence_on_its_way_by_name_says_so_and_works_once_it_is_
     named = {"id": sid, "minutes": 30, "occurrence": "2026-11-30T09:00:00Z"}
     early = refused(stack.call("snooze_reminder", named), "invalid_arguments")["error"]
     assert "on its way" in early["message"] and "has no occurrence" not in early["message"]
+    early_es = refused(stack.call("snooze_reminder", named, locale="es"), "invalid_arguments")["text"]
+    assert "está en camino" in early_es and "on its way" not in early_es
     assert stack.fire(sid, "2026-11-30T09:00:00Z")["outcome"] == "delivered"
     assert ok(stack.call("snooze_reminder", named))["next_fire"]["utc"] == "2026-11-30T09:30:20Z"  # from now

@@ -109,21 +109,19 @@ def _run_said(run: dict[str, Any], tz: ZoneInfo, year: int, locale: str) -> str:
 
 def _for_history(ctx: Context, ref: str, deps: Deps) -> Schedule:
     """The schedule whose history is asked for: by id, live or not; by name, the live one, else the
-    newest retired one of that name (fired, completed, deleted...: names are unique among live
-    schedules only, so several retired ones may share one)."""
-    try:
-        return find(ctx, ref, deps, live_only=False)
-    except ToolError as err:
-        retired = _newest_retired_named(ctx, ref, deps) if err.code == "not_found" else None
-        if retired is None:
-            raise
-        return retired
+    newest retired one of that name."""
+    found = _by_id_or_live_name(ctx, ref.strip(), deps) or _newest_retired_named(ctx, ref, deps)
+    if found is None:
+        raise _not_found(ref.strip(), None)
+    return found
 
 
 def _newest_retired_named(ctx: Context, ref: str, deps: Deps) -> Schedule | None:
     """The newest retired schedule (fired, completed, deleted...) of this room named `ref`: names are
     unique among live schedules only, so several retired ones may share one."""
     wanted = models.name_fold(ref.strip())
+    if not wanted:
+        return None
     retired = [
         s
         for s in deps.store.list_room(ctx.room_id, deps.now(), retired=True)
@@ -132,18 +130,20 @@ def _newest_retired_named(ctx: Context, ref: str, deps: Deps) -> Schedule | None
     return max(retired, key=lambda s: (s.updated_at or s.created_at, s.created_at)) if retired else None
 
 
+def _by_id_or_live_name(ctx: Context, ref: str, deps: Deps) -> Schedule | None:
+    """A schedule of this room by id (live or not), else the live one of that name."""
+    found = deps.store.get(ctx.room_id, ref.lower()) if models.looks_like_id(ref.lower()) else None
+    return found or _named(ctx, ref, deps)
+
+
 def find(ctx: Context, ref: str, deps: Deps, live_only: bool = True) -> Schedule:
     """A schedule of this room by id, or by its name when that is unambiguous. Not found by name, a
     retired one of that name is named in the refusal with its status (it fired, it completed...)."""
     ref = ref.strip()
-    found: Schedule | None = None
-    if models.looks_like_id(ref.lower()):
-        found = deps.store.get(ctx.room_id, ref.lower())
+    found = _by_id_or_live_name(ctx, ref, deps)
     if found is None:
-        found = _named(ctx, ref, deps)
-    if found is None and ref:
         raise _not_found(ref, _newest_retired_named(ctx, ref, deps))
-    if found is None or (live_only and found.status not in models.LIVE_STATUSES):
+    if live_only and found.status not in models.LIVE_STATUSES:
         raise _not_found(ref, found)
     return found
 
