@@ -498,6 +498,8 @@ class Room:
             return False
         if (changed.count is not None and s.delivered >= changed.count) or not self.upcoming(changed):
             return True
+        if s.status == "active" and self._last_pending(changed):  # `busy`: the due one would end it
+            return True
         pending = (t for t in s.snoozes if t > self.now and t not in s.cancelled)
         return any(self._within_ends(s, t) and not self._within_ends(changed, t) for t in pending)
 
@@ -521,6 +523,8 @@ class Room:
         return target + timedelta(minutes=minutes) > s.until
 
     def skip_next(self, sid: str) -> datetime | None:
+        """Skip the next fire (once `snooze_busy` allows it: the tool refuses `busy` while the last
+        occurrence is pending, as a snooze)."""
         s = self.schedules[sid]
         target = self.next_fire(s)
         if target is None:
@@ -597,6 +601,8 @@ class Room:
         `invalid_state`; a time that is no coming occurrence `invalid_arguments`. Answers the
         error code, "" when accepted (and then applied)."""
         s = self.schedules[sid]
+        if self.snooze_busy(sid):
+            return "busy"
         if occurrence <= self.ran_through(s) or self._done(s, occurrence):
             return "invalid_state"
         if occurrence not in self.upcoming(s, limit=COMING):
@@ -654,14 +660,21 @@ class Room:
         return ""
 
     def snooze_busy(self, sid: str) -> bool:
-        """A recurrence's snooze is refused `busy` while its last occurrence is due, or passed
+        """A recurrence's snooze or skip is refused `busy` while its last occurrence is due, or passed
         without its run for less than `MaxLatenessMinutes` (a late attempt may still deliver it and
-        complete the schedule) (docs/semantics.md, "Changes": snooze)."""
+        complete the schedule, so what the change answered as the next fire would never come)
+        (docs/semantics.md, "Changes": snooze, skip_next)."""
         s = self.schedules[sid]
-        if s.cron is None or s.status != "active":
+        return s.status == "active" and self._last_pending(s)
+
+    def _last_pending(self, s: Schedule) -> bool:
+        """Whether the last occurrence of the recurrence `s` (as it is, or as new ends would make it)
+        is due or may still be delivered late: new ends that make the due one the last are refused
+        `busy` too (docs/semantics.md, "Ends")."""
+        if s.cron is None:
             return False
         minutes = self.settings.max_lateness_minutes
-        return self.run_now_busy(sid, back=timedelta(minutes=minutes) if minutes > 0 else timedelta(hours=6))
+        return self._ending_due(s, back=timedelta(minutes=minutes) if minutes > 0 else timedelta(hours=6))
 
     def run_now_busy(self, sid: str, back: timedelta = timedelta(seconds=60)) -> bool:
         """run_now is refused `busy` while an occurrence after which nothing is left is due: one
@@ -669,7 +682,9 @@ class Room:
         one-shot's own or a recurrence's last (nothing would post after it once it is delivered).
         The occurrences run already are those up to the last run, when that run is a regular one
         (docs/semantics.md, "Changes": run_now)."""
-        s = self.schedules[sid]
+        return self._ending_due(self.schedules[sid], back)
+
+    def _ending_due(self, s: Schedule, back: timedelta) -> bool:
         window = timedelta(seconds=60)
         if s.cron is None:
             return s.at is not None and abs(s.at - self.now) <= window

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.aws import Stack
-from tests.support.interleave import Cell, Fault, boundary_labels, play
+from tests.support.interleave import ARRIVAL, Cell, Fault, boundary_labels, play
 from tests.support.interleave_cells import (
     COUNT_1,
     COUNTED,
@@ -132,13 +132,29 @@ def test_run_now_during_a_recurrences_last_delivery_is_refused_as_busy(
     it is delivered (here after the post, its record then timing out twice). run_now was answered
     "started", the delivery completed the schedule, and the manual fire, waiting for the delivery,
     then found it completed: no post and no run. The occurrence due or under way is the schedule's
-    last: run_now is refused busy and changes nothing, at every boundary before its record."""
-    cell = Cell(COUNTED, ((COUNT_1, -1), (RUN_NOW, boundary)), fault)
+    last: run_now is refused busy and changes nothing, at every boundary before its record. (A count
+    lowered in that minute is refused `busy` itself now: the schedule is made with `count` 1.)"""
+    cell = Cell(LAST, ((RUN_NOW, boundary),), fault)
     observation, problems = judged(base, cell, tmp_path)
-    assert observation.changes[0][1].ok
-    assert observation.changes[1][1].code == "busy", observation.changes[1][1]
+    assert observation.changes[0][1].code == "busy", observation.changes[0][1]
     assert not problems, problems
     assert [p.manual for p in observation.posts] == [False]
+
+
+@pytest.mark.parametrize("change", [COUNT_1, SKIP], ids=["count lowered", "skip_next"])
+@pytest.mark.parametrize("arrival", [ARRIVAL, LATE], ids=["in its minute", "two minutes late"])
+def test_a_skip_or_count_that_leaves_the_due_occurrence_the_last_is_refused_busy(
+    base: Stack, tmp_path: Path, change: object, arrival: timedelta
+) -> None:
+    """A count lowered to what is left, or skip_next, while the occurrence that uses the last run is due
+    (or may still come late): it was answered with a next fire after that occurrence, which never came,
+    as the due one was posted and completed the schedule. Refused `busy`, changing nothing: both
+    occurrences of `count` 2 are posted (a skip waits for the last one, then finds nothing left)."""
+    kind = COUNTED if change is COUNT_1 else LAST
+    observation, problems = judged(base, Cell(kind, ((change, -1),), arrival=arrival), tmp_path)  # type: ignore[arg-type]
+    assert observation.changes[0][1].code == "busy", observation.changes[0][1]
+    assert not problems, problems
+    assert len(observation.posts) == (2 if kind is COUNTED else 1)
 
 
 # --- a fire that arrived early, then a change in the same minute --------------------------------
@@ -236,14 +252,14 @@ def test_the_cells_own_clock_starts_each_cell_afresh(base: Stack, tmp_path: Path
 def test_run_now_answered_before_a_late_last_occurrence_completes_the_schedule_still_runs(
     base: Stack, tmp_path: Path, boundary: int
 ) -> None:
-    """`count` lowered to 1; the occurrence that uses it reaches the fire function two minutes late
-    (a retry after a chat outage), so run_now, called just before that attempt claims it (or after
-    its read), is not refused `busy` and is answered "started". That attempt delivers the
-    occurrence and completes the schedule; the manual fire then found it completed and ended with no
-    post and no run. The manual run is delivered: it was answered "started" before the end."""
-    cell = Cell(COUNTED, ((COUNT_1, -1), (RUN_NOW, boundary)), arrival=LATE)
+    """A recurrence's last occurrence (`count` 1) reaches the fire function two minutes late (a retry
+    after a chat outage), so run_now, called just before that attempt claims it (or after its read),
+    is not refused `busy` and is answered "started". That attempt delivers the occurrence and
+    completes the schedule; the manual fire then found it completed and ended with no post and no
+    run. The manual run is delivered: it was answered "started" before the end."""
+    cell = Cell(LAST, ((RUN_NOW, boundary),), arrival=LATE)
     observation, problems = judged(base, cell, tmp_path)
-    assert [answer.ok for _, answer in observation.changes] == [True, True], observation.changes
+    assert [answer.ok for _, answer in observation.changes] == [True], observation.changes
     assert not problems, problems
     assert sorted(p.manual for p in observation.posts) == [False, True]
     assert sorted((r.outcome, r.manual) for r in observation.runs) == [("delivered", False), ("delivered", True)]

@@ -212,6 +212,41 @@ def test_a_snooze_in_the_minute_of_a_snoozed_occurrence_keeps_that_one_on_its_wa
     assert [m.text.count("stand up") for m, _ in stack.chat.sent] == [1, 1]
 
 
+def test_a_skip_or_new_ends_in_the_minute_of_the_last_counted_occurrence_is_refused_busy() -> None:
+    """At 09:00:20 the second of two runs is on its way: it is posted once and ends the schedule. A skip
+    answered then named tomorrow's 09:00 skipped and the day after as the next fire, and a count lowered
+    to 2 named tomorrow's: neither ever came. Both are refused `busy` now, changing nothing; a count
+    raised is accepted (the due one is then not the last), and once the last one is posted nothing is
+    left to change."""
+    stack = MemoryStack()
+    daily = {"message": "stand up", "cron": "0 9 * * *", "timezone": "UTC", "count": 2}
+    sid = ok(stack.call("create_reminder", daily))["id"]
+    assert stack.fire(sid, "2026-11-30T09:00:00Z")["outcome"] == "delivered"
+    stack.clock.current = datetime(2026, 12, 1, 9, 0, 20, tzinfo=UTC)
+    before = stack.store.get(ROOM, sid)
+    skip = refused(stack.call("skip_next", {"id": sid}), "busy")["error"]
+    assert "last occurrence" in skip["message"] and "09:00" in skip["message"]
+    named = {"id": sid, "occurrence": "2026-12-02T09:00:00Z"}
+    refused(stack.call("skip_next", named), "busy")
+    assert stack.store.get(ROOM, sid) == before
+    assert stack.fire(sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
+    assert [m.text.count("stand up") for m, _ in stack.chat.sent] == [1, 1]
+    assert stack.store.get(ROOM, sid).status == "completed"
+
+    stack = MemoryStack()
+    sid = ok(stack.call("create_reminder", {**daily, "count": 5}))["id"]
+    assert stack.fire(sid, "2026-11-30T09:00:00Z")["outcome"] == "delivered"
+    stack.clock.current = datetime(2026, 12, 1, 9, 0, 20, tzinfo=UTC)
+    lowered = refused(stack.call("update_reminder", {"id": sid, "count": 2}), "busy")
+    assert "would make its last" in lowered["error"]["message"]
+    es = refused(stack.call("update_reminder", {"id": sid, "count": 2}, locale="es"), "busy")["text"]
+    assert "harían la última" in es and "would make" not in es
+    assert stack.store.get(ROOM, sid).timing.count == 5
+    raised = ok(stack.call("update_reminder", {"id": sid, "count": 6}))
+    assert raised["next_fire"]["utc"] == "2026-12-02T09:00:00Z"
+    assert stack.fire(sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
+
+
 def test_refusals_say_what_to_do_for_the_state_the_schedule_is_in() -> None:
     """A paused recurrence is resumed first to skip one; a deleted one no longer runs (nothing to resume);
     a name that only a retired schedule has says what became of it."""

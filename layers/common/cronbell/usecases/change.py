@@ -28,7 +28,7 @@ from cronbell.usecases import ends
 from cronbell.usecases.answers import now_fields, schedule_answer
 from cronbell.usecases.change_writes import ChangedMeanwhile, apply, busy
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.manage import find
+from cronbell.usecases.manage import find, refuse_while_the_last_occurrence_is_pending
 from cronbell.usecases.occurrences import is_coming, read_occurrence, said_at
 from cronbell.usecases.planning import (
     When,
@@ -64,6 +64,8 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     if new.timing != old.timing:
         check_ends(new.timing, deps.now(), new.locale, old.delivered_count, old.done_through)
         _check_snoozes_kept(old, new, deps.now())
+    if old.status == models.ACTIVE and (new.timing.until, new.timing.count) != (old.timing.until, old.timing.count):
+        refuse_while_the_last_occurrence_is_pending(new, deps.now(), deps, "busy.ends_on_due")
     repeating = read_repeats(args, ctx, deps, old)
     if repeating and old.kind == models.AGENT_CALL:
         raise refusal("invalid_arguments.repeat_reminders_only")
@@ -192,6 +194,7 @@ def skip_next(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     if not schedule.recurring or schedule.status != models.ACTIVE:
         raise refusal("invalid_state.skip_one_shot")
     now = deps.now()
+    refuse_while_the_last_occurrence_is_pending(schedule, now, deps)
     named = getattr(args, "occurrence", None)
     if named is not None:
         skipped = read_occurrence(named, schedule)

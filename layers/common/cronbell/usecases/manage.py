@@ -285,14 +285,26 @@ def _refuse_when_its_own_fire_is_due(schedule: Schedule, now: datetime) -> None:
         raise refusal(key, id=schedule.id, when=when)
 
 
-def refuse_while_the_last_occurrence_is_pending(schedule: Schedule, now: datetime, late_seconds: int) -> None:
-    """A recurrence's snooze is refused `busy` while its last occurrence (after which nothing is
-    left) is due, under way, or passed without its run for less than `late_seconds` (Lambda may
-    still deliver it late, after a chat outage): that delivery would use the last `count` run and
-    complete the schedule, leaving the snoozed occurrence unposted."""
-    ending = _ending_occurrence(schedule, now, late_seconds) if schedule.recurring else None
+LAMBDA_MAX_EVENT_SECONDS = 6 * 3600  # how long a late attempt can still come when lateness has no limit
+
+
+def pending_seconds(deps: Deps) -> int:
+    """How long after its time an occurrence not run yet may still be delivered by a late attempt."""
+    minutes = deps.settings.max_lateness_minutes
+    return minutes * 60 if minutes > 0 else LAMBDA_MAX_EVENT_SECONDS
+
+
+def refuse_while_the_last_occurrence_is_pending(
+    schedule: Schedule, now: datetime, deps: Deps, key: str = "busy.last_occurrence_due"
+) -> None:
+    """A recurrence's snooze, skip or new ends is refused `busy` while its last occurrence (after which
+    nothing is left; for new ends, under them) is due, under way, or passed without its run for less
+    than `pending_seconds` (Lambda may still deliver it late, after a chat outage): that delivery uses
+    the last `count` run and completes the schedule, so what the change answered as the next fire
+    would never come (a snoozed occurrence never posted)."""
+    ending = _ending_occurrence(schedule, now, pending_seconds(deps)) if schedule.recurring else None
     if ending is not None:
-        raise refusal("busy.last_occurrence_due", id=schedule.id, when=texts.Moment(ending, schedule.timing.tz))
+        raise refusal(key, id=schedule.id, when=texts.Moment(ending, schedule.timing.tz))
 
 
 def _ending_occurrence(schedule: Schedule, now: datetime, back: int = EARLY_SECONDS) -> datetime | None:

@@ -21,7 +21,7 @@ from cronbell.core.text.views import short_date
 from cronbell.usecases.answers import schedule_answer
 from cronbell.usecases.change_writes import apply
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.manage import find, refuse_while_the_last_occurrence_is_pending
+from cronbell.usecases.manage import find, pending_seconds, refuse_while_the_last_occurrence_is_pending
 from cronbell.usecases.occurrences import is_coming, read_occurrence, said_at
 from cronbell.usecases.planning import plan_once
 
@@ -44,7 +44,7 @@ def snooze_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     named = getattr(args, "occurrence", None)
     occurrence = read_occurrence(named, old) if named is not None else None
     if old.status == models.ACTIVE:
-        refuse_while_the_last_occurrence_is_pending(old, now, _pending_seconds(deps))
+        refuse_while_the_last_occurrence_is_pending(old, now, deps)
     if occurrence is not None and occurrence <= ran_through(old, now):  # past, or run already
         new, target, notes = _snooze_again(old, occurrence, args, deps, locale)
         notes += _count_taken(old, new, target, now, locale)
@@ -80,15 +80,6 @@ def _count_taken(old: Schedule, new: Schedule, target: datetime, now: datetime, 
     return (texts.say(key, locale, count=count, when=first, more=len(dropped) - 1),)
 
 
-LAMBDA_MAX_EVENT_SECONDS = 6 * 3600  # how long a late attempt can still come when lateness has no limit
-
-
-def _pending_seconds(deps: Deps) -> int:
-    """How long after its time an occurrence not run yet may still be delivered by a late attempt."""
-    minutes = deps.settings.max_lateness_minutes
-    return minutes * 60 if minutes > 0 else LAMBDA_MAX_EVENT_SECONDS
-
-
 Target = tuple[datetime, tuple[str, ...]]  # where an occurrence moves, and what reading `until` said
 Snoozed = tuple[Schedule, datetime, tuple[str, ...]]  # the schedule snoozed, and its Target
 
@@ -115,7 +106,7 @@ def _on_its_way(schedule: Schedule, occurrence: datetime, now: datetime, deps: D
 def _forget_before(now: datetime, deps: Deps) -> datetime:
     """Snoozed occurrences before this are forgotten by a snooze; later ones, past or not, may still be
     delivered (a late attempt), so they keep their entries and stay the schedule's own."""
-    return now - timedelta(seconds=_pending_seconds(deps))
+    return now - timedelta(seconds=pending_seconds(deps))
 
 
 def _snooze_coming(old: Schedule, occurrence: datetime | None, args: Any, deps: Deps, locale: str) -> Snoozed:

@@ -261,6 +261,10 @@ TEXTS: dict[str, str] = {
     "error.busy": "esta programación se está entregando ahora mismo; inténtalo de nuevo en un momento",
     "error.busy.one_shot_due": "{id} vence ahora ({when}): su propio disparo la publica una vez, sin otra ejecución",
     "error.busy.last_occurrence_due": "{id} publica ahora su última ejecución ({when}); una vez, y termina",
+    "error.busy.ends_on_due": (
+        "{id} publica ahora una ejecución ({when}) que estos límites harían la última; "
+        "pídelo de nuevo cuando se haya publicado"
+    ),
     "error.name_taken": "otra programación de esta sala se llama {name!r} ({id}); elige otro nombre",
     "error.forbidden_channel.escalation": (
         "escalate_to {target!r} no es un usuario a mencionar (@...) ni una sala que el despliegue permita como salida"
