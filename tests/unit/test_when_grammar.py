@@ -237,6 +237,33 @@ def test_a_repeated_wall_time_is_the_first_and_named() -> None:
     assert "happens twice" in got.notes[0]
 
 
+@pytest.mark.parametrize(
+    ("zone", "now", "text", "expected"),
+    [
+        ("Australia/Lord_Howe", "2028-04-01T15:05:00+00:00", "01:50", "2028-04-02T01:50:00+10:30"),  # a 30-min repeat
+        ("Australia/Lord_Howe", "2028-04-01T15:05:00+00:00", "1:50am", "2028-04-02T01:50:00+10:30"),
+        ("Australia/Lord_Howe", "2028-04-01T15:05:00+00:00", "2028-04-02 01:50", "2028-04-02T01:50:00+10:30"),
+        ("America/Santiago", "2028-04-02T03:10:00+00:00", "tonight at 11:50", "2028-04-01T23:50:00-04:00"),
+        ("America/New_York", "2027-11-07T06:10:00+00:00", "01:50", "2027-11-07T01:50:00-05:00"),
+        ("America/New_York", "2027-11-07T06:10:00+00:00", "a la 1:30", "2027-11-07T01:30:00-05:00"),
+    ],
+)
+def test_a_repeated_wall_time_said_after_its_first_one_is_the_second_still_ahead(
+    zone: str, now: str, text: str, expected: str
+) -> None:
+    """During the repeated hour, after the first 01:50 has passed, '01:50' is the second one: still ahead on
+    the wall clock ("today, or tomorrow if past"), so not refused as past. The note names the second."""
+    tz = ZoneInfo(zone)
+    language = "es" if text.startswith("a la") else "en"
+    got = parse_one_shot(text, datetime.fromisoformat(now), tz, language)
+    assert got.at.isoformat() == expected and got.at.fold == 1
+    said = got.notes[-1]
+    assert ("second one" in said or "segunda" in said) and "first one" not in " ".join(got.notes)
+    behind = {"Australia/Lord_Howe": "01:20", "America/Santiago": "23:00", "America/New_York": "01:05"}[zone]
+    earlier = parse_one_shot(behind, datetime.fromisoformat(now), tz)
+    assert earlier.at.date() > got.at.date()  # behind the wall clock: tomorrow's, as any past time of day
+
+
 def test_a_weekday_alone_said_on_that_weekday_is_next_weeks() -> None:
     """Before the default hour too, so the reading does not flip at 09:00; a time, a part of the day or
     "this" may name today."""

@@ -15,10 +15,19 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
-from cronbell.core.domain.zones import MAX_YEAR, format_offset, tz_label
+from cronbell.core.domain.zones import AMBIGUOUS, MAX_YEAR, format_offset, tz_label
 from cronbell.core.language import lexicon, named_days
 from cronbell.core.language.amounts import Amount, after_amount, counted_days, counts_days, days_ahead_at, read_amount
-from cronbell.core.language.clocks import WEEKDAY_WORDS, NoClockError, Unreadable, normalize, wall, without_courtesy
+from cronbell.core.language.clocks import (
+    WEEKDAY_WORDS,
+    NoClockError,
+    Unreadable,
+    dst_note,
+    normalize,
+    second_occurrence_note,
+    wall,
+    without_courtesy,
+)
 from cronbell.core.language.days import DEFAULT_HOUR, TOMORROW, read_calendar
 from cronbell.core.language.named_zones import take_zone
 from cronbell.core.language.zone_ids import zone_country
@@ -199,7 +208,7 @@ def parse_one_shot(
         raise _invalid(raw, language, month_first, year) from exc
     if at is None:
         raise _invalid(raw, language, month_first, year)
-    at = at.replace(microsecond=0)
+    at = _second_reading_if_first_passed(at.replace(microsecond=0), now, tz, language, notes)
     if at.year > MAX_YEAR:
         raise _invalid(raw, language, month_first, year, phrase("reason.too_far"))
     if at.astimezone(UTC) <= now.astimezone(UTC):  # instants: same-zone comparisons ignore `fold`
@@ -217,6 +226,21 @@ def parse_one_shot(
         date, clock = texts.date_text(at, language, year), f"{at:%H:%M}"
         notes.append(say("note.tomorrow_small_hours", language, time=f"{now_local:%H:%M}", date=date, clock=clock))
     return OneShot(at=at, notes=tuple(notes))
+
+
+def _second_reading_if_first_passed(at: datetime, now: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
+    """A wall time the clocks go back over is read as its first occurrence; said during the repeated hour,
+    after that first one ('01:50' at the second 01:35), it is the second one, still ahead, as the clock
+    on the wall shows it, and the note says so instead of the first's."""
+    if at.fold or at.astimezone(UTC) > now.astimezone(UTC):
+        return at
+    second = at.replace(fold=1)
+    if second.utcoffset() == at.utcoffset() or second.astimezone(UTC) <= now.astimezone(UTC):
+        return at
+    first_note = dst_note(at.replace(tzinfo=None), at, AMBIGUOUS, tz, language)
+    notes[:] = [n for n in notes if n != first_note]
+    notes.append(second_occurrence_note(second, tz, language))
+    return second
 
 
 def _next_of_recurring(t: str, now: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime | None:
