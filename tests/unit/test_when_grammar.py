@@ -264,6 +264,25 @@ def test_a_repeated_wall_time_said_after_its_first_one_is_the_second_still_ahead
     assert earlier.at.date() > got.at.date()  # behind the wall clock: tomorrow's, as any past time of day
 
 
+@pytest.mark.parametrize(
+    ("now", "text", "language", "expected", "said"),
+    [
+        ("2027-04-12T10:00", "the 31st at 9", "en", "2027-05-31", True),  # April has no 31st
+        ("2027-04-12T10:00", "el 31 a las 9", "es", "2027-05-31", True),
+        ("2027-01-31T10:00", "the 31st at 9", "en", "2027-03-31", True),  # today's has passed, February has none
+        ("2027-01-31T08:00", "the 31st at 9", "en", "2027-01-31", False),
+        ("2027-04-12T10:00", "the 10th at 9", "en", "2027-05-10", False),  # the next month's: nothing skipped
+        ("2027-12-31T10:00", "the 30th", "en", "2028-01-30", False),
+    ],
+)
+def test_a_day_number_that_skips_a_month_without_it_says_so(
+    now: str, text: str, language: str, expected: str, said: bool
+) -> None:
+    got = parse_one_shot(text, datetime.fromisoformat(now).replace(tzinfo=MADRID), MADRID, language)
+    assert got.at.date().isoformat() == expected
+    assert any(expected in n and ("no day" in n or "No hay un día" in n) for n in got.notes) == said, got.notes
+
+
 def test_a_weekday_alone_said_on_that_weekday_is_next_weeks() -> None:
     """Before the default hour too, so the reading does not flip at 09:00; a time, a part of the day or
     "this" may name today."""

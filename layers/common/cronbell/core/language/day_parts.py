@@ -14,7 +14,7 @@ from datetime import date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.phrases import phrase
-from cronbell.core.language.clocks import Unreadable, parse_clock, wall
+from cronbell.core.language.clocks import Unreadable, parse_clock, valid_date, wall
 from cronbell.core.language.lexicon import some
 from cronbell.core.text.texts import say
 
@@ -145,6 +145,23 @@ def next_of_two(p: Parts, now_local: datetime, tz: ZoneInfo, language: str, note
     at = min(found)
     notes.append(say("note.twelve_hour", language, said=said_clock(p.clock or "", hour, minute), clock=f"{at:%H:%M}"))
     return wall(at, tz, language, notes)
+
+
+def say_a_skipped_month(
+    p: Parts, d: date, hm: tuple[int, int], now_local: datetime, language: str, notes: list[str]
+) -> None:
+    """A day number said without its month ("the 31st") that passed over a month with no such day before
+    `d`, its date, is said in the notes: the reading is further off than the user may think."""
+    if p.day is None or p.month is not None or p.year is not None or p.weekday is not None:
+        return
+    today, now_hm = now_local.date(), (now_local.hour, now_local.minute)
+    year, month = today.year, today.month
+    while (year, month) < (d.year, d.month):
+        still_ahead = (year, month) != (today.year, today.month) or (p.day, *hm) > (today.day, *now_hm)
+        if still_ahead and not valid_date(year, month, p.day):
+            notes.append(say("note.day_skipped", language, day=p.day, date=d.isoformat()))
+            return
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
 
 
 def nearer_day_number(p: Parts, d: date, hm: tuple[int, int], now_local: datetime) -> date | None:

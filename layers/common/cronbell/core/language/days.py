@@ -411,6 +411,7 @@ def read_calendar(
     if p.order_said:
         order = "note.month_first" if month_first else "note.day_first"
         notes.append(say(order, language, said=p.order_said, date=d.isoformat()))
+    day_parts.say_a_skipped_month(p, d, (hour, minute), now_local, language, notes)  # "the 31st" in April
     if p.bare_day and p.clock is None:  # "wednesday 14": the 14th, said
         notes.append(say("note.day_number", language, number=p.day, date=d.isoformat()))
     nearer = day_parts.nearer_day_number(p, d, (hour, minute), now_local)

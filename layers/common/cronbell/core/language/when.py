@@ -228,7 +228,9 @@ def parse_one_shot(
     return OneShot(at=at, notes=tuple(notes))
 
 
-def _second_reading_if_first_passed(at: datetime, now: datetime, tz: ZoneInfo, language: str, notes: list[str]) -> datetime:
+def _second_reading_if_first_passed(
+    at: datetime, now: datetime, tz: ZoneInfo, language: str, notes: list[str]
+) -> datetime:
     """A wall time the clocks go back over is read as its first occurrence; said during the repeated hour,
     after that first one ('01:50' at the second 01:35), it is the second one, still ahead, as the clock
     on the wall shows it, and the note says so instead of the first's."""

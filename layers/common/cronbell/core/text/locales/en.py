@@ -479,6 +479,7 @@ TEXTS: dict[str, str] = {
     "note.tomorrow_small_hours": (
         "It is {time}, past midnight: 'tomorrow' is read as {date}; for today, say 'today at {clock}'."
     ),
+    "note.day_skipped": "There is no day {day} sooner: the next one is {date}.",
     "note.month_end": "That month has no day {day}: its last day is used, {date}.",
     "note.fifteen_days": "'quince días' is read as 15 days ({date}); for two weeks say 'dos semanas'.",
     "note.until_kept": (

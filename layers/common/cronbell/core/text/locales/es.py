@@ -509,6 +509,7 @@ TEXTS: dict[str, str] = {
     "note.tomorrow_small_hours": (
         "Son las {time}, pasada la medianoche: 'mañana' se entiende como {date}; para hoy, di 'hoy a las {clock}'."
     ),
+    "note.day_skipped": "No hay un día {day} antes: el próximo es el {date}.",
     "note.month_end": "Ese mes no tiene día {day}: se usa su último día, el {date}.",
     "note.fifteen_days": "'quince días' se entiende como 15 días ({date}); para dos semanas di 'dos semanas'.",
     "note.until_kept": (
