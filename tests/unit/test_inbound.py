@@ -515,6 +515,22 @@ def test_trusted_headers_give_identity_case_insensitively() -> None:
     assert agentcore.trusted_context(as_text, TRUST) == context
 
 
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"X-Cronbell-Room-Id": "!a:example.org", "x-cronbell-room-id": "!b:example.org", "X-Cronbell-User-Id": "@u:x"},
+        {"X-Cronbell-Room-Id": "!a:example.org", "X-Cronbell-User-Id": "@ana:x", "x-cronbell-user-id": "@mallory:x"},
+        {"X-Cronbell-Room-Id": "!a:example.org, !evil:example.org", "X-Cronbell-User-Id": "@ana:x"},
+    ],
+)
+def test_an_identity_header_given_twice_is_refused_not_resolved_by_order(headers: dict[str, str]) -> None:
+    """Header names are case-insensitive: two spellings of one (or HTTP's comma-joined repeat) let the copy
+    that came last win over the one the gateway's interceptor set. Neither is trusted."""
+    with pytest.raises(ToolError) as err:
+        agentcore.trusted_context(gateway_custom(headers=headers), TRUST)
+    assert err.value.code == refusals.MISSING_CONTEXT and "more than once" in errors.message(err.value)
+
+
 def test_headers_are_not_trusted_unless_the_deployment_says_so() -> None:
     headers = {"X-Cronbell-Room-Id": "!header:example.org", "X-Cronbell-User-Id": "@bob:example.org"}
     with pytest.raises(ToolError) as err:

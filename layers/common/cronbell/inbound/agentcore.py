@@ -68,6 +68,9 @@ HEADER_CONTEXT = {
 }
 
 
+_TRUSTED_NAMES = {name.lower(): name for name in HEADER_CONTEXT.values()}
+
+
 def client_custom(context: Any) -> dict[str, Any] | None:
     """`context.client_context.custom` when the invoker sent one."""
     custom = getattr(getattr(context, "client_context", None), "custom", None)
@@ -88,17 +91,31 @@ def tool_name(qualified: str) -> str:
     return qualified
 
 
-def propagated_headers(custom: Mapping[str, Any]) -> dict[str, Any]:
-    """The propagated headers, keyed by lower-case name (HTTP header names are case-insensitive)."""
+def _raw_headers(custom: Mapping[str, Any]) -> dict[str, Any]:
     raw = custom.get(HEADERS_KEY)
     if isinstance(raw, str):
         try:
             raw = json.loads(raw)
         except ValueError:
             raw = None
-    if not isinstance(raw, dict):
-        return {}
-    return {str(name).lower(): value for name, value in raw.items()}
+    return raw if isinstance(raw, dict) else {}
+
+
+def propagated_headers(custom: Mapping[str, Any]) -> dict[str, Any]:
+    """The propagated headers, keyed by lower-case name (HTTP header names are case-insensitive)."""
+    return {str(name).lower(): value for name, value in _raw_headers(custom).items()}
+
+
+def _given_twice(custom: Mapping[str, Any]) -> str | None:
+    """The first identity header given more than once: under two spellings of its name (one would silently
+    win over the other), or as a comma-joined list (how HTTP combines a repeated header)."""
+    seen: set[str] = set()
+    for name, value in _raw_headers(custom).items():
+        folded = str(name).lower()
+        if folded in _TRUSTED_NAMES and (folded in seen or (isinstance(value, str) and "," in value)):
+            return _TRUSTED_NAMES[folded]
+        seen.add(folded)
+    return None
 
 
 def _enabled(value: str | None) -> bool:
@@ -113,6 +130,9 @@ def trusted_context(custom: Mapping[str, Any], environ: Mapping[str, str]) -> di
             raise refusal("missing_context.user_not_pinned")
         return context
     if _enabled(environ.get(TRUST_HEADERS_ENV)):
+        twice = _given_twice(custom)
+        if twice is not None:  # which one the interceptor checked is unknown: neither is trusted
+            raise refusal("missing_context.header_twice", name=twice)
         headers = propagated_headers(custom)
         context = {
             key: headers[name.lower()]

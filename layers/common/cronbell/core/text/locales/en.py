@@ -290,6 +290,10 @@ TEXTS: dict[str, str] = {
         "the X-Cronbell-Room-Id and X-Cronbell-User-Id headers did not arrive: allowlist them in the "
         "target's metadataConfiguration.allowedRequestHeaders and send them from the bot's MCP client"
     ),
+    "error.missing_context.header_twice": (
+        "the {name} header arrived more than once (two spellings, or a comma-joined list): send it once; the "
+        "gateway's interceptor should overwrite it, not add to it"
+    ),
     "error.missing_context.not_configured": (
         "this gateway target passes no trusted room and user. Configure one: set MCP_ROOM_ID and MCP_USER_ID "
         "on the function (one target per room), or allowlist X-Cronbell-Room-Id and X-Cronbell-User-Id in the "

@@ -308,6 +308,10 @@ TEXTS: dict[str, str] = {
         "las cabeceras `X-Cronbell-Room-Id` y `X-Cronbell-User-Id` no llegaron: permítelas en "
         "metadataConfiguration.allowedRequestHeaders del destino y envíalas desde el cliente MCP del bot"
     ),
+    "error.missing_context.header_twice": (
+        "la cabecera {name} llegó más de una vez (dos grafías, o una lista separada por comas): envíala una "
+        "sola vez; el interceptor del gateway debe sobrescribirla, no añadirla"
+    ),
     "error.missing_context.not_configured": (
         "este destino del gateway no pasa ninguna sala ni usuario de confianza. Configura una de dos: define "
         "MCP_ROOM_ID y MCP_USER_ID en la función (un destino por sala), o permite `X-Cronbell-Room-Id` y "
