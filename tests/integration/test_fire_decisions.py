@@ -211,6 +211,19 @@ def test_a_failing_agent_call_that_posts_elsewhere_tells_its_own_room_too(stack:
     assert all("digest" in text and "boom" in text for text in texts(chat))
 
 
+def test_a_pause_notice_names_resume_reminder_only_in_the_room_that_can_resume_it(stack: Stack) -> None:
+    """resume_reminder answers `not_found` from the output room (the schedule is its own room's): the
+    output room is told where it can be resumed, the own room how."""
+    allowing = replace(stack.settings, allowed_output_rooms=(NEWS,), auto_pause_after=1)
+    job = {"name": "digest", "prompt": "p", "cron_expr": "0 18 * * *", "channel": NEWS}
+    sid = ok(tools.handle(envelope("cron_create", job), stack.deps(settings=allowing)))["id"]
+    chat = RecordingChat()
+    fire(stack, sid, "2026-11-30T17:00:00Z", chat, settings=allowing, agents=Agents(AgentError("boom")))
+    said = {message.room_id: message.text for message, _ in chat.sent}
+    assert f"resume_reminder {sid}" in said[ROOM] and "paused" in said[ROOM]
+    assert "resume_reminder" not in said[NEWS] and "room it was set up in" in said[NEWS]
+
+
 # --- H1: a failed run whose record write failed is recorded failed ---------------------------------
 class Unrecording(DynamoStore):
     def complete_slot(self, *args: Any, **kwargs: Any) -> None:

@@ -68,10 +68,10 @@ def _tell_failure(
     """The one notice a failure gets (at the start of a streak, or when it pauses the schedule), in
     every room that must hear it; the run is failed whether or not a room refuses it (a platform
     failing transiently raises RetryLater, as a post does)."""
-    text = _failure_text(job, verdict, f"{reason}: {texts.render(said, job.locale)}")
-    if text is None:
-        return
     for room, thread in rooms:
+        text = _failure_text(job, verdict, f"{reason}: {texts.render(said, job.locale)}", room)
+        if text is None:
+            return
         try:
             _post(deps, chat_text.notice_message(room, text), room, thread, _notice_key(event, room, job), deadline)
         except PermanentChatError as refused:
@@ -83,12 +83,15 @@ def _notice_key(event: FireEvent, room: str, job: Job) -> str:
     return key if room == job.room_id else f"{key}-owner"
 
 
-def _failure_text(job: Job, verdict: runs.Verdict, reason: str) -> str | None:
+def _failure_text(job: Job, verdict: runs.Verdict, reason: str, room: str) -> str | None:
+    """The notice for `room`: a pause names the tool that resumes it only in the room it can be resumed from
+    (the schedule's own); an output room elsewhere is told where."""
     if verdict.notice == "failing":  # a one-shot has no further run to keep quiet about
         once = job.schedule is not None and not job.schedule.recurring
         return texts.say("run_failed_once" if once else "run_failing", job.locale, name=job.label, reason=reason)
     if verdict.notice == "paused" and job.schedule is not None:
-        return texts.say("run_paused", job.locale, name=job.label, count=verdict.streak, id=job.schedule.id)
+        key = "run_paused" if room == job.schedule.room_id else "run_paused.elsewhere"
+        return texts.say(key, job.locale, name=job.label, count=verdict.streak, id=job.schedule.id)
     return None
 
 

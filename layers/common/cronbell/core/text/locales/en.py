@@ -564,6 +564,9 @@ TEXTS: dict[str, str] = {
     "run_failed_once": "⚠️ {name} failed ({reason}).",
     "run_recovered": "✅ {name} works again.",
     "run_paused": "⏸️ {name} failed {count} times in a row and is paused. Resume it with resume_reminder {id}.",
+    "run_paused.elsewhere": (
+        "⏸️ {name} failed {count} times in a row and is paused. It can be resumed from the room it was set up in."
+    ),
     "late_note": "(late: it was due {due})",
     "history": "{count} runs of {id}, newest first: {items}. {now}",
     "history_one": "1 run of {id}: {items}. {now}",

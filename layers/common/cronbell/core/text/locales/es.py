@@ -594,6 +594,9 @@ TEXTS: dict[str, str] = {
     "run_failed_once": "⚠️ {name} ha fallado ({reason}).",
     "run_recovered": "✅ {name} vuelve a funcionar.",
     "run_paused": "⏸️ {name} ha fallado {count} veces seguidas y está en pausa. Reanúdalo con resume_reminder {id}.",
+    "run_paused.elsewhere": (
+        "⏸️ {name} ha fallado {count} veces seguidas y está en pausa. Se puede reanudar desde la sala donde se creó."
+    ),
     "late_note": "(con retraso: era para el {due})",
     "history": "{count} ejecuciones de {id}, de la más reciente a la más antigua: {items}. {now}",
     "history_one": "Una ejecución de {id}: {items}. {now}",
