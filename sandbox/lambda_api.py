@@ -181,7 +181,14 @@ class LambdaRuntime:
         `separate`: in an execution environment other than this process's, when the runtime can make one.
         `settle`: the table's stream is applied (`self.settle`) before the answer, as it is to every
         invocation but the stream's own."""
-        event = json.loads(payload) if payload.strip() else {}
+        try:
+            event = json.loads(payload) if payload.strip() else {}
+        except RecursionError:  # JSON nested deeper than the runtime's parser goes: its error, as in Lambda
+            body = {
+                "errorMessage": "Unable to unmarshal input: nested too deeply",
+                "errorType": "Runtime.UnmarshalError",
+            }
+            return InvokeResult(json.dumps({**body, "stackTrace": []}).encode(), UNHANDLED, str(uuid.uuid4()))
         try:
             return self._run(spec, event, client_context, separate)
         finally:

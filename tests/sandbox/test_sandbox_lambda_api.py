@@ -110,6 +110,19 @@ def test_unhandled_error_has_lambdas_header_and_shape(endpoint: Any) -> None:
     assert any("lambda_handler" in frame for frame in body["stackTrace"])
 
 
+def test_a_payload_nested_deeper_than_the_runtime_parses_is_its_unmarshal_error(endpoint: Any) -> None:
+    """JSON nested 5,000 deep: Lambda takes it and Python's runtime cannot read it (Runtime.UnmarshalError);
+    the sandbox answered 500 and dropped the connection. The next call on the same client still works."""
+    client, _, _ = endpoint
+    deep = b'{"tool": ' + b"[" * 5000 + b"]" * 5000 + b"}"
+    answer = client.invoke(FunctionName="ToolsFunction", Payload=deep)
+    assert answer["StatusCode"] == 200 and answer["FunctionError"] == "Unhandled"
+    assert json.load(answer["Payload"])["errorType"] == "Runtime.UnmarshalError"
+    assert json.load(client.invoke(FunctionName="ToolsFunction", Payload=b'{"tool": "x"}')["Payload"]) == {
+        "echo": {"tool": "x"}
+    }
+
+
 def test_context_and_client_context(endpoint: Any) -> None:
     client, _, _ = endpoint
     client_context = {
