@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -211,6 +212,23 @@ def test_a_control_character_in_any_text_is_refused_by_name_and_nothing_is_creat
     made = stack.call("create_reminder", {"message": "line one\n\tline two\r\n", "time": "in 10 minutes"})
     assert made["ok"], made
     assert stack.store.get(ROOM, made["result"]["id"]).body == "line one\n\tline two"  # type: ignore[union-attr]
+
+
+def test_a_name_with_a_line_break_is_refused_and_a_message_may_have_them() -> None:
+    """A name is shown inside cronbell's own lines (a failure notice: '⚠️ {name} failed'): one holding line
+    breaks posted lines that read as cronbell's own ('✅ weekly works again.'). Names are one line."""
+    from tests.support.memory_stack import MemoryStack
+
+    stack = MemoryStack()
+    for name in ("weekly\n✅ weekly works again.", "a\r\nb", "a\u2028b"):
+        refused = stack.call("cron_create", {"name": name, "prompt": "p", "cron_expr": "0 9 * * *"})
+        assert refused["error"]["code"] == "invalid_arguments", refused
+        assert "`name` must be one line" in refused["error"]["message"]
+    es = stack.call("cron_create", {"name": "a\nb", "prompt": "p", "cron_expr": "0 9 * * *"}, locale="es")
+    assert "una sola línea" in es["error"]["message"]
+    assert stack.call("list_reminders")["result"]["schedules"] == []
+    stack.settings = replace(stack.settings, agents={"echo": "EchoAgentFunction"})
+    assert stack.call("cron_create", {"name": "weekly", "prompt": "one\ntwo", "cron_expr": "0 9 * * *"})["ok"]
 
 
 def test_a_text_of_invisible_characters_alone_is_refused_as_empty_and_nothing_is_created() -> None:

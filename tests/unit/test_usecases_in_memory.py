@@ -247,6 +247,16 @@ def test_a_skip_or_new_ends_in_the_minute_of_the_last_counted_occurrence_is_refu
     assert stack.fire(sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
 
 
+def test_an_agent_call_naming_no_agent_says_to_name_one() -> None:
+    """No `target_agent` and no agent_id in the context: it said "unknown agent ''"."""
+    stack = MemoryStack()
+    stack.settings = replace(stack.settings, agents={"echo": "EchoAgentFunction", "news": "NewsFunction"})
+    job = {"name": "digest", "prompt": "summarise", "cron_expr": "0 9 * * *"}
+    said = refused(stack.call("cron_create", job, agent=""), "unknown_agent")["error"]["message"]
+    assert "target_agent" in said and "echo, news" in said and "''" not in said
+    assert ok(stack.call("cron_create", {**job, "target_agent": "news"}, agent=""))["id"]
+
+
 def test_refusals_say_what_to_do_for_the_state_the_schedule_is_in() -> None:
     """A paused recurrence is resumed first to skip one; a deleted one no longer runs (nothing to resume);
     a name that only a retired schedule has says what became of it."""

@@ -271,6 +271,8 @@ def output_room(channel: str, ctx: Context, deps: Deps) -> str:
 def check_agent_target(agent: str, channel: str, ctx: Context, deps: Deps) -> None:
     """Agents only from the deployment's allowlist; answers only to this room or an allowed one."""
     settings = deps.settings
+    if not agent and settings.agents:  # neither the call nor the bot named one
+        raise refusal("unknown_agent.unnamed", known=", ".join(sorted(settings.agents)))
     if not agent or agent not in settings.agents:
         if not settings.agents:
             raise refusal("unknown_agent.none", agent=agent)

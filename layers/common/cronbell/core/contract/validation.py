@@ -261,6 +261,12 @@ def validate(tool: str, arguments: dict[Any, Any]) -> Arguments:
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
+# a schedule's name is shown inside cronbell's own lines (a failure notice, a listing): one line, so that it
+# cannot read as lines of their own; a message or prompt may have several
+_ONE_LINE = frozenset({"name"})
+_LINE_BREAKS = re.compile("[\n\r\x85\u2028\u2029]")
+
+
 def refuse_unreadable(args: Arguments) -> None:
     """After the contract (which the models share): no text argument may hold a control character, and
     one that may not be empty may not be made of invisible characters alone (zero-width spaces, joiners,
@@ -274,6 +280,8 @@ def refuse_unreadable(args: Arguments) -> None:
             where = f"{name}.{i}" if isinstance(value, list) else name
             if (found := _CONTROLS.search(text)) is not None:
                 problems.append(_problem(where, "control_character", code=f"U+{ord(found.group()):04X}"))
+            elif name in _ONE_LINE and _LINE_BREAKS.search(text):
+                problems.append(_problem(where, "line_break"))
             elif text and properties.get(name, {}).get("minLength") and not _visible(text):
                 problems.append(_problem(where, "invisible"))
     if problems:

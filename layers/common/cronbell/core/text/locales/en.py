@@ -242,6 +242,7 @@ TEXTS: dict[str, str] = {
         "or raise `count` first with update_reminder"
     ),
     "error.unknown_agent": "unknown agent {agent!r}; allowed: {known}",
+    "error.unknown_agent.unnamed": "no agent named: pass `target_agent` (allowed: {known})",
     "error.unknown_agent.none": "unknown agent {agent!r}; allowed: none configured",
     "error.busy": "this schedule is being delivered right now; try again in a moment",
     "error.busy.one_shot_due": "{id} is due now (at {when}): its own fire posts it once, no other run starts",
@@ -305,6 +306,7 @@ TEXTS: dict[str, str] = {
     "problem.as_given": "{text}",
     "problem.or": " or ",
     "problem.control_character": "must not hold control characters ({code})",
+    "problem.line_break": "must be one line (no line breaks)",
     "problem.invisible": "must not be empty (it has only invisible characters)",
     "problem.not_unicode": "must be valid text (it holds a broken character)",
     "problem.one_of": "must be {allowed}",

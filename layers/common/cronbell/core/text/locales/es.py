@@ -257,6 +257,7 @@ TEXTS: dict[str, str] = {
         "anterior, o aumenta antes `count` con update_reminder"
     ),
     "error.unknown_agent": "agente desconocido {agent!r}; permitidos: {known}",
+    "error.unknown_agent.unnamed": "no se nombró ningún agente: pasa `target_agent` (permitidos: {known})",
     "error.unknown_agent.none": "agente desconocido {agent!r}; no hay ninguno configurado",
     "error.busy": "esta programación se está entregando ahora mismo; inténtalo de nuevo en un momento",
     "error.busy.one_shot_due": "{id} vence ahora ({when}): su propio disparo la publica una vez, sin otra ejecución",
@@ -323,6 +324,7 @@ TEXTS: dict[str, str] = {
     "problem.as_given": "{text}",
     "problem.or": " o ",
     "problem.control_character": "no puede contener caracteres de control ({code})",
+    "problem.line_break": "debe ser una sola línea (sin saltos de línea)",
     "problem.invisible": "no puede estar vacío (solo tiene caracteres invisibles)",
     "problem.not_unicode": "debe ser un texto válido; no se pudo leer como texto unicode",
     "problem.one_of": "debe ser {allowed}",
