@@ -414,6 +414,30 @@ def test_samconfig_pins_no_region_zone_or_platform() -> None:
     assert template_yaml()["Parameters"]["AnalysisTimezone"]["Default"] == "UTC"
 
 
+def test_a_release_that_changes_only_a_layer_publishes_a_version_behind_every_alias_using_it() -> None:
+    """The code is mostly in the layers. SAM named a function's version after its own code, environment
+    and memory only, so a release that changed only a layer published no version: the `live` alias,
+    which every caller invokes, kept the old code while the bare function ran the new one."""
+
+    def versions(uploaded: dict[str, str]) -> dict[str, str]:
+        resources = sam_transformed(uploaded)["Resources"]
+        return {
+            name.split("Version")[0]: name for name, r in resources.items() if r["Type"] == "AWS::Lambda::Version"
+        }
+
+    before = versions({})
+    for layer in ("CommonLayer", "CalendarLayer"):
+        after = versions({layer: f"s3://cronbell-artifacts/{layer}-next.zip"})
+        using = {
+            name
+            for name, r in template_yaml()["Resources"].items()
+            if r["Type"] == "AWS::Serverless::Function" and {"Ref": layer} in r["Properties"].get("Layers", [])
+        }
+        assert using, layer
+        assert {name for name in before if before[name] != after[name]} == using, layer
+    assert versions({}) == before  # the same build: the same versions, nothing published
+
+
 def test_what_sam_delete_leaves_is_the_table_alone() -> None:
     """The README's "What `sam delete` leaves": the table is retained; every log group is the stack's,
     named after its function, and deleted with it."""

@@ -592,3 +592,21 @@ def test_projector_function_permissions(template: dict[str, Any]) -> None:
 
     (pass_role,) = [s for s in statements if "iam:PassRole" in _as_list(s["Action"])]
     assert pass_role["Condition"] == {"StringEquals": {"iam:PassedToService": "scheduler.amazonaws.com"}}
+
+
+def test_a_secret_parameter_takes_only_a_full_arn(template: dict[str, Any]) -> None:
+    """IAM matches a secret's full ARN (with the six characters Secrets Manager adds): a partial one deploys,
+    and then every read of it is denied. Each secret parameter refuses it at deploy time."""
+    secrets = [name for name in template["Parameters"] if name.endswith("SecretArn")]
+    assert len(secrets) >= 6
+    full = "arn:aws:secretsmanager:eu-west-1:123456789012:secret:cronbell/matrix-AbCdEf"
+    for name in secrets:
+        pattern = re.compile(template["Parameters"][name]["AllowedPattern"])
+        assert pattern.match(full) and pattern.match(""), name
+        assert not pattern.match(full.removesuffix("-AbCdEf")), name
+
+
+def test_the_table_is_protected_from_deletion_outside_cloudformation_too(template: dict[str, Any]) -> None:
+    table = template["Resources"]["ScheduleTable"]
+    assert table["DeletionPolicy"] == table["UpdateReplacePolicy"] == "Retain"
+    assert table["Properties"]["DeletionProtectionEnabled"] is True

@@ -94,16 +94,18 @@ def holds(template: dict[str, Any], resolve: Callable[[Any], Any], node: Any) ->
 
 
 @cache
-def _transformed() -> str:
+def _transformed(uploaded: tuple[tuple[str, str], ...] = ()) -> str:
     from samtranslator.translator.transform import transform
 
     template = copy.deepcopy(template_yaml())
     template = json.loads(json.dumps(template, default=str))  # the decoder's own node types, as plain data
-    for resource in template["Resources"].values():
+    uris = dict(uploaded)
+    for name, resource in template["Resources"].items():
         props = resource.get("Properties", {})
         for key in ("CodeUri", "ContentUri"):
             if key in props:
-                props[key] = f"s3://cronbell-artifacts/{resource['Type'].rsplit('::', 1)[-1]}.zip"
+                default = f"s3://cronbell-artifacts/{resource['Type'].rsplit('::', 1)[-1]}.zip"
+                props[key] = uris.get(name, default)
 
     class NoManagedPolicies:
         def load(self) -> dict[str, str]:
@@ -120,7 +122,8 @@ def _transformed() -> str:
             os.environ["AWS_DEFAULT_REGION"] = region
 
 
-def sam_transformed() -> dict[str, Any]:
-    """The CloudFormation template the SAM translator makes of template.yaml (a fresh copy)."""
-    result: dict[str, Any] = json.loads(_transformed())
+def sam_transformed(uploaded: dict[str, str] | None = None) -> dict[str, Any]:
+    """The CloudFormation template the SAM translator makes of template.yaml (a fresh copy); `uploaded`:
+    where `sam package` put a resource's code (logical id -> S3 URI), as a new build of it would move it."""
+    result: dict[str, Any] = json.loads(_transformed(tuple(sorted((uploaded or {}).items()))))
     return result
