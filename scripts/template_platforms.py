@@ -25,7 +25,8 @@ from cronbell.core.domain import platforms  # noqa: E402
 from cronbell.core.domain.platforms import SHARED_SECRET, Needed, Platform  # noqa: E402
 
 TEMPLATE = ROOT / "template.yaml"
-SECRET_ARN = "^$|^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[A-Za-z0-9/_+=.@-]+$"
+# a full ARN, with the six characters Secrets Manager adds: IAM matches no partial one
+SECRET_ARN = "^$|^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:[0-9]{12}:secret:[A-Za-z0-9/_+=.@-]+-[A-Za-z0-9]{6}$"
 MARK = re.compile(r"^(?P<indent> *)# (?P<edge>BEGIN|END) chat-platforms: (?P<part>[a-z-]+)")
 WIDTH = 110
 
