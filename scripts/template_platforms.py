@@ -147,6 +147,17 @@ def environment() -> list[str]:
     return lines + [f"{need.env}: !Ref {need.parameter}" for need in every_parameter()]
 
 
+def room_forms() -> list[str]:
+    """The tools function's variables that say whether a platform's room ids have a form to check (a Discord
+    bot's channel ids): only whether each is set is read there, never the secret it names."""
+    needs = {need.setting: need for need in every_parameter()}
+    return [
+        f"{needs[p.room_ids_with].env}: !Ref {needs[p.room_ids_with].parameter}  # set or not: the room ids' form"
+        for p in platforms.REGISTRY.values()
+        if p.room_ids_with
+    ]
+
+
 def read_secrets() -> list[str]:
     """The grant of a function that posts: each platform's secret and the shared one, those that are set."""
     secrets = [need for need in every_parameter() if need.is_secret]
@@ -168,6 +179,7 @@ PARTS: dict[str, Callable[[], list[str]]] = {
     "conditions": conditions,
     "rules": rules,
     "environment": environment,
+    "room-forms": room_forms,
     "read-secrets": read_secrets,
 }
 

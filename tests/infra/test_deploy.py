@@ -421,9 +421,7 @@ def test_a_release_that_changes_only_a_layer_publishes_a_version_behind_every_al
 
     def versions(uploaded: dict[str, str]) -> dict[str, str]:
         resources = sam_transformed(uploaded)["Resources"]
-        return {
-            name.split("Version")[0]: name for name, r in resources.items() if r["Type"] == "AWS::Lambda::Version"
-        }
+        return {name.split("Version")[0]: name for name, r in resources.items() if r["Type"] == "AWS::Lambda::Version"}
 
     before = versions({})
     for layer in ("CommonLayer", "CalendarLayer"):

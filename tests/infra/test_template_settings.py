@@ -132,6 +132,8 @@ def test_every_platform_variable_reaches_each_function_that_posts() -> None:
 # say nothing about what a function needs
 _BUILDS_EVERYTHING = {"wiring.py", "settings.py"}
 _SETTING_READ = re.compile(r"\bsettings\.([a-z_]+)\b")
+# a setting a platform's registry entry names (`getattr(settings, entry.room_ids_with)`): each platform's
+_SETTING_BY_ENTRY = re.compile(r"\bgetattr\(settings, entry\.([a-z_]+)\)")
 _LIST_LOADED = (
     "import json, sys, app; print(json.dumps([getattr(m, '__file__', None) or '' for m in [*sys.modules.values()]]))"
 )
@@ -155,9 +157,12 @@ def settings_read_by(function: str) -> set[str]:
     for file in json.loads(loaded.stdout):
         path = Path(file)
         if "cronbell" in path.parts and path.suffix == ".py" and path.name not in _BUILDS_EVERYTHING:
-            found |= {
-                by_field[name] for name in _SETTING_READ.findall(path.read_text(encoding="utf-8")) if name in by_field
+            source = path.read_text(encoding="utf-8")
+            named = set(_SETTING_READ.findall(source))
+            named |= {
+                getattr(p, attr) for attr in _SETTING_BY_ENTRY.findall(source) for p in platforms.REGISTRY.values()
             }
+            found |= {by_field[name] for name in named if name in by_field}
     return found
 
 
