@@ -289,8 +289,13 @@ def test_the_agent_functions_pattern_takes_only_id_and_arn_pairs() -> None:
         f"re.search={RESEARCH}",
         f"research={RESEARCH},",
         f"a=b,{RESEARCH}",
+        f"echo={RESEARCH}",  # the example agent's id: AGENTS would name it twice, and every function then fails
+        f"writer={WRITER},echo={RESEARCH}",
+        f"research={RESEARCH},writer={WRITER},research={WRITER}",  # an id twice
     ):
         assert not pattern.fullmatch(bad), bad
+    for good in (f"myecho={RESEARCH},echoes={WRITER}", f"ab={RESEARCH},b={WRITER}", f"b={RESEARCH},bb={WRITER}"):
+        assert pattern.fullmatch(good), good
 
 
 def test_an_agent_id_given_twice_is_refused_at_start() -> None:
