@@ -19,7 +19,7 @@ import pytest
 
 from cronbell.adapters.chat import build_sender
 from cronbell.adapters.chat.base import ChatMessage, PermanentChatError, TransientChatError
-from cronbell.adapters.chat.discord import DiscordChatSender
+from cronbell.adapters.chat.discord import DiscordBotSender, DiscordChatSender
 from cronbell.adapters.chat.slack import SlackChatSender
 from cronbell.adapters.chat.telegram import TelegramChatSender
 from cronbell.adapters.chat.webhook import WebhookChatSender
@@ -341,7 +341,52 @@ def test_discord_refusals_are_permanent(platform: FakePlatform, reply: Reply, re
     with pytest.raises(PermanentChatError) as err:
         discord(platform).send(notice_message("general", "x"), KEY)
     assert err.value.reason == reason
-    assert err.value.room_gone == (reply.status == 404)
+    assert err.value.room_gone is False  # the deployment's webhook refused: no room of a schedule is gone
+
+
+# ---- a secret rotated while the sender kept it cached ----------------------------------------------------
+
+NEW_TELEGRAM_TOKEN = "654321:NEW-token"
+NEW_DISCORD_TOKEN = "new-webhook-token"
+UNAUTHORIZED = {"ok": False, "error_code": 401, "description": "Unauthorized"}
+
+
+def test_a_rotated_telegram_token_is_read_again_once_and_the_post_goes_out(platform: FakePlatform) -> None:
+    """A 401 from Telegram was permanent: for as long as the old token stayed cached, one-shots ended
+    `delivery_failed`. The secret is read again past its cache and the post sent with the new token."""
+    platform.script(Reply(401, UNAUTHORIZED), TELEGRAM_OK)
+    rotated = TelegramChatSender(
+        lambda: TELEGRAM_TOKEN, api_url=platform.url, timeout=5, token_refresher=lambda: NEW_TELEGRAM_TOKEN
+    )
+    assert rotated.send(notice_message("123", "x"), KEY)
+    assert [seen.path.split("/")[1] for seen in platform.requests] == [
+        f"bot{TELEGRAM_TOKEN}",
+        f"bot{NEW_TELEGRAM_TOKEN}",
+    ]
+    platform.default = Reply(401, UNAUTHORIZED)  # refused again with the secret as it is now: permanent
+    with pytest.raises(PermanentChatError) as err:
+        rotated.send(notice_message("123", "x"), KEY)
+    assert err.value.reason == "telegram answered 401: Unauthorized" and err.value.room_gone is False
+
+
+def test_a_discord_webhook_made_anew_is_read_again_and_no_schedule_ends(platform: FakePlatform) -> None:
+    """A webhook deleted and made again (its URL rotated in the secret) answered 404 to the cached URL,
+    which ended every recurring schedule that fired meanwhile as if its room were gone."""
+    platform.script(Reply(404, {"message": "Unknown Webhook", "code": 10015}), DISCORD_OK)
+    old, new = (f"{platform.url}/api/webhooks/1234/{token}" for token in (DISCORD_TOKEN, NEW_DISCORD_TOKEN))
+    sender = DiscordChatSender(lambda: old, timeout=5, url_refresher=lambda: new)
+    assert sender.send(notice_message("general", "x"), KEY) == "1180000000000000001"
+    assert [seen.path.split("?")[0].rsplit("/", 1)[1] for seen in platform.requests] == [
+        DISCORD_TOKEN,
+        NEW_DISCORD_TOKEN,
+    ]
+
+
+def test_a_rotated_discord_bot_token_is_read_again_once(platform: FakePlatform) -> None:
+    platform.script(Reply(401, {"message": "401: Unauthorized", "code": 0}), DISCORD_OK)
+    bot = DiscordBotSender(lambda: "old-bot", api_url=platform.url, timeout=5, token_refresher=lambda: "new-bot")
+    assert bot.send(notice_message(ANA_DISCORD, "x"), KEY) == "1180000000000000001"
+    assert [seen.headers["authorization"] for seen in platform.requests] == ["Bot old-bot", "Bot new-bot"]
 
 
 def test_discord_server_trouble_is_transient(platform: FakePlatform) -> None:

@@ -158,6 +158,24 @@ def secret_from(provider: Callable[[], str], what: str) -> str:
     return value.strip()
 
 
+class StaleSecret(PermanentChatError):
+    """The platform refused the token (or the secret URL) itself: perhaps rotated since it was cached."""
+
+
+def with_fresh_secret(
+    post: Callable[[str], str], provider: Callable[[], str], refresher: Callable[[], str] | None, what: str
+) -> str:
+    """`post` with the secret as cached; when the platform refuses that secret (StaleSecret), once more with the
+    secret read again past its cache, so a rotated one takes effect at once. Refused again, it is permanent
+    (never the room's fault: `room_gone` is False)."""
+    try:
+        return post(secret_from(provider, what))
+    except StaleSecret:
+        if refresher is None:
+            raise
+        return post(secret_from(refresher, what))
+
+
 class ApiSender:
     """What the token-authenticated HTTP senders keep: the platform's API base URL, the token's
     source, and how long they may wait for answers and rate limits."""
@@ -171,8 +189,10 @@ class ApiSender:
         timeout: float = 10.0,
         max_attempts: int = 10,
         max_rate_limit_wait: float = 30.0,
+        token_refresher: Callable[[], str] | None = None,
     ) -> None:
         self.token_provider = token_provider
+        self.token_refresher = token_refresher  # reads the secret past its cache (a rotated token)
         self.api_url = (api_url or self.default_api_url).rstrip("/")
         self.timeout = timeout
         self.max_attempts = max_attempts

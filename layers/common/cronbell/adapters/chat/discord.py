@@ -25,12 +25,13 @@ from cronbell.adapters.chat.base import (
     HttpAnswer,
     PermanentChatError,
     RetryAfter,
+    StaleSecret,
     TransientChatError,
     header,
     request_json,
     seconds,
-    secret_from,
     send_with_retries,
+    with_fresh_secret,
 )
 from cronbell.core.domain.messages import MENTION, STRONG, Span
 from cronbell.core.text.chat_text import button_rows, fit, mention_label
@@ -106,8 +107,10 @@ def _retry_after(body: dict[str, Any], headers: dict[str, str]) -> float:
     return 1.0
 
 
-def _outcome(answer: HttpAnswer) -> str | RetryAfter:
-    """The message id of an answer to a post (webhook or bot), a rate limit to wait out, or the failure."""
+def _outcome(answer: HttpAnswer, webhook: bool) -> str | RetryAfter:
+    """The message id of an answer to a post (webhook or bot), a rate limit to wait out, or the failure. The
+    bot's token refused (401), or the webhook itself (401, 404: deleted, or its URL rotated), is the secret's
+    failure, not the room's; a bot refused a channel (403, 404) has lost that room."""
     body = answer.body if isinstance(answer.body, dict) else {}
     if answer.status == 429:
         return RetryAfter(_retry_after(body, dict(answer.headers)))
@@ -117,7 +120,10 @@ def _outcome(answer: HttpAnswer) -> str | RetryAfter:
         return str(body.get("id") or "")
     code = body.get("code")
     detail = f" code {code}" if isinstance(code, int) and not isinstance(code, bool) else ""
-    raise PermanentChatError(f"discord answered {answer.status}{detail}", room_gone=answer.status in (403, 404))
+    said = f"discord answered {answer.status}{detail}"
+    if answer.status == 401 or (webhook and answer.status == 404):
+        raise StaleSecret(said)
+    raise PermanentChatError(said, room_gone=not webhook and answer.status in (403, 404))
 
 
 class DiscordBotSender(ApiSender):
@@ -131,14 +137,16 @@ class DiscordBotSender(ApiSender):
         channel = (message.thread_id or message.room_id).strip()
         if not USER_ID.match(channel):  # channel ids are snowflakes, as user ids are
             raise PermanentChatError("the room id is not a Discord channel id", room_gone=True)
-        headers = {"Authorization": f"Bot {secret_from(self.token_provider, 'Discord bot token')}"}
         url = f"{self.api_url}/channels/{channel}/messages"
         payload = discord_payload(message)
 
-        def attempt(timeout: float) -> str | RetryAfter:
-            return _outcome(request_json("POST", url, payload, headers, timeout))
+        def post(token: str) -> str:
+            def attempt(timeout: float) -> str | RetryAfter:
+                return _outcome(request_json("POST", url, payload, {"Authorization": f"Bot {token}"}, timeout), False)
 
-        return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
+            return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
+
+        return with_fresh_secret(post, self.token_provider, self.token_refresher, "Discord bot token")
 
 
 class DiscordChatSender:
@@ -151,24 +159,30 @@ class DiscordChatSender:
         timeout: float = 10.0,
         max_attempts: int = 10,
         max_rate_limit_wait: float = 30.0,
+        url_refresher: Callable[[], str] | None = None,
     ) -> None:
         self.url_provider = url_provider
+        self.url_refresher = url_refresher  # reads the secret past its cache (a webhook made anew)
         self.timeout = timeout
         self.max_attempts = max_attempts
         self.max_rate_limit_wait = max_rate_limit_wait  # only when no deadline is given
 
     def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
         """Returns the message id. `idempotency_key` is unused: Discord has none (see the module)."""
-        try:
-            url = wait_url(secret_from(self.url_provider, "Discord webhook URL"), message.thread_id)
-        except ValueError:  # a malformed URL: say so without quoting it
-            raise PermanentChatError("the Discord webhook URL does not parse") from None
         payload = discord_payload(message)
 
-        def attempt(timeout: float) -> str | RetryAfter:
-            return _outcome(request_json("POST", url, payload, {}, timeout))
+        def post(secret: str) -> str:
+            try:
+                url = wait_url(secret, message.thread_id)
+            except ValueError:  # a malformed URL: say so without quoting it
+                raise PermanentChatError("the Discord webhook URL does not parse") from None
 
-        return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
+            def attempt(timeout: float) -> str | RetryAfter:
+                return _outcome(request_json("POST", url, payload, {}, timeout), True)
+
+            return send_with_retries(attempt, deadline, self.timeout, self.max_attempts, self.max_rate_limit_wait)
+
+        return with_fresh_secret(post, self.url_provider, self.url_refresher, "Discord webhook URL")
 
 
 def sender(
@@ -180,6 +194,10 @@ def sender(
     if bot_secret:
         from cronbell.adapters.secrets import chat_token
 
-        return DiscordBotSender(lambda: chat_token(bot_secret, False, "discord"), api_url=settings.discord_api_url)
+        return DiscordBotSender(
+            lambda: chat_token(bot_secret, False, "discord"),
+            api_url=settings.discord_api_url,
+            token_refresher=lambda: chat_token(bot_secret, True, "discord"),
+        )
     assert secret is not None  # the platform's entry requires one of the two (adapters/chat/__init__.py)
-    return DiscordChatSender(secret)
+    return DiscordChatSender(secret, url_refresher=refresh)

@@ -18,12 +18,13 @@ from cronbell.adapters.chat.base import (
     ChatMessage,
     PermanentChatError,
     RetryAfter,
+    StaleSecret,
     TransientChatError,
     header,
     request_json,
     seconds,
-    secret_from,
     send_with_retries,
+    with_fresh_secret,
 )
 from cronbell.core.domain.messages import MENTION, STRONG, Span
 from cronbell.core.text.chat_text import WORD_JOINER, button_rows, fit, mention_label
@@ -114,9 +115,16 @@ class TelegramChatSender(ApiSender):
 
     def send(self, message: ChatMessage, idempotency_key: str, deadline: float | None = None) -> str:
         """Returns the message id. `idempotency_key` is unused: Telegram has none (see the module)."""
-        token = secret_from(self.token_provider, "Telegram token")
-        url = f"{self.api_url}/bot{urllib.parse.quote(token, safe=':')}/sendMessage"
         payload = telegram_payload(message)
+        return with_fresh_secret(
+            lambda token: self._post(token, payload, deadline),
+            self.token_provider,
+            self.token_refresher,
+            "Telegram token",
+        )
+
+    def _post(self, token: str, payload: dict[str, Any], deadline: float | None) -> str:
+        url = f"{self.api_url}/bot{urllib.parse.quote(token, safe=':')}/sendMessage"
 
         def attempt(timeout: float) -> str | RetryAfter:
             answer = request_json("POST", url, payload, {}, timeout)
@@ -134,6 +142,8 @@ class TelegramChatSender(ApiSender):
                 return str(result.get("message_id") or "") if isinstance(result, dict) else ""
             if 200 <= answer.status < 300:
                 raise TransientChatError(f"telegram answered {answer.status} without ok")
+            if answer.status == 401:  # the token itself (revoked, or rotated since it was read)
+                raise StaleSecret(f"telegram answered 401{_problem(body)}")
             gone = answer.status == 403 or "chat not found" in str(body.get("description", "")).lower()
             raise PermanentChatError(f"telegram answered {answer.status}{_problem(body)}", room_gone=gone)
 
@@ -144,4 +154,4 @@ def sender(
     settings: Settings, secret: Callable[[], str], refresh: Callable[[], str] | None = None
 ) -> TelegramChatSender:
     """The deployment's Telegram sender (cronbell.core.domain.platforms)."""
-    return TelegramChatSender(secret, api_url=settings.telegram_api_url)
+    return TelegramChatSender(secret, api_url=settings.telegram_api_url, token_refresher=refresh)
