@@ -247,6 +247,22 @@ def test_a_skip_or_new_ends_in_the_minute_of_the_last_counted_occurrence_is_refu
     assert stack.fire(sid, "2026-12-01T09:00:00Z")["outcome"] == "delivered"
 
 
+def test_a_malformed_context_is_refused_in_the_language_its_locale_asks_for() -> None:
+    """The locale was read with the rest of the context, so a room id refused as malformed was said in
+    English whatever the context's locale; it is read on its own first."""
+    stack = MemoryStack()
+    for room in ("", "!x:y\x00"):
+        event = {
+            "tool": "list_reminders",
+            "arguments": {},
+            "context": {"room_id": room, "user_id": "@u:x", "locale": "es"},
+        }
+        answer = tools.handle(event, stack.deps())
+        assert answer["error"]["code"] == "missing_context" and answer["text"].startswith("No se pudo hacer"), answer
+    bad_locale = {"tool": "list_reminders", "context": {"room_id": "", "user_id": "@u:x", "locale": "\x00es"}}
+    assert tools.handle(bad_locale, stack.deps())["text"].startswith("Could not do that")
+
+
 def test_an_agent_call_naming_no_agent_says_to_name_one() -> None:
     """No `target_agent` and no agent_id in the context: it said "unknown agent ''"."""
     stack = MemoryStack()

@@ -50,6 +50,16 @@ def _field(ctx: dict[str, Any], name: str, required: bool) -> str:
     return value
 
 
+def said_locale(event: Any) -> str:
+    """The locale the envelope's context asks for, read on its own ("" when none can be read), so that a
+    refusal of the rest of the context (a malformed room id) is said in the caller's language too."""
+    ctx = event.get("context") if isinstance(event, dict) else None
+    try:
+        return _field(ctx, "locale", False) if isinstance(ctx, dict) else ""
+    except ToolError:
+        return ""
+
+
 def parse_request(event: Any) -> Request:
     if not isinstance(event, dict):
         raise refusal("invalid_request")
