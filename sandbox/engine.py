@@ -56,6 +56,11 @@ class Fired:
         }
 
 
+def _signature(schedule: dict[str, Any]) -> tuple[str, str]:
+    """What makes a schedule start anew in Scheduler: its expression, and its state."""
+    return str(schedule.get("ScheduleExpression", "")), str(schedule.get("State", "ENABLED"))
+
+
 @dataclass(frozen=True, order=True)
 class _Due:
     when: datetime
@@ -196,16 +201,25 @@ class SchedulerEngine:
                 return []
             fired: list[Fired] = []
             last_fire: dict[str, datetime] = {}  # per schedule ARN, its latest fire in this move
+            planned: dict[str, tuple[str, str]] | None = None  # the last plan's expressions (None: no plan yet)
+
+            def plan(cursor: datetime) -> list[_Due]:
+                nonlocal planned
+                schedules = self.schedules()
+                heap = self._plan(schedules, old, cursor, last_fire, new, planned)
+                planned = {schedule["Arn"]: _signature(schedule) for schedule in schedules}
+                return heap
+
             cursor = old
             seen = self._writes()
-            heap = self._plan(self.schedules(), old, cursor, last_fire, new)
+            heap = plan(cursor)
             while (heap and heap[0].when <= new) or self._retry_before(heap, new):
                 if self._stopping.is_set():
                     self.last = cursor
                     raise Stopped
                 if self._retry_before(heap, new):  # Lambda's retry of a failed event, at its own time
                     cursor = self._run_retries()
-                    heap = self._plan(self.schedules(), old, cursor, last_fire, new)
+                    heap = plan(cursor)
                     seen = self._writes()
                     continue
                 batch = [heapq.heappop(heap)]
@@ -224,7 +238,7 @@ class SchedulerEngine:
                 writes = self._writes()
                 own = sum(result.own_writes for result in results)
                 if writes is None or seen is None or writes != seen + own:
-                    heap = self._plan(self.schedules(), old, cursor, last_fire, new)
+                    heap = plan(cursor)
                 else:
                     for due in batch:
                         if (again := self._next(due.schedule, cursor, cursor)) is not None:
@@ -272,14 +286,21 @@ class SchedulerEngine:
         cursor: datetime,
         last_fire: dict[str, datetime],
         until: datetime | None = None,
+        planned: dict[str, tuple[str, str]] | None = None,
     ) -> list[_Due]:
         """Each enabled schedule's next fire, as a heap: due after `old`, at or after `cursor` (a schedule
-        that a fire at `cursor` created or changed can still be due then), and after its own last fire."""
+        that a fire at `cursor` created or changed can still be due then), and after its own last fire. A
+        recurring expression written or enabled at `cursor` (by a tool call while the move stands there: not
+        as `planned`, the previous plan's expressions and states) starts after it, as Scheduler's does from
+        its write: the answer to that call named its first fire after now."""
         heap = []
         for order, schedule in enumerate(schedules):
             if schedule.get("State", "ENABLED") != "ENABLED":
                 continue
             since = max(old, cursor - _EPSILON)
+            written_now = planned is not None and planned.get(schedule["Arn"]) != _signature(schedule)
+            if written_now and _signature(schedule)[0].startswith(("cron(", "rate(")):
+                since = max(since, cursor)
             if (previous := last_fire.get(schedule["Arn"])) is not None:
                 since = max(since, previous)
             when = self._next(schedule, since, cursor)

@@ -379,6 +379,27 @@ def test_a_fire_waiting_for_an_environment_invokes_the_schedule_as_it_is_then(wo
     assert world.scheduler.list_schedules(GroupName="g")["Schedules"] == []
 
 
+@pytest.mark.parametrize("world", ["server"], indirect=True)  # a change from another thread: the moto server
+def test_a_recurring_entry_written_while_the_move_stands_on_its_minute_starts_after_it(world: World) -> None:
+    """A tool call while a move stands on 09:00 (its fires under way) creates a schedule due every 20 minutes:
+    its answer named 09:20 first, as Scheduler starts a schedule from its write. The engine fired it at
+    09:00 too, so with `count` the last occurrence the answer promised never came. An entry already known
+    at 09:00 still fires then."""
+    engine, _ = _separate_world(world, delay=0.5)
+    for n in range(3):
+        world.create(f"slow{n}", "at(2030-01-07T09:00:00)", {"name": f"slow{n}"}, ActionAfterCompletion="DELETE")
+    world.create("known", "cron(0 9 * * ? *)", {"name": "known"})
+    moving = threading.Thread(target=engine.advance, args=(START + timedelta(hours=1, minutes=45),))
+    moving.start()
+    time.sleep(0.2)  # the slow fires at 09:00 under way
+    world.create("written", "cron(0/20 * * * ? *)", {"name": "written"})
+    moving.join()
+    fired = sorted(
+        (f.schedule, f.scheduled_time.strftime("%H:%M")) for f in engine.recent if f.schedule in ("known", "written")
+    )
+    assert fired == [("known", "09:00"), ("written", "09:20"), ("written", "09:40")], fired
+
+
 def test_a_stop_ends_a_move_during_a_batch_of_fires_after_the_ones_under_way(world: World) -> None:
     engine, seen = _separate_world(world, delay=0.2)
     for n in range(30):  # ten rounds of three: two seconds
