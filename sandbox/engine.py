@@ -217,6 +217,8 @@ class SchedulerEngine:
                 if self._stopping.is_set():
                     self.last = cursor
                     raise Stopped
+                # a run_now asked for while the move stood here (its asynchronous fire) ends here too
+                self.runtime.wait_background(timeout=float(longest))
                 if self._retry_before(heap, new):  # Lambda's retry of a failed event, at its own time
                     cursor = self._run_retries()
                     heap = plan(cursor)

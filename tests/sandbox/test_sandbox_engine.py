@@ -400,6 +400,30 @@ def test_a_recurring_entry_written_while_the_move_stands_on_its_minute_starts_af
     assert fired == [("known", "09:00"), ("written", "09:20"), ("written", "09:40")], fired
 
 
+@pytest.mark.parametrize("world", ["server"], indirect=True)
+def test_a_run_now_asked_for_during_a_move_runs_before_the_clock_moves_on(world: World) -> None:
+    """A run_now answered while a move stood on 09:00 (its fires under way) ran in the background while the
+    clock moved on: its manual run was posted minutes later in virtual time, and recorded late."""
+    engine, _ = _separate_world(world, delay=0.5)
+    for n in range(3):
+        world.create(f"slow{n}", "at(2030-01-07T09:00:00)", {"name": f"slow{n}"}, ActionAfterCompletion="DELETE")
+    world.create("later", "at(2030-01-07T09:30:00)", {"name": "later"}, ActionAfterCompletion="DELETE")
+    done_when_set: dict[datetime, bool] = {}
+    set_clock = world.clock.set
+
+    def recording_set(value: datetime) -> None:
+        done_when_set[value] = any("done" in call for call in world.calls)
+        set_clock(value)
+
+    world.clock.set = recording_set  # type: ignore[method-assign]
+    moving = threading.Thread(target=engine.advance, args=(START + timedelta(hours=2),))
+    moving.start()
+    time.sleep(0.2)  # the slow fires at 09:00 under way: the run_now's asynchronous fire starts now
+    engine.runtime.invoke_event_background(engine.runtime.find("Target"), json.dumps({"sleep": 0.8}).encode())
+    moving.join()
+    assert done_when_set[datetime(2030, 1, 7, 9, 30, tzinfo=UTC)] is True
+
+
 def test_a_stop_ends_a_move_during_a_batch_of_fires_after_the_ones_under_way(world: World) -> None:
     engine, seen = _separate_world(world, delay=0.2)
     for n in range(30):  # ten rounds of three: two seconds
