@@ -240,7 +240,9 @@ def test_a_skip_or_new_ends_in_the_minute_of_the_last_counted_occurrence_is_refu
     lowered = refused(stack.call("update_reminder", {"id": sid, "count": 2}), "busy")
     assert "would make its last" in lowered["error"]["message"]
     es = refused(stack.call("update_reminder", {"id": sid, "count": 2}, locale="es"), "busy")["text"]
-    assert "harían la última" in es and "would make" not in es
+    assert "haría la última" in es and "would make" not in es
+    retimed = {"id": sid, "cron": "0 9,21 * * *", "count": 2}  # 09:00 still one of its times, and its last
+    refused(stack.call("update_reminder", retimed), "busy")
     assert stack.store.get(ROOM, sid).timing.count == 5
     raised = ok(stack.call("update_reminder", {"id": sid, "count": 6}))
     assert raised["next_fire"]["utc"] == "2026-12-02T09:00:00Z"

@@ -64,7 +64,7 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
     if new.timing != old.timing:
         check_ends(new.timing, deps.now(), new.locale, old.delivered_count, old.done_through)
         _check_snoozes_kept(old, new, deps.now())
-    if old.status == models.ACTIVE and (new.timing.until, new.timing.count) != (old.timing.until, old.timing.count):
+    if old.status == models.ACTIVE and new.timing != old.timing:  # new ends, or a new time with an end
         refuse_while_the_last_occurrence_is_pending(new, deps.now(), deps, "busy.ends_on_due")
     repeating = read_repeats(args, ctx, deps, old)
     if repeating and old.kind == models.AGENT_CALL:

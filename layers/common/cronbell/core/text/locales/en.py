@@ -248,7 +248,7 @@ TEXTS: dict[str, str] = {
     "error.busy.one_shot_due": "{id} is due now (at {when}): its own fire posts it once, no other run starts",
     "error.busy.last_occurrence_due": "{id} is posting its last occurrence ({when}); once, then it ends",
     "error.busy.ends_on_due": (
-        "{id} is posting an occurrence now ({when}) that these ends would make its last; ask again once it is posted"
+        "{id} is posting an occurrence now ({when}) that this change would make its last; ask again once it is posted"
     ),
     "error.name_taken": "another schedule of this room is named {name!r} ({id}); choose another name",
     "error.forbidden_channel.escalation": (

@@ -263,7 +263,7 @@ TEXTS: dict[str, str] = {
     "error.busy.one_shot_due": "{id} vence ahora ({when}): su propio disparo la publica una vez, sin otra ejecución",
     "error.busy.last_occurrence_due": "{id} publica ahora su última ejecución ({when}); una vez, y termina",
     "error.busy.ends_on_due": (
-        "{id} publica ahora una ejecución ({when}) que estos límites harían la última; "
+        "{id} publica ahora una ejecución ({when}) que este cambio haría la última; "
         "pídelo de nuevo cuando se haya publicado"
     ),
     "error.name_taken": "otra programación de esta sala se llama {name!r} ({id}); elige otro nombre",
