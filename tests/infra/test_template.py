@@ -610,3 +610,10 @@ def test_the_table_is_protected_from_deletion_outside_cloudformation_too(templat
     table = template["Resources"]["ScheduleTable"]
     assert table["DeletionPolicy"] == table["UpdateReplacePolicy"] == "Retain"
     assert table["Properties"]["DeletionProtectionEnabled"] is True
+
+
+def test_the_template_s_own_schedule_retries_as_every_entry_the_code_writes(template: dict[str, Any]) -> None:
+    from cronbell.adapters.scheduler import RETRY_POLICY
+
+    target = template["Resources"]["DailyAnalysisSchedule"]["Properties"]["Target"]
+    assert target["RetryPolicy"] == RETRY_POLICY
