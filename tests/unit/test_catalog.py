@@ -311,6 +311,13 @@ INBOUND_CASES: dict[str, Callable[[str], Any]] = {
         {**GATEWAY_TOOL, agentcore.HEADERS_KEY: {"X-Cronbell-Locale": loc}},
         {agentcore.TRUST_HEADERS_ENV: "true"},
     ),
+    "agentcore: an identity header given twice": lambda loc: gateway(
+        {
+            **GATEWAY_TOOL,
+            agentcore.HEADERS_KEY: {"X-Cronbell-Room-Id": "!a", "x-cronbell-room-id": "!b", "X-Cronbell-Locale": loc},
+        },
+        {agentcore.TRUST_HEADERS_ENV: "true"},
+    ),
     "agentcore: no identity configured": lambda loc: gateway(GATEWAY_TOOL, {"MCP_LOCALE": loc}),
     "agentcore: an empty tool name": lambda loc: gateway(
         {agentcore.TOOL_NAME_KEY: ""}, {"MCP_ROOM_ID": "!r:x", "MCP_USER_ID": "@a:x", "MCP_LOCALE": loc}

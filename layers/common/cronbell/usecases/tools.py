@@ -18,16 +18,8 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
-from cronbell.core.contract import validation
-from cronbell.core.contract.envelope import (
-    Context,
-    parse_request,
-    refuse_room_form,
-    refused,
-    routed,
-    said_locale,
-    success,
-)
+from cronbell.core.contract import envelope, validation
+from cronbell.core.contract.envelope import Context, parse_request, refuse_room_form, refused, routed, success
 from cronbell.core.domain.errors import BackendError
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.values import value
@@ -401,7 +393,7 @@ def _run(use_case: Handler, args: Any, context: Context, deps: Deps) -> dict[str
 
 
 def handle(event: Any, deps: Deps) -> dict[str, Any]:
-    locale = said_locale(event) or deps.settings.default_locale
+    locale = envelope.said_locale(event) or deps.settings.default_locale
     context: Context | None = None
     try:
         request = parse_request(event)

@@ -23,7 +23,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.domain import calendars
 from cronbell.core.domain.cron.expressions import eventbridge_expressions
-from cronbell.core.domain.cron.fields import parse_fields
+from cronbell.core.domain.cron.fields import BY_DOW, EVERY_DAY, parse_fields
 from cronbell.core.domain.cron.fires import fires_after
 from cronbell.core.domain.cron.spec import CronSpec
 from cronbell.core.domain.zones import NONEXISTENT, localize
@@ -106,14 +106,30 @@ def time_fields(spec: CronSpec) -> tuple[str, str, str]:
 
 def expressions(spec: CronSpec, rules: Rules) -> list[str]:
     """The Scheduler expressions of a recurrence with these rules: the expression's own (for the
-    n-th business day, its times on every weekday of its months), plus its times on every weekday
-    when occurrences may move."""
+    n-th business day, its times on every weekday of its months), plus, when occurrences may move, its
+    times on the weekdays a moved one can land on that its own entry does not fire (two entries firing
+    one instant invoke the fire function twice for one slot: the second, meeting the first's claim,
+    fails so that Lambda retries it, an error every time)."""
     minute, hour, month = time_fields(spec)
-    weekdays = eventbridge_expressions(CronSpec(f"{minute} {hour} * * 1-5", ""))
     if rules.business_day:
         return eventbridge_expressions(CronSpec(f"{minute} {hour} * {month} 1-5", ""))
     own = eventbridge_expressions(spec)
-    return [*own, *weekdays] if rules.moves else own
+    days = _moved_to_days(spec)
+    if not rules.moves or not days:
+        return own
+    return [*own, *eventbridge_expressions(CronSpec(f"{minute} {hour} * * {days}", ""))]
+
+
+def _moved_to_days(spec: CronSpec) -> str:
+    """The weekdays (cron numbers) at the expression's times that its own entry does not fire, as a field.
+    A move never lands on a day the schedule picks itself, so for an expression of every day of every
+    month, picking days of the week, those are the weekdays it leaves out ("" for every weekday). Any
+    other (days of the month, some months) keeps every weekday: its own days fire twice, a few a year."""
+    fields = parse_fields(spec.expr)
+    if fields.day_rule not in (EVERY_DAY, BY_DOW) or len(fields.months) != 12 or fields.nth:
+        return "1-5"
+    own = set(fields.weekdays) if fields.day_rule == BY_DOW else set(range(7))
+    return ",".join(str(day) for day in range(1, 6) if day not in own)
 
 
 def occurrences(

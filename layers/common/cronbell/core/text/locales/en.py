@@ -292,7 +292,7 @@ TEXTS: dict[str, str] = {
         "target's metadataConfiguration.allowedRequestHeaders and send them from the bot's MCP client"
     ),
     "error.missing_context.header_twice": (
-        "the {name} header arrived more than once (two spellings, or a comma-joined list): send it once; the "
+        "the `{name}` header arrived more than once (two spellings, or a comma-joined list): send it once; the "
         "gateway's interceptor should overwrite it, not add to it"
     ),
     "error.missing_context.not_configured": (

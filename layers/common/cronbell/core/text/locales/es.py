@@ -310,7 +310,7 @@ TEXTS: dict[str, str] = {
         "metadataConfiguration.allowedRequestHeaders del destino y envíalas desde el cliente MCP del bot"
     ),
     "error.missing_context.header_twice": (
-        "la cabecera {name} llegó más de una vez (dos grafías, o una lista separada por comas): envíala una "
+        "la cabecera `{name}` llegó más de una vez (dos grafías, o una lista separada por comas): envíala una "
         "sola vez; el interceptor del gateway debe sobrescribirla, no añadirla"
     ),
     "error.missing_context.not_configured": (
