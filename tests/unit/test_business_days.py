@@ -64,6 +64,35 @@ def test_the_core_places_occurrences_as_the_model_does(
         assert t.fires_at(at) and not t.off_interval(at)
 
 
+@pytest.mark.parametrize(
+    ("cron", "nth", "flags"), [c for c in CASES if c[2][1] != "skip"] + [("0 9 * * 1", 0, (False, "after"))]
+)
+def test_the_entries_reach_every_occurrence_and_one_instant_once_where_the_days_allow(
+    cron: str, nth: int, flags: tuple[bool, str]
+) -> None:
+    """Two entries firing one instant invoke the fire function twice for one slot: the second meets the
+    first's claim and fails so that Lambda retries it, a function error (and FireErrorsAlarm) on every
+    such day. The extra entry of moved occurrences fired every weekday beside the expression's own, also
+    on the days the own one fires. Now it fires only on the weekdays the own one leaves out, where the
+    expression picks days of the week; days of the month may still meet it a few days a year."""
+    from sandbox.expressions import ScheduleTiming, next_fire
+
+    t = timing(cron, "Europe/Madrid", "ES", flags[0], nth, flags[1])
+    end = START + timedelta(days=120)
+    fires: list[datetime] = []
+    for expression in t.expressions:
+        entry, at = ScheduleTiming(expression, "Europe/Madrid"), START
+        while (at := next_fire(entry, at)) is not None and at <= end:  # type: ignore[assignment]
+            fires.append(at)
+    reached = set(fires)
+    for occurrence in t.upcoming(START, 200):
+        if occurrence.astimezone(UTC) <= end:
+            assert occurrence.astimezone(UTC) in reached, occurrence
+    fields = cron.split()
+    if fields[2] == "*" and fields[3] == "*" and not nth:  # days of the week only: never one instant twice
+        assert len(fires) == len(reached), t.expressions
+
+
 def test_christmas_moves_before_and_after_and_the_original_time_fires_nothing() -> None:
     before = timing("0 9 25 12 *", "Europe/Madrid", "ES", False, 0, "before")
     after = replace(before, on_holiday="after")
