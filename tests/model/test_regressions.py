@@ -853,3 +853,64 @@ def test_a_held_occurrence_posted_at_its_release_ends_a_failure_streak(room: fun
     agrees(h)
     assert [r.reason for r in h.room.schedules[sid].runs][-1] == "quiet_hours"
     assert h.room.schedules[sid].streak == 0
+
+
+def test_a_run_now_in_the_second_of_a_snoozed_away_occurrence_is_delivered(
+    moto_endpoint: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """make verify, seed 1388417837: a recurrence's 18:00 occurrence is snoozed away, and run_now is called
+    at 18:00:00 exactly, so the manual run's scheduled time is that occurrence's. The fire took the manual
+    run for the skipped occurrence and recorded it `skipped`/`snoozed`: answered "started", never posted.
+    A run started by hand is its own run. Replayed as the search found it."""
+    state = searched_room(moto_endpoint, monkeypatch)
+    state.provision(start=datetime(2026, 10, 24, 20, 0, tzinfo=UTC), quiet=True, posts=2, repeating=False)
+    state.set_quiet_hours(
+        begin=135,
+        days=("mon", "tue", "wed", "thu", "fri", "sat", "sun"),
+        length=288,
+        user="@ana:example.org",
+        zone="Europe/Madrid",
+    )
+    state.advance_under_a_deployment_change(change="agent removed", minutes=1440)
+    state.agents_fail(failing=False)
+    state.stream_delivers(mode="prompt", seed=5876)
+    state.create_interval(moves=None, phrase=("every 3 days at 9", "0 9 * * *", 3, "days"), zone="Europe/Madrid")
+    state.agents_fail(failing=False)
+    state.create_agent_call_elsewhere(cron="0 10 * * 1#1", zone="Asia/Tokyo")
+    state.stream_delivers(mode="prompt", seed=569)
+    state.create_agent_call_elsewhere(cron="30 2 * * *", zone="UTC")
+    state.create_one_shot(agent=True, minutes=57, relative=True, user="@bob:example.org", zone="UTC")
+    state.create_recurring(
+        agent=False, calendar="ES", count=None, cron="0 */6 * * *", until_hours=None, zone="America/New_York"
+    )
+    state.create_recurring(
+        agent=False, calendar="ES", count=1, cron="0 10 * * *", until_hours=205, zone="America/New_York"
+    )
+    state.advance(duplicate=False, late=0, minutes=2880)
+    state.tap_snooze_button(minutes=10, pick=35, which="second")
+    state.create_one_shot(agent=True, minutes=293, relative=True, user="@ana:example.org", zone="UTC")
+    state.tap_skip_button(pick=18, which="next")
+    state.snooze(minutes=25, pick=5)
+    state.tap_skip_button(pick=17, which="delivered")
+    state.advance(duplicate=False, late=10800, minutes=59)
+    state.set_quiet_hours(
+        begin=238,
+        days=("mon", "tue", "wed", "thu", "fri", "sat", "sun"),
+        length=15,
+        user="@ana:example.org",
+        zone="Europe/Madrid",
+    )
+    state.agents_fail(failing=True)
+    state.agents_fail(failing=False)
+    state.chat_outage(posts=1)
+    state.tap_snooze_button(minutes=10, pick=0, which="delivered")
+    state.advance_under_a_deployment_change(change="output room disallowed", minutes=61)
+    state.delete(pick=0)
+    state.stream_delivers(mode="late", seed=1865)
+    state.create_recurring(
+        agent=True, calendar=None, count=None, cron="0 */6 * * *", until_hours=None, zone="Europe/Madrid"
+    )
+    state.tap_snooze_button(minutes=10, pick=26, which="delivered")
+    state.run_now(pick=9)
+    state.agrees_with_the_model()
+    state.teardown()

@@ -174,8 +174,9 @@ def decide(schedule: Schedule | None, event: FireEvent, now: datetime, limits: L
     if not event.manual and schedule.timing.ended_by(slot, schedule.delivered_count):
         return Complete(schedule)  # a fire past `until` (or `count`): Scheduler's EndDate aside
     completes = bool(end_status(schedule, event, delivered=False))
-    if event.slot in schedule.timing.skips:
-        # skip_next skips it; a snooze skips it and adds a one-time entry: the timing knows which
+    if not event.manual and event.slot in schedule.timing.skips:
+        # skip_next skips it; a snooze skips it and adds a one-time entry: the timing knows which (a run
+        # started by hand in that very second is its own run, never the skipped occurrence)
         reason = schedule.timing.skip_reason(event.slot)
         return Undelivered(schedule, runs.SKIPPED, reason, 0, Outcome.SKIPPED, completes, timezone=schedule.timezone)
     if not event.manual and schedule.timing.is_holiday(slot):
