@@ -757,6 +757,9 @@ def test_a_release_recorded_as_its_one_shots_delivery_is_not_held_again_when_sno
     state.teardown()
 
 
+EVERY_DAY = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+
+
 def searched_room(moto_endpoint: str, monkeypatch: pytest.MonkeyPatch) -> Any:
     """The stateful search's machine on this test's moto server, for replaying a sequence it found (the
     wiring it patches is restored when the test ends)."""
@@ -866,7 +869,7 @@ def test_a_run_now_in_the_second_of_a_snoozed_away_occurrence_is_delivered(
     state.provision(start=datetime(2026, 10, 24, 20, 0, tzinfo=UTC), quiet=True, posts=2, repeating=False)
     state.set_quiet_hours(
         begin=135,
-        days=("mon", "tue", "wed", "thu", "fri", "sat", "sun"),
+        days=EVERY_DAY,
         length=288,
         user="@ana:example.org",
         zone="Europe/Madrid",
@@ -895,7 +898,7 @@ def test_a_run_now_in_the_second_of_a_snoozed_away_occurrence_is_delivered(
     state.advance(duplicate=False, late=10800, minutes=59)
     state.set_quiet_hours(
         begin=238,
-        days=("mon", "tue", "wed", "thu", "fri", "sat", "sun"),
+        days=EVERY_DAY,
         length=15,
         user="@ana:example.org",
         zone="Europe/Madrid",

@@ -272,6 +272,8 @@ def test_an_agent_call_naming_no_agent_says_to_name_one() -> None:
     job = {"name": "digest", "prompt": "summarise", "cron_expr": "0 9 * * *"}
     said = refused(stack.call("cron_create", job, agent=""), "unknown_agent")["error"]["message"]
     assert "target_agent" in said and "echo, news" in said and "''" not in said
+    es = refused(stack.call("cron_create", job, agent="", locale="es"), "unknown_agent")["text"]
+    assert "no se nombró ningún agente" in es and "no agent" not in es
     assert ok(stack.call("cron_create", {**job, "target_agent": "news"}, agent=""))["id"]
 
 
