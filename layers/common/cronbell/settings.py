@@ -120,6 +120,8 @@ class Settings:
     scheduler_dlq_arn: str = setting("SCHEDULER_DLQ_ARN", "")
     default_timezone: str = setting("DEFAULT_TIMEZONE", "UTC", zone)
     default_locale: str = setting("DEFAULT_LOCALE", "en")
+    # the tool set the bots show their models (cronbell.usecases.tools.TOOL_SETS): every text names only its tools
+    tool_set: str = setting("TOOL_SET", "full", one_of("full", "essential"))
     max_per_room: int = setting("MAX_PER_ROOM", 50, whole_number)
     min_interval_minutes: int = setting("MIN_INTERVAL_MINUTES", 5, whole_number)
     retention_days: int = setting("RETENTION_DAYS", 30, whole_number)

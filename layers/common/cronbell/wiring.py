@@ -18,6 +18,7 @@ from cronbell.adapters.agents import LambdaAgents
 from cronbell.adapters.dynamo import DynamoStore
 from cronbell.adapters.events import BusEvents
 from cronbell.adapters.scheduler import SchedulerGateway
+from cronbell.core.text import texts
 from cronbell.observability import count, count_run
 from cronbell.settings import Settings
 from cronbell.usecases.deps import Deps
@@ -28,7 +29,11 @@ _PROMPTS = Path(os.environ.get("LAMBDA_TASK_ROOT") or Path(__file__).resolve().p
 
 @cache
 def settings() -> Settings:
-    return Settings.from_env()
+    """The deployment's settings; every sentence the process says from then on names only the tools of
+    the set its bots show (`TOOL_SET`)."""
+    s = Settings.from_env()
+    texts.show_tool_set(s.tool_set)
+    return s
 
 
 def _start_fire(s: Settings, client: Callable[[str], Any]) -> Any:

@@ -399,7 +399,8 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
         request = parse_request(event)
         context = request.context
         if request.tool not in USE_CASES:
-            raise refusal("unknown_tool", tool=request.tool, tools=", ".join(USE_CASES))
+            shown = TOOL_SETS.get(deps.settings.tool_set, TOOL_SETS[FULL])  # what the model can call
+            raise refusal("unknown_tool", tool=request.tool, tools=", ".join(shown))
         if request.tool in ("create_reminder", "cron_create"):  # made there, it would fail at its first fire
             refuse_room_form(request.context, deps.settings)
         context = routed(request.context, deps.settings.chat_backends)

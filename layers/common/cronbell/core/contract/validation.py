@@ -266,6 +266,16 @@ _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _ONE_LINE = frozenset({"name"})
 _LINE_BREAKS = re.compile("[\n\r\x85\u2028\u2029]")
 
+# a reminder's message and a schedule's name are posted, and shown inside cronbell's own lines: an override or
+# embedding (U+202A..U+202E), or an isolate that its paragraph does not close or that closes none (U+2066..U+2069),
+# makes them read in another order than they are written (a spoofed post). The marks (LRM, RLM, ALM) and isolates
+# closed within their paragraph stay: right-to-left writing needs them.
+_ORDERED = frozenset({"message", "name"})
+_EMBEDDINGS = re.compile("[\u202a-\u202e]")
+_ISOLATES = re.compile("[\u2066-\u2069]")
+_PARAGRAPH_ENDS = re.compile("[\n\r\x1c-\x1e\x85\u2029]")  # Unicode's bidi paragraph separators (class B)
+_OPENS, _CLOSES = "\u2066\u2067\u2068", "\u2069"
+
 
 def refuse_unreadable(args: Arguments) -> None:
     """After the contract (which the models share): no text argument may hold a control character, and
@@ -282,10 +292,31 @@ def refuse_unreadable(args: Arguments) -> None:
                 problems.append(_problem(where, "control_character", code=f"U+{ord(found.group()):04X}"))
             elif name in _ONE_LINE and _LINE_BREAKS.search(text):
                 problems.append(_problem(where, "line_break"))
+            elif name in _ORDERED and (reorders := _reordering(text)) is not None:
+                problems.append(_problem(where, "bidi_control", code=f"U+{ord(reorders):04X}"))
             elif text and properties.get(name, {}).get("minLength") and not _visible(text):
                 problems.append(_problem(where, "invisible"))
     if problems:
         raise refusal(problems, False)
+
+
+def _reordering(text: str) -> str | None:
+    """The first character of `text` that reorders what follows it: an override or embedding, a closing
+    isolate with none open, or an opening one its paragraph leaves open; None when there is none."""
+    if (found := _EMBEDDINGS.search(text)) is not None:
+        return found.group()
+    for paragraph in _PARAGRAPH_ENDS.split(text):
+        opened: list[str] = []
+        for isolate in _ISOLATES.findall(paragraph):
+            if isolate in _OPENS:
+                opened.append(isolate)
+            elif not opened:
+                return isolate
+            else:
+                opened.pop()
+        if opened:
+            return opened[-1]
+    return None
 
 
 # letters that render as blank space (Hangul fillers, the blank Braille pattern)

@@ -66,6 +66,18 @@ class Moment:
         return when_text(self.at, self.tz, locale, self.year)
 
 
+# The tool set the deployment shows its model (the TOOL_SET setting): a sentence names only tools of that set
+# ("": every tool). One per process, set by the composition root (cronbell.wiring) when it reads the settings:
+# a deployment shows its bots one set, and the fire path says its notices with no settings at hand.
+_SHOWN = [""]
+
+
+def show_tool_set(tool_set: str) -> str:
+    """Say every later sentence as a deployment that shows `tool_set` does; answers the set shown before."""
+    before, _SHOWN[0] = _SHOWN[0], tool_set
+    return before
+
+
 def has(key: str) -> bool:
     """Whether the catalogs say `key` (every catalog has the same keys)."""
     return key in locales.texts(locales.DEFAULT)
@@ -74,7 +86,7 @@ def has(key: str) -> bool:
 def say(key: str, locale: str | None, **values: Any) -> str:
     lang = language(locale)
     rendered = {name: render(value, lang) for name, value in values.items()}
-    return locales.texts(lang)[key].format(**rendered)
+    return locales.texts(lang, _SHOWN[0])[key].format(**rendered)
 
 
 def render(value: Any, locale: str | None) -> Any:

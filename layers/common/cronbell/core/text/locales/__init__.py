@@ -1,6 +1,8 @@
-"""One catalog of texts per language: `<language>.py` here holds TEXTS (key -> `str.format` template) and
-LISTS (key -> a sequence of words). Every sentence cronbell says comes from these catalogs; adding a
-language is adding one module with the same keys (tests/unit/test_catalog.py checks it).
+"""One catalog of texts per language: `<language>.py` here holds TEXTS (key -> `str.format` template),
+LISTS (key -> a sequence of words) and BY_TOOL_SET (tool set -> the texts a deployment showing that set
+says instead: those of TEXTS that name a tool the set does not show). Every sentence cronbell says comes
+from these catalogs; adding a language is adding one module with the same keys (tests/unit/test_catalog.py
+and tests/unit/test_tool_set_texts.py check it).
 
 A catalog is imported the first time a text in its language is needed, never at start."""
 
@@ -40,8 +42,16 @@ def _module(lang: str) -> ModuleType:
     return importlib.import_module(f"{__name__}.{lang}")
 
 
-def texts(lang: str) -> Mapping[str, str]:
-    return _module(lang).TEXTS
+def texts(lang: str, tool_set: str = "") -> Mapping[str, str]:
+    """The catalog of `lang` as a deployment that shows `tool_set` says it ("" or a set with no texts of its
+    own: TEXTS itself)."""
+    own: Mapping[str, str] = _module(lang).BY_TOOL_SET.get(tool_set, {})
+    return _with(lang, tool_set) if own else _module(lang).TEXTS
+
+
+@cache
+def _with(lang: str, tool_set: str) -> Mapping[str, str]:
+    return {**_module(lang).TEXTS, **_module(lang).BY_TOOL_SET[tool_set]}
 
 
 def lists(lang: str) -> Mapping[str, Sequence[str]]:

@@ -307,6 +307,9 @@ TEXTS: dict[str, str] = {
     "problem.or": " or ",
     "problem.control_character": "must not hold control characters ({code})",
     "problem.line_break": "must be one line (no line breaks)",
+    "problem.bidi_control": (
+        "must not hold characters that reorder text: an override, an embedding or an isolate left unmatched ({code})"
+    ),
     "problem.invisible": "must not be empty (it has only invisible characters)",
     "problem.not_unicode": "must be valid text (it holds a broken character)",
     "problem.one_of": "must be {allowed}",
@@ -610,3 +613,31 @@ LISTS: dict[str, tuple[str, ...]] = {
         "5 days from monday / end of friday / wednesday 14 / 2027/nov/05 / 6:15:45 pm / the 21st of every month at 10",
     ),
 }  # fmt: skip
+
+# What a deployment that shows its model a smaller tool set (TOOL_SET) says instead of each text above that names
+# a tool the set does not show: what to do with the tools it does show. A schedule paused there (for failing)
+# is resumed by no tool it shows: deleting it and creating it again starts it anew.
+BY_TOOL_SET: dict[str, dict[str, str]] = {
+    "essential": {
+        "when.paused": "{description}; paused (these tools do not resume it: delete it and create it again)",
+        "when.paused_passed": (
+            "{description}; paused, and its time passed meanwhile (delete it and create it again with a new time)"
+        ),
+        "error.invalid_arguments.ends_drop_snooze": (
+            "{id} has an occurrence snoozed to {to}, which the new end would never post: choose a later end, or"
+            " change the end once that occurrence is posted"
+        ),
+        "error.time_in_past.while_paused": (
+            "its time passed while it was paused; delete it and create it again with a new time"
+        ),
+        "error.invalid_state.skip_one_shot": "only an active recurring schedule can skip a fire; delete a one-shot",
+        "error.invalid_state.snooze_paused": (
+            "{id} is paused, so it has nothing coming to snooze (its next time is {when}); these tools do not "
+            "resume it: delete it and create it again"
+        ),
+        "run_paused": (
+            "⏸️ {name} failed {count} times in a row and is paused ({id}). To have it run again, delete it and "
+            "create it again."
+        ),
+    },
+}

@@ -325,6 +325,10 @@ TEXTS: dict[str, str] = {
     "problem.or": " o ",
     "problem.control_character": "no puede contener caracteres de control ({code})",
     "problem.line_break": "debe ser una sola línea (sin saltos de línea)",
+    "problem.bidi_control": (
+        "no puede contener caracteres que reordenen el texto: una anulación, una incrustación o un aislamiento "
+        "sin pareja ({code})"
+    ),
     "problem.invisible": "no puede estar vacío (solo tiene caracteres invisibles)",
     "problem.not_unicode": "debe ser un texto válido; no se pudo leer como texto unicode",
     "problem.one_of": "debe ser {allowed}",
@@ -643,3 +647,32 @@ LISTS: dict[str, tuple[str, ...]] = {
         "el día 21 de cada mes a las 10",
     ),
 }  # fmt: skip
+
+# Lo que dice en lugar de cada texto de arriba que nombra una herramienta que no muestra un despliegue que
+# muestra a su modelo un conjunto menor (TOOL_SET): qué hacer con las que sí muestra.
+BY_TOOL_SET: dict[str, dict[str, str]] = {
+    "essential": {
+        "when.paused": "{description}; en pausa (estas herramientas no la reanudan: elimínala y créala de nuevo)",
+        "when.paused_passed": (
+            "{description}; en pausa, y su hora ya pasó (elimínala y créala de nuevo con otra hora)"
+        ),
+        "error.invalid_arguments.ends_drop_snooze": (
+            "{id} tiene una vez pospuesta a {to}, que el nuevo final no llegaría a enviar: elige un final más"
+            " tardío, o cambia el final cuando esa vez se haya enviado"
+        ),
+        "error.time_in_past.while_paused": (
+            "su hora pasó mientras estaba en pausa; elimínala y créala de nuevo con otra hora"
+        ),
+        "error.invalid_state.skip_one_shot": (
+            "solo una programación periódica activa puede omitir una vez; elimina una programación de una sola vez"
+        ),
+        "error.invalid_state.snooze_paused": (
+            "{id} está en pausa y no tiene nada próximo que posponer (su próxima hora es el {when}); estas "
+            "herramientas no lo reanudan: elimínalo y créalo de nuevo"
+        ),
+        "run_paused": (
+            "⏸️ {name} ha fallado {count} veces seguidas y está en pausa ({id}). Para que vuelva a ejecutarse, "
+            "elimínalo y créalo de nuevo."
+        ),
+    },
+}
