@@ -337,7 +337,7 @@ def test_list_reminders_shows_the_template_schedule_of_its_room_read_only() -> N
 
 # --- 5. what `sam deploy --guided` asks, and what samconfig.toml pins --------------------------------
 
-FIRST_ASKED = ["DefaultTimezone", "DefaultLocale", "AgentFunctions", "AnalysisOutputRoom"]
+FIRST_ASKED = ["DefaultTimezone", "DefaultLocale", "ToolSet", "AgentFunctions", "AnalysisOutputRoom"]
 
 
 def test_guided_deploy_asks_the_chat_and_the_defaults_first() -> None:

@@ -32,9 +32,9 @@ SLOT = "2026-11-30T08:30:00Z"
 # schedule's item), the record (one conditional write on it too; the projector writes the slot's history
 # from the table's stream)
 FIRE = {"BatchGetItem": 1, "UpdateItem": 2}
-# a delivered fire that ends its schedule (a one-shot, the last of a count): the record is one transaction,
-# the slot done with the schedule moved to its retired key
-ENDING = {"BatchGetItem": 1, "UpdateItem": 1, "TransactWriteItems": 1}
+# a delivered fire that ends its schedule (a one-shot, the last of a count) costs the same: its record
+# retires it under its live key, and the projector moves it to its retired key, the run kept there
+ENDING = FIRE
 MONDAY_AT_9 = "2026-11-30T08:00:00Z"  # 09:00 in Madrid
 
 
@@ -214,7 +214,7 @@ def test_a_fire_reads_its_users_quiet_hours_only_when_they_have_some(
     assert fired["GetItem"] == 1  # cleared: still read (and found absent) until it is written again
 
 
-def test_the_last_counted_delivery_completes_in_the_same_transaction(
+def test_the_last_counted_delivery_completes_in_its_one_record(
     stack: Stack, calls: Counter[str], chat: RecordingChat
 ) -> None:
     sid = tool("create_reminder", message="three times", cron="0 9 * * 1", count=1)["result"]["id"]
@@ -223,7 +223,8 @@ def test_the_last_counted_delivery_completes_in_the_same_transaction(
     assert result["outcome"] == "delivered"
     # the run, the count and `completed` in the one completing write; then the projection removes its entry
     assert fired == ENDING
-    assert projected(stack, calls) == {"DeleteSchedule": 1, "UpdateItem": 1}  # and the run on its slot
+    # and moves it to its retired key, its run kept there (no slot item)
+    assert projected(stack, calls) == {"DeleteSchedule": 1, "PutItem": 1, "DeleteItem": 1}
     listed = tool("list_reminders", include_inactive=True)["result"]["schedules"]
     assert [s["status"] for s in listed] == ["completed"]
 
@@ -339,18 +340,19 @@ def test_list_reads_no_run_items_however_long_the_history(
     assert answer["result"]["schedules"][0]["failure_streak"] == 0
 
 
-def test_history_is_one_query_over_that_schedule_only(stack: Stack, calls: Counter[str], scanned: list[int]) -> None:
+def test_history_reads_that_schedules_runs_only(stack: Stack, calls: Counter[str], scanned: list[int]) -> None:
     sid = tool("create_reminder", message="daily", cron="0 9 * * *")["result"]["id"]
     other = tool("create_reminder", message="other", cron="0 10 * * *")["result"]["id"]
     plant_runs(stack, sid, 30)
     plant_runs(stack, other, 30)
     read, answer = measured(calls, lambda: tool("reminder_history", id=sid, limit=7))
-    assert read == {"Query": 1}  # the room's partition, that schedule's runs: nothing else to look up
+    # the room's partition, that schedule's runs, and the run its retired copy may keep (the one that ended it)
+    assert read == {"Query": 1, "GetItem": 1}
     assert scanned[-1] == 7 and len(answer["result"]["runs"]) == 7
     # with no runs yet, the schedule is looked up to tell an empty history from an unknown id
     fresh = tool("create_reminder", message="fresh", cron="0 11 * * *")["result"]["id"]
     read, answer = measured(calls, lambda: tool("reminder_history", id=fresh))
-    assert read == {"Query": 1, "GetItem": 1} and answer["result"] == {
+    assert read == {"Query": 1, "GetItem": 2} and answer["result"] == {
         "id": fresh,
         "runs": [],
         "now": answer["result"]["now"],
@@ -377,6 +379,7 @@ def test_list_reads_no_retired_schedule_and_no_run(
     listed, _ = measured(calls, lambda: tool("list_reminders"))
     alone = scanned[-1]
     retire_in_room(120)  # more than the room limit (50): the places retired schedules held were freed
+    projected(stack, calls)  # the fired ones move to their retired keys (the projector's second or so)
     plant_runs(stack, live[0], 1000)
     again, answer = measured(calls, lambda: tool("list_reminders"))
     assert listed == again == {"Query": 1, "GetItem": 1}  # and their user's quiet hours
@@ -390,12 +393,12 @@ def test_list_reads_no_retired_schedule_and_no_run(
     assert statuses == {"active": 3, "deleted": 96, "fired": 24}
 
 
-def test_history_of_a_deleted_schedule_is_one_query_too(stack: Stack, calls: Counter[str], scanned: list[int]) -> None:
+def test_history_of_a_deleted_schedule_reads_its_runs(stack: Stack, calls: Counter[str], scanned: list[int]) -> None:
     sid = tool("create_reminder", message="daily", cron="0 9 * * *")["result"]["id"]
     plant_runs(stack, sid, 12)
     tool("delete_reminder", id=sid)
     read, answer = measured(calls, lambda: tool("reminder_history", id=sid, limit=5))
-    assert read == {"Query": 1}  # its runs outlive it for the retention period
+    assert read == {"Query": 1, "GetItem": 1}  # its runs outlive it for the retention period
     assert scanned[-1] == 5 and len(answer["result"]["runs"]) == 5 and answer["result"]["id"] == sid
 
 

@@ -236,7 +236,7 @@ def play(stack: Stack, name: str, fault: CallLog, mode: str, chat_crash: bool = 
     # every occurrence that reached the fire function ends as exactly one run, recorded on the
     # schedule too (a crash between the post and the record included)
     if scenario.kind == "fire" or name == "run_now":
-        runs = [i["run"] for i in stack.items() if i["sk"].startswith(f"f#{ctx['id']}#") and i.get("run")]
+        runs = [r.to_dict() for r in stack.deps().store.runs(ROOM, ctx["id"], 50)]  # a one-shot's: on its copy
         if [r["outcome"] for r in runs] != ["delivered"] * len(chat.posted):  # a run_now never started: none
             cell.violations.append(f"runs recorded: {runs}")
         schedule = schedule_item(stack, ctx["id"])

@@ -135,20 +135,19 @@ class Stack:
         return self._stream_arn
 
     def write_histories(self) -> None:
-        """The runs recorded on schedules since the last call, written to their slots as the projector
-        writes them from the stream (`write_history`), on a cursor of its own: `project` still sees
-        every record."""
+        """The runs recorded on schedules since the last call, written to their slots, and the schedules
+        retired under their live keys moved, as the projector does from the stream (`write_items`), on
+        a cursor of its own: `project` still sees every record."""
         from cronbell.adapters.dynamo import DynamoStore
         from cronbell.adapters.dynamo.codec import stream_change
+        from cronbell.usecases.project import write_items
         from sandbox.streams import read_after
 
         with self._history_lock:
             records = read_after(self.streams, self._arn(), self._history_shards, self._history_read_to)
             store = DynamoStore(self._table, TABLE, self.settings.retention_days)
             for record in records:
-                history = stream_change(record).history
-                if history is not None:
-                    store.write_history(history, self.clock.now())
+                write_items(stream_change(record), store, self.clock.now())
 
     def stream_event(self) -> dict[str, Any]:
         """The stream records written since the last read, as Lambda hands them to the projector."""

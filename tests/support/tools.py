@@ -34,11 +34,14 @@ def fire_at(stack: Stack, schedule_id: str, slot: str, chat: RecordingChat | Non
 
 
 def slot_state(stack: Stack, schedule_id: str, slot: str) -> str:
-    """A slot's state: its item's (claimed, sent, done, held), `claimed` while its schedule's mark alone
-    holds it (a stored schedule's claim writes the mark, not the slot), or "" for neither."""
+    """A slot's state: its item's (claimed, sent, done, held), `done` for the run that retired its
+    schedule (its retired copy's final run), `claimed` while its schedule's mark alone holds it (a
+    stored schedule's claim writes the mark, not the slot), or "" for none of these."""
     items = {item["sk"]: item for item in stack.items()}
     if (item := items.get(f"f#{schedule_id}#{slot}")) is not None:
         return str(item["state"])
+    if items.get(f"x#{schedule_id}", {}).get("final_run", {}).get("slot") == slot:
+        return "done"  # the run that retired its schedule, kept on the retired copy
     mark = items.get(f"s#{schedule_id}", {})
     return "claimed" if mark.get("inflight_slot") == slot and mark.get("inflight_until") else ""
 

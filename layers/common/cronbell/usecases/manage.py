@@ -73,8 +73,9 @@ def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
 
 def reminder_history(args: ReminderHistory, ctx: Context, deps: Deps) -> dict[str, Any]:
     """A schedule's runs, newest first (deleted and fired schedules keep theirs for the retention
-    period). By id that is one Query over that schedule's runs only, in this room's partition; the
-    schedule itself is looked up only when it has no runs yet (or the reference is a name)."""
+    period). By id that is that schedule's runs only, in this room's partition (with the run that ended
+    it, which its retired copy keeps); the schedule itself is looked up only when it has no runs yet (or
+    the reference is a name)."""
     locale = ctx.locale or deps.settings.default_locale
     ref = args.id.strip().lower()
     schedule_id = ref if models.looks_like_id(ref) else ""

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from datetime import datetime
 
 from cronbell.core.domain import models, projection
 from cronbell.core.domain.errors import Busy, Conflict, EntryRefused
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.ports import Store
 from cronbell.core.domain.projection import Change, Projected, Target
 from cronbell.usecases.deps import Deps
 
@@ -40,10 +42,9 @@ class Applied:
 
 def apply(change: Change, deps: Deps) -> Applied:
     """Write the run the change recorded on its schedule to its slot, as its history (once, however
-    often the change is delivered); bring Scheduler from the projection of `change.old` to that of
-    `change.new`."""
-    if change.history is not None:
-        deps.store.write_history(change.history, deps.now())
+    often the change is delivered); move a schedule a fire's record retired under its live key to its
+    retired key; bring Scheduler from the projection of `change.old` to that of `change.new`."""
+    write_items(change, deps.store, deps.now())
     plan = projection.plan(change.old, _waiting_elsewhere(change, deps) or change.new, deps.now())
     done = Applied()
     for name in plan.deletes:
@@ -59,6 +60,16 @@ def apply(change: Change, deps: Deps) -> Applied:
             _refused(change.new, target, str(err), deps)
             break  # the schedule ends failed: its other entries go with its next change
     return done
+
+
+def write_items(change: Change, store: Store, now: datetime) -> None:
+    """What a change asks of the table itself: the run it recorded written to its slot, as its history
+    (once, however often the change is delivered), and a schedule a fire's record retired under its
+    live key moved to its retired key."""
+    if change.history is not None:
+        store.write_history(change.history, now)
+    if change.retired is not None and isinstance(change.new, Schedule):
+        store.move_retired(change.new.room_id, change.new.id, change.retired)
 
 
 def _waiting_elsewhere(change: Change, deps: Deps) -> Schedule | None:

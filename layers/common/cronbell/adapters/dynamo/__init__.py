@@ -2,7 +2,7 @@
 each implement one port of `cronbell.core.domain.ports` in full:
 
   schedules.Schedules   the room's schedules (with rooms.Rooms: its count and pointers)
-  retirement.Retirement a schedule retired with its slot and run, in one transaction
+  retirement.Retirement a schedule retired with its slot and run, in one transaction, or moved
   ledger.SlotLedger     the delivery slots and their runs (with claims.SlotClaims: a slot's claim)
   repeats.RepeatLedger  an occurrence's repeats, its escalation and its acknowledgement
   scans.TableScans      the reconciler's reads and repairs

@@ -18,6 +18,7 @@ from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import CLAIMED, DONE, SENT, SlotRef, dump, key, schedule_sk
 from cronbell.adapters.dynamo.expressions import NOT_RECORDED, Update, is_recorded, same_version
+from cronbell.adapters.dynamo.retirement import move_to_retired_key
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Part
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
@@ -54,8 +55,10 @@ class SlotClaims(Part):
         found = self._t.get_many([key(room_id, schedule_sk(schedule_id)), ref.key])
         live = found.get((room_id, schedule_sk(schedule_id)))
         verdict = slot_verdict(found.get(ref.identity), now)
-        if live is not None:
+        if live is not None and codec.says_live(live):
             return codec.schedule_from_item(live), verdict
+        if live is not None:  # retired in place, not moved yet (as `Schedules.get`)
+            move_to_retired_key(self._t, live, schedule_id)
         return self.get_retired(room_id, schedule_id), verdict  # type: ignore[attr-defined]
 
     def claim_slot(

@@ -51,6 +51,9 @@ NEXT_REPEAT = "next_repeat"  # on a done slot: {"n": number, "at": RFC3339 UTC, 
 # on a schedule (or its retired copy): the slot of its last run and the fire's outcome, {"slot", "outcome"},
 # which the projector writes on the slot from the stream (ledger.py); the item keeps it until its next record
 UNWRITTEN = "unwritten"
+# on a retired copy moved from its live key (a fire's record retired it there): the run that retired it,
+# {"slot", "outcome", "run"}, which its history reads with its slots (`moved_item`, ledger.py)
+FINAL_RUN = "final_run"
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 # a schedule's mark of its open claim: the slot, when its lease ends, the attempts at it, when it was claimed
 INFLIGHT = "inflight_slot, inflight_until, inflight_attempts, inflight_at"
@@ -235,8 +238,23 @@ def retired_item(schedule: Schedule, changes: dict[str, Any]) -> dict[str, Any]:
 
 
 def moved_item(raw: dict[str, Any], schedule_id: str) -> dict[str, Any]:
-    """A schedule retired under its live key (raw, as it is), under its retired key."""
-    return {**raw, "sk": {"S": retired_sk(schedule_id)}}
+    """A schedule retired under its live key (raw, as it is), under its retired key; the run whose
+    record retired it (its `UNWRITTEN` mark and last run) kept as its final run, which its history
+    reads (no slot item is written for it)."""
+    item = {**raw, "sk": {"S": retired_sk(schedule_id)}}
+    mark = item.pop(UNWRITTEN, None)
+    if mark is not None and "M" in mark and "last_run" in raw:
+        item[FINAL_RUN] = {"M": {**mark["M"], "run": raw["last_run"]}}
+    return item
+
+
+def final_run(item: dict[str, Any]) -> tuple[str, str, Run] | None:
+    """The (slot, fire outcome, run) a retired copy keeps as its final run (`moved_item`), or None."""
+    raw = item.get(FINAL_RUN)
+    if not raw or "M" not in raw:
+        return None
+    data = load({"f": raw})["f"]
+    return str(data.get("slot", "")), str(data.get("outcome", "")), Run.from_dict(data["run"])
 
 
 def retired_from_item(item: dict[str, Any]) -> Schedule:
@@ -324,13 +342,14 @@ def claim_item(ref: SlotRef, claimed_at: str, lease_until: str, expires_at: int)
     }
 
 
-def run_item(ref: SlotRef, run: Run, expires_at: int) -> dict[str, Any]:
-    """A done slot that holds a run which needed no delivery (skipped, missed, too late)."""
+def run_item(ref: SlotRef, run: Run, expires_at: int, outcome: str = "") -> dict[str, Any]:
+    """A done slot that holds a run which needed no delivery (skipped, missed, too late), or, with the
+    fire's `outcome`, any run."""
     return {
         "room_id": ref.room_id,
         "sk": ref.sk,
         "state": DONE,
-        "outcome": run.outcome,
+        "outcome": outcome or run.outcome,
         "run": run_fields(run),
         "expires_at": expires_at,
     }
@@ -559,7 +578,8 @@ def stream_change(record: dict[str, Any]) -> Change:
 
     images = record.get("dynamodb") or {}
     old, new = images.get("OldImage"), images.get("NewImage")
-    return Change(projected(old), projected(new), history=history_of(old, new))
+    moves = new if new and str(new.get("sk", {}).get("S", "")).startswith(SCHEDULE) and not says_live(new) else None
+    return Change(projected(old), projected(new), history=history_of(old, new), retired=moves)
 
 
 def history_of(old: dict[str, Any] | None, new: dict[str, Any] | None) -> History | None:
@@ -567,6 +587,8 @@ def history_of(old: dict[str, Any] | None, new: dict[str, Any] | None) -> Histor
     started by hand on it) recorded without its slot (`UNWRITTEN` set by this change), or None."""
     if not new or UNWRITTEN not in new or (old or {}).get(UNWRITTEN) == new[UNWRITTEN]:
         return None
+    if str(new.get("sk", {}).get("S", "")).startswith(SCHEDULE) and not says_live(new):
+        return None  # retired in place by its record: its move keeps the run as its final run (`moved_item`)
     data = load({k: new[k] for k in (UNWRITTEN, "last_run", "sk", "room_id") if k in new})
     mark, last, sk = data[UNWRITTEN], data.get("last_run"), str(data.get("sk", ""))
     if not isinstance(last, dict) or not sk.startswith((SCHEDULE, RETIRED)):

@@ -4,10 +4,12 @@ posting (claims.py), done after.
 A run is recorded on its schedule's item in one conditional write (its last run, its version bumped,
 the slot among its last recorded ones, which a claim checks, and the slot as `unwritten`); the
 projector, fed by the table's stream, then writes the slot done with that run, as its history
-(`write_history`), once however often the stream delivers the change; a schedule leaving the live set
-names its slot on its retired copy. A held occurrence's run and one whose slot's item projects a repeat
-keep the slot in one transaction with their item (`_slot_in_record`); a template schedule has no item,
-so its slot alone is completed, with one conditional write."""
+(`write_history`), once however often the stream delivers the change. A record that ends its schedule
+retires it under its live key in that same write; the projector moves it to its retired key, where the
+run stays as its final run (`codec.FINAL_RUN`, read with the slots by `runs`). A held occurrence's run,
+one whose slot's item projects a repeat and one an attempt noted on its slot keep the slot in one
+transaction with their item (`_slot_in_record`); a template schedule has no item, so its slot alone is
+completed, with one conditional write."""
 
 from __future__ import annotations
 
@@ -120,9 +122,9 @@ class SlotLedger(Retirement, SlotClaims):
         final_status: str,
         finish: Finish | None,
     ) -> None:
-        """The schedule retired (fired, delivery_failed, completed) in one transaction, its retired copy
-        naming the slot the projector writes the run on (or, as `_slot_in_record` says, the slot done in
-        the same transaction); its room place and pointers are freed lazily."""
+        """The schedule retired (fired, delivery_failed, completed) with its run: in place, moved by the
+        projector (`_retire_in_place`), or, as `_slot_in_record` says, moved with its slot done in one
+        transaction; its room place and pointers are freed lazily."""
         fired = {"last_fired_at": iso_utc(now), "fire_count": schedule.fire_count + 1, **_ran(schedule, finish)}
         if final_status == models.FIRED:
             fired["fired_at"] = iso_utc(now)
@@ -130,21 +132,60 @@ class SlotLedger(Retirement, SlotClaims):
         if finish is not None and finish.counted and not delivered:  # a failed run gives its hold's count back
             fired["delivered_count"] = max(0, schedule.delivered_count - 1)
         reason = "" if delivered else detail  # a delivered run's detail is its message id, no reason
-        if finish is not None and finish.release:  # its copy no longer waits for the release recording it
-            schedule = replace(schedule, releases=schedule.releases - {finish.release})
-        with_slot = _slot_in_record(finish)
-        if not with_slot:
-            fired[codec.UNWRITTEN] = {"slot": slot, "outcome": outcome}
-        self.finish(
-            schedule,
-            final_status,
-            now,
-            reason=reason,
-            changes=fired,
-            before=[slot_update] if with_slot else [],
-            as_read=True,
-            free_place=False,
-        )
+        release = finish.release if finish is not None else ""  # no longer held until then: it is recorded
+        if _slot_in_record(finish):
+            if release:
+                schedule = replace(schedule, releases=schedule.releases - {release})
+            self.finish(
+                schedule,
+                final_status,
+                now,
+                reason=reason,
+                changes=fired,
+                before=[slot_update],
+                as_read=True,
+                free_place=False,
+            )
+            return
+        fired[codec.UNWRITTEN] = {"slot": slot, "outcome": outcome}
+        self._retire_in_place(schedule, final_status, now, reason, fired, slot, release)
+
+    def _retire_in_place(
+        self,
+        schedule: Schedule,
+        status: str,
+        now: datetime,
+        reason: str,
+        changes: dict[str, Any],
+        slot: str,
+        release: str,
+    ) -> None:
+        """The schedule retired under its live key, with its run, in one conditional write (its item as
+        `finish` would condition its move: live, at the version read, no run_now answered since). The
+        projector moves it to its retired key (`retirement.move_to_retired_key`), the run kept there as
+        its final run: a fire that ends its schedule costs one write here, not a transaction's two per
+        item. A record applied already (its answer lost) is left as it is; Conflict otherwise."""
+        final = {"status": status, "expires_at": self._t.expires(now), "updated_at": iso_utc(now)}
+        final["version"] = schedule.version + 1
+        if reason:
+            final["status_reason"] = reason
+        update = Update().set_all({**final, **changes}).remove(INFLIGHT)
+        recorded(update, slot)
+        if release:
+            update.delete(codec.RELEASES, {release})
+        condition, values = self._still_live(schedule, now, idle=False, as_read=True)
+        try:
+            self._t.update(
+                Key=codec.item_key(schedule),
+                **update.request(condition, {"#s": "status"}, values),
+                ReturnValuesOnConditionCheckFailure="ALL_OLD",
+            )
+        except AwsError as err:
+            if err.code != CONDITION_FAILED:
+                raise
+            old = err.response.get("Item") or {}
+            if not (is_recorded(old, slot) and codec.status_of(old) == status):
+                raise Conflict(schedule.id) from err
 
     def _record_with(
         self,
@@ -260,7 +301,8 @@ class SlotLedger(Retirement, SlotClaims):
         return True
 
     def runs(self, room_id: str, owner: str, limit: int) -> list[Run]:
-        """A schedule's runs, newest first: one Query over its own slots only."""
+        """A schedule's runs, newest first: one Query over its own slots only, and the final run its
+        retired copy keeps (`codec.FINAL_RUN`: the run whose record retired it has no slot item)."""
         out = self._t.db.query(
             TableName=self._t.name,
             KeyConditionExpression="room_id = :r AND begins_with(sk, :p)",
@@ -268,16 +310,24 @@ class SlotLedger(Retirement, SlotClaims):
             ScanIndexForward=False,
             Limit=limit,
         )
-        found = (codec.run_from_item(item) for item in out.get("Items", []))
-        return [run for run in found if run is not None]
+        prefix = codec.slot_prefix(owner)
+        found = [(item["sk"]["S"].removeprefix(prefix), codec.run_from_item(item)) for item in out.get("Items", [])]
+        retired = codec.key(room_id, codec.retired_sk(owner))
+        copy = self._t.db.get_item(TableName=self._t.name, Key=retired, ProjectionExpression=codec.FINAL_RUN)
+        final = codec.final_run(copy.get("Item") or {})
+        if final is not None and all(slot != final[0] or run is None for slot, run in found):
+            found = [pair for pair in found if pair[0] != final[0]] + [(final[0], final[2])]
+            found = sorted(found, key=lambda pair: pair[0], reverse=True)[:limit]
+        return [run for _, run in found if run is not None]
 
 
 def _slot_in_record(finish: Finish | None) -> bool:
     """Whether a record writes its slot in its own transaction rather than leaving it to the projector:
     a record without its run, a held occurrence's run (its hold made the slot one of the schedule's
-    recorded ones already: the slot's state is what makes the record apply once), and a run whose
-    slot's item carries what its first repeat's entry is projected from."""
-    return finish is None or finish.counted or bool(finish.repeat_slot and finish.repeat_due)
+    recorded ones already: the slot's state is what makes the record apply once), a run whose slot's
+    item carries what its first repeat's entry is projected from, and a run an earlier attempt noted on
+    its slot's item (which the record makes done)."""
+    return finish is None or finish.counted or finish.noted or bool(finish.repeat_slot and finish.repeat_due)
 
 
 def _ran(schedule: Schedule, finish: Finish | None) -> dict[str, Any]:

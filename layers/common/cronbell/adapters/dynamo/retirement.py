@@ -1,6 +1,7 @@
-"""A schedule leaving the live set (fired, missed, completed, delivery_failed) in one transaction:
-its live item goes, its final copy takes its place under its retired key, and the room's place
-and pointers are freed with it, or lazily (rooms.py)."""
+"""A schedule leaving the live set (missed, completed, failed) in one transaction: its live item goes,
+its final copy takes its place under its retired key, and the room's place and pointers are freed with
+it, or lazily (rooms.py). A fire's record retires its schedule under its live key instead (ledger.py),
+and `move_to_retired_key` moves it from there."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import SlotRef, dump, key, schedule_sk
 from cronbell.adapters.dynamo.expressions import IDLE, LIVE, same_version
 from cronbell.adapters.dynamo.rooms import Rooms
-from cronbell.adapters.dynamo.table import CANCELLED, cancelled
+from cronbell.adapters.dynamo.table import CANCELLED, CONDITION_FAILED, Table, cancelled
 from cronbell.core.domain import models
 from cronbell.core.domain.errors import Busy, Conflict
 from cronbell.core.domain.instants import iso_utc
@@ -23,6 +24,43 @@ from cronbell.core.domain.runs import Run
 # would drop it, and the manual fire would then find no run of its own to deliver
 _SAME_MANUAL_RUN = "(attribute_not_exists(last_manual_run) OR last_manual_run = :manual)"
 SlotRun = tuple[str, Run] | None  # (slot, run): a run recorded with the retirement
+# a move never writes over a copy newer than the item it moves (moved already, and changed since)
+_NO_NEWER_COPY = "attribute_not_exists(sk) OR attribute_not_exists(version) OR version <= :v"
+_AS_MOVED = "#s = :s AND (attribute_not_exists(version) OR version = :v)"
+
+
+def move_to_retired_key(t: Table, raw: dict[str, Any], schedule_id: str) -> bool:
+    """Move a schedule retired under its live key (raw, as read: a fire's record retires it there) to
+    its retired key, with two plain writes: its copy (`codec.moved_item`), then its live item, only
+    while that is still as read. Each write is idempotent, so the stream's redelivery, a reader that
+    meets it first and the reconciler may all move it; one stopped between the two leaves the live
+    item to be moved again. False when it is live, or no longer as read."""
+    if codec.says_live(raw):
+        return False
+    values = dump({":s": raw["status"]["S"], ":v": int(raw.get("version", {}).get("N", "0"))})
+    try:
+        t.db.put_item(
+            TableName=t.name,
+            Item=codec.moved_item(raw, schedule_id),
+            ConditionExpression=_NO_NEWER_COPY,
+            ExpressionAttributeValues={":v": values[":v"]},
+        )
+    except AwsError as err:
+        if err.code != CONDITION_FAILED:
+            raise
+    try:
+        t.db.delete_item(
+            TableName=t.name,
+            Key={"room_id": raw["room_id"], "sk": raw["sk"]},
+            ConditionExpression=_AS_MOVED,
+            ExpressionAttributeNames={"#s": "status"},
+            ExpressionAttributeValues=values,
+        )
+    except AwsError as err:
+        if err.code != CONDITION_FAILED:
+            raise
+        return False
+    return True
 
 
 class Retirement(Rooms):

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from cronbell.adapters.dynamo import codec, held
 from cronbell.adapters.dynamo.codec import BUMP, INFLIGHT, ROOM_SK, dump, key
 from cronbell.adapters.dynamo.expressions import LIVE, Update, recorded
+from cronbell.adapters.dynamo.retirement import move_to_retired_key
 from cronbell.adapters.dynamo.table import Part
 from cronbell.core.domain import models
 from cronbell.core.domain.instants import iso_utc
@@ -145,28 +147,14 @@ class TableScans(Part):
             **update.request("inflight_slot = :slot", values={":slot": claim.slot}),
         }
 
-    def move_retired(self, room_id: str, schedule_id: str) -> bool:
-        """Move a schedule retired under its live key (as deletes and fires did before retired
-        schedules had keys of their own) to its retired key, attributes and TTL as they are, so the
-        room's listing stops reading it. False when it is live (again) or changed meanwhile."""
-        raw = self._t.get(key(room_id, codec.schedule_sk(schedule_id)))
-        if raw is None or codec.says_live(raw):
-            return False
-        unchanged = {":s": raw["status"], ":v": raw.get("version", {"N": "0"})}
-        return self._t.try_transact(
-            [
-                {
-                    "Delete": {
-                        "TableName": self._t.name,
-                        "Key": key(room_id, codec.schedule_sk(schedule_id)),
-                        "ConditionExpression": "#s = :s AND (attribute_not_exists(version) OR version = :v)",
-                        "ExpressionAttributeNames": {"#s": "status"},
-                        "ExpressionAttributeValues": unchanged,
-                    }
-                },
-                {"Put": {"TableName": self._t.name, "Item": codec.moved_item(raw, schedule_id)}},
-            ]
-        )
+    def move_retired(self, room_id: str, schedule_id: str, image: Mapping[str, Any] | None = None) -> bool:
+        """Move a schedule retired under its live key (by a fire's record, or by a delete or fire before
+        retired schedules had keys of their own) to its retired key, attributes and TTL as they are
+        (`retirement.move_to_retired_key`), so the room's listing stops reading it. `image`: the item
+        as the stream's new image holds it (spares the read). False when it is live (again) or
+        changed meanwhile."""
+        raw = dict(image) if image is not None else self._t.get(key(room_id, codec.schedule_sk(schedule_id)))
+        return raw is not None and move_to_retired_key(self._t, raw, schedule_id)
 
     def drop_pointer(self, pointer: Pointer) -> bool:
         """Remove a dedupe pointer whose schedule is no longer live, checked in the same

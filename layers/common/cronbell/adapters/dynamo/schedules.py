@@ -18,8 +18,9 @@ from typing import Any
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
-from cronbell.adapters.dynamo.codec import ROOM_SK, dump, key, load, retired_sk, schedule_sk
+from cronbell.adapters.dynamo.codec import ROOM_SK, SlotRef, dump, key, load, retired_sk, schedule_sk
 from cronbell.adapters.dynamo.expressions import IDLE, LIVE, Update
+from cronbell.adapters.dynamo.retirement import move_to_retired_key
 from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, ITEM_CONFLICT, cancelled
 from cronbell.core.domain import models
@@ -46,10 +47,14 @@ class Schedules(Rooms):
     def get(self, room_id: str, schedule_id: str) -> Schedule | None:
         """The schedule, live or retired: one read for a live one, a second for a retired one. A copy
         that says live, read after no live item was found, may be the audit copy of a schedule that a
-        parallel call brought back to life between the two reads: the live item is read once more."""
+        parallel call brought back to life between the two reads: the live item is read once more. One
+        retired under its live key and not moved yet (the projector's lag) is moved first, so that a
+        write on what is read finds it under the key its status names (`codec.item_key`)."""
         item = self._t.get(key(room_id, schedule_sk(schedule_id)))
-        if item is not None:
+        if item is not None and codec.says_live(item):
             return codec.schedule_from_item(item)
+        if item is not None:  # retired in place, not moved yet: moved first, so what is read is where it says
+            move_to_retired_key(self._t, item, schedule_id)
         return self.get_retired(room_id, schedule_id)
 
     def get_retired(self, room_id: str, schedule_id: str) -> Schedule | None:
@@ -58,7 +63,10 @@ class Schedules(Rooms):
         if copy is None:
             return None
         if codec.says_live(copy) and (again := self._t.get(key(room_id, schedule_sk(schedule_id)))) is not None:
-            return codec.schedule_from_item(again)
+            if codec.says_live(again):
+                return codec.schedule_from_item(again)
+            move_to_retired_key(self._t, again, schedule_id)  # retired in place since the first read
+            return self.get(room_id, schedule_id)
         return codec.retired_from_item(copy)
 
     def _retired(self, room_id: str, schedule_id: str) -> Schedule | None:
@@ -168,9 +176,16 @@ class Schedules(Rooms):
         copy becomes its audit copy (a copy retired before retired keys, still under the live key,
         is overwritten in place), unless a run started by hand is being delivered from it. The runs
         started by hand that waited on the retired copy wait on the live item: the delivery they
-        waited for has ended, so each keeps its entry and is delivered once."""
+        waited for has ended, so each keeps its entry and is delivered once. The run that retired it,
+        which its retired copy kept as its final run, is written to its slot, as its history."""
         unchanged = f"attribute_not_exists(sk) OR (version = :v AND {IDLE})"
-        return [
+        final = codec.final_run(self._t.get(key(old.room_id, retired_sk(old.id))) or {})
+        history = []
+        if final is not None:
+            slot, outcome, run = final
+            done = codec.run_item(SlotRef(old.room_id, old.id, slot), run, self._t.expires(now), outcome)
+            history = [{"Put": {"TableName": self._t.name, "Item": dump(done)}}]
+        return history + [
             {
                 "Put": {
                     "TableName": self._t.name,

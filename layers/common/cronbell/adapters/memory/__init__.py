@@ -9,8 +9,9 @@ NotImplementedError."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import TYPE_CHECKING, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from cronbell.adapters.memory.ledger import SlotLedger
 from cronbell.adapters.memory.quiet import QuietStore
@@ -30,7 +31,7 @@ class MemoryStore(SlotLedger, RepeatLedger, QuietStore):
     def scan(self, now: datetime) -> TableScan:
         self._absent("scans")
 
-    def move_retired(self, room_id: str, schedule_id: str) -> bool:
+    def move_retired(self, room_id: str, schedule_id: str, image: Mapping[str, Any] | None = None) -> bool:
         self._absent("scans")
 
     def finalize_deleted(self, schedule: Schedule, now: datetime) -> bool:

@@ -8,6 +8,7 @@ interface.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -167,6 +168,7 @@ class Finish:
     counted: bool = False  # a held occurrence's run: its hold counted it against `count` already
     held_ahead: int = 0  # with counted: its schedule's held runs its release records from this one on
     release: str = ""  # and the end of its period (RFC3339 UTC): no longer one of the schedule's releases
+    noted: bool = False  # an earlier attempt noted this run on its slot's item (`mark_slot_sent`): it is done too
 
 
 @value
@@ -318,7 +320,7 @@ class Scans(Protocol):
     """Whole-table reads and repairs for the reconciler."""
 
     def scan(self, now: datetime) -> TableScan: ...
-    def move_retired(self, room_id: str, schedule_id: str) -> bool: ...
+    def move_retired(self, room_id: str, schedule_id: str, image: Mapping[str, Any] | None = None) -> bool: ...
     def finalize_deleted(self, schedule: Schedule, now: datetime) -> bool: ...
     def copy_audit(self, schedule: Schedule) -> bool: ...
     def drop_pointer(self, pointer: Pointer) -> bool: ...

@@ -11,8 +11,10 @@ for one item; the reconciler compares the projection of every live item with wha
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from cronbell.core.domain import models, quiet_hours, repeats
@@ -79,11 +81,14 @@ Projected = Schedule | NextRepeat | Orphan | None
 @value
 class Change:
     """One change of an item, as the table's stream records it: its image before and after (None: absent),
-    and the run it recorded on its schedule whose slot is still to be written."""
+    the run it recorded on its schedule whose slot is still to be written, and, when it retired a
+    schedule under its live key (a fire's record), that item as the store keeps it, to be moved to its
+    retired key (`Store.move_retired`)."""
 
     old: Projected
     new: Projected
     history: History | None = None
+    retired: Mapping[str, Any] | None = None
 
 
 def targets(item: Projected, now: datetime) -> dict[str, Target]:
