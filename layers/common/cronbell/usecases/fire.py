@@ -204,7 +204,6 @@ def _recover(job: Job, event: FireEvent, deps: Deps, late: int) -> dict[str, Any
         message_id = claim.message_id if claim is not None else None
         run = writes.run_of(event, zone, runs.DELIVERED, None, late, message_id, job.schedule)
         noted = Finish(run)
-    noted = replace(noted, noted=True)
     pausable = noted.pause or noted.run.reason not in runs.REFUSED
     outcome = settlement.fire_outcome(noted.run.outcome, noted.run.reason)
     writes.write_finish(job, event, deps, noted, pausable, noted.run.reason or "")

@@ -17,7 +17,7 @@ from typing import Any
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import CLAIMED, DONE, SENT, SlotRef, dump, key, schedule_sk
-from cronbell.adapters.dynamo.expressions import NOT_RECORDED, Update, is_recorded, same_version
+from cronbell.adapters.dynamo.expressions import NOT_DONE, NOT_RECORDED, Update, is_recorded, same_version
 from cronbell.adapters.dynamo.retirement import move_to_retired_key
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, Part
 from cronbell.core.domain import models
@@ -29,8 +29,6 @@ from cronbell.core.domain.ports import Claim, Finish, OpenClaim
 _SLOT_FREE = "attribute_not_exists(sk) OR (#st = :claimed AND lease_until < :t)"
 _CLAIM_SCHEDULE = "SET inflight_slot = :slot, inflight_until = :until, inflight_attempts = :n, inflight_at = :t"
 _SCHEDULE_IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t)"
-# a slot's run is recorded once: a write that ends a slot never overwrites one already done
-NOT_DONE = "(attribute_not_exists(#st) OR #st <> :done)"
 
 
 def slot_verdict(item: dict[str, Any] | None, now: datetime) -> Claim | None:

@@ -589,6 +589,14 @@ def history_of(old: dict[str, Any] | None, new: dict[str, Any] | None) -> Histor
         return None
     if str(new.get("sk", {}).get("S", "")).startswith(SCHEDULE) and not says_live(new):
         return None  # retired in place by its record: its move keeps the run as its final run (`moved_item`)
+    return unwritten_run(new)
+
+
+def unwritten_run(new: dict[str, Any]) -> History | None:
+    """The run a schedule's image (live, or its retired copy) names as recorded without its slot
+    (`UNWRITTEN`), or None."""
+    if UNWRITTEN not in new:
+        return None
     data = load({k: new[k] for k in (UNWRITTEN, "last_run", "sk", "room_id") if k in new})
     mark, last, sk = data[UNWRITTEN], data.get("last_run"), str(data.get("sk", ""))
     if not isinstance(last, dict) or not sk.startswith((SCHEDULE, RETIRED)):

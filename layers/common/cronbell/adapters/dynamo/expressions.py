@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from cronbell.adapters.dynamo.codec import dump
+from cronbell.adapters.dynamo.codec import CLAIM_ONLY, DONE, SlotRef, dump, run_fields
 from cronbell.core.domain.models import Schedule
+from cronbell.core.domain.runs import History
 
 
 class Update:
@@ -93,6 +94,8 @@ class Update:
 
 
 # --- conditions ----------------------------------------------------------------------------------
+# a slot's run is recorded once: a write that ends a slot never overwrites one already done
+NOT_DONE = "(attribute_not_exists(#st) OR #st <> :done)"
 IDLE = "(attribute_not_exists(inflight_until) OR inflight_until < :t)"  # no delivery holds the schedule at :t
 LIVE = "#s IN (:active, :paused)"  # its names: {"#s": "status"}; its values: :active, :paused
 
@@ -120,3 +123,13 @@ def recorded(update: Update, slot: str) -> Update:
     """The slot recorded on its schedule: first of its last recorded slots, the oldest let go."""
     shifted = [f"{RECORDED[i]} = if_not_exists({RECORDED[i - 1]}, :none)" for i in range(len(RECORDED) - 1, 0, -1)]
     return update.clause(", ".join([*shifted, f"{RECORDED[0]} = :recorded"]), none="", recorded=slot)
+
+
+def history_written(history: History, ref: SlotRef, expires_at: int) -> dict[str, Any]:
+    """The UpdateItem that makes a slot done with the run its schedule recorded (`History`): its run and
+    outcome, what an attempt noted on it while claimed removed; never over a slot done already."""
+    update = Update().clause("#st = :done", done=DONE).set("outcome", history.outcome)
+    update.set("run", run_fields(history.run))
+    update.clause("expires_at = if_not_exists(expires_at, :exp)", exp=expires_at)
+    update.remove(CLAIM_ONLY)
+    return {"Key": ref.key, **update.request(NOT_DONE, {"#st": "state"})}

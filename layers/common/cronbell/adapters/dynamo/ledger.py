@@ -6,10 +6,10 @@ the slot among its last recorded ones, which a claim checks, and the slot as `un
 projector, fed by the table's stream, then writes the slot done with that run, as its history
 (`write_history`), once however often the stream delivers the change. A record that ends its schedule
 retires it under its live key in that same write; the projector moves it to its retired key, where the
-run stays as its final run (`codec.FINAL_RUN`, read with the slots by `runs`). A held occurrence's run,
-one whose slot's item projects a repeat and one an attempt noted on its slot keep the slot in one
-transaction with their item (`_slot_in_record`); a template schedule has no item, so its slot alone is
-completed, with one conditional write."""
+run stays as its final run (`codec.FINAL_RUN`, read with the slots by `runs`). A held occurrence's run
+and one whose slot's item projects a repeat keep the slot in one transaction with their item
+(`_slot_in_record`); a template schedule has no item, so its slot alone is completed, with one
+conditional write."""
 
 from __future__ import annotations
 
@@ -19,9 +19,17 @@ from typing import Any
 
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
-from cronbell.adapters.dynamo.claims import NOT_DONE, SlotClaims
+from cronbell.adapters.dynamo.claims import SlotClaims
 from cronbell.adapters.dynamo.codec import BUMP, DONE, INFLIGHT, SlotRef, dump
-from cronbell.adapters.dynamo.expressions import NOT_RECORDED, Update, is_recorded, recorded, same_version
+from cronbell.adapters.dynamo.expressions import (
+    NOT_DONE,
+    NOT_RECORDED,
+    Update,
+    history_written,
+    is_recorded,
+    recorded,
+    same_version,
+)
 from cronbell.adapters.dynamo.retirement import Retirement
 from cronbell.adapters.dynamo.table import CONDITION_FAILED, cancelled
 from cronbell.core.domain import models
@@ -273,17 +281,8 @@ class SlotLedger(Retirement, SlotClaims):
         """Write the done slot of a run its schedule recorded (`History`, read off the stream): its
         run and outcome, what an attempt noted on it while claimed removed. A slot done already
         (the same change delivered again) is left as it is."""
-        update = Update().clause("#st = :done", done=DONE).set("outcome", history.outcome)
-        update.set("run", codec.run_fields(history.run))
-        update.clause("expires_at = if_not_exists(expires_at, :exp)", exp=self._t.expires(now))
-        update.remove(codec.CLAIM_ONLY)
-        self._complete_alone(
-            {
-                "TableName": self._t.name,
-                "Key": SlotRef(history.room_id, history.owner, history.slot).key,
-                **update.request(NOT_DONE, {"#st": "state"}),
-            }
-        )
+        ref = SlotRef(history.room_id, history.owner, history.slot)
+        self._complete_alone({"TableName": self._t.name, **history_written(history, ref, self._t.expires(now))})
 
     def record_static_run(self, room_id: str, owner: str, slot: str, now: datetime, run: Run) -> bool:
         """Record a run that needed no delivery (a template schedule's, too late) as a done slot
@@ -324,10 +323,9 @@ class SlotLedger(Retirement, SlotClaims):
 def _slot_in_record(finish: Finish | None) -> bool:
     """Whether a record writes its slot in its own transaction rather than leaving it to the projector:
     a record without its run, a held occurrence's run (its hold made the slot one of the schedule's
-    recorded ones already: the slot's state is what makes the record apply once), a run whose slot's
-    item carries what its first repeat's entry is projected from, and a run an earlier attempt noted on
-    its slot's item (which the record makes done)."""
-    return finish is None or finish.counted or finish.noted or bool(finish.repeat_slot and finish.repeat_due)
+    recorded ones already: the slot's state is what makes the record apply once), and a run whose
+    slot's item carries what its first repeat's entry is projected from."""
+    return finish is None or finish.counted or bool(finish.repeat_slot and finish.repeat_due)
 
 
 def _ran(schedule: Schedule, finish: Finish | None) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from typing import Any
 from cronbell.adapters.aws import AwsError
 from cronbell.adapters.dynamo import codec
 from cronbell.adapters.dynamo.codec import SlotRef, dump, key, schedule_sk
-from cronbell.adapters.dynamo.expressions import IDLE, LIVE, same_version
+from cronbell.adapters.dynamo.expressions import IDLE, LIVE, history_written, same_version
 from cronbell.adapters.dynamo.rooms import Rooms
 from cronbell.adapters.dynamo.table import CANCELLED, CONDITION_FAILED, Table, cancelled
 from cronbell.core.domain import models
@@ -24,30 +24,37 @@ from cronbell.core.domain.runs import Run
 # would drop it, and the manual fire would then find no run of its own to deliver
 _SAME_MANUAL_RUN = "(attribute_not_exists(last_manual_run) OR last_manual_run = :manual)"
 SlotRun = tuple[str, Run] | None  # (slot, run): a run recorded with the retirement
-# a move never writes over a copy newer than the item it moves (moved already, and changed since)
-_NO_NEWER_COPY = "attribute_not_exists(sk) OR attribute_not_exists(version) OR version <= :v"
+# a move writes its copy over an older one, or the audit copy of the same version, never over a copy it
+# moved already (a manual run's claim on it does not move its version) or a newer one
+_NO_MOVED_COPY = (
+    f"attribute_not_exists(sk) OR attribute_not_exists(version) OR version < :v OR (version = :v AND {LIVE})"
+)
 _AS_MOVED = "#s = :s AND (attribute_not_exists(version) OR version = :v)"
 
 
 def move_to_retired_key(t: Table, raw: dict[str, Any], schedule_id: str) -> bool:
     """Move a schedule retired under its live key (raw, as read: a fire's record retires it there) to
-    its retired key, with two plain writes: its copy (`codec.moved_item`), then its live item, only
-    while that is still as read. Each write is idempotent, so the stream's redelivery, a reader that
-    meets it first and the reconciler may all move it; one stopped between the two leaves the live
-    item to be moved again. False when it is live, or no longer as read."""
+    its retired key, with plain writes: its copy (`codec.moved_item`), its run's slot done when an
+    attempt left an item there, then its live item, only while that is still as read. Each write is
+    idempotent, so the stream's redelivery, a reader that meets it first and the reconciler may all
+    move it; one stopped halfway leaves the live item to be moved again. False when it is live, or no
+    longer as read."""
     if codec.says_live(raw):
         return False
-    values = dump({":s": raw["status"]["S"], ":v": int(raw.get("version", {}).get("N", "0"))})
+    version = int(raw.get("version", {}).get("N", "0"))
     try:
         t.db.put_item(
             TableName=t.name,
             Item=codec.moved_item(raw, schedule_id),
-            ConditionExpression=_NO_NEWER_COPY,
-            ExpressionAttributeValues={":v": values[":v"]},
+            ConditionExpression=_NO_MOVED_COPY,
+            ExpressionAttributeNames={"#s": "status"},
+            ExpressionAttributeValues=dump({":v": version, ":active": models.ACTIVE, ":paused": models.PAUSED}),
         )
     except AwsError as err:
         if err.code != CONDITION_FAILED:
             raise
+    _end_its_slot(t, raw)
+    values = dump({":s": raw["status"]["S"], ":v": version})
     try:
         t.db.delete_item(
             TableName=t.name,
@@ -61,6 +68,26 @@ def move_to_retired_key(t: Table, raw: dict[str, Any], schedule_id: str) -> bool
             raise
         return False
     return True
+
+
+def _end_its_slot(t: Table, raw: dict[str, Any]) -> None:
+    """The slot of the run that retired the schedule, done with that run when an attempt left an item
+    there (a claim kept when another slot took the schedule over, a run noted `sent`); otherwise the
+    reconciler would end that item as a run of its own. Its run stays the copy's final run. The read
+    is eventually consistent: such an item was written an attempt before the record."""
+    history = codec.unwritten_run(raw)
+    if history is None:
+        return
+    ref = SlotRef(history.room_id, history.owner, history.slot)
+    found = t.db.get_item(TableName=t.name, Key=ref.key).get("Item")
+    if found is None or codec.state_of(found) == codec.DONE:
+        return
+    expires = int(raw.get("expires_at", {}).get("N", "0"))
+    try:
+        t.db.update_item(TableName=t.name, **history_written(history, ref, expires))
+    except AwsError as err:
+        if err.code != CONDITION_FAILED:
+            raise
 
 
 class Retirement(Rooms):

@@ -168,7 +168,6 @@ class Finish:
     counted: bool = False  # a held occurrence's run: its hold counted it against `count` already
     held_ahead: int = 0  # with counted: its schedule's held runs its release records from this one on
     release: str = ""  # and the end of its period (RFC3339 UTC): no longer one of the schedule's releases
-    noted: bool = False  # an earlier attempt noted this run on its slot's item (`mark_slot_sent`): it is done too
 
 
 @value
