@@ -44,7 +44,10 @@ CALL_TARGETS = {  # AWS calls a tool call or fire makes inline (chat posts and a
     "fire one-shot": 3,
     "fire recurring": 3,
     "fire agent_call": 3,
-    "history": 1,  # by id: its runs (one Query); the schedule is read only when it has none yet
+    # by id: its runs (one Query) and the run that ended it, which its retired copy keeps (one GetItem: since
+    # 0.4.11 the price of a one-shot's delivery at 4 x the floor, docs/performance.md); the schedule is read
+    # only when it has none yet
+    "history": 2,
 }
 
 
