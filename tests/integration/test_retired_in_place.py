@@ -14,11 +14,11 @@ from cronbell.usecases import fire as fire_uc
 from cronbell.usecases.fire_writes import RetryLater
 from cronbell.usecases.project import apply
 from cronbell.usecases.reconcile import reconcile
-from tests.support.aws import TABLE, Stack
+from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM
 from tests.support.repeats import run_now
-from tests.support.tools import call, ok, slot_state
+from tests.support.tools import call, ok, slot_state, wait_on_its_delivery
 
 SLOT = "2026-11-30T09:00:00Z"  # the one-shot's own time: 10:00 in Madrid
 
@@ -79,12 +79,7 @@ def test_the_projectors_redelivered_move_does_not_free_a_retired_copy_claimed_by
     duplicate invocation of the waiting run's entry meets the claim and is retried, not posted twice."""
     sid = ok(call(stack, "create_reminder", {"message": "Waited for", "time": "2026-11-30 10:00"}))["id"]
     stack.project()
-    stack.ddb.update_item(
-        TableName=TABLE,
-        Key={"room_id": {"S": ROOM}, "sk": {"S": f"s#{sid}"}},
-        UpdateExpression="SET last_manual_run = :w ADD manual_waiting :ws",
-        ExpressionAttributeValues={":w": {"S": WAITED}, ":ws": {"SS": [WAITED]}},
-    )
+    wait_on_its_delivery(stack, sid, WAITED)
     stack.clock.current = datetime(2026, 11, 30, 9, 0, 5, tzinfo=UTC)
     chat = RecordingChat()
     event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": SLOT}

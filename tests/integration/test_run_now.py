@@ -14,11 +14,11 @@ from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.project import apply
-from tests.support.aws import TABLE, Stack
+from tests.support.aws import Stack
 from tests.support.chat import RecordingChat
 from tests.support.envelopes import ROOM, envelope
 from tests.support.repeats import EchoAgents, run_now
-from tests.support.tools import assert_consistent, call, live_items, ok, schedule_item
+from tests.support.tools import assert_consistent, call, live_items, ok, schedule_item, wait_on_its_delivery
 
 
 def test_run_now_does_not_use_up_a_one_shot(stack: Stack) -> None:
@@ -100,12 +100,7 @@ def _fired_with_a_run_waiting(stack: Stack, chat: RecordingChat) -> str:
     fire that met the delivery leaves it, and which that delivery then fired: the run waits on the
     retired copy, with its entry."""
     sid: str = ok(call(stack, "create_reminder", {"message": "Waited for", "time": "2026-11-30 10:00"}))["id"]
-    stack.ddb.update_item(
-        TableName=TABLE,
-        Key={"room_id": {"S": ROOM}, "sk": {"S": f"s#{sid}"}},
-        UpdateExpression="SET last_manual_run = :w ADD manual_waiting :ws",
-        ExpressionAttributeValues={":w": {"S": WAITED}, ":ws": {"SS": [WAITED]}},
-    )
+    wait_on_its_delivery(stack, sid, WAITED)
     stack.clock.current = datetime(2026, 11, 30, 9, 0, 5, tzinfo=UTC)
     event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": "2026-11-30T09:00:00Z"}
     own = fire_uc.fire(parse_fire_event(event, stack.clock.now()), stack.deps(chat=lambda: chat), lambda: 300.0)

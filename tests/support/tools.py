@@ -81,3 +81,14 @@ def assert_consistent(stack: Stack) -> None:
     pointers = {(r["room_id"], r["sk"][2:]): r["schedule_id"] for r in rows if r["sk"].startswith("d#")}
     for item in live_items(stack):
         assert pointers.get((item["room_id"], item["dedupe_key"])) == item["id"], f"{item['id']} lost its pointer"
+
+
+def wait_on_its_delivery(stack: Stack, schedule_id: str, at: str) -> None:
+    """A run started by hand at `at` (UTC) waits for the schedule's own delivery, as the manual fire that
+    met that delivery leaves it (its time kept as the last manual run, and among those waiting)."""
+    stack.ddb.update_item(
+        TableName=stack.settings.table_name,
+        Key={"room_id": {"S": ROOM}, "sk": {"S": f"s#{schedule_id}"}},
+        UpdateExpression="SET last_manual_run = :w ADD manual_waiting :ws",
+        ExpressionAttributeValues={":w": {"S": at}, ":ws": {"SS": [at]}},
+    )
