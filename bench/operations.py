@@ -486,7 +486,7 @@ class Bench:
             _check(
                 "retire", self.tool("delete_reminder", {"id": kept.id}, self.list_room) if n % 5 else self.fire(kept)
             )
-        self.stack.project()  # the projector's second or so: the fired ones moved to their retired keys
+        self.stack.project()  # the projector applies the fires' changes: the fired ones move to their retired keys
         self.tool("list_reminders", {}, self.list_room)
         client.meta.events.unregister("after-call.dynamodb.Query", note)
         return {

@@ -379,7 +379,7 @@ def test_list_reads_no_retired_schedule_and_no_run(
     listed, _ = measured(calls, lambda: tool("list_reminders"))
     alone = scanned[-1]
     retire_in_room(120)  # more than the room limit (50): the places retired schedules held were freed
-    projected(stack, calls)  # the fired ones move to their retired keys (the projector's second or so)
+    projected(stack, calls)  # the projector applies the fires' changes: the fired ones move to their retired keys
     plant_runs(stack, live[0], 1000)
     again, answer = measured(calls, lambda: tool("list_reminders"))
     assert listed == again == {"Query": 1, "GetItem": 1}  # and their user's quiet hours

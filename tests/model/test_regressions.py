@@ -867,13 +867,7 @@ def test_a_run_now_in_the_second_of_a_snoozed_away_occurrence_is_delivered(
     A run started by hand is its own run. Replayed as the search found it."""
     state = searched_room(moto_endpoint, monkeypatch)
     state.provision(start=datetime(2026, 10, 24, 20, 0, tzinfo=UTC), quiet=True, posts=2, repeating=False)
-    state.set_quiet_hours(
-        begin=135,
-        days=EVERY_DAY,
-        length=288,
-        user="@ana:example.org",
-        zone="Europe/Madrid",
-    )
+    state.set_quiet_hours(begin=135, days=EVERY_DAY, length=288, user="@ana:example.org", zone="Europe/Madrid")
     state.advance_under_a_deployment_change(change="agent removed", minutes=1440)
     state.agents_fail(failing=False)
     state.stream_delivers(mode="prompt", seed=5876)
@@ -896,13 +890,7 @@ def test_a_run_now_in_the_second_of_a_snoozed_away_occurrence_is_delivered(
     state.snooze(minutes=25, pick=5)
     state.tap_skip_button(pick=17, which="delivered")
     state.advance(duplicate=False, late=10800, minutes=59)
-    state.set_quiet_hours(
-        begin=238,
-        days=EVERY_DAY,
-        length=15,
-        user="@ana:example.org",
-        zone="Europe/Madrid",
-    )
+    state.set_quiet_hours(begin=238, days=EVERY_DAY, length=15, user="@ana:example.org", zone="Europe/Madrid")
     state.agents_fail(failing=True)
     state.agents_fail(failing=False)
     state.chat_outage(posts=1)
