@@ -509,6 +509,30 @@ class Room:
         s.until = s.until if until is None else until
         s.count = s.count if count is None else count
 
+    def retime_refused(self, sid: str, at: datetime | None = None, cron: str | None = None) -> bool:
+        """update_reminder giving a new `time` (a one-shot) or `cron` (a recurrence) is refused, changing
+        nothing, when the schedule would have nothing left to post: no occurrence of the new expression
+        before `until`, or none within the `count` left (docs/semantics.md, "Ends")."""
+        s = self.schedules[sid]
+        changed = replace(s, at=at or s.at, cron=cron or s.cron, skips=set(), snoozes=set(), cancelled=set())
+        return not self.upcoming(changed)
+
+    def retime(self, sid: str, at: datetime | None = None, cron: str | None = None) -> None:
+        """A new time starts afresh (docs/semantics.md, "A new time, expression or zone"): the coming
+        occurrences skip_next skipped and the snoozes still to come were times of the old schedule, and
+        are dropped. The runs so far stay, and count towards `count`. A one-shot given a time inside its
+        user's quiet hours is delivered on time, as at its creation."""
+        s = self.schedules[sid]
+        if at is not None:
+            s.at = at
+            self.exempt_on_create(s)
+            return
+        s.cron = cron
+        s.skips = {t for t in s.skips if t <= self.now}
+        s.snoozed_away = {t for t in s.snoozed_away if t <= self.now}
+        s.snoozes = {t for t in s.snoozes if t <= self.now}
+        s.cancelled = {t for t in s.cancelled if t <= self.now}
+
     def snooze_refused(self, sid: str, minutes: int) -> bool:
         """A snooze never resumes a paused schedule with an occurrence to come, and never moves an
         occurrence past `until` (docs/semantics.md, "Changes")."""

@@ -471,6 +471,69 @@ class Room(RuleBasedStateMachine):
         if not self.harness.tool("update_reminder", id=sid, **arguments)["ok"]:
             self.harness.problems.append(f"update_reminder {sid} refused")
 
+    def retimable(self, recurring: bool) -> list[str]:
+        """Active schedules whose time a user may move now with a plain outcome: nothing of theirs on its way
+        (due within the minute, or passed without its run and still deliverable late: what happens to that
+        one is the busy rule's, searched by skip and snooze), nothing held by quiet hours, no repeats
+        running, and no rule that anchors days to the old expression (every N weeks, business days,
+        occurrences moved off holidays)."""
+        h = self.harness
+        now = h.clock.now()
+        out = []
+        for sid in self.ids("active", recurring=recurring):
+            s = h.room.schedules[sid]
+            if s.held or s.repeat_every or s.every > 1 or s.business_days or s.business_day or s.on_holiday != "skip":
+                continue
+            if s.cron is None:
+                if s.at is not None and s.at > now + timedelta(seconds=90):
+                    out.append(sid)
+                continue
+            since = max(now - timedelta(hours=6), s.created)
+            window = set(h.room.regular(s, since, now + timedelta(seconds=90)))
+            window |= {t for t in s.snoozes if since < t <= now + timedelta(seconds=90)}
+            if all(s.ran(t) for t in window):
+                out.append(sid)
+        return out
+
+    @precondition(lambda self: self.h is not None and self.retimable(recurring=False))
+    @rule(pick=st.integers(0, 50), minutes=st.integers(2, 600), relative=st.booleans())
+    def retime_one_shot(self, pick: int, minutes: int, relative: bool) -> None:
+        """update_reminder with a new `time` for a one-shot still to come: earlier or later, in words or as
+        a local time. It fires at the new time only (the old one is no longer its own)."""
+        ids = self.retimable(recurring=False)
+        sid = ids[pick % len(ids)]
+        h = self.harness
+        s = h.room.schedules[sid]
+        now = h.clock.now()
+        if relative:
+            at, when = now + timedelta(minutes=minutes), f"in {minutes} minutes"
+        else:
+            at = now.replace(second=0, microsecond=0) + timedelta(minutes=minutes)
+            when = at.astimezone(ZoneInfo(s.timezone)).isoformat()
+        answer = h.tool("update_reminder", timezone=s.timezone, user=s.user or USERS[0], id=sid, time=when)
+        if not answer["ok"]:
+            h.problems.append(f"update_reminder {sid} time={when} refused: {answer['error']}")
+            return
+        h.room.retime(sid, at=at)
+
+    @precondition(lambda self: self.h is not None and self.retimable(recurring=True))
+    @rule(pick=st.integers(0, 50), cron=st.sampled_from(CRONS))
+    def retime_recurring(self, pick: int, cron: str) -> None:
+        """update_reminder with a new `cron` for a recurrence: its runs so far stay (and count), its skips
+        and pending snoozes are dropped; refused, changing nothing, when the new expression leaves nothing
+        to post before its ends."""
+        ids = self.retimable(recurring=True)
+        sid = ids[pick % len(ids)]
+        h = self.harness
+        s = h.room.schedules[sid]
+        refused = h.room.retime_refused(sid, cron=cron)
+        answer = h.tool("update_reminder", timezone=s.timezone, user=s.user or USERS[0], id=sid, cron=cron)
+        if answer["ok"] == refused:
+            got, model = ("ok" if answer["ok"] else answer["error"]["code"]), "refuses" if refused else "accepts"
+            h.problems.append(f"update_reminder {sid} cron={cron}: {got}, the model {model}")
+        if answer["ok"]:
+            h.room.retime(sid, cron=cron)
+
     @precondition(lambda self: self.h is not None and self.ids("active", "paused", recurring=True))
     @rule(
         pick=st.integers(0, 50),
