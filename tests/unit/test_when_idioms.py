@@ -147,6 +147,7 @@ def test_a_bare_hour_of_one_to_five_on_a_day_ahead_is_the_afternoon(text: str, e
         ("tomorrow at 9 thank you!", "tomorrow at 9", "en"),
         ("mañana a las 9, gracias", "mañana a las 9", "es"),
         ("mañana a las 9 porfa", "mañana a las 9", "es"),
+        ("mañana a las 9, muchas gracias", "mañana a las 9", "es"),
         # an amount without its "in" is from now; "10h" is still ten o'clock
         ("10 min", "in 10 min", "en"),
         ("20m", "in 20 minutes", "en"),
@@ -162,6 +163,15 @@ def test_a_bare_hour_of_one_to_five_on_a_day_ahead_is_the_afternoon(text: str, e
 )
 def test_what_people_add_to_a_time_or_leave_out_reads_as_the_time_alone(said: str, meant: str, locale: str) -> None:
     assert parse_one_shot(said, NOW, MADRID, locale).at == parse_one_shot(meant, NOW, MADRID, locale).at
+
+
+def test_thanks_within_a_holidays_name_are_the_name() -> None:
+    """ "gracias" is a word of courtesy, but not in "el día de Acción de Gracias" (a US holiday)."""
+    new_york = ZoneInfo("America/New_York")
+    now = datetime(2027, 1, 4, 5, 10, tzinfo=new_york)
+    thanksgiving = datetime(2027, 11, 25, 9, 0, tzinfo=new_york)
+    assert parse_one_shot("el día de Acción de Gracias", now, new_york, "es").at == thanksgiving
+    assert parse_one_shot("el día de acción de gracias, gracias", now, new_york, "es").at == thanksgiving
 
 
 @pytest.mark.parametrize(("text", "clock"), [("10h", "10:00"), ("9h30", "09:30"), ("21h", "21:00")])

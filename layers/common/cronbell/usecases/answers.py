@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.contract.envelope import Context
 from cronbell.core.domain import models
-from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.instants import iso_utc, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.upcoming import upcoming
 from cronbell.core.language.zone_ids import shown_zone
@@ -120,6 +120,20 @@ def when_held_said(schedule: Schedule, now: datetime, locale: str, held: datetim
     return when_said(schedule, now, locale) + held_said(held, tz, now, locale, nexts[0] if nexts else None)
 
 
+def run_said(run: dict[str, Any], tz: ZoneInfo, year: int, locale: str) -> str:
+    """'Monday 30 November, 09:00: delivered' (and its reason, when it has one)."""
+    try:
+        when = texts.when_text(parse_iso(str(run["scheduled_time"])), tz, locale, year)
+    except ValueError:
+        when = str(run.get("scheduled_time"))
+    outcome = (
+        texts.say(f"outcome.{run['outcome']}", locale) if texts.has(f"outcome.{run['outcome']}") else run["outcome"]
+    )
+    if run.get("reason"):
+        return texts.say("history.item_reason", locale, when=when, outcome=outcome, reason=run["reason"])
+    return texts.say("history.item", locale, when=when, outcome=outcome)
+
+
 def item_said(schedule: Schedule, now: datetime, locale: str, held: datetime | None = None) -> str:
     """One item of a listing: 'k3v9q2m8xa “Call the dentist”, next Friday 4 December, 17:00', and
     when quiet hours hold it (an occurrence held now shows so, paused or with nothing to come)."""
@@ -133,6 +147,13 @@ def item_said(schedule: Schedule, now: datetime, locale: str, held: datetime | N
         when = ""
     elif not schedule.recurring and schedule.status == models.ACTIVE:
         when = _due(schedule, now, locale)
+    elif schedule.status != models.ACTIVE:  # it ended: how, and its last run, as the history says it
+        when = texts.say("listed.ended", locale, status=schedule.status)
+        if schedule.last_run:
+            year = now.astimezone(tz).year
+            when = texts.say(
+                "listed.ended_run", locale, status=schedule.status, run=run_said(schedule.last_run, tz, year, locale)
+            )
     else:
         when = texts.say("listed.none", locale)
     when = (when + held_said(held, tz, now, locale, nexts[0] if nexts else None)).removeprefix(", ")

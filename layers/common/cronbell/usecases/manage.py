@@ -20,7 +20,7 @@ from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.domain.upcoming import ran_through
 from cronbell.core.text import texts
 from cronbell.core.text.views import cron_view, describe, schedule_view, template_schedule_view
-from cronbell.usecases.answers import about, item_said, listing_said, now_fields, zone_of
+from cronbell.usecases.answers import about, item_said, listing_said, now_fields, run_said, zone_of
 from cronbell.usecases.deps import Deps
 from cronbell.usecases.quiet import QuietLookup
 
@@ -87,25 +87,11 @@ def reminder_history(args: ReminderHistory, ctx: Context, deps: Deps) -> dict[st
     _, now_text = now_fields(ctx, deps)
     runs = [run.to_dict() for run in found]
     tz = zone_of(ctx, deps)
-    items = [_run_said(run, tz, deps.now().astimezone(tz).year, locale) for run in runs]
+    items = [run_said(run, tz, deps.now().astimezone(tz).year, locale) for run in runs]
     return {
         "result": {"id": schedule_id, "runs": runs},
         "text": listing_said("history", items, locale, now_text, id=schedule_id),
     }
-
-
-def _run_said(run: dict[str, Any], tz: ZoneInfo, year: int, locale: str) -> str:
-    """'Monday 30 November, 09:00: delivered' (and its reason, when it has one)."""
-    try:
-        when = texts.when_text(parse_iso(str(run["scheduled_time"])), tz, locale, year)
-    except ValueError:
-        when = str(run.get("scheduled_time"))
-    outcome = (
-        texts.say(f"outcome.{run['outcome']}", locale) if texts.has(f"outcome.{run['outcome']}") else run["outcome"]
-    )
-    if run.get("reason"):
-        return texts.say("history.item_reason", locale, when=when, outcome=outcome, reason=run["reason"])
-    return texts.say("history.item", locale, when=when, outcome=outcome)
 
 
 def _for_history(ctx: Context, ref: str, deps: Deps) -> Schedule:
@@ -150,10 +136,11 @@ def find(ctx: Context, ref: str, deps: Deps, live_only: bool = True) -> Schedule
 
 
 def not_running(schedule_id: str, status: str) -> ToolError:
-    """A schedule that is not active: a paused one is resumed first; any other no longer runs."""
-    return refusal(
-        "not_found.not_running" if status == models.PAUSED else "not_found.ended", id=schedule_id, status=status
-    )
+    """A schedule that is not active: a paused one is there but not running (`invalid_state`: resumed
+    first, where the bot's tools can resume it); any other no longer runs (`not_found`)."""
+    if status == models.PAUSED:
+        return refusal("invalid_state.not_running", id=schedule_id, status=status)
+    return refusal("not_found.ended", id=schedule_id, status=status)
 
 
 def _named(ctx: Context, name: str, deps: Deps) -> Schedule | None:

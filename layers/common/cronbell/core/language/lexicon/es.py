@@ -33,7 +33,17 @@ NAMED_CLOCKS = {
 }  # fmt: skip
 NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am", "media noche": "12am", "medio dia": "12pm"}
 FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia", "aproximadamente"}
-COURTESY = ["por favor", "porfavor", "porfa", "porfis", "gracias", "recuerdamelo", "recuerdame", "avisame"]
+COURTESY = [
+    "por favor",
+    "porfavor",
+    "porfa",
+    "porfis",
+    "muchas gracias",
+    "gracias",
+    "recuerdamelo",
+    "recuerdame",
+    "avisame",
+]
 APPROXIMATELY = ["unos", "unas", "aproximadamente", "mas o menos", "como", "alrededor de"]
 # city names in Spanish, for "a las 10 hora de <ciudad>"
 CITIES = {

@@ -45,6 +45,8 @@ TEXTS: dict[str, str] = {
     "listed.next": "next {next}",
     "listed.paused": "paused",
     "listed.none": "no fire to come",
+    "listed.ended": "`{status}`",
+    "listed.ended_run": "`{status}`; last run {run}",
     "deleted": "Deleted {id}{about} ({when}). {now}",
     "run_started": "Running {id}{about} now; its result will be posted {where}.",
     "run_waiting": "Running {id}{about} as soon as its delivery under way ends; its result will be posted {where}.",
@@ -191,7 +193,6 @@ TEXTS: dict[str, str] = {
     "error.not_found": "no active schedule {ref!r} in this room",
     "error.not_found.status": "no active schedule {ref!r} in this room (it is {status})",
     "error.not_found.deleted": "{id} was deleted",
-    "error.not_found.not_running": "{id} is {status}; resume it first",
     "error.not_found.ended": "{id} is {status}: it no longer runs",
     "error.not_found.no_longer_active": "{id} is no longer active",
     "error.ambiguous": "{count} schedules are named {name!r}; use an id",
@@ -199,6 +200,7 @@ TEXTS: dict[str, str] = {
     "error.invalid_state": "{id} is already paused",
     "error.invalid_state.not_paused": "{id} is not paused",
     "error.invalid_state.skip_one_shot": "skip_next applies to active recurring schedules; delete a one-shot",
+    "error.invalid_state.not_running": "{id} is {status}: resume it first (resume_reminder), then run it",
     "error.invalid_state.skip_paused": "{id} is paused, so nothing is coming to skip: resume it first",
     "error.invalid_state.nothing_to_skip": "it has no coming occurrence to skip",
     "error.invalid_state.nothing_to_snooze": "{id} is {status}: it has no coming occurrence to snooze",
@@ -629,6 +631,9 @@ BY_TOOL_SET: dict[str, dict[str, str]] = {
         ),
         "error.time_in_past.while_paused": (
             "its time passed while it was paused; delete it and create it again with a new time"
+        ),
+        "error.invalid_state.not_running": (
+            "{id} is {status}; these tools do not resume it: delete it and create it again, then run it"
         ),
         "error.invalid_state.skip_one_shot": "only an active recurring schedule can skip a fire; delete a one-shot",
         "error.invalid_state.snooze_paused": (

@@ -48,6 +48,8 @@ TEXTS: dict[str, str] = {
     "listed.next": "próxima: {next}",
     "listed.paused": "en pausa",
     "listed.none": "sin ejecución pendiente",
+    "listed.ended": "estado `{status}`",
+    "listed.ended_run": "estado `{status}`; última ejecución: {run}",
     "deleted": "Se ha eliminado {id}{about} ({when}). {now}",
     "run_started": "Se ejecuta {id}{about} ahora; el resultado se publicará {where}.",
     "run_waiting": "Se ejecuta {id}{about} en cuanto termine la entrega en curso; el resultado se publicará {where}.",
@@ -201,7 +203,6 @@ TEXTS: dict[str, str] = {
     "error.not_found": "no hay ninguna programación activa {ref!r} en esta sala",
     "error.not_found.status": "no hay ninguna programación activa {ref!r} en esta sala (su estado es `{status}`)",
     "error.not_found.deleted": "{id} se eliminó",
-    "error.not_found.not_running": "el estado de {id} es `{status}`; reanúdala primero",
     "error.not_found.ended": "el estado de {id} es `{status}`: ya no se ejecuta",
     "error.not_found.no_longer_active": "{id} ya no está activo",
     "error.ambiguous": "hay {count} programaciones llamadas {name!r}; usa un id",
@@ -210,6 +211,9 @@ TEXTS: dict[str, str] = {
     "error.invalid_state.not_paused": "{id} no está en pausa",
     "error.invalid_state.skip_one_shot": (
         "skip_next vale para programaciones periódicas activas; elimina una programación de una sola vez"
+    ),
+    "error.invalid_state.not_running": (
+        "el estado de {id} es `{status}`: reanúdala primero (resume_reminder) y después ejecútala"
     ),
     "error.invalid_state.skip_paused": "{id} está en pausa y no tiene nada próximo que omitir: reanúdala primero",
     "error.invalid_state.nothing_to_skip": "no tiene ninguna ejecución próxima que omitir",
@@ -662,6 +666,10 @@ BY_TOOL_SET: dict[str, dict[str, str]] = {
         ),
         "error.time_in_past.while_paused": (
             "su hora pasó mientras estaba en pausa; elimínala y créala de nuevo con otra hora"
+        ),
+        "error.invalid_state.not_running": (
+            "el estado de {id} es `{status}`; estas herramientas no la reanudan: elimínala y créala de nuevo, y"
+            " después ejecútala"
         ),
         "error.invalid_state.skip_one_shot": (
             "solo una programación periódica activa puede omitir una vez; elimina una programación de una sola vez"

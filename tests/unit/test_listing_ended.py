@@ -1,0 +1,29 @@
+"""A listing with `include_inactive` says how each ended schedule ended and its last run, as the history
+does: "no fire to come" said alike of a delivered one-shot, one the chat refused and a deleted one."""
+
+from __future__ import annotations
+
+from tests.support.chat import PermanentChatError
+from tests.support.memory_stack import MemoryStack
+
+
+def test_ended_schedules_are_listed_with_their_status_and_last_run_in_both_languages() -> None:
+    stack = MemoryStack()
+    delivered = stack.call("create_reminder", {"message": "water the plants", "time": "2026-11-30 10:00"})
+    refused = stack.call("create_reminder", {"message": "call the bank", "time": "2026-11-30 11:00"})
+    deleted = stack.call("create_reminder", {"message": "buy bread", "time": "2026-11-30 12:00"})
+    stack.fire(delivered["result"]["id"], delivered["result"]["next_fire"]["utc"])
+    stack.chat.fail_with = PermanentChatError("unknown_workspace", room_gone=True)
+    stack.fire(refused["result"]["id"], refused["result"]["next_fire"]["utc"])
+    stack.call("delete_reminder", {"id": deleted["result"]["id"]})
+
+    text = stack.call("list_reminders", {"include_inactive": True})["text"]
+    assert "no fire to come" not in text
+    assert (
+        f"{delivered['result']['id']} “water the plants”, `fired`; last run Monday 30 November, 10:00: delivered"
+        in text
+    )
+    assert "`delivery_failed`; last run Monday 30 November, 11:00: failed (`chat_refused`)" in text
+    assert f"{deleted['result']['id']} “buy bread”, `deleted`" in text
+    es = stack.call("list_reminders", {"include_inactive": True}, locale="es")["text"]
+    assert "estado `fired`; última ejecución:" in es and "estado `deleted`" in es
