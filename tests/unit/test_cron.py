@@ -292,6 +292,19 @@ PHRASES = [
     ("cada hora de 2 a 6 de la tarde", "0 14-17 * * *"),
     ("cada media hora de 9 a 12 de la mañana", "0,30 9-11 * * *"),
     ("cada hora de 8 a 10 de la noche", "0 20,21 * * *"),
+    # the evening's hours of 1 to 5 are the afternoon's, as 'at 4 in the evening' is; a small hour before an
+    # evening end is the evening's; the small hours (madrugada) are read as said
+    ("every hour from 4 to 6 in the evening", "0 16,17 * * *"),
+    ("every 30 minutes between 5 and 7 in the evening", "0,30 17,18 * * *"),
+    ("every 30 minutes from 5 to 7 at night", "0,30 17,18 * * *"),
+    ("every hour from 1 to 4 at night", "0 1-3 * * *"),
+    ("cada 15 minutos entre la 1 y las 4 de la madrugada", "*/15 1-3 * * *"),
+    ("cada hora de 1 a 4 por la madrugada", "0 1-3 * * *"),
+    # a half said on the second hour only is the first's too, when the first comes before it so read
+    ("every 15 minutes between 1 and 4am", "*/15 1-3 * * *"),
+    ("every hour between 8 and 11pm", "0 20-22 * * *"),
+    ("every hour from 9 to 5pm", "0 9-16 * * *"),
+    ("every hour from 11 to 2pm", "0 11-13 * * *"),
     # a place of a day in every quarter: the calendar quarter's first month, or its last for 'last'
     ("the first day of every quarter at 9am", "0 9 1 */3 *"),
     ("the last day of every quarter at 17:00", "0 17 L 3,6,9,12 *"),

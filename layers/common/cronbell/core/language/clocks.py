@@ -47,8 +47,9 @@ def normalize(text: str) -> str:
 
 
 # words of courtesy around a time ("remind me on friday at 3pm please", "por favor, mañana a las 9", "every
-# day at 9, thanks"); never within a name ("el día de acción de gracias": thanks follow no "de")
-_COURTESY = rf"(?<!\bde )\b(?:{lexicon.alternatives(lexicon.COURTESY)})\b"
+# day at 9, thanks"), never within a name (a holiday's thanks)
+_NOT_IN_A_NAME = "".join(rf"(?<!\b{re.escape(word)} )" for word in lexicon.each("COURTESY_NOT_AFTER"))
+_COURTESY = rf"{_NOT_IN_A_NAME}\b(?:{lexicon.alternatives(lexicon.COURTESY)})\b"
 
 
 def without_courtesy(t: str) -> str:

@@ -20,6 +20,7 @@ from cronbell.core.language.day_parts import in_the_afternoon
 Every = Callable[[str, bool], "str | Phrase | None"]  # an interval's cron; True: within a window's hours
 
 DAYS_START = rf"(?:{lexicon.either('DAYS_START')})"
+_ON_THE_CLOCK = lexicon.union("PARTS_ON_THE_CLOCK")  # "evening": its small hours are the afternoon's
 ON_DAYS = rf"(?P<every>.+?),? (?P<days>{DAYS_START}\b.*)"  # an interval, then the days it runs on
 _HOUR_ARTICLE = rf"(?:(?:{lexicon.either('HOUR_ARTICLE')}) )?"
 _BOUND = r"(?P<{0}>\d{{1,2}})(?::00|h)?(?: ?(?P<{0}_half>am|pm))?"  # an hour of a window: "17", "5pm", "17:00"
@@ -60,13 +61,12 @@ def window(t: str, every: Every) -> str | Phrase | None:
 def _bounds(match: re.Match[str]) -> tuple[int, int] | None:
     """The hours a window runs from and to (24: the day's end), as the module says they are read."""
     if match["part"] and not (match["a_half"] or match["b_half"]):  # 'from 2 to 6 in the afternoon'
-        period = PERIOD_OF[match["part"]]
-        read = [parse_clock_in(match[bound], period) for bound in ("a", "b") if match[bound]]
-        if any(clock is None for clock in read):
-            return None
-        hours = [clock[0] for clock in read if clock is not None]
-        return hours[0], (hours[1] or 24) if len(hours) > 1 else 24
+        return _in_part(match)
     first = _hour(match, "a")
+    if match["b_half"] and not match["a_half"] and int(match["a"]) <= 12:
+        in_its_half = int(match["a"]) % 12 + (12 if match["b_half"] == "pm" else 0)
+        if in_its_half < _hour(match, "b") or (match["b_half"] == "am" and _hour(match, "b") == 0):
+            return in_its_half, _hour(match, "b") or 24  # 'from 1 to 4am', 'between 8 and 11pm': both of that half
     if not match["a_half"] and in_the_afternoon(match["a"], (first, 0)):
         first += 12  # 'from 1 to 5', 'every 4 hours starting at 2': the afternoon's, as 'every day at 2' is
     if not match["b"]:
@@ -75,6 +75,24 @@ def _bounds(match: re.Match[str]) -> tuple[int, int] | None:
     if last < first and not match["b_half"] and int(match["a"]) <= 12 and last + 12 <= 24:
         last += 12  # 'from 9 to 5': office hours, 09:00 to 17:00
     return first, last
+
+
+def _in_part(match: re.Match[str]) -> tuple[int, int] | None:
+    """Both hours read in the part of the day said after them. The evening's hours of 1 to 5 are the
+    afternoon's on a 12-hour clock ('from 4 to 6 in the evening': 16:00 to 18:00, as 'at 4 in the evening'
+    is), and a first hour of the small hours before an end later than noon is of that end's half of the
+    day ('from 5 to 7 at night': 17:00 to 19:00); a part that is a period of its own (the small hours,
+    'de 1 a 4 de la madrugada') reads as said."""
+    part = match["part"]
+    read = [parse_clock_in(match[bound], PERIOD_OF.get(part, part)) for bound in ("a", "b") if match[bound]]
+    if any(clock is None for clock in read):
+        return None
+    hours = [clock[0] for clock in read if clock is not None]
+    if part in _ON_THE_CLOCK:
+        hours = [hour + 12 if 0 < hour < 6 else hour for hour in hours]
+    if len(hours) > 1 and hours[0] < 12 <= hours[1] and hours[0] + 12 < hours[1]:
+        hours[0] += 12
+    return hours[0], (hours[1] or 24) if len(hours) > 1 else 24
 
 
 def _hour(match: re.Match[str], bound: str) -> int:

@@ -77,6 +77,7 @@ FILLERS = {
     "at", "on", "the", "of", "a", "in", "around", "about", "by", "for", "sharp", "approximately", "approx", "roughly",
 }  # fmt: skip
 # words around a time that say nothing about it
+COURTESY_NOT_AFTER: tuple[str, ...] = ()  # words after which a word of courtesy is part of a name
 COURTESY = ["please", "pls", "plz", "kindly", "remind me", "thanks", "thank you", "thx"]
 # words that say a time is approximate ("about 20 minutes", "4ish")
 APPROXIMATELY = ["about", "around", "roughly", "approximately", "approx", "circa", "or so"]

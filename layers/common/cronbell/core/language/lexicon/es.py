@@ -33,6 +33,7 @@ NAMED_CLOCKS = {
 }  # fmt: skip
 NAMED_HOURS = {"mediodia": "12pm", "medianoche": "12am", "media noche": "12am", "medio dia": "12pm"}
 FILLERS = {"las", "la", "el", "de", "del", "en", "por", "sobre", "hacia", "para", "dia", "aproximadamente"}
+COURTESY_NOT_AFTER = ("de",)  # "el día de acción de gracias": those thanks are the holiday's name
 COURTESY = [
     "por favor",
     "porfavor",

@@ -392,7 +392,10 @@ TEXTS: dict[str, str] = {
     "cron.said_apart": "'{schedule}' reads; when it ends goes in `until` (a date) or `count` (how many times),"
     " holidays in `skip_holidays`; a start date only after every N weeks, days or months ('... from 2026-12-14')",
     "cron.needs_time": "it names the days but no time of day; add one, e.g. '{days} at 9'",
-    "cron.window": "the hours must run from the first to a later one in the same day (between 9 and 17)",
+    "cron.window": (
+        "the hours must run from the first to a later one in the same day (between 9 and 17): a window does not"
+        " run past midnight; for one that does, make two schedules (from 22 to 24, and from 0 to 2)"
+    ),
     "cron.hours_divide": (
         "every N hours needs N to divide 24 (1, 2, 3, 4, 6, 8, 12), or hours to run between "
         "('every 5 hours from 8 to 20'): another cycle would not fall at the same times each day"

@@ -416,7 +416,10 @@ TEXTS: dict[str, str] = {
     " veces), los festivos en `skip_holidays`; una fecha de inicio solo tras cada N semanas, días o meses"
     " ('... desde el 2026-12-14')",
     "cron.needs_time": "indica los días pero no la hora; añade una, p. ej. '{days} a las 9'",
-    "cron.window": "las horas deben ir de la primera a otra más tarde del mismo día (entre las 9 y las 17)",
+    "cron.window": (
+        "las horas deben ir de la primera a otra más tarde del mismo día (entre las 9 y las 17): un intervalo no"
+        " pasa de la medianoche; para uno que sí, crea dos programaciones (de 22 a 24, y de 0 a 2)"
+    ),
     "cron.hours_divide": (
         "cada N horas necesita que N divida 24 (1, 2, 3, 4, 6, 8, 12), o las horas entre las que va "
         "('cada 5 horas de 8 a 20'): otro ciclo no caería a las mismas horas cada día"
