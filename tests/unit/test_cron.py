@@ -355,6 +355,8 @@ PHRASES = [
         ("every 2 hours from 8 to 20", "en", []),
         ("el día 3 de cada mes a las 15:00", "es", []),
         ("every 2 weeks on thursday at 2", "en", ["2 has no am/pm: read as 14:00"]),
+        ("every 2 weeks on sunday at 2:30", "en", ["2:30 has no am/pm: read as 14:30"]),  # the 2 of the weeks: none
+        ("cada 2 semanas los domingos a las 2:30", "es", ["2:30 no dice mañana ni tarde: leído como 14:30"]),
         ("los días 3 y 5 de cada mes a las 17:00", "es", []),
         ("todos los días a las 9 y a las 3", "es", ["3 no dice mañana ni tarde: leído como 15:00"]),
     ],

@@ -9,6 +9,7 @@ import pytest
 
 from cronbell.core.language.recurring import parse_recurring
 from cronbell.core.text.preview import describe_at, describe_cron, dst_notes, instant
+from tests.support.memory_stack import MemoryStack
 
 MADRID = ZoneInfo("Europe/Madrid")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -167,3 +168,15 @@ def test_half_hour_zones() -> None:
     assert [n.split(" clocks")[0] for n in adelaide] == ["On Sunday 5 April 2026", "On Sunday 4 October 2026"]
     assert "go back from 03:00 to 02:00" in adelaide[0] and "(UTC+10:30)" in adelaide[0]
     assert "go forward from 02:00 to 03:00" in adelaide[1]
+
+
+def test_no_note_for_a_change_after_the_run_that_uses_the_schedules_count() -> None:
+    """A daily 02:30 with `count` 2 made on 13 March ends on the 16th (the 14th's 02:30 does not exist and is
+    no run): the note names the change of the 14th and none of a later year."""
+    stack = MemoryStack()
+    stack.clock.current = datetime(2027, 3, 13, 15, 0, tzinfo=UTC)
+    arguments = {"message": "pills", "cron": "every day at 2:30am", "timezone": "America/New_York"}
+    counted = stack.call("create_reminder", {**arguments, "count": 2})["result"]["dst_notes"]
+    endless = stack.call("create_reminder", {**arguments, "message": "water"})["result"]["dst_notes"]
+    assert [note for note in counted if "2027" in note] == counted and len(counted) == 1
+    assert any("2028" in note for note in endless)

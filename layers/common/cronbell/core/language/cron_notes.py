@@ -27,7 +27,8 @@ def read_in_the_afternoon(
     answer's notes; none when the phrase names a part of the day (its hours are read in it). `plain`: the
     times the phrase gives without the rule (day_parts.without_the_afternoon_rule): a number neither listed
     as a time after 'at' nor moved by the rule ('every 2 hours', 'el día 3') is no hour read in the
-    afternoon."""
+    afternoon, and when the phrase lists its times after 'at', a number outside that list is none either
+    ('every 2 weeks on sunday at 2:30': the 2 of the weeks is a count)."""
     said = in_digits(t)
     if any(word in PERIOD_OF for word in said.split()):
         return []
@@ -39,7 +40,7 @@ def read_in_the_afternoon(
         a_clock = any(start <= bare.start() < end for start, end in listed)  # or a count, a day: 'every 2 hours'
         if (
             minutes
-            and (a_clock or plain is None or any(h == hour for h, _ in plain))
+            and (a_clock or (not listed and (plain is None or any(h == hour for h, _ in plain))))
             and not any(h == hour for h, _ in times)
         ):
             found.setdefault(bare[0], f"{hour + 12:02d}:{minutes[0]:02d}")

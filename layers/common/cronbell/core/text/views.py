@@ -128,10 +128,22 @@ def schedule_view(
     if schedule.status_reason and schedule.status in REASONED_STATUSES:
         view["status_reason"] = schedule.status_reason
     if with_notes and schedule.recurring and schedule.status == models.ACTIVE:
-        notes = dst_notes(schedule.timing.spec, now, tz, locale, until=schedule.timing.until)
+        notes = dst_notes(schedule.timing.spec, now, tz, locale, until=_last_fire(schedule, now))
         if notes:
             view["dst_notes"] = notes
     return view
+
+
+def _last_fire(schedule: Schedule, now: datetime) -> datetime | None:
+    """Where a recurrence ends: its `until`, or the fire that uses the last of its `count` when the
+    look-ahead reaches it (no DST change after it concerns the schedule)."""
+    timing = schedule.timing
+    if not timing.count:
+        return timing.until
+    left = upcoming(schedule, now, timing.count - schedule.delivered_count)
+    if left and len(left) == timing.count - schedule.delivered_count:
+        return left[-1] if timing.until is None else min(left[-1], timing.until)
+    return timing.until
 
 
 def cron_view(schedule: Schedule, now: datetime, held: datetime | None = None) -> dict[str, Any]:
