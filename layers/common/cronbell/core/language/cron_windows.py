@@ -3,8 +3,10 @@
 
 The hours are read as the times of one day are: a bare hour of 1 to 5 that starts a window is the
 afternoon's ('from 1 to 5': 13:00 to 17:00), an end said on a 12-hour clock before its start is the
-afternoon's ('from 9 to 5': office hours), and a part of the day said after the two hours is both hours'
-('from 2 to 6 in the afternoon'). A window never runs across midnight ('from 17 to 9' is refused)."""
+afternoon's ('from 9 to 5': office hours), an am or pm said on the end only is the start's too when the
+start comes before the end so read ('between 1 and 4am', 'from 8 to 11pm'), and a part of the day said after
+the two hours is both hours' ('from 2 to 6 in the afternoon', 'from 4 to 6 in the evening'). A window never
+runs across midnight ('from 17 to 9' is refused)."""
 
 from __future__ import annotations
 
