@@ -8,7 +8,9 @@ URL's query string over streamable HTTP, the command line over stdio; never the 
 ToolsFunction unchanged, so a `room_id` argument is refused there exactly as it is for a bot.
 
 The protocol is the official MCP Python SDK's (a development dependency, imported only when MCP is used); its
-streamable HTTP app (`HttpEndpoint`) is mounted at `/mcp` in the sandbox's ASGI application.
+streamable HTTP app (`HttpEndpoint`) is mounted at `/mcp` in the sandbox's ASGI application. Whatever `/mcp` refuses
+(a URL without its context, a body over `MAX_BODY_BYTES`, a batch or any other body that is no JSON-RPC message) is
+answered with a JSON-RPC error object, as an MCP client reads it.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from typing import Any
 
 import anyio
 import mcp_types as types
+import pydantic
+import pydantic_core
 from mcp.server import Server, ServerRequestContext
 from mcp.server.stdio import stdio_server
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -39,6 +43,10 @@ CONTEXT_KEYS = ("room_id", "user_id", "agent_id", "timezone", "locale", "thread_
 REQUIRED_CONTEXT = ("room_id", "user_id")
 INVOKE_TIMEOUT = 120.0  # seconds; above any function's timeout in template.yaml
 INTERNAL_ERROR = "internal_error"  # the tools contract's code for a failure that is not the caller's
+MAX_BODY_BYTES = 4 * 1024 * 1024  # the largest request body `/mcp` takes (the MCP SDK's own default limit)
+ID_READ_BYTES = 8 * 1024 * 1024  # a body over the limit up to this size is read for its id
+DRAINED_BYTES = 64 * 1024 * 1024  # a larger one up to this size is read and dropped before the answer
+BATCH_REFUSED = "batches are not supported: send one request per POST"  # MCP's transport takes one message a POST
 
 Invoke = Callable[[dict[str, Any]], dict[str, Any]]
 ContextOf = Callable[[ServerRequestContext[Any, Any]], dict[str, str]]
@@ -110,7 +118,7 @@ def request_id(body: bytes) -> str | int | None:
 
 
 async def read_body(receive: Any) -> bytes:
-    """An ASGI request's whole body (the sandbox's port has checked its Content-Length: at most 6 MB)."""
+    """An ASGI request's whole body (its Content-Length is checked first: at most `ID_READ_BYTES`)."""
     chunks: list[bytes] = []
     while True:
         message = await receive()
@@ -120,6 +128,14 @@ async def read_body(receive: Any) -> bytes:
         if not message.get("more_body"):
             break
     return b"".join(chunks)
+
+
+async def drain_body(receive: Any) -> None:
+    """Read an ASGI request's body to its end, keeping none of it."""
+    while True:
+        message = await receive()
+        if message.get("type") != "http.request" or not message.get("more_body"):
+            break
 
 
 def failure_answer(message: str) -> dict[str, Any]:
@@ -227,6 +243,7 @@ class HttpEndpoint:
             app=build_server(LambdaInvoker(lambda_url), query_context, query_tool_set),
             json_response=True,
             stateless=True,
+            max_request_body_size=MAX_BODY_BYTES,  # checked first here, to answer as JSON-RPC (`_too_large`)
             security_settings=TransportSecuritySettings(  # a web page must not drive the local stack
                 allowed_hosts=[f"127.0.0.1:{port}", f"localhost:{port}"],
                 allowed_origins=[f"http://127.0.0.1:{port}", f"http://localhost:{port}"],
@@ -247,9 +264,14 @@ class HttpEndpoint:
             await self._task
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        """Answer one request. A URL without room or user, or naming no tool set of ours, is refused before the
-        SDK sees it, with a JSON-RPC error the MCP client shows as is: its id is the request's, read from the
-        body (null when the body has none to read)."""
+        """Answer one request. A body over `MAX_BODY_BYTES`, a URL without room or user or naming no tool set of
+        ours, and a body that is no JSON-RPC message the SDK takes (a batch, say) are refused before the SDK sees
+        them, with a JSON-RPC error the MCP client shows as is: its id is the request's, read from the body (null
+        when the body has none to read)."""
+        length = _headers(scope).get("content-length", "0").strip()
+        if length.isdigit() and int(length) > MAX_BODY_BYTES:  # the port has refused any other Content-Length
+            await _too_large(scope, receive, send, int(length))
+            return
         pairs = urllib.parse.parse_qsl(scope.get("query_string", b"").decode("latin-1"), keep_blank_values=True)
         query = dict(pairs)  # the last of a name given twice, as the SDK reads it
         try:
@@ -264,8 +286,10 @@ class HttpEndpoint:
             return
         if scope.get("method") == "POST":  # read here, then handed to the SDK as it came
             body = await read_body(receive)
-            if bad_id(body):  # the SDK would take it for a notification and answer nothing at all
-                await _refuse(send, None, types.INVALID_REQUEST, "Invalid Request: an id is a string or an integer")
+            refused = refusal(body)
+            if refused is not None:
+                answered, message = refused
+                await _refuse(send, answered, types.INVALID_REQUEST, message)
                 return
             receive = _replayed(body, receive)
         if self._task is None:
@@ -274,25 +298,98 @@ class HttpEndpoint:
         await self.manager.handle_request(scope, receive, send)
 
 
-async def _refuse(send: Any, answered: str | int | None, code: int, message: str) -> None:
-    """A JSON-RPC error answered before the SDK sees the request (HTTP 400)."""
+async def _refuse(
+    send: Any, answered: str | int | None, code: int, message: str, status: int = 400, close: bool = False
+) -> None:
+    """A JSON-RPC error answered before the SDK sees the request (HTTP 400 unless said otherwise); `close` when
+    the request's body is left unread, so the connection cannot carry another request."""
     data = json.dumps({"jsonrpc": "2.0", "id": answered, "error": {"code": code, "message": message}}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
-    await send({"type": "http.response.start", "status": 400, "headers": headers})
+    if close:
+        headers.append((b"connection", b"close"))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": data})
 
 
-def bad_id(body: bytes) -> bool:
-    """A request (a `method` and an `id` key) whose id is not a string or an integer: null, a number with a
-    fraction, true, an object. JSON-RPC answers it Invalid Request with a null id."""
+def _headers(scope: Any) -> dict[str, str]:
+    return {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+
+
+async def _too_large(scope: Any, receive: Any, send: Any, length: int) -> None:
+    """A body over `MAX_BODY_BYTES`: an Invalid Request error that says the limit, HTTP 413. The body is read
+    before the answer, so that a client still sending it reads the answer rather than a reset connection: up to
+    `ID_READ_BYTES` to answer with the request's id, then dropped as it comes (id null). One over
+    `DRAINED_BYTES`, or one its client will send only after a `100 Continue`, is left unread and the connection
+    closed after the answer."""
+    answered: str | int | None = None
+    unread = length > DRAINED_BYTES or "100-continue" in _headers(scope).get("expect", "").lower()
+    if unread:
+        pass  # answered at once: a client waiting for `100 Continue` sends nothing more
+    elif length <= ID_READ_BYTES:
+        answered = request_id(await read_body(receive))
+    else:
+        await drain_body(receive)
+    message = (
+        f"Invalid Request: the request body is {length} bytes, over the MCP endpoint's limit of {MAX_BODY_BYTES} "
+        f"bytes ({MAX_BODY_BYTES // (1024 * 1024)} MiB): send a smaller request"
+    )
+    await _refuse(send, answered, types.INVALID_REQUEST, message, status=413, close=unread)
+
+
+def refusal(body: bytes) -> tuple[str | int | None, str] | None:
+    """Why `body` is no JSON-RPC message the MCP SDK takes, as the message of an Invalid Request error, with the id
+    to answer it with (the body's own string or integer `id`, else null); None when the SDK takes it, or when the
+    body is not JSON at all (the SDK answers that with its own parse error). The SDK itself would answer the rest
+    with its validation library's whole report, or, for a request whose id is null, a fraction or a boolean,
+    take it for a notification and answer nothing."""
     try:
-        message = json.loads(body)
-    except (ValueError, RecursionError):
-        return False  # the SDK answers a parse error
-    if not isinstance(message, dict) or "id" not in message or not isinstance(message.get("method"), str):
-        return False
-    found = message["id"]
-    return isinstance(found, bool) or not isinstance(found, str | int)
+        message = pydantic_core.from_json(body)  # as the SDK parses it
+    except ValueError:
+        return None
+    if isinstance(message, list):
+        return None, f"Invalid Request: {BATCH_REFUSED}"
+    if not isinstance(message, dict):
+        return None, f"Invalid Request: the body is {_json_kind(message)}, not a JSON-RPC request object"
+    if "id" in message and isinstance(message.get("method"), str):
+        found = message["id"]
+        if isinstance(found, bool) or not isinstance(found, str | int):
+            return None, "Invalid Request: an id is a string or an integer"
+    try:
+        types.jsonrpc_message_adapter.validate_python(message, by_name=False)
+    except pydantic.ValidationError:
+        found = message.get("id")
+        answered = found if isinstance(found, str | int) and not isinstance(found, bool) else None
+        return answered, f"Invalid Request: {_what_is_wrong(message)}"
+    return None
+
+
+def _json_kind(value: Any) -> str:
+    if isinstance(value, str):
+        return "a JSON string"
+    if value is None:
+        return "JSON null"
+    if isinstance(value, bool):
+        return "a JSON boolean"
+    return "a JSON number"
+
+
+def _what_is_wrong(message: dict[str, Any]) -> str:
+    """What keeps a JSON object from being a JSON-RPC 2.0 request, notification or response, in a few words."""
+    if message.get("jsonrpc") != "2.0":
+        return 'a JSON-RPC request object has "jsonrpc": "2.0"'
+    if "method" in message:
+        if not isinstance(message["method"], str):
+            return '"method" is a string, the name of the method'
+        if not isinstance(message.get("params"), dict | None):
+            return '"params", when given, is an object (MCP names its parameters)'
+    elif "result" in message or "error" in message:
+        return (
+            'a JSON-RPC response has the "id" of its request and either a "result" object or an "error" object '
+            'with an integer "code" and a string "message"'
+        )
+    else:
+        return 'a JSON-RPC request object has a "method"'
+    return "the body is not a JSON-RPC 2.0 request, notification or response object"
 
 
 def _replayed(body: bytes, receive: Any) -> Any:

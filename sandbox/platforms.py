@@ -3,8 +3,11 @@ Slack's Web API (`chat.postMessage`, a bot token per workspace), Discord's REST 
 /channels/{id}/messages` with a bot token) and Telegram's Bot API (`sendMessage`, the token in the path).
 
 Each checks the token as the platform would (an unknown one is refused the platform's way) and records
-the post in the sandbox's message list with its `platform` and `workspace` (the Slack team whose token
-posted it). A test can ask one to answer its next posts 429 with the platform's retry hint.
+the post in the sandbox's message list with its `platform`, `workspace` (the Slack team whose token
+posted it) and the thread the request names (Slack's `thread_ts`; Telegram's topic or the message it
+answers). A Discord bot posts into a thread by posting to the thread's own channel, and its request names
+no thread besides: the post is listed under that channel's id. A test can ask one to answer its next posts
+429 with the platform's retry hint.
 """
 
 from __future__ import annotations
@@ -44,6 +47,28 @@ def _action(label: Any, payload: Any) -> dict[str, Any] | None:
 
 def _actions(buttons: Iterable[tuple[Any, Any]]) -> list[dict[str, Any]]:
     return [shown for shown in (_action(label, payload) for label, payload in buttons) if shown is not None]
+
+
+def _message_id(value: Any) -> str | None:
+    """A Telegram message id as the request gives it (an integer, or its digits in a string)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+        return str(value)
+    if isinstance(value, str) and value.strip().isdigit():
+        return value.strip()
+    return None
+
+
+def telegram_thread(body: dict[str, Any]) -> str | None:
+    """The thread a `sendMessage` carries, in `context.thread_id`'s forms (docs/chat-platforms.md): a forum
+    topic's `message_thread_id` ("42"), else the message it answers, `reply_parameters.message_id` or the older
+    `reply_to_message_id` ("reply:77"); None for the chat's main timeline."""
+    topic = body.get("message_thread_id")
+    if topic is not None:
+        return str(topic)
+    reply = body.get("reply_parameters")
+    replied = _message_id(reply.get("message_id")) if isinstance(reply, dict) else None
+    replied = replied or _message_id(body.get("reply_to_message_id"))
+    return f"reply:{replied}" if replied is not None else None
 
 
 class PlatformStandIns:
@@ -169,7 +194,6 @@ class PlatformStandIns:
             for button in row
             if isinstance(button, dict)
         ]
-        thread = body.get("message_thread_id")
         text = str(body["text"])
         number = next(self._numbers)
         self.sink.record(
@@ -178,7 +202,7 @@ class PlatformStandIns:
             text,
             html=text,
             mentions=_TELEGRAM_MENTION.findall(text),
-            thread_id=str(thread) if thread is not None else None,
+            thread_id=telegram_thread(body),
             actions=_actions(buttons),
             message_id=str(number),
         )

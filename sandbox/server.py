@@ -1,6 +1,6 @@
 """The sandbox's HTTP port, one ASGI application (Starlette, served by uvicorn): Lambda's Invoke API, the
 sandbox's own `/_sandbox/*` routes, the console and the MCP SDK's streamable HTTP app at `/mcp`. Every request
-passes `check_request` before it is routed."""
+passes `check_request` before it is routed; `/mcp` answers a body too large itself, as a JSON-RPC error."""
 
 from __future__ import annotations
 
@@ -38,6 +38,7 @@ Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 MAX_REQUEST_BYTES = 6 * 1024 * 1024  # Lambda's limit on an Invoke request (6,291,456 bytes), for every route
+MCP_PATH = "/mcp"  # but this one: it answers a body over its own, smaller limit as JSON-RPC (sandbox/mcp.py)
 
 
 class Refused(Exception):
@@ -99,6 +100,10 @@ class _Checked:
                 "chunked" in headers.get("transfer-encoding", "").lower(),
             )
         except Refused as refused:
+            if refused.status == 413 and scope.get("path") == MCP_PATH:
+                # an MCP client reads a JSON-RPC error, which `/mcp` answers with its own limit (sandbox/mcp.py)
+                await self.app(scope, receive, send)
+                return
             answer = _aws_error(refused.status, refused.code, refused.message)
             answer.headers["Connection"] = "close"  # the body is not read: the connection cannot be reused
             await answer(scope, receive, send)
@@ -243,7 +248,7 @@ def build_app(sandbox: Running, port: Callable[[], int]) -> Any:
         Route("/_sandbox/chat/rate-limit", rate_limit, methods=["GET", "POST"]),
         Route("/2015-03-31/functions/{name}/invocations", invoke, methods=["POST"]),
         Route("/2015-03-31/functions/{name}/invocations/", invoke, methods=["POST"]),
-        Route("/mcp", mcp_app),
+        Route(MCP_PATH, mcp_app),
     ]
     app = Starlette(routes=routes, exception_handlers={404: not_found, 405: not_found}, lifespan=mcp_app.lifespan)
     return _Checked(app, port)
