@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import threading
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
@@ -18,7 +17,8 @@ from mcp import Client, MCPError
 from mcp_types import INVALID_REQUEST
 
 from sandbox.mcp import MAX_BODY_BYTES
-from sandbox.server import MAX_REQUEST_BYTES, SandboxHTTPServer
+from sandbox.server import MAX_REQUEST_BYTES
+from tests.support.sandbox_http import RecordingRuntime, serving
 
 QUERY = "room_id=!r:localhost&user_id=%40ana%3Alocalhost"
 INVOKE = "/2015-03-31/functions/ToolsFunction/invocations"
@@ -31,32 +31,11 @@ TOOLS_ANSWER = json.dumps(
 ).encode()
 
 
-class _Runtime:
-    """ToolsFunction as the Invoke API runs it: records each payload, answers ok."""
-
-    def __init__(self) -> None:
-        self.invoked: list[bytes] = []
-
-    def find(self, name: str) -> Any:
-        return name
-
-    def invoke(self, spec: Any, payload: bytes, client_context: Any) -> Any:
-        self.invoked.append(payload)
-        return SimpleNamespace(payload=TOOLS_ANSWER, request_id="r-1", function_error="")
-
-
 @pytest.fixture
-def served() -> Iterator[tuple[int, _Runtime]]:
-    runtime = _Runtime()
-    sandbox = SimpleNamespace(runtime=runtime, ready=True, engine=None)
-    httpd = SandboxHTTPServer(0, sandbox)  # type: ignore[arg-type]
-    sandbox.lambda_endpoint = f"http://127.0.0.1:{httpd.server_address[1]}"  # what /mcp invokes
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
+def served() -> Iterator[tuple[int, RecordingRuntime]]:
+    runtime = RecordingRuntime(TOOLS_ANSWER)
+    with serving(SimpleNamespace(runtime=runtime, ready=True, engine=None)) as httpd:
         yield httpd.server_address[1], runtime
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def _post(port: int, path: str, body: bytes, **extra: str) -> tuple[int, dict[str, str], bytes]:
@@ -111,7 +90,7 @@ def _call(size: int, request_id: int = 99) -> bytes:
     ids=["over-the-mcp-limit", "over-lambdas-6-mb"],
 )
 def test_an_oversized_mcp_request_is_answered_a_json_rpc_error_that_says_the_limit(
-    served: tuple[int, _Runtime], size: int, answered: int
+    served: tuple[int, RecordingRuntime], size: int, answered: int
 ) -> None:
     port, runtime = served
     body = _call(size)
@@ -129,7 +108,7 @@ def test_an_oversized_mcp_request_is_answered_a_json_rpc_error_that_says_the_lim
     assert status == 200 and json.loads(data)["id"] == 1
 
 
-def test_a_client_waiting_to_send_an_oversized_body_is_answered_at_once(served: tuple[int, _Runtime]) -> None:
+def test_a_client_waiting_to_send_an_oversized_body_is_answered_at_once(served: tuple[int, RecordingRuntime]) -> None:
     """`Expect: 100-continue` (curl's, for a large body): the answer comes without the body, which is never sent."""
     port, _ = served
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -152,7 +131,7 @@ def test_a_client_waiting_to_send_an_oversized_body_is_answered_at_once(served: 
     assert f"limit of {MAX_BODY_BYTES} bytes" in refused["error"]["message"]
 
 
-def test_other_routes_keep_lambdas_answer_to_a_body_over_6_mb(served: tuple[int, _Runtime]) -> None:
+def test_other_routes_keep_lambdas_answer_to_a_body_over_6_mb(served: tuple[int, RecordingRuntime]) -> None:
     port, runtime = served
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     connection.putrequest("POST", INVOKE, skip_host=True, skip_accept_encoding=True)
@@ -177,7 +156,7 @@ def _leaves(error: BaseException) -> list[BaseException]:
 
 
 @pytest.mark.parametrize("size", [MAX_BODY_BYTES + 1024, MAX_REQUEST_BYTES + 1024], ids=["5-mb", "7-mb"])
-def test_the_mcp_client_shows_the_limit_of_a_call_too_large(served: tuple[int, _Runtime], size: int) -> None:
+def test_the_mcp_client_shows_the_limit_of_a_call_too_large(served: tuple[int, RecordingRuntime], size: int) -> None:
     """The official client: a small call runs; a call too large fails with the endpoint's own error, not the
     client's stand-in for an answer it could not read ("Server returned an error response")."""
     port, runtime = served
@@ -203,7 +182,7 @@ def test_the_mcp_client_shows_the_limit_of_a_call_too_large(served: tuple[int, _
 BATCH = b'[{"jsonrpc":"2.0","id":12,"method":"tools/list"}]'
 
 
-def test_a_batch_is_answered_that_batches_are_not_supported(served: tuple[int, _Runtime]) -> None:
+def test_a_batch_is_answered_that_batches_are_not_supported(served: tuple[int, RecordingRuntime]) -> None:
     port, runtime = served
     for body in (BATCH, b"[]", json.dumps([json.loads(_call(10, 1)), json.loads(_call(10, 2))]).encode()):
         status, headers, data = _post(port, f"/mcp?{QUERY}", body)
@@ -236,7 +215,7 @@ def test_a_batch_is_answered_that_batches_are_not_supported(served: tuple[int, _
     ],
 )
 def test_a_body_that_is_no_json_rpc_message_is_answered_invalid_request(
-    served: tuple[int, _Runtime], body: bytes, answered: Any, words: str
+    served: tuple[int, RecordingRuntime], body: bytes, answered: Any, words: str
 ) -> None:
     port, runtime = served
     status, headers, data = _post(port, f"/mcp?{QUERY}", body)
@@ -249,7 +228,7 @@ def test_a_body_that_is_no_json_rpc_message_is_answered_invalid_request(
 
 
 def test_a_request_a_notification_and_a_body_that_is_not_json_are_answered_as_before(
-    served: tuple[int, _Runtime],
+    served: tuple[int, RecordingRuntime],
 ) -> None:
     port, runtime = served
     status, _, data = _post(port, f"/mcp?{QUERY}", b'{"jsonrpc": "2.0", "id": 5, "method": "tools/list"}')

@@ -8,7 +8,6 @@ from __future__ import annotations
 import http.client
 import json
 import socket
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import SimpleNamespace
@@ -17,44 +16,26 @@ from typing import Any
 import pytest
 
 from sandbox.server import MAX_REQUEST_BYTES, Refused, SandboxHTTPServer, check_request
+from tests.support.sandbox_http import RecordingRuntime, serving
 
 PORT = 3001
 
 
-class _Runtime:
-    def __init__(self) -> None:
-        self.invoked: list[bytes] = []
-
-    def find(self, name: str) -> Any:
-        return name
-
-    def invoke(self, spec: Any, payload: bytes, client_context: Any) -> Any:
-        self.invoked.append(payload)
-        return SimpleNamespace(payload=b'{"ok": true}', request_id="r-1", function_error="")
-
-
 @contextmanager
-def _serving() -> Iterator[tuple[SandboxHTTPServer, _Runtime, list[Any]]]:
-    runtime = _Runtime()
+def _serving() -> Iterator[tuple[SandboxHTTPServer, RecordingRuntime, list[Any]]]:
+    runtime = RecordingRuntime()
     moves: list[Any] = []
 
     def move_clock(request: Any) -> tuple[int, dict[str, Any]]:
         moves.append(request)
         return 200, {"now": "2030-01-01T00:01:00Z", "fired": []}
 
-    sandbox = SimpleNamespace(runtime=runtime, ready=True, move_clock=move_clock, engine=None)
-    httpd = SandboxHTTPServer(0, sandbox)  # type: ignore[arg-type]
-    sandbox.lambda_endpoint = f"http://127.0.0.1:{httpd.server_address[1]}"  # what /mcp invokes
-    threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    try:
+    with serving(SimpleNamespace(runtime=runtime, ready=True, move_clock=move_clock, engine=None)) as httpd:
         yield httpd, runtime, moves
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 @pytest.fixture
-def server() -> Iterator[tuple[int, _Runtime, list[Any]]]:
+def server() -> Iterator[tuple[int, RecordingRuntime, list[Any]]]:
     with _serving() as (httpd, runtime, moves):
         yield httpd.server_address[1], runtime, moves
 

@@ -5,7 +5,6 @@ served in-process, and the room is read back from it."""
 from __future__ import annotations
 
 import json
-import threading
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -21,7 +20,7 @@ from cronbell.core.domain.messages import ChatMessage
 from sandbox.chat import SinkChat
 from sandbox.clock import VirtualClock
 from sandbox.platforms import PlatformStandIns
-from sandbox.server import SandboxHTTPServer
+from tests.support.sandbox_http import serving
 
 CHAT = "-1001234567890"
 CHANNEL, THREAD_CHANNEL = "1100000000000000001", "1100000000000000002"
@@ -33,13 +32,8 @@ def port_and_stand_ins() -> Iterator[tuple[int, PlatformStandIns]]:
     stand_ins = PlatformStandIns(sink)
     sandbox = SimpleNamespace(ready=True, runtime=None, engine=None, sink=sink, platforms=stand_ins)
     sandbox.messages = sink.messages
-    httpd = SandboxHTTPServer(0, sandbox)  # type: ignore[arg-type]
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    try:
+    with serving(sandbox) as httpd:
         yield httpd.server_address[1], stand_ins
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
 
 
 def _messages(port: int, room: str) -> list[dict[str, Any]]:
