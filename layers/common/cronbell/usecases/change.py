@@ -61,9 +61,9 @@ def update_reminder(args: Any, ctx: Context, deps: Deps) -> dict[str, Any]:
         if not new.recurring:
             raise refusal("invalid_arguments.ends_recurring_only")
         new.timing = ends.applied_to(new.timing)
-    if new.timing != old.timing:
-        check_ends(new.timing, deps.now(), new.locale, old.delivered_count, old.done_through)
+    if new.timing != old.timing:  # a pending snooze the new ends drop is named first: it is what to move
         _check_snoozes_kept(old, new, deps.now())
+        check_ends(new.timing, deps.now(), new.locale, old.delivered_count, old.done_through)
     if old.status == models.ACTIVE and new.timing != old.timing:  # new ends, or a new time with an end
         refuse_while_the_last_occurrence_is_pending(new, deps.now(), deps, "busy.ends_on_due")
     repeating = read_repeats(args, ctx, deps, old)

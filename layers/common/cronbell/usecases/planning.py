@@ -147,7 +147,8 @@ def check_ends(
     if not timing.upcoming(now, 1, delivered, done_through):
         if timing.until is None:  # every occurrence within the horizon is a holiday
             raise refusal("invalid_arguments.never_within", years=HORIZON_YEARS, calendar=timing.calendar)
-        raise refusal("invalid_arguments.until_before_first", until=texts.Moment(timing.until, timing.tz))
+        key = "until_before_first_holidays" if timing.calendar else "until_before_first"
+        raise refusal(f"invalid_arguments.{key}", until=texts.Moment(timing.until, timing.tz))
 
 
 def check_rules(timing: Timing) -> None:

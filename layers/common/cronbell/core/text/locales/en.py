@@ -135,7 +135,8 @@ TEXTS: dict[str, str] = {
     "error.invalid_arguments.ends_recurring_only": (
         "`until`, `count` and `skip_holidays` apply to recurring schedules only (`cron`, `cron_expr`)"
     ),
-    "error.invalid_arguments.until_before_first": (
+    "error.invalid_arguments.until_before_first": "it would never fire before its end ({until}): give a later `until`",
+    "error.invalid_arguments.until_before_first_holidays": (
         "it would never fire before its end ({until}): give a later `until` (or fewer holidays)"
     ),
     "error.invalid_arguments.never_within": (

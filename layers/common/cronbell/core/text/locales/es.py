@@ -142,6 +142,9 @@ TEXTS: dict[str, str] = {
         "`until`, `count` y `skip_holidays` solo se aplican a programaciones periódicas (`cron`, `cron_expr`)"
     ),
     "error.invalid_arguments.until_before_first": (
+        "nunca se dispararía antes de su fin ({until}): da un `until` posterior"
+    ),
+    "error.invalid_arguments.until_before_first_holidays": (
         "nunca se dispararía antes de su fin ({until}): da un `until` posterior (o menos festivos)"
     ),
     "error.invalid_arguments.never_within": (
