@@ -29,6 +29,8 @@ from bench.package import _IGNORE, compile_tree
 
 FLOOR_CODE = "import boto3; boto3.client('dynamodb'); boto3.client('scheduler')"
 HANDLER_CODE = "import app"
+# a reference, no target: the floor and the Powertools parts both handlers use (Logger, Metrics), from the layer
+POWERTOOLS_CODE = FLOOR_CODE + "; from aws_lambda_powertools import Logger, Metrics; Logger(); Metrics()"
 
 
 @dataclass
@@ -99,6 +101,9 @@ def variants(workdir: Path, packages: list[str]) -> list[Variant]:
             env = lambda_env(name, {"PYTHONPATH": os.pathsep.join([str(folder), str(layer), hidden])})
             env["PYTHONDONTWRITEBYTECODE"] = "1"
             out.append(Variant(f"{name}/{policy}", folder, HANDLER_CODE, env))
+        env = lambda_env("floor", {"PYTHONPATH": os.pathsep.join([str(layer), hidden])})
+        env["PYTHONDONTWRITEBYTECODE"] = "1"
+        out.append(Variant(f"powertools/{policy}", workdir, POWERTOOLS_CODE, env))
     env = lambda_env("floor", {"PYTHONPATH": hidden})
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     out.append(Variant("floor", workdir, FLOOR_CODE, env))
@@ -107,7 +112,8 @@ def variants(workdir: Path, packages: list[str]) -> list[Variant]:
 
 def measure(workdir: Path, rounds: int, packages: list[str]) -> dict[str, tuple[float, float]]:
     """Median (wall, CPU) seconds per variant: `floor`, `tools/source`, `tools/pyc`, `fire/source`,
-    `fire/pyc`. `packages`: the layer's dependencies (`Artifacts.packages`)."""
+    `fire/pyc`, and the reference `powertools/source`, `powertools/pyc` (the floor and Powertools' Logger
+    and Metrics). `packages`: the layer's dependencies (`Artifacts.packages`)."""
     all_variants = variants(workdir, packages)
     for v in all_variants:  # warm the file cache and check every variant runs; not counted
         v.run_once()
@@ -128,7 +134,7 @@ if __name__ == "__main__":
         packages = build(Path(tmp) / "artifacts").packages  # the layer's dependencies: no bytecode needed
         rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 9
         for label, (wall, cpu) in measure(Path(tmp) / "cold", rounds, packages).items():
-            print(f"{label:14} wall {wall * 1000:7.1f} ms  cpu {cpu * 1000:7.1f} ms")
+            print(f"{label:17} wall {wall * 1000:7.1f} ms  cpu {cpu * 1000:7.1f} ms")
 
 
 # Parts of a handler's import, from `python -X importtime`: part -> (modules, with the modules they import)

@@ -226,6 +226,13 @@ def table(r: dict[str, Any]) -> str:
                 f"  {name + ', ' + label:40} {wall * 1000:5.0f}ms {ratio:8.2f} {cpu / floor_cpu:12.2f}"
                 f"   <={COLD_TARGETS[policy]} {verdict(ratio <= COLD_TARGETS[policy])}"
             )
+    for policy, label in (("source", "layer as source only"), ("pyc", "as sam build ships it")):
+        wall, cpu = cold.get(f"powertools/{policy}", (0.0, 0.0))
+        if wall:  # a reference: what the handlers' floor is with Powertools, before any of cronbell
+            lines.append(
+                f"  {'floor + Powertools, ' + label:40} {wall * 1000:5.0f}ms {wall / floor_wall:8.2f}"
+                f" {cpu / floor_cpu:12.2f}   (reference)"
+            )
     for label, parts in r["cold_parts"].items():
         text = ", ".join(f"{part} {ms:.0f}" for part, ms in parts.items())
         name = label.replace("/pyc", ", as sam build ships it").replace("/source", ", layer as source only")
