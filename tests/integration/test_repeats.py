@@ -132,3 +132,25 @@ def test_an_escalation_the_chat_refuses_for_good_is_not_recorded_as_escalated(st
     assert fire_entry(stack, escalation, chat)["outcome"] == "escalated"  # a later copy that gets through posts it once
     assert fire_entry(stack, escalation, chat)["outcome"] == "duplicate"
     assert history(stack, sid)[0]["escalated"] is True
+
+
+def test_a_repeat_due_with_the_next_occurrence_is_not_posted_and_ends_the_chain(stack: Stack) -> None:
+    """Every 15 minutes, repeated every 5: the third repeat would be due with the next occurrence, and two
+    posts of one reminder in one minute are one too many. Whichever fire comes first, one post is made."""
+    chat = RecordingChat()
+    sid = ok(call(stack, "create_reminder", {"message": "Check the oven", "cron": "*/15 * * * *", "repeat_every": 5}))
+    sid = sid["id"]
+    first = "2026-11-30T08:15:00Z"
+    fire_at(stack, sid, first, chat)
+    for number in (1, 2):
+        assert fire_entry(stack, repeat_entries(stack, sid, first)[f"{sid}-repeat-{number}"], chat)["outcome"] == (
+            "repeated"
+        )
+    third = repeat_entries(stack, sid, first)[f"{sid}-repeat-3"]
+    assert third["ScheduleExpression"] == "at(2026-11-30T08:30:00)"  # with the next occurrence
+    posts = len(chat.sent)
+    assert fire_entry(stack, third, chat)["outcome"] == "stopped"  # before the occurrence's own fire
+    assert len(chat.sent) == posts and f"{sid}-repeat-4" not in repeat_entries(stack, sid, first)
+    assert fire_at(stack, sid, "2026-11-30T08:30:00Z", chat)["outcome"] == "delivered"
+    assert len(chat.sent) == posts + 1
+    assert [run["repeats"] for run in history(stack, sid)] == [0, 2]  # newest first

@@ -449,14 +449,19 @@ class Room:
         """Repeat `k` of the occurrence `slot` (the escalation when k > times: the repeats ran out, also
         when `repeat_times` was lowered below the repeats posted) reaching the fire function at `at`:
         posted at most once, and never once the occurrence was acknowledged, stopped or superseded by
-        a later one, or the schedule paused or deleted. A repeat never posted (every attempt met a chat
-        outage) does not hold up a later one."""
+        a later one, or the schedule paused or deleted. A repeat due when the schedule's next post is due
+        too, or after it, is not posted and ends the chain: that post comes instead, and repeats anew. A
+        repeat never posted (every attempt met a chat outage) does not hold up a later one."""
         self.now = max(self.now, at)
         s = self.schedules.get(sid)
         if s is None or s.status in ("deleted", "paused") or s.repeat_every is None:
             return
         c = s.current
         if c is None or c.slot != slot or c.stopped or c.acked is not None or k <= c.posted:
+            return
+        coming = self.upcoming(s, since=slot)
+        if coming and coming[0] <= c.due(s.repeat_every, k):  # the next post is due by then: it is posted instead
+            c.stopped = True
             return
         run = s.run_of(slot)
         p = self.quiet.quiet(s.user, at) if k <= s.repeat_times else None

@@ -13,7 +13,9 @@ never waits on a loop inside a Lambda. A repeat is claimed on the occurrence's o
 from k - 1 to k only while the run is unacknowledged, and only while the occurrence is still the
 schedule's current one), so it is posted at most once and never after an acknowledgement that
 came before it. A later delivered occurrence, a snooze, a pause or a delete makes the current
-occurrence stop repeating (the schedule's `repeat_slot` no longer names it).
+occurrence stop repeating (the schedule's `repeat_slot` no longer names it), and so does a repeat due
+when the schedule's next post is due too, or after it: that post comes instead (two posts of one reminder
+in one minute are one too many), and repeats anew.
 
 A repeat whose fire finds its user inside their quiet hours posts nothing: it is due again at the
 end of that period (an entry under a name of its own), and the repeats after it follow from there.
@@ -112,6 +114,10 @@ def decide(schedule: Schedule | None, fire: RepeatFire, scheduled: str, now: dat
         return Verdict(False, why="no such repeat")
     if parse_iso(scheduled) > now + timedelta(seconds=60):
         return Verdict(False, why="a repeat cannot fire before its time")
+    timing = schedule.timing
+    coming = timing.upcoming(parse_iso(fire.occurrence), 1, schedule.delivered_count, schedule.done_through)
+    if coming and coming[0] <= parse_iso(scheduled):
+        return Verdict(False, why="the schedule's next post is due by then: it comes instead, and repeats anew")
     return Verdict(True, escalation=is_escalation(schedule, fire.number))
 
 
