@@ -29,3 +29,13 @@ def test_an_end_before_the_first_fire_mentions_holidays_only_with_a_calendar() -
     arguments = {"message": "b", "cron": "0 9 * * *", "until": "2027-03-31T18:00:00Z", "skip_holidays": "ES"}
     with_calendar = stack.call("create_reminder", arguments)
     assert with_calendar["error"]["code"] == "invalid_arguments" and "holidays" in with_calendar["error"]["message"]
+
+
+def test_refusals_of_business_day_rules_name_the_rule() -> None:
+    stack = MemoryStack()
+    weekends = {"message": "c", "cron": "0 9 * * 6,0", "skip_holidays": "ES", "business_days": True}
+    refused = stack.call("create_reminder", weekends)["error"]
+    assert refused["code"] == "invalid_arguments" and "weekend" in refused["message"]
+    one_shot = stack.call("create_reminder", {"message": "d", "time": "in 2 hours"})["result"]["id"]
+    answer = stack.call("update_reminder", {"id": one_shot, "business_days": True})["error"]
+    assert answer["code"] == "invalid_arguments" and "`business_days`" in answer["message"]

@@ -27,3 +27,13 @@ def test_ended_schedules_are_listed_with_their_status_and_last_run_in_both_langu
     assert f"{deleted['result']['id']} “buy bread”, `deleted`" in text
     es = stack.call("list_reminders", {"include_inactive": True}, locale="es")["text"]
     assert "estado `fired`; última ejecución:" in es and "estado `deleted`" in es
+
+
+def test_an_item_in_another_zone_than_the_answers_now_names_its_zone() -> None:
+    stack = MemoryStack()
+    ny = stack.call("create_reminder", {"message": "standup", "cron": "0 9 * * 1-5"}, timezone="America/New_York")
+    here = stack.call("create_reminder", {"message": "lunch", "cron": "0 13 * * *"}, timezone="Europe/Madrid")
+    text = stack.call("list_reminders", {}, timezone="Europe/Madrid")["text"]
+    assert f"{ny['result']['id']} “standup”, next Monday 30 November, 09:00 (America/New_York)" in text
+    assert f"{here['result']['id']} “lunch”, next Monday 30 November, 13:00." in text  # the answer's own zone
+    assert "(Europe/Madrid)." in text  # named once, by `now`

@@ -134,11 +134,15 @@ def run_said(run: dict[str, Any], tz: ZoneInfo, year: int, locale: str) -> str:
     return texts.say("history.item", locale, when=when, outcome=outcome)
 
 
-def item_said(schedule: Schedule, now: datetime, locale: str, held: datetime | None = None) -> str:
+def item_said(
+    schedule: Schedule, now: datetime, locale: str, held: datetime | None = None, shown: ZoneInfo | None = None
+) -> str:
     """One item of a listing: 'k3v9q2m8xa “Call the dentist”, next Friday 4 December, 17:00', and
-    when quiet hours hold it (an occurrence held now shows so, paused or with nothing to come)."""
+    when quiet hours hold it (an occurrence held now shows so, paused or with nothing to come). Its times
+    are the schedule's zone's, named when it is not `shown`, the zone the answer's `now` names."""
     tz = ZoneInfo(schedule.timezone)
     nexts = upcoming(schedule, now, 1)
+    timed = bool(nexts) or held is not None  # whether what is said holds a time of the schedule's zone
     if nexts:
         when = texts.say("listed.next", locale, next=texts.when_text(nexts[0], tz, locale, now.astimezone(tz).year))
     elif schedule.status == models.PAUSED:
@@ -146,17 +150,17 @@ def item_said(schedule: Schedule, now: datetime, locale: str, held: datetime | N
     elif held is not None:
         when = ""
     elif not schedule.recurring and schedule.status == models.ACTIVE:
-        when = _due(schedule, now, locale)
+        when, timed = _due(schedule, now, locale), True
     elif schedule.status != models.ACTIVE:  # it ended: how, and its last run, as the history says it
         when = texts.say("listed.ended", locale, status=schedule.status)
         if schedule.last_run:
-            year = now.astimezone(tz).year
-            when = texts.say(
-                "listed.ended_run", locale, status=schedule.status, run=run_said(schedule.last_run, tz, year, locale)
-            )
+            run = run_said(schedule.last_run, tz, now.astimezone(tz).year, locale)
+            when, timed = texts.say("listed.ended_run", locale, status=schedule.status, run=run), True
     else:
         when = texts.say("listed.none", locale)
     when = (when + held_said(held, tz, now, locale, nexts[0] if nexts else None)).removeprefix(", ")
+    if shown is not None and timed and shown.key != tz.key:
+        when += f" ({tz.key})"
     return texts.say("listed.item", locale, id=schedule.id, about=about(schedule, locale), when=when)
 
 
@@ -194,12 +198,14 @@ def schedule_answer(
         view["notes"] = all_notes
     year = now.astimezone(tz).year
     values = {k: replace(v, year=year) if isinstance(v, Moment) else v for k, v in extra.items()}
+    nexts = upcoming(schedule, now, 1)
     text = texts.say(
         key,
         locale,
         id=schedule.id,
         about=about(schedule, locale),
         when=when_held_said(schedule, now, locale, held),
+        held=held_said(held, tz, now, locale, nexts[0] if nexts else None),  # for a text that says no `when`
         now=texts.now_sentence(now, tz, locale),
         **values,
     )

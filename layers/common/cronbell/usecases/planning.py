@@ -146,7 +146,8 @@ def check_ends(
         raise refusal("invalid_arguments.count_reached", count=timing.count, delivered=delivered)
     if not timing.upcoming(now, 1, delivered, done_through):
         if timing.until is None:  # every occurrence within the horizon is a holiday
-            raise refusal("invalid_arguments.never_within", years=HORIZON_YEARS, calendar=timing.calendar)
+            key = "never_within_business" if timing.business_days else "never_within"
+            raise refusal(f"invalid_arguments.{key}", years=HORIZON_YEARS, calendar=timing.calendar)
         key = "until_before_first_holidays" if timing.calendar else "until_before_first"
         raise refusal(f"invalid_arguments.{key}", until=texts.Moment(timing.until, timing.tz))
 

@@ -65,7 +65,7 @@ TEXTS: dict[str, str] = {
     ),
     "skipped": "The occurrence of {id}{about} on {skipped} will be skipped; {when}. {now}",
     "snoozed": "Snoozed {id}{about} to {to}; {when}. {now}",
-    "snoozed.once": "Snoozed {id}{about} to {to}. {now}",
+    "snoozed.once": "Snoozed {id}{about} to {to}{held}. {now}",
     "when.once": "{next}",
     "when.once_none": "it will not fire again",
     "when.once_due": "{at}, due now: its fire is under way",
@@ -133,7 +133,8 @@ TEXTS: dict[str, str] = {
         "`repeat_every`, `repeat_times` and `escalate_to` apply to reminders only (create_reminder)"
     ),
     "error.invalid_arguments.ends_recurring_only": (
-        "`until`, `count` and `skip_holidays` apply to recurring schedules only (`cron`, `cron_expr`)"
+        "`until`, `count`, `skip_holidays`, `business_days`, `business_day_of_month` and `on_holiday` apply to"
+        " recurring schedules only (`cron`, `cron_expr`)"
     ),
     "error.invalid_arguments.until_before_first": "it would never fire before its end ({until}): give a later `until`",
     "error.invalid_arguments.until_before_first_holidays": (
@@ -141,6 +142,10 @@ TEXTS: dict[str, str] = {
     ),
     "error.invalid_arguments.never_within": (
         "it would never fire within the next {years} years: every occurrence falls on a public holiday in {calendar}"
+    ),
+    "error.invalid_arguments.never_within_business": (
+        "it would never fire within the next {years} years: every occurrence falls on a weekend or a public holiday"
+        " in {calendar}, and `business_days` keeps business days only"
     ),
     "error.invalid_arguments.needs_calendar": (
         "`{field}` needs a holiday calendar: give `skip_holidays` too (such as {forms})"

@@ -69,7 +69,7 @@ TEXTS: dict[str, str] = {
     ),
     "skipped": "Se omitirá la ejecución de {id}{about} del {skipped}; {when}. {now}",
     "snoozed": "Se pospone {id}{about} al {to}; {when}. {now}",
-    "snoozed.once": "Se pospone {id}{about} al {to}. {now}",
+    "snoozed.once": "Se pospone {id}{about} al {to}{held}. {now}",
     "when.once": "el {next}",
     "when.once_none": "no volverá a ejecutarse",
     "when.once_due": "{at}, ya toca: su envío está en curso",
@@ -139,7 +139,8 @@ TEXTS: dict[str, str] = {
         "`repeat_every`, `repeat_times` y `escalate_to` solo se aplican a recordatorios (create_reminder)"
     ),
     "error.invalid_arguments.ends_recurring_only": (
-        "`until`, `count` y `skip_holidays` solo se aplican a programaciones periódicas (`cron`, `cron_expr`)"
+        "`until`, `count`, `skip_holidays`, `business_days`, `business_day_of_month` y `on_holiday` solo se"
+        " aplican a programaciones periódicas (`cron`, `cron_expr`)"
     ),
     "error.invalid_arguments.until_before_first": (
         "nunca se dispararía antes de su fin ({until}): da un `until` posterior"
@@ -149,6 +150,10 @@ TEXTS: dict[str, str] = {
     ),
     "error.invalid_arguments.never_within": (
         "nunca se dispararía en los próximos {years} años: todas sus ejecuciones caen en festivos de {calendar}"
+    ),
+    "error.invalid_arguments.never_within_business": (
+        "nunca se dispararía en los próximos {years} años: todas sus ejecuciones caen en fin de semana o en"
+        " festivos de {calendar}, y `business_days` deja solo los días laborables"
     ),
     "error.invalid_arguments.needs_calendar": (
         "`{field}` necesita un calendario de festivos: da también `skip_holidays` (como {forms})"
