@@ -209,6 +209,17 @@ def test_a_run_now_whose_schedule_is_deleted_before_its_turn_runs_nothing(base: 
     assert not [p for p in played.observation.posts if p.manual]
 
 
+def test_a_refused_pause_that_finds_a_fired_one_shot_not_moved_yet_changes_nothing(base: Stack, tmp_path: Path) -> None:
+    """(`make verify`, seed 118575) The fire retired the one-shot under its live key; pause_reminder read it
+    before the projector moved it, moved it itself, as any reader does, and answered `not_found`. The move
+    is the projector's work, whoever does it first, and changes nothing a user sees: the refusal changed
+    nothing of its own."""
+    order = ((2, 3), (0, 1), (2, 3), (2, 1), (4, 1), (4, 3), (1, 1), (0, 1), (0, 2), (1, 2), (0, 1), (0, 2))
+    group = Group(ONE_SHOT, (PAUSE, RUN_NOW, MOVE_11), reconciler=True, order=order, stream="interleaved", seed=645198)
+    problems = judged(base, group, tmp_path)
+    assert not problems, problems
+
+
 def test_random_groups_of_changes_at_once_when_verifying(base: Stack, tmp_path: Path) -> None:
     """`make verify` (CRONBELL_VERIFY=1): seeded random groups of 2 to 4 calls on one schedule, with
     its fire and a reconciler pass in flight or not. CRONBELL_VERIFY_SEED replays them."""

@@ -26,11 +26,13 @@ import copy
 import json
 import random
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from cronbell.core.domain import projection
 from tests.support.aws import START, Stack
@@ -44,6 +46,29 @@ WAIT = -1  # an order's step that lets minutes pass
 FIRE_TIMEOUT_SECONDS = fire_timeout_seconds()  # the template's: Lambda ends a fire attempt then
 BEFORE_THE_FIRE = timedelta(minutes=30)  # calls with no fire in flight run this long after the creation
 WRITES = {"put_item", "update_item", "delete_item", "transact_write_items", "batch_write_item"}
+# The store's modules that move a schedule retired under its live key to its retired key, on the projector's
+# behalf, whoever reads it first: that move changes nothing a user sees, so a refused call's read that makes it
+# has written nothing of its own (a module added here that moves is missed loudly: its writes count).
+MOVERS = ("cronbell.adapters.dynamo.schedules", "cronbell.adapters.dynamo.claims", "cronbell.adapters.dynamo.scans")
+_moving = threading.local()
+
+
+@contextmanager
+def moves_are_the_projectors() -> Iterator[None]:
+    """While it lasts, the writes of `retirement.move_to_retired_key` are noted as no actor's."""
+    from cronbell.adapters.dynamo import retirement
+
+    def move(*args: Any, **kwargs: Any) -> bool:
+        _moving.active = True
+        try:
+            return retirement.move_to_retired_key(*args, **kwargs)
+        finally:
+            _moving.active = False
+
+    with ExitStack() as patches:
+        for name in MOVERS:
+            patches.enter_context(mock.patch(f"{name}.move_to_retired_key", move))
+        yield
 
 
 @dataclass(frozen=True)
@@ -142,7 +167,7 @@ class Paused:
             out = attr(*args, **kwargs)
             if name == "scan" and self._room:
                 out = {**out, "Items": [i for i in out["Items"] if i.get("room_id", {}).get("S") == self._room]}
-            if name in WRITES:
+            if name in WRITES and not getattr(_moving, "active", False):
                 self._actor.writes.append(self._seq())
             self._actor.pause(name)
             return out
@@ -284,7 +309,8 @@ def play_group(base: Stack, group: Group, work: Path) -> Played:
     if group.reconciler:
         c.actors.append(Actor("reconciler", c.reconciler_body(), c.back))
     try:
-        c.run()
+        with moves_are_the_projectors():
+            c.run()
     finally:
         for actor in c.actors:
             actor.halt()
