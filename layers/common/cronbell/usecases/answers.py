@@ -130,8 +130,10 @@ def run_said(run: dict[str, Any], tz: ZoneInfo, year: int, locale: str) -> str:
         texts.say(f"outcome.{run['outcome']}", locale) if texts.has(f"outcome.{run['outcome']}") else run["outcome"]
     )
     if run.get("reason"):
-        return texts.say("history.item_reason", locale, when=when, outcome=outcome, reason=run["reason"])
-    return texts.say("history.item", locale, when=when, outcome=outcome)
+        said = texts.say("history.item_reason", locale, when=when, outcome=outcome, reason=run["reason"])
+    else:
+        said = texts.say("history.item", locale, when=when, outcome=outcome)
+    return texts.say("history.manual", locale, item=said) if run.get("manual") else said
 
 
 def item_said(

@@ -252,7 +252,10 @@ TEXTS: dict[str, str] = {
     "error.unknown_agent": "unknown agent {agent!r}; allowed: {known}",
     "error.unknown_agent.unnamed": "no agent named: pass `target_agent` (allowed: {known})",
     "error.unknown_agent.none": "unknown agent {agent!r}; allowed: none configured",
-    "error.busy": "this schedule is being delivered right now; try again in a moment",
+    "error.busy": (
+        "this schedule is being delivered right now; try again once its post is in the room (an agent call"
+        " can take up to its timeout, minutes)"
+    ),
     "error.busy.one_shot_due": "{id} is due now (at {when}): its own fire posts it once, no other run starts",
     "error.busy.last_occurrence_due": "{id} is posting its last occurrence ({when}); once, then it ends",
     "error.busy.ends_on_due": (
@@ -590,6 +593,7 @@ TEXTS: dict[str, str] = {
     "history_none": "{id} has no runs yet. {now}",
     "history.item": "{when}: {outcome}",
     "history.item_reason": "{when}: {outcome} (`{reason}`)",
+    "history.manual": "{item}, started by hand (run_now)",
     "outcome.delivered": "delivered",
     "outcome.failed": "failed",
     "outcome.skipped": "skipped",

@@ -271,7 +271,10 @@ TEXTS: dict[str, str] = {
     "error.unknown_agent": "agente desconocido {agent!r}; permitidos: {known}",
     "error.unknown_agent.unnamed": "no se nombró ningún agente: pasa `target_agent` (permitidos: {known})",
     "error.unknown_agent.none": "agente desconocido {agent!r}; no hay ninguno configurado",
-    "error.busy": "esta programación se está entregando ahora mismo; inténtalo de nuevo en un momento",
+    "error.busy": (
+        "esta programación se está entregando ahora mismo; inténtalo de nuevo cuando su mensaje esté en la sala"
+        " (una llamada a un agente puede tardar hasta su tiempo límite, minutos)"
+    ),
     "error.busy.one_shot_due": "{id} vence ahora ({when}): su propio disparo la publica una vez, sin otra ejecución",
     "error.busy.last_occurrence_due": "{id} publica ahora su última ejecución ({when}); una vez, y termina",
     "error.busy.ends_on_due": (
@@ -628,6 +631,7 @@ TEXTS: dict[str, str] = {
     "history_none": "{id} aún no tiene ninguna ejecución. {now}",
     "history.item": "{when}: {outcome}",
     "history.item_reason": "{when}: {outcome} (`{reason}`)",
+    "history.manual": "{item}, iniciada a mano (run_now)",
     "outcome.delivered": "entregada",
     "outcome.failed": "fallida",
     "outcome.skipped": "omitida",

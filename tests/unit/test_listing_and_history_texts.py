@@ -1,5 +1,6 @@
-"""A listing with `include_inactive` says how each ended schedule ended and its last run, as the history
-does: "no fire to come" said alike of a delivered one-shot, one the chat refused and a deleted one."""
+"""What a listing and a history say of each item: how an ended schedule ended and its last run (with
+`include_inactive`: it said "no fire to come" alike of a delivered one-shot, one the chat refused and a deleted
+one), an item's zone when it is not the one the answer's `now` names, and a run started by hand."""
 
 from __future__ import annotations
 
@@ -37,3 +38,13 @@ def test_an_item_in_another_zone_than_the_answers_now_names_its_zone() -> None:
     assert f"{ny['result']['id']} “standup”, next Monday 30 November, 09:00 (America/New_York)" in text
     assert f"{here['result']['id']} “lunch”, next Monday 30 November, 13:00." in text  # the answer's own zone
     assert "(Europe/Madrid)." in text  # named once, by `now`
+
+
+def test_a_history_says_which_runs_were_started_by_hand() -> None:
+    stack = MemoryStack()
+    sid = stack.call("create_reminder", {"message": "digest", "cron": "0 9 * * *"})["result"]["id"]
+    assert stack.call("run_now", {"kind": "cron", "target": sid})["ok"]
+    stack.fire_event(stack.started.pop())
+    text = stack.call("reminder_history", {"id": sid})["text"]
+    assert "delivered, started by hand (run_now)" in text
+    assert "iniciada a mano (run_now)" in stack.call("reminder_history", {"id": sid}, locale="es")["text"]
