@@ -41,7 +41,8 @@ def list_reminders(args: ListReminders, ctx: Context, deps: Deps) -> dict[str, A
     now_dict, now_text = now_fields(ctx, deps)
     quiet = QuietLookup(deps, ctx.room_id)  # one read per user whose reminders it may hold, at most
     held = [quiet.held_until(s, now) for s in schedules]
-    items = [item_said(s, now, locale, h, zone_of(ctx, deps)) for s, h in zip(schedules, held, strict=True)]
+    shown = zone_of(ctx, deps)  # the zone `now` is said in: an item in another names its own
+    items = [item_said(s, now, locale, h, shown) for s, h in zip(schedules, held, strict=True)]
     views = [schedule_view(s, now, locale, held=h) for s, h in zip(schedules, held, strict=True)]
     result: dict[str, Any] = {"now": now_dict, "schedules": views}
     declared = _template_schedules(ctx, deps)
@@ -64,7 +65,8 @@ def cron_list(ctx: Context, deps: Deps) -> dict[str, Any]:
     _, now_text = now_fields(ctx, deps)
     quiet = QuietLookup(deps, ctx.room_id)
     held = [quiet.held_until(s, now) for s in live]
-    items = [item_said(s, now, locale, h, zone_of(ctx, deps)) for s, h in zip(live, held, strict=True)]
+    shown = zone_of(ctx, deps)
+    items = [item_said(s, now, locale, h, shown) for s, h in zip(live, held, strict=True)]
     return {
         "result": [cron_view(s, now, h) for s, h in zip(live, held, strict=True)],
         "text": listing_said("listed", items, locale, now_text),
