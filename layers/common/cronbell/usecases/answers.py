@@ -110,14 +110,16 @@ def held_said(held: datetime | None, tz: ZoneInfo, now: datetime, locale: str, n
     return ", " + texts.say(key, locale, until=texts.when_text(held, tz, locale, now.astimezone(tz).year))
 
 
-def when_held_said(schedule: Schedule, now: datetime, locale: str, held: datetime | None) -> str:
-    """`when_said` and when quiet hours hold it: a one-shot held now, with nothing to come, is said
-    by its release alone ('held by quiet hours until Tuesday 1 December, 07:00')."""
+def when_held_said(schedule: Schedule, now: datetime, locale: str, held: datetime | None) -> tuple[str, str]:
+    """`when_said` and when quiet hours hold it, and the hold alone (', held by quiet hours until ...', for
+    a text that says no `when`). A one-shot held now, with nothing to come, is said by its release alone
+    ('held by quiet hours until Tuesday 1 December, 07:00')."""
     tz = ZoneInfo(schedule.timezone)
     nexts = upcoming(schedule, now, 1)
+    hold = held_said(held, tz, now, locale, nexts[0] if nexts else None)
     if held is not None and not schedule.recurring and not nexts:
-        return held_said(held, tz, now, locale).removeprefix(", ")
-    return when_said(schedule, now, locale) + held_said(held, tz, now, locale, nexts[0] if nexts else None)
+        return hold.removeprefix(", "), hold
+    return when_said(schedule, now, locale) + hold, hold
 
 
 def run_said(run: dict[str, Any], tz: ZoneInfo, year: int, locale: str) -> str:
@@ -200,14 +202,14 @@ def schedule_answer(
         view["notes"] = all_notes
     year = now.astimezone(tz).year
     values = {k: replace(v, year=year) if isinstance(v, Moment) else v for k, v in extra.items()}
-    nexts = upcoming(schedule, now, 1)
+    when, hold = when_held_said(schedule, now, locale, held)
     text = texts.say(
         key,
         locale,
         id=schedule.id,
         about=about(schedule, locale),
-        when=when_held_said(schedule, now, locale, held),
-        held=held_said(held, tz, now, locale, nexts[0] if nexts else None),  # for a text that says no `when`
+        when=when,
+        held=hold,
         now=texts.now_sentence(now, tz, locale),
         **values,
     )
