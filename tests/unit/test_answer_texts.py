@@ -29,13 +29,17 @@ def test_every_answer_with_a_context_carries_now_in_its_result_or_its_error_and_
         ("clear_quiet_hours", {}),
         ("reminder_history", {"id": sid}),
         ("create_reminder", {"message": "y", "time": "gibberish"}),  # refusals too
+        ("create_reminder", {"message": "y", "time": "yesterday at 9"}),  # time_in_past, in words or not
+        ("create_reminder", {"message": "y", "time": "2026-11-30 08:00"}),
+        ("create_reminder", {"message": "y", "cron": "0 9 * * *", "until": "yesterday"}),
+        ("cron_create", {"name": "n", "prompt": "p", "fire_at": "2020-01-01T10:00:00Z"}),
         ("delete_reminder", {"id": "nosuchid00"}),
         ("no_such_tool", {}),
     ]
     for tool, args in calls:
         answer = stack.call(tool, args)
         now = answer["result"]["now"] if answer["ok"] else answer["error"]["details"]["now"]
-        assert now["utc"] == "2026-11-30T08:00:00Z", (tool, answer)
+        assert now["local"] == "2026-11-30T09:00:00+01:00" and now["utc"] == "2026-11-30T08:00:00Z", (tool, answer)
         assert answer["text"].endswith("Now it is 09:00 on Monday 30 November 2026 (Europe/Madrid)."), answer["text"]
     listed = stack.call("cron_list")
     assert isinstance(listed["result"], list) and "Now it is 09:00" in listed["text"]  # its array as contracted

@@ -204,6 +204,18 @@ def test_an_hour_and_a_half_is_not_read_as_half_past(text: str) -> None:
         ("every 2 weeks on monday at 10 starting next monday", "en", "every 2 weeks on monday at 10", "`until`"),
         ("Todos los días a las 8 durante 5 días", "es", "Todos los días a las 8", "`count`"),
         ("de lunes a viernes a las 9 excepto festivos", "es", "de lunes a viernes a las 9", "`skip_holidays`"),
+        # a start said as a weekday: when it starts, never the days it runs on ('from monday to friday' is)
+        ("every day at 9 from monday", "en", "every day at 9", "a start date only after every N"),
+        ("daily at 9 from wed", "en", "daily at 9", "a start date only after every N"),
+        ("every hour from monday", "en", "every hour", "a start date only after every N"),
+        ("every day at 9 starting monday", "en", "every day at 9", "a start date only after every N"),
+        (
+            "every 2 hours from 8am to 8pm on weekdays from monday",
+            "en",
+            "every 2 hours from 8am to 8pm on weekdays",
+            "",
+        ),
+        ("todos los días a las 9 desde el lunes", "es", "todos los días a las 9", "una fecha de inicio solo tras"),
         # a zone said in the phrase: the schedule that reads, and the argument the zone goes in
         ("every monday at 10:00 UTC", "en", "every monday at 10:00", "(UTC) goes in `timezone`"),
         ("every weekday at 9am EST", "en", "every weekday at 9am", "(EST) goes in `timezone`"),

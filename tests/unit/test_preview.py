@@ -1,4 +1,4 @@
-"""Human previews of schedules, instants in a zone and in UTC, and DST warnings."""
+"""Human previews of schedules, instants in a zone and in UTC (`instants.instant`), and DST warnings."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from cronbell.core.domain.instants import instant
 from cronbell.core.language.recurring import parse_recurring
-from cronbell.core.text.preview import describe_at, describe_cron, dst_notes, instant
+from cronbell.core.text.preview import describe_at, describe_cron, dst_notes
 from tests.support.memory_stack import MemoryStack
 
 MADRID = ZoneInfo("Europe/Madrid")

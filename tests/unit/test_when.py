@@ -297,7 +297,9 @@ def test_past_times_are_refused_with_the_current_time(text: str) -> None:
         parse_one_shot(text, NOW, MADRID, "en")
     assert info.value.code == TIME_IN_PAST
     assert "it is now Wednesday 13 May 2026, 10:23 (Europe/Madrid, UTC+02:00)" in errors.message(info.value)
-    assert errors.as_dict(info.value)["details"] == {"now": "2026-05-13T10:23:17+02:00"}
+    assert errors.as_dict(info.value)["details"] == {
+        "now": {"local": "2026-05-13T10:23:17+02:00", "utc": "2026-05-13T08:23:17Z"}
+    }
 
 
 def test_past_time_message_in_spanish() -> None:

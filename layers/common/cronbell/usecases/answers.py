@@ -13,7 +13,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.contract.envelope import Context
 from cronbell.core.domain import models
-from cronbell.core.domain.instants import iso_utc, parse_iso
+from cronbell.core.domain.instants import instant, parse_iso
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.upcoming import upcoming
 from cronbell.core.language.zone_ids import shown_zone
@@ -37,8 +37,7 @@ def now_fields(ctx: Context, deps: Deps) -> tuple[dict[str, str], str]:
     now = deps.now()
     tz = zone_of(ctx, deps)
     locale = ctx.locale or deps.settings.default_locale
-    local = now.astimezone(tz).isoformat(timespec="seconds")
-    return {"local": local, "utc": iso_utc(now)}, texts.now_sentence(now, tz, locale)
+    return instant(now, tz), texts.now_sentence(now, tz, locale)
 
 
 def with_now(answer: dict[str, Any], ctx: Context, deps: Deps) -> dict[str, Any]:
@@ -194,7 +193,7 @@ def schedule_answer(
     tz = ZoneInfo(schedule.timezone)
     held = (quiet or QuietLookup(deps, schedule.room_id, tolerant=True)).held_until(schedule, now)
     view = schedule_view(schedule, now, locale, with_notes=True, held=held)
-    view["now"] = {"local": now.astimezone(tz).isoformat(timespec="seconds"), "utc": iso_utc(now)}
+    view["now"] = instant(now, tz)
     if quiet is not None and quiet.decided and schedule.quiet_exempt and schedule.status == models.ACTIVE:
         notes = (*notes, texts.say("quiet.exempt", locale))  # a one-shot set inside its user's quiet hours
     all_notes = list(notes) + list(view.get("dst_notes", []))

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 
 
 def iso_utc(dt: datetime) -> str:
     return dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def instant(dt: datetime, tz: tzinfo) -> dict[str, str]:
+    """The same instant as local ISO time with its offset in `tz`, and as UTC with a Z (`local`, `utc`:
+    how answers show a time, `now` among them)."""
+    return {"local": dt.astimezone(tz).isoformat(timespec="seconds"), "utc": iso_utc(dt)}
 
 
 def stored_second(dt: datetime) -> datetime:

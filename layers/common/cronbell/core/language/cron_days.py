@@ -23,6 +23,7 @@ AND = rf"\b(?:{lexicon.either('AND')})\b"
 _AND_WEEKDAYS = rf"\b(?:{lexicon.either('AND_WEEKDAYS')})\b"
 _WEEKDAYS_LEAD = rf"^(?:{lexicon.either('WEEKDAYS_LEAD')})\s+"
 _WEEKDAY_LEAD = rf"^(?:{lexicon.either('WEEKDAY_LEAD')})\s+"
+_WEEKDAYS_FROM = rf"^(?:{lexicon.either('WEEKDAYS_FROM')})\s+"
 _SPAN = rf"([a-z]+) ?- ?([a-z]+)|([a-z]+) (?:{lexicon.either('THROUGH')}) ([a-z]+)"
 
 
@@ -36,13 +37,18 @@ def _weekday_number(word: str) -> int | None:
 
 
 def _weekday_set(text: str) -> str | None:
-    """'monday', 'mondays and fridays', 'lunes, miercoles y viernes', 'monday to friday' -> cron DOW."""
+    """'monday', 'mondays and fridays', 'lunes, miercoles y viernes', 'monday to friday' -> cron DOW.
+    'from' names the first day of a span ('from monday to friday'); alone ('every day at 9 from monday')
+    it names when a schedule starts, not the days it runs on: None."""
+    spans_only = re.match(_WEEKDAYS_FROM, text) is not None
     text = re.sub(_WEEKDAYS_LEAD, "", text)
     found: list[int] = []
     for part in re.split(rf"\s*(?:,|{_AND_WEEKDAYS}|&|/)\s*", text):  # 'tue/thu' too
         if not part:
             continue
         span = re.fullmatch(_SPAN, part)
+        if spans_only and not span:
+            return None
         if span:
             first, last = (span.group(1), span.group(2)) if span.group(1) else (span.group(3), span.group(4))
             a, b = _weekday_number(first), _weekday_number(last)

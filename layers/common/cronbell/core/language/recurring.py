@@ -49,14 +49,17 @@ def _cron_error(source: str, reason: Phrase) -> ToolError:
     return refusal("invalid_cron", {"reason": reason}, source=source, reason=reason)
 
 
-_SAID_APART = rf"(?P<kept>.+?),? (?:{lexicon.either('SAID_APART')})\b.*"
+_SAID_APART_WORD = rf" (?:{lexicon.either('SAID_APART')})\b"
 
 
 def _read_before_its_end(t: str, min_interval_minutes: int) -> str | None:
     """'every monday at 9 until december 31' -> 'every monday at 9': a schedule that reads once what
     follows it is left out, an end, a start or holidays, which go in arguments of their own."""
-    said = re.fullmatch(_SAID_APART, t)
-    return said["kept"] if said is not None and _reads(said["kept"], min_interval_minutes) else None
+    for said in reversed(list(re.finditer(_SAID_APART_WORD, t))):  # the longest schedule that reads
+        kept = t[: said.start()].rstrip(",")
+        if kept and _reads(kept, min_interval_minutes):
+            return kept
+    return None
 
 
 def read_without_its_zone(t: str, min_interval_minutes: int) -> tuple[str, tzinfo, str] | None:

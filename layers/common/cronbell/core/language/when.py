@@ -13,6 +13,7 @@ import re
 from datetime import UTC, datetime, timedelta, tzinfo
 from zoneinfo import ZoneInfo
 
+from cronbell.core.domain.instants import instant
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.domain.zones import AMBIGUOUS, MAX_YEAR, format_offset, tz_label
@@ -158,15 +159,20 @@ def _invalid(text: str, language: str, month_first: bool, year: int, reason: Phr
     return refusal("invalid_time.because", {"accepted": forms}, text=text, reason=reason, forms=listed)
 
 
+def _now_details(now: datetime, tz: tzinfo) -> dict[str, dict[str, str]]:
+    """`now` as every answer carries it, in the zone the refused time was read in."""
+    return {"now": instant(now, tz)}
+
+
 def _past(at: datetime, now: datetime, tz: tzinfo) -> ToolError:
-    details = {"now": now.astimezone(tz).isoformat(timespec="seconds")}
+    details = _now_details(now, tz)
     when = Moment(at, tz, now.astimezone(tz).year)
     return refusal("time_in_past", details, when=when, now=now_phrase(now, tz))
 
 
 def _past_words(text: str, now: datetime, tz: tzinfo) -> ToolError:
     """'yesterday at 9', 'hace dos días': a time in the past said in words is refused as any time in the past."""
-    details = {"now": now.astimezone(tz).isoformat(timespec="seconds")}
+    details = _now_details(now, tz)
     return refusal("time_in_past.words", details, text=text, now=now_phrase(now, tz))
 
 

@@ -1,4 +1,4 @@
-"""Human previews of schedules in English or Spanish, instants in a zone and in UTC, and DST warnings."""
+"""Human previews of schedules in English or Spanish and DST warnings."""
 
 from __future__ import annotations
 
@@ -166,14 +166,6 @@ def describe_at(at: datetime, locale: str) -> str:
     zone = tz_label(at.tzinfo) if at.tzinfo else "UTC"
     key = "preview.at_one" if at.hour == 1 else "preview.at"
     return say(key, locale, date=f"{at:%Y-%m-%d}", clock=f"{at:%H:%M}", zone=zone)
-
-
-def instant(dt: datetime, tz: ZoneInfo) -> dict[str, str]:
-    """The same instant as local ISO time with its offset in `tz`, and as UTC with a Z."""
-    return {
-        "local": dt.astimezone(tz).isoformat(timespec="seconds"),
-        "utc": dt.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
-    }
 
 
 def _transitions(start: datetime, end: datetime, tz: tzinfo) -> list[tuple[datetime, timedelta, timedelta]]:

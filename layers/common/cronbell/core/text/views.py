@@ -11,13 +11,13 @@ from cronbell.core.domain.business import AFTER, BEFORE, LAST
 from cronbell.core.domain.cron.fields import parse_fields
 from cronbell.core.domain.cron.fires import next_fires
 from cronbell.core.domain.fire_event import StaticAction
-from cronbell.core.domain.instants import iso_utc
+from cronbell.core.domain.instants import instant, iso_utc
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.routing import bare_room
 from cronbell.core.domain.timing import Timing
 from cronbell.core.domain.upcoming import upcoming
 from cronbell.core.text import texts
-from cronbell.core.text.preview import describe_at, describe_cron, dst_notes, instant
+from cronbell.core.text.preview import describe_at, describe_cron, dst_notes
 
 PREVIEW_CHARS = 80
 # the statuses whose `status_reason` says why (failing, the platform's refusal, ...); a fired or

@@ -110,6 +110,7 @@ DAILY = "every ?day|each day|daily|every single day|all days"
 WORKDAYS = "(?:(?:every|each|on) )?(?:weekdays?|working (?:day|days)|work ?(?:day|days)|business (?:day|days))|m-f"
 WEEKENDS = "(?:(?:every|each|on|at) )?(?:the )?weekends?|(?:every )?saturdays? and sundays?"
 WEEKDAYS_LEAD = "(?:every|each) day from|every|each|on|from"  # before a set of weekdays
+WEEKDAYS_FROM = "(?:(?:every|each) day )?from"  # a lead that needs a span after it: "from monday" alone is a start
 WEEKDAY_LEAD = "every|each|on"  # before one weekday of a set
 AND = "and"  # joins a list (days of the month, times of day)
 AND_WEEKDAYS = "and"  # joins a list of weekdays
@@ -194,7 +195,7 @@ FIFTEEN_DAYS_LEAD: tuple[str, ...] = ()  # "every 15 days" is what it says
 FIFTEEN_DAYS_WORDS = ""  # "in fifteen days" is what it says
 STARTING = r"from|starting(?: on)?|beginning"  # before a start date
 SAID_APART = (  # after a schedule: what goes in arguments of its own (until, count, skip_holidays)
-    r"until|till|for \d+ (?:days?|weeks?|months?|times)|starting|beginning"
+    r"until|till|for \d+ (?:days?|weeks?|months?|times)|starting|beginning|from"
     r"|(?:except|skipping|but not) (?:on )?(?:public |bank )?holidays"
 )
 

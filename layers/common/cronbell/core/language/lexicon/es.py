@@ -134,6 +134,7 @@ DAILY = "todos los dias|cada dia|diariamente|a diario|diario|todos los dias de l
 WORKDAYS = "(?:todos )?(?:los )?(?:cada )?dias? (?:laborables?|habiles?|entre semana)|entre semana"
 WEEKENDS = "(?:todos )?(?:los |cada )?(?:fin(?:es)? de semana|findes?)|(?:todos )?(?:los )?sabados y domingos"
 WEEKDAYS_LEAD = "(?:todos los dias|cada dia) de|todos los|todas las|cada|los|el|de"
+WEEKDAYS_FROM = "(?:(?:todos los dias|cada dia) )?de"
 WEEKDAY_LEAD = "los|el|cada"
 AND = "y"
 AND_WEEKDAYS = "y|e"
@@ -209,7 +210,7 @@ FIFTEEN_DAYS_LEAD = ("cada",)  # "cada quince dias" often means every two weeks
 FIFTEEN_DAYS_WORDS = r"quince dias"  # "dentro de quince dias": read as 15 days, which may mean two weeks: said
 STARTING = r"desde(?: el)?|a partir del?|empezando el"
 SAID_APART = (  # after a schedule: what goes in arguments of its own (until, count, skip_holidays)
-    r"hasta|durante \d+ (?:dias|semanas|meses|veces)|empezando|comenzando|a partir de"
+    r"hasta|durante \d+ (?:dias|semanas|meses|veces)|empezando|comenzando|a partir de|desde"
     r"|(?:excepto|salvo|menos) (?:los )?(?:dias )?(?:festivos|feriados)"
 )
 
