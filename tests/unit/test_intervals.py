@@ -106,8 +106,9 @@ def test_an_interval_of_one_is_the_plain_recurrence(text: str, expr: str) -> Non
         ("every 2 weeks on the 1st of every month at 9", "every N weeks needs weekdays and a time"),
         ("every 0 days at 9", "N must be 1-365"),
         ("every 60 weeks on monday at 9", "N must be 1-52"),
-        ("cada quince días a las 9", "may mean every two weeks"),  # never guessed
-        ("cada 15 días a las 9", "may mean every two weeks"),
+        ("cada quince días a las 9", "may mean 'cada 2 semanas'"),  # never guessed
+        ("cada ocho días a las 9", "may mean 'cada semana'"),
+        ("cada 15 días a las 9", "may mean 'cada 2 semanas'"),
         ("every other weekday at 9", "not a cron expression or a known phrase"),
         ("every other hour", "not a cron expression or a known phrase"),
         ("every 2nd and 4th tuesday at 10", "for two places, create one reminder for each"),

@@ -487,6 +487,8 @@ def test_quince_dias_is_fifteen_days_and_says_that_two_weeks_is_said_otherwise()
     said = parse_one_shot("dentro de quince días a las 9", now, MADRID, "es")
     assert said.at.date().isoformat() == "2026-11-07"
     assert "'quince días' se entiende como 15 días (2026-11-07); para dos semanas di 'dos semanas'." in said.notes
+    week = parse_one_shot("dentro de ocho días a las 9", now, MADRID, "es")  # often a week: said alike
+    assert "'ocho días' se entiende como 8 días (2026-10-31); para una semana di 'una semana'." in week.notes
     for text, locale in (("dentro de 15 días a las 9", "es"), ("in fifteen days at 9", "en")):
         plain = parse_one_shot(text, now, MADRID, locale)
         assert plain.at == said.at and not any("15 d" in note for note in plain.notes)

@@ -315,7 +315,8 @@ _INTERVALS = (
     # each language's own: every other monday, biweekly, lunes por medio, un lunes sí y otro no
     *(pattern.replace("{weekday}", WD_ITEM) for pattern in lexicon.each("INTERVALS")),
 )
-_FIFTEEN_DAYS_LEAD = tuple(lexicon.each("FIFTEEN_DAYS_LEAD"))
+_DAYS_FOR_WEEKS_LEAD = tuple(lexicon.each("DAYS_FOR_WEEKS_LEAD"))
+_WEEKS_SAID_IN_DAYS = {days: every for _, days, _, every in lexicon.union("DAYS_FOR_WEEKS").values()}
 
 
 FIRST_START_YEAR = 2000  # a read-back start date is the schedule's first occurrence: never earlier
@@ -375,8 +376,9 @@ def _split(t: str) -> tuple[int, str, str] | Phrase | None:
             if found["months"] in _CALENDAR_PERIODS:
                 return every, CALENDAR, _monthly(found["rest"].strip())
         rest = found["rest"].strip()
-        if unit == DAYS and every == 15 and t.startswith(_FIFTEEN_DAYS_LEAD):
-            return phrase("cron.fifteen_days")  # 'cada quince dias' often means every two weeks
+        if unit == DAYS and every in _WEEKS_SAID_IN_DAYS and t.startswith(_DAYS_FOR_WEEKS_LEAD):
+            weeks = _WEEKS_SAID_IN_DAYS[every]  # 'cada quince dias' often means every two weeks
+            return phrase("cron.days_for_weeks", days=every, weeks=weeks, exact=every // 7 * 7)
         if not 1 <= every <= MAX_EVERY[unit]:
             return phrase("cron.interval_count", most=MAX_EVERY[unit])
         if unit == DAYS:

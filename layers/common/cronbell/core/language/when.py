@@ -108,7 +108,8 @@ _WEEKDAY_FROM_DAY = (
 _DAY_THEN_YEARS = rf"(?P<day>.+?),? (?:{lexicon.either('AMOUNT_BEFORE')}) (?P<amount>.+)"
 # idioms that name an amount of time ("de hoy en ocho" is a week from today), read as the amount
 _AMOUNT_IDIOMS = [(re.compile(rf"^(?:{said})$"), meant) for said, meant in lexicon.union("AMOUNT_IDIOMS").items()]
-_FIFTEEN_DAYS = re.compile(rf"\b(?:{lexicon.some('FIFTEEN_DAYS_WORDS')})\b")  # may mean two weeks: said
+_DAYS_FOR_WEEKS: dict[str, tuple[str, int, str, str]] = lexicon.union("DAYS_FOR_WEEKS")  # may mean weeks: said
+_DAYS_FOR_WEEKS_SAID = re.compile(rf"\b(?:{lexicon.alternatives(_DAYS_FOR_WEEKS) or '(?!)'})\b")
 _TOMORROW = re.compile(TOMORROW)
 SMALL_HOURS = 4  # before 04:00, someone still up may mean this morning by "tomorrow": the reading is said
 _NEXT_BUSINESS_DAY = re.compile(rf"(?:{lexicon.some('NEXT_BUSINESS_DAY')})")  # a day named, no time said
@@ -219,8 +220,9 @@ def parse_one_shot(
         raise _invalid(raw, language, month_first, year, phrase("reason.too_far"))
     if at.astimezone(UTC) <= now.astimezone(UTC):  # instants: same-zone comparisons ignore `fold`
         raise _past(at, now, tz)
-    if _FIFTEEN_DAYS.search(t):
-        notes.append(texts.say("note.fifteen_days", language, date=at.date().isoformat()))
+    if said := _DAYS_FOR_WEEKS_SAID.search(t):
+        written, days, weeks, _ = _DAYS_FOR_WEEKS[said[0]]
+        notes.append(texts.say("note.days_for_weeks", language, said=written, days=days, weeks=weeks, date=at.date()))
     earlier = at - timedelta(days=1)  # the same clock today: said as the other reading only while still to come
     if (
         now_local.hour < SMALL_HOURS

@@ -191,8 +191,8 @@ INTERVALS = (  # {count}, {unit} and {weekday} are filled in; groups n, unit, da
     # weekly on friday at 4 / once a week on monday at 9 / every week on monday at 9 (every one week)
     r"(?P<once>weekly|once a week|(?:every|each) week),? (?P<rest>.*)",
 )
-FIFTEEN_DAYS_LEAD: tuple[str, ...] = ()  # "every 15 days" is what it says
-FIFTEEN_DAYS_WORDS = ""  # "in fifteen days" is what it says
+DAYS_FOR_WEEKS: dict[str, tuple[str, int, str, str]] = {}  # "in fifteen days", "every 8 days": what they say
+DAYS_FOR_WEEKS_LEAD: tuple[str, ...] = ()
 STARTING = r"from|starting(?: on)?|beginning"  # before a start date
 SAID_APART = (  # after a schedule: what goes in arguments of its own (until, count, skip_holidays)
     r"until|till|for \d+ (?:days?|weeks?|months?|times)|starting|beginning|from"

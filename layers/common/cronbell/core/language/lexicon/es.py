@@ -206,8 +206,14 @@ INTERVALS = (
     # semanalmente los viernes a las 16 / una vez a la semana los lunes / cada semana el lunes (cada una semana)
     r"(?P<once>semanalmente|una vez (?:a|por) (?:la )?semana|cada semana|todas las semanas),? (?P<rest>.*)",
 )
-FIFTEEN_DAYS_LEAD = ("cada",)  # "cada quince dias" often means every two weeks
-FIFTEEN_DAYS_WORDS = r"quince dias"  # "dentro de quince dias": read as 15 days, which may mean two weeks: said
+# days said for weeks: "cada quince dias" often means every two weeks, "cada ocho dias" every week (refused);
+# "dentro de quince dias" is read as 15 days, said. Words as normalized -> (as written, days, the weeks as said,
+# every so many weeks as said)
+DAYS_FOR_WEEKS = {
+    "quince dias": ("quince días", 15, "dos semanas", "cada 2 semanas"),
+    "ocho dias": ("ocho días", 8, "una semana", "cada semana"),
+}
+DAYS_FOR_WEEKS_LEAD = ("cada",)
 STARTING = r"desde(?: el)?|a partir del?|empezando el"
 SAID_APART = (  # after a schedule: what goes in arguments of its own (until, count, skip_holidays)
     r"hasta|durante \d+ (?:dias|semanas|meses|veces)|empezando|comenzando|a partir de|desde"

@@ -440,8 +440,8 @@ TEXTS: dict[str, str] = {
         "a schedule fires on one place of a weekday in the month ('the 2nd tuesday of every month at 10'); for"
         " two places, create one reminder for each"
     ),
-    "cron.fifteen_days": (
-        "'cada 15 días' may mean every two weeks: say 'cada 2 semanas los lunes a las 9' or 'cada 14 días a las 9'"
+    "cron.days_for_weeks": (
+        "'cada {days} días' may mean '{weeks}': say '{weeks} los lunes a las 9' or 'cada {exact} días a las 9'"
     ),
     "field.minute": "minute",
     "field.hour": "hour",
@@ -504,7 +504,7 @@ TEXTS: dict[str, str] = {
     ),
     "note.day_skipped": "There is no day {day} sooner: the next one is {date}.",
     "note.month_end": "That month has no day {day}: its last day is used, {date}.",
-    "note.fifteen_days": "'quince días' is read as 15 days ({date}); for two weeks say 'dos semanas'.",
+    "note.days_for_weeks": "'{said}' is read as {days} days ({date}); for '{weeks}' say '{weeks}'.",
     "note.until_kept": (
         "Its end stays the same instant: {was} in the old zone is {there} in {zone}; give `until` again to end it "
         "on a day of the new zone."

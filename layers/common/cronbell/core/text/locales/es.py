@@ -468,8 +468,8 @@ TEXTS: dict[str, str] = {
         "una programación va en un solo lugar de un día de la semana en el mes ('el segundo martes de cada mes a"
         " las 10'); para dos, crea un recordatorio para cada uno"
     ),
-    "cron.fifteen_days": (
-        "¿cada 15 días exactos o cada dos semanas? di 'cada 2 semanas los lunes a las 9' o 'cada 14 días a las 9'"
+    "cron.days_for_weeks": (
+        "¿cada {days} días exactos o {weeks}? di '{weeks} los lunes a las 9' o 'cada {exact} días a las 9'"
     ),
     "field.minute": "minuto",
     "field.hour": "hora",
@@ -539,7 +539,7 @@ TEXTS: dict[str, str] = {
     ),
     "note.day_skipped": "No hay un día {day} antes: el próximo es el {date}.",
     "note.month_end": "Ese mes no tiene día {day}: se usa su último día, el {date}.",
-    "note.fifteen_days": "'quince días' se entiende como 15 días ({date}); para dos semanas di 'dos semanas'.",
+    "note.days_for_weeks": "'{said}' se entiende como {days} días ({date}); para {weeks} di '{weeks}'.",
     "note.until_kept": (
         "Su fin sigue siendo el mismo instante: {was} en la zona anterior es {there} en {zone}; vuelve a dar "
         "`until` para terminarla en un día de la zona nueva."
