@@ -161,3 +161,15 @@ def test_a_snooze_across_a_clock_change_says_which_time_it_moved_to() -> None:
     )
     said = "2027-03-28 02:15 does not exist in Europe/Madrid (clocks go forward); using 03:15 (UTC+02:00) instead."
     assert gap["ok"] and said in gap["result"]["notes"] and said in gap["text"], gap
+
+
+def test_a_repeating_phrase_sent_as_time_is_hinted_at_cron_but_a_time_refused_for_its_own_reason_keeps_it() -> None:
+    """'every monday at 9' as `time` is told to go in `cron`; 'sat 10', which the recurring grammar reads as
+    every Saturday, is refused as a one-shot is, for what it is: the 10th or 10 o'clock."""
+    stack = MemoryStack()
+    hinted = stack.call("create_reminder", {"message": "x", "time": "every monday at 9"})["error"]
+    assert hinted["code"] == "invalid_time" and "send it as `cron`" in hinted["message"]
+    for said in ("sat 10", "saturday 10"):
+        kept = stack.call("create_reminder", {"message": "x", "time": said})["error"]
+        assert kept["code"] == "invalid_time" and "10 could be the day of the month or the hour" in kept["message"]
+        assert "`cron`" not in kept["message"]

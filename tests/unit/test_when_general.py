@@ -335,6 +335,11 @@ def test_spanish_holidays_with_a_modifier(text: str, expected: date) -> None:
     assert read(text, "es").date() == expected
 
 
+@pytest.mark.parametrize(("zone", "expected"), [("Asia/Kolkata", date(2027, 1, 26)), ("Europe/Rome", date(2027, 6, 2))])
+def test_republic_day_is_the_one_of_the_user_s_country(zone: str, expected: date) -> None:
+    assert read("republic day at 9", now=NY_NOW, zone=ZoneInfo(zone)).date() == expected
+
+
 # --- recurring phrases sent as a one-shot ---------------------------------------------------------------------
 
 

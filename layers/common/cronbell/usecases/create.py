@@ -16,6 +16,7 @@ from cronbell.core.domain.errors import BackendError, Conflict, Duplicate, Limit
 from cronbell.core.domain.instants import stored_second
 from cronbell.core.domain.models import Schedule
 from cronbell.core.domain.refusals import ToolError, refusal
+from cronbell.core.language.when import said_why
 from cronbell.core.language.zone_ids import resolve_timezone
 from cronbell.core.text import texts
 from cronbell.usecases.answers import schedule_answer
@@ -70,11 +71,12 @@ def _with_ends(when: When, args: Any, deps: Deps, locale: str) -> When:
 
 
 def _plan_once_or_hint(text: str, tz: ZoneInfo, deps: Deps, locale: str) -> When:
-    """A one-shot time; a repeating phrase sent as `time` is refused with a hint, never guessed."""
+    """A one-shot time; a repeating phrase sent as `time` is refused with a hint, never guessed. A time
+    refused for a reason of its own keeps it ('sat 10': the 10th or 10 o'clock, not every Saturday)."""
     try:
         return plan_once(text, tz, deps.now(), locale)
     except ToolError as err:
-        if err.code != refusals.INVALID_TIME:
+        if err.code != refusals.INVALID_TIME or said_why(err):
             raise
         from cronbell.core.language.recurring import parse_recurring  # the recurring grammar: on first use
 

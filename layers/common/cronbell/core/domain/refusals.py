@@ -65,6 +65,14 @@ class ToolError(Exception):
         return ToolError(self.code, said, {**self.details, "argument": argument})
 
 
+def refused_as(err: ToolError, key: str) -> bool:
+    """Whether `err` is the refusal of catalog key `error.<key>`, named as one about an argument or not."""
+    said = err.said
+    if isinstance(said, Phrase) and said.key == "about_argument":
+        said = said.values["what"]
+    return isinstance(said, Phrase) and said.key == f"error.{key}"
+
+
 def refusal(key: str, details: dict[str, Any] | None = None, **values: Any) -> ToolError:
     """The refusal whose sentence is catalog key `error.<key>`; its code is the key's first part."""
     code = key.split(".", 1)[0]

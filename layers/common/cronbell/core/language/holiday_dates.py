@@ -126,6 +126,7 @@ RULES: dict[str, Rule] = {
 LIBRARY_NAMES = {
     "thanksgiving": ("thanksgiving",),
     "independence_day": ("independence day",),
+    "republic_day": ("republic day",),
     "labor_day": ("labor day", "labour day"),
     "memorial_day": ("memorial day",),
     "boxing_day": ("boxing day",),

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 
 from cronbell.core.domain.instants import instant
 from cronbell.core.domain.phrases import Phrase, phrase
-from cronbell.core.domain.refusals import ToolError, refusal
+from cronbell.core.domain.refusals import ToolError, refusal, refused_as
 from cronbell.core.domain.zones import AMBIGUOUS, MAX_YEAR, format_offset, tz_label
 from cronbell.core.language import lexicon, named_days
 from cronbell.core.language.amounts import Amount, after_amount, counted_days, counts_days, days_ahead_at, read_amount
@@ -152,12 +152,20 @@ def closest_forms(text: str, language: str, month_first: bool | None = None, yea
     return best or [lines[i].split(" / ")[0].strip() for i in _GENERAL_FORMS]
 
 
+_BECAUSE = "invalid_time.because"
+
+
 def _invalid(text: str, language: str, month_first: bool, year: int, reason: Phrase | None = None) -> ToolError:
     forms = accepted_forms(language, month_first, year)
     listed = "".join(f"\n- {form}" for form in closest_forms(text, language, month_first, year))
     if reason is None:
         return refusal("invalid_time", {"accepted": forms}, text=text, forms=listed)
-    return refusal("invalid_time.because", {"accepted": forms}, text=text, reason=reason, forms=listed)
+    return refusal(_BECAUSE, {"accepted": forms}, text=text, reason=reason, forms=listed)
+
+
+def said_why(err: ToolError) -> bool:
+    """Whether a refused time says a reason of its own, beside the closest accepted forms."""
+    return refused_as(err, _BECAUSE)
 
 
 def _now_details(now: datetime, tz: tzinfo) -> dict[str, dict[str, str]]:

@@ -72,7 +72,7 @@ HOLIDAYS.update({
     "mahashivratri": "maha_shivaratri", "shivaratri": "maha_shivaratri", "mahavir jayanti": "mahavir_jayanti",
     "buddha purnima": "buddha_purnima", "vesak": "buddha_purnima", "wesak": "buddha_purnima",
     "buddha's birthday": "buddha_purnima", "guru nanak jayanti": "guru_nanak", "guru nanak's birthday": "guru_nanak",
-    "gandhi jayanti": "gandhi_jayanti", "ambedkar jayanti": "ambedkar_jayanti",
+    "gandhi jayanti": "gandhi_jayanti", "ambedkar jayanti": "ambedkar_jayanti", "republic day": "republic_day",
     "dragon boat festival": "dragon_boat", "mid-autumn festival": "mid_autumn", "mid autumn festival": "mid_autumn",
     "moon festival": "mid_autumn", "qingming festival": "qingming", "qingming": "qingming",
     "tomb sweeping day": "qingming", "tomb-sweeping day": "qingming", "king's day": "kings_day",
