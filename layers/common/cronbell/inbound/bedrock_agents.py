@@ -40,6 +40,7 @@ from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
 from cronbell.core.text.texts import Listing
 from cronbell.inbound.common import CONTEXT_KEYS, Call, answer, answer_text
+from cronbell.inbound.fitted import BEDROCK_RESPONSE_BYTES, fit
 
 REQUIRED_KEYS = ("room_id", "user_id")
 
@@ -315,4 +316,4 @@ def handle(event: Mapping[str, Any], call: Call) -> dict[str, Any]:
     if is_openapi(event):
         return to_api_response(event, answer(lambda: _openapi_refused(event), call, said_in))
     result = answer(lambda: to_envelope(event), call, said_in)
-    return to_response(event, result)
+    return fit(result, lambda fitted: to_response(event, fitted), BEDROCK_RESPONSE_BYTES, said_in)

@@ -38,6 +38,10 @@ TEXTS: dict[str, str] = {
         "made: delete it and create it again to change them. {now}"
     ),
     "listed": "{count} schedules in this room: {items}. {now}",
+    "fitted.not_shown": (
+        "{hidden} more are not in this answer, which must stay under {limit} KB: delete what is no longer needed,"
+        " or name one to change it."
+    ),
     "listed_one": "1 schedule in this room: {items}. {now}",
     "listed_more": "{count} schedules in this room; the first {shown}: {items}; the result lists them all. {now}",
     "listed_none": "No schedules in this room. {now}",

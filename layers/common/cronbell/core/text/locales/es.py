@@ -39,6 +39,10 @@ TEXTS: dict[str, str] = {
         "y créala de nuevo para cambiarlos. {now}"
     ),
     "listed": "{count} programaciones en esta sala: {items}. {now}",
+    "fitted.not_shown": (
+        "{hidden} más no caben en esta respuesta, que no puede pasar de {limit} KB: borra lo que ya no haga falta,"
+        " o nombra una para cambiarla."
+    ),
     "listed_one": "Una programación en esta sala: {items}. {now}",
     "listed_more": (
         "{count} programaciones en esta sala; las {shown} primeras: {items}; el resultado las incluye todas. {now}"
