@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from cronbell.core.contract import errors, validation
-from cronbell.core.contract.envelope import parse_request, refused
+from cronbell.core.contract.envelope import ADAPTER_REFUSAL, parse_request, refused
 from cronbell.core.domain import phrases, refusals
 from cronbell.core.domain.cron.spec import CronSpec
 from cronbell.core.domain.refusals import ToolError, refusal
@@ -234,7 +234,7 @@ def bedrock(locale: str, function: str = "create_reminder", *params: tuple[str, 
         "sessionAttributes": {"room_id": "!r:example.org", "user_id": "@ana:example.org", "locale": locale},
     }
     base.update(event)
-    return body_of(bedrock_agents.handle({k: v for k, v in base.items() if v is not None}, not_called))
+    return body_of(bedrock_agents.handle({k: v for k, v in base.items() if v is not None}, says_refusals_only))
 
 
 def body_of(response: dict[str, Any]) -> Any:
@@ -251,6 +251,14 @@ def gateway(custom: dict[str, Any], environ: dict[str, str]) -> Any:
 
 def not_called(envelope: dict[str, Any]) -> dict[str, Any]:
     raise AssertionError(f"the use case was called with {envelope}")
+
+
+def says_refusals_only(envelope: dict[str, Any]) -> dict[str, Any]:
+    """The use case, for an envelope the adapter refused the parameters of: says that refusal (no tool runs)."""
+    adapter_refusal = envelope.get(ADAPTER_REFUSAL)
+    if not isinstance(adapter_refusal, ToolError):
+        return not_called(envelope)
+    return common.refused(adapter_refusal, envelope["context"].get("locale"))
 
 
 def crashes(envelope: dict[str, Any]) -> dict[str, Any]:

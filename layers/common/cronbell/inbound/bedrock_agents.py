@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 
 from cronbell.core.contract import validation
+from cronbell.core.contract.envelope import ADAPTER_REFUSAL
 from cronbell.core.domain import refusals
 from cronbell.core.domain.phrases import Phrase, phrase
 from cronbell.core.domain.refusals import ToolError, refusal
@@ -228,11 +229,21 @@ def session_context(event: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def to_envelope(event: Mapping[str, Any]) -> dict[str, Any]:
-    """`{tool, arguments, context}` from a function-details event; raises ToolError when it cannot."""
+    """`{tool, arguments, context}` from a function-details event; raises ToolError when it cannot read the
+    context or the function, and hands the use case the refusal of its parameters (`ADAPTER_REFUSAL`)."""
     context = session_context(event)
     function = event.get("function")
     if not isinstance(function, str) or not function:
         raise refusal("invalid_request.no_function")
+    try:
+        arguments = _arguments(event, function)
+    except ToolError as err:
+        return {"tool": function, "arguments": {}, "context": context, ADAPTER_REFUSAL: err}
+    return {"tool": function, "arguments": arguments, "context": context}
+
+
+def _arguments(event: Mapping[str, Any], function: str) -> dict[str, Any]:
+    """The tool's arguments from the event's parameters, converted to their declared types."""
     parameters = event.get("parameters") or []
     if not isinstance(parameters, list):
         raise refusal("invalid_request.parameters")
@@ -259,7 +270,7 @@ def to_envelope(event: Mapping[str, Any]) -> dict[str, Any]:
         # typed like a parameter of the declared type: "60" for an integer is 60, as Bedrock sends it
         kind = _declared_type(function, name)
         arguments[name] = coerce(f"{OPTIONS}.{name}", kind, value) if isinstance(value, str) else value
-    return {"tool": function, "arguments": arguments, "context": context}
+    return arguments
 
 
 def response_state(answer: Mapping[str, Any]) -> Literal["FAILURE", "REPROMPT"] | None:

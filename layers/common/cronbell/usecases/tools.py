@@ -1,14 +1,12 @@
-"""The tools: one registration each, and the tools function's use case (one envelope in, one answer out,
-never an unhandled error).
+"""The tools: one registration each, and the tools function's use case (an envelope in, an answer out, always).
 
-A tool is declared once, in `TOOLS`: its name (a public contract), its argument model (by its name in
-`cronbell.core.contract.arguments`, the strict pydantic models that the run time never imports), its title and
-description as a model reads them, its use case, its MCP annotations, the shape of its `result` and whether
-it is one of the essential set (`TOOL_SETS`: what a bot that only needs reminders and agent calls shows its
-model, in fewer tokens; the tools function accepts every tool whichever set a bot shows).
-`USE_CASES` and `scripts/schemas.py` (every file of `docs/tools/` and `core/contract/contract.json`) derive from it,
-and so do the tests' tables. Adding a tool is one `Tool(...)` here, its model, its use case and its
-sentences in the catalogs, then `make schemas`.
+A tool is declared once, in `TOOLS`: its name (a public contract), its argument model (by name in
+`cronbell.core.contract.arguments`, strict pydantic models the run time never imports), its title and
+description as a model reads them, its use case, MCP annotations, the shape of its `result` and whether it
+is of the essential set (`TOOL_SETS`: what a bot needing only reminders and agent calls shows its model;
+every tool is accepted whichever set a bot shows). `USE_CASES`, `scripts/schemas.py` (`docs/tools/`,
+`core/contract/contract.json`) and the tests' tables derive from it. A new tool is one `Tool(...)` here,
+its model, its use case and its sentences in the catalogs, then `make schemas`.
 """
 
 from __future__ import annotations
@@ -398,6 +396,8 @@ def handle(event: Any, deps: Deps) -> dict[str, Any]:
     try:
         request = parse_request(event)
         context = request.context
+        if isinstance(adapter_refusal := event.get(envelope.ADAPTER_REFUSAL), ToolError):
+            raise adapter_refusal
         if request.tool not in USE_CASES:
             shown = TOOL_SETS.get(deps.settings.tool_set, TOOL_SETS[FULL])  # what the model can call
             raise refusal("unknown_tool", tool=request.tool, tools=", ".join(shown))

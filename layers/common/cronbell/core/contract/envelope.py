@@ -60,6 +60,12 @@ def said_locale(event: Any) -> str:
         return ""
 
 
+# An inbound adapter that read the event's trusted context but refused its arguments (a Bedrock parameter
+# that is not of its declared type) puts the refusal here, in process: the use case says it as it says its
+# own, with `now` in the caller's zone. Only a ToolError counts, which no JSON sent by a caller can be.
+ADAPTER_REFUSAL = "_adapter_refusal"
+
+
 def parse_request(event: Any) -> Request:
     if not isinstance(event, dict):
         raise refusal("invalid_request")

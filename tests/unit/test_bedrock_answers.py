@@ -1,5 +1,6 @@
-"""A Bedrock Agents answer stays under the 25 KB Bedrock takes from an action group's Lambda: a full room's
-listing leaves out of its items what says nothing, then its last items, saying how many."""
+"""Bedrock Agents answers through the real use case: each stays under the 25 KB Bedrock takes from an action
+group's Lambda (a full room's listing leaves out of its items what says nothing, then its last items, saying
+how many), and a parameter the adapter cannot convert is refused with `now`, as every answer is."""
 
 from __future__ import annotations
 
@@ -82,3 +83,20 @@ def test_a_listing_that_cannot_fit_whole_says_how_many_it_leaves_out() -> None:
         stack.call("list_reminders", {"include_inactive": True})["result"]["schedules"]
     )
     assert f"{hidden} more are not in this answer, which must stay under 25 KB" in answer["text"]
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        (("id", "string", "k3v9q2m8xa"), ("limit", "integer", "ten")),  # not of its declared type
+        (("id", "string", "k3v9q2m8xa"), ("options", "string", "{not json")),
+        (("id", "string", "k3v9q2m8xa"), ("options", "string", '{"id": "other"}')),  # both ways
+    ],
+)
+def test_a_parameter_bedrock_could_not_convert_is_refused_with_now_as_every_answer(params: Any) -> None:
+    """The adapter's refusal is said by the use case, like its own: `now` in the details and the text."""
+    stack, _ = room_of(1, 0)
+    _, answer = listing(stack, "reminder_history", *params)
+    assert answer["error"]["code"] == "invalid_arguments", answer
+    assert answer["error"]["details"]["now"] == {"local": "2026-11-30T09:00:00+01:00", "utc": "2026-11-30T08:00:00Z"}
+    assert answer["text"].endswith("Now it is 09:00 on Monday 30 November 2026 (Europe/Madrid).")
