@@ -547,10 +547,21 @@ def test_headers_are_not_trusted_unless_the_deployment_says_so() -> None:
         assert needed in errors.message(err.value)
 
 
-def test_trusted_headers_that_did_not_arrive_say_what_to_allowlist() -> None:
+@pytest.mark.parametrize(
+    ("headers", "said"),
+    [
+        ({"X-Cronbell-Room-Id": "!r:example.org"}, "`X-Cronbell-User-Id` did not arrive"),
+        ({"X-Cronbell-User-Id": "@ana:example.org"}, "`X-Cronbell-Room-Id` did not arrive"),
+        ({}, "`X-Cronbell-Room-Id` and `X-Cronbell-User-Id` did not arrive"),
+    ],
+)
+def test_trusted_headers_that_did_not_arrive_are_named_with_what_to_allowlist(headers: Any, said: str) -> None:
     with pytest.raises(ToolError) as err:
-        agentcore.trusted_context(gateway_custom(headers={"X-Cronbell-Room-Id": "!r:example.org"}), TRUST)
-    assert err.value.code == refusals.MISSING_CONTEXT and "allowedRequestHeaders" in errors.message(err.value)
+        agentcore.trusted_context(gateway_custom(headers=headers), TRUST)
+    message = errors.message(err.value)
+    assert (
+        err.value.code == refusals.MISSING_CONTEXT and message.startswith(said) and "allowedRequestHeaders" in message
+    )
 
 
 def test_no_trusted_identity_answers_an_mcp_error_and_calls_nothing() -> None:

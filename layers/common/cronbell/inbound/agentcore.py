@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from cronbell.core.domain.refusals import refusal
+from cronbell.core.text.texts import Listing
 from cronbell.inbound.common import Call, answer, answer_text
 
 TOOL_NAME_KEY = "bedrockAgentCoreToolName"
@@ -139,9 +140,10 @@ def trusted_context(custom: Mapping[str, Any], environ: Mapping[str, str]) -> di
             for key, name in HEADER_CONTEXT.items()
             if headers.get(name.lower()) not in (None, "")
         }
-        if "room_id" in context and "user_id" in context:
+        missing = tuple(f"`{HEADER_CONTEXT[key]}`" for key in ("room_id", "user_id") if key not in context)
+        if not missing:
             return context
-        raise refusal("missing_context.headers_missing")
+        raise refusal("missing_context.headers_missing", headers=Listing(missing, ", ", "preview.and"))
     raise refusal("missing_context.not_configured")
 
 

@@ -303,8 +303,8 @@ TEXTS: dict[str, str] = {
     ),
     "error.missing_context.user_not_pinned": "MCP_ROOM_ID is set but MCP_USER_ID is not: set both",
     "error.missing_context.headers_missing": (
-        "the X-Cronbell-Room-Id and X-Cronbell-User-Id headers did not arrive: allowlist them in the "
-        "target's metadataConfiguration.allowedRequestHeaders and send them from the bot's MCP client"
+        "{headers} did not arrive (X-Cronbell-Room-Id and X-Cronbell-User-Id must both come): allowlist them in"
+        " the target's metadataConfiguration.allowedRequestHeaders and send them from the bot's MCP client"
     ),
     "error.missing_context.header_twice": (
         "the `{name}` header arrived more than once (two spellings, or a comma-joined list): send it once; the "

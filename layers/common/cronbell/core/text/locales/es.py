@@ -325,8 +325,8 @@ TEXTS: dict[str, str] = {
     ),
     "error.missing_context.user_not_pinned": "MCP_ROOM_ID está definido pero MCP_USER_ID no: define los dos",
     "error.missing_context.headers_missing": (
-        "las cabeceras `X-Cronbell-Room-Id` y `X-Cronbell-User-Id` no llegaron: permítelas en "
-        "metadataConfiguration.allowedRequestHeaders del destino y envíalas desde el cliente MCP del bot"
+        "no llegó {headers} (deben llegar las dos cabeceras, `X-Cronbell-Room-Id` y `X-Cronbell-User-Id`): permítelas"
+        " en metadataConfiguration.allowedRequestHeaders del destino y envíalas desde el cliente MCP del bot"
     ),
     "error.missing_context.header_twice": (
         "la cabecera `{name}` llegó más de una vez (dos grafías, o una lista separada por comas): envíala una "
