@@ -288,8 +288,8 @@ class HttpEndpoint:
             body = await read_body(receive)
             refused = refusal(body)
             if refused is not None:
-                answered, message = refused
-                await _refuse(send, answered, types.INVALID_REQUEST, message)
+                answered, code, message = refused
+                await _refuse(send, answered, code, message)
                 return
             receive = _replayed(body, receive)
         if self._task is None:
@@ -336,30 +336,45 @@ async def _too_large(scope: Any, receive: Any, send: Any, length: int) -> None:
     await _refuse(send, answered, types.INVALID_REQUEST, message, status=413, close=unread)
 
 
-def refusal(body: bytes) -> tuple[str | int | None, str] | None:
-    """Why `body` is no JSON-RPC message the MCP SDK takes, as the message of an Invalid Request error, with the id
-    to answer it with (the body's own string or integer `id`, else null); None when the SDK takes it, or when the
-    body is not JSON at all (the SDK answers that with its own parse error). The SDK itself would answer the rest
-    with its validation library's whole report, or, for a request whose id is null, a fraction or a boolean,
-    take it for a notification and answer nothing."""
+def refusal(body: bytes) -> tuple[str | int | None, int, str] | None:
+    """Why `body` is no JSON-RPC message the MCP SDK takes, as an Invalid Request error (or Invalid Params, for a
+    `tools/call` whose params name no tool or carry arguments that are no object), with the id to answer it with
+    (the body's own string or integer `id`, else null); None when the SDK takes it, or when the body is not
+    JSON at all (the SDK answers that with its own parse error). The SDK itself would answer the rest with its
+    validation library's whole report, a bare "Invalid request parameters", or, for a request whose id is
+    null, a fraction or a boolean, take it for a notification and answer nothing."""
     try:
         message = pydantic_core.from_json(body)  # as the SDK parses it
     except ValueError:
         return None
+    invalid = types.INVALID_REQUEST
     if isinstance(message, list):
-        return None, f"Invalid Request: {BATCH_REFUSED}"
+        return None, invalid, f"Invalid Request: {BATCH_REFUSED}"
     if not isinstance(message, dict):
-        return None, f"Invalid Request: the body is {_json_kind(message)}, not a JSON-RPC request object"
+        return None, invalid, f"Invalid Request: the body is {_json_kind(message)}, not a JSON-RPC request object"
     if "id" in message and isinstance(message.get("method"), str):
         found = message["id"]
         if isinstance(found, bool) or not isinstance(found, str | int):
-            return None, "Invalid Request: an id is a string or an integer"
+            return None, invalid, "Invalid Request: an id is a string or an integer"
+    found = message.get("id")
+    answered = found if isinstance(found, str | int) and not isinstance(found, bool) else None
     try:
         types.jsonrpc_message_adapter.validate_python(message, by_name=False)
     except pydantic.ValidationError:
-        found = message.get("id")
-        answered = found if isinstance(found, str | int) and not isinstance(found, bool) else None
-        return answered, f"Invalid Request: {_what_is_wrong(message)}"
+        return answered, invalid, f"Invalid Request: {_what_is_wrong(message)}"
+    if message.get("method") == "tools/call" and (wrong := _tool_call_params(message.get("params"))):
+        return answered, types.INVALID_PARAMS, f"Invalid params: {wrong}"
+    return None
+
+
+def _tool_call_params(params: Any) -> str | None:
+    """What keeps a `tools/call`'s params from naming a tool and its arguments, or None."""
+    if not isinstance(params, dict):
+        return 'tools/call takes params {"name": the tool, "arguments": an object}'
+    if not isinstance(params.get("name"), str) or not params["name"]:
+        return '"name" names the tool to call, a string (tools/list lists them)'
+    if not isinstance(params.get("arguments"), dict | None):
+        return '"arguments", when given, is an object of the tool\'s arguments by name'
     return None
 
 

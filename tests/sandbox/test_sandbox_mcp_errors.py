@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 from mcp import Client, MCPError
-from mcp_types import INVALID_REQUEST
+from mcp_types import INVALID_PARAMS, INVALID_REQUEST
 
 from sandbox.mcp import MAX_BODY_BYTES
 from sandbox.server import MAX_REQUEST_BYTES
@@ -224,6 +224,29 @@ def test_a_body_that_is_no_json_rpc_message_is_answered_invalid_request(
     assert answer["id"] == answered and type(answer["id"]) is type(answered)
     assert answer["error"]["code"] == INVALID_REQUEST
     assert answer["error"]["message"].startswith("Invalid Request: ") and words in answer["error"]["message"]
+    assert runtime.invoked == []
+
+
+@pytest.mark.parametrize(
+    ("params", "words"),
+    [
+        ({}, '"name" names the tool to call'),
+        ({"name": 5}, '"name" names the tool to call'),
+        ({"name": ""}, '"name" names the tool to call'),
+        ({"name": "list_reminders", "arguments": [1]}, '"arguments", when given, is an object'),
+        ({"name": "list_reminders", "arguments": "include_inactive"}, '"arguments", when given, is an object'),
+    ],
+)
+def test_a_tools_call_that_names_no_tool_or_no_arguments_object_says_which(
+    served: tuple[int, RecordingRuntime], params: dict[str, Any], words: str
+) -> None:
+    """The SDK answered these "Invalid request parameters", with nothing to say which."""
+    port, runtime = served
+    body = json.dumps({"jsonrpc": "2.0", "id": 9, "method": "tools/call", "params": params}).encode()
+    status, headers, data = _post(port, f"/mcp?{QUERY}", body)
+    answer = _jsonrpc_error(headers, data)
+    assert status == 400 and answer["id"] == 9 and answer["error"]["code"] == INVALID_PARAMS
+    assert answer["error"]["message"].startswith("Invalid params: ") and words in answer["error"]["message"]
     assert runtime.invoked == []
 
 
