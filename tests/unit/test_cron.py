@@ -91,6 +91,12 @@ def test_equal_range_is_one_value() -> None:
 
 
 PHRASES = [
+    # said by users outside the project: digits for "N times a day", "monthly" before a place, "of month"
+    ("3 times a day at 8, 14 and 20", "0 8,14,20 * * *"),
+    ("3 veces al día a las 8, 14 y 20", "0 8,14,20 * * *"),
+    ("monthly on the last day at 5pm", "0 17 L * *"),
+    ("monthly on the first monday at 9", "0 9 * * 1#1"),
+    ("every last day of month at 9", "0 9 L * *"),
     ("el primer lunes de cada mes a las 9", "0 9 * * 1#1"),
     ("the last friday of every month at 5pm", "0 17 * * L5"),
     ("every last friday of the month at 17:00", "0 17 * * L5"),

@@ -128,7 +128,7 @@ MONTH_DAYS = (  # the days of every month, in the group `d`
 )
 PLACES = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "fifth": 5,
           "5th": 5, "last": -1}  # fmt: skip
-OF_EVERY_MONTH = "of (?:every|each|the) month|every month"
+OF_EVERY_MONTH = "of (?:(?:every|each|the) )?month|every month"
 OF_EVERY_QUARTER = "of (?:every|each|the) (?:calendar )?quarter"  # its first month's place, or its last's
 MONTH_DAY_AGAIN = "the "  # before a day of the month said again in a list ("the 1st and the 15th")
 PLACE_LEAD = "on|every|each"
@@ -137,7 +137,7 @@ MONTH_END = r"(?:at |on )?(?:the )?end of (?:every|each|the) month|(?:every|each
 # second or third could be an interval of weeks ("every third friday"): those need "of the month"
 PLACE_ALONE_LEAD = "every|each"
 PLACE_ALONE = ("first", "1st", "last")
-MONTH_PLACE_LEAD = "(?:every|each) month,? (?:on )?(?:the )?"  # "every month on the first monday"
+MONTH_PLACE_LEAD = "(?:(?:every|each) month|monthly),? (?:on )?(?:the )?"  # "every month on the first monday"
 PLACE_ARTICLE = "the"
 DAY = "day"  # "the last day of every month"
 DAYS_OF_YEAR = (  # {month} and {ordinal} are filled in; the day in `d`, the month in `mon`
@@ -167,6 +167,7 @@ HOUR_UNITS = "hours?|hrs?"
 AT = ("at",)  # before a time of day
 AT_NAMED = ""  # "at" before a named clock only
 TIMES = {"once": 1, "twice": 2, "two times": 2, "three times": 3, "four times": 4}  # "twice a day"
+TIMES.update({f"{n} times": n for n in (2, 3, 4)})  # "3 times a day"
 PER = "a|per"  # "twice a day"
 PER_WEEK = "a week|per week"  # "twice a week on tuesday and friday"
 DAYS_START = "everyday|every|each|on|from|daily|weekdays|weekends"  # how a set of days may begin

@@ -181,7 +181,7 @@ MINUTE_UNITS = "minutos?"
 HOUR_UNITS = "horas?"
 AT = ("a las", "a la")
 AT_NAMED = "al?(?= mediodia| medianoche)"  # "a mediodía", "al mediodía"
-TIMES = {"una vez": 1, "dos veces": 2, "tres veces": 3}
+TIMES = {"una vez": 1, "dos veces": 2, "tres veces": 3, "2 veces": 2, "3 veces": 3}
 PER = "al"
 PER_WEEK = "a la semana|por semana|semanales"  # "dos veces por semana los martes y viernes"
 DAYS_START = "todos|todas|cada|los|el|de|diariamente|a diario|entre semana"
