@@ -514,8 +514,10 @@ def test_a_hold_from_a_stale_read_or_an_unclaimed_slot_conflicts(store: Store) -
 
 
 def test_a_release_is_claimed_once_at_a_time_and_nothing_is_held_once_it_began(store: Store) -> None:
+    assert store.release_held_until(ROOM, USER, UNTIL) is None
     assert store.claim_release(ROOM, USER, UNTIL, NOW, LEASE) == 1
     assert store.claim_release(ROOM, USER, UNTIL, NOW, LEASE) == 0  # its lease is not over
+    assert store.release_held_until(ROOM, USER, UNTIL) == NOW + timedelta(seconds=LEASE)  # so a retry waits
     s = schedule("s1")
     store.insert(s, 5)
     store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, s)
@@ -528,6 +530,7 @@ def test_a_release_is_claimed_once_at_a_time_and_nothing_is_held_once_it_began(s
     assert store.claim_release(ROOM, USER, UNTIL, later, LEASE) == 3  # a dead attempt's claim is taken over
     store.end_release(ROOM, USER, UNTIL, done=True)
     assert store.claim_release(ROOM, USER, UNTIL, later + timedelta(hours=1), LEASE) == 0
+    assert store.release_held_until(ROOM, USER, UNTIL) is None  # done: nothing to wait for
 
 
 # --- QuietRules --------------------------------------------------------------------------------

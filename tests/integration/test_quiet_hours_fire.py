@@ -5,6 +5,7 @@ server and the fire use case; the clock starts on Monday 30 Nov 2026, 09:00 in M
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,11 +15,12 @@ from cronbell.core.domain.fire_event import parse_fire_event
 from cronbell.usecases import fire as fire_uc
 from cronbell.usecases import tools
 from cronbell.usecases.fire_writes import RetryLater
+from tests.support import fire_worker
 from tests.support.aws import Stack
 from tests.support.chat import RecordingChat, TransientChatError
 from tests.support.envelopes import ROOM, USER, envelope
 from tests.support.fire_worker import EchoAgents
-from tests.support.lambda_timing import at_slot
+from tests.support.lambda_timing import RETRY_GAPS_SECONDS, FileChat, at_slot, lambda_retries
 from tests.support.tools import call, fire_at, ok, schedule_item
 
 BOB = "@bob:example.org"
@@ -158,6 +160,35 @@ def test_a_release_the_chat_cannot_take_now_is_retried_and_posted_once(stack: St
     assert fire_entry(stack, entry, chat)["released"] == 1  # Lambda's retry: the claim was given back
     assert fire_entry(stack, entry, chat)["outcome"] == "duplicate"
     assert len(chat.sent) == 1 and runs_of(stack, sid) == [("delivered", "quiet_hours", 8 * 3600)]
+
+
+@pytest.mark.parametrize("at", ["claim", "post"])
+def test_a_release_killed_before_or_after_its_post_is_posted_once_by_lambdas_retries(
+    stack: Stack, tmp_path: Path, at: str
+) -> None:
+    """The release's process dies (SIGKILL) holding its claim, before or right after its post. Lambda's
+    retries, a minute and three later, meet that claim while its lease runs (the template's timeout): they
+    wait it out and take it over, as a fire does a held slot, where they ended as duplicates and left the
+    held reminder to the next day's reconciler. Posted once, its run recorded once."""
+    sid = create(stack, message="Take the pills", time="2026-11-30 23:00")
+    ok(call(stack, "set_quiet_hours", NIGHT))
+    assert fire_at(stack, sid, "2026-11-30T22:00:00Z", RecordingChat())["outcome"] == "held"
+    event = json.loads(releases(stack)[USER]["Target"]["Input"])
+    event.update(scheduled_time=ANA_RELEASE, execution_id="e", attempt="1")
+    at_slot(stack.clock, event)
+    stack.clock.advance(seconds=1)
+    chat = FileChat(tmp_path / "chat.jsonl")
+    fire_worker.kill_a_worker(stack, event, chat.path, at)
+    deps = stack.deps(chat=lambda: chat, sleep=lambda s: stack.clock.advance(seconds=s))
+
+    def attempt(remaining: Any) -> dict[str, Any]:
+        return fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps, remaining_seconds=remaining)
+
+    attempts = lambda_retries(stack.clock, attempt, first_gap=RETRY_GAPS_SECONDS[0])
+    assert attempts.result is not None and attempts.result["outcome"] == "released", attempts.outcomes
+    assert len(chat.posted()) == 1 and len(chat.attempts()) == (2 if at == "post" else 1)
+    assert [(outcome, reason) for outcome, reason, _ in runs_of(stack, sid)] == [("delivered", "quiet_hours")]
+    assert attempt(lambda: 300.0)["outcome"] == "duplicate"  # done: a later copy posts nothing
 
 
 def repeat_entries(stack: Stack, sid: str) -> dict[str, dict[str, Any]]:

@@ -1,8 +1,9 @@
 """The release of a user's quiet hours in a room (docs/semantics.md, "Quiet hours"): one post that
 lists every occurrence held for them in the period, then each held run recorded.
 
-1. claim the release (a conditional write that counts the attempts): a duplicate, or an attempt
-   still under way, stops here;
+1. claim the release (a conditional write that counts the attempts): a release done stops here; one
+   another attempt holds is waited out while this invocation has time for it (that attempt finishes, or
+   it died and its lease is taken over), else this attempt raises, so Lambda retries it later;
 2. read each held occurrence's schedule: a deleted one's is dropped (nothing posted, no run);
 3. write the first repeat's entry of each repeating reminder, counted from the release (as a
    delivery writes it before its post);
@@ -36,6 +37,7 @@ from cronbell.core.text import chat_text, texts
 from cronbell.core.text.action_labels import released_actions
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
+from cronbell.usecases.fire_slot import DELIVERY_MARGIN_SECONDS, HELD_POLL_SECONDS
 from cronbell.usecases.fire_writes import RetryLater
 from cronbell.usecases.repeat_fire import delivery_post
 
@@ -51,8 +53,7 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
     if parse_iso(until) > started + timedelta(seconds=EARLY_SECONDS):
         log.error("release fired before its period ends; nothing posted")
         return {**answer, "outcome": Outcome.INVALID_INPUT}
-    lease = min(deps.settings.slot_lease_seconds, int(remaining_seconds()) + 5)
-    attempt = deps.store.claim_release(room, user, until, started, lease)
+    attempt = _claim(room, user, until, deps, remaining_seconds)
     if not attempt:
         deps.metric("DuplicateSuppressed", 1)
         return {**answer, "outcome": Outcome.DUPLICATE}
@@ -81,6 +82,26 @@ def fire(event: FireEvent, deps: Deps, remaining_seconds: Remaining) -> dict[str
         deps.store.drop_held(room, user, until, schedule.id, slot)
     deps.store.end_release(room, user, until, done=True)
     return {**answer, "outcome": Outcome.RELEASED, "released": len(held), "message_id": message_id}
+
+
+def _claim(room: str, user: str, until: str, deps: Deps, remaining_seconds: Remaining) -> int:
+    """This attempt's number at the release, or 0 when it is done. A claim another attempt holds is waited out,
+    as a fire waits out a held slot (`fire_slot.Slot.claim`): a retry of a release whose attempt was killed
+    meets its claim for as long as its lease, longer than Lambda's retries take to come."""
+    budget = remaining_seconds()  # also bounds the waits should the clock read stand still
+    while True:
+        lease = min(deps.settings.slot_lease_seconds, int(remaining_seconds()) + 5)
+        attempt = deps.store.claim_release(room, user, until, deps.now(), lease)
+        held = None if attempt else deps.store.release_held_until(room, user, until)
+        if held is None:
+            return attempt
+        wait = max(1.0, (held - deps.now()).total_seconds() + 1)
+        if wait + DELIVERY_MARGIN_SECONDS > min(remaining_seconds(), budget):
+            deps.metric("SlotHeld", 1)
+            raise RetryLater("another attempt holds this release; retry once its lease is over")
+        step = min(wait, HELD_POLL_SECONDS)
+        deps.sleep(step)
+        budget -= step
 
 
 def awaits_release(schedule: Schedule) -> bool:

@@ -140,6 +140,13 @@ class HeldStore(Part):
             raise
         return int(codec.load(out.get("Attributes") or {}).get("attempts") or 1)
 
+    def release_held_until(self, room_id: str, user_id: str, until: str) -> datetime | None:
+        """When the claim on a release ends (its lease), or None when it is not claimed (done, or given back)."""
+        found = self._t.db.get_item(
+            TableName=self._t.name, Key=key(room_id, f"{RELEASE_PREFIX}{user_id}#{until}"), ConsistentRead=True
+        ).get("Item")
+        return codec.lease_from_item(found or {})
+
     def end_release(self, room_id: str, user_id: str, until: str, done: bool) -> None:
         """The release done, or (`done` False) its claim given back, its attempts counted, so that a
         retry claims it and knows which attempt it is."""

@@ -72,6 +72,10 @@ class QuietStore(State):
         self._releases[key] = Release(CLAIMED, lease, attempts)
         return attempts
 
+    def release_held_until(self, room_id: str, user_id: str, until: str) -> datetime | None:
+        release = self._releases.get((room_id, user_id, until))
+        return release.lease_until if release is not None and release.state == CLAIMED else None
+
     def end_release(self, room_id: str, user_id: str, until: str, done: bool) -> None:
         key = (room_id, user_id, until)
         release = self._releases.get(key) or Release(OPEN)
