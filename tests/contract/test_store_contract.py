@@ -360,6 +360,20 @@ def test_a_released_slot_is_claimed_again_at_once(store: Store) -> None:
     assert store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, s) == Claim.CLAIMED
 
 
+def test_a_slot_given_back_keeps_an_agent_answer_for_that_slot_until_its_run_is_recorded(store: Store) -> None:
+    s = schedule("s1")
+    store.insert(s, 5)
+    store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, s)
+    store.release_slot(ROOM, "s1", SLOT, s, answer="the summary")
+    kept = store.get(ROOM, "s1")
+    assert kept is not None and kept.kept_answer(SLOT) == "the summary" and kept.kept_answer(NEXT) == ""
+    assert kept.version == s.version  # giving a claim back is no change of the schedule
+    assert store.claim_slot(ROOM, "s1", SLOT, NOW, LEASE, s) == Claim.CLAIMED
+    store.complete_slot(ROOM, "s1", SLOT, NOW, DELIVERED, schedule=s, finish=Finish(run=delivered()))
+    done = store.get(ROOM, "s1")
+    assert done is not None and done.kept_answer(SLOT) == ""
+
+
 def test_a_run_without_delivery_is_recorded_once_from_the_version_read(store: Store) -> None:
     s = schedule("s1")
     store.insert(s, 5)

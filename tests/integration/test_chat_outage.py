@@ -92,8 +92,27 @@ def outage(platform: SlackPlatform, kind: str) -> Callable[[bool], SlackChatSend
     return sender
 
 
+class CountingAgents:
+    """The agents, each answer numbered by how many times they were asked."""
+
+    configured = True
+
+    def __init__(self) -> None:
+        self.asked: list[dict[str, Any]] = []
+
+    def call(self, agent_id: str, request: dict[str, Any], timeout_seconds: int) -> str:
+        self.asked.append(request)
+        return f"the digest, answer {len(self.asked)}"
+
+
 def play(
-    stack: Stack, sid: str, slot: str, sender: Callable[[bool], SlackChatSender], down_for: int, first_gap: int = 0
+    stack: Stack,
+    sid: str,
+    slot: str,
+    sender: Callable[[bool], SlackChatSender],
+    down_for: int,
+    first_gap: int = 0,
+    agents: Any = None,
 ) -> Any:
     """One Scheduler event and Lambda's retries of it (after an attempt `first_gap` seconds ago, if
     any); the chat is down for the first `down_for` attempts played here."""
@@ -103,7 +122,8 @@ def play(
         nonlocal tried
         chat = sender(tried < down_for)
         tried += 1
-        deps = stack.deps(chat=lambda: chat, sleep=lambda s: stack.clock.advance(seconds=s))
+        more = {"agents": agents} if agents is not None else {}
+        deps = stack.deps(chat=lambda: chat, sleep=lambda s: stack.clock.advance(seconds=s), **more)
         event = {"room_id": ROOM, "reminder_id": sid, "scheduled_time": slot, "execution_id": f"e{tried}"}
         return fire_uc.fire(parse_fire_event(event, stack.clock.now()), deps, remaining_seconds=remaining)
 
@@ -149,6 +169,27 @@ def test_an_outage_shorter_than_the_retries_ends_delivered_once(
     assert "works again" not in posted
     assert history(stack, sid) == [("delivered", None)]
     assert schedule_item(stack, sid)["failure_streak"] == 0
+
+
+@pytest.mark.parametrize("down_for", [1, 2])
+def test_an_agent_call_whose_post_met_an_outage_posts_its_answer_without_asking_the_agent_again(
+    stack: Stack, platform: SlackPlatform, down_for: int
+) -> None:
+    """The agent is asked once per run: the answer an attempt could not post is kept with its slot, and
+    Lambda's retry posts it (an agent with side effects ran once per chat hiccup before)."""
+    sid = ok(call(stack, "cron_create", {"name": "digest", "prompt": "summarise", "cron_expr": "0 9 * * *"}))["id"]
+    agents = CountingAgents()
+    attempts = play(stack, sid, SLOT, outage(platform, "503"), down_for=down_for, agents=agents)
+    assert attempts.outcomes == ["raised RetryLater"] * down_for + ["delivered"]
+    assert len(agents.asked) == 1
+    (posted,) = platform.posted
+    assert "the digest, answer 1" in posted
+    assert history(stack, sid) == [("delivered", None)]
+    item = schedule_item(stack, sid)
+    assert "inflight_answer" not in item and item["last_answer"]["text"] == "the digest, answer 1"
+    # the next run asks again, as every run does
+    assert play(stack, sid, NEXT_DAY, outage(platform, "503"), down_for=0, agents=agents).outcomes == ["delivered"]
+    assert len(agents.asked) == 2
 
 
 def test_a_one_shot_whose_every_attempt_met_an_outage_is_retired_failed(stack: Stack, platform: SlackPlatform) -> None:

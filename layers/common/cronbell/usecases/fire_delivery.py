@@ -26,6 +26,7 @@ from cronbell.usecases.fire_writes import RetryLater
 
 log = logging.getLogger(__name__)
 Remaining = Callable[[], float]
+KEPT_ANSWER_CHARS = 32_000  # of an answer kept for a retry: more than any platform posts (chat_text)
 
 
 def chat_outage(streak: int, deps: Deps, detail: str) -> Delivery:
@@ -104,8 +105,9 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
         message = chat_text.reminder_message(job.room_id, job.user_id, job.text, job.locale)
         answer = ""
     else:
+        kept = job.schedule.kept_answer(writes.slot_key(event)) if job.schedule is not None else ""
         try:
-            answer = _ask(job, event, deps)
+            answer = kept or _ask(job, event, deps)  # asked once per run: a retry posts what an attempt got
         except AgentError as err:
             reason = runs.AGENT_TIMEOUT if isinstance(err, AgentTimeout) else runs.AGENT_ERROR
             verdict = settlement.failure_verdict(job.schedule, event, streak, deps.settings.auto_pause_after)
@@ -123,6 +125,9 @@ def deliver(job: Job, event: FireEvent, deps: Deps, remaining_seconds: Remaining
         message = chat_text.with_note(message, note)
     try:
         message_id = _post(deps, message, job.room_id, job.thread_id, key, deadline, _actions(job, event.slot))
+    except RetryLater as retry:
+        retry.answer = answer[:KEPT_ANSWER_CHARS]  # an agent's: Lambda's retry posts it without asking again
+        raise
     except PermanentChatError as err:
         workspace = routing.workspace(job.room_id)
         where = {"workspace": workspace} if workspace else {}

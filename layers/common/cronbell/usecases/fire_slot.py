@@ -63,8 +63,11 @@ class Slot:
         """The claimed slot, given back when the block raises (a change met, a failure, a retry)."""
         try:
             yield
-        except BaseException:
-            self.deps.store.release_slot(self.event.room_id, self.event.schedule_id, self.key, self.job.schedule)
+        except BaseException as err:
+            answer = err.answer if isinstance(err, RetryLater) else ""  # an agent's, kept for the retry
+            self.deps.store.release_slot(
+                self.event.room_id, self.event.schedule_id, self.key, self.job.schedule, answer
+            )
             raise
 
     def last_attempt(self) -> bool:

@@ -33,7 +33,10 @@ RECORD_TRIES = 3
 
 
 class RetryLater(Exception):
-    """Raised to make Lambda retry the event (its async retries, then the dead-letter queue)."""
+    """Raised to make Lambda retry the event (its async retries, then the dead-letter queue). `answer`: an
+    agent's answer the attempt got and could not post, kept for the retry (`fire_slot.Slot.held`)."""
+
+    answer = ""
 
 
 class Changed(Exception):

@@ -192,18 +192,21 @@ class SlotClaims(Part):
         mark = codec.claim_from_mark(found.get((room_id, schedule_sk(owner))) or {"sk": {"S": ""}})
         return mark if mark is not None and mark.slot == slot else None
 
-    def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None:
+    def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None, answer: str = "") -> None:
         """Give a claim back after a failed attempt, so Lambda's retry can deliver at once. The
-        schedule keeps the slot and its count of attempts, so the retry knows which one it is."""
+        schedule keeps the slot and its count of attempts, so the retry knows which one it is, and
+        `answer`, an agent's answer the attempt could not post, so the retry posts it without asking
+        again (a template schedule has no item to keep it on)."""
         if schedule is None:
             self._t.db.delete_item(TableName=self._t.name, Key=SlotRef(room_id, owner, slot).key)
             return
+        kept = {":answer": {"slot": slot, "text": answer}} if answer else {}
         try:
             self._t.update(
                 Key=codec.item_key(schedule),
-                UpdateExpression="REMOVE inflight_until",
+                UpdateExpression="REMOVE inflight_until" + (" SET inflight_answer = :answer" if kept else ""),
                 ConditionExpression="inflight_slot = :slot",
-                ExpressionAttributeValues=dump({":slot": slot}),
+                ExpressionAttributeValues=dump({":slot": slot, **kept}),
             )
         except AwsError as err:
             if err.code != CONDITION_FAILED:  # another slot holds it now, or the item is gone: nothing to give back

@@ -56,7 +56,7 @@ UNWRITTEN = "unwritten"
 FINAL_RUN = "final_run"
 CLAIMED, SENT, DONE = "claimed", "sent", "done"  # a slot's states
 # a schedule's mark of its open claim: the slot, when its lease ends, the attempts at it, when it was claimed
-INFLIGHT = "inflight_slot, inflight_until, inflight_attempts, inflight_at"
+INFLIGHT = "inflight_slot, inflight_until, inflight_attempts, inflight_at, inflight_answer"
 # what a slot holds only while it is claimed: a done slot keeps its state, outcome and run alone
 CLAIM_ONLY = "claimed_at, lease_until, detail, noted"
 # a recorded run bumps the version, so a change read before it cannot write back a stale last run
@@ -71,7 +71,7 @@ _NUMBERS: tuple[str, ...] = ("fire_count", "agent_timeout_seconds", "version", "
 _NUMBERS += ("inflight_attempts", "repeat_every", "repeat_times")
 # repeat until done: written only by a schedule that repeats (items without them read as none)
 _REPEATS = ("repeat_every", "repeat_times", "escalate_to", "repeat_slot")
-_LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until")  # written by the delivery ledger alone
+_LEDGER = ("inflight_slot", "inflight_attempts", "inflight_until", "inflight_answer")  # by the delivery ledger alone
 # instants, stored as RFC3339 UTC ("" for none: conditions compare the strings)
 _INSTANTS = ("created_at", "updated_at", "last_fired_at", "fired_at", "inflight_until")
 # the release times of its occurrences held now (a string set): written by the hold and the release alone

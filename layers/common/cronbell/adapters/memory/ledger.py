@@ -91,12 +91,13 @@ class SlotLedger(Schedules):
             return None  # as a stored slot without a claim's time
         return OpenClaim(room_id, owner, slot, held.claimed_at, held.message_id, held.noted)
 
-    def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None) -> None:
+    def release_slot(self, room_id: str, owner: str, slot: str, schedule: Schedule | None, answer: str = "") -> None:
         self._slots.pop((room_id, owner, slot), None)
         if schedule is not None:
             stored = self._live.get((room_id, schedule.id)) or self._copies.get((room_id, schedule.id))
-            if stored is not None:
+            if stored is not None and stored.inflight_slot == slot:
                 stored.inflight_until = None
+                stored.inflight_answer = {"slot": slot, "text": answer} if answer else stored.inflight_answer
 
     def complete_slot(
         self,
@@ -118,7 +119,7 @@ class SlotLedger(Schedules):
             if stored is None:
                 raise Conflict(schedule.id)
             self._ran(stored, finish)
-            stored.inflight_until = None
+            stored.inflight_until, stored.inflight_answer = None, None
             _done_waiting(stored, slot)
             if final_status:
                 self._end(stored, final_status, now, detail)

@@ -101,6 +101,15 @@ class Schedule:
     inflight_slot: str = ""
     inflight_attempts: int = 0
     inflight_until: datetime | None = None  # end of the open claim's lease: a delivery holds it until then
+    # an agent's answer ({slot, text}) that its attempt could not post (the chat failed for now): Lambda's
+    # retry of that slot posts it, without asking the agent again
+    inflight_answer: dict[str, str] | None = None
+
+    def kept_answer(self, slot: str) -> str:
+        """The answer an earlier attempt at `slot` got from its agent and could not post ("" for none)."""
+        kept = self.inflight_answer or {}
+        return str(kept.get("text") or "") if kept.get("slot") == slot else ""
+
     # repeat until done (core/domain/repeats.py): minutes between posts (0: none), how many, whom to tell
     repeat_every: int = 0
     repeat_times: int = 0
