@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import datetime
 
 from cronbell.core.domain import models, settlement
 from cronbell.core.domain.fire_event import FireEvent
@@ -23,6 +24,19 @@ from cronbell.usecases.fire_writes import RetryLater
 DELIVERY_MARGIN_SECONDS = 20  # a chat post with its retries, after any agent call
 HELD_POLL_SECONDS = 15  # how often a held slot is looked at again while it is waited out
 Remaining = Callable[[], float]
+
+
+def wait_out(until: datetime | None, needed: float, budget: float, remaining_seconds: Remaining, deps: Deps) -> float:
+    """Sleep a step towards the end of another attempt's claim (its lease, `until`) while this invocation has
+    `needed` seconds left after it (and `budget` left of the waits); else raise RetryLater, so that Lambda
+    retries later. The seconds slept."""
+    wait = max(1.0, (until - deps.now()).total_seconds() + 1) if until else 1.0
+    if wait + needed > min(remaining_seconds(), budget):
+        deps.metric("SlotHeld", 1)
+        raise RetryLater("another attempt holds this claim; retry once its lease is over")
+    step = min(wait, HELD_POLL_SECONDS)
+    deps.sleep(step)
+    return step
 
 
 class Slot:
@@ -50,13 +64,7 @@ class Slot:
             if claim != Claim.HELD:
                 return claim
             until = deps.store.held_until(event.room_id, event.schedule_id, self.key)
-            wait = max(1.0, (until - deps.now()).total_seconds() + 1) if until else 1.0
-            if wait + needed > min(remaining_seconds(), budget):
-                deps.metric("SlotHeld", 1)
-                raise RetryLater("another attempt holds this slot; retry once its lease is over")
-            step = min(wait, HELD_POLL_SECONDS)
-            deps.sleep(step)
-            budget -= step
+            budget -= wait_out(until, needed, budget, remaining_seconds, deps)
 
     @contextmanager
     def held(self) -> Iterator[None]:

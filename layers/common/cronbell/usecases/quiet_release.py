@@ -37,7 +37,7 @@ from cronbell.core.text import chat_text, texts
 from cronbell.core.text.action_labels import released_actions
 from cronbell.usecases import fire_writes as writes
 from cronbell.usecases.deps import Deps
-from cronbell.usecases.fire_slot import DELIVERY_MARGIN_SECONDS, HELD_POLL_SECONDS
+from cronbell.usecases.fire_slot import DELIVERY_MARGIN_SECONDS, wait_out
 from cronbell.usecases.fire_writes import RetryLater
 from cronbell.usecases.repeat_fire import delivery_post
 
@@ -95,13 +95,7 @@ def _claim(room: str, user: str, until: str, deps: Deps, remaining_seconds: Rema
         held = None if attempt else deps.store.release_held_until(room, user, until)
         if held is None:
             return attempt
-        wait = max(1.0, (held - deps.now()).total_seconds() + 1)
-        if wait + DELIVERY_MARGIN_SECONDS > min(remaining_seconds(), budget):
-            deps.metric("SlotHeld", 1)
-            raise RetryLater("another attempt holds this release; retry once its lease is over")
-        step = min(wait, HELD_POLL_SECONDS)
-        deps.sleep(step)
-        budget -= step
+        budget -= wait_out(held, DELIVERY_MARGIN_SECONDS, budget, remaining_seconds, deps)
 
 
 def awaits_release(schedule: Schedule) -> bool:
