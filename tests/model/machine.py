@@ -185,6 +185,7 @@ class Harness:
                 self.problems.append(f"refused {arguments} ({answer['error']}), occurrences before until: {ends[:2]}")
         if answer["ok"] and not answer["result"].get("duplicate"):
             schedule.sid = answer["result"]["id"]
+            schedule.said = arguments.get("cron") or arguments.get("cron_expr")
             if not self.flags.holiday_ends and schedule.calendar and (schedule.count or schedule.until):
                 schedule.unspecified = True
             self.room.exempt_on_create(schedule)

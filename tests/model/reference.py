@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime, timedelta
 from functools import cache
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import holidays
@@ -133,6 +134,15 @@ class Schedule:
     user: str | None = None  # who set it (and whom it mentions): whose quiet hours hold it
     quiet_exempt: bool = False  # a one-shot whose time its user set inside their own quiet hours
     held: dict[datetime, datetime] = field(default_factory=dict)  # held occurrence -> its release
+    said: str | None = None  # `cron` as the call gave it: a schedule's identity keeps it as said
+
+    def identity(self) -> tuple[Any, ...]:
+        """What makes two live schedules the same one (a create or change that would make a second is
+        `duplicate`): an agent call's prompt is the same in every call the search makes, and a reminder's
+        message names its number, so only agent calls meet: their time as said, zone, output room and ends."""
+        when = ("cron", self.said) if self.cron is not None else ("at", self.at)
+        ends = (self.until, self.count, self.calendar, self.business_days, self.business_day, self.on_holiday)
+        return (self.kind, when, self.timezone, self.elsewhere, self.every, self.unit, ends)
 
     @property
     def recurring(self) -> bool:
@@ -522,6 +532,16 @@ class Room:
         changed = replace(s, at=at or s.at, cron=cron or s.cron, skips=set(), snoozes=set(), cancelled=set())
         return not self.upcoming(changed)
 
+    def retime_duplicate(self, sid: str, at: datetime | None = None, cron: str | None = None) -> bool:
+        """update_reminder giving a new time or expression is refused `duplicate`, changing nothing, when it
+        would make the schedule another live one of the room (docs/skill.md, "Duplicates")."""
+        s = self.schedules[sid]
+        if s.kind != "agent_call":
+            return False
+        changed = replace(s, at=at or s.at, cron=cron or s.cron, said=cron or s.said).identity()
+        live = ("active", "paused")
+        return any(o.sid != sid and o.status in live and o.identity() == changed for o in self.schedules.values())
+
     def retime(self, sid: str, at: datetime | None = None, cron: str | None = None) -> None:
         """A new time starts afresh (docs/semantics.md, "A new time, expression or zone"): the coming
         occurrences skip_next skipped and the snoozes still to come were times of the old schedule, and
@@ -532,7 +552,7 @@ class Room:
             s.at = at
             self.exempt_on_create(s)
             return
-        s.cron = cron
+        s.cron, s.said = cron, cron
         s.skips = {t for t in s.skips if t <= self.now}
         s.snoozed_away = {t for t in s.snoozed_away if t <= self.now}
         s.snoozes = {t for t in s.snoozes if t <= self.now}

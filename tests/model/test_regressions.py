@@ -905,3 +905,26 @@ def test_a_run_now_in_the_second_of_a_snoozed_away_occurrence_is_delivered(
     state.run_now(pick=9)
     state.agrees_with_the_model()
     state.teardown()
+
+
+def test_a_new_expression_that_makes_an_agent_call_another_live_one_is_refused_duplicate(
+    room: functools.partial[Harness],
+) -> None:
+    """`make verify`, seed 1253299733: two agent calls with one prompt, output room and zone; the first given
+    the second's expression is the second, refused `duplicate` and unchanged, as the model now says."""
+    h = room(MONDAY)
+    ids = []
+    for cron in ("0 10 * * *", "15 9 L * *"):
+        s = Schedule("", "agent_call", "Asia/Tokyo", cron=cron, elsewhere=True)
+        h.create(s, name=f"job {len(ids)}", prompt=POST_MARK, cron_expr=cron, channel=ELSEWHERE)
+        ids.append(s.sid)
+    first = ids[0]
+    assert h.room.retime_duplicate(first, cron="15 9 L * *") and not h.room.retime_duplicate(first, cron="0 11 * * *")
+    answer = h.tool("update_reminder", timezone="Asia/Tokyo", id=first, cron="15 9 L * *")
+    assert not answer["ok"] and answer["error"]["code"] == "duplicate", answer
+    assert answer["error"]["details"].get("id") == ids[1] or ids[1] in answer["error"]["message"]
+    agrees(h)
+    assert h.tool("update_reminder", timezone="Asia/Tokyo", id=first, cron="0 11 * * *")["ok"]
+    h.room.retime(first, cron="0 11 * * *")
+    h.advance(2 * 1440)
+    agrees(h)
